@@ -1,0 +1,229 @@
+"""tconv's operators: one forward and three backward ops, each with a CUDA and a CPU implementation.
+
+On torch >= 2.4 the ops are registered through torch.library (schemas defined here, fake kernels for
+torch.compile / meta tensors, autograd attached to the op). On older torch (down to 1.13) the same
+implementations are driven by a torch.autograd.Function. Set TCONV_DISABLE_TORCH_LIBRARY=1 to force
+the autograd.Function path (used by the tests to exercise it on new torch too).
+
+CUDA tensors run tconv's kernels; CPU tensors run PyTorch's own implementation (inside a
+`tconv.cpu_fallback` profiler range, so verification tools can tell it apart from a solution that
+calls torch's convolution itself).
+"""
+import os
+from typing import List, Optional, Sequence
+
+import torch
+import torch.nn.functional as F
+
+from . import _args, _build
+
+OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
+CPU_FALLBACK_RANGE = "tconv.cpu_fallback"
+_SUPPORTED_CUDA_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
+def _library_supported() -> bool:
+    lib = getattr(torch, "library", None)
+    return all(hasattr(lib, name) for name in ("Library", "register_fake", "register_autograd"))
+
+
+USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH_LIBRARY", "0") != "1"
+
+
+def _pad3(values: Sequence[int], fill: int) -> List[int]:
+    return [fill] * (3 - len(values)) + list(values)
+
+
+def _as_5d(t: torch.Tensor) -> torch.Tensor:
+    """[N, C, *spatial] viewed as [N, C, D, H, W] (leading spatial dims of size 1; no copy)."""
+    while t.dim() < 5:
+        t = t.unsqueeze(2)
+    return t
+
+
+def _check_cuda_dtype(t: torch.Tensor, op: str) -> None:
+    if t.dtype not in _SUPPORTED_CUDA_DTYPES:
+        raise RuntimeError(f'"{op}_cuda" not implemented for \'{t.dtype}\' (tconv supports float16, bfloat16, '
+                           "float32, float64)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Implementations. Arguments arrive validated (tconv.functional checks them) and batched.
+# ---------------------------------------------------------------------------------------------
+def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups):
+    _check_cuda_dtype(input, "conv_transpose")
+    shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
+    out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
+    _build.load().forward_out(_as_5d(input), _as_5d(weight), bias, _as_5d(out), _pad3(stride, 1),
+                              _pad3(padding, 0), _pad3(dilation, 1), groups)
+    return out
+
+
+def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padding, dilation, groups):
+    _check_cuda_dtype(grad_output, "conv_transpose_grad_input")
+    grad_input = torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
+                             memory_format=_args.memory_format_of(grad_output))
+    _build.load().grad_input_out(_as_5d(grad_output), _as_5d(weight), _as_5d(grad_input), _pad3(stride, 1),
+                                 _pad3(padding, 0), _pad3(dilation, 1), groups)
+    return grad_input
+
+
+def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, padding, dilation, groups):
+    _check_cuda_dtype(grad_output, "conv_transpose_grad_weight")
+    grad_weight = torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
+    _build.load().grad_weight_out(_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight), _pad3(stride, 1),
+                                  _pad3(padding, 0), _pad3(dilation, 1), groups)
+    return grad_weight
+
+
+def conv_transpose_grad_bias_cuda(grad_output):
+    _check_cuda_dtype(grad_output, "conv_transpose_grad_bias")
+    grad_bias = torch.empty(grad_output.shape[1], dtype=grad_output.dtype, device=grad_output.device)
+    _build.load().grad_bias_out(_as_5d(grad_output), grad_bias)
+    return grad_bias
+
+
+_TORCH_CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+_TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+
+
+def conv_transpose_cpu(input, weight, bias, stride, padding, output_padding, dilation, groups):
+    with torch.profiler.record_function(CPU_FALLBACK_RANGE):
+        return _TORCH_CONV_TRANSPOSE[input.dim() - 2](input, weight, bias, list(stride), list(padding),
+                                                      list(output_padding), groups, list(dilation))
+
+
+def conv_transpose_grad_input_cpu(grad_output, weight, input_size, stride, padding, dilation, groups):
+    # The input gradient of a transposed convolution is the plain convolution of grad_output;
+    # with output_padding >= stride (allowed when dilation is larger) it is one row too long.
+    with torch.profiler.record_function(CPU_FALLBACK_RANGE):
+        out = _TORCH_CONV[grad_output.dim() - 2](grad_output, weight, None, list(stride), list(padding),
+                                                 list(dilation), groups)
+        for dim, size in enumerate(input_size[2:], start=2):
+            out = out.narrow(dim, 0, size)
+        return out.contiguous(memory_format=_args.memory_format_of(grad_output))
+
+
+def conv_transpose_grad_weight_cpu(grad_output, input, weight_size, stride, padding, dilation, groups):
+    dims = input.dim() - 2
+    spatial_out = list(grad_output.shape[2:])
+    full = _args.output_size(list(input.shape[2:]), list(weight_size[2:]), stride, padding, [0] * dims, dilation)
+    output_padding = [o - f for o, f in zip(spatial_out, full)]
+    weight = input.new_empty(list(weight_size))
+    with torch.profiler.record_function(CPU_FALLBACK_RANGE):
+        _, grad_weight, _ = torch.ops.aten.convolution_backward(
+            grad_output, input, weight, None, list(stride), list(padding), list(dilation), True, output_padding,
+            groups, [False, True, False])
+    return grad_weight.contiguous()
+
+
+def conv_transpose_grad_bias_cpu(grad_output):
+    with torch.profiler.record_function(CPU_FALLBACK_RANGE):
+        return grad_output.sum(dim=[0] + list(range(2, grad_output.dim())))
+
+
+# ---------------------------------------------------------------------------------------------
+# Autograd, written once for both registration paths.
+# ---------------------------------------------------------------------------------------------
+def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, dilation, groups):
+    grad_input = grad_weight = grad_bias = None
+    if needs_input_grad[0]:
+        grad_input = conv_transpose_grad_input(grad, weight, list(input.shape), stride, padding, dilation, groups)
+    if needs_input_grad[1]:
+        grad_weight = conv_transpose_grad_weight(grad, input, list(weight.shape), stride, padding, dilation, groups)
+    if has_bias and needs_input_grad[2]:
+        grad_bias = conv_transpose_grad_bias(grad)
+    return grad_input, grad_weight, grad_bias
+
+
+def _by_device(cuda_impl, cpu_impl, t: torch.Tensor):
+    if t.is_cuda:
+        return cuda_impl
+    if t.device.type == "cpu":
+        return cpu_impl
+    raise NotImplementedError(f"tconv: no implementation for device type {t.device.type!r} (CUDA and CPU only)")
+
+
+if USE_TORCH_LIBRARY:
+    _lib = torch.library.Library("tconv", "DEF")
+    _lib.define("conv_transpose(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
+                "SymInt[] output_padding, SymInt[] dilation, SymInt groups) -> Tensor")
+    _lib.define("conv_transpose_grad_input(Tensor grad_output, Tensor weight, SymInt[] input_size, SymInt[] stride, "
+                "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor")
+    _lib.define("conv_transpose_grad_weight(Tensor grad_output, Tensor input, SymInt[] weight_size, "
+                "SymInt[] stride, SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor")
+    _lib.define("conv_transpose_grad_bias(Tensor grad_output) -> Tensor")
+
+    for _name in OPS:
+        _lib.impl(_name, globals()[_name + "_cuda"], "CUDA")
+        _lib.impl(_name, globals()[_name + "_cpu"], "CPU")
+
+    @torch.library.register_fake("tconv::conv_transpose")
+    def _conv_transpose_fake(input, weight, bias, stride, padding, output_padding, dilation, groups):
+        shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
+        return torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
+
+    @torch.library.register_fake("tconv::conv_transpose_grad_input")
+    def _conv_transpose_grad_input_fake(grad_output, weight, input_size, stride, padding, dilation, groups):
+        return torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
+                           memory_format=_args.memory_format_of(grad_output))
+
+    @torch.library.register_fake("tconv::conv_transpose_grad_weight")
+    def _conv_transpose_grad_weight_fake(grad_output, input, weight_size, stride, padding, dilation, groups):
+        return torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
+
+    @torch.library.register_fake("tconv::conv_transpose_grad_bias")
+    def _conv_transpose_grad_bias_fake(grad_output):
+        return grad_output.new_empty([grad_output.shape[1]])
+
+    def _setup_context(ctx, inputs, output):
+        input, weight, bias, stride, padding, output_padding, dilation, groups = inputs
+        ctx.save_for_backward(input, weight)
+        ctx.has_bias = bias is not None
+        ctx.conv_args = (stride, padding, dilation, groups)
+
+    def _autograd_backward(ctx, grad):
+        input, weight = ctx.saved_tensors
+        grads = _backward(grad, input, weight, ctx.has_bias, ctx.needs_input_grad, *ctx.conv_args)
+        return grads + (None,) * 5
+
+    torch.library.register_autograd("tconv::conv_transpose", _autograd_backward, setup_context=_setup_context)
+
+    conv_transpose = torch.ops.tconv.conv_transpose.default
+    conv_transpose_grad_input = torch.ops.tconv.conv_transpose_grad_input.default
+    conv_transpose_grad_weight = torch.ops.tconv.conv_transpose_grad_weight.default
+    conv_transpose_grad_bias = torch.ops.tconv.conv_transpose_grad_bias.default
+else:
+    class _ConvTransposeFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, input, weight, bias, stride, padding, output_padding, dilation, groups):
+            ctx.save_for_backward(input, weight)
+            ctx.has_bias = bias is not None
+            ctx.conv_args = (stride, padding, dilation, groups)
+            impl = _by_device(conv_transpose_cuda, conv_transpose_cpu, input)
+            return impl(input, weight, bias, stride, padding, output_padding, dilation, groups)
+
+        @staticmethod
+        def backward(ctx, grad):
+            input, weight = ctx.saved_tensors
+            grads = _backward(grad, input, weight, ctx.has_bias, ctx.needs_input_grad, *ctx.conv_args)
+            return grads + (None,) * 5
+
+    def conv_transpose(input, weight, bias, stride, padding, output_padding, dilation, groups):
+        return _ConvTransposeFunction.apply(input, weight, bias, stride, padding, output_padding, dilation, groups)
+
+    def conv_transpose_grad_input(grad_output, weight, input_size, stride, padding, dilation, groups):
+        impl = _by_device(conv_transpose_grad_input_cuda, conv_transpose_grad_input_cpu, grad_output)
+        return impl(grad_output, weight, input_size, stride, padding, dilation, groups)
+
+    def conv_transpose_grad_weight(grad_output, input, weight_size, stride, padding, dilation, groups):
+        impl = _by_device(conv_transpose_grad_weight_cuda, conv_transpose_grad_weight_cpu, grad_output)
+        return impl(grad_output, input, weight_size, stride, padding, dilation, groups)
+
+    def conv_transpose_grad_bias(grad_output):
+        return _by_device(conv_transpose_grad_bias_cuda, conv_transpose_grad_bias_cpu, grad_output)(grad_output)
+
+
+def registered_ops() -> List[str]:
+    """Names of the ops registered with torch.library (empty on the autograd.Function path)."""
+    return [f"tconv::{name}" for name in OPS] if USE_TORCH_LIBRARY else []

@@ -1,0 +1,182 @@
+// Python bindings of tconv's CUDA kernels. Argument validation (PyTorch's rules and messages),
+// output shapes and memory formats are decided once, in Python (tconv/_args.py), and shared with
+// the CPU path and the fake kernels; this file re-checks the invariants the kernels rely on,
+// fills the launch parameters, and launches on the current stream.
+#include <torch/extension.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+
+#include "conv_transpose.h"
+
+namespace tconv {
+namespace {
+
+DType to_dtype(const at::Tensor& t) {
+  switch (t.scalar_type()) {
+    case at::kHalf: return DType::kFloat16;
+    case at::kBFloat16: return DType::kBFloat16;
+    case at::kFloat: return DType::kFloat32;
+    case at::kDouble: return DType::kFloat64;
+    default:
+      TORCH_CHECK(false, "tconv: CUDA kernels support float16, bfloat16, float32 and float64, got ",
+                  t.scalar_type());
+  }
+}
+
+void check_5d_cuda(const at::Tensor& t, const char* name, const at::Tensor& like) {
+  TORCH_CHECK(t.is_cuda(), "tconv: ", name, " must be a CUDA tensor");
+  TORCH_CHECK(t.dim() == 5, "tconv: ", name, " must be 5-D here (1D/2D are viewed as 3D), got ", t.dim(), "-D");
+  TORCH_CHECK(t.device() == like.device(), "tconv: ", name, " is on ", t.device(), " but expected ", like.device());
+  TORCH_CHECK(t.scalar_type() == like.scalar_type(), "tconv: ", name, " has dtype ", t.scalar_type(),
+              " but expected ", like.scalar_type());
+}
+
+void copy_strides(const at::Tensor& t, int64_t* dst) {
+  for (int i = 0; i < 5; ++i) dst[i] = t.stride(i);
+}
+
+// Parameters from 5-D views: input [N, C_in, D, H, W], weight [C_in, C_out/g, kD, kH, kW],
+// output [N, C_out, D', H', W'] (the output's size carries output_padding implicitly).
+ConvTransposeParams make_params(const at::Tensor& input, const at::Tensor& weight, const at::Tensor& output,
+                                at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                                int64_t groups) {
+  TORCH_CHECK(stride.size() == 3 && padding.size() == 3 && dilation.size() == 3,
+              "tconv: stride/padding/dilation must have 3 entries here");
+  TORCH_CHECK(groups > 0 && input.size(1) % groups == 0 && output.size(1) % groups == 0,
+              "tconv: channels must be divisible by groups");
+  TORCH_CHECK(weight.size(0) == input.size(1) && weight.size(1) * groups == output.size(1),
+              "tconv: weight shape ", weight.sizes(), " does not match input ", input.sizes(),
+              " and output ", output.sizes());
+  TORCH_CHECK(input.size(0) == output.size(0), "tconv: batch of input and output differ");
+  ConvTransposeParams p;
+  p.batch = input.size(0);
+  p.in_channels = input.size(1);
+  p.out_channels = output.size(1);
+  p.groups = groups;
+  for (int i = 0; i < 3; ++i) {
+    p.in_size[i] = input.size(2 + i);
+    p.out_size[i] = output.size(2 + i);
+    p.kernel[i] = weight.size(2 + i);
+    p.stride[i] = stride[i];
+    p.padding[i] = padding[i];
+    p.dilation[i] = dilation[i];
+    TORCH_CHECK(p.stride[i] > 0 && p.dilation[i] > 0 && p.padding[i] >= 0, "tconv: invalid stride/dilation/padding");
+    // The output may be shorter than the full extent only through padding; longer only by
+    // output_padding < max(stride, dilation). Anything else means the caller computed it wrongly.
+    const int64_t full = (p.in_size[i] - 1) * p.stride[i] - 2 * p.padding[i] + p.dilation[i] * (p.kernel[i] - 1) + 1;
+    TORCH_CHECK(p.out_size[i] >= full && p.out_size[i] - full < std::max(p.stride[i], p.dilation[i]),
+                "tconv: output size ", output.sizes(), " inconsistent with the convolution arguments");
+  }
+  copy_strides(input, p.input_strides);
+  copy_strides(output, p.output_strides);
+  copy_strides(weight, p.weight_strides);
+  return p;
+}
+
+Order order_of(const at::Tensor& t) {
+  // Channels innermost when the channel stride is the smallest non-trivial one (channels_last).
+  return (t.size(1) > 1 && t.stride(1) == 1 && t.stride(4) != 1) ? Order::kChannelsInnermost
+                                                                  : Order::kWidthInnermost;
+}
+
+int sm_count_of(const at::Tensor& t) {
+  int count = 0;
+  const cudaError_t err = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, t.get_device());
+  TORCH_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
+  return count;
+}
+
+void check_launch(cudaError_t err, const char* what) {
+  TORCH_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
+}
+
+// Workspace budget of the split-K reductions: 10% of the tensor being reduced, never below one
+// split's worth (the memory rule).
+int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
+  return static_cast<int64_t>(reduced.numel() * reduced.element_size() / 10) / accumulator_bytes(dtype);
+}
+
+}  // namespace
+
+void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
+                 at::Tensor& output, at::IntArrayRef stride, at::IntArrayRef padding,
+                 at::IntArrayRef dilation, int64_t groups) {
+  check_5d_cuda(input, "input", input);
+  check_5d_cuda(weight, "weight", input);
+  check_5d_cuda(output, "output", input);
+  const at::Tensor* b = nullptr;
+  if (bias.has_value() && bias->defined()) {
+    TORCH_CHECK(bias->is_cuda() && bias->device() == input.device() && bias->scalar_type() == input.scalar_type() &&
+                    bias->dim() == 1 && bias->size(0) == output.size(1),
+                "tconv: bias must be a 1-D CUDA tensor of ", output.size(1), " elements like input");
+    b = &bias.value();
+  }
+  ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
+  if (b != nullptr) p.bias_stride = b->stride(0);
+  const c10::cuda::CUDAGuard guard(input.device());
+  check_launch(direct_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
+                              b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), order_of(output),
+                              sm_count_of(input), c10::cuda::getCurrentCUDAStream().stream()),
+               "conv_transpose forward");
+}
+
+void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
+                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+  check_5d_cuda(grad_output, "grad_output", grad_output);
+  check_5d_cuda(weight, "weight", grad_output);
+  check_5d_cuda(grad_input, "grad_input", grad_output);
+  const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
+  const c10::cuda::CUDAGuard guard(grad_output.device());
+  check_launch(direct_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
+                                 grad_input.data_ptr(), order_of(grad_input), sm_count_of(grad_output),
+                                 c10::cuda::getCurrentCUDAStream().stream()),
+               "conv_transpose grad_input");
+}
+
+void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,
+                     at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+  check_5d_cuda(grad_output, "grad_output", grad_output);
+  check_5d_cuda(input, "input", grad_output);
+  check_5d_cuda(grad_weight, "grad_weight", grad_output);
+  const ConvTransposeParams p = make_params(input, grad_weight, grad_output, stride, padding, dilation, groups);
+  const c10::cuda::CUDAGuard guard(grad_output.device());
+  const DType dtype = to_dtype(grad_output);
+  const int64_t splits = direct_grad_weight_splits(p, sm_count_of(grad_output), workspace_budget_elems(grad_output, dtype));
+  const at::Tensor workspace = at::empty({splits * grad_weight.numel()},
+                                         grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat));
+  check_launch(direct_grad_weight(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+                                  workspace.data_ptr(), splits, c10::cuda::getCurrentCUDAStream().stream()),
+               "conv_transpose grad_weight");
+}
+
+void grad_bias_out(const at::Tensor& grad_output, at::Tensor& grad_bias) {
+  check_5d_cuda(grad_output, "grad_output", grad_output);
+  TORCH_CHECK(grad_bias.is_cuda() && grad_bias.dim() == 1 && grad_bias.size(0) == grad_output.size(1) &&
+                  grad_bias.scalar_type() == grad_output.scalar_type(),
+              "tconv: grad_bias must be a 1-D tensor of ", grad_output.size(1), " elements like grad_output");
+  ConvTransposeParams p;
+  p.batch = grad_output.size(0);
+  p.out_channels = grad_output.size(1);
+  for (int i = 0; i < 3; ++i) p.out_size[i] = grad_output.size(2 + i);
+  copy_strides(grad_output, p.output_strides);
+  const c10::cuda::CUDAGuard guard(grad_output.device());
+  const DType dtype = to_dtype(grad_output);
+  const int64_t splits = grad_bias_splits(p, sm_count_of(grad_output), workspace_budget_elems(grad_output, dtype));
+  const at::Tensor workspace = at::empty({splits * p.out_channels},
+                                         grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat));
+  check_launch(tconv::grad_bias(p, dtype, grad_output.data_ptr(), grad_bias.data_ptr(), grad_bias.stride(0),
+                         workspace.data_ptr(), splits, c10::cuda::getCurrentCUDAStream().stream()),
+               "conv_transpose grad_bias");
+}
+
+}  // namespace tconv
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.doc() = "tconv CUDA kernels (transposed convolution). Use tconv's Python API, not this module.";
+  m.def("forward_out", &tconv::forward_out, "conv_transpose forward into a preallocated 5-D output");
+  m.def("grad_input_out", &tconv::grad_input_out, "conv_transpose grad_input into a preallocated 5-D tensor");
+  m.def("grad_weight_out", &tconv::grad_weight_out, "conv_transpose grad_weight into a preallocated 5-D tensor");
+  m.def("grad_bias_out", &tconv::grad_bias_out, "conv_transpose grad_bias into a preallocated 1-D tensor");
+  m.def("compiled_arch_list", &tconv::compiled_arch_list, "architectures the CUDA sources were compiled for");
+  m.def("kernel_binary_version", &tconv::kernel_binary_version, "SASS version the driver picked on a device");
+}

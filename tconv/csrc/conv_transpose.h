@@ -1,0 +1,48 @@
+// Launchers of tconv's transposed-convolution kernels. Torch-free on purpose: the CUDA sources
+// compile (and are compile-checked in CI) without PyTorch headers, which keeps builds fast.
+// Every launcher returns the cudaError_t of its launches; the caller turns it into an exception.
+#pragma once
+#include <cuda_runtime.h>
+#include <cstdint>
+#include "conv_params.h"
+
+namespace tconv {
+
+// Where the kernels iterate: output elements in memory order, so stores coalesce for both
+// NC(D)HW (width innermost) and channels_last (channels innermost) tensors.
+enum class Order : int { kWidthInnermost = 0, kChannelsInnermost = 1 };
+
+// ---- direct (gather) kernels: correct for every parameter combination; the reference path ----
+cudaError_t direct_forward(const ConvTransposeParams& p, DType dtype, const void* input,
+                           const void* weight, const void* bias, void* output, Order order,
+                           int sm_count, cudaStream_t stream);
+
+// p.input_strides describe grad_input, p.output_strides grad_output.
+cudaError_t direct_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                              const void* weight, void* grad_input, Order order, int sm_count,
+                              cudaStream_t stream);
+
+// Split-K over batch x input positions: each split writes fp32 (fp64 for double) partial sums to
+// `workspace` [splits][weight numel]; a second kernel sums splits in a fixed order, so the result
+// is deterministic. p.weight_strides describe grad_weight.
+int64_t direct_grad_weight_splits(const ConvTransposeParams& p, int sm_count,
+                                  int64_t max_workspace_elems);
+cudaError_t direct_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input,
+                               const void* grad_output, void* grad_weight, void* workspace,
+                               int64_t splits, cudaStream_t stream);
+
+// Same split/deterministic-sum scheme over batch x output positions per channel.
+int64_t grad_bias_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
+cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                      void* grad_bias, int64_t grad_bias_stride, void* workspace, int64_t splits,
+                      cudaStream_t stream);
+
+// Bytes per workspace element for a dtype (the accumulator type).
+inline int64_t accumulator_bytes(DType dtype) { return dtype == DType::kFloat64 ? 8 : 4; }
+
+// The architectures this translation unit was compiled for, e.g. "800,900" (nvcc's
+// __CUDA_ARCH_LIST__), and the binary version the driver picked for this device's kernels.
+const char* compiled_arch_list();
+int kernel_binary_version(int device);
+
+}  // namespace tconv

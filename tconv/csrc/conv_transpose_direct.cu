@@ -1,0 +1,425 @@
+// Direct (gather) kernels for transposed convolution: forward, grad_input, grad_weight, grad_bias.
+// They are the correctness baseline of tconv: every parameter combination, every layout (through
+// element strides), fp16/bf16/fp32 with fp32 accumulation and fp64 with fp64 accumulation.
+// Faster specialised kernels live beside these and are chosen by the dispatcher in Python/C++.
+#include <algorithm>
+#include "conv_transpose.h"
+#include "dispatch.h"
+
+namespace tconv {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+// grad_weight tile: a block owns TILE_CI x TILE_CO weights of one tap and reduces over positions.
+constexpr int kTileCi = 8;
+constexpr int kTileCo = 8;
+
+template <typename T> __host__ __device__ __forceinline__ T ceil_div(T a, T b) { return (a + b - 1) / b; }
+
+// Grid for a grid-stride loop over `total` items: enough blocks to fill the GPU several times over,
+// never more than needed.
+inline unsigned int flat_grid(int64_t total, int sm_count) {
+  const int64_t needed = ceil_div<int64_t>(total, kThreads);
+  const int64_t cap = static_cast<int64_t>(std::max(sm_count, 1)) * 32;
+  return static_cast<unsigned int>(std::max<int64_t>(1, std::min(needed, cap)));
+}
+
+// Splits a flat index in memory order into (n, c, d, h, w).
+template <typename index_t>
+__device__ __forceinline__ void unflatten(index_t flat, index_t C, index_t D, index_t H, index_t W,
+                                          Order order, index_t& n, index_t& c, index_t& d,
+                                          index_t& h, index_t& w) {
+  if (order == Order::kChannelsInnermost) {
+    c = flat % C; flat /= C;
+    w = flat % W; flat /= W;
+    h = flat % H; flat /= H;
+    d = flat % D; n = flat / D;
+  } else {
+    w = flat % W; flat /= W;
+    h = flat % H; flat /= H;
+    d = flat % D; flat /= D;
+    c = flat % C; n = flat / C;
+  }
+}
+
+template <typename scalar_t, typename index_t>
+__global__ void __launch_bounds__(kThreads)
+tconv_direct_forward_kernel(const ConvTransposeParams p, const scalar_t* __restrict__ x,
+                            const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
+                            scalar_t* __restrict__ y, Order order, index_t total) {
+  using acc_t = typename AccType<scalar_t>::type;
+  const index_t C = p.out_channels, OD = p.out_size[0], OH = p.out_size[1], OW = p.out_size[2];
+  const index_t cin_g = p.in_per_group(), cout_g = p.out_per_group();
+  const index_t xs0 = p.input_strides[0], xs1 = p.input_strides[1], xs2 = p.input_strides[2],
+                xs3 = p.input_strides[3], xs4 = p.input_strides[4];
+  const index_t ws0 = p.weight_strides[0], ws1 = p.weight_strides[1], ws2 = p.weight_strides[2],
+                ws3 = p.weight_strides[3], ws4 = p.weight_strides[4];
+  for (index_t flat = static_cast<index_t>(blockIdx.x) * kThreads + threadIdx.x; flat < total;
+       flat += static_cast<index_t>(gridDim.x) * kThreads) {
+    index_t n, co, od, oh, ow;
+    unflatten<index_t>(flat, C, OD, OH, OW, order, n, co, od, oh, ow);
+    const index_t g = co / cout_g, co_local = co - g * cout_g;
+    acc_t acc = bias != nullptr ? to_acc(bias[co * static_cast<index_t>(p.bias_stride)]) : acc_t(0);
+    const scalar_t* x_group = x + n * xs0 + g * cin_g * xs1;
+    const scalar_t* w_group = w + g * cin_g * ws0 + co_local * ws1;
+    for (int64_t kd = 0; kd < p.kernel[0]; ++kd) {
+      int64_t id;
+      if (!input_index_for_tap(od, kd, p.stride[0], p.padding[0], p.dilation[0], p.in_size[0], &id)) continue;
+      for (int64_t kh = 0; kh < p.kernel[1]; ++kh) {
+        int64_t ih;
+        if (!input_index_for_tap(oh, kh, p.stride[1], p.padding[1], p.dilation[1], p.in_size[1], &ih)) continue;
+        for (int64_t kw = 0; kw < p.kernel[2]; ++kw) {
+          int64_t iw;
+          if (!input_index_for_tap(ow, kw, p.stride[2], p.padding[2], p.dilation[2], p.in_size[2], &iw)) continue;
+          const scalar_t* xp = x_group + index_t(id) * xs2 + index_t(ih) * xs3 + index_t(iw) * xs4;
+          const scalar_t* wp = w_group + index_t(kd) * ws2 + index_t(kh) * ws3 + index_t(kw) * ws4;
+          for (index_t ci = 0; ci < cin_g; ++ci) acc += to_acc(xp[ci * xs1]) * to_acc(wp[ci * ws0]);
+        }
+      }
+    }
+    y[n * index_t(p.output_strides[0]) + co * index_t(p.output_strides[1]) + od * index_t(p.output_strides[2]) +
+      oh * index_t(p.output_strides[3]) + ow * index_t(p.output_strides[4])] = from_acc<scalar_t>(acc);
+  }
+}
+
+template <typename scalar_t, typename index_t>
+__global__ void __launch_bounds__(kThreads)
+tconv_direct_grad_input_kernel(const ConvTransposeParams p, const scalar_t* __restrict__ dy,
+                               const scalar_t* __restrict__ w, scalar_t* __restrict__ dx,
+                               Order order, index_t total) {
+  using acc_t = typename AccType<scalar_t>::type;
+  const index_t C = p.in_channels, ID = p.in_size[0], IH = p.in_size[1], IW = p.in_size[2];
+  const index_t cin_g = p.in_per_group(), cout_g = p.out_per_group();
+  const index_t ys0 = p.output_strides[0], ys1 = p.output_strides[1], ys2 = p.output_strides[2],
+                ys3 = p.output_strides[3], ys4 = p.output_strides[4];
+  const index_t ws0 = p.weight_strides[0], ws1 = p.weight_strides[1], ws2 = p.weight_strides[2],
+                ws3 = p.weight_strides[3], ws4 = p.weight_strides[4];
+  for (index_t flat = static_cast<index_t>(blockIdx.x) * kThreads + threadIdx.x; flat < total;
+       flat += static_cast<index_t>(gridDim.x) * kThreads) {
+    index_t n, ci, id, ih, iw;
+    unflatten<index_t>(flat, C, ID, IH, IW, order, n, ci, id, ih, iw);
+    const index_t g = ci / cin_g;
+    acc_t acc = acc_t(0);
+    const scalar_t* dy_group = dy + n * ys0 + g * cout_g * ys1;
+    const scalar_t* w_channel = w + ci * ws0;
+    for (int64_t kd = 0; kd < p.kernel[0]; ++kd) {
+      int64_t od;
+      if (!output_index_for_tap(id, kd, p.stride[0], p.padding[0], p.dilation[0], p.out_size[0], &od)) continue;
+      for (int64_t kh = 0; kh < p.kernel[1]; ++kh) {
+        int64_t oh;
+        if (!output_index_for_tap(ih, kh, p.stride[1], p.padding[1], p.dilation[1], p.out_size[1], &oh)) continue;
+        for (int64_t kw = 0; kw < p.kernel[2]; ++kw) {
+          int64_t ow;
+          if (!output_index_for_tap(iw, kw, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2], &ow)) continue;
+          const scalar_t* dyp = dy_group + index_t(od) * ys2 + index_t(oh) * ys3 + index_t(ow) * ys4;
+          const scalar_t* wp = w_channel + index_t(kd) * ws2 + index_t(kh) * ws3 + index_t(kw) * ws4;
+          for (index_t co = 0; co < cout_g; ++co) acc += to_acc(dyp[co * ys1]) * to_acc(wp[co * ws1]);
+        }
+      }
+    }
+    dx[n * index_t(p.input_strides[0]) + ci * index_t(p.input_strides[1]) + id * index_t(p.input_strides[2]) +
+       ih * index_t(p.input_strides[3]) + iw * index_t(p.input_strides[4])] = from_acc<scalar_t>(acc);
+  }
+}
+
+template <typename acc_t>
+__device__ __forceinline__ acc_t warp_sum(acc_t v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// grid.x: (ci tile, co tile, group, tap) with the tap fastest, so blocks that read the same
+// input/grad_output channels run together and share L2; grid.y: split of the reduction range.
+template <typename scalar_t, typename index_t>
+__global__ void __launch_bounds__(kThreads)
+tconv_direct_grad_weight_kernel(const ConvTransposeParams p, const scalar_t* __restrict__ x,
+                                const scalar_t* __restrict__ dy,
+                                typename AccType<scalar_t>::type* __restrict__ partial,
+                                int64_t splits) {
+  using acc_t = typename AccType<scalar_t>::type;
+  const int64_t taps = p.kernel_volume();
+  const int64_t cin_g = p.in_per_group(), cout_g = p.out_per_group();
+  const int64_t ci_tiles = ceil_div<int64_t>(cin_g, kTileCi), co_tiles = ceil_div<int64_t>(cout_g, kTileCo);
+  int64_t tile = blockIdx.x;
+  const int64_t tap = tile % taps; tile /= taps;
+  const int64_t g = tile % p.groups; tile /= p.groups;
+  const int64_t co_tile = tile % co_tiles;
+  const int64_t ci_tile = tile / co_tiles;
+  const int64_t kd = tap / (p.kernel[1] * p.kernel[2]);
+  const int64_t kh = (tap / p.kernel[2]) % p.kernel[1];
+  const int64_t kw = tap % p.kernel[2];
+  const int64_t ci0 = g * cin_g + ci_tile * kTileCi;   // absolute input channel
+  const int64_t co0 = co_tile * kTileCo;              // channel within the group
+  const int ci_count = static_cast<int>(min(int64_t(kTileCi), cin_g - ci_tile * kTileCi));
+  const int co_count = static_cast<int>(min(int64_t(kTileCo), cout_g - co0));
+
+  const index_t ID = p.in_size[0], IH = p.in_size[1], IW = p.in_size[2];
+  const index_t spatial = ID * IH * IW;
+  const index_t reduction = index_t(p.batch) * spatial;
+  const index_t chunk = ceil_div<index_t>(reduction, index_t(splits));
+  const index_t begin = index_t(blockIdx.y) * chunk;
+  const index_t end = begin + chunk < reduction ? begin + chunk : reduction;
+  const index_t xs1 = p.input_strides[1], ys1 = p.output_strides[1];
+  const scalar_t* x_tile = x + index_t(ci0) * xs1;
+  const scalar_t* dy_tile = dy + index_t(g * cout_g + co0) * ys1;
+
+  acc_t acc[kTileCi][kTileCo];
+#pragma unroll
+  for (int a = 0; a < kTileCi; ++a)
+#pragma unroll
+    for (int b = 0; b < kTileCo; ++b) acc[a][b] = acc_t(0);
+
+  for (index_t r = begin + threadIdx.x; r < end; r += kThreads) {
+    const index_t n = r / spatial;
+    index_t s = r - n * spatial;
+    const index_t iw = s % IW; s /= IW;
+    const index_t ih = s % IH;
+    const index_t id = s / IH;
+    int64_t od, oh, ow;
+    if (!output_index_for_tap(id, kd, p.stride[0], p.padding[0], p.dilation[0], p.out_size[0], &od) ||
+        !output_index_for_tap(ih, kh, p.stride[1], p.padding[1], p.dilation[1], p.out_size[1], &oh) ||
+        !output_index_for_tap(iw, kw, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2], &ow))
+      continue;
+    const scalar_t* xp = x_tile + n * index_t(p.input_strides[0]) + id * index_t(p.input_strides[2]) +
+                         ih * index_t(p.input_strides[3]) + iw * index_t(p.input_strides[4]);
+    const scalar_t* dyp = dy_tile + n * index_t(p.output_strides[0]) + index_t(od) * index_t(p.output_strides[2]) +
+                          index_t(oh) * index_t(p.output_strides[3]) + index_t(ow) * index_t(p.output_strides[4]);
+    acc_t xv[kTileCi], dyv[kTileCo];
+#pragma unroll
+    for (int a = 0; a < kTileCi; ++a) xv[a] = a < ci_count ? to_acc(xp[a * xs1]) : acc_t(0);
+#pragma unroll
+    for (int b = 0; b < kTileCo; ++b) dyv[b] = b < co_count ? to_acc(dyp[b * ys1]) : acc_t(0);
+#pragma unroll
+    for (int a = 0; a < kTileCi; ++a)
+#pragma unroll
+      for (int b = 0; b < kTileCo; ++b) acc[a][b] += xv[a] * dyv[b];
+  }
+
+  __shared__ acc_t warp_partials[kWarps][kTileCi * kTileCo];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#pragma unroll
+  for (int a = 0; a < kTileCi; ++a)
+#pragma unroll
+    for (int b = 0; b < kTileCo; ++b) {
+      const acc_t v = warp_sum(acc[a][b]);
+      if (lane == 0) warp_partials[warp][a * kTileCo + b] = v;
+    }
+  __syncthreads();
+  if (threadIdx.x < kTileCi * kTileCo) {
+    const int a = threadIdx.x / kTileCo, b = threadIdx.x % kTileCo;
+    if (a < ci_count && b < co_count) {
+      acc_t sum = acc_t(0);
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) sum += warp_partials[w][threadIdx.x];
+      const int64_t weight_numel = p.in_channels * cout_g * taps;
+      const int64_t logical = ((ci0 + a) * cout_g + (co0 + b)) * taps + tap;
+      partial[int64_t(blockIdx.y) * weight_numel + logical] = sum;
+    }
+  }
+}
+
+// grid.x: output channel; grid.y: split of batch x output positions.
+template <typename scalar_t, typename index_t>
+__global__ void __launch_bounds__(kThreads)
+tconv_grad_bias_kernel(const ConvTransposeParams p, const scalar_t* __restrict__ dy,
+                       typename AccType<scalar_t>::type* __restrict__ partial, int64_t splits) {
+  using acc_t = typename AccType<scalar_t>::type;
+  const index_t OD = p.out_size[0], OH = p.out_size[1], OW = p.out_size[2];
+  const index_t spatial = OD * OH * OW;
+  const index_t reduction = index_t(p.batch) * spatial;
+  const index_t chunk = ceil_div<index_t>(reduction, index_t(splits));
+  const index_t begin = index_t(blockIdx.y) * chunk;
+  const index_t end = begin + chunk < reduction ? begin + chunk : reduction;
+  const scalar_t* dy_channel = dy + index_t(blockIdx.x) * index_t(p.output_strides[1]);
+  acc_t acc = acc_t(0);
+  for (index_t r = begin + threadIdx.x; r < end; r += kThreads) {
+    const index_t n = r / spatial;
+    index_t s = r - n * spatial;
+    const index_t ow = s % OW; s /= OW;
+    const index_t oh = s % OH;
+    const index_t od = s / OH;
+    acc += to_acc(dy_channel[n * index_t(p.output_strides[0]) + od * index_t(p.output_strides[2]) +
+                             oh * index_t(p.output_strides[3]) + ow * index_t(p.output_strides[4])]);
+  }
+  __shared__ acc_t warp_partials[kWarps];
+  acc = warp_sum(acc);
+  if (threadIdx.x % 32 == 0) warp_partials[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    acc_t sum = acc_t(0);
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) sum += warp_partials[w];
+    partial[int64_t(blockIdx.y) * p.out_channels + blockIdx.x] = sum;
+  }
+}
+
+// Sums `splits` partial buffers of `numel` logical elements in a fixed order and stores element e
+// (logical index over `sizes`, row-major) at its strided place in `out`.
+template <typename scalar_t>
+__global__ void __launch_bounds__(kThreads)
+tconv_sum_splits_kernel(const typename AccType<scalar_t>::type* __restrict__ partial, int64_t splits,
+                        int64_t numel, scalar_t* __restrict__ out,
+                        int64_t s1, int64_t s2, int64_t s3, int64_t s4, int64_t st0, int64_t st1,
+                        int64_t st2, int64_t st3, int64_t st4) {
+  using acc_t = typename AccType<scalar_t>::type;
+  for (int64_t e = int64_t(blockIdx.x) * kThreads + threadIdx.x; e < numel; e += int64_t(gridDim.x) * kThreads) {
+    acc_t sum = acc_t(0);
+    for (int64_t s = 0; s < splits; ++s) sum += partial[s * numel + e];
+    int64_t rem = e;
+    const int64_t i4 = rem % s4; rem /= s4;
+    const int64_t i3 = rem % s3; rem /= s3;
+    const int64_t i2 = rem % s2; rem /= s2;
+    const int64_t i1 = rem % s1;
+    const int64_t i0 = rem / s1;
+    out[i0 * st0 + i1 * st1 + i2 * st2 + i3 * st3 + i4 * st4] = from_acc<scalar_t>(sum);
+  }
+}
+
+bool needs_int64(const ConvTransposeParams& p) {
+  const int64_t in_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
+  const int64_t out_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
+  const int64_t w_sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+  constexpr int64_t kLimit = (int64_t(1) << 31) - 1;
+  const int64_t in_numel = in_sizes[0] * in_sizes[1] * p.in_spatial();
+  const int64_t out_numel = out_sizes[0] * out_sizes[1] * p.out_spatial();
+  return in_numel >= kLimit || out_numel >= kLimit || max_offset(in_sizes, p.input_strides, 5) >= kLimit ||
+         max_offset(out_sizes, p.output_strides, 5) >= kLimit || max_offset(w_sizes, p.weight_strides, 5) >= kLimit;
+}
+
+template <typename scalar_t>
+cudaError_t launch_sum_splits(const void* workspace, int64_t splits, const int64_t sizes[5],
+                              const int64_t strides[5], void* out, cudaStream_t stream) {
+  const int64_t numel = sizes[0] * sizes[1] * sizes[2] * sizes[3] * sizes[4];
+  const unsigned int grid = static_cast<unsigned int>(std::max<int64_t>(1, std::min<int64_t>(ceil_div<int64_t>(numel, kThreads), 65535)));
+  tconv_sum_splits_kernel<scalar_t><<<grid, kThreads, 0, stream>>>(
+      static_cast<const typename AccType<scalar_t>::type*>(workspace), splits, numel,
+      static_cast<scalar_t*>(out), sizes[1], sizes[2], sizes[3], sizes[4], strides[0], strides[1],
+      strides[2], strides[3], strides[4]);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t direct_forward(const ConvTransposeParams& p, DType dtype, const void* input,
+                           const void* weight, const void* bias, void* output, Order order,
+                           int sm_count, cudaStream_t stream) {
+  const int64_t total = p.batch * p.out_channels * p.out_spatial();
+  if (total == 0) return cudaSuccess;
+  return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return TCONV_INDEX_SWITCH(needs_int64(p), index_t, [&] {
+      tconv_direct_forward_kernel<scalar_t, index_t><<<flat_grid(total, sm_count), kThreads, 0, stream>>>(
+          p, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(weight),
+          static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(output), order, index_t(total));
+      return cudaGetLastError();
+    });
+  });
+}
+
+cudaError_t direct_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                              const void* weight, void* grad_input, Order order, int sm_count,
+                              cudaStream_t stream) {
+  const int64_t total = p.batch * p.in_channels * p.in_spatial();
+  if (total == 0) return cudaSuccess;
+  return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return TCONV_INDEX_SWITCH(needs_int64(p), index_t, [&] {
+      tconv_direct_grad_input_kernel<scalar_t, index_t><<<flat_grid(total, sm_count), kThreads, 0, stream>>>(
+          p, static_cast<const scalar_t*>(grad_output), static_cast<const scalar_t*>(weight),
+          static_cast<scalar_t*>(grad_input), order, index_t(total));
+      return cudaGetLastError();
+    });
+  });
+}
+
+int64_t direct_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  const int64_t tiles = p.kernel_volume() * p.groups * ceil_div<int64_t>(p.in_per_group(), kTileCi) *
+                        ceil_div<int64_t>(p.out_per_group(), kTileCo);
+  const int64_t reduction = p.batch * p.in_spatial();
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  // Enough blocks for ~4 per SM, but each split keeps >= 2048 positions (8 per thread), and the
+  // workspace stays within the caller's budget.
+  int64_t splits = ceil_div<int64_t>(4 * std::max(sm_count, 1), std::max<int64_t>(tiles, 1));
+  splits = std::min(splits, ceil_div<int64_t>(std::max<int64_t>(reduction, 1), 2048));
+  splits = std::min(splits, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
+  splits = std::min<int64_t>(splits, 65535);
+  return std::max<int64_t>(splits, 1);
+}
+
+cudaError_t direct_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input,
+                               const void* grad_output, void* grad_weight, void* workspace,
+                               int64_t splits, cudaStream_t stream) {
+  const int64_t tiles = p.kernel_volume() * p.groups * ceil_div<int64_t>(p.in_per_group(), kTileCi) *
+                        ceil_div<int64_t>(p.out_per_group(), kTileCo);
+  const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+  return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    using acc_t = typename AccType<scalar_t>::type;
+    if (p.batch * p.in_spatial() == 0) {
+      // Nothing to reduce: the gradient is zero. One split of zeros keeps a single code path.
+      cudaError_t err = cudaMemsetAsync(workspace, 0, sizeof(acc_t) * sizes[0] * sizes[1] * p.kernel_volume(), stream);
+      if (err != cudaSuccess) return err;
+      return launch_sum_splits<scalar_t>(workspace, 1, sizes, p.weight_strides, grad_weight, stream);
+    }
+    cudaError_t err = TCONV_INDEX_SWITCH(needs_int64(p), index_t, [&] {
+      tconv_direct_grad_weight_kernel<scalar_t, index_t><<<dim3(static_cast<unsigned int>(tiles), static_cast<unsigned int>(splits)), kThreads, 0, stream>>>(
+          p, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(grad_output),
+          static_cast<acc_t*>(workspace), splits);
+      return cudaGetLastError();
+    });
+    if (err != cudaSuccess) return err;
+    return launch_sum_splits<scalar_t>(workspace, splits, sizes, p.weight_strides, grad_weight, stream);
+  });
+}
+
+int64_t grad_bias_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  const int64_t reduction = p.batch * p.out_spatial();
+  int64_t splits = ceil_div<int64_t>(8 * std::max(sm_count, 1), std::max<int64_t>(p.out_channels, 1));
+  splits = std::min(splits, ceil_div<int64_t>(std::max<int64_t>(reduction, 1), 4096));
+  splits = std::min(splits, max_workspace_elems / std::max<int64_t>(p.out_channels, 1));
+  splits = std::min<int64_t>(splits, 65535);
+  return std::max<int64_t>(splits, 1);
+}
+
+cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                      void* grad_bias_out, int64_t grad_bias_stride, void* workspace, int64_t splits,
+                      cudaStream_t stream) {
+  const int64_t sizes[5] = {p.out_channels, 1, 1, 1, 1};
+  const int64_t strides[5] = {grad_bias_stride, 0, 0, 0, 0};
+  return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    using acc_t = typename AccType<scalar_t>::type;
+    if (p.batch * p.out_spatial() == 0) {
+      cudaError_t err = cudaMemsetAsync(workspace, 0, sizeof(acc_t) * p.out_channels, stream);
+      if (err != cudaSuccess) return err;
+      return launch_sum_splits<scalar_t>(workspace, 1, sizes, strides, grad_bias_out, stream);
+    }
+    cudaError_t err = TCONV_INDEX_SWITCH(needs_int64(p), index_t, [&] {
+      tconv_grad_bias_kernel<scalar_t, index_t><<<dim3(static_cast<unsigned int>(p.out_channels), static_cast<unsigned int>(splits)), kThreads, 0, stream>>>(
+          p, static_cast<const scalar_t*>(grad_output), static_cast<acc_t*>(workspace), splits);
+      return cudaGetLastError();
+    });
+    if (err != cudaSuccess) return err;
+    return launch_sum_splits<scalar_t>(workspace, splits, sizes, strides, grad_bias_out, stream);
+  });
+}
+
+#define TCONV_STRINGIFY_(...) #__VA_ARGS__
+#define TCONV_STRINGIFY(...) TCONV_STRINGIFY_(__VA_ARGS__)
+const char* compiled_arch_list() {
+#ifdef __CUDA_ARCH_LIST__
+  return TCONV_STRINGIFY(__CUDA_ARCH_LIST__);
+#else
+  return "unknown";
+#endif
+}
+
+int kernel_binary_version(int device) {
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) return -1;
+  if (cudaSetDevice(device) != cudaSuccess) return -1;
+  cudaFuncAttributes attr;
+  const cudaError_t err = cudaFuncGetAttributes(&attr, tconv_direct_forward_kernel<float, int32_t>);
+  cudaSetDevice(previous);
+  return err == cudaSuccess ? attr.binaryVersion : -1;
+}
+
+}  // namespace tconv

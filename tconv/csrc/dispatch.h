@@ -1,0 +1,41 @@
+// Compile-time dispatch helpers (flash-attention style): turn a run-time value into a type or a
+// constant inside a lambda, so each kernel instantiation is chosen once per launch.
+#pragma once
+#include <cstdint>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include "conv_params.h"
+
+// Accumulator type: fp32 for every floating type narrower than fp64 (the precision contract).
+template <typename T> struct AccType { using type = float; };
+template <> struct AccType<double> { using type = double; };
+
+#define TCONV_DTYPE_SWITCH(DTYPE, SCALAR_T, ...)                                   \
+  [&]() -> cudaError_t {                                                           \
+    switch (DTYPE) {                                                               \
+      case ::tconv::DType::kFloat16: { using SCALAR_T = __half; return __VA_ARGS__(); }         \
+      case ::tconv::DType::kBFloat16: { using SCALAR_T = __nv_bfloat16; return __VA_ARGS__(); } \
+      case ::tconv::DType::kFloat32: { using SCALAR_T = float; return __VA_ARGS__(); }          \
+      case ::tconv::DType::kFloat64: { using SCALAR_T = double; return __VA_ARGS__(); }         \
+    }                                                                              \
+    return cudaErrorInvalidValue;                                                  \
+  }()
+
+// 32-bit offsets are cheaper; 64-bit is used only when some tensor spans 2^31 elements or more.
+#define TCONV_INDEX_SWITCH(USE_INT64, INDEX_T, ...)                                \
+  [&]() -> cudaError_t {                                                           \
+    if (USE_INT64) { using INDEX_T = int64_t; return __VA_ARGS__(); }              \
+    else { using INDEX_T = int32_t; return __VA_ARGS__(); }                        \
+  }()
+
+namespace tconv {
+template <typename T> __device__ __forceinline__ typename AccType<T>::type to_acc(T v) {
+  return static_cast<typename AccType<T>::type>(v);
+}
+template <> __device__ __forceinline__ float to_acc<__half>(__half v) { return __half2float(v); }
+template <> __device__ __forceinline__ float to_acc<__nv_bfloat16>(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+template <typename T> __device__ __forceinline__ T from_acc(typename AccType<T>::type v) { return static_cast<T>(v); }
+template <> __device__ __forceinline__ __half from_acc<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_acc<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+}  // namespace tconv
