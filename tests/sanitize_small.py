@@ -1,0 +1,30 @@
+"""Runs every tconv kernel once on small shapes, for compute-sanitizer (memcheck, racecheck):
+
+    compute-sanitizer --tool memcheck python tests/sanitize_small.py
+    compute-sanitizer --tool racecheck python tests/sanitize_small.py
+"""
+import torch
+
+import tconv
+
+CASES = [
+    # dims, dtype, channels_last, batch, groups, stride, padding, output_padding, dilation, bias
+    (1, torch.float32, False, 2, 2, 2, 1, 1, 1, True),
+    (2, torch.bfloat16, True, 2, 1, 2, 1, 1, 1, True),
+    (2, torch.float16, False, 1, 2, 3, 0, 2, 1, False),
+    (3, torch.float32, True, 2, 2, 2, 1, 1, 2, True),
+    (3, torch.float64, False, 1, 1, 1, 0, 1, 2, True),
+]
+FN = {1: tconv.conv_transpose1d, 2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}
+
+for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, dilation, bias in CASES:
+    x = torch.randn(batch, 4, *([5] * dims), device="cuda", dtype=dtype)
+    if channels_last:
+        x = x.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
+    x.requires_grad_()
+    w = torch.randn(4, 6 // groups, *([3] * dims), device="cuda", dtype=dtype, requires_grad=True)
+    b = torch.randn(6, device="cuda", dtype=dtype, requires_grad=True) if bias else None
+    out = FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+    out.backward(torch.randn_like(out))
+torch.cuda.synchronize()
+print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

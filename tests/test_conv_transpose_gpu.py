@@ -1,0 +1,265 @@
+"""GPU correctness of tconv's CUDA kernels (skipped without CUDA).
+
+Every result is compared with a float64 reference (torch on the GPU, upcast inputs) and, for the
+modes where rounding is expected, with PyTorch's own result in the same precision, following the
+precision contract (DESIGN.md section 3):
+  fp32, TF32 off : allclose(atol=rtol=1e-4) vs float64 on every element
+  fp32, TF32 on  : error vs float64 <= 2x PyTorch's TF32 error (+ an fp32-rounding floor)
+  fp16 / bf16    : error vs float64 <= 2x PyTorch's error in that dtype (+ a rounding floor)
+Error = max |x - ref| / max |ref| (a normalised max error; NaN fails).
+"""
+import contextlib
+import random
+import zlib
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tconv
+from conftest import cuda_ready
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+TORCH_FN = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+TCONV_FN = {1: tconv.conv_transpose1d, 2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}
+# Rounding floor of the 2x rule, per dtype: a few units of the dtype's epsilon.
+FLOOR = {torch.float32: 4e-6, torch.float16: 4e-3, torch.bfloat16: 3e-2}
+MODES = ["fp32", "tf32", "fp16", "bf16"]
+
+
+@contextlib.contextmanager
+def precision(mode):
+    """Sets torch's conv TF32 flag for the mode and restores it (both sides run under it)."""
+    old = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = mode == "tf32"
+    try:
+        yield
+    finally:
+        torch.backends.cudnn.allow_tf32 = old
+
+
+def dtype_of(mode):
+    return {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[mode]
+
+
+def rel_err(x, ref):
+    if x.numel() == 0:
+        return 0.0
+    x = x.double()
+    if not torch.isfinite(x).all():
+        return float("inf")
+    scale = ref.abs().max().item()
+    return (x - ref).abs().max().item() / (scale if scale > 0 else 1.0)
+
+
+def check_close(name, got, ref64, torch_same, mode):
+    assert got.shape == ref64.shape, (name, got.shape, ref64.shape)
+    if mode == "fp32":
+        assert torch.isfinite(got).all(), f"{name}: non-finite values"
+        torch.testing.assert_close(got.double(), ref64, atol=1e-4, rtol=1e-4, msg=lambda m: f"{name}: {m}")
+        return
+    ours, theirs = rel_err(got, ref64), rel_err(torch_same, ref64)
+    assert ours <= 2 * theirs + FLOOR[got.dtype], f"{name}: error {ours:.3g} vs torch {theirs:.3g} ({mode})"
+
+
+def make_tensor(shape, dtype, layout, rng_gen):
+    """A random tensor in the requested layout: contiguous, channels_last or a strided view."""
+    if layout == "strided":
+        big = torch.randn([s * 2 if i == len(shape) - 1 else s for i, s in enumerate(shape)],
+                          generator=rng_gen, device="cuda").to(dtype)
+        return big[..., ::2]
+    t = torch.randn(shape, generator=rng_gen, device="cuda").to(dtype)
+    if layout == "channels_last" and t.dim() in (4, 5):
+        t = t.contiguous(memory_format=torch.channels_last if t.dim() == 4 else torch.channels_last_3d)
+    return t
+
+
+def run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias,
+             mode, layout, seed, poison=None):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    dtype = dtype_of(mode)
+    x = make_tensor([batch, cin, *spatial], dtype, layout, gen).requires_grad_()
+    w = make_tensor([cin, cout // groups, *kernel], dtype, "contiguous" if layout == "strided" else layout, gen).requires_grad_()
+    b = torch.randn(cout, generator=gen, device="cuda").to(dtype).requires_grad_() if bias else None
+    args = (stride, padding, output_padding, groups, dilation)
+    leaves = [t for t in (x, w, b) if t is not None]
+    with precision(mode):
+        if poison:
+            poison()
+        out = TCONV_FN[dims](x, w, b, *args)
+        grad = torch.randn(out.shape, generator=gen, device="cuda").to(dtype)
+        if poison:
+            poison()
+        ours = torch.autograd.grad(out, leaves, grad)
+        ref_same = TORCH_FN[dims](x, w, b, *args)
+        theirs = torch.autograd.grad(ref_same, leaves, grad)
+    leaves64 = [t.detach().double().requires_grad_() for t in leaves]
+    x64, w64 = leaves64[0], leaves64[1]
+    b64 = leaves64[2] if b is not None else None
+    ref64 = TORCH_FN[dims](x64, w64, b64, *args)
+    grads64 = torch.autograd.grad(ref64, leaves64, grad.double())
+    check_close("output", out, ref64.detach(), ref_same.detach(), mode)
+    if layout == "channels_last" and x.dim() in (4, 5):
+        fmt = torch.channels_last if x.dim() == 4 else torch.channels_last_3d
+        assert out.is_contiguous(memory_format=fmt), "output should keep the input's channels_last format"
+    for name, g, g_same, g64 in zip(["grad_input", "grad_weight", "grad_bias"], ours, theirs, grads64):
+        check_close(name, g, g64, g_same, mode)
+
+
+# Hand-picked grid: the semantic corners (stride > kernel, dilation with output_padding >= stride,
+# groups, asymmetric everything, 1x1 kernels, single pixels, empty batch).
+GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (1, 2, 4, 6, 1, [3], [1], [0], [0], [1], [9], True),
+    (1, 3, 6, 4, 2, [5], [3], [2], [1], [2], [7], False),
+    (1, 1, 3, 3, 3, [4], [2], [1], [1], [1], [5], True),
+    (2, 2, 4, 6, 2, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [5, 6], True),
+    (2, 1, 3, 5, 1, [3, 5], [2, 3], [1, 2], [0, 2], [2, 1], [4, 7], False),
+    (2, 2, 8, 8, 4, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [3, 3], True),
+    (2, 1, 2, 2, 1, [2, 2], [4, 4], [0, 0], [3, 1], [1, 1], [1, 1], True),
+    (2, 2, 4, 4, 1, [3, 3], [1, 1], [0, 0], [1, 1], [2, 2], [4, 5], False),
+    (3, 2, 4, 6, 2, [3, 5, 7], [2, 2, 2], [1, 2, 3], [1, 1, 1], [1, 1, 1], [3, 4, 5], True),
+    (3, 1, 3, 2, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 3, 3], True),
+    (3, 2, 4, 8, 4, [3, 3, 3], [1, 2, 3], [1, 0, 2], [0, 1, 2], [2, 1, 1], [3, 2, 4], False),
+    (3, 0, 4, 6, 2, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [1, 1, 1], [3, 3, 3], True),
+    (2, 2, 16, 24, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [9, 11], True),
+    (2, 2, 20, 12, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [7, 5], False),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
+def test_grid(case, layout, mode, poison_allocator):
+    run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}".encode()) % 10000,
+             poison=poison_allocator)
+
+
+def random_config(rng):
+    dims = rng.randint(1, 3)
+    groups = rng.choice([1, 1, 2, 3, 4])
+    cin, cout = groups * rng.randint(1, 5), groups * rng.randint(1, 5)
+    kernel = [rng.randint(1, 5) for _ in range(dims)]
+    stride = [rng.randint(1, 4) for _ in range(dims)]
+    dilation = [rng.randint(1, 3) for _ in range(dims)]
+    padding = [rng.randint(0, d * (k - 1)) for k, d in zip(kernel, dilation)]
+    output_padding = [rng.randint(0, max(s, d) - 1) for s, d in zip(stride, dilation)]
+    size_cap = {1: 40, 2: 12, 3: 6}[dims]
+    spatial = [rng.randint(1, size_cap) for _ in range(dims)]
+    batch = rng.choice([0, 1, 2, 3])
+    full = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1
+            for i, k, s, p, op, d in zip(spatial, kernel, stride, padding, output_padding, dilation)]
+    if any(o <= 0 for o in full):
+        padding = [0] * dims
+    return (dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial,
+            rng.random() < 0.5)
+
+
+@pytest.mark.parametrize("seed", range(240))
+def test_random_sweep(seed, poison_allocator):
+    rng = random.Random(1000 + seed)
+    case = random_config(rng)
+    mode = MODES[seed % 4]
+    layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
+    run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_gradcheck_fp64(dims):
+    gen = torch.Generator(device="cuda").manual_seed(dims)
+    x = torch.randn(2, 4, *([3] * dims), dtype=torch.float64, device="cuda", generator=gen, requires_grad=True)
+    w = torch.randn(4, 3, *([2] * dims), dtype=torch.float64, device="cuda", generator=gen, requires_grad=True)
+    b = torch.randn(6, dtype=torch.float64, device="cuda", generator=gen, requires_grad=True)
+    fn = lambda *a: TCONV_FN[dims](*a, stride=2, padding=1, output_padding=1, groups=2, dilation=1)
+    assert torch.autograd.gradcheck(fn, (x, w, b))
+    fn = lambda *a: TCONV_FN[dims](*a, stride=1, padding=0, output_padding=1, groups=1, dilation=2)
+    assert torch.autograd.gradcheck(fn, (x, w, b))
+
+
+@pytest.mark.skipif(not tconv._ops.USE_TORCH_LIBRARY, reason="torch.library custom-op API unavailable")
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_opcheck_cuda(dims):
+    from torch.library import opcheck
+
+    x = torch.rand(2, 4, *([4] * dims), device="cuda", requires_grad=True)
+    w = torch.rand(4, 3, *([3] * dims), device="cuda", requires_grad=True)
+    b = torch.rand(6, device="cuda", requires_grad=True)
+    s, p, op, d = [2] * dims, [1] * dims, [1] * dims, [1] * dims
+    opcheck(torch.ops.tconv.conv_transpose.default, (x, w, b, s, p, op, d, 2))
+    g = torch.randn(tconv._args.output_shape(x.shape, w.shape, s, p, op, d, 2), device="cuda")
+    opcheck(torch.ops.tconv.conv_transpose_grad_input.default, (g, w.detach(), list(x.shape), s, p, d, 2))
+    opcheck(torch.ops.tconv.conv_transpose_grad_weight.default, (g, x.detach(), list(w.shape), s, p, d, 2))
+    opcheck(torch.ops.tconv.conv_transpose_grad_bias.default, (g,))
+
+
+def test_cuda_graph_capture_and_replay():
+    mod = tconv.ConvTranspose2d(8, 6, 3, stride=2, padding=1, output_padding=1, groups=2).cuda()
+    static_x = torch.rand(2, 8, 9, 7, device="cuda", requires_grad=True)
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):  # warm-up outside capture, as torch's graph docs require
+        for _ in range(2):
+            mod(static_x).sum().backward()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    mod.zero_grad(set_to_none=True)
+    static_x.grad = None
+    with torch.cuda.graph(graph):
+        static_out = mod(static_x)
+        static_out.sum().backward()
+    for _ in range(3):
+        new_x = torch.rand_like(static_x)
+        with torch.no_grad():
+            static_x.copy_(new_x)
+        graph.replay()
+        torch.cuda.synchronize()
+        torch.testing.assert_close(static_out, F.conv_transpose2d(new_x, mod.weight, mod.bias, 2, 1, 1, 2),
+                                   atol=1e-4, rtol=1e-4)
+
+
+def test_current_stream_is_used():
+    x = torch.rand(2, 4, 16, 16, device="cuda")
+    w = torch.rand(4, 4, 3, 3, device="cuda")
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        out = tconv.conv_transpose2d(x, w)
+        assert torch.cuda.current_stream() == side
+    side.synchronize()
+    torch.testing.assert_close(out, F.conv_transpose2d(x.double(), w.double()).float(), atol=1e-4, rtol=1e-4)
+
+
+def test_global_flags_untouched():
+    before = (torch.backends.cudnn.benchmark, torch.backends.cudnn.allow_tf32, torch.get_float32_matmul_precision())
+    x = torch.rand(2, 4, 5, 5, device="cuda", requires_grad=True)
+    w = torch.rand(4, 4, 3, 3, device="cuda", requires_grad=True)
+    tconv.conv_transpose2d(x, w).sum().backward()
+    assert (torch.backends.cudnn.benchmark, torch.backends.cudnn.allow_tf32, torch.get_float32_matmul_precision()) == before
+
+
+def test_module_on_gpu_matches_torch_module():
+    torch.manual_seed(0)
+    ref = torch.nn.ConvTranspose3d(4, 6, (3, 2, 3), stride=(2, 1, 2), padding=1, groups=2).cuda().double()
+    mod = tconv.ConvTranspose3d.from_torch(ref)
+    x = torch.rand(2, 4, 4, 5, 6, device="cuda", dtype=torch.float64)
+    torch.testing.assert_close(mod(x, output_size=[8, 6, 12]), ref(x, output_size=[8, 6, 12]))
+
+
+@pytest.mark.slow
+def test_int64_indexing_large_tensor():
+    """An output past 2^31 elements takes the 64-bit index path; checked against torch on a slice
+    near the end (a transposed convolution is local, so the tail of the output depends only on the
+    tail of the input)."""
+    length = (1 << 30) + 5
+    free, _ = torch.cuda.mem_get_info()
+    if free < 16 << 30:
+        pytest.skip("needs 16 GiB of free GPU memory")
+    x = torch.rand(1, 1, length, device="cuda", dtype=torch.bfloat16)
+    w = torch.rand(1, 2, 3, device="cuda", dtype=torch.bfloat16)
+    out = tconv.conv_transpose1d(x, w, stride=1)
+    assert out.numel() > (1 << 31)
+    tail = 64
+    ref = F.conv_transpose1d(x[..., -tail:].double(), w.double())
+    torch.testing.assert_close(out[..., -tail:].double(), ref[..., -tail:], atol=2e-2, rtol=1e-2)
+    head = F.conv_transpose1d(x[..., :tail].double(), w.double())
+    torch.testing.assert_close(out[..., :tail].double(), head[..., :tail], atol=2e-2, rtol=1e-2)
