@@ -109,7 +109,8 @@ def check_conv_transpose_args(input: torch.Tensor, weight: torch.Tensor, bias: O
                            f"{list(input.shape)}")
     kernel = list(weight.shape[2:])
     spatial_out = output_size(spatial_in, kernel, stride, padding, output_padding, dilation)
-    if any(o <= 0 for o in spatial_out):
+    # torch lets an empty batch produce an empty (size-0) output, never a negative one.
+    if any(o < 0 or (o == 0 and input.shape[0] != 0) for o in spatial_out):
         raise RuntimeError(
             f"Given input size per channel: ({' x '.join(str(s) for s in spatial_in)}). Calculated output "
             f"size per channel: ({' x '.join(str(s) for s in spatial_out)}). Output size is too small")
