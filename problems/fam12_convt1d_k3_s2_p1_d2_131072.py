@@ -1,0 +1,35 @@
+"""Family 12: ConvTranspose1d, N=16, C 32->64, kernel 3, stride 2, padding 1, dilation 2, input 131072."""
+import torch
+import torch.nn as nn
+
+batch_size = 16
+in_channels = 32
+out_channels = 64
+kernel_size = 3
+length = 131072
+stride = 2
+padding = 1
+output_padding = 0
+groups = 1
+bias = False
+dilation = 2
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=False, dilation=1):
+        super().__init__()
+        self.conv_transpose1d = nn.ConvTranspose1d(
+            in_channels, out_channels, kernel_size, stride=stride, padding=padding,
+            output_padding=output_padding, groups=groups, bias=bias, dilation=dilation)
+
+    def forward(self, x):
+        return self.conv_transpose1d(x)
+
+
+def get_inputs():
+    return [torch.rand(batch_size, in_channels, length)]
+
+
+def get_init_inputs():
+    return [in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation]
