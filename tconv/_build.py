@@ -16,7 +16,7 @@ from typing import List, Optional
 import torch
 
 CSRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "csrc")
-SOURCES = ["conv_transpose.cpp", "conv_transpose_direct.cu"]
+SOURCES = ["conv_transpose.cpp", "conv_transpose_direct.cu", "conv_transpose_igemm.cu"]
 DEFAULT_ARCH_LIST = "8.0;9.0"
 EXTENSION_NAME = "tconv_C"
 

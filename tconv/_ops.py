@@ -30,6 +30,42 @@ def _library_supported() -> bool:
 USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH_LIBRARY", "0") != "1"
 
 
+# Kernel choice for the gather passes (forward, grad_input): "auto" (the heuristic in C++), or
+# "direct" / "igemm" to force one. tconv's own setting, not torch's; tests and benchmarks use it.
+ALGORITHMS = ("auto", "direct", "igemm")
+algorithm = "auto"
+
+
+class use_algorithm:
+    """Context manager: run tconv's gather passes with a given algorithm (restores on exit)."""
+
+    def __init__(self, name: str):
+        if name not in ALGORITHMS:
+            raise ValueError(f"tconv: unknown algorithm {name!r}; one of {ALGORITHMS}")
+        self.name = name
+
+    def __enter__(self):
+        global algorithm
+        self.previous, algorithm = algorithm, self.name
+        return self
+
+    def __exit__(self, *exc):
+        global algorithm
+        algorithm = self.previous
+        return False
+
+
+def conv_tf32_allowed() -> bool:
+    """Whether PyTorch lets its own convolutions use TF32 right now (read at call time, like cuDNN).
+    Newer torch has a per-backend precision setting beside the legacy flag; both must allow it."""
+    allowed = bool(torch.backends.cudnn.allow_tf32)
+    conv = getattr(torch.backends.cudnn, "conv", None)
+    precision = getattr(conv, "fp32_precision", None) if conv is not None else None
+    if precision is not None and precision not in ("tf32", "none"):
+        allowed = False
+    return allowed
+
+
 def _pad3(values: Sequence[int], fill: int) -> List[int]:
     return [fill] * (3 - len(values)) + list(values)
 
@@ -55,7 +91,7 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
     shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
     out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
     _build.load().forward_out(_as_5d(input), _as_5d(weight), bias, _as_5d(out), _pad3(stride, 1),
-                              _pad3(padding, 0), _pad3(dilation, 1), groups)
+                              _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(), algorithm)
     return out
 
 
@@ -64,7 +100,7 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
     grad_input = torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
                              memory_format=_args.memory_format_of(grad_output))
     _build.load().grad_input_out(_as_5d(grad_output), _as_5d(weight), _as_5d(grad_input), _pad3(stride, 1),
-                                 _pad3(padding, 0), _pad3(dilation, 1), groups)
+                                 _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(), algorithm)
     return grad_input
 
 

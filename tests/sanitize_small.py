@@ -9,6 +9,7 @@ import tconv
 
 CASES = [
     # dims, dtype, channels_last, batch, groups, stride, padding, output_padding, dilation, bias
+    # (fp32 runs the tensor-core implicit GEMM for forward/grad_input; the others the direct kernels)
     (1, torch.float32, False, 2, 2, 2, 1, 1, 1, True),
     (2, torch.bfloat16, True, 2, 1, 2, 1, 1, 1, True),
     (2, torch.float16, False, 1, 2, 3, 0, 2, 1, False),
@@ -26,5 +27,12 @@ for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, 
     b = torch.randn(6, device="cuda", dtype=dtype, requires_grad=True) if bias else None
     out = FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
     out.backward(torch.randn_like(out))
+# Several implicit-GEMM tiles along M, N and K, and the same calls through the direct kernels.
+for algorithm in ("igemm", "direct"):
+    with tconv._ops.use_algorithm(algorithm):
+        x = torch.randn(2, 40, 9, 11, device="cuda", requires_grad=True)
+        w = torch.randn(40, 72, 3, 3, device="cuda", requires_grad=True)
+        out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
+        out.backward(torch.randn_like(out))
 torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

@@ -76,7 +76,14 @@ def make_tensor(shape, dtype, layout, rng_gen):
 
 
 def run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias,
-             mode, layout, seed, poison=None):
+             mode, layout, seed, poison=None, algorithm="auto"):
+    with tconv._ops.use_algorithm(algorithm):
+        _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias,
+                  mode, layout, seed, poison)
+
+
+def _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias,
+              mode, layout, seed, poison):
     gen = torch.Generator(device="cuda").manual_seed(seed)
     dtype = dtype_of(mode)
     x = make_tensor([batch, cin, *spatial], dtype, layout, gen).requires_grad_()
@@ -125,15 +132,51 @@ GRID = [
     (3, 0, 4, 6, 2, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [1, 1, 1], [3, 3, 3], True),
     (2, 2, 16, 24, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [9, 11], True),
     (2, 2, 20, 12, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [7, 5], False),
+    # several GEMM tiles along M, N (> 64 channels) and K (channels not a multiple of 16)
+    (2, 2, 40, 72, 1, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [13, 17], True),
+    (3, 2, 24, 140, 2, [3, 3, 3], [1, 2, 1], [1, 1, 0], [0, 1, 0], [1, 1, 2], [5, 6, 7], True),
+    (1, 3, 36, 20, 1, [16], [8], [4], [0], [1], [40], True),
+    (2, 1, 18, 10, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [30, 25], True),
 ]
 
 
+# "auto" takes the tensor-core implicit GEMM for fp32 wherever it applies; "direct" forces the
+# gather kernels, so both branches of the heuristic run on every case.
+ALGORITHMS = ["auto", "direct"]
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
-def test_grid(case, layout, mode, poison_allocator):
+def test_grid(case, layout, mode, algorithm, poison_allocator):
     run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}".encode()) % 10000,
-             poison=poison_allocator)
+             poison=poison_allocator, algorithm=algorithm)
+
+
+@pytest.mark.parametrize("mode", ["fp32", "tf32"])
+@pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
+def test_grid_forced_igemm(case, mode, poison_allocator):
+    run_case(*case, mode=mode, layout="contiguous", seed=7, poison=poison_allocator, algorithm="igemm")
+
+
+def test_forced_igemm_refuses_half():
+    x = torch.rand(1, 4, 5, 5, device="cuda", dtype=torch.float16)
+    w = torch.rand(4, 4, 3, 3, device="cuda", dtype=torch.float16)
+    with tconv._ops.use_algorithm("igemm"), pytest.raises(RuntimeError, match="igemm"):
+        tconv.conv_transpose2d(x, w)
+
+
+def test_tf32_flag_is_read_at_call_time():
+    """TF32 off must give exact-fp32 results from tconv (3xTF32), TF32 on the faster TF32 ones."""
+    x = torch.randn(2, 64, 24, 24, device="cuda")
+    w = torch.randn(64, 64, 3, 3, device="cuda")
+    ref = F.conv_transpose2d(x.double(), w.double())
+    errors = {}
+    for mode in ("fp32", "tf32"):
+        with precision(mode):
+            errors[mode] = rel_err(tconv.conv_transpose2d(x, w), ref)
+    assert errors["fp32"] < 1e-6 < errors["tf32"], errors
 
 
 def random_config(rng):
@@ -156,13 +199,14 @@ def random_config(rng):
             rng.random() < 0.5)
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("seed", range(240))
-def test_random_sweep(seed, poison_allocator):
+def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)
     case = random_config(rng)
     mode = MODES[seed % 4]
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
-    run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator)
+    run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
 
 
 @pytest.mark.parametrize("dims", [1, 2, 3])

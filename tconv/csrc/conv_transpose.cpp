@@ -96,11 +96,25 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
   return static_cast<int64_t>(reduced.numel() * reduced.element_size() / 10) / accumulator_bytes(dtype);
 }
 
+// Which kernel runs a gather pass. "auto" is the heuristic; "direct"/"igemm" force one (tests use
+// them to exercise every branch; forcing igemm where it cannot run is an error, not a fallback).
+bool use_igemm(const ConvTransposeParams& p, GatherPass pass, const at::Tensor& t, const std::string& algorithm) {
+  TORCH_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm",
+              "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm)");
+  const bool possible = t.scalar_type() == at::kFloat && igemm_supported(p, pass);
+  if (algorithm == "igemm") {
+    TORCH_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32 only, per-dim kernel <= 32, "
+                          "<= 512 taps per phase)");
+    return true;
+  }
+  return algorithm == "auto" && possible;
+}
+
 }  // namespace
 
 void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
                  at::Tensor& output, at::IntArrayRef stride, at::IntArrayRef padding,
-                 at::IntArrayRef dilation, int64_t groups) {
+                 at::IntArrayRef dilation, int64_t groups, bool allow_tf32, const std::string& algorithm) {
   check_5d_cuda(input, "input", input);
   check_5d_cuda(weight, "weight", input);
   check_5d_cuda(output, "output", input);
@@ -114,6 +128,15 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
   if (b != nullptr) p.bias_stride = b->stride(0);
   const c10::cuda::CUDAGuard guard(input.device());
+  if (use_igemm(p, GatherPass::kForward, input, algorithm)) {
+    const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kForward)}, input.options());
+    check_launch(igemm_gather_fp32(p, GatherPass::kForward, !allow_tf32, input.data_ptr<float>(),
+                                   weight.data_ptr<float>(), b != nullptr ? b->data_ptr<float>() : nullptr,
+                                   output.data_ptr<float>(), packed.data_ptr<float>(),
+                                   c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (igemm)");
+    return;
+  }
   check_launch(direct_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
                               b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), order_of(output),
                               sm_count_of(input), c10::cuda::getCurrentCUDAStream().stream()),
@@ -121,12 +144,21 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
 }
 
 void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
-                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
+                    bool allow_tf32, const std::string& algorithm) {
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(weight, "weight", grad_output);
   check_5d_cuda(grad_input, "grad_input", grad_output);
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  if (use_igemm(p, GatherPass::kGradInput, grad_output, algorithm)) {
+    const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput)}, grad_output.options());
+    check_launch(igemm_gather_fp32(p, GatherPass::kGradInput, !allow_tf32, grad_output.data_ptr<float>(),
+                                   weight.data_ptr<float>(), nullptr, grad_input.data_ptr<float>(),
+                                   packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose grad_input (igemm)");
+    return;
+  }
   check_launch(direct_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
                                  grad_input.data_ptr(), order_of(grad_input), sm_count_of(grad_output),
                                  c10::cuda::getCurrentCUDAStream().stream()),

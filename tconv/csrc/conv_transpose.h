@@ -37,6 +37,16 @@ cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* gra
                       void* grad_bias, int64_t grad_bias_stride, void* workspace, int64_t splits,
                       cudaStream_t stream);
 
+// ---- tensor-core implicit GEMM (fp32 data; TF32 or 3xTF32 mma.sync) for the gather passes ----
+enum class GatherPass : int { kForward = 0, kGradInput = 1 };
+bool igemm_supported(const ConvTransposeParams& p, GatherPass pass);
+// Elements of the packed-weight workspace (the GEMM's B operand, rebuilt on every call).
+int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass);
+// forward: src = input, dst = output (bias added); grad_input: src = grad_output, dst = grad_input.
+cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, bool split_tf32, const float* src,
+                              const float* weight, const float* bias, float* dst, float* packed_weight,
+                              cudaStream_t stream);
+
 // Bytes per workspace element for a dtype (the accumulator type).
 inline int64_t accumulator_bytes(DType dtype) { return dtype == DType::kFloat64 ? 8 : 4; }
 

@@ -1,0 +1,383 @@
+// Tensor-core implicit GEMM for the two "gather" passes of a transposed convolution, fp32 data:
+//   forward    : out[n, co, r + s*j] = sum_{ci, tap valid for phase r} x[n, ci, j + c_tap] * w[ci, co, tap]
+//                (phase decomposition: per output phase r the valid taps are fixed, c_tap = (r+p-k*d)/s,
+//                 so no multiplication by a structural zero is ever issued)
+//   grad_input : dx[n, ci, j] = sum_{co, tap} dy[n, co, s*j + k*d - p] * w[ci, co, tap]
+// Both are   dst[n, nc, r + dst_step*j] = sum_{kc, tap} src[n, kc, src_step*j + c_tap] * B[tap][kc][nc],
+// with GEMM M = positions j (NC(D)HW-native: consecutive M are consecutive W, so loads and stores
+// coalesce without any layout transpose), N = nc channels of a group, K = kc channels x taps.
+// TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
+// big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
+#include <algorithm>
+#include "conv_transpose.h"
+#include "igemm_config.h"
+
+namespace tconv {
+namespace {
+
+using Tile = GatherGemmTile;
+constexpr int kLdA = Tile::kBlockM + Tile::kPadA;
+constexpr int kLdB = Tile::kBlockN + Tile::kPadB;
+constexpr int kLdC = Tile::kBlockM + 4;  // epilogue staging [N][M + 4]: conflict-free fragment writes
+constexpr int kStageA = Tile::kBlockK * kLdA;
+constexpr int kStageB = Tile::kBlockK * kLdB;
+constexpr int kSmemFloats = Tile::kStages * (kStageA + kStageB);
+constexpr int kMaxKernelPerDim = 32;  // per-dim kernel size limit of this path (shared-memory budget)
+static_assert(Tile::kBlockN * kLdC <= kSmemFloats, "epilogue staging must fit in the pipeline buffers");
+static_assert(kLdA % 32 == 8 && kLdB % 32 == 8, "fragment loads must be bank-conflict free");
+
+struct GatherArgs {
+  const float* src;
+  float* dst;
+  const float* packed_weight;  // [groups][taps][k_channels][ldw]
+  const float* bias;           // nullptr or [groups * n_channels] with bias_stride
+  int64_t bias_stride;
+  int64_t src_stride[5];
+  int64_t dst_stride[5];
+  int src_size[3];
+  int dst_size[3];
+  int batch, groups, k_channels, n_channels, ldw, taps_total;
+  int kernel[3], stride[3], padding[3], dilation[3];
+  int phases[3], src_step[3], dst_step[3];
+  bool forward;
+};
+
+__device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 4 : 0));
+}
+__device__ __forceinline__ void cp_async_16(float* smem, const float* gmem, bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+__device__ __forceinline__ uint32_t to_tf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
+
+__device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// The phase's tap table: per dim the valid kernel offsets (shift c into src coordinates and the
+// kernel index k), then their product; built in a fixed order so results are deterministic.
+__device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&r)[3], int4* table,
+                                               int (*lists)[kMaxKernelPerDim][2], int* counts) {
+  if (threadIdx.x < 3) {
+    const int dim = threadIdx.x;
+    int count = 0;
+    for (int k = 0; k < a.kernel[dim]; ++k) {
+      int shift;
+      if (a.forward) {
+        const int t = r[dim] + a.padding[dim] - k * a.dilation[dim];
+        if (t % a.stride[dim] != 0) continue;
+        shift = t / a.stride[dim];
+      } else {
+        shift = k * a.dilation[dim] - a.padding[dim];
+      }
+      lists[dim][count][0] = shift;
+      lists[dim][count][1] = k;
+      ++count;
+    }
+    counts[dim] = count;
+  }
+  __syncthreads();
+  const int taps = counts[0] * counts[1] * counts[2];
+  for (int t = threadIdx.x; t < taps; t += Tile::kThreads) {
+    const int iw = t % counts[2], ih = (t / counts[2]) % counts[1], id = t / (counts[2] * counts[1]);
+    const int k = (lists[0][id][1] * a.kernel[1] + lists[1][ih][1]) * a.kernel[2] + lists[2][iw][1];
+    table[t] = make_int4(lists[0][id][0], lists[1][ih][0], lists[2][iw][0], k);
+  }
+  __syncthreads();
+  return taps;
+}
+
+template <bool kSplitTf32>
+__global__ void __launch_bounds__(Tile::kThreads)
+tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
+  constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK, S = Tile::kStages;
+  __shared__ __align__(16) float smem[kSmemFloats];
+  __shared__ int4 tap_table[Tile::kMaxTaps];
+  __shared__ int tap_lists[3][kMaxKernelPerDim][2];
+  __shared__ int tap_counts[3];
+
+  const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];
+  const int g = blockIdx.z / phase_count;
+  int ph = blockIdx.z % phase_count;
+  int r[3];
+  r[2] = ph % a.phases[2]; ph /= a.phases[2];
+  r[1] = ph % a.phases[1];
+  r[0] = ph / a.phases[1];
+  int extent[3];
+#pragma unroll
+  for (int i = 0; i < 3; ++i) extent[i] = (a.dst_size[i] - r[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  const int64_t spatial = int64_t(extent[0]) * extent[1] * extent[2];
+  const int64_t M = spatial * a.batch;
+  const int64_t m0 = int64_t(blockIdx.x) * BM;
+  if (m0 >= M || spatial == 0) return;  // uniform per block
+  const int n0 = blockIdx.y * BN;
+
+  const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
+
+  // This thread's GEMM row (output position) for A loads and for the epilogue.
+  const int tid = threadIdx.x;
+  const int m_local = tid % BM;
+  const int row_base = tid / BM;  // 0..1
+  const int64_t m = m0 + m_local;
+  const bool m_valid = m < M;
+  int j[3] = {0, 0, 0};
+  int64_t n_img = 0;
+  if (m_valid) {
+    int64_t rest = m;
+    j[2] = int(rest % extent[2]); rest /= extent[2];
+    j[1] = int(rest % extent[1]); rest /= extent[1];
+    j[0] = int(rest % extent[0]);
+    n_img = rest / extent[0];
+  }
+  const float* src_img = a.src + n_img * a.src_stride[0] + int64_t(g) * a.k_channels * a.src_stride[1];
+
+  // B loads: one 16-byte chunk per thread per stage.
+  const int b_row = tid / (BN / 4);
+  const int b_col = (tid % (BN / 4)) * 4;
+  const bool b_col_valid = n0 + b_col < a.ldw;
+
+  const int chunks_per_tap = (a.k_channels + BK - 1) / BK;
+  const int iterations = taps * chunks_per_tap;
+
+  auto load_stage = [&](int stage, int it) {
+    const int tap = it / chunks_per_tap;
+    const int c0 = (it - tap * chunks_per_tap) * BK;
+    const int4 info = tap_table[tap];
+    const int pd = j[0] * a.src_step[0] + info.x, phh = j[1] * a.src_step[1] + info.y,
+              pw = j[2] * a.src_step[2] + info.z;
+    const bool pos_valid = m_valid && pd >= 0 && pd < a.src_size[0] && phh >= 0 && phh < a.src_size[1] &&
+                           pw >= 0 && pw < a.src_size[2];
+    const float* src_pos = src_img + int64_t(pd) * a.src_stride[2] + int64_t(phh) * a.src_stride[3] +
+                           int64_t(pw) * a.src_stride[4];
+    float* As = smem + stage * (kStageA + kStageB);
+#pragma unroll
+    for (int i = 0; i < BK / 2; ++i) {
+      const int row = row_base + 2 * i;
+      const bool valid = pos_valid && (c0 + row) < a.k_channels;
+      cp_async_4(As + row * kLdA + m_local, valid ? src_pos + int64_t(c0 + row) * a.src_stride[1] : a.src, valid);
+    }
+    float* Bs = As + kStageA;
+    const bool b_valid = b_col_valid && (c0 + b_row) < a.k_channels;
+    const float* b_src = a.packed_weight +
+                         ((int64_t(g) * a.taps_total + info.w) * a.k_channels + (c0 + b_row)) * a.ldw + n0 + b_col;
+    cp_async_16(Bs + b_row * kLdB + b_col, b_valid ? b_src : a.packed_weight, b_valid);
+  };
+
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_m = warp % Tile::kWarpsM, warp_n = warp / Tile::kWarpsM;
+  const int gid = lane / 4, tig = lane % 4;
+  float acc[2][4][4];
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+
+#pragma unroll
+  for (int s = 0; s < S - 1; ++s) {
+    if (s < iterations) load_stage(s, s);
+    cp_async_commit();
+  }
+  for (int it = 0; it < iterations; ++it) {
+    cp_async_wait<S - 2>();
+    __syncthreads();
+    if (it + S - 1 < iterations) load_stage((it + S - 1) % S, it + S - 1);
+    cp_async_commit();
+    const float* As = smem + (it % S) * (kStageA + kStageB);
+    const float* Bs = As + kStageA;
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 8) {
+      uint32_t a_big[2][4], b_big[4][2];
+      uint32_t a_small[2][4], b_small[4][2];
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt) {
+        const int row = warp_m * 32 + mt * 16 + gid;
+        const float v[4] = {As[(kk + tig) * kLdA + row], As[(kk + tig) * kLdA + row + 8],
+                            As[(kk + tig + 4) * kLdA + row], As[(kk + tig + 4) * kLdA + row + 8]};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          a_big[mt][e] = to_tf32(v[e]);
+          if (kSplitTf32) a_small[mt][e] = to_tf32(v[e] - __uint_as_float(a_big[mt][e]));
+        }
+      }
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        const int col = warp_n * 32 + nt * 8 + gid;
+        const float v[2] = {Bs[(kk + tig) * kLdB + col], Bs[(kk + tig + 4) * kLdB + col]};
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          b_big[nt][e] = to_tf32(v[e]);
+          if (kSplitTf32) b_small[nt][e] = to_tf32(v[e] - __uint_as_float(b_big[nt][e]));
+        }
+      }
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt) {
+          if (kSplitTf32) {
+            mma_tf32(acc[mt][nt], a_small[mt], b_big[nt]);
+            mma_tf32(acc[mt][nt], a_big[mt], b_small[nt]);
+          }
+          mma_tf32(acc[mt][nt], a_big[mt], b_big[nt]);
+        }
+    }
+  }
+  cp_async_wait<0>();
+  __syncthreads();
+
+  // Epilogue: stage the tile as [N][M] so each thread then writes its own output position for a
+  // run of channels: stores are coalesced along W for every channel.
+  float* Cs = smem;
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+      const int row = warp_m * 32 + mt * 16 + gid;
+      const int col = warp_n * 32 + nt * 8 + 2 * tig;
+      Cs[col * kLdC + row] = acc[mt][nt][0];
+      Cs[(col + 1) * kLdC + row] = acc[mt][nt][1];
+      Cs[col * kLdC + row + 8] = acc[mt][nt][2];
+      Cs[(col + 1) * kLdC + row + 8] = acc[mt][nt][3];
+    }
+  __syncthreads();
+  if (!m_valid) return;
+  float* dst_pos = a.dst + n_img * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
+                   int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] +
+                   int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
+#pragma unroll 4
+  for (int col = row_base; col < BN; col += Tile::kThreads / BM) {
+    const int channel = n0 + col;
+    if (channel >= a.n_channels) break;
+    const int64_t c_abs = int64_t(g) * a.n_channels + channel;
+    float v = Cs[col * kLdC + m_local];
+    if (a.bias != nullptr) v += a.bias[c_abs * a.bias_stride];
+    dst_pos[c_abs * a.dst_stride[1]] = v;
+  }
+}
+
+// B operand layout: packed[g][tap][kc][nc] (nc contiguous, padded to ldw with zeros).
+__global__ void tconv_igemm_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
+                                               int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
+                                               int k_channels, int n_channels, int ldw, bool forward,
+                                               float* __restrict__ packed) {
+  const int64_t total = int64_t(groups) * taps * k_channels * ldw;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    int64_t rest = idx;
+    const int nc = int(rest % ldw); rest /= ldw;
+    const int kc = int(rest % k_channels); rest /= k_channels;
+    const int tap = int(rest % taps);
+    const int g = int(rest / taps);
+    float v = 0.f;
+    if (nc < n_channels) {
+      // forward: kc = input channel, nc = output channel; grad_input: the other way round.
+      const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc);
+      const int64_t co = forward ? nc : kc;
+      const int td = tap / (kh * kw), th = (tap / kw) % kh, tw = tap % kw;
+      v = w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + tw * ws4];
+    }
+    packed[idx] = v;
+  }
+}
+
+GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const float* src, const float* weight_packed,
+                     const float* bias, float* dst) {
+  GatherArgs a{};
+  const bool fwd = pass == GatherPass::kForward;
+  a.src = src;
+  a.dst = dst;
+  a.packed_weight = weight_packed;
+  a.bias = fwd ? bias : nullptr;
+  a.bias_stride = p.bias_stride;
+  for (int i = 0; i < 5; ++i) {
+    a.src_stride[i] = fwd ? p.input_strides[i] : p.output_strides[i];
+    a.dst_stride[i] = fwd ? p.output_strides[i] : p.input_strides[i];
+  }
+  a.batch = int(p.batch);
+  a.groups = int(p.groups);
+  a.k_channels = int(fwd ? p.in_per_group() : p.out_per_group());
+  a.n_channels = int(fwd ? p.out_per_group() : p.in_per_group());
+  a.ldw = (a.n_channels + 3) / 4 * 4;
+  a.taps_total = int(p.kernel_volume());
+  a.forward = fwd;
+  for (int i = 0; i < 3; ++i) {
+    a.src_size[i] = int(fwd ? p.in_size[i] : p.out_size[i]);
+    a.dst_size[i] = int(fwd ? p.out_size[i] : p.in_size[i]);
+    a.kernel[i] = int(p.kernel[i]);
+    a.stride[i] = int(p.stride[i]);
+    a.padding[i] = int(p.padding[i]);
+    a.dilation[i] = int(p.dilation[i]);
+    a.phases[i] = fwd ? int(p.stride[i]) : 1;
+    a.src_step[i] = fwd ? 1 : int(p.stride[i]);
+    a.dst_step[i] = fwd ? int(p.stride[i]) : 1;
+  }
+  return a;
+}
+
+}  // namespace
+
+bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
+  (void)pass;
+  int64_t phase_taps = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (p.kernel[i] > kMaxKernelPerDim) return false;
+    // Most taps a phase can have along this dim.
+    phase_taps *= (p.kernel[i] + p.stride[i] - 1) / p.stride[i] + (p.dilation[i] > 1 ? p.kernel[i] : 0);
+  }
+  // Sizes are held in 32-bit ints inside the kernel; offsets stay 64-bit.
+  const int64_t big = int64_t(1) << 30;
+  for (int i = 0; i < 3; ++i)
+    if (p.in_size[i] >= big || p.out_size[i] >= big) return false;
+  return std::min<int64_t>(phase_taps, p.kernel_volume()) <= GatherGemmTile::kMaxTaps &&
+         p.groups * (int64_t)std::max(p.stride[0] * p.stride[1] * p.stride[2], int64_t(1)) <= 65535 &&
+         p.batch * p.in_spatial() < (int64_t(1) << 40);
+}
+
+int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass) {
+  const int64_t k_channels = pass == GatherPass::kForward ? p.in_per_group() : p.out_per_group();
+  const int64_t n_channels = pass == GatherPass::kForward ? p.out_per_group() : p.in_per_group();
+  return p.groups * p.kernel_volume() * k_channels * ((n_channels + 3) / 4 * 4);
+}
+
+cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, bool split_tf32, const float* src,
+                              const float* weight, const float* bias, float* dst, float* packed_weight,
+                              cudaStream_t stream) {
+  GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
+  const int64_t packed = igemm_packed_weight_elems(p, pass);
+  if (packed > 0) {
+    const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
+    tconv_igemm_pack_weight_kernel<<<grid, 256, 0, stream>>>(
+        weight, p.weight_strides[0], p.weight_strides[1], p.weight_strides[2], p.weight_strides[3],
+        p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels, a.n_channels, a.ldw,
+        a.forward, packed_weight);
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+  }
+  int64_t max_spatial = 1;
+  for (int i = 0; i < 3; ++i) max_spatial *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  const int64_t m_tiles = (max_spatial * a.batch + GatherGemmTile::kBlockM - 1) / GatherGemmTile::kBlockM;
+  if (m_tiles == 0) return cudaSuccess;
+  if (m_tiles > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const dim3 grid(unsigned(m_tiles), unsigned((a.n_channels + GatherGemmTile::kBlockN - 1) / GatherGemmTile::kBlockN),
+                  unsigned(a.groups * a.phases[0] * a.phases[1] * a.phases[2]));
+  if (split_tf32)
+    tconv_igemm_gather_tf32_kernel<true><<<grid, GatherGemmTile::kThreads, 0, stream>>>(a);
+  else
+    tconv_igemm_gather_tf32_kernel<false><<<grid, GatherGemmTile::kThreads, 0, stream>>>(a);
+  return cudaGetLastError();
+}
+
+}  // namespace tconv
