@@ -30,7 +30,7 @@ def _library_supported() -> bool:
 USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH_LIBRARY", "0") != "1"
 
 
-# Kernel choice for the gather passes (forward, grad_input): "auto" (the heuristic in C++), or
+# Kernel choice for forward, grad_input and grad_weight: "auto" (the heuristic in C++), or
 # "direct" / "igemm" to force one. tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm")
 algorithm = "auto"
@@ -108,7 +108,7 @@ def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, pad
     _check_cuda_dtype(grad_output, "conv_transpose_grad_weight")
     grad_weight = torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
     _build.load().grad_weight_out(_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight), _pad3(stride, 1),
-                                  _pad3(padding, 0), _pad3(dilation, 1), groups)
+                                  _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(), algorithm)
     return grad_weight
 
 

@@ -98,10 +98,10 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 
 // Which kernel runs a gather pass. "auto" is the heuristic; "direct"/"igemm" force one (tests use
 // them to exercise every branch; forcing igemm where it cannot run is an error, not a fallback).
-bool use_igemm(const ConvTransposeParams& p, GatherPass pass, const at::Tensor& t, const std::string& algorithm) {
+bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm) {
   TORCH_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm",
               "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm)");
-  const bool possible = t.scalar_type() == at::kFloat && igemm_supported(p, pass);
+  const bool possible = t.scalar_type() == at::kFloat && supported;
   if (algorithm == "igemm") {
     TORCH_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32 only, per-dim kernel <= 32, "
                           "<= 512 taps per phase)");
@@ -128,7 +128,7 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
   if (b != nullptr) p.bias_stride = b->stride(0);
   const c10::cuda::CUDAGuard guard(input.device());
-  if (use_igemm(p, GatherPass::kForward, input, algorithm)) {
+  if (use_igemm(igemm_supported(p, GatherPass::kForward), input, algorithm)) {
     const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kForward)}, input.options());
     check_launch(igemm_gather_fp32(p, GatherPass::kForward, !allow_tf32, input.data_ptr<float>(),
                                    weight.data_ptr<float>(), b != nullptr ? b->data_ptr<float>() : nullptr,
@@ -151,7 +151,7 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   check_5d_cuda(grad_input, "grad_input", grad_output);
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
-  if (use_igemm(p, GatherPass::kGradInput, grad_output, algorithm)) {
+  if (use_igemm(igemm_supported(p, GatherPass::kGradInput), grad_output, algorithm)) {
     const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput)}, grad_output.options());
     check_launch(igemm_gather_fp32(p, GatherPass::kGradInput, !allow_tf32, grad_output.data_ptr<float>(),
                                    weight.data_ptr<float>(), nullptr, grad_input.data_ptr<float>(),
@@ -166,18 +166,31 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
 }
 
 void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,
-                     at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+                     at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
+                     bool allow_tf32, const std::string& algorithm) {
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(input, "input", grad_output);
   check_5d_cuda(grad_weight, "grad_weight", grad_output);
   const ConvTransposeParams p = make_params(input, grad_weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
   const DType dtype = to_dtype(grad_output);
-  const int64_t splits = direct_grad_weight_splits(p, sm_count_of(grad_output), workspace_budget_elems(grad_output, dtype));
-  const at::Tensor workspace = at::empty({splits * grad_weight.numel()},
-                                         grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat));
+  const int sm_count = sm_count_of(grad_output);
+  const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
+  const auto stream = c10::cuda::getCurrentCUDAStream().stream();
+  const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
+  if (use_igemm(igemm_grad_weight_supported(p), grad_output, algorithm)) {
+    const int64_t splits = igemm_grad_weight_splits(p, sm_count, budget);
+    const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
+    check_launch(igemm_grad_weight_fp32(p, !allow_tf32, input.data_ptr<float>(), grad_output.data_ptr<float>(),
+                                        grad_weight.data_ptr<float>(), workspace.data_ptr<float>(), sm_count, budget,
+                                        stream),
+                 "conv_transpose grad_weight (igemm)");
+    return;
+  }
+  const int64_t splits = direct_grad_weight_splits(p, sm_count, budget);
+  const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
   check_launch(direct_grad_weight(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
-                                  workspace.data_ptr(), splits, c10::cuda::getCurrentCUDAStream().stream()),
+                                  workspace.data_ptr(), splits, stream),
                "conv_transpose grad_weight");
 }
 

@@ -47,6 +47,18 @@ cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, boo
                               const float* weight, const float* bias, float* dst, float* packed_weight,
                               cudaStream_t stream);
 
+// grad_weight as a split-K implicit GEMM per (group, tap); workspace: splits x weight numel fp32.
+bool igemm_grad_weight_supported(const ConvTransposeParams& p);
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
+cudaError_t igemm_grad_weight_fp32(const ConvTransposeParams& p, bool split_tf32, const float* input,
+                                   const float* grad_output, float* grad_weight, float* workspace, int sm_count,
+                                   int64_t max_workspace_elems, cudaStream_t stream);
+
+// Sums `splits` partial buffers [splits][numel] (accumulator type of dtype) in a fixed order and
+// stores the logical row-major elements of `sizes` at their strided places in `out`.
+cudaError_t sum_splits(DType dtype, const void* workspace, int64_t splits, const int64_t sizes[5],
+                       const int64_t strides[5], void* out, cudaStream_t stream);
+
 // Bytes per workspace element for a dtype (the accumulator type).
 inline int64_t accumulator_bytes(DType dtype) { return dtype == DType::kFloat64 ? 8 : 4; }
 

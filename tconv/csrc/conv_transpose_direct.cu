@@ -402,6 +402,13 @@ cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* gra
   });
 }
 
+cudaError_t sum_splits(DType dtype, const void* workspace, int64_t splits, const int64_t sizes[5],
+                       const int64_t strides[5], void* out, cudaStream_t stream) {
+  return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return launch_sum_splits<scalar_t>(workspace, splits, sizes, strides, out, stream);
+  });
+}
+
 #define TCONV_STRINGIFY_(...) #__VA_ARGS__
 #define TCONV_STRINGIFY(...) TCONV_STRINGIFY_(__VA_ARGS__)
 const char* compiled_arch_list() {

@@ -66,6 +66,70 @@ __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], 
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+// Element (m, k) of an operand tile in shared memory: "k-major" tiles keep K contiguous
+// ([M][K + pad]), the others M (or N) contiguous ([K][M + pad]).
+template <bool kKContiguous>
+__device__ __forceinline__ float tile_at(const float* tile, int ld, int mn, int k) {
+  return kKContiguous ? tile[mn * ld + k] : tile[k * ld + mn];
+}
+
+// One warp's 32x32 tile over a BK-deep stage: 2 x 4 mma.sync m16n8k8 per k8 step. The stage's
+// products are summed in fresh registers and then added to `acc` with ordinary fp32 adds, because
+// the tensor cores' own accumulation truncates; over thousands of K steps that bias would exceed
+// the exact-fp32 contract (seen: 3x over allclose(1e-4) on L1-68's grad_input before this split).
+template <bool kSplitTf32, bool kAKContiguous, bool kBKContiguous, int kDepth>
+__device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
+                                              int ldb, int warp_row, int warp_col, int gid, int tig) {
+  float part[2][4][4];
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) part[mt][nt][e] = 0.f;
+#pragma unroll
+  for (int kk = 0; kk < kDepth; kk += 8) {
+    uint32_t a_big[2][4], b_big[4][2], a_small[2][4], b_small[4][2];
+#pragma unroll
+    for (int mt = 0; mt < 2; ++mt) {
+      const int row = warp_row + mt * 16 + gid;
+      const float v[4] = {tile_at<kAKContiguous>(As, lda, row, kk + tig), tile_at<kAKContiguous>(As, lda, row + 8, kk + tig),
+                          tile_at<kAKContiguous>(As, lda, row, kk + tig + 4), tile_at<kAKContiguous>(As, lda, row + 8, kk + tig + 4)};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        a_big[mt][e] = to_tf32(v[e]);
+        if (kSplitTf32) a_small[mt][e] = to_tf32(v[e] - __uint_as_float(a_big[mt][e]));
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+      const int col = warp_col + nt * 8 + gid;
+      const float v[2] = {tile_at<kBKContiguous>(Bs, ldb, col, kk + tig), tile_at<kBKContiguous>(Bs, ldb, col, kk + tig + 4)};
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        b_big[nt][e] = to_tf32(v[e]);
+        if (kSplitTf32) b_small[nt][e] = to_tf32(v[e] - __uint_as_float(b_big[nt][e]));
+      }
+    }
+#pragma unroll
+    for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        if (kSplitTf32) {
+          mma_tf32(part[mt][nt], a_small[mt], b_big[nt]);
+          mma_tf32(part[mt][nt], a_big[mt], b_small[nt]);
+        }
+        mma_tf32(part[mt][nt], a_big[mt], b_big[nt]);
+      }
+  }
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
+}
+
 // The phase's tap table: per dim the valid kernel offsets (shift c into src coordinates and the
 // kernel index k), then their product; built in a fixed order so results are deterministic.
 __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&r)[3], int4* table,
@@ -197,43 +261,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     if (it + S - 1 < iterations) load_stage((it + S - 1) % S, it + S - 1);
     cp_async_commit();
     const float* As = smem + (it % S) * (kStageA + kStageB);
-    const float* Bs = As + kStageA;
-#pragma unroll
-    for (int kk = 0; kk < BK; kk += 8) {
-      uint32_t a_big[2][4], b_big[4][2];
-      uint32_t a_small[2][4], b_small[4][2];
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt) {
-        const int row = warp_m * 32 + mt * 16 + gid;
-        const float v[4] = {As[(kk + tig) * kLdA + row], As[(kk + tig) * kLdA + row + 8],
-                            As[(kk + tig + 4) * kLdA + row], As[(kk + tig + 4) * kLdA + row + 8]};
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          a_big[mt][e] = to_tf32(v[e]);
-          if (kSplitTf32) a_small[mt][e] = to_tf32(v[e] - __uint_as_float(a_big[mt][e]));
-        }
-      }
-#pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        const int col = warp_n * 32 + nt * 8 + gid;
-        const float v[2] = {Bs[(kk + tig) * kLdB + col], Bs[(kk + tig + 4) * kLdB + col]};
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          b_big[nt][e] = to_tf32(v[e]);
-          if (kSplitTf32) b_small[nt][e] = to_tf32(v[e] - __uint_as_float(b_big[nt][e]));
-        }
-      }
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-        for (int nt = 0; nt < 4; ++nt) {
-          if (kSplitTf32) {
-            mma_tf32(acc[mt][nt], a_small[mt], b_big[nt]);
-            mma_tf32(acc[mt][nt], a_big[mt], b_small[nt]);
-          }
-          mma_tf32(acc[mt][nt], a_big[mt], b_big[nt]);
-        }
-    }
+    warp_tile_mma<kSplitTf32, false, false, BK>(acc, As, kLdA, As + kStageA, kLdB, warp_m * 32, warp_n * 32, gid, tig);
   }
   cp_async_wait<0>();
   __syncthreads();
@@ -266,6 +294,124 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     if (a.bias != nullptr) v += a.bias[c_abs * a.bias_stride];
     dst_pos[c_abs * a.dst_stride[1]] = v;
   }
+}
+
+struct WeightGradArgs {
+  const float* x;
+  const float* dy;
+  float* partial;  // [splits][C_in][C_out/groups][taps]
+  int64_t x_stride[5];
+  int64_t dy_stride[5];
+  int in_size[3], out_size[3];
+  int groups, cin_g, cout_g, taps;
+  int kernel[3], stride[3], padding[3], dilation[3];
+  int64_t positions;  // batch x input positions
+  int64_t chunk;      // positions per split, a multiple of BK
+  int64_t weight_numel;
+};
+
+template <bool kSplitTf32, int kWarpsM>
+__global__ void __launch_bounds__(WeightGemmTile<kWarpsM>::kThreads)
+tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
+  using T = WeightGemmTile<kWarpsM>;
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LD = T::kLd;
+  constexpr int kStage = (BM + BN) * LD;
+  constexpr int kRowsPerPass = T::kThreads / BK;
+  __shared__ __align__(16) float smem[S * kStage];
+
+  const int ci_tiles = (a.cin_g + BM - 1) / BM, co_tiles = (a.cout_g + BN - 1) / BN;
+  int tile = blockIdx.x;
+  const int tap = tile % a.taps; tile /= a.taps;
+  const int g = tile % a.groups; tile /= a.groups;
+  const int co_tile = tile % co_tiles;
+  const int ci_tile = tile / co_tiles;
+  (void)ci_tiles;
+  const int kd = tap / (a.kernel[1] * a.kernel[2]), kh = (tap / a.kernel[2]) % a.kernel[1], kw = tap % a.kernel[2];
+  const int ci0 = ci_tile * BM, co0 = co_tile * BN;
+  const int64_t k_begin = int64_t(blockIdx.y) * a.chunk;
+  const int64_t k_end = k_begin + a.chunk < a.positions ? k_begin + a.chunk : a.positions;
+  const int iterations = int((k_end - k_begin + BK - 1) / BK);
+  const int64_t spatial = int64_t(a.in_size[0]) * a.in_size[1] * a.in_size[2];
+
+  const int tid = threadIdx.x;
+  const int kcol = tid % BK;
+  const int row_base = tid / BK;
+  const float* x_group = a.x + (int64_t(g) * a.cin_g + ci0) * a.x_stride[1];
+  const float* dy_group = a.dy + (int64_t(g) * a.cout_g + co0) * a.dy_stride[1];
+
+  auto load_stage = [&](int stage, int it) {
+    const int64_t pos = k_begin + int64_t(it) * BK + kcol;
+    const bool valid = pos < k_end;
+    int64_t x_off = 0, dy_off = 0;
+    bool dy_valid = false;
+    if (valid) {
+      const int64_t n = pos / spatial;
+      int s = int(pos - n * spatial);
+      const int iw = s % a.in_size[2]; s /= a.in_size[2];
+      const int ih = s % a.in_size[1];
+      const int id = s / a.in_size[1];
+      const int od = id * a.stride[0] - a.padding[0] + kd * a.dilation[0];
+      const int oh = ih * a.stride[1] - a.padding[1] + kh * a.dilation[1];
+      const int ow = iw * a.stride[2] - a.padding[2] + kw * a.dilation[2];
+      x_off = n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3] + iw * a.x_stride[4];
+      dy_valid = od >= 0 && od < a.out_size[0] && oh >= 0 && oh < a.out_size[1] && ow >= 0 && ow < a.out_size[2];
+      dy_off = n * a.dy_stride[0] + int64_t(od) * a.dy_stride[2] + int64_t(oh) * a.dy_stride[3] +
+               int64_t(ow) * a.dy_stride[4];
+    }
+    float* As = smem + stage * kStage;
+    float* Bs = As + BM * LD;
+#pragma unroll
+    for (int i = 0; i < BM / kRowsPerPass; ++i) {
+      const int row = row_base + i * kRowsPerPass;
+      const bool ok = valid && ci0 + row < a.cin_g;
+      cp_async_4(As + row * LD + kcol, ok ? x_group + x_off + int64_t(row) * a.x_stride[1] : a.x, ok);
+    }
+#pragma unroll
+    for (int i = 0; i < BN / kRowsPerPass; ++i) {
+      const int row = row_base + i * kRowsPerPass;
+      const bool ok = dy_valid && co0 + row < a.cout_g;
+      cp_async_4(Bs + row * LD + kcol, ok ? dy_group + dy_off + int64_t(row) * a.dy_stride[1] : a.dy, ok);
+    }
+  };
+
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_m = warp % kWarpsM, warp_n = warp / kWarpsM;
+  const int gid = lane / 4, tig = lane % 4;
+  float acc[2][4][4];
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+
+#pragma unroll
+  for (int st = 0; st < S - 1; ++st) {
+    if (st < iterations) load_stage(st, st);
+    cp_async_commit();
+  }
+  for (int it = 0; it < iterations; ++it) {
+    cp_async_wait<S - 2>();
+    __syncthreads();
+    if (it + S - 1 < iterations) load_stage((it + S - 1) % S, it + S - 1);
+    cp_async_commit();
+    const float* As = smem + (it % S) * kStage;
+    warp_tile_mma<kSplitTf32, true, true, BK>(acc, As, LD, As + BM * LD, LD, warp_m * 32, warp_n * 32, gid, tig);
+  }
+  cp_async_wait<0>();
+
+  float* out = a.partial + int64_t(blockIdx.y) * a.weight_numel;
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int ci = ci0 + warp_m * 32 + mt * 16 + gid + (e >= 2 ? 8 : 0);
+        const int co = co0 + warp_n * 32 + nt * 8 + 2 * tig + (e & 1);
+        if (ci < a.cin_g && co < a.cout_g)
+          out[((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap] = acc[mt][nt][e];
+      }
 }
 
 // B operand layout: packed[g][tap][kc][nc] (nc contiguous, padded to ldw with zeros).
@@ -378,6 +524,93 @@ cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, boo
   else
     tconv_igemm_gather_tf32_kernel<false><<<grid, GatherGemmTile::kThreads, 0, stream>>>(a);
   return cudaGetLastError();
+}
+
+namespace {
+struct WeightGradPlan {
+  int warps_m;
+  int64_t tiles;
+  int64_t chunk;
+  int64_t splits;
+};
+
+WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  WeightGradPlan plan{};
+  plan.warps_m = p.in_per_group() <= 32 ? 1 : 2;
+  const int64_t bm = 32 * plan.warps_m, bn = 64, bk = 16;
+  plan.tiles = p.kernel_volume() * p.groups * ((p.in_per_group() + bm - 1) / bm) * ((p.out_per_group() + bn - 1) / bn);
+  const int64_t positions = p.batch * p.in_spatial();
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  const int64_t target_blocks = int64_t(std::max(sm_count, 1)) * WeightGemmTile<1>::kBlocksPerSmTarget;
+  int64_t splits = std::max<int64_t>(1, (target_blocks + plan.tiles - 1) / std::max<int64_t>(plan.tiles, 1));
+  splits = std::min(splits, std::max<int64_t>(1, positions / (bk * 16)));  // >= 16 stages per split
+  splits = std::min(splits, std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1)));
+  splits = std::min<int64_t>(splits, 65535);
+  int64_t chunk = (positions + splits - 1) / splits;
+  chunk = (chunk + bk - 1) / bk * bk;
+  plan.chunk = std::max<int64_t>(chunk, bk);
+  plan.splits = std::max<int64_t>(1, (positions + plan.chunk - 1) / plan.chunk);
+  return plan;
+}
+}  // namespace
+
+bool igemm_grad_weight_supported(const ConvTransposeParams& p) {
+  const int64_t big = int64_t(1) << 30;
+  for (int i = 0; i < 3; ++i)
+    if (p.in_size[i] >= big || p.out_size[i] >= big) return false;
+  const int64_t tiles = p.kernel_volume() * p.groups * ((p.in_per_group() + 31) / 32) * ((p.out_per_group() + 63) / 64);
+  return p.in_spatial() < big && tiles < (int64_t(1) << 31);
+}
+
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  return plan_grad_weight(p, sm_count, max_workspace_elems).splits;
+}
+
+cudaError_t igemm_grad_weight_fp32(const ConvTransposeParams& p, bool split_tf32, const float* input,
+                                   const float* grad_output, float* grad_weight, float* workspace, int sm_count,
+                                   int64_t max_workspace_elems, cudaStream_t stream) {
+  const WeightGradPlan plan = plan_grad_weight(p, sm_count, max_workspace_elems);
+  const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+  const int64_t positions = p.batch * p.in_spatial();
+  if (positions == 0) {
+    const cudaError_t err = cudaMemsetAsync(workspace, 0, sizeof(float) * sizes[0] * sizes[1] * p.kernel_volume(), stream);
+    if (err != cudaSuccess) return err;
+    return sum_splits(DType::kFloat32, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
+  }
+  WeightGradArgs a{};
+  a.x = input;
+  a.dy = grad_output;
+  a.partial = workspace;
+  for (int i = 0; i < 5; ++i) {
+    a.x_stride[i] = p.input_strides[i];
+    a.dy_stride[i] = p.output_strides[i];
+  }
+  for (int i = 0; i < 3; ++i) {
+    a.in_size[i] = int(p.in_size[i]);
+    a.out_size[i] = int(p.out_size[i]);
+    a.kernel[i] = int(p.kernel[i]);
+    a.stride[i] = int(p.stride[i]);
+    a.padding[i] = int(p.padding[i]);
+    a.dilation[i] = int(p.dilation[i]);
+  }
+  a.groups = int(p.groups);
+  a.cin_g = int(p.in_per_group());
+  a.cout_g = int(p.out_per_group());
+  a.taps = int(p.kernel_volume());
+  a.positions = positions;
+  a.chunk = plan.chunk;
+  a.weight_numel = sizes[0] * sizes[1] * p.kernel_volume();
+  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
+  if (plan.warps_m == 1) {
+    if (split_tf32) tconv_igemm_grad_weight_tf32_kernel<true, 1><<<grid, WeightGemmTile<1>::kThreads, 0, stream>>>(a);
+    else tconv_igemm_grad_weight_tf32_kernel<false, 1><<<grid, WeightGemmTile<1>::kThreads, 0, stream>>>(a);
+  } else {
+    if (split_tf32) tconv_igemm_grad_weight_tf32_kernel<true, 2><<<grid, WeightGemmTile<2>::kThreads, 0, stream>>>(a);
+    else tconv_igemm_grad_weight_tf32_kernel<false, 2><<<grid, WeightGemmTile<2>::kThreads, 0, stream>>>(a);
+  }
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  return sum_splits(DType::kFloat32, workspace, plan.splits, sizes, p.weight_strides, grad_weight, stream);
 }
 
 }  // namespace tconv

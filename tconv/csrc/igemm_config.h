@@ -25,3 +25,27 @@ struct GatherGemmTile {
 };
 
 }  // namespace tconv
+
+namespace tconv {
+
+// grad_weight implicit GEMM per (group, tap): M = input channels, N = output channels,
+// K = batch x input positions, split over blocks (deterministic split-K: partial sums per split,
+// summed in a fixed order by a second kernel). Warps are 32x32 like the gather GEMM; kWarpsM = 1
+// fits C_in/group <= 32 exactly (L1-68 and most of the suite), 2 the wider ones. BK = 16 positions
+// per stage, K-contiguous tiles padded to 20 words (fragment loads conflict free). First
+// configuration, not yet tuned by measurement.
+template <int kWarpsMArg>
+struct WeightGemmTile {
+  static constexpr int kWarpsM = kWarpsMArg;
+  static constexpr int kWarpsN = 2;
+  static constexpr int kBlockM = 32 * kWarpsM;
+  static constexpr int kBlockN = 64;
+  static constexpr int kBlockK = 16;
+  static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr int kStages = 3;
+  static constexpr int kLd = kBlockK + 4;
+  // Split-K target: about this many resident blocks per SM over the whole grid.
+  static constexpr int kBlocksPerSmTarget = 8;
+};
+
+}  // namespace tconv
