@@ -278,15 +278,16 @@ def test_cuda_graph_capture_and_replay():
             static_x.copy_(new_x)
         graph.replay()
         torch.cuda.synchronize()
-        torch.testing.assert_close(static_out, F.conv_transpose2d(new_x, mod.weight, mod.bias, 2, 1, 1, 2),
-                                   atol=1e-4, rtol=1e-4)
+        # The graph was captured with torch's default flags (TF32 allowed): compare at TF32 level.
+        ref = F.conv_transpose2d(new_x.double(), mod.weight.double(), mod.bias.double(), 2, 1, 1, 2)
+        assert rel_err(static_out, ref) < 2e-3
 
 
 def test_current_stream_is_used():
     x = torch.rand(2, 4, 16, 16, device="cuda")
     w = torch.rand(4, 4, 3, 3, device="cuda")
     side = torch.cuda.Stream()
-    with torch.cuda.stream(side):
+    with precision("fp32"), torch.cuda.stream(side):
         out = tconv.conv_transpose2d(x, w)
         assert torch.cuda.current_stream() == side
     side.synchronize()

@@ -98,7 +98,7 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 
 // Which kernel runs a gather pass. "auto" is the heuristic; "direct"/"igemm" force one (tests use
 // them to exercise every branch; forcing igemm where it cannot run is an error, not a fallback).
-bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm) {
+bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm, bool preferred = true) {
   TORCH_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm",
               "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm)");
   const bool possible = t.scalar_type() == at::kFloat && supported;
@@ -107,7 +107,7 @@ bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm
                           "<= 512 taps per phase)");
     return true;
   }
-  return algorithm == "auto" && possible;
+  return algorithm == "auto" && possible && preferred;
 }
 
 }  // namespace
@@ -178,7 +178,7 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
-  if (use_igemm(igemm_grad_weight_supported(p), grad_output, algorithm)) {
+  if (use_igemm(igemm_grad_weight_supported(p), grad_output, algorithm, igemm_grad_weight_preferred(p))) {
     const int64_t splits = igemm_grad_weight_splits(p, sm_count, budget);
     const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
     check_launch(igemm_grad_weight_fp32(p, !allow_tf32, input.data_ptr<float>(), grad_output.data_ptr<float>(),

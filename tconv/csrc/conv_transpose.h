@@ -49,6 +49,7 @@ cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, boo
 
 // grad_weight as a split-K implicit GEMM per (group, tap); workspace: splits x weight numel fp32.
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);
+bool igemm_grad_weight_preferred(const ConvTransposeParams& p);  // the "auto" heuristic
 int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 cudaError_t igemm_grad_weight_fp32(const ConvTransposeParams& p, bool split_tf32, const float* input,
                                    const float* grad_output, float* grad_weight, float* workspace, int sm_count,

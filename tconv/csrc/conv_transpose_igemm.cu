@@ -562,6 +562,10 @@ bool igemm_grad_weight_supported(const ConvTransposeParams& p) {
   return p.in_spatial() < big && tiles < (int64_t(1) << 31);
 }
 
+bool igemm_grad_weight_preferred(const ConvTransposeParams& p) {
+  return p.in_per_group() * p.out_per_group() >= kGradWeightIgemmMinChannelProduct;
+}
+
 int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
   return plan_grad_weight(p, sm_count, max_workspace_elems).splits;
 }

@@ -48,4 +48,11 @@ struct WeightGemmTile {
   static constexpr int kBlocksPerSmTarget = 8;
 };
 
+// Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
+// Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
+// -122833): direct -> igemm grad_weight went 247 -> 121 ms on L1-68 (32x64 channels per group),
+// 18.6 -> 12.4 ms on L1-71 (32x32), 41.8 -> 18.3 ms on L2-61 (64x128), but 12.0 -> 28.0 ms on
+// L1-73 and 4.2 -> 9.7 ms on L1-72 (8x8 per group). The threshold sits between those.
+constexpr long long kGradWeightIgemmMinChannelProduct = 256;
+
 }  // namespace tconv
