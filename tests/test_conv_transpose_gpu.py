@@ -218,12 +218,14 @@ def random_config(rng):
             rng.random() < 0.5)
 
 
-@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)
     case = random_config(rng)
     mode = MODES[seed % 4]
+    if algorithm == "igemm" and mode not in ("fp32", "tf32"):
+        pytest.skip("the tensor-core GEMMs take fp32 only")
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
     run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
 
