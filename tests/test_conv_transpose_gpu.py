@@ -18,6 +18,7 @@ import torch.nn.functional as F
 
 import tconv
 from conftest import cuda_ready
+from tconv.harness.compare import round_to_tf32 as _round_to_tf32
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
@@ -69,10 +70,8 @@ def check_close(name, got, ref64, torch_same, mode, ideal_tf32=None):
 
 
 def round_to_tf32(t):
-    """Round-to-nearest onto TF32's 10-bit mantissa (what cvt.rna.tf32.f32 does)."""
-    bits = t.float().contiguous().view(torch.int32)
-    rounded = ((bits + 0x1000) & ~0x1FFF).view(torch.float32)
-    return rounded.double()
+    """TF32-rounded operand (what cvt.rna.tf32.f32 does), in float64 for the reference."""
+    return _round_to_tf32(t.detach().float()).double()
 
 
 def make_tensor(shape, dtype, layout, rng_gen):
