@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: install, build, GPU tests, sanitizers, then the benchmark given in
 # $TCONV_BENCH_ARGS (if any). Everything is logged under $OUT (the device tool brings it back).
-# Usage: OUT=/some/dir bash scripts/device_job.sh [pytest args...]
+# Usage: OUT=/some/dir TCONV_COMMIT=<sha> bash scripts/device_job.sh [pytest args...]
+# (the GPU machine gets the tree without .git: pass the commit so bench JSON records it)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 export TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
