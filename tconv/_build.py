@@ -24,6 +24,11 @@ _lock = threading.Lock()
 _extension = None
 
 
+def _torch_at_least(major: int, minor: int) -> bool:
+    parts = torch.__version__.split("+")[0].split(".")
+    return (int(parts[0]), int(parts[1])) >= (major, minor)
+
+
 def arch_list() -> List[str]:
     """Target architectures, e.g. ['8.0', '9.0+PTX'], from TORCH_CUDA_ARCH_LIST (default 8.0;9.0)."""
     raw = os.environ.get("TORCH_CUDA_ARCH_LIST", "").strip() or DEFAULT_ARCH_LIST
@@ -84,14 +89,17 @@ def load(verbose: bool = False):
         if fresh:
             print(f"tconv: compiling the CUDA extension for {', '.join(archs)} into {directory} "
                   "(first use only; about a minute)...", file=sys.stderr, flush=True)
+        # torch >= 2.1 compiles extensions as C++17 itself; older releases default to C++14, and
+        # nvcc rejects a second -std flag, so add it only there.
+        std = [] if _torch_at_least(2, 1) else ["-std=c++17"]
         start = time.perf_counter()
         _extension = cpp_load(
             name=EXTENSION_NAME,
             sources=[os.path.join(CSRC, s) for s in SOURCES],
-            extra_cflags=["-O3"],
+            extra_cflags=["-O3"] + std,
             # Explicit -gencode flags: torch adds none of its own then, so the build never
             # silently targets only the GPU that happens to be present.
-            extra_cuda_cflags=["-O3", "-lineinfo"] + gencode_flags(archs),
+            extra_cuda_cflags=["-O3", "-lineinfo"] + std + gencode_flags(archs),
             build_directory=directory,
             verbose=verbose,
         )
