@@ -1,8 +1,12 @@
 """tconv.optimize(model): swap tconv's modules into an existing model.
 
-Today it replaces every nn.ConvTranspose1d/2d/3d with tconv's drop-in module, sharing the original
-parameters (no copies, so the state_dict is unchanged and loads both ways). Fusing
-ConvTranspose -> activation -> GroupNorm chains comes with the fused kernels.
+1. Every ConvTranspose2d/3d -> activation -> GroupNorm chain becomes one
+   `ConvTransposeActGroupNorm{2,3}d` (tconv/fused.py): inside nn.Sequential containers directly,
+   elsewhere through torch.fx when the model is traceable (the result is then a GraphModule).
+   The GroupNorm stays where it was, as a pass-through that keeps its parameters, and the
+   activation becomes nn.Identity inside Sequentials, so the state_dict keys do not change.
+2. Every remaining nn.ConvTranspose1d/2d/3d becomes tconv's drop-in module.
+All parameters are shared, never copied: state_dicts load both ways.
 """
 import copy
 from dataclasses import dataclass, field
@@ -10,47 +14,131 @@ from typing import List, Tuple
 
 from torch import nn
 
+from .fused import (ConvTransposeActGroupNorm2d, ConvTransposeActGroupNorm3d, GroupNormAppliedUpstream,
+                    fused_class_for, fusion_refusal)
 from .modules import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 
 _REPLACEMENTS = {nn.ConvTranspose1d: ConvTranspose1d, nn.ConvTranspose2d: ConvTranspose2d,
                  nn.ConvTranspose3d: ConvTranspose3d}
+_TCONV_MODULES = (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)
+_CONV_TRANSPOSE = (nn.ConvTranspose1d, nn.ConvTranspose2d, nn.ConvTranspose3d)
 
 
 @dataclass
 class OptimizeReport:
     replaced: List[Tuple[str, str]] = field(default_factory=list)  # (qualified name, "A -> B")
+    fused: List[Tuple[str, str]] = field(default_factory=list)     # (first module's name, chain)
     skipped: List[Tuple[str, str]] = field(default_factory=list)   # (qualified name, reason)
 
     def __str__(self) -> str:
-        lines = [f"tconv.optimize: replaced {len(self.replaced)}, skipped {len(self.skipped)}"]
+        lines = [f"tconv.optimize: fused {len(self.fused)}, replaced {len(self.replaced)}, "
+                 f"skipped {len(self.skipped)}"]
+        lines += [f"  fused    {name}: {what}" for name, what in self.fused]
         lines += [f"  replaced {name}: {what}" for name, what in self.replaced]
         lines += [f"  skipped  {name}: {why}" for name, why in self.skipped]
         return "\n".join(lines)
 
 
-def _skip_reason(module: nn.Module):
-    if isinstance(module, (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)):
-        return "already a tconv module"
-    if type(module) not in _REPLACEMENTS:
-        return f"{type(module).__name__} subclasses a ConvTranspose module (its own forward is kept)"
-    if module.padding_mode != "zeros":
-        return f"padding_mode={module.padding_mode!r} (ConvTranspose supports only 'zeros')"
-    return None
+def _qualified(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
 
 
-def optimize(model: nn.Module, inplace: bool = False, verbose: bool = False):
-    """Returns (optimized model, OptimizeReport). With inplace=False the model is deep-copied first."""
-    if not inplace:
-        model = copy.deepcopy(model)
-    report = OptimizeReport()
+def _chain_text(conv, act, norm) -> str:
+    return f"{type(conv).__name__} -> {type(act).__name__} -> GroupNorm({norm.num_groups}, {norm.num_channels})"
+
+
+def _fuse_sequentials(model: nn.Module, report: OptimizeReport) -> None:
+    for prefix, container in model.named_modules():
+        if not isinstance(container, nn.Sequential):
+            continue
+        names = list(container._modules)
+        for i in range(len(names) - 2):
+            conv, act, norm = (container._modules[n] for n in names[i:i + 3])
+            if not isinstance(conv, (nn.ConvTranspose2d, nn.ConvTranspose3d)) or type(norm) is not nn.GroupNorm:
+                continue
+            where = _qualified(prefix, names[i])
+            reason = fusion_refusal(conv, act, norm)
+            if reason is not None:
+                report.skipped.append((where, f"not fused: {reason}"))
+                continue
+            fused = fused_class_for(conv).fuse(conv, act, norm)
+            applied = GroupNormAppliedUpstream.from_group_norm(norm)
+            fused.bind_group_norm(applied)  # the module that stays in the tree owns the parameters
+            container._modules[names[i]] = fused
+            container._modules[names[i + 1]] = nn.Identity()
+            container._modules[names[i + 2]] = applied
+            report.fused.append((where, _chain_text(conv, act, norm)))
+
+
+def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
+    """Fuses chains that are not inside a Sequential, through torch.fx; returns the model (a
+    GraphModule when anything was fused)."""
+    try:
+        import torch.fx as fx
+    except ImportError:  # pragma: no cover - torch without fx
+        return model
+
+    class _Tracer(fx.Tracer):
+        def is_leaf_module(self, m, qualname):  # tconv's modules are opaque ops, like torch's own
+            return isinstance(m, _TCONV_MODULES) or super().is_leaf_module(m, qualname)
+
+    try:
+        graph = _Tracer().trace(model)
+    except Exception as err:  # noqa: BLE001 - any tracing failure means "not traceable"
+        has_chain_parts = any(isinstance(m, _CONV_TRANSPOSE) for m in model.modules()) and any(
+            type(m) is nn.GroupNorm for m in model.modules())
+        if has_chain_parts:
+            report.skipped.append(("<model>", f"not traced by torch.fx ({type(err).__name__}: "
+                                              f"{str(err).splitlines()[0][:120]}); only Sequential chains fused"))
+        return model
+    gm = fx.GraphModule(model, graph)
+    modules = dict(gm.named_modules())
+    changed = False
+    for node in list(gm.graph.nodes):
+        if node.op != "call_module" or not isinstance(modules.get(node.target), (nn.ConvTranspose2d, nn.ConvTranspose3d)):
+            continue
+        if isinstance(modules[node.target], (ConvTransposeActGroupNorm2d, ConvTransposeActGroupNorm3d)):
+            continue
+        users = list(node.users)
+        if len(users) != 1 or users[0].op != "call_module":
+            continue
+        act_node = users[0]
+        act_users = list(act_node.users)
+        if len(act_users) != 1 or act_users[0].op != "call_module" or type(modules.get(act_users[0].target)) is not nn.GroupNorm:
+            continue
+        norm_node = act_users[0]
+        conv, act, norm = modules[node.target], modules[act_node.target], modules[norm_node.target]
+        reason = fusion_refusal(conv, act, norm)
+        if reason is not None:
+            report.skipped.append((node.target, f"not fused: {reason}"))
+            continue
+        parent_name, _, child = node.target.rpartition(".")
+        setattr(gm.get_submodule(parent_name) if parent_name else gm, child, fused_class_for(conv).fuse(conv, act, norm))
+        norm_node.replace_all_uses_with(node)
+        gm.graph.erase_node(norm_node)
+        gm.graph.erase_node(act_node)
+        report.fused.append((node.target, _chain_text(conv, act, norm)))
+        changed = True
+    if not changed:
+        return model
+    gm.graph.lint()
+    gm.recompile()
+    return gm
+
+
+def _replace_convs(model: nn.Module, report: OptimizeReport) -> nn.Module:
     targets = []
     for name, module in model.named_modules():
-        if isinstance(module, tuple(_REPLACEMENTS)):
-            reason = _skip_reason(module)
-            if reason is None:
-                targets.append(name)
-            else:
-                report.skipped.append((name or "<root>", reason))
+        if not isinstance(module, _CONV_TRANSPOSE) or isinstance(module, _TCONV_MODULES):
+            continue
+        if type(module) not in _REPLACEMENTS:
+            report.skipped.append((name or "<root>", f"{type(module).__name__} subclasses a ConvTranspose module "
+                                                     "(its own forward is kept)"))
+        elif module.padding_mode != "zeros":
+            report.skipped.append((name or "<root>", f"padding_mode={module.padding_mode!r} "
+                                                     "(ConvTranspose supports only 'zeros')"))
+        else:
+            targets.append(name)
     for name in targets:
         original = model.get_submodule(name)
         replacement = _REPLACEMENTS[type(original)].from_torch(original)
@@ -60,6 +148,21 @@ def optimize(model: nn.Module, inplace: bool = False, verbose: bool = False):
             parent_name, _, child = name.rpartition(".")
             setattr(model.get_submodule(parent_name), child, replacement)
         report.replaced.append((name or "<root>", f"{type(original).__name__} -> tconv.{type(replacement).__name__}"))
+    return model
+
+
+def optimize(model: nn.Module, inplace: bool = False, fuse: bool = True, verbose: bool = False):
+    """Returns (optimized model, OptimizeReport). With inplace=False the model is deep-copied first
+    (with inplace=True the model is modified, but a model fused through torch.fx is returned as a
+    new GraphModule that shares its parameters)."""
+    if not inplace:
+        model = copy.deepcopy(model)
+    report = OptimizeReport()
+    if fuse:
+        _fuse_sequentials(model, report)
+        if not isinstance(model, nn.Sequential):
+            model = _fuse_with_fx(model, report)
+    model = _replace_convs(model, report)
     if verbose:
         print(report)
     return model, report

@@ -1,4 +1,9 @@
-"""tconv.optimize on CPU: module replacement, shared parameters, state_dict round trip, numerics."""
+"""tconv.optimize and the fused ConvTranspose -> activation -> GroupNorm modules, on CPU: module
+replacement, fusion in Sequentials and through torch.fx, shared parameters, state_dict round
+trips, refusals with reasons, numerics (forward and every gradient) against the original model."""
+import copy
+
+import pytest
 import torch
 from torch import nn
 
@@ -6,6 +11,8 @@ import tconv
 
 
 class Decoder(nn.Module):
+    """A chain inside a Sequential, a lone conv, and a layer tconv leaves alone."""
+
     def __init__(self):
         super().__init__()
         self.up = nn.Sequential(nn.ConvTranspose3d(4, 6, 2, stride=2), nn.ReLU(), nn.GroupNorm(2, 6))
@@ -16,44 +23,141 @@ class Decoder(nn.Module):
         return self.up(x), self.head(y)
 
 
+class Block(nn.Module):
+    """A chain written as attributes (fused through torch.fx)."""
+
+    def __init__(self, act=None):
+        super().__init__()
+        self.conv = nn.ConvTranspose2d(4, 8, 3, stride=2, padding=1, output_padding=1, bias=True)
+        self.act = act if act is not None else nn.SiLU()
+        self.norm = nn.GroupNorm(4, 8)
+        self.tail = nn.ConvTranspose2d(8, 2, 1)
+
+    def forward(self, x):
+        return self.tail(self.norm(self.act(self.conv(x))))
+
+
+class DataDependent(Block):
+    def forward(self, x):
+        if x.sum() > 0:  # not traceable by torch.fx
+            return self.norm(self.act(self.conv(x)))
+        return x
+
+
 class CustomConvT(nn.ConvTranspose2d):
     def forward(self, x):
         return super().forward(x) * 2
 
 
-def test_optimize_replaces_and_keeps_state_dict():
+def _perturb(model):
+    """GroupNorm's default affine parameters (1, 0) would hide a missing affine; randomise all."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn_like(p))
+    return model
+
+
+def _check_same(model_a, model_b, *inputs):
+    a_inputs = [t.clone().requires_grad_() for t in inputs]
+    b_inputs = [t.clone().requires_grad_() for t in inputs]
+    out_a, out_b = model_a(*a_inputs), model_b(*b_inputs)
+    out_a = out_a if isinstance(out_a, tuple) else (out_a,)
+    out_b = out_b if isinstance(out_b, tuple) else (out_b,)
+    for oa, ob in zip(out_a, out_b):
+        torch.testing.assert_close(oa, ob)
+    grads = [torch.randn_like(o) for o in out_a]
+    params_a = list(model_a.parameters()) + a_inputs
+    params_b = list(model_b.parameters()) + b_inputs
+    for ga, gb in zip(torch.autograd.grad(out_a, params_a, grads, allow_unused=True),
+                      torch.autograd.grad(out_b, params_b, grads, allow_unused=True)):
+        if ga is None or gb is None:
+            assert ga is None and gb is None
+        else:
+            torch.testing.assert_close(ga, gb)
+
+
+def test_sequential_chain_fused_and_state_dict_unchanged():
     torch.manual_seed(0)
-    model = Decoder()
+    model = _perturb(Decoder())
     original_state = {k: v.clone() for k, v in model.state_dict().items()}
     optimized, report = tconv.optimize(model)
-    assert isinstance(optimized.up[0], tconv.ConvTranspose3d) and isinstance(optimized.head, tconv.ConvTranspose1d)
+    assert isinstance(optimized.up[0], tconv.ConvTransposeActGroupNorm3d)
+    assert isinstance(optimized.up[1], nn.Identity)
+    assert isinstance(optimized.head, tconv.ConvTranspose1d)
     assert type(model.up[0]) is nn.ConvTranspose3d, "inplace=False must leave the original model alone"
-    assert [name for name, _ in report.replaced] == ["up.0", "head"]
+    assert [name for name, _ in report.fused] == ["up.0"] and [n for n, _ in report.replaced] == ["head"]
     assert list(optimized.state_dict()) == list(original_state)
     for key, value in optimized.state_dict().items():
         assert torch.equal(value, original_state[key])
-    model.load_state_dict(optimized.state_dict())
-    optimized.load_state_dict(model.state_dict())
-    x, y = torch.rand(2, 4, 3, 3, 3), torch.rand(2, 3, 7)
-    for got, want in zip(optimized(x, y), model(x, y)):
-        torch.testing.assert_close(got, want)
+    model.load_state_dict(optimized.state_dict(), strict=True)
+    optimized.load_state_dict(model.state_dict(), strict=True)
+    _check_same(optimized, model, torch.rand(2, 4, 3, 3, 3), torch.rand(2, 3, 7))
 
 
-def test_optimize_inplace_shares_parameters_and_reports_skips():
+def test_fx_chain_fused_and_parameters_shared():
+    torch.manual_seed(0)
+    model = _perturb(Block())
+    optimized, report = tconv.optimize(model, inplace=True)
+    assert isinstance(optimized, torch.fx.GraphModule)
+    assert isinstance(optimized.conv, tconv.ConvTransposeActGroupNorm2d)
+    assert isinstance(optimized.tail, tconv.ConvTranspose2d)
+    assert optimized.conv.weight is model.conv.weight and optimized.norm.weight is model.norm.weight
+    assert [name for name, _ in report.fused] == ["conv"]
+    assert list(optimized.state_dict()) == list(model.state_dict())
+    reference = _perturb(Block())
+    reference.load_state_dict(optimized.state_dict())
+    _check_same(optimized, reference, torch.randn(2, 4, 5, 6))
+
+
+@pytest.mark.parametrize("act", [nn.ReLU(), nn.LeakyReLU(0.2), nn.GELU(), nn.GELU(approximate="tanh"), nn.SiLU(),
+                                 nn.Hardswish(), nn.Tanh(), nn.Sigmoid(), nn.Hardtanh(-0.5, 0.7), nn.ReLU6()],
+                         ids=lambda a: repr(a))
+def test_every_fusable_activation(act):
+    torch.manual_seed(1)
+    model = _perturb(Block(act))
+    fused = tconv.ConvTransposeActGroupNorm2d.fuse(model.conv, model.act, model.norm)
+    x = torch.randn(2, 4, 5, 6)
+    torch.testing.assert_close(fused(x), model.norm(model.act(model.conv(x))))
+    assert "group_norm" in repr(fused)
+
+
+def test_refusals_are_reported():
+    model = nn.Sequential(nn.ConvTranspose2d(2, 4, 3), nn.PReLU(), nn.GroupNorm(2, 4),
+                          nn.ConvTranspose2d(4, 6, 3), nn.ReLU(), nn.GroupNorm(2, 4))
+    optimized, report = tconv.optimize(model)
+    reasons = dict(report.skipped)
+    assert "PReLU" in reasons["0"] and "4 channels" in reasons["3"] and not report.fused
+    assert [n for n, _ in report.replaced] == ["0", "3"]
+    with pytest.raises(ValueError, match="cannot fuse"):
+        tconv.ConvTransposeActGroupNorm2d.fuse(model[0], model[1], model[2])
+
+
+def test_untraceable_model_still_gets_tconv_convs():
+    torch.manual_seed(0)
+    model = _perturb(DataDependent())
+    optimized, report = tconv.optimize(model)
+    assert isinstance(optimized.conv, tconv.ConvTranspose2d) and not report.fused
+    assert any("torch.fx" in why for _, why in report.skipped)
+    x = torch.rand(1, 4, 3, 3)
+    torch.testing.assert_close(optimized(x), model(x))
+
+
+def test_inplace_replacement_and_skips():
     model = nn.Sequential(nn.ConvTranspose2d(2, 2, 3), CustomConvT(2, 2, 3), tconv.ConvTranspose2d(2, 2, 1))
     weight = model[0].weight
     optimized, report = tconv.optimize(model, inplace=True)
     assert optimized is model and model[0].weight is weight
-    assert isinstance(model[0], tconv.ConvTranspose2d)
-    assert type(model[1]) is CustomConvT
-    reasons = dict(report.skipped)
-    assert "subclasses" in reasons["1"] and "already" in reasons["2"]
+    assert isinstance(model[0], tconv.ConvTranspose2d) and type(model[1]) is CustomConvT
+    assert "subclasses" in dict(report.skipped)["1"]
     assert "replaced 1" in str(report)
 
 
-def test_optimize_root_module():
+def test_root_module_and_deepcopy():
     conv = nn.ConvTranspose2d(2, 3, 3, stride=2)
     optimized, report = tconv.optimize(conv)
     assert isinstance(optimized, tconv.ConvTranspose2d) and report.replaced[0][0] == "<root>"
     x = torch.rand(1, 2, 4, 4)
     torch.testing.assert_close(optimized(x), conv(x))
+    fused_model, _ = tconv.optimize(nn.Sequential(nn.ConvTranspose2d(2, 4, 3), nn.ReLU(), nn.GroupNorm(2, 4)))
+    clone = copy.deepcopy(fused_model)
+    assert clone[0]._norm is clone[2], "a copied fused module must follow its own GroupNorm"
