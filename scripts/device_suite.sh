@@ -2,14 +2,15 @@
 # One GPU call for a full measured run: build + GPU tests, then `tconv bench` per suite and
 # `tconv verify` in exact-fp32 mode, each step bounded. Everything lands in one tarball under $OUT
 # (refreshed after every step, so a call cut off at its time limit still returns what finished).
-# Usage: OUT=dir BENCH_PRECISIONS="tf32" VERIFY_FP32="family real" bash scripts/device_suite.sh
+# Usage: OUT=dir TCONV_COMMIT=<sha> BENCH_SUITES="core family real" BENCH_PRECISIONS="tf32 fp32" \
+#        VERIFY_FP32="family real" bash scripts/device_suite.sh   (split suites over calls to stay under 10 min)
 set -uo pipefail
 OUT="${OUT:-/tmp/tconv_out}"
 WORK="$(mktemp -d)"
 mkdir -p "$OUT"
 pack() { tar czf "$OUT/results.tgz" -C "$WORK" . 2>/dev/null; }
 export PYTHONUNBUFFERED=1
-OUT="$WORK" TCONV_SANITIZE="${TCONV_SANITIZE:-0}" bash scripts/device_job.sh tests/test_conv_transpose_gpu.py 2>&1 | tail -8
+OUT="$WORK" TCONV_SANITIZE="${TCONV_SANITIZE:-0}" bash scripts/device_job.sh tests 2>&1 | tail -8
 pack
 for suite in ${BENCH_SUITES:-core family real}; do
   echo "=== bench $suite ($(date +%T))"
