@@ -246,3 +246,11 @@ def test_info_command_runs(capsys):
 def test_cuda_kernels_refuse_integer_dtypes():
     with pytest.raises(RuntimeError, match="not implemented"):
         _ops._check_cuda_dtype(torch.zeros(1, dtype=torch.int64), "conv_transpose")
+
+
+@pytest.mark.skipif(torch.version.cuda is not None, reason="checks the message of a torch without CUDA")
+def test_build_command_without_cuda(capsys):
+    from tconv.__main__ import main
+
+    assert main(["build"]) == 2
+    assert "no CUDA support" in capsys.readouterr().err
