@@ -412,9 +412,11 @@ def test_bench_rows_json_and_chart_on_cpu(tmp_path):
     ]
     settings = bench.BenchSettings(runs=3, warmup=1, compile_mode=False,
                                    peaks={"tf32": 1e12, "fp32": 1e11, "bandwidth": 1e10})
-    progress = []
-    rows = bench.run_benchmarks(specs, ["tf32"], settings, torch.device("cpu"), progress=progress.append)
+    progress, rows_seen = [], []
+    rows = bench.run_benchmarks(specs, ["tf32"], settings, torch.device("cpu"), progress=progress.append,
+                                on_row=lambda so_far: rows_seen.append(len(so_far)))
     assert len(progress) == 4 and progress[0].startswith("[1/4] tiny_ok tf32: verified")
+    assert rows_seen == [1, 2, 3, 4]  # the partial JSON is rewritten after every row
     ok, cheat, raises, no_solution = rows
 
     assert ok["verified"] and ok["error"] is None
@@ -440,7 +442,9 @@ def test_bench_rows_json_and_chart_on_cpu(tmp_path):
     assert json_path.name.startswith("bench_") and json_path.suffix == ".json"
     saved = json.loads(json_path.read_text())
     assert set(saved["env"]) >= {"gpu", "torch", "cuda", "cudnn", "tconv_commit", "date", "python", "peaks"}
-    assert saved["rows"][0]["problem"] == "tiny_ok"
+    assert saved["rows"][0]["problem"] == "tiny_ok" and saved["complete"] is True
+    partial = bench.write_json(rows[:1], env, tmp_path / "partial.json", complete=False)
+    assert json.loads(partial.read_text())["complete"] is False
     if chart_path is not None:  # matplotlib is optional
         assert chart_path == json_path.with_suffix(".png") and chart_path.stat().st_size > 0
 

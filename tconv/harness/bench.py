@@ -301,7 +301,9 @@ def run_benchmarks(
     settings: BenchSettings,
     device: torch.device,
     progress: Callable[[str], None] = lambda line: print(line, flush=True),
+    on_row: Callable[[List[Dict[str, Any]]], None] = lambda rows: None,
 ) -> List[Dict[str, Any]]:
+    """`on_row(rows so far)` runs after every row, so a run cut off by a time limit keeps its rows."""
     rows = []
     total = len(specs) * len(precisions)
     for spec in specs:
@@ -309,6 +311,7 @@ def run_benchmarks(
             row = benchmark_problem(spec, precision, settings, device)
             rows.append(row)
             progress(f"[{len(rows)}/{total}] {_progress_summary(row)}")
+            on_row(rows)
     return rows
 
 
@@ -432,12 +435,22 @@ def gpu_slug(name: str) -> str:
     return re.sub(r"^nvidia-", "", slug) or "unknown"
 
 
-def write_results(rows: List[Dict[str, Any]], env: Dict[str, Any], out_dir: Path) -> Tuple[Path, Optional[Path]]:
+def results_stem(env: Dict[str, Any]) -> str:
+    return f"bench_{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}_{gpu_slug(env['gpu'])}"
+
+
+def write_json(rows: List[Dict[str, Any]], env: Dict[str, Any], json_path: Path, complete: bool = True) -> Path:
+    """`complete` is False while the run is still going (rows written so far)."""
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps({"env": env, "complete": complete, "rows": rows}, indent=2) + "\n")
+    return json_path
+
+
+def write_results(rows: List[Dict[str, Any]], env: Dict[str, Any], out_dir: Path,
+                  stem: Optional[str] = None) -> Tuple[Path, Optional[Path]]:
     """JSON `bench_<YYYYmmdd-HHMMSS>_<gpu>.json` and the PNG chart next to it."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"bench_{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}_{gpu_slug(env['gpu'])}"
-    json_path = out_dir / f"{stem}.json"
-    json_path.write_text(json.dumps({"env": env, "rows": rows}, indent=2) + "\n")
+    stem = stem or results_stem(env)
+    json_path = write_json(rows, env, out_dir / f"{stem}.json")
     chart_path = write_speedup_chart(rows, out_dir / f"{stem}.png")
     return json_path, chart_path
 
@@ -539,9 +552,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     env = environment(device, settings.peaks, settings, root)
     print(f"tconv bench on {env['gpu']} (torch {env['torch']}, CUDA {env['cuda']}, cuDNN {env['cudnn']}, tconv {env['tconv_commit']})", flush=True)
-    rows = run_benchmarks(specs, args.precision, settings, device)
+    out_dir = args.out or root / "benchmarks" / "results"
+    stem = results_stem(env)
+    rows = run_benchmarks(specs, args.precision, settings, device,
+                          on_row=lambda so_far: write_json(so_far, env, out_dir / f"{stem}.json", complete=False))
     print(format_table(rows), flush=True)
-    json_path, chart_path = write_results(rows, env, args.out or root / "benchmarks" / "results")
+    json_path, chart_path = write_results(rows, env, out_dir, stem)
     print(f"results: {json_path}" + (f"\nchart:   {chart_path}" if chart_path else "\nchart:   skipped (matplotlib not installed)"))
     all_good = all(row["verified"] and not row["error"] for row in rows)
     return 0 if all_good else 1
