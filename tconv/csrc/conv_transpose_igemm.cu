@@ -21,10 +21,13 @@ constexpr int kLdB = Tile::kBlockN + Tile::kPadB;
 constexpr int kLdC = Tile::kBlockM + 4;  // epilogue staging [N][M + 4]: conflict-free fragment writes
 constexpr int kStageA = Tile::kBlockK * kLdA;
 constexpr int kStageB = Tile::kBlockK * kLdB;
-constexpr int kSmemFloats = Tile::kStages * (kStageA + kStageB);
-constexpr int kMaxKernelPerDim = 32;  // per-dim kernel size limit of this path (shared-memory budget)
-static_assert(Tile::kBlockN * kLdC <= kSmemFloats, "epilogue staging must fit in the pipeline buffers");
+constexpr int kStageFloats = kStageA + kStageB;
+constexpr int kMaxKernelPerDim = 32;  // per-dim kernel size limit of this path (tap lists in shared memory)
+static_assert(Tile::kBlockN * kLdC <= Tile::kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
 static_assert(kLdA % 32 == 8 && kLdB % 32 == 8, "fragment loads must be bank-conflict free");
+static_assert(Tile::kThreads == 2 * Tile::kBlockM, "A loads: two threads per GEMM row");
+constexpr int kBRowsPerPass = Tile::kThreads / (Tile::kBlockN / 4);  // 16-byte B copies
+static_assert(Tile::kBlockK % kBRowsPerPass == 0, "B stage must be a whole number of passes");
 
 struct GatherArgs {
   const float* src;
@@ -37,6 +40,7 @@ struct GatherArgs {
   int src_size[3];
   int dst_size[3];
   int batch, groups, k_channels, n_channels, ldw, taps_total;
+  int k_pad;  // rows per tap of the packed weights: k_channels rounded up to BK (zero rows)
   int kernel[3], stride[3], padding[3], dilation[3];
   int phases[3], src_step[3], dst_step[3];
   bool forward;
@@ -73,11 +77,13 @@ __device__ __forceinline__ float tile_at(const float* tile, int ld, int mn, int 
   return kKContiguous ? tile[mn * ld + k] : tile[k * ld + mn];
 }
 
-// One warp's 32x32 tile over a BK-deep stage: 2 x 4 mma.sync m16n8k8 per k8 step. The stage's
-// products are summed in fresh registers and then added to `acc` with ordinary fp32 adds, because
-// the tensor cores' own accumulation truncates; over thousands of K steps that bias would exceed
-// the exact-fp32 contract (seen: 3x over allclose(1e-4) on L1-68's grad_input before this split).
-template <bool kSplitTf32, bool kAKContiguous, bool kBKContiguous, int kDepth>
+// One warp's 32x32 tile over a BK-deep stage: 2 x 4 mma.sync m16n8k8 per k8 step.
+// Exact mode (kSplitTf32): 3xTF32, and the stage's products are summed in fresh registers and then
+// added to `acc` with ordinary fp32 adds, because the tensor cores' own accumulation truncates; over
+// thousands of K steps that bias would exceed the exact-fp32 contract (seen: 3x over allclose(1e-4)
+// on L1-68's grad_input before this split). TF32 mode accumulates in place: its input rounding
+// (2^-11) dwarfs that bias. kBRounded: B already holds TF32-rounded values (the packed weights).
+template <bool kSplitTf32, bool kBRounded, bool kAKContiguous, bool kBKContiguous, int kDepth>
 __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
                                               int ldb, int warp_row, int warp_col, int gid, int tig) {
   float part[2][4][4];
@@ -86,7 +92,7 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) part[mt][nt][e] = 0.f;
+      for (int e = 0; e < 4; ++e) part[mt][nt][e] = kSplitTf32 ? 0.f : acc[mt][nt][e];
 #pragma unroll
   for (int kk = 0; kk < kDepth; kk += 8) {
     uint32_t a_big[2][4], b_big[4][2], a_small[2][4], b_small[4][2];
@@ -107,7 +113,7 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
       const float v[2] = {tile_at<kBKContiguous>(Bs, ldb, col, kk + tig), tile_at<kBKContiguous>(Bs, ldb, col, kk + tig + 4)};
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        b_big[nt][e] = to_tf32(v[e]);
+        b_big[nt][e] = kBRounded ? __float_as_uint(v[e]) : to_tf32(v[e]);
         if (kSplitTf32) b_small[nt][e] = to_tf32(v[e] - __uint_as_float(b_big[nt][e]));
       }
     }
@@ -127,7 +133,7 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] = kSplitTf32 ? acc[mt][nt][e] + part[mt][nt][e] : part[mt][nt][e];
 }
 
 // The phase's tap table: per dim the valid kernel offsets (shift c into src coordinates and the
@@ -163,14 +169,24 @@ __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&
   return taps;
 }
 
-template <bool kSplitTf32>
-__global__ void __launch_bounds__(Tile::kThreads)
+// Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x kLdB], then the phase's
+// tap table (int4 per tap).
+inline int64_t gather_smem_bytes(int stages, int taps) {
+  return int64_t(stages) * kStageFloats * int64_t(sizeof(float)) + int64_t(taps) * int64_t(sizeof(int4));
+}
+
+// The per-stage address work is what limited the first version (notes/perf.md: 401 instructions per
+// 16 HMMA, most of them 64-bit address math redone for every copy). Here every thread keeps its
+// output position, its row pointer and the (tap, channel chunk) it loads next in registers: a stage
+// costs one position check and three multiplies, then one pointer add per 4-byte copy.
+template <bool kSplitTf32, int kStages>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
-  constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK, S = Tile::kStages;
-  __shared__ __align__(16) float smem[kSmemFloats];
-  __shared__ int4 tap_table[Tile::kMaxTaps];
+  constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
+  extern __shared__ __align__(16) float smem[];
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
+  int4* tap_table = reinterpret_cast<int4*>(smem + kStages * kStageFloats);
 
   const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];
   const int g = blockIdx.z / phase_count;
@@ -193,7 +209,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // This thread's GEMM row (output position) for A loads and for the epilogue.
   const int tid = threadIdx.x;
   const int m_local = tid % BM;
-  const int row_base = tid / BM;  // 0..1
+  const int row_base = tid / BM;  // 0..1: this thread copies channel rows row_base, row_base + 2, ...
   const int64_t m = m0 + m_local;
   const bool m_valid = m < M;
   int j[3] = {0, 0, 0};
@@ -205,38 +221,63 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     j[0] = int(rest % extent[0]);
     n_img = rest / extent[0];
   }
-  const float* src_img = a.src + n_img * a.src_stride[0] + int64_t(g) * a.k_channels * a.src_stride[1];
+  // Source coordinates before the tap shift; invalid rows get coordinates that fail every check.
+  const int src_d = m_valid ? j[0] * a.src_step[0] : -(1 << 30);
+  const int src_h = j[1] * a.src_step[1], src_w = j[2] * a.src_step[2];
+  const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
+  const int64_t stride_c = a.src_stride[1], stride_d = a.src_stride[2], stride_h = a.src_stride[3],
+                stride_w = a.src_stride[4];
+  const float* thread_src =
+      a.src + n_img * a.src_stride[0] + (int64_t(g) * a.k_channels + row_base) * stride_c;
 
-  // B loads: one 16-byte chunk per thread per stage.
+  // B: 16-byte copies of the packed weights (rows padded to k_pad with zeros, so no row checks).
   const int b_row = tid / (BN / 4);
   const int b_col = (tid % (BN / 4)) * 4;
   const bool b_col_valid = n0 + b_col < a.ldw;
+  const float* thread_b = b_col_valid ? a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw +
+                                            int64_t(b_row) * a.ldw + n0 + b_col
+                                      : a.packed_weight;
+  const int64_t b_tap_step = b_col_valid ? int64_t(a.k_pad) * a.ldw : 0;
+  const int64_t b_chunk_step = b_col_valid ? int64_t(BK) * a.ldw : 0;
+  const int64_t b_pass_step = b_col_valid ? int64_t(kBRowsPerPass) * a.ldw : 0;
 
   const int chunks_per_tap = (a.k_channels + BK - 1) / BK;
   const int iterations = taps * chunks_per_tap;
+  int load_tap = 0, load_chunk = 0;  // what the next load_stage fetches
 
-  auto load_stage = [&](int stage, int it) {
-    const int tap = it / chunks_per_tap;
-    const int c0 = (it - tap * chunks_per_tap) * BK;
-    const int4 info = tap_table[tap];
-    const int pd = j[0] * a.src_step[0] + info.x, phh = j[1] * a.src_step[1] + info.y,
-              pw = j[2] * a.src_step[2] + info.z;
-    const bool pos_valid = m_valid && pd >= 0 && pd < a.src_size[0] && phh >= 0 && phh < a.src_size[1] &&
-                           pw >= 0 && pw < a.src_size[2];
-    const float* src_pos = src_img + int64_t(pd) * a.src_stride[2] + int64_t(phh) * a.src_stride[3] +
-                           int64_t(pw) * a.src_stride[4];
-    float* As = smem + stage * (kStageA + kStageB);
+  auto load_stage = [&](int stage) {
+    const int4 info = tap_table[load_tap];
+    const int c0 = load_chunk * BK;
+    const int pd = src_d + info.x, phh = src_h + info.y, pw = src_w + info.z;
+    const bool pos_valid = unsigned(pd) < unsigned(size_d) && unsigned(phh) < unsigned(size_h) &&
+                           unsigned(pw) < unsigned(size_w);
+    // An invalid position copies nothing (zero fill) from a harmless address that never moves.
+    const float* src = pos_valid ? thread_src + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c : a.src;
+    const int64_t step = pos_valid ? 2 * stride_c : 0;
+    float* As = smem + stage * kStageFloats + row_base * kLdA + m_local;
+    if (c0 + BK <= a.k_channels) {
 #pragma unroll
-    for (int i = 0; i < BK / 2; ++i) {
-      const int row = row_base + 2 * i;
-      const bool valid = pos_valid && (c0 + row) < a.k_channels;
-      cp_async_4(As + row * kLdA + m_local, valid ? src_pos + int64_t(c0 + row) * a.src_stride[1] : a.src, valid);
+      for (int i = 0; i < BK / 2; ++i) {
+        cp_async_4(As + 2 * i * kLdA, src, pos_valid);
+        src += step;
+      }
+    } else {
+      const int rows_left = a.k_channels - c0 - row_base;
+#pragma unroll
+      for (int i = 0; i < BK / 2; ++i) {
+        const bool valid = pos_valid && 2 * i < rows_left;
+        cp_async_4(As + 2 * i * kLdA, valid ? src : a.src, valid);
+        src += step;
+      }
     }
-    float* Bs = As + kStageA;
-    const bool b_valid = b_col_valid && (c0 + b_row) < a.k_channels;
-    const float* b_src = a.packed_weight +
-                         ((int64_t(g) * a.taps_total + info.w) * a.k_channels + (c0 + b_row)) * a.ldw + n0 + b_col;
-    cp_async_16(Bs + b_row * kLdB + b_col, b_valid ? b_src : a.packed_weight, b_valid);
+    float* Bs = smem + stage * kStageFloats + kStageA + b_row * kLdB + b_col;
+    const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
+#pragma unroll
+    for (int i = 0; i < BK / kBRowsPerPass; ++i) cp_async_16(Bs + i * kBRowsPerPass * kLdB, b_src + i * b_pass_step, b_col_valid);
+    if (++load_chunk == chunks_per_tap) {
+      load_chunk = 0;
+      ++load_tap;
+    }
   };
 
   const int warp = tid / 32, lane = tid % 32;
@@ -251,17 +292,22 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
 
 #pragma unroll
-  for (int s = 0; s < S - 1; ++s) {
-    if (s < iterations) load_stage(s, s);
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < iterations) load_stage(s);
     cp_async_commit();
   }
+  int read_stage = 0, write_stage = kStages - 1;
   for (int it = 0; it < iterations; ++it) {
-    cp_async_wait<S - 2>();
+    cp_async_wait<kStages - 2>();
     __syncthreads();
-    if (it + S - 1 < iterations) load_stage((it + S - 1) % S, it + S - 1);
+    if (it + kStages - 1 < iterations) load_stage(write_stage);
     cp_async_commit();
-    const float* As = smem + (it % S) * (kStageA + kStageB);
-    warp_tile_mma<kSplitTf32, false, false, BK>(acc, As, kLdA, As + kStageA, kLdB, warp_m * 32, warp_n * 32, gid, tig);
+    const float* As = smem + read_stage * kStageFloats;
+    // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
+    warp_tile_mma<kSplitTf32, !kSplitTf32, false, false, BK>(acc, As, kLdA, As + kStageA, kLdB, warp_m * 32,
+                                                            warp_n * 32, gid, tig);
+    read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
+    write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
   }
   cp_async_wait<0>();
   __syncthreads();
@@ -336,41 +382,78 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   const int tid = threadIdx.x;
   const int kcol = tid % BK;
   const int row_base = tid / BK;
-  const float* x_group = a.x + (int64_t(g) * a.cin_g + ci0) * a.x_stride[1];
-  const float* dy_group = a.dy + (int64_t(g) * a.cout_g + co0) * a.dy_stride[1];
+  // This thread's K position (batch x input position), advanced by BK per stage with carries instead
+  // of a division per stage; the channel rows it copies are row_base + i * kRowsPerPass.
+  int iw = 0, ih = 0, id = 0;
+  int64_t n = 0;
+  {
+    const int64_t pos = k_begin + kcol;
+    n = pos / spatial;
+    int rest = int(pos - n * spatial);
+    iw = rest % a.in_size[2]; rest /= a.in_size[2];
+    ih = rest % a.in_size[1];
+    id = rest / a.in_size[1];
+  }
+  int64_t pos = k_begin + kcol;
+  const float* x_thread = a.x + (int64_t(g) * a.cin_g + ci0 + row_base) * a.x_stride[1];
+  const float* dy_thread = a.dy + (int64_t(g) * a.cout_g + co0 + row_base) * a.dy_stride[1];
+  const int64_t x_pass = kRowsPerPass * a.x_stride[1], dy_pass = kRowsPerPass * a.dy_stride[1];
+  const int x_rows = a.cin_g - ci0 - row_base, dy_rows = a.cout_g - co0 - row_base;  // rows this thread may copy
+  const bool x_full = a.cin_g - ci0 >= BM, dy_full = a.cout_g - co0 >= BN;
+  // Output coordinates of input position 0 through this tap.
+  const int od0 = kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1],
+            ow0 = kw * a.dilation[2] - a.padding[2];
 
-  auto load_stage = [&](int stage, int it) {
-    const int64_t pos = k_begin + int64_t(it) * BK + kcol;
+  auto load_stage = [&](int stage) {
     const bool valid = pos < k_end;
-    int64_t x_off = 0, dy_off = 0;
-    bool dy_valid = false;
-    if (valid) {
-      const int64_t n = pos / spatial;
-      int s = int(pos - n * spatial);
-      const int iw = s % a.in_size[2]; s /= a.in_size[2];
-      const int ih = s % a.in_size[1];
-      const int id = s / a.in_size[1];
-      const int od = id * a.stride[0] - a.padding[0] + kd * a.dilation[0];
-      const int oh = ih * a.stride[1] - a.padding[1] + kh * a.dilation[1];
-      const int ow = iw * a.stride[2] - a.padding[2] + kw * a.dilation[2];
-      x_off = n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3] + iw * a.x_stride[4];
-      dy_valid = od >= 0 && od < a.out_size[0] && oh >= 0 && oh < a.out_size[1] && ow >= 0 && ow < a.out_size[2];
-      dy_off = n * a.dy_stride[0] + int64_t(od) * a.dy_stride[2] + int64_t(oh) * a.dy_stride[3] +
-               int64_t(ow) * a.dy_stride[4];
-    }
-    float* As = smem + stage * kStage;
+    const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0, ow = iw * a.stride[2] + ow0;
+    const bool dy_valid = valid && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]) &&
+                          unsigned(ow) < unsigned(a.out_size[2]);
+    const float* x_src = valid ? x_thread + n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3] +
+                                     iw * a.x_stride[4]
+                               : a.x;
+    const float* dy_src = dy_valid ? dy_thread + n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3] +
+                                         ow * a.dy_stride[4]
+                                   : a.dy;
+    const int64_t x_step = valid ? x_pass : 0, dy_step = dy_valid ? dy_pass : 0;
+    float* As = smem + stage * kStage + row_base * LD + kcol;
     float* Bs = As + BM * LD;
+    if (x_full && dy_full) {  // every channel row exists: the pointers above are safe as they are
 #pragma unroll
-    for (int i = 0; i < BM / kRowsPerPass; ++i) {
-      const int row = row_base + i * kRowsPerPass;
-      const bool ok = valid && ci0 + row < a.cin_g;
-      cp_async_4(As + row * LD + kcol, ok ? x_group + x_off + int64_t(row) * a.x_stride[1] : a.x, ok);
+      for (int i = 0; i < BM / kRowsPerPass; ++i) {
+        cp_async_4(As + i * kRowsPerPass * LD, x_src, valid);
+        x_src += x_step;
+      }
+#pragma unroll
+      for (int i = 0; i < BN / kRowsPerPass; ++i) {
+        cp_async_4(Bs + i * kRowsPerPass * LD, dy_src, dy_valid);
+        dy_src += dy_step;
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < BM / kRowsPerPass; ++i) {
+        const bool ok = valid && i * kRowsPerPass < x_rows;
+        cp_async_4(As + i * kRowsPerPass * LD, ok ? x_src : a.x, ok);
+        x_src += x_step;
+      }
+#pragma unroll
+      for (int i = 0; i < BN / kRowsPerPass; ++i) {
+        const bool ok = dy_valid && i * kRowsPerPass < dy_rows;
+        cp_async_4(Bs + i * kRowsPerPass * LD, ok ? dy_src : a.dy, ok);
+        dy_src += dy_step;
+      }
     }
-#pragma unroll
-    for (int i = 0; i < BN / kRowsPerPass; ++i) {
-      const int row = row_base + i * kRowsPerPass;
-      const bool ok = dy_valid && co0 + row < a.cout_g;
-      cp_async_4(Bs + row * LD + kcol, ok ? dy_group + dy_off + int64_t(row) * a.dy_stride[1] : a.dy, ok);
+    pos += BK;
+    iw += BK;
+    while (iw >= a.in_size[2]) {
+      iw -= a.in_size[2];
+      if (++ih == a.in_size[1]) {
+        ih = 0;
+        if (++id == a.in_size[0]) {
+          id = 0;
+          ++n;
+        }
+      }
     }
   };
 
@@ -387,16 +470,16 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 
 #pragma unroll
   for (int st = 0; st < S - 1; ++st) {
-    if (st < iterations) load_stage(st, st);
+    if (st < iterations) load_stage(st);
     cp_async_commit();
   }
   for (int it = 0; it < iterations; ++it) {
     cp_async_wait<S - 2>();
     __syncthreads();
-    if (it + S - 1 < iterations) load_stage((it + S - 1) % S, it + S - 1);
+    if (it + S - 1 < iterations) load_stage((it + S - 1) % S);
     cp_async_commit();
     const float* As = smem + (it % S) * kStage;
-    warp_tile_mma<kSplitTf32, true, true, BK>(acc, As, LD, As + BM * LD, LD, warp_m * 32, warp_n * 32, gid, tig);
+    warp_tile_mma<kSplitTf32, false, true, true, BK>(acc, As, LD, As + BM * LD, LD, warp_m * 32, warp_n * 32, gid, tig);
   }
   cp_async_wait<0>();
 
@@ -414,26 +497,29 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
       }
 }
 
-// B operand layout: packed[g][tap][kc][nc] (nc contiguous, padded to ldw with zeros).
+// B operand layout: packed[g][tap][kc][nc] (nc contiguous, padded to ldw; kc padded to k_pad; the
+// padding is zeros). TF32 mode stores the weights already rounded to TF32 (round to nearest, ties
+// away, like cvt.rna), so the GEMM's inner loop converts only A.
 __global__ void tconv_igemm_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
                                                int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
-                                               int k_channels, int n_channels, int ldw, bool forward,
-                                               float* __restrict__ packed) {
-  const int64_t total = int64_t(groups) * taps * k_channels * ldw;
+                                               int k_channels, int k_pad, int n_channels, int ldw, bool forward,
+                                               bool round_tf32, float* __restrict__ packed) {
+  const int64_t total = int64_t(groups) * taps * k_pad * ldw;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
     int64_t rest = idx;
     const int nc = int(rest % ldw); rest /= ldw;
-    const int kc = int(rest % k_channels); rest /= k_channels;
+    const int kc = int(rest % k_pad); rest /= k_pad;
     const int tap = int(rest % taps);
     const int g = int(rest / taps);
     float v = 0.f;
-    if (nc < n_channels) {
+    if (nc < n_channels && kc < k_channels) {
       // forward: kc = input channel, nc = output channel; grad_input: the other way round.
       const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc);
       const int64_t co = forward ? nc : kc;
       const int td = tap / (kh * kw), th = (tap / kw) % kh, tw = tap % kw;
       v = w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + tw * ws4];
+      if (round_tf32) v = __uint_as_float(to_tf32(v));
     }
     packed[idx] = v;
   }
@@ -457,6 +543,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const float*
   a.k_channels = int(fwd ? p.in_per_group() : p.out_per_group());
   a.n_channels = int(fwd ? p.out_per_group() : p.in_per_group());
   a.ldw = (a.n_channels + 3) / 4 * 4;
+  a.k_pad = (a.k_channels + GatherGemmTile::kBlockK - 1) / GatherGemmTile::kBlockK * GatherGemmTile::kBlockK;
   a.taps_total = int(p.kernel_volume());
   a.forward = fwd;
   for (int i = 0; i < 3; ++i) {
@@ -473,29 +560,67 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const float*
   return a;
 }
 
+// Most taps any phase of this pass has (sizes the tap table in shared memory).
+int max_phase_taps(const GatherArgs& a) {
+  int taps = 1;
+  for (int dim = 0; dim < 3; ++dim) {
+    int most = 0;
+    for (int r = 0; r < a.phases[dim]; ++r) {
+      int count = 0;
+      for (int k = 0; k < a.kernel[dim]; ++k)
+        count += !a.forward || (r + a.padding[dim] - k * a.dilation[dim]) % a.stride[dim] == 0;
+      most = std::max(most, count);
+    }
+    taps *= most;
+  }
+  return taps;
+}
+
+// The deepest pipeline (kMaxStages down to kMinStages) with which kBlocksPerSm blocks fit in one
+// SM's shared memory on this device.
+int gather_stages(int device, int taps) {
+  int per_sm = 0, per_block = 0;
+  cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+  cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservation on sm_80/sm_90
+  constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3);
+  for (int stages = GatherGemmTile::kMaxStages; stages > GatherGemmTile::kMinStages; --stages) {
+    const int64_t block = gather_smem_bytes(stages, taps) + kStatic;
+    if (block <= per_block && GatherGemmTile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm) return stages;
+  }
+  return GatherGemmTile::kMinStages;
+}
+
+template <bool kSplitTf32, int kStages>
+cudaError_t launch_gather(const GatherArgs& a, dim3 grid, int taps, cudaStream_t stream) {
+  const int64_t smem = gather_smem_bytes(kStages, taps);
+  auto kernel = tconv_igemm_gather_tf32_kernel<kSplitTf32, kStages>;
+  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  if (err != cudaSuccess) return err;
+  kernel<<<grid, GatherGemmTile::kThreads, size_t(smem), stream>>>(a);
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
-  (void)pass;
-  int64_t phase_taps = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (p.kernel[i] > kMaxKernelPerDim) return false;
-    // Most taps a phase can have along this dim.
-    phase_taps *= (p.kernel[i] + p.stride[i] - 1) / p.stride[i] + (p.dilation[i] > 1 ? p.kernel[i] : 0);
-  }
   // Sizes are held in 32-bit ints inside the kernel; offsets stay 64-bit.
   const int64_t big = int64_t(1) << 30;
   for (int i = 0; i < 3; ++i)
-    if (p.in_size[i] >= big || p.out_size[i] >= big) return false;
-  return std::min<int64_t>(phase_taps, p.kernel_volume()) <= GatherGemmTile::kMaxTaps &&
-         p.groups * (int64_t)std::max(p.stride[0] * p.stride[1] * p.stride[2], int64_t(1)) <= 65535 &&
-         p.batch * p.in_spatial() < (int64_t(1) << 40);
+    if (p.kernel[i] > kMaxKernelPerDim || p.in_size[i] >= big || p.out_size[i] >= big || p.stride[i] >= big ||
+        p.padding[i] >= big || p.dilation[i] * p.kernel[i] >= big)
+      return false;
+  const int64_t phases = pass == GatherPass::kForward ? p.stride[0] * p.stride[1] * p.stride[2] : 1;
+  if (p.groups * phases > 65535 || p.batch * p.in_spatial() >= (int64_t(1) << 40)) return false;
+  // grad_input uses every tap; the forward's phases only theirs.
+  return max_phase_taps(make_args(p, pass, nullptr, nullptr, nullptr, nullptr)) <= GatherGemmTile::kMaxTaps;
 }
 
 int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass) {
   const int64_t k_channels = pass == GatherPass::kForward ? p.in_per_group() : p.out_per_group();
   const int64_t n_channels = pass == GatherPass::kForward ? p.out_per_group() : p.in_per_group();
-  return p.groups * p.kernel_volume() * k_channels * ((n_channels + 3) / 4 * 4);
+  const int64_t k_pad = (k_channels + GatherGemmTile::kBlockK - 1) / GatherGemmTile::kBlockK * GatherGemmTile::kBlockK;
+  return p.groups * p.kernel_volume() * k_pad * ((n_channels + 3) / 4 * 4);
 }
 
 cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, bool split_tf32, const float* src,
@@ -507,8 +632,8 @@ cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, boo
     const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
     tconv_igemm_pack_weight_kernel<<<grid, 256, 0, stream>>>(
         weight, p.weight_strides[0], p.weight_strides[1], p.weight_strides[2], p.weight_strides[3],
-        p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels, a.n_channels, a.ldw,
-        a.forward, packed_weight);
+        p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels, a.k_pad, a.n_channels,
+        a.ldw, a.forward, !split_tf32, packed_weight);
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
   }
@@ -519,11 +644,15 @@ cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, boo
   if (m_tiles > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const dim3 grid(unsigned(m_tiles), unsigned((a.n_channels + GatherGemmTile::kBlockN - 1) / GatherGemmTile::kBlockN),
                   unsigned(a.groups * a.phases[0] * a.phases[1] * a.phases[2]));
+  const int taps = max_phase_taps(a);
+  int device = 0;
+  const cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return err;
+  const bool deep = gather_stages(device, taps) == GatherGemmTile::kMaxStages;
+  constexpr int kDeep = GatherGemmTile::kMaxStages, kShallow = GatherGemmTile::kMinStages;
   if (split_tf32)
-    tconv_igemm_gather_tf32_kernel<true><<<grid, GatherGemmTile::kThreads, 0, stream>>>(a);
-  else
-    tconv_igemm_gather_tf32_kernel<false><<<grid, GatherGemmTile::kThreads, 0, stream>>>(a);
-  return cudaGetLastError();
+    return deep ? launch_gather<true, kDeep>(a, grid, taps, stream) : launch_gather<true, kShallow>(a, grid, taps, stream);
+  return deep ? launch_gather<false, kDeep>(a, grid, taps, stream) : launch_gather<false, kShallow>(a, grid, taps, stream);
 }
 
 namespace {

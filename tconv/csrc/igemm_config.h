@@ -7,18 +7,22 @@ namespace tconv {
 // Gather implicit GEMM (forward per phase, and grad_input), fp32 in, TF32 / 3xTF32 mma.sync.
 //   GEMM M = output positions of one phase (NC(D)HW-native: consecutive M = consecutive W),
 //   GEMM N = output channels of one group, GEMM K = input channels of the group x phase taps.
-// 128x64x16 with 8 warps (4 along M x 2 along N, 32x32 per warp) and a 3-stage cp.async pipeline:
-// 40 KB of static shared memory (no opt-in needed), 32 fp32 accumulators per thread. First
-// configuration, chosen from the usual mma.sync GEMM shapes before any measurement; the shared
-// strides are padded to 8 mod 32 words so the fragment loads are bank-conflict free.
+// 128x64 block tile, 8 warps (4 along M x 2 along N, 32x32 per warp), shared strides padded to
+// 8 mod 32 words so the fragment loads are bank-conflict free.
+// BK = 32 with 4 stages in dynamic shared memory (3 where two blocks of 4 would not fit, e.g. sm_80):
+// run 3 (BK = 16, 3 stages, addresses recomputed per stage) measured 48 TF/s on L1-68's forward and
+// the SASS showed 401 instructions per 16 HMMA (notes/perf.md); BK = 32 halves the per-stage fixed
+// cost per MMA, the deeper pipeline covers more latency. Not yet re-measured.
 struct GatherGemmTile {
   static constexpr int kBlockM = 128;
   static constexpr int kBlockN = 64;
-  static constexpr int kBlockK = 16;
+  static constexpr int kBlockK = 32;
   static constexpr int kWarpsM = 4;
   static constexpr int kWarpsN = 2;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
-  static constexpr int kStages = 3;
+  static constexpr int kMaxStages = 4;
+  static constexpr int kMinStages = 3;
+  static constexpr int kBlocksPerSm = 2;  // the stage count is chosen so that this many fit
   static constexpr int kPadA = 8;  // A stored [K][M + pad]: (M + pad) % 32 == 8
   static constexpr int kPadB = 8;  // B stored [K][N + pad]
   static constexpr int kMaxTaps = 512;  // phase tap table in shared memory; larger kernels go direct
