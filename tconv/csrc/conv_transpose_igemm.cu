@@ -15,19 +15,9 @@
 namespace tconv {
 namespace {
 
-using Tile = GatherGemmTile;
-constexpr int kLdA = Tile::kBlockM + Tile::kPadA;
-constexpr int kLdB = Tile::kBlockN + Tile::kPadB;
-constexpr int kLdC = Tile::kBlockM + 4;  // epilogue staging [N][M + 4]: conflict-free fragment writes
-constexpr int kStageA = Tile::kBlockK * kLdA;
-constexpr int kStageB = Tile::kBlockK * kLdB;
-constexpr int kStageFloats = kStageA + kStageB;
 constexpr int kMaxKernelPerDim = 32;  // per-dim kernel size limit of this path (tap lists in shared memory)
-static_assert(Tile::kBlockN * kLdC <= Tile::kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
-static_assert(kLdA % 32 == 8 && kLdB % 32 == 8, "fragment loads must be bank-conflict free");
-static_assert(Tile::kThreads == 2 * Tile::kBlockM, "A loads: two threads per GEMM row");
-constexpr int kBRowsPerPass = Tile::kThreads / (Tile::kBlockN / 4);  // 16-byte B copies
-static_assert(Tile::kBlockK % kBRowsPerPass == 0, "B stage must be a whole number of passes");
+constexpr int kMaxGatherTaps = WideGatherTile::kMaxTaps;
+static_assert(WideGatherTile::kBlockK == kGatherBlockK && NarrowGatherTile::kBlockK == kGatherBlockK, "one packing");
 
 struct GatherArgs {
   const float* src;
@@ -160,7 +150,7 @@ __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&
   }
   __syncthreads();
   const int taps = counts[0] * counts[1] * counts[2];
-  for (int t = threadIdx.x; t < taps; t += Tile::kThreads) {
+  for (int t = threadIdx.x; t < taps; t += blockDim.x) {
     const int iw = t % counts[2], ih = (t / counts[2]) % counts[1], id = t / (counts[2] * counts[1]);
     const int k = (lists[0][id][1] * a.kernel[1] + lists[1][ih][1]) * a.kernel[2] + lists[2][iw][1];
     table[t] = make_int4(lists[0][id][0], lists[1][ih][0], lists[2][iw][0], k);
@@ -171,18 +161,22 @@ __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&
 
 // Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x kLdB], then the phase's
 // tap table (int4 per tap).
-inline int64_t gather_smem_bytes(int stages, int taps) {
-  return int64_t(stages) * kStageFloats * int64_t(sizeof(float)) + int64_t(taps) * int64_t(sizeof(int4));
+template <class Tile>
+int64_t gather_smem_bytes(int stages, int taps) {
+  return int64_t(stages) * Tile::kStageFloats * int64_t(sizeof(float)) + int64_t(taps) * int64_t(sizeof(int4));
 }
 
 // The per-stage address work is what limited the first version (notes/perf.md: 401 instructions per
 // 16 HMMA, most of them 64-bit address math redone for every copy). Here every thread keeps its
 // output position, its row pointer and the (tap, channel chunk) it loads next in registers: a stage
 // costs one position check and three multiplies, then one pointer add per 4-byte copy.
-template <bool kSplitTf32, int kStages>
+template <class Tile, bool kSplitTf32, int kStages>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
+  constexpr int kLdA = Tile::kLdA, kLdB = Tile::kLdB, kLdC = Tile::kLdC, kStageA = Tile::kStageA,
+                kStageFloats = Tile::kStageFloats, kBRowsPerPass = Tile::kBRowsPerPass;
+  constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
   extern __shared__ __align__(16) float smem[];
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
@@ -209,7 +203,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // This thread's GEMM row (output position) for A loads and for the epilogue.
   const int tid = threadIdx.x;
   const int m_local = tid % BM;
-  const int row_base = tid / BM;  // 0..1: this thread copies channel rows row_base, row_base + 2, ...
+  const int row_base = tid / BM;  // this thread copies channel rows row_base + i * kRowStep
   const int64_t m = m0 + m_local;
   const bool m_valid = m < M;
   int j[3] = {0, 0, 0};
@@ -253,20 +247,20 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                            unsigned(pw) < unsigned(size_w);
     // An invalid position copies nothing (zero fill) from a harmless address that never moves.
     const float* src = pos_valid ? thread_src + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c : a.src;
-    const int64_t step = pos_valid ? 2 * stride_c : 0;
+    const int64_t step = pos_valid ? kRowStep * stride_c : 0;
     float* As = smem + stage * kStageFloats + row_base * kLdA + m_local;
     if (c0 + BK <= a.k_channels) {
 #pragma unroll
-      for (int i = 0; i < BK / 2; ++i) {
-        cp_async_4(As + 2 * i * kLdA, src, pos_valid);
+      for (int i = 0; i < BK / kRowStep; ++i) {
+        cp_async_4(As + kRowStep * i * kLdA, src, pos_valid);
         src += step;
       }
     } else {
       const int rows_left = a.k_channels - c0 - row_base;
 #pragma unroll
-      for (int i = 0; i < BK / 2; ++i) {
-        const bool valid = pos_valid && 2 * i < rows_left;
-        cp_async_4(As + 2 * i * kLdA, valid ? src : a.src, valid);
+      for (int i = 0; i < BK / kRowStep; ++i) {
+        const bool valid = pos_valid && kRowStep * i < rows_left;
+        cp_async_4(As + kRowStep * i * kLdA, valid ? src : a.src, valid);
         src += step;
       }
     }
@@ -332,7 +326,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                    int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] +
                    int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
 #pragma unroll 4
-  for (int col = row_base; col < BN; col += Tile::kThreads / BM) {
+  for (int col = row_base; col < BN; col += kRowStep) {
     const int channel = n0 + col;
     if (channel >= a.n_channels) break;
     const int64_t c_abs = int64_t(g) * a.n_channels + channel;
@@ -543,7 +537,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const float*
   a.k_channels = int(fwd ? p.in_per_group() : p.out_per_group());
   a.n_channels = int(fwd ? p.out_per_group() : p.in_per_group());
   a.ldw = (a.n_channels + 3) / 4 * 4;
-  a.k_pad = (a.k_channels + GatherGemmTile::kBlockK - 1) / GatherGemmTile::kBlockK * GatherGemmTile::kBlockK;
+  a.k_pad = (a.k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
   a.taps_total = int(p.kernel_volume());
   a.forward = fwd;
   for (int i = 0; i < 3; ++i) {
@@ -576,29 +570,44 @@ int max_phase_taps(const GatherArgs& a) {
   return taps;
 }
 
-// The deepest pipeline (kMaxStages down to kMinStages) with which kBlocksPerSm blocks fit in one
-// SM's shared memory on this device.
+// The deepest pipeline (kMaxStages down to kMinStages) with which Tile::kBlocksPerSm blocks fit in
+// one SM's shared memory on this device.
+template <class Tile>
 int gather_stages(int device, int taps) {
   int per_sm = 0, per_block = 0;
   cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
   cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservation on sm_80/sm_90
   constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3);
-  for (int stages = GatherGemmTile::kMaxStages; stages > GatherGemmTile::kMinStages; --stages) {
-    const int64_t block = gather_smem_bytes(stages, taps) + kStatic;
-    if (block <= per_block && GatherGemmTile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm) return stages;
+  for (int stages = Tile::kMaxStages; stages > Tile::kMinStages; --stages) {
+    const int64_t block = gather_smem_bytes<Tile>(stages, taps) + kStatic;
+    if (block <= per_block && Tile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm) return stages;
   }
-  return GatherGemmTile::kMinStages;
+  return Tile::kMinStages;
 }
 
-template <bool kSplitTf32, int kStages>
-cudaError_t launch_gather(const GatherArgs& a, dim3 grid, int taps, cudaStream_t stream) {
-  const int64_t smem = gather_smem_bytes(kStages, taps);
-  auto kernel = tconv_igemm_gather_tf32_kernel<kSplitTf32, kStages>;
+template <class Tile, bool kSplitTf32, int kStages>
+cudaError_t launch_gather(const GatherArgs& a, int64_t m_tiles, int taps, cudaStream_t stream) {
+  const dim3 grid(unsigned(m_tiles), unsigned((a.n_channels + Tile::kBlockN - 1) / Tile::kBlockN),
+                  unsigned(a.groups * a.phases[0] * a.phases[1] * a.phases[2]));
+  const int64_t smem = gather_smem_bytes<Tile>(kStages, taps);
+  auto kernel = tconv_igemm_gather_tf32_kernel<Tile, kSplitTf32, kStages>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
-  kernel<<<grid, GatherGemmTile::kThreads, size_t(smem), stream>>>(a);
+  kernel<<<grid, Tile::kThreads, size_t(smem), stream>>>(a);
   return cudaGetLastError();
+}
+
+template <class Tile>
+cudaError_t launch_gather_tile(const GatherArgs& a, bool split_tf32, int64_t m_tiles, int taps, int device,
+                               cudaStream_t stream) {
+  const bool deep = gather_stages<Tile>(device, taps) == Tile::kMaxStages;
+  constexpr int kDeep = Tile::kMaxStages, kShallow = Tile::kMinStages;
+  if (split_tf32)
+    return deep ? launch_gather<Tile, true, kDeep>(a, m_tiles, taps, stream)
+                : launch_gather<Tile, true, kShallow>(a, m_tiles, taps, stream);
+  return deep ? launch_gather<Tile, false, kDeep>(a, m_tiles, taps, stream)
+              : launch_gather<Tile, false, kShallow>(a, m_tiles, taps, stream);
 }
 
 }  // namespace
@@ -613,13 +622,13 @@ bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
   const int64_t phases = pass == GatherPass::kForward ? p.stride[0] * p.stride[1] * p.stride[2] : 1;
   if (p.groups * phases > 65535 || p.batch * p.in_spatial() >= (int64_t(1) << 40)) return false;
   // grad_input uses every tap; the forward's phases only theirs.
-  return max_phase_taps(make_args(p, pass, nullptr, nullptr, nullptr, nullptr)) <= GatherGemmTile::kMaxTaps;
+  return max_phase_taps(make_args(p, pass, nullptr, nullptr, nullptr, nullptr)) <= kMaxGatherTaps;
 }
 
 int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass) {
   const int64_t k_channels = pass == GatherPass::kForward ? p.in_per_group() : p.out_per_group();
   const int64_t n_channels = pass == GatherPass::kForward ? p.out_per_group() : p.in_per_group();
-  const int64_t k_pad = (k_channels + GatherGemmTile::kBlockK - 1) / GatherGemmTile::kBlockK * GatherGemmTile::kBlockK;
+  const int64_t k_pad = (k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
   return p.groups * p.kernel_volume() * k_pad * ((n_channels + 3) / 4 * 4);
 }
 
@@ -639,20 +648,17 @@ cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, boo
   }
   int64_t max_spatial = 1;
   for (int i = 0; i < 3; ++i) max_spatial *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
-  const int64_t m_tiles = (max_spatial * a.batch + GatherGemmTile::kBlockM - 1) / GatherGemmTile::kBlockM;
+  static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM, "one M tiling");
+  const int64_t m_tiles = (max_spatial * a.batch + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
   if (m_tiles == 0) return cudaSuccess;
   if (m_tiles > 0x7fffffff) return cudaErrorInvalidConfiguration;
-  const dim3 grid(unsigned(m_tiles), unsigned((a.n_channels + GatherGemmTile::kBlockN - 1) / GatherGemmTile::kBlockN),
-                  unsigned(a.groups * a.phases[0] * a.phases[1] * a.phases[2]));
   const int taps = max_phase_taps(a);
   int device = 0;
   const cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  const bool deep = gather_stages(device, taps) == GatherGemmTile::kMaxStages;
-  constexpr int kDeep = GatherGemmTile::kMaxStages, kShallow = GatherGemmTile::kMinStages;
-  if (split_tf32)
-    return deep ? launch_gather<true, kDeep>(a, grid, taps, stream) : launch_gather<true, kShallow>(a, grid, taps, stream);
-  return deep ? launch_gather<false, kDeep>(a, grid, taps, stream) : launch_gather<false, kShallow>(a, grid, taps, stream);
+  if (a.n_channels <= NarrowGatherTile::kBlockN)
+    return launch_gather_tile<NarrowGatherTile>(a, split_tf32, m_tiles, taps, device, stream);
+  return launch_gather_tile<WideGatherTile>(a, split_tf32, m_tiles, taps, device, stream);
 }
 
 namespace {

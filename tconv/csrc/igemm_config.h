@@ -7,26 +7,45 @@ namespace tconv {
 // Gather implicit GEMM (forward per phase, and grad_input), fp32 in, TF32 / 3xTF32 mma.sync.
 //   GEMM M = output positions of one phase (NC(D)HW-native: consecutive M = consecutive W),
 //   GEMM N = output channels of one group, GEMM K = input channels of the group x phase taps.
-// 128x64 block tile, 8 warps (4 along M x 2 along N, 32x32 per warp), shared strides padded to
+// 128 x BN block tile, 32x32 warp tiles (4 warps along M x BN/32 along N), shared strides padded to
 // 8 mod 32 words so the fragment loads are bank-conflict free.
-// BK = 32 with 4 stages in dynamic shared memory (3 where two blocks of 4 would not fit, e.g. sm_80):
-// run 3 (BK = 16, 3 stages, addresses recomputed per stage) measured 48 TF/s on L1-68's forward and
-// the SASS showed 401 instructions per 16 HMMA (notes/perf.md); BK = 32 halves the per-stage fixed
-// cost per MMA, the deeper pipeline covers more latency. Not yet re-measured.
+// BK = 32 with up to 4 stages in dynamic shared memory (the deepest pipeline with which
+// kBlocksPerSm blocks fit): run 3 (BK = 16, 3 stages, addresses recomputed per stage) measured
+// 48 TF/s on L1-68's forward and its SASS showed 401 instructions per 16 HMMA (notes/perf.md);
+// BK = 32 halves the per-stage fixed cost per MMA. Not yet re-measured.
+template <int kBlockNArg, int kBlocksPerSmArg>
 struct GatherGemmTile {
   static constexpr int kBlockM = 128;
-  static constexpr int kBlockN = 64;
+  static constexpr int kBlockN = kBlockNArg;
   static constexpr int kBlockK = 32;
   static constexpr int kWarpsM = 4;
-  static constexpr int kWarpsN = 2;
+  static constexpr int kWarpsN = kBlockN / 32;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kMaxStages = 4;
   static constexpr int kMinStages = 3;
-  static constexpr int kBlocksPerSm = 2;  // the stage count is chosen so that this many fit
-  static constexpr int kPadA = 8;  // A stored [K][M + pad]: (M + pad) % 32 == 8
-  static constexpr int kPadB = 8;  // B stored [K][N + pad]
+  static constexpr int kBlocksPerSm = kBlocksPerSmArg;
   static constexpr int kMaxTaps = 512;  // phase tap table in shared memory; larger kernels go direct
+  // Derived layout: A stored [K][M + 8], B [K][N + 8] ((M + 8) % 32 == 8: conflict-free fragments),
+  // the epilogue stages C as [N][M + 4] in the pipeline buffers.
+  static constexpr int kLdA = kBlockM + 8;
+  static constexpr int kLdB = kBlockN + 8;
+  static constexpr int kLdC = kBlockM + 4;
+  static constexpr int kStageA = kBlockK * kLdA;
+  static constexpr int kStageB = kBlockK * kLdB;
+  static constexpr int kStageFloats = kStageA + kStageB;
+  static constexpr int kThreadsPerRow = kThreads / kBlockM;           // A: threads sharing one GEMM row
+  static constexpr int kBRowsPerPass = kThreads / (kBlockN / 4);      // B: 16-byte copies
+  static_assert(kThreads % kBlockM == 0 && kBlockK % kThreadsPerRow == 0, "A copies must tile the stage");
+  static_assert(kBlockK % kBRowsPerPass == 0, "B stage must be a whole number of passes");
+  static_assert(kLdA % 32 == 8 && kLdB % 32 == 8, "fragment loads must be bank-conflict free");
+  static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
 };
+// 64 channels per block, 8 warps, two blocks per SM: the general tile.
+using WideGatherTile = GatherGemmTile<64, 2>;
+// 32 channels per block, 4 warps, three blocks per SM: for <= 32 channels per group, where the wide
+// tile's N is half padding (L1-71: 32 -> 32; notes/perf.md "Misses explained"). Not yet measured.
+using NarrowGatherTile = GatherGemmTile<32, 3>;
+constexpr int kGatherBlockK = 32;  // both tiles: the packed weights are padded to it
 
 }  // namespace tconv
 
