@@ -7,9 +7,15 @@ in the original nn.GroupNorm module: `tconv.optimize` leaves that module where i
 turned into a pass-through), so the model's state_dict keys do not change and state_dicts load both
 ways.
 
-Today the epilogue runs as PyTorch's activation and group_norm after tconv's conv kernel; the fused
-CUDA epilogue (statistics accumulated in the conv's store, one normalisation pass, fused backward)
-is the open part of the fusion issue and will replace `_epilogue` without changing this API.
+The epilogue (activation, then GroupNorm) runs as tconv's own CUDA kernels after the conv's store
+(tconv/csrc/group_norm_act.cu) for CUDA tensors in fp32, fp16 or bf16 that are dense in contiguous
+or channels_last order: one pass computes Welford statistics of act(y) per (sample, channel, piece),
+merged per group in a fixed order (deterministic), one pass writes the normalised output; the
+backward recomputes act(y) from the saved conv output (nothing else of full size is saved), reduces
+per channel, and writes the input gradient in one elementwise pass. Everything else (CPU, fp64,
+other layouts, empty spatial size, parameters of another dtype) runs PyTorch's activation and
+F.group_norm. Statistics are not yet accumulated inside the conv's own store, so the conv output
+is still written once and read twice (statistics, normalisation).
 """
 from typing import Callable, Dict, Optional, Tuple
 
@@ -17,6 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from . import _build
 from .modules import ConvTranspose2d, ConvTranspose3d
 
 
@@ -54,6 +61,102 @@ _ACTIVATIONS: Dict[str, Callable] = {
     "hardtanh": lambda x, min_val, max_val: F.hardtanh(x, min_val, max_val),
     "identity": lambda x: x,
 }
+
+
+# Activation numbering of tconv/csrc/group_norm_act.h (enum class Activation); gelu splits by approximate.
+_ACTIVATION_CODES = {"identity": 0, "relu": 1, "leaky_relu": 2, "gelu": 3, "gelu_tanh": 4, "silu": 5, "hardswish": 6,
+                     "tanh": 7, "sigmoid": 8, "hardtanh": 9}
+_KERNEL_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+
+
+def _activation_kernel_args(kind: str, args: Dict) -> Tuple[int, float, float]:
+    """(code, arg0, arg1) of an activation for the CUDA kernels."""
+    if kind == "gelu" and args.get("approximate", "none") == "tanh":
+        return _ACTIVATION_CODES["gelu_tanh"], 0.0, 0.0
+    if kind == "leaky_relu":
+        return _ACTIVATION_CODES[kind], float(args["negative_slope"]), 0.0
+    if kind == "hardtanh":
+        return _ACTIVATION_CODES[kind], float(args["min_val"]), float(args["max_val"])
+    return _ACTIVATION_CODES[kind], 0.0, 0.0
+
+
+def _kernel_layout(y: torch.Tensor) -> Optional[bool]:
+    """False for dense contiguous, True for dense channels_last(_3d), None for anything else."""
+    if y.is_contiguous():
+        return False
+    if y.dim() in (4, 5):
+        fmt = torch.channels_last if y.dim() == 4 else torch.channels_last_3d
+        if y.is_contiguous(memory_format=fmt):
+            return True
+    return None
+
+
+def _kernels_apply(y: torch.Tensor, weight: Optional[torch.Tensor], bias: Optional[torch.Tensor]) -> bool:
+    """Whether tconv's CUDA epilogue handles this call (else torch's activation + group_norm run)."""
+    if not y.is_cuda or y.dtype not in _KERNEL_DTYPES or y.dim() < 3 or _kernel_layout(y) is None:
+        return False
+    if y.shape[0] > 0 and y[0, 0].numel() == 0:  # empty spatial size: torch's own semantics (NaN grads)
+        return False
+    return all(p is None or (p.device == y.device and p.dtype == y.dtype and p.dim() == 1) for p in (weight, bias))
+
+
+def _torch_act_group_norm(y, num_groups, weight, bias, eps, kind, args):
+    y = _ACTIVATIONS[kind](y, **args)
+    return F.group_norm(y, num_groups, weight, bias, eps)
+
+
+class _ActGroupNormFunction(torch.autograd.Function):
+    """group_norm(act(y)) through tconv's CUDA kernels; saves only y, mean and rstd (and gamma)."""
+
+    @staticmethod
+    def forward(ctx, y, weight, bias, num_groups, eps, kind, args):
+        channels_last = _kernel_layout(y)
+        code, arg0, arg1 = _activation_kernel_args(kind, args)
+        fmt = _memory_format(y, channels_last)
+        z = torch.empty(y.shape, dtype=y.dtype, device=y.device, memory_format=fmt)
+        mean = torch.empty(y.shape[0] * num_groups, dtype=torch.float32, device=y.device)
+        rstd = torch.empty_like(mean)
+        weight_c = weight.contiguous() if weight is not None else None
+        bias_c = bias.contiguous() if bias is not None else None
+        _build.load().group_norm_act_forward_out(y, weight_c, bias_c, num_groups, eps, code, arg0, arg1,
+                                                 channels_last, z, mean, rstd)
+        ctx.save_for_backward(y, weight_c, mean, rstd)
+        ctx.kernel_args = (num_groups, code, arg0, arg1, channels_last)
+        ctx.has_bias = bias is not None
+        return z
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, grad_z):
+        y, weight, mean, rstd = ctx.saved_tensors
+        num_groups, code, arg0, arg1, channels_last = ctx.kernel_args
+        grad_z = grad_z.contiguous(memory_format=_memory_format(y, channels_last))
+        needs_y, needs_weight, needs_bias = ctx.needs_input_grad[:3]
+        grad_y = torch.empty(y.shape, dtype=y.dtype, device=y.device,
+                             memory_format=_memory_format(y, channels_last)) if needs_y else None
+        grad_weight = torch.empty_like(weight) if needs_weight and weight is not None else None
+        grad_bias = (torch.empty(y.shape[1], dtype=y.dtype, device=y.device)
+                     if needs_bias and ctx.has_bias else None)
+        if grad_y is not None or grad_weight is not None or grad_bias is not None:
+            _build.load().group_norm_act_backward_out(grad_z, y, mean, rstd, weight, num_groups, code, arg0, arg1,
+                                                      channels_last, grad_y, grad_weight, grad_bias)
+        return grad_y, grad_weight, grad_bias, None, None, None, None
+
+
+def _memory_format(y: torch.Tensor, channels_last: bool) -> torch.memory_format:
+    if not channels_last:
+        return torch.contiguous_format
+    return torch.channels_last if y.dim() == 4 else torch.channels_last_3d
+
+
+def act_group_norm(y: torch.Tensor, num_groups: int, weight: Optional[torch.Tensor], bias: Optional[torch.Tensor],
+                   eps: float, kind: str, args: Optional[Dict] = None) -> torch.Tensor:
+    """group_norm(act(y), num_groups, weight, bias, eps) for an activation kind of `_activation_spec`:
+    tconv's CUDA kernels where they apply (see the module docstring), PyTorch's ops otherwise."""
+    args = dict(args or {})
+    if _kernels_apply(y, weight, bias):
+        return _ActGroupNormFunction.apply(y, weight, bias, num_groups, eps, kind, args)
+    return _torch_act_group_norm(y, num_groups, weight, bias, eps, kind, args)
 
 
 def fusion_refusal(conv: nn.Module, activation: nn.Module, norm: nn.Module) -> Optional[str]:
@@ -102,9 +205,9 @@ class _ConvTransposeActGroupNormMixin:
         object.__setattr__(self, "_norm", norm)
 
     def _epilogue(self, y: torch.Tensor) -> torch.Tensor:
-        y = _ACTIVATIONS[self.activation_kind](y, **self.activation_args)
         norm = self._norm
-        return F.group_norm(y, norm.num_groups, norm.weight, norm.bias, norm.eps)
+        return act_group_norm(y, norm.num_groups, norm.weight, norm.bias, norm.eps, self.activation_kind,
+                              self.activation_args)
 
     def forward(self, input: torch.Tensor, output_size=None) -> torch.Tensor:
         return self._epilogue(super().forward(input, output_size))

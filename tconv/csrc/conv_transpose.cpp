@@ -216,6 +216,8 @@ void grad_bias_out(const at::Tensor& grad_output, at::Tensor& grad_bias) {
 
 }  // namespace tconv
 
+namespace tconv { void bind_group_norm_act(pybind11::module_& m); }
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.doc() = "tconv CUDA kernels (transposed convolution). Use tconv's Python API, not this module.";
   m.def("forward_out", &tconv::forward_out, "conv_transpose forward into a preallocated 5-D output");
@@ -224,4 +226,5 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("grad_bias_out", &tconv::grad_bias_out, "conv_transpose grad_bias into a preallocated 1-D tensor");
   m.def("compiled_arch_list", &tconv::compiled_arch_list, "architectures the CUDA sources were compiled for");
   m.def("kernel_binary_version", &tconv::kernel_binary_version, "SASS version the driver picked on a device");
+  tconv::bind_group_norm_act(m);
 }

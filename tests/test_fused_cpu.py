@@ -1,0 +1,134 @@
+"""The math of tconv's fused activation -> GroupNorm kernels, on CPU in float64: the pure-torch
+reference of the kernels' steps (tconv/_group_norm_reference.py) equals torch's autograd of
+activation + F.group_norm for every activation (kinks included), affine on/off, 2D/3D; the Python
+dispatch sends only what the kernels handle to them; activation codes match the C++ enum."""
+import os
+import re
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import tconv
+from tconv import _group_norm_reference as ref
+from tconv import fused
+
+ACTIVATIONS = [
+    ("identity", {}),
+    ("relu", {}),
+    ("leaky_relu", {"negative_slope": 0.1}),
+    ("gelu", {"approximate": "none"}),
+    ("gelu", {"approximate": "tanh"}),
+    ("silu", {}),
+    ("hardswish", {}),
+    ("tanh", {}),
+    ("sigmoid", {}),
+    ("hardtanh", {"min_val": -0.5, "max_val": 0.75}),
+    ("hardtanh", {"min_val": 0.0, "max_val": 6.0}),  # ReLU6
+]
+ACTIVATION_IDS = [k + ("" if not a else "-" + "-".join(str(v) for v in a.values())) for k, a in ACTIVATIONS]
+
+# Points where activations have kinks or switch branches: the gradient conventions there differ
+# between plausible implementations, so they are planted in every input.
+KINKS = [0.0, -3.0, 3.0, -0.5, 0.75, 6.0, 1.0, -1.0]
+
+
+def _input(shape, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    y = torch.randn(shape, generator=g, dtype=torch.float64) * 2.5 + 0.3
+    flat = y.view(-1)
+    picks = torch.randperm(flat.numel(), generator=g)[: 4 * len(KINKS)]
+    flat[picks] = torch.tensor(KINKS * 4, dtype=torch.float64)
+    return y
+
+
+def _torch_chain(y, groups, weight, bias, eps, kind, args):
+    return F.group_norm(fused._ACTIVATIONS[kind](y, **args), groups, weight, bias, eps)
+
+
+@pytest.mark.parametrize("kind,args", ACTIVATIONS, ids=ACTIVATION_IDS)
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("shape,groups", [((3, 6, 5, 7), 3), ((2, 8, 3, 4, 5), 2), ((2, 4, 3, 3), 4), ((1, 4, 9, 2), 1)])
+def test_reference_matches_torch_autograd(kind, args, affine, shape, groups):
+    y = _input(shape).requires_grad_()
+    channels = shape[1]
+    g = torch.Generator().manual_seed(1)
+    weight = torch.randn(channels, generator=g, dtype=torch.float64).requires_grad_() if affine else None
+    bias = torch.randn(channels, generator=g, dtype=torch.float64).requires_grad_() if affine else None
+    eps = 1e-5
+    z_torch = _torch_chain(y, groups, weight, bias, eps, kind, args)
+    grad_z = torch.randn(shape, generator=g, dtype=torch.float64)
+    wrt = [y] + ([weight, bias] if affine else [])
+    grads_torch = torch.autograd.grad(z_torch, wrt, grad_z)
+
+    with torch.no_grad():
+        z, mean, rstd = ref.group_norm_act_forward(y, groups, weight, bias, eps, kind, args)
+        grad_y, grad_weight, grad_bias = ref.group_norm_act_backward(grad_z, y, mean, rstd, groups, weight, kind, args)
+    torch.testing.assert_close(z, z_torch.detach(), rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(grad_y, grads_torch[0], rtol=1e-10, atol=1e-10)
+    if affine:
+        torch.testing.assert_close(grad_weight, grads_torch[1], rtol=1e-10, atol=1e-10)
+        torch.testing.assert_close(grad_bias, grads_torch[2], rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("kind,args", ACTIVATIONS, ids=ACTIVATION_IDS)
+def test_activation_slopes_match_torch_at_kinks(kind, args):
+    x = torch.tensor(KINKS + [-7.0, -2.9, 2.9, 7.0, 0.3, -0.3], dtype=torch.float64, requires_grad=True)
+    slope, = torch.autograd.grad(fused._ACTIVATIONS[kind](x, **args).sum(), x)
+    torch.testing.assert_close(ref.activation_slope(kind, x.detach(), args), slope, rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(ref.activation_value(kind, x.detach(), args), fused._ACTIVATIONS[kind](x.detach(), **args),
+                               rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("splits", [1, 2, 5])
+def test_chan_merged_statistics_equal_two_pass(splits):
+    x = _input((3, 6, 11, 4)) * 100 + 1e3  # a large offset: the merge must stay stable
+    mean, rstd = ref.group_statistics(x, 3, 1e-5, splits=splits)
+    var, mu = torch.var_mean(x.reshape(3, 3, -1), dim=2, unbiased=False)
+    torch.testing.assert_close(mean, mu, rtol=1e-12, atol=1e-9)
+    torch.testing.assert_close(rstd, torch.rsqrt(var + 1e-5), rtol=1e-10, atol=0)
+
+
+def test_activation_codes_match_the_cuda_enum():
+    header = os.path.join(os.path.dirname(tconv.__file__), "csrc", "group_norm_act.h")
+    with open(header) as f:
+        text = f.read()
+    enum = re.search(r"enum class Activation : int \{(.*?)\};", text, re.S).group(1)
+    codes = {name: int(value) for name, value in re.findall(r"k(\w+) = (\d+)", enum)}
+    expected = {"Identity": "identity", "Relu": "relu", "LeakyRelu": "leaky_relu", "Gelu": "gelu",
+                "GeluTanh": "gelu_tanh", "Silu": "silu", "Hardswish": "hardswish", "Tanh": "tanh",
+                "Sigmoid": "sigmoid", "Hardtanh": "hardtanh"}
+    assert {expected[name]: code for name, code in codes.items()} == fused._ACTIVATION_CODES
+    assert fused._activation_kernel_args("gelu", {"approximate": "tanh"})[0] == codes["GeluTanh"]
+    assert fused._activation_kernel_args("gelu", {"approximate": "none"})[0] == codes["Gelu"]
+    assert fused._activation_kernel_args("hardtanh", {"min_val": -1.0, "max_val": 2.0}) == (codes["Hardtanh"], -1.0, 2.0)
+    assert fused._activation_kernel_args("leaky_relu", {"negative_slope": 0.2}) == (codes["LeakyRelu"], 0.2, 0.0)
+
+
+def test_kernel_layout_classification():
+    y = torch.randn(2, 4, 3, 5)
+    assert fused._kernel_layout(y) is False
+    assert fused._kernel_layout(y.to(memory_format=torch.channels_last)) is True
+    assert fused._kernel_layout(torch.randn(2, 4, 3, 5, 6).to(memory_format=torch.channels_last_3d)) is True
+    assert fused._kernel_layout(y[:, :, :, ::2]) is None
+    assert fused._kernel_layout(y.transpose(2, 3)) is None
+
+
+def test_cpu_and_fp64_take_torch_path():
+    y = torch.randn(2, 4, 3, 3)
+    assert not fused._kernels_apply(y, None, None)
+    out = fused.act_group_norm(y, 2, None, None, 1e-5, "silu", {})
+    torch.testing.assert_close(out, F.group_norm(F.silu(y), 2, None, None, 1e-5), rtol=0, atol=0)
+
+
+def test_fused_module_on_cpu_matches_sequential():
+    torch.manual_seed(0)
+    seq = nn.Sequential(nn.ConvTranspose2d(3, 8, 3, stride=2, bias=True), nn.GELU(approximate="tanh"), nn.GroupNorm(4, 8))
+    with torch.no_grad():
+        for p in seq.parameters():
+            p.copy_(torch.randn_like(p))
+    seq = seq.double()
+    fused_module = tconv.ConvTransposeActGroupNorm2d.fuse(seq[0], seq[1], seq[2])
+    x = torch.randn(2, 3, 5, 4, dtype=torch.float64)
+    torch.testing.assert_close(fused_module(x), seq(x), rtol=1e-12, atol=1e-12)
