@@ -95,7 +95,7 @@ def _kernels_apply(y: torch.Tensor, weight: Optional[torch.Tensor], bias: Option
     """Whether tconv's CUDA epilogue handles this call (else torch's activation + group_norm run)."""
     if not y.is_cuda or y.dtype not in _KERNEL_DTYPES or y.dim() < 3 or _kernel_layout(y) is None:
         return False
-    if y.shape[0] > 0 and y[0, 0].numel() == 0:  # empty spatial size: torch's own semantics (NaN grads)
+    if y.shape[1] == 0 or any(size == 0 for size in y.shape[2:]):  # torch's own semantics (NaN grads)
         return False
     return all(p is None or (p.device == y.device and p.dtype == y.dtype and p.dim() == 1) for p in (weight, bias))
 
