@@ -1,8 +1,12 @@
-"""ModelNew for problems/l2_61_convt3d_relu_groupnorm.py: conv in tconv's kernels; ReLU and GroupNorm are torch's elementwise/normalisation ops until the fused kernel lands."""
+"""ModelNew for problems/l2_61_convt3d_relu_groupnorm.py: the transposed convolution runs in tconv's
+conv kernels, then ReLU + GroupNorm run as tconv's fused CUDA epilogue (one statistics pass over the
+conv output, one normalising pass; backward in one reduction and one elementwise pass). The group
+statistics are not yet accumulated inside the conv's own store (the remaining step of the fusion issue)."""
 import torch
 import torch.nn as nn
 
 import tconv
+from tconv.fused import act_group_norm
 
 
 class ModelNew(nn.Module):
@@ -13,7 +17,6 @@ class ModelNew(nn.Module):
         self.group_norm = nn.GroupNorm(num_groups=groups, num_channels=out_channels)
 
     def forward(self, x):
-        x = self.conv_transpose(x)
-        x = self.relu(x)
-        x = self.group_norm(x)
-        return x
+        y = self.conv_transpose(x)
+        norm = self.group_norm
+        return act_group_norm(y, norm.num_groups, norm.weight, norm.bias, norm.eps, "relu")
