@@ -16,8 +16,8 @@ from typing import List, Optional
 import torch
 
 CSRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "csrc")
-SOURCES = ["conv_transpose.cpp", "conv_transpose_direct.cu", "conv_transpose_igemm.cu", "group_norm_act.cpp",
-           "group_norm_act.cu"]
+SOURCES = ["conv_transpose.cpp", "conv_transpose_direct.cu", "conv_transpose_igemm.cu", "conv_transpose_grouped.cu",
+           "group_norm_act.cpp", "group_norm_act.cu"]
 DEFAULT_ARCH_LIST = "8.0;9.0"
 EXTENSION_NAME = "tconv_C"
 

@@ -34,5 +34,20 @@ for algorithm in ("igemm", "direct"):
         w = torch.randn(40, 72, 3, 3, device="cuda", requires_grad=True)
         out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
         out.backward(torch.randn_like(out))
+# The grouped kernels (few channels per group): fp32 contiguous (scalar channel loads), bf16
+# channels_last (vector loads/stores of 8 channels), fp64, padded channel counts (3 -> 4), 1D with
+# several W tiles.
+for dims, dtype, channels_last, cin, cout, groups, spatial in [
+        (3, torch.float32, False, 32, 32, 4, [3, 4, 9]), (2, torch.bfloat16, True, 16, 16, 2, [5, 7]),
+        (2, torch.float64, False, 6, 9, 3, [4, 5]), (1, torch.float16, False, 3, 5, 1, [300])]:
+    with tconv._ops.use_algorithm("grouped"):
+        x = torch.randn(2, cin, *spatial, device="cuda", dtype=dtype)
+        if channels_last:
+            x = x.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
+        x.requires_grad_()
+        w = torch.randn(cin, cout // groups, *([3] * dims), device="cuda", dtype=dtype, requires_grad=True)
+        b = torch.randn(cout, device="cuda", dtype=dtype, requires_grad=True)
+        out = FN[dims](x, w, b, 2, 1, 1, groups)
+        out.backward(torch.randn_like(out))
 torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

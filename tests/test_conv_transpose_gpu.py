@@ -178,6 +178,91 @@ def test_grid_forced_igemm(case, mode, poison_allocator):
     run_case(*case, mode=mode, layout="contiguous", seed=7, poison=poison_allocator, algorithm="igemm")
 
 
+def grouped_supported(case, mode):
+    """Mirror of grouped_supported() in conv_transpose_grouped.cu: <= 16 channels per group on each
+    side, the group's weights (channels rounded up to powers of two) within 48 KiB as accumulators."""
+    dims, batch, cin, cout, groups, kernel = case[:6]
+    pow2 = lambda v: 1 << (v - 1).bit_length()
+    cin_g, cout_g = cin // groups, cout // groups
+    taps = 1
+    for k in kernel:
+        taps *= k
+    acc_bytes = 8 if mode == "fp64" else 4
+    return cin_g <= 16 and cout_g <= 16 and taps * pow2(cin_g) * pow2(cout_g) * acc_bytes <= 48 * 1024
+
+
+# Shapes for the few-channels-per-group kernels: several W tiles (slots > 256), several rows per
+# block (narrow W), 1..16 channels per group on each side, groups up to 8, the L1-73/L1-72 patterns.
+GROUPED_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (3, 2, 32, 32, 4, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 4, 40], True),      # L1-73-like
+    (3, 2, 32, 32, 4, [3, 5, 7], [2, 2, 2], [1, 2, 3], [1, 1, 1], [1, 1, 1], [2, 3, 5], False),      # L1-72-like
+    (1, 2, 16, 16, 1, [5], [2], [1], [1], [1], [300], True),
+    (1, 3, 8, 24, 8, [3], [3], [2], [2], [2], [150], True),
+    (2, 2, 48, 18, 3, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [7, 5], True),
+    (2, 1, 7, 21, 7, [4, 3], [2, 3], [1, 0], [1, 2], [1, 2], [6, 9], False),
+    (2, 2, 5, 3, 1, [3, 3], [2, 2], [0, 1], [1, 0], [3, 2], [5, 4], True),
+    (2, 2, 24, 40, 8, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [4, 70], True),
+    (3, 1, 6, 12, 2, [2, 3, 2], [3, 1, 2], [0, 1, 1], [2, 0, 1], [1, 1, 2], [2, 3, 4], True),
+    (2, 2, 64, 16, 8, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [5, 6], True),
+    (2, 1, 16, 16, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [9, 9], True),
+    (3, 0, 8, 8, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [1, 1, 1], [3, 3, 3], True),
+]
+
+
+@pytest.mark.parametrize("algorithm", ["grouped", "auto"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("case", GRID + GROUPED_GRID, ids=[f"g{i}" for i in range(len(GRID))] +
+                         [f"gg{i}" for i in range(len(GROUPED_GRID))])
+def test_grid_grouped(case, layout, mode, algorithm, poison_allocator):
+    if not grouped_supported(case, mode):
+        pytest.skip("more than 16 channels per group or weights beyond 48 KiB: not a grouped-kernel shape")
+    run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}g".encode()) % 10000,
+             poison=poison_allocator, algorithm=algorithm)
+
+
+@pytest.mark.parametrize("case", GROUPED_GRID[:2] + GRID[:3], ids=["gg0", "gg1", "g0", "g1", "g2"])
+def test_grouped_matches_direct(case):
+    """fp32 FFMA on both sides: the grouped kernels agree with the direct ones to rounding."""
+    gen = torch.Generator(device="cuda").manual_seed(3)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=gen, requires_grad=True)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=gen, requires_grad=True)
+    b = torch.randn(cout, device="cuda", generator=gen, requires_grad=True) if bias else None
+    args = (stride, padding, output_padding, groups, dilation)
+    results = {}
+    for algorithm in ("grouped", "direct"):
+        with tconv._ops.use_algorithm(algorithm):
+            out = TCONV_FN[dims](x, w, b, *args)
+            g = torch.autograd.grad(out, [x], torch.ones_like(out))[0]
+        results[algorithm] = (out, g)
+    for got, ref in zip(results["grouped"], results["direct"]):
+        torch.testing.assert_close(got, ref, atol=1e-5, rtol=1e-5)
+
+
+def test_forced_grouped_refuses_wide_groups():
+    x = torch.rand(1, 32, 5, 5, device="cuda")
+    w = torch.rand(32, 32, 3, 3, device="cuda")
+    with tconv._ops.use_algorithm("grouped"), pytest.raises(RuntimeError, match="grouped"):
+        tconv.conv_transpose2d(x, w)
+
+
+def test_auto_picks_grouped_for_few_channels():
+    """L1-73's channel pattern (8 x 8 per group) runs the grouped kernels under "auto"; 32 x 32 does not."""
+    def kernel_names(cin, groups):
+        x = torch.rand(1, cin, 4, 6, 6, device="cuda", requires_grad=True)
+        w = torch.rand(cin, cin // groups, 3, 3, 3, device="cuda", requires_grad=True)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose3d(x, w, None, 2, 1, 0, groups)
+            out.backward(torch.ones_like(out))
+            torch.cuda.synchronize()
+        return " ".join(e.name for e in prof.events())
+    names = kernel_names(32, 4)
+    assert "tconv_grouped_forward_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
+    assert "tconv_grouped" not in kernel_names(32, 1)
+
+
 def test_forced_igemm_refuses_half():
     x = torch.rand(1, 4, 5, 5, device="cuda", dtype=torch.float16)
     w = torch.rand(4, 4, 3, 3, device="cuda", dtype=torch.float16)
@@ -217,7 +302,7 @@ def random_config(rng):
             rng.random() < 0.5)
 
 
-@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "grouped"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)
@@ -225,12 +310,41 @@ def test_random_sweep(seed, algorithm, poison_allocator):
     mode = MODES[seed % 4]
     if algorithm == "igemm" and mode not in ("fp32", "tf32"):
         pytest.skip("the tensor-core GEMMs take fp32 only")
+    if algorithm == "grouped" and not grouped_supported(case, mode):
+        pytest.skip("not a grouped-kernel shape")
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
     run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
 
 
+def random_grouped_config(rng):
+    """Few channels per group: groups 1..8, 1..16 channels per group on each side (auto takes the
+    grouped kernels when the product is <= 64)."""
+    case = list(random_config(rng))
+    groups = rng.randint(1, 8)
+    case[2], case[3], case[4] = groups * rng.randint(1, 16), groups * rng.randint(1, 16), groups
+    return tuple(case)
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "grouped"])
+@pytest.mark.parametrize("seed", range(120))
+def test_random_sweep_grouped(seed, algorithm, poison_allocator):
+    rng = random.Random(5000 + seed)
+    case = random_grouped_config(rng)
+    mode = MODES[seed % 4]
+    if algorithm == "grouped" and not grouped_supported(case, mode):
+        pytest.skip("not a grouped-kernel shape")
+    layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
+    run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "grouped"])
 @pytest.mark.parametrize("dims", [1, 2, 3])
-def test_gradcheck_fp64(dims):
+def test_gradcheck_fp64(dims, algorithm):
+    with tconv._ops.use_algorithm(algorithm):
+        _gradcheck_fp64(dims)
+
+
+def _gradcheck_fp64(dims):
     gen = torch.Generator(device="cuda").manual_seed(dims)
     x = torch.randn(2, 4, *([3] * dims), dtype=torch.float64, device="cuda", generator=gen, requires_grad=True)
     w = torch.randn(4, 3, *([2] * dims), dtype=torch.float64, device="cuda", generator=gen, requires_grad=True)

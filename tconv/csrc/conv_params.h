@@ -65,6 +65,64 @@ TCONV_HOST_DEVICE bool output_index_for_tap(int64_t i, int64_t k, int64_t s, int
   return true;
 }
 
+// Phase-aware tap walks (register-blocked kernels): the taps of one dim that connect an index to
+// the other side, as an arithmetic progression, so a kernel loops over exactly those taps without
+// a division per tap. Tap t of the walk is k = k + t * k_step with index idx + t * idx_step, for t
+// in [0, count). Same set, in increasing k, as the taps input_index_for_tap /
+// output_index_for_tap accept (checked exhaustively in tests/test_conv_params_cpu.py).
+template <typename I>
+struct TapWalk {
+  I k, k_step, idx, idx_step, count;
+};
+
+template <typename I> TCONV_HOST_DEVICE I gcd_of(I a, I b) {
+  while (b != 0) {
+    const I t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+// Forward (gather into output o): o + p - k*d must be a multiple of s. Those k repeat every
+// s / gcd(s, d) taps and their input index falls by d / gcd(s, d) per repeat; both steps are
+// loop-invariant, pass them in (k_step = s / gcd(s, d), i_step = d / gcd(s, d)).
+template <typename I>
+TCONV_HOST_DEVICE TapWalk<I> forward_taps(I o, I K, I s, I p, I d, I in_size, I k_step, I i_step) {
+  TapWalk<I> w{0, k_step, 0, -i_step, 0};
+  const I base = o + p;
+  I k0 = 0;
+  while (k0 < k_step && k0 < K && (base - k0 * d) % s != 0) ++k0;
+  if (k0 >= k_step || k0 >= K) return w;  // no tap of this phase lies in the kernel
+  const I i0 = (base - k0 * d) / s;      // exact; may be out of range on either side
+  if (i0 < 0) return w;                   // the index only falls from here
+  const I t_lo = i0 >= in_size ? (i0 - in_size + i_step) / i_step : I(0);  // first t with idx < in_size
+  I t_hi = (K - k0 + k_step - 1) / k_step;                                 // taps inside the kernel
+  const I t_nonneg = i0 / i_step + 1;                                      // taps with idx >= 0
+  if (t_nonneg < t_hi) t_hi = t_nonneg;
+  if (t_hi <= t_lo) return w;
+  w.k = k0 + t_lo * k_step;
+  w.idx = i0 - t_lo * i_step;
+  w.count = t_hi - t_lo;
+  return w;
+}
+
+// grad_input (gather from grad_output at o = i*s - p + k*d): every k whose o lies in [0, out_size).
+template <typename I>
+TCONV_HOST_DEVICE TapWalk<I> grad_input_taps(I i, I K, I s, I p, I d, I out_size) {
+  TapWalk<I> w{0, 1, 0, d, 0};
+  const I base = i * s - p;  // o of tap 0
+  if (base > out_size - 1) return w;
+  const I k_lo = base >= 0 ? I(0) : (-base + d - 1) / d;
+  I k_hi = (out_size - 1 - base) / d + 1;
+  if (K < k_hi) k_hi = K;
+  if (k_hi <= k_lo) return w;
+  w.k = k_lo;
+  w.idx = base + k_lo * d;
+  w.count = k_hi - k_lo;
+  return w;
+}
+
 // Largest element offset reachable in a tensor of `sizes` with `strides` (for choosing 32-bit
 // indexing): sum of (size-1)*|stride|.
 inline int64_t max_offset(const int64_t* sizes, const int64_t* strides, int n) {

@@ -96,11 +96,16 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
   return static_cast<int64_t>(reduced.numel() * reduced.element_size() / 10) / accumulator_bytes(dtype);
 }
 
-// Which kernel runs a gather pass. "auto" is the heuristic; "direct"/"igemm" force one (tests use
-// them to exercise every branch; forcing igemm where it cannot run is an error, not a fallback).
+void check_algorithm(const std::string& algorithm) {
+  TORCH_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "grouped",
+              "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm, grouped)");
+}
+
+// Which kernel runs a gather pass. "auto" is the heuristic; "direct"/"igemm"/"grouped" force one
+// (tests use them to exercise every branch; forcing a kernel where it cannot run is an error, not
+// a fallback). grad_weight has no grouped kernel: under "grouped" it runs the direct one.
 bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm, bool preferred = true) {
-  TORCH_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm",
-              "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm)");
+  check_algorithm(algorithm);
   const bool possible = t.scalar_type() == at::kFloat && supported;
   if (algorithm == "igemm") {
     TORCH_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32 only, per-dim kernel <= 32, "
@@ -108,6 +113,20 @@ bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm
     return true;
   }
   return algorithm == "auto" && possible && preferred;
+}
+
+// The register-blocked kernels for few channels per group (forward and grad_input); "auto" takes
+// them ahead of the GEMMs where grouped_preferred says the channel product is small.
+bool use_grouped(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
+  check_algorithm(algorithm);
+  const bool supported = grouped_supported(p, dtype);
+  if (algorithm == "grouped") {
+    TORCH_CHECK(supported, "tconv: the grouped algorithm does not support this call (at most ", kGroupedMaxChannels,
+                " channels per group on each side, the group's weights within ", kGroupedMaxSharedBytes / 1024,
+                " KiB of shared memory, every tensor below 2^31 elements)");
+    return true;
+  }
+  return algorithm == "auto" && supported && grouped_preferred(p);
 }
 
 }  // namespace
@@ -128,6 +147,13 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
   if (b != nullptr) p.bias_stride = b->stride(0);
   const c10::cuda::CUDAGuard guard(input.device());
+  if (use_grouped(p, to_dtype(input), algorithm)) {
+    check_launch(grouped_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
+                                 b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), sm_count_of(input),
+                                 c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (grouped)");
+    return;
+  }
   if (use_igemm(igemm_supported(p, GatherPass::kForward), input, algorithm)) {
     const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kForward)}, input.options());
     check_launch(igemm_gather_fp32(p, GatherPass::kForward, !allow_tf32, input.data_ptr<float>(),
@@ -151,6 +177,13 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   check_5d_cuda(grad_input, "grad_input", grad_output);
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  if (use_grouped(p, to_dtype(grad_output), algorithm)) {
+    check_launch(grouped_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
+                                    grad_input.data_ptr(), sm_count_of(grad_output),
+                                    c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose grad_input (grouped)");
+    return;
+  }
   if (use_igemm(igemm_supported(p, GatherPass::kGradInput), grad_output, algorithm)) {
     const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput)}, grad_output.options());
     check_launch(igemm_gather_fp32(p, GatherPass::kGradInput, !allow_tf32, grad_output.data_ptr<float>(),

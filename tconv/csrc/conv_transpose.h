@@ -55,6 +55,24 @@ cudaError_t igemm_grad_weight_fp32(const ConvTransposeParams& p, bool split_tf32
                                    const float* grad_output, float* grad_weight, float* workspace, int sm_count,
                                    int64_t max_workspace_elems, cudaStream_t stream);
 
+// ---- register-blocked direct kernels for few channels per group (conv_transpose_grouped.cu) ----
+// Channels per group up to 16 on both sides (templated, rounded up to a power of two).
+constexpr int64_t kGroupedMaxChannels = 16;
+// The group's weights live in shared memory as accumulator values; without an opt-in a block gets
+// 48 KiB, which holds 8x8 channels x 105 taps in fp32 (L1-72's 3x5x7 kernel).
+constexpr int64_t kGroupedMaxSharedBytes = 48 * 1024;
+// "auto" takes the grouped kernels when C_in/g * C_out/g is at most this. NOT YET MEASURED: chosen
+// where the tensor-core tiles are mostly padding (16x8 MMA fragments, 64-wide N tile) and where the
+// grad_weight GEMM already loses to the direct kernel (kGradWeightIgemmMinChannelProduct = 256).
+constexpr int64_t kGroupedPreferredMaxChannelProduct = 64;
+bool grouped_supported(const ConvTransposeParams& p, DType dtype);
+bool grouped_preferred(const ConvTransposeParams& p);  // the "auto" heuristic (channel product)
+cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                            const void* bias, void* output, int sm_count, cudaStream_t stream);
+// p.input_strides describe grad_input, p.output_strides grad_output.
+cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                               const void* weight, void* grad_input, int sm_count, cudaStream_t stream);
+
 // Sums `splits` partial buffers [splits][numel] (accumulator type of dtype) in a fixed order and
 // stores the logical row-major elements of `sizes` at their strided places in `out`.
 cudaError_t sum_splits(DType dtype, const void* workspace, int64_t splits, const int64_t sizes[5],
