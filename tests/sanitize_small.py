@@ -31,9 +31,10 @@ for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, 
 for algorithm in ("igemm", "direct"):
     with tconv._ops.use_algorithm(algorithm):
         x = torch.randn(2, 40, 9, 11, device="cuda", requires_grad=True)
-        w = torch.randn(40, 72, 3, 3, device="cuda", requires_grad=True)
-        out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
-        out.backward(torch.randn_like(out))
+        for out_channels in (72, 24):  # the 128x64 and the 128x32 gather tiles
+            w = torch.randn(40, out_channels, 3, 3, device="cuda", requires_grad=True)
+            out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
+            out.backward(torch.randn_like(out))
 # The grouped kernels (few channels per group): fp32 contiguous (scalar channel loads), bf16
 # channels_last (vector loads/stores of 8 channels), fp64, padded channel counts (3 -> 4), 1D with
 # several W tiles.
@@ -49,5 +50,17 @@ for dims, dtype, channels_last, cin, cout, groups, spatial in [
         b = torch.randn(cout, device="cuda", dtype=dtype, requires_grad=True)
         out = FN[dims](x, w, b, 2, 1, 1, groups)
         out.backward(torch.randn_like(out))
+# The fused activation -> GroupNorm epilogue (statistics, normalise, backward), both layouts.
+from tconv.fused import act_group_norm  # noqa: E402
+
+for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
+    y = torch.randn(2, 12, 3, 5, 7, device="cuda", dtype=dtype)
+    if channels_last:
+        y = y.contiguous(memory_format=torch.channels_last_3d)
+    y.requires_grad_()
+    gamma = torch.randn(12, device="cuda", dtype=dtype, requires_grad=True)
+    beta = torch.randn(12, device="cuda", dtype=dtype, requires_grad=True)
+    z = act_group_norm(y, 3, gamma, beta, 1e-5, "silu")
+    z.backward(torch.randn_like(z))
 torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")
