@@ -241,11 +241,41 @@ def test_grouped_matches_direct(case):
         torch.testing.assert_close(got, ref, atol=1e-5, rtol=1e-5)
 
 
+def _run_isolated(code: str) -> str:
+    """Runs `code` in a fresh interpreter, so a crash fails this test instead of ending the session."""
+    import subprocess
+    import sys
+    completed = subprocess.run([sys.executable, "-X", "faulthandler", "-c", code], capture_output=True, text=True,
+                               timeout=300)
+    assert completed.returncode == 0, f"exit {completed.returncode}\n{completed.stdout}\n{completed.stderr[-3000:]}"
+    return completed.stdout
+
+
 def test_forced_grouped_refuses_wide_groups():
-    x = torch.rand(1, 32, 5, 5, device="cuda")
-    w = torch.rand(32, 32, 3, 3, device="cuda")
-    with tconv._ops.use_algorithm("grouped"), pytest.raises(RuntimeError, match="grouped"):
-        tconv.conv_transpose2d(x, w)
+    # Run 9 (H200): this call crashed the interpreter (SIGSEGV) instead of raising; isolated until understood.
+    out = _run_isolated(
+        "import torch, tconv\n"
+        "x = torch.rand(1, 32, 5, 5, device='cuda'); w = torch.rand(32, 32, 3, 3, device='cuda')\n"
+        "try:\n"
+        "    with tconv._ops.use_algorithm('grouped'):\n"
+        "        tconv.conv_transpose2d(x, w)\n"
+        "except RuntimeError as error:\n"
+        "    print('raised:', str(error).splitlines()[0])\n")
+    assert "raised:" in out and "grouped" in out
+
+
+def test_kernel_side_checks_raise_runtime_error():
+    """The C++ checks with formatted messages (several arguments) raise RuntimeError, never crash."""
+    out = _run_isolated(
+        "import torch, tconv\n"
+        "ext = tconv._build.load()\n"
+        "x = torch.rand(1, 4, 1, 5, 5, device='cuda'); w = torch.rand(4, 4, 1, 3, 3, device='cuda')\n"
+        "bad_output = torch.empty(1, 4, 1, 9, 9, device='cuda')  # a 3x3 kernel gives 7x7\n"
+        "try:\n"
+        "    ext.forward_out(x, w, None, bad_output, [1, 1, 1], [0, 0, 0], [1, 1, 1], 1, True, 'auto')\n"
+        "except RuntimeError as error:\n"
+        "    print('raised:', str(error).splitlines()[0])\n")
+    assert "raised:" in out and "inconsistent" in out
 
 
 def test_auto_picks_grouped_for_few_channels():
