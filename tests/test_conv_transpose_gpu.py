@@ -252,7 +252,8 @@ def _run_isolated(code: str) -> str:
 
 
 def test_forced_grouped_refuses_wide_groups():
-    # Run 9 (H200): this call crashed the interpreter (SIGSEGV) instead of raising; isolated until understood.
+    # Runs 9-11 (H200): this call crashed the interpreter (SIGSEGV) instead of raising (see
+    # tconv/csrc/torch_check.h); isolated so a crash fails this test, not the session.
     out = _run_isolated(
         "import torch, tconv\n"
         "x = torch.rand(1, 32, 5, 5, device='cuda'); w = torch.rand(32, 32, 3, 3, device='cuda')\n"

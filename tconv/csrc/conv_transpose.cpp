@@ -6,6 +6,8 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
+#include "torch_check.h"
+
 #include "conv_transpose.h"
 
 namespace tconv {
@@ -18,16 +20,16 @@ DType to_dtype(const at::Tensor& t) {
     case at::kFloat: return DType::kFloat32;
     case at::kDouble: return DType::kFloat64;
     default:
-      TORCH_CHECK(false, "tconv: CUDA kernels support float16, bfloat16, float32 and float64, got ",
+      TCONV_CHECK(false, "tconv: CUDA kernels support float16, bfloat16, float32 and float64, got ",
                   t.scalar_type());
   }
 }
 
 void check_5d_cuda(const at::Tensor& t, const char* name, const at::Tensor& like) {
-  TORCH_CHECK(t.is_cuda(), "tconv: ", name, " must be a CUDA tensor");
-  TORCH_CHECK(t.dim() == 5, "tconv: ", name, " must be 5-D here (1D/2D are viewed as 3D), got ", t.dim(), "-D");
-  TORCH_CHECK(t.device() == like.device(), "tconv: ", name, " is on ", t.device(), " but expected ", like.device());
-  TORCH_CHECK(t.scalar_type() == like.scalar_type(), "tconv: ", name, " has dtype ", t.scalar_type(),
+  TCONV_CHECK(t.is_cuda(), "tconv: ", name, " must be a CUDA tensor");
+  TCONV_CHECK(t.dim() == 5, "tconv: ", name, " must be 5-D here (1D/2D are viewed as 3D), got ", t.dim(), "-D");
+  TCONV_CHECK(t.device() == like.device(), "tconv: ", name, " is on ", t.device(), " but expected ", like.device());
+  TCONV_CHECK(t.scalar_type() == like.scalar_type(), "tconv: ", name, " has dtype ", t.scalar_type(),
               " but expected ", like.scalar_type());
 }
 
@@ -40,14 +42,14 @@ void copy_strides(const at::Tensor& t, int64_t* dst) {
 ConvTransposeParams make_params(const at::Tensor& input, const at::Tensor& weight, const at::Tensor& output,
                                 at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
                                 int64_t groups) {
-  TORCH_CHECK(stride.size() == 3 && padding.size() == 3 && dilation.size() == 3,
+  TCONV_CHECK(stride.size() == 3 && padding.size() == 3 && dilation.size() == 3,
               "tconv: stride/padding/dilation must have 3 entries here");
-  TORCH_CHECK(groups > 0 && input.size(1) % groups == 0 && output.size(1) % groups == 0,
+  TCONV_CHECK(groups > 0 && input.size(1) % groups == 0 && output.size(1) % groups == 0,
               "tconv: channels must be divisible by groups");
-  TORCH_CHECK(weight.size(0) == input.size(1) && weight.size(1) * groups == output.size(1),
+  TCONV_CHECK(weight.size(0) == input.size(1) && weight.size(1) * groups == output.size(1),
               "tconv: weight shape ", weight.sizes(), " does not match input ", input.sizes(),
               " and output ", output.sizes());
-  TORCH_CHECK(input.size(0) == output.size(0), "tconv: batch of input and output differ");
+  TCONV_CHECK(input.size(0) == output.size(0), "tconv: batch of input and output differ");
   ConvTransposeParams p;
   p.batch = input.size(0);
   p.in_channels = input.size(1);
@@ -60,11 +62,11 @@ ConvTransposeParams make_params(const at::Tensor& input, const at::Tensor& weigh
     p.stride[i] = stride[i];
     p.padding[i] = padding[i];
     p.dilation[i] = dilation[i];
-    TORCH_CHECK(p.stride[i] > 0 && p.dilation[i] > 0 && p.padding[i] >= 0, "tconv: invalid stride/dilation/padding");
+    TCONV_CHECK(p.stride[i] > 0 && p.dilation[i] > 0 && p.padding[i] >= 0, "tconv: invalid stride/dilation/padding");
     // The output may be shorter than the full extent only through padding; longer only by
     // output_padding < max(stride, dilation). Anything else means the caller computed it wrongly.
     const int64_t full = (p.in_size[i] - 1) * p.stride[i] - 2 * p.padding[i] + p.dilation[i] * (p.kernel[i] - 1) + 1;
-    TORCH_CHECK(p.out_size[i] >= full && p.out_size[i] - full < std::max(p.stride[i], p.dilation[i]),
+    TCONV_CHECK(p.out_size[i] >= full && p.out_size[i] - full < std::max(p.stride[i], p.dilation[i]),
                 "tconv: output size ", output.sizes(), " inconsistent with the convolution arguments");
   }
   copy_strides(input, p.input_strides);
@@ -82,12 +84,12 @@ Order order_of(const at::Tensor& t) {
 int sm_count_of(const at::Tensor& t) {
   int count = 0;
   const cudaError_t err = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, t.get_device());
-  TORCH_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
+  TCONV_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
   return count;
 }
 
 void check_launch(cudaError_t err, const char* what) {
-  TORCH_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
+  TCONV_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
 }
 
 // Workspace budget of the split-K reductions: 10% of the tensor being reduced, never below one
@@ -97,7 +99,7 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 }
 
 void check_algorithm(const std::string& algorithm) {
-  TORCH_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "grouped",
+  TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "grouped",
               "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm, grouped)");
 }
 
@@ -108,7 +110,7 @@ bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm
   check_algorithm(algorithm);
   const bool possible = t.scalar_type() == at::kFloat && supported;
   if (algorithm == "igemm") {
-    TORCH_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32 only, per-dim kernel <= 32, "
+    TCONV_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32 only, per-dim kernel <= 32, "
                           "<= 512 taps per phase)");
     return true;
   }
@@ -121,7 +123,7 @@ bool use_grouped(const ConvTransposeParams& p, DType dtype, const std::string& a
   check_algorithm(algorithm);
   const bool supported = grouped_supported(p, dtype);
   if (algorithm == "grouped") {
-    TORCH_CHECK(supported, "tconv: the grouped algorithm does not support this call (at most ", kGroupedMaxChannels,
+    TCONV_CHECK(supported, "tconv: the grouped algorithm does not support this call (at most ", kGroupedMaxChannels,
                 " channels per group on each side, the group's weights within ", kGroupedMaxSharedBytes / 1024,
                 " KiB of shared memory, every tensor below 2^31 elements)");
     return true;
@@ -139,7 +141,7 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   check_5d_cuda(output, "output", input);
   const at::Tensor* b = nullptr;
   if (bias.has_value() && bias->defined()) {
-    TORCH_CHECK(bias->is_cuda() && bias->device() == input.device() && bias->scalar_type() == input.scalar_type() &&
+    TCONV_CHECK(bias->is_cuda() && bias->device() == input.device() && bias->scalar_type() == input.scalar_type() &&
                     bias->dim() == 1 && bias->size(0) == output.size(1),
                 "tconv: bias must be a 1-D CUDA tensor of ", output.size(1), " elements like input");
     b = &bias.value();
@@ -229,7 +231,7 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
 
 void grad_bias_out(const at::Tensor& grad_output, at::Tensor& grad_bias) {
   check_5d_cuda(grad_output, "grad_output", grad_output);
-  TORCH_CHECK(grad_bias.is_cuda() && grad_bias.dim() == 1 && grad_bias.size(0) == grad_output.size(1) &&
+  TCONV_CHECK(grad_bias.is_cuda() && grad_bias.dim() == 1 && grad_bias.size(0) == grad_output.size(1) &&
                   grad_bias.scalar_type() == grad_output.scalar_type(),
               "tconv: grad_bias must be a 1-D tensor of ", grad_output.size(1), " elements like grad_output");
   ConvTransposeParams p;

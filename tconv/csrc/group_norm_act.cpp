@@ -6,6 +6,8 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
+#include "torch_check.h"
+
 #include "group_norm_act.h"
 
 namespace tconv {
@@ -17,29 +19,29 @@ DType group_norm_dtype(const at::Tensor& t) {
     case at::kBFloat16: return DType::kBFloat16;
     case at::kFloat: return DType::kFloat32;
     default:
-      TORCH_CHECK(false, "tconv: group_norm_act kernels support float16, bfloat16 and float32, got ", t.scalar_type());
+      TCONV_CHECK(false, "tconv: group_norm_act kernels support float16, bfloat16 and float32, got ", t.scalar_type());
   }
 }
 
 bool dense_in_order(const at::Tensor& t, bool channels_last) {
   if (!channels_last) return t.is_contiguous();
-  TORCH_CHECK(t.dim() == 4 || t.dim() == 5, "tconv: channels_last group_norm_act needs a 4-D or 5-D tensor");
+  TCONV_CHECK(t.dim() == 4 || t.dim() == 5, "tconv: channels_last group_norm_act needs a 4-D or 5-D tensor");
   return t.is_contiguous(t.dim() == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d);
 }
 
 void check_like(const at::Tensor& t, const char* name, const at::Tensor& like, bool channels_last) {
-  TORCH_CHECK(t.is_cuda() && t.device() == like.device(), "tconv: ", name, " must be on ", like.device());
-  TORCH_CHECK(t.scalar_type() == like.scalar_type(), "tconv: ", name, " has dtype ", t.scalar_type(),
+  TCONV_CHECK(t.is_cuda() && t.device() == like.device(), "tconv: ", name, " must be on ", like.device());
+  TCONV_CHECK(t.scalar_type() == like.scalar_type(), "tconv: ", name, " has dtype ", t.scalar_type(),
               " but expected ", like.scalar_type());
-  TORCH_CHECK(t.sizes() == like.sizes(), "tconv: ", name, " has shape ", t.sizes(), " but expected ", like.sizes());
-  TORCH_CHECK(dense_in_order(t, channels_last), "tconv: ", name, " must be dense in ",
+  TCONV_CHECK(t.sizes() == like.sizes(), "tconv: ", name, " has shape ", t.sizes(), " but expected ", like.sizes());
+  TCONV_CHECK(dense_in_order(t, channels_last), "tconv: ", name, " must be dense in ",
               channels_last ? "channels_last" : "contiguous", " order");
 }
 
 const void* channel_param(const c10::optional<at::Tensor>& param, const char* name, const at::Tensor& like) {
   if (!param.has_value() || !param->defined()) return nullptr;
   const at::Tensor& t = *param;
-  TORCH_CHECK(t.is_cuda() && t.device() == like.device() && t.scalar_type() == like.scalar_type() && t.dim() == 1 &&
+  TCONV_CHECK(t.is_cuda() && t.device() == like.device() && t.scalar_type() == like.scalar_type() && t.dim() == 1 &&
                   t.size(0) == like.size(1) && t.is_contiguous(),
               "tconv: ", name, " must be a contiguous 1-D tensor of ", like.size(1), " elements with the input's "
               "dtype and device");
@@ -47,7 +49,7 @@ const void* channel_param(const c10::optional<at::Tensor>& param, const char* na
 }
 
 void check_stats(const at::Tensor& t, const char* name, const at::Tensor& like, int64_t groups) {
-  TORCH_CHECK(t.is_cuda() && t.device() == like.device() && t.scalar_type() == at::kFloat && t.is_contiguous() &&
+  TCONV_CHECK(t.is_cuda() && t.device() == like.device() && t.scalar_type() == at::kFloat && t.is_contiguous() &&
                   t.numel() == like.size(0) * groups,
               "tconv: ", name, " must be a contiguous float32 tensor of N x groups elements");
 }
@@ -55,7 +57,7 @@ void check_stats(const at::Tensor& t, const char* name, const at::Tensor& like, 
 // The checks both passes share: y, a second tensor of y's shape and layout, and the statistics.
 void check_pass_inputs(const at::Tensor& y, const at::Tensor& other, const char* other_name, const at::Tensor& mean,
                        const at::Tensor& rstd, int64_t groups, bool channels_last) {
-  TORCH_CHECK(y.is_cuda(), "tconv: group_norm_act input must be a CUDA tensor");
+  TCONV_CHECK(y.is_cuda(), "tconv: group_norm_act input must be a CUDA tensor");
   check_like(y, "input", y, channels_last);
   check_like(other, other_name, y, channels_last);
   check_stats(mean, "mean", y, groups);
@@ -64,10 +66,10 @@ void check_pass_inputs(const at::Tensor& y, const at::Tensor& other, const char*
 
 GroupNormActParams make_group_norm_params(const at::Tensor& y, int64_t groups, double eps, int64_t activation,
                                           double arg0, double arg1, bool channels_last) {
-  TORCH_CHECK(y.dim() >= 3, "tconv: group_norm_act needs [N, C, *spatial], got ", y.dim(), "-D");
-  TORCH_CHECK(groups > 0 && y.size(1) % groups == 0, "tconv: ", y.size(1), " channels are not divisible into ",
+  TCONV_CHECK(y.dim() >= 3, "tconv: group_norm_act needs [N, C, *spatial], got ", y.dim(), "-D");
+  TCONV_CHECK(groups > 0 && y.size(1) % groups == 0, "tconv: ", y.size(1), " channels are not divisible into ",
               groups, " groups");
-  TORCH_CHECK(activation >= 0 && activation < kActivationCount, "tconv: unknown activation code ", activation);
+  TCONV_CHECK(activation >= 0 && activation < kActivationCount, "tconv: unknown activation code ", activation);
   GroupNormActParams p;
   p.batch = y.size(0);
   p.channels = y.size(1);
@@ -86,12 +88,12 @@ GroupNormActParams make_group_norm_params(const at::Tensor& y, int64_t groups, d
 int multiprocessors(const at::Tensor& t) {
   int count = 0;
   const cudaError_t err = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, t.get_device());
-  TORCH_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
+  TCONV_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
   return count;
 }
 
 void check_group_norm_launch(cudaError_t err, const char* what) {
-  TORCH_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
+  TCONV_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
 }
 
 }  // namespace
@@ -105,7 +107,7 @@ void group_norm_act_forward_out(const at::Tensor& y, const c10::optional<at::Ten
   const void* gamma_ptr = channel_param(gamma, "weight", y);
   const void* beta_ptr = channel_param(beta, "bias", y);
   GroupNormActParams p = make_group_norm_params(y, groups, eps, activation, arg0, arg1, channels_last);
-  TORCH_CHECK(p.batch == 0 || p.spatial > 0, "tconv: group_norm_act needs a non-empty spatial size");
+  TCONV_CHECK(p.batch == 0 || p.spatial > 0, "tconv: group_norm_act needs a non-empty spatial size");
   if (p.batch == 0) return;  // nothing to normalise and no statistics to keep
   const c10::cuda::CUDAGuard guard(y.device());
   p.splits = group_norm_act_splits(p, multiprocessors(y));
@@ -133,7 +135,7 @@ void group_norm_act_backward_out(const at::Tensor& grad_z, const at::Tensor& y, 
   void* grad_gamma_ptr = const_cast<void*>(channel_param(grad_gamma, "grad_weight", y));
   void* grad_beta_ptr = const_cast<void*>(channel_param(grad_beta, "grad_bias", y));
   GroupNormActParams p = make_group_norm_params(y, groups, 0.0, activation, arg0, arg1, channels_last);
-  TORCH_CHECK(p.batch == 0 || p.spatial > 0, "tconv: group_norm_act needs a non-empty spatial size");
+  TCONV_CHECK(p.batch == 0 || p.spatial > 0, "tconv: group_norm_act needs a non-empty spatial size");
   const c10::cuda::CUDAGuard guard(y.device());
   if (p.batch == 0) {  // empty sums: zero parameter gradients, as torch gives
     if (grad_gamma_ptr != nullptr) grad_gamma->zero_();

@@ -1,0 +1,55 @@
+// TCONV_CHECK(cond, parts...): TORCH_CHECK whose message is built here without iostreams.
+//
+// Why: on the GPU machine (torch 2.11.0+cu130, extension JIT-built there) every failing check whose
+// message contained a number (an int64, a size list) crashed the interpreter with SIGSEGV, while
+// checks with text-only messages raised RuntimeError (runs 9-11, benchmarks/results/RUNS.md). Moving
+// the formatting into a std::ostringstream of ours did not help (run 11); what the crashing messages
+// share is numeric formatting through iostreams, which is where a mismatch between the C++ headers
+// the extension is compiled with and the C++ runtime loaded in the process shows up. So numbers are
+// converted with std::to_string (no locale facets) and TORCH_CHECK gets one C string.
+// Not yet confirmed on the GPU machine (device time ran out).
+#pragma once
+#include <string>
+#include <type_traits>
+
+#include <c10/core/Device.h>
+#include <c10/core/ScalarType.h>
+#include <c10/util/ArrayRef.h>
+#include <c10/util/Exception.h>
+
+namespace tconv {
+namespace detail {
+inline void append_part(std::string& out, const char* part) { out += part; }
+inline void append_part(std::string& out, const std::string& part) { out += part; }
+inline void append_part(std::string& out, bool part) { out += part ? "true" : "false"; }
+template <typename Integer, std::enable_if_t<std::is_integral<Integer>::value, int> = 0>
+void append_part(std::string& out, Integer part) {
+  out += std::to_string(part);
+}
+inline void append_part(std::string& out, c10::ScalarType part) { out += c10::toString(part); }
+inline void append_part(std::string& out, const c10::Device& part) { out += part.str(); }
+inline void append_part(std::string& out, c10::IntArrayRef part) {
+  out += '[';
+  for (size_t i = 0; i < part.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(part[i]);
+  }
+  out += ']';
+}
+
+template <typename... Parts>
+std::string check_message(const Parts&... parts) {
+  std::string out;
+  (append_part(out, parts), ...);
+  return out;
+}
+}  // namespace detail
+}  // namespace tconv
+
+#define TCONV_CHECK(cond, ...)                                                                  \
+  do {                                                                                          \
+    if (!(cond)) {                                                                              \
+      const std::string tconv_check_message_ = ::tconv::detail::check_message(__VA_ARGS__);     \
+      TORCH_CHECK(false, tconv_check_message_.c_str());                                         \
+    }                                                                                           \
+  } while (0)
