@@ -477,3 +477,12 @@ def test_honest_solution_passes_on_cuda(precision):
 def test_cpu_fallback_scope_is_flagged_on_cuda():
     report = run_verify("fallback_scope.py", device="cuda", check_torch_conv=True)
     assert report.failed_checks() == ["no_torch_conv"], report.format_table()
+
+
+def test_git_commit_prefers_tconv_commit_variable(monkeypatch, tmp_path):
+    """A copy of the tree on a GPU machine may sit under some other repository: the commit passed
+    in TCONV_COMMIT is the one recorded, else git's HEAD (with -dirty), else 'unknown'."""
+    monkeypatch.setenv("TCONV_COMMIT", "0123abc")
+    assert bench.git_commit(Path(__file__).resolve().parent.parent) == "0123abc"
+    monkeypatch.delenv("TCONV_COMMIT")
+    assert bench.git_commit(tmp_path) == "unknown"  # tmp_path is in no repository

@@ -392,9 +392,13 @@ def git_commit(root: Path) -> str:
     """HEAD of the checkout, with '-dirty' when tracked files differ from it or the code folders
     (tconv/, problems/, solutions/) hold files git does not track.
 
-    Where the tree is not a git checkout (e.g. a copy sent to a GPU machine), the environment
-    variable TCONV_COMMIT names it (set it to `git rev-parse HEAD` where git is); else 'unknown'.
+    The environment variable TCONV_COMMIT, when set, names the commit instead (set it to
+    `git rev-parse HEAD` when sending a copy of the tree to a GPU machine); no git: 'unknown'.
     """
+    # An explicit TCONV_COMMIT wins: on the GPU machine, runs 9 and 10 found a stale repository
+    # above the copied tree and recorded its HEAD instead of the code that ran.
+    if os.environ.get("TCONV_COMMIT"):
+        return os.environ["TCONV_COMMIT"]
     # safe.directory: a copy owned by another user is still this checkout.
     git = ["git", "-c", f"safe.directory={root}", "-C", str(root)]
     try:
