@@ -486,3 +486,10 @@ def test_git_commit_prefers_tconv_commit_variable(monkeypatch, tmp_path):
     assert bench.git_commit(Path(__file__).resolve().parent.parent) == "0123abc"
     monkeypatch.delenv("TCONV_COMMIT")
     assert bench.git_commit(tmp_path) == "unknown"  # tmp_path is in no repository
+
+
+def test_results_names_never_collide(tmp_path):
+    """Two bench runs writing into one folder in the same second get different files."""
+    env = {"gpu": "NVIDIA H200"}
+    first, second = bench.results_stem(env, tmp_path), bench.results_stem(env, tmp_path)
+    assert first != second and second.startswith(first) and (tmp_path / f"{first}.json").exists()

@@ -439,8 +439,22 @@ def gpu_slug(name: str) -> str:
     return re.sub(r"^nvidia-", "", slug) or "unknown"
 
 
-def results_stem(env: Dict[str, Any]) -> str:
-    return f"bench_{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}_{gpu_slug(env['gpu'])}"
+def results_stem(env: Dict[str, Any], out_dir: Optional[Path] = None) -> str:
+    """`bench_<YYYYmmdd-HHMMSS>_<gpu>`; with `out_dir`, the JSON file is created here, exclusively
+    (a `-2`, `-3`, ... suffix when taken), so runs started in the same second never overwrite each
+    other (run 10 lost a JSON that way: two runs on two GPUs of one machine)."""
+    stem = f"bench_{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}_{gpu_slug(env['gpu'])}"
+    if out_dir is None:
+        return stem
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        candidate = stem if attempt == 1 else f"{stem}-{attempt}"
+        try:
+            os.close(os.open(out_dir / f"{candidate}.json", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            return candidate
+        except FileExistsError:
+            continue
+    raise RuntimeError(f"tconv bench: no free results name for {stem} in {out_dir}")
 
 
 def write_json(rows: List[Dict[str, Any]], env: Dict[str, Any], json_path: Path, complete: bool = True) -> Path:
@@ -453,7 +467,7 @@ def write_json(rows: List[Dict[str, Any]], env: Dict[str, Any], json_path: Path,
 def write_results(rows: List[Dict[str, Any]], env: Dict[str, Any], out_dir: Path,
                   stem: Optional[str] = None) -> Tuple[Path, Optional[Path]]:
     """JSON `bench_<YYYYmmdd-HHMMSS>_<gpu>.json` and the PNG chart next to it."""
-    stem = stem or results_stem(env)
+    stem = stem or results_stem(env, out_dir)
     json_path = write_json(rows, env, out_dir / f"{stem}.json")
     chart_path = write_speedup_chart(rows, out_dir / f"{stem}.png")
     return json_path, chart_path
@@ -557,7 +571,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     env = environment(device, settings.peaks, settings, root)
     print(f"tconv bench on {env['gpu']} (torch {env['torch']}, CUDA {env['cuda']}, cuDNN {env['cudnn']}, tconv {env['tconv_commit']})", flush=True)
     out_dir = args.out or root / "benchmarks" / "results"
-    stem = results_stem(env)
+    stem = results_stem(env, out_dir)
     rows = run_benchmarks(specs, args.precision, settings, device,
                           on_row=lambda so_far: write_json(so_far, env, out_dir / f"{stem}.json", complete=False))
     print(format_table(rows), flush=True)
