@@ -103,18 +103,32 @@ void check_algorithm(const std::string& algorithm) {
               "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm, grouped)");
 }
 
-// Which kernel runs a gather pass. "auto" is the heuristic; "direct"/"igemm"/"grouped" force one
-// (tests use them to exercise every branch; forcing a kernel where it cannot run is an error, not
-// a fallback). grad_weight has no grouped kernel: under "grouped" it runs the direct one.
-bool use_igemm(bool supported, const at::Tensor& t, const std::string& algorithm, bool preferred = true) {
+// Which kernel runs a pass. "auto" is the heuristic; "direct"/"igemm"/"grouped" force one (tests use
+// them to exercise every branch; forcing a kernel where it cannot run is an error, not a fallback).
+// grad_weight has no grouped kernel and its GEMM takes fp32 only: under "grouped", and under "igemm"
+// for fp16/bf16 data, grad_weight runs the direct kernel.
+bool use_gather_igemm(const ConvTransposeParams& p, GatherPass pass, DType dtype, const std::string& algorithm) {
   check_algorithm(algorithm);
-  const bool possible = t.scalar_type() == at::kFloat && supported;
+  const bool possible = igemm_supported(p, pass) && igemm_dtype_supported(dtype);
   if (algorithm == "igemm") {
-    TCONV_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32 only, per-dim kernel <= 32, "
-                          "<= 512 taps per phase)");
+    TCONV_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32/fp16/bf16, per-dim kernel "
+                          "<= 32, <= 512 taps per phase)");
     return true;
   }
-  return algorithm == "auto" && possible && preferred;
+  // fp16/bf16 through the GEMM are forced-only until the GPU test sweep has run them (written
+  // without a GPU at hand); "auto" keeps them on the direct kernels.
+  return algorithm == "auto" && possible && dtype == DType::kFloat32;
+}
+
+bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
+  check_algorithm(algorithm);
+  const bool possible = igemm_grad_weight_supported(p) && dtype == DType::kFloat32;
+  if (algorithm == "igemm") {
+    TCONV_CHECK(possible || dtype == DType::kFloat16 || dtype == DType::kBFloat16,
+                "tconv: the igemm algorithm does not support this call (grad_weight GEMM: fp32 only)");
+    return possible;
+  }
+  return algorithm == "auto" && possible && igemm_grad_weight_preferred(p);
 }
 
 // The register-blocked kernels for few channels per group (forward and grad_input); "auto" takes
@@ -156,12 +170,12 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped)");
     return;
   }
-  if (use_igemm(igemm_supported(p, GatherPass::kForward), input, algorithm)) {
-    const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kForward)}, input.options());
-    check_launch(igemm_gather_fp32(p, GatherPass::kForward, !allow_tf32, input.data_ptr<float>(),
-                                   weight.data_ptr<float>(), b != nullptr ? b->data_ptr<float>() : nullptr,
-                                   output.data_ptr<float>(), packed.data_ptr<float>(),
-                                   c10::cuda::getCurrentCUDAStream().stream()),
+  if (use_gather_igemm(p, GatherPass::kForward, to_dtype(input), algorithm)) {
+    const at::Tensor packed =
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward)}, input.options().dtype(at::kFloat));
+    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, input.data_ptr(),
+                              weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(),
+                              packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (igemm)");
     return;
   }
@@ -186,11 +200,12 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
                  "conv_transpose grad_input (grouped)");
     return;
   }
-  if (use_igemm(igemm_supported(p, GatherPass::kGradInput), grad_output, algorithm)) {
-    const at::Tensor packed = at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput)}, grad_output.options());
-    check_launch(igemm_gather_fp32(p, GatherPass::kGradInput, !allow_tf32, grad_output.data_ptr<float>(),
-                                   weight.data_ptr<float>(), nullptr, grad_input.data_ptr<float>(),
-                                   packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+  if (use_gather_igemm(p, GatherPass::kGradInput, to_dtype(grad_output), algorithm)) {
+    const at::Tensor packed =
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput)}, grad_output.options().dtype(at::kFloat));
+    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+                              weight.data_ptr(), nullptr, grad_input.data_ptr(), packed.data_ptr<float>(),
+                              c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose grad_input (igemm)");
     return;
   }
@@ -213,7 +228,7 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
-  if (use_igemm(igemm_grad_weight_supported(p), grad_output, algorithm, igemm_grad_weight_preferred(p))) {
+  if (use_grad_weight_igemm(p, dtype, algorithm)) {
     const int64_t splits = igemm_grad_weight_splits(p, sm_count, budget);
     const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
     check_launch(igemm_grad_weight_fp32(p, !allow_tf32, input.data_ptr<float>(), grad_output.data_ptr<float>(),

@@ -37,15 +37,18 @@ cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* gra
                       void* grad_bias, int64_t grad_bias_stride, void* workspace, int64_t splits,
                       cudaStream_t stream);
 
-// ---- tensor-core implicit GEMM (fp32 data; TF32 or 3xTF32 mma.sync) for the gather passes ----
+// ---- tensor-core implicit GEMM (TF32 mma.sync) for the gather passes ----
+// fp32 data: TF32, or 3xTF32 when split_tf32 (exact-fp32 mode). fp16/bf16 data: widened to fp32,
+// which TF32 holds exactly, so the products are exact and sums are fp32 (split_tf32 is ignored).
 enum class GatherPass : int { kForward = 0, kGradInput = 1 };
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass);
-// Elements of the packed-weight workspace (the GEMM's B operand, rebuilt on every call).
+bool igemm_dtype_supported(DType dtype);  // fp32, fp16, bf16
+// Elements of the packed-weight workspace (fp32; the GEMM's B operand, rebuilt on every call).
 int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass);
 // forward: src = input, dst = output (bias added); grad_input: src = grad_output, dst = grad_input.
-cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, bool split_tf32, const float* src,
-                              const float* weight, const float* bias, float* dst, float* packed_weight,
-                              cudaStream_t stream);
+// src, weight, bias and dst are of `dtype`.
+cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, const void* src,
+                         const void* weight, const void* bias, void* dst, float* packed_weight, cudaStream_t stream);
 
 // grad_weight as a split-K implicit GEMM per (group, tap); workspace: splits x weight numel fp32.
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);

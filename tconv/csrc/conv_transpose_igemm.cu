@@ -9,7 +9,9 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 #include <algorithm>
+#include <type_traits>
 #include "conv_transpose.h"
+#include "dispatch.h"
 #include "igemm_config.h"
 
 namespace tconv {
@@ -20,10 +22,10 @@ constexpr int kMaxGatherTaps = WideGatherTile::kMaxTaps;
 static_assert(WideGatherTile::kBlockK == kGatherBlockK && NarrowGatherTile::kBlockK == kGatherBlockK, "one packing");
 
 struct GatherArgs {
-  const float* src;
-  float* dst;
+  const void* src;  // scalar_t (float, __half or __nv_bfloat16)
+  void* dst;        // scalar_t
   const float* packed_weight;  // [groups][taps][k_channels][ldw]
-  const float* bias;           // nullptr or [groups * n_channels] with bias_stride
+  const void* bias;            // nullptr or scalar_t [groups * n_channels] with bias_stride
   int64_t bias_stride;
   int64_t src_stride[5];
   int64_t dst_stride[5];
@@ -72,8 +74,9 @@ __device__ __forceinline__ float tile_at(const float* tile, int ld, int mn, int 
 // added to `acc` with ordinary fp32 adds, because the tensor cores' own accumulation truncates; over
 // thousands of K steps that bias would exceed the exact-fp32 contract (seen: 3x over allclose(1e-4)
 // on L1-68's grad_input before this split). TF32 mode accumulates in place: its input rounding
-// (2^-11) dwarfs that bias. kBRounded: B already holds TF32-rounded values (the packed weights).
-template <bool kSplitTf32, bool kBRounded, bool kAKContiguous, bool kBKContiguous, int kDepth>
+// (2^-11) dwarfs that bias. kARounded / kBRounded: the operand already holds TF32 values (the packed
+// weights in TF32 mode; fp16/bf16 data widened to fp32, which TF32 represents exactly).
+template <bool kSplitTf32, bool kARounded, bool kBRounded, bool kAKContiguous, bool kBKContiguous, int kDepth>
 __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
                                               int ldb, int warp_row, int warp_col, int gid, int tig) {
   float part[2][4][4];
@@ -93,7 +96,7 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
                           tile_at<kAKContiguous>(As, lda, row, kk + tig + 4), tile_at<kAKContiguous>(As, lda, row + 8, kk + tig + 4)};
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        a_big[mt][e] = to_tf32(v[e]);
+        a_big[mt][e] = kARounded ? __float_as_uint(v[e]) : to_tf32(v[e]);
         if (kSplitTf32) a_small[mt][e] = to_tf32(v[e] - __uint_as_float(a_big[mt][e]));
       }
     }
@@ -170,9 +173,15 @@ int64_t gather_smem_bytes(int stages, int taps) {
 // 16 HMMA, most of them 64-bit address math redone for every copy). Here every thread keeps its
 // output position, its row pointer and the (tap, channel chunk) it loads next in registers: a stage
 // costs one position check and three multiplies, then one pointer add per 4-byte copy.
-template <class Tile, bool kSplitTf32, int kStages>
+// scalar_t = float: A arrives by 4-byte cp.async and is rounded to TF32 in the fragment loads.
+// scalar_t = __half / __nv_bfloat16: A is loaded, widened to fp32 (exactly representable in TF32, so
+// the TF32 MMA multiplies it exactly, as a native fp16/bf16 MMA would) and stored to shared memory by
+// the thread; outputs are rounded to scalar_t in the store. kSplitTf32 is for float only.
+template <class Tile, typename scalar_t, bool kSplitTf32, int kStages>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
+  constexpr bool kFloatData = std::is_same<scalar_t, float>::value;
+  static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 are exact in TF32");
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
   constexpr int kLdA = Tile::kLdA, kLdB = Tile::kLdB, kLdC = Tile::kLdC, kStageA = Tile::kStageA,
                 kStageFloats = Tile::kStageFloats, kBRowsPerPass = Tile::kBRowsPerPass;
@@ -221,8 +230,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const int64_t stride_c = a.src_stride[1], stride_d = a.src_stride[2], stride_h = a.src_stride[3],
                 stride_w = a.src_stride[4];
-  const float* thread_src =
-      a.src + n_img * a.src_stride[0] + (int64_t(g) * a.k_channels + row_base) * stride_c;
+  const scalar_t* src_base = static_cast<const scalar_t*>(a.src);
+  const scalar_t* thread_src =
+      src_base + n_img * a.src_stride[0] + (int64_t(g) * a.k_channels + row_base) * stride_c;
 
   // B: 16-byte copies of the packed weights (rows padded to k_pad with zeros, so no row checks).
   const int b_row = tid / (BN / 4);
@@ -246,21 +256,32 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const bool pos_valid = unsigned(pd) < unsigned(size_d) && unsigned(phh) < unsigned(size_h) &&
                            unsigned(pw) < unsigned(size_w);
     // An invalid position copies nothing (zero fill) from a harmless address that never moves.
-    const float* src = pos_valid ? thread_src + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c : a.src;
+    const scalar_t* src = pos_valid ? thread_src + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c
+                                    : src_base;
     const int64_t step = pos_valid ? kRowStep * stride_c : 0;
     float* As = smem + stage * kStageFloats + row_base * kLdA + m_local;
-    if (c0 + BK <= a.k_channels) {
+    const bool full_chunk = c0 + BK <= a.k_channels;
+    const int rows_left = a.k_channels - c0 - row_base;
+    if constexpr (kFloatData) {
+      if (full_chunk) {
 #pragma unroll
-      for (int i = 0; i < BK / kRowStep; ++i) {
-        cp_async_4(As + kRowStep * i * kLdA, src, pos_valid);
-        src += step;
+        for (int i = 0; i < BK / kRowStep; ++i) {
+          cp_async_4(As + kRowStep * i * kLdA, src, pos_valid);
+          src += step;
+        }
+      } else {
+#pragma unroll
+        for (int i = 0; i < BK / kRowStep; ++i) {
+          const bool valid = pos_valid && kRowStep * i < rows_left;
+          cp_async_4(As + kRowStep * i * kLdA, valid ? src : src_base, valid);
+          src += step;
+        }
       }
     } else {
-      const int rows_left = a.k_channels - c0 - row_base;
 #pragma unroll
       for (int i = 0; i < BK / kRowStep; ++i) {
-        const bool valid = pos_valid && kRowStep * i < rows_left;
-        cp_async_4(As + kRowStep * i * kLdA, valid ? src : a.src, valid);
+        const bool valid = pos_valid && (full_chunk || kRowStep * i < rows_left);
+        As[kRowStep * i * kLdA] = valid ? to_acc(src[0]) : 0.f;
         src += step;
       }
     }
@@ -298,8 +319,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     cp_async_commit();
     const float* As = smem + read_stage * kStageFloats;
     // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
-    warp_tile_mma<kSplitTf32, !kSplitTf32, false, false, BK>(acc, As, kLdA, As + kStageA, kLdB, warp_m * 32,
-                                                            warp_n * 32, gid, tig);
+    warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, false, false, BK>(acc, As, kLdA, As + kStageA, kLdB,
+                                                                         warp_m * 32, warp_n * 32, gid, tig);
     read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
     write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
   }
@@ -322,7 +343,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     }
   __syncthreads();
   if (!m_valid) return;
-  float* dst_pos = a.dst + n_img * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
+  scalar_t* dst_pos = static_cast<scalar_t*>(a.dst) + n_img * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
                    int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] +
                    int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
 #pragma unroll 4
@@ -331,8 +352,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     if (channel >= a.n_channels) break;
     const int64_t c_abs = int64_t(g) * a.n_channels + channel;
     float v = Cs[col * kLdC + m_local];
-    if (a.bias != nullptr) v += a.bias[c_abs * a.bias_stride];
-    dst_pos[c_abs * a.dst_stride[1]] = v;
+    if (a.bias != nullptr) v += to_acc(static_cast<const scalar_t*>(a.bias)[c_abs * a.bias_stride]);
+    dst_pos[c_abs * a.dst_stride[1]] = from_acc<scalar_t>(v);
   }
 }
 
@@ -473,7 +494,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
     if (it + S - 1 < iterations) load_stage((it + S - 1) % S);
     cp_async_commit();
     const float* As = smem + (it % S) * kStage;
-    warp_tile_mma<kSplitTf32, false, true, true, BK>(acc, As, LD, As + BM * LD, LD, warp_m * 32, warp_n * 32, gid, tig);
+    warp_tile_mma<kSplitTf32, false, false, true, true, BK>(acc, As, LD, As + BM * LD, LD, warp_m * 32, warp_n * 32, gid, tig);
   }
   cp_async_wait<0>();
 
@@ -494,7 +515,8 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 // B operand layout: packed[g][tap][kc][nc] (nc contiguous, padded to ldw; kc padded to k_pad; the
 // padding is zeros). TF32 mode stores the weights already rounded to TF32 (round to nearest, ties
 // away, like cvt.rna), so the GEMM's inner loop converts only A.
-__global__ void tconv_igemm_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
+template <typename scalar_t>
+__global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
                                                int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
                                                int k_channels, int k_pad, int n_channels, int ldw, bool forward,
                                                bool round_tf32, float* __restrict__ packed) {
@@ -512,15 +534,15 @@ __global__ void tconv_igemm_pack_weight_kernel(const float* __restrict__ w, int6
       const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc);
       const int64_t co = forward ? nc : kc;
       const int td = tap / (kh * kw), th = (tap / kw) % kh, tw = tap % kw;
-      v = w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + tw * ws4];
+      v = to_acc(w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + tw * ws4]);
       if (round_tf32) v = __uint_as_float(to_tf32(v));
     }
     packed[idx] = v;
   }
 }
 
-GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const float* src, const float* weight_packed,
-                     const float* bias, float* dst) {
+GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
+                     const void* bias, void* dst) {
   GatherArgs a{};
   const bool fwd = pass == GatherPass::kForward;
   a.src = src;
@@ -586,28 +608,30 @@ int gather_stages(int device, int taps) {
   return Tile::kMinStages;
 }
 
-template <class Tile, bool kSplitTf32, int kStages>
+template <class Tile, typename scalar_t, bool kSplitTf32, int kStages>
 cudaError_t launch_gather(const GatherArgs& a, int64_t m_tiles, int taps, cudaStream_t stream) {
   const dim3 grid(unsigned(m_tiles), unsigned((a.n_channels + Tile::kBlockN - 1) / Tile::kBlockN),
                   unsigned(a.groups * a.phases[0] * a.phases[1] * a.phases[2]));
   const int64_t smem = gather_smem_bytes<Tile>(kStages, taps);
-  auto kernel = tconv_igemm_gather_tf32_kernel<Tile, kSplitTf32, kStages>;
+  auto kernel = tconv_igemm_gather_tf32_kernel<Tile, scalar_t, kSplitTf32, kStages>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(smem), stream>>>(a);
   return cudaGetLastError();
 }
 
-template <class Tile>
+template <class Tile, typename scalar_t>
 cudaError_t launch_gather_tile(const GatherArgs& a, bool split_tf32, int64_t m_tiles, int taps, int device,
                                cudaStream_t stream) {
   const bool deep = gather_stages<Tile>(device, taps) == Tile::kMaxStages;
   constexpr int kDeep = Tile::kMaxStages, kShallow = Tile::kMinStages;
-  if (split_tf32)
-    return deep ? launch_gather<Tile, true, kDeep>(a, m_tiles, taps, stream)
-                : launch_gather<Tile, true, kShallow>(a, m_tiles, taps, stream);
-  return deep ? launch_gather<Tile, false, kDeep>(a, m_tiles, taps, stream)
-              : launch_gather<Tile, false, kShallow>(a, m_tiles, taps, stream);
+  if constexpr (std::is_same<scalar_t, float>::value) {
+    if (split_tf32)
+      return deep ? launch_gather<Tile, scalar_t, true, kDeep>(a, m_tiles, taps, stream)
+                  : launch_gather<Tile, scalar_t, true, kShallow>(a, m_tiles, taps, stream);
+  }
+  return deep ? launch_gather<Tile, scalar_t, false, kDeep>(a, m_tiles, taps, stream)
+              : launch_gather<Tile, scalar_t, false, kShallow>(a, m_tiles, taps, stream);
 }
 
 }  // namespace
@@ -632,18 +656,22 @@ int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass)
   return p.groups * p.kernel_volume() * k_pad * ((n_channels + 3) / 4 * 4);
 }
 
-cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, bool split_tf32, const float* src,
-                              const float* weight, const float* bias, float* dst, float* packed_weight,
-                              cudaStream_t stream) {
+bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }
+
+cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, const void* src,
+                         const void* weight, const void* bias, void* dst, float* packed_weight, cudaStream_t stream) {
+  if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
   GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
   const int64_t packed = igemm_packed_weight_elems(p, pass);
   if (packed > 0) {
     const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
-    tconv_igemm_pack_weight_kernel<<<grid, 256, 0, stream>>>(
-        weight, p.weight_strides[0], p.weight_strides[1], p.weight_strides[2], p.weight_strides[3],
-        p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels, a.k_pad, a.n_channels,
-        a.ldw, a.forward, !split_tf32, packed_weight);
-    const cudaError_t err = cudaGetLastError();
+    const cudaError_t err = TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+      tconv_igemm_pack_weight_kernel<scalar_t><<<grid, 256, 0, stream>>>(
+          static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
+          p.weight_strides[3], p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
+          a.k_pad, a.n_channels, a.ldw, a.forward, !split_tf32, packed_weight);
+      return cudaGetLastError();
+    });
     if (err != cudaSuccess) return err;
   }
   int64_t max_spatial = 1;
@@ -656,9 +684,20 @@ cudaError_t igemm_gather_fp32(const ConvTransposeParams& p, GatherPass pass, boo
   int device = 0;
   const cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  if (a.n_channels <= NarrowGatherTile::kBlockN)
-    return launch_gather_tile<NarrowGatherTile>(a, split_tf32, m_tiles, taps, device, stream);
-  return launch_gather_tile<WideGatherTile>(a, split_tf32, m_tiles, taps, device, stream);
+  const bool narrow = a.n_channels <= NarrowGatherTile::kBlockN;
+  switch (dtype) {
+    case DType::kFloat32:
+      return narrow ? launch_gather_tile<NarrowGatherTile, float>(a, split_tf32, m_tiles, taps, device, stream)
+                    : launch_gather_tile<WideGatherTile, float>(a, split_tf32, m_tiles, taps, device, stream);
+    case DType::kFloat16:
+      return narrow ? launch_gather_tile<NarrowGatherTile, __half>(a, false, m_tiles, taps, device, stream)
+                    : launch_gather_tile<WideGatherTile, __half>(a, false, m_tiles, taps, device, stream);
+    case DType::kBFloat16:
+      return narrow ? launch_gather_tile<NarrowGatherTile, __nv_bfloat16>(a, false, m_tiles, taps, device, stream)
+                    : launch_gather_tile<WideGatherTile, __nv_bfloat16>(a, false, m_tiles, taps, device, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
 
 namespace {
