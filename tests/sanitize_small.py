@@ -35,6 +35,17 @@ for algorithm in ("igemm", "direct"):
             w = torch.randn(40, out_channels, 3, 3, device="cuda", requires_grad=True)
             out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
             out.backward(torch.randn_like(out))
+# The gather GEMM on fp16/bf16 data (forced; fp32 accumulation), channels_last bf16 and strided fp16.
+with tconv._ops.use_algorithm("igemm"):
+    for dtype, channels_last in ((torch.bfloat16, True), (torch.float16, False)):
+        x = torch.randn(2, 40, 9, 11, device="cuda", dtype=dtype)
+        if channels_last:
+            x = x.contiguous(memory_format=torch.channels_last)
+        x.requires_grad_()
+        w = torch.randn(40, 24, 3, 3, device="cuda", dtype=dtype, requires_grad=True)
+        b = torch.randn(24, device="cuda", dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose2d(x, w, b, 2, 1, 1)
+        out.backward(torch.randn_like(out))
 # The grouped kernels (few channels per group): fp32 contiguous (scalar channel loads), bf16
 # channels_last (vector loads/stores of 8 channels), fp64, padded channel counts (3 -> 4), 1D with
 # several W tiles.
