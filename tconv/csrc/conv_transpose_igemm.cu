@@ -191,9 +191,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   __shared__ int tap_counts[3];
   int4* tap_table = reinterpret_cast<int4*>(smem + kStages * kStageFloats);
 
+  // Phases vary fastest across blocks: the blocks of all phases of one M tile run together, so the
+  // partial 32-byte sectors each phase writes (every s-th output along W) meet in L2 before they are
+  // written back, instead of one phase's whole output reaching DRAM before the next phase starts.
   const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];
-  const int g = blockIdx.z / phase_count;
-  int ph = blockIdx.z % phase_count;
+  const int g = blockIdx.z;
+  int ph = int(blockIdx.x % unsigned(phase_count));
+  const int64_t m_tile = blockIdx.x / unsigned(phase_count);
   int r[3];
   r[2] = ph % a.phases[2]; ph /= a.phases[2];
   r[1] = ph % a.phases[1];
@@ -203,7 +207,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   for (int i = 0; i < 3; ++i) extent[i] = (a.dst_size[i] - r[i] + a.dst_step[i] - 1) / a.dst_step[i];
   const int64_t spatial = int64_t(extent[0]) * extent[1] * extent[2];
   const int64_t M = spatial * a.batch;
-  const int64_t m0 = int64_t(blockIdx.x) * BM;
+  const int64_t m0 = m_tile * BM;
   if (m0 >= M || spatial == 0) return;  // uniform per block
   const int n0 = blockIdx.y * BN;
 
@@ -610,8 +614,8 @@ int gather_stages(int device, int taps) {
 
 template <class Tile, typename scalar_t, bool kSplitTf32, int kStages>
 cudaError_t launch_gather(const GatherArgs& a, int64_t m_tiles, int taps, cudaStream_t stream) {
-  const dim3 grid(unsigned(m_tiles), unsigned((a.n_channels + Tile::kBlockN - 1) / Tile::kBlockN),
-                  unsigned(a.groups * a.phases[0] * a.phases[1] * a.phases[2]));
+  const dim3 grid(unsigned(m_tiles * a.phases[0] * a.phases[1] * a.phases[2]),
+                  unsigned((a.n_channels + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(a.groups));
   const int64_t smem = gather_smem_bytes<Tile>(kStages, taps);
   auto kernel = tconv_igemm_gather_tf32_kernel<Tile, scalar_t, kSplitTf32, kStages>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
@@ -679,7 +683,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM, "one M tiling");
   const int64_t m_tiles = (max_spatial * a.batch + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
   if (m_tiles == 0) return cudaSuccess;
-  if (m_tiles > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const int taps = max_phase_taps(a);
   int device = 0;
   const cudaError_t err = cudaGetDevice(&device);
