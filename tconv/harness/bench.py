@@ -1,6 +1,6 @@
 """Benchmark verified solutions against PyTorch's baselines on a CUDA GPU.
 
-    tconv bench [PROBLEM ...|--suite core|family|real|all] [--precision tf32 fp32 bf16 ...]
+    tconv bench [PROBLEM ...|--suite core|family|real|all|blocks] [--precision tf32 fp32 bf16 ...]
                 [--compile|--no-compile] [--runs 30] [--warmup 5] [--out DIR]
                 [--peak NAME=VALUE ...]
 
@@ -60,7 +60,7 @@ from .tensors import backward_all, make_leaves, tensor_list, to_device
 from .timing import L2_FLUSH_BYTES, TimingStats, time_on
 from .verify import describe_error, verify
 
-SUITES = ("core", "family", "real", "all")
+SUITES = ("core", "family", "real", "all", "blocks")
 VARIANTS = ("eager", "cudnn_bench", "compile", "tconv")
 PASSES = ("fwd", "fwdbwd")
 MIN_RUNS = 20
