@@ -18,6 +18,7 @@ import torch.nn.functional as F
 from . import _args, _build
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
+FUSED_OPS = ("act_group_norm", "act_group_norm_backward")
 CPU_FALLBACK_RANGE = "tconv.cpu_fallback"
 _SUPPORTED_CUDA_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 
@@ -264,4 +265,7 @@ else:
 
 def registered_ops() -> List[str]:
     """Names of the ops registered with torch.library (empty on the autograd.Function path)."""
-    return [f"tconv::{name}" for name in OPS] if USE_TORCH_LIBRARY else []
+    if not USE_TORCH_LIBRARY:
+        return []
+    # The fused epilogue's ops are defined by tconv.fused (imported with the package).
+    return [f"tconv::{name}" for name in OPS + FUSED_OPS if hasattr(torch.ops.tconv, name)]

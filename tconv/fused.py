@@ -16,6 +16,11 @@ per channel, and writes the input gradient in one elementwise pass. Everything e
 other layouts, empty spatial size, parameters of another dtype) runs PyTorch's activation and
 F.group_norm. Statistics are not yet accumulated inside the conv's own store, so the conv output
 is still written once and read twice (statistics, normalisation).
+
+On torch >= 2.4 the epilogue is the op pair `tconv::act_group_norm` / `tconv::act_group_norm_backward`
+(schemas here, fake kernels, autograd attached, a CPU implementation that follows the kernels' math
+step by step), so torch.compile traces it without a graph break; older torch uses an
+autograd.Function over the same kernels.
 """
 from typing import Callable, Dict, Optional, Tuple
 
@@ -23,7 +28,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import _build
+from . import _build, _ops
+from . import _group_norm_reference as _reference
 from .modules import ConvTranspose2d, ConvTranspose3d
 
 
@@ -149,12 +155,142 @@ def _memory_format(y: torch.Tensor, channels_last: bool) -> torch.memory_format:
     return torch.channels_last if y.dim() == 4 else torch.channels_last_3d
 
 
+# ---- torch.library ops (torch >= 2.4) ----------------------------------------------------------
+def _activation_name(kind: str, args: Dict) -> Tuple[str, float, float]:
+    """(kernel activation name, arg0, arg1): the op's string form of an activation."""
+    code, arg0, arg1 = _activation_kernel_args(kind, args)
+    return next(name for name, c in _ACTIVATION_CODES.items() if c == code), arg0, arg1
+
+
+def _activation_from_name(name: str, arg0: float, arg1: float) -> Tuple[str, Dict]:
+    """The inverse of _activation_name: (kind, args) for the pure-torch reference."""
+    if name in ("gelu", "gelu_tanh"):
+        return "gelu", {"approximate": "tanh" if name == "gelu_tanh" else "none"}
+    if name == "leaky_relu":
+        return name, {"negative_slope": arg0}
+    if name == "hardtanh":
+        return name, {"min_val": arg0, "max_val": arg1}
+    return name, {}
+
+
+def _op_layout(y: torch.Tensor) -> Tuple[torch.Tensor, bool]:
+    """y made dense (channels_last kept when it already is) and whether it is channels_last."""
+    channels_last = _kernel_layout(y)
+    if channels_last is None:
+        return y.contiguous(), False
+    return y, channels_last
+
+
+def _act_group_norm_cuda(y, weight, bias, num_groups, eps, activation, arg0, arg1):
+    y, channels_last = _op_layout(y)
+    z = torch.empty(y.shape, dtype=y.dtype, device=y.device, memory_format=_memory_format(y, channels_last))
+    mean = torch.empty(y.shape[0] * num_groups, dtype=torch.float32, device=y.device)
+    rstd = torch.empty_like(mean)
+    _build.load().group_norm_act_forward_out(
+        y, weight.contiguous() if weight is not None else None, bias.contiguous() if bias is not None else None,
+        num_groups, eps, _ACTIVATION_CODES[activation], arg0, arg1, channels_last, z, mean, rstd)
+    return z, mean, rstd
+
+
+def _act_group_norm_cpu(y, weight, bias, num_groups, eps, activation, arg0, arg1):
+    y, channels_last = _op_layout(y)
+    kind, args = _activation_from_name(activation, arg0, arg1)
+    with torch.profiler.record_function(_ops.CPU_FALLBACK_RANGE):
+        z, mean, rstd = _reference.group_norm_act_forward(y, num_groups, weight, bias, eps, kind, args)
+    return (z.contiguous(memory_format=_memory_format(y, channels_last)), mean.reshape(-1).float(),
+            rstd.reshape(-1).float())
+
+
+def _act_group_norm_fake(y, weight, bias, num_groups, eps, activation, arg0, arg1):
+    channels_last = bool(_kernel_layout(y))
+    z = torch.empty(y.shape, dtype=y.dtype, device=y.device, memory_format=_memory_format(y, channels_last))
+    mean = y.new_empty([y.shape[0] * num_groups], dtype=torch.float32)
+    return z, mean, torch.empty_like(mean)
+
+
+def _backward_outputs(y, channels_last, output_mask):
+    """grad_y (y's layout), grad_gamma [C], grad_beta [C]; an unrequested one is an empty tensor."""
+    grad_y = (torch.empty(y.shape, dtype=y.dtype, device=y.device, memory_format=_memory_format(y, channels_last))
+              if output_mask[0] else y.new_empty([0]))
+    grad_gamma = y.new_empty([y.shape[1]]) if output_mask[1] else y.new_empty([0])
+    grad_beta = y.new_empty([y.shape[1]]) if output_mask[2] else y.new_empty([0])
+    return grad_y, grad_gamma, grad_beta
+
+
+def _act_group_norm_backward_cuda(grad_z, y, mean, rstd, weight, num_groups, activation, arg0, arg1, output_mask):
+    y, channels_last = _op_layout(y)
+    grad_z = grad_z.contiguous(memory_format=_memory_format(y, channels_last))
+    outputs = _backward_outputs(y, channels_last, output_mask)
+    if any(output_mask):
+        _build.load().group_norm_act_backward_out(
+            grad_z, y, mean, rstd, weight.contiguous() if weight is not None else None, num_groups,
+            _ACTIVATION_CODES[activation], arg0, arg1, channels_last,
+            *[out if wanted else None for out, wanted in zip(outputs, output_mask)])
+    return outputs
+
+
+def _act_group_norm_backward_cpu(grad_z, y, mean, rstd, weight, num_groups, activation, arg0, arg1, output_mask):
+    y, channels_last = _op_layout(y)
+    kind, args = _activation_from_name(activation, arg0, arg1)
+    groups_shape = (y.shape[0], num_groups)
+    with torch.profiler.record_function(_ops.CPU_FALLBACK_RANGE):
+        grad_y, grad_gamma, grad_beta = _reference.group_norm_act_backward(
+            grad_z, y, mean.reshape(groups_shape).to(y.dtype), rstd.reshape(groups_shape).to(y.dtype), num_groups,
+            weight, kind, args)
+    outputs = _backward_outputs(y, channels_last, output_mask)
+    for out, value, wanted in zip(outputs, (grad_y, grad_gamma, grad_beta), output_mask):
+        if wanted:
+            out.copy_(value)
+    return outputs
+
+
+def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, activation, arg0, arg1, output_mask):
+    return _backward_outputs(y, bool(_kernel_layout(y)), output_mask)
+
+
+if _ops.USE_TORCH_LIBRARY:
+    _ops._lib.define("act_group_norm(Tensor y, Tensor? weight, Tensor? bias, int num_groups, float eps, "
+                     "str activation, float arg0, float arg1) -> (Tensor, Tensor, Tensor)")
+    _ops._lib.define("act_group_norm_backward(Tensor grad_z, Tensor y, Tensor mean, Tensor rstd, Tensor? weight, "
+                     "int num_groups, str activation, float arg0, float arg1, bool[3] output_mask) "
+                     "-> (Tensor, Tensor, Tensor)")
+    _ops._lib.impl("act_group_norm", _act_group_norm_cuda, "CUDA")
+    _ops._lib.impl("act_group_norm", _act_group_norm_cpu, "CPU")
+    _ops._lib.impl("act_group_norm_backward", _act_group_norm_backward_cuda, "CUDA")
+    _ops._lib.impl("act_group_norm_backward", _act_group_norm_backward_cpu, "CPU")
+    torch.library.register_fake("tconv::act_group_norm")(_act_group_norm_fake)
+    torch.library.register_fake("tconv::act_group_norm_backward")(_act_group_norm_backward_fake)
+
+    def _act_group_norm_setup_context(ctx, inputs, output):
+        y, weight, bias, num_groups, eps, activation, arg0, arg1 = inputs
+        _, mean, rstd = output
+        ctx.save_for_backward(y, weight, mean, rstd)
+        ctx.kernel_args = (num_groups, activation, arg0, arg1)
+        ctx.has_weight, ctx.has_bias = weight is not None, bias is not None
+        ctx.mark_non_differentiable(mean, rstd)
+
+    def _act_group_norm_autograd(ctx, grad_z, grad_mean, grad_rstd):
+        y, weight, mean, rstd = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        mask = [bool(needs[0]), bool(needs[1] and ctx.has_weight), bool(needs[2] and ctx.has_bias)]
+        grad_y, grad_gamma, grad_beta = torch.ops.tconv.act_group_norm_backward(
+            grad_z, y, mean, rstd, weight, *ctx.kernel_args, mask)
+        return (grad_y if mask[0] else None, grad_gamma if mask[1] else None, grad_beta if mask[2] else None,
+                None, None, None, None, None)
+
+    torch.library.register_autograd("tconv::act_group_norm", _act_group_norm_autograd,
+                                    setup_context=_act_group_norm_setup_context)
+
+
 def act_group_norm(y: torch.Tensor, num_groups: int, weight: Optional[torch.Tensor], bias: Optional[torch.Tensor],
                    eps: float, kind: str, args: Optional[Dict] = None) -> torch.Tensor:
     """group_norm(act(y), num_groups, weight, bias, eps) for an activation kind of `_activation_spec`:
     tconv's CUDA kernels where they apply (see the module docstring), PyTorch's ops otherwise."""
     args = dict(args or {})
     if _kernels_apply(y, weight, bias):
+        if _ops.USE_TORCH_LIBRARY:
+            name, arg0, arg1 = _activation_name(kind, args)
+            return torch.ops.tconv.act_group_norm(y, weight, bias, num_groups, float(eps), name, arg0, arg1)[0]
         return _ActGroupNormFunction.apply(y, weight, bias, num_groups, eps, kind, args)
     return _torch_act_group_norm(y, num_groups, weight, bias, eps, kind, args)
 

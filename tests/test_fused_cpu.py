@@ -132,3 +132,73 @@ def test_fused_module_on_cpu_matches_sequential():
     fused_module = tconv.ConvTransposeActGroupNorm2d.fuse(seq[0], seq[1], seq[2])
     x = torch.randn(2, 3, 5, 4, dtype=torch.float64)
     torch.testing.assert_close(fused_module(x), seq(x), rtol=1e-12, atol=1e-12)
+
+
+# ---- the torch.library ops (torch >= 2.4): schemas, fake kernels, autograd, torch.compile ---------
+needs_library = pytest.mark.skipif(not tconv._ops.USE_TORCH_LIBRARY, reason="torch.library custom-op API unavailable")
+OP_CASES = [  # (shape, groups, affine, activation name, arg0, arg1, channels_last)
+    ((2, 6, 5, 7), 3, True, "relu", 0.0, 0.0, False),
+    ((2, 6, 5, 7), 2, False, "leaky_relu", 0.2, 0.0, True),
+    ((1, 8, 3, 4, 5), 4, True, "gelu_tanh", 0.0, 0.0, True),
+    ((3, 4, 2, 3, 4), 1, True, "hardtanh", -0.5, 0.75, False),
+]
+
+
+def _op_inputs(shape, groups, affine, channels_last, dtype=torch.float64, seed=0):
+    y = _input(shape, seed).to(dtype)
+    if channels_last:
+        y = y.contiguous(memory_format=torch.channels_last if y.dim() == 4 else torch.channels_last_3d)
+    g = torch.Generator().manual_seed(seed + 1)
+    weight = (torch.rand(shape[1], generator=g, dtype=dtype) + 0.5) if affine else None
+    bias = torch.randn(shape[1], generator=g, dtype=dtype) if affine else None
+    return y, weight, bias
+
+
+@needs_library
+@pytest.mark.parametrize("case", OP_CASES, ids=[f"op{i}" for i in range(len(OP_CASES))])
+def test_act_group_norm_op_passes_opcheck(case):
+    shape, groups, affine, name, arg0, arg1, channels_last = case
+    y, weight, bias = _op_inputs(shape, groups, affine, channels_last)
+    y.requires_grad_()
+    for p in (weight, bias):
+        if p is not None:
+            p.requires_grad_()
+    torch.library.opcheck(torch.ops.tconv.act_group_norm.default, (y, weight, bias, groups, 1e-5, name, arg0, arg1))
+
+
+@needs_library
+@pytest.mark.parametrize("case", OP_CASES, ids=[f"op{i}" for i in range(len(OP_CASES))])
+def test_act_group_norm_op_matches_torch_autograd(case):
+    """Output and every gradient of the op (CPU implementation = the kernels' steps) against torch's
+    activation + group_norm in float64; the output keeps y's memory format."""
+    shape, groups, affine, name, arg0, arg1, channels_last = case
+    y, weight, bias = _op_inputs(shape, groups, affine, channels_last)
+    kind, args = fused._activation_from_name(name, arg0, arg1)
+    leaves = [t.detach().clone().requires_grad_() for t in (y, weight, bias) if t is not None]
+    ref_leaves = [t.detach().clone().requires_grad_() for t in (y, weight, bias) if t is not None]
+    z = torch.ops.tconv.act_group_norm(leaves[0], *(leaves[1:] if affine else (None, None)), groups, 1e-5,
+                                       name, arg0, arg1)[0]
+    z_ref = _torch_chain(ref_leaves[0], groups, *(ref_leaves[1:] if affine else (None, None)), 1e-5, kind, args)
+    torch.testing.assert_close(z, z_ref, atol=1e-10, rtol=1e-10)
+    assert z.is_contiguous(memory_format=fused._memory_format(y, channels_last))
+    grad = torch.randn_like(z_ref)
+    got = torch.autograd.grad(z, leaves, grad)
+    want = torch.autograd.grad(z_ref, ref_leaves, grad)
+    for g_got, g_want in zip(got, want):  # the op keeps mean/rstd in fp32 (as the kernels do): ~1e-8
+        torch.testing.assert_close(g_got, g_want, atol=1e-6, rtol=1e-6)
+
+
+@needs_library
+def test_act_group_norm_op_compiles_without_graph_break():
+    y, weight, bias = _op_inputs((2, 6, 5, 7), 3, True, False, dtype=torch.float32)
+
+    def block(y, weight, bias):
+        return torch.ops.tconv.act_group_norm(y, weight, bias, 3, 1e-5, "silu", 0.0, 0.0)[0] * 2.0
+
+    compiled = torch.compile(block, fullgraph=True, backend="aot_eager")
+    torch.testing.assert_close(compiled(y, weight, bias), block(y, weight, bias))
+
+
+@needs_library
+def test_fused_ops_are_listed_by_info():
+    assert {"tconv::act_group_norm", "tconv::act_group_norm_backward"} <= set(tconv._ops.registered_ops())
