@@ -1,0 +1,94 @@
+"""Development timing of tconv's solutions alone, per algorithm: for A/B-ing kernel changes within one
+GPU call when device time is short. Not a report: it neither verifies nor times PyTorch, so its
+numbers are compared only with each other; speedups and published figures come from `tconv bench`.
+
+    python3 scripts/quick_timing.py l1_68_convt3d_square_input_asym_kernel real_hifigan_up \
+        --precision tf32 --algorithm auto igemm direct --runs 20 [--json OUT]
+
+Prints one line per (problem, precision, algorithm): forward and forward+backward median (p20-p80) ms.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import tconv  # noqa: E402
+from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
+from tconv.harness.problem import import_file  # noqa: E402
+from tconv.harness.tensors import backward_all, make_leaves, tensor_list, to_device  # noqa: E402
+from tconv.harness.timing import time_cuda  # noqa: E402
+
+
+def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: int) -> dict:
+    problem = import_file(ROOT / "problems" / f"{stem}.py", f"problem_{stem}")
+    solution = import_file(ROOT / "solutions" / f"{stem}.py", f"solution_{stem}")
+    device = torch.device("cuda", torch.cuda.current_device())
+    dtype = compute_dtype(precision)
+    torch.manual_seed(0)
+    model = solution.ModelNew(*problem.get_init_inputs()).to(device=device, dtype=dtype)
+    inputs = to_device(problem.get_inputs(), device, dtype)
+    with precision_mode(precision), tconv._ops.use_algorithm(algorithm):
+        def forward():
+            with torch.no_grad():
+                model(*inputs)
+
+        leaves = make_leaves(inputs)
+        grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
+
+        def clear_grads():
+            for p in model.parameters():
+                p.grad = None
+            for t in leaves:
+                if isinstance(t, torch.Tensor):
+                    t.grad = None
+
+        def forward_backward():
+            backward_all(tensor_list(model(*leaves)), grads)
+
+        fwd = time_cuda(forward, runs, warmup)
+        fwdbwd = time_cuda(forward_backward, runs, warmup, before_each=clear_grads)
+    return {"problem": stem, "precision": precision, "algorithm": algorithm,
+            "fwd_ms": fwd.median_ms, "fwd_p20_ms": fwd.p20_ms, "fwd_p80_ms": fwd.p80_ms,
+            "fwdbwd_ms": fwdbwd.median_ms, "fwdbwd_p20_ms": fwdbwd.p20_ms, "fwdbwd_p80_ms": fwdbwd.p80_ms}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("problems", nargs="+", help="stems under problems/")
+    parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
+    parser.add_argument("--algorithm", nargs="+", default=["auto"], choices=list(tconv._ops.ALGORITHMS))
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    args = parser.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("quick_timing: needs a CUDA GPU", file=sys.stderr)
+        return 2
+    rows = []
+    for stem in args.problems:
+        for precision in args.precision:
+            for algorithm in args.algorithm:
+                try:
+                    row = time_solution(stem, precision, algorithm, args.runs, args.warmup)
+                except RuntimeError as error:  # e.g. a forced algorithm that cannot run this shape
+                    row = {"problem": stem, "precision": precision, "algorithm": algorithm,
+                           "error": str(error).splitlines()[0]}
+                rows.append(row)
+                if "error" in row:
+                    print(f"{stem:50s} {precision:5s} {algorithm:8s} ERROR {row['error']}", flush=True)
+                else:
+                    print(f"{stem:50s} {precision:5s} {algorithm:8s} fwd {row['fwd_ms']:9.3f} "
+                          f"({row['fwd_p20_ms']:.3f}-{row['fwd_p80_ms']:.3f})  fwd+bwd {row['fwdbwd_ms']:9.3f} "
+                          f"({row['fwdbwd_p20_ms']:.3f}-{row['fwdbwd_p80_ms']:.3f}) ms", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+                                         "rows": rows}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
