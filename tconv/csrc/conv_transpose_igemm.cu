@@ -46,6 +46,19 @@ __device__ __forceinline__ void cp_async_16(float* smem, const float* gmem, bool
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 16 : 0));
 }
+// kCount 4-byte copies, one per channel row: rows src_step apart in global memory, dst_step apart in
+// shared memory. kChecked: copy i happens only when i * row_unit < rows_left (a partial tile; the
+// others zero-fill from `fallback`); unchecked tiles skip that test and the pointer select.
+template <int kCount, bool kChecked>
+__device__ __forceinline__ void cp_async_rows(float* dst, int dst_step, const float* src, int64_t src_step, bool valid,
+                                              int rows_left, int row_unit, const float* fallback) {
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) {
+    const bool ok = valid && (!kChecked || i * row_unit < rows_left);
+    cp_async_4(dst + i * dst_step, kChecked && !ok ? fallback : src, ok);
+    src += src_step;
+  }
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
@@ -267,20 +280,10 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const bool full_chunk = c0 + BK <= a.k_channels;
     const int rows_left = a.k_channels - c0 - row_base;
     if constexpr (kFloatData) {
-      if (full_chunk) {
-#pragma unroll
-        for (int i = 0; i < BK / kRowStep; ++i) {
-          cp_async_4(As + kRowStep * i * kLdA, src, pos_valid);
-          src += step;
-        }
-      } else {
-#pragma unroll
-        for (int i = 0; i < BK / kRowStep; ++i) {
-          const bool valid = pos_valid && kRowStep * i < rows_left;
-          cp_async_4(As + kRowStep * i * kLdA, valid ? src : src_base, valid);
-          src += step;
-        }
-      }
+      if (full_chunk)
+        cp_async_rows<BK / kRowStep, false>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
+      else
+        cp_async_rows<BK / kRowStep, true>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
     } else {
 #pragma unroll
       for (int i = 0; i < BK / kRowStep; ++i) {
@@ -437,30 +440,13 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
     const int64_t x_step = valid ? x_pass : 0, dy_step = dy_valid ? dy_pass : 0;
     float* As = smem + stage * kStage + row_base * LD + kcol;
     float* Bs = As + BM * LD;
+    constexpr int kRowsA = BM / kRowsPerPass, kRowsB = BN / kRowsPerPass;
     if (x_full && dy_full) {  // every channel row exists: the pointers above are safe as they are
-#pragma unroll
-      for (int i = 0; i < BM / kRowsPerPass; ++i) {
-        cp_async_4(As + i * kRowsPerPass * LD, x_src, valid);
-        x_src += x_step;
-      }
-#pragma unroll
-      for (int i = 0; i < BN / kRowsPerPass; ++i) {
-        cp_async_4(Bs + i * kRowsPerPass * LD, dy_src, dy_valid);
-        dy_src += dy_step;
-      }
+      cp_async_rows<kRowsA, false>(As, kRowsPerPass * LD, x_src, x_step, valid, x_rows, kRowsPerPass, a.x);
+      cp_async_rows<kRowsB, false>(Bs, kRowsPerPass * LD, dy_src, dy_step, dy_valid, dy_rows, kRowsPerPass, a.dy);
     } else {
-#pragma unroll
-      for (int i = 0; i < BM / kRowsPerPass; ++i) {
-        const bool ok = valid && i * kRowsPerPass < x_rows;
-        cp_async_4(As + i * kRowsPerPass * LD, ok ? x_src : a.x, ok);
-        x_src += x_step;
-      }
-#pragma unroll
-      for (int i = 0; i < BN / kRowsPerPass; ++i) {
-        const bool ok = dy_valid && i * kRowsPerPass < dy_rows;
-        cp_async_4(Bs + i * kRowsPerPass * LD, ok ? dy_src : a.dy, ok);
-        dy_src += dy_step;
-      }
+      cp_async_rows<kRowsA, true>(As, kRowsPerPass * LD, x_src, x_step, valid, x_rows, kRowsPerPass, a.x);
+      cp_async_rows<kRowsB, true>(Bs, kRowsPerPass * LD, dy_src, dy_step, dy_valid, dy_rows, kRowsPerPass, a.dy);
     }
     pos += BK;
     iw += BK;
