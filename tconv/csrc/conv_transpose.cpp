@@ -81,17 +81,6 @@ Order order_of(const at::Tensor& t) {
                                                                   : Order::kWidthInnermost;
 }
 
-int sm_count_of(const at::Tensor& t) {
-  int count = 0;
-  const cudaError_t err = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, t.get_device());
-  TCONV_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
-  return count;
-}
-
-void check_launch(cudaError_t err, const char* what) {
-  TCONV_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
-}
-
 // Workspace budget of the split-K reductions: 10% of the tensor being reduced, never below one
 // split's worth (the memory rule).
 int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {

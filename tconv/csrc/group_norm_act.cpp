@@ -85,17 +85,6 @@ GroupNormActParams make_group_norm_params(const at::Tensor& y, int64_t groups, d
   return p;
 }
 
-int multiprocessors(const at::Tensor& t) {
-  int count = 0;
-  const cudaError_t err = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, t.get_device());
-  TCONV_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
-  return count;
-}
-
-void check_group_norm_launch(cudaError_t err, const char* what) {
-  TCONV_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
-}
-
 }  // namespace
 
 // z = group_norm(act(y)) into the preallocated z (y's shape and layout); mean/rstd [N * G] fp32.
@@ -110,9 +99,9 @@ void group_norm_act_forward_out(const at::Tensor& y, const c10::optional<at::Ten
   TCONV_CHECK(p.batch == 0 || p.spatial > 0, "tconv: group_norm_act needs a non-empty spatial size");
   if (p.batch == 0) return;  // nothing to normalise and no statistics to keep
   const c10::cuda::CUDAGuard guard(y.device());
-  p.splits = group_norm_act_splits(p, multiprocessors(y));
+  p.splits = group_norm_act_splits(p, sm_count_of(y));
   const at::Tensor workspace = at::empty({group_norm_act_forward_workspace(p)}, y.options().dtype(at::kFloat));
-  check_group_norm_launch(group_norm_act_forward(p, y.data_ptr(), gamma_ptr, beta_ptr, z.data_ptr(),
+  check_launch(group_norm_act_forward(p, y.data_ptr(), gamma_ptr, beta_ptr, z.data_ptr(),
                                                  mean.data_ptr<float>(), rstd.data_ptr<float>(),
                                                  workspace.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
                           "group_norm_act forward");
@@ -142,9 +131,9 @@ void group_norm_act_backward_out(const at::Tensor& grad_z, const at::Tensor& y, 
     if (grad_beta_ptr != nullptr) grad_beta->zero_();
     return;
   }
-  p.splits = group_norm_act_splits(p, multiprocessors(y));
+  p.splits = group_norm_act_splits(p, sm_count_of(y));
   const at::Tensor workspace = at::empty({group_norm_act_backward_workspace(p)}, y.options().dtype(at::kFloat));
-  check_group_norm_launch(
+  check_launch(
       group_norm_act_backward(p, grad_z.data_ptr(), y.data_ptr(), mean.data_ptr<float>(), rstd.data_ptr<float>(),
                               gamma_ptr, grad_y_ptr, grad_gamma_ptr, grad_beta_ptr, workspace.data_ptr<float>(),
                               c10::cuda::getCurrentCUDAStream().stream()),

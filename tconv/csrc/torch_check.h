@@ -1,3 +1,6 @@
+// What the C++ bindings (conv_transpose.cpp, group_norm_act.cpp) share: TCONV_CHECK, launch checks
+// and the device's SM count.
+//
 // TCONV_CHECK(cond, parts...): TORCH_CHECK whose message is built here without iostreams.
 //
 // Why: on the GPU machine (torch 2.11.0+cu130, extension JIT-built there) every failing check whose
@@ -12,6 +15,9 @@
 #include <string>
 #include <type_traits>
 
+#include <cuda_runtime_api.h>
+
+#include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 #include <c10/core/ScalarType.h>
 #include <c10/util/ArrayRef.h>
@@ -53,3 +59,17 @@ std::string check_message(const Parts&... parts) {
       TORCH_CHECK(false, tconv_check_message_.c_str());                                         \
     }                                                                                           \
   } while (0)
+
+namespace tconv {
+// Turns a launcher's cudaError_t into an exception naming the pass.
+inline void check_launch(cudaError_t err, const char* what) {
+  TCONV_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
+}
+
+inline int sm_count_of(const at::Tensor& t) {
+  int count = 0;
+  const cudaError_t err = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, t.get_device());
+  TCONV_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
+  return count;
+}
+}  // namespace tconv
