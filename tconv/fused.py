@@ -112,22 +112,15 @@ def _torch_act_group_norm(y, num_groups, weight, bias, eps, kind, args):
 
 
 class _ActGroupNormFunction(torch.autograd.Function):
-    """group_norm(act(y)) through tconv's CUDA kernels; saves only y, mean and rstd (and gamma)."""
+    """torch < 2.4: the same kernel calls as the torch.library ops below, driven by autograd.Function;
+    saves only y, mean and rstd (and gamma)."""
 
     @staticmethod
     def forward(ctx, y, weight, bias, num_groups, eps, kind, args):
-        channels_last = _kernel_layout(y)
-        code, arg0, arg1 = _activation_kernel_args(kind, args)
-        fmt = _memory_format(y, channels_last)
-        z = torch.empty(y.shape, dtype=y.dtype, device=y.device, memory_format=fmt)
-        mean = torch.empty(y.shape[0] * num_groups, dtype=torch.float32, device=y.device)
-        rstd = torch.empty_like(mean)
-        weight_c = weight.contiguous() if weight is not None else None
-        bias_c = bias.contiguous() if bias is not None else None
-        _build.load().group_norm_act_forward_out(y, weight_c, bias_c, num_groups, eps, code, arg0, arg1,
-                                                 channels_last, z, mean, rstd)
-        ctx.save_for_backward(y, weight_c, mean, rstd)
-        ctx.kernel_args = (num_groups, code, arg0, arg1, channels_last)
+        name, arg0, arg1 = _activation_name(kind, args)
+        z, mean, rstd = _act_group_norm_cuda(y, weight, bias, num_groups, eps, name, arg0, arg1)
+        ctx.save_for_backward(y, weight, mean, rstd)
+        ctx.kernel_args = (num_groups, name, arg0, arg1)
         ctx.has_bias = bias is not None
         return z
 
@@ -135,18 +128,12 @@ class _ActGroupNormFunction(torch.autograd.Function):
     @torch.autograd.function.once_differentiable
     def backward(ctx, grad_z):
         y, weight, mean, rstd = ctx.saved_tensors
-        num_groups, code, arg0, arg1, channels_last = ctx.kernel_args
-        grad_z = grad_z.contiguous(memory_format=_memory_format(y, channels_last))
-        needs_y, needs_weight, needs_bias = ctx.needs_input_grad[:3]
-        grad_y = torch.empty(y.shape, dtype=y.dtype, device=y.device,
-                             memory_format=_memory_format(y, channels_last)) if needs_y else None
-        grad_weight = torch.empty_like(weight) if needs_weight and weight is not None else None
-        grad_bias = (torch.empty(y.shape[1], dtype=y.dtype, device=y.device)
-                     if needs_bias and ctx.has_bias else None)
-        if grad_y is not None or grad_weight is not None or grad_bias is not None:
-            _build.load().group_norm_act_backward_out(grad_z, y, mean, rstd, weight, num_groups, code, arg0, arg1,
-                                                      channels_last, grad_y, grad_weight, grad_bias)
-        return grad_y, grad_weight, grad_bias, None, None, None, None
+        needs = ctx.needs_input_grad
+        mask = [bool(needs[0]), bool(needs[1] and weight is not None), bool(needs[2] and ctx.has_bias)]
+        grad_y, grad_gamma, grad_beta = _act_group_norm_backward_cuda(grad_z, y, mean, rstd, weight,
+                                                                      *ctx.kernel_args, mask)
+        return (grad_y if mask[0] else None, grad_gamma if mask[1] else None, grad_beta if mask[2] else None,
+                None, None, None, None)
 
 
 def _memory_format(y: torch.Tensor, channels_last: bool) -> torch.memory_format:
