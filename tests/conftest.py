@@ -15,3 +15,21 @@ def poison_allocator():
         block.fill_(float("nan"))
         del block
     return poison
+
+
+# Every activation the fused epilogue takes (kind, arguments), shared by its CPU and GPU tests.
+FUSED_ACTIVATIONS = [
+    ("identity", {}),
+    ("relu", {}),
+    ("leaky_relu", {"negative_slope": 0.1}),
+    ("gelu", {"approximate": "none"}),
+    ("gelu", {"approximate": "tanh"}),
+    ("silu", {}),
+    ("hardswish", {}),
+    ("tanh", {}),
+    ("sigmoid", {}),
+    ("hardtanh", {"min_val": -0.5, "max_val": 0.75}),
+    ("hardtanh", {"min_val": 0.0, "max_val": 6.0}),  # ReLU6
+]
+FUSED_ACTIVATION_IDS = [k + ("" if not a else "-" + "-".join(str(v) for v in a.values()))
+                        for k, a in FUSED_ACTIVATIONS]

@@ -11,23 +11,11 @@ import torch.nn.functional as F
 from torch import nn
 
 import tconv
+from conftest import FUSED_ACTIVATION_IDS as ACTIVATION_IDS
+from conftest import FUSED_ACTIVATIONS as ACTIVATIONS
 from tconv import _group_norm_reference as ref
 from tconv import fused
 
-ACTIVATIONS = [
-    ("identity", {}),
-    ("relu", {}),
-    ("leaky_relu", {"negative_slope": 0.1}),
-    ("gelu", {"approximate": "none"}),
-    ("gelu", {"approximate": "tanh"}),
-    ("silu", {}),
-    ("hardswish", {}),
-    ("tanh", {}),
-    ("sigmoid", {}),
-    ("hardtanh", {"min_val": -0.5, "max_val": 0.75}),
-    ("hardtanh", {"min_val": 0.0, "max_val": 6.0}),  # ReLU6
-]
-ACTIVATION_IDS = [k + ("" if not a else "-" + "-".join(str(v) for v in a.values())) for k, a in ACTIVATIONS]
 
 # Points where activations have kinks or switch branches: the gradient conventions there differ
 # between plausible implementations, so they are planted in every input.

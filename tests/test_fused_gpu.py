@@ -15,25 +15,13 @@ import torch.nn.functional as F
 from torch import nn
 
 import tconv
+from conftest import FUSED_ACTIVATION_IDS as ACTIVATION_IDS
+from conftest import FUSED_ACTIVATIONS as ACTIVATIONS
 from conftest import cuda_ready
 from tconv import fused
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
-ACTIVATIONS = [
-    ("identity", {}),
-    ("relu", {}),
-    ("leaky_relu", {"negative_slope": 0.2}),
-    ("gelu", {"approximate": "none"}),
-    ("gelu", {"approximate": "tanh"}),
-    ("silu", {}),
-    ("hardswish", {}),
-    ("tanh", {}),
-    ("sigmoid", {}),
-    ("hardtanh", {"min_val": -0.5, "max_val": 0.75}),
-    ("hardtanh", {"min_val": 0.0, "max_val": 6.0}),
-]
-ACTIVATION_IDS = [k + ("" if not a else "-" + "-".join(str(v) for v in a.values())) for k, a in ACTIVATIONS]
 DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 LAYOUTS = ["contiguous", "channels_last"]
 
