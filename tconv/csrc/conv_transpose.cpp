@@ -13,18 +13,6 @@
 namespace tconv {
 namespace {
 
-DType to_dtype(const at::Tensor& t) {
-  switch (t.scalar_type()) {
-    case at::kHalf: return DType::kFloat16;
-    case at::kBFloat16: return DType::kBFloat16;
-    case at::kFloat: return DType::kFloat32;
-    case at::kDouble: return DType::kFloat64;
-    default:
-      TCONV_CHECK(false, "tconv: CUDA kernels support float16, bfloat16, float32 and float64, got ",
-                  t.scalar_type());
-  }
-}
-
 void check_5d_cuda(const at::Tensor& t, const char* name, const at::Tensor& like) {
   TCONV_CHECK(t.is_cuda(), "tconv: ", name, " must be a CUDA tensor");
   TCONV_CHECK(t.dim() == 5, "tconv: ", name, " must be 5-D here (1D/2D are viewed as 3D), got ", t.dim(), "-D");

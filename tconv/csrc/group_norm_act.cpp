@@ -14,13 +14,10 @@ namespace tconv {
 namespace {
 
 DType group_norm_dtype(const at::Tensor& t) {
-  switch (t.scalar_type()) {
-    case at::kHalf: return DType::kFloat16;
-    case at::kBFloat16: return DType::kBFloat16;
-    case at::kFloat: return DType::kFloat32;
-    default:
-      TCONV_CHECK(false, "tconv: group_norm_act kernels support float16, bfloat16 and float32, got ", t.scalar_type());
-  }
+  const DType dtype = to_dtype(t);
+  TCONV_CHECK(dtype != DType::kFloat64, "tconv: group_norm_act kernels support float16, bfloat16 and float32, got ",
+              t.scalar_type());
+  return dtype;
 }
 
 bool dense_in_order(const at::Tensor& t, bool channels_last) {

@@ -1,5 +1,5 @@
-// What the C++ bindings (conv_transpose.cpp, group_norm_act.cpp) share: TCONV_CHECK, launch checks
-// and the device's SM count.
+// What the C++ bindings (conv_transpose.cpp, group_norm_act.cpp) share: TCONV_CHECK, launch checks,
+// the device's SM count and the kernels' DType of a tensor.
 //
 // TCONV_CHECK(cond, parts...): TORCH_CHECK whose message is built here without iostreams.
 //
@@ -22,6 +22,8 @@
 #include <c10/core/ScalarType.h>
 #include <c10/util/ArrayRef.h>
 #include <c10/util/Exception.h>
+
+#include "conv_params.h"  // DType
 
 namespace tconv {
 namespace detail {
@@ -71,5 +73,19 @@ inline int sm_count_of(const at::Tensor& t) {
   const cudaError_t err = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, t.get_device());
   TCONV_CHECK(err == cudaSuccess, "tconv: cudaDeviceGetAttribute failed: ", cudaGetErrorString(err));
   return count;
+}
+
+// The kernels' element type of a tensor (fp16, bf16, fp32, fp64; anything else is an error).
+inline DType to_dtype(const at::Tensor& t) {
+  switch (t.scalar_type()) {
+    case at::kHalf: return DType::kFloat16;
+    case at::kBFloat16: return DType::kBFloat16;
+    case at::kFloat: return DType::kFloat32;
+    case at::kDouble: return DType::kFloat64;
+    default:
+      TCONV_CHECK(false, "tconv: CUDA kernels support float16, bfloat16, float32 and float64, got ",
+                  t.scalar_type());
+      return DType::kFloat32;  // not reached
+  }
 }
 }  // namespace tconv
