@@ -9,7 +9,7 @@ import tconv
 
 CASES = [
     # dims, dtype, channels_last, batch, groups, stride, padding, output_padding, dilation, bias
-    # (fp32 runs the tensor-core implicit GEMM for forward/grad_input; the others the direct kernels)
+    # (auto: fp32/fp16/bf16 run the tensor-core implicit GEMMs where the channels allow, fp64 the direct kernels)
     (1, torch.float32, False, 2, 2, 2, 1, 1, 1, True),
     (2, torch.bfloat16, True, 2, 1, 2, 1, 1, 1, True),
     (2, torch.float16, False, 1, 2, 3, 0, 2, 1, False),
@@ -35,7 +35,17 @@ for algorithm in ("igemm", "direct"):
             w = torch.randn(40, out_channels, 3, 3, device="cuda", requires_grad=True)
             out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
             out.backward(torch.randn_like(out))
-# The gather GEMM on fp16/bf16 data (forced; fp32 accumulation), channels_last bf16 and strided fp16.
+        # grad_weight's W tap groups: 5 taps at stride 1 (3 + 2 per block), in TF32 and 3xTF32
+        w = torch.randn(40, 24, 3, 5, device="cuda", requires_grad=True)
+        for tf32 in (True, False):
+            old_flag = torch.backends.cudnn.allow_tf32
+            torch.backends.cudnn.allow_tf32 = tf32
+            try:
+                out = tconv.conv_transpose2d(x, w, None, 1, (1, 2), 0, 1, (1, 2))
+                out.backward(torch.randn_like(out))
+            finally:
+                torch.backends.cudnn.allow_tf32 = old_flag
+# The GEMMs (gather and grad_weight) on fp16/bf16 data (fp32 accumulation), channels_last bf16 and fp16.
 with tconv._ops.use_algorithm("igemm"):
     for dtype, channels_last in ((torch.bfloat16, True), (torch.float16, False)):
         x = torch.randn(2, 40, 9, 11, device="cuda", dtype=dtype)

@@ -155,11 +155,15 @@ GRID = [
     (3, 2, 24, 140, 2, [3, 3, 3], [1, 2, 1], [1, 1, 0], [0, 1, 0], [1, 1, 2], [5, 6, 7], True),
     (1, 3, 36, 20, 1, [16], [8], [4], [0], [1], [40], True),
     (2, 1, 18, 10, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [30, 25], True),
+    # grad_weight's W tap groups: 5 taps at stride 1 (3 + 2), 7 dilated taps over 64 input channels
+    # (two warps along M), W not a multiple of the 16-position chunk
+    (1, 2, 48, 40, 1, [5], [1], [2], [0], [1], [50], True),
+    (2, 2, 64, 36, 1, [3, 7], [1, 1], [1, 3], [0, 0], [1, 2], [6, 37], False),
 ]
 
 
-# "auto" takes the tensor-core implicit GEMM for fp32 wherever it applies; "direct" forces the
-# gather kernels, so both branches of the heuristic run on every case.
+# "auto" takes the tensor-core implicit GEMMs wherever they apply (fp32/fp16/bf16); "direct" forces
+# the gather kernels, so both branches of the heuristic run on every case.
 ALGORITHMS = ["auto", "direct"]
 
 
@@ -172,7 +176,7 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
              poison=poison_allocator, algorithm=algorithm)
 
 
-@pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMM (forced-only so far)
+@pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMMs
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
 def test_grid_forced_igemm(case, mode, poison_allocator):
     layout = "channels_last" if mode in ("fp16", "bf16") else "contiguous"

@@ -123,6 +123,40 @@ TCONV_HOST_DEVICE TapWalk<I> grad_input_taps(I i, I K, I s, I p, I d, I out_size
   return w;
 }
 
+// grad_weight GEMM: taps along the kernel's W that read one grad_output strip. Tap k reads output
+// W position s*i + k*d - p for input position i; k and k + period (period = s / gcd(s, d)) hit the
+// same positions modulo s, shifted by shift_step = d / gcd(s, d) whole input positions. Taps of one
+// residue class are split into balanced groups of at most max_taps whose shifts span at most
+// max_shift. Group `index` (in the fixed order: residue, then k) is tap kw0 + t * kw_step at strip
+// shift t * shift_step, t < count; its strip position c reads output W s * (i0 + c) + kw0 * d - p.
+// Returns the number of groups (and fills *group for index when group is not null).
+struct WTapGroup {
+  int kw0, kw_step, count, shift_step;
+};
+
+TCONV_HOST_DEVICE int weight_w_tap_groups(int K, int s, int d, int max_taps, int max_shift, int index,
+                                          WTapGroup* group) {
+  const int common = gcd_of(s, d);
+  const int period = s / common, shift_step = d / common;
+  int per_group = max_shift / shift_step + 1;
+  if (per_group > max_taps) per_group = max_taps;
+  int total = 0;
+  for (int r = 0; r < period && r < K; ++r) {
+    const int taps = (K - r + period - 1) / period;
+    const int groups = (taps + per_group - 1) / per_group;
+    const int size = (taps + groups - 1) / groups;  // balanced: 5 taps by 4 -> 3 + 2
+    if (group != nullptr && index >= total && index < total + groups) {
+      const int first = (index - total) * size;
+      group->kw0 = r + first * period;
+      group->kw_step = period;
+      group->count = taps - first < size ? taps - first : size;
+      group->shift_step = shift_step;
+    }
+    total += groups;
+  }
+  return total;
+}
+
 // Largest element offset reachable in a tensor of `sizes` with `strides` (for choosing 32-bit
 // indexing): sum of (size-1)*|stride|.
 inline int64_t max_offset(const int64_t* sizes, const int64_t* strides, int n) {

@@ -82,8 +82,7 @@ void check_algorithm(const std::string& algorithm) {
 
 // Which kernel runs a pass. "auto" is the heuristic; "direct"/"igemm"/"grouped" force one (tests use
 // them to exercise every branch; forcing a kernel where it cannot run is an error, not a fallback).
-// grad_weight has no grouped kernel and its GEMM takes fp32 only: under "grouped", and under "igemm"
-// for fp16/bf16 data, grad_weight runs the direct kernel.
+// grad_weight has no grouped kernel: under "grouped" it runs the direct kernel.
 bool use_gather_igemm(const ConvTransposeParams& p, GatherPass pass, DType dtype, const std::string& algorithm) {
   check_algorithm(algorithm);
   const bool possible = igemm_supported(p, pass) && igemm_dtype_supported(dtype);
@@ -92,18 +91,17 @@ bool use_gather_igemm(const ConvTransposeParams& p, GatherPass pass, DType dtype
                           "<= 32, <= 512 taps per phase)");
     return true;
   }
-  // fp16/bf16 through the GEMM are forced-only until the GPU test sweep has run them (written
-  // without a GPU at hand); "auto" keeps them on the direct kernels.
-  return algorithm == "auto" && possible && dtype == DType::kFloat32;
+  // fp16/bf16 run the GEMM since run 12 (H200): the GPU sweep passed them under "igemm", and
+  // L1-68 bf16 forward went 418 ms (direct) -> 18.9 ms (logs/run12-quick_half.log).
+  return algorithm == "auto" && possible;
 }
 
 bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
   check_algorithm(algorithm);
-  const bool possible = igemm_grad_weight_supported(p) && dtype == DType::kFloat32;
+  const bool possible = igemm_grad_weight_supported(p) && igemm_dtype_supported(dtype);
   if (algorithm == "igemm") {
-    TCONV_CHECK(possible || dtype == DType::kFloat16 || dtype == DType::kBFloat16,
-                "tconv: the igemm algorithm does not support this call (grad_weight GEMM: fp32 only)");
-    return possible;
+    TCONV_CHECK(possible, "tconv: the igemm algorithm does not support this call (grad_weight GEMM: fp32/fp16/bf16)");
+    return true;
   }
   return algorithm == "auto" && possible && igemm_grad_weight_preferred(p);
 }
@@ -206,11 +204,10 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
   if (use_grad_weight_igemm(p, dtype, algorithm)) {
-    const int64_t splits = igemm_grad_weight_splits(p, sm_count, budget);
+    const int64_t splits = igemm_grad_weight_splits(p, dtype, !allow_tf32, sm_count, budget);
     const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
-    check_launch(igemm_grad_weight_fp32(p, !allow_tf32, input.data_ptr<float>(), grad_output.data_ptr<float>(),
-                                        grad_weight.data_ptr<float>(), workspace.data_ptr<float>(), sm_count, budget,
-                                        stream),
+    check_launch(igemm_grad_weight(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr(),
+                                   grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count, budget, stream),
                  "conv_transpose grad_weight (igemm)");
     return;
   }

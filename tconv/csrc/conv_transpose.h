@@ -50,13 +50,15 @@ int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass)
 cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, const void* src,
                          const void* weight, const void* bias, void* dst, float* packed_weight, cudaStream_t stream);
 
-// grad_weight as a split-K implicit GEMM per (group, tap); workspace: splits x weight numel fp32.
+// grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace: splits x
+// weight numel fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);
 bool igemm_grad_weight_preferred(const ConvTransposeParams& p);  // the "auto" heuristic
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
-cudaError_t igemm_grad_weight_fp32(const ConvTransposeParams& p, bool split_tf32, const float* input,
-                                   const float* grad_output, float* grad_weight, float* workspace, int sm_count,
-                                   int64_t max_workspace_elems, cudaStream_t stream);
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
+                                 int64_t max_workspace_elems);
+cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                              const void* grad_output, void* grad_weight, float* workspace, int sm_count,
+                              int64_t max_workspace_elems, cudaStream_t stream);
 
 // ---- register-blocked direct kernels for few channels per group (conv_transpose_grouped.cu) ----
 // Channels per group up to 16 on both sides (templated, rounded up to a power of two).

@@ -59,6 +59,23 @@ __device__ __forceinline__ void cp_async_rows(float* dst, int dst_step, const fl
     src += src_step;
   }
 }
+// The same row copies for any data type: fp32 by cp.async, fp16/bf16 loaded by the thread and
+// widened to fp32 in shared memory (visible to the other warps after the next __syncthreads, which
+// every pipeline stage passes before it is read).
+template <int kCount, bool kChecked, typename scalar_t>
+__device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar_t* src, int64_t src_step, bool valid,
+                                          int rows_left, int row_unit, const scalar_t* fallback) {
+  if constexpr (std::is_same<scalar_t, float>::value) {
+    cp_async_rows<kCount, kChecked>(dst, dst_step, src, src_step, valid, rows_left, row_unit, fallback);
+  } else {
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) {
+      const bool ok = valid && (!kChecked || i * row_unit < rows_left);
+      dst[i * dst_step] = ok ? to_acc(src[0]) : 0.f;
+      src += src_step;
+    }
+  }
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
@@ -82,64 +99,118 @@ __device__ __forceinline__ float tile_at(const float* tile, int ld, int mn, int 
   return kKContiguous ? tile[mn * ld + k] : tile[k * ld + mn];
 }
 
-// One warp's 32x32 tile over a BK-deep stage: 2 x 4 mma.sync m16n8k8 per k8 step.
-// Exact mode (kSplitTf32): 3xTF32, and the stage's products are summed in fresh registers and then
-// added to `acc` with ordinary fp32 adds, because the tensor cores' own accumulation truncates; over
+// mma.sync m16n8k8 TF32 fragments of a warp's 32x32 tile: A rows warp_row + 16 * mt + gid (+8),
+// B columns warp_col + 8 * nt + gid, k = tig (+4). kRounded: the tile already holds TF32 values (the
+// packed weights in TF32 mode; fp16/bf16 data widened to fp32, which TF32 represents exactly).
+// kSplitTf32 also returns the rounding remainders (3xTF32: a = big + small).
+template <bool kSplitTf32, bool kRounded>
+__device__ __forceinline__ void split_tf32(float v, uint32_t& big, uint32_t& small) {
+  big = kRounded ? __float_as_uint(v) : to_tf32(v);
+  if (kSplitTf32) small = to_tf32(v - __uint_as_float(big));
+}
+template <bool kSplitTf32, bool kRounded, bool kKContiguous>
+__device__ __forceinline__ void load_a_fragments(uint32_t (&big)[2][4], uint32_t (&small)[2][4], const float* tile,
+                                                 int ld, int warp_row, int k, int gid, int tig) {
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt) {
+    const int row = warp_row + mt * 16 + gid;
+    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row, k + tig), big[mt][0], small[mt][0]);
+    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row + 8, k + tig), big[mt][1], small[mt][1]);
+    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row, k + tig + 4), big[mt][2], small[mt][2]);
+    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row + 8, k + tig + 4), big[mt][3], small[mt][3]);
+  }
+}
+template <bool kSplitTf32, bool kRounded, bool kKContiguous>
+__device__ __forceinline__ void load_b_fragments(uint32_t (&big)[4][2], uint32_t (&small)[4][2], const float* tile,
+                                                 int ld, int warp_col, int k, int gid, int tig) {
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt) {
+    const int col = warp_col + nt * 8 + gid;
+    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, col, k + tig), big[nt][0], small[nt][0]);
+    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, col, k + tig + 4), big[nt][1], small[nt][1]);
+  }
+}
+// The 2 x 4 MMAs of one k8 step (3 each for 3xTF32: small*big + big*small + big*big).
+template <bool kSplitTf32>
+__device__ __forceinline__ void warp_mma_k8(float (&c)[2][4][4], const uint32_t (&a_big)[2][4],
+                                            const uint32_t (&a_small)[2][4], const uint32_t (&b_big)[4][2],
+                                            const uint32_t (&b_small)[4][2]) {
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+      if (kSplitTf32) {
+        mma_tf32(c[mt][nt], a_small[mt], b_big[nt]);
+        mma_tf32(c[mt][nt], a_big[mt], b_small[nt]);
+      }
+      mma_tf32(c[mt][nt], a_big[mt], b_big[nt]);
+    }
+}
+// Exact mode (kSplitTf32) sums a stage's products in fresh registers and then adds them to the
+// accumulators with ordinary fp32 adds, because the tensor cores' own accumulation truncates; over
 // thousands of K steps that bias would exceed the exact-fp32 contract (seen: 3x over allclose(1e-4)
 // on L1-68's grad_input before this split). TF32 mode accumulates in place: its input rounding
-// (2^-11) dwarfs that bias. kARounded / kBRounded: the operand already holds TF32 values (the packed
-// weights in TF32 mode; fp16/bf16 data widened to fp32, which TF32 represents exactly).
+// (2^-11) dwarfs that bias.
+__device__ __forceinline__ void zero_tile(float (&c)[2][4][4]) {
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) c[mt][nt][e] = 0.f;
+}
+__device__ __forceinline__ void add_tile(float (&acc)[2][4][4], const float (&part)[2][4][4]) {
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
+}
+
+// One warp's 32x32 tile over a BK-deep stage: 2 x 4 mma.sync m16n8k8 per k8 step.
 template <bool kSplitTf32, bool kARounded, bool kBRounded, bool kAKContiguous, bool kBKContiguous, int kDepth>
 __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
                                               int ldb, int warp_row, int warp_col, int gid, int tig) {
   float part[2][4][4];
-#pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) part[mt][nt][e] = kSplitTf32 ? 0.f : acc[mt][nt][e];
+  if (kSplitTf32) zero_tile(part);
+  float (&sum)[2][4][4] = kSplitTf32 ? part : acc;
 #pragma unroll
   for (int kk = 0; kk < kDepth; kk += 8) {
     uint32_t a_big[2][4], b_big[4][2], a_small[2][4], b_small[4][2];
-#pragma unroll
-    for (int mt = 0; mt < 2; ++mt) {
-      const int row = warp_row + mt * 16 + gid;
-      const float v[4] = {tile_at<kAKContiguous>(As, lda, row, kk + tig), tile_at<kAKContiguous>(As, lda, row + 8, kk + tig),
-                          tile_at<kAKContiguous>(As, lda, row, kk + tig + 4), tile_at<kAKContiguous>(As, lda, row + 8, kk + tig + 4)};
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        a_big[mt][e] = kARounded ? __float_as_uint(v[e]) : to_tf32(v[e]);
-        if (kSplitTf32) a_small[mt][e] = to_tf32(v[e] - __uint_as_float(a_big[mt][e]));
-      }
-    }
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
-      const int col = warp_col + nt * 8 + gid;
-      const float v[2] = {tile_at<kBKContiguous>(Bs, ldb, col, kk + tig), tile_at<kBKContiguous>(Bs, ldb, col, kk + tig + 4)};
-#pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        b_big[nt][e] = kBRounded ? __float_as_uint(v[e]) : to_tf32(v[e]);
-        if (kSplitTf32) b_small[nt][e] = to_tf32(v[e] - __uint_as_float(b_big[nt][e]));
-      }
-    }
-#pragma unroll
-    for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        if (kSplitTf32) {
-          mma_tf32(part[mt][nt], a_small[mt], b_big[nt]);
-          mma_tf32(part[mt][nt], a_big[mt], b_small[nt]);
-        }
-        mma_tf32(part[mt][nt], a_big[mt], b_big[nt]);
-      }
+    load_a_fragments<kSplitTf32, kARounded, kAKContiguous>(a_big, a_small, As, lda, warp_row, kk, gid, tig);
+    load_b_fragments<kSplitTf32, kBRounded, kBKContiguous>(b_big, b_small, Bs, ldb, warp_col, kk, gid, tig);
+    warp_mma_k8<kSplitTf32>(sum, a_big, a_small, b_big, b_small);
   }
+  if (kSplitTf32) add_tile(acc, part);
+}
+
+// The grad_weight form: one A tile (input channels x positions) against up to kMaxTaps B tiles that
+// are the same grad_output strip at different shifts (one per tap of the block's W tap group).
+template <bool kSplitTf32, bool kRounded, int kMaxTaps, int kDepth>
+__device__ __forceinline__ void warp_taps_mma(float (&acc)[kMaxTaps][2][4][4], const float* As, const float* Bs,
+                                              int ld, const int (&shift)[kMaxTaps], int count, int warp_row,
+                                              int warp_col, int gid, int tig) {
+  float part[kSplitTf32 ? kMaxTaps : 1][2][4][4];
+  if (kSplitTf32)
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
+    for (int t = 0; t < kMaxTaps; ++t) zero_tile(part[t]);
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+  for (int kk = 0; kk < kDepth; kk += 8) {
+    uint32_t a_big[2][4], a_small[2][4];
+    load_a_fragments<kSplitTf32, kRounded, true>(a_big, a_small, As, ld, warp_row, kk, gid, tig);
 #pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mt][nt][e] = kSplitTf32 ? acc[mt][nt][e] + part[mt][nt][e] : part[mt][nt][e];
+    for (int t = 0; t < kMaxTaps; ++t) {
+      if (t < count) {
+        uint32_t b_big[4][2], b_small[4][2];
+        load_b_fragments<kSplitTf32, kRounded, true>(b_big, b_small, Bs + shift[t], ld, warp_col, kk, gid, tig);
+        warp_mma_k8<kSplitTf32>(kSplitTf32 ? part[kSplitTf32 ? t : 0] : acc[t], a_big, a_small, b_big, b_small);
+      }
+    }
+  }
+  if (kSplitTf32)
+#pragma unroll
+    for (int t = 0; t < kMaxTaps; ++t) add_tile(acc[t], part[kSplitTf32 ? t : 0]);
 }
 
 // The phase's tap table: per dim the valid kernel offsets (shift c into src coordinates and the
@@ -279,19 +350,10 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     float* As = smem + stage * kStageFloats + row_base * kLdA + m_local;
     const bool full_chunk = c0 + BK <= a.k_channels;
     const int rows_left = a.k_channels - c0 - row_base;
-    if constexpr (kFloatData) {
-      if (full_chunk)
-        cp_async_rows<BK / kRowStep, false>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
-      else
-        cp_async_rows<BK / kRowStep, true>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
-    } else {
-#pragma unroll
-      for (int i = 0; i < BK / kRowStep; ++i) {
-        const bool valid = pos_valid && (full_chunk || kRowStep * i < rows_left);
-        As[kRowStep * i * kLdA] = valid ? to_acc(src[0]) : 0.f;
-        src += step;
-      }
-    }
+    if (full_chunk)
+      copy_rows<BK / kRowStep, false>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
+    else
+      copy_rows<BK / kRowStep, true>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
     float* Bs = smem + stage * kStageFloats + kStageA + b_row * kLdB + b_col;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
 #pragma unroll
@@ -365,93 +427,110 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
 }
 
 struct WeightGradArgs {
-  const float* x;
-  const float* dy;
+  const void* x;   // scalar_t input
+  const void* dy;  // scalar_t grad_output
   float* partial;  // [splits][C_in][C_out/groups][taps]
   int64_t x_stride[5];
   int64_t dy_stride[5];
   int in_size[3], out_size[3];
   int groups, cin_g, cout_g, taps;
   int kernel[3], stride[3], padding[3], dilation[3];
-  int64_t positions;  // batch x input positions
-  int64_t chunk;      // positions per split, a multiple of BK
+  int w_groups;     // W tap groups (weight_w_tap_groups) per (kd, kh)
+  int max_taps;     // taps per W group (the tile's kMaxTaps)
+  int w_chunks;     // BK-wide chunks per input row
+  int64_t units;    // batch x D x H input rows x w_chunks: the GEMM's K in stages
+  int64_t chunk;    // units per split
   int64_t weight_numel;
 };
 
-template <bool kSplitTf32, int kWarpsM>
-__global__ void __launch_bounds__(WeightGemmTile<kWarpsM>::kThreads)
+// Block: (kd, kh, W tap group, group, C_out tile, C_in tile) x one split of K. Each stage is one
+// BK-wide chunk of one input row, the same for every thread, so the row's grad_output (D, H)
+// position and its validity are block-uniform; per thread only the W column varies.
+template <typename scalar_t, bool kSplitTf32, int kWarpsM>
+__global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32>::kThreads)
 tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
-  using T = WeightGemmTile<kWarpsM>;
+  using T = WeightGemmTile<kWarpsM, kSplitTf32>;
+  static_assert(std::is_same<scalar_t, float>::value || !kSplitTf32, "3xTF32 is for fp32 data");
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LD = T::kLd;
-  constexpr int kStage = (BM + BN) * LD;
-  constexpr int kRowsPerPass = T::kThreads / BK;
+  constexpr int kMaxTaps = T::kMaxTaps, kShift = T::kMaxStripShift;
+  constexpr int kRows = T::kRowsPerPass, kTailRows = T::kTailRowsPerPass;
+  constexpr int kStage = T::kStageFloats;
   __shared__ __align__(16) float smem[S * kStage];
 
   const int ci_tiles = (a.cin_g + BM - 1) / BM, co_tiles = (a.cout_g + BN - 1) / BN;
   int tile = blockIdx.x;
-  const int tap = tile % a.taps; tile /= a.taps;
+  const int ci_tile = tile % ci_tiles; tile /= ci_tiles;
+  const int co_tile = tile % co_tiles; tile /= co_tiles;
   const int g = tile % a.groups; tile /= a.groups;
-  const int co_tile = tile % co_tiles;
-  const int ci_tile = tile / co_tiles;
-  (void)ci_tiles;
-  const int kd = tap / (a.kernel[1] * a.kernel[2]), kh = (tap / a.kernel[2]) % a.kernel[1], kw = tap % a.kernel[2];
+  const int w_group = tile % a.w_groups; tile /= a.w_groups;
+  const int kh = tile % a.kernel[1];
+  const int kd = tile / a.kernel[1];
+  WTapGroup taps{0, 1, 0, 0};
+  weight_w_tap_groups(a.kernel[2], a.stride[2], a.dilation[2], a.max_taps, kShift, w_group, &taps);
+  int shift[kMaxTaps];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t) shift[t] = t * taps.shift_step;
   const int ci0 = ci_tile * BM, co0 = co_tile * BN;
-  const int64_t k_begin = int64_t(blockIdx.y) * a.chunk;
-  const int64_t k_end = k_begin + a.chunk < a.positions ? k_begin + a.chunk : a.positions;
-  const int iterations = int((k_end - k_begin + BK - 1) / BK);
-  const int64_t spatial = int64_t(a.in_size[0]) * a.in_size[1] * a.in_size[2];
+  const int64_t u_begin = int64_t(blockIdx.y) * a.chunk;
+  const int64_t u_end = u_begin + a.chunk < a.units ? u_begin + a.chunk : a.units;
+  const int iterations = int(u_end - u_begin);
+
+  // The stage's input row and W chunk, advanced with carries (block-uniform).
+  int wc, ih, id;
+  int64_t n;
+  {
+    const int64_t row = u_begin / a.w_chunks;
+    wc = int(u_begin - row * a.w_chunks);
+    ih = int(row % a.in_size[1]);
+    id = int((row / a.in_size[1]) % a.in_size[0]);
+    n = row / (int64_t(a.in_size[1]) * a.in_size[0]);
+  }
+  int64_t u = u_begin;
 
   const int tid = threadIdx.x;
-  const int kcol = tid % BK;
-  const int row_base = tid / BK;
-  // This thread's K position (batch x input position), advanced by BK per stage with carries instead
-  // of a division per stage; the channel rows it copies are row_base + i * kRowsPerPass.
-  int iw = 0, ih = 0, id = 0;
-  int64_t n = 0;
-  {
-    const int64_t pos = k_begin + kcol;
-    n = pos / spatial;
-    int rest = int(pos - n * spatial);
-    iw = rest % a.in_size[2]; rest /= a.in_size[2];
-    ih = rest % a.in_size[1];
-    id = rest / a.in_size[1];
-  }
-  int64_t pos = k_begin + kcol;
-  const float* x_thread = a.x + (int64_t(g) * a.cin_g + ci0 + row_base) * a.x_stride[1];
-  const float* dy_thread = a.dy + (int64_t(g) * a.cout_g + co0 + row_base) * a.dy_stride[1];
-  const int64_t x_pass = kRowsPerPass * a.x_stride[1], dy_pass = kRowsPerPass * a.dy_stride[1];
-  const int x_rows = a.cin_g - ci0 - row_base, dy_rows = a.cout_g - co0 - row_base;  // rows this thread may copy
-  const bool x_full = a.cin_g - ci0 >= BM, dy_full = a.cout_g - co0 >= BN;
-  // Output coordinates of input position 0 through this tap.
-  const int od0 = kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1],
-            ow0 = kw * a.dilation[2] - a.padding[2];
+  const int col = tid % BK, row0 = tid / BK;                          // x and the strip's first BK columns
+  const int tail_col = BK + tid % kShift, tail_row0 = tid / kShift;  // the strip's last kShift columns
+  const scalar_t* x_base = static_cast<const scalar_t*>(a.x);
+  const scalar_t* dy_base = static_cast<const scalar_t*>(a.dy);
+  const scalar_t* x_thread = x_base + (int64_t(g) * a.cin_g + ci0 + row0) * a.x_stride[1];
+  const scalar_t* dy_thread = dy_base + (int64_t(g) * a.cout_g + co0 + row0) * a.dy_stride[1];
+  const scalar_t* dy_tail = dy_base + (int64_t(g) * a.cout_g + co0 + tail_row0) * a.dy_stride[1];
+  const int x_rows = a.cin_g - ci0 - row0, dy_rows = a.cout_g - co0 - row0, tail_rows = a.cout_g - co0 - tail_row0;
+  const bool full_tile = a.cin_g - ci0 >= BM && a.cout_g - co0 >= BN;
+  const int od0 = kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1];
+  const int ow_base = taps.kw0 * a.dilation[2] - a.padding[2];  // strip column c reads W s*(iw0 + c) + ow_base
+  const int64_t x_pass = kRows * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
 
   auto load_stage = [&](int stage) {
-    const bool valid = pos < k_end;
-    const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0, ow = iw * a.stride[2] + ow0;
-    const bool dy_valid = valid && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]) &&
-                          unsigned(ow) < unsigned(a.out_size[2]);
-    const float* x_src = valid ? x_thread + n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3] +
-                                     iw * a.x_stride[4]
-                               : a.x;
-    const float* dy_src = dy_valid ? dy_thread + n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3] +
-                                         ow * a.dy_stride[4]
-                                   : a.dy;
-    const int64_t x_step = valid ? x_pass : 0, dy_step = dy_valid ? dy_pass : 0;
-    float* As = smem + stage * kStage + row_base * LD + kcol;
+    const int iw0 = wc * BK;
+    const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0;
+    const bool row_valid = u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
+    const int iw = iw0 + col;
+    const bool x_valid = u < u_end && iw < a.in_size[2];
+    const int ow = a.stride[2] * iw + ow_base, ow_tail = a.stride[2] * (iw0 + tail_col) + ow_base;
+    const bool dy_valid = row_valid && unsigned(ow) < unsigned(a.out_size[2]);
+    const bool tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.out_size[2]);
+    const int64_t x_row = n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3];
+    const int64_t dy_row = n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
+    const scalar_t* x_src = x_valid ? x_thread + x_row + iw * a.x_stride[4] : x_base;
+    const scalar_t* dy_src = dy_valid ? dy_thread + dy_row + ow * a.dy_stride[4] : dy_base;
+    const scalar_t* tail_src = tail_valid ? dy_tail + dy_row + ow_tail * a.dy_stride[4] : dy_base;
+    float* As = smem + stage * kStage;
     float* Bs = As + BM * LD;
-    constexpr int kRowsA = BM / kRowsPerPass, kRowsB = BN / kRowsPerPass;
-    if (x_full && dy_full) {  // every channel row exists: the pointers above are safe as they are
-      cp_async_rows<kRowsA, false>(As, kRowsPerPass * LD, x_src, x_step, valid, x_rows, kRowsPerPass, a.x);
-      cp_async_rows<kRowsB, false>(Bs, kRowsPerPass * LD, dy_src, dy_step, dy_valid, dy_rows, kRowsPerPass, a.dy);
+    if (full_tile) {  // every channel row exists: no per-row checks
+      copy_rows<BM / kRows, false>(As + row0 * LD + col, kRows * LD, x_src, x_valid ? x_pass : 0, x_valid, x_rows, kRows, x_base);
+      copy_rows<BN / kRows, false>(Bs + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows, kRows, dy_base);
+      copy_rows<BN / kTailRows, false>(Bs + tail_row0 * LD + tail_col, kTailRows * LD, tail_src, tail_valid ? tail_pass : 0,
+                                       tail_valid, tail_rows, kTailRows, dy_base);
     } else {
-      cp_async_rows<kRowsA, true>(As, kRowsPerPass * LD, x_src, x_step, valid, x_rows, kRowsPerPass, a.x);
-      cp_async_rows<kRowsB, true>(Bs, kRowsPerPass * LD, dy_src, dy_step, dy_valid, dy_rows, kRowsPerPass, a.dy);
+      copy_rows<BM / kRows, true>(As + row0 * LD + col, kRows * LD, x_src, x_valid ? x_pass : 0, x_valid, x_rows, kRows, x_base);
+      copy_rows<BN / kRows, true>(Bs + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows, kRows, dy_base);
+      copy_rows<BN / kTailRows, true>(Bs + tail_row0 * LD + tail_col, kTailRows * LD, tail_src, tail_valid ? tail_pass : 0,
+                                      tail_valid, tail_rows, kTailRows, dy_base);
     }
-    pos += BK;
-    iw += BK;
-    while (iw >= a.in_size[2]) {
-      iw -= a.in_size[2];
+    ++u;
+    if (++wc == a.w_chunks) {
+      wc = 0;
       if (++ih == a.in_size[1]) {
         ih = 0;
         if (++id == a.in_size[0]) {
@@ -465,13 +544,9 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   const int warp = tid / 32, lane = tid % 32;
   const int warp_m = warp % kWarpsM, warp_n = warp / kWarpsM;
   const int gid = lane / 4, tig = lane % 4;
-  float acc[2][4][4];
+  float acc[kMaxTaps][2][4][4];
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+  for (int t = 0; t < kMaxTaps; ++t) zero_tile(acc[t]);
 
 #pragma unroll
   for (int st = 0; st < S - 1; ++st) {
@@ -484,22 +559,30 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
     if (it + S - 1 < iterations) load_stage((it + S - 1) % S);
     cp_async_commit();
     const float* As = smem + (it % S) * kStage;
-    warp_tile_mma<kSplitTf32, false, false, true, true, BK>(acc, As, LD, As + BM * LD, LD, warp_m * 32, warp_n * 32, gid, tig);
+    constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16 values are exact in TF32
+    warp_taps_mma<kSplitTf32, kWidened, kMaxTaps, BK>(acc, As, As + BM * LD, LD, shift, taps.count, warp_m * 32,
+                                                      warp_n * 32, gid, tig);
   }
   cp_async_wait<0>();
 
   float* out = a.partial + int64_t(blockIdx.y) * a.weight_numel;
+  const int tap_row = (kd * a.kernel[1] + kh) * a.kernel[2];
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
+  for (int t = 0; t < kMaxTaps; ++t) {
+    if (t >= taps.count) break;
+    const int tap = tap_row + taps.kw0 + t * taps.kw_step;
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+    for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int ci = ci0 + warp_m * 32 + mt * 16 + gid + (e >= 2 ? 8 : 0);
-        const int co = co0 + warp_n * 32 + nt * 8 + 2 * tig + (e & 1);
-        if (ci < a.cin_g && co < a.cout_g)
-          out[((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap] = acc[mt][nt][e];
-      }
+      for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int ci = ci0 + warp_m * 32 + mt * 16 + gid + (e >= 2 ? 8 : 0);
+          const int co = co0 + warp_n * 32 + nt * 8 + 2 * tig + (e & 1);
+          if (ci < a.cin_g && co < a.cout_g)
+            out[((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap] = acc[t][mt][nt][e];
+        }
+  }
 }
 
 // B operand layout: packed[g][tap][kc][nc] (nc contiguous, padded to ldw; kc padded to k_pad; the
@@ -692,58 +775,84 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 
 namespace {
 struct WeightGradPlan {
-  int warps_m;
-  int64_t tiles;
-  int64_t chunk;
-  int64_t splits;
+  int warps_m, max_taps, w_groups, w_chunks;
+  int64_t tiles, units, chunk, splits;
 };
 
-WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+// Taps per block and the tile's stage depth: from WeightGemmTile for the mode.
+template <bool kSplitTf32> constexpr int grad_weight_max_taps() { return WeightGemmTile<1, kSplitTf32>::kMaxTaps; }
+
+// fp16/bf16 products are exact in TF32: split_tf32 applies to fp32 data only.
+bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype == DType::kFloat32; }
+
+WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
+                                int64_t max_workspace_elems) {
+  using Tile = WeightGemmTile<1, false>;
+  split_tf32 = uses_split_tf32(dtype, split_tf32);
   WeightGradPlan plan{};
   plan.warps_m = p.in_per_group() <= 32 ? 1 : 2;
-  const int64_t bm = 32 * plan.warps_m, bn = 64, bk = 16;
-  plan.tiles = p.kernel_volume() * p.groups * ((p.in_per_group() + bm - 1) / bm) * ((p.out_per_group() + bn - 1) / bn);
-  const int64_t positions = p.batch * p.in_spatial();
+  plan.max_taps = split_tf32 ? grad_weight_max_taps<true>() : grad_weight_max_taps<false>();
+  plan.w_groups = weight_w_tap_groups(int(p.kernel[2]), int(p.stride[2]), int(p.dilation[2]), plan.max_taps,
+                                      Tile::kMaxStripShift, -1, nullptr);
+  const int64_t bm = 32 * plan.warps_m, bn = Tile::kBlockN, bk = Tile::kBlockK;
+  plan.tiles = p.kernel[0] * p.kernel[1] * plan.w_groups * p.groups * ((p.in_per_group() + bm - 1) / bm) *
+               ((p.out_per_group() + bn - 1) / bn);
+  plan.w_chunks = int((p.in_size[2] + bk - 1) / bk);
+  plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
-  const int64_t target_blocks = int64_t(std::max(sm_count, 1)) * WeightGemmTile<1>::kBlocksPerSmTarget;
+  const int64_t target_blocks = int64_t(std::max(sm_count, 1)) * Tile::kBlocksPerSmTarget;
   int64_t splits = std::max<int64_t>(1, (target_blocks + plan.tiles - 1) / std::max<int64_t>(plan.tiles, 1));
-  splits = std::min(splits, std::max<int64_t>(1, positions / (bk * 16)));  // >= 16 stages per split
+  splits = std::min(splits, std::max<int64_t>(1, plan.units / 16));  // >= 16 stages per split
   splits = std::min(splits, std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1)));
   splits = std::min<int64_t>(splits, 65535);
-  int64_t chunk = (positions + splits - 1) / splits;
-  chunk = (chunk + bk - 1) / bk * bk;
-  plan.chunk = std::max<int64_t>(chunk, bk);
-  plan.splits = std::max<int64_t>(1, (positions + plan.chunk - 1) / plan.chunk);
+  plan.chunk = std::max<int64_t>(1, (plan.units + splits - 1) / splits);
+  plan.splits = std::max<int64_t>(1, (plan.units + plan.chunk - 1) / plan.chunk);
   return plan;
+}
+
+template <typename scalar_t, bool kSplitTf32>
+cudaError_t launch_grad_weight(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
+  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
+  if (plan.warps_m == 1)
+    tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 1><<<grid, WeightGemmTile<1, kSplitTf32>::kThreads, 0, stream>>>(a);
+  else
+    tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 2><<<grid, WeightGemmTile<2, kSplitTf32>::kThreads, 0, stream>>>(a);
+  return cudaGetLastError();
 }
 }  // namespace
 
 bool igemm_grad_weight_supported(const ConvTransposeParams& p) {
   const int64_t big = int64_t(1) << 30;
   for (int i = 0; i < 3; ++i)
-    if (p.in_size[i] >= big || p.out_size[i] >= big) return false;
+    if (p.in_size[i] >= big || p.out_size[i] >= big || p.kernel[i] >= big || p.stride[i] >= big ||
+        p.padding[i] >= big || p.dilation[i] * p.kernel[i] >= big)
+      return false;
+  // Upper bound of the tile count (one tap per W group) must index a 1-D grid.
   const int64_t tiles = p.kernel_volume() * p.groups * ((p.in_per_group() + 31) / 32) * ((p.out_per_group() + 63) / 64);
-  return p.in_spatial() < big && tiles < (int64_t(1) << 31);
+  return tiles < (int64_t(1) << 31) && p.batch * p.in_size[0] * p.in_size[1] < (int64_t(1) << 40);
 }
 
 bool igemm_grad_weight_preferred(const ConvTransposeParams& p) {
   return p.in_per_group() * p.out_per_group() >= kGradWeightIgemmMinChannelProduct;
 }
 
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
-  return plan_grad_weight(p, sm_count, max_workspace_elems).splits;
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
+                                 int64_t max_workspace_elems) {
+  return plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems).splits;
 }
 
-cudaError_t igemm_grad_weight_fp32(const ConvTransposeParams& p, bool split_tf32, const float* input,
-                                   const float* grad_output, float* grad_weight, float* workspace, int sm_count,
-                                   int64_t max_workspace_elems, cudaStream_t stream) {
-  const WeightGradPlan plan = plan_grad_weight(p, sm_count, max_workspace_elems);
+cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                              const void* grad_output, void* grad_weight, float* workspace, int sm_count,
+                              int64_t max_workspace_elems, cudaStream_t stream) {
+  if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
+  const WeightGradPlan plan = plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems);
+  split_tf32 = uses_split_tf32(dtype, split_tf32);
   const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
-  const int64_t positions = p.batch * p.in_spatial();
-  if (positions == 0) {
-    const cudaError_t err = cudaMemsetAsync(workspace, 0, sizeof(float) * sizes[0] * sizes[1] * p.kernel_volume(), stream);
+  const int64_t weight_numel = sizes[0] * sizes[1] * p.kernel_volume();
+  if (plan.units == 0) {
+    const cudaError_t err = cudaMemsetAsync(workspace, 0, sizeof(float) * weight_numel, stream);
     if (err != cudaSuccess) return err;
-    return sum_splits(DType::kFloat32, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
+    return sum_splits(dtype, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
   }
   WeightGradArgs a{};
   a.x = input;
@@ -765,20 +874,23 @@ cudaError_t igemm_grad_weight_fp32(const ConvTransposeParams& p, bool split_tf32
   a.cin_g = int(p.in_per_group());
   a.cout_g = int(p.out_per_group());
   a.taps = int(p.kernel_volume());
-  a.positions = positions;
+  a.w_groups = plan.w_groups;
+  a.max_taps = plan.max_taps;
+  a.w_chunks = plan.w_chunks;
+  a.units = plan.units;
   a.chunk = plan.chunk;
-  a.weight_numel = sizes[0] * sizes[1] * p.kernel_volume();
-  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  if (plan.warps_m == 1) {
-    if (split_tf32) tconv_igemm_grad_weight_tf32_kernel<true, 1><<<grid, WeightGemmTile<1>::kThreads, 0, stream>>>(a);
-    else tconv_igemm_grad_weight_tf32_kernel<false, 1><<<grid, WeightGemmTile<1>::kThreads, 0, stream>>>(a);
-  } else {
-    if (split_tf32) tconv_igemm_grad_weight_tf32_kernel<true, 2><<<grid, WeightGemmTile<2>::kThreads, 0, stream>>>(a);
-    else tconv_igemm_grad_weight_tf32_kernel<false, 2><<<grid, WeightGemmTile<2>::kThreads, 0, stream>>>(a);
+  a.weight_numel = weight_numel;
+  cudaError_t err = cudaSuccess;
+  switch (dtype) {
+    case DType::kFloat32:
+      err = split_tf32 ? launch_grad_weight<float, true>(a, plan, stream) : launch_grad_weight<float, false>(a, plan, stream);
+      break;
+    case DType::kFloat16: err = launch_grad_weight<__half, false>(a, plan, stream); break;
+    case DType::kBFloat16: err = launch_grad_weight<__nv_bfloat16, false>(a, plan, stream); break;
+    default: return cudaErrorInvalidValue;
   }
-  const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  return sum_splits(DType::kFloat32, workspace, plan.splits, sizes, p.weight_strides, grad_weight, stream);
+  return sum_splits(dtype, workspace, plan.splits, sizes, p.weight_strides, grad_weight, stream);
 }
 
 }  // namespace tconv

@@ -53,13 +53,18 @@ constexpr int kGatherBlockK = 32;  // both tiles: the packed weights are padded 
 
 namespace tconv {
 
-// grad_weight implicit GEMM per (group, tap): M = input channels, N = output channels,
-// K = batch x input positions, split over blocks (deterministic split-K: partial sums per split,
-// summed in a fixed order by a second kernel). Warps are 32x32 like the gather GEMM; kWarpsM = 1
-// fits C_in/group <= 32 exactly (L1-68 and most of the suite), 2 the wider ones. BK = 16 positions
-// per stage, K-contiguous tiles padded to 20 words (fragment loads conflict free). First
-// configuration, not yet tuned by measurement.
-template <int kWarpsMArg>
+// grad_weight implicit GEMM: M = input channels, N = output channels of a group, K = input
+// positions (batch x D x H, then W in chunks of BK), split over blocks (deterministic split-K:
+// partial sums per split, summed in a fixed order by a second kernel). One block computes up to
+// kMaxTaps taps along W that share a grad_output strip: taps kw whose offsets kw*dilation agree
+// modulo the stride read the same every-stride-th grad_output elements, shifted by whole positions,
+// so the block loads the x tile once and one strip of BK + kMaxStripShift grad_output positions, and
+// runs kMaxTaps MMA tiles on them (4 taps x 32 x 64 per stage where the last version ran one tap:
+// run 12, H200, the one-tap kernel took ~48 of L1-68's 80 ms TF32 fwd+bwd, ~27 TF/s).
+// Warps are 32x32 per tap; kWarpsM = 1 fits C_in/group <= 32 exactly, 2 the wider ones.
+// Tiles K-contiguous with rows padded to 20 words: fragment loads at any strip shift are
+// bank-conflict free (20 * row mod 32 are distinct multiples of 4).
+template <int kWarpsMArg, bool kSplitTf32Arg>
 struct WeightGemmTile {
   static constexpr int kWarpsM = kWarpsMArg;
   static constexpr int kWarpsN = 2;
@@ -68,10 +73,20 @@ struct WeightGemmTile {
   static constexpr int kBlockK = 16;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kStages = 3;
-  static constexpr int kLd = kBlockK + 4;
+  // 3xTF32 keeps a second set of per-stage sums (see warp_tile_mma): two taps keep it within the
+  // register file; TF32 and fp16/bf16 take four (128 accumulators per thread).
+  static constexpr int kMaxTaps = kSplitTf32Arg ? 2 : 4;
+  static constexpr int kMaxStripShift = 4;  // taps of one block lie within 4 positions
+  static constexpr int kStrip = kBlockK + kMaxStripShift;
+  static constexpr int kLd = kStrip;
+  static constexpr int kStageFloats = (kBlockM + kBlockN) * kLd;
+  static constexpr int kRowsPerPass = kThreads / kBlockK;  // threads copy one column each
+  static constexpr int kTailRowsPerPass = kThreads / kMaxStripShift;
   // Split-K target: about this many resident blocks per SM over the whole grid.
   static constexpr int kBlocksPerSmTarget = 8;
+  static_assert(kBlockM % kRowsPerPass == 0 && kBlockN % kTailRowsPerPass == 0, "copies tile the stage");
 };
+constexpr int kGradWeightMaxWGroups = 32;  // W tap groups per call (kernel width <= 32)
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
