@@ -42,6 +42,9 @@ def kernel_times(stem: str, precision: str, iters: int, which: str) -> dict:
         def step():
             for p in model.parameters():
                 p.grad = None
+            for t in leaves:  # a kept input grad would be accumulated into (an extra add kernel)
+                if isinstance(t, torch.Tensor):
+                    t.grad = None
             backward_all(tensor_list(model(*leaves)), grads)
 
         step()  # warm-up (JIT build, packing caches, cuDNN plans)

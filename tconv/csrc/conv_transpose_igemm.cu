@@ -92,13 +92,6 @@ __device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], 
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// Element (m, k) of an operand tile in shared memory: "k-major" tiles keep K contiguous
-// ([M][K + pad]), the others M (or N) contiguous ([K][M + pad]).
-template <bool kKContiguous>
-__device__ __forceinline__ float tile_at(const float* tile, int ld, int mn, int k) {
-  return kKContiguous ? tile[mn * ld + k] : tile[k * ld + mn];
-}
-
 // mma.sync m16n8k8 TF32 fragments of a warp's 32x32 tile: A rows warp_row + 16 * mt + gid (+8),
 // B columns warp_col + 8 * nt + gid, k = tig (+4). kRounded: the tile already holds TF32 values (the
 // packed weights in TF32 mode; fp16/bf16 data widened to fp32, which TF32 represents exactly).
@@ -108,28 +101,85 @@ __device__ __forceinline__ void split_tf32(float v, uint32_t& big, uint32_t& sma
   big = kRounded ? __float_as_uint(v) : to_tf32(v);
   if (kSplitTf32) small = to_tf32(v - __uint_as_float(big));
 }
-template <bool kSplitTf32, bool kRounded, bool kKContiguous>
+
+// K-contiguous tiles ([M][K + pad], the grad_weight GEMM's positions-as-K layout): one 4-byte load per
+// fragment element.
+template <bool kSplitTf32, bool kRounded>
 __device__ __forceinline__ void load_a_fragments(uint32_t (&big)[2][4], uint32_t (&small)[2][4], const float* tile,
                                                  int ld, int warp_row, int k, int gid, int tig) {
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt) {
-    const int row = warp_row + mt * 16 + gid;
-    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row, k + tig), big[mt][0], small[mt][0]);
-    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row + 8, k + tig), big[mt][1], small[mt][1]);
-    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row, k + tig + 4), big[mt][2], small[mt][2]);
-    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, row + 8, k + tig + 4), big[mt][3], small[mt][3]);
+    const float* row = tile + (warp_row + mt * 16 + gid) * ld + k + tig;
+    split_tf32<kSplitTf32, kRounded>(row[0], big[mt][0], small[mt][0]);
+    split_tf32<kSplitTf32, kRounded>(row[8 * ld], big[mt][1], small[mt][1]);
+    split_tf32<kSplitTf32, kRounded>(row[4], big[mt][2], small[mt][2]);
+    split_tf32<kSplitTf32, kRounded>(row[8 * ld + 4], big[mt][3], small[mt][3]);
   }
 }
-template <bool kSplitTf32, bool kRounded, bool kKContiguous>
+template <bool kSplitTf32, bool kRounded>
 __device__ __forceinline__ void load_b_fragments(uint32_t (&big)[4][2], uint32_t (&small)[4][2], const float* tile,
                                                  int ld, int warp_col, int k, int gid, int tig) {
 #pragma unroll
   for (int nt = 0; nt < 4; ++nt) {
-    const int col = warp_col + nt * 8 + gid;
-    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, col, k + tig), big[nt][0], small[nt][0]);
-    split_tf32<kSplitTf32, kRounded>(tile_at<kKContiguous>(tile, ld, col, k + tig + 4), big[nt][1], small[nt][1]);
+    const float* col = tile + (warp_col + nt * 8 + gid) * ld + k + tig;
+    split_tf32<kSplitTf32, kRounded>(col[0], big[nt][0], small[nt][0]);
+    split_tf32<kSplitTf32, kRounded>(col[4], big[nt][1], small[nt][1]);
   }
 }
+
+// The gather GEMM's operand tiles are stored in the order the mma.sync fragments want them, so a
+// fragment is one or two vector loads that land in the registers the HMMA reads (LDS.32 fragment
+// loads were the largest item of the loop after the MMAs, notes/perf.md; 16-byte loads into the wrong
+// register order cost a move per element, seen in the SASS of a first try).
+// A ([K][M + pad], M-contiguous because NC(D)HW positions are): within each 16-row group, row
+// 8 * h + gid sits at 2 * gid + h, so the rows gid and gid + 8 of one k (fragment registers a0/a1,
+// and a2/a3 at k + 4) are one 8-byte word. With a row stride of 8 mod 32 words, the 16 lanes of an
+// LDS.64 phase cover banks 8 * tig + 2 * gid (+0..1): conflict free. The cp.async writes of 32
+// consecutive rows stay a permutation of 32 banks.
+__host__ __device__ __forceinline__ int a_fragment_slot(int row) {
+  return (row & ~15) | ((row & 7) << 1) | ((row >> 3) & 1);
+}
+// B (the packed weights): per (k8 step, 32-column group) 256 floats [h][lane][4], lane = 4 * gid + tig,
+// holding (n = 8 * (2h) + gid: k = tig, tig + 4), (n = 8 * (2h + 1) + gid: k = tig, tig + 4): one
+// LDS.128 per half gives two n8 tiles' b0/b1 pairs, consecutive lanes read consecutive 16-byte words.
+constexpr int kBFragmentGroup = 32;                   // columns per fragment-order group
+constexpr int kBFragmentStep = 8 * kBFragmentGroup;   // floats per (k8 step, group)
+struct BFragmentCoord {
+  int k, n;  // within the (k8 step, 32-column group)
+};
+__host__ __device__ __forceinline__ BFragmentCoord b_fragment_coord(int offset) {
+  const int h = offset / 128, lane = (offset / 4) % 32, e = offset % 4;
+  return BFragmentCoord{lane % 4 + 4 * (e % 2), 8 * (2 * h + e / 2) + lane / 4};
+}
+template <bool kSplitTf32, bool kRounded>
+__device__ __forceinline__ void load_a_fragments_ordered(uint32_t (&big)[2][4], uint32_t (&small)[2][4],
+                                                         const float* tile, int ld, int warp_row, int k, int gid,
+                                                         int tig) {
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt) {
+    const float* pair = tile + (k + tig) * ld + warp_row + mt * 16 + 2 * gid;
+    const float2 lo = *reinterpret_cast<const float2*>(pair);            // rows gid, gid + 8 at k + tig
+    const float2 hi = *reinterpret_cast<const float2*>(pair + 4 * ld);   // the same rows at k + tig + 4
+    split_tf32<kSplitTf32, kRounded>(lo.x, big[mt][0], small[mt][0]);
+    split_tf32<kSplitTf32, kRounded>(lo.y, big[mt][1], small[mt][1]);
+    split_tf32<kSplitTf32, kRounded>(hi.x, big[mt][2], small[mt][2]);
+    split_tf32<kSplitTf32, kRounded>(hi.y, big[mt][3], small[mt][3]);
+  }
+}
+// `group` points at the warp's (k8 step, 32-column group) block of the B stage.
+template <bool kSplitTf32, bool kRounded>
+__device__ __forceinline__ void load_b_fragments_ordered(uint32_t (&big)[4][2], uint32_t (&small)[4][2],
+                                                         const float* group, int lane) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const float4 v = *reinterpret_cast<const float4*>(group + h * 128 + lane * 4);
+    split_tf32<kSplitTf32, kRounded>(v.x, big[2 * h][0], small[2 * h][0]);
+    split_tf32<kSplitTf32, kRounded>(v.y, big[2 * h][1], small[2 * h][1]);
+    split_tf32<kSplitTf32, kRounded>(v.z, big[2 * h + 1][0], small[2 * h + 1][0]);
+    split_tf32<kSplitTf32, kRounded>(v.w, big[2 * h + 1][1], small[2 * h + 1][1]);
+  }
+}
+
 // The 2 x 4 MMAs of one k8 step (3 each for 3xTF32: small*big + big*small + big*big).
 template <bool kSplitTf32>
 __device__ __forceinline__ void warp_mma_k8(float (&c)[2][4][4], const uint32_t (&a_big)[2][4],
@@ -168,18 +218,20 @@ __device__ __forceinline__ void add_tile(float (&acc)[2][4][4], const float (&pa
       for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
 }
 
-// One warp's 32x32 tile over a BK-deep stage: 2 x 4 mma.sync m16n8k8 per k8 step.
-template <bool kSplitTf32, bool kARounded, bool kBRounded, bool kAKContiguous, bool kBKContiguous, int kDepth>
+// One warp's 32x32 tile over a BK-deep stage of the fragment-ordered tiles: 2 x 4 mma.sync m16n8k8 per
+// k8 step. Bs points at the warp's 32-column group of the stage's B slice ([group][k8 step][256]).
+template <bool kSplitTf32, bool kARounded, bool kBRounded, int kDepth>
 __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
-                                              int ldb, int warp_row, int warp_col, int gid, int tig) {
+                                              int warp_row, int lane) {
+  const int gid = lane / 4, tig = lane % 4;
   float part[2][4][4];
   if (kSplitTf32) zero_tile(part);
   float (&sum)[2][4][4] = kSplitTf32 ? part : acc;
 #pragma unroll
   for (int kk = 0; kk < kDepth; kk += 8) {
     uint32_t a_big[2][4], b_big[4][2], a_small[2][4], b_small[4][2];
-    load_a_fragments<kSplitTf32, kARounded, kAKContiguous>(a_big, a_small, As, lda, warp_row, kk, gid, tig);
-    load_b_fragments<kSplitTf32, kBRounded, kBKContiguous>(b_big, b_small, Bs, ldb, warp_col, kk, gid, tig);
+    load_a_fragments_ordered<kSplitTf32, kARounded>(a_big, a_small, As, lda, warp_row, kk, gid, tig);
+    load_b_fragments_ordered<kSplitTf32, kBRounded>(b_big, b_small, Bs + (kk / 8) * kBFragmentStep, lane);
     warp_mma_k8<kSplitTf32>(sum, a_big, a_small, b_big, b_small);
   }
   if (kSplitTf32) add_tile(acc, part);
@@ -198,12 +250,12 @@ __device__ __forceinline__ void warp_taps_mma(float (&acc)[kMaxTaps][2][4][4], c
 #pragma unroll
   for (int kk = 0; kk < kDepth; kk += 8) {
     uint32_t a_big[2][4], a_small[2][4];
-    load_a_fragments<kSplitTf32, kRounded, true>(a_big, a_small, As, ld, warp_row, kk, gid, tig);
+    load_a_fragments<kSplitTf32, kRounded>(a_big, a_small, As, ld, warp_row, kk, gid, tig);
 #pragma unroll
     for (int t = 0; t < kMaxTaps; ++t) {
       if (t < count) {
         uint32_t b_big[4][2], b_small[4][2];
-        load_b_fragments<kSplitTf32, kRounded, true>(b_big, b_small, Bs + shift[t], ld, warp_col, kk, gid, tig);
+        load_b_fragments<kSplitTf32, kRounded>(b_big, b_small, Bs + shift[t], ld, warp_col, kk, gid, tig);
         warp_mma_k8<kSplitTf32>(kSplitTf32 ? part[kSplitTf32 ? t : 0] : acc[t], a_big, a_small, b_big, b_small);
       }
     }
@@ -246,7 +298,7 @@ __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&
   return taps;
 }
 
-// Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x kLdB], then the phase's
+// Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x BN], then the phase's
 // tap table (int4 per tap).
 template <class Tile>
 int64_t gather_smem_bytes(int stages, int taps) {
@@ -267,8 +319,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr bool kFloatData = std::is_same<scalar_t, float>::value;
   static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 are exact in TF32");
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
-  constexpr int kLdA = Tile::kLdA, kLdB = Tile::kLdB, kLdC = Tile::kLdC, kStageA = Tile::kStageA,
-                kStageFloats = Tile::kStageFloats, kBRowsPerPass = Tile::kBRowsPerPass;
+  constexpr int kLdA = Tile::kLdA, kLdC = Tile::kLdC, kStageA = Tile::kStageA,
+                kStageFloats = Tile::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
   constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
   extern __shared__ __align__(16) float smem[];
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
@@ -322,16 +374,18 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const scalar_t* thread_src =
       src_base + n_img * a.src_stride[0] + (int64_t(g) * a.k_channels + row_base) * stride_c;
 
-  // B: 16-byte copies of the packed weights (rows padded to k_pad with zeros, so no row checks).
-  const int b_row = tid / (BN / 4);
-  const int b_col = (tid % (BN / 4)) * 4;
-  const bool b_col_valid = n0 + b_col < a.ldw;
-  const float* thread_b = b_col_valid ? a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw +
-                                            int64_t(b_row) * a.ldw + n0 + b_col
-                                      : a.packed_weight;
-  const int64_t b_tap_step = b_col_valid ? int64_t(a.k_pad) * a.ldw : 0;
-  const int64_t b_chunk_step = b_col_valid ? int64_t(BK) * a.ldw : 0;
-  const int64_t b_pass_step = b_col_valid ? int64_t(kBRowsPerPass) * a.ldw : 0;
+  // B: a stage is one contiguous BK x BN slice of the packed weights (rows padded to k_pad and columns
+  // to whole fragment groups with zeros, so no checks but the last N tile's missing group), copied in
+  // 16-byte pieces: piece tid + i * kThreads.
+  const int groups_in_row = a.ldw / kBFragmentGroup;
+  const float* thread_b = a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw +
+                          int64_t(n0 / kBFragmentGroup) * BK * kBFragmentGroup + tid * 4;
+  bool b_piece_valid[kBCopies];
+#pragma unroll
+  for (int i = 0; i < kBCopies; ++i)
+    b_piece_valid[i] = n0 / kBFragmentGroup + (tid + i * Tile::kThreads) * 4 / (BK * kBFragmentGroup) < groups_in_row;
+  const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw;
+  const int64_t b_chunk_step = int64_t(BK) * a.ldw;
 
   const int chunks_per_tap = (a.k_channels + BK - 1) / BK;
   const int iterations = taps * chunks_per_tap;
@@ -347,17 +401,19 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const scalar_t* src = pos_valid ? thread_src + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c
                                     : src_base;
     const int64_t step = pos_valid ? kRowStep * stride_c : 0;
-    float* As = smem + stage * kStageFloats + row_base * kLdA + m_local;
+    float* As = smem + stage * kStageFloats + row_base * kLdA + a_fragment_slot(m_local);
     const bool full_chunk = c0 + BK <= a.k_channels;
     const int rows_left = a.k_channels - c0 - row_base;
     if (full_chunk)
       copy_rows<BK / kRowStep, false>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
     else
       copy_rows<BK / kRowStep, true>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
-    float* Bs = smem + stage * kStageFloats + kStageA + b_row * kLdB + b_col;
+    float* Bs = smem + stage * kStageFloats + kStageA + tid * 4;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
 #pragma unroll
-    for (int i = 0; i < BK / kBRowsPerPass; ++i) cp_async_16(Bs + i * kBRowsPerPass * kLdB, b_src + i * b_pass_step, b_col_valid);
+    for (int i = 0; i < kBCopies; ++i)
+      cp_async_16(Bs + i * Tile::kThreads * 4, b_piece_valid[i] ? b_src + i * Tile::kThreads * 4 : a.packed_weight,
+                  b_piece_valid[i]);
     if (++load_chunk == chunks_per_tap) {
       load_chunk = 0;
       ++load_tap;
@@ -388,8 +444,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     cp_async_commit();
     const float* As = smem + read_stage * kStageFloats;
     // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
-    warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, false, false, BK>(acc, As, kLdA, As + kStageA, kLdB,
-                                                                         warp_m * 32, warp_n * 32, gid, tig);
+    warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK>(acc, As, kLdA, As + kStageA + warp_n * BK * kBFragmentGroup,
+                                                            warp_m * 32, lane);
     read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
     write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
   }
@@ -592,22 +648,30 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   }
 }
 
-// B operand layout: packed[g][tap][kc][nc] (nc contiguous, padded to ldw; kc padded to k_pad; the
-// padding is zeros). TF32 mode stores the weights already rounded to TF32 (round to nearest, ties
-// away, like cvt.rna), so the GEMM's inner loop converts only A.
+// B operand layout: packed[g][tap][kc chunk of BK][32-column group][k8 step][256 floats in
+// b_fragment_coord order] (ldw = nc rounded up to 32, kc to k_pad; the padding is zeros), so a stage's
+// BK x BN slice is contiguous and each warp's fragments are 16-byte loads. TF32 mode stores the weights
+// already rounded to TF32 (round to nearest, ties away, like cvt.rna), so the GEMM's inner loop converts
+// only A.
 template <typename scalar_t>
 __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
                                                int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
                                                int k_channels, int k_pad, int n_channels, int ldw, bool forward,
                                                bool round_tf32, float* __restrict__ packed) {
+  constexpr int BK = kGatherBlockK;
   const int64_t total = int64_t(groups) * taps * k_pad * ldw;
+  const int column_groups = ldw / kBFragmentGroup;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
     int64_t rest = idx;
-    const int nc = int(rest % ldw); rest /= ldw;
-    const int kc = int(rest % k_pad); rest /= k_pad;
+    const int within = int(rest % kBFragmentStep); rest /= kBFragmentStep;
+    const int k8 = int(rest % (BK / 8)); rest /= BK / 8;
+    const int column_group = int(rest % column_groups); rest /= column_groups;
+    const int chunk = int(rest % (k_pad / BK)); rest /= k_pad / BK;
     const int tap = int(rest % taps);
     const int g = int(rest / taps);
+    const BFragmentCoord at = b_fragment_coord(within);
+    const int kc = chunk * BK + k8 * 8 + at.k, nc = column_group * kBFragmentGroup + at.n;
     float v = 0.f;
     if (nc < n_channels && kc < k_channels) {
       // forward: kc = input channel, nc = output channel; grad_input: the other way round.
@@ -620,6 +684,9 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
     packed[idx] = v;
   }
 }
+
+// Slots per packed weight row: whole 32-wide fragment-order groups.
+int64_t packed_row_length(int64_t n_channels) { return (n_channels + kBFragmentGroup - 1) / kBFragmentGroup * kBFragmentGroup; }
 
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
@@ -638,7 +705,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
   a.groups = int(p.groups);
   a.k_channels = int(fwd ? p.in_per_group() : p.out_per_group());
   a.n_channels = int(fwd ? p.out_per_group() : p.in_per_group());
-  a.ldw = (a.n_channels + 3) / 4 * 4;
+  a.ldw = int(packed_row_length(a.n_channels));
   a.k_pad = (a.k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
   a.taps_total = int(p.kernel_volume());
   a.forward = fwd;
@@ -733,7 +800,7 @@ int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass)
   const int64_t k_channels = pass == GatherPass::kForward ? p.in_per_group() : p.out_per_group();
   const int64_t n_channels = pass == GatherPass::kForward ? p.out_per_group() : p.in_per_group();
   const int64_t k_pad = (k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
-  return p.groups * p.kernel_volume() * k_pad * ((n_channels + 3) / 4 * 4);
+  return p.groups * p.kernel_volume() * k_pad * packed_row_length(n_channels);
 }
 
 bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }

@@ -26,19 +26,20 @@ struct GatherGemmTile {
   static constexpr int kMinStages = 3;
   static constexpr int kBlocksPerSm = kBlocksPerSmArg;
   static constexpr int kMaxTaps = 512;  // phase tap table in shared memory; larger kernels go direct
-  // Derived layout: A stored [K][M + 8], B [K][N + 8] ((M + 8) % 32 == 8: conflict-free fragments),
-  // the epilogue stages C as [N][M + 4] in the pipeline buffers.
+  // Derived layout: A stored [K][M + 8] ((M + 8) % 32 == 8: conflict-free fragment pairs), B as the
+  // packed weights' contiguous fragment-ordered BK x BN slice; the epilogue stages C as [N][M + 4] in
+  // the pipeline buffers.
   static constexpr int kLdA = kBlockM + 8;
-  static constexpr int kLdB = kBlockN + 8;
   static constexpr int kLdC = kBlockM + 4;
   static constexpr int kStageA = kBlockK * kLdA;
-  static constexpr int kStageB = kBlockK * kLdB;
+  static constexpr int kStageB = kBlockK * kBlockN;
   static constexpr int kStageFloats = kStageA + kStageB;
   static constexpr int kThreadsPerRow = kThreads / kBlockM;           // A: threads sharing one GEMM row
-  static constexpr int kBRowsPerPass = kThreads / (kBlockN / 4);      // B: 16-byte copies
+  static constexpr int kBCopiesPerThread = kStageB / 4 / kThreads;    // B: 16-byte copies
   static_assert(kThreads % kBlockM == 0 && kBlockK % kThreadsPerRow == 0, "A copies must tile the stage");
-  static_assert(kBlockK % kBRowsPerPass == 0, "B stage must be a whole number of passes");
-  static_assert(kLdA % 32 == 8 && kLdB % 32 == 8, "fragment loads must be bank-conflict free");
+  static_assert(kStageB % (4 * kThreads) == 0, "B stage must be a whole number of 16-byte copies per thread");
+  static_assert(kLdA % 32 == 8, "A fragment loads must be bank-conflict free");
+  static_assert(kBlockM % 32 == 0 && kBlockN % 32 == 0 && kBlockK % 8 == 0, "tiles are whole fragment groups");
   static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
 };
 // 64 channels per block, 8 warps, two blocks per SM: the general tile.
