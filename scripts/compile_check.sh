@@ -7,11 +7,15 @@ cd "$(dirname "$0")/.."
 NVCC="${NVCC:-nvcc}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# sm_90 (without the Hopper-only wgmma kernels) and sm_90a with them (TCONV_WGMMA), as _build.py builds.
 for src in tconv/csrc/*.cu; do
   echo "nvcc sm_80+sm_90: $src"
   "$NVCC" -std=c++17 -O3 -Xptxas -warn-spills \
     -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
     -c "$src" -o "$work/$(basename "$src").o"
+  echo "nvcc sm_90a (wgmma): $src"
+  "$NVCC" -std=c++17 -O3 -Xptxas -warn-spills -DTCONV_WGMMA \
+    -gencode=arch=compute_90a,code=sm_90a -c "$src" -o "$work/$(basename "$src").90a.o"
 done
 torch_include="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')"
 py_include="$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"

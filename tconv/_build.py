@@ -37,15 +37,22 @@ def arch_list() -> List[str]:
 
 
 def gencode_flags(archs: List[str]) -> List[str]:
+    """nvcc flags for the architectures. 9.0 is compiled as sm_90a (runs on every compute capability
+    9.0 GPU: H100, H200, GH200) so the Hopper wgmma kernels exist; TCONV_WGMMA tells the host code
+    they do. "+PTX" adds the plain compute_X PTX for later GPUs."""
     flags = []
     for arch in archs:
         ptx = arch.endswith("+PTX")
         num = arch.replace("+PTX", "").replace(".", "")
         if not num.rstrip("a").isdigit():
             raise ValueError(f"tconv: cannot parse architecture {arch!r} in TORCH_CUDA_ARCH_LIST")
-        flags.append(f"-gencode=arch=compute_{num},code=sm_{num}")
+        sass = "90a" if num in ("90", "90a") else num
+        flags.append(f"-gencode=arch=compute_{sass},code=sm_{sass}")
         if ptx:
-            flags.append(f"-gencode=arch=compute_{num},code=compute_{num}")
+            plain = num.rstrip("a")
+            flags.append(f"-gencode=arch=compute_{plain},code=compute_{plain}")
+    if any(flag.endswith("code=sm_90a") for flag in flags):
+        flags.append("-DTCONV_WGMMA")
     return flags
 
 

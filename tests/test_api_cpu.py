@@ -226,8 +226,9 @@ def test_arch_flags(monkeypatch):
     monkeypatch.delenv("TORCH_CUDA_ARCH_LIST", raising=False)
     assert _build.arch_list() == ["8.0", "9.0"]
     assert _build.gencode_flags(["8.0", "9.0+PTX"]) == [
-        "-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90",
-        "-gencode=arch=compute_90,code=compute_90"]
+        "-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90a,code=sm_90a",
+        "-gencode=arch=compute_90,code=compute_90", "-DTCONV_WGMMA"]
+    assert _build.gencode_flags(["8.0"]) == ["-gencode=arch=compute_80,code=sm_80"]
     monkeypatch.setenv("TORCH_CUDA_ARCH_LIST", "9.0")
     assert _build.arch_list() == ["9.0"]
     with pytest.raises(ValueError):

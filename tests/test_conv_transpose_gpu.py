@@ -176,11 +176,14 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
              poison=poison_allocator, algorithm=algorithm)
 
 
+# "igemm" takes the Hopper wgmma kernels for TF32-mode work where the device has them, "igemm_mma"
+# keeps the mma.sync ones (the sm_80 path): both run on every case.
+@pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma"])
 @pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMMs
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
-def test_grid_forced_igemm(case, mode, poison_allocator):
+def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
     layout = "channels_last" if mode in ("fp16", "bf16") else "contiguous"
-    run_case(*case, mode=mode, layout=layout, seed=7, poison=poison_allocator, algorithm="igemm")
+    run_case(*case, mode=mode, layout=layout, seed=7, poison=poison_allocator, algorithm=algorithm)
 
 
 def grouped_supported(case, mode):
@@ -338,7 +341,7 @@ def random_config(rng):
             rng.random() < 0.5)
 
 
-@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "grouped"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "grouped"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)

@@ -76,9 +76,15 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 }
 
 void check_algorithm(const std::string& algorithm) {
-  TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "grouped",
-              "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm, grouped)");
+  TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "igemm_mma" ||
+                  algorithm == "grouped",
+              "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm, igemm_mma, grouped)");
 }
+
+// "igemm_mma" forces the GEMMs like "igemm" but keeps the gather passes on the mma.sync kernels (the
+// sm_80 path) on Hopper too, so tests and A/B timings reach both.
+bool forces_igemm(const std::string& algorithm) { return algorithm == "igemm" || algorithm == "igemm_mma"; }
+bool allows_wgmma(const std::string& algorithm) { return algorithm != "igemm_mma"; }
 
 // Which kernel runs a pass. "auto" is the heuristic; "direct"/"igemm"/"grouped" force one (tests use
 // them to exercise every branch; forcing a kernel where it cannot run is an error, not a fallback).
@@ -86,7 +92,7 @@ void check_algorithm(const std::string& algorithm) {
 bool use_gather_igemm(const ConvTransposeParams& p, GatherPass pass, DType dtype, const std::string& algorithm) {
   check_algorithm(algorithm);
   const bool possible = igemm_supported(p, pass) && igemm_dtype_supported(dtype);
-  if (algorithm == "igemm") {
+  if (forces_igemm(algorithm)) {
     TCONV_CHECK(possible, "tconv: the igemm algorithm does not support this call (fp32/fp16/bf16, per-dim kernel "
                           "<= 32, <= 512 taps per phase)");
     return true;
@@ -99,7 +105,7 @@ bool use_gather_igemm(const ConvTransposeParams& p, GatherPass pass, DType dtype
 bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
   check_algorithm(algorithm);
   const bool possible = igemm_grad_weight_supported(p) && igemm_dtype_supported(dtype);
-  if (algorithm == "igemm") {
+  if (forces_igemm(algorithm)) {
     TCONV_CHECK(possible, "tconv: the igemm algorithm does not support this call (grad_weight GEMM: fp32/fp16/bf16)");
     return true;
   }
@@ -148,7 +154,7 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   if (use_gather_igemm(p, GatherPass::kForward, to_dtype(input), algorithm)) {
     const at::Tensor packed =
         at::empty({igemm_packed_weight_elems(p, GatherPass::kForward)}, input.options().dtype(at::kFloat));
-    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, input.data_ptr(),
+    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, allows_wgmma(algorithm), input.data_ptr(),
                               weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(),
                               packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (igemm)");
@@ -178,7 +184,8 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   if (use_gather_igemm(p, GatherPass::kGradInput, to_dtype(grad_output), algorithm)) {
     const at::Tensor packed =
         at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput)}, grad_output.options().dtype(at::kFloat));
-    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, allows_wgmma(algorithm),
+                              grad_output.data_ptr(),
                               weight.data_ptr(), nullptr, grad_input.data_ptr(), packed.data_ptr<float>(),
                               c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose grad_input (igemm)");

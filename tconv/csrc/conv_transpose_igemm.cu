@@ -237,6 +237,97 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
   if (kSplitTf32) add_tile(acc, part);
 }
 
+// Hopper warpgroup MMA (sm_90a only: the bodies compile to nothing elsewhere, and the host picks these
+// kernels only where wgmma_available says the device runs the sm_90a code).
+// B descriptor: K-major (the only layout TF32 wgmma reads), no swizzle. The packed weights of one
+// k8 step are [n group of 8][k half][8 n][4 k]: 128-byte core matrices (8 rows of 16 bytes), the next
+// one along K 128 bytes on (leading byte offset), the next along N 256 bytes on (stride byte offset).
+constexpr int kWgmmaLeadingBytes = 128, kWgmmaStrideBytes = 256;
+__device__ __forceinline__ uint64_t wgmma_b_descriptor(const float* tile) {
+  const uint64_t address = static_cast<uint64_t>(__cvta_generic_to_shared(tile));
+  return ((address & 0x3FFFF) >> 4) | (uint64_t(kWgmmaLeadingBytes >> 4) << 16) |
+         (uint64_t(kWgmmaStrideBytes >> 4) << 32);  // bits 62-63 = 0: no swizzle
+}
+__device__ __forceinline__ void wgmma_fence() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wgmma_commit() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wgmma_wait_all() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#endif
+}
+// cp.async writes shared memory through the generic proxy, wgmma reads it through the async proxy.
+__device__ __forceinline__ void fence_generic_to_async_shared() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+// acc (+)= A (64 x 8, registers: this warp's 16 rows as an m16n8k8 A fragment) x B (8 x BN, shared).
+template <int kN>
+__device__ __forceinline__ void wgmma_tf32(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
+template <>
+__device__ __forceinline__ void wgmma_tf32<64>(float (&d)[32], const uint32_t (&a)[4], uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
+#endif
+}
+template <>
+__device__ __forceinline__ void wgmma_tf32<32>(float (&d)[16], const uint32_t (&a)[4], uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+      "{%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
+#endif
+}
+
+// One warpgroup's 64 x BN tile over a BK-deep stage: the A fragments of all k8 steps are loaded and
+// rounded first (they must stay untouched while the asynchronous MMAs read them), then BK / 8
+// wgmmas are issued and waited for before the stage's buffers are reused.
+template <bool kARounded, int kN, int kDepth>
+__device__ __forceinline__ void warpgroup_tile_mma(float (&acc)[kN / 2], const float* As, int lda, const float* Bs,
+                                                   int warp_row, int lane) {
+  const int gid = lane / 4, tig = lane % 4;
+  uint32_t a[kDepth / 8][4];
+#pragma unroll
+  for (int k8 = 0; k8 < kDepth / 8; ++k8) {
+    const float* pair = As + (k8 * 8 + tig) * lda + warp_row + 2 * gid;  // a_fragment_slot order
+    const float2 lo = *reinterpret_cast<const float2*>(pair);
+    const float2 hi = *reinterpret_cast<const float2*>(pair + 4 * lda);
+    uint32_t unused;
+    split_tf32<false, kARounded>(lo.x, a[k8][0], unused);
+    split_tf32<false, kARounded>(lo.y, a[k8][1], unused);
+    split_tf32<false, kARounded>(hi.x, a[k8][2], unused);
+    split_tf32<false, kARounded>(hi.y, a[k8][3], unused);
+  }
+  wgmma_fence();
+#pragma unroll
+  for (int k8 = 0; k8 < kDepth / 8; ++k8) wgmma_tf32<kN>(acc, a[k8], wgmma_b_descriptor(Bs + k8 * 8 * kN));
+  wgmma_commit();
+  wgmma_wait_all();
+}
+
 // The grad_weight form: one A tile (input channels x positions) against up to kMaxTaps B tiles that
 // are the same grad_output strip at different shifts (one per tap of the block's W tap group).
 template <bool kSplitTf32, bool kRounded, int kMaxTaps, int kDepth>
@@ -318,6 +409,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr bool kFloatData = std::is_same<scalar_t, float>::value;
   static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 are exact in TF32");
+  static_assert(!(Tile::kWgmma && kSplitTf32), "3xTF32 runs on the mma.sync tiles");
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
   constexpr int kLdA = Tile::kLdA, kLdC = Tile::kLdC, kStageA = Tile::kStageA,
                 kStageFloats = Tile::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
@@ -375,15 +467,16 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       src_base + n_img * a.src_stride[0] + (int64_t(g) * a.k_channels + row_base) * stride_c;
 
   // B: a stage is one contiguous BK x BN slice of the packed weights (rows padded to k_pad and columns
-  // to whole fragment groups with zeros, so no checks but the last N tile's missing group), copied in
+  // to whole packed blocks with zeros, so no checks but the last N tile's missing block), copied in
   // 16-byte pieces: piece tid + i * kThreads.
-  const int groups_in_row = a.ldw / kBFragmentGroup;
+  const int blocks_in_row = a.ldw / Tile::kPackedBlockN;
+  constexpr int kBlockCols = Tile::kPackedBlockN;
   const float* thread_b = a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw +
-                          int64_t(n0 / kBFragmentGroup) * BK * kBFragmentGroup + tid * 4;
+                          int64_t(n0 / kBlockCols) * BK * kBlockCols + tid * 4;
   bool b_piece_valid[kBCopies];
 #pragma unroll
   for (int i = 0; i < kBCopies; ++i)
-    b_piece_valid[i] = n0 / kBFragmentGroup + (tid + i * Tile::kThreads) * 4 / (BK * kBFragmentGroup) < groups_in_row;
+    b_piece_valid[i] = n0 / kBlockCols + (tid + i * Tile::kThreads) * 4 / (BK * kBlockCols) < blocks_in_row;
   const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw;
   const int64_t b_chunk_step = int64_t(BK) * a.ldw;
 
@@ -423,13 +516,12 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int warp = tid / 32, lane = tid % 32;
   const int warp_m = warp % Tile::kWarpsM, warp_n = warp / Tile::kWarpsM;
   const int gid = lane / 4, tig = lane % 4;
-  float acc[2][4][4];
+  float acc[2][4][4];  // mma.sync: the warp's 32x32 tile
+  zero_tile(acc);
+  float wg_acc[BN / 2];  // wgmma: this thread's part of its warpgroup's 64 x BN tile
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+  for (int i = 0; i < BN / 2; ++i) wg_acc[i] = 0.f;
+  const int wg_row = (warp / 4) * 64 + (warp % 4) * 16;  // wgmma: this warp's 16 rows
 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
@@ -439,13 +531,17 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   int read_stage = 0, write_stage = kStages - 1;
   for (int it = 0; it < iterations; ++it) {
     cp_async_wait<kStages - 2>();
+    if (Tile::kWgmma) fence_generic_to_async_shared();
     __syncthreads();
     if (it + kStages - 1 < iterations) load_stage(write_stage);
     cp_async_commit();
     const float* As = smem + read_stage * kStageFloats;
     // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
-    warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK>(acc, As, kLdA, As + kStageA + warp_n * BK * kBFragmentGroup,
-                                                            warp_m * 32, lane);
+    if constexpr (Tile::kWgmma)
+      warpgroup_tile_mma<!kFloatData, BN, BK>(wg_acc, As, kLdA, As + kStageA, wg_row, lane);
+    else
+      warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK>(acc, As, kLdA, As + kStageA + warp_n * BK * kBlockCols,
+                                                              warp_m * 32, lane);
     read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
     write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
   }
@@ -455,17 +551,29 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // Epilogue: stage the tile as [N][M] so each thread then writes its own output position for a
   // run of channels: stores are coalesced along W for every channel.
   float* Cs = smem;
+  if constexpr (Tile::kWgmma) {
+    // Accumulator i = 4 j + 2 h + l of a warpgroup's m64nBN tile: row 16 w + gid + 8 h, column 8 j + 2 tig + l.
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
-      const int row = warp_m * 32 + mt * 16 + gid;
-      const int col = warp_n * 32 + nt * 8 + 2 * tig;
-      Cs[col * kLdC + row] = acc[mt][nt][0];
-      Cs[(col + 1) * kLdC + row] = acc[mt][nt][1];
-      Cs[col * kLdC + row + 8] = acc[mt][nt][2];
-      Cs[(col + 1) * kLdC + row + 8] = acc[mt][nt][3];
+    for (int j = 0; j < BN / 8; ++j) {
+      const int row = wg_row + gid, col = j * 8 + 2 * tig;
+      Cs[col * kLdC + row] = wg_acc[4 * j];
+      Cs[(col + 1) * kLdC + row] = wg_acc[4 * j + 1];
+      Cs[col * kLdC + row + 8] = wg_acc[4 * j + 2];
+      Cs[(col + 1) * kLdC + row + 8] = wg_acc[4 * j + 3];
     }
+  } else {
+#pragma unroll
+    for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        const int row = warp_m * 32 + mt * 16 + gid;
+        const int col = warp_n * 32 + nt * 8 + 2 * tig;
+        Cs[col * kLdC + row] = acc[mt][nt][0];
+        Cs[(col + 1) * kLdC + row] = acc[mt][nt][1];
+        Cs[col * kLdC + row + 8] = acc[mt][nt][2];
+        Cs[(col + 1) * kLdC + row + 8] = acc[mt][nt][3];
+      }
+  }
   __syncthreads();
   if (!m_valid) return;
   scalar_t* dst_pos = static_cast<scalar_t*>(a.dst) + n_img * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
@@ -648,30 +756,36 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   }
 }
 
-// B operand layout: packed[g][tap][kc chunk of BK][32-column group][k8 step][256 floats in
-// b_fragment_coord order] (ldw = nc rounded up to 32, kc to k_pad; the padding is zeros), so a stage's
-// BK x BN slice is contiguous and each warp's fragments are 16-byte loads. TF32 mode stores the weights
-// already rounded to TF32 (round to nearest, ties away, like cvt.rna), so the GEMM's inner loop converts
-// only A.
+// B operand layout: packed[g][tap][kc chunk of BK][column block][BK x block_cols in the order the
+// tile's MMA reads] (ldw = nc rounded up to kGatherMaxPackedBlockN, kc to k_pad; the padding is zeros),
+// so a stage's BK x BN slice is contiguous. Within a block, per k8 step:
+//   mma.sync (32 columns): 256 floats in b_fragment_coord order (LDS.128 = two HMMA B pairs);
+//   wgmma (BN columns): [n group of 8][k half][8 n][4 k], the core matrices of wgmma_b_descriptor.
+// TF32 mode stores the weights already rounded to TF32 (round to nearest, ties away, like cvt.rna),
+// so the GEMM's inner loop converts only A.
+__host__ __device__ __forceinline__ BFragmentCoord wgmma_b_coord(int offset) {  // within one k8 step
+  return BFragmentCoord{(offset / 32) % 2 * 4 + offset % 4, offset / 64 * 8 + (offset / 4) % 8};
+}
 template <typename scalar_t>
 __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
                                                int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
-                                               int k_channels, int k_pad, int n_channels, int ldw, bool forward,
-                                               bool round_tf32, float* __restrict__ packed) {
+                                               int k_channels, int k_pad, int n_channels, int ldw, int block_cols,
+                                               bool wgmma_order, bool forward, bool round_tf32,
+                                               float* __restrict__ packed) {
   constexpr int BK = kGatherBlockK;
   const int64_t total = int64_t(groups) * taps * k_pad * ldw;
-  const int column_groups = ldw / kBFragmentGroup;
+  const int column_blocks = ldw / block_cols, step = 8 * block_cols;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
     int64_t rest = idx;
-    const int within = int(rest % kBFragmentStep); rest /= kBFragmentStep;
+    const int within = int(rest % step); rest /= step;
     const int k8 = int(rest % (BK / 8)); rest /= BK / 8;
-    const int column_group = int(rest % column_groups); rest /= column_groups;
+    const int column_block = int(rest % column_blocks); rest /= column_blocks;
     const int chunk = int(rest % (k_pad / BK)); rest /= k_pad / BK;
     const int tap = int(rest % taps);
     const int g = int(rest / taps);
-    const BFragmentCoord at = b_fragment_coord(within);
-    const int kc = chunk * BK + k8 * 8 + at.k, nc = column_group * kBFragmentGroup + at.n;
+    const BFragmentCoord at = wgmma_order ? wgmma_b_coord(within) : b_fragment_coord(within);
+    const int kc = chunk * BK + k8 * 8 + at.k, nc = column_block * block_cols + at.n;
     float v = 0.f;
     if (nc < n_channels && kc < k_channels) {
       // forward: kc = input channel, nc = output channel; grad_input: the other way round.
@@ -685,8 +799,9 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
   }
 }
 
-// Slots per packed weight row: whole 32-wide fragment-order groups.
-int64_t packed_row_length(int64_t n_channels) { return (n_channels + kBFragmentGroup - 1) / kBFragmentGroup * kBFragmentGroup; }
+int64_t packed_row_length(int64_t n_channels) {
+  return (n_channels + kGatherMaxPackedBlockN - 1) / kGatherMaxPackedBlockN * kGatherMaxPackedBlockN;
+}
 
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
@@ -767,18 +882,56 @@ cudaError_t launch_gather(const GatherArgs& a, int64_t m_tiles, int taps, cudaSt
   return cudaGetLastError();
 }
 
+// Packs the weights in Tile's operand order, then runs Tile's kernel with the deepest pipeline that fits.
 template <class Tile, typename scalar_t>
-cudaError_t launch_gather_tile(const GatherArgs& a, bool split_tf32, int64_t m_tiles, int taps, int device,
-                               cudaStream_t stream) {
+cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
+                            bool split_tf32, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
+  const int64_t packed = int64_t(a.groups) * a.taps_total * a.k_pad * a.ldw;
+  if (packed > 0) {
+    const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
+    tconv_igemm_pack_weight_kernel<scalar_t><<<grid, 256, 0, stream>>>(
+        static_cast<const scalar_t*>(weight), weight_strides[0], weight_strides[1], weight_strides[2],
+        weight_strides[3], weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
+        a.k_pad, a.n_channels, a.ldw, Tile::kPackedBlockN, Tile::kWgmma, a.forward, !split_tf32,
+        const_cast<float*>(a.packed_weight));
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+  }
   const bool deep = gather_stages<Tile>(device, taps) == Tile::kMaxStages;
   constexpr int kDeep = Tile::kMaxStages, kShallow = Tile::kMinStages;
-  if constexpr (std::is_same<scalar_t, float>::value) {
+  if constexpr (std::is_same<scalar_t, float>::value && !Tile::kWgmma) {
     if (split_tf32)
       return deep ? launch_gather<Tile, scalar_t, true, kDeep>(a, m_tiles, taps, stream)
                   : launch_gather<Tile, scalar_t, true, kShallow>(a, m_tiles, taps, stream);
   }
   return deep ? launch_gather<Tile, scalar_t, false, kDeep>(a, m_tiles, taps, stream)
               : launch_gather<Tile, scalar_t, false, kShallow>(a, m_tiles, taps, stream);
+}
+
+// The sm_90a wgmma kernels run where the build holds them (TCONV_WGMMA: _build.py compiles 9.0 as
+// sm_90a) and the device is compute capability 9.0 (H100/H200/GH200).
+bool wgmma_available(int device) {
+#if defined(TCONV_WGMMA)
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+    return false;
+  return major == 9 && minor == 0;
+#else
+  (void)device;
+  return false;
+#endif
+}
+
+template <typename scalar_t>
+cudaError_t run_gather(const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5], bool split_tf32,
+                       bool wgmma, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
+  const bool narrow = a.n_channels <= NarrowGatherTile::kBlockN;
+  if (wgmma)
+    return narrow ? run_gather_tile<WgmmaNarrowGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream)
+                  : run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
+  return narrow ? run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream)
+                : run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
 }
 
 }  // namespace
@@ -805,25 +958,17 @@ int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass)
 
 bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }
 
-cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, const void* src,
-                         const void* weight, const void* bias, void* dst, float* packed_weight, cudaStream_t stream) {
+cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, bool allow_wgmma,
+                         const void* src, const void* weight, const void* bias, void* dst, float* packed_weight,
+                         cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
-  GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
-  const int64_t packed = igemm_packed_weight_elems(p, pass);
-  if (packed > 0) {
-    const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
-    const cudaError_t err = TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
-      tconv_igemm_pack_weight_kernel<scalar_t><<<grid, 256, 0, stream>>>(
-          static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
-          p.weight_strides[3], p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
-          a.k_pad, a.n_channels, a.ldw, a.forward, !split_tf32, packed_weight);
-      return cudaGetLastError();
-    });
-    if (err != cudaSuccess) return err;
-  }
+  const GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
   int64_t max_spatial = 1;
   for (int i = 0; i < 3; ++i) max_spatial *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
-  static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM, "one M tiling");
+  static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM &&
+                    WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM &&
+                    WideGatherTile::kBlockM == WgmmaNarrowGatherTile::kBlockM,
+                "one M tiling");
   const int64_t m_tiles = (max_spatial * a.batch + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
   if (m_tiles == 0) return cudaSuccess;
   if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] > 0x7fffffff) return cudaErrorInvalidConfiguration;
@@ -831,17 +976,15 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   int device = 0;
   const cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  const bool narrow = a.n_channels <= NarrowGatherTile::kBlockN;
+  // 3xTF32 (exact fp32 mode) stays on the mma.sync kernels.
+  const bool wgmma = allow_wgmma && !(split_tf32 && dtype == DType::kFloat32) && wgmma_available(device);
   switch (dtype) {
     case DType::kFloat32:
-      return narrow ? launch_gather_tile<NarrowGatherTile, float>(a, split_tf32, m_tiles, taps, device, stream)
-                    : launch_gather_tile<WideGatherTile, float>(a, split_tf32, m_tiles, taps, device, stream);
+      return run_gather<float>(a, weight, p.weight_strides, split_tf32, wgmma, m_tiles, taps, device, stream);
     case DType::kFloat16:
-      return narrow ? launch_gather_tile<NarrowGatherTile, __half>(a, false, m_tiles, taps, device, stream)
-                    : launch_gather_tile<WideGatherTile, __half>(a, false, m_tiles, taps, device, stream);
+      return run_gather<__half>(a, weight, p.weight_strides, false, wgmma, m_tiles, taps, device, stream);
     case DType::kBFloat16:
-      return narrow ? launch_gather_tile<NarrowGatherTile, __nv_bfloat16>(a, false, m_tiles, taps, device, stream)
-                    : launch_gather_tile<WideGatherTile, __nv_bfloat16>(a, false, m_tiles, taps, device, stream);
+      return run_gather<__nv_bfloat16>(a, weight, p.weight_strides, false, wgmma, m_tiles, taps, device, stream);
     default:
       return cudaErrorInvalidValue;
   }

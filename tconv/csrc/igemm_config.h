@@ -14,14 +14,19 @@ namespace tconv {
 // 48 TF/s on L1-68's forward and its SASS showed 401 instructions per 16 HMMA (notes/perf.md);
 // BK = 32 halves the per-stage fixed cost per MMA. Run 10 (H200, with the hoisted addressing):
 // L1-68 TF32 forward 26.7 -> 16.0 ms (80 TF/s), exact fp32 44.4 -> 36.6 ms.
-template <int kBlockNArg, int kBlocksPerSmArg>
+template <int kBlockNArg, int kBlocksPerSmArg, bool kWgmmaArg = false>
 struct GatherGemmTile {
+  static constexpr bool kWgmma = kWgmmaArg;
   static constexpr int kBlockM = 128;
   static constexpr int kBlockN = kBlockNArg;
   static constexpr int kBlockK = 32;
+  // mma.sync: warps of 32x32 (4 along M x BN/32 along N). wgmma: two warpgroups of 64 rows x BN.
   static constexpr int kWarpsM = 4;
   static constexpr int kWarpsN = kBlockN / 32;
-  static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr int kThreads = kWgmma ? 256 : 32 * kWarpsM * kWarpsN;
+  // Columns of one packed-weight block (igemm.cu, tconv_igemm_pack_weight_kernel): the mma.sync
+  // fragment groups are 32 wide, a wgmma B operand is the tile's whole N.
+  static constexpr int kPackedBlockN = kWgmma ? kBlockN : 32;
   static constexpr int kMaxStages = 4;
   static constexpr int kMinStages = 3;
   static constexpr int kBlocksPerSm = kBlocksPerSmArg;
@@ -40,6 +45,8 @@ struct GatherGemmTile {
   static_assert(kStageB % (4 * kThreads) == 0, "B stage must be a whole number of 16-byte copies per thread");
   static_assert(kLdA % 32 == 8, "A fragment loads must be bank-conflict free");
   static_assert(kBlockM % 32 == 0 && kBlockN % 32 == 0 && kBlockK % 8 == 0, "tiles are whole fragment groups");
+  static_assert(!kWgmma || (kBlockM == 128 && kThreads == 256), "wgmma: two warpgroups of 64 rows");
+  static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
 };
 // 64 channels per block, 8 warps, two blocks per SM: the general tile.
@@ -48,7 +55,15 @@ using WideGatherTile = GatherGemmTile<64, 2>;
 // tile's N is half padding. Run 10 (H200): L1-71 (32 -> 32) TF32 forward 3.13 -> 1.36 ms (the
 // hoisted addressing and BK = 32 contribute too; the tiles were not timed separately).
 using NarrowGatherTile = GatherGemmTile<32, 3>;
-constexpr int kGatherBlockK = 32;  // both tiles: the packed weights are padded to it
+// Hopper (sm_90a): the same blocks, with wgmma.mma_async m64nBNk8 (A from registers, B from shared
+// memory) instead of mma.sync. Run 15 (H200, the mma.sync tiles with fragment-ordered operands):
+// L1-68 TF32 forward 15.2 ms = 85 TF/s with 8 warps per SM issuing every 8 cycles (ncu: latency, not
+// issue or bandwidth, bound); wgmma issues one instruction per 64xBNx8 per warpgroup and runs
+// asynchronously, which removes the B fragment loads and most of the per-MMA issue slots.
+using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
+using WgmmaNarrowGatherTile = GatherGemmTile<32, 2, true>;
+constexpr int kGatherBlockK = 32;        // every tile: the packed weights' rows are padded to it
+constexpr int kGatherMaxPackedBlockN = 64;  // and their columns to this (a multiple of every kPackedBlockN)
 
 }  // namespace tconv
 
