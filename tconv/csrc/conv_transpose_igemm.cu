@@ -258,9 +258,10 @@ __device__ __forceinline__ void wgmma_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 #endif
 }
-__device__ __forceinline__ void wgmma_wait_all() {
+template <int kPending>  // waits until at most kPending wgmma groups of this warp are in flight
+__device__ __forceinline__ void wgmma_wait() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 #endif
 }
 // cp.async writes shared memory through the generic proxy, wgmma reads it through the async proxy.
@@ -302,14 +303,13 @@ __device__ __forceinline__ void wgmma_tf32<32>(float (&d)[16], const uint32_t (&
 #endif
 }
 
-// One warpgroup's 64 x BN tile over a BK-deep stage: the A fragments of all k8 steps are loaded and
-// rounded first (they must stay untouched while the asynchronous MMAs read them), then BK / 8
-// wgmmas are issued and waited for before the stage's buffers are reused.
-template <bool kARounded, int kN, int kDepth>
-__device__ __forceinline__ void warpgroup_tile_mma(float (&acc)[kN / 2], const float* As, int lda, const float* Bs,
-                                                   int warp_row, int lane) {
+// One warpgroup's 64 x BN tile over a BK-deep stage, in two steps: this warp's A fragments of every
+// k8 step are loaded and rounded into registers that must then stay untouched until the wgmmas
+// reading them have completed (wgmma_wait), and the BK / 8 wgmmas are issued as one group.
+template <bool kARounded, int kDepth>
+__device__ __forceinline__ void load_warpgroup_a(uint32_t (&a)[kDepth / 8][4], const float* As, int lda, int warp_row,
+                                                 int lane) {
   const int gid = lane / 4, tig = lane % 4;
-  uint32_t a[kDepth / 8][4];
 #pragma unroll
   for (int k8 = 0; k8 < kDepth / 8; ++k8) {
     const float* pair = As + (k8 * 8 + tig) * lda + warp_row + 2 * gid;  // a_fragment_slot order
@@ -321,11 +321,20 @@ __device__ __forceinline__ void warpgroup_tile_mma(float (&acc)[kN / 2], const f
     split_tf32<false, kARounded>(hi.x, a[k8][2], unused);
     split_tf32<false, kARounded>(hi.y, a[k8][3], unused);
   }
+}
+template <int kDepth>
+__device__ __forceinline__ void keep_registers_until_here(const uint32_t (&a)[kDepth / 8][4]) {
+#pragma unroll
+  for (int k8 = 0; k8 < kDepth / 8; ++k8)
+    asm volatile("" ::"r"(a[k8][0]), "r"(a[k8][1]), "r"(a[k8][2]), "r"(a[k8][3]));
+}
+template <int kN, int kDepth>
+__device__ __forceinline__ void warpgroup_issue_mma(float (&acc)[kN / 2], const uint32_t (&a)[kDepth / 8][4],
+                                                    const float* Bs) {
   wgmma_fence();
 #pragma unroll
   for (int k8 = 0; k8 < kDepth / 8; ++k8) wgmma_tf32<kN>(acc, a[k8], wgmma_b_descriptor(Bs + k8 * 8 * kN));
   wgmma_commit();
-  wgmma_wait_all();
 }
 
 // The grad_weight form: one A tile (input channels x positions) against up to kMaxTaps B tiles that
@@ -523,27 +532,68 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   for (int i = 0; i < BN / 2; ++i) wg_acc[i] = 0.f;
   const int wg_row = (warp / 4) * 64 + (warp % 4) * 16;  // wgmma: this warp's 16 rows
 
+  if constexpr (Tile::kWgmma) {
+    // Asynchronous MMAs: stage it's wgmmas are still running while stage it + 1 is prepared, so
+    // loads run kStages - 2 stages ahead (the slot they overwrite was read by the wgmmas of it - 2,
+    // which every warpgroup has waited for before the barrier), and the A fragments alternate
+    // between two register sets (a set may be rewritten only after its wgmmas completed).
+    static_assert(kStages >= 3, "wgmma pipeline: one stage computing, one in flight, one loading");
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < iterations) load_stage(s);
-    cp_async_commit();
-  }
-  int read_stage = 0, write_stage = kStages - 1;
-  for (int it = 0; it < iterations; ++it) {
-    cp_async_wait<kStages - 2>();
-    if (Tile::kWgmma) fence_generic_to_async_shared();
-    __syncthreads();
-    if (it + kStages - 1 < iterations) load_stage(write_stage);
-    cp_async_commit();
-    const float* As = smem + read_stage * kStageFloats;
-    // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
-    if constexpr (Tile::kWgmma)
-      warpgroup_tile_mma<!kFloatData, BN, BK>(wg_acc, As, kLdA, As + kStageA, wg_row, lane);
-    else
+    for (int s = 0; s < kStages - 2; ++s) {
+      if (s < iterations) load_stage(s);
+      cp_async_commit();
+    }
+    int read_stage = 0, write_stage = kStages - 2;
+    uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
+    auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
+      cp_async_wait<kStages - 3>();
+      fence_generic_to_async_shared();
+      __syncthreads();
+      if (it + kStages - 2 < iterations) load_stage(write_stage);
+      cp_async_commit();
+      const float* As = smem + read_stage * kStageFloats;
+      load_warpgroup_a<!kFloatData, BK>(a_frag, As, kLdA, wg_row, lane);
+      warpgroup_issue_mma<BN, BK>(wg_acc, a_frag, As + kStageA);
+      wgmma_wait<1>();
+      // The previous set is free from here on; until here the compiler must not give its registers to
+      // this stage's set (it would, seeing no later use, and ptxas would then serialize the wgmmas).
+      keep_registers_until_here<BK>(a_previous);
+      read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
+    };
+    // Pairs of stages without a branch between them: a conditional second step made the compiler copy
+    // the accumulators at the join while a wgmma group was in flight, and ptxas then serialized every
+    // wgmma (C7513). An odd count starts with one step that waits for its group.
+    int it = 0;
+    if (iterations % 2 == 1) {
+      step(0, a_odd, a_even);
+      wgmma_wait<0>();
+      it = 1;
+    }
+    for (; it < iterations; it += 2) {
+      step(it, a_even, a_odd);
+      step(it + 1, a_odd, a_even);
+    }
+    wgmma_wait<0>();
+  } else {
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < iterations) load_stage(s);
+      cp_async_commit();
+    }
+    int read_stage = 0, write_stage = kStages - 1;
+    for (int it = 0; it < iterations; ++it) {
+      cp_async_wait<kStages - 2>();
+      __syncthreads();
+      if (it + kStages - 1 < iterations) load_stage(write_stage);
+      cp_async_commit();
+      const float* As = smem + read_stage * kStageFloats;
+      // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
       warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK>(acc, As, kLdA, As + kStageA + warp_n * BK * kBlockCols,
                                                               warp_m * 32, lane);
-    read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
-    write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
+      read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
+    }
   }
   cp_async_wait<0>();
   __syncthreads();
@@ -927,9 +977,8 @@ template <typename scalar_t>
 cudaError_t run_gather(const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5], bool split_tf32,
                        bool wgmma, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
   const bool narrow = a.n_channels <= NarrowGatherTile::kBlockN;
-  if (wgmma)
-    return narrow ? run_gather_tile<WgmmaNarrowGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream)
-                  : run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
+  if (wgmma && !narrow)
+    return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
   return narrow ? run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream)
                 : run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
 }
@@ -966,8 +1015,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   int64_t max_spatial = 1;
   for (int i = 0; i < 3; ++i) max_spatial *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
   static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM &&
-                    WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM &&
-                    WideGatherTile::kBlockM == WgmmaNarrowGatherTile::kBlockM,
+                    WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM,
                 "one M tiling");
   const int64_t m_tiles = (max_spatial * a.batch + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
   if (m_tiles == 0) return cudaSuccess;
