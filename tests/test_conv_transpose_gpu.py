@@ -481,3 +481,119 @@ def test_int64_indexing_large_tensor():
     torch.testing.assert_close(out[..., -tail:].double(), ref[..., -tail:], atol=2e-2, rtol=1e-2)
     head = F.conv_transpose1d(x[..., :tail].double(), w.double())
     torch.testing.assert_close(out[..., :tail].double(), head[..., :tail], atol=2e-2, rtol=1e-2)
+
+
+# ---- grad_bias (per-channel sum of grad_output): every layout the row, strided and channels walks
+# take, misaligned and odd extents, the two-pass split sum, against a float64 sum ----
+GRAD_BIAS_DTYPES = [torch.float32, torch.float16, torch.bfloat16, torch.float64]
+
+
+def _offset_by_one(shape, dtype, gen, channels_last=False):
+    """A tensor whose data pointer is one element past a 16-byte boundary (storage offset 1)."""
+    numel = 1
+    for s in shape:
+        numel *= s
+    flat = torch.randn(numel + 1, generator=gen, device="cuda").to(dtype)[1:]
+    if not channels_last:
+        return flat.view(shape)
+    n, c, *spatial = shape
+    dims = len(spatial)
+    return flat.view(n, *spatial, c).permute(0, dims + 1, *range(1, dims + 1))
+
+
+def _grad_bias_case(name, dtype, gen):
+    randn = lambda *shape: torch.randn(*shape, generator=gen, device="cuda").to(dtype)
+    cases = {
+        # contiguous NC(D)HW: the 16-byte row walk (rows >= 2048), rows of 2310 elements (row starts
+        # not 16-byte aligned), and short rows (strided walk)
+        "contiguous_1d": lambda: randn(3, 5, 5000),
+        "contiguous_2d_odd_rows": lambda: randn(3, 6, 33, 70),
+        "contiguous_3d_short_rows": lambda: randn(2, 5, 3, 4, 7),
+        "contiguous_many_rows": lambda: randn(9, 7, 48, 48),
+        # channels_last(_3d): 16-byte channel packs (C a multiple of 8), scalar channels (C = 3, 12)
+        "channels_last_2d": lambda: randn(3, 16, 9, 13).contiguous(memory_format=torch.channels_last),
+        "channels_last_2d_c3": lambda: randn(2, 3, 17, 19).contiguous(memory_format=torch.channels_last),
+        "channels_last_3d": lambda: randn(2, 12, 3, 5, 7).contiguous(memory_format=torch.channels_last_3d),
+        # non-contiguous views: every other channel and column, a cropped window, a transposed H/W
+        "slice": lambda: randn(3, 10, 12, 2 * 41)[:, ::2, 1:, ::2],
+        "crop": lambda: randn(2, 4, 40, 3000)[:, :, 3:37, 5:2990],
+        "transposed_hw": lambda: randn(2, 6, 21, 33).transpose(2, 3),
+        "channels_last_slice": lambda: randn(2, 24, 9, 11).contiguous(memory_format=torch.channels_last)[:, 1:21:2],
+        # expanded (stride 0) along batch/space, and along channels
+        "expanded_space": lambda: randn(1, 7, 1, 1).expand(4, 7, 33, 65),
+        "expanded_channels": lambda: randn(3, 1, 9, 2100).expand(3, 5, 9, 2100),
+        # misaligned base pointer (storage offset 1) with odd extents, row walk and channels walk
+        "misaligned_rows": lambda: _offset_by_one((2, 3, 2049), dtype, gen),
+        "misaligned_channels_last": lambda: _offset_by_one((2, 8, 5, 7), dtype, gen, channels_last=True),
+        # many splits per channel: the partials are themselves reduced by the channels walk first
+        "two_pass_one_channel": lambda: randn(8, 1, 1 << 17),
+        "two_pass_channels_last": lambda: randn(4, 64, 96, 96).contiguous(memory_format=torch.channels_last),
+        # nothing to reduce: zeros; a single position per channel
+        "batch0": lambda: randn(0, 5, 7, 3),
+        "zero_spatial": lambda: randn(2, 5, 0),
+        "single_position": lambda: randn(1, 9, 1, 1).contiguous(memory_format=torch.channels_last),
+    }
+    return cases[name]()
+
+
+GRAD_BIAS_CASES = ["contiguous_1d", "contiguous_2d_odd_rows", "contiguous_3d_short_rows", "contiguous_many_rows",
+                   "channels_last_2d", "channels_last_2d_c3", "channels_last_3d", "slice", "crop", "transposed_hw",
+                   "channels_last_slice", "expanded_space", "expanded_channels", "misaligned_rows",
+                   "misaligned_channels_last", "two_pass_one_channel", "two_pass_channels_last", "batch0",
+                   "zero_spatial", "single_position"]
+
+
+def _check_grad_bias(got, g):
+    """fp32 accumulation (fp64 for double) of exactly representable inputs: the error is the fp32
+    rounding of a sum (bounded by a small multiple of eps times the sum of |g|) plus one rounding of
+    the result to the dtype."""
+    dims = [0] + list(range(2, g.dim()))
+    ref = g.double().sum(dim=dims)
+    scale = g.double().abs().sum(dim=dims)
+    assert got.shape == ref.shape and got.dtype == g.dtype, (got.shape, got.dtype)
+    assert torch.isfinite(got).all(), "non-finite grad_bias"
+    accumulate = 1e-12 if g.dtype == torch.float64 else 1e-5
+    result_eps = {torch.float32: 0.0, torch.float64: 0.0, torch.float16: 2.0 ** -11, torch.bfloat16: 2.0 ** -8}[g.dtype]
+    err = (got.double() - ref).abs()
+    bound = accumulate * scale + result_eps * ref.abs() + 1e-30
+    assert (err <= bound).all(), f"max error {err.max().item():.3g}, bound there {bound[err.argmax()].item():.3g}"
+
+
+@pytest.mark.parametrize("dtype", GRAD_BIAS_DTYPES, ids=["fp32", "fp16", "bf16", "fp64"])
+@pytest.mark.parametrize("case", GRAD_BIAS_CASES)
+def test_grad_bias_layouts(case, dtype, poison_allocator):
+    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(case.encode()) % 10000)
+    g = _grad_bias_case(case, dtype, gen)
+    poison_allocator()
+    got = tconv._ops.conv_transpose_grad_bias(g)
+    _check_grad_bias(got, g)
+    if g.numel() == 0:
+        assert (got == 0).all()
+
+
+@pytest.mark.parametrize("dtype", GRAD_BIAS_DTYPES, ids=["fp32", "fp16", "bf16", "fp64"])
+@pytest.mark.parametrize("case", ["contiguous_many_rows", "channels_last_2d", "slice", "misaligned_rows",
+                                  "two_pass_one_channel", "two_pass_channels_last"])
+def test_grad_bias_deterministic(case, dtype):
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    g = _grad_bias_case(case, dtype, gen)
+    first = tconv._ops.conv_transpose_grad_bias(g)
+    for _ in range(3):
+        assert torch.equal(tconv._ops.conv_transpose_grad_bias(g), first), "grad_bias changed between calls"
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+def test_grad_bias_through_autograd(layout):
+    """The bias gradient of a module's backward, with grad_output in the layout torch hands it."""
+    gen = torch.Generator(device="cuda").manual_seed(5)
+    x = torch.randn(2, 8, 20, 24, generator=gen, device="cuda")
+    if layout == "channels_last":
+        x = x.contiguous(memory_format=torch.channels_last)
+    w = torch.randn(8, 12, 4, 4, generator=gen, device="cuda")
+    b = torch.randn(12, generator=gen, device="cuda", requires_grad=True)
+    out = tconv.conv_transpose2d(x, w, b, stride=2, padding=1)
+    grad = torch.randn(out.shape, generator=gen, device="cuda")
+    if layout == "channels_last":
+        grad = grad.contiguous(memory_format=torch.channels_last)
+    (got,) = torch.autograd.grad(out, [b], grad)
+    _check_grad_bias(got, grad)

@@ -168,4 +168,86 @@ inline int64_t max_offset(const int64_t* sizes, const int64_t* strides, int n) {
   return m;
 }
 
+
+// grad_bias's view of grad_output: per channel, a sum over the reduction dims N, D, H, W. Dims of
+// size 1 are dropped, the rest sorted by stride (innermost first) and merged where one continues
+// the other (stride == inner size * inner stride), so contiguous NC(D)HW becomes [N][D*H*W, stride
+// 1] and channels_last(_3d) one dim of N*D*H*W positions at stride C. The element order of a sum
+// changes nothing here but speed: kernels reduce each element exactly once, in a fixed order.
+template <typename I>
+struct StridedDims {
+  static constexpr int kMaxDims = 4;
+  int count = 1;  // >= 1: a lone size-1 dim (stride 0) when nothing is reduced
+  I size[kMaxDims] = {1, 1, 1, 1};
+  I stride[kMaxDims] = {0, 0, 0, 0};
+
+  TCONV_HOST_DEVICE I numel() const {
+    I n = 1;
+    for (int d = 0; d < count; ++d) n *= size[d];
+    return n;
+  }
+  // Offset of flat index `idx` (innermost fastest) over dims [first, count), computed in J (a
+  // kernel's 32/64-bit index type; the dims stay in the kernel's parameter space, not registers).
+  // The outermost of those dims takes the quotient without a division, so one dim is a multiply.
+  template <typename J> TCONV_HOST_DEVICE J offset(J idx, int first) const {
+    J off = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int d = 0; d < kMaxDims; ++d) {
+      if (d < first || d >= count) continue;
+      if (d == count - 1) {
+        off += idx * static_cast<J>(stride[d]);
+      } else {
+        const J q = idx / static_cast<J>(size[d]);
+        off += (idx - q * static_cast<J>(size[d])) * static_cast<J>(stride[d]);
+        idx = q;
+      }
+    }
+    return off;
+  }
+};
+
+// sizes/strides: the reduction dims in any order (grad_bias passes N, D, H, W). Sizes must be > 0.
+inline StridedDims<int64_t> collapse_reduction_dims(const int64_t* sizes, const int64_t* strides, int n) {
+  StridedDims<int64_t> dims;
+  int64_t sz[StridedDims<int64_t>::kMaxDims], st[StridedDims<int64_t>::kMaxDims];
+  int kept = 0;
+  for (int i = 0; i < n && kept < StridedDims<int64_t>::kMaxDims; ++i) {
+    if (sizes[i] == 1) continue;
+    // Insertion by |stride|, innermost first; equal strides keep their given order.
+    const int64_t a = strides[i] < 0 ? -strides[i] : strides[i];
+    int at = kept;
+    while (at > 0 && (st[at - 1] < 0 ? -st[at - 1] : st[at - 1]) > a) {
+      sz[at] = sz[at - 1];
+      st[at] = st[at - 1];
+      --at;
+    }
+    sz[at] = sizes[i];
+    st[at] = strides[i];
+    ++kept;
+  }
+  if (kept == 0) return dims;  // count 1, size 1, stride 0
+  dims.count = 1;
+  dims.size[0] = sz[0];
+  dims.stride[0] = st[0];
+  for (int i = 1; i < kept; ++i) {
+    const int last = dims.count - 1;
+    if (st[i] == dims.size[last] * dims.stride[last]) {
+      dims.size[last] *= sz[i];
+    } else {
+      dims.size[dims.count] = sz[i];
+      dims.stride[dims.count] = st[i];
+      ++dims.count;
+    }
+  }
+  return dims;
+}
+
+// Even split of [0, total) into `parts` ranges: part k is [total*k/parts, total*(k+1)/parts).
+TCONV_HOST_DEVICE int64_t split_begin(int64_t total, int64_t parts, int64_t k) {
+  return static_cast<int64_t>((static_cast<unsigned long long>(total) * static_cast<unsigned long long>(k)) /
+                              static_cast<unsigned long long>(parts));
+}
+
 }  // namespace tconv
