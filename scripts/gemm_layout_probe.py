@@ -34,7 +34,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--algorithm", nargs="+", default=["igemm", "igemm_mma"])
     parser.add_argument("--cin", type=int, default=40)
-    parser.add_argument("--cout", nargs="+", type=int, default=[64, 32, 72])
+    parser.add_argument("--cout", nargs="+", type=int, default=[64, 32, 72, 128, 136])
     parser.add_argument("--width", type=int, default=300)
     args = parser.parse_args()
     dev = "cuda"

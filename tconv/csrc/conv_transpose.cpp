@@ -153,7 +153,8 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   }
   if (use_gather_igemm(p, GatherPass::kForward, to_dtype(input), algorithm)) {
     const at::Tensor packed =
-        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward)}, input.options().dtype(at::kFloat));
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, allows_wgmma(algorithm))},
+                  input.options().dtype(at::kFloat));
     check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, allows_wgmma(algorithm), input.data_ptr(),
                               weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(),
                               packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
@@ -183,7 +184,9 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   }
   if (use_gather_igemm(p, GatherPass::kGradInput, to_dtype(grad_output), algorithm)) {
     const at::Tensor packed =
-        at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput)}, grad_output.options().dtype(at::kFloat));
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32,
+                                             allows_wgmma(algorithm))},
+                  grad_output.options().dtype(at::kFloat));
     check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, allows_wgmma(algorithm),
                               grad_output.data_ptr(),
                               weight.data_ptr(), nullptr, grad_input.data_ptr(), packed.data_ptr<float>(),

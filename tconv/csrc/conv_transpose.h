@@ -46,7 +46,10 @@ enum class GatherPass : int { kForward = 0, kGradInput = 1 };
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass);
 bool igemm_dtype_supported(DType dtype);  // fp32, fp16, bf16
 // Elements of the packed-weight workspace (fp32; the GEMM's B operand, rebuilt on every call).
-int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass);
+// (The chosen kernel's packed column blocks are 32 to 128 wide; the size follows the same choice as
+// igemm_gather with the same arguments on the current device.)
+int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                                  bool allow_wgmma);
 // forward: src = input, dst = output (bias added); grad_input: src = grad_output, dst = grad_input.
 // src, weight, bias and dst are of `dtype`.
 cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, bool allow_wgmma,

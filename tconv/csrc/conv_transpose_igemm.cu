@@ -290,6 +290,28 @@ __device__ __forceinline__ void wgmma_tf32<64>(float (&d)[32], const uint32_t (&
 #endif
 }
 template <>
+__device__ __forceinline__ void wgmma_tf32<128>(float (&d)[64], const uint32_t (&a)[4], uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
+#endif
+}
+template <>
 __device__ __forceinline__ void wgmma_tf32<32>(float (&d)[16], const uint32_t (&a)[4], uint64_t b) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile(
@@ -807,7 +829,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 }
 
 // B operand layout: packed[g][tap][kc chunk of BK][column block][BK x block_cols in the order the
-// tile's MMA reads] (ldw = nc rounded up to kGatherMaxPackedBlockN, kc to k_pad; the padding is zeros),
+// tile's MMA reads] (ldw = nc rounded up to the kernel's block width, kc to k_pad; the padding is zeros),
 // so a stage's BK x BN slice is contiguous. Within a block, per k8 step:
 //   mma.sync (32 columns): 256 floats in b_fragment_coord order (LDS.128 = two HMMA B pairs);
 //   wgmma (BN columns): [n group of 8][k half][8 n][4 k], the core matrices of wgmma_b_descriptor.
@@ -849,10 +871,6 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
   }
 }
 
-int64_t packed_row_length(int64_t n_channels) {
-  return (n_channels + kGatherMaxPackedBlockN - 1) / kGatherMaxPackedBlockN * kGatherMaxPackedBlockN;
-}
-
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
   GatherArgs a{};
@@ -870,7 +888,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
   a.groups = int(p.groups);
   a.k_channels = int(fwd ? p.in_per_group() : p.out_per_group());
   a.n_channels = int(fwd ? p.out_per_group() : p.in_per_group());
-  a.ldw = int(packed_row_length(a.n_channels));
+  a.ldw = 0;  // set once the kernel is chosen (its packed block width)
   a.k_pad = (a.k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
   a.taps_total = int(p.kernel_volume());
   a.forward = fwd;
@@ -973,14 +991,43 @@ bool wgmma_available(int device) {
 #endif
 }
 
+// The gather kernel for a call: wgmma on Hopper for TF32-mode work (its tile width by the channel
+// count), else mma.sync (3xTF32 included).
+enum class GatherKernel { kMmaNarrow, kMmaWide, kWgmmaNarrow, kWgmmaWide, kWgmmaWider };
+GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
+  const bool narrow = n_channels <= NarrowGatherTile::kBlockN;
+  if (!wgmma) return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kMmaWide;
+  if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
+  return narrow ? GatherKernel::kWgmmaNarrow : GatherKernel::kWgmmaWide;
+}
+int packed_block_n(GatherKernel kernel) {
+  switch (kernel) {
+    case GatherKernel::kMmaNarrow: return NarrowGatherTile::kPackedBlockN;
+    case GatherKernel::kMmaWide: return WideGatherTile::kPackedBlockN;
+    case GatherKernel::kWgmmaNarrow: return WgmmaNarrowGatherTile::kPackedBlockN;
+    case GatherKernel::kWgmmaWide: return WgmmaWideGatherTile::kPackedBlockN;
+    default: return WgmmaWiderGatherTile::kPackedBlockN;
+  }
+}
+bool use_wgmma(DType dtype, bool split_tf32, bool allow_wgmma, int device) {
+  return allow_wgmma && !(split_tf32 && dtype == DType::kFloat32) && wgmma_available(device);
+}
+
 template <typename scalar_t>
-cudaError_t run_gather(const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5], bool split_tf32,
-                       bool wgmma, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
-  const bool narrow = a.n_channels <= NarrowGatherTile::kBlockN;
-  if (wgmma && !narrow)
-    return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
-  return narrow ? run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream)
-                : run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
+cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
+                       bool split_tf32, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
+  switch (kernel) {
+    case GatherKernel::kMmaNarrow:
+      return run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
+    case GatherKernel::kMmaWide:
+      return run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
+    case GatherKernel::kWgmmaNarrow:
+      return run_gather_tile<WgmmaNarrowGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
+    case GatherKernel::kWgmmaWide:
+      return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
+    default:
+      return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
+  }
 }
 
 }  // namespace
@@ -998,11 +1045,16 @@ bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
   return max_phase_taps(make_args(p, pass, nullptr, nullptr, nullptr, nullptr)) <= kMaxGatherTaps;
 }
 
-int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass) {
+int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                                  bool allow_wgmma) {
   const int64_t k_channels = pass == GatherPass::kForward ? p.in_per_group() : p.out_per_group();
   const int64_t n_channels = pass == GatherPass::kForward ? p.out_per_group() : p.in_per_group();
   const int64_t k_pad = (k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
-  return p.groups * p.kernel_volume() * k_pad * packed_row_length(n_channels);
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return -1;
+  const int64_t block_n =
+      packed_block_n(choose_gather_kernel(int(n_channels), use_wgmma(dtype, split_tf32, allow_wgmma, device)));
+  return p.groups * p.kernel_volume() * k_pad * ((n_channels + block_n - 1) / block_n * block_n);
 }
 
 bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }
@@ -1011,11 +1063,13 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const void* src, const void* weight, const void* bias, void* dst, float* packed_weight,
                          cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
-  const GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
+  GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
   int64_t max_spatial = 1;
   for (int i = 0; i < 3; ++i) max_spatial *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
   static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM &&
-                    WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM,
+                    WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM &&
+                    WideGatherTile::kBlockM == WgmmaWiderGatherTile::kBlockM &&
+                    WideGatherTile::kBlockM == WgmmaNarrowGatherTile::kBlockM,
                 "one M tiling");
   const int64_t m_tiles = (max_spatial * a.batch + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
   if (m_tiles == 0) return cudaSuccess;
@@ -1024,15 +1078,16 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   int device = 0;
   const cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  // 3xTF32 (exact fp32 mode) stays on the mma.sync kernels.
-  const bool wgmma = allow_wgmma && !(split_tf32 && dtype == DType::kFloat32) && wgmma_available(device);
+  const GatherKernel kernel = choose_gather_kernel(a.n_channels, use_wgmma(dtype, split_tf32, allow_wgmma, device));
+  const int block_n = packed_block_n(kernel);
+  a.ldw = (a.n_channels + block_n - 1) / block_n * block_n;  // igemm_packed_weight_elems sized the buffer so
   switch (dtype) {
     case DType::kFloat32:
-      return run_gather<float>(a, weight, p.weight_strides, split_tf32, wgmma, m_tiles, taps, device, stream);
+      return run_gather<float>(kernel, a, weight, p.weight_strides, split_tf32, m_tiles, taps, device, stream);
     case DType::kFloat16:
-      return run_gather<__half>(a, weight, p.weight_strides, false, wgmma, m_tiles, taps, device, stream);
+      return run_gather<__half>(kernel, a, weight, p.weight_strides, false, m_tiles, taps, device, stream);
     case DType::kBFloat16:
-      return run_gather<__nv_bfloat16>(a, weight, p.weight_strides, false, wgmma, m_tiles, taps, device, stream);
+      return run_gather<__nv_bfloat16>(kernel, a, weight, p.weight_strides, false, m_tiles, taps, device, stream);
     default:
       return cudaErrorInvalidValue;
   }

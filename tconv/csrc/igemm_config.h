@@ -60,11 +60,14 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 // L1-68 TF32 forward 15.2 ms = 85 TF/s with 8 warps per SM issuing every 8 cycles (ncu: latency, not
 // issue or bandwidth, bound); wgmma issues one instruction per 64xBNx8 per warpgroup and runs
 // asynchronously, which removes the B fragment loads and most of the per-MMA issue slots.
-// Only the wide tile: with 32 columns (m64n32k8) run 16 measured L1-71's TF32 forward at 1.58 ms
-// against 1.25 on the mma.sync narrow tile, so <= 32 channels per group stay on mma.sync.
+// 32 columns (m64n32k8): run 16 (synchronous wgmma) measured L1-71's TF32 forward at 1.58 ms against
+// 1.25 on the mma.sync narrow tile; retried with the asynchronous pipeline (run 18 decides).
+// 128 columns for >= 128 channels per group: each gathered A element feeds twice the MMAs; one block
+// of 8 warps per SM (64 accumulators per thread, 4 stages of 33 KB).
+using WgmmaNarrowGatherTile = GatherGemmTile<32, 2, true>;
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
-constexpr int kGatherBlockK = 32;        // every tile: the packed weights' rows are padded to it
-constexpr int kGatherMaxPackedBlockN = 64;  // and their columns to this (a multiple of every kPackedBlockN)
+using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
+constexpr int kGatherBlockK = 32;  // every tile: the packed weights' rows are padded to it
 
 }  // namespace tconv
 
