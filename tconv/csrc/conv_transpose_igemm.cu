@@ -311,19 +311,6 @@ __device__ __forceinline__ void wgmma_tf32<128>(float (&d)[64], const uint32_t (
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
 #endif
 }
-template <>
-__device__ __forceinline__ void wgmma_tf32<32>(float (&d)[16], const uint32_t (&a)[4], uint64_t b) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-      "{%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
-#endif
-}
 
 // One warpgroup's 64 x BN tile over a BK-deep stage, in two steps: this warp's A fragments of every
 // k8 step are loaded and rounded into registers that must then stay untouched until the wgmmas
@@ -991,20 +978,19 @@ bool wgmma_available(int device) {
 #endif
 }
 
-// The gather kernel for a call: wgmma on Hopper for TF32-mode work (its tile width by the channel
-// count), else mma.sync (3xTF32 included).
-enum class GatherKernel { kMmaNarrow, kMmaWide, kWgmmaNarrow, kWgmmaWide, kWgmmaWider };
+// The gather kernel for a call: wgmma on Hopper for TF32-mode work with more than 32 channels (its
+// tile width by the channel count), else mma.sync (3xTF32 included).
+enum class GatherKernel { kMmaNarrow, kMmaWide, kWgmmaWide, kWgmmaWider };
 GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   const bool narrow = n_channels <= NarrowGatherTile::kBlockN;
   if (!wgmma) return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kMmaWide;
   if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
-  return narrow ? GatherKernel::kWgmmaNarrow : GatherKernel::kWgmmaWide;
+  return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kWgmmaWide;
 }
 int packed_block_n(GatherKernel kernel) {
   switch (kernel) {
     case GatherKernel::kMmaNarrow: return NarrowGatherTile::kPackedBlockN;
     case GatherKernel::kMmaWide: return WideGatherTile::kPackedBlockN;
-    case GatherKernel::kWgmmaNarrow: return WgmmaNarrowGatherTile::kPackedBlockN;
     case GatherKernel::kWgmmaWide: return WgmmaWideGatherTile::kPackedBlockN;
     default: return WgmmaWiderGatherTile::kPackedBlockN;
   }
@@ -1021,8 +1007,6 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
       return run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
     case GatherKernel::kMmaWide:
       return run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
-    case GatherKernel::kWgmmaNarrow:
-      return run_gather_tile<WgmmaNarrowGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
     case GatherKernel::kWgmmaWide:
       return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
     default:
@@ -1068,8 +1052,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   for (int i = 0; i < 3; ++i) max_spatial *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
   static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM &&
                     WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM &&
-                    WideGatherTile::kBlockM == WgmmaWiderGatherTile::kBlockM &&
-                    WideGatherTile::kBlockM == WgmmaNarrowGatherTile::kBlockM,
+                    WideGatherTile::kBlockM == WgmmaWiderGatherTile::kBlockM,
                 "one M tiling");
   const int64_t m_tiles = (max_spatial * a.batch + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
   if (m_tiles == 0) return cudaSuccess;

@@ -60,11 +60,14 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 // L1-68 TF32 forward 15.2 ms = 85 TF/s with 8 warps per SM issuing every 8 cycles (ncu: latency, not
 // issue or bandwidth, bound); wgmma issues one instruction per 64xBNx8 per warpgroup and runs
 // asynchronously, which removes the B fragment loads and most of the per-MMA issue slots.
-// 32 columns (m64n32k8): run 16 (synchronous wgmma) measured L1-71's TF32 forward at 1.58 ms against
-// 1.25 on the mma.sync narrow tile; retried with the asynchronous pipeline (run 18 decides).
+// No 32-column wgmma tile: m64n32k8 measured L1-71's TF32 forward at 1.58 ms (run 16, synchronous) and
+// 1.55 ms (run 18, asynchronous) against 1.25-1.26 on the mma.sync narrow tile, so <= 32 channels per
+// group stay on mma.sync.
 // 128 columns for >= 128 channels per group: each gathered A element feeds twice the MMAs; one block
-// of 8 warps per SM (64 accumulators per thread, 4 stages of 33 KB).
-using WgmmaNarrowGatherTile = GatherGemmTile<32, 2, true>;
+// of 8 warps per SM (64 accumulators per thread, 4 stages of 33 KB). Run 18 (H200, TF32, tconv-only
+// timings against the 64-column wgmma tile of run 17): fam06 fwd 5.01 -> 4.19 ms, L2-61 2.74 -> 2.29,
+// DCGAN 0.66 -> 0.53, HiFi-GAN fwd+bwd 51.6 -> 33.2 (its grad_input reads grad_output at stride 8:
+// half the gathered sectors per MMA).
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
 using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 constexpr int kGatherBlockK = 32;  // every tile: the packed weights' rows are padded to it
