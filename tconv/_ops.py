@@ -33,9 +33,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 
 # Kernel choice for forward, grad_input and grad_weight: "auto" (the heuristic in C++), or
 # "direct" / "igemm" / "grouped" to force one ("grouped": the register-blocked kernels for few
-# channels per group, forward and grad_input; grad_weight then runs the direct kernel; "igemm_mma":
-# the GEMMs, with the gather passes kept on the mma.sync kernels where "igemm" would take the Hopper
-# wgmma ones). tconv's own
+# channels per group, forward, grad_input and grad_weight; "igemm_mma": the GEMMs, with the gather
+# passes kept on the mma.sync kernels where "igemm" would take the Hopper wgmma ones). tconv's own
 # setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "grouped")
 algorithm = "auto"

@@ -196,7 +196,21 @@ def grouped_supported(case, mode):
     for k in kernel:
         taps *= k
     acc_bytes = 8 if mode == "fp64" else 4
-    return cin_g <= 16 and cout_g <= 16 and taps * pow2(cin_g) * pow2(cout_g) * acc_bytes <= 48 * 1024
+    return (cin_g <= 16 and cout_g <= 16 and taps * pow2(cin_g) * pow2(cout_g) * acc_bytes <= 48 * 1024 and
+            grouped_grad_weight_stage_fits(case, mode))
+
+
+def grouped_grad_weight_stage_fits(case, mode):
+    """Mirror of the extra limit of grouped_grad_weight_supported() (forced "grouped" runs grad_weight
+    too): the grad_output taps of one input position, C_out/g (power of two) x kD x dilated kH x
+    dilated kW accumulators, plus C_in/g (power of two) x values, within 48 KiB."""
+    dims, cin, cout, groups, kernel, dilation = case[0], case[2], case[3], case[4], case[5], case[9]
+    pow2 = lambda v: 1 << (v - 1).bit_length()
+    k = [1] * (3 - dims) + list(kernel)
+    d = [1] * (3 - dims) + list(dilation)
+    acc_bytes = 8 if mode == "fp64" else 4
+    box = pow2(cout // groups) * k[0] * ((k[1] - 1) * d[1] + 1) * ((k[2] - 1) * d[2] + 1)
+    return (box + pow2(cin // groups)) * acc_bytes <= 48 * 1024
 
 
 # Shapes for the few-channels-per-group kernels: several W tiles (slots > 256), several rows per
@@ -299,7 +313,112 @@ def test_auto_picks_grouped_for_few_channels():
         return " ".join(e.name for e in prof.events())
     names = kernel_names(32, 4)
     assert "tconv_grouped_forward_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
+    assert "tconv_grouped_grad_weight_kernel" in names, names
     assert "tconv_grouped" not in kernel_names(32, 1)
+
+
+# ---- grouped grad_weight (conv_transpose_grouped.cu tconv_grouped_grad_weight_kernel) ----
+
+def tconv_grad_weight(algorithm, grad, x, weight_shape, stride, padding, dilation, groups):
+    with tconv._ops.use_algorithm(algorithm):
+        return tconv._ops.conv_transpose_grad_weight(grad, x, list(weight_shape), list(stride), list(padding),
+                                                     list(dilation), groups)
+
+
+def check_grouped_grad_weight(case, mode, layout, seed, poison):
+    """Forced "grouped" grad_weight against float64 torch (the precision contract's rule, with torch's
+    own grad_weight in the same dtype as the yardstick) and, in fp32, against the direct kernel (both
+    FFMA with fp32 sums, different order). Poisoned memory before each call: every element written."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    dtype = dtype_of(mode)
+    x = make_tensor([batch, cin, *spatial], dtype, layout, gen)
+    weight_shape = [cin, cout // groups, *kernel]
+    w = torch.randn(weight_shape, generator=gen, device="cuda").to(dtype)
+    args = (stride, padding, output_padding, groups, dilation)
+    out_shape = tconv._args.output_shape(x.shape, w.shape, stride, padding, output_padding, dilation, groups)
+    grad = make_tensor(list(out_shape), dtype, layout, gen)
+    with precision(mode):
+        if poison:
+            poison()
+        got = tconv_grad_weight("grouped", grad, x, weight_shape, stride, padding, dilation, groups)
+        w_same = w.clone().requires_grad_()
+        torch_same = torch.autograd.grad(TORCH_FN[dims](x, w_same, None, *args), w_same, grad)[0]
+    w64 = w.double().requires_grad_()
+    ref64 = torch.autograd.grad(TORCH_FN[dims](x.double(), w64, None, *args), w64, grad.double())[0]
+    ideal = None
+    if mode == "tf32":
+        rw = round_to_tf32(w).requires_grad_()
+        ideal = torch.autograd.grad(TORCH_FN[dims](round_to_tf32(x), rw, None, *args), rw, round_to_tf32(grad))[0]
+    check_close("grad_weight (grouped)", got, ref64, torch_same, mode, ideal)
+    if mode in ("fp32", "tf32"):
+        if poison:
+            poison()
+        with precision(mode):
+            direct = tconv_grad_weight("direct", grad, x, weight_shape, stride, padding, dilation, groups)
+        torch.testing.assert_close(got, direct, atol=1e-5, rtol=1e-5)
+    return got
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("case", GRID + GROUPED_GRID, ids=[f"g{i}" for i in range(len(GRID))] +
+                         [f"gg{i}" for i in range(len(GROUPED_GRID))])
+def test_grouped_grad_weight_grid(case, layout, mode, poison_allocator):
+    if not grouped_supported(case, mode):
+        pytest.skip("not a grouped-kernel shape")
+    check_grouped_grad_weight(case, mode, layout, zlib.crc32(f"{case}{layout}{mode}gw".encode()) % 10000,
+                              poison_allocator)
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_grouped_grad_weight_random(seed, poison_allocator):
+    rng = random.Random(9000 + seed)
+    case = random_grouped_config(rng)
+    mode = MODES[seed % 4]
+    if not grouped_supported(case, mode):
+        pytest.skip("not a grouped-kernel shape")
+    layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
+    check_grouped_grad_weight(case, mode, layout, seed, poison_allocator)
+
+
+@pytest.mark.parametrize("case", [GROUPED_GRID[0], GROUPED_GRID[1], GROUPED_GRID[3], GRID[10]],
+                         ids=["gg0", "gg1", "gg3", "g10"])
+def test_grouped_grad_weight_deterministic(case):
+    """Split-K with partial sums added in a fixed order: two runs are bit-identical."""
+    got = [check_grouped_grad_weight(case, "fp32", "contiguous", 11, None) for _ in range(2)]
+    assert torch.equal(got[0], got[1])
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_grouped_grad_weight_batch_zero(dims, poison_allocator):
+    """No positions to reduce: grad_weight is zeros (written, not left poisoned)."""
+    x = torch.rand(0, 8, *([4] * dims), device="cuda")
+    grad = torch.rand(0, 8, *([7] * dims), device="cuda")
+    poison_allocator()
+    got = tconv_grad_weight("grouped", grad, x, [8, 4, *([3] * dims)], [2] * dims, [1] * dims, [1] * dims, 2)
+    assert torch.equal(got, torch.zeros_like(got))
+
+
+def test_grouped_grad_weight_large_problem_matches_direct():
+    """The L1-73 channel pattern on a mid-sized input: many stages per split, several W tiles."""
+    case = (3, 2, 32, 32, 4, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], [6, 20, 70], False)
+    check_grouped_grad_weight(case, "fp32", "contiguous", 5, None)
+    check_grouped_grad_weight(case, "bf16", "channels_last", 6, None)
+
+
+def test_forced_grouped_grad_weight_refuses_large_dilated_taps():
+    """Within grouped_supported (16 x 1 channels, 49 taps) but one position's dilated 7x7 taps need
+    16 x 49 x 49 grad_output values of shared memory: forced "grouped" raises a clear error."""
+    out = _run_isolated(
+        "import torch, tconv\n"
+        "x = torch.rand(1, 1, 2, 2, device='cuda'); grad = torch.rand(1, 16, 50, 50, device='cuda')\n"
+        "try:\n"
+        "    with tconv._ops.use_algorithm('grouped'):\n"
+        "        tconv._ops.conv_transpose_grad_weight(grad, x, [1, 16, 7, 7], [1, 1], [0, 0], [8, 8], 1)\n"
+        "except RuntimeError as error:\n"
+        "    print('raised:', str(error).splitlines()[0])\n")
+    assert "raised:" in out and "grouped" in out and "grad_weight" in out
 
 
 def test_forced_igemm_refuses_double():

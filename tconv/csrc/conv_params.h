@@ -157,6 +157,19 @@ TCONV_HOST_DEVICE int weight_w_tap_groups(int K, int s, int d, int max_taps, int
   return total;
 }
 
+// Grouped grad_weight staging: the output (grad_output) indices that input indices [i0, i0 + count)
+// reach through taps [0, K), as a box: it begins at i0*s - p (input i0, tap 0) and input i0 + j,
+// tap k lies at box offset j*s + k*d (the o = i*s - p + k*d of output_index_for_tap), so the box
+// spans (count - 1)*s + (K - 1)*d + 1 indices. Parts of it may lie outside [0, out_size).
+template <typename I>
+struct OutputBox {
+  I begin, extent;
+};
+template <typename I> TCONV_HOST_DEVICE OutputBox<I> output_box_of_inputs(I i0, I count, I K, I s, I p, I d) {
+  return OutputBox<I>{i0 * s - p, (count - 1) * s + (K - 1) * d + 1};
+}
+template <typename I> TCONV_HOST_DEVICE I output_box_offset(I j, I k, I s, I d) { return j * s + k * d; }
+
 // Largest element offset reachable in a tensor of `sizes` with `strides` (for choosing 32-bit
 // indexing): sum of (size-1)*|stride|.
 inline int64_t max_offset(const int64_t* sizes, const int64_t* strides, int n) {

@@ -88,7 +88,6 @@ bool allows_wgmma(const std::string& algorithm) { return algorithm != "igemm_mma
 
 // Which kernel runs a pass. "auto" is the heuristic; "direct"/"igemm"/"grouped" force one (tests use
 // them to exercise every branch; forcing a kernel where it cannot run is an error, not a fallback).
-// grad_weight has no grouped kernel: under "grouped" it runs the direct kernel.
 bool use_gather_igemm(const ConvTransposeParams& p, GatherPass pass, DType dtype, const std::string& algorithm) {
   check_algorithm(algorithm);
   const bool possible = igemm_supported(p, pass) && igemm_dtype_supported(dtype);
@@ -121,6 +120,21 @@ bool use_grouped(const ConvTransposeParams& p, DType dtype, const std::string& a
     TCONV_CHECK(supported, "tconv: the grouped algorithm does not support this call (at most ", kGroupedMaxChannels,
                 " channels per group on each side, the group's weights within ", kGroupedMaxSharedBytes / 1024,
                 " KiB of shared memory, every tensor below 2^31 elements)");
+    return true;
+  }
+  return algorithm == "auto" && supported && grouped_preferred(p);
+}
+
+// grad_weight's grouped kernel stages grad_output boxes in shared memory, so it takes a subset of
+// the grouped shapes (grouped_grad_weight_supported); "auto" asks it after the GEMM's heuristic.
+bool use_grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
+  check_algorithm(algorithm);
+  const bool supported = grouped_grad_weight_supported(p, dtype);
+  if (algorithm == "grouped") {
+    TCONV_CHECK(supported, "tconv: the grouped algorithm does not support this grad_weight call (at most ",
+                kGroupedMaxChannels, " channels per group on each side, every tensor below 2^31 elements, the group's "
+                "weights and one input position's grad_output taps (C_out/g x kD x dilated kH x dilated kW) each within ",
+                kGroupedMaxSharedBytes / 1024, " KiB of shared memory)");
     return true;
   }
   return algorithm == "auto" && supported && grouped_preferred(p);
@@ -219,6 +233,14 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
     check_launch(igemm_grad_weight(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr(),
                                    grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count, budget, stream),
                  "conv_transpose grad_weight (igemm)");
+    return;
+  }
+  if (use_grouped_grad_weight(p, dtype, algorithm)) {
+    const int64_t splits = grouped_grad_weight_splits(p, dtype, sm_count, budget);
+    const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
+    check_launch(grouped_grad_weight(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+                                     workspace.data_ptr(), sm_count, budget, stream),
+                 "conv_transpose grad_weight (grouped)");
     return;
   }
   const int64_t splits = direct_grad_weight_splits(p, sm_count, budget);

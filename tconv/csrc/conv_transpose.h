@@ -84,6 +84,17 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
 // p.input_strides describe grad_input, p.output_strides grad_output.
 cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
                                const void* weight, void* grad_input, int sm_count, cudaStream_t stream);
+// grad_weight: stages of input positions (x and the grad_output box their taps reach) in shared
+// memory, split-K over stages into `workspace` [splits][weight numel] (accumulator type), summed in a
+// fixed order (deterministic). Supports the grouped_supported shapes whose smallest stage (one input
+// position: CO x kD x ((kH-1)*d_h+1) x ((kW-1)*d_w+1) grad_output values) fits in
+// kGroupedMaxSharedBytes. p.weight_strides describe grad_weight.
+bool grouped_grad_weight_supported(const ConvTransposeParams& p, DType dtype);
+int64_t grouped_grad_weight_splits(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                   int64_t max_workspace_elems);
+cudaError_t grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
+                                void* grad_weight, void* workspace, int sm_count, int64_t max_workspace_elems,
+                                cudaStream_t stream);
 
 // Sums `splits` partial buffers [splits][numel] (accumulator type of dtype) in a fixed order and
 // stores the logical row-major elements of `sizes` at their strided places in `out`.

@@ -17,8 +17,10 @@
 // every thread of a warp walks the same taps and reads consecutive inputs; the stores then cover
 // one phase per warp and the block's other phases fill the rest of each line in L2.
 // Exact FFMA in fp32 accumulation (fp64 for double): satisfies every precision mode of the contract.
-// grad_weight stays on the direct kernel (see the note at the end of the file).
+//  grad_weight: stages of input positions and the grad_output boxes their taps reach, in shared
+//              memory; threads own (tap, ci, co) accumulators (see tconv_grouped_grad_weight_kernel).
 #include <algorithm>
+#include <vector>
 #include "conv_transpose.h"
 #include "dispatch.h"
 
@@ -290,6 +292,197 @@ tconv_grouped_grad_input_kernel(const ConvTransposeParams p, const Geometry geo,
   }
 }
 
+// grad_weight: per group a GEMM [CI] x [CO x taps] reduced over batch x input positions (DESIGN.md
+// section 2), far too narrow for tensor cores and, per tap, re-reading the inputs once per tap (the
+// direct kernel: 27x on L1-73). Here a block walks "stages" of one (n, group): one input plane id,
+// rows_h input rows and tile_w input columns. It stages the stage's x (CI x rows_h x tile_w) and the
+// grad_output box every tap reaches from it (CO x KD planes x dy_rows x dy_cols, conv_params.h
+// output_box_of_inputs) in shared memory as acc_t, zero outside the tensors, so the inner loop needs
+// no bounds checks: a pair whose output falls outside multiplies a zero. Each of x and grad_output is
+// then read from global memory once per stage that contains it (grad_output's halo: about 1.9x on
+// L1-73, see the prediction below).
+// Threads own register blocks: a "column" is one tap x CB input channels (CB x CO accumulators,
+// at most 64 fp32 / 32 fp64 registers); a block holds block_columns columns (column = tap * ci
+// blocks + ci block, so neighbouring lanes take neighbouring kw and read neighbouring grad_output
+// words) and position_lanes = 256 / block_columns threads per column, which split the stage's
+// positions. Per position a thread reads CB x values (the same address across a warp's lanes of
+// one position: a broadcast) and CO grad_output values, then does CB x CO FMAs.
+// The reduction is deterministic: position lanes are summed into lane 0 in lane order through
+// shared memory, each block writes its partial sums to its own split's slice of the workspace
+// ([splits][weight numel], acc_t), and sum_splits adds the splits in order.
+//
+// Prediction, L1-73 on an H200 (fp32, 8x8 channels per group, 27 taps, tile 2 rows x 32 columns):
+// bytes from DRAM: x 134 MB + grad_output 1.04 GB once = 1.17 GB -> 0.28 ms at 4.2 TB/s; from L2 the
+// grad_output boxes overlap (3 kd planes for 2 output planes per input plane, 5 rows for 4, 67
+// columns for 64): ~2.0 GB L2 -> SM. Instructions: 7.25e9 FMAs; per stage a thread issues ~7 positions
+// x (64 FFMA + 16 LDS + ~6) ~ 600 and ~380 for staging (15 grad_output rows of 67 columns per warp),
+// 243 of 256 threads compute: ~45% FFMA issue efficiency -> ~5.3e8 warp instructions / (132 SMs x 4
+// x 1.98 GHz) = 0.51 ms. Expected 0.5-0.8 ms (instruction and staging-latency bound, 2 blocks per
+// SM, one barrier pair per stage), against 2.64 ms for the direct kernel. L1-72 (105 taps, tile 4
+// rows x 16 columns, 2 position lanes, 210 threads computing): 2.97e9 FMAs at ~50% -> ~0.2 ms
+// (its DRAM floor is 0.03 ms), against 0.88 ms.
+
+// Accumulators per thread capped at 64 fp32 (32 fp64) registers: CB input channels of one tap.
+__host__ __device__ constexpr int grad_weight_ci_block(int ci, int co, int acc_bytes) {
+  return ci < (acc_bytes == 8 ? 32 : 64) / co ? ci : (acc_bytes == 8 ? 32 : 64) / co;
+}
+// Two resident blocks per SM: ptxas caps registers at 128 (64 accumulators + operands fit).
+constexpr int kGradWeightMinBlocksPerSm = 2;
+// Blocks the split aims for per SM: two waves of two resident blocks (fewer splits keep
+// sum_splits short: it reads splits x weight numel). First guess, not measured.
+constexpr int kGradWeightBlocksPerSmTarget = 4;
+constexpr int kWarps = kThreads / 32;
+
+// Host-computed stage geometry and work split (conv_transpose_grouped.cu plan_grad_weight).
+struct GradWeightPlan {
+  int tile_w = 1, tile_w_shift = 0, rows_h = 1;  // input positions of a stage: rows_h x tile_w (tile_w a power of 2)
+  int dy_rows = 1, dy_cols = 1, dy_row_pitch = 1;  // grad_output box per kd plane (the pitch spreads banks)
+  int x_channel = 0, dy_plane = 0, dy_channel = 0;  // shared-memory pitches in elements
+  int h_tiles = 1, w_tiles = 1, stages = 0, stages_per_split = 1;
+  int columns = 0, block_columns = 1, column_chunks = 1, position_lanes = 1;
+  int64_t splits = 1;  // blocks per (group, column chunk); partial slices in the workspace
+  int64_t smem_bytes = 0;  // 0: no stage fits in shared memory
+};
+
+template <typename scalar_t, int CI, int CO>
+__global__ void __launch_bounds__(kThreads, kGradWeightMinBlocksPerSm)
+tconv_grouped_grad_weight_kernel(const ConvTransposeParams p, const GradWeightPlan plan, const scalar_t* __restrict__ x,
+                                 const scalar_t* __restrict__ dy, typename AccType<scalar_t>::type* __restrict__ partial) {
+  using acc_t = typename AccType<scalar_t>::type;
+  constexpr int CB = grad_weight_ci_block(CI, CO, int(sizeof(acc_t)));
+  constexpr int kCiBlocks = CI / CB;
+  extern __shared__ __align__(16) unsigned char grouped_smem[];
+  acc_t* x_stage = reinterpret_cast<acc_t*>(grouped_smem);  // [CI][rows_h][tile_w]
+  acc_t* dy_stage = x_stage + CI * plan.x_channel;          // [CO][KD][dy_rows][dy_row_pitch]
+  const int ID = int(p.in_size[0]), IH = int(p.in_size[1]), IW = int(p.in_size[2]);
+  const int OD = int(p.out_size[0]), OH = int(p.out_size[1]), OW = int(p.out_size[2]);
+  const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
+  const int sd = int(p.stride[0]), sh = int(p.stride[1]), sw = int(p.stride[2]);
+  const int pd = int(p.padding[0]), ph = int(p.padding[1]), pw = int(p.padding[2]);
+  const int dd = int(p.dilation[0]), dh = int(p.dilation[1]), dw = int(p.dilation[2]);
+  const int cin = int(p.in_per_group()), cout = int(p.out_per_group()), taps = KD * KH * KW;
+  const int groups = int(p.groups);
+
+  int b = blockIdx.x;
+  const int column_chunk = b % plan.column_chunks;
+  b /= plan.column_chunks;
+  const int g = b % groups;
+  const int split = b / groups;
+
+  const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32;
+  const int local_column = tid % plan.block_columns, position_lane = tid / plan.block_columns;
+  const int column = column_chunk * plan.block_columns + local_column;
+  const bool computes = position_lane < plan.position_lanes && column < plan.columns;
+  const int tap = column / kCiBlocks, ci_block = column % kCiBlocks;
+  const int kd = tap / (KH * KW), kh = (tap / KW) % KH, kw = tap % KW;
+  const acc_t* x_block = x_stage + ci_block * CB * plan.x_channel;
+  const acc_t* dy_tap = dy_stage + kd * plan.dy_plane + output_box_offset(0, kh, sh, dh) * plan.dy_row_pitch +
+                        output_box_offset(0, kw, sw, dw);
+
+  // Channels beyond cin / cout (the power-of-two padding) stay zero: staging never writes them.
+  for (int e = tid; e < CI * plan.x_channel + CO * plan.dy_channel; e += kThreads) x_stage[e] = acc_t(0);
+
+  acc_t acc[CB][CO];
+#pragma unroll
+  for (int c = 0; c < CB; ++c)
+#pragma unroll
+    for (int o = 0; o < CO; ++o) acc[c][o] = acc_t(0);
+
+  const int xs1 = int(p.input_strides[1]), xs3 = int(p.input_strides[3]), xs4 = int(p.input_strides[4]);
+  const int ys1 = int(p.output_strides[1]), ys2 = int(p.output_strides[2]), ys3 = int(p.output_strides[3]),
+            ys4 = int(p.output_strides[4]);
+  const int positions = plan.rows_h * plan.tile_w;
+  const int dy_plane_rows = KD * plan.dy_rows;
+  const int stage_end = int(min(int64_t(plan.stages), int64_t(split + 1) * plan.stages_per_split));
+#pragma unroll 1
+  for (int stage = split * plan.stages_per_split; stage < stage_end; ++stage) {
+    const int w_tile = stage % plan.w_tiles;
+    int rest = stage / plan.w_tiles;
+    const int h_tile = rest % plan.h_tiles;
+    rest /= plan.h_tiles;
+    const int id = rest % ID, n = rest / ID;
+    const int ih0 = h_tile * plan.rows_h, iw0 = w_tile * plan.tile_w;
+    __syncthreads();  // the previous stage's reads (or the zero fill) are done
+
+    const scalar_t* x_src = x + n * int(p.input_strides[0]) + g * cin * xs1 + id * int(p.input_strides[2]);
+#pragma unroll 1
+    for (int row = warp; row < cin * plan.rows_h; row += kWarps) {
+      const int ci = row / plan.rows_h, r = row % plan.rows_h, ih = ih0 + r;
+      acc_t* dst = x_stage + ci * plan.x_channel + r * plan.tile_w;
+      for (int j = lane; j < plan.tile_w; j += 32) {
+        const int iw = iw0 + j;
+        dst[j] = ih < IH && iw < IW ? to_acc(x_src[ci * xs1 + ih * xs3 + iw * xs4]) : acc_t(0);
+      }
+    }
+    const int od0 = output_box_of_inputs(id, 1, KD, sd, pd, dd).begin;
+    const int oh0 = output_box_of_inputs(ih0, plan.rows_h, KH, sh, ph, dh).begin;
+    const int ow0 = output_box_of_inputs(iw0, plan.tile_w, KW, sw, pw, dw).begin;
+    const scalar_t* dy_src = dy + n * int(p.output_strides[0]) + g * cout * ys1;
+#pragma unroll 1
+    for (int row = warp; row < cout * dy_plane_rows; row += kWarps) {
+      const int co = row / dy_plane_rows, plane = (row % dy_plane_rows) / plan.dy_rows, hh = row % plan.dy_rows;
+      const int od = od0 + output_box_offset(0, plane, sd, dd), oh = oh0 + hh;
+      const bool row_inside = od >= 0 && od < OD && oh >= 0 && oh < OH;
+      const scalar_t* src = dy_src + co * ys1 + (row_inside ? od * ys2 + oh * ys3 : 0);
+      acc_t* dst = dy_stage + co * plan.dy_channel + plane * plan.dy_plane + hh * plan.dy_row_pitch;
+      for (int w = lane; w < plan.dy_cols; w += 32) {
+        const int ow = ow0 + w;
+        dst[w] = row_inside && ow >= 0 && ow < OW ? to_acc(src[ow * ys4]) : acc_t(0);
+      }
+    }
+    __syncthreads();
+
+    if (computes) {
+#pragma unroll 1
+      for (int q = position_lane; q < positions; q += plan.position_lanes) {
+        const int r = q >> plan.tile_w_shift, j = q & (plan.tile_w - 1);
+        acc_t xv[CB];
+#pragma unroll
+        for (int c = 0; c < CB; ++c) xv[c] = x_block[c * plan.x_channel + q];
+        const acc_t* dy_pos =
+            dy_tap + output_box_offset(r, 0, sh, dh) * plan.dy_row_pitch + output_box_offset(j, 0, sw, dw);
+#pragma unroll
+        for (int o = 0; o < CO; ++o) {
+          const acc_t dv = dy_pos[o * plan.dy_channel];
+#pragma unroll
+          for (int c = 0; c < CB; ++c) acc[c][o] = fma(xv[c], dv, acc[c][o]);
+        }
+      }
+    }
+  }
+
+  // Position lanes 1, 2, ... are added into lane 0 in that order (deterministic), through shared
+  // memory that the stages no longer need: [block_columns][CB * CO].
+  acc_t* exchange = reinterpret_cast<acc_t*>(grouped_smem) + local_column * (CB * CO);
+#pragma unroll 1
+  for (int source = 1; source < plan.position_lanes; ++source) {
+    __syncthreads();
+    if (computes && position_lane == source) {
+#pragma unroll
+      for (int c = 0; c < CB; ++c)
+#pragma unroll
+        for (int o = 0; o < CO; ++o) exchange[c * CO + o] = acc[c][o];
+    }
+    __syncthreads();
+    if (computes && position_lane == 0) {
+#pragma unroll
+      for (int c = 0; c < CB; ++c)
+#pragma unroll
+        for (int o = 0; o < CO; ++o) acc[c][o] += exchange[c * CO + o];
+    }
+  }
+  if (!computes || position_lane != 0) return;
+  const int64_t weight_numel = int64_t(p.in_channels) * cout * taps;
+  acc_t* out = partial + split * weight_numel;
+#pragma unroll
+  for (int c = 0; c < CB; ++c) {
+    const int ci = ci_block * CB + c;
+#pragma unroll
+    for (int o = 0; o < CO; ++o)
+      if (ci < cin && o < cout) out[(int64_t(g * cin + ci) * cout + o) * taps + tap] = acc[c][o];
+  }
+}
+
 int round_up_pow2(int64_t v) {
   int r = 1;
   while (r < v) r *= 2;
@@ -343,6 +536,85 @@ int64_t shared_bytes(const ConvTransposeParams& p, DType dtype) {
     }                                                             \
     return cudaErrorInvalidValue;                                 \
   }()
+
+// Stage geometry of the grad_weight kernel: the W tile is the widest power of two up to 32 (not
+// below 8 unless IW is smaller) with the least padding past IW, then the most H rows (4, 2, 1) whose
+// stage fits in shared memory. The row pitch that spreads a warp's taps over banks (pitch = KW*d_w
+// mod 32, so taps (kh, kw) of one plane land on distinct banks for small kernels) is dropped before
+// the tile shrinks below that. False when not even a one-position stage fits: the shapes that
+// grouped_supported accepts but grouped_grad_weight_supported refuses (large dilated H x W taps).
+bool plan_grad_weight_stage(const ConvTransposeParams& p, DType dtype, GradWeightPlan* plan) {
+  const int64_t ci = round_up_pow2(p.in_per_group()), co = round_up_pow2(p.out_per_group());
+  const int64_t acc_bytes = accumulator_bytes(dtype);
+  const int64_t cb = grad_weight_ci_block(int(ci), int(co), int(acc_bytes));
+  const int64_t columns = p.kernel_volume() * (ci / cb);
+  const int64_t block_columns = std::min<int64_t>(columns, kThreads);
+  const int64_t position_lanes = kThreads / block_columns;
+  const int64_t exchange = position_lanes > 1 ? block_columns * cb * co : 0;
+  const int64_t IW = p.in_size[2], IH = p.in_size[1];
+  const int64_t widest = std::min<int64_t>(32, round_up_pow2(std::max<int64_t>(IW, 1)));
+  std::vector<int64_t> tiles;  // preferred first
+  for (int64_t t = widest; t >= std::min<int64_t>(8, widest); t /= 2) tiles.push_back(t);
+  std::stable_sort(tiles.begin(), tiles.end(), [&](int64_t a, int64_t b) {
+    return (IW + a - 1) / a * a < (IW + b - 1) / b * b;
+  });
+  for (int64_t t = std::min<int64_t>(8, widest) / 2; t >= 1; t /= 2) tiles.push_back(t);
+  for (const bool spread_banks : {true, false}) {
+    for (const int64_t tile_w : tiles) {
+      for (const int64_t rows_h : {4, 2, 1}) {
+        if (rows_h > 1 && rows_h > IH) continue;
+        const int64_t dy_rows = output_box_of_inputs<int64_t>(0, rows_h, p.kernel[1], p.stride[1], p.padding[1],
+                                                              p.dilation[1]).extent;
+        const int64_t dy_cols = output_box_of_inputs<int64_t>(0, tile_w, p.kernel[2], p.stride[2], p.padding[2],
+                                                              p.dilation[2]).extent;
+        const int64_t spread = ((p.kernel[2] * p.dilation[2] - dy_cols) % 32 + 32) % 32;
+        const int64_t pitch = dy_cols + (spread_banks ? spread : 0);
+        const int64_t x_channel = rows_h * tile_w, dy_plane = dy_rows * pitch, dy_channel = p.kernel[0] * dy_plane;
+        const int64_t bytes = std::max(ci * x_channel + co * dy_channel, exchange) * acc_bytes;
+        if (bytes > kGroupedMaxSharedBytes) continue;
+        plan->tile_w = int(tile_w);
+        plan->tile_w_shift = 0;
+        while ((int64_t(1) << plan->tile_w_shift) < tile_w) ++plan->tile_w_shift;
+        plan->rows_h = int(rows_h);
+        plan->dy_rows = int(dy_rows);
+        plan->dy_cols = int(dy_cols);
+        plan->dy_row_pitch = int(pitch);
+        plan->x_channel = int(x_channel);
+        plan->dy_plane = int(dy_plane);
+        plan->dy_channel = int(dy_channel);
+        plan->columns = int(columns);
+        plan->block_columns = int(block_columns);
+        plan->column_chunks = int((columns + block_columns - 1) / block_columns);
+        plan->position_lanes = int(position_lanes);
+        plan->smem_bytes = bytes;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Stage geometry plus the split of the stages over blocks: about kGradWeightBlocksPerSmTarget blocks
+// per SM, within the caller's workspace budget (max_workspace_elems acc_t elements).
+GradWeightPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, int sm_count, int64_t max_workspace_elems) {
+  GradWeightPlan plan;
+  if (!plan_grad_weight_stage(p, dtype, &plan)) return plan;
+  plan.h_tiles = int((p.in_size[1] + plan.rows_h - 1) / plan.rows_h);
+  plan.w_tiles = int((p.in_size[2] + plan.tile_w - 1) / plan.tile_w);
+  // Below 2^31: every stage holds an input position, and grouped_supported bounds their count.
+  const int64_t stages = p.batch * p.in_size[0] * plan.h_tiles * plan.w_tiles;
+  plan.stages = int(stages);
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  const int64_t blocks_per_split = p.groups * plan.column_chunks;
+  int64_t splits = (int64_t(std::max(sm_count, 1)) * kGradWeightBlocksPerSmTarget + blocks_per_split - 1) /
+                   blocks_per_split;
+  splits = std::min(splits, std::max<int64_t>(max_workspace_elems / std::max<int64_t>(weight_numel, 1), 1));
+  splits = std::max<int64_t>(1, std::min(splits, stages));
+  const int64_t per_split = std::max<int64_t>(1, (stages + splits - 1) / splits);
+  plan.stages_per_split = int(per_split);
+  plan.splits = std::max<int64_t>(1, (stages + per_split - 1) / per_split);
+  return plan;
+}
 
 }  // namespace
 
@@ -418,11 +690,40 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
   });
 }
 
-// grad_weight is not specialised here. The direct kernel already keeps an 8x8 (ci, co) tile of
-// one tap in registers and reduces over positions with split-K, which is the register blocking
-// this file would add; a grouped version would win only by reading each input once for all taps
-// instead of once per tap (27x fewer L2 reads on L1-73), which needs a different loop order
-// (position-major with per-tap accumulators: 8x8x27 values per thread do not fit in registers).
-// Left for a measurement of where the direct grad_weight actually spends its time.
+bool grouped_grad_weight_supported(const ConvTransposeParams& p, DType dtype) {
+  GradWeightPlan plan;
+  return grouped_supported(p, dtype) && plan_grad_weight_stage(p, dtype, &plan);
+}
+
+int64_t grouped_grad_weight_splits(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                   int64_t max_workspace_elems) {
+  return plan_grad_weight(p, dtype, sm_count, max_workspace_elems).splits;
+}
+
+cudaError_t grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
+                                void* grad_weight, void* workspace, int sm_count, int64_t max_workspace_elems,
+                                cudaStream_t stream) {
+  if (!grouped_grad_weight_supported(p, dtype)) return cudaErrorInvalidValue;
+  // Nothing to reduce (batch 0 or an empty input): the direct path writes zeros through one split.
+  if (p.batch * p.in_spatial() == 0)
+    return direct_grad_weight(p, dtype, input, grad_output, grad_weight, workspace, 1, stream);
+  const GradWeightPlan plan = plan_grad_weight(p, dtype, sm_count, max_workspace_elems);
+  const int64_t blocks = plan.splits * p.groups * plan.column_chunks;
+  if (blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const cudaError_t err = TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return TCONV_POW2_SWITCH(round_up_pow2(p.in_per_group()), CI, [&] {
+      return TCONV_POW2_SWITCH(round_up_pow2(p.out_per_group()), CO, [&] {
+        tconv_grouped_grad_weight_kernel<scalar_t, CI, CO>
+            <<<static_cast<unsigned int>(blocks), kThreads, static_cast<size_t>(plan.smem_bytes), stream>>>(
+                p, plan, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(grad_output),
+                static_cast<typename AccType<scalar_t>::type*>(workspace));
+        return cudaGetLastError();
+      });
+    });
+  });
+  if (err != cudaSuccess) return err;
+  const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+  return sum_splits(dtype, workspace, plan.splits, sizes, p.weight_strides, grad_weight, stream);
+}
 
 }  // namespace tconv
