@@ -313,7 +313,8 @@ def test_auto_picks_grouped_for_few_channels():
         return " ".join(e.name for e in prof.events())
     names = kernel_names(32, 4)
     assert "tconv_grouped_forward_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
-    assert "tconv_grouped_grad_weight_kernel" in names, names
+    # grad_weight stays on the direct kernel under "auto": the grouped one is slower on L1-73 (run 19).
+    assert "tconv_grouped_grad_weight_kernel" not in names, names
     assert "tconv_grouped" not in kernel_names(32, 1)
 
 
@@ -356,7 +357,12 @@ def check_grouped_grad_weight(case, mode, layout, seed, poison):
             poison()
         with precision(mode):
             direct = tconv_grad_weight("direct", grad, x, weight_shape, stride, padding, dilation, groups)
-        torch.testing.assert_close(got, direct, atol=1e-5, rtol=1e-5)
+        # Two fp32 summation orders of the same products differ by a few ulps of the sum of |products|
+        # (run 19: 1e-5 absolute failed on sums of thousands of terms with that relative size 1e-7).
+        w_abs = w.double().abs().requires_grad_()
+        abs_sum = torch.autograd.grad(TORCH_FN[dims](x.double().abs(), w_abs, None, *args), w_abs, grad.double().abs())[0]
+        excess = (got.double() - direct.double()).abs() - (8 * 2.0 ** -24 * abs_sum + 1e-7)
+        assert excess.max().item() <= 0, f"grouped vs direct grad_weight: {excess.max().item():.3g} over the bound"
     return got
 
 

@@ -321,6 +321,11 @@ tconv_grouped_grad_input_kernel(const ConvTransposeParams p, const Geometry geo,
 // SM, one barrier pair per stage), against 2.64 ms for the direct kernel. L1-72 (105 taps, tile 4
 // rows x 16 columns, 2 position lanes, 210 threads computing): 2.97e9 FMAs at ~50% -> ~0.2 ms
 // (its DRAM floor is 0.03 ms), against 0.88 ms.
+// Measured, run 19 (H200, TF32 mode, tconv-only timings): the prediction was wrong by ~9x. With this
+// kernel under "auto", L1-73 fwd+bwd went 4.91 -> 7.09 ms (grad_weight ~4.8 ms against 2.64 direct)
+// and L1-72 1.89 -> 2.35 ms. Not profiled yet; the staging (no overlap of the next stage's copies with
+// the FMAs, one barrier pair per stage) and the 1.9x grad_output halo are the first suspects. Until
+// it wins, "auto" keeps the direct kernel and this one runs only when "grouped" is forced (tests).
 
 // Accumulators per thread capped at 64 fp32 (32 fp64) registers: CB input channels of one tap.
 __host__ __device__ constexpr int grad_weight_ci_block(int ci, int co, int acc_bytes) {
