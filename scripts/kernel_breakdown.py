@@ -9,42 +9,25 @@ profiler adds overhead and nothing is verified; published timings come from `tco
 `--model original` profiles the original Model instead (what cuDNN runs, for comparison).
 """
 import argparse
-import json
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 import torch
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
-from tconv.harness.problem import import_file  # noqa: E402
-from tconv.harness.tensors import backward_all, make_leaves, tensor_list, to_device  # noqa: E402
+from dev_common import build_model, clear_grads, write_rows
+from tconv.harness.precision import precision_mode
+from tconv.harness.tensors import backward_all, make_leaves, tensor_list
 
 
 def kernel_times(stem: str, precision: str, iters: int, which: str) -> dict:
-    problem = import_file(ROOT / "problems" / f"{stem}.py", f"problem_{stem}")
-    device = torch.device("cuda", torch.cuda.current_device())
-    dtype = compute_dtype(precision)
-    torch.manual_seed(0)
-    if which == "original":
-        model = problem.Model(*problem.get_init_inputs())
-    else:
-        solution = import_file(ROOT / "solutions" / f"{stem}.py", f"solution_{stem}")
-        model = solution.ModelNew(*problem.get_init_inputs())
-    model = model.to(device=device, dtype=dtype)
-    inputs = to_device(problem.get_inputs(), device, dtype)
+    model, inputs = build_model(stem, precision, which)
     with precision_mode(precision):
         leaves = make_leaves(inputs)
         grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
 
         def step():
-            for p in model.parameters():
-                p.grad = None
-            for t in leaves:  # a kept input grad would be accumulated into (an extra add kernel)
-                if isinstance(t, torch.Tensor):
-                    t.grad = None
+            clear_grads(model, leaves)
             backward_all(tensor_list(model(*leaves)), grads)
 
         step()  # warm-up (JIT build, packing caches, cuDNN plans)
@@ -87,8 +70,7 @@ def main(argv=None) -> int:
             for k in row["kernels"][:8]:
                 print(f"   {k['ms']:9.3f} ms  x{k['launches']:<3d} {k['name'][:150]}", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
-                                         "rows": rows}, indent=2) + "\n")
+        write_rows(args.json, rows)
     return 0
 
 

@@ -3,34 +3,25 @@ GPU call when device time is short. Not a report: it neither verifies nor times 
 numbers are compared only with each other; speedups and published figures come from `tconv bench`.
 
     python3 scripts/quick_timing.py l1_68_convt3d_square_input_asym_kernel real_hifigan_up \
-        --precision tf32 --algorithm auto igemm direct --runs 20 [--json OUT]
+        --precision tf32 --algorithm auto igemm_mma direct --runs 20 [--json OUT]
 
 Prints one line per (problem, precision, algorithm): forward and forward+backward median (p20-p80) ms.
 """
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import torch
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import tconv  # noqa: E402
-from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
-from tconv.harness.problem import import_file  # noqa: E402
-from tconv.harness.tensors import backward_all, make_leaves, tensor_list, to_device  # noqa: E402
-from tconv.harness.timing import time_cuda  # noqa: E402
+from dev_common import build_model, clear_grads, write_rows
+import tconv
+from tconv.harness.precision import precision_mode
+from tconv.harness.tensors import backward_all, make_leaves, tensor_list
+from tconv.harness.timing import time_cuda
 
 
 def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: int) -> dict:
-    problem = import_file(ROOT / "problems" / f"{stem}.py", f"problem_{stem}")
-    solution = import_file(ROOT / "solutions" / f"{stem}.py", f"solution_{stem}")
-    device = torch.device("cuda", torch.cuda.current_device())
-    dtype = compute_dtype(precision)
-    torch.manual_seed(0)
-    model = solution.ModelNew(*problem.get_init_inputs()).to(device=device, dtype=dtype)
-    inputs = to_device(problem.get_inputs(), device, dtype)
+    model, inputs = build_model(stem, precision)
     with precision_mode(precision), tconv._ops.use_algorithm(algorithm):
         def forward():
             with torch.no_grad():
@@ -39,18 +30,11 @@ def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: 
         leaves = make_leaves(inputs)
         grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
 
-        def clear_grads():
-            for p in model.parameters():
-                p.grad = None
-            for t in leaves:
-                if isinstance(t, torch.Tensor):
-                    t.grad = None
-
         def forward_backward():
             backward_all(tensor_list(model(*leaves)), grads)
 
         fwd = time_cuda(forward, runs, warmup)
-        fwdbwd = time_cuda(forward_backward, runs, warmup, before_each=clear_grads)
+        fwdbwd = time_cuda(forward_backward, runs, warmup, before_each=lambda: clear_grads(model, leaves))
     return {"problem": stem, "precision": precision, "algorithm": algorithm,
             "fwd_ms": fwd.median_ms, "fwd_p20_ms": fwd.p20_ms, "fwd_p80_ms": fwd.p80_ms,
             "fwdbwd_ms": fwdbwd.median_ms, "fwdbwd_p20_ms": fwdbwd.p20_ms, "fwdbwd_p80_ms": fwdbwd.p80_ms}
@@ -85,8 +69,7 @@ def main(argv=None) -> int:
                           f"({row['fwd_p20_ms']:.3f}-{row['fwd_p80_ms']:.3f})  fwd+bwd {row['fwdbwd_ms']:9.3f} "
                           f"({row['fwdbwd_p20_ms']:.3f}-{row['fwdbwd_p80_ms']:.3f}) ms", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
-                                         "rows": rows}, indent=2) + "\n")
+        write_rows(args.json, rows)
     return 0
 
 

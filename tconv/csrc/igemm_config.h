@@ -56,10 +56,12 @@ using WideGatherTile = GatherGemmTile<64, 2>;
 // hoisted addressing and BK = 32 contribute too; the tiles were not timed separately).
 using NarrowGatherTile = GatherGemmTile<32, 3>;
 // Hopper (sm_90a): the same blocks, with wgmma.mma_async m64nBNk8 (A from registers, B from shared
-// memory) instead of mma.sync. Run 15 (H200, the mma.sync tiles with fragment-ordered operands):
-// L1-68 TF32 forward 15.2 ms = 85 TF/s with 8 warps per SM issuing every 8 cycles (ncu: latency, not
-// issue or bandwidth, bound); wgmma issues one instruction per 64xBNx8 per warpgroup and runs
-// asynchronously, which removes the B fragment loads and most of the per-MMA issue slots.
+// memory) instead of mma.sync. Why: run 14's ncu of the mma.sync kernel on L1-68 (TF32 forward,
+// 16.0 ms = 80 TF/s) showed 25 % occupancy, one instruction issued per 8 cycles per warp, L1/TEX at
+// 64 %: latency-bound, not issue- or bandwidth-bound, and fragment-ordered operands (74 -> 34 LDS per
+// stage) gained only 5 % (run 15: 15.2 ms). wgmma issues one instruction per 64 x BN x 8 per warpgroup,
+// reads B without register fragments and runs asynchronously (two stages in flight, run 17).
+// Measured (run 20, tconv bench): L1-68 TF32 forward 15.98 -> 12.57 ms (103 TF/s), fam01 7.82 -> 6.24.
 // No 32-column wgmma tile: m64n32k8 measured L1-71's TF32 forward at 1.58 ms (run 16, synchronous) and
 // 1.55 ms (run 18, asynchronous) against 1.25-1.26 on the mma.sync narrow tile, so <= 32 channels per
 // group stay on mma.sync.

@@ -1,0 +1,43 @@
+"""What the development scripts (quick_timing.py, kernel_breakdown.py) share: building a problem's
+model on the GPU in a precision, clearing gradients between runs, and writing their rows as JSON."""
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tconv.harness.precision import compute_dtype  # noqa: E402
+from tconv.harness.problem import import_file  # noqa: E402
+from tconv.harness.tensors import to_device  # noqa: E402
+
+
+def build_model(stem: str, precision: str, which: str = "new"):
+    """(model, inputs) on the current GPU in the precision's dtype, seeded; `which`: "new" = the
+    solution's ModelNew, "original" = the problem's Model."""
+    problem = import_file(ROOT / "problems" / f"{stem}.py", f"problem_{stem}")
+    device = torch.device("cuda", torch.cuda.current_device())
+    dtype = compute_dtype(precision)
+    torch.manual_seed(0)
+    if which == "original":
+        model = problem.Model(*problem.get_init_inputs())
+    else:
+        solution = import_file(ROOT / "solutions" / f"{stem}.py", f"solution_{stem}")
+        model = solution.ModelNew(*problem.get_init_inputs())
+    return model.to(device=device, dtype=dtype), to_device(problem.get_inputs(), device, dtype)
+
+
+def clear_grads(model, leaves) -> None:
+    """Parameter and input grads to None, so a run neither accumulates into them (an extra add kernel)
+    nor reads them."""
+    for p in model.parameters():
+        p.grad = None
+    for t in leaves:
+        if isinstance(t, torch.Tensor):
+            t.grad = None
+
+
+def write_rows(path: Path, rows) -> None:
+    path.write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": rows},
+                               indent=2) + "\n")
