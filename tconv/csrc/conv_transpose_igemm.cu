@@ -151,20 +151,25 @@ __host__ __device__ __forceinline__ BFragmentCoord b_fragment_coord(int offset) 
   const int h = offset / 128, lane = (offset / 4) % 32, e = offset % 4;
   return BFragmentCoord{lane % 4 + 4 * (e % 2), 8 * (2 * h + e / 2) + lane / 4};
 }
+// The m16 x k8 A fragment of rows row16 .. row16 + 15 (row16 a multiple of 16) at k .. k + 7: two LDS.64.
+template <bool kSplitTf32, bool kRounded>
+__device__ __forceinline__ void load_a_fragment16(uint32_t (&big)[4], uint32_t (&small)[4], const float* tile, int ld,
+                                                  int row16, int k, int gid, int tig) {
+  const float* pair = tile + (k + tig) * ld + row16 + 2 * gid;
+  const float2 lo = *reinterpret_cast<const float2*>(pair);           // rows gid, gid + 8 at k + tig
+  const float2 hi = *reinterpret_cast<const float2*>(pair + 4 * ld);  // the same rows at k + tig + 4
+  split_tf32<kSplitTf32, kRounded>(lo.x, big[0], small[0]);
+  split_tf32<kSplitTf32, kRounded>(lo.y, big[1], small[1]);
+  split_tf32<kSplitTf32, kRounded>(hi.x, big[2], small[2]);
+  split_tf32<kSplitTf32, kRounded>(hi.y, big[3], small[3]);
+}
 template <bool kSplitTf32, bool kRounded>
 __device__ __forceinline__ void load_a_fragments_ordered(uint32_t (&big)[2][4], uint32_t (&small)[2][4],
                                                          const float* tile, int ld, int warp_row, int k, int gid,
                                                          int tig) {
 #pragma unroll
-  for (int mt = 0; mt < 2; ++mt) {
-    const float* pair = tile + (k + tig) * ld + warp_row + mt * 16 + 2 * gid;
-    const float2 lo = *reinterpret_cast<const float2*>(pair);            // rows gid, gid + 8 at k + tig
-    const float2 hi = *reinterpret_cast<const float2*>(pair + 4 * ld);   // the same rows at k + tig + 4
-    split_tf32<kSplitTf32, kRounded>(lo.x, big[mt][0], small[mt][0]);
-    split_tf32<kSplitTf32, kRounded>(lo.y, big[mt][1], small[mt][1]);
-    split_tf32<kSplitTf32, kRounded>(hi.x, big[mt][2], small[mt][2]);
-    split_tf32<kSplitTf32, kRounded>(hi.y, big[mt][3], small[mt][3]);
-  }
+  for (int mt = 0; mt < 2; ++mt)
+    load_a_fragment16<kSplitTf32, kRounded>(big[mt], small[mt], tile, ld, warp_row + mt * 16, k, gid, tig);
 }
 // `group` points at the warp's (k8 step, 32-column group) block of the B stage.
 template <bool kSplitTf32, bool kRounded>
@@ -321,14 +326,8 @@ __device__ __forceinline__ void load_warpgroup_a(uint32_t (&a)[kDepth / 8][4], c
   const int gid = lane / 4, tig = lane % 4;
 #pragma unroll
   for (int k8 = 0; k8 < kDepth / 8; ++k8) {
-    const float* pair = As + (k8 * 8 + tig) * lda + warp_row + 2 * gid;  // a_fragment_slot order
-    const float2 lo = *reinterpret_cast<const float2*>(pair);
-    const float2 hi = *reinterpret_cast<const float2*>(pair + 4 * lda);
-    uint32_t unused;
-    split_tf32<false, kARounded>(lo.x, a[k8][0], unused);
-    split_tf32<false, kARounded>(lo.y, a[k8][1], unused);
-    split_tf32<false, kARounded>(hi.x, a[k8][2], unused);
-    split_tf32<false, kARounded>(hi.y, a[k8][3], unused);
+    uint32_t unused[4];
+    load_a_fragment16<false, kARounded>(a[k8], unused, As, lda, warp_row, k8 * 8, gid, tig);
   }
 }
 template <int kDepth>
@@ -610,28 +609,26 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // Epilogue: stage the tile as [N][M] so each thread then writes its own output position for a
   // run of channels: stores are coalesced along W for every channel.
   float* Cs = smem;
+  // One m16n8 accumulator fragment (rows row, row + 8; columns col, col + 1) into Cs.
+  auto stage_fragment = [&](int row, int col, float c0, float c1, float c2, float c3) {
+    Cs[col * kLdC + row] = c0;
+    Cs[(col + 1) * kLdC + row] = c1;
+    Cs[col * kLdC + row + 8] = c2;
+    Cs[(col + 1) * kLdC + row + 8] = c3;
+  };
   if constexpr (Tile::kWgmma) {
     // Accumulator i = 4 j + 2 h + l of a warpgroup's m64nBN tile: row 16 w + gid + 8 h, column 8 j + 2 tig + l.
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j) {
-      const int row = wg_row + gid, col = j * 8 + 2 * tig;
-      Cs[col * kLdC + row] = wg_acc[4 * j];
-      Cs[(col + 1) * kLdC + row] = wg_acc[4 * j + 1];
-      Cs[col * kLdC + row + 8] = wg_acc[4 * j + 2];
-      Cs[(col + 1) * kLdC + row + 8] = wg_acc[4 * j + 3];
-    }
+    for (int j = 0; j < BN / 8; ++j)
+      stage_fragment(wg_row + gid, j * 8 + 2 * tig, wg_acc[4 * j], wg_acc[4 * j + 1], wg_acc[4 * j + 2],
+                     wg_acc[4 * j + 3]);
   } else {
 #pragma unroll
     for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        const int row = warp_m * 32 + mt * 16 + gid;
-        const int col = warp_n * 32 + nt * 8 + 2 * tig;
-        Cs[col * kLdC + row] = acc[mt][nt][0];
-        Cs[(col + 1) * kLdC + row] = acc[mt][nt][1];
-        Cs[col * kLdC + row + 8] = acc[mt][nt][2];
-        Cs[(col + 1) * kLdC + row + 8] = acc[mt][nt][3];
-      }
+      for (int nt = 0; nt < 4; ++nt)
+        stage_fragment(warp_m * 32 + mt * 16 + gid, warp_n * 32 + nt * 8 + 2 * tig, acc[mt][nt][0], acc[mt][nt][1],
+                       acc[mt][nt][2], acc[mt][nt][3]);
   }
   __syncthreads();
   if (!m_valid) return;
@@ -995,6 +992,12 @@ int packed_block_n(GatherKernel kernel) {
     default: return WgmmaWiderGatherTile::kPackedBlockN;
   }
 }
+// Columns of a packed weight row: the channels rounded up to the kernel's packed block width (the
+// buffer igemm_packed_weight_elems sizes and the layout igemm_gather packs agree through this).
+int packed_row_length(int n_channels, GatherKernel kernel) {
+  const int block_n = packed_block_n(kernel);
+  return (n_channels + block_n - 1) / block_n * block_n;
+}
 bool use_wgmma(DType dtype, bool split_tf32, bool allow_wgmma, int device) {
   return allow_wgmma && !(split_tf32 && dtype == DType::kFloat32) && wgmma_available(device);
 }
@@ -1036,9 +1039,8 @@ int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass,
   const int64_t k_pad = (k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return -1;
-  const int64_t block_n =
-      packed_block_n(choose_gather_kernel(int(n_channels), use_wgmma(dtype, split_tf32, allow_wgmma, device)));
-  return p.groups * p.kernel_volume() * k_pad * ((n_channels + block_n - 1) / block_n * block_n);
+  const GatherKernel kernel = choose_gather_kernel(int(n_channels), use_wgmma(dtype, split_tf32, allow_wgmma, device));
+  return p.groups * p.kernel_volume() * k_pad * packed_row_length(int(n_channels), kernel);
 }
 
 bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }
@@ -1062,8 +1064,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   const cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
   const GatherKernel kernel = choose_gather_kernel(a.n_channels, use_wgmma(dtype, split_tf32, allow_wgmma, device));
-  const int block_n = packed_block_n(kernel);
-  a.ldw = (a.n_channels + block_n - 1) / block_n * block_n;  // igemm_packed_weight_elems sized the buffer so
+  a.ldw = packed_row_length(a.n_channels, kernel);
   switch (dtype) {
     case DType::kFloat32:
       return run_gather<float>(kernel, a, weight, p.weight_strides, split_tf32, m_tiles, taps, device, stream);
