@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A kernel-change check in one GPU call: build, the GPU tests selected by $TESTS (a pytest -k
 # expression; all GPU tests when empty), then tconv-only timings (scripts/quick_timing.py) of
-# $PROBLEMS in $PRECISIONS. Logs land in $OUT (few files: the device tool returns at most 8).
+# $PROBLEMS in $PRECISIONS with $ALGORITHMS (default auto). Logs land in $OUT (few files: the device tool returns at most 8).
 # Usage: OUT=dir TESTS="igemm or grid" PROBLEMS="l1_68_... real_hifigan_up" bash scripts/device_check.sh
 set -uo pipefail
 OUT="${OUT:-/tmp/tconv_out}"
@@ -12,11 +12,11 @@ python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
 python3 -m tconv build > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; echo BUILD FAILED; exit 1; }
 tail -2 "$OUT/build.log"
 if [ -n "${PROBLEMS:-}" ] && [ "${TIMING_FIRST:-0}" = 1 ]; then
-  timeout "${TIMING_TIMEOUT:-200}" python3 scripts/quick_timing.py $PROBLEMS --precision ${PRECISIONS:-tf32} --runs ${RUNS:-10} --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log"
+  timeout "${TIMING_TIMEOUT:-200}" python3 scripts/quick_timing.py $PROBLEMS --precision ${PRECISIONS:-tf32} --algorithm ${ALGORITHMS:-auto} --runs ${RUNS:-10} --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log"
 fi
 if [ "${TESTS-x}" != "none" ]; then
   timeout "${TEST_TIMEOUT:-330}" python3 -m pytest -q -rfE -x --maxfail=10 -p no:cacheprovider tests/test_conv_transpose_gpu.py ${TESTS:+-k "$TESTS"} 2>&1 | tee "$OUT/pytest.log" | tail -25
 fi
 if [ -n "${PROBLEMS:-}" ] && [ "${TIMING_FIRST:-0}" != 1 ]; then
-  timeout "${TIMING_TIMEOUT:-200}" python3 scripts/quick_timing.py $PROBLEMS --precision ${PRECISIONS:-tf32} --runs ${RUNS:-10} --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log"
+  timeout "${TIMING_TIMEOUT:-200}" python3 scripts/quick_timing.py $PROBLEMS --precision ${PRECISIONS:-tf32} --algorithm ${ALGORITHMS:-auto} --runs ${RUNS:-10} --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log"
 fi

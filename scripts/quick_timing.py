@@ -63,9 +63,9 @@ def main(argv=None) -> int:
                            "error": str(error).splitlines()[0]}
                 rows.append(row)
                 if "error" in row:
-                    print(f"{stem:50s} {precision:5s} {algorithm:8s} ERROR {row['error']}", flush=True)
+                    print(f"{stem:50s} {precision:5s} {algorithm:14s} ERROR {row['error']}", flush=True)
                 else:
-                    print(f"{stem:50s} {precision:5s} {algorithm:8s} fwd {row['fwd_ms']:9.3f} "
+                    print(f"{stem:50s} {precision:5s} {algorithm:14s} fwd {row['fwd_ms']:9.3f} "
                           f"({row['fwd_p20_ms']:.3f}-{row['fwd_p80_ms']:.3f})  fwd+bwd {row['fwdbwd_ms']:9.3f} "
                           f"({row['fwdbwd_p20_ms']:.3f}-{row['fwdbwd_p80_ms']:.3f}) ms", flush=True)
     if args.json:

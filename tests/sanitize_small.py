@@ -28,7 +28,7 @@ for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, 
     out = FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
     out.backward(torch.randn_like(out))
 # Several implicit-GEMM tiles along M, N and K, and the same calls through the direct kernels.
-for algorithm in ("igemm", "igemm_mma", "direct"):
+for algorithm in ("igemm", "igemm_mma", "igemm_window", "direct"):
     with tconv._ops.use_algorithm(algorithm):
         x = torch.randn(2, 40, 9, 11, device="cuda", requires_grad=True)
         for out_channels in (72, 24):  # the 128x64 and the 128x32 gather tiles

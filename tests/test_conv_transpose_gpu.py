@@ -159,6 +159,14 @@ GRID = [
     # (two warps along M), W not a multiple of the 16-position chunk
     (1, 2, 48, 40, 1, [5], [1], [2], [0], [1], [50], True),
     (2, 2, 64, 36, 1, [3, 7], [1, 1], [1, 3], [0, 0], [1, 2], [6, 37], False),
+    # the gather GEMMs' W-tap window: span 24 (the largest it takes) over several M tiles, 40 input
+    # channels (a partial chunk) and 72 output channels; W stride 2 (forward phases of 3 and 2 W taps,
+    # grad_input without the window) with 136 channels (the 128-column tile and a partial one); 3D with
+    # W dilation 2; span 25 (no window anywhere)
+    (1, 2, 40, 72, 1, [7], [1], [3], [0], [4], [150], True),
+    (2, 2, 48, 136, 1, [3, 5], [1, 2], [1, 2], [0, 1], [1, 1], [9, 70], False),
+    (3, 2, 33, 40, 1, [2, 3, 5], [1, 1, 1], [0, 1, 2], [0, 0, 0], [1, 1, 2], [3, 4, 37], True),
+    (1, 1, 8, 8, 1, [6], [1], [0], [0], [5], [60], False),
 ]
 
 
@@ -177,8 +185,10 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 
 
 # "igemm" takes the Hopper wgmma kernels for TF32-mode work where the device has them, "igemm_mma"
-# keeps the mma.sync ones (the sm_80 path): both run on every case.
-@pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma"])
+# keeps the mma.sync ones (the sm_80 path); "igemm_window" takes the W-tap window wherever it is
+# possible (the small shapes here are below auto's threshold), "igemm_nowindow" never: all run on
+# every case.
+@pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow"])
 @pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMMs
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
 def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
@@ -466,7 +476,7 @@ def random_config(rng):
             rng.random() < 0.5)
 
 
-@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "grouped"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "igemm_window", "grouped"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)

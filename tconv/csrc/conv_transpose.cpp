@@ -77,14 +77,23 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 
 void check_algorithm(const std::string& algorithm) {
   TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "igemm_mma" ||
-                  algorithm == "grouped",
-              "tconv: unknown algorithm '", algorithm, "' (auto, direct, igemm, igemm_mma, grouped)");
+                  algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "grouped",
+              "tconv: unknown algorithm '", algorithm,
+              "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, grouped)");
 }
 
-// "igemm_mma" forces the GEMMs like "igemm" but keeps the gather passes on the mma.sync kernels (the
-// sm_80 path) on Hopper too, so tests and A/B timings reach both.
-bool forces_igemm(const std::string& algorithm) { return algorithm == "igemm" || algorithm == "igemm_mma"; }
-bool allows_wgmma(const std::string& algorithm) { return algorithm != "igemm_mma"; }
+// The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
+// tests and A/B timings reach every kernel: "igemm_mma" keeps them on the mma.sync kernels (the sm_80
+// path) on Hopper too, "igemm_window" takes the W-tap window wherever it is possible, "igemm_nowindow"
+// never.
+bool forces_igemm(const std::string& algorithm) { return algorithm.rfind("igemm", 0) == 0; }
+GatherOptions gather_options(const std::string& algorithm) {
+  GatherOptions options;
+  options.allow_wgmma = algorithm != "igemm_mma";
+  if (algorithm == "igemm_window") options.window = GatherWindow::kForce;
+  if (algorithm == "igemm_nowindow") options.window = GatherWindow::kOff;
+  return options;
+}
 
 // Which kernel runs a pass. "auto" is the heuristic; "direct"/"igemm"/"grouped" force one (tests use
 // them to exercise every branch; forcing a kernel where it cannot run is an error, not a fallback).
@@ -168,9 +177,9 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   }
   if (use_gather_igemm(p, GatherPass::kForward, to_dtype(input), algorithm)) {
     const at::Tensor packed =
-        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, allows_wgmma(algorithm))},
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, gather_options(algorithm))},
                   input.options().dtype(at::kFloat));
-    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, allows_wgmma(algorithm), input.data_ptr(),
+    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, gather_options(algorithm), input.data_ptr(),
                               weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(),
                               packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (igemm)");
@@ -200,9 +209,9 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   if (use_gather_igemm(p, GatherPass::kGradInput, to_dtype(grad_output), algorithm)) {
     const at::Tensor packed =
         at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32,
-                                             allows_wgmma(algorithm))},
+                                             gather_options(algorithm))},
                   grad_output.options().dtype(at::kFloat));
-    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, allows_wgmma(algorithm),
+    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, gather_options(algorithm),
                               grad_output.data_ptr(),
                               weight.data_ptr(), nullptr, grad_input.data_ptr(), packed.data_ptr<float>(),
                               c10::cuda::getCurrentCUDAStream().stream()),

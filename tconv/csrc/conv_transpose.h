@@ -40,21 +40,29 @@ cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* gra
 // ---- tensor-core implicit GEMM (TF32 mma.sync, or wgmma on sm_90a) for the gather passes ----
 // fp32 data: TF32, or 3xTF32 when split_tf32 (exact-fp32 mode). fp16/bf16 data: widened to fp32,
 // which TF32 holds exactly, so the products are exact and sums are fp32 (split_tf32 is ignored).
-// allow_wgmma: TF32 work runs on the Hopper wgmma kernels where the device and build have them;
-// false keeps every call on the mma.sync kernels (the sm_80 path; tests and A/B timings).
+// GatherOptions.allow_wgmma: TF32 work runs on the Hopper wgmma kernels where the device and build have
+// them; false keeps every call on the mma.sync kernels (the sm_80 path; tests and A/B timings).
+// GatherOptions.window: the W-tap window (one A tile per (D, H) tap and channel chunk, shared by the W
+// taps at shifts; conv_transpose_igemm.cu): kAuto takes it where it saves copies at little waste,
+// kForce wherever it is possible, kOff never (tests and A/B timings).
 enum class GatherPass : int { kForward = 0, kGradInput = 1 };
+enum class GatherWindow : int { kAuto = 0, kForce = 1, kOff = 2 };
+struct GatherOptions {
+  bool allow_wgmma = true;
+  GatherWindow window = GatherWindow::kAuto;
+};
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass);
 bool igemm_dtype_supported(DType dtype);  // fp32, fp16, bf16
 // Elements of the packed-weight workspace (fp32; the GEMM's B operand, rebuilt on every call).
 // (The chosen kernel's packed column blocks are 32 to 128 wide; the size follows the same choice as
 // igemm_gather with the same arguments on the current device.)
 int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
-                                  bool allow_wgmma);
+                                  const GatherOptions& options);
 // forward: src = input, dst = output (bias added); grad_input: src = grad_output, dst = grad_input.
 // src, weight, bias and dst are of `dtype`.
-cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, bool allow_wgmma,
-                         const void* src, const void* weight, const void* bias, void* dst, float* packed_weight,
-                         cudaStream_t stream);
+cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                         const GatherOptions& options, const void* src, const void* weight, const void* bias,
+                         void* dst, float* packed_weight, cudaStream_t stream);
 
 // grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace: splits x
 // weight numel fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).

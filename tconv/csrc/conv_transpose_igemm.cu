@@ -151,25 +151,34 @@ __host__ __device__ __forceinline__ BFragmentCoord b_fragment_coord(int offset) 
   const int h = offset / 128, lane = (offset / 4) % 32, e = offset % 4;
   return BFragmentCoord{lane % 4 + 4 * (e % 2), 8 * (2 * h + e / 2) + lane / 4};
 }
-// The m16 x k8 A fragment of rows row16 .. row16 + 15 (row16 a multiple of 16) at k .. k + 7: two LDS.64.
-template <bool kSplitTf32, bool kRounded>
+// The m16 x k8 A fragment of rows row16 .. row16 + 15 (row16 a multiple of 16) at k .. k + 7: two LDS.64
+// from the fragment-paired order, or four LDS.32 from natural order (the W-tap window, whose tile
+// pointer carries the tap's shift, so rows are not 8-byte aligned pairs there).
+template <bool kSplitTf32, bool kRounded, bool kNatural = false>
 __device__ __forceinline__ void load_a_fragment16(uint32_t (&big)[4], uint32_t (&small)[4], const float* tile, int ld,
                                                   int row16, int k, int gid, int tig) {
-  const float* pair = tile + (k + tig) * ld + row16 + 2 * gid;
-  const float2 lo = *reinterpret_cast<const float2*>(pair);           // rows gid, gid + 8 at k + tig
-  const float2 hi = *reinterpret_cast<const float2*>(pair + 4 * ld);  // the same rows at k + tig + 4
+  float2 lo, hi;  // rows gid, gid + 8 at k + tig (lo) and k + tig + 4 (hi)
+  if (kNatural) {
+    const float* row = tile + (k + tig) * ld + row16 + gid;
+    lo = make_float2(row[0], row[8]);
+    hi = make_float2(row[4 * ld], row[4 * ld + 8]);
+  } else {
+    const float* pair = tile + (k + tig) * ld + row16 + 2 * gid;
+    lo = *reinterpret_cast<const float2*>(pair);
+    hi = *reinterpret_cast<const float2*>(pair + 4 * ld);
+  }
   split_tf32<kSplitTf32, kRounded>(lo.x, big[0], small[0]);
   split_tf32<kSplitTf32, kRounded>(lo.y, big[1], small[1]);
   split_tf32<kSplitTf32, kRounded>(hi.x, big[2], small[2]);
   split_tf32<kSplitTf32, kRounded>(hi.y, big[3], small[3]);
 }
-template <bool kSplitTf32, bool kRounded>
+template <bool kSplitTf32, bool kRounded, bool kNatural>
 __device__ __forceinline__ void load_a_fragments_ordered(uint32_t (&big)[2][4], uint32_t (&small)[2][4],
                                                          const float* tile, int ld, int warp_row, int k, int gid,
                                                          int tig) {
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt)
-    load_a_fragment16<kSplitTf32, kRounded>(big[mt], small[mt], tile, ld, warp_row + mt * 16, k, gid, tig);
+    load_a_fragment16<kSplitTf32, kRounded, kNatural>(big[mt], small[mt], tile, ld, warp_row + mt * 16, k, gid, tig);
 }
 // `group` points at the warp's (k8 step, 32-column group) block of the B stage.
 template <bool kSplitTf32, bool kRounded>
@@ -225,7 +234,7 @@ __device__ __forceinline__ void add_tile(float (&acc)[2][4][4], const float (&pa
 
 // One warp's 32x32 tile over a BK-deep stage of the fragment-ordered tiles: 2 x 4 mma.sync m16n8k8 per
 // k8 step. Bs points at the warp's 32-column group of the stage's B slice ([group][k8 step][256]).
-template <bool kSplitTf32, bool kARounded, bool kBRounded, int kDepth>
+template <bool kSplitTf32, bool kARounded, bool kBRounded, int kDepth, bool kANatural>
 __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
                                               int warp_row, int lane) {
   const int gid = lane / 4, tig = lane % 4;
@@ -235,7 +244,7 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
 #pragma unroll
   for (int kk = 0; kk < kDepth; kk += 8) {
     uint32_t a_big[2][4], b_big[4][2], a_small[2][4], b_small[4][2];
-    load_a_fragments_ordered<kSplitTf32, kARounded>(a_big, a_small, As, lda, warp_row, kk, gid, tig);
+    load_a_fragments_ordered<kSplitTf32, kARounded, kANatural>(a_big, a_small, As, lda, warp_row, kk, gid, tig);
     load_b_fragments_ordered<kSplitTf32, kBRounded>(b_big, b_small, Bs + (kk / 8) * kBFragmentStep, lane);
     warp_mma_k8<kSplitTf32>(sum, a_big, a_small, b_big, b_small);
   }
@@ -320,14 +329,14 @@ __device__ __forceinline__ void wgmma_tf32<128>(float (&d)[64], const uint32_t (
 // One warpgroup's 64 x BN tile over a BK-deep stage, in two steps: this warp's A fragments of every
 // k8 step are loaded and rounded into registers that must then stay untouched until the wgmmas
 // reading them have completed (wgmma_wait), and the BK / 8 wgmmas are issued as one group.
-template <bool kARounded, int kDepth>
+template <bool kARounded, int kDepth, bool kANatural>
 __device__ __forceinline__ void load_warpgroup_a(uint32_t (&a)[kDepth / 8][4], const float* As, int lda, int warp_row,
                                                  int lane) {
   const int gid = lane / 4, tig = lane % 4;
 #pragma unroll
   for (int k8 = 0; k8 < kDepth / 8; ++k8) {
     uint32_t unused[4];
-    load_a_fragment16<false, kARounded>(a[k8], unused, As, lda, warp_row, k8 * 8, gid, tig);
+    load_a_fragment16<false, kARounded, kANatural>(a[k8], unused, As, lda, warp_row, k8 * 8, gid, tig);
   }
 }
 template <int kDepth>
@@ -408,28 +417,38 @@ __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&
 
 // Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x BN], then the phase's
 // tap table (int4 per tap).
-template <class Tile>
+template <class Tile, bool kWindow>
 int64_t gather_smem_bytes(int stages, int taps) {
-  return int64_t(stages) * Tile::kStageFloats * int64_t(sizeof(float)) + int64_t(taps) * int64_t(sizeof(int4));
+  return int64_t(stages) * GatherStageLayout<Tile, kWindow>::kStageFloats * int64_t(sizeof(float)) +
+         int64_t(taps) * int64_t(sizeof(int4));
 }
 
 // The per-stage address work is what limited the first version (notes/perf.md: 401 instructions per
 // 16 HMMA, most of them 64-bit address math redone for every copy). Here every thread keeps its
-// output position, its row pointer and the (tap, channel chunk) it loads next in registers: a stage
-// costs one position check and three multiplies, then one pointer add per 4-byte copy.
+// source positions and the (tap, channel chunk) it loads next in registers: a stage costs one
+// position check and three multiplies, then one pointer add per 4-byte copy.
 // scalar_t = float: A arrives by 4-byte cp.async and is rounded to TF32 in the fragment loads.
 // scalar_t = __half / __nv_bfloat16: A is loaded, widened to fp32 (exactly representable in TF32, so
 // the TF32 MMA multiplies it exactly, as a native fp16/bf16 MMA would) and stored to shared memory by
 // the thread; outputs are rounded to scalar_t in the store. kSplitTf32 is for float only.
-template <class Tile, typename scalar_t, bool kSplitTf32, int kStages>
+//
+// W-tap window (kWindow; forward, and grad_input where the W source step is 1): the taps of a phase
+// that differ only along W read the same source row at shifts. So the GEMM rows are laid out as
+// lines of extent_w + span positions (span = the phase's largest minus smallest W shift; the last
+// span rows of each line are computed and dropped), and one A tile of BM + span consecutive source
+// positions serves every W tap of a (D, H) tap and channel chunk: row m of tap t reads slot
+// m + shift_t, which stays inside m's own line. A copies per MMA fall by the W tap count (5 for
+// L1-68); the price is span / (extent_w + span) of the rows.
+template <class Tile, typename scalar_t, bool kSplitTf32, int kStages, bool kWindow>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr bool kFloatData = std::is_same<scalar_t, float>::value;
   static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 are exact in TF32");
   static_assert(!(Tile::kWgmma && kSplitTf32), "3xTF32 runs on the mma.sync tiles");
+  using Layout = GatherStageLayout<Tile, kWindow>;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
-  constexpr int kLdA = Tile::kLdA, kLdC = Tile::kLdC, kStageA = Tile::kStageA,
-                kStageFloats = Tile::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
+  constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
+                kStageFloats = Layout::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
   constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
   extern __shared__ __align__(16) float smem[];
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
@@ -450,38 +469,67 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   int extent[3];
 #pragma unroll
   for (int i = 0; i < 3; ++i) extent[i] = (a.dst_size[i] - r[i] + a.dst_step[i] - 1) / a.dst_step[i];
-  const int64_t spatial = int64_t(extent[0]) * extent[1] * extent[2];
-  const int64_t M = spatial * a.batch;
-  const int64_t m0 = m_tile * BM;
-  if (m0 >= M || spatial == 0) return;  // uniform per block
-  const int n0 = blockIdx.y * BN;
+  const int64_t lines = int64_t(extent[0]) * extent[1] * a.batch;
+  if (lines == 0 || extent[2] == 0) return;  // uniform per block
 
   const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
+  // Window geometry of this phase (without the window: one tap per group, no extra rows).
+  int group_width = 1, w_first = 0, span = 0;
+  if (kWindow) {
+    group_width = tap_counts[2];
+    int lo = 0, hi = 0;
+    for (int i = 0; i < group_width; ++i) {
+      const int shift = tap_lists[2][i][0];
+      lo = i == 0 ? shift : min(lo, shift);
+      hi = i == 0 ? shift : max(hi, shift);
+    }
+    w_first = lo;
+    span = hi - lo;  // <= Tile::kMaxWindowSpan: the host takes the window only then
+  }
+  const int row_len = extent[2] + span;
+  const int64_t M = lines * row_len;
+  const int64_t m0 = m_tile * BM;
+  if (m0 >= M) return;  // uniform per block
+  const int n0 = blockIdx.y * BN;
+  // GEMM row (or A slot) q -> (image, d, h, w) in the phase's output grid, w < row_len.
+  auto decode = [&](int64_t q, int (&j)[3], int64_t& n_img) {
+    j[2] = int(q % row_len); q /= row_len;
+    j[1] = int(q % extent[1]); q /= extent[1];
+    j[0] = int(q % extent[0]);
+    n_img = q / extent[0];
+  };
 
-  // This thread's GEMM row (output position) for A loads and for the epilogue.
   const int tid = threadIdx.x;
   const int m_local = tid % BM;
   const int row_base = tid / BM;  // this thread copies channel rows row_base + i * kRowStep
-  const int64_t m = m0 + m_local;
-  const bool m_valid = m < M;
-  int j[3] = {0, 0, 0};
-  int64_t n_img = 0;
-  if (m_valid) {
-    int64_t rest = m;
-    j[2] = int(rest % extent[2]); rest /= extent[2];
-    j[1] = int(rest % extent[1]); rest /= extent[1];
-    j[0] = int(rest % extent[0]);
-    n_img = rest / extent[0];
-  }
-  // Source coordinates before the tap shift; invalid rows get coordinates that fail every check.
-  const int src_d = m_valid ? j[0] * a.src_step[0] : -(1 << 30);
-  const int src_h = j[1] * a.src_step[1], src_w = j[2] * a.src_step[2];
-  const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const int64_t stride_c = a.src_stride[1], stride_d = a.src_stride[2], stride_h = a.src_stride[3],
                 stride_w = a.src_stride[4];
+  const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const scalar_t* src_base = static_cast<const scalar_t*>(a.src);
-  const scalar_t* thread_src =
-      src_base + n_img * a.src_stride[0] + (int64_t(g) * a.k_channels + row_base) * stride_c;
+  const scalar_t* thread_src = src_base + (int64_t(g) * a.k_channels + row_base) * stride_c;
+  // An A slot's source position before the tap shift (window: before the D/H shifts only, its W is
+  // fixed); slots past the end get coordinates that fail every check.
+  struct SlotSource {
+    int64_t offset;
+    int d, h, w;
+  };
+  auto make_slot = [&](int64_t q) {
+    SlotSource s{0, -(1 << 30), 0, 0};
+    if (q < M) {
+      int j[3];
+      int64_t n_img;
+      decode(q, j, n_img);
+      s.offset = n_img * a.src_stride[0];
+      s.d = j[0] * a.src_step[0];
+      s.h = j[1] * a.src_step[1];
+      s.w = j[2] * a.src_step[2] + w_first;
+    }
+    return s;
+  };
+  const SlotSource slot = make_slot(m0 + m_local);
+  // Window: the span slots past the tile's BM, copied by the first span threads of each row group.
+  const bool has_tail_slot = kWindow && m_local < span;
+  const SlotSource tail_slot = make_slot(kWindow ? m0 + BM + m_local : M);
 
   // B: a stage is one contiguous BK x BN slice of the packed weights (rows padded to k_pad and columns
   // to whole packed blocks with zeros, so no checks but the last N tile's missing block), copied in
@@ -497,36 +545,63 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw;
   const int64_t b_chunk_step = int64_t(BK) * a.ldw;
 
+  // K order: (tap group, channel chunk, W tap within the group); a group is one tap without the
+  // window, the phase's W taps of one (D, H) tap with it.
   const int chunks_per_tap = (a.k_channels + BK - 1) / BK;
   const int iterations = taps * chunks_per_tap;
-  int load_tap = 0, load_chunk = 0;  // what the next load_stage fetches
+  int load_group = 0, load_chunk = 0, load_w = 0, load_window = 0;  // what the next load_stage fetches
 
-  auto load_stage = [&](int stage) {
-    const int4 info = tap_table[load_tap];
-    const int c0 = load_chunk * BK;
-    const int pd = src_d + info.x, phh = src_h + info.y, pw = src_w + info.z;
+  auto copy_slot = [&](const SlotSource& s, float* As, const int4& info, int c0) {
+    const int pd = s.d + info.x, phh = s.h + info.y, pw = s.w + (kWindow ? 0 : info.z);
     const bool pos_valid = unsigned(pd) < unsigned(size_d) && unsigned(phh) < unsigned(size_h) &&
                            unsigned(pw) < unsigned(size_w);
     // An invalid position copies nothing (zero fill) from a harmless address that never moves.
-    const scalar_t* src = pos_valid ? thread_src + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c
-                                    : src_base;
+    const scalar_t* src = pos_valid
+                              ? thread_src + s.offset + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c
+                              : src_base;
     const int64_t step = pos_valid ? kRowStep * stride_c : 0;
-    float* As = smem + stage * kStageFloats + row_base * kLdA + a_fragment_slot(m_local);
-    const bool full_chunk = c0 + BK <= a.k_channels;
     const int rows_left = a.k_channels - c0 - row_base;
-    if (full_chunk)
+    if (c0 + BK <= a.k_channels)
       copy_rows<BK / kRowStep, false>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
     else
       copy_rows<BK / kRowStep, true>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
+  };
+  auto load_stage = [&](int stage) {
+    const int4 info = tap_table[load_group * group_width + load_w];
+    const int c0 = load_chunk * BK;
+    if (!kWindow || load_w == 0) {
+      float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA;
+      copy_slot(slot, As + (kWindow ? m_local : a_fragment_slot(m_local)), info, c0);
+      if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0);
+    }
     float* Bs = smem + stage * kStageFloats + kStageA + tid * 4;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
 #pragma unroll
     for (int i = 0; i < kBCopies; ++i)
       cp_async_16(Bs + i * Tile::kThreads * 4, b_piece_valid[i] ? b_src + i * Tile::kThreads * 4 : a.packed_weight,
                   b_piece_valid[i]);
-    if (++load_chunk == chunks_per_tap) {
-      load_chunk = 0;
-      ++load_tap;
+    if (++load_w == group_width) {
+      load_w = 0;
+      // Window buffers cycle like the stages, one per (group, chunk): buffer x is rewritten only
+      // kStages groups later, which is at least kStages iterations, the same distance as a stage.
+      load_window = load_window + 1 == kStages ? 0 : load_window + 1;
+      if (++load_chunk == chunks_per_tap) {
+        load_chunk = 0;
+        ++load_group;
+      }
+    }
+  };
+  // The compute side's A tile: the stage's own (natural or fragment-paired order), or the window
+  // buffer of its (group, chunk) at the W tap's shift.
+  int read_w = 0, read_window = 0;
+  auto a_tile = [&](int read_stage) -> const float* {
+    if (!kWindow) return smem + read_stage * kStageFloats;
+    return smem + read_window * kStageFloats + (tap_lists[2][read_w][0] - w_first);
+  };
+  auto advance_read_window = [&]() {
+    if (kWindow && ++read_w == group_width) {
+      read_w = 0;
+      read_window = read_window + 1 == kStages ? 0 : read_window + 1;
     }
   };
 
@@ -559,13 +634,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       __syncthreads();
       if (it + kStages - 2 < iterations) load_stage(write_stage);
       cp_async_commit();
-      const float* As = smem + read_stage * kStageFloats;
-      load_warpgroup_a<!kFloatData, BK>(a_frag, As, kLdA, wg_row, lane);
-      warpgroup_issue_mma<BN, BK>(wg_acc, a_frag, As + kStageA);
+      load_warpgroup_a<!kFloatData, BK, kWindow>(a_frag, a_tile(read_stage), kLdA, wg_row, lane);
+      warpgroup_issue_mma<BN, BK>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
       wgmma_wait<1>();
       // The previous set is free from here on; until here the compiler must not give its registers to
       // this stage's set (it would, seeing no later use, and ptxas would then serialize the wgmmas).
       keep_registers_until_here<BK>(a_previous);
+      advance_read_window();
       read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
     };
@@ -595,10 +670,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       __syncthreads();
       if (it + kStages - 1 < iterations) load_stage(write_stage);
       cp_async_commit();
-      const float* As = smem + read_stage * kStageFloats;
       // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
-      warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK>(acc, As, kLdA, As + kStageA + warp_n * BK * kBlockCols,
-                                                              warp_m * 32, lane);
+      warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK, kWindow>(
+          acc, a_tile(read_stage), kLdA, smem + read_stage * kStageFloats + kStageA + warp_n * BK * kBlockCols,
+          warp_m * 32, lane);
+      advance_read_window();
       read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
     }
@@ -631,10 +707,16 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                        acc[mt][nt][2], acc[mt][nt][3]);
   }
   __syncthreads();
-  if (!m_valid) return;
-  scalar_t* dst_pos = static_cast<scalar_t*>(a.dst) + n_img * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
-                   int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] +
-                   int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
+  const int64_t m = m0 + m_local;
+  if (m >= M) return;
+  int j[3];
+  int64_t n_img;
+  decode(m, j, n_img);
+  if (j[2] >= extent[2]) return;  // a window line's extra rows
+  scalar_t* dst_pos = static_cast<scalar_t*>(a.dst) + n_img * a.dst_stride[0] +
+                      int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
+                      int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] +
+                      int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
 #pragma unroll 4
   for (int col = row_base; col < BN; col += kRowStep) {
     const int channel = n0 + col;
@@ -908,7 +990,7 @@ int max_phase_taps(const GatherArgs& a) {
 
 // The deepest pipeline (kMaxStages down to kMinStages) with which Tile::kBlocksPerSm blocks fit in
 // one SM's shared memory on this device.
-template <class Tile>
+template <class Tile, bool kWindow>
 int gather_stages(int device, int taps) {
   int per_sm = 0, per_block = 0;
   cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
@@ -916,28 +998,43 @@ int gather_stages(int device, int taps) {
   constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservation on sm_80/sm_90
   constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3);
   for (int stages = Tile::kMaxStages; stages > Tile::kMinStages; --stages) {
-    const int64_t block = gather_smem_bytes<Tile>(stages, taps) + kStatic;
+    const int64_t block = gather_smem_bytes<Tile, kWindow>(stages, taps) + kStatic;
     if (block <= per_block && Tile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm) return stages;
   }
   return Tile::kMinStages;
 }
 
-template <class Tile, typename scalar_t, bool kSplitTf32, int kStages>
+template <class Tile, typename scalar_t, bool kSplitTf32, int kStages, bool kWindow>
 cudaError_t launch_gather(const GatherArgs& a, int64_t m_tiles, int taps, cudaStream_t stream) {
   const dim3 grid(unsigned(m_tiles * a.phases[0] * a.phases[1] * a.phases[2]),
                   unsigned((a.n_channels + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(a.groups));
-  const int64_t smem = gather_smem_bytes<Tile>(kStages, taps);
-  auto kernel = tconv_igemm_gather_tf32_kernel<Tile, scalar_t, kSplitTf32, kStages>;
+  const int64_t smem = gather_smem_bytes<Tile, kWindow>(kStages, taps);
+  auto kernel = tconv_igemm_gather_tf32_kernel<Tile, scalar_t, kSplitTf32, kStages, kWindow>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(smem), stream>>>(a);
   return cudaGetLastError();
 }
 
-// Packs the weights in Tile's operand order, then runs Tile's kernel with the deepest pipeline that fits.
+template <class Tile, typename scalar_t, bool kWindow>
+cudaError_t launch_gather_deepest(const GatherArgs& a, bool split_tf32, int64_t m_tiles, int taps, int device,
+                                  cudaStream_t stream) {
+  const bool deep = gather_stages<Tile, kWindow>(device, taps) == Tile::kMaxStages;
+  constexpr int kDeep = Tile::kMaxStages, kShallow = Tile::kMinStages;
+  if constexpr (std::is_same<scalar_t, float>::value && !Tile::kWgmma) {
+    if (split_tf32)
+      return deep ? launch_gather<Tile, scalar_t, true, kDeep, kWindow>(a, m_tiles, taps, stream)
+                  : launch_gather<Tile, scalar_t, true, kShallow, kWindow>(a, m_tiles, taps, stream);
+  }
+  return deep ? launch_gather<Tile, scalar_t, false, kDeep, kWindow>(a, m_tiles, taps, stream)
+              : launch_gather<Tile, scalar_t, false, kShallow, kWindow>(a, m_tiles, taps, stream);
+}
+
+// Packs the weights in Tile's operand order, then runs Tile's kernel (with or without the W-tap
+// window) with the deepest pipeline that fits.
 template <class Tile, typename scalar_t>
 cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
-                            bool split_tf32, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
+                            bool split_tf32, bool window, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
   const int64_t packed = int64_t(a.groups) * a.taps_total * a.k_pad * a.ldw;
   if (packed > 0) {
     const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
@@ -949,15 +1046,8 @@ cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
   }
-  const bool deep = gather_stages<Tile>(device, taps) == Tile::kMaxStages;
-  constexpr int kDeep = Tile::kMaxStages, kShallow = Tile::kMinStages;
-  if constexpr (std::is_same<scalar_t, float>::value && !Tile::kWgmma) {
-    if (split_tf32)
-      return deep ? launch_gather<Tile, scalar_t, true, kDeep>(a, m_tiles, taps, stream)
-                  : launch_gather<Tile, scalar_t, true, kShallow>(a, m_tiles, taps, stream);
-  }
-  return deep ? launch_gather<Tile, scalar_t, false, kDeep>(a, m_tiles, taps, stream)
-              : launch_gather<Tile, scalar_t, false, kShallow>(a, m_tiles, taps, stream);
+  return window ? launch_gather_deepest<Tile, scalar_t, true>(a, split_tf32, m_tiles, taps, device, stream)
+                : launch_gather_deepest<Tile, scalar_t, false>(a, split_tf32, m_tiles, taps, device, stream);
 }
 
 // The sm_90a wgmma kernels run where the build holds them (TCONV_WGMMA: _build.py compiles 9.0 as
@@ -1004,19 +1094,65 @@ bool use_wgmma(DType dtype, bool split_tf32, bool allow_wgmma, int device) {
 
 template <typename scalar_t>
 cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
-                       bool split_tf32, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
+                       bool split_tf32, bool window, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
   switch (kernel) {
     case GatherKernel::kMmaNarrow:
-      return run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
+      return run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps,
+                                                         device, stream);
     case GatherKernel::kMmaWide:
-      return run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, m_tiles, taps, device, stream);
+      return run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps,
+                                                       device, stream);
     case GatherKernel::kWgmmaWide:
-      return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
+      return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
+                                                            device, stream);
     default:
-      return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, m_tiles, taps, device, stream);
+      return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
+                                                             device, stream);
   }
 }
 
+// The W-tap window over all phases of a pass (the kernel derives the same per phase from its tap
+// table): the most W taps and the widest span of one phase, the shortest phase extent along W, and
+// the longest GEMM line (extent + span).
+struct WindowPlan {
+  int max_taps = 0, max_span = 0, min_extent = 0, max_row_len = 0;
+};
+WindowPlan window_plan(const GatherArgs& a) {
+  WindowPlan plan;
+  plan.min_extent = a.dst_size[2];
+  for (int r = 0; r < a.phases[2]; ++r) {
+    int count = 0, lo = 0, hi = 0;
+    for (int k = 0; k < a.kernel[2]; ++k) {
+      int shift;
+      if (a.forward) {
+        const int t = r + a.padding[2] - k * a.dilation[2];
+        if (t % a.stride[2] != 0) continue;
+        shift = t / a.stride[2];
+      } else {
+        shift = k * a.dilation[2] - a.padding[2];
+      }
+      lo = count == 0 ? shift : std::min(lo, shift);
+      hi = count == 0 ? shift : std::max(hi, shift);
+      ++count;
+    }
+    const int extent = (a.dst_size[2] - r + a.dst_step[2] - 1) / a.dst_step[2];
+    plan.max_taps = std::max(plan.max_taps, count);
+    plan.max_span = std::max(plan.max_span, hi - lo);
+    plan.min_extent = std::min(plan.min_extent, extent);
+    plan.max_row_len = std::max(plan.max_row_len, extent + hi - lo);
+  }
+  return plan;
+}
+// Possible where a GEMM row's W taps read one source row at unit steps (the forward always; grad_input
+// at W stride 1) and the span fits the padded A tile. Chosen (kAuto) where it saves A copies (two or
+// more W taps) and the dropped rows are at most a fifth of the computed ones.
+bool window_possible(const GatherArgs& a, const WindowPlan& plan) {
+  return a.src_step[2] == 1 && plan.max_span <= WideGatherTile::kMaxWindowSpan;
+}
+bool use_window(const GatherArgs& a, const WindowPlan& plan, GatherWindow mode) {
+  if (mode == GatherWindow::kOff || !window_possible(a, plan)) return false;
+  return mode == GatherWindow::kForce || (plan.max_taps >= 2 && 4 * plan.max_span <= plan.min_extent);
+}
 }  // namespace
 
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
@@ -1033,45 +1169,55 @@ bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
 }
 
 int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
-                                  bool allow_wgmma) {
+                                  const GatherOptions& options) {
   const int64_t k_channels = pass == GatherPass::kForward ? p.in_per_group() : p.out_per_group();
   const int64_t n_channels = pass == GatherPass::kForward ? p.out_per_group() : p.in_per_group();
   const int64_t k_pad = (k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return -1;
-  const GatherKernel kernel = choose_gather_kernel(int(n_channels), use_wgmma(dtype, split_tf32, allow_wgmma, device));
+  const GatherKernel kernel = choose_gather_kernel(int(n_channels), use_wgmma(dtype, split_tf32, options.allow_wgmma, device));
   return p.groups * p.kernel_volume() * k_pad * packed_row_length(int(n_channels), kernel);
 }
 
 bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }
 
-cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32, bool allow_wgmma,
-                         const void* src, const void* weight, const void* bias, void* dst, float* packed_weight,
-                         cudaStream_t stream) {
+cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                         const GatherOptions& options, const void* src, const void* weight, const void* bias,
+                         void* dst, float* packed_weight, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
   GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
-  int64_t max_spatial = 1;
-  for (int i = 0; i < 3; ++i) max_spatial *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  const WindowPlan plan = window_plan(a);
+  const bool window = use_window(a, plan, options.window);
+  // GEMM rows per phase: batch x D x H extents x the W line (extent, plus span with the window);
+  // the grid covers the largest phase, whose blocks past their own phase's rows return at once.
+  int64_t max_rows = a.batch;
+  for (int i = 0; i < 2; ++i) max_rows *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  max_rows *= window ? plan.max_row_len : (a.dst_size[2] + a.dst_step[2] - 1) / a.dst_step[2];
   static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM &&
                     WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM &&
                     WideGatherTile::kBlockM == WgmmaWiderGatherTile::kBlockM,
                 "one M tiling");
-  const int64_t m_tiles = (max_spatial * a.batch + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
+  static_assert(WideGatherTile::kMaxWindowSpan == NarrowGatherTile::kMaxWindowSpan &&
+                    WideGatherTile::kMaxWindowSpan == WgmmaWiderGatherTile::kMaxWindowSpan,
+                "one window limit");
+  const int64_t m_tiles = (max_rows + WideGatherTile::kBlockM - 1) / WideGatherTile::kBlockM;
   if (m_tiles == 0) return cudaSuccess;
   if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const int taps = max_phase_taps(a);
   int device = 0;
   const cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  const GatherKernel kernel = choose_gather_kernel(a.n_channels, use_wgmma(dtype, split_tf32, allow_wgmma, device));
+  const GatherKernel kernel =
+      choose_gather_kernel(a.n_channels, use_wgmma(dtype, split_tf32, options.allow_wgmma, device));
   a.ldw = packed_row_length(a.n_channels, kernel);
   switch (dtype) {
     case DType::kFloat32:
-      return run_gather<float>(kernel, a, weight, p.weight_strides, split_tf32, m_tiles, taps, device, stream);
+      return run_gather<float>(kernel, a, weight, p.weight_strides, split_tf32, window, m_tiles, taps, device, stream);
     case DType::kFloat16:
-      return run_gather<__half>(kernel, a, weight, p.weight_strides, false, m_tiles, taps, device, stream);
+      return run_gather<__half>(kernel, a, weight, p.weight_strides, false, window, m_tiles, taps, device, stream);
     case DType::kBFloat16:
-      return run_gather<__nv_bfloat16>(kernel, a, weight, p.weight_strides, false, m_tiles, taps, device, stream);
+      return run_gather<__nv_bfloat16>(kernel, a, weight, p.weight_strides, false, window, m_tiles, taps, device,
+                                       stream);
     default:
       return cudaErrorInvalidValue;
   }

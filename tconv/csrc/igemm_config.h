@@ -48,6 +48,23 @@ struct GatherGemmTile {
   static_assert(!kWgmma || (kBlockM == 128 && kThreads == 256), "wgmma: two warpgroups of 64 rows");
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
+  // W-tap window (conv_transpose_igemm.cu, "W-tap window"): A holds BM + span consecutive source
+  // positions in natural order, read by every W tap of a (D, H) tap at its shift. Rows padded to
+  // BM + kMaxWindowSpan = 152 words (24 mod 32: the shifted 4-byte fragment loads of a warp hit
+  // banks 24 * tig + gid + const, all distinct). 24 covers every W span of the suite (fam08's 5 taps
+  // at dilation 3 span 12; 7-tap kernels 6).
+  static constexpr int kMaxWindowSpan = 24;
+  static constexpr int kLdAWindow = kBlockM + kMaxWindowSpan;
+  static_assert(kLdAWindow % 32 == 24 || kLdAWindow % 32 == 8, "shifted fragment loads must be conflict free");
+};
+// The per-stage shared layout of a tile, with or without the W-tap window.
+template <class Tile, bool kWindow>
+struct GatherStageLayout {
+  static constexpr int kLdA = kWindow ? Tile::kLdAWindow : Tile::kLdA;
+  static constexpr int kStageA = Tile::kBlockK * kLdA;
+  static constexpr int kStageFloats = kStageA + Tile::kStageB;
+  static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
+  static_assert(Tile::kBlockN * Tile::kLdC <= Tile::kMinStages * kStageFloats, "epilogue staging fits");
 };
 // 64 channels per block, 8 warps, two blocks per SM: the general tile.
 using WideGatherTile = GatherGemmTile<64, 2>;
