@@ -70,7 +70,7 @@ def check_close(name, got, ref64, torch_same, mode, ideal_tf32=None):
 
 
 def round_to_tf32(t):
-    """TF32-rounded operand (what cvt.rna.tf32.f32 does), in float64 for the reference."""
+    """TF32-rounded operand (ties away, like cvt.rna; the sm_90 kernels round ties to even), in float64 for the reference."""
     return _round_to_tf32(t.detach().float()).double()
 
 

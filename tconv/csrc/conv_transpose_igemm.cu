@@ -79,9 +79,19 @@ __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
+// Round to TF32. sm_90 has a conversion instruction for round-to-nearest-even (one F2FP); sm_80 has
+// only cvt.rna (ties away), which ptxas expands to three instructions (FSETP, IADD, LOP3). The
+// fragment loads convert every fp32 A element (and both operands in the grad_weight GEMM), so on
+// Hopper that expansion was about a fifth of the gather loop's instructions (SASS of the window
+// kernel: ~215 issued per warp per 4 wgmmas, 48 of them the expansion; ncu: issue slots 55 % busy).
+// Both round to nearest; they differ only at exact ties.
 __device__ __forceinline__ uint32_t to_tf32(float x) {
   uint32_t r;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm("cvt.rn.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+#else
   asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+#endif
   return r;
 }
 
@@ -899,7 +909,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 // so a stage's BK x BN slice is contiguous. Within a block, per k8 step:
 //   mma.sync (32 columns): 256 floats in b_fragment_coord order (LDS.128 = two HMMA B pairs);
 //   wgmma (BN columns): [n group of 8][k half][8 n][4 k], the core matrices of wgmma_b_descriptor.
-// TF32 mode stores the weights already rounded to TF32 (round to nearest, ties away, like cvt.rna),
+// TF32 mode stores the weights already rounded to TF32 (to_tf32: the fragment loads' rounding),
 // so the GEMM's inner loop converts only A.
 __host__ __device__ __forceinline__ BFragmentCoord wgmma_b_coord(int offset) {  // within one k8 step
   return BFragmentCoord{(offset / 32) % 2 * 4 + offset % 4, offset / 64 * 8 + (offset / 4) % 8};
