@@ -34,8 +34,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # Kernel choice for forward, grad_input and grad_weight: "auto" (the heuristic in C++), or
 # "direct" / "igemm" / "grouped" to force one ("grouped": the register-blocked kernels for few
 # channels per group, forward, grad_input and grad_weight). The "igemm_*" variants force the GEMMs
-# and pin one choice of the gather passes: "igemm_mma" keeps them on the mma.sync kernels where
-# "igemm" would take the Hopper wgmma ones, "igemm_window" takes the W-tap window (one A tile shared
+# and pin one choice of the gather passes: "igemm_mma" keeps them (and grad_weight) on the mma.sync
+# kernels where "igemm" would take the Hopper wgmma ones, "igemm_window" takes the W-tap window (one A tile shared
 # by a row's W taps) wherever it is possible, "igemm_nowindow" never. tconv's own setting, not
 # torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "grouped")

@@ -83,7 +83,7 @@ void check_algorithm(const std::string& algorithm) {
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
-// tests and A/B timings reach every kernel: "igemm_mma" keeps them on the mma.sync kernels (the sm_80
+// tests and A/B timings reach every kernel: "igemm_mma" keeps them (and grad_weight) on the mma.sync kernels (the sm_80
 // path) on Hopper too, "igemm_window" takes the W-tap window wherever it is possible, "igemm_nowindow"
 // never.
 bool forces_igemm(const std::string& algorithm) { return algorithm.rfind("igemm", 0) == 0; }
@@ -240,8 +240,9 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   if (use_grad_weight_igemm(p, dtype, algorithm)) {
     const int64_t splits = igemm_grad_weight_splits(p, dtype, !allow_tf32, sm_count, budget);
     const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
-    check_launch(igemm_grad_weight(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr(),
-                                   grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count, budget, stream),
+    check_launch(igemm_grad_weight(p, dtype, !allow_tf32, gather_options(algorithm).allow_wgmma, input.data_ptr(),
+                                   grad_output.data_ptr(), grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count,
+                                   budget, stream),
                  "conv_transpose grad_weight (igemm)");
     return;
   }

@@ -267,10 +267,11 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
 // k8 step are [n group of 8][k half][8 n][4 k]: 128-byte core matrices (8 rows of 16 bytes), the next
 // one along K 128 bytes on (leading byte offset), the next along N 256 bytes on (stride byte offset).
 constexpr int kWgmmaLeadingBytes = 128, kWgmmaStrideBytes = 256;
-__device__ __forceinline__ uint64_t wgmma_b_descriptor(const float* tile) {
+__device__ __forceinline__ uint64_t wgmma_b_descriptor(const float* tile, int leading_bytes = kWgmmaLeadingBytes,
+                                                       int stride_bytes = kWgmmaStrideBytes) {
   const uint64_t address = static_cast<uint64_t>(__cvta_generic_to_shared(tile));
-  return ((address & 0x3FFFF) >> 4) | (uint64_t(kWgmmaLeadingBytes >> 4) << 16) |
-         (uint64_t(kWgmmaStrideBytes >> 4) << 32);  // bits 62-63 = 0: no swizzle
+  return ((address & 0x3FFFF) >> 4) | (uint64_t(leading_bytes >> 4) << 16) |
+         (uint64_t(stride_bytes >> 4) << 32);  // bits 62-63 = 0: no swizzle
 }
 __device__ __forceinline__ void wgmma_fence() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -297,6 +298,19 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
 // acc (+)= A (64 x 8, registers: this warp's 16 rows as an m16n8k8 A fragment) x B (8 x BN, shared).
 template <int kN>
 __device__ __forceinline__ void wgmma_tf32(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
+template <>
+__device__ __forceinline__ void wgmma_tf32<32>(float (&d)[16], const uint32_t (&a)[4], uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+      "{%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
+#endif
+}
 template <>
 __device__ __forceinline__ void wgmma_tf32<64>(float (&d)[32], const uint32_t (&a)[4], uint64_t b) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -904,6 +918,193 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   }
 }
 
+// grad_weight on Hopper (WeightWgmmaTile): the mma.sync kernel's blocks, stages and split-K, with one
+// warpgroup issuing per k8 step and tap one wgmma m64nNk8: A = this warp's 16 C_out rows of the
+// grad_output strip at the tap's shift (registers), B = the x tile (C_in x positions) by descriptor.
+// Synchronous per stage (all of a stage's wgmmas, then wait): the x tile stays single-use per stage.
+template <typename T>
+__device__ __forceinline__ void copy_element(float* dst, const T* src, bool valid, const T* fallback) {
+  if constexpr (std::is_same<T, float>::value) {
+    cp_async_4(dst, valid ? src : fallback, valid);
+  } else {
+    *dst = valid ? to_acc(*src) : 0.f;
+  }
+}
+template <typename scalar_t, int kWarpsM, int kMaxTaps>
+__global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads)
+tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
+  using T = WeightWgmmaTile<kWarpsM>;
+  static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LD = T::kLdA;
+  constexpr int kShift = T::kMaxStripShift, kThreads = T::kThreads;
+  constexpr int kStage = T::kStageFloats;
+  constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16 values are exact in TF32
+  __shared__ __align__(128) float smem[S * kStage];
+
+  // Block: as tconv_igemm_grad_weight_tf32_kernel (C_in tile = its M, C_out tile = its N).
+  const int ci_tiles = (a.cin_g + BN - 1) / BN, co_tiles = (a.cout_g + BM - 1) / BM;
+  int tile = blockIdx.x;
+  const int ci_tile = tile % ci_tiles; tile /= ci_tiles;
+  const int co_tile = tile % co_tiles; tile /= co_tiles;
+  const int g = tile % a.groups; tile /= a.groups;
+  const int w_group = tile % a.w_groups; tile /= a.w_groups;
+  const int kh = tile % a.kernel[1];
+  const int kd = tile / a.kernel[1];
+  WTapGroup taps{0, 1, 0, 0};
+  weight_w_tap_groups(a.kernel[2], a.stride[2], a.dilation[2], a.max_taps, kShift, w_group, &taps);
+  const int ci0 = ci_tile * BN, co0 = co_tile * BM;
+  const int64_t u_begin = int64_t(blockIdx.y) * a.chunk;
+  const int64_t u_end = u_begin + a.chunk < a.units ? u_begin + a.chunk : a.units;
+  const int iterations = int(u_end - u_begin);
+
+  int wc, ih, id;
+  int64_t n;
+  {
+    const int64_t row = u_begin / a.w_chunks;
+    wc = int(u_begin - row * a.w_chunks);
+    ih = int(row % a.in_size[1]);
+    id = int((row / a.in_size[1]) % a.in_size[0]);
+    n = row / (int64_t(a.in_size[1]) * a.in_size[0]);
+  }
+  int64_t u = u_begin;
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  // The strip (A): thread copies column `col` of rows row0 + kRows * i, and tail column tail_col of
+  // rows tail_row0 + kTailRows * i.
+  constexpr int kRows = kThreads / BK, kTailRows = kThreads / kShift;
+  const int col = tid % BK, row0 = tid / BK;
+  const int tail_col = BK + tid % kShift, tail_row0 = tid / kShift;
+  // The x tile (B): lane -> (C_in row lane / 4, position lane % 4) of a core matrix, warp -> the
+  // matrix's 4 positions, copy i -> its 8 C_in rows: each warp's 32 writes fill one core matrix.
+  static_assert(BK / 4 == kThreads / 32, "one warp per 4 positions of the x tile");
+  constexpr int kXCopies = BN / 8;
+  const int x_ci = lane / 4, x_col = warp * 4 + lane % 4;
+  const scalar_t* x_base = static_cast<const scalar_t*>(a.x);
+  const scalar_t* dy_base = static_cast<const scalar_t*>(a.dy);
+  const scalar_t* x_thread = x_base + (int64_t(g) * a.cin_g + ci0 + x_ci) * a.x_stride[1];
+  const scalar_t* dy_thread = dy_base + (int64_t(g) * a.cout_g + co0 + row0) * a.dy_stride[1];
+  const scalar_t* dy_tail = dy_base + (int64_t(g) * a.cout_g + co0 + tail_row0) * a.dy_stride[1];
+  const int x_rows = a.cin_g - ci0 - x_ci, dy_rows = a.cout_g - co0 - row0, tail_rows = a.cout_g - co0 - tail_row0;
+  const bool full_tile = a.cin_g - ci0 >= BN && a.cout_g - co0 >= BM;
+  const int od0 = kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1];
+  const int ow_base = taps.kw0 * a.dilation[2] - a.padding[2];
+  const int64_t x_pass = 8 * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
+
+  auto load_stage = [&](int stage) {
+    const int iw0 = wc * BK;
+    const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0;
+    const bool row_valid = u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
+    const int iw = iw0 + col, ix = iw0 + x_col;
+    const bool x_valid = u < u_end && ix < a.in_size[2];
+    const int ow = a.stride[2] * iw + ow_base, ow_tail = a.stride[2] * (iw0 + tail_col) + ow_base;
+    const bool dy_valid = row_valid && unsigned(ow) < unsigned(a.out_size[2]);
+    const bool tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.out_size[2]);
+    const int64_t x_row = n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3];
+    const int64_t dy_row = n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
+    const scalar_t* x_src = x_valid ? x_thread + x_row + ix * a.x_stride[4] : x_base;
+    const scalar_t* dy_src = dy_valid ? dy_thread + dy_row + ow * a.dy_stride[4] : dy_base;
+    const scalar_t* tail_src = tail_valid ? dy_tail + dy_row + ow_tail * a.dy_stride[4] : dy_base;
+    float* As = smem + stage * kStage;
+    float* Bs = As + T::kStageA + warp * 32 + lane;  // core matrix (i, warp), element lane
+    if (full_tile) {
+      copy_rows<BM / kRows, false>(As + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
+                                   kRows, dy_base);
+      if (kMaxTaps > 1)
+        copy_rows<BM / kTailRows, false>(As + tail_row0 * LD + tail_col, kTailRows * LD, tail_src,
+                                         tail_valid ? tail_pass : 0, tail_valid, tail_rows, kTailRows, dy_base);
+    } else {
+      copy_rows<BM / kRows, true>(As + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
+                                  kRows, dy_base);
+      if (kMaxTaps > 1)
+        copy_rows<BM / kTailRows, true>(As + tail_row0 * LD + tail_col, kTailRows * LD, tail_src,
+                                        tail_valid ? tail_pass : 0, tail_valid, tail_rows, kTailRows, dy_base);
+    }
+#pragma unroll
+    for (int i = 0; i < kXCopies; ++i) {
+      const bool ok = x_valid && (full_tile || 8 * i < x_rows);
+      copy_element(Bs + i * (BK / 4) * 32, x_src + (ok ? i * x_pass : 0), ok, x_base);
+    }
+    ++u;
+    if (++wc == a.w_chunks) {
+      wc = 0;
+      if (++ih == a.in_size[1]) {
+        ih = 0;
+        if (++id == a.in_size[0]) {
+          id = 0;
+          ++n;
+        }
+      }
+    }
+  };
+
+  const int gid = lane / 4, tig = lane % 4;
+  float acc[kMaxTaps][BN / 2];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t)
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
+  int shift[kMaxTaps];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t) shift[t] = t * taps.shift_step;
+  // The tap count is block-uniform; taps past it still issue their wgmmas (on zero A fragments, into
+  // accumulators that are never stored): a branch between the wgmmas of a stage made ptxas serialize
+  // them (C7513, as in the gather kernel).
+  const int count = taps.count;
+
+#pragma unroll
+  for (int st = 0; st < S - 1; ++st) {
+    if (st < iterations) load_stage(st);
+    cp_async_commit();
+  }
+  for (int it = 0; it < iterations; ++it) {
+    cp_async_wait<S - 2>();
+    fence_generic_to_async_shared();
+    __syncthreads();
+    if (it + S - 1 < iterations) load_stage((it + S - 1) % S);
+    cp_async_commit();
+    const float* As = smem + (it % S) * kStage;
+    const float* Bs = As + T::kStageA;
+    uint32_t frag[BK / 8][kMaxTaps][4];
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8)
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) {
+        // rows warp * 16 + gid (+8), strip columns k8 * 8 + tig (+4) + shift
+        const float* p = As + (warp * 16 + gid) * LD + k8 * 8 + tig + shift[t];
+        const bool live = t < count;
+        const float v[4] = {live ? p[0] : 0.f, live ? p[8 * LD] : 0.f, live ? p[4] : 0.f, live ? p[8 * LD + 4] : 0.f};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) frag[k8][t][e] = kWidened ? __float_as_uint(v[e]) : to_tf32(v[e]);
+      }
+    wgmma_fence();
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8) {
+      const uint64_t b_desc = wgmma_b_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) wgmma_tf32<BN>(acc[t], frag[k8][t], b_desc);
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+  }
+  cp_async_wait<0>();
+
+  // Accumulator i = 4 j + 2 h + l: C_out row warp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
+  float* out = a.partial + int64_t(blockIdx.y) * a.weight_numel;
+  const int tap_row = (kd * a.kernel[1] + kh) * a.kernel[2];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t) {
+    if (t >= count) break;
+    const int tap = tap_row + taps.kw0 + t * taps.kw_step;
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) {
+      const int co = co0 + warp * 16 + gid + 8 * ((i / 2) % 2);
+      const int ci = ci0 + 8 * (i / 4) + 2 * tig + i % 2;
+      if (ci < a.cin_g && co < a.cout_g)
+        out[((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap] = acc[t][i];
+    }
+  }
+}
+
 // B operand layout: packed[g][tap][kc chunk of BK][column block][BK x block_cols in the order the
 // tile's MMA reads] (ldw = nc rounded up to the kernel's block width, kc to k_pad; the padding is zeros),
 // so a stage's BK x BN slice is contiguous. Within a block, per k8 step:
@@ -1236,7 +1437,8 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 namespace {
 struct WeightGradPlan {
   int warps_m, max_taps, w_groups, w_chunks;
-  int taps_per_block;  // the largest group's tap count rounded up to 1, 2 or 4 (the kernel's kMaxTaps)
+  int largest_group;   // taps in the call's largest W tap group
+  int taps_per_block;  // largest_group rounded up to 1, 2 or 4 (the mma.sync kernel's kMaxTaps)
   int64_t tiles, units, chunk, splits;
 };
 
@@ -1262,6 +1464,7 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
                         i, &group);
     largest = std::max(largest, group.count);
   }
+  plan.largest_group = largest;
   plan.taps_per_block = largest == 1 ? 1 : largest == 2 ? 2 : 4;
   const int64_t bm = 32 * plan.warps_m, bn = Tile::kBlockN, bk = Tile::kBlockK;
   plan.tiles = p.kernel[0] * p.kernel[1] * plan.w_groups * p.groups * ((p.in_per_group() + bm - 1) / bm) *
@@ -1289,6 +1492,28 @@ cudaError_t launch_grad_weight_taps(const WeightGradArgs& a, const WeightGradPla
     tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 2, kMaxTaps>
         <<<grid, WeightGemmTile<2, kSplitTf32>::kThreads, 0, stream>>>(a);
   return cudaGetLastError();
+}
+
+// The wgmma kernel issues all kMaxTaps wgmmas of a k8 step (no branch between them), so kMaxTaps is
+// the call's largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2).
+template <typename scalar_t, int kMaxTaps>
+cudaError_t launch_grad_weight_wgmma_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
+  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
+  if (plan.warps_m == 1)
+    tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 1, kMaxTaps><<<grid, WeightWgmmaTile<1>::kThreads, 0, stream>>>(a);
+  else
+    tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps><<<grid, WeightWgmmaTile<2>::kThreads, 0, stream>>>(a);
+  return cudaGetLastError();
+}
+template <typename scalar_t>
+cudaError_t launch_grad_weight_wgmma(const WeightGradArgs& a, const WeightGradPlan& plan, int largest_group,
+                                     cudaStream_t stream) {
+  switch (largest_group) {
+    case 1: return launch_grad_weight_wgmma_taps<scalar_t, 1>(a, plan, stream);
+    case 2: return launch_grad_weight_wgmma_taps<scalar_t, 2>(a, plan, stream);
+    case 3: return launch_grad_weight_wgmma_taps<scalar_t, 3>(a, plan, stream);
+    default: return launch_grad_weight_wgmma_taps<scalar_t, 4>(a, plan, stream);
+  }
 }
 
 template <typename scalar_t, bool kSplitTf32>
@@ -1319,9 +1544,9 @@ int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool
   return plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems).splits;
 }
 
-cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
-                              const void* grad_output, void* grad_weight, float* workspace, int sm_count,
-                              int64_t max_workspace_elems, cudaStream_t stream) {
+cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                              const void* input, const void* grad_output, void* grad_weight, float* workspace,
+                              int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
   const WeightGradPlan plan = plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems);
   split_tf32 = uses_split_tf32(dtype, split_tf32);
@@ -1358,13 +1583,24 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool sp
   a.units = plan.units;
   a.chunk = plan.chunk;
   a.weight_numel = weight_numel;
-  cudaError_t err = cudaSuccess;
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return err;
+  const bool wgmma = use_wgmma(dtype, split_tf32, allow_wgmma, device);
   switch (dtype) {
     case DType::kFloat32:
-      err = split_tf32 ? launch_grad_weight<float, true>(a, plan, stream) : launch_grad_weight<float, false>(a, plan, stream);
+      err = wgmma        ? launch_grad_weight_wgmma<float>(a, plan, plan.largest_group, stream)
+            : split_tf32 ? launch_grad_weight<float, true>(a, plan, stream)
+                         : launch_grad_weight<float, false>(a, plan, stream);
       break;
-    case DType::kFloat16: err = launch_grad_weight<__half, false>(a, plan, stream); break;
-    case DType::kBFloat16: err = launch_grad_weight<__nv_bfloat16, false>(a, plan, stream); break;
+    case DType::kFloat16:
+      err = wgmma ? launch_grad_weight_wgmma<__half>(a, plan, plan.largest_group, stream)
+                  : launch_grad_weight<__half, false>(a, plan, stream);
+      break;
+    case DType::kBFloat16:
+      err = wgmma ? launch_grad_weight_wgmma<__nv_bfloat16>(a, plan, plan.largest_group, stream)
+                  : launch_grad_weight<__nv_bfloat16, false>(a, plan, stream);
+      break;
     default: return cudaErrorInvalidValue;
   }
   if (err != cudaSuccess) return err;

@@ -130,6 +130,37 @@ struct WeightGemmTile {
 };
 constexpr int kGradWeightMaxWGroups = 32;  // W tap groups per call (kernel width <= 32)
 
+// grad_weight on Hopper (sm_90a, TF32 mode and fp16/bf16): the same blocks as WeightGemmTile (C_in tile
+// of 32 or 64 = 32 x kWarpsM, 64 C_out, a W tap group of up to 4 taps, split-K), as one warpgroup
+// issuing wgmma.m64nNk8 with M = the 64 C_out rows of the grad_output strip (A from registers, so
+// each tap reads it at its own shift) and N = the C_in tile (B: the x tile by descriptor, K-major
+// core matrices). Why: run 27's profile (benchmarks/results/RUNS.md) put the mma.sync kernel at
+// 35-55 % of fwd+bwd on the GEMM shapes, and its SASS at ~6 issued instructions per m16n8k8 (fragment
+// loads and conversions of both operands); here B needs no register fragments.
+template <int kWarpsMArg>
+struct WeightWgmmaTile {
+  static constexpr int kThreads = 128;
+  static constexpr int kBlockM = 64;                // C_out: the wgmma's M
+  static constexpr int kBlockN = 32 * kWarpsMArg;   // C_in: the wgmma's N (WeightGemmTile's kBlockM)
+  static constexpr int kBlockK = 16;
+  static constexpr int kStages = 4;
+  static constexpr int kMaxTaps = 4;
+  static constexpr int kMaxStripShift = 4;
+  static constexpr int kStrip = kBlockK + kMaxStripShift;
+  // The strip as [C_out][20]: fragment loads (rows gid, columns tig at any shift) hit banks
+  // 20 * gid + tig + const, all distinct.
+  static constexpr int kLdA = kStrip;
+  static constexpr int kStageA = kBlockM * kLdA;
+  static constexpr int kStageB = kBlockN * kBlockK;  // [C_in / 8][K / 4][8][4] core matrices
+  static constexpr int kStageFloats = kStageA + kStageB;
+  static constexpr int kBLeadingBytes = 128, kBStrideBytes = kBlockK / 4 * 128;
+  static_assert(kBlockN == WeightGemmTile<kWarpsMArg, false>::kBlockM && kBlockM == WeightGemmTile<1, false>::kBlockN &&
+                    kBlockK == WeightGemmTile<1, false>::kBlockK &&
+                    kMaxStripShift == WeightGemmTile<1, false>::kMaxStripShift,
+                "the same blocks, W tap groups and split-K plan as the mma.sync kernel");
+  static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B tiles start 128-byte aligned");
+};
+
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
 // -122833): direct -> igemm grad_weight went 247 -> 121 ms on L1-68 (32x64 channels per group),
