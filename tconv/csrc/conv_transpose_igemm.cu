@@ -299,19 +299,6 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
 template <int kN>
 __device__ __forceinline__ void wgmma_tf32(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
 template <>
-__device__ __forceinline__ void wgmma_tf32<32>(float (&d)[16], const uint32_t (&a)[4], uint64_t b) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
-      "{%16, %17, %18, %19}, %20, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
-#endif
-}
-template <>
 __device__ __forceinline__ void wgmma_tf32<64>(float (&d)[32], const uint32_t (&a)[4], uint64_t b) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile(
@@ -1058,6 +1045,14 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   }
   for (int it = 0; it < iterations; ++it) {
     cp_async_wait<S - 2>();
+    // wgmma reads fp32 B as TF32 by dropping the low mantissa bits (truncation): each thread rounds the
+    // x elements it copied (its own cp.async writes are complete after the wait). Without this, run 29
+    // measured grad_weight errors of 2.0-2.1x PyTorch's TF32 error (the contract allows 2x).
+    if (!kWidened) {
+      float* own = smem + (it % S) * kStage + T::kStageA + warp * 32 + lane;
+#pragma unroll
+      for (int i = 0; i < kXCopies; ++i) own[i * (BK / 4) * 32] = __uint_as_float(to_tf32(own[i * (BK / 4) * 32]));
+    }
     fence_generic_to_async_shared();
     __syncthreads();
     if (it + S - 1 < iterations) load_stage((it + S - 1) % S);
@@ -1499,10 +1494,8 @@ cudaError_t launch_grad_weight_taps(const WeightGradArgs& a, const WeightGradPla
 template <typename scalar_t, int kMaxTaps>
 cudaError_t launch_grad_weight_wgmma_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
   const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  if (plan.warps_m == 1)
-    tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 1, kMaxTaps><<<grid, WeightWgmmaTile<1>::kThreads, 0, stream>>>(a);
-  else
-    tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps><<<grid, WeightWgmmaTile<2>::kThreads, 0, stream>>>(a);
+  // Only 64-wide C_in tiles (plan.warps_m == 2) take this kernel; see igemm_grad_weight.
+  tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps><<<grid, WeightWgmmaTile<2>::kThreads, 0, stream>>>(a);
   return cudaGetLastError();
 }
 template <typename scalar_t>
@@ -1586,7 +1579,10 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool sp
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  const bool wgmma = use_wgmma(dtype, split_tf32, allow_wgmma, device);
+  // C_in tiles of 32 (m64n32) stay on mma.sync: run 29 (H200, TF32 fwd+bwd, same script) measured the
+  // wgmma kernel slower there (L1-68 42.85 -> 43.65 ms, L1-71 4.08 -> 4.28) and faster on the 64-wide
+  // tiles (L2-61 7.41 -> 6.92, fam07 35.5 -> 31.6, fam06 13.55 -> 12.79).
+  const bool wgmma = use_wgmma(dtype, split_tf32, allow_wgmma, device) && plan.warps_m == 2;
   switch (dtype) {
     case DType::kFloat32:
       err = wgmma        ? launch_grad_weight_wgmma<float>(a, plan, plan.largest_group, stream)

@@ -136,7 +136,8 @@ constexpr int kGradWeightMaxWGroups = 32;  // W tap groups per call (kernel widt
 // each tap reads it at its own shift) and N = the C_in tile (B: the x tile by descriptor, K-major
 // core matrices). Why: run 27's profile (benchmarks/results/RUNS.md) put the mma.sync kernel at
 // 35-55 % of fwd+bwd on the GEMM shapes, and its SASS at ~6 issued instructions per m16n8k8 (fragment
-// loads and conversions of both operands); here B needs no register fragments.
+// loads and conversions of both operands); here B needs no register fragments. Taken for 64-wide C_in
+// tiles only (run 29: slower than mma.sync with 32-wide ones, see igemm_grad_weight).
 template <int kWarpsMArg>
 struct WeightWgmmaTile {
   static constexpr int kThreads = 128;
