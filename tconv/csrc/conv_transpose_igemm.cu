@@ -1581,8 +1581,11 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool sp
   if (err != cudaSuccess) return err;
   // C_in tiles of 32 (m64n32) stay on mma.sync: run 29 (H200, TF32 fwd+bwd, same script) measured the
   // wgmma kernel slower there (L1-68 42.85 -> 43.65 ms, L1-71 4.08 -> 4.28) and faster on the 64-wide
-  // tiles (L2-61 7.41 -> 6.92, fam07 35.5 -> 31.6, fam06 13.55 -> 12.79).
-  const bool wgmma = use_wgmma(dtype, split_tf32, allow_wgmma, device) && plan.warps_m == 2;
+  // tiles (L2-61 7.41 -> 6.92, fam07 35.5 -> 31.6, fam06 13.55 -> 12.79). One-tap groups (kernel ==
+  // stride) stay too: run 32 (tconv bench) had the U-Net up-conv at 1.714 ms and the VAE's at 3.266
+  // against 1.516 / 2.920 with the mma.sync kernel (run 20).
+  const bool wgmma =
+      use_wgmma(dtype, split_tf32, allow_wgmma, device) && plan.warps_m == 2 && plan.largest_group >= 2;
   switch (dtype) {
     case DType::kFloat32:
       err = wgmma        ? launch_grad_weight_wgmma<float>(a, plan, plan.largest_group, stream)
