@@ -756,6 +756,59 @@ struct WeightGradArgs {
   int64_t weight_numel;
 };
 
+// A grad_weight block: (kd, kh, W tap group, group, C_out tile, C_in tile) from blockIdx.x, one split
+// of K (input rows x W chunks) from blockIdx.y. Shared by the mma.sync and wgmma kernels.
+struct WeightBlock {
+  int ci0, co0, g, kd, kh;
+  WTapGroup taps;
+  int64_t u_begin, u_end;
+};
+__device__ __forceinline__ WeightBlock decode_weight_block(const WeightGradArgs& a, int ci_block, int co_block,
+                                                           int max_shift) {
+  const int ci_tiles = (a.cin_g + ci_block - 1) / ci_block, co_tiles = (a.cout_g + co_block - 1) / co_block;
+  WeightBlock b;
+  int tile = blockIdx.x;
+  b.ci0 = (tile % ci_tiles) * ci_block; tile /= ci_tiles;
+  b.co0 = (tile % co_tiles) * co_block; tile /= co_tiles;
+  b.g = tile % a.groups; tile /= a.groups;
+  const int w_group = tile % a.w_groups; tile /= a.w_groups;
+  b.kh = tile % a.kernel[1];
+  b.kd = tile / a.kernel[1];
+  b.taps = WTapGroup{0, 1, 0, 0};
+  weight_w_tap_groups(a.kernel[2], a.stride[2], a.dilation[2], a.max_taps, max_shift, w_group, &b.taps);
+  b.u_begin = int64_t(blockIdx.y) * a.chunk;
+  b.u_end = b.u_begin + a.chunk < a.units ? b.u_begin + a.chunk : a.units;
+  return b;
+}
+// The next stage's input row (n, id, ih) and W chunk wc, advanced with carries (block-uniform).
+struct WeightStageCursor {
+  int wc, ih, id;
+  int64_t n, u;
+  __device__ __forceinline__ void advance(const WeightGradArgs& a) {
+    ++u;
+    if (++wc == a.w_chunks) {
+      wc = 0;
+      if (++ih == a.in_size[1]) {
+        ih = 0;
+        if (++id == a.in_size[0]) {
+          id = 0;
+          ++n;
+        }
+      }
+    }
+  }
+};
+__device__ __forceinline__ WeightStageCursor weight_stage_cursor(const WeightGradArgs& a, int64_t u_begin) {
+  const int64_t row = u_begin / a.w_chunks;
+  WeightStageCursor c;
+  c.wc = int(u_begin - row * a.w_chunks);
+  c.ih = int(row % a.in_size[1]);
+  c.id = int((row / a.in_size[1]) % a.in_size[0]);
+  c.n = row / (int64_t(a.in_size[1]) * a.in_size[0]);
+  c.u = u_begin;
+  return c;
+}
+
 // Block: (kd, kh, W tap group, group, C_out tile, C_in tile) x one split of K. Each stage is one
 // BK-wide chunk of one input row, the same for every thread, so the row's grad_output (D, H)
 // position and its validity are block-uniform; per thread only the W column varies.
@@ -775,35 +828,15 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   constexpr int kStage = T::kStageFloats;
   __shared__ __align__(16) float smem[S * kStage];
 
-  const int ci_tiles = (a.cin_g + BM - 1) / BM, co_tiles = (a.cout_g + BN - 1) / BN;
-  int tile = blockIdx.x;
-  const int ci_tile = tile % ci_tiles; tile /= ci_tiles;
-  const int co_tile = tile % co_tiles; tile /= co_tiles;
-  const int g = tile % a.groups; tile /= a.groups;
-  const int w_group = tile % a.w_groups; tile /= a.w_groups;
-  const int kh = tile % a.kernel[1];
-  const int kd = tile / a.kernel[1];
-  WTapGroup taps{0, 1, 0, 0};
-  weight_w_tap_groups(a.kernel[2], a.stride[2], a.dilation[2], a.max_taps, kShift, w_group, &taps);
+  const WeightBlock blk = decode_weight_block(a, BM, BN, kShift);
+  const WTapGroup& taps = blk.taps;
+  const int g = blk.g, kd = blk.kd, kh = blk.kh, ci0 = blk.ci0, co0 = blk.co0;
   int shift[kMaxTaps];
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) shift[t] = t * taps.shift_step;
-  const int ci0 = ci_tile * BM, co0 = co_tile * BN;
-  const int64_t u_begin = int64_t(blockIdx.y) * a.chunk;
-  const int64_t u_end = u_begin + a.chunk < a.units ? u_begin + a.chunk : a.units;
-  const int iterations = int(u_end - u_begin);
-
-  // The stage's input row and W chunk, advanced with carries (block-uniform).
-  int wc, ih, id;
-  int64_t n;
-  {
-    const int64_t row = u_begin / a.w_chunks;
-    wc = int(u_begin - row * a.w_chunks);
-    ih = int(row % a.in_size[1]);
-    id = int((row / a.in_size[1]) % a.in_size[0]);
-    n = row / (int64_t(a.in_size[1]) * a.in_size[0]);
-  }
-  int64_t u = u_begin;
+  const int64_t u_end = blk.u_end;
+  const int iterations = int(u_end - blk.u_begin);
+  WeightStageCursor cur = weight_stage_cursor(a, blk.u_begin);
 
   const int tid = threadIdx.x;
   const int col = tid % BK, row0 = tid / BK;                          // x and the strip's first BK columns
@@ -820,6 +853,8 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   const int64_t x_pass = kRows * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
 
   auto load_stage = [&](int stage) {
+    const int wc = cur.wc, ih = cur.ih, id = cur.id;
+    const int64_t n = cur.n, u = cur.u;
     const int iw0 = wc * BK;
     const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0;
     const bool row_valid = u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
@@ -848,17 +883,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
         copy_rows<BN / kTailRows, true>(Bs + tail_row0 * LD + tail_col, kTailRows * LD, tail_src,
                                         tail_valid ? tail_pass : 0, tail_valid, tail_rows, kTailRows, dy_base);
     }
-    ++u;
-    if (++wc == a.w_chunks) {
-      wc = 0;
-      if (++ih == a.in_size[1]) {
-        ih = 0;
-        if (++id == a.in_size[0]) {
-          id = 0;
-          ++n;
-        }
-      }
-    }
+    cur.advance(a);
   };
 
   const int warp = tid / 32, lane = tid % 32;
@@ -929,31 +954,12 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   __shared__ __align__(128) float smem[S * kStage];
 
   // Block: as tconv_igemm_grad_weight_tf32_kernel (C_in tile = its M, C_out tile = its N).
-  const int ci_tiles = (a.cin_g + BN - 1) / BN, co_tiles = (a.cout_g + BM - 1) / BM;
-  int tile = blockIdx.x;
-  const int ci_tile = tile % ci_tiles; tile /= ci_tiles;
-  const int co_tile = tile % co_tiles; tile /= co_tiles;
-  const int g = tile % a.groups; tile /= a.groups;
-  const int w_group = tile % a.w_groups; tile /= a.w_groups;
-  const int kh = tile % a.kernel[1];
-  const int kd = tile / a.kernel[1];
-  WTapGroup taps{0, 1, 0, 0};
-  weight_w_tap_groups(a.kernel[2], a.stride[2], a.dilation[2], a.max_taps, kShift, w_group, &taps);
-  const int ci0 = ci_tile * BN, co0 = co_tile * BM;
-  const int64_t u_begin = int64_t(blockIdx.y) * a.chunk;
-  const int64_t u_end = u_begin + a.chunk < a.units ? u_begin + a.chunk : a.units;
-  const int iterations = int(u_end - u_begin);
-
-  int wc, ih, id;
-  int64_t n;
-  {
-    const int64_t row = u_begin / a.w_chunks;
-    wc = int(u_begin - row * a.w_chunks);
-    ih = int(row % a.in_size[1]);
-    id = int((row / a.in_size[1]) % a.in_size[0]);
-    n = row / (int64_t(a.in_size[1]) * a.in_size[0]);
-  }
-  int64_t u = u_begin;
+  const WeightBlock blk = decode_weight_block(a, BN, BM, kShift);
+  const WTapGroup& taps = blk.taps;
+  const int g = blk.g, kd = blk.kd, kh = blk.kh, ci0 = blk.ci0, co0 = blk.co0;
+  const int64_t u_end = blk.u_end;
+  const int iterations = int(u_end - blk.u_begin);
+  WeightStageCursor cur = weight_stage_cursor(a, blk.u_begin);
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   // The strip (A): thread copies column `col` of rows row0 + kRows * i, and tail column tail_col of
@@ -978,6 +984,8 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   const int64_t x_pass = 8 * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
 
   auto load_stage = [&](int stage) {
+    const int wc = cur.wc, ih = cur.ih, id = cur.id;
+    const int64_t n = cur.n, u = cur.u;
     const int iw0 = wc * BK;
     const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0;
     const bool row_valid = u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
@@ -1011,17 +1019,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
       const bool ok = x_valid && (full_tile || 8 * i < x_rows);
       copy_element(Bs + i * (BK / 4) * 32, x_src + (ok ? i * x_pass : 0), ok, x_base);
     }
-    ++u;
-    if (++wc == a.w_chunks) {
-      wc = 0;
-      if (++ih == a.in_size[1]) {
-        ih = 0;
-        if (++id == a.in_size[0]) {
-          id = 0;
-          ++n;
-        }
-      }
-    }
+    cur.advance(a);
   };
 
   const int gid = lane / 4, tig = lane % 4;
