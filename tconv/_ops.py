@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-from . import _args, _build
+from . import _args, _build, _phase_split
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
 FUSED_OPS = ("act_group_norm", "act_group_norm_backward")
@@ -36,9 +36,12 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # channels per group, forward, grad_input and grad_weight). The "igemm_*" variants force the GEMMs
 # and pin one choice of the gather passes: "igemm_mma" keeps them (and grad_weight) on the mma.sync
 # kernels where "igemm" would take the Hopper wgmma ones, "igemm_window" takes the W-tap window (one A tile shared
-# by a row's W taps) wherever it is possible, "igemm_nowindow" never. tconv's own setting, not
-# torch's; tests and benchmarks use it.
-ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "grouped")
+# by a row's W taps) wherever it is possible, "igemm_nowindow" never; "igemm_phase_split" runs grad_input at W
+# stride > 1 as a W-stride-1 GEMM over a strided view of grad_output wherever _phase_split.plan allows (like
+# "igemm" elsewhere; Python-side, the C++ layer sees "igemm"). tconv's own setting, not torch's; tests and
+# benchmarks use it.
+ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
+              "grouped")
 algorithm = "auto"
 
 
@@ -59,6 +62,11 @@ class use_algorithm:
         global algorithm
         algorithm = self.previous
         return False
+
+
+def _kernel_algorithm(name: str) -> str:
+    """The algorithm name the C++ layer knows (the phase split is decided here, in Python)."""
+    return "igemm" if name == "igemm_phase_split" else name
 
 
 def conv_tf32_allowed() -> bool:
@@ -97,7 +105,8 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
     shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
     out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
     _build.load().forward_out(_as_5d(input), _as_5d(weight), bias, _as_5d(out), _pad3(stride, 1),
-                              _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(), algorithm)
+                              _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(),
+                              _kernel_algorithm(algorithm))
     return out
 
 
@@ -105,8 +114,16 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
     _check_cuda_dtype(grad_output, "conv_transpose_grad_input")
     grad_input = torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
                              memory_format=_args.memory_format_of(grad_output))
-    _build.load().grad_input_out(_as_5d(grad_output), _as_5d(weight), _as_5d(grad_input), _pad3(stride, 1),
-                                 _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(), algorithm)
+    grad_output5, weight5, grad_input5 = _as_5d(grad_output), _as_5d(weight), _as_5d(grad_input)
+    stride3, padding3, dilation3 = _pad3(stride, 1), _pad3(padding, 0), _pad3(dilation, 1)
+    if algorithm == "igemm_phase_split" and grad_input.numel() > 0:
+        split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3,
+                                     dilation3)
+        if split is not None:
+            grad_output5, weight5, stride3, padding3, dilation3 = _phase_split.apply(
+                split, grad_output5, weight5, stride3, padding3, dilation3)
+    _build.load().grad_input_out(grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups,
+                                 conv_tf32_allowed(), _kernel_algorithm(algorithm))
     return grad_input
 
 
@@ -114,7 +131,8 @@ def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, pad
     _check_cuda_dtype(grad_output, "conv_transpose_grad_weight")
     grad_weight = torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
     _build.load().grad_weight_out(_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight), _pad3(stride, 1),
-                                  _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(), algorithm)
+                                  _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(),
+                                  _kernel_algorithm(algorithm))
     return grad_weight
 
 

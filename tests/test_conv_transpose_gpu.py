@@ -167,6 +167,13 @@ GRID = [
     (2, 2, 48, 136, 1, [3, 5], [1, 2], [1, 2], [0, 1], [1, 1], [9, 70], False),
     (3, 2, 33, 40, 1, [2, 3, 5], [1, 1, 1], [0, 1, 2], [0, 0, 0], [1, 1, 2], [3, 4, 37], True),
     (1, 1, 8, 8, 1, [6], [1], [0], [0], [5], [60], False),
+    # grad_input's phase split: HiFi-GAN's k16 s8 p4 over several M tiles with 72 input channels; DCGAN's
+    # k4 s2 p1 with 136 input channels; one residue class (d = s = 2) with a trailing zero tap; W stride 3
+    # with groups and H stride 2
+    (1, 2, 72, 40, 1, [16], [8], [4], [0], [1], [150], True),
+    (2, 2, 136, 24, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [6, 33], False),
+    (1, 2, 24, 40, 1, [3], [2], [1], [1], [2], [170], True),
+    (2, 2, 36, 24, 3, [3, 5], [2, 3], [1, 2], [1, 1], [1, 2], [5, 40], True),
 ]
 
 
@@ -186,9 +193,10 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 
 # "igemm" takes the Hopper wgmma kernels for TF32-mode work where the device has them, "igemm_mma"
 # keeps the mma.sync ones (the sm_80 path); "igemm_window" takes the W-tap window wherever it is
-# possible (the small shapes here are below auto's threshold), "igemm_nowindow" never: all run on
-# every case.
-@pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow"])
+# possible (the small shapes here are below auto's threshold), "igemm_nowindow" never;
+# "igemm_phase_split" runs grad_input at W stride > 1 on the split view (tconv/_phase_split.py) where
+# it applies (g1, g3, g4, g13, g14, g16, g17, g21, g24-g27): all run on every case.
+@pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split"])
 @pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMMs
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
 def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
@@ -476,7 +484,8 @@ def random_config(rng):
             rng.random() < 0.5)
 
 
-@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "igemm_window", "grouped"])
+@pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "igemm_window", "igemm_phase_split",
+                                                   "grouped"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)
@@ -544,7 +553,13 @@ def test_opcheck_cuda(dims):
     opcheck(torch.ops.tconv.conv_transpose_grad_bias.default, (g,))
 
 
-def test_cuda_graph_capture_and_replay():
+@pytest.mark.parametrize("algorithm", ["auto", "igemm_phase_split"])  # the split builds its weights on the GPU
+def test_cuda_graph_capture_and_replay(algorithm):
+    with tconv._ops.use_algorithm(algorithm):
+        _cuda_graph_capture_and_replay()
+
+
+def _cuda_graph_capture_and_replay():
     mod = tconv.ConvTranspose2d(8, 6, 3, stride=2, padding=1, output_padding=1, groups=2).cuda()
     static_x = torch.rand(2, 8, 9, 7, device="cuda", requires_grad=True)
     stream = torch.cuda.Stream()
@@ -568,6 +583,28 @@ def test_cuda_graph_capture_and_replay():
         # The graph was captured with torch's default flags (TF32 allowed): compare at TF32 level.
         ref = F.conv_transpose2d(new_x.double(), mod.weight.double(), mod.bias.double(), 2, 1, 1, 2)
         assert rel_err(static_out, ref) < 2e-3
+
+
+def test_phase_split_is_taken_where_planned(monkeypatch):
+    """The phase split runs where plan() allows it (HiFi-GAN's pattern) and not at W stride 1, and agrees
+    with the unsplit GEMM (TF32 off: both exact to fp32 rounding)."""
+    from tconv import _phase_split
+
+    calls = []
+    apply = _phase_split.apply
+    monkeypatch.setattr(_phase_split, "apply", lambda *a: calls.append(a[0]) or apply(*a))
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    for stride, splits in ((8, 1), (1, 0)):
+        x = torch.randn(2, 40, 37, device="cuda", generator=gen, requires_grad=True)
+        w = torch.randn(40, 24, 16, device="cuda", generator=gen)
+        grads = []
+        for algorithm in ("igemm_phase_split", "igemm"):
+            with precision("fp32"), tconv._ops.use_algorithm(algorithm):
+                out = tconv.conv_transpose1d(x, w, stride=stride, padding=4)
+                grads.append(torch.autograd.grad(out, x, torch.ones_like(out))[0])
+        assert len(calls) == splits, (stride, calls)
+        torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)
+        calls.clear()
 
 
 def test_current_stream_is_used():

@@ -1,0 +1,112 @@
+"""grad_input at W stride s > 1 re-described as a W-stride-1 problem (no data copied).
+
+The input gradient gathers grad_output at o = i*s - p + k*d (i: input W position, k: W tap). Writing
+e_k = k*d - p = s*q_k + r_k (0 <= r_k < s) turns that into o = s*(i + q_k) + r_k: grad_output viewed as
+[.., residue r, .., j = o // s] (a strided view, since o = s*j + r) is read at j = i + q_k, W stride 1,
+by residue r_k. The residue becomes a tap dimension of its own, put in the free D slot of a 1D/2D
+problem (5-D view [N, C, D, H, W] with D of size 1): D' has r values as "output" positions, one
+"input" position and a kernel of R taps. The weights move to [C_in, C_out/g, R, kH, Q] with zeros where
+no k has that (r, q); that costs R*Q/K times the MMAs of the original (1.5x on HiFi-GAN's k16 s8 and
+DCGAN's k4 s2), but the gather then reads W at stride 1, where the GEMM's W-tap window applies (one A
+tile per residue and channel chunk, shared by the Q taps) instead of one strided A tile per tap.
+
+Only the description changes: the same kernels run on the view. The math is plain Python (plan) and
+torch ops (apply) so the CPU tests check it against PyTorch's grad_input on every parameter corner.
+"""
+import math
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple
+
+import torch
+
+
+KERNEL_PER_DIM_LIMIT = 32
+TAPS_LIMIT = 512
+
+
+@dataclass(frozen=True)
+class PhaseSplitPlan:
+    stride: int         # s, the original W stride
+    residue_first: int  # r0, the smallest residue any tap uses
+    residue_step: int   # gcd(s, d): every tap's residue is r0 + residue_step * m
+    residues: int       # R, the D' kernel: residues r0, r0 + step, ... (some may have no tap)
+    taps: int           # Q, the W' kernel (q_min .. q_max, plus trailing zero taps, see plan())
+    padding: int        # p' = -q_min
+    out_w: int          # L' = W_out / s
+    tap_slot: Tuple[int, ...]  # per original tap k: its flat slot m * Q + q' in the [R, Q] tap grid
+
+    @property
+    def mma_ratio(self) -> float:
+        """MMA work relative to the strided original (zero taps included)."""
+        return self.residues * self.taps / len(self.tap_slot)
+
+
+def _floor_div(a, b: int):
+    return torch.div(a, b, rounding_mode="floor") if isinstance(a, torch.Tensor) else a // b
+
+
+def tap_slots(k, kernel_d: int, stride: int, padding: int, residue_first: int, residue_step: int, taps: int,
+              q_min: int):
+    """Slot m * Q + q' of tap k (an int or a tensor of taps): e = k*d - p = s*q + r, m = (r - r0) / step,
+    q' = q - q_min. The one place this mapping is written (plan() and apply() both use it)."""
+    e = k * kernel_d - padding
+    q = _floor_div(e, stride)
+    r = e - q * stride
+    return _floor_div(r - residue_first, residue_step) * taps + (q - q_min)
+
+
+def plan(grad_output_shape: Sequence[int], weight_shape: Sequence[int], input_shape: Sequence[int],
+         stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> Tuple[Optional[PhaseSplitPlan], str]:
+    """The split of a 5-D grad_input call ([N, C, D, H, W] shapes, 3-entry stride/padding/dilation), or
+    (None, why not). The transposed conv's output_padding is implicit in grad_output's W size."""
+    s, p, d = int(stride[2]), int(padding[2]), int(dilation[2])
+    kernel_w, out_w, in_w = int(weight_shape[4]), int(grad_output_shape[4]), int(input_shape[4])
+    if s == 1:
+        return None, "W stride is 1 (nothing to split)"
+    if int(input_shape[2]) != 1 or int(grad_output_shape[2]) != 1 or int(weight_shape[2]) != 1:
+        return None, "3D problem: the D slot that would hold the residues is taken"
+    if out_w % s != 0:
+        return None, f"grad_output W ({out_w}) is not a multiple of the W stride ({s}): no strided view covers it"
+    e = [k * d - p for k in range(kernel_w)]
+    q = [v // s for v in e]
+    r = [v - qq * s for v, qq in zip(e, q)]
+    step = math.gcd(s, d)
+    r0, q_min, q_max = min(r), min(q), max(q)
+    residues = (max(r) - r0) // step + 1
+    # The kernels take symmetric padding, so the W' output size (in_w - 1) + 2*q_min + (Q - 1) + 1 must equal
+    # L'; with L' = W_out / s that leaves Q = q_max - q_min + 1 + extra, extra = (r(-p) + r(B) + 1 + op - s) / s
+    # >= 0 (B = (K-1)d - p, r(.) = remainder mod s), trailing zero taps the bounds checks never reach.
+    out_w_split = out_w // s
+    extra = out_w_split - in_w - q_min - q_max
+    assert extra >= 0, (grad_output_shape, weight_shape, input_shape, stride, padding, dilation)
+    taps = q_max - q_min + 1 + extra
+    # The GEMM kernels' limits (conv_transpose_igemm.cu: kMaxKernelPerDim, WideGatherTile::kMaxTaps).
+    if residues > KERNEL_PER_DIM_LIMIT or taps > KERNEL_PER_DIM_LIMIT:
+        return None, f"the split needs {residues} x {taps} taps; the GEMM takes at most {KERNEL_PER_DIM_LIMIT} per dim"
+    if residues * taps * int(weight_shape[3]) > TAPS_LIMIT:
+        return None, f"the split needs more than {TAPS_LIMIT} taps"
+    slots = tuple(tap_slots(k, d, s, p, r0, step, taps, q_min) for k in range(kernel_w))
+    return PhaseSplitPlan(s, r0, step, residues, taps, -q_min, out_w_split, slots), ""
+
+
+def apply(split: PhaseSplitPlan, grad_output: torch.Tensor, weight: torch.Tensor, stride: Sequence[int],
+          padding: Sequence[int], dilation: Sequence[int]):
+    """The stride-1 description: (grad_output view, split weight, stride, padding, dilation), 5-D tensors.
+    The weight is a new [C_in, C_out/g, R, kH, Q] tensor (R*Q/K times the original's size), built on the
+    weight's device without host copies (so CUDA graph capture stays legal)."""
+    n, c, _, h, w = grad_output.shape
+    sn, sc, _, sh, sw = grad_output.stride()
+    view = grad_output.as_strided((n, c, split.residues, h, split.out_w),
+                                  (sn, sc, split.residue_step * sw, sh, split.stride * sw),
+                                  grad_output.storage_offset() + split.residue_first * sw)
+    cin, cout_g, _, kh, kw = weight.shape
+    slots = tap_slots(torch.arange(kw, device=weight.device), int(dilation[2]), split.stride, int(padding[2]),
+                      split.residue_first, split.residue_step, split.taps, -split.padding)
+    grid = weight.new_zeros((cin, cout_g, kh, split.residues * split.taps))
+    grid.index_copy_(3, slots, weight[:, :, 0])
+    split_weight = grid.view(cin, cout_g, kh, split.residues, split.taps).permute(0, 1, 3, 2, 4)
+    return (view, split_weight, [1, int(stride[1]), 1], [0, int(padding[1]), split.padding],
+            [1, int(dilation[1]), 1])
+
+
+__all__ = ["PhaseSplitPlan", "plan", "apply", "tap_slots"]
