@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-from . import _args, _build, _phase_split
+from . import _args, _autotune, _build, _phase_split
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
 FUSED_OPS = ("act_group_norm", "act_group_norm_backward")
@@ -100,13 +100,39 @@ def _check_cuda_dtype(t: torch.Tensor, op: str) -> None:
 # ---------------------------------------------------------------------------------------------
 # Implementations. Arguments arrive validated (tconv.functional checks them) and batched.
 # ---------------------------------------------------------------------------------------------
+def _conv_flops(input_shape, weight_shape) -> float:
+    """2 x the multiply-adds of the transposed convolution (the same for its three passes)."""
+    flops = 2.0 * input_shape[0]
+    for size in list(input_shape[2:]) + list(weight_shape):  # spatial x C_in x C_out/g x kernel
+        flops *= size
+    return flops
+
+
+def _run(op, launch, result, key_tensors, key_args, flops, phase_split_possible=False):
+    """Runs a pass: a forced algorithm as given; otherwise the heuristic, or with tconv's autotune on the
+    cached/tuned winner (tconv/_autotune.py)."""
+    if algorithm != "auto" or not _autotune.autotune_enabled():
+        launch(algorithm)
+        return
+    tf32 = conv_tf32_allowed()
+    exact = result.dtype == torch.float64 or (result.dtype == torch.float32 and not tf32)
+    key = _autotune.signature(op, key_tensors, *key_args, tf32)
+    _autotune.run(op, key, _autotune.candidates_for(op, flops, phase_split_possible), launch, result, exact,
+                  torch.cuda.is_current_stream_capturing())
+
+
 def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups):
     _check_cuda_dtype(input, "conv_transpose")
     shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
     out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
-    _build.load().forward_out(_as_5d(input), _as_5d(weight), bias, _as_5d(out), _pad3(stride, 1),
-                              _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(),
-                              _kernel_algorithm(algorithm))
+    args5 = (_as_5d(input), _as_5d(weight), bias, _as_5d(out), _pad3(stride, 1), _pad3(padding, 0),
+             _pad3(dilation, 1), groups)
+
+    def launch(name):
+        _build.load().forward_out(*args5, conv_tf32_allowed(), _kernel_algorithm(name))
+
+    _run("forward", launch, out, (input, weight, bias, out), (stride, padding, dilation, groups),
+         _conv_flops(input.shape, weight.shape))
     return out
 
 
@@ -116,23 +142,32 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
                              memory_format=_args.memory_format_of(grad_output))
     grad_output5, weight5, grad_input5 = _as_5d(grad_output), _as_5d(weight), _as_5d(grad_input)
     stride3, padding3, dilation3 = _pad3(stride, 1), _pad3(padding, 0), _pad3(dilation, 1)
-    if algorithm == "igemm_phase_split" and grad_input.numel() > 0:
-        split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3,
-                                     dilation3)
-        if split is not None:
-            grad_output5, weight5, stride3, padding3, dilation3 = _phase_split.apply(
-                split, grad_output5, weight5, stride3, padding3, dilation3)
-    _build.load().grad_input_out(grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups,
-                                 conv_tf32_allowed(), _kernel_algorithm(algorithm))
+    split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3, dilation3)
+
+    def launch(name):
+        args = (grad_output5, weight5, stride3, padding3, dilation3)
+        if name == "igemm_phase_split" and split is not None and grad_input.numel() > 0:
+            args = _phase_split.apply(split, *args)
+        go, w, s, p, d = args
+        _build.load().grad_input_out(go, w, grad_input5, s, p, d, groups, conv_tf32_allowed(),
+                                     _kernel_algorithm(name))
+
+    _run("grad_input", launch, grad_input, (grad_output, weight, grad_input), (stride, padding, dilation, groups),
+         _conv_flops(input_size, weight.shape), phase_split_possible=split is not None)
     return grad_input
 
 
 def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, padding, dilation, groups):
     _check_cuda_dtype(grad_output, "conv_transpose_grad_weight")
     grad_weight = torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
-    _build.load().grad_weight_out(_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight), _pad3(stride, 1),
-                                  _pad3(padding, 0), _pad3(dilation, 1), groups, conv_tf32_allowed(),
-                                  _kernel_algorithm(algorithm))
+    args5 = (_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight), _pad3(stride, 1), _pad3(padding, 0),
+             _pad3(dilation, 1), groups)
+
+    def launch(name):
+        _build.load().grad_weight_out(*args5, conv_tf32_allowed(), _kernel_algorithm(name))
+
+    _run("grad_weight", launch, grad_weight, (grad_output, input, grad_weight), (stride, padding, dilation, groups),
+         _conv_flops(input.shape, weight_size))
     return grad_weight
 
 

@@ -10,6 +10,7 @@ Error = max |x - ref| / max |ref| (a normalised max error; NaN fails).
 """
 import contextlib
 import random
+import warnings
 import zlib
 
 import pytest
@@ -605,6 +606,29 @@ def test_phase_split_is_taken_where_planned(monkeypatch):
         assert len(calls) == splits, (stride, calls)
         torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)
         calls.clear()
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", [GRID[16], GRID[13], GRID[25], GRID[4], GROUPED_GRID[0]],
+                         ids=["hifigan", "g13", "dcgan", "g4", "gg0"])
+def test_autotune_results_meet_the_contract(case, mode, poison_allocator):
+    """With tconv's autotune on, the first call tunes every pass (each candidate checked against the
+    heuristic), the second runs the cached winners; both meet the precision contract."""
+    tconv.clear_autotune_cache()
+    try:
+        with tconv.autotune(), warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)  # a candidate disagreeing with auto is a bug
+            for _ in range(2):
+                run_case(*case, mode=mode, layout="contiguous", seed=5, poison=poison_allocator)
+        tunings = tconv.autotune_cache()
+        ops = sorted(key[0] for key in tunings)
+        assert ops == ["forward", "grad_input", "grad_weight"], ops
+        for key, tuning in tunings.items():
+            assert tuning.winner in tuning.times_ms and tuning.winner in tconv._autotune.CANDIDATES[key[0]]
+            assert not any("differs" in why for why in tuning.refused.values()), tuning.refused
+    finally:
+        tconv.clear_autotune_cache()
+    assert not tconv.autotune_enabled()
 
 
 def test_current_stream_is_used():

@@ -441,12 +441,33 @@ def test_bench_rows_json_and_chart_on_cpu(tmp_path):
     json_path, chart_path = bench.write_results(rows, env, tmp_path)
     assert json_path.name.startswith("bench_") and json_path.suffix == ".json"
     saved = json.loads(json_path.read_text())
-    assert set(saved["env"]) >= {"gpu", "torch", "cuda", "cudnn", "tconv_commit", "date", "python", "peaks"}
+    assert set(saved["env"]) >= {"gpu", "torch", "cuda", "cudnn", "tconv_commit", "date", "python", "peaks",
+                                 "tconv_autotune"}
+    assert saved["env"]["tconv_autotune"] is False
     assert saved["rows"][0]["problem"] == "tiny_ok" and saved["complete"] is True
     partial = bench.write_json(rows[:1], env, tmp_path / "partial.json", complete=False)
     assert json.loads(partial.read_text())["complete"] is False
     if chart_path is not None:  # matplotlib is optional
         assert chart_path == json_path.with_suffix(".png") and chart_path.stat().st_size > 0
+
+
+def test_bench_autotune_covers_the_tconv_timings_only(monkeypatch):
+    from tconv import _autotune
+
+    seen = []
+    real = bench.time_model
+
+    def recording(model, *args, **kwargs):
+        seen.append((type(model).__name__, _autotune.autotune_enabled()))
+        return real(model, *args, **kwargs)
+
+    monkeypatch.setattr(bench, "time_model", recording)
+    settings = bench.BenchSettings(runs=3, warmup=1, compile_mode=False, autotune=True)
+    spec = bench.ProblemSpec("tiny_ok", TINY, CHEATS / "fallback_scope.py")
+    row, = bench.run_benchmarks([spec], ["tf32"], settings, torch.device("cpu"))
+    assert row["verified"] and seen[-1] == ("ModelNew", True)
+    assert all(not enabled for name, enabled in seen[:-1]) and len(seen) >= 2
+    assert not _autotune.autotune_enabled()
 
 
 # --------------------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import torch
 import torch.nn as nn
 
+from .. import _autotune
 from .chart import write_speedup_chart
 from .precision import PRECISIONS, compute_dtype, precision_mode
 from .problem import (
@@ -84,6 +85,7 @@ class BenchSettings:
     compile_mode: Optional[bool] = None  # None: compile the core suite only
     core_stems: Tuple[str, ...] = ()
     peaks: Optional[Dict[str, float]] = None
+    autotune: bool = False  # tconv's opt-in autotune during the tconv timings (the warm-up runs tune)
 
     def compile_for(self, stem: str) -> bool:
         return self.compile_mode if self.compile_mode is not None else stem in self.core_stems
@@ -285,7 +287,8 @@ def _measure(
         model_new = load_solution_class(spec.solution_path)(*prepared.init_inputs)
         model_new.load_state_dict(model.state_dict())
         model_new.to(device=device, dtype=compute_dtype(precision))
-        _store_timings(row, "tconv", time_model(model_new, model_new, prepared, precision, settings, device))
+        with _autotune.autotune(settings.autotune):
+            _store_timings(row, "tconv", time_model(model_new, model_new, prepared, precision, settings, device))
 
 
 def _reset_compiler() -> None:
@@ -424,6 +427,7 @@ def environment(device: torch.device, peaks: Optional[Dict[str, float]], setting
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "peaks": peaks,
+        "tconv_autotune": settings.autotune,
         "runs": settings.runs,
         "warmup": settings.warmup,
         "timing": "CUDA event pair per run, median/p20/p80; L2 flushed before each run" if device.type == "cuda" else "perf_counter per run",
@@ -517,6 +521,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runs", type=int, default=30, help=f"timed runs per measurement (at least {MIN_RUNS})")
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--out", type=Path, help="results folder (default: <repo>/benchmarks/results)")
+    parser.add_argument("--autotune", action="store_true",
+                        help="time tconv with its opt-in autotune on (tuned during the warm-up runs; compare with "
+                             "the cudnn-bench column, cuDNN's own autotune)")
     parser.add_argument(
         "--peak", action="append", type=_parse_peak, default=[], metavar="NAME=VALUE",
         help="override a peak: tf32/fp32/bf16/fp16 in FLOP/s or bandwidth in B/s (e.g. --peak tf32=400e12)",
@@ -566,7 +573,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not peaks:
         print("tconv bench: no peak table for this GPU; floors stay null (give --peak NAME=VALUE)", flush=True)
     settings = BenchSettings(
-        runs=args.runs, warmup=args.warmup, compile_mode=args.compile_mode, core_stems=_core_stems(root), peaks=peaks or None
+        runs=args.runs, warmup=args.warmup, compile_mode=args.compile_mode, core_stems=_core_stems(root), peaks=peaks or None,
+        autotune=args.autotune,
     )
     env = environment(device, settings.peaks, settings, root)
     print(f"tconv bench on {env['gpu']} (torch {env['torch']}, CUDA {env['cuda']}, cuDNN {env['cudnn']}, tconv {env['tconv_commit']})", flush=True)
