@@ -144,10 +144,12 @@ def tune(candidates: Sequence[str], launch: Callable[[str], None], result: torch
     tuning.times_ms[baseline] = measure(lambda: launch(baseline), REPEATS)
     last = baseline
     for name in candidates[1:]:
+        result.fill_(float("nan"))  # an element the candidate leaves unwritten fails the comparison
         try:
             warm_ms = measure(lambda: launch(name), 1)  # also the support check
         except RuntimeError as err:
             tuning.refused[name] = str(err).splitlines()[0] if str(err) else type(err).__name__
+            launch(last)  # the refusal comes before any launch, but the result was poisoned above
             continue
         last = name
         error = normalised_error(result, reference)

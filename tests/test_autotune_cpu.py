@@ -57,6 +57,7 @@ def test_tune_refuses_unsupported_candidates_with_the_first_line_of_their_error(
     tuning = _autotune.tune(("auto", "grouped", "igemm"), k.launch, k.result, 3e-2, k.measure)
     assert tuning.winner == "igemm"
     assert tuning.refused == {"grouped": "tconv: the grouped algorithm does not support this call"}
+    assert k.launches[-1] == "igemm" and torch.equal(k.result, torch.arange(4.0))
 
 
 def test_tune_never_picks_a_candidate_whose_result_disagrees():
@@ -66,6 +67,23 @@ def test_tune_never_picks_a_candidate_whose_result_disagrees():
         tuning = _autotune.tune(("auto", "igemm", "igemm_mma"), k.launch, k.result, 3e-2, k.measure)
     assert tuning.winner == "igemm_mma" and "igemm" not in tuning.times_ms and "differs" in tuning.refused["igemm"]
     torch.testing.assert_close(k.result, torch.arange(4.0))
+
+
+def test_tune_catches_a_candidate_that_leaves_elements_unwritten():
+    k = FakeKernels({"auto": 2.0, "igemm": 0.1})
+    real_launch = k.launch
+
+    def lazy_launch(name):  # "igemm" writes only the first half
+        if name == "igemm":
+            k.launches.append(name)
+            k.last = name
+            k.result[:2] = torch.arange(2.0)
+        else:
+            real_launch(name)
+
+    with pytest.warns(RuntimeWarning):
+        tuning = _autotune.tune(("auto", "igemm"), lazy_launch, k.result, 3e-2, k.measure)
+    assert tuning.winner == "auto" and torch.equal(k.result, torch.arange(4.0))
 
 
 def test_tune_refuses_nan_results():
