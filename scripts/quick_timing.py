@@ -6,8 +6,11 @@ numbers are compared only with each other; speedups and published figures come f
         --precision tf32 --algorithm auto igemm_mma direct --runs 20 [--json OUT]
 
 Prints one line per (problem, precision, algorithm): forward and forward+backward median (p20-p80) ms.
+`--algorithm autotune` runs "auto" with tconv's autotune on (tuned in the warm-up; the rows record each
+pass's winner and candidate times).
 """
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -22,7 +25,10 @@ from tconv.harness.timing import time_cuda
 
 def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: int) -> dict:
     model, inputs = build_model(stem, precision)
-    with precision_mode(precision), tconv._ops.use_algorithm(algorithm):
+    tuned = algorithm == "autotune"
+    tconv.clear_autotune_cache()
+    with precision_mode(precision), tconv._ops.use_algorithm("auto" if tuned else algorithm), \
+            (tconv.autotune() if tuned else contextlib.nullcontext()):
         def forward():
             with torch.no_grad():
                 model(*inputs)
@@ -35,16 +41,24 @@ def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: 
 
         fwd = time_cuda(forward, runs, warmup)
         fwdbwd = time_cuda(forward_backward, runs, warmup, before_each=lambda: clear_grads(model, leaves))
-    return {"problem": stem, "precision": precision, "algorithm": algorithm,
-            "fwd_ms": fwd.median_ms, "fwd_p20_ms": fwd.p20_ms, "fwd_p80_ms": fwd.p80_ms,
-            "fwdbwd_ms": fwdbwd.median_ms, "fwdbwd_p20_ms": fwdbwd.p20_ms, "fwdbwd_p80_ms": fwdbwd.p80_ms}
+    row = {"problem": stem, "precision": precision, "algorithm": algorithm,
+           "fwd_ms": fwd.median_ms, "fwd_p20_ms": fwd.p20_ms, "fwd_p80_ms": fwd.p80_ms,
+           "fwdbwd_ms": fwdbwd.median_ms, "fwdbwd_p20_ms": fwdbwd.p20_ms, "fwdbwd_p80_ms": fwdbwd.p80_ms}
+    if tuned:
+        row["autotune"] = [{"op": key[0], "winner": t.winner, "times_ms": t.times_ms, "refused": t.refused}
+                           for key, t in tconv.autotune_cache().items()]
+        for entry in row["autotune"]:
+            print(f"  autotune {entry['op']:11s} -> {entry['winner']:17s} "
+                  + " ".join(f"{k}={v:.3f}" for k, v in entry["times_ms"].items()), flush=True)
+    tconv.clear_autotune_cache()
+    return row
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("problems", nargs="+", help="stems under problems/")
     parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
-    parser.add_argument("--algorithm", nargs="+", default=["auto"], choices=list(tconv._ops.ALGORITHMS))
+    parser.add_argument("--algorithm", nargs="+", default=["auto"], choices=list(tconv._ops.ALGORITHMS) + ["autotune"])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
