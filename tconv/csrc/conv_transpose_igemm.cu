@@ -809,6 +809,66 @@ __device__ __forceinline__ WeightStageCursor weight_stage_cursor(const WeightGra
   return c;
 }
 
+// What one thread copies in every stage of a grad_weight block: its channel rows of x, of the
+// grad_output strip and of the strip's tail (shifted taps), its columns within a stage, and the
+// block's tap offsets. Fixed over the stages; weight_stage_sources turns it into each stage's sources.
+template <typename scalar_t>
+struct WeightStageThread {
+  const scalar_t *x_base, *dy_base;  // the zero-fill fallbacks of invalid copies
+  const scalar_t *x, *dy, *dy_tail;  // this thread's channel rows
+  int x_col, dy_col, tail_col;       // its columns within a stage
+  int od0, oh0, ow_base;             // grad_output D/H of input (0, 0) at this tap; strip column 0's W
+};
+// x_ci / dy_co / tail_co: the thread's first channel row in the block's C_in / C_out tile.
+template <typename scalar_t>
+__device__ __forceinline__ WeightStageThread<scalar_t> weight_stage_thread(const WeightGradArgs& a,
+                                                                           const WeightBlock& blk, int x_ci,
+                                                                           int x_col, int dy_co, int dy_col,
+                                                                           int tail_co, int tail_col) {
+  WeightStageThread<scalar_t> t;
+  t.x_base = static_cast<const scalar_t*>(a.x);
+  t.dy_base = static_cast<const scalar_t*>(a.dy);
+  t.x = t.x_base + (int64_t(blk.g) * a.cin_g + blk.ci0 + x_ci) * a.x_stride[1];
+  t.dy = t.dy_base + (int64_t(blk.g) * a.cout_g + blk.co0 + dy_co) * a.dy_stride[1];
+  t.dy_tail = t.dy_base + (int64_t(blk.g) * a.cout_g + blk.co0 + tail_co) * a.dy_stride[1];
+  t.x_col = x_col;
+  t.dy_col = dy_col;
+  t.tail_col = tail_col;
+  t.od0 = blk.kd * a.dilation[0] - a.padding[0];
+  t.oh0 = blk.kh * a.dilation[1] - a.padding[1];
+  t.ow_base = blk.taps.kw0 * a.dilation[2] - a.padding[2];  // strip column c reads W s*(iw0 + c) + ow_base
+  return t;
+}
+template <typename scalar_t>
+struct WeightStageSources {
+  const scalar_t *x, *dy, *tail;
+  bool x_valid, dy_valid, tail_valid;
+};
+// The stage at `cur` (block-uniform input row and W chunk): each copy's source and whether it lies
+// inside its tensor (an invalid copy reads the base pointer and writes zeros).
+template <int BK, typename scalar_t>
+__device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(const WeightGradArgs& a,
+                                                                             const WeightStageThread<scalar_t>& t,
+                                                                             const WeightStageCursor& cur,
+                                                                             int64_t u_end) {
+  const int iw0 = cur.wc * BK;
+  const int od = cur.id * a.stride[0] + t.od0, oh = cur.ih * a.stride[1] + t.oh0;
+  const bool row_valid =
+      cur.u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
+  const int ix = iw0 + t.x_col;
+  const int ow = a.stride[2] * (iw0 + t.dy_col) + t.ow_base, ow_tail = a.stride[2] * (iw0 + t.tail_col) + t.ow_base;
+  WeightStageSources<scalar_t> s;
+  s.x_valid = cur.u < u_end && ix < a.in_size[2];
+  s.dy_valid = row_valid && unsigned(ow) < unsigned(a.out_size[2]);
+  s.tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.out_size[2]);
+  const int64_t x_row = cur.n * a.x_stride[0] + cur.id * a.x_stride[2] + cur.ih * a.x_stride[3];
+  const int64_t dy_row = cur.n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
+  s.x = s.x_valid ? t.x + x_row + ix * a.x_stride[4] : t.x_base;
+  s.dy = s.dy_valid ? t.dy + dy_row + ow * a.dy_stride[4] : t.dy_base;
+  s.tail = s.tail_valid ? t.dy_tail + dy_row + ow_tail * a.dy_stride[4] : t.dy_base;
+  return s;
+}
+
 // Block: (kd, kh, W tap group, group, C_out tile, C_in tile) x one split of K. Each stage is one
 // BK-wide chunk of one input row, the same for every thread, so the row's grad_output (D, H)
 // position and its validity are block-uniform; per thread only the W column varies.
@@ -841,33 +901,16 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   const int tid = threadIdx.x;
   const int col = tid % BK, row0 = tid / BK;                          // x and the strip's first BK columns
   const int tail_col = BK + tid % kShift, tail_row0 = tid / kShift;  // the strip's last kShift columns
-  const scalar_t* x_base = static_cast<const scalar_t*>(a.x);
-  const scalar_t* dy_base = static_cast<const scalar_t*>(a.dy);
-  const scalar_t* x_thread = x_base + (int64_t(g) * a.cin_g + ci0 + row0) * a.x_stride[1];
-  const scalar_t* dy_thread = dy_base + (int64_t(g) * a.cout_g + co0 + row0) * a.dy_stride[1];
-  const scalar_t* dy_tail = dy_base + (int64_t(g) * a.cout_g + co0 + tail_row0) * a.dy_stride[1];
+  const WeightStageThread<scalar_t> thread = weight_stage_thread<scalar_t>(a, blk, row0, col, row0, col, tail_row0, tail_col);
+  const scalar_t *x_base = thread.x_base, *dy_base = thread.dy_base;
   const int x_rows = a.cin_g - ci0 - row0, dy_rows = a.cout_g - co0 - row0, tail_rows = a.cout_g - co0 - tail_row0;
   const bool full_tile = a.cin_g - ci0 >= BM && a.cout_g - co0 >= BN;
-  const int od0 = kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1];
-  const int ow_base = taps.kw0 * a.dilation[2] - a.padding[2];  // strip column c reads W s*(iw0 + c) + ow_base
   const int64_t x_pass = kRows * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
 
   auto load_stage = [&](int stage) {
-    const int wc = cur.wc, ih = cur.ih, id = cur.id;
-    const int64_t n = cur.n, u = cur.u;
-    const int iw0 = wc * BK;
-    const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0;
-    const bool row_valid = u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
-    const int iw = iw0 + col;
-    const bool x_valid = u < u_end && iw < a.in_size[2];
-    const int ow = a.stride[2] * iw + ow_base, ow_tail = a.stride[2] * (iw0 + tail_col) + ow_base;
-    const bool dy_valid = row_valid && unsigned(ow) < unsigned(a.out_size[2]);
-    const bool tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.out_size[2]);
-    const int64_t x_row = n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3];
-    const int64_t dy_row = n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
-    const scalar_t* x_src = x_valid ? x_thread + x_row + iw * a.x_stride[4] : x_base;
-    const scalar_t* dy_src = dy_valid ? dy_thread + dy_row + ow * a.dy_stride[4] : dy_base;
-    const scalar_t* tail_src = tail_valid ? dy_tail + dy_row + ow_tail * a.dy_stride[4] : dy_base;
+    const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
+    const bool x_valid = src.x_valid, dy_valid = src.dy_valid, tail_valid = src.tail_valid;
+    const scalar_t *x_src = src.x, *dy_src = src.dy, *tail_src = src.tail;
     float* As = smem + stage * kStage;
     float* Bs = As + BM * LD;
     if (full_tile) {  // every channel row exists: no per-row checks
@@ -972,33 +1015,16 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   static_assert(BK / 4 == kThreads / 32, "one warp per 4 positions of the x tile");
   constexpr int kXCopies = BN / 8;
   const int x_ci = lane / 4, x_col = warp * 4 + lane % 4;
-  const scalar_t* x_base = static_cast<const scalar_t*>(a.x);
-  const scalar_t* dy_base = static_cast<const scalar_t*>(a.dy);
-  const scalar_t* x_thread = x_base + (int64_t(g) * a.cin_g + ci0 + x_ci) * a.x_stride[1];
-  const scalar_t* dy_thread = dy_base + (int64_t(g) * a.cout_g + co0 + row0) * a.dy_stride[1];
-  const scalar_t* dy_tail = dy_base + (int64_t(g) * a.cout_g + co0 + tail_row0) * a.dy_stride[1];
+  const WeightStageThread<scalar_t> thread = weight_stage_thread<scalar_t>(a, blk, x_ci, x_col, row0, col, tail_row0, tail_col);
+  const scalar_t *x_base = thread.x_base, *dy_base = thread.dy_base;
   const int x_rows = a.cin_g - ci0 - x_ci, dy_rows = a.cout_g - co0 - row0, tail_rows = a.cout_g - co0 - tail_row0;
   const bool full_tile = a.cin_g - ci0 >= BN && a.cout_g - co0 >= BM;
-  const int od0 = kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1];
-  const int ow_base = taps.kw0 * a.dilation[2] - a.padding[2];
   const int64_t x_pass = 8 * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
 
   auto load_stage = [&](int stage) {
-    const int wc = cur.wc, ih = cur.ih, id = cur.id;
-    const int64_t n = cur.n, u = cur.u;
-    const int iw0 = wc * BK;
-    const int od = id * a.stride[0] + od0, oh = ih * a.stride[1] + oh0;
-    const bool row_valid = u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
-    const int iw = iw0 + col, ix = iw0 + x_col;
-    const bool x_valid = u < u_end && ix < a.in_size[2];
-    const int ow = a.stride[2] * iw + ow_base, ow_tail = a.stride[2] * (iw0 + tail_col) + ow_base;
-    const bool dy_valid = row_valid && unsigned(ow) < unsigned(a.out_size[2]);
-    const bool tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.out_size[2]);
-    const int64_t x_row = n * a.x_stride[0] + id * a.x_stride[2] + ih * a.x_stride[3];
-    const int64_t dy_row = n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
-    const scalar_t* x_src = x_valid ? x_thread + x_row + ix * a.x_stride[4] : x_base;
-    const scalar_t* dy_src = dy_valid ? dy_thread + dy_row + ow * a.dy_stride[4] : dy_base;
-    const scalar_t* tail_src = tail_valid ? dy_tail + dy_row + ow_tail * a.dy_stride[4] : dy_base;
+    const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
+    const bool x_valid = src.x_valid, dy_valid = src.dy_valid, tail_valid = src.tail_valid;
+    const scalar_t *x_src = src.x, *dy_src = src.dy, *tail_src = src.tail;
     float* As = smem + stage * kStage;
     float* Bs = As + T::kStageA + warp * 32 + lane;  // core matrix (i, warp), element lane
     if (full_tile) {
