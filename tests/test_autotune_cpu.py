@@ -95,6 +95,17 @@ def test_tune_refuses_nan_results():
     assert k.launches[-1] == "auto" and torch.isfinite(k.result).all()  # the winner ran again
 
 
+def test_error_measure_accepts_shared_overflow_and_nan_but_not_new_ones():
+    inf, nan = float("inf"), float("nan")
+    ref = torch.tensor([1.0, inf, -inf, nan, 2.0])
+    assert _autotune.normalised_error(torch.tensor([1.0, inf, -inf, nan, 2.001]), ref) < 1e-3
+    assert _autotune.normalised_error(torch.tensor([1.0, inf, inf, nan, 2.0]), ref) == inf
+    assert _autotune.normalised_error(torch.tensor([1.0, inf, -inf, 3.0, 2.0]), ref) == inf
+    assert _autotune.normalised_error(torch.tensor([1.0, nan]), torch.tensor([1.0, 2.0])) == inf
+    assert _autotune.normalised_error(torch.tensor([inf]), torch.tensor([inf])) == 0.0
+    assert _autotune.normalised_error(torch.zeros(3), torch.zeros(3)) == 0.0
+
+
 def test_tune_stops_timing_a_far_slower_candidate():
     k = FakeKernels({"auto": 1.0, "direct": 100.0})
     tuning = _autotune.tune(("auto", "direct"), k.launch, k.result, 3e-2, k.measure)
