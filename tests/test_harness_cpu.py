@@ -451,6 +451,41 @@ def test_bench_rows_json_and_chart_on_cpu(tmp_path):
         assert chart_path == json_path.with_suffix(".png") and chart_path.stat().st_size > 0
 
 
+def test_bench_time_budget_and_resume(tmp_path, capsys):
+    settings = bench.BenchSettings(runs=3, warmup=1, compile_mode=False)
+    env = bench.environment(torch.device("cpu"), settings.peaks, settings, CHEATS.parent.parent)
+    ok = bench.ProblemSpec("tiny_ok", TINY, CHEATS / "fallback_scope.py")
+    cheat = bench.ProblemSpec("tiny_cheat", TINY, CHEATS / "cheat_partial.py")
+    lines = []
+    # A spent budget measures nothing and leaves an incomplete file to resume.
+    assert bench.bench_to_files([ok, cheat], ["tf32"], settings, torch.device("cpu"), env, tmp_path,
+                                time_budget=0.0, progress=lines.append) == 3
+    path, = tmp_path.glob("bench_*.json")
+    saved = json.loads(path.read_text())
+    assert saved["complete"] is False and saved["rows"] == [] and any("time budget" in line for line in lines)
+    # Resuming measures what is missing (here one problem), keeps the file's date and lists the continuation.
+    assert bench.bench_to_files([ok], ["tf32"], settings, torch.device("cpu"), env, tmp_path, resume=path,
+                                progress=lines.append) == 0
+    saved = json.loads(path.read_text())
+    assert saved["complete"] is True and [r["problem"] for r in saved["rows"]] == ["tiny_ok"]
+    assert saved["env"]["date"] == env["date"] and len(saved["env"]["resumed"]) == 1
+    first = saved["rows"][0]
+    # Again with both problems: the kept row is not measured again, the new one is appended.
+    assert bench.bench_to_files([ok, cheat], ["tf32"], settings, torch.device("cpu"), env, tmp_path, resume=path,
+                                progress=lines.append) == 1  # the cheat fails verification
+    saved = json.loads(path.read_text())
+    assert [r["problem"] for r in saved["rows"]] == ["tiny_ok", "tiny_cheat"] and saved["rows"][0] == first
+    assert len(saved["env"]["resumed"]) == 2 and len(list(tmp_path.glob("bench_*.json"))) == 1
+    # A file of other conditions is refused with the differences named.
+    other = dict(env, runs=99, tconv_commit="abc")
+    assert bench.bench_to_files([ok], ["tf32"], settings, torch.device("cpu"), other, tmp_path, resume=path) == 2
+    err = capsys.readouterr().err
+    assert "cannot resume" in err and "runs" in err and "tconv_commit" in err
+    not_results = tmp_path / "x.json"
+    not_results.write_text("[1, 2]")
+    assert bench.bench_to_files([ok], ["tf32"], settings, torch.device("cpu"), env, tmp_path, resume=not_results) == 2
+
+
 def test_bench_autotune_covers_the_tconv_timings_only(monkeypatch):
     from tconv import _autotune
 

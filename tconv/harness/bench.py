@@ -2,7 +2,7 @@
 
     tconv bench [PROBLEM ...|--suite core|family|real|all|blocks] [--precision tf32 fp32 bf16 ...]
                 [--compile|--no-compile] [--runs 30] [--warmup 5] [--out DIR]
-                [--peak NAME=VALUE ...]
+                [--peak NAME=VALUE ...] [--autotune] [--time-budget SECONDS] [--resume FILE]
 
 PROBLEM is a problem file or a stem under `<repo>/problems/`; its solution is `<repo>/solutions/<stem>.py`.
 
@@ -24,7 +24,14 @@ For every problem and precision:
 
 Output: a table on the terminal, `benchmarks/results/bench_<YYYYmmdd-HHMMSS>_<gpu>.json` and a PNG
 chart next to it. Exit code: 0 when every solution verified and ran, 1 otherwise, 2 on usage errors
-or without a CUDA GPU.
+or without a CUDA GPU, 3 when --time-budget stopped the run before every row was measured.
+
+A suite larger than one sitting (all 22 shapes in three precisions take ~30 minutes on an H200):
+`--time-budget` starts no new row after that many seconds (the rows so far are in the JSON, marked
+incomplete), and `--resume FILE` continues that file: rows it holds are kept, the missing (problem,
+precision) pairs are measured and appended, and the file is rewritten in place. Resuming requires the
+same GPU, torch/CUDA/cuDNN, tconv commit and timing settings as the file's, so one file never mixes
+measurements of different code or methods.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import platform
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -305,17 +313,44 @@ def run_benchmarks(
     device: torch.device,
     progress: Callable[[str], None] = lambda line: print(line, flush=True),
     on_row: Callable[[List[Dict[str, Any]]], None] = lambda rows: None,
+    done: Sequence[Dict[str, Any]] = (),
+    deadline: Optional[float] = None,
 ) -> List[Dict[str, Any]]:
-    """`on_row(rows so far)` runs after every row, so a run cut off by a time limit keeps its rows."""
-    rows = []
-    total = len(specs) * len(precisions)
+    """`on_row(rows so far)` runs after every row, so a run cut off by a time limit keeps its rows.
+    `done`: rows measured earlier (kept first; their (problem, precision) pairs are not measured again).
+    `deadline`: a time.monotonic() value after which no new row starts."""
+    rows = list(done)
+    have = {(row["problem"], row["precision"]) for row in rows}
+    total = len(rows) + sum((spec.stem, precision) not in have for spec in specs for precision in precisions)
     for spec in specs:
         for precision in precisions:
+            if (spec.stem, precision) in have:
+                continue
+            if deadline is not None and time.monotonic() > deadline:
+                progress(f"time budget spent: stopping after {len(rows)} of {total} rows")
+                return rows
             row = benchmark_problem(spec, precision, settings, device)
             rows.append(row)
             progress(f"[{len(rows)}/{total}] {_progress_summary(row)}")
             on_row(rows)
     return rows
+
+
+# What must agree between a results file and the run that resumes it.
+RESUME_KEYS = ("gpu", "torch", "cuda", "cudnn", "tconv_commit", "runs", "warmup", "tconv_autotune", "peaks")
+
+
+def load_resumable(path: Path, env: Dict[str, Any]) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
+    """The rows and env of a results file written by a run like this one (RESUME_KEYS equal); ValueError
+    else."""
+    saved = json.loads(Path(path).read_text())
+    if not isinstance(saved, dict) or not isinstance(saved.get("rows"), list) or not isinstance(saved.get("env"), dict):
+        raise ValueError(f"{path} is not a tconv bench results file")
+    differing = [key for key in RESUME_KEYS if saved["env"].get(key) != env.get(key)]
+    if differing:
+        detail = ", ".join(f"{key}: file {saved['env'].get(key)!r}, now {env.get(key)!r}" for key in differing)
+        raise ValueError(f"{path} was measured under different conditions ({detail})")
+    return saved["rows"], saved["env"]
 
 
 def _fmt(value: Optional[float], spec: str = ".3f", suffix: str = "") -> str:
@@ -521,6 +556,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--runs", type=int, default=30, help=f"timed runs per measurement (at least {MIN_RUNS})")
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--out", type=Path, help="results folder (default: <repo>/benchmarks/results)")
+    parser.add_argument("--time-budget", type=float, metavar="SECONDS",
+                        help="start no new row after this many seconds (exit code 3 if rows are left; see --resume)")
+    parser.add_argument("--resume", type=Path, metavar="FILE",
+                        help="continue a results file of an earlier run of the same code and settings: keep its rows, "
+                             "measure the missing ones, rewrite it")
     parser.add_argument("--autotune", action="store_true",
                         help="time tconv with its opt-in autotune on (tuned during the warm-up runs; compare with "
                              "the cudnn-bench column, cuDNN's own autotune)")
@@ -578,13 +618,41 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     env = environment(device, settings.peaks, settings, root)
     print(f"tconv bench on {env['gpu']} (torch {env['torch']}, CUDA {env['cuda']}, cuDNN {env['cudnn']}, tconv {env['tconv_commit']})", flush=True)
-    out_dir = args.out or root / "benchmarks" / "results"
-    stem = results_stem(env, out_dir)
-    rows = run_benchmarks(specs, args.precision, settings, device,
+    return bench_to_files(specs, args.precision, settings, device, env,
+                          args.out or root / "benchmarks" / "results", args.resume, args.time_budget)
+
+
+def bench_to_files(specs: Sequence[ProblemSpec], precisions: Sequence[str], settings: BenchSettings,
+                   device: torch.device, env: Dict[str, Any], out_dir: Path, resume: Optional[Path] = None,
+                   time_budget: Optional[float] = None,
+                   progress: Callable[[str], None] = lambda line: print(line, flush=True)) -> int:
+    """Measures the rows (continuing `resume` when given), writes the JSON (and the chart once complete)
+    and returns the CLI's exit code."""
+    done: List[Dict[str, Any]] = []
+    if resume is not None:
+        try:
+            done, saved_env = load_resumable(resume, env)
+        except (OSError, ValueError) as error:
+            print(f"tconv bench: cannot resume: {error}", file=sys.stderr)
+            return 2
+        out_dir, stem = resume.parent, resume.stem
+        # The file keeps its first date; each continuation is listed.
+        env = dict(env, date=saved_env["date"], resumed=list(saved_env.get("resumed", [])) + [env["date"]])
+        progress(f"resuming {resume}: {len(done)} rows kept")
+    else:
+        stem = results_stem(env, out_dir)
+    deadline = time.monotonic() + time_budget if time_budget is not None else None
+    rows = run_benchmarks(specs, precisions, settings, device, progress=progress, done=done, deadline=deadline,
                           on_row=lambda so_far: write_json(so_far, env, out_dir / f"{stem}.json", complete=False))
-    print(format_table(rows), flush=True)
+    wanted = {(spec.stem, precision) for spec in specs for precision in precisions}
+    complete = wanted <= {(row["problem"], row["precision"]) for row in rows}
+    progress(format_table(rows))
+    if not complete:
+        json_path = write_json(rows, env, out_dir / f"{stem}.json", complete=False)
+        progress(f"results (incomplete): {json_path}\nresume with: tconv bench ... --resume {json_path}")
+        return 3
     json_path, chart_path = write_results(rows, env, out_dir, stem)
-    print(f"results: {json_path}" + (f"\nchart:   {chart_path}" if chart_path else "\nchart:   skipped (matplotlib not installed)"))
+    progress(f"results: {json_path}" + (f"\nchart:   {chart_path}" if chart_path else "\nchart:   skipped (matplotlib not installed)"))
     all_good = all(row["verified"] and not row["error"] for row in rows)
     return 0 if all_good else 1
 
