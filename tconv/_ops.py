@@ -146,7 +146,9 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
 
     def launch(name):
         args = (grad_output5, weight5, stride3, padding3, dilation3)
-        if name == "igemm_phase_split" and split is not None and grad_input.numel() > 0:
+        take_split = name == "igemm_phase_split" or (name == "auto" and _phase_split.auto_prefers(
+            split, grad_output5.shape, weight5.shape, groups, grad_output.dtype, conv_tf32_allowed()))
+        if take_split and split is not None and grad_input.numel() > 0:
             args = _phase_split.apply(split, *args)
         go, w, s, p, d = args
         _build.load().grad_input_out(go, w, grad_input5, s, p, d, groups, conv_tf32_allowed(),

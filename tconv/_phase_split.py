@@ -22,6 +22,18 @@ import torch
 
 KERNEL_PER_DIM_LIMIT = 32
 TAPS_LIMIT = 512
+# "auto" (tconv/_ops.py) takes the split for TF32-mode fp32 1D calls at W stride >= 4 whose zero taps cost
+# at most 1.5x the MMAs. Run 34 (H200, scripts/phase_split_sweep.py, grad_input alone, split vs not on the
+# same tensors): TF32 1D stride 4 1.15-1.27x, stride 5 1.67x, stride 8 1.67-1.82x (HiFi-GAN's grad_input
+# 15.9 -> 8.7 ms); slower at stride 2 (0.86x) and 3 (0.80x, 1.8x the MMAs), on every 2D shape (0.52-0.69x:
+# H keeps its stride, and the lines are short) and in bf16 (0.72-0.95x, 1.06x at stride 8). Exact fp32
+# (3xTF32, three MMAs per product) was not measured.
+AUTO_MIN_STRIDE = 4
+AUTO_MAX_MMA_RATIO = 1.5
+# Mirror of kGroupedPreferredMaxChannelProduct (conv_transpose.h; tests/test_phase_split_cpu.py checks
+# they agree): at or below it "auto" runs the register-blocked grouped kernels, which the split would
+# not help.
+GROUPED_PREFERRED_MAX_CHANNEL_PRODUCT = 64
 
 
 @dataclass(frozen=True)
@@ -39,6 +51,18 @@ class PhaseSplitPlan:
     def mma_ratio(self) -> float:
         """MMA work relative to the strided original (zero taps included)."""
         return self.residues * self.taps / len(self.tap_slot)
+
+
+def auto_prefers(split: Optional[PhaseSplitPlan], grad_output_shape: Sequence[int], weight_shape: Sequence[int],
+                 groups: int, dtype: torch.dtype, tf32: bool) -> bool:
+    """Whether "auto" runs this grad_input call split (see AUTO_MIN_STRIDE for the measurements). Shapes
+    are the 5-D ones plan() took."""
+    if split is None or dtype != torch.float32 or not tf32:
+        return False
+    one_d = int(grad_output_shape[3]) == 1 and int(weight_shape[3]) == 1
+    channel_product = int(weight_shape[0]) // groups * int(weight_shape[1])
+    return (one_d and split.stride >= AUTO_MIN_STRIDE and split.mma_ratio <= AUTO_MAX_MMA_RATIO
+            and channel_product > GROUPED_PREFERRED_MAX_CHANNEL_PRODUCT)
 
 
 def _floor_div(a, b: int):
@@ -109,4 +133,4 @@ def apply(split: PhaseSplitPlan, grad_output: torch.Tensor, weight: torch.Tensor
             [1, int(dilation[1]), 1])
 
 
-__all__ = ["PhaseSplitPlan", "plan", "apply", "tap_slots"]
+__all__ = ["PhaseSplitPlan", "plan", "apply", "tap_slots", "auto_prefers"]

@@ -27,8 +27,9 @@ for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, 
     b = torch.randn(6, device="cuda", dtype=dtype, requires_grad=True) if bias else None
     out = FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
     out.backward(torch.randn_like(out))
-# Several implicit-GEMM tiles along M, N and K, and the same calls through the direct kernels.
-for algorithm in ("igemm", "igemm_mma", "igemm_window", "direct"):
+# Several implicit-GEMM tiles along M, N and K, and the same calls through the direct kernels
+# ("igemm_phase_split": the 2D stride-2 grad_input on the split view).
+for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "direct"):
     with tconv._ops.use_algorithm(algorithm):
         x = torch.randn(2, 40, 9, 11, device="cuda", requires_grad=True)
         for out_channels in (72, 24):  # the 128x64 and the 128x32 gather tiles
@@ -42,6 +43,11 @@ for algorithm in ("igemm", "igemm_mma", "igemm_window", "direct"):
             torch.backends.cudnn.allow_tf32 = tf32
             try:
                 out = tconv.conv_transpose2d(x, w, None, 1, (1, 2), 0, 1, (1, 2))
+                out.backward(torch.randn_like(out))
+                # 3D (the wgmma grad_weight on Hopper in TF32 mode: 64-wide C_in tile, W groups of 3 + 2)
+                x3 = torch.randn(2, 40, 3, 4, 9, device="cuda", requires_grad=True)
+                w3 = torch.randn(40, 24, 2, 3, 5, device="cuda", requires_grad=True)
+                out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
                 out.backward(torch.randn_like(out))
             finally:
                 torch.backends.cudnn.allow_tf32 = old_flag

@@ -168,6 +168,9 @@ GRID = [
     (2, 2, 48, 136, 1, [3, 5], [1, 2], [1, 2], [0, 1], [1, 1], [9, 70], False),
     (3, 2, 33, 40, 1, [2, 3, 5], [1, 1, 1], [0, 1, 2], [0, 0, 0], [1, 1, 2], [3, 4, 37], True),
     (1, 1, 8, 8, 1, [6], [1], [0], [0], [5], [60], False),
+    # 3D with 72 input channels: grad_weight's 64-wide C_in tile with W groups of 3 (the wgmma kernel on
+    # Hopper, which takes 3D kernels only) and a second, partial C_in tile
+    (3, 2, 72, 40, 1, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [4, 5, 9], True),
     # grad_input's phase split: HiFi-GAN's k16 s8 p4 over several M tiles with 72 input channels; DCGAN's
     # k4 s2 p1 with 136 input channels; one residue class (d = s = 2) with a trailing zero tap; W stride 3
     # with groups and H stride 2
@@ -196,7 +199,7 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 # keeps the mma.sync ones (the sm_80 path); "igemm_window" takes the W-tap window wherever it is
 # possible (the small shapes here are below auto's threshold), "igemm_nowindow" never;
 # "igemm_phase_split" runs grad_input at W stride > 1 on the split view (tconv/_phase_split.py) where
-# it applies (g1, g3, g4, g13, g14, g16, g17, g21, g24-g27): all run on every case.
+# it applies (g1, g3, g4, g13, g14, g16, g17, g21, g25-g28): all run on every case.
 @pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split"])
 @pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMMs
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
@@ -606,10 +609,19 @@ def test_phase_split_is_taken_where_planned(monkeypatch):
         assert len(calls) == splits, (stride, calls)
         torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)
         calls.clear()
+    # "auto" splits this HiFi-GAN-like call in TF32 mode only (tconv/_phase_split.py auto_prefers).
+    x = torch.randn(2, 40, 37, device="cuda", generator=gen, requires_grad=True)
+    w = torch.randn(40, 24, 16, device="cuda", generator=gen)
+    for mode, splits in (("tf32", 1), ("fp32", 0)):
+        with precision(mode):
+            out = tconv.conv_transpose1d(x, w, stride=8, padding=4)
+            torch.autograd.grad(out, x, torch.ones_like(out))
+        assert len(calls) == splits, (mode, calls)
+        calls.clear()
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("case", [GRID[16], GRID[13], GRID[25], GRID[4], GROUPED_GRID[0]],
+@pytest.mark.parametrize("case", [GRID[16], GRID[13], GRID[26], GRID[4], GROUPED_GRID[0]],
                          ids=["hifigan", "g13", "dcgan", "g4", "gg0"])
 def test_autotune_results_meet_the_contract(case, mode, poison_allocator):
     """With tconv's autotune on, the first call tunes every pass (each candidate checked against the

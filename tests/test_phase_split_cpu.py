@@ -135,3 +135,31 @@ def test_apply_copies_no_grad_output_data():
     split, _ = _phase_split.plan(grad.shape, w.shape, [2, 4, 1, 1, 8], [1, 1, 2], [0, 0, 1], [1, 1, 1])
     view, *_ = _phase_split.apply(split, grad, w, [1, 1, 2], [0, 0, 1], [1, 1, 1])
     assert view.data_ptr() >= grad.data_ptr() and view.untyped_storage().data_ptr() == grad.untyped_storage().data_ptr()
+
+
+def test_grouped_threshold_mirrors_the_header():
+    import re
+    from pathlib import Path
+
+    header = (Path(_phase_split.__file__).parent / "csrc" / "conv_transpose.h").read_text()
+    value = re.search(r"kGroupedPreferredMaxChannelProduct = (\d+);", header).group(1)
+    assert int(value) == _phase_split.GROUPED_PREFERRED_MAX_CHANNEL_PRODUCT
+
+
+def test_auto_takes_the_split_where_it_was_measured_faster():
+    def decide(spatial, kernel, stride, padding, cin=512, cout=256, groups=1, dtype=torch.float32, tf32=True):
+        dims = len(spatial)
+        out = _args.output_size(spatial, kernel, stride, padding, [0] * dims, [1] * dims)
+        go, w = [16, cout, *pad3(out, 1)], [cin, cout // groups, *pad3(kernel, 1)]
+        split, _ = _phase_split.plan(go, w, [16, cin, *pad3(spatial, 1)], pad3(stride, 1), pad3(padding, 0),
+                                     [1, 1, 1])
+        return _phase_split.auto_prefers(split, go, w, groups, dtype, tf32)
+
+    assert decide([8192], [16], [8], [4])  # HiFi-GAN: 1.82x in run 34
+    assert decide([8192], [8], [4], [2]) and decide([8192], [11], [5], [3])
+    assert not decide([8192], [4], [2], [1])  # stride 2: 0.86x
+    assert not decide([8192], [5], [3], [1])  # 1.8x the MMAs: 0.80x
+    assert not decide([32, 32], [8, 8], [4, 4], [2, 2])  # 2D: 0.68x
+    assert not decide([8192], [16], [8], [4], dtype=torch.bfloat16)
+    assert not decide([8192], [16], [8], [4], tf32=False)  # exact fp32: not measured
+    assert not decide([8192], [16], [8], [4], cin=8, cout=8)  # the grouped kernels' territory

@@ -1374,14 +1374,19 @@ WindowPlan window_plan(const GatherArgs& a) {
   return plan;
 }
 // Possible where a GEMM row's W taps read one source row at unit steps (the forward always; grad_input
-// at W stride 1) and the span fits the padded A tile. Chosen (kAuto) where it saves A copies (two or
-// more W taps) and the dropped rows are at most a fifth of the computed ones.
+// at W stride 1) and the span fits the padded A tile. Chosen (kAuto) with three or more W taps and lines
+// at least ten spans long. Run 34 (H200, TF32, tconv's autotune: window and no window back to back on
+// the same tensors), forward: with 3+ taps the window won (L1-68 9.35 vs 12.2 ms, fam02 1.37 vs 1.98,
+// fam07 8.51 vs 10.4, L2-61 1.90 vs 1.94 at 34-position lines, span 2) except on fam10's 16-position
+// lines (span 2: 0.790 vs 0.760); with two taps it lost everywhere (HiFi-GAN 5.75 vs 5.60, DCGAN 0.567
+// vs 0.509, fam09 1.99 vs 1.81): half the A copies do not pay for the span's extra rows and the
+// natural-order fragment loads.
 bool window_possible(const GatherArgs& a, const WindowPlan& plan) {
   return a.src_step[2] == 1 && plan.max_span <= WideGatherTile::kMaxWindowSpan;
 }
 bool use_window(const GatherArgs& a, const WindowPlan& plan, GatherWindow mode) {
   if (mode == GatherWindow::kOff || !window_possible(a, plan)) return false;
-  return mode == GatherWindow::kForce || (plan.max_taps >= 2 && 4 * plan.max_span <= plan.min_extent);
+  return mode == GatherWindow::kForce || (plan.max_taps >= 3 && 10 * plan.max_span <= plan.min_extent);
 }
 }  // namespace
 
@@ -1607,9 +1612,14 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool sp
   // wgmma kernel slower there (L1-68 42.85 -> 43.65 ms, L1-71 4.08 -> 4.28) and faster on the 64-wide
   // tiles (L2-61 7.41 -> 6.92, fam07 35.5 -> 31.6, fam06 13.55 -> 12.79). One-tap groups (kernel ==
   // stride) stay too: run 32 (tconv bench) had the U-Net up-conv at 1.714 ms and the VAE's at 3.266
-  // against 1.516 / 2.920 with the mma.sync kernel (run 20).
-  const bool wgmma =
-      use_wgmma(dtype, split_tf32, allow_wgmma, device) && plan.warps_m == 2 && plan.largest_group >= 2;
+  // against 1.516 / 2.920 with the mma.sync kernel (run 20). And only 3D kernels: run 34 (H200, TF32,
+  // tconv's autotune: grad_weight alone, both kernels back to back on the same tensors) had wgmma ahead
+  // on L2-61 (2.87 vs 3.11 ms), fam03 (5.82 vs 6.00) and fam07 (19.2 vs 20.8), level on fam02 (3.49 vs
+  // 3.46), and behind on every 1D/2D shape it took: fam01 7.09 vs 6.68, fam04 4.62 vs 4.43, fam05 4.23 vs
+  // 4.11, fam06 6.98 vs 6.56, DCGAN 1.17 vs 1.08, HiFi-GAN 12.4 vs 11.2 (not understood yet; the 3D
+  // shapes have 9 (kd, kh) tap rows per W group where the 2D ones have 3 or 7 and the 1D ones 1).
+  const bool wgmma = use_wgmma(dtype, split_tf32, allow_wgmma, device) && plan.warps_m == 2 &&
+                     plan.largest_group >= 2 && a.kernel[0] > 1;
   switch (dtype) {
     case DType::kFloat32:
       err = wgmma        ? launch_grad_weight_wgmma<float>(a, plan, plan.largest_group, stream)
