@@ -33,7 +33,7 @@ AUTO_MAX_MMA_RATIO = 1.5
 # Mirror of kGroupedPreferredMaxChannelProduct (conv_transpose.h; tests/test_phase_split_cpu.py checks
 # they agree): at or below it "auto" runs the register-blocked grouped kernels, which the split would
 # not help.
-GROUPED_PREFERRED_MAX_CHANNEL_PRODUCT = 64
+GROUPED_PREFERRED_MAX_CHANNEL_PRODUCT = 128
 
 
 @dataclass(frozen=True)

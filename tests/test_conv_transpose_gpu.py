@@ -503,7 +503,7 @@ def test_random_sweep(seed, algorithm, poison_allocator):
 
 def random_grouped_config(rng):
     """Few channels per group: groups 1..8, 1..16 channels per group on each side (auto takes the
-    grouped kernels when the product is <= 64)."""
+    grouped kernels when the product is <= 128)."""
     case = list(random_config(rng))
     groups = rng.randint(1, 8)
     case[2], case[3], case[4] = groups * rng.randint(1, 16), groups * rng.randint(1, 16), groups

@@ -84,9 +84,10 @@ constexpr int64_t kGroupedMaxChannels = 16;
 constexpr int64_t kGroupedMaxSharedBytes = 48 * 1024;
 // "auto" takes the grouped kernels when C_in/g * C_out/g is at most this: where the tensor-core
 // tiles are mostly padding (16x8 MMA fragments, 32/64-wide N tile). Run 10 (H200) at 8 x 8: L1-73
-// forward 6.5 -> 1.42 ms, L1-72 1.95 -> 0.53 ms against the GEMM/direct kernels. Products between
-// 64 and 256 (e.g. 16 x 16) have not been timed on both paths; the boundary there is unmeasured.
-constexpr int64_t kGroupedPreferredMaxChannelProduct = 64;
+// forward 6.5 -> 1.42 ms, L1-72 1.95 -> 0.53 ms against the GEMM/direct kernels. Run 34 (H200, TF32,
+// tconv's autotune, same tensors): fam09's 8 x 16 per group, forward 1.66 ms grouped vs 1.99 GEMM,
+// grad_input 0.50 vs 0.92, hence 128. Products between 128 and 256 (e.g. 16 x 16) are unmeasured.
+constexpr int64_t kGroupedPreferredMaxChannelProduct = 128;
 bool grouped_supported(const ConvTransposeParams& p, DType dtype);
 bool grouped_preferred(const ConvTransposeParams& p);  // the "auto" heuristic (channel product)
 cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
