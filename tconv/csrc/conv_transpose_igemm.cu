@@ -9,6 +9,7 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 #include <algorithm>
+#include <cstdlib>
 #include <type_traits>
 #include "conv_transpose.h"
 #include "dispatch.h"
@@ -1218,6 +1219,17 @@ int max_phase_taps(const GatherArgs& a) {
   return taps;
 }
 
+// TCONV_GATHER_MAX_STAGES (development only): the deepest pipeline the gather kernels may take, read
+// once per process; unset = no cap. Two processes of one device call can so time a tile's deep and
+// shallow instantiations.
+int gather_stage_cap() {
+  static const int cap = [] {
+    const char* value = std::getenv("TCONV_GATHER_MAX_STAGES");
+    const int parsed = value != nullptr ? std::atoi(value) : 0;
+    return parsed > 0 ? parsed : 1 << 30;
+  }();
+  return cap;
+}
 // The deepest pipeline (kMaxStages down to kMinStages) with which Tile::kBlocksPerSm blocks fit in
 // one SM's shared memory on this device.
 template <class Tile, bool kWindow>
@@ -1227,9 +1239,11 @@ int gather_stages(int device, int taps) {
   cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservation on sm_80/sm_90
   constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3);
+  const int cap = gather_stage_cap();
   for (int stages = Tile::kMaxStages; stages > Tile::kMinStages; --stages) {
     const int64_t block = gather_smem_bytes<Tile, kWindow>(stages, taps) + kStatic;
-    if (block <= per_block && Tile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm) return stages;
+    if (stages <= cap && block <= per_block && Tile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm)
+      return stages;
   }
   return Tile::kMinStages;
 }

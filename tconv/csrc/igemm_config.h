@@ -14,7 +14,7 @@ namespace tconv {
 // 48 TF/s on L1-68's forward and its SASS showed 401 instructions per 16 HMMA (notes/perf.md);
 // BK = 32 halves the per-stage fixed cost per MMA. Run 10 (H200, with the hoisted addressing):
 // L1-68 TF32 forward 26.7 -> 16.0 ms (80 TF/s), exact fp32 44.4 -> 36.6 ms.
-template <int kBlockNArg, int kBlocksPerSmArg, bool kWgmmaArg = false>
+template <int kBlockNArg, int kBlocksPerSmArg, bool kWgmmaArg = false, int kMaxStagesArg = 4, int kMinStagesArg = 3>
 struct GatherGemmTile {
   static constexpr bool kWgmma = kWgmmaArg;
   static constexpr int kBlockM = 128;
@@ -27,8 +27,10 @@ struct GatherGemmTile {
   // Columns of one packed-weight block (igemm.cu, tconv_igemm_pack_weight_kernel): the mma.sync
   // fragment groups are 32 wide, a wgmma B operand is the tile's whole N.
   static constexpr int kPackedBlockN = kWgmma ? kBlockN : 32;
-  static constexpr int kMaxStages = 4;
-  static constexpr int kMinStages = 3;
+  // Pipeline depth: the deepest of kMinStages..kMaxStages that fits kBlocksPerSm blocks per SM (the
+  // development switch TCONV_GATHER_MAX_STAGES caps it, for A/B timings of the depth).
+  static constexpr int kMaxStages = kMaxStagesArg;
+  static constexpr int kMinStages = kMinStagesArg;
   static constexpr int kBlocksPerSm = kBlocksPerSmArg;
   static constexpr int kMaxTaps = 512;  // phase tap table in shared memory; larger kernels go direct
   // Derived layout: A stored [K][M + 8] ((M + 8) % 32 == 8: conflict-free fragment pairs), B as the
@@ -87,8 +89,12 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 // timings against the 64-column wgmma tile of run 17): fam06 fwd 5.01 -> 4.19 ms, L2-61 2.74 -> 2.29,
 // DCGAN 0.66 -> 0.53, HiFi-GAN fwd+bwd 51.6 -> 33.2 (its grad_input reads grad_output at stride 8:
 // half the gathered sectors per MMA).
+// The 128-column tile runs one block per SM, so its stages can go deeper than the shared memory of two
+// blocks allows: 6 stages of 33-36 KB keep four stages of gathers in flight ahead of the wgmmas (the
+// wgmma loop loads kStages - 2 ahead) where 4 kept two. Why: session 5's profile found the gather loop
+// latency-bound (issue slots 55 % busy, a barrier per stage). Measured in run 38 (see RUNS.md).
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
-using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
+using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true, 6, 4>;
 constexpr int kGatherBlockK = 32;  // every tile: the packed weights' rows are padded to it
 
 }  // namespace tconv
