@@ -89,12 +89,13 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 // timings against the 64-column wgmma tile of run 17): fam06 fwd 5.01 -> 4.19 ms, L2-61 2.74 -> 2.29,
 // DCGAN 0.66 -> 0.53, HiFi-GAN fwd+bwd 51.6 -> 33.2 (its grad_input reads grad_output at stride 8:
 // half the gathered sectors per MMA).
-// The 128-column tile runs one block per SM, so its stages can go deeper than the shared memory of two
-// blocks allows: 6 stages of 33-36 KB keep four stages of gathers in flight ahead of the wgmmas (the
-// wgmma loop loads kStages - 2 ahead) where 4 kept two. Why: session 5's profile found the gather loop
-// latency-bound (issue slots 55 % busy, a barrier per stage). Measured in run 38 (see RUNS.md).
+// The 128-column tile keeps 4 stages although one block per SM would leave room for 6: run 38 (H200,
+// TF32, tconv-only timings, TCONV_GATHER_MAX_STAGES=4 vs 6 in one call) measured 6 stages level on L2-61
+// (2.184 vs 2.187 ms fwd), fam07 (8.514 / 8.515) and fam01 (4.987 / 4.984), 0.5 % faster on fam06 and
+// slower on the short-K up-convs (VAE fwd 0.974 -> 1.058, U-Net 0.489 -> 0.524, DCGAN 0.508 -> 0.511): the
+// gathers' latency is not what the deeper pipeline would hide, and short K pays the longer fill.
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
-using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true, 6, 4>;
+using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 constexpr int kGatherBlockK = 32;  // every tile: the packed weights' rows are padded to it
 
 }  // namespace tconv
