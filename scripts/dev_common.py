@@ -41,3 +41,10 @@ def clear_grads(model, leaves) -> None:
 def write_rows(path: Path, rows) -> None:
     path.write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": rows},
                                indent=2) + "\n")
+
+
+def finish(json_path, rows) -> int:
+    """A script's end: the rows as JSON where asked (`--json`), exit code 0."""
+    if json_path:
+        write_rows(json_path, rows)
+    return 0

@@ -16,7 +16,7 @@ from tconv import _args, _ops, _phase_split  # noqa: E402
 from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
-from dev_common import write_rows  # noqa: E402
+from dev_common import finish  # noqa: E402
 
 # (name, batch, C_in, C_out, spatial, kernel, stride, padding): C_in is grad_input's N, C_out its K.
 SHAPES = [
@@ -65,9 +65,7 @@ def main(argv=None) -> int:
             rows.append(row)
             print(f"{name:16s} {precision:5s} {row['split']:28s} igemm {row['igemm']:8.3f}  split "
                   f"{row['igemm_phase_split']:8.3f} ms  x{row['speedup']:.2f}", flush=True)
-    if args.json:
-        write_rows(args.json, rows)
-    return 0
+    return finish(args.json, rows)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from dev_common import build_model, clear_grads, write_rows
+from dev_common import build_model, clear_grads, finish
 import tconv
 from tconv.harness.precision import precision_mode
 from tconv.harness.tensors import backward_all, make_leaves, tensor_list
@@ -82,9 +82,7 @@ def main(argv=None) -> int:
                     print(f"{stem:50s} {precision:5s} {algorithm:14s} fwd {row['fwd_ms']:9.3f} "
                           f"({row['fwd_p20_ms']:.3f}-{row['fwd_p80_ms']:.3f})  fwd+bwd {row['fwdbwd_ms']:9.3f} "
                           f"({row['fwdbwd_p20_ms']:.3f}-{row['fwdbwd_p80_ms']:.3f}) ms", flush=True)
-    if args.json:
-        write_rows(args.json, rows)
-    return 0
+    return finish(args.json, rows)
 
 
 if __name__ == "__main__":
