@@ -20,6 +20,9 @@ from typing import Optional, Sequence, Tuple
 import torch
 
 
+# Mirrors of the GEMM path's limits (conv_transpose_igemm.cu kMaxKernelPerDim, igemm_config.h kMaxTaps;
+# tests/test_phase_split_cpu.py checks they agree): a split past them would make "igemm" refuse a call
+# the unsplit GEMM runs.
 KERNEL_PER_DIM_LIMIT = 32
 TAPS_LIMIT = 512
 # "auto" (tconv/_ops.py) takes the split for TF32-mode fp32 1D calls at W stride >= 4 whose zero taps cost
@@ -104,7 +107,6 @@ def plan(grad_output_shape: Sequence[int], weight_shape: Sequence[int], input_sh
     extra = out_w_split - in_w - q_min - q_max
     assert extra >= 0, (grad_output_shape, weight_shape, input_shape, stride, padding, dilation)
     taps = q_max - q_min + 1 + extra
-    # The GEMM kernels' limits (conv_transpose_igemm.cu: kMaxKernelPerDim, WideGatherTile::kMaxTaps).
     if residues > KERNEL_PER_DIM_LIMIT or taps > KERNEL_PER_DIM_LIMIT:
         return None, f"the split needs {residues} x {taps} taps; the GEMM takes at most {KERNEL_PER_DIM_LIMIT} per dim"
     if residues * taps * int(weight_shape[3]) > TAPS_LIMIT:

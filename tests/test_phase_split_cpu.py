@@ -137,13 +137,17 @@ def test_apply_copies_no_grad_output_data():
     assert view.data_ptr() >= grad.data_ptr() and view.untyped_storage().data_ptr() == grad.untyped_storage().data_ptr()
 
 
-def test_grouped_threshold_mirrors_the_header():
+@pytest.mark.parametrize("source,pattern,mirror", [
+    ("conv_transpose.h", r"kGroupedPreferredMaxChannelProduct = (\d+);", "GROUPED_PREFERRED_MAX_CHANNEL_PRODUCT"),
+    ("conv_transpose_igemm.cu", r"constexpr int kMaxKernelPerDim = (\d+);", "KERNEL_PER_DIM_LIMIT"),
+    ("igemm_config.h", r"static constexpr int kMaxTaps = (\d+);", "TAPS_LIMIT"),
+])
+def test_python_mirrors_match_the_cuda_sources(source, pattern, mirror):
     import re
     from pathlib import Path
 
-    header = (Path(_phase_split.__file__).parent / "csrc" / "conv_transpose.h").read_text()
-    value = re.search(r"kGroupedPreferredMaxChannelProduct = (\d+);", header).group(1)
-    assert int(value) == _phase_split.GROUPED_PREFERRED_MAX_CHANNEL_PRODUCT
+    text = (Path(_phase_split.__file__).parent / "csrc" / source).read_text()
+    assert int(re.search(pattern, text).group(1)) == getattr(_phase_split, mirror)
 
 
 def test_auto_takes_the_split_where_it_was_measured_faster():

@@ -1630,7 +1630,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool sp
   // tconv's autotune: grad_weight alone, both kernels back to back on the same tensors) had wgmma ahead
   // on L2-61 (2.87 vs 3.11 ms), fam03 (5.82 vs 6.00) and fam07 (19.2 vs 20.8), level on fam02 (3.49 vs
   // 3.46), and behind on every 1D/2D shape it took: fam01 7.09 vs 6.68, fam04 4.62 vs 4.43, fam05 4.23 vs
-  // 4.11, fam06 6.98 vs 6.56, DCGAN 1.17 vs 1.08, HiFi-GAN 12.4 vs 11.2 (not understood yet; the 3D
+  // 4.11, fam06 6.98 vs 6.56 (run 29's fam06 gain, a fwd+bwd figure, did not hold up here), DCGAN 1.17 vs 1.08, HiFi-GAN 12.4 vs 11.2 (not understood yet; the 3D
   // shapes have 9 (kd, kh) tap rows per W group where the 2D ones have 3 or 7 and the 1D ones 1).
   const bool wgmma = use_wgmma(dtype, split_tf32, allow_wgmma, device) && plan.warps_m == 2 &&
                      plan.largest_group >= 2 && a.kernel[0] > 1;
