@@ -29,9 +29,11 @@ from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 import torch
 
 # Candidates per op, the heuristic first (it is the baseline the others are checked against). The
-# igemm_* variants are listed only where they can differ: grad_weight has no window and no phase split.
+# igemm_* variants are listed only where they can differ: grad_weight has no window and no phase split, only the
+# forward folds.
 CANDIDATES = {
-    "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "grouped", "direct"),
+    "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold", "grouped",
+                "direct"),
     "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "grouped",
                    "direct"),
     "grad_weight": ("auto", "igemm", "igemm_mma", "grouped", "direct"),
@@ -201,10 +203,14 @@ def run(op: str, key: Hashable, candidates: Sequence[str], launch: Callable[[str
     return tuning.winner
 
 
-def candidates_for(op: str, flops: float, phase_split_possible: bool = False) -> Tuple[str, ...]:
+def candidates_for(op: str, flops: float, phase_split_possible: bool = False,
+                   fold_possible: bool = False) -> Tuple[str, ...]:
+    """fold_possible: the forward has a W stride > 1 (elsewhere igemm_fold / igemm_nofold run what igemm runs)."""
     names = CANDIDATES[op]
     if flops > DIRECT_MAX_FLOPS:
         names = tuple(n for n in names if n != "direct")
     if not phase_split_possible:
         names = tuple(n for n in names if n != "igemm_phase_split")
+    if not fold_possible:
+        names = tuple(n for n in names if n not in ("igemm_fold", "igemm_nofold"))
     return names

@@ -38,10 +38,12 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # kernels where "igemm" would take the Hopper wgmma ones, "igemm_window" takes the W-tap window (one A tile shared
 # by a row's W taps) wherever it is possible, "igemm_nowindow" never; "igemm_phase_split" runs grad_input at W
 # stride > 1 as a W-stride-1 GEMM over a strided view of grad_output wherever _phase_split.plan allows (like
-# "igemm" elsewhere; Python-side, the C++ layer sees "igemm"). tconv's own setting, not torch's; tests and
+# "igemm" elsewhere; Python-side, the C++ layer sees "igemm"); "igemm_fold" runs the forward at W stride > 1 with
+# the W phases as GEMM columns and the pixel shuffle in the store wherever it is possible (tconv/_w_fold.py has
+# the math), "igemm_nofold" never (like "igemm" elsewhere). tconv's own setting, not torch's; tests and
 # benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
-              "grouped")
+              "igemm_fold", "igemm_nofold", "grouped")
 algorithm = "auto"
 
 
@@ -108,7 +110,7 @@ def _conv_flops(input_shape, weight_shape) -> float:
     return flops
 
 
-def _run(op, launch, result, key_tensors, key_args, flops, phase_split_possible=False):
+def _run(op, launch, result, key_tensors, key_args, flops, phase_split_possible=False, fold_possible=False):
     """Runs a pass: a forced algorithm as given; otherwise the heuristic, or with tconv's autotune on the
     cached/tuned winner (tconv/_autotune.py)."""
     if algorithm != "auto" or not _autotune.autotune_enabled():
@@ -117,8 +119,8 @@ def _run(op, launch, result, key_tensors, key_args, flops, phase_split_possible=
     tf32 = conv_tf32_allowed()
     exact = result.dtype == torch.float64 or (result.dtype == torch.float32 and not tf32)
     key = _autotune.signature(op, key_tensors, *key_args, tf32)
-    _autotune.run(op, key, _autotune.candidates_for(op, flops, phase_split_possible), launch, result, exact,
-                  torch.cuda.is_current_stream_capturing())
+    _autotune.run(op, key, _autotune.candidates_for(op, flops, phase_split_possible, fold_possible), launch, result,
+                  exact, torch.cuda.is_current_stream_capturing())
 
 
 def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups):
@@ -132,7 +134,7 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
         _build.load().forward_out(*args5, conv_tf32_allowed(), _kernel_algorithm(name))
 
     _run("forward", launch, out, (input, weight, bias, out), (stride, padding, dilation, groups),
-         _conv_flops(input.shape, weight.shape))
+         _conv_flops(input.shape, weight.shape), fold_possible=int(stride[-1]) > 1)
     return out
 
 

@@ -28,8 +28,9 @@ for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, 
     out = FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
     out.backward(torch.randn_like(out))
 # Several implicit-GEMM tiles along M, N and K, and the same calls through the direct kernels
-# ("igemm_phase_split": the 2D stride-2 grad_input on the split view).
-for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "direct"):
+# ("igemm_phase_split": the 2D stride-2 grad_input on the split view; "igemm_fold": the stride-2 forwards with
+# the W phases as GEMM columns and the interleaving store).
+for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "igemm_fold", "direct"):
     with tconv._ops.use_algorithm(algorithm):
         x = torch.randn(2, 40, 9, 11, device="cuda", requires_grad=True)
         for out_channels in (72, 24):  # the 128x64 and the 128x32 gather tiles

@@ -160,6 +160,10 @@ def test_candidates_follow_size_and_phase_split():
     big = _autotune.candidates_for("grad_input", 1e12)
     assert "direct" not in big and "igemm_phase_split" not in big
     assert "igemm_phase_split" not in _autotune.candidates_for("forward", 1e6, phase_split_possible=True)
+    # the W fold: forward candidates only where the W stride is above 1
+    assert {"igemm_fold", "igemm_nofold"} <= set(_autotune.candidates_for("forward", 1e6, fold_possible=True))
+    assert not {"igemm_fold", "igemm_nofold"} & set(_autotune.candidates_for("forward", 1e6))
+    assert "igemm_fold" not in _autotune.candidates_for("grad_input", 1e6, fold_possible=True)
     for op, names in _autotune.CANDIDATES.items():
         assert names[0] == "auto" and set(names) <= set(_ops.ALGORITHMS), op
 

@@ -178,6 +178,12 @@ GRID = [
     (2, 2, 136, 24, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [6, 33], False),
     (1, 2, 24, 40, 1, [3], [2], [1], [1], [2], [170], True),
     (2, 2, 36, 24, 3, [3, 5], [2, 3], [1, 2], [1, 1], [1, 2], [5, 40], True),
+    # the forward's W fold: stride 16 over 24 output channels (384 columns: the 128-wide tile, 8 channels per
+    # column tile), padding beyond a stride; U-Net's k2 s2 in 3D with 200 columns (a partial column tile);
+    # k3 s4 d3 (taps in 3 of 4 columns) with output_padding and groups
+    (1, 2, 40, 24, 1, [32], [16], [20], [3], [1], [30], True),
+    (3, 2, 36, 100, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 0, 1], [1, 1, 1], [3, 4, 37], True),
+    (2, 2, 24, 48, 2, [3, 3], [2, 4], [1, 2], [1, 2], [1, 3], [5, 33], False),
 ]
 
 
@@ -199,8 +205,11 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 # keeps the mma.sync ones (the sm_80 path); "igemm_window" takes the W-tap window wherever it is
 # possible (the small shapes here are below auto's threshold), "igemm_nowindow" never;
 # "igemm_phase_split" runs grad_input at W stride > 1 on the split view (tconv/_phase_split.py) where
-# it applies (g1, g3, g4, g13, g14, g16, g17, g21, g25-g28): all run on every case.
-@pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split"])
+# it applies (g1, g3, g4, g13, g14, g16, g17, g21, g25-g28); "igemm_fold" runs the forward at W stride > 1
+# with the W phases as GEMM columns where the stride divides the column tile (tconv/_w_fold.py),
+# "igemm_nofold" never: all run on every case.
+@pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
+                                       "igemm_fold", "igemm_nofold"])
 @pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMMs
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
 def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
@@ -489,7 +498,7 @@ def random_config(rng):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "igemm_window", "igemm_phase_split",
-                                                   "grouped"])
+                                                   "igemm_fold", "grouped"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)

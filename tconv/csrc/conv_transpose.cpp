@@ -77,21 +77,24 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 
 void check_algorithm(const std::string& algorithm) {
   TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "igemm_mma" ||
-                  algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "grouped",
+                  algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
+                  algorithm == "igemm_nofold" || algorithm == "grouped",
               "tconv: unknown algorithm '", algorithm,
-              "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, grouped)");
+              "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, grouped)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
 // tests and A/B timings reach every kernel: "igemm_mma" keeps them (and grad_weight) on the mma.sync kernels (the sm_80
 // path) on Hopper too, "igemm_window" takes the W-tap window wherever it is possible, "igemm_nowindow"
-// never.
+// never; "igemm_fold" takes the forward's W fold wherever it is possible, "igemm_nofold" never.
 bool forces_igemm(const std::string& algorithm) { return algorithm.rfind("igemm", 0) == 0; }
 GatherOptions gather_options(const std::string& algorithm) {
   GatherOptions options;
   options.allow_wgmma = algorithm != "igemm_mma";
   if (algorithm == "igemm_window") options.window = GatherWindow::kForce;
   if (algorithm == "igemm_nowindow") options.window = GatherWindow::kOff;
+  if (algorithm == "igemm_fold") options.fold = GatherFold::kForce;
+  if (algorithm == "igemm_nofold") options.fold = GatherFold::kOff;
   return options;
 }
 

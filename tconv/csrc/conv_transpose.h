@@ -47,9 +47,14 @@ cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* gra
 // kForce wherever it is possible, kOff never (tests and A/B timings).
 enum class GatherPass : int { kForward = 0, kGradInput = 1 };
 enum class GatherWindow : int { kAuto = 0, kForce = 1, kOff = 2 };
+// GatherOptions.fold: the forward's W fold (conv_transpose_igemm.cu, fold_w: the W phases as GEMM columns,
+// the pixel shuffle in the store): kAuto where the tap grid has no zero slots and W is contiguous, kForce
+// wherever it is possible, kOff never (tests and A/B timings).
+enum class GatherFold : int { kAuto = 0, kForce = 1, kOff = 2 };
 struct GatherOptions {
   bool allow_wgmma = true;
   GatherWindow window = GatherWindow::kAuto;
+  GatherFold fold = GatherFold::kAuto;
 };
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass);
 bool igemm_dtype_supported(DType dtype);  // fp32, fp16, bf16

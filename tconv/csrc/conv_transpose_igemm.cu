@@ -37,6 +37,10 @@ struct GatherArgs {
   int kernel[3], stride[3], padding[3], dilation[3];
   int phases[3], src_step[3], dst_step[3];
   bool forward;
+  // W fold (forward only; 1 = none, see fold_w): the W phases are GEMM columns. Column c of a group is
+  // output channel c / fold at W offset c % fold, row u's outputs sit at W fold * u + c % fold -
+  // fold_padding and exist below fold_out_w; fold_kernel_w / fold_dilation are the original W taps'.
+  int fold, fold_padding, fold_out_w, fold_kernel_w, fold_dilation;
 };
 
 __device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
@@ -427,6 +431,55 @@ __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&
   return taps;
 }
 
+// The W fold's store (GatherArgs::fold > 1): the staged tile Cs [BN][kLdC] holds, per GEMM row u and
+// column c = fold * channel + v, the output at W fold * u + v - fold_padding. Each thread takes pairs
+// (row, v) with v fastest and writes them for every channel of the tile, so a warp's stores are
+// consecutive W positions of one channel (whole sectors) instead of every fold-th one. Per row, its
+// output offset and first W go to `rows` (shared memory past Cs) once, so the loop does no decoding.
+template <int BM, int BN, int kLdC, int kThreads, typename scalar_t, typename Decode>
+__device__ __forceinline__ void store_folded_tile(const GatherArgs& a, const float* Cs, float* rows, int64_t m0,
+                                                  int64_t M, int n0, int g, const int (&r)[3], const int (&extent)[3],
+                                                  const Decode& decode) {
+  int64_t* row_offset = reinterpret_cast<int64_t*>(rows);
+  int* row_w = reinterpret_cast<int*>(row_offset + BM);
+  const int tid = threadIdx.x;
+  for (int m = tid; m < BM; m += kThreads) {
+    int64_t offset = 0;
+    int w_first = -(1 << 30);  // no row: every W fails the bounds check
+    if (m0 + m < M) {
+      int j[3];
+      int64_t n_img;
+      decode(m0 + m, j, n_img);
+      if (j[2] < extent[2]) {  // not a window line's extra row
+        w_first = j[2] * a.fold - a.fold_padding;
+        offset = n_img * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
+                 int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] + int64_t(w_first) * a.dst_stride[4];
+      }
+    }
+    row_offset[m] = offset;
+    row_w[m] = w_first;
+  }
+  __syncthreads();
+  const int fold = a.fold;
+  const int channels = min(BN, a.n_channels - n0) / fold;  // whole channels: fold divides BN and n0
+  const int64_t channel0 = (int64_t(g) * a.n_channels + n0) / fold;
+  scalar_t* dst = static_cast<scalar_t*>(a.dst);
+  for (int q = tid; q < BM * fold; q += kThreads) {
+    const int m = q / fold, v = q - m * fold;
+    const int w = row_w[m] + v;
+    if (unsigned(w) >= unsigned(a.fold_out_w)) continue;
+    scalar_t* out = dst + row_offset[m] + int64_t(v) * a.dst_stride[4];
+    const float* column = Cs + v * kLdC + m;
+#pragma unroll 4
+    for (int c = 0; c < channels; ++c) {
+      const int64_t channel = channel0 + c;
+      float value = column[c * fold * kLdC];
+      if (a.bias != nullptr) value += to_acc(static_cast<const scalar_t*>(a.bias)[channel * a.bias_stride]);
+      out[channel * a.dst_stride[1]] = from_acc<scalar_t>(value);
+    }
+  }
+}
+
 // Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x BN], then the phase's
 // tap table (int4 per tap).
 template <class Tile, bool kWindow>
@@ -717,6 +770,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       for (int nt = 0; nt < 4; ++nt)
         stage_fragment(warp_m * 32 + mt * 16 + gid, warp_n * 32 + nt * 8 + 2 * tig, acc[mt][nt][0], acc[mt][nt][1],
                        acc[mt][nt][2], acc[mt][nt][3]);
+  }
+  if (a.fold > 1) {  // uniform per call
+    store_folded_tile<BM, BN, kLdC, Tile::kThreads, scalar_t>(a, Cs, smem + BN * kLdC, m0, M, n0, g, r, extent,
+                                                              decode);
+    return;
   }
   __syncthreads();
   const int64_t m = m0 + m_local;
@@ -1139,8 +1197,8 @@ template <typename scalar_t>
 __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
                                                int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
                                                int k_channels, int k_pad, int n_channels, int ldw, int block_cols,
-                                               bool wgmma_order, bool forward, bool round_tf32,
-                                               float* __restrict__ packed) {
+                                               bool wgmma_order, bool forward, bool round_tf32, int fold,
+                                               int fold_kernel_w, int fold_dilation, float* __restrict__ packed) {
   constexpr int BK = kGatherBlockK;
   const int64_t total = int64_t(groups) * taps * k_pad * ldw;
   const int column_blocks = ldw / block_cols, step = 8 * block_cols;
@@ -1156,12 +1214,22 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
     const BFragmentCoord at = wgmma_order ? wgmma_b_coord(within) : b_fragment_coord(within);
     const int kc = chunk * BK + k8 * 8 + at.k, nc = column_block * block_cols + at.n;
     float v = 0.f;
-    if (nc < n_channels && kc < k_channels) {
+    // The W fold (forward): column nc is channel nc / fold at W offset nc % fold, W tap t is shift t;
+    // original tap k lands there when k * d = fold * t + nc % fold (fold_w_slot), else the slot is 0.
+    const int td = tap / (kh * kw), th = (tap / kw) % kh;
+    int tw = tap % kw, n_index = nc;
+    bool tap_exists = true;
+    if (fold > 1) {
+      const int dilated = fold * tw + nc % fold;
+      n_index = nc / fold;
+      tw = dilated / fold_dilation;
+      tap_exists = dilated % fold_dilation == 0 && tw < fold_kernel_w;
+    }
+    if (tap_exists && nc < n_channels && kc < k_channels) {
       // forward: kc = input channel, nc = output channel; grad_input: the other way round.
-      const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc);
-      const int64_t co = forward ? nc : kc;
-      const int td = tap / (kh * kw), th = (tap / kw) % kh, tw = tap % kw;
-      v = to_acc(w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + tw * ws4]);
+      const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : n_index);
+      const int64_t co = forward ? n_index : kc;
+      v = to_acc(w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + int64_t(tw) * ws4]);
       if (round_tf32) v = __uint_as_float(to_tf32(v));
     }
     packed[idx] = v;
@@ -1200,8 +1268,12 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
     a.src_step[i] = fwd ? 1 : int(p.stride[i]);
     a.dst_step[i] = fwd ? int(p.stride[i]) : 1;
   }
+  a.fold = 1;
   return a;
 }
+
+// Elements of the packed weights (B) of a call described by a (ldw set).
+int64_t packed_weight_elems(const GatherArgs& a) { return int64_t(a.groups) * a.taps_total * a.k_pad * a.ldw; }
 
 // Most taps any phase of this pass has (sizes the tap table in shared memory).
 int max_phase_taps(const GatherArgs& a) {
@@ -1279,14 +1351,14 @@ cudaError_t launch_gather_deepest(const GatherArgs& a, bool split_tf32, int64_t 
 template <class Tile, typename scalar_t>
 cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
                             bool split_tf32, bool window, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
-  const int64_t packed = int64_t(a.groups) * a.taps_total * a.k_pad * a.ldw;
+  const int64_t packed = packed_weight_elems(a);
   if (packed > 0) {
     const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
     tconv_igemm_pack_weight_kernel<scalar_t><<<grid, 256, 0, stream>>>(
         static_cast<const scalar_t*>(weight), weight_strides[0], weight_strides[1], weight_strides[2],
         weight_strides[3], weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
-        a.k_pad, a.n_channels, a.ldw, Tile::kPackedBlockN, Tile::kWgmma, a.forward, !split_tf32,
-        const_cast<float*>(a.packed_weight));
+        a.k_pad, a.n_channels, a.ldw, Tile::kPackedBlockN, Tile::kWgmma, a.forward, !split_tf32, a.fold,
+        a.fold_kernel_w, a.fold_dilation, const_cast<float*>(a.packed_weight));
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
   }
@@ -1334,6 +1406,76 @@ int packed_row_length(int n_channels, GatherKernel kernel) {
 }
 bool use_wgmma(DType dtype, bool split_tf32, bool allow_wgmma, int device) {
   return allow_wgmma && !(split_tf32 && dtype == DType::kFloat32) && wgmma_available(device);
+}
+int tile_block_n(GatherKernel kernel) {
+  switch (kernel) {
+    case GatherKernel::kMmaNarrow: return NarrowGatherTile::kBlockN;
+    case GatherKernel::kMmaWide: return WideGatherTile::kBlockN;
+    case GatherKernel::kWgmmaWide: return WgmmaWideGatherTile::kBlockN;
+    default: return WgmmaWiderGatherTile::kBlockN;
+  }
+}
+
+// The W fold (forward at W stride s > 1): writing the output W as o = s * u + v - p (0 <= v < s), original
+// W tap k reads input u - t where k * d = s * t + v. So the forward is a W-stride-1 GEMM whose columns
+// are (output channel, v) pairs, s per channel, over T = (K - 1) * d / s + 1 W taps (shifts -t), with
+// the pixel shuffle done by the store (store_folded_tile). Against the W phases (one GEMM per v, each
+// storing every s-th W element, so a 32-byte sector gets 32 / s useful bytes per store) the stores become
+// whole runs of W; the A tile (input rows) is gathered once for all s phases of a column tile instead of
+// once per phase; the price is the zero slots of the s x T tap grid where no k lands (s * T / K of the
+// MMAs: 1 when s divides K at d = 1, e.g. HiFi-GAN's k16 s8, DCGAN's k4 s2, the U-Net/VAE k2 s2).
+int fold_taps(const GatherArgs& a) { return (a.kernel[2] - 1) * a.dilation[2] / a.stride[2] + 1; }
+double fold_mma_ratio(const GatherArgs& a) {
+  return double(a.stride[2]) * fold_taps(a) / a.kernel[2];
+}
+void fold_w(GatherArgs& a) {
+  const int s = a.stride[2];
+  a.fold = s;
+  a.fold_padding = a.padding[2];
+  a.fold_out_w = a.dst_size[2];
+  a.fold_kernel_w = a.kernel[2];
+  a.fold_dilation = a.dilation[2];
+  a.kernel[2] = fold_taps(a);
+  a.stride[2] = a.dilation[2] = a.phases[2] = a.dst_step[2] = 1;
+  a.padding[2] = 0;
+  // rows u whose W run s * u - p .. s * u + s - 1 - p meets [0, out_w)
+  a.dst_size[2] = (a.fold_out_w + a.fold_padding + s - 1) / s;
+  a.n_channels *= s;
+  a.taps_total = a.kernel[0] * a.kernel[1] * a.kernel[2];
+}
+// Possible for forward calls at W stride > 1 whose folded columns tile whole channels (s divides the
+// chosen tile's width) within the GEMM's tap limits.
+bool fold_possible(const GatherArgs& a, bool wgmma) {
+  if (!a.forward || a.stride[2] == 1 || a.fold != 1) return false;
+  const int64_t columns = int64_t(a.n_channels) * a.stride[2];
+  if (columns > (int64_t(1) << 24) || fold_taps(a) > kMaxKernelPerDim) return false;
+  GatherArgs folded = a;
+  fold_w(folded);
+  return tile_block_n(choose_gather_kernel(folded.n_channels, wgmma)) % a.stride[2] == 0 &&
+         max_phase_taps(folded) <= kMaxGatherTaps;
+}
+// "auto": where the tap grid has no zero slots (kFoldMaxMmaRatio) and the output is W-contiguous (the
+// stores the fold makes whole are W runs only there).
+constexpr double kFoldMaxMmaRatio = 1.0;
+bool use_fold(const GatherArgs& a, bool wgmma, GatherFold mode) {
+  if (mode == GatherFold::kOff || !fold_possible(a, wgmma)) return false;
+  return mode == GatherFold::kForce || (fold_mma_ratio(a) <= kFoldMaxMmaRatio && a.dst_stride[4] == 1);
+}
+// The launch description of a gather pass: its arguments (folded where use_fold says so) and kernel, with
+// the packed weights' row length set for it. igemm_packed_weight_elems and igemm_gather both plan here.
+struct GatherLaunch {
+  GatherArgs args;
+  GatherKernel kernel;
+};
+GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                         const GatherOptions& options, int device) {
+  GatherLaunch plan;
+  plan.args = make_args(p, pass, nullptr, nullptr, nullptr, nullptr);
+  const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
+  if (use_fold(plan.args, wgmma, options.fold)) fold_w(plan.args);
+  plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
+  plan.args.ldw = packed_row_length(plan.args.n_channels, plan.kernel);
+  return plan;
 }
 
 template <typename scalar_t>
@@ -1419,13 +1561,9 @@ bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
 
 int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                                   const GatherOptions& options) {
-  const int64_t k_channels = pass == GatherPass::kForward ? p.in_per_group() : p.out_per_group();
-  const int64_t n_channels = pass == GatherPass::kForward ? p.out_per_group() : p.in_per_group();
-  const int64_t k_pad = (k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return -1;
-  const GatherKernel kernel = choose_gather_kernel(int(n_channels), use_wgmma(dtype, split_tf32, options.allow_wgmma, device));
-  return p.groups * p.kernel_volume() * k_pad * packed_row_length(int(n_channels), kernel);
+  return packed_weight_elems(plan_gather(p, pass, dtype, split_tf32, options, device).args);
 }
 
 bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }
@@ -1434,7 +1572,15 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
-  GatherArgs a = make_args(p, pass, src, packed_weight, bias, dst);
+  int device = 0;
+  const cudaError_t device_err = cudaGetDevice(&device);
+  if (device_err != cudaSuccess) return device_err;
+  const GatherLaunch launch = plan_gather(p, pass, dtype, split_tf32, options, device);
+  GatherArgs a = launch.args;
+  a.src = src;
+  a.dst = dst;
+  a.packed_weight = packed_weight;
+  a.bias = pass == GatherPass::kForward ? bias : nullptr;
   const WindowPlan plan = window_plan(a);
   const bool window = use_window(a, plan, options.window);
   // GEMM rows per phase: batch x D x H extents x the W line (extent, plus span with the window);
@@ -1453,12 +1599,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (m_tiles == 0) return cudaSuccess;
   if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const int taps = max_phase_taps(a);
-  int device = 0;
-  const cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return err;
-  const GatherKernel kernel =
-      choose_gather_kernel(a.n_channels, use_wgmma(dtype, split_tf32, options.allow_wgmma, device));
-  a.ldw = packed_row_length(a.n_channels, kernel);
+  const GatherKernel kernel = launch.kernel;
   switch (dtype) {
     case DType::kFloat32:
       return run_gather<float>(kernel, a, weight, p.weight_strides, split_tf32, window, m_tiles, taps, device, stream);

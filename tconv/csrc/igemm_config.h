@@ -50,6 +50,8 @@ struct GatherGemmTile {
   static_assert(!kWgmma || (kBlockM == 128 && kThreads == 256), "wgmma: two warpgroups of 64 rows");
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
+  // The W fold's store keeps a row table (int64 offset + int first W per row) past the staged tile.
+  static_assert(kBlockN * kLdC + 3 * kBlockM <= kMinStages * kStageFloats, "fold row table fits after the staging");
   // W-tap window (conv_transpose_igemm.cu, "W-tap window"): A holds BM + span consecutive source
   // positions in natural order, read by every W tap of a (D, H) tap at its shift. Rows padded to
   // BM + kMaxWindowSpan = 152 words (24 mod 32: the shifted 4-byte fragment loads of a warp hit

@@ -1,0 +1,80 @@
+"""The forward's W fold, in plain Python and torch ops: the math the CUDA path encodes, checked on CPU.
+
+At W stride s > 1 the forward writes output W position o = s*u + v - p (0 <= v < s) from the input positions
+u - t of the W taps k with k*d = s*t + v. So the forward is a W-stride-1 transposed convolution with s output
+columns per channel (c' = s*c + v, c' within the group's s*C_out/g columns) and T = (K-1)*d // s + 1 W taps,
+whose result, read as [.., C_out, s, .., U] and interleaved along W, is the output shifted by p. The CUDA
+kernels (conv_transpose_igemm.cu: fold_w, the weight packing and store_folded_tile) run that GEMM and do the
+interleave in the store, so each store is a whole run of W instead of every s-th element; this module is the
+same description in torch ops, so tests/test_w_fold_cpu.py can check the formulas against PyTorch's forward
+in float64 on every parameter corner. Nothing here runs on the GPU path.
+"""
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import torch
+import torch.nn.functional as F
+
+# Mirror of kFoldMaxMmaRatio (conv_transpose_igemm.cu; tests/test_w_fold_cpu.py checks they agree): "auto"
+# folds only where the s x T tap grid has no empty slots.
+AUTO_MAX_MMA_RATIO = 1.0
+
+
+@dataclass(frozen=True)
+class FoldPlan:
+    stride: int   # s: the original W stride, the columns per output channel
+    taps: int     # T: the folded W kernel
+    rows: int     # U: GEMM rows per output W line (u with some s*u + v - p inside [0, out_w))
+    padding: int  # p: the W shift of the interleaved result
+
+    def mma_ratio(self, kernel_w: int) -> float:
+        """MMAs of the folded GEMM relative to the phases' (the s x T grid against the K real taps)."""
+        return self.stride * self.taps / kernel_w
+
+
+def plan(kernel_w: int, stride_w: int, padding_w: int, dilation_w: int, out_w: int) -> Optional[FoldPlan]:
+    """The fold of a forward's W dim (None at stride 1, where there is nothing to fold)."""
+    if stride_w == 1:
+        return None
+    taps = (kernel_w - 1) * dilation_w // stride_w + 1
+    rows = (out_w + padding_w + stride_w - 1) // stride_w
+    return FoldPlan(stride_w, taps, rows, padding_w)
+
+
+def fold_weight(weight: torch.Tensor, fold: FoldPlan, dilation_w: int) -> torch.Tensor:
+    """[C_in, C_out/g, .., K] -> [C_in, C_out/g * s, .., T]: column s*c + v, tap t holds tap k where
+    k*d = s*t + v, zero where no k does (the packing kernel's mapping)."""
+    cin, cout_g = weight.shape[:2]
+    inner = list(weight.shape[2:-1])
+    folded = weight.new_zeros([cin, cout_g, *inner, fold.taps, fold.stride])  # [.., t, v]
+    for k in range(weight.shape[-1]):
+        t, v = divmod(k * dilation_w, fold.stride)
+        folded[..., t, v] = weight[..., k]
+    # [ci, c, .., t, v] -> [ci, c, v, .., t] -> [ci, c*s + v, .., t]
+    folded = folded.movedim(-1, 2)
+    return folded.reshape(cin, cout_g * fold.stride, *inner, fold.taps)
+
+
+def forward(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor], stride: Sequence[int],
+            padding: Sequence[int], output_padding: Sequence[int], dilation: Sequence[int], groups: int,
+            out_w: int) -> torch.Tensor:
+    """The forward through the fold (PyTorch's own convolution runs the stride-1 part): what the CUDA path
+    computes, for the CPU tests. out_w: the real output's W size."""
+    fold = plan(int(weight.shape[-1]), int(stride[-1]), int(padding[-1]), int(dilation[-1]), out_w)
+    assert fold is not None
+    conv = {3: F.conv_transpose1d, 4: F.conv_transpose2d, 5: F.conv_transpose3d}[x.dim()]
+    folded = conv(x, fold_weight(weight, fold, int(dilation[-1])), None, [*stride[:-1], 1], [*padding[:-1], 0],
+                  [*output_padding[:-1], 0], groups, [*dilation[:-1], 1])
+    length = folded.shape[-1]  # input W + T - 1; rows past U only reach W >= out_w, missing ones are zeros
+    folded = F.pad(folded, [0, fold.rows - length]) if length < fold.rows else folded[..., :fold.rows]
+    n, channels = folded.shape[:2]
+    inner = list(folded.shape[2:-1])
+    shuffled = folded.reshape(n, channels // fold.stride, fold.stride, *inner, fold.rows).movedim(2, -1)
+    out = shuffled.reshape(n, channels // fold.stride, *inner, fold.rows * fold.stride)
+    out = out[..., fold.padding:fold.padding + out_w]
+    if bias is not None:
+        out = out + bias.reshape(1, -1, *([1] * (out.dim() - 2)))
+    return out
+
+
+__all__ = ["FoldPlan", "plan", "fold_weight", "forward", "AUTO_MAX_MMA_RATIO"]

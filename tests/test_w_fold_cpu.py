@@ -1,0 +1,95 @@
+"""The forward's W fold (tconv/_w_fold.py: the description conv_transpose_igemm.cu's fold_w, weight packing and
+store_folded_tile encode) against PyTorch's forward, on CPU in float64.
+
+The GPU path runs the folded GEMM and the interleaving store in CUDA; this checks the formulas it rests on
+(taps T, rows U, the tap slot of each k, the W shift p, the bias per channel) over every parameter corner,
+and that the Python mirrors of its constants match the CUDA source. tests/test_conv_transpose_gpu.py runs the
+kernels themselves ("igemm_fold" / "igemm_nofold").
+"""
+import random
+import re
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from tconv import _args, _w_fold
+
+TORCH_FN = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+
+
+def check_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias):
+    gen = torch.Generator().manual_seed(hash((dims, cin, cout, tuple(kernel), tuple(stride))) % 1000)
+    x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen)
+    w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64, generator=gen)
+    b = torch.randn(cout, dtype=torch.float64, generator=gen) if bias else None
+    ref = TORCH_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+    got = _w_fold.forward(x, w, b, stride, padding, output_padding, dilation, groups, ref.shape[-1])
+    assert got.shape == ref.shape
+    torch.testing.assert_close(got, ref, atol=1e-10, rtol=1e-10)
+    return _w_fold.plan(kernel[-1], stride[-1], padding[-1], dilation[-1], ref.shape[-1])
+
+
+def random_case(rng):
+    while True:  # redraw until the output is non-empty
+        dims = rng.choice([1, 2, 3])
+        groups = rng.choice([1, 1, 2, 3])
+        cin, cout = groups * rng.randint(1, 3), groups * rng.randint(1, 3)
+        kernel = [rng.randint(1, 4) for _ in range(dims - 1)] + [rng.randint(1, 17)]
+        stride = [rng.randint(1, 3) for _ in range(dims - 1)] + [rng.randint(2, 9)]
+        dilation = [rng.randint(1, 3) for _ in range(dims)]
+        padding = [rng.randint(0, (k - 1) * d) for k, d in zip(kernel, dilation)]
+        output_padding = [rng.randint(0, max(s, d) - 1) for s, d in zip(stride, dilation)]
+        spatial = [rng.randint(1, 4) for _ in range(dims - 1)] + [rng.randint(1, 12)]
+        if all(o > 0 for o in _args.output_size(spatial, kernel, stride, padding, output_padding, dilation)):
+            return (dims, rng.randint(0, 2), cin, cout, groups, kernel, stride, padding, output_padding, dilation,
+                    spatial, rng.random() < 0.5)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_fold_matches_torch_random(seed):
+    check_case(*random_case(random.Random(seed)))
+
+
+# The suite's strided shapes, scaled down, and the corners: padding beyond one stride, output_padding, dilation
+# sharing a factor with the stride (every tap in one column), a kernel shorter than the stride.
+CASES = {
+    "hifigan": (1, 2, 6, 4, 1, [16], [8], [4], [0], [1], [20], True),
+    "dcgan": (2, 2, 6, 4, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [5, 6], False),
+    "unet3d": (3, 1, 4, 6, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 2, 5], True),
+    "k3s2_op1": (2, 2, 3, 5, 1, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [4, 7], True),
+    "fam12": (1, 2, 3, 5, 1, [3], [2], [1], [0], [2], [17], False),
+    "fam13": (2, 1, 3, 4, 1, [3, 3], [5, 5], [1, 1], [0, 0], [2, 2], [3, 6], False),
+    "padding_past_stride": (1, 2, 3, 3, 1, [9], [2], [7], [1], [1], [6], True),
+    "kernel_below_stride": (1, 1, 2, 3, 1, [2], [5], [0], [4], [1], [7], True),
+    "grouped": (2, 2, 6, 9, 3, [3, 5], [2, 3], [1, 2], [1, 1], [1, 2], [4, 7], True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fold_matches_torch_named(name):
+    fold = check_case(*CASES[name])
+    kernel_w = CASES[name][5][-1]
+    ratio = fold.mma_ratio(kernel_w)
+    if name in ("hifigan", "dcgan", "unet3d"):  # what "auto" folds: no empty slots
+        assert ratio == 1.0 and ratio <= _w_fold.AUTO_MAX_MMA_RATIO
+    if name == "hifigan":  # 16 taps at stride 8: 8 columns x 2 taps; 65536-like rows = out/8 + p/8 rounded up
+        assert (fold.taps, fold.rows) == (2, (20 * 8 + 4 + 7) // 8)
+    if name == "fam12":  # k3 s2 d2: every tap in column 0, so half the columns are empty
+        assert fold.taps == 3 and ratio == 2.0 > _w_fold.AUTO_MAX_MMA_RATIO
+    if name == "k3s2_op1":
+        assert fold.taps == 2 and ratio == 4 / 3
+
+
+def test_no_fold_at_stride_one():
+    assert _w_fold.plan(5, 1, 2, 1, 40) is None
+
+
+def test_python_mirror_matches_the_cuda_source():
+    text = (Path(_w_fold.__file__).parent / "csrc" / "conv_transpose_igemm.cu").read_text()
+    assert float(re.search(r"constexpr double kFoldMaxMmaRatio = ([\d.]+);", text).group(1)) == \
+        _w_fold.AUTO_MAX_MMA_RATIO
+    # the same taps and rows formulas as fold_w / fold_taps
+    assert "(a.kernel[2] - 1) * a.dilation[2] / a.stride[2] + 1" in text
+    assert "(a.fold_out_w + a.fold_padding + s - 1) / s" in text
