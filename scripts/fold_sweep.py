@@ -1,7 +1,8 @@
-"""Where the forward's W fold pays: tconv's forward alone, "igemm_nofold" (W phases, strided stores) against
+"""Where the W fold pays: tconv's forward alone, "igemm_nofold" (W phases, strided stores) against
 "igemm_fold" (W phases as GEMM columns, whole-run stores), over strided shapes: the suite's strided real
 shapes, s x T tap grids with and without empty slots (k3 s2: 4/3 the MMAs; d2 s2: 2x), and bf16. A development
-sweep for the "auto" boundary (kFoldMaxMmaRatio), not a report; PyTorch's forward on the same tensors is
+sweep for the "auto" boundary (kFoldMaxMmaRatio), not a report; grad_weight alone is timed folded and not
+(it folds where s divides the W kernel); PyTorch's forward on the same tensors is
 timed as a reference point only (the GPU tests check the fold's results).
 
     python3 scripts/fold_sweep.py --precision tf32 bf16 [--json OUT]
@@ -54,18 +55,30 @@ def main(argv=None) -> int:
             weight = torch.randn(cin, cout, *kernel, device="cuda", dtype=dtype)
             row = {"shape": name, "precision": precision, "taps": fold.taps, "mma_ratio": fold.mma_ratio(kernel[-1])}
             call = (stride, padding, output_padding, dilation, 1)
-            for algorithm in ("igemm_nofold", "igemm_fold", "auto"):
+            # "igemm_window": the fold where auto takes it, with the W-tap window forced on its T taps
+            for algorithm in ("igemm_nofold", "igemm_fold", "auto", "igemm_window"):
                 with precision_mode(precision), _ops.use_algorithm(algorithm):
                     fn = lambda: _ops.conv_transpose(x, weight, None, *call)
                     row[algorithm] = time_cuda(fn, args.runs, 3).median_ms
+            # grad_weight alone: the fold (where s divides the W kernel) against the strided strips
+            grad = torch.randn(batch, cout, *_args.output_size(spatial, kernel, stride, padding, output_padding,
+                                                              dilation), device="cuda", dtype=dtype)
+            row["grad_weight_foldable"] = _w_fold.grad_weight_foldable(kernel, stride[-1], dilation[-1])
+            for algorithm in ("igemm_nofold", "igemm_fold"):
+                with precision_mode(precision), _ops.use_algorithm(algorithm):
+                    fn = lambda: _ops.conv_transpose_grad_weight(grad, x, list(weight.shape), stride, padding,
+                                                                 dilation, 1)
+                    row["grad_weight_" + algorithm] = time_cuda(fn, args.runs, 3).median_ms
             with precision_mode(precision):
                 row["torch"] = time_cuda(lambda: TORCH_FN[dims](x, weight, None, stride, padding, output_padding, 1,
                                                                 dilation), args.runs, 3).median_ms
             row["speedup"] = row["igemm_nofold"] / row["igemm_fold"]
             rows.append(row)
             print(f"{name:18s} {precision:5s} T={fold.taps} mma x{row['mma_ratio']:.2f}  nofold "
-                  f"{row['igemm_nofold']:8.3f}  fold {row['igemm_fold']:8.3f}  auto {row['auto']:8.3f}  torch "
-                  f"{row['torch']:8.3f} ms  fold x{row['speedup']:.2f}", flush=True)
+                  f"{row['igemm_nofold']:8.3f}  fold {row['igemm_fold']:8.3f}  auto {row['auto']:8.3f}  fold+window "
+                  f"{row['igemm_window']:8.3f}  torch {row['torch']:8.3f} ms  fold x{row['speedup']:.2f} | grad_weight "
+                  f"nofold {row['grad_weight_igemm_nofold']:8.3f} fold {row['grad_weight_igemm_fold']:8.3f} "
+                  f"({'folds' if row['grad_weight_foldable'] else 'same kernel'})", flush=True)
     return finish(args.json, rows)
 
 

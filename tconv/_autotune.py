@@ -29,14 +29,14 @@ from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 import torch
 
 # Candidates per op, the heuristic first (it is the baseline the others are checked against). The
-# igemm_* variants are listed only where they can differ: grad_weight has no window and no phase split, only the
-# forward folds.
+# igemm_* variants are listed only where they can differ: grad_weight has no window and no phase split (and
+# folds under "auto" wherever "igemm_fold" would), grad_input does not fold.
 CANDIDATES = {
     "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold", "grouped",
                 "direct"),
     "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "grouped",
                    "direct"),
-    "grad_weight": ("auto", "igemm", "igemm_mma", "grouped", "direct"),
+    "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "grouped", "direct"),
 }
 # The direct (FFMA gather) kernels are the reference path: hundreds of milliseconds on the suite's GEMM
 # shapes (L1-68 bf16 forward took 418 ms there, logs/run12-quick_half.log), so they are timed only on
@@ -205,7 +205,7 @@ def run(op: str, key: Hashable, candidates: Sequence[str], launch: Callable[[str
 
 def candidates_for(op: str, flops: float, phase_split_possible: bool = False,
                    fold_possible: bool = False) -> Tuple[str, ...]:
-    """fold_possible: the forward has a W stride > 1 (elsewhere igemm_fold / igemm_nofold run what igemm runs)."""
+    """fold_possible: the call has a W stride > 1 (elsewhere igemm_fold / igemm_nofold run what igemm runs)."""
     names = CANDIDATES[op]
     if flops > DIRECT_MAX_FLOPS:
         names = tuple(n for n in names if n != "direct")

@@ -40,8 +40,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # stride > 1 as a W-stride-1 GEMM over a strided view of grad_output wherever _phase_split.plan allows (like
 # "igemm" elsewhere; Python-side, the C++ layer sees "igemm"); "igemm_fold" runs the forward at W stride > 1 with
 # the W phases as GEMM columns and the pixel shuffle in the store wherever it is possible (tconv/_w_fold.py has
-# the math), "igemm_nofold" never (like "igemm" elsewhere). tconv's own setting, not torch's; tests and
-# benchmarks use it.
+# the math; grad_weight folds the same way under "auto" and "igemm_fold" where s divides the W kernel),
+# "igemm_nofold" never (like "igemm" elsewhere). tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "grouped")
 algorithm = "auto"
@@ -171,7 +171,7 @@ def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, pad
         _build.load().grad_weight_out(*args5, conv_tf32_allowed(), _kernel_algorithm(name))
 
     _run("grad_weight", launch, grad_weight, (grad_output, input, grad_weight), (stride, padding, dilation, groups),
-         _conv_flops(input.shape, weight_size))
+         _conv_flops(input.shape, weight_size), fold_possible=int(stride[-1]) > 1)
     return grad_weight
 
 

@@ -77,4 +77,46 @@ def forward(x: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
     return out
 
 
-__all__ = ["FoldPlan", "plan", "fold_weight", "forward", "AUTO_MAX_MMA_RATIO"]
+def grad_weight_foldable(kernel: Sequence[int], stride_w: int, dilation_w: int) -> bool:
+    """Mirror of grad_weight_fold_shape (conv_transpose_igemm.cu): s divides the W kernel at d = 1 (no empty
+    slots), and the folded weight [C_in, C_out/g, s, kD, kH, T] is a 5-D strided view (T = 1 or kD = 1). The
+    kernels also need s to divide a thread's rows between copies (4 * warps_m), checked there."""
+    k = list(kernel)
+    return stride_w > 1 and dilation_w == 1 and k[-1] % stride_w == 0 and (k[-1] == stride_w or len(k) < 3 or
+                                                                         k[0] == 1)
+
+
+def grad_weight(grad_output: torch.Tensor, x: torch.Tensor, weight_shape: Sequence[int], stride: Sequence[int],
+                padding: Sequence[int], dilation: Sequence[int], groups: int) -> torch.Tensor:
+    """grad_weight through the fold (PyTorch's own grad_weight on the folded problem), read back into the real
+    weight's layout the way the CUDA path's sum_splits does: the folded result [C_in, C_out/g * s, .., T] is
+    row-major [C_in, C_out/g, s, .., T] and element (v, t) is real tap s*t + v."""
+    s, p = int(stride[-1]), int(padding[-1])
+    out_w, in_w, kernel_w = int(grad_output.shape[-1]), int(x.shape[-1]), int(weight_shape[-1])
+    fold = plan(kernel_w, s, p, 1, out_w)
+    length = in_w + fold.taps - 1  # the folded output rows any (input, tap) pair reaches
+    # dy'[.., c*s + v, .., u] = dy[.., c, .., s*u + v - p], zero outside the real W
+    padded = F.pad(grad_output, [p, length * s - p - out_w]) if length * s - p >= out_w else \
+        F.pad(grad_output, [p, 0])[..., :length * s]
+    n, cout = padded.shape[:2]
+    inner = list(padded.shape[2:-1])
+    folded_dy = padded.reshape(n, cout, *inner, length, s).movedim(-1, 2).reshape(n, cout * s, *inner, length)
+    folded_shape = [int(weight_shape[0]), int(weight_shape[1]) * s, *weight_shape[2:-1], fold.taps]
+    # the other dims' output_padding, implicit in grad_output's sizes
+    output_padding = [int(o) - ((int(i) - 1) * int(st) - 2 * int(pd) + int(d) * (int(k) - 1) + 1)
+                      for o, i, k, st, pd, d in zip(grad_output.shape[2:-1], x.shape[2:-1], weight_shape[2:-1],
+                                                    stride[:-1], padding[:-1], dilation[:-1])]
+    out = torch.ops.aten.convolution_backward(
+        folded_dy, x, x.new_empty(folded_shape), None, [*stride[:-1], 1], [*padding[:-1], 0],
+        [*dilation[:-1], 1], True, [*output_padding, 0], groups, [False, True, False])[1]
+    cin, cout_g = int(weight_shape[0]), int(weight_shape[1])
+    grid = out.reshape(cin, cout_g, s, *inner_kernel(weight_shape), fold.taps)  # [ci, c, v, .., t]
+    return grid.movedim(2, -1).reshape(cin, cout_g, *inner_kernel(weight_shape), kernel_w)  # k = s*t + v
+
+
+def inner_kernel(weight_shape: Sequence[int]):
+    return [int(k) for k in weight_shape[2:-1]]
+
+
+__all__ = ["FoldPlan", "plan", "fold_weight", "forward", "grad_weight", "grad_weight_foldable",
+           "AUTO_MAX_MMA_RATIO"]

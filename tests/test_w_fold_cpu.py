@@ -93,3 +93,45 @@ def test_python_mirror_matches_the_cuda_source():
     # the same taps and rows formulas as fold_w / fold_taps
     assert "(a.kernel[2] - 1) * a.dilation[2] / a.stride[2] + 1" in text
     assert "(a.fold_out_w + a.fold_padding + s - 1) / s" in text
+
+
+# grad_weight through the fold (grad_weight_fold_shape's shapes: s divides the W kernel at d = 1, T = 1 or kD = 1)
+def random_weight_case(rng):
+    while True:
+        dims = rng.choice([1, 2, 3])
+        groups = rng.choice([1, 1, 2])
+        cin, cout = groups * rng.randint(1, 3), groups * rng.randint(1, 3)
+        s = rng.choice([2, 4, 8])
+        taps = 1 if dims == 3 else rng.randint(1, 3)
+        kernel = [rng.randint(1, 3) for _ in range(dims - 1)] + [s * taps]
+        stride = [rng.randint(1, 3) for _ in range(dims - 1)] + [s]
+        dilation = [rng.randint(1, 2) for _ in range(dims - 1)] + [1]
+        padding = [rng.randint(0, (k - 1) * d) for k, d in zip(kernel, dilation)]
+        output_padding = [rng.randint(0, max(st, d) - 1) for st, d in zip(stride, dilation)]
+        spatial = [rng.randint(1, 4) for _ in range(dims - 1)] + [rng.randint(1, 10)]
+        if all(o > 0 for o in _args.output_size(spatial, kernel, stride, padding, output_padding, dilation)):
+            return dims, rng.randint(1, 2), cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_grad_weight_fold_matches_torch_random(seed):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial = \
+        random_weight_case(random.Random(seed))
+    assert _w_fold.grad_weight_foldable(kernel, stride[-1], dilation[-1])
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen)
+    w_shape = [cin, cout // groups, *kernel]
+    out_shape = _args.output_shape(x.shape, w_shape, stride, padding, output_padding, dilation, groups)
+    grad = torch.randn(out_shape, dtype=torch.float64, generator=gen)
+    ref = torch.ops.aten.convolution_backward(grad, x, x.new_empty(w_shape), None, stride, padding, dilation, True,
+                                              output_padding, groups, [False, True, False])[1]
+    got = _w_fold.grad_weight(grad, x, w_shape, stride, padding, dilation, groups)
+    torch.testing.assert_close(got, ref, atol=1e-10, rtol=1e-10)
+
+
+@pytest.mark.parametrize("kernel,stride,dilation,foldable", [
+    ([16], 8, 1, True), ([4, 4], 2, 1, True), ([2, 2, 2], 2, 1, True), ([2, 2, 4], 2, 1, False),  # 3D with T = 2
+    ([3, 3], 2, 1, False), ([4], 2, 2, False), ([5], 1, 1, False), ([1, 4, 4], 2, 1, True),
+])
+def test_grad_weight_foldable_mirrors_the_cuda_rule(kernel, stride, dilation, foldable):
+    assert _w_fold.grad_weight_foldable(kernel, stride, dilation) == foldable

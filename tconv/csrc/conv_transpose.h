@@ -73,13 +73,15 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 // weight numel fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);
 bool igemm_grad_weight_preferred(const ConvTransposeParams& p);  // the "auto" heuristic
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
-                                 int64_t max_workspace_elems);
+// fold: the W fold of the forward seen from the weights (conv_transpose_igemm.cu, grad_weight_fold_shape):
+// kAuto and kForce take it wherever it is possible, kOff never; the splits follow the same choice.
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, GatherFold fold,
+                                 int sm_count, int64_t max_workspace_elems);
 // allow_wgmma: TF32-mode work (fp16/bf16 too) runs on the Hopper wgmma kernel where the device and
 // build have it (as for igemm_gather).
 cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
-                              const void* input, const void* grad_output, void* grad_weight, float* workspace,
-                              int sm_count, int64_t max_workspace_elems, cudaStream_t stream);
+                              GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
+                              float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream);
 
 // ---- register-blocked direct kernels for few channels per group (conv_transpose_grouped.cu) ----
 // Channels per group up to 16 on both sides (templated, rounded up to a power of two).

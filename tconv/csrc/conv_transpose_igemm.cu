@@ -813,6 +813,10 @@ struct WeightGradArgs {
   int64_t units;    // batch x D x H input rows x w_chunks: the GEMM's K in stages
   int64_t chunk;    // units per split
   int64_t weight_numel;
+  // The W fold (grad_weight_fold): the call describes the forward's folded problem (cout_g = s columns per
+  // output channel, W taps T at stride 1); grad_output row u of column c is the real tensor's channel c / fold
+  // at W fold * u + c % fold - fold_padding, which exists below fold_out_w. Unfolded: 1, 0 and out_size[2].
+  int fold, fold_padding, fold_out_w;
 };
 
 // A grad_weight block: (kd, kh, W tap group, group, C_out tile, C_in tile) from blockIdx.x, one split
@@ -877,19 +881,28 @@ struct WeightStageThread {
   const scalar_t *x, *dy, *dy_tail;  // this thread's channel rows
   int x_col, dy_col, tail_col;       // its columns within a stage
   int od0, oh0, ow_base;             // grad_output D/H of input (0, 0) at this tap; strip column 0's W
+  int dy_w, tail_w;                  // the W offset of its grad_output rows (fold: c % fold - fold_padding)
+  int64_t dy_pass, tail_pass;        // from one of its grad_output rows to the next
 };
-// x_ci / dy_co / tail_co: the thread's first channel row in the block's C_in / C_out tile.
+// x_ci / dy_co / tail_co: the thread's first channel row in the block's C_in / C_out tile; dy_rows /
+// tail_rows: the rows between its copies (the fold divides both, so all its rows share one W offset).
 template <typename scalar_t>
 __device__ __forceinline__ WeightStageThread<scalar_t> weight_stage_thread(const WeightGradArgs& a,
                                                                            const WeightBlock& blk, int x_ci,
                                                                            int x_col, int dy_co, int dy_col,
-                                                                           int tail_co, int tail_col) {
+                                                                           int tail_co, int tail_col, int dy_rows,
+                                                                           int tail_rows) {
   WeightStageThread<scalar_t> t;
   t.x_base = static_cast<const scalar_t*>(a.x);
   t.dy_base = static_cast<const scalar_t*>(a.dy);
   t.x = t.x_base + (int64_t(blk.g) * a.cin_g + blk.ci0 + x_ci) * a.x_stride[1];
-  t.dy = t.dy_base + (int64_t(blk.g) * a.cout_g + blk.co0 + dy_co) * a.dy_stride[1];
-  t.dy_tail = t.dy_base + (int64_t(blk.g) * a.cout_g + blk.co0 + tail_co) * a.dy_stride[1];
+  const int64_t dy_c = int64_t(blk.g) * a.cout_g + blk.co0 + dy_co, tail_c = int64_t(blk.g) * a.cout_g + blk.co0 + tail_co;
+  t.dy = t.dy_base + dy_c / a.fold * a.dy_stride[1];
+  t.dy_tail = t.dy_base + tail_c / a.fold * a.dy_stride[1];
+  t.dy_w = int(dy_c % a.fold) - a.fold_padding;
+  t.tail_w = int(tail_c % a.fold) - a.fold_padding;
+  t.dy_pass = dy_rows / a.fold * a.dy_stride[1];
+  t.tail_pass = tail_rows / a.fold * a.dy_stride[1];
   t.x_col = x_col;
   t.dy_col = dy_col;
   t.tail_col = tail_col;
@@ -915,11 +928,13 @@ __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(con
   const bool row_valid =
       cur.u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
   const int ix = iw0 + t.x_col;
-  const int ow = a.stride[2] * (iw0 + t.dy_col) + t.ow_base, ow_tail = a.stride[2] * (iw0 + t.tail_col) + t.ow_base;
+  // W in the real grad_output (fold: row u of the folded problem lies at fold * u + c % fold - fold_padding)
+  const int ow = a.fold * (a.stride[2] * (iw0 + t.dy_col) + t.ow_base) + t.dy_w,
+            ow_tail = a.fold * (a.stride[2] * (iw0 + t.tail_col) + t.ow_base) + t.tail_w;
   WeightStageSources<scalar_t> s;
   s.x_valid = cur.u < u_end && ix < a.in_size[2];
-  s.dy_valid = row_valid && unsigned(ow) < unsigned(a.out_size[2]);
-  s.tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.out_size[2]);
+  s.dy_valid = row_valid && unsigned(ow) < unsigned(a.fold_out_w);
+  s.tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.fold_out_w);
   const int64_t x_row = cur.n * a.x_stride[0] + cur.id * a.x_stride[2] + cur.ih * a.x_stride[3];
   const int64_t dy_row = cur.n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
   s.x = s.x_valid ? t.x + x_row + ix * a.x_stride[4] : t.x_base;
@@ -960,11 +975,12 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   const int tid = threadIdx.x;
   const int col = tid % BK, row0 = tid / BK;                          // x and the strip's first BK columns
   const int tail_col = BK + tid % kShift, tail_row0 = tid / kShift;  // the strip's last kShift columns
-  const WeightStageThread<scalar_t> thread = weight_stage_thread<scalar_t>(a, blk, row0, col, row0, col, tail_row0, tail_col);
+  const WeightStageThread<scalar_t> thread =
+      weight_stage_thread<scalar_t>(a, blk, row0, col, row0, col, tail_row0, tail_col, kRows, kTailRows);
   const scalar_t *x_base = thread.x_base, *dy_base = thread.dy_base;
   const int x_rows = a.cin_g - ci0 - row0, dy_rows = a.cout_g - co0 - row0, tail_rows = a.cout_g - co0 - tail_row0;
   const bool full_tile = a.cin_g - ci0 >= BM && a.cout_g - co0 >= BN;
-  const int64_t x_pass = kRows * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
+  const int64_t x_pass = kRows * a.x_stride[1], dy_pass = thread.dy_pass, tail_pass = thread.tail_pass;
 
   auto load_stage = [&](int stage) {
     const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
@@ -1074,11 +1090,12 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   static_assert(BK / 4 == kThreads / 32, "one warp per 4 positions of the x tile");
   constexpr int kXCopies = BN / 8;
   const int x_ci = lane / 4, x_col = warp * 4 + lane % 4;
-  const WeightStageThread<scalar_t> thread = weight_stage_thread<scalar_t>(a, blk, x_ci, x_col, row0, col, tail_row0, tail_col);
+  const WeightStageThread<scalar_t> thread =
+      weight_stage_thread<scalar_t>(a, blk, x_ci, x_col, row0, col, tail_row0, tail_col, kRows, kTailRows);
   const scalar_t *x_base = thread.x_base, *dy_base = thread.dy_base;
   const int x_rows = a.cin_g - ci0 - x_ci, dy_rows = a.cout_g - co0 - row0, tail_rows = a.cout_g - co0 - tail_row0;
   const bool full_tile = a.cin_g - ci0 >= BN && a.cout_g - co0 >= BM;
-  const int64_t x_pass = 8 * a.x_stride[1], dy_pass = kRows * a.dy_stride[1], tail_pass = kTailRows * a.dy_stride[1];
+  const int64_t x_pass = 8 * a.x_stride[1], dy_pass = thread.dy_pass, tail_pass = thread.tail_pass;
 
   auto load_stage = [&](int stage) {
     const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
@@ -1699,6 +1716,60 @@ cudaError_t launch_grad_weight(const WeightGradArgs& a, const WeightGradPlan& pl
   if (plan.taps_per_block == 2 || kSplitTf32) return launch_grad_weight_taps<scalar_t, kSplitTf32, 2>(a, plan, stream);
   return launch_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 4)>(a, plan, stream);
 }
+
+// C_in tiles of 32 (m64n32) stay on mma.sync: run 29 (H200, TF32 fwd+bwd, same script) measured the
+// wgmma kernel slower there (L1-68 42.85 -> 43.65 ms, L1-71 4.08 -> 4.28) and faster on the 64-wide
+// tiles (L2-61 7.41 -> 6.92, fam07 35.5 -> 31.6, fam06 13.55 -> 12.79). One-tap groups (kernel ==
+// stride) stay too: run 32 (tconv bench) had the U-Net up-conv at 1.714 ms and the VAE's at 3.266
+// against 1.516 / 2.920 with the mma.sync kernel (run 20). And only 3D kernels: run 34 (H200, TF32,
+// tconv's autotune: grad_weight alone, both kernels back to back on the same tensors) had wgmma ahead
+// on L2-61 (2.87 vs 3.11 ms), fam03 (5.82 vs 6.00) and fam07 (19.2 vs 20.8), level on fam02 (3.49 vs
+// 3.46), and behind on every 1D/2D shape it took: fam01 7.09 vs 6.68, fam04 4.62 vs 4.43, fam05 4.23 vs
+// 4.11, fam06 6.98 vs 6.56 (run 29's fam06 gain, a fwd+bwd figure, did not hold up here), DCGAN 1.17 vs 1.08, HiFi-GAN 12.4 vs 11.2 (not understood yet; the 3D
+// shapes have 9 (kd, kh) tap rows per W group where the 2D ones have 3 or 7 and the 1D ones 1).
+bool grad_weight_uses_wgmma(const ConvTransposeParams& p, const WeightGradPlan& plan, DType dtype, bool split_tf32,
+                            bool allow_wgmma, int device) {
+  return use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) && plan.warps_m == 2 &&
+         plan.largest_group >= 2 && p.kernel[0] > 1;
+}
+
+// grad_weight's W fold, the forward's (fold_w) seen from the weights: at W stride s with s dividing the W
+// kernel (d = 1), dW[ci, co, s*t + v] = sum over input positions i of x[i] * dy[s*(i + t) + v - p], so with the
+// columns (co, v) and T = K / s taps of stride 1 it is the grad_weight of the folded problem, whose grad_output
+// rows (real W s*u + v - p) are read through WeightGradArgs::fold. One block then holds all s values of v of
+// its channels, so the s threads reading one 32-byte sector of grad_output are in one block (L1) instead of
+// s blocks of s different tap groups (s times the L2 traffic of the strided strips). Taken where the folded
+// weight is a 5-D strided view of the real one (T = 1, or kD = 1: sum_splits' 5 dims) and s divides a thread's
+// rows between copies (4 * warps_m: then all of a thread's rows share one v).
+bool grad_weight_fold_shape(const ConvTransposeParams& p) {
+  const int64_t s = p.stride[2], k = p.kernel[2];
+  return s > 1 && p.dilation[2] == 1 && k % s == 0 && (k == s || p.kernel[0] == 1);
+}
+ConvTransposeParams grad_weight_folded_params(const ConvTransposeParams& p) {
+  ConvTransposeParams f = p;
+  const int64_t s = p.stride[2];
+  f.out_channels = p.out_channels * s;
+  f.out_size[2] = (p.out_size[2] + p.padding[2] + s - 1) / s;
+  f.kernel[2] = p.kernel[2] / s;
+  f.stride[2] = f.dilation[2] = 1;
+  f.padding[2] = 0;
+  return f;
+}
+// "auto": fold wherever possible (decided in run 40's timings, igemm_config.h has none yet: see the call site).
+struct WeightGradProblem {
+  ConvTransposeParams p;  // the folded description where fold > 1
+  WeightGradPlan plan;
+  int fold;
+};
+WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, GatherFold mode,
+                                      int sm_count, int64_t max_workspace_elems) {
+  WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1};
+  if (mode == GatherFold::kOff || !grad_weight_fold_shape(p)) return w;
+  const ConvTransposeParams f = grad_weight_folded_params(p);
+  const WeightGradPlan plan = plan_grad_weight(f, dtype, split_tf32, sm_count, max_workspace_elems);
+  if ((4 * plan.warps_m) % p.stride[2] != 0) return w;
+  return WeightGradProblem{f, plan, int(p.stride[2])};
+}
 }  // namespace
 
 bool igemm_grad_weight_supported(const ConvTransposeParams& p) {
@@ -1716,25 +1787,45 @@ bool igemm_grad_weight_preferred(const ConvTransposeParams& p) {
   return p.in_per_group() * p.out_per_group() >= kGradWeightIgemmMinChannelProduct;
 }
 
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
-                                 int64_t max_workspace_elems) {
-  return plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems).splits;
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, GatherFold fold,
+                                 int sm_count, int64_t max_workspace_elems) {
+  return grad_weight_problem(p, dtype, split_tf32, fold, sm_count, max_workspace_elems).plan.splits;
 }
 
-cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
-                              const void* input, const void* grad_output, void* grad_weight, float* workspace,
-                              int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
+cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
+                              GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
+                              float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
-  const WeightGradPlan plan = plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems);
+  const WeightGradProblem problem = grad_weight_problem(real, dtype, split_tf32, fold, sm_count, max_workspace_elems);
+  const ConvTransposeParams& p = problem.p;
+  const WeightGradPlan& plan = problem.plan;
+  // The partial sums are row-major over [C_in, C_out/g, kD, kH, kW] of the described problem; folded, that
+  // is [C_in, C_out/g, s, kD, kH, T] with real tap s*t + v, a strided view of the weight where T = 1 or kD = 1.
+  const int64_t* ws = real.weight_strides;
+  int64_t sizes[5] = {real.in_channels, real.out_per_group(), real.kernel[0], real.kernel[1], real.kernel[2]};
+  int64_t strides[5] = {ws[0], ws[1], ws[2], ws[3], ws[4]};
+  if (problem.fold > 1 && p.kernel[2] == 1) {
+    const int64_t folded[5] = {real.in_channels, real.out_per_group(), problem.fold, real.kernel[0], real.kernel[1]};
+    const int64_t folded_strides[5] = {ws[0], ws[1], ws[4], ws[2], ws[3]};
+    std::copy(folded, folded + 5, sizes);
+    std::copy(folded_strides, folded_strides + 5, strides);
+  } else if (problem.fold > 1) {  // kD = 1
+    const int64_t folded[5] = {real.in_channels, real.out_per_group(), problem.fold, real.kernel[1], p.kernel[2]};
+    const int64_t folded_strides[5] = {ws[0], ws[1], ws[4], ws[3], problem.fold * ws[4]};
+    std::copy(folded, folded + 5, sizes);
+    std::copy(folded_strides, folded_strides + 5, strides);
+  }
   split_tf32 = uses_split_tf32(dtype, split_tf32);
-  const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
-  const int64_t weight_numel = sizes[0] * sizes[1] * p.kernel_volume();
+  const int64_t weight_numel = real.in_channels * real.out_per_group() * real.kernel_volume();
   if (plan.units == 0) {
     const cudaError_t err = cudaMemsetAsync(workspace, 0, sizeof(float) * weight_numel, stream);
     if (err != cudaSuccess) return err;
-    return sum_splits(dtype, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
+    return sum_splits(dtype, workspace, 1, sizes, strides, grad_weight, stream);
   }
   WeightGradArgs a{};
+  a.fold = problem.fold;
+  a.fold_padding = problem.fold > 1 ? int(real.padding[2]) : 0;
+  a.fold_out_w = int(real.out_size[2]);
   a.x = input;
   a.dy = grad_output;
   a.partial = workspace;
@@ -1763,18 +1854,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool sp
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  // C_in tiles of 32 (m64n32) stay on mma.sync: run 29 (H200, TF32 fwd+bwd, same script) measured the
-  // wgmma kernel slower there (L1-68 42.85 -> 43.65 ms, L1-71 4.08 -> 4.28) and faster on the 64-wide
-  // tiles (L2-61 7.41 -> 6.92, fam07 35.5 -> 31.6, fam06 13.55 -> 12.79). One-tap groups (kernel ==
-  // stride) stay too: run 32 (tconv bench) had the U-Net up-conv at 1.714 ms and the VAE's at 3.266
-  // against 1.516 / 2.920 with the mma.sync kernel (run 20). And only 3D kernels: run 34 (H200, TF32,
-  // tconv's autotune: grad_weight alone, both kernels back to back on the same tensors) had wgmma ahead
-  // on L2-61 (2.87 vs 3.11 ms), fam03 (5.82 vs 6.00) and fam07 (19.2 vs 20.8), level on fam02 (3.49 vs
-  // 3.46), and behind on every 1D/2D shape it took: fam01 7.09 vs 6.68, fam04 4.62 vs 4.43, fam05 4.23 vs
-  // 4.11, fam06 6.98 vs 6.56 (run 29's fam06 gain, a fwd+bwd figure, did not hold up here), DCGAN 1.17 vs 1.08, HiFi-GAN 12.4 vs 11.2 (not understood yet; the 3D
-  // shapes have 9 (kd, kh) tap rows per W group where the 2D ones have 3 or 7 and the 1D ones 1).
-  const bool wgmma = use_wgmma(dtype, split_tf32, allow_wgmma, device) && plan.warps_m == 2 &&
-                     plan.largest_group >= 2 && a.kernel[0] > 1;
+  const bool wgmma = grad_weight_uses_wgmma(p, plan, dtype, split_tf32, allow_wgmma, device);
   switch (dtype) {
     case DType::kFloat32:
       err = wgmma        ? launch_grad_weight_wgmma<float>(a, plan, plan.largest_group, stream)
@@ -1792,7 +1872,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool sp
     default: return cudaErrorInvalidValue;
   }
   if (err != cudaSuccess) return err;
-  return sum_splits(dtype, workspace, plan.splits, sizes, p.weight_strides, grad_weight, stream);
+  return sum_splits(dtype, workspace, plan.splits, sizes, strides, grad_weight, stream);
 }
 
 }  // namespace tconv
