@@ -1,7 +1,7 @@
 """Where the W fold pays: tconv's forward alone, "igemm_nofold" (W phases, strided stores) against
 "igemm_fold" (W phases as GEMM columns, whole-run stores), over strided shapes: the suite's strided real
 shapes, s x T tap grids with and without empty slots (k3 s2: 4/3 the MMAs; d2 s2: 2x), and bf16. A development
-sweep for the "auto" boundary (kFoldMaxMmaRatio), not a report; grad_weight alone is timed folded and not
+sweep for the "auto" boundary (kFoldMaxWorkRatio), not a report; grad_weight alone is timed folded and not
 (it folds where s divides the W kernel); PyTorch's forward on the same tensors is
 timed as a reference point only (the GPU tests check the fold's results).
 

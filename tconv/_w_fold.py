@@ -15,9 +15,10 @@ from typing import Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-# Mirror of kFoldMaxMmaRatio (conv_transpose_igemm.cu; tests/test_w_fold_cpu.py checks they agree): "auto"
-# folds only where the s x T tap grid has no empty slots.
-AUTO_MAX_MMA_RATIO = 1.0
+# Mirror of kFoldMaxWorkRatio (conv_transpose_igemm.cu, with the measurements; tests/test_w_fold_cpu.py checks
+# they agree): "auto" folds the forward only where the folded GEMM does at most 3 % more work than the phases
+# (empty tap slots times the extra rows of each output line).
+AUTO_MAX_WORK_RATIO = 1.03
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,11 @@ class FoldPlan:
     def mma_ratio(self, kernel_w: int) -> float:
         """MMAs of the folded GEMM relative to the phases' (the s x T grid against the K real taps)."""
         return self.stride * self.taps / kernel_w
+
+    def work_ratio(self, kernel_w: int, out_w: int) -> float:
+        """The folded GEMM's work against the phases': mma_ratio times the rows of a line (s * U outputs' worth
+        for out_w real ones). "auto" folds at or below AUTO_MAX_WORK_RATIO."""
+        return self.mma_ratio(kernel_w) * self.rows * self.stride / out_w
 
 
 def plan(kernel_w: int, stride_w: int, padding_w: int, dilation_w: int, out_w: int) -> Optional[FoldPlan]:
@@ -119,4 +125,4 @@ def inner_kernel(weight_shape: Sequence[int]):
 
 
 __all__ = ["FoldPlan", "plan", "fold_weight", "forward", "grad_weight", "grad_weight_foldable",
-           "AUTO_MAX_MMA_RATIO"]
+           "AUTO_MAX_WORK_RATIO"]
