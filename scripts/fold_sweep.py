@@ -2,7 +2,7 @@
 "igemm_fold" (W phases as GEMM columns, whole-run stores), over strided shapes: the suite's strided real
 shapes, s x T tap grids with and without empty slots (k3 s2: 4/3 the MMAs; d2 s2: 2x), and bf16. A development
 sweep for the "auto" boundary (kFoldMaxWorkRatio), not a report; grad_weight alone is timed folded and not
-(it folds where s divides the W kernel), and grad_input folded, split (tconv/_phase_split.py) and neither; PyTorch's forward on the same tensors is
+(it folds where s divides the W kernel); PyTorch's forward on the same tensors is
 timed as a reference point only (the GPU tests check the fold's results).
 
     python3 scripts/fold_sweep.py --precision tf32 bf16 [--json OUT]
@@ -63,14 +63,6 @@ def main(argv=None) -> int:
             # grad_weight alone: the fold (where s divides the W kernel) against the strided strips
             grad = torch.randn(batch, cout, *_args.output_size(spatial, kernel, stride, padding, output_padding,
                                                               dilation), device="cuda", dtype=dtype)
-            # grad_input alone: the fold, the phase split (1D/2D) and neither
-            for algorithm in ("igemm_nofold", "igemm_fold", "igemm_phase_split", "auto"):
-                if algorithm == "igemm_phase_split" and dims == 3:
-                    continue
-                with precision_mode(precision), _ops.use_algorithm(algorithm):
-                    fn = lambda: _ops.conv_transpose_grad_input(grad, weight, list(x.shape), stride, padding, dilation,
-                                                                1)
-                    row["grad_input_" + algorithm] = time_cuda(fn, args.runs, 3).median_ms
             row["grad_weight_foldable"] = _w_fold.grad_weight_foldable(kernel, stride[-1], dilation[-1])
             for algorithm in ("igemm_nofold", "igemm_fold"):
                 with precision_mode(precision), _ops.use_algorithm(algorithm):
@@ -86,9 +78,7 @@ def main(argv=None) -> int:
                   f"{row['igemm_nofold']:8.3f}  fold {row['igemm_fold']:8.3f}  auto {row['auto']:8.3f}  fold+window "
                   f"{row['igemm_window']:8.3f}  torch {row['torch']:8.3f} ms  fold x{row['speedup']:.2f} | grad_weight "
                   f"nofold {row['grad_weight_igemm_nofold']:8.3f} fold {row['grad_weight_igemm_fold']:8.3f} "
-                  f"({'folds' if row['grad_weight_foldable'] else 'same kernel'}) | grad_input "
-                  + " ".join(f"{k[len('grad_input_'):]} {v:.3f}" for k, v in row.items() if k.startswith("grad_input_")),
-                  flush=True)
+                  f"({'folds' if row['grad_weight_foldable'] else 'same kernel'})", flush=True)
     return finish(args.json, rows)
 
 

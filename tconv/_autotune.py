@@ -30,12 +30,12 @@ import torch
 
 # Candidates per op, the heuristic first (it is the baseline the others are checked against). The
 # igemm_* variants are listed only where they can differ: grad_weight has no window and no phase split (and
-# folds under "auto" wherever "igemm_fold" would).
+# folds under "auto" wherever "igemm_fold" would), grad_input does not fold.
 CANDIDATES = {
     "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold", "grouped",
                 "direct"),
-    "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "igemm_fold",
-                   "igemm_nofold", "grouped", "direct"),
+    "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "grouped",
+                   "direct"),
     "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "grouped", "direct"),
 }
 # The direct (FFMA gather) kernels are the reference path: hundreds of milliseconds on the suite's GEMM

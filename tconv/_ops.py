@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-from . import _args, _autotune, _build, _phase_split, _w_fold
+from . import _args, _autotune, _build, _phase_split
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
 FUSED_OPS = ("act_group_norm", "act_group_norm_backward")
@@ -145,13 +145,10 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
     grad_output5, weight5, grad_input5 = _as_5d(grad_output), _as_5d(weight), _as_5d(grad_input)
     stride3, padding3, dilation3 = _pad3(stride, 1), _pad3(padding, 0), _pad3(dilation, 1)
     split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3, dilation3)
-    # where the C++ "auto" folds grad_input (no empty tap slots), the split would only add them
-    fold_auto = _w_fold.grad_input_auto(int(weight5.shape[4]), stride3[2], padding3[2], dilation3[2],
-                                        int(grad_output5.shape[4]), int(grad_output5.stride(4)))
 
     def launch(name):
         args = (grad_output5, weight5, stride3, padding3, dilation3)
-        take_split = name == "igemm_phase_split" or (name == "auto" and not fold_auto and _phase_split.auto_prefers(
+        take_split = name == "igemm_phase_split" or (name == "auto" and _phase_split.auto_prefers(
             split, grad_output5.shape, weight5.shape, groups, grad_output.dtype, conv_tf32_allowed()))
         if take_split and split is not None and grad_input.numel() > 0:
             args = _phase_split.apply(split, *args)
@@ -160,8 +157,7 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
                                      _kernel_algorithm(name))
 
     _run("grad_input", launch, grad_input, (grad_output, weight, grad_input), (stride, padding, dilation, groups),
-         _conv_flops(input_size, weight.shape), phase_split_possible=split is not None,
-         fold_possible=int(stride[-1]) > 1)
+         _conv_flops(input_size, weight.shape), phase_split_possible=split is not None)
     return grad_input
 
 

@@ -120,45 +120,9 @@ def grad_weight(grad_output: torch.Tensor, x: torch.Tensor, weight_shape: Sequen
     return grid.movedim(2, -1).reshape(cin, cout_g, *inner_kernel(weight_shape), kernel_w)  # k = s*t + v
 
 
-def grad_input_auto(kernel_w: int, stride_w: int, padding_w: int, dilation_w: int, out_w: int,
-                    grad_output_w_stride: int) -> bool:
-    """Mirror of use_fold's "auto" for grad_input (conv_transpose_igemm.cu): W stride > 1, no empty tap slots
-    (within AUTO_MAX_WORK_RATIO) and a W-contiguous grad_output. Where it holds, "auto" leaves the phase split
-    (tconv/_phase_split.py) aside: the fold reads the same unit-stride rows without the split's empty slots."""
-    fold = plan(kernel_w, stride_w, padding_w, dilation_w, out_w)
-    return fold is not None and fold.mma_ratio(kernel_w) <= AUTO_MAX_WORK_RATIO and grad_output_w_stride == 1
-
-
-def grad_input(grad_output: torch.Tensor, weight: torch.Tensor, input_size: Sequence[int], stride: Sequence[int],
-               padding: Sequence[int], dilation: Sequence[int], groups: int) -> torch.Tensor:
-    """grad_input through the fold (PyTorch's convolution on the folded problem): K runs over (group, phase v,
-    channel) as the CUDA path packs it, dy'[.., v*C_out/g + c, .., u] = dy[.., c, .., s*u + v - p]."""
-    s, p, d = int(stride[-1]), int(padding[-1]), int(dilation[-1])
-    out_w, in_w, kernel_w = int(grad_output.shape[-1]), int(input_size[-1]), int(weight.shape[-1])
-    fold = plan(kernel_w, s, p, d, out_w)
-    rows = max(fold.rows, in_w + fold.taps - 1)  # rows past U read only W >= out_w: zeros
-    padded = F.pad(grad_output, [p, rows * s - p - out_w]) if rows * s - p >= out_w else \
-        F.pad(grad_output, [p, 0])[..., :rows * s]
-    n, cout = padded.shape[:2]
-    inner = list(padded.shape[2:-1])
-    cout_g = cout // groups
-    # [n, g, c, .., u, v] -> [n, g, v, c, .., u]
-    split = padded.reshape(n, groups, cout_g, *inner, rows, s)
-    folded_dy = split.movedim(-1, 2).reshape(n, groups * s * cout_g, *inner, rows)
-    folded_w = fold_weight(weight, fold, d)  # [C_in, C_out/g * s (c*s + v), .., T]
-    cin = weight.shape[0]
-    folded_w = folded_w.reshape(cin, cout_g, s, *inner_kernel(weight.shape), fold.taps).movedim(2, 1)
-    folded_w = folded_w.reshape(cin, s * cout_g, *inner_kernel(weight.shape), fold.taps)  # v*C_out/g + c
-    conv = {3: F.conv1d, 4: F.conv2d, 5: F.conv3d}[grad_output.dim()]
-    out = conv(folded_dy, folded_w, None, [*stride[:-1], 1], [*padding[:-1], 0], [*dilation[:-1], 1], groups)
-    for dim, size in enumerate(input_size[2:], start=2):
-        out = out.narrow(dim, 0, int(size))
-    return out
-
-
 def inner_kernel(weight_shape: Sequence[int]):
     return [int(k) for k in weight_shape[2:-1]]
 
 
-__all__ = ["FoldPlan", "plan", "fold_weight", "forward", "grad_input", "grad_input_auto", "grad_weight",
-           "grad_weight_foldable", "AUTO_MAX_WORK_RATIO"]
+__all__ = ["FoldPlan", "plan", "fold_weight", "forward", "grad_weight", "grad_weight_foldable",
+           "AUTO_MAX_WORK_RATIO"]

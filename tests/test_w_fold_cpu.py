@@ -150,27 +150,3 @@ def test_grad_weight_fold_matches_torch_random(seed):
 ])
 def test_grad_weight_foldable_mirrors_the_cuda_rule(kernel, stride, dilation, foldable):
     assert _w_fold.grad_weight_foldable(kernel, stride, dilation) == foldable
-
-
-# grad_input through the fold: K over (phase, channel) groups, every W stride > 1 (empty slots included)
-@pytest.mark.parametrize("seed", range(200))
-def test_grad_input_fold_matches_torch_random(seed):
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = \
-        random_case(random.Random(7000 + seed))
-    gen = torch.Generator().manual_seed(seed)
-    w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64, generator=gen)
-    x_shape = [batch, cin, *spatial]
-    out_shape = _args.output_shape(x_shape, w.shape, stride, padding, output_padding, dilation, groups)
-    grad = torch.randn(out_shape, dtype=torch.float64, generator=gen)
-    ref = torch.ops.aten.convolution_backward(grad, torch.zeros(x_shape, dtype=torch.float64), w, None, stride,
-                                              padding, dilation, True, output_padding, groups,
-                                              [True, False, False])[0]
-    got = _w_fold.grad_input(grad, w, x_shape, stride, padding, dilation, groups)
-    torch.testing.assert_close(got, ref, atol=1e-10, rtol=1e-10)
-
-
-def test_grad_input_auto_leaves_the_phase_split_aside_where_the_fold_is_dense():
-    assert _w_fold.grad_input_auto(16, 8, 4, 1, 65536, 1)  # HiFi-GAN: the split has 1.5x the MMAs there
-    assert not _w_fold.grad_input_auto(3, 2, 1, 1, 100, 1)  # k3 s2: 4/3
-    assert not _w_fold.grad_input_auto(16, 8, 4, 1, 65536, 256)  # channels_last grad_output
-    assert not _w_fold.grad_input_auto(3, 1, 1, 1, 100, 1)  # stride 1

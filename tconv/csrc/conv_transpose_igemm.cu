@@ -37,17 +37,10 @@ struct GatherArgs {
   int kernel[3], stride[3], padding[3], dilation[3];
   int phases[3], src_step[3], dst_step[3];
   bool forward;
-  // W fold (1 = none, see fold_w): the W phases of the transposed conv's output are part of the GEMM, with
-  // output W position fold * u + v - fold_padding (it exists below fold_out_w) for row/source position u and
-  // phase v; fold_kernel_w / fold_dilation are the original W taps'.
-  //   forward: phases are columns, column c of a group is output channel c / fold, phase c % fold.
-  //   grad_input: phases are K groups, K index c of a tap is grad_output channel c % group_pad of phase
-  //   c / group_pad, where group_pad = fold_channels (the group's real channels) rounded up to BK.
-  int fold, fold_padding, fold_out_w, fold_kernel_w, fold_dilation, fold_channels;
-  // What the gather kernel's A copies use, set on the host for every call (make_args, fold_w) so the kernel
-  // reads them as parameters instead of deriving them into registers: source W = src_fold * u + phase -
-  // src_fold_padding, valid below src_limit_w; K groups of group_channels real channels, group_pad apart.
-  int src_fold, src_fold_padding, src_limit_w, group_channels, group_pad;
+  // W fold (forward only; 1 = none, see fold_w): the W phases are GEMM columns. Column c of a group is
+  // output channel c / fold at W offset c % fold, row u's outputs sit at W fold * u + c % fold -
+  // fold_padding and exist below fold_out_w; fold_kernel_w / fold_dilation are the original W taps'.
+  int fold, fold_padding, fold_out_w, fold_kernel_w, fold_dilation;
 };
 
 __device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
@@ -576,13 +569,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int row_base = tid / BM;  // this thread copies channel rows row_base + i * kRowStep
   const int64_t stride_c = a.src_stride[1], stride_d = a.src_stride[2], stride_h = a.src_stride[3],
                 stride_w = a.src_stride[4];
-  // grad_input's W fold (GatherArgs::fold): source position u of phase v is the real grad_output's W
-  // fold * u + v - fold_padding, and K runs over phases in groups of fold_channels real channels (each padded
-  // to whole chunks). Unfolded, the same arithmetic with one phase: W u, all k_channels in one group
-  // (GatherArgs::src_fold and the fields after it).
-  const int size_d = a.src_size[0], size_h = a.src_size[1];
+  const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const scalar_t* src_base = static_cast<const scalar_t*>(a.src);
-  const scalar_t* thread_src = src_base + (int64_t(g) * a.group_channels + row_base) * stride_c;
+  const scalar_t* thread_src = src_base + (int64_t(g) * a.k_channels + row_base) * stride_c;
   // An A slot's source position before the tap shift (window: before the D/H shifts only, its W is
   // fixed); slots past the end get coordinates that fail every check.
   struct SlotSource {
@@ -626,33 +615,29 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int chunks_per_tap = (a.k_channels + BK - 1) / BK;
   const int iterations = taps * chunks_per_tap;
   int load_group = 0, load_chunk = 0, load_w = 0, load_window = 0;  // what the next load_stage fetches
-  int load_phase = 0;  // the K group (fold phase) of load_chunk
 
-  // The window kernels never fold (the host keeps them apart: ptxas spilled the window kernels' registers
-  // with the fold's arithmetic in them), so they keep the plain source W.
-  auto copy_slot = [&](const SlotSource& s, float* As, const int4& info, int c0, int phase) {
-    const int pd = s.d + info.x, phh = s.h + info.y,
-              pw = kWindow ? s.w : a.src_fold * (s.w + info.z) + phase - a.src_fold_padding;
+  auto copy_slot = [&](const SlotSource& s, float* As, const int4& info, int c0) {
+    const int pd = s.d + info.x, phh = s.h + info.y, pw = s.w + (kWindow ? 0 : info.z);
     const bool pos_valid = unsigned(pd) < unsigned(size_d) && unsigned(phh) < unsigned(size_h) &&
-                           unsigned(pw) < unsigned(kWindow ? a.src_size[2] : a.src_limit_w);
+                           unsigned(pw) < unsigned(size_w);
     // An invalid position copies nothing (zero fill) from a harmless address that never moves.
     const scalar_t* src = pos_valid
                               ? thread_src + s.offset + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c
                               : src_base;
     const int64_t step = pos_valid ? kRowStep * stride_c : 0;
-    const int rows_left = a.group_channels - c0 - row_base;
-    if (c0 + BK <= a.group_channels)
+    const int rows_left = a.k_channels - c0 - row_base;
+    if (c0 + BK <= a.k_channels)
       copy_rows<BK / kRowStep, false>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
     else
       copy_rows<BK / kRowStep, true>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
   };
   auto load_stage = [&](int stage) {
     const int4 info = tap_table[load_group * group_width + load_w];
+    const int c0 = load_chunk * BK;
     if (!kWindow || load_w == 0) {
-      const int c0 = kWindow ? load_chunk * BK : load_chunk * BK - load_phase * a.group_pad;
       float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA;
-      copy_slot(slot, As + (kWindow ? m_local : a_fragment_slot(m_local)), info, c0, load_phase);
-      if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0, load_phase);
+      copy_slot(slot, As + (kWindow ? m_local : a_fragment_slot(m_local)), info, c0);
+      if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0);
     }
     float* Bs = smem + stage * kStageFloats + kStageA + tid * 4;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
@@ -667,10 +652,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       load_window = load_window + 1 == kStages ? 0 : load_window + 1;
       if (++load_chunk == chunks_per_tap) {
         load_chunk = 0;
-        load_phase = 0;
         ++load_group;
-      } else if (!kWindow && load_chunk * BK - load_phase * a.group_pad >= a.group_pad) {
-        ++load_phase;
       }
     }
   };
@@ -789,7 +771,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
         stage_fragment(warp_m * 32 + mt * 16 + gid, warp_n * 32 + nt * 8 + 2 * tig, acc[mt][nt][0], acc[mt][nt][1],
                        acc[mt][nt][2], acc[mt][nt][3]);
   }
-  if (a.forward && a.fold > 1) {  // uniform per call
+  if (a.fold > 1) {  // uniform per call
     store_folded_tile<BM, BN, kLdC, Tile::kThreads, scalar_t>(a, Cs, smem + BN * kLdC, m0, M, n0, g, r, extent,
                                                               decode);
     return;
@@ -1233,8 +1215,7 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
                                                int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
                                                int k_channels, int k_pad, int n_channels, int ldw, int block_cols,
                                                bool wgmma_order, bool forward, bool round_tf32, int fold,
-                                               int fold_kernel_w, int fold_dilation, int fold_channels,
-                                               float* __restrict__ packed) {
+                                               int fold_kernel_w, int fold_dilation, float* __restrict__ packed) {
   constexpr int BK = kGatherBlockK;
   const int64_t total = int64_t(groups) * taps * k_pad * ldw;
   const int column_blocks = ldw / block_cols, step = 8 * block_cols;
@@ -1250,25 +1231,21 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
     const BFragmentCoord at = wgmma_order ? wgmma_b_coord(within) : b_fragment_coord(within);
     const int kc = chunk * BK + k8 * 8 + at.k, nc = column_block * block_cols + at.n;
     float v = 0.f;
-    // The W fold (GatherArgs::fold): W tap t is shift t and phase v is column nc % fold (forward) or K
-    // group kc / group_pad (grad_input); original tap k lands there when k * d = fold * t + v, else the
-    // slot is 0.
+    // The W fold (forward): column nc is channel nc / fold at W offset nc % fold, W tap t is shift t;
+    // original tap k lands there when k * d = fold * t + nc % fold (fold_w_slot), else the slot is 0.
     const int td = tap / (kh * kw), th = (tap / kw) % kh;
-    int tw = tap % kw, n_index = nc, k_index = kc, k_valid = k_channels;
+    int tw = tap % kw, n_index = nc;
     bool tap_exists = true;
     if (fold > 1) {
-      const int group_pad = (fold_channels + BK - 1) / BK * BK;
-      const int phase = forward ? nc % fold : kc / group_pad;
-      if (forward) n_index = nc / fold;
-      else k_index = kc % group_pad, k_valid = fold_channels;
-      const int dilated = fold * tw + phase;
+      const int dilated = fold * tw + nc % fold;
+      n_index = nc / fold;
       tw = dilated / fold_dilation;
       tap_exists = dilated % fold_dilation == 0 && tw < fold_kernel_w;
     }
-    if (tap_exists && nc < n_channels && k_index < k_valid) {
+    if (tap_exists && nc < n_channels && kc < k_channels) {
       // forward: kc = input channel, nc = output channel; grad_input: the other way round.
       const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : n_index);
-      const int64_t co = forward ? n_index : k_index;
+      const int64_t co = forward ? n_index : kc;
       v = to_acc(w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + int64_t(tw) * ws4]);
       if (round_tf32) v = __uint_as_float(to_tf32(v));
     }
@@ -1309,11 +1286,6 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
     a.dst_step[i] = fwd ? int(p.stride[i]) : 1;
   }
   a.fold = 1;
-  a.src_fold = 1;
-  a.src_fold_padding = 0;
-  a.src_limit_w = a.src_size[2];
-  a.group_channels = a.k_channels;
-  a.group_pad = a.k_pad;
   return a;
 }
 
@@ -1403,7 +1375,7 @@ cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64
         static_cast<const scalar_t*>(weight), weight_strides[0], weight_strides[1], weight_strides[2],
         weight_strides[3], weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
         a.k_pad, a.n_channels, a.ldw, Tile::kPackedBlockN, Tile::kWgmma, a.forward, !split_tf32, a.fold,
-        a.fold_kernel_w, a.fold_dilation, a.fold_channels, const_cast<float*>(a.packed_weight));
+        a.fold_kernel_w, a.fold_dilation, const_cast<float*>(a.packed_weight));
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
   }
@@ -1469,11 +1441,6 @@ int tile_block_n(GatherKernel kernel) {
 // whole runs of W; the A tile (input rows) is gathered once for all s phases of a column tile instead of
 // once per phase; the price is the zero slots of the s x T tap grid where no k lands (s * T / K of the
 // MMAs: 1 when s divides K at d = 1, e.g. HiFi-GAN's k16 s8, DCGAN's k4 s2, the U-Net/VAE k2 s2).
-// grad_input is the same GEMM transposed: dx[i] = sum over (channel, v, t) of dy[s * (i + t) + v - p] *
-// w[.., s * t + v], a W-stride-1 gather whose K runs over (v, channel) groups (GatherArgs::fold_channels),
-// so every copy reads a real grad_output row at W s * u + v - p and a block's chunks cover all s phases of
-// the sectors it reads (the phase split in tconv/_phase_split.py gets unit steps too, but its residues
-// start at -p: 1.5x the MMAs on HiFi-GAN's k16 s8 p4, where the fold has none to spare).
 int fold_taps(const GatherArgs& a) { return (a.kernel[2] - 1) * a.dilation[2] / a.stride[2] + 1; }
 double fold_mma_ratio(const GatherArgs& a) {
   return double(a.stride[2]) * fold_taps(a) / a.kernel[2];
@@ -1482,60 +1449,45 @@ void fold_w(GatherArgs& a) {
   const int s = a.stride[2];
   a.fold = s;
   a.fold_padding = a.padding[2];
+  a.fold_out_w = a.dst_size[2];
   a.fold_kernel_w = a.kernel[2];
   a.fold_dilation = a.dilation[2];
-  if (a.forward) {
-    a.fold_out_w = a.dst_size[2];
-    // rows u whose W run s * u - p .. s * u + s - 1 - p meets [0, out_w)
-    a.dst_size[2] = (a.fold_out_w + a.fold_padding + s - 1) / s;
-    a.n_channels *= s;
-    a.phases[2] = a.dst_step[2] = 1;
-  } else {
-    a.fold_out_w = a.src_size[2];
-    a.src_size[2] = (a.fold_out_w + a.fold_padding + s - 1) / s;
-    a.fold_channels = a.group_channels = a.k_channels;
-    a.group_pad = (a.k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
-    a.k_channels = a.k_pad = s * a.group_pad;
-    a.src_step[2] = 1;
-    a.src_fold = s;
-    a.src_fold_padding = a.fold_padding;
-    a.src_limit_w = a.fold_out_w;
-  }
   a.kernel[2] = fold_taps(a);
-  a.stride[2] = a.dilation[2] = 1;
+  a.stride[2] = a.dilation[2] = a.phases[2] = a.dst_step[2] = 1;
   a.padding[2] = 0;
+  // rows u whose W run s * u - p .. s * u + s - 1 - p meets [0, out_w)
+  a.dst_size[2] = (a.fold_out_w + a.fold_padding + s - 1) / s;
+  a.n_channels *= s;
   a.taps_total = a.kernel[0] * a.kernel[1] * a.kernel[2];
 }
-// Possible at W stride > 1 within the GEMM's tap limits; the forward's folded columns must tile whole
-// channels (s divides the chosen tile's width).
+// Possible for forward calls at W stride > 1 whose folded columns tile whole channels (s divides the
+// chosen tile's width) within the GEMM's tap limits.
 bool fold_possible(const GatherArgs& a, bool wgmma) {
-  if (a.stride[2] == 1 || a.fold != 1) return false;
-  const int64_t widened = (a.forward ? int64_t(a.n_channels) : int64_t(a.k_channels) + kGatherBlockK) * a.stride[2];
-  if (widened > (int64_t(1) << 24) || fold_taps(a) > kMaxKernelPerDim) return false;
+  if (!a.forward || a.stride[2] == 1 || a.fold != 1) return false;
+  const int64_t columns = int64_t(a.n_channels) * a.stride[2];
+  if (columns > (int64_t(1) << 24) || fold_taps(a) > kMaxKernelPerDim) return false;
   GatherArgs folded = a;
   fold_w(folded);
-  if (max_phase_taps(folded) > kMaxGatherTaps) return false;
-  return !a.forward || tile_block_n(choose_gather_kernel(folded.n_channels, wgmma)) % a.stride[2] == 0;
+  return tile_block_n(choose_gather_kernel(folded.n_channels, wgmma)) % a.stride[2] == 0 &&
+         max_phase_taps(folded) <= kMaxGatherTaps;
 }
-// The folded GEMM's work against the phases': the zero slots of the tap grid, and for the forward the extra
-// rows (a line of out_w outputs takes U = ceil((out_w + p) / s) rows, s * U >= out_w + p columns of outputs).
+// The folded GEMM's work against the phases': the zero slots of the tap grid times the extra rows (a line
+// of out_w outputs takes U = ceil((out_w + p) / s) rows, s * U >= out_w + p columns of outputs).
 double fold_work_ratio(const GatherArgs& a) {
-  if (!a.forward) return fold_mma_ratio(a);
   const int s = a.stride[2];
   const double rows = double((a.dst_size[2] + a.padding[2] + s - 1) / s);
   return fold_mma_ratio(a) * rows * s / a.dst_size[2];
 }
-// "auto": where the folded GEMM does at most 3 % more work and the strided tensor (output, or grad_output) is
-// W-contiguous (the runs the fold makes whole are W runs only there). Run 39-40 (H200, scripts/fold_sweep.py,
-// forward alone, fold vs not on the same tensors, TF32): with no extra work it won everywhere, HiFi-GAN k16 s8
-// 5.17 -> 3.99 ms, 1D k8 s4 1.01 -> 0.79, 1D k4 s2 0.66 -> 0.58, U-Net k2 s2 0.43 -> 0.39, VAE 0.84 -> 0.76
-// (bf16 1.03-1.10x); it lost on DCGAN's 16-wide lines (k4 s2 p1: 17 rows for 16 positions' worth, 0.50 ->
-// 0.58), at 4/3 the MMAs (k3 s2: 0.90-1.00x) and at 2x (d2 s2: 0.80-1.00x).
+// "auto": where the folded GEMM does at most 3 % more work and the output is W-contiguous (the stores the
+// fold makes whole are W runs only there). Run 39-40 (H200, scripts/fold_sweep.py, forward alone, fold vs
+// not on the same tensors, TF32): with no extra work it won everywhere, HiFi-GAN k16 s8 5.17 -> 3.99 ms,
+// 1D k8 s4 1.01 -> 0.79, 1D k4 s2 0.66 -> 0.58, U-Net k2 s2 0.43 -> 0.39, VAE 0.84 -> 0.76 (bf16 1.03-1.10x);
+// it lost on DCGAN's 16-wide lines (k4 s2 p1: 17 rows for 16 positions' worth, 0.50 -> 0.58), at 4/3 the MMAs
+// (k3 s2: 0.90-1.00x) and at 2x (d2 s2: 0.80-1.00x).
 constexpr double kFoldMaxWorkRatio = 1.03;
 bool use_fold(const GatherArgs& a, bool wgmma, GatherFold mode) {
   if (mode == GatherFold::kOff || !fold_possible(a, wgmma)) return false;
-  const int64_t strided_w = a.forward ? a.dst_stride[4] : a.src_stride[4];
-  return mode == GatherFold::kForce || (fold_work_ratio(a) <= kFoldMaxWorkRatio && strided_w == 1);
+  return mode == GatherFold::kForce || (fold_work_ratio(a) <= kFoldMaxWorkRatio && a.dst_stride[4] == 1);
 }
 // The launch description of a gather pass: its arguments (folded where use_fold says so) and kernel, with
 // the packed weights' row length set for it. igemm_packed_weight_elems and igemm_gather both plan here.
@@ -1658,8 +1610,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   a.packed_weight = packed_weight;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
   const WindowPlan plan = window_plan(a);
-  const bool k_fold = !a.forward && a.fold > 1;  // the window kernels do not fold grad_input (copy_slot)
-  const bool window = !k_fold && use_window(a, plan, options.window);
+  const bool window = use_window(a, plan, options.window);
   // GEMM rows per phase: batch x D x H extents x the W line (extent, plus span with the window);
   // the grid covers the largest phase, whose blocks past their own phase's rows return at once.
   int64_t max_rows = a.batch;
