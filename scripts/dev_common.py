@@ -1,5 +1,6 @@
 """What the development scripts (quick_timing.py, kernel_breakdown.py) share: building a problem's
 model on the GPU in a precision, clearing gradients between runs, and writing their rows as JSON."""
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -48,3 +49,12 @@ def finish(json_path, rows) -> int:
     if json_path:
         write_rows(json_path, rows)
     return 0
+
+
+def sweep_arguments(doc: str, argv=None) -> argparse.Namespace:
+    """The sweep scripts' options (phase_split_sweep.py, fold_sweep.py): --precision, --runs, --json."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--json", type=Path)
+    return parser.parse_args(argv)

@@ -7,7 +7,6 @@ timed as a reference point only (the GPU tests check the fold's results).
 
     python3 scripts/fold_sweep.py --precision tf32 bf16 [--json OUT]
 """
-import argparse
 import sys
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from tconv import _args, _ops, _w_fold  # noqa: E402
 from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
-from dev_common import finish  # noqa: E402
+from dev_common import finish, sweep_arguments  # noqa: E402
 
 TORCH_FN = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 # (name, batch, C_in, C_out, spatial, kernel, stride, padding, output_padding, dilation)
@@ -39,11 +38,7 @@ SHAPES = [
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args(argv)
+    args = sweep_arguments(__doc__, argv)
     rows = []
     for name, batch, cin, cout, spatial, kernel, stride, padding, output_padding, dilation in SHAPES:
         dims = len(spatial)

@@ -5,7 +5,6 @@ the GPU tests check the split's results).
 
     python3 scripts/phase_split_sweep.py --precision tf32 bf16 [--json OUT]
 """
-import argparse
 import sys
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from tconv import _args, _ops, _phase_split  # noqa: E402
 from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
-from dev_common import finish  # noqa: E402
+from dev_common import finish, sweep_arguments  # noqa: E402
 
 # (name, batch, C_in, C_out, spatial, kernel, stride, padding): C_in is grad_input's N, C_out its K.
 SHAPES = [
@@ -38,11 +37,7 @@ def pad3(values, fill):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args(argv)
+    args = sweep_arguments(__doc__, argv)
     rows = []
     for name, batch, cin, cout, spatial, kernel, stride, padding in SHAPES:
         dims = len(spatial)
