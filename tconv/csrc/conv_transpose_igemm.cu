@@ -813,7 +813,7 @@ struct WeightGradArgs {
   int64_t units;    // batch x D x H input rows x w_chunks: the GEMM's K in stages
   int64_t chunk;    // units per split
   int64_t weight_numel;
-  // The W fold (grad_weight_fold): the call describes the forward's folded problem (cout_g = s columns per
+  // The W fold (grad_weight_fold_shape): the call describes the forward's folded problem (cout_g = s columns per
   // output channel, W taps T at stride 1); grad_output row u of column c is the real tensor's channel c / fold
   // at W fold * u + c % fold - fold_padding, which exists below fold_out_w. Unfolded: 1, 0 and out_size[2].
   int fold, fold_padding, fold_out_w;
@@ -1232,7 +1232,7 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
     const int kc = chunk * BK + k8 * 8 + at.k, nc = column_block * block_cols + at.n;
     float v = 0.f;
     // The W fold (forward): column nc is channel nc / fold at W offset nc % fold, W tap t is shift t;
-    // original tap k lands there when k * d = fold * t + nc % fold (fold_w_slot), else the slot is 0.
+    // original tap k lands there when k * d = fold * t + nc % fold (see fold_w), else the slot is 0.
     const int td = tap / (kh * kw), th = (tap / kw) % kh;
     int tw = tap % kw, n_index = nc;
     bool tap_exists = true;
