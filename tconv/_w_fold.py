@@ -15,8 +15,8 @@ from typing import Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-# Mirror of kFoldMaxWorkRatio (conv_transpose_igemm.cu, with the measurements; tests/test_w_fold_cpu.py checks
-# they agree): "auto" folds the forward only where the folded GEMM does at most 3 % more work than the phases
+# Mirror of kFoldMaxWorkRatio (igemm_config.h, with the measurements; tests/test_w_fold_cpu.py checks they
+# agree): "auto" folds the forward only where the folded GEMM does at most 3 % more work than the phases
 # (empty tap slots times the extra rows of each output line).
 AUTO_MAX_WORK_RATIO = 1.03
 

@@ -102,9 +102,11 @@ def test_no_fold_at_stride_one():
 
 
 def test_python_mirror_matches_the_cuda_source():
-    text = (Path(_w_fold.__file__).parent / "csrc" / "conv_transpose_igemm.cu").read_text()
-    assert float(re.search(r"constexpr double kFoldMaxWorkRatio = ([\d.]+);", text).group(1)) == \
+    csrc = Path(_w_fold.__file__).parent / "csrc"
+    config = (csrc / "igemm_config.h").read_text()
+    assert float(re.search(r"constexpr double kFoldMaxWorkRatio = ([\d.]+);", config).group(1)) == \
         _w_fold.AUTO_MAX_WORK_RATIO
+    text = (csrc / "conv_transpose_igemm.cu").read_text()
     # the same taps and rows formulas as fold_w / fold_taps
     assert "(a.kernel[2] - 1) * a.dilation[2] / a.stride[2] + 1" in text
     assert "(a.fold_out_w + a.fold_padding + s - 1) / s" in text

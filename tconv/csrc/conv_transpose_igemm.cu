@@ -1478,13 +1478,8 @@ double fold_work_ratio(const GatherArgs& a) {
   const double rows = double((a.dst_size[2] + a.padding[2] + s - 1) / s);
   return fold_mma_ratio(a) * rows * s / a.dst_size[2];
 }
-// "auto": where the folded GEMM does at most 3 % more work and the output is W-contiguous (the stores the
-// fold makes whole are W runs only there). Run 39-40 (H200, scripts/fold_sweep.py, forward alone, fold vs
-// not on the same tensors, TF32): with no extra work it won everywhere, HiFi-GAN k16 s8 5.17 -> 3.99 ms,
-// 1D k8 s4 1.01 -> 0.79, 1D k4 s2 0.66 -> 0.58, U-Net k2 s2 0.43 -> 0.39, VAE 0.84 -> 0.76 (bf16 1.03-1.10x);
-// it lost on DCGAN's 16-wide lines (k4 s2 p1: 17 rows for 16 positions' worth, 0.50 -> 0.58), at 4/3 the MMAs
-// (k3 s2: 0.90-1.00x) and at 2x (d2 s2: 0.80-1.00x).
-constexpr double kFoldMaxWorkRatio = 1.03;
+// "auto": at most kFoldMaxWorkRatio (igemm_config.h, with its measurements) and a W-contiguous output (the
+// stores the fold makes whole are W runs only there).
 bool use_fold(const GatherArgs& a, bool wgmma, GatherFold mode) {
   if (mode == GatherFold::kOff || !fold_possible(a, wgmma)) return false;
   return mode == GatherFold::kForce || (fold_work_ratio(a) <= kFoldMaxWorkRatio && a.dst_stride[4] == 1);

@@ -179,3 +179,15 @@ struct WeightWgmmaTile {
 constexpr long long kGradWeightIgemmMinChannelProduct = 256;
 
 }  // namespace tconv
+
+namespace tconv {
+
+// The forward's W fold (conv_transpose_igemm.cu, fold_w): "auto" takes it where the folded GEMM does at most
+// this much of the phases' work (the empty slots of the s x T tap grid times the extra rows of an output line).
+// Run 39-40 (H200, scripts/fold_sweep.py, forward alone, fold vs not on the same tensors, TF32): with no extra
+// work it won everywhere, HiFi-GAN k16 s8 5.17 -> 3.99 ms, 1D k8 s4 1.01 -> 0.79, 1D k4 s2 0.66 -> 0.58, U-Net
+// k2 s2 0.43 -> 0.39, VAE 0.84 -> 0.76 (bf16 1.03-1.10x); it lost on DCGAN's 16-wide lines (k4 s2 p1: 17 rows
+// for 16 positions' worth, 0.50 -> 0.58), at 4/3 the MMAs (k3 s2: 0.90-1.00x) and at 2x (d2 s2: 0.80-1.00x).
+constexpr double kFoldMaxWorkRatio = 1.03;
+
+}  // namespace tconv
