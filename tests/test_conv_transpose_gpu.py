@@ -210,7 +210,7 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 # "igemm_nofold" never: all run on every case.
 @pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
                                        "igemm_fold", "igemm_nofold"])
-@pytest.mark.parametrize("mode", MODES)  # fp16/bf16: widened to fp32 in the GEMMs
+@pytest.mark.parametrize("mode", MODES)  # fp16/bf16: native k16 MMAs on channel pairs
 @pytest.mark.parametrize("case", GRID, ids=[f"g{i}" for i in range(len(GRID))])
 def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
     layout = "channels_last" if mode in ("fp16", "bf16") else "contiguous"

@@ -38,9 +38,10 @@ cudaError_t grad_bias(const ConvTransposeParams& p, DType dtype, const void* gra
                       cudaStream_t stream);
 
 // ---- tensor-core implicit GEMM (TF32 mma.sync, or wgmma on sm_90a) for the gather passes ----
-// fp32 data: TF32, or 3xTF32 when split_tf32 (exact-fp32 mode). fp16/bf16 data: widened to fp32,
-// which TF32 holds exactly, so the products are exact and sums are fp32 (split_tf32 is ignored).
-// GatherOptions.allow_wgmma: TF32 work runs on the Hopper wgmma kernels where the device and build have
+// fp32 data: TF32, or 3xTF32 when split_tf32 (exact-fp32 mode). fp16/bf16 data: native k16 MMAs on
+// channel pairs with fp32 accumulation, so the products are exact and sums are fp32 (split_tf32 is
+// ignored).
+// GatherOptions.allow_wgmma: TF32 and fp16/bf16 work runs on the Hopper wgmma kernels where the device and build have
 // them; false keeps every call on the mma.sync kernels (the sm_80 path; tests and A/B timings).
 // GatherOptions.window: the W-tap window (one A tile per (D, H) tap and channel chunk, shared by the W
 // taps at shifts; conv_transpose_igemm.cu): kAuto takes it where it saves copies at little waste,

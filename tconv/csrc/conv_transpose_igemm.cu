@@ -33,7 +33,10 @@ struct GatherArgs {
   int src_size[3];
   int dst_size[3];
   int batch, groups, k_channels, n_channels, ldw, taps_total;
-  int k_pad;  // rows per tap of the packed weights: k_channels rounded up to BK (zero rows)
+  // GEMM K rows per tap: k_channels for fp32 data; channel pairs (k_channels + 1) / 2 for fp16/bf16,
+  // whose A and B tiles hold two consecutive channels per 32-bit word (see PairedRows).
+  int k_rows;
+  int k_pad;  // rows per tap of the packed weights: k_rows rounded up to BK (zero rows)
   int kernel[3], stride[3], padding[3], dilation[3];
   int phases[3], src_step[3], dst_step[3];
   bool forward;
@@ -66,7 +69,8 @@ __device__ __forceinline__ void cp_async_rows(float* dst, int dst_step, const fl
 }
 // The same row copies for any data type: fp32 by cp.async, fp16/bf16 loaded by the thread and
 // widened to fp32 in shared memory (visible to the other warps after the next __syncthreads, which
-// every pipeline stage passes before it is read).
+// every pipeline stage passes before it is read). The grad_weight GEMMs use it; the gather GEMM's
+// fp16/bf16 tiles are channel pairs (PairedRows).
 template <int kCount, bool kChecked, typename scalar_t>
 __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar_t* src, int64_t src_step, bool valid,
                                           int rows_left, int row_unit, const scalar_t* fallback) {
@@ -81,6 +85,35 @@ __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar
     }
   }
 }
+// fp16/bf16 A tiles of the gather GEMM: word i holds channels 2 i and 2 i + 1 of one position (low half
+// first), the k16 MMAs' register layout, so the fragments are the fp32 path's 32-bit loads and need no
+// conversion. cp.async copies 4 bytes at least and the two channels are a channel stride apart, so the
+// thread loads them into registers when the stage is fetched (fetch) and writes the words after the
+// stage's MMAs are issued (store): the loads' latency overlaps the MMAs instead of stalling the fetch.
+template <int kCount>
+struct PairedRows {
+  unsigned short lo[kCount], hi[kCount];
+  // kCount words of one position, channels 2 * (row_unit * i) + {0, 1} from src (channel rows
+  // channel_stride apart); channels at or past channels_left read as 0 (kChecked only).
+  template <bool kChecked>
+  __device__ __forceinline__ void fetch(const unsigned short* src, int64_t channel_stride, bool valid, int channels_left,
+                                        int row_unit) {
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) {
+      const int channel = 2 * row_unit * i;
+      const bool ok_lo = valid && (!kChecked || channel < channels_left);
+      const bool ok_hi = valid && (!kChecked || channel + 1 < channels_left);
+      const unsigned short* at = src + int64_t(2 * row_unit * i) * channel_stride;
+      lo[i] = ok_lo ? __ldg(at) : static_cast<unsigned short>(0);
+      hi[i] = ok_hi ? __ldg(at + channel_stride) : static_cast<unsigned short>(0);
+    }
+  }
+  __device__ __forceinline__ void store(float* dst, int dst_step) const {
+#pragma unroll
+    for (int i = 0; i < kCount; ++i)
+      reinterpret_cast<uint32_t*>(dst)[i * dst_step] = uint32_t(lo[i]) | (uint32_t(hi[i]) << 16);
+  }
+};
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
@@ -100,16 +133,35 @@ __device__ __forceinline__ uint32_t to_tf32(float x) {
   return r;
 }
 
-__device__ __forceinline__ void mma_tf32(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+// One m16n8 MMA step over one 32-bit K word of each fragment element: k8 of TF32 for fp32 data, k16 of
+// fp16/bf16 (each 32-bit register then holds two consecutive K: the gather GEMM's channel pairs). Both
+// read the same fragment registers (a: rows gid, gid + 8 at K words tig, tig + 4; b: column gid at K
+// words tig, tig + 4), so every operand layout below serves all three element types.
+#define TCONV_MMA_M16N8(KIND)                                                                       \
+  asm volatile("mma.sync.aligned." KIND " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n" \
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                                    \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+template <typename mma_t>
+__device__ __forceinline__ void mma_m16n8(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]);
+template <>
+__device__ __forceinline__ void mma_m16n8<float>(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+  TCONV_MMA_M16N8("m16n8k8.row.col.f32.tf32.tf32.f32");
 }
+template <>
+__device__ __forceinline__ void mma_m16n8<__half>(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+  TCONV_MMA_M16N8("m16n8k16.row.col.f32.f16.f16.f32");
+}
+template <>
+__device__ __forceinline__ void mma_m16n8<__nv_bfloat16>(float (&c)[4], const uint32_t (&a)[4],
+                                                         const uint32_t (&b)[2]) {
+  TCONV_MMA_M16N8("m16n8k16.row.col.f32.bf16.bf16.f32");
+}
+#undef TCONV_MMA_M16N8
 
 // mma.sync m16n8k8 TF32 fragments of a warp's 32x32 tile: A rows warp_row + 16 * mt + gid (+8),
 // B columns warp_col + 8 * nt + gid, k = tig (+4). kRounded: the tile already holds TF32 values (the
-// packed weights in TF32 mode; fp16/bf16 data widened to fp32, which TF32 represents exactly).
+// packed weights in TF32 mode; fp16/bf16 data widened to fp32, which TF32 represents exactly, or fp16/bf16
+// channel pairs for the k16 MMAs, whose bits are used as they are).
 // kSplitTf32 also returns the rounding remainders (3xTF32: a = big + small).
 template <bool kSplitTf32, bool kRounded>
 __device__ __forceinline__ void split_tf32(float v, uint32_t& big, uint32_t& small) {
@@ -209,8 +261,9 @@ __device__ __forceinline__ void load_b_fragments_ordered(uint32_t (&big)[4][2], 
   }
 }
 
-// The 2 x 4 MMAs of one k8 step (3 each for 3xTF32: small*big + big*small + big*big).
-template <bool kSplitTf32>
+// The 2 x 4 MMAs of one K-word step (k8 TF32, or k16 fp16/bf16 by mma_t; 3 each for 3xTF32: small*big +
+// big*small + big*big).
+template <bool kSplitTf32, typename mma_t = float>
 __device__ __forceinline__ void warp_mma_k8(float (&c)[2][4][4], const uint32_t (&a_big)[2][4],
                                             const uint32_t (&a_small)[2][4], const uint32_t (&b_big)[4][2],
                                             const uint32_t (&b_small)[4][2]) {
@@ -219,10 +272,10 @@ __device__ __forceinline__ void warp_mma_k8(float (&c)[2][4][4], const uint32_t 
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt) {
       if (kSplitTf32) {
-        mma_tf32(c[mt][nt], a_small[mt], b_big[nt]);
-        mma_tf32(c[mt][nt], a_big[mt], b_small[nt]);
+        mma_m16n8<float>(c[mt][nt], a_small[mt], b_big[nt]);
+        mma_m16n8<float>(c[mt][nt], a_big[mt], b_small[nt]);
       }
-      mma_tf32(c[mt][nt], a_big[mt], b_big[nt]);
+      mma_m16n8<mma_t>(c[mt][nt], a_big[mt], b_big[nt]);
     }
 }
 // Exact mode (kSplitTf32) sums a stage's products in fresh registers and then adds them to the
@@ -249,7 +302,7 @@ __device__ __forceinline__ void add_tile(float (&acc)[2][4][4], const float (&pa
 
 // One warp's 32x32 tile over a BK-deep stage of the fragment-ordered tiles: 2 x 4 mma.sync m16n8k8 per
 // k8 step. Bs points at the warp's 32-column group of the stage's B slice ([group][k8 step][256]).
-template <bool kSplitTf32, bool kARounded, bool kBRounded, int kDepth, bool kANatural>
+template <bool kSplitTf32, bool kARounded, bool kBRounded, int kDepth, bool kANatural, typename mma_t = float>
 __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
                                               int warp_row, int lane) {
   const int gid = lane / 4, tig = lane % 4;
@@ -261,7 +314,7 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
     uint32_t a_big[2][4], b_big[4][2], a_small[2][4], b_small[4][2];
     load_a_fragments_ordered<kSplitTf32, kARounded, kANatural>(a_big, a_small, As, lda, warp_row, kk, gid, tig);
     load_b_fragments_ordered<kSplitTf32, kBRounded>(b_big, b_small, Bs + (kk / 8) * kBFragmentStep, lane);
-    warp_mma_k8<kSplitTf32>(sum, a_big, a_small, b_big, b_small);
+    warp_mma_k8<kSplitTf32, mma_t>(sum, a_big, a_small, b_big, b_small);
   }
   if (kSplitTf32) add_tile(acc, part);
 }
@@ -300,46 +353,66 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
-// acc (+)= A (64 x 8, registers: this warp's 16 rows as an m16n8k8 A fragment) x B (8 x BN, shared).
+// acc (+)= A (64 x one K step, registers: this warp's 16 rows as an m16n8 A fragment) x B (K step x BN,
+// shared, by descriptor): m64nBNk8 TF32 for fp32 data, m64nBNk16 for fp16/bf16. As with mma_m16n8, a K
+// step is 8 32-bit words either way, so the B descriptor and the A registers are the same; the 16-bit
+// forms take one more immediate (imm-trans-b = 0: B stays K-major).
+template <int kN, typename mma_t>
+__device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
+#define TCONV_WGMMA_D64 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+#define TCONV_WGMMA_D128 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+#define TCONV_WGMMA_ARGS64 \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, " \
+  "{%32, %33, %34, %35}, %36"
+#define TCONV_WGMMA_ARGS128 \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, " \
+  "{%64, %65, %66, %67}, %68"
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TCONV_DEFINE_WGMMA(N, TYPE, KIND, TAIL)                                                               \
+  template <>                                                                                                 \
+  __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b) { \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                   \
+                 "wgmma.mma_async.sync.aligned.m64n" #N KIND " " TCONV_WGMMA_ARGS##N ", p, 1, 1" TAIL ";\n}\n" \
+                 : TCONV_WGMMA_D##N                                                                           \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));                                       \
+  }
+#else
+#define TCONV_DEFINE_WGMMA(N, TYPE, KIND, TAIL) \
+  template <>                                   \
+  __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&)[N / 2], const uint32_t (&)[4], uint64_t) {}
+#endif
+TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32", "")
+TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32", "")
+TCONV_DEFINE_WGMMA(64, __half, "k16.f32.f16.f16", ", 0")
+TCONV_DEFINE_WGMMA(128, __half, "k16.f32.f16.f16", ", 0")
+TCONV_DEFINE_WGMMA(64, __nv_bfloat16, "k16.f32.bf16.bf16", ", 0")
+TCONV_DEFINE_WGMMA(128, __nv_bfloat16, "k16.f32.bf16.bf16", ", 0")
+#undef TCONV_DEFINE_WGMMA
+#undef TCONV_WGMMA_ARGS64
+#undef TCONV_WGMMA_ARGS128
+#undef TCONV_WGMMA_D64
+#undef TCONV_WGMMA_D128
 template <int kN>
-__device__ __forceinline__ void wgmma_tf32(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
-template <>
-__device__ __forceinline__ void wgmma_tf32<64>(float (&d)[32], const uint32_t (&a)[4], uint64_t b) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-      "{%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
-#endif
-}
-template <>
-__device__ __forceinline__ void wgmma_tf32<128>(float (&d)[64], const uint32_t (&a)[4], uint64_t b) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-      "{%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
-#endif
+__device__ __forceinline__ void wgmma_tf32(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc) {
+  wgmma_mma<kN, float>(acc, a, b_desc);
 }
 
 // One warpgroup's 64 x BN tile over a BK-deep stage, in two steps: this warp's A fragments of every
@@ -361,12 +434,12 @@ __device__ __forceinline__ void keep_registers_until_here(const uint32_t (&a)[kD
   for (int k8 = 0; k8 < kDepth / 8; ++k8)
     asm volatile("" ::"r"(a[k8][0]), "r"(a[k8][1]), "r"(a[k8][2]), "r"(a[k8][3]));
 }
-template <int kN, int kDepth>
+template <int kN, int kDepth, typename mma_t = float>
 __device__ __forceinline__ void warpgroup_issue_mma(float (&acc)[kN / 2], const uint32_t (&a)[kDepth / 8][4],
                                                     const float* Bs) {
   wgmma_fence();
 #pragma unroll
-  for (int k8 = 0; k8 < kDepth / 8; ++k8) wgmma_tf32<kN>(acc, a[k8], wgmma_b_descriptor(Bs + k8 * 8 * kN));
+  for (int k8 = 0; k8 < kDepth / 8; ++k8) wgmma_mma<kN, mma_t>(acc, a[k8], wgmma_b_descriptor(Bs + k8 * 8 * kN));
   wgmma_commit();
 }
 
@@ -493,9 +566,11 @@ int64_t gather_smem_bytes(int stages, int taps) {
 // source positions and the (tap, channel chunk) it loads next in registers: a stage costs one
 // position check and three multiplies, then one pointer add per 4-byte copy.
 // scalar_t = float: A arrives by 4-byte cp.async and is rounded to TF32 in the fragment loads.
-// scalar_t = __half / __nv_bfloat16: A is loaded, widened to fp32 (exactly representable in TF32, so
-// the TF32 MMA multiplies it exactly, as a native fp16/bf16 MMA would) and stored to shared memory by
-// the thread; outputs are rounded to scalar_t in the store. kSplitTf32 is for float only.
+// scalar_t = __half / __nv_bfloat16: a K row is a channel pair (PairedRows: two channels per 32-bit
+// word, loaded by the thread), the MMAs are native k16 (m16n8k16 / m64nNk16) with fp32 accumulation, so
+// products are exact and sums fp32 as with TF32 on widened data (the first version), at twice the MMA
+// rate and half the shared memory per channel. Outputs are rounded to scalar_t in the store.
+// kSplitTf32 is for float only.
 //
 // W-tap window (kWindow; forward, and grad_input where the W source step is 1): the taps of a phase
 // that differ only along W read the same source row at shifts. So the GEMM rows are laid out as
@@ -508,8 +583,10 @@ template <class Tile, typename scalar_t, bool kSplitTf32, int kStages, bool kWin
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr bool kFloatData = std::is_same<scalar_t, float>::value;
-  static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 are exact in TF32");
+  static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 run native k16 MMAs");
   static_assert(!(Tile::kWgmma && kSplitTf32), "3xTF32 runs on the mma.sync tiles");
+  // A K row of the tiles is one channel (fp32) or one channel pair (fp16/bf16, PairedRows).
+  constexpr int kChannelsPerRow = kFloatData ? 1 : 2;
   using Layout = GatherStageLayout<Tile, kWindow>;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
   constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
@@ -571,7 +648,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                 stride_w = a.src_stride[4];
   const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const scalar_t* src_base = static_cast<const scalar_t*>(a.src);
-  const scalar_t* thread_src = src_base + (int64_t(g) * a.k_channels + row_base) * stride_c;
+  const scalar_t* thread_src = src_base + (int64_t(g) * a.k_channels + kChannelsPerRow * row_base) * stride_c;
   // An A slot's source position before the tap shift (window: before the D/H shifts only, its W is
   // fixed); slots past the end get coordinates that fail every check.
   struct SlotSource {
@@ -612,32 +689,69 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
 
   // K order: (tap group, channel chunk, W tap within the group); a group is one tap without the
   // window, the phase's W taps of one (D, H) tap with it.
-  const int chunks_per_tap = (a.k_channels + BK - 1) / BK;
+  const int chunks_per_tap = (a.k_rows + BK - 1) / BK;
   const int iterations = taps * chunks_per_tap;
   int load_group = 0, load_chunk = 0, load_w = 0, load_window = 0;  // what the next load_stage fetches
 
-  auto copy_slot = [&](const SlotSource& s, float* As, const int4& info, int c0) {
+  // The source of one A slot's copies at a tap and channel-row chunk c0 (an invalid position reads
+  // nothing, from a harmless address that never moves).
+  struct SlotCopy {
+    const scalar_t* src;
+    bool valid;
+  };
+  auto slot_copy = [&](const SlotSource& s, const int4& info, int c0) {
     const int pd = s.d + info.x, phh = s.h + info.y, pw = s.w + (kWindow ? 0 : info.z);
-    const bool pos_valid = unsigned(pd) < unsigned(size_d) && unsigned(phh) < unsigned(size_h) &&
-                           unsigned(pw) < unsigned(size_w);
-    // An invalid position copies nothing (zero fill) from a harmless address that never moves.
-    const scalar_t* src = pos_valid
-                              ? thread_src + s.offset + pd * stride_d + phh * stride_h + pw * stride_w + c0 * stride_c
-                              : src_base;
-    const int64_t step = pos_valid ? kRowStep * stride_c : 0;
+    const bool valid = unsigned(pd) < unsigned(size_d) && unsigned(phh) < unsigned(size_h) &&
+                       unsigned(pw) < unsigned(size_w);
+    return SlotCopy{valid ? thread_src + s.offset + pd * stride_d + phh * stride_h + pw * stride_w +
+                                int64_t(kChannelsPerRow) * c0 * stride_c
+                          : src_base,
+                    valid};
+  };
+  constexpr int kRowsPerThread = BK / kRowStep;
+  auto copy_slot = [&](const SlotSource& s, float* As, const int4& info, int c0) {
+    const SlotCopy c = slot_copy(s, info, c0);
+    const int64_t step = c.valid ? kRowStep * stride_c : 0;
     const int rows_left = a.k_channels - c0 - row_base;
     if (c0 + BK <= a.k_channels)
-      copy_rows<BK / kRowStep, false>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
+      copy_rows<kRowsPerThread, false>(As, kRowStep * kLdA, c.src, step, c.valid, rows_left, kRowStep, src_base);
     else
-      copy_rows<BK / kRowStep, true>(As, kRowStep * kLdA, src, step, pos_valid, rows_left, kRowStep, src_base);
+      copy_rows<kRowsPerThread, true>(As, kRowStep * kLdA, c.src, step, c.valid, rows_left, kRowStep, src_base);
   };
+  // fp16/bf16: the channel pairs of the main slot wait in registers between fetch and store.
+  PairedRows<kFloatData ? 1 : kRowsPerThread> staged;
+  float* staged_at = nullptr;  // where they go (nullptr: nothing staged)
+  auto fetch_pairs = [&](PairedRows<kFloatData ? 1 : kRowsPerThread>& rows, const SlotSource& s, const int4& info,
+                         int c0) {
+    const SlotCopy c = slot_copy(s, info, c0);
+    const unsigned short* src = reinterpret_cast<const unsigned short*>(c.src);
+    const int channels_left = a.k_channels - 2 * (c0 + row_base);
+    if (2 * (c0 + BK) <= a.k_channels)
+      rows.template fetch<false>(src, stride_c, c.valid, channels_left, kRowStep);
+    else
+      rows.template fetch<true>(src, stride_c, c.valid, channels_left, kRowStep);
+  };
+  // The window's tail slot (the first span threads of each row group) is fetched and stored at store
+  // time: one more register set for every thread would cost more than those few threads' wait.
+  bool tail_pending = false;
+  int4 tail_info{};
+  int tail_c0 = 0;
   auto load_stage = [&](int stage) {
     const int4 info = tap_table[load_group * group_width + load_w];
     const int c0 = load_chunk * BK;
     if (!kWindow || load_w == 0) {
       float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA;
-      copy_slot(slot, As + (kWindow ? m_local : a_fragment_slot(m_local)), info, c0);
-      if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0);
+      float* slot_at = As + (kWindow ? m_local : a_fragment_slot(m_local));
+      if constexpr (kFloatData) {
+        copy_slot(slot, slot_at, info, c0);
+        if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0);
+      } else {
+        fetch_pairs(staged, slot, info, c0);
+        staged_at = slot_at;
+        tail_pending = has_tail_slot;
+        tail_info = info;
+        tail_c0 = c0;
+      }
     }
     float* Bs = smem + stage * kStageFloats + kStageA + tid * 4;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
@@ -653,6 +767,24 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       if (++load_chunk == chunks_per_tap) {
         load_chunk = 0;
         ++load_group;
+      }
+    }
+  };
+  // The second half of a 16-bit stage's A copy (nothing for fp32, whose cp.async copies are complete):
+  // called after the MMAs of the current stage are issued, before the barrier that publishes the stage.
+  auto store_stage = [&]() {
+    if constexpr (!kFloatData) {
+      if (staged_at != nullptr) {
+        staged.store(staged_at, kRowStep * kLdA);
+        if (tail_pending) {  // window only, whose main slot sits at m_local: the tail slot is BM on
+          // Not before the main slot's stores: its registers are free only after them.
+          asm volatile("" ::: "memory");
+          PairedRows<kRowsPerThread> tail;
+          fetch_pairs(tail, tail_slot, tail_info, tail_c0);
+          tail.store(staged_at + BM, kRowStep * kLdA);
+          tail_pending = false;
+        }
+        staged_at = nullptr;
       }
     }
   };
@@ -690,6 +822,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     for (int s = 0; s < kStages - 2; ++s) {
       if (s < iterations) load_stage(s);
       cp_async_commit();
+      store_stage();
     }
     int read_stage = 0, write_stage = kStages - 2;
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
@@ -700,7 +833,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       if (it + kStages - 2 < iterations) load_stage(write_stage);
       cp_async_commit();
       load_warpgroup_a<!kFloatData, BK, kWindow>(a_frag, a_tile(read_stage), kLdA, wg_row, lane);
-      warpgroup_issue_mma<BN, BK>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
+      warpgroup_issue_mma<BN, BK, scalar_t>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
+      store_stage();
       wgmma_wait<1>();
       // The previous set is free from here on; until here the compiler must not give its registers to
       // this stage's set (it would, seeing no later use, and ptxas would then serialize the wgmmas).
@@ -728,6 +862,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     for (int s = 0; s < kStages - 1; ++s) {
       if (s < iterations) load_stage(s);
       cp_async_commit();
+      store_stage();
     }
     int read_stage = 0, write_stage = kStages - 1;
     for (int it = 0; it < iterations; ++it) {
@@ -735,10 +870,12 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       __syncthreads();
       if (it + kStages - 1 < iterations) load_stage(write_stage);
       cp_async_commit();
-      // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode.
-      warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK, kWindow>(
+      // B holds TF32-rounded weights in TF32 mode (packed that way), raw fp32 in exact mode, channel
+      // pairs for fp16/bf16.
+      warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK, kWindow, scalar_t>(
           acc, a_tile(read_stage), kLdA, smem + read_stage * kStageFloats + kStageA + warp_n * BK * kBlockCols,
           warp_m * 32, lane);
+      store_stage();
       advance_read_window();
       read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
@@ -1201,8 +1338,10 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
 }
 
 // B operand layout: packed[g][tap][kc chunk of BK][column block][BK x block_cols in the order the
-// tile's MMA reads] (ldw = nc rounded up to the kernel's block width, kc to k_pad; the padding is zeros),
-// so a stage's BK x BN slice is contiguous. Within a block, per k8 step:
+// tile's MMA reads] (ldw = nc rounded up to the kernel's block width, the K rows to k_pad; the padding is
+// zeros), so a stage's BK x BN slice is contiguous. A K row is one channel's fp32 weight, or for fp16/bf16
+// the pair of channels 2 kc, 2 kc + 1 in one 32-bit word (the k16 MMAs' B fragment registers hold two
+// consecutive K). Within a block, per k8 step (8 K rows):
 //   mma.sync (32 columns): 256 floats in b_fragment_coord order (LDS.128 = two HMMA B pairs);
 //   wgmma (BN columns): [n group of 8][k half][8 n][4 k], the core matrices of wgmma_b_descriptor.
 // TF32 mode stores the weights already rounded to TF32 (to_tf32: the fragment loads' rounding),
@@ -1242,17 +1381,35 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
       tw = dilated / fold_dilation;
       tap_exists = dilated % fold_dilation == 0 && tw < fold_kernel_w;
     }
-    if (tap_exists && nc < n_channels && kc < k_channels) {
-      // forward: kc = input channel, nc = output channel; grad_input: the other way round.
-      const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : n_index);
-      const int64_t co = forward ? n_index : kc;
-      v = to_acc(w[ci * ws0 + co * ws1 + td * ws2 + th * ws3 + int64_t(tw) * ws4]);
-      if (round_tf32) v = __uint_as_float(to_tf32(v));
+    // forward: channel = input channel, nc = output channel; grad_input: the other way round.
+    auto weight_at = [&](int channel) -> const scalar_t* {
+      if (!tap_exists || nc >= n_channels || channel >= k_channels) return nullptr;
+      const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? channel : n_index);
+      const int64_t co = forward ? n_index : channel;
+      return w + ci * ws0 + co * ws1 + td * ws2 + th * ws3 + int64_t(tw) * ws4;
+    };
+    if constexpr (std::is_same<scalar_t, float>::value) {
+      const float* at = weight_at(kc);
+      if (at != nullptr) {
+        v = *at;
+        if (round_tf32) v = __uint_as_float(to_tf32(v));
+      }
+      packed[idx] = v;
+    } else {  // row kc is the channel pair 2 kc, 2 kc + 1 (PairedRows), bits as they are
+      const scalar_t* lo = weight_at(2 * kc);
+      const scalar_t* hi = weight_at(2 * kc + 1);
+      const uint32_t bits_lo = lo != nullptr ? *reinterpret_cast<const unsigned short*>(lo) : 0u;
+      const uint32_t bits_hi = hi != nullptr ? *reinterpret_cast<const unsigned short*>(hi) : 0u;
+      reinterpret_cast<uint32_t*>(packed)[idx] = bits_lo | (bits_hi << 16);
     }
-    packed[idx] = v;
   }
 }
 
+// GEMM K rows per tap for channels_per_row channels per row (2: the fp16/bf16 channel pairs).
+void set_k_rows(GatherArgs& a, int channels_per_row) {
+  a.k_rows = (a.k_channels + channels_per_row - 1) / channels_per_row;
+  a.k_pad = (a.k_rows + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
+}
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
   GatherArgs a{};
@@ -1271,7 +1428,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
   a.k_channels = int(fwd ? p.in_per_group() : p.out_per_group());
   a.n_channels = int(fwd ? p.out_per_group() : p.in_per_group());
   a.ldw = 0;  // set once the kernel is chosen (its packed block width)
-  a.k_pad = (a.k_channels + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
+  set_k_rows(a, 1);
   a.taps_total = int(p.kernel_volume());
   a.forward = fwd;
   for (int i = 0; i < 3; ++i) {
@@ -1494,6 +1651,7 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, int device) {
   GatherLaunch plan;
   plan.args = make_args(p, pass, nullptr, nullptr, nullptr, nullptr);
+  if (dtype != DType::kFloat32) set_k_rows(plan.args, 2);
   const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
   if (use_fold(plan.args, wgmma, options.fold)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
@@ -1504,16 +1662,22 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 template <typename scalar_t>
 cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
                        bool split_tf32, bool window, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
+  constexpr bool k16Bit = !std::is_same<scalar_t, float>::value;  // igemm_config.h: the 16-bit tiles
+  using Narrow = std::conditional_t<k16Bit, NarrowGatherTile16, NarrowGatherTile>;
+  using WgmmaWide = std::conditional_t<k16Bit, WgmmaWideGatherTile16, WgmmaWideGatherTile>;
+  static_assert(Narrow::kPackedBlockN == NarrowGatherTile::kPackedBlockN &&
+                    WgmmaWide::kPackedBlockN == WgmmaWideGatherTile::kPackedBlockN,
+                "one packing per kernel choice");
   switch (kernel) {
     case GatherKernel::kMmaNarrow:
-      return run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps,
-                                                         device, stream);
+      return run_gather_tile<Narrow, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps, device,
+                                               stream);
     case GatherKernel::kMmaWide:
       return run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps,
                                                        device, stream);
     case GatherKernel::kWgmmaWide:
-      return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
-                                                            device, stream);
+      return run_gather_tile<WgmmaWide, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps, device,
+                                                  stream);
     default:
       return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
                                                              device, stream);

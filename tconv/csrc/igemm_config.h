@@ -98,6 +98,14 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 // gathers' latency is not what the deeper pipeline would hide, and short K pays the longer fill.
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
 using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
+// fp16/bf16 data (native k16 MMAs on channel pairs): each thread holds its stage's A channel pairs in
+// registers between fetch and store (PairedRows, 2 per word: 32 for the 256-thread tiles), which the
+// 128-register budget of two 256-thread blocks per SM (or the 170 of three 128-thread ones) cannot
+// hold: ptxas -warn-spills (sm_90a) reported 32-652 bytes of spills for those tiles' 16-bit kernels,
+// none at one block of 256 threads (the 128-column tile's budget). So the 16-bit wide wgmma and narrow
+// tiles run one block fewer per SM. Not yet timed against the spilling variants.
+using WgmmaWideGatherTile16 = GatherGemmTile<64, 1, true>;
+using NarrowGatherTile16 = GatherGemmTile<32, 2>;
 constexpr int kGatherBlockK = 32;  // every tile: the packed weights' rows are padded to it
 
 }  // namespace tconv
