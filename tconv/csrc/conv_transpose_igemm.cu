@@ -302,15 +302,17 @@ __device__ __forceinline__ void add_tile(float (&acc)[2][4][4], const float (&pa
 
 // One warp's 32x32 tile over a BK-deep stage of the fragment-ordered tiles: 2 x 4 mma.sync m16n8k8 per
 // k8 step. Bs points at the warp's 32-column group of the stage's B slice ([group][k8 step][256]).
+// Only the k8 steps below `rows` (the stage's K rows that exist; the rest are zero padding) run.
 template <bool kSplitTf32, bool kARounded, bool kBRounded, int kDepth, bool kANatural, typename mma_t = float>
 __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float* As, int lda, const float* Bs,
-                                              int warp_row, int lane) {
+                                              int warp_row, int lane, int rows = kDepth) {
   const int gid = lane / 4, tig = lane % 4;
   float part[2][4][4];
   if (kSplitTf32) zero_tile(part);
   float (&sum)[2][4][4] = kSplitTf32 ? part : acc;
 #pragma unroll
   for (int kk = 0; kk < kDepth; kk += 8) {
+    if (kk >= rows) break;
     uint32_t a_big[2][4], b_big[4][2], a_small[2][4], b_small[4][2];
     load_a_fragments_ordered<kSplitTf32, kARounded, kANatural>(a_big, a_small, As, lda, warp_row, kk, gid, tig);
     load_b_fragments_ordered<kSplitTf32, kBRounded>(b_big, b_small, Bs + (kk / 8) * kBFragmentStep, lane);
@@ -417,7 +419,9 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[kN / 2], const uint32_t 
 
 // One warpgroup's 64 x BN tile over a BK-deep stage, in two steps: this warp's A fragments of every
 // k8 step are loaded and rounded into registers that must then stay untouched until the wgmmas
-// reading them have completed (wgmma_wait), and the BK / 8 wgmmas are issued as one group.
+// reading them have completed (wgmma_wait), and the BK / 8 wgmmas are issued as one group. All of
+// them, also over a partial chunk's zero padding: a condition around a wgmma made ptxas inject a
+// warpgroup.arrive before every one (C7519, seen on every wgmma kernel) and spill in the TF32 ones.
 template <bool kARounded, int kDepth, bool kANatural>
 __device__ __forceinline__ void load_warpgroup_a(uint32_t (&a)[kDepth / 8][4], const float* As, int lda, int warp_row,
                                                  int lane) {
@@ -790,14 +794,19 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   };
   // The compute side's A tile: the stage's own (natural or fragment-paired order), or the window
   // buffer of its (group, chunk) at the W tap's shift.
-  int read_w = 0, read_window = 0;
+  int read_w = 0, read_window = 0, read_chunk = 0;
+  // K rows of the stage being read that exist (a partial last chunk of each tap is zero-padded): the
+  // mma.sync kernels skip the padding's k8 steps for fp16/bf16 (whose <= 32-channel calls fill half a
+  // chunk); fp32 keeps its code as it was measured.
+  auto read_rows = [&]() { return min(BK, a.k_rows - read_chunk * BK); };
   auto a_tile = [&](int read_stage) -> const float* {
     if (!kWindow) return smem + read_stage * kStageFloats;
     return smem + read_window * kStageFloats + (tap_lists[2][read_w][0] - w_first);
   };
-  auto advance_read_window = [&]() {
-    if (kWindow && ++read_w == group_width) {
+  auto advance_read = [&]() {
+    if (++read_w == group_width) {  // always, without the window (one tap per group)
       read_w = 0;
+      read_chunk = read_chunk + 1 == chunks_per_tap ? 0 : read_chunk + 1;
       read_window = read_window + 1 == kStages ? 0 : read_window + 1;
     }
   };
@@ -839,7 +848,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       // The previous set is free from here on; until here the compiler must not give its registers to
       // this stage's set (it would, seeing no later use, and ptxas would then serialize the wgmmas).
       keep_registers_until_here<BK>(a_previous);
-      advance_read_window();
+      advance_read();
       read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
     };
@@ -874,9 +883,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       // pairs for fp16/bf16.
       warp_tile_mma<kSplitTf32, !kFloatData, !kSplitTf32, BK, kWindow, scalar_t>(
           acc, a_tile(read_stage), kLdA, smem + read_stage * kStageFloats + kStageA + warp_n * BK * kBlockCols,
-          warp_m * 32, lane);
+          warp_m * 32, lane, kFloatData ? BK : read_rows());
       store_stage();
-      advance_read_window();
+      advance_read();
       read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
     }
