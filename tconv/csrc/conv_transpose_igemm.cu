@@ -36,7 +36,8 @@ struct GatherArgs {
   // GEMM K rows per tap: k_channels for fp32 data; channel pairs (k_channels + 1) / 2 for fp16/bf16,
   // whose A and B tiles hold two consecutive channels per 32-bit word (see PairedRows).
   int k_rows;
-  int k_pad;  // rows per tap of the packed weights: k_rows rounded up to BK (zero rows)
+  int block_k;  // K rows per stage of the chosen tile, and per chunk of the packed weights
+  int k_pad;    // rows per tap of the packed weights: k_rows rounded up to block_k (zero rows)
   int kernel[3], stride[3], padding[3], dilation[3];
   int phases[3], src_step[3], dst_step[3];
   bool forward;
@@ -1361,10 +1362,10 @@ __host__ __device__ __forceinline__ BFragmentCoord wgmma_b_coord(int offset) {  
 template <typename scalar_t>
 __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws2,
                                                int64_t ws3, int64_t ws4, int kh, int kw, int groups, int taps,
-                                               int k_channels, int k_pad, int n_channels, int ldw, int block_cols,
-                                               bool wgmma_order, bool forward, bool round_tf32, int fold,
+                                               int k_channels, int block_k, int k_pad, int n_channels, int ldw,
+                                               int block_cols, bool wgmma_order, bool forward, bool round_tf32, int fold,
                                                int fold_kernel_w, int fold_dilation, float* __restrict__ packed) {
-  constexpr int BK = kGatherBlockK;
+  const int BK = block_k;
   const int64_t total = int64_t(groups) * taps * k_pad * ldw;
   const int column_blocks = ldw / block_cols, step = 8 * block_cols;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
@@ -1414,10 +1415,12 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
   }
 }
 
-// GEMM K rows per tap for channels_per_row channels per row (2: the fp16/bf16 channel pairs).
-void set_k_rows(GatherArgs& a, int channels_per_row) {
+// GEMM K rows per tap for channels_per_row channels per row (2: the fp16/bf16 channel pairs), in
+// chunks of block_k rows.
+void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK) {
   a.k_rows = (a.k_channels + channels_per_row - 1) / channels_per_row;
-  a.k_pad = (a.k_rows + kGatherBlockK - 1) / kGatherBlockK * kGatherBlockK;
+  a.block_k = block_k;
+  a.k_pad = (a.k_rows + block_k - 1) / block_k * block_k;
 }
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
@@ -1540,7 +1543,7 @@ cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64
     tconv_igemm_pack_weight_kernel<scalar_t><<<grid, 256, 0, stream>>>(
         static_cast<const scalar_t*>(weight), weight_strides[0], weight_strides[1], weight_strides[2],
         weight_strides[3], weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
-        a.k_pad, a.n_channels, a.ldw, Tile::kPackedBlockN, Tile::kWgmma, a.forward, !split_tf32, a.fold,
+        a.block_k, a.k_pad, a.n_channels, a.ldw, Tile::kPackedBlockN, Tile::kWgmma, a.forward, !split_tf32, a.fold,
         a.fold_kernel_w, a.fold_dilation, const_cast<float*>(a.packed_weight));
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
@@ -1664,6 +1667,11 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
   if (use_fold(plan.args, wgmma, options.fold)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
+  if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
+    if (plan.kernel == GatherKernel::kWgmmaWide) plan.kernel = GatherKernel::kMmaWide;
+    const bool mma = plan.kernel == GatherKernel::kMmaNarrow || plan.kernel == GatherKernel::kMmaWide;
+    if (mma && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);
+  }
   plan.args.ldw = packed_row_length(plan.args.n_channels, plan.kernel);
   return plan;
 }
@@ -1671,25 +1679,44 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 template <typename scalar_t>
 cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
                        bool split_tf32, bool window, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
-  constexpr bool k16Bit = !std::is_same<scalar_t, float>::value;  // igemm_config.h: the 16-bit tiles
-  using Narrow = std::conditional_t<k16Bit, NarrowGatherTile16, NarrowGatherTile>;
-  using WgmmaWide = std::conditional_t<k16Bit, WgmmaWideGatherTile16, WgmmaWideGatherTile>;
-  static_assert(Narrow::kPackedBlockN == NarrowGatherTile::kPackedBlockN &&
-                    WgmmaWide::kPackedBlockN == WgmmaWideGatherTile::kPackedBlockN,
-                "one packing per kernel choice");
-  switch (kernel) {
-    case GatherKernel::kMmaNarrow:
-      return run_gather_tile<Narrow, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps, device,
-                                               stream);
-    case GatherKernel::kMmaWide:
-      return run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps,
-                                                       device, stream);
-    case GatherKernel::kWgmmaWide:
-      return run_gather_tile<WgmmaWide, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps, device,
-                                                  stream);
-    default:
-      return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
-                                                             device, stream);
+  if constexpr (!std::is_same<scalar_t, float>::value) {  // the 16-bit tiles (igemm_config.h; plan_gather)
+    static_assert(NarrowGatherTile16::kPackedBlockN == NarrowGatherTile::kPackedBlockN &&
+                      NarrowShallowGatherTile16::kPackedBlockN == NarrowGatherTile::kPackedBlockN &&
+                      WideShallowGatherTile16::kPackedBlockN == WideGatherTile::kPackedBlockN,
+                  "one packing per kernel choice");
+    const bool shallow = a.block_k == kShallowGatherBlockK;
+    switch (kernel) {
+      case GatherKernel::kMmaNarrow:
+        return shallow ? run_gather_tile<NarrowShallowGatherTile16, scalar_t>(a, weight, weight_strides, false, window,
+                                                                              m_tiles, taps, device, stream)
+                       : run_gather_tile<NarrowGatherTile16, scalar_t>(a, weight, weight_strides, false, window,
+                                                                       m_tiles, taps, device, stream);
+      case GatherKernel::kMmaWide:
+        return shallow ? run_gather_tile<WideShallowGatherTile16, scalar_t>(a, weight, weight_strides, false, window,
+                                                                            m_tiles, taps, device, stream)
+                       : run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
+                                                                   taps, device, stream);
+      case GatherKernel::kWgmmaWider:
+        return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
+                                                               device, stream);
+      default:  // kWgmmaWide: plan_gather never picks it for 16-bit data
+        return cudaErrorInvalidValue;
+    }
+  } else {
+    switch (kernel) {
+      case GatherKernel::kMmaNarrow:
+        return run_gather_tile<NarrowGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles,
+                                                           taps, device, stream);
+      case GatherKernel::kMmaWide:
+        return run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, split_tf32, window, m_tiles, taps,
+                                                         device, stream);
+      case GatherKernel::kWgmmaWide:
+        return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
+                                                              taps, device, stream);
+      default:
+        return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
+                                                               taps, device, stream);
+    }
   }
 }
 

@@ -14,12 +14,13 @@ namespace tconv {
 // 48 TF/s on L1-68's forward and its SASS showed 401 instructions per 16 HMMA (notes/perf.md);
 // BK = 32 halves the per-stage fixed cost per MMA. Run 10 (H200, with the hoisted addressing):
 // L1-68 TF32 forward 26.7 -> 16.0 ms (80 TF/s), exact fp32 44.4 -> 36.6 ms.
-template <int kBlockNArg, int kBlocksPerSmArg, bool kWgmmaArg = false, int kMaxStagesArg = 4, int kMinStagesArg = 3>
+template <int kBlockNArg, int kBlocksPerSmArg, bool kWgmmaArg = false, int kMaxStagesArg = 4, int kMinStagesArg = 3,
+          int kBlockKArg = 32>
 struct GatherGemmTile {
   static constexpr bool kWgmma = kWgmmaArg;
   static constexpr int kBlockM = 128;
   static constexpr int kBlockN = kBlockNArg;
-  static constexpr int kBlockK = 32;
+  static constexpr int kBlockK = kBlockKArg;  // K rows per stage: channels (fp32) or channel pairs (16-bit)
   // mma.sync: warps of 32x32 (4 along M x BN/32 along N). wgmma: two warpgroups of 64 rows x BN.
   static constexpr int kWarpsM = 4;
   static constexpr int kWarpsN = kBlockN / 32;
@@ -99,14 +100,22 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
 using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 // fp16/bf16 data (native k16 MMAs on channel pairs): each thread holds its stage's A channel pairs in
-// registers between fetch and store (PairedRows, 2 per word: 32 for the 256-thread tiles), which the
-// 128-register budget of two 256-thread blocks per SM (or the 170 of three 128-thread ones) cannot
-// hold: ptxas -warn-spills (sm_90a) reported 32-652 bytes of spills for those tiles' 16-bit kernels,
-// none at one block of 256 threads (the 128-column tile's budget). So the 16-bit wide wgmma and narrow
-// tiles run one block fewer per SM. Not yet timed against the spilling variants.
-using WgmmaWideGatherTile16 = GatherGemmTile<64, 1, true>;
+// registers between fetch and store (PairedRows, 2 per word: 32 for the 256-thread tiles, 64 for the
+// 128-thread one), which the 170 registers of three 128-thread blocks per SM cannot hold (ptxas
+// -warn-spills, sm_90a: 296-456 bytes of spills in the windowed kernels), so the 16-bit narrow tile runs
+// two blocks per SM. The 64-column wgmma tile spilled 32-652 bytes at two blocks per SM and, at one,
+// lost to the mma.sync tile (run 47, H200, bf16 forward: L1-68 15.49 vs 11.93 ms, fam01 6.57 vs 5.10,
+// fam05 2.38 vs 2.06), so 16-bit calls with 33-127 channels take the mma.sync wide tile (its 16-bit
+// windowed kernels spill 12 bytes).
 using NarrowGatherTile16 = GatherGemmTile<32, 2>;
-constexpr int kGatherBlockK = 32;  // every tile: the packed weights' rows are padded to it
+// fp16/bf16 with at most 32 channels per group on the K side (16 channel pairs): a 32-pair stage would
+// be half zero padding (loads, stores and B copies of it; run 47: L1-71 bf16 forward 1.87 ms against
+// 1.27 for the widened-to-TF32 path it replaced, L1-68 11.9 against 9.8), so those calls run 16-pair
+// stages. Packed weights follow the chunk (GatherArgs::block_k).
+constexpr int kShallowGatherBlockK = 16;
+using NarrowShallowGatherTile16 = GatherGemmTile<32, 2, false, 4, 3, kShallowGatherBlockK>;
+using WideShallowGatherTile16 = GatherGemmTile<64, 2, false, 4, 3, kShallowGatherBlockK>;
+constexpr int kGatherBlockK = 32;  // every tile but the shallow ones: the packed weights' rows are padded to it
 
 }  // namespace tconv
 
