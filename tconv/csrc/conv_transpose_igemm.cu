@@ -736,8 +736,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     else
       rows.template fetch<true>(src, stride_c, c.valid, channels_left, kRowStep);
   };
-  // The window's tail slot (the first span threads of each row group) is fetched and stored at store
-  // time: one more register set for every thread would cost more than those few threads' wait.
+  // The window's tail slot (the first span threads of each row group): staged the same way in the
+  // shallow (16-pair) tiles; copied whole at store time in the others, where a second register set
+  // spills (ptxas, sm_90a: 104-112 bytes in the 64-column mma.sync tile, 52 in the narrow one, against
+  // 12 and 0). Copied at store time, its loads put one memory latency per stage on those warps, which
+  // the next barrier makes everyone's (run 48, bf16 L1-71 forward, a shallow tile: 1.63 ms).
+  constexpr bool kStagedTail = kWindow && !kFloatData && BK == kShallowGatherBlockK;
+  PairedRows<kStagedTail ? kRowsPerThread : 1> staged_tail;
   bool tail_pending = false;
   int4 tail_info{};
   int tail_c0 = 0;
@@ -754,8 +759,12 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
         fetch_pairs(staged, slot, info, c0);
         staged_at = slot_at;
         tail_pending = has_tail_slot;
-        tail_info = info;
-        tail_c0 = c0;
+        if constexpr (kStagedTail) {
+          if (has_tail_slot) fetch_pairs(staged_tail, tail_slot, info, c0);
+        } else {
+          tail_info = info;
+          tail_c0 = c0;
+        }
       }
     }
     float* Bs = smem + stage * kStageFloats + kStageA + tid * 4;
@@ -782,11 +791,15 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       if (staged_at != nullptr) {
         staged.store(staged_at, kRowStep * kLdA);
         if (tail_pending) {  // window only, whose main slot sits at m_local: the tail slot is BM on
-          // Not before the main slot's stores: its registers are free only after them.
-          asm volatile("" ::: "memory");
-          PairedRows<kRowsPerThread> tail;
-          fetch_pairs(tail, tail_slot, tail_info, tail_c0);
-          tail.store(staged_at + BM, kRowStep * kLdA);
+          if constexpr (kStagedTail) {
+            staged_tail.store(staged_at + BM, kRowStep * kLdA);
+          } else {
+            // Not before the main slot's stores: its registers are free only after them.
+            asm volatile("" ::: "memory");
+            PairedRows<kRowsPerThread> tail;
+            fetch_pairs(tail, tail_slot, tail_info, tail_c0);
+            tail.store(staged_at + BM, kRowStep * kLdA);
+          }
           tail_pending = false;
         }
         staged_at = nullptr;
