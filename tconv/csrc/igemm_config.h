@@ -104,14 +104,16 @@ using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 // 128-thread one), which the 170 registers of three 128-thread blocks per SM cannot hold (ptxas
 // -warn-spills, sm_90a: 296-456 bytes of spills in the windowed kernels), so the 16-bit narrow tile runs
 // two blocks per SM. The 64-column wgmma tile spilled 32-652 bytes at two blocks per SM and, at one,
-// lost to the mma.sync tile (run 47, H200, bf16 forward: L1-68 15.49 vs 11.93 ms, fam01 6.57 vs 5.10,
-// fam05 2.38 vs 2.06), so 16-bit calls with 33-127 channels take the mma.sync wide tile (its 16-bit
-// windowed kernels spill 12 bytes).
+// lost to the mma.sync tile (run 47, H200, bf16 forward, same process: L1-68 15.49 vs 11.93 ms, fam01
+// 6.57 vs 5.10, fam05 2.38 vs 2.06), so 16-bit calls with 33-127 channels take the mma.sync wide tile
+// (its 16-bit windowed kernels spill 12 bytes). The 128-column wgmma tile keeps its one block per SM
+// and wins where it applies (run 47: fam06 2.79 ms against 3.45 on mma.sync).
 using NarrowGatherTile16 = GatherGemmTile<32, 2>;
 // fp16/bf16 with at most 32 channels per group on the K side (16 channel pairs): a 32-pair stage would
-// be half zero padding (loads, stores and B copies of it; run 47: L1-71 bf16 forward 1.87 ms against
-// 1.27 for the widened-to-TF32 path it replaced, L1-68 11.9 against 9.8), so those calls run 16-pair
-// stages. Packed weights follow the chunk (GatherArgs::block_k).
+// be half zero padding (loads, stores and B copies of it), so those calls run 16-pair stages. Packed
+// weights follow the chunk (GatherArgs::block_k). Measured (H200, bf16 forward, tconv only): L1-71
+// 1.87 (run 47, 32-pair stages) -> 1.63 ms (run 48), L1-68 11.93 -> 10.44; still slower than the
+// widened-to-TF32 path these replaced (run 37: 1.27 and 9.82 ms, three and two blocks per SM).
 constexpr int kShallowGatherBlockK = 16;
 using NarrowShallowGatherTile16 = GatherGemmTile<32, 2, false, 4, 3, kShallowGatherBlockK>;
 using WideShallowGatherTile16 = GatherGemmTile<64, 2, false, 4, 3, kShallowGatherBlockK>;
