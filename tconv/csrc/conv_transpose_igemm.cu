@@ -404,19 +404,14 @@ __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (
 #endif
 TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32", "")
 TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32", "")
-TCONV_DEFINE_WGMMA(64, __half, "k16.f32.f16.f16", ", 0")
+// 16-bit data runs wgmma on the 128-column tile only (igemm_config.h, the 16-bit tiles).
 TCONV_DEFINE_WGMMA(128, __half, "k16.f32.f16.f16", ", 0")
-TCONV_DEFINE_WGMMA(64, __nv_bfloat16, "k16.f32.bf16.bf16", ", 0")
 TCONV_DEFINE_WGMMA(128, __nv_bfloat16, "k16.f32.bf16.bf16", ", 0")
 #undef TCONV_DEFINE_WGMMA
 #undef TCONV_WGMMA_ARGS64
 #undef TCONV_WGMMA_ARGS128
 #undef TCONV_WGMMA_D64
 #undef TCONV_WGMMA_D128
-template <int kN>
-__device__ __forceinline__ void wgmma_tf32(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc) {
-  wgmma_mma<kN, float>(acc, a, b_desc);
-}
 
 // One warpgroup's 64 x BN tile over a BK-deep stage, in two steps: this warp's A fragments of every
 // k8 step are loaded and rounded into registers that must then stay untouched until the wgmmas
@@ -1336,7 +1331,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
     for (int k8 = 0; k8 < BK / 8; ++k8) {
       const uint64_t b_desc = wgmma_b_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
 #pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t) wgmma_tf32<BN>(acc[t], frag[k8][t], b_desc);
+      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[k8][t], b_desc);
     }
     wgmma_commit();
     wgmma_wait<0>();
