@@ -81,6 +81,11 @@ def make_tensor(shape, dtype, layout, rng_gen):
         big = torch.randn([s * 2 if i == len(shape) - 1 else s for i, s in enumerate(shape)],
                           generator=rng_gen, device="cuda").to(dtype)
         return big[..., ::2]
+    if layout == "misaligned":  # contiguous, but one element past the allocation's alignment
+        count = 1
+        for s in shape:
+            count *= s
+        return torch.randn(count + 1, generator=rng_gen, device="cuda").to(dtype)[1:].view(shape)
     t = torch.randn(shape, generator=rng_gen, device="cuda").to(dtype)
     if layout == "channels_last" and t.dim() in (4, 5):
         t = t.contiguous(memory_format=torch.channels_last if t.dim() == 4 else torch.channels_last_3d)
@@ -215,6 +220,30 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
     layout = "channels_last" if mode in ("fp16", "bf16") else "contiguous"
     run_case(*case, mode=mode, layout=layout, seed=7, poison=poison_allocator, algorithm=algorithm)
+
+
+# The 16-bit gather GEMMs copy two GEMM rows per thread (PositionPairRows in conv_transpose_igemm.cu): one
+# 32-bit load per channel for two aligned consecutive positions, one per channel pair for channels_last,
+# 16-bit loads otherwise. Every way, with odd W (lines whose pairs change alignment), odd channel counts
+# (a partial last pair), a source one element off its alignment, W stride 2 without the window (taps at odd
+# and even shifts), the fold, the shallow (<= 32 channels) and deep K tiles, and all three column tiles.
+PAIR_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (2, 2, 40, 24, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [9, 70], True),
+    (2, 2, 33, 40, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [9, 69], False),
+    (3, 2, 24, 72, 1, [3, 3, 3], [1, 1, 2], [1, 1, 1], [0, 0, 1], [1, 1, 1], [3, 4, 34], True),
+    (1, 2, 20, 136, 1, [4], [2], [1], [0], [1], [67], True),
+    (2, 1, 31, 130, 1, [3, 7], [1, 1], [1, 3], [0, 0], [1, 2], [5, 41], True),
+]
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "igemm_window", "igemm_nowindow", "igemm_fold"])
+@pytest.mark.parametrize("mode", ["fp16", "bf16"])
+@pytest.mark.parametrize("layout", ["contiguous", "misaligned", "channels_last", "strided"])
+@pytest.mark.parametrize("case", PAIR_GRID, ids=[f"p{i}" for i in range(len(PAIR_GRID))])
+def test_gather_16bit_row_pairs(case, layout, mode, algorithm, poison_allocator):
+    run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}p".encode()) % 10000,
+             poison=poison_allocator, algorithm=algorithm)
 
 
 def grouped_supported(case, mode):
