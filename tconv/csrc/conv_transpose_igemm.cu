@@ -45,6 +45,9 @@ struct GatherArgs {
   // output channel c / fold at W offset c % fold, row u's outputs sit at W fold * u + c % fold -
   // fold_padding and exist below fold_out_w; fold_kernel_w / fold_dilation are the original W taps'.
   int fold, fold_padding, fold_out_w, fold_kernel_w, fold_dilation;
+  // fp16/bf16 row-pair copies: whether the one-load-per-two-elements ways may run (PositionPairRows; the
+  // development switch TCONV_GATHER_PAIR_LOADS=0 turns them off, for A/B timings in one build).
+  bool pair_loads;
 };
 
 __device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
@@ -115,11 +118,11 @@ struct PositionPairRows {
   // apart); invalid positions and channels at or past channels_left (kChecked only) read as 0.
   template <bool kChecked>
   __device__ __forceinline__ void fetch(const unsigned short* p0, const unsigned short* p1, bool valid0, bool valid1,
-                                        int64_t channel_stride, int channels_left, int row_unit) {
+                                        int64_t channel_stride, int channels_left, int row_unit, bool pair_loads) {
     const bool aligned0 = (reinterpret_cast<uintptr_t>(p0) & 3) == 0, aligned1 = (reinterpret_cast<uintptr_t>(p1) & 3) == 0;
-    if (valid0 && valid1 && p1 == p0 + 1 && aligned0 && (channel_stride & 1) == 0)
+    if (pair_loads && valid0 && valid1 && p1 == p0 + 1 && aligned0 && (channel_stride & 1) == 0)
       mode = kPositionPairs;
-    else if (channel_stride == 1 && (!valid0 || aligned0) && (!valid1 || aligned1))
+    else if (pair_loads && channel_stride == 1 && (!valid0 || aligned0) && (!valid1 || aligned1))
       mode = kChannelPairs;
     else
       mode = kScattered;
@@ -833,9 +836,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const unsigned short* p0 = reinterpret_cast<const unsigned short*>(c.src);
     const unsigned short* p1 = reinterpret_cast<const unsigned short*>(c1.src);
     if (2 * (c0 + BK) <= a.k_channels)
-      rows.template fetch<false>(p0, p1, c.valid, c1.valid, stride_c, channels_left, kCopyRowStep);
+      rows.template fetch<false>(p0, p1, c.valid, c1.valid, stride_c, channels_left, kCopyRowStep, a.pair_loads);
     else
-      rows.template fetch<true>(p0, p1, c.valid, c1.valid, stride_c, channels_left, kCopyRowStep);
+      rows.template fetch<true>(p0, p1, c.valid, c1.valid, stride_c, channels_left, kCopyRowStep, a.pair_loads);
   };
   // The second row's words: next to the first in natural order (the window), 2 slots on in the
   // fragment-paired order (a_fragment_slot of an even row 2 t and of 2 t + 1).
@@ -1541,6 +1544,14 @@ void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK
   a.block_k = block_k;
   a.k_pad = (a.k_rows + block_k - 1) / block_k * block_k;
 }
+// TCONV_GATHER_PAIR_LOADS=0 (development only, read once per process): GatherArgs::pair_loads off.
+bool gather_pair_loads() {
+  static const bool allowed = [] {
+    const char* value = std::getenv("TCONV_GATHER_PAIR_LOADS");
+    return value == nullptr || std::atoi(value) != 0;
+  }();
+  return allowed;
+}
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
   GatherArgs a{};
@@ -1574,6 +1585,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
     a.dst_step[i] = fwd ? int(p.stride[i]) : 1;
   }
   a.fold = 1;
+  a.pair_loads = gather_pair_loads();
   return a;
 }
 
