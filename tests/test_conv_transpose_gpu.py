@@ -76,7 +76,7 @@ def round_to_tf32(t):
 
 
 def make_tensor(shape, dtype, layout, rng_gen):
-    """A random tensor in the requested layout: contiguous, channels_last or a strided view."""
+    """A random tensor in the requested layout: contiguous, channels_last, a strided view or misaligned."""
     if layout == "strided":
         big = torch.randn([s * 2 if i == len(shape) - 1 else s for i, s in enumerate(shape)],
                           generator=rng_gen, device="cuda").to(dtype)
@@ -222,11 +222,10 @@ def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
     run_case(*case, mode=mode, layout=layout, seed=7, poison=poison_allocator, algorithm=algorithm)
 
 
-# The 16-bit gather GEMMs copy two GEMM rows per thread (PositionPairRows in conv_transpose_igemm.cu): one
-# 32-bit load per channel for two aligned consecutive positions, one per channel pair for channels_last,
-# 16-bit loads otherwise. Every way, with odd W (lines whose pairs change alignment), odd channel counts
-# (a partial last pair), a source one element off its alignment, W stride 2 without the window (taps at odd
-# and even shifts), the fold, the shallow (<= 32 channels) and deep K tiles, and all three column tiles.
+# The 16-bit gather GEMMs' A copies (PairedRows in conv_transpose_igemm.cu: channel pairs loaded by the
+# thread, stored as 32-bit words) on every source layout: contiguous with odd W and odd channel counts
+# (a partial last pair), a source one element off its alignment, channels_last, strided; W stride 2
+# without the window, the fold, the shallow (<= 32 channels) and deep K tiles, and all three column tiles.
 PAIR_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (2, 2, 40, 24, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [9, 70], True),
@@ -241,7 +240,7 @@ PAIR_GRID = [
 @pytest.mark.parametrize("mode", ["fp16", "bf16"])
 @pytest.mark.parametrize("layout", ["contiguous", "misaligned", "channels_last", "strided"])
 @pytest.mark.parametrize("case", PAIR_GRID, ids=[f"p{i}" for i in range(len(PAIR_GRID))])
-def test_gather_16bit_row_pairs(case, layout, mode, algorithm, poison_allocator):
+def test_gather_16bit_layouts(case, layout, mode, algorithm, poison_allocator):
     run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}p".encode()) % 10000,
              poison=poison_allocator, algorithm=algorithm)
 

@@ -34,7 +34,7 @@ struct GatherArgs {
   int dst_size[3];
   int batch, groups, k_channels, n_channels, ldw, taps_total;
   // GEMM K rows per tap: k_channels for fp32 data; channel pairs (k_channels + 1) / 2 for fp16/bf16,
-  // whose A and B tiles hold two consecutive channels per 32-bit word (see PositionPairRows).
+  // whose A and B tiles hold two consecutive channels per 32-bit word (see PairedRows).
   int k_rows;
   int block_k;  // K rows per stage of the chosen tile, and per chunk of the packed weights
   int k_pad;    // rows per tap of the packed weights: k_rows rounded up to block_k (zero rows)
@@ -45,9 +45,6 @@ struct GatherArgs {
   // output channel c / fold at W offset c % fold, row u's outputs sit at W fold * u + c % fold -
   // fold_padding and exist below fold_out_w; fold_kernel_w / fold_dilation are the original W taps'.
   int fold, fold_padding, fold_out_w, fold_kernel_w, fold_dilation;
-  // fp16/bf16 row-pair copies: whether the one-load-per-two-elements ways may run (PositionPairRows; the
-  // development switch TCONV_GATHER_PAIR_LOADS=0 turns them off, for A/B timings in one build).
-  bool pair_loads;
 };
 
 __device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
@@ -74,7 +71,7 @@ __device__ __forceinline__ void cp_async_rows(float* dst, int dst_step, const fl
 // The same row copies for any data type: fp32 by cp.async, fp16/bf16 loaded by the thread and
 // widened to fp32 in shared memory (visible to the other warps after the next __syncthreads, which
 // every pipeline stage passes before it is read). The grad_weight GEMMs use it; the gather GEMM's
-// fp16/bf16 tiles are channel pairs (PositionPairRows).
+// fp16/bf16 tiles are channel pairs (PairedRows).
 template <int kCount, bool kChecked, typename scalar_t>
 __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar_t* src, int64_t src_step, bool valid,
                                           int rows_left, int row_unit, const scalar_t* fallback) {
@@ -94,102 +91,28 @@ __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar
 // conversion. cp.async copies 4 bytes at least and the two channels are a channel stride apart, so the
 // thread loads them into registers when the stage is fetched (fetch) and writes the words after the
 // stage's MMAs are issued (store): the loads' latency overlaps the MMAs instead of stalling the fetch.
-// A thread copies two consecutive GEMM rows (positions p0, p1), in one of three ways per stage:
-// - kPositionPairs: p0, p1 are consecutive source elements from a 4-byte boundary (a W line read at unit
-//   step: the window, and no-window taps at even shifts; gather_line keeps such pairs aligned). One
-//   32-bit load per channel brings both positions and a byte permute splits them into the two
-//   channel-pair words: half the loads of 16-bit loads per channel and position (the first version;
-//   run 49 read the loop as issue-bound).
-// - kChannelPairs: the channel stride is 1 (channels_last) and both positions 4-byte aligned: each
-//   channel pair is one 32-bit load as it stands.
-// - kScattered: two 16-bit loads per channel pair and position. kEager assembles the words when the
-//   loads return (the fetch waits for them: the windowed kernels, where this case is rare and a second
-//   register set spilled, ptxas sm_90a: 60-88 bytes in the 64-column mma.sync tile); otherwise at store
-//   time (the no-window kernels, where taps at odd W shifts take this path every other tap).
-template <int kCount, bool kEager>
-struct PositionPairRows {
-  enum Mode : int { kPositionPairs, kChannelPairs, kScattered };
-  static constexpr int kDeferred = kEager ? 1 : kCount;
-  // kPositionPairs: lo / hi = channel 2c / 2c + 1 at (p0, p1). kChannelPairs and kScattered when eager:
-  // lo / hi = the words of p0 / p1. Deferred kScattered: lo, hi = p0's channels, lo1, hi1 = p1's.
-  uint32_t lo[kCount], hi[kCount], lo1[kDeferred], hi1[kDeferred];
-  int mode;
-  // kCount pair rows: channels 2 * (row_unit * i) + {0, 1} from p0 / p1 (channel rows channel_stride
-  // apart); invalid positions and channels at or past channels_left (kChecked only) read as 0.
+template <int kCount>
+struct PairedRows {
+  unsigned short lo[kCount], hi[kCount];
+  // kCount words of one position, channels 2 * (row_unit * i) + {0, 1} from src (channel rows
+  // channel_stride apart); channels at or past channels_left read as 0 (kChecked only).
   template <bool kChecked>
-  __device__ __forceinline__ void fetch(const unsigned short* p0, const unsigned short* p1, bool valid0, bool valid1,
-                                        int64_t channel_stride, int channels_left, int row_unit, bool pair_loads) {
-    const bool aligned0 = (reinterpret_cast<uintptr_t>(p0) & 3) == 0, aligned1 = (reinterpret_cast<uintptr_t>(p1) & 3) == 0;
-    if (pair_loads && valid0 && valid1 && p1 == p0 + 1 && aligned0 && (channel_stride & 1) == 0)
-      mode = kPositionPairs;
-    else if (pair_loads && channel_stride == 1 && (!valid0 || aligned0) && (!valid1 || aligned1))
-      mode = kChannelPairs;
-    else
-      mode = kScattered;
-    auto half = [&](const unsigned short* p, bool valid, int64_t at, bool ok) -> uint32_t {
-      return valid && ok ? uint32_t(__ldg(p + at)) : 0u;
-    };
-    if (mode == kPositionPairs) {
-#pragma unroll
-      for (int i = 0; i < kCount; ++i) {
-        const int channel = 2 * row_unit * i;
-        const uint32_t* at = reinterpret_cast<const uint32_t*>(p0 + int64_t(channel) * channel_stride);
-        const uint32_t* next = reinterpret_cast<const uint32_t*>(p0 + int64_t(channel + 1) * channel_stride);
-        lo[i] = !kChecked || channel < channels_left ? __ldg(at) : 0u;
-        hi[i] = !kChecked || channel + 1 < channels_left ? __ldg(next) : 0u;
-      }
-    } else if (mode == kChannelPairs) {
-      auto word = [&](const unsigned short* p, bool valid, int channel) -> uint32_t {
-        if (!valid || (kChecked && channel >= channels_left)) return 0u;
-        // The last channel of an odd count: its partner is not ours to read (it may lie past the tensor).
-        if (kChecked && channel + 1 >= channels_left) return uint32_t(__ldg(p + channel));
-        return __ldg(reinterpret_cast<const uint32_t*>(p + channel));
-      };
-#pragma unroll
-      for (int i = 0; i < kCount; ++i) {
-        const int channel = 2 * row_unit * i;
-        lo[i] = word(p0, valid0, channel);
-        hi[i] = word(p1, valid1, channel);
-      }
-    } else {
-#pragma unroll
-      for (int i = 0; i < kCount; ++i) {
-        const int channel = 2 * row_unit * i;
-        const bool ok_lo = !kChecked || channel < channels_left, ok_hi = !kChecked || channel + 1 < channels_left;
-        const int64_t lo_at = int64_t(channel) * channel_stride, hi_at = lo_at + channel_stride;
-        if constexpr (kEager) {
-          lo[i] = half(p0, valid0, lo_at, ok_lo) | (half(p0, valid0, hi_at, ok_hi) << 16);
-          hi[i] = half(p1, valid1, lo_at, ok_lo) | (half(p1, valid1, hi_at, ok_hi) << 16);
-        } else {
-          lo[i] = half(p0, valid0, lo_at, ok_lo);
-          hi[i] = half(p0, valid0, hi_at, ok_hi);
-          lo1[i] = half(p1, valid1, lo_at, ok_lo);
-          hi1[i] = half(p1, valid1, hi_at, ok_hi);
-        }
-      }
-    }
-  }
-  // The words of p0 go to dst, those of p1 to dst + kSecond (1: natural order, one 8-byte store).
-  template <int kSecond>
-  __device__ __forceinline__ void store(float* dst, int dst_step) const {
+  __device__ __forceinline__ void fetch(const unsigned short* src, int64_t channel_stride, bool valid, int channels_left,
+                                        int row_unit) {
 #pragma unroll
     for (int i = 0; i < kCount; ++i) {
-      uint32_t first = lo[i], second = hi[i];
-      if (mode == kPositionPairs) {
-        first = __byte_perm(lo[i], hi[i], 0x5410);
-        second = __byte_perm(lo[i], hi[i], 0x7632);
-      } else if (!kEager && mode == kScattered) {
-        first = lo[i] | (hi[i] << 16);
-        second = lo1[i] | (hi1[i] << 16);
-      }
-      uint32_t* at = reinterpret_cast<uint32_t*>(dst) + i * dst_step;
-      if constexpr (kSecond == 1) {
-        *reinterpret_cast<uint2*>(at) = make_uint2(first, second);
-      } else {
-        at[0] = first;
-        at[kSecond] = second;
-      }
+      const int channel = 2 * row_unit * i;
+      const bool ok_lo = valid && (!kChecked || channel < channels_left);
+      const bool ok_hi = valid && (!kChecked || channel + 1 < channels_left);
+      const unsigned short* at = src + int64_t(2 * row_unit * i) * channel_stride;
+      lo[i] = ok_lo ? __ldg(at) : static_cast<unsigned short>(0);
+      hi[i] = ok_hi ? __ldg(at + channel_stride) : static_cast<unsigned short>(0);
     }
+  }
+  __device__ __forceinline__ void store(float* dst, int dst_step) const {
+#pragma unroll
+    for (int i = 0; i < kCount; ++i)
+      reinterpret_cast<uint32_t*>(dst)[i * dst_step] = uint32_t(lo[i]) | (uint32_t(hi[i]) << 16);
   }
 };
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
@@ -630,25 +553,6 @@ __device__ __forceinline__ void store_folded_tile(const GatherArgs& a, const flo
   }
 }
 
-// The GEMM rows of one phase's W line: its extent outputs, plus span with the W-tap window, whose A slots
-// start at source W w_first (before the line's own offset). The fp16/bf16 tiles copy rows in pairs
-// (PositionPairRows): there the line length is even, so a pair never straddles two lines, and the
-// window's first slot even, so a pair is a 4-byte aligned word wherever the source's other strides are
-// even (the extra slot and rows are computed and dropped like the window's).
-struct GatherLine {
-  int w_first, span, row_len;
-};
-__host__ __device__ __forceinline__ GatherLine gather_line(int lo, int hi, int extent, bool window, bool paired) {
-  GatherLine line{window ? lo : 0, window ? hi - lo : 0, 0};
-  if (paired && window && (line.w_first & 1) != 0 && line.span < WideGatherTile::kMaxWindowSpan) {
-    --line.w_first;
-    ++line.span;
-  }
-  line.row_len = extent + line.span;
-  if (paired) line.row_len += line.row_len & 1;
-  return line;
-}
-
 // Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x BN], then the phase's
 // tap table (int4 per tap).
 template <class Tile, bool kWindow>
@@ -662,7 +566,7 @@ int64_t gather_smem_bytes(int stages, int taps) {
 // source positions and the (tap, channel chunk) it loads next in registers: a stage costs one
 // position check and three multiplies, then one pointer add per 4-byte copy.
 // scalar_t = float: A arrives by 4-byte cp.async and is rounded to TF32 in the fragment loads.
-// scalar_t = __half / __nv_bfloat16: a K row is a channel pair (PositionPairRows: two channels per 32-bit
+// scalar_t = __half / __nv_bfloat16: a K row is a channel pair (PairedRows: two channels per 32-bit
 // word, loaded by the thread), the MMAs are native k16 (m16n8k16 / m64nNk16) with fp32 accumulation, so
 // products are exact and sums fp32 as with TF32 on widened data (the first version), at twice the MMA
 // rate and half the shared memory per channel. Outputs are rounded to scalar_t in the store.
@@ -681,13 +585,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr bool kFloatData = std::is_same<scalar_t, float>::value;
   static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 run native k16 MMAs");
   static_assert(!(Tile::kWgmma && kSplitTf32), "3xTF32 runs on the mma.sync tiles");
-  // A K row of the tiles is one channel (fp32) or one channel pair (fp16/bf16, PositionPairRows).
+  // A K row of the tiles is one channel (fp32) or one channel pair (fp16/bf16, PairedRows).
   constexpr int kChannelsPerRow = kFloatData ? 1 : 2;
   using Layout = GatherStageLayout<Tile, kWindow>;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
   constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
                 kStageFloats = Layout::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
-  constexpr int kRowStep = Tile::kThreadsPerRow;  // the epilogue's columns between one thread's stores
+  constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
   extern __shared__ __align__(16) float smem[];
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
@@ -711,20 +615,20 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   if (lines == 0 || extent[2] == 0) return;  // uniform per block
 
   const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
-  // Window geometry of this phase (without the window: one tap per group, no extra rows but the
-  // 16-bit tiles' pair rounding).
-  int group_width = 1, lo = 0, hi = 0;
+  // Window geometry of this phase (without the window: one tap per group, no extra rows).
+  int group_width = 1, w_first = 0, span = 0;
   if (kWindow) {
     group_width = tap_counts[2];
+    int lo = 0, hi = 0;
     for (int i = 0; i < group_width; ++i) {
       const int shift = tap_lists[2][i][0];
       lo = i == 0 ? shift : min(lo, shift);
       hi = i == 0 ? shift : max(hi, shift);
     }
+    w_first = lo;
+    span = hi - lo;  // <= Tile::kMaxWindowSpan: the host takes the window only then
   }
-  // span <= Tile::kMaxWindowSpan: the host takes the window only then
-  const GatherLine line = gather_line(lo, hi, extent[2], kWindow, !kFloatData);
-  const int w_first = line.w_first, span = line.span, row_len = line.row_len;
+  const int row_len = extent[2] + span;
   const int64_t M = lines * row_len;
   const int64_t m0 = m_tile * BM;
   if (m0 >= M) return;  // uniform per block
@@ -738,20 +642,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   };
 
   const int tid = threadIdx.x;
-  const int m_local = tid % BM;   // the epilogue's row, and fp32's A copy row
-  const int row_base = tid / BM;  // the epilogue's first column, and fp32's first A channel row
-  // A copies: fp32 threads copy one GEMM row, 16-bit ones two consecutive rows (PositionPairRows), for
-  // channel rows copy_row_base + i * kCopyRowStep.
-  constexpr int kCopySlots = kFloatData ? 1 : 2;
-  constexpr int kCopyRowStep = Tile::kThreads / (BM / kCopySlots);
-  static_assert(Tile::kThreads % (BM / kCopySlots) == 0 && BK % kCopyRowStep == 0, "A copies must tile the stage");
-  const int copy_m = tid % (BM / kCopySlots) * kCopySlots;
-  const int copy_row_base = tid / (BM / kCopySlots);
+  const int m_local = tid % BM;
+  const int row_base = tid / BM;  // this thread copies channel rows row_base + i * kRowStep
   const int64_t stride_c = a.src_stride[1], stride_d = a.src_stride[2], stride_h = a.src_stride[3],
                 stride_w = a.src_stride[4];
   const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const scalar_t* src_base = static_cast<const scalar_t*>(a.src);
-  const scalar_t* thread_src = src_base + (int64_t(g) * a.k_channels + kChannelsPerRow * copy_row_base) * stride_c;
+  const scalar_t* thread_src = src_base + (int64_t(g) * a.k_channels + kChannelsPerRow * row_base) * stride_c;
   // An A slot's source position before the tap shift (window: before the D/H shifts only, its W is
   // fixed); slots past the end get coordinates that fail every check.
   struct SlotSource {
@@ -771,13 +668,10 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     }
     return s;
   };
-  // 16-bit threads copy slots copy_m and copy_m + 1, which lie in one line (gather_line: even lines), so
-  // the second is the first one source W step on (SlotCopy's dw).
-  const SlotSource slot = make_slot(m0 + copy_m);
-  // Window: the span slots past the tile's BM, copied by the threads whose own slots are the first span
-  // of their row group.
-  const bool has_tail_slot = kWindow && copy_m < span;
-  const SlotSource tail_slot = make_slot(kWindow ? m0 + BM + copy_m : M);
+  const SlotSource slot = make_slot(m0 + m_local);
+  // Window: the span slots past the tile's BM, copied by the first span threads of each row group.
+  const bool has_tail_slot = kWindow && m_local < span;
+  const SlotSource tail_slot = make_slot(kWindow ? m0 + BM + m_local : M);
 
   // B: a stage is one contiguous BK x BN slice of the packed weights (rows padded to k_pad and columns
   // to whole packed blocks with zeros, so no checks but the last N tile's missing block), copied in
@@ -799,14 +693,14 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int iterations = taps * chunks_per_tap;
   int load_group = 0, load_chunk = 0, load_w = 0, load_window = 0;  // what the next load_stage fetches
 
-  // The source of one A slot's copies at a tap and channel-row chunk c0, or of the slot dw source W
-  // positions on (an invalid position reads nothing, from a harmless address that never moves).
+  // The source of one A slot's copies at a tap and channel-row chunk c0 (an invalid position reads
+  // nothing, from a harmless address that never moves).
   struct SlotCopy {
     const scalar_t* src;
     bool valid;
   };
-  auto slot_copy = [&](const SlotSource& s, const int4& info, int c0, int dw = 0) {
-    const int pd = s.d + info.x, phh = s.h + info.y, pw = s.w + (kWindow ? 0 : info.z) + dw;
+  auto slot_copy = [&](const SlotSource& s, const int4& info, int c0) {
+    const int pd = s.d + info.x, phh = s.h + info.y, pw = s.w + (kWindow ? 0 : info.z);
     const bool valid = unsigned(pd) < unsigned(size_d) && unsigned(phh) < unsigned(size_h) &&
                        unsigned(pw) < unsigned(size_w);
     return SlotCopy{valid ? thread_src + s.offset + pd * stride_d + phh * stride_h + pw * stride_w +
@@ -814,44 +708,36 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                           : src_base,
                     valid};
   };
-  constexpr int kRowsPerThread = BK / kCopyRowStep;
+  constexpr int kRowsPerThread = BK / kRowStep;
   auto copy_slot = [&](const SlotSource& s, float* As, const int4& info, int c0) {
     const SlotCopy c = slot_copy(s, info, c0);
-    const int64_t step = c.valid ? kCopyRowStep * stride_c : 0;
-    const int rows_left = a.k_channels - c0 - copy_row_base;
+    const int64_t step = c.valid ? kRowStep * stride_c : 0;
+    const int rows_left = a.k_channels - c0 - row_base;
     if (c0 + BK <= a.k_channels)
-      copy_rows<kRowsPerThread, false>(As, kCopyRowStep * kLdA, c.src, step, c.valid, rows_left, kCopyRowStep,
-                                       src_base);
+      copy_rows<kRowsPerThread, false>(As, kRowStep * kLdA, c.src, step, c.valid, rows_left, kRowStep, src_base);
     else
-      copy_rows<kRowsPerThread, true>(As, kCopyRowStep * kLdA, c.src, step, c.valid, rows_left, kCopyRowStep,
-                                      src_base);
+      copy_rows<kRowsPerThread, true>(As, kRowStep * kLdA, c.src, step, c.valid, rows_left, kRowStep, src_base);
   };
-  // fp16/bf16: the channel pairs of the thread's two rows wait in registers between fetch and store.
-  using StagedPairs = PositionPairRows<kFloatData ? 1 : kRowsPerThread, kWindow>;
-  StagedPairs staged;
+  // fp16/bf16: the channel pairs of the main slot wait in registers between fetch and store.
+  PairedRows<kFloatData ? 1 : kRowsPerThread> staged;
   float* staged_at = nullptr;  // where they go (nullptr: nothing staged)
-  auto fetch_pairs = [&](StagedPairs& rows, const SlotSource& s, const int4& info, int c0) {
-    const SlotCopy c = slot_copy(s, info, c0), c1 = slot_copy(s, info, c0, a.src_step[2]);
-    const int channels_left = a.k_channels - 2 * (c0 + copy_row_base);
-    const unsigned short* p0 = reinterpret_cast<const unsigned short*>(c.src);
-    const unsigned short* p1 = reinterpret_cast<const unsigned short*>(c1.src);
+  auto fetch_pairs = [&](PairedRows<kFloatData ? 1 : kRowsPerThread>& rows, const SlotSource& s, const int4& info,
+                         int c0) {
+    const SlotCopy c = slot_copy(s, info, c0);
+    const unsigned short* src = reinterpret_cast<const unsigned short*>(c.src);
+    const int channels_left = a.k_channels - 2 * (c0 + row_base);
     if (2 * (c0 + BK) <= a.k_channels)
-      rows.template fetch<false>(p0, p1, c.valid, c1.valid, stride_c, channels_left, kCopyRowStep, a.pair_loads);
+      rows.template fetch<false>(src, stride_c, c.valid, channels_left, kRowStep);
     else
-      rows.template fetch<true>(p0, p1, c.valid, c1.valid, stride_c, channels_left, kCopyRowStep, a.pair_loads);
+      rows.template fetch<true>(src, stride_c, c.valid, channels_left, kRowStep);
   };
-  // The second row's words: next to the first in natural order (the window), 2 slots on in the
-  // fragment-paired order (a_fragment_slot of an even row 2 t and of 2 t + 1).
-  constexpr int kSecondSlot = kWindow ? 1 : 2;
-  // The window's tail slots (the threads whose rows are the first span of their row group): staged the
-  // same way in the narrow shallow tile; fetched and stored at store time in the others, where a second
-  // register set spilled (ptxas, sm_90a, one row per thread: 104-112 bytes in the 64-column mma.sync
-  // tile, 52 in the narrow one, against 12 and 0) or lost (run 49, bf16 forward: staged in the wide shallow
-  // tile, L1-68 10.44 -> 11.05 ms, fam02 1.570 -> 1.591; in the narrow one L1-71 1.628 -> 1.590, fam11
-  // 2.424 -> 2.374). At store time its loads put one memory latency per stage on those warps, which the
-  // next barrier makes everyone's.
-  constexpr bool kStagedTail = kWindow && !kFloatData && BK == kShallowGatherBlockK && BN == 32;
-  PositionPairRows<kStagedTail ? kRowsPerThread : 1, kWindow> staged_tail;
+  // The window's tail slot (the first span threads of each row group): staged the same way in the
+  // shallow (16-pair) tiles; copied whole at store time in the others, where a second register set
+  // spills (ptxas, sm_90a: 104-112 bytes in the 64-column mma.sync tile, 52 in the narrow one, against
+  // 12 and 0). Copied at store time, its loads put one memory latency per stage on those warps, which
+  // the next barrier makes everyone's (run 48, bf16 L1-71 forward, a shallow tile: 1.63 ms).
+  constexpr bool kStagedTail = kWindow && !kFloatData && BK == kShallowGatherBlockK;
+  PairedRows<kStagedTail ? kRowsPerThread : 1> staged_tail;
   bool tail_pending = false;
   int4 tail_info{};
   int tail_c0 = 0;
@@ -859,11 +745,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const int4 info = tap_table[load_group * group_width + load_w];
     const int c0 = load_chunk * BK;
     if (!kWindow || load_w == 0) {
-      float* As = smem + (kWindow ? load_window : stage) * kStageFloats + copy_row_base * kLdA;
-      float* slot_at = As + (kWindow ? copy_m : a_fragment_slot(copy_m));
+      float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA;
+      float* slot_at = As + (kWindow ? m_local : a_fragment_slot(m_local));
       if constexpr (kFloatData) {
         copy_slot(slot, slot_at, info, c0);
-        if (has_tail_slot) copy_slot(tail_slot, As + BM + copy_m, info, c0);
+        if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0);
       } else {
         fetch_pairs(staged, slot, info, c0);
         staged_at = slot_at;
@@ -898,16 +784,16 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   auto store_stage = [&]() {
     if constexpr (!kFloatData) {
       if (staged_at != nullptr) {
-        staged.template store<kSecondSlot>(staged_at, kCopyRowStep * kLdA);
-        if (tail_pending) {  // window only, whose main slots sit at copy_m: the tail slots are BM on
+        staged.store(staged_at, kRowStep * kLdA);
+        if (tail_pending) {  // window only, whose main slot sits at m_local: the tail slot is BM on
           if constexpr (kStagedTail) {
-            staged_tail.template store<1>(staged_at + BM, kCopyRowStep * kLdA);
+            staged_tail.store(staged_at + BM, kRowStep * kLdA);
           } else {
-            // Not before the main slots' stores: their registers are free only after them.
+            // Not before the main slot's stores: its registers are free only after them.
             asm volatile("" ::: "memory");
-            StagedPairs tail;
+            PairedRows<kRowsPerThread> tail;
             fetch_pairs(tail, tail_slot, tail_info, tail_c0);
-            tail.template store<1>(staged_at + BM, kCopyRowStep * kLdA);
+            tail.store(staged_at + BM, kRowStep * kLdA);
           }
           tail_pending = false;
         }
@@ -1527,7 +1413,7 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
         if (round_tf32) v = __uint_as_float(to_tf32(v));
       }
       packed[idx] = v;
-    } else {  // row kc is the channel pair 2 kc, 2 kc + 1 (PositionPairRows), bits as they are
+    } else {  // row kc is the channel pair 2 kc, 2 kc + 1 (PairedRows), bits as they are
       const scalar_t* lo = weight_at(2 * kc);
       const scalar_t* hi = weight_at(2 * kc + 1);
       const uint32_t bits_lo = lo != nullptr ? *reinterpret_cast<const unsigned short*>(lo) : 0u;
@@ -1543,14 +1429,6 @@ void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK
   a.k_rows = (a.k_channels + channels_per_row - 1) / channels_per_row;
   a.block_k = block_k;
   a.k_pad = (a.k_rows + block_k - 1) / block_k * block_k;
-}
-// TCONV_GATHER_PAIR_LOADS=0 (development only, read once per process): GatherArgs::pair_loads off.
-bool gather_pair_loads() {
-  static const bool allowed = [] {
-    const char* value = std::getenv("TCONV_GATHER_PAIR_LOADS");
-    return value == nullptr || std::atoi(value) != 0;
-  }();
-  return allowed;
 }
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
@@ -1585,7 +1463,6 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
     a.dst_step[i] = fwd ? int(p.stride[i]) : 1;
   }
   a.fold = 1;
-  a.pair_loads = gather_pair_loads();
   return a;
 }
 
@@ -1853,11 +1730,11 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
 
 // The W-tap window over all phases of a pass (the kernel derives the same per phase from its tap
 // table): the most W taps and the widest span of one phase, the shortest phase extent along W, and
-// the longest GEMM line with and without the window (gather_line: paired = the 16-bit tiles' row pairs).
+// the longest GEMM line (extent + span).
 struct WindowPlan {
-  int max_taps = 0, max_span = 0, min_extent = 0, max_row_len = 0, max_line = 0;
+  int max_taps = 0, max_span = 0, min_extent = 0, max_row_len = 0;
 };
-WindowPlan window_plan(const GatherArgs& a, bool paired) {
+WindowPlan window_plan(const GatherArgs& a) {
   WindowPlan plan;
   plan.min_extent = a.dst_size[2];
   for (int r = 0; r < a.phases[2]; ++r) {
@@ -1879,8 +1756,7 @@ WindowPlan window_plan(const GatherArgs& a, bool paired) {
     plan.max_taps = std::max(plan.max_taps, count);
     plan.max_span = std::max(plan.max_span, hi - lo);
     plan.min_extent = std::min(plan.min_extent, extent);
-    plan.max_row_len = std::max(plan.max_row_len, gather_line(lo, hi, extent, true, paired).row_len);
-    plan.max_line = std::max(plan.max_line, gather_line(0, 0, extent, false, paired).row_len);
+    plan.max_row_len = std::max(plan.max_row_len, extent + hi - lo);
   }
   return plan;
 }
@@ -1936,13 +1812,13 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   a.dst = dst;
   a.packed_weight = packed_weight;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
-  const WindowPlan plan = window_plan(a, dtype != DType::kFloat32);
+  const WindowPlan plan = window_plan(a);
   const bool window = use_window(a, plan, options.window);
   // GEMM rows per phase: batch x D x H extents x the W line (extent, plus span with the window);
   // the grid covers the largest phase, whose blocks past their own phase's rows return at once.
   int64_t max_rows = a.batch;
   for (int i = 0; i < 2; ++i) max_rows *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
-  max_rows *= window ? plan.max_row_len : plan.max_line;
+  max_rows *= window ? plan.max_row_len : (a.dst_size[2] + a.dst_step[2] - 1) / a.dst_step[2];
   static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM &&
                     WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM &&
                     WideGatherTile::kBlockM == WgmmaWiderGatherTile::kBlockM,
