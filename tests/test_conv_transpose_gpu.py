@@ -9,6 +9,7 @@ precision contract (DESIGN.md section 3):
 Error = max |x - ref| / max |ref| (a normalised max error; NaN fails).
 """
 import contextlib
+import math
 import random
 import warnings
 import zlib
@@ -82,10 +83,7 @@ def make_tensor(shape, dtype, layout, rng_gen):
                           generator=rng_gen, device="cuda").to(dtype)
         return big[..., ::2]
     if layout == "misaligned":  # contiguous, but one element past the allocation's alignment
-        count = 1
-        for s in shape:
-            count *= s
-        return torch.randn(count + 1, generator=rng_gen, device="cuda").to(dtype)[1:].view(shape)
+        return torch.randn(math.prod(shape) + 1, generator=rng_gen, device="cuda").to(dtype)[1:].view(shape)
     t = torch.randn(shape, generator=rng_gen, device="cuda").to(dtype)
     if layout == "channels_last" and t.dim() in (4, 5):
         t = t.contiguous(memory_format=torch.channels_last if t.dim() == 4 else torch.channels_last_3d)
