@@ -91,28 +91,45 @@ __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar
 // conversion. cp.async copies 4 bytes at least and the two channels are a channel stride apart, so the
 // thread loads them into registers when the stage is fetched (fetch) and writes the words after the
 // stage's MMAs are issued (store): the loads' latency overlaps the MMAs instead of stalling the fetch.
-template <int kCount>
+//
+// kGrouped (the 16-bit wgmma tile, whose A the wgmmas read from shared memory by descriptor): the
+// thread's pairs come in groups of four consecutive pairs (one 16-byte core-matrix row of K), groups
+// 4 * row_unit pairs apart, and each group is stored as one 16-byte word; otherwise pairs are row_unit apart.
+template <int kCount, bool kGrouped = false>
 struct PairedRows {
+  static_assert(!kGrouped || kCount % 4 == 0, "grouped pairs come in fours");
   unsigned short lo[kCount], hi[kCount];
-  // kCount words of one position, channels 2 * (row_unit * i) + {0, 1} from src (channel rows
+  // Pair i of the thread, counted from its first pair.
+  static __device__ __forceinline__ int pair_offset(int i, int row_unit) {
+    return kGrouped ? 4 * row_unit * (i / 4) + i % 4 : row_unit * i;
+  }
+  // kCount words of one position, channels 2 * pair_offset(i) + {0, 1} from src (channel rows
   // channel_stride apart); channels at or past channels_left read as 0 (kChecked only).
   template <bool kChecked>
   __device__ __forceinline__ void fetch(const unsigned short* src, int64_t channel_stride, bool valid, int channels_left,
                                         int row_unit) {
 #pragma unroll
     for (int i = 0; i < kCount; ++i) {
-      const int channel = 2 * row_unit * i;
+      const int channel = 2 * pair_offset(i, row_unit);
       const bool ok_lo = valid && (!kChecked || channel < channels_left);
       const bool ok_hi = valid && (!kChecked || channel + 1 < channels_left);
-      const unsigned short* at = src + int64_t(2 * row_unit * i) * channel_stride;
+      const unsigned short* at = src + int64_t(channel) * channel_stride;
       lo[i] = ok_lo ? __ldg(at) : static_cast<unsigned short>(0);
       hi[i] = ok_hi ? __ldg(at + channel_stride) : static_cast<unsigned short>(0);
     }
   }
+  __device__ __forceinline__ uint32_t word(int i) const { return uint32_t(lo[i]) | (uint32_t(hi[i]) << 16); }
+  // Word i to dst[i * dst_step], or (kGrouped) group q to the 16 bytes at dst + q * dst_step.
   __device__ __forceinline__ void store(float* dst, int dst_step) const {
+    if constexpr (kGrouped) {
 #pragma unroll
-    for (int i = 0; i < kCount; ++i)
-      reinterpret_cast<uint32_t*>(dst)[i * dst_step] = uint32_t(lo[i]) | (uint32_t(hi[i]) << 16);
+      for (int q = 0; q < kCount / 4; ++q)
+        *reinterpret_cast<uint4*>(dst + q * dst_step) =
+            make_uint4(word(4 * q), word(4 * q + 1), word(4 * q + 2), word(4 * q + 3));
+    } else {
+#pragma unroll
+      for (int i = 0; i < kCount; ++i) reinterpret_cast<uint32_t*>(dst)[i * dst_step] = word(i);
+    }
   }
 };
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
@@ -328,7 +345,7 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
 // k8 step are [n group of 8][k half][8 n][4 k]: 128-byte core matrices (8 rows of 16 bytes), the next
 // one along K 128 bytes on (leading byte offset), the next along N 256 bytes on (stride byte offset).
 constexpr int kWgmmaLeadingBytes = 128, kWgmmaStrideBytes = 256;
-__device__ __forceinline__ uint64_t wgmma_b_descriptor(const float* tile, int leading_bytes = kWgmmaLeadingBytes,
+__device__ __forceinline__ uint64_t wgmma_smem_descriptor(const float* tile, int leading_bytes = kWgmmaLeadingBytes,
                                                        int stride_bytes = kWgmmaStrideBytes) {
   const uint64_t address = static_cast<uint64_t>(__cvta_generic_to_shared(tile));
   return ((address & 0x3FFFF) >> 4) | (uint64_t(leading_bytes >> 4) << 16) |
@@ -357,9 +374,9 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
 #endif
 }
 // acc (+)= A (64 x one K step, registers: this warp's 16 rows as an m16n8 A fragment) x B (K step x BN,
-// shared, by descriptor): m64nBNk8 TF32 for fp32 data, m64nBNk16 for fp16/bf16. As with mma_m16n8, a K
-// step is 8 32-bit words either way, so the B descriptor and the A registers are the same; the 16-bit
-// forms take one more immediate (imm-trans-b = 0: B stays K-major).
+// shared, by descriptor): m64nBNk8 TF32. fp16/bf16 data reads A from shared memory too
+// (wgmma_mma_shared_a, m64nBNk16, both operands K-major: imm-trans-a = imm-trans-b = 0); a K step is 8
+// 32-bit words either way, so the B descriptor is the same.
 template <int kN, typename mma_t>
 __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
 #define TCONV_WGMMA_D64 \
@@ -388,25 +405,50 @@ __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, " \
   "{%64, %65, %66, %67}, %68"
+template <int kN, typename mma_t>
+__device__ __forceinline__ void wgmma_mma_shared_a(float (&acc)[kN / 2], uint64_t a_desc, uint64_t b_desc);
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define TCONV_DEFINE_WGMMA(N, TYPE, KIND, TAIL)                                                               \
+#define TCONV_DEFINE_WGMMA_SHARED_A(N, TYPE, KIND)                                                            \
+  template <>                                                                                                 \
+  __device__ __forceinline__ void wgmma_mma_shared_a<N, TYPE>(float (&d)[N / 2], uint64_t a, uint64_t b) {    \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                   \
+                 "wgmma.mma_async.sync.aligned.m64n" #N KIND " " TCONV_WGMMA_SS_ARGS##N ", p, 1, 1, 0, 0;\n}\n" \
+                 : TCONV_WGMMA_D##N                                                                           \
+                 : "l"(a), "l"(b));                                                                           \
+  }
+#else
+#define TCONV_DEFINE_WGMMA_SHARED_A(N, TYPE, KIND) \
+  template <>                                      \
+  __device__ __forceinline__ void wgmma_mma_shared_a<N, TYPE>(float (&)[N / 2], uint64_t, uint64_t) {}
+#endif
+#define TCONV_WGMMA_SS_ARGS128 \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, " \
+  "%64, %65"
+TCONV_DEFINE_WGMMA_SHARED_A(128, __half, "k16.f32.f16.f16")
+TCONV_DEFINE_WGMMA_SHARED_A(128, __nv_bfloat16, "k16.f32.bf16.bf16")
+#undef TCONV_DEFINE_WGMMA_SHARED_A
+#undef TCONV_WGMMA_SS_ARGS128
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TCONV_DEFINE_WGMMA(N, TYPE, KIND)                                                                     \
   template <>                                                                                                 \
   __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b) { \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                   \
-                 "wgmma.mma_async.sync.aligned.m64n" #N KIND " " TCONV_WGMMA_ARGS##N ", p, 1, 1" TAIL ";\n}\n" \
+                 "wgmma.mma_async.sync.aligned.m64n" #N KIND " " TCONV_WGMMA_ARGS##N ", p, 1, 1;\n}\n"      \
                  : TCONV_WGMMA_D##N                                                                           \
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));                                       \
   }
 #else
-#define TCONV_DEFINE_WGMMA(N, TYPE, KIND, TAIL) \
+#define TCONV_DEFINE_WGMMA(N, TYPE, KIND) \
   template <>                                   \
   __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&)[N / 2], const uint32_t (&)[4], uint64_t) {}
 #endif
-TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32", "")
-TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32", "")
-// 16-bit data runs wgmma on the 128-column tile only (igemm_config.h, the 16-bit tiles).
-TCONV_DEFINE_WGMMA(128, __half, "k16.f32.f16.f16", ", 0")
-TCONV_DEFINE_WGMMA(128, __nv_bfloat16, "k16.f32.bf16.bf16", ", 0")
+TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32")
+TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32")
+// 16-bit data runs wgmma on the 128-column tile only, with A from shared memory (wgmma_mma_shared_a).
 #undef TCONV_DEFINE_WGMMA
 #undef TCONV_WGMMA_ARGS64
 #undef TCONV_WGMMA_ARGS128
@@ -439,7 +481,22 @@ __device__ __forceinline__ void warpgroup_issue_mma(float (&acc)[kN / 2], const 
                                                     const float* Bs) {
   wgmma_fence();
 #pragma unroll
-  for (int k8 = 0; k8 < kDepth / 8; ++k8) wgmma_mma<kN, mma_t>(acc, a[k8], wgmma_b_descriptor(Bs + k8 * 8 * kN));
+  for (int k8 = 0; k8 < kDepth / 8; ++k8) wgmma_mma<kN, mma_t>(acc, a[k8], wgmma_smem_descriptor(Bs + k8 * 8 * kN));
+  wgmma_commit();
+}
+// The same with A from shared memory too (16-bit data only: TF32 wgmma would truncate unrounded fp32 A,
+// see the grad_weight kernel). A is K-major without swizzle, as 16-byte rows of four channel pairs:
+// row m of K group q (pairs 4 q .. 4 q + 3) at A_rows + 4 (q lda + m) floats, so 8-row core matrices are
+// 128 bytes apart along M (stride byte offset) and lda * 16 bytes along K (leading byte offset), and a W
+// tap's shift of s rows is 16 s bytes: the W-tap window needs no register fragments.
+template <int kN, int kDepth, typename mma_t>
+__device__ __forceinline__ void warpgroup_issue_mma_shared_a(float (&acc)[kN / 2], const float* A_rows, int lda,
+                                                             const float* Bs) {
+  wgmma_fence();
+#pragma unroll
+  for (int k16 = 0; k16 < kDepth / 8; ++k16)  // a k16 step of 16-bit data is 8 pair words: two K groups
+    wgmma_mma_shared_a<kN, mma_t>(acc, wgmma_smem_descriptor(A_rows + 2 * k16 * lda * 4, lda * 16, 128),
+                                  wgmma_smem_descriptor(Bs + k16 * 8 * kN));
   wgmma_commit();
 }
 
@@ -543,12 +600,11 @@ __device__ __forceinline__ void store_folded_tile(const GatherArgs& a, const flo
     if (unsigned(w) >= unsigned(a.fold_out_w)) continue;
     scalar_t* out = dst + row_offset[m] + int64_t(v) * a.dst_stride[4];
     const float* column = Cs + v * kLdC + m;
+    out += channel0 * a.dst_stride[1];
 #pragma unroll 4
-    for (int c = 0; c < channels; ++c) {
-      const int64_t channel = channel0 + c;
-      float value = column[c * fold * kLdC];
-      if (a.bias != nullptr) value += to_acc(static_cast<const scalar_t*>(a.bias)[channel * a.bias_stride]);
-      out[channel * a.dst_stride[1]] = from_acc<scalar_t>(value);
+    for (int c = 0; c < channels; ++c) {  // the staged tile holds the bias
+      *out = from_acc<scalar_t>(column[c * fold * kLdC]);
+      out += a.dst_stride[1];
     }
   }
 }
@@ -592,9 +648,15 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
                 kStageFloats = Layout::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
   constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
+  // 16-bit data on the wgmma tile: the wgmmas read A from shared memory (warpgroup_issue_mma_shared_a's
+  // K-major layout of four-pair rows; each thread copies groups of four pairs, PairedRows kGrouped),
+  // so no A fragments are loaded into registers.
+  constexpr bool kASharedByWgmma = Tile::kWgmma && !kFloatData;
+  constexpr int kFirstPairScale = kASharedByWgmma ? 4 : 1;  // a thread's first pair: row_base times this
   extern __shared__ __align__(16) float smem[];
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
+  __shared__ float column_bias[BN];  // the block's bias per GEMM column (gather_stages counts it)
   int4* tap_table = reinterpret_cast<int4*>(smem + kStages * kStageFloats);
 
   // Phases vary fastest across blocks: the blocks of all phases of one M tile run together, so the
@@ -613,7 +675,20 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   for (int i = 0; i < 3; ++i) extent[i] = (a.dst_size[i] - r[i] + a.dst_step[i] - 1) / a.dst_step[i];
   const int64_t lines = int64_t(extent[0]) * extent[1] * a.batch;
   if (lines == 0 || extent[2] == 0) return;  // uniform per block
+  const int n0 = blockIdx.y * BN;
 
+  // The block's bias per GEMM column, added where the accumulators are staged for the store (stage_fragment),
+  // so the store loops neither load nor add it: they re-read it per output element (run 57's source profile,
+  // bf16 L2-61: the store loop held 13 % of the stall samples, most of them on those loads). GEMM column c of
+  // the block is output channel (g * n_channels + n0 + c) / fold; fold divides n0 and n_channels. Published
+  // by the tap table's barriers.
+  if (a.bias != nullptr) {  // uniform
+    const int64_t first = (int64_t(g) * a.n_channels + n0) / a.fold;
+    for (int c = threadIdx.x; c < BN; c += Tile::kThreads)
+      column_bias[c] = n0 + c < a.n_channels
+                           ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c / a.fold) * a.bias_stride])
+                           : 0.f;
+  }
   const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
   // Window geometry of this phase (without the window: one tap per group, no extra rows).
   int group_width = 1, w_first = 0, span = 0;
@@ -632,7 +707,6 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int64_t M = lines * row_len;
   const int64_t m0 = m_tile * BM;
   if (m0 >= M) return;  // uniform per block
-  const int n0 = blockIdx.y * BN;
   // GEMM row (or A slot) q -> (image, d, h, w) in the phase's output grid, w < row_len.
   auto decode = [&](int64_t q, int (&j)[3], int64_t& n_img) {
     j[2] = int(q % row_len); q /= row_len;
@@ -648,7 +722,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                 stride_w = a.src_stride[4];
   const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const scalar_t* src_base = static_cast<const scalar_t*>(a.src);
-  const scalar_t* thread_src = src_base + (int64_t(g) * a.k_channels + kChannelsPerRow * row_base) * stride_c;
+  const scalar_t* thread_src =
+      src_base + (int64_t(g) * a.k_channels + kChannelsPerRow * kFirstPairScale * row_base) * stride_c;
   // An A slot's source position before the tap shift (window: before the D/H shifts only, its W is
   // fixed); slots past the end get coordinates that fail every check.
   struct SlotSource {
@@ -719,13 +794,17 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       copy_rows<kRowsPerThread, true>(As, kRowStep * kLdA, c.src, step, c.valid, rows_left, kRowStep, src_base);
   };
   // fp16/bf16: the channel pairs of the main slot wait in registers between fetch and store.
-  PairedRows<kFloatData ? 1 : kRowsPerThread> staged;
+  using StagedPairs = PairedRows<kFloatData ? 1 : kRowsPerThread, kASharedByWgmma>;
+  StagedPairs staged;
   float* staged_at = nullptr;  // where they go (nullptr: nothing staged)
-  auto fetch_pairs = [&](PairedRows<kFloatData ? 1 : kRowsPerThread>& rows, const SlotSource& s, const int4& info,
-                         int c0) {
+  // Floats between a thread's consecutive stored words (or, grouped, four-word groups), and from a
+  // slot's words to the same words of the slot BM further on (the window's tail slot).
+  constexpr int kStoreStep = kASharedByWgmma ? 4 * kRowStep * kLdA : kRowStep * kLdA;
+  constexpr int kTailOffset = kASharedByWgmma ? 4 * BM : BM;
+  auto fetch_pairs = [&](StagedPairs& rows, const SlotSource& s, const int4& info, int c0) {
     const SlotCopy c = slot_copy(s, info, c0);
     const unsigned short* src = reinterpret_cast<const unsigned short*>(c.src);
-    const int channels_left = a.k_channels - 2 * (c0 + row_base);
+    const int channels_left = a.k_channels - 2 * (c0 + kFirstPairScale * row_base);
     if (2 * (c0 + BK) <= a.k_channels)
       rows.template fetch<false>(src, stride_c, c.valid, channels_left, kRowStep);
     else
@@ -737,7 +816,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // 12 and 0). Copied at store time, its loads put one memory latency per stage on those warps, which
   // the next barrier makes everyone's (run 48, bf16 L1-71 forward, a shallow tile: 1.63 ms).
   constexpr bool kStagedTail = kWindow && !kFloatData && BK == kShallowGatherBlockK;
-  PairedRows<kStagedTail ? kRowsPerThread : 1> staged_tail;
+  PairedRows<kStagedTail ? kRowsPerThread : 1, kStagedTail && kASharedByWgmma> staged_tail;
   bool tail_pending = false;
   int4 tail_info{};
   int tail_c0 = 0;
@@ -745,8 +824,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const int4 info = tap_table[load_group * group_width + load_w];
     const int c0 = load_chunk * BK;
     if (!kWindow || load_w == 0) {
-      float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA;
-      float* slot_at = As + (kWindow ? m_local : a_fragment_slot(m_local));
+      float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA * kFirstPairScale;
+      float* slot_at = As + (kASharedByWgmma ? 4 * m_local : kWindow ? m_local : a_fragment_slot(m_local));
       if constexpr (kFloatData) {
         copy_slot(slot, slot_at, info, c0);
         if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0);
@@ -784,16 +863,16 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   auto store_stage = [&]() {
     if constexpr (!kFloatData) {
       if (staged_at != nullptr) {
-        staged.store(staged_at, kRowStep * kLdA);
+        staged.store(staged_at, kStoreStep);
         if (tail_pending) {  // window only, whose main slot sits at m_local: the tail slot is BM on
           if constexpr (kStagedTail) {
-            staged_tail.store(staged_at + BM, kRowStep * kLdA);
+            staged_tail.store(staged_at + kTailOffset, kStoreStep);
           } else {
             // Not before the main slot's stores: its registers are free only after them.
             asm volatile("" ::: "memory");
-            PairedRows<kRowsPerThread> tail;
+            StagedPairs tail;
             fetch_pairs(tail, tail_slot, tail_info, tail_c0);
-            tail.store(staged_at + BM, kRowStep * kLdA);
+            tail.store(staged_at + kTailOffset, kStoreStep);
           }
           tail_pending = false;
         }
@@ -810,7 +889,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   auto read_rows = [&]() { return min(BK, a.k_rows - read_chunk * BK); };
   auto a_tile = [&](int read_stage) -> const float* {
     if (!kWindow) return smem + read_stage * kStageFloats;
-    return smem + read_window * kStageFloats + (tap_lists[2][read_w][0] - w_first);
+    return smem + read_window * kStageFloats + (tap_lists[2][read_w][0] - w_first) * (kASharedByWgmma ? 4 : 1);
   };
   auto advance_read = [&]() {
     if (++read_w == group_width) {  // always, without the window (one tap per group)
@@ -850,13 +929,18 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       __syncthreads();
       if (it + kStages - 2 < iterations) load_stage(write_stage);
       cp_async_commit();
-      load_warpgroup_a<!kFloatData, BK, kWindow>(a_frag, a_tile(read_stage), kLdA, wg_row, lane);
-      warpgroup_issue_mma<BN, BK, scalar_t>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
+      if constexpr (kASharedByWgmma) {
+        warpgroup_issue_mma_shared_a<BN, BK, scalar_t>(wg_acc, a_tile(read_stage) + 4 * (warp / 4) * 64, kLdA,
+                                                       smem + read_stage * kStageFloats + kStageA);
+      } else {
+        load_warpgroup_a<!kFloatData, BK, kWindow>(a_frag, a_tile(read_stage), kLdA, wg_row, lane);
+        warpgroup_issue_mma<BN, BK, scalar_t>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
+      }
       store_stage();
       wgmma_wait<1>();
       // The previous set is free from here on; until here the compiler must not give its registers to
       // this stage's set (it would, seeing no later use, and ptxas would then serialize the wgmmas).
-      keep_registers_until_here<BK>(a_previous);
+      if constexpr (!kASharedByWgmma) keep_registers_until_here<BK>(a_previous);
       advance_read();
       read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
@@ -905,12 +989,16 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // Epilogue: stage the tile as [N][M] so each thread then writes its own output position for a
   // run of channels: stores are coalesced along W for every channel.
   float* Cs = smem;
-  // One m16n8 accumulator fragment (rows row, row + 8; columns col, col + 1) into Cs.
+  // One m16n8 accumulator fragment (rows row, row + 8; columns col, col + 1) into Cs, with the bias of
+  // its columns (the accumulators start at zero: starting them at the bias made NVVM share registers
+  // between fragment elements of one column, and the copies that needed serialized every wgmma, C7511).
+  const bool has_bias = a.bias != nullptr;
   auto stage_fragment = [&](int row, int col, float c0, float c1, float c2, float c3) {
-    Cs[col * kLdC + row] = c0;
-    Cs[(col + 1) * kLdC + row] = c1;
-    Cs[col * kLdC + row + 8] = c2;
-    Cs[(col + 1) * kLdC + row + 8] = c3;
+    const float b0 = has_bias ? column_bias[col] : 0.f, b1 = has_bias ? column_bias[col + 1] : 0.f;
+    Cs[col * kLdC + row] = c0 + b0;
+    Cs[(col + 1) * kLdC + row] = c1 + b1;
+    Cs[col * kLdC + row + 8] = c2 + b0;
+    Cs[(col + 1) * kLdC + row + 8] = c3 + b1;
   };
   if constexpr (Tile::kWgmma) {
     // Accumulator i = 4 j + 2 h + l of a warpgroup's m64nBN tile: row 16 w + gid + 8 h, column 8 j + 2 tig + l.
@@ -942,14 +1030,17 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                       int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
                       int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] +
                       int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
+  // Per column one shared load, one conversion, one store and a pointer step (the staged tile holds the
+  // bias).
+  const int columns = min(BN, a.n_channels - n0);
+  const int64_t column_step = int64_t(kRowStep) * a.dst_stride[1];
+  scalar_t* out = dst_pos + (int64_t(g) * a.n_channels + n0 + row_base) * a.dst_stride[1];
+  const float* staged_column = Cs + row_base * kLdC + m_local;
 #pragma unroll 4
-  for (int col = row_base; col < BN; col += kRowStep) {
-    const int channel = n0 + col;
-    if (channel >= a.n_channels) break;
-    const int64_t c_abs = int64_t(g) * a.n_channels + channel;
-    float v = Cs[col * kLdC + m_local];
-    if (a.bias != nullptr) v += to_acc(static_cast<const scalar_t*>(a.bias)[c_abs * a.bias_stride]);
-    dst_pos[c_abs * a.dst_stride[1]] = from_acc<scalar_t>(v);
+  for (int col = row_base; col < columns; col += kRowStep) {
+    *out = from_acc<scalar_t>(*staged_column);
+    out += column_step;
+    staged_column += kRowStep * kLdC;
   }
 }
 
@@ -1329,7 +1420,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
     wgmma_fence();
 #pragma unroll
     for (int k8 = 0; k8 < BK / 8; ++k8) {
-      const uint64_t b_desc = wgmma_b_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
+      const uint64_t b_desc = wgmma_smem_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
 #pragma unroll
       for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[k8][t], b_desc);
     }
@@ -1361,7 +1452,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
 // the pair of channels 2 kc, 2 kc + 1 in one 32-bit word (the k16 MMAs' B fragment registers hold two
 // consecutive K). Within a block, per k8 step (8 K rows):
 //   mma.sync (32 columns): 256 floats in b_fragment_coord order (LDS.128 = two HMMA B pairs);
-//   wgmma (BN columns): [n group of 8][k half][8 n][4 k], the core matrices of wgmma_b_descriptor.
+//   wgmma (BN columns): [n group of 8][k half][8 n][4 k], the core matrices of wgmma_smem_descriptor.
 // TF32 mode stores the weights already rounded to TF32 (to_tf32: the fragment loads' rounding),
 // so the GEMM's inner loop converts only A.
 __host__ __device__ __forceinline__ BFragmentCoord wgmma_b_coord(int offset) {  // within one k8 step
@@ -1504,7 +1595,7 @@ int gather_stages(int device, int taps) {
   cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
   cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservation on sm_80/sm_90
-  constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3);
+  constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3) + sizeof(float) * Tile::kBlockN;
   const int cap = gather_stage_cap();
   for (int stages = Tile::kMaxStages; stages > Tile::kMinStages; --stages) {
     const int64_t block = gather_smem_bytes<Tile, kWindow>(stages, taps) + kStatic;
