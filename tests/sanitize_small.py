@@ -63,6 +63,14 @@ with tconv._ops.use_algorithm("igemm"):
         b = torch.randn(24, device="cuda", dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose2d(x, w, b, 2, 1, 1)
         out.backward(torch.randn_like(out))
+        # The wider tiles (on Hopper the 16-bit wgmmas with A from shared memory: 64 and 128 columns, 16- and
+        # 32-pair stages with a partial chunk), with the W-tap window (stride 1) and with phases (stride 2).
+        for in_channels, out_channels, stride in ((40, 72, 1), (24, 72, 2), (40, 136, 1), (24, 136, 2)):
+            xs = x[:, :in_channels].detach().requires_grad_()
+            w = torch.randn(in_channels, out_channels, 3, 3, device="cuda", dtype=dtype, requires_grad=True)
+            b = torch.randn(out_channels, device="cuda", dtype=dtype, requires_grad=True)
+            out = tconv.conv_transpose2d(xs, w, b, stride, 1, stride - 1)
+            out.backward(torch.randn_like(out))
 # The grouped kernels (few channels per group): fp32 contiguous (scalar channel loads), bf16
 # channels_last (vector loads/stores of 8 channels), fp64, padded channel counts (3 -> 4), 1D with
 # several W tiles.

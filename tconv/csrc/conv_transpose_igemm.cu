@@ -421,6 +421,11 @@ __device__ __forceinline__ void wgmma_mma_shared_a(float (&acc)[kN / 2], uint64_
   template <>                                      \
   __device__ __forceinline__ void wgmma_mma_shared_a<N, TYPE>(float (&)[N / 2], uint64_t, uint64_t) {}
 #endif
+#define TCONV_WGMMA_SS_ARGS64 \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, " \
+  "%32, %33"
 #define TCONV_WGMMA_SS_ARGS128 \
   "{" \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -428,9 +433,12 @@ __device__ __forceinline__ void wgmma_mma_shared_a(float (&acc)[kN / 2], uint64_
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, " \
   "%64, %65"
+TCONV_DEFINE_WGMMA_SHARED_A(64, __half, "k16.f32.f16.f16")
+TCONV_DEFINE_WGMMA_SHARED_A(64, __nv_bfloat16, "k16.f32.bf16.bf16")
 TCONV_DEFINE_WGMMA_SHARED_A(128, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_SHARED_A(128, __nv_bfloat16, "k16.f32.bf16.bf16")
 #undef TCONV_DEFINE_WGMMA_SHARED_A
+#undef TCONV_WGMMA_SS_ARGS64
 #undef TCONV_WGMMA_SS_ARGS128
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define TCONV_DEFINE_WGMMA(N, TYPE, KIND)                                                                     \
@@ -448,7 +456,7 @@ TCONV_DEFINE_WGMMA_SHARED_A(128, __nv_bfloat16, "k16.f32.bf16.bf16")
 #endif
 TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32")
-// 16-bit data runs wgmma on the 128-column tile only, with A from shared memory (wgmma_mma_shared_a).
+// 16-bit data runs wgmma with A from shared memory (wgmma_mma_shared_a).
 #undef TCONV_DEFINE_WGMMA
 #undef TCONV_WGMMA_ARGS64
 #undef TCONV_WGMMA_ARGS128
@@ -1767,9 +1775,8 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (use_fold(plan.args, wgmma, options.fold)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
-    if (plan.kernel == GatherKernel::kWgmmaWide) plan.kernel = GatherKernel::kMmaWide;
-    const bool mma = plan.kernel == GatherKernel::kMmaNarrow || plan.kernel == GatherKernel::kMmaWide;
-    if (mma && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);
+    const bool shallow_tile = plan.kernel != GatherKernel::kWgmmaWider;
+    if (shallow_tile && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);
   }
   plan.args.ldw = packed_row_length(plan.args.n_channels, plan.kernel);
   return plan;
@@ -1781,7 +1788,8 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
   if constexpr (!std::is_same<scalar_t, float>::value) {  // the 16-bit tiles (igemm_config.h; plan_gather)
     static_assert(NarrowGatherTile16::kPackedBlockN == NarrowGatherTile::kPackedBlockN &&
                       NarrowShallowGatherTile16::kPackedBlockN == NarrowGatherTile::kPackedBlockN &&
-                      WideShallowGatherTile16::kPackedBlockN == WideGatherTile::kPackedBlockN,
+                      WideShallowGatherTile16::kPackedBlockN == WideGatherTile::kPackedBlockN &&
+                      WgmmaWideShallowGatherTile16::kPackedBlockN == WgmmaWideGatherTile::kPackedBlockN,
                   "one packing per kernel choice");
     const bool shallow = a.block_k == kShallowGatherBlockK;
     switch (kernel) {
@@ -1795,11 +1803,14 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
                                                                             m_tiles, taps, device, stream)
                        : run_gather_tile<WideGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
                                                                    taps, device, stream);
-      case GatherKernel::kWgmmaWider:
+      case GatherKernel::kWgmmaWide:
+        return shallow ? run_gather_tile<WgmmaWideShallowGatherTile16, scalar_t>(a, weight, weight_strides, false,
+                                                                                 window, m_tiles, taps, device, stream)
+                       : run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window,
+                                                                        m_tiles, taps, device, stream);
+      default:
         return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
                                                                device, stream);
-      default:  // kWgmmaWide: plan_gather never picks it for 16-bit data
-        return cudaErrorInvalidValue;
     }
   } else {
     switch (kernel) {

@@ -117,6 +117,7 @@ using NarrowGatherTile16 = GatherGemmTile<32, 2>;
 constexpr int kShallowGatherBlockK = 16;
 using NarrowShallowGatherTile16 = GatherGemmTile<32, 2, false, 4, 3, kShallowGatherBlockK>;
 using WideShallowGatherTile16 = GatherGemmTile<64, 2, false, 4, 3, kShallowGatherBlockK>;
+using WgmmaWideShallowGatherTile16 = GatherGemmTile<64, 2, true, 4, 3, kShallowGatherBlockK>;
 constexpr int kGatherBlockK = 32;  // every tile but the shallow ones: the packed weights' rows are padded to it
 
 }  // namespace tconv
