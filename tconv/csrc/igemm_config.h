@@ -103,17 +103,25 @@ using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 // registers between fetch and store (PairedRows, 2 per word: 32 for the 256-thread tiles, 64 for the
 // 128-thread one), which the 170 registers of three 128-thread blocks per SM cannot hold (ptxas
 // -warn-spills, sm_90a: 296-456 bytes of spills in the windowed kernels), so the 16-bit narrow tile runs
-// two blocks per SM. The 64-column wgmma tile spilled 32-652 bytes at two blocks per SM and, at one,
-// lost to the mma.sync tile (run 47, H200, bf16 forward, same process: L1-68 15.49 vs 11.93 ms, fam01
-// 6.57 vs 5.10, fam05 2.38 vs 2.06), so 16-bit calls with 33-127 channels take the mma.sync wide tile
-// (its 16-bit windowed kernels spill 12 bytes). The 128-column wgmma tile keeps its one block per SM
-// and wins where it applies (run 47: fam06 2.79 ms against 3.45 on mma.sync).
+// two blocks per SM.
+// On the wgmma tiles the 16-bit wgmmas read A from shared memory (K-major rows of four pairs, stored as
+// 16-byte words), so no A fragments are loaded: run 57's source profile (bf16 L2-61, A from registers)
+// put 20 % of the stall samples on the fragment loads feeding the wgmmas. Measured (H200, bf16 forward,
+// tconv only): 128 columns, run 58 (same machine, two builds, alternating processes, with the epilogue
+// change of the same commit): L2-61 1.560 -> 1.355 ms, fam06 2.82 -> 2.27, DCGAN 0.402 -> 0.357, HiFi-GAN
+// 3.60 -> 3.19, U-Net 0.400 -> 0.335, VAE 0.790 -> 0.660. 64 columns, which before lost to mma.sync with A
+// from registers (run 47: spills of 32-652 bytes at two blocks per SM; L1-68 15.49 vs 11.93 ms), now
+// wins against the mma.sync wide tile in one process (run 59, `auto` vs `igemm_mma`): L1-68 7.28 vs 10.67
+// (16-pair stages), fam01 4.15 vs 4.69, fam05 1.54 vs 1.93, fam03 2.64 vs 2.80, fam08 1.04 vs 1.20, fam10
+// 0.558 vs 0.614 (its 32-pair windowed kernels spill 40-48 bytes, its others none). So 16-bit calls with
+// more than 32 channels per group on the N side take the wgmma tiles on Hopper.
 using NarrowGatherTile16 = GatherGemmTile<32, 2>;
 // fp16/bf16 with at most 32 channels per group on the K side (16 channel pairs): a 32-pair stage would
 // be half zero padding (loads, stores and B copies of it), so those calls run 16-pair stages. Packed
 // weights follow the chunk (GatherArgs::block_k). Measured (H200, bf16 forward, tconv only): L1-71
-// 1.87 (run 47, 32-pair stages) -> 1.63 ms (run 48), L1-68 11.93 -> 10.44; still slower than the
-// widened-to-TF32 path these replaced (run 37: 1.27 and 9.82 ms, three and two blocks per SM).
+// 1.87 (run 47, 32-pair stages) -> 1.63 ms (run 48), L1-68 11.93 -> 10.44 on mma.sync (7.28 on the
+// shallow wgmma tile, run 59); L1-71 (narrow tile, mma.sync) is still slower than the widened-to-TF32 path
+// these replaced (run 37: 1.27 ms at three blocks per SM).
 constexpr int kShallowGatherBlockK = 16;
 using NarrowShallowGatherTile16 = GatherGemmTile<32, 2, false, 4, 3, kShallowGatherBlockK>;
 using WideShallowGatherTile16 = GatherGemmTile<64, 2, false, 4, 3, kShallowGatherBlockK>;
