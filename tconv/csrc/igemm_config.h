@@ -105,8 +105,8 @@ using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 // -warn-spills, sm_90a: 296-456 bytes of spills in the windowed kernels), so the 16-bit narrow tile runs
 // two blocks per SM.
 // On the wgmma tiles the 16-bit wgmmas read A from shared memory (K-major rows of four pairs, stored as
-// 16-byte words), so no A fragments are loaded: run 57's source profile (bf16 L2-61, A from registers)
-// put 20 % of the stall samples on the fragment loads feeding the wgmmas. Measured (H200, bf16 forward,
+// 16-byte words), so no A fragments are loaded: in run 57's source profile (bf16 L2-61, A from registers)
+// the code that loads each stage's A fragments and issues its wgmmas held ~20 % of the stall samples. Measured (H200, bf16 forward,
 // tconv only): 128 columns, run 58 (same machine, two builds, alternating processes, with the epilogue
 // change of the same commit): L2-61 1.560 -> 1.355 ms, fam06 2.82 -> 2.27, DCGAN 0.402 -> 0.357, HiFi-GAN
 // 3.60 -> 3.19, U-Net 0.400 -> 0.335, VAE 0.790 -> 0.660. 64 columns, which before lost to mma.sync with A
