@@ -221,7 +221,7 @@ def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
 
 
 # The 16-bit gather GEMMs' A copies (PairedRows in conv_transpose_igemm.cu: channel pairs loaded by the
-# thread, stored as 32-bit words) on every source layout: contiguous with odd W and odd channel counts
+# thread, stored as 32-bit words, or as 16-byte groups of four on the wgmma tiles) on every source layout: contiguous with odd W and odd channel counts
 # (a partial last pair), a source one element off its alignment, channels_last, strided; W stride 2
 # without the window, the fold, the shallow (<= 32 channels) and deep K tiles, and all three column tiles.
 PAIR_GRID = [

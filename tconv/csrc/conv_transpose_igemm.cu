@@ -660,7 +660,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // K-major layout of four-pair rows; each thread copies groups of four pairs, PairedRows kGrouped),
   // so no A fragments are loaded into registers.
   constexpr bool kASharedByWgmma = Tile::kWgmma && !kFloatData;
-  constexpr int kFirstPairScale = kASharedByWgmma ? 4 : 1;  // a thread's first pair: row_base times this
+  // Words of one A slot (GEMM row) per K row group: 4 in that layout (a group is four pairs, one word each,
+  // and a thread's copies start at pair row_base * kARowWords), 1 in the others.
+  constexpr int kARowWords = kASharedByWgmma ? 4 : 1;
   extern __shared__ __align__(16) float smem[];
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
@@ -731,7 +733,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
   const scalar_t* src_base = static_cast<const scalar_t*>(a.src);
   const scalar_t* thread_src =
-      src_base + (int64_t(g) * a.k_channels + kChannelsPerRow * kFirstPairScale * row_base) * stride_c;
+      src_base + (int64_t(g) * a.k_channels + kChannelsPerRow * kARowWords * row_base) * stride_c;
   // An A slot's source position before the tap shift (window: before the D/H shifts only, its W is
   // fixed); slots past the end get coordinates that fail every check.
   struct SlotSource {
@@ -807,12 +809,12 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   float* staged_at = nullptr;  // where they go (nullptr: nothing staged)
   // Floats between a thread's consecutive stored words (or, grouped, four-word groups), and from a
   // slot's words to the same words of the slot BM further on (the window's tail slot).
-  constexpr int kStoreStep = kASharedByWgmma ? 4 * kRowStep * kLdA : kRowStep * kLdA;
-  constexpr int kTailOffset = kASharedByWgmma ? 4 * BM : BM;
+  constexpr int kStoreStep = kARowWords * kRowStep * kLdA;
+  constexpr int kTailOffset = kARowWords * BM;
   auto fetch_pairs = [&](StagedPairs& rows, const SlotSource& s, const int4& info, int c0) {
     const SlotCopy c = slot_copy(s, info, c0);
     const unsigned short* src = reinterpret_cast<const unsigned short*>(c.src);
-    const int channels_left = a.k_channels - 2 * (c0 + kFirstPairScale * row_base);
+    const int channels_left = a.k_channels - 2 * (c0 + kARowWords * row_base);
     if (2 * (c0 + BK) <= a.k_channels)
       rows.template fetch<false>(src, stride_c, c.valid, channels_left, kRowStep);
     else
@@ -832,8 +834,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const int4 info = tap_table[load_group * group_width + load_w];
     const int c0 = load_chunk * BK;
     if (!kWindow || load_w == 0) {
-      float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA * kFirstPairScale;
-      float* slot_at = As + (kASharedByWgmma ? 4 * m_local : kWindow ? m_local : a_fragment_slot(m_local));
+      float* As = smem + (kWindow ? load_window : stage) * kStageFloats + row_base * kLdA * kARowWords;
+      float* slot_at = As + (kASharedByWgmma || kWindow ? kARowWords * m_local : a_fragment_slot(m_local));
       if constexpr (kFloatData) {
         copy_slot(slot, slot_at, info, c0);
         if (has_tail_slot) copy_slot(tail_slot, As + BM + m_local, info, c0);
@@ -897,7 +899,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   auto read_rows = [&]() { return min(BK, a.k_rows - read_chunk * BK); };
   auto a_tile = [&](int read_stage) -> const float* {
     if (!kWindow) return smem + read_stage * kStageFloats;
-    return smem + read_window * kStageFloats + (tap_lists[2][read_w][0] - w_first) * (kASharedByWgmma ? 4 : 1);
+    return smem + read_window * kStageFloats + (tap_lists[2][read_w][0] - w_first) * kARowWords;
   };
   auto advance_read = [&]() {
     if (++read_w == group_width) {  // always, without the window (one tap per group)
@@ -938,7 +940,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       if (it + kStages - 2 < iterations) load_stage(write_stage);
       cp_async_commit();
       if constexpr (kASharedByWgmma) {
-        warpgroup_issue_mma_shared_a<BN, BK, scalar_t>(wg_acc, a_tile(read_stage) + 4 * (warp / 4) * 64, kLdA,
+        const float* warpgroup_rows = a_tile(read_stage) + kARowWords * (warp / 4) * 64;
+        warpgroup_issue_mma_shared_a<BN, BK, scalar_t>(wg_acc, warpgroup_rows, kLdA,
                                                        smem + read_stage * kStageFloats + kStageA);
       } else {
         load_warpgroup_a<!kFloatData, BK, kWindow>(a_frag, a_tile(read_stage), kLdA, wg_row, lane);
@@ -1775,8 +1778,8 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (use_fold(plan.args, wgmma, options.fold)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
-    const bool shallow_tile = plan.kernel != GatherKernel::kWgmmaWider;
-    if (shallow_tile && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);
+    const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider;
+    if (has_shallow_tile && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);
   }
   plan.args.ldw = packed_row_length(plan.args.n_channels, plan.kernel);
   return plan;
