@@ -71,6 +71,12 @@ with tconv._ops.use_algorithm("igemm"):
             b = torch.randn(out_channels, device="cuda", dtype=dtype, requires_grad=True)
             out = tconv.conv_transpose2d(xs, w, b, stride, 1, stride - 1)
             out.backward(torch.randn_like(out))
+        # 3D, 40 input channels: on Hopper the wgmma grad_weight (64-wide C_in tile, W groups of 3 + 2) with the
+        # 16-bit copies landed after each stage's wgmmas; a partial C_in tile and a partial K chunk
+        x3 = torch.randn(2, 40, 3, 4, 9, device="cuda", dtype=dtype, requires_grad=True)
+        w3 = torch.randn(40, 24, 2, 3, 5, device="cuda", dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
+        out.backward(torch.randn_like(out))
 # The grouped kernels (few channels per group): fp32 contiguous (scalar channel loads), bf16
 # channels_last (vector loads/stores of 8 channels), fp64, padded channel counts (3 -> 4), 1D with
 # several W tiles.

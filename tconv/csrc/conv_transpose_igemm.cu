@@ -68,10 +68,9 @@ __device__ __forceinline__ void cp_async_rows(float* dst, int dst_step, const fl
     src += src_step;
   }
 }
-// The same row copies for any data type: fp32 by cp.async, fp16/bf16 loaded by the thread and
-// widened to fp32 in shared memory (visible to the other warps after the next __syncthreads, which
-// every pipeline stage passes before it is read). The grad_weight GEMMs use it; the gather GEMM's
-// fp16/bf16 tiles are channel pairs (PairedRows).
+// The same row copies for any data type: fp32 by cp.async, fp16/bf16 loaded by the thread and widened
+// to fp32 in shared memory at once. The gather GEMM's fp32 slots use it (its fp16/bf16 tiles are channel
+// pairs, PairedRows); the grad_weight GEMMs defer the 16-bit stores instead (DeferredRows).
 template <int kCount, bool kChecked, typename scalar_t>
 __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar_t* src, int64_t src_step, bool valid,
                                           int rows_left, int row_unit, const scalar_t* fallback) {
@@ -86,6 +85,45 @@ __device__ __forceinline__ void copy_rows(float* dst, int dst_step, const scalar
     }
   }
 }
+// The grad_weight GEMMs' row copies for any data type, into fp32 tiles: fp32 by cp.async when the stage
+// is fetched; fp16/bf16 (which cp.async cannot widen) loaded into registers when the stage is fetched and
+// widened into shared memory by land(), which the kernels call after the current stage's MMAs, so the
+// loads' latency overlaps those MMAs (a copy that loaded and stored at fetch time stalled every stage on
+// its loads: run 62, bf16 grad_weight 1.2-3x slower than TF32's). The stored values are visible to the
+// other warps after the next __syncthreads, which every pipeline stage passes before it is read. The
+// gather GEMM's fp16/bf16 tiles are channel pairs instead (PairedRows).
+__device__ __forceinline__ float widen_bits(unsigned short bits, __half) { return __half2float(__ushort_as_half(bits)); }
+__device__ __forceinline__ float widen_bits(unsigned short bits, __nv_bfloat16) {
+  return __uint_as_float(uint32_t(bits) << 16);
+}
+template <int kCount, typename scalar_t>
+struct DeferredRows {
+  static constexpr bool kAsync = std::is_same<scalar_t, float>::value;
+  unsigned short bits[kAsync ? 1 : kCount];
+  // kCount rows src_step apart in global memory, dst_step apart in the tile; with kChecked, row i exists
+  // while i * row_unit < rows_left (others read as zeros, fp32 from `fallback`).
+  template <bool kChecked>
+  __device__ __forceinline__ void fetch(float* dst, int dst_step, const scalar_t* src, int64_t src_step, bool valid,
+                                        int rows_left, int row_unit, const scalar_t* fallback) {
+    if constexpr (kAsync) {
+      cp_async_rows<kCount, kChecked>(dst, dst_step, src, src_step, valid, rows_left, row_unit, fallback);
+    } else {
+      const unsigned short* at = reinterpret_cast<const unsigned short*>(src);
+#pragma unroll
+      for (int i = 0; i < kCount; ++i) {
+        const bool ok = valid && (!kChecked || i * row_unit < rows_left);
+        bits[i] = ok ? __ldg(at) : static_cast<unsigned short>(0);
+        at += src_step;
+      }
+    }
+  }
+  __device__ __forceinline__ void land(float* dst, int dst_step) const {
+    if constexpr (!kAsync) {
+#pragma unroll
+      for (int i = 0; i < kCount; ++i) dst[i * dst_step] = widen_bits(bits[i], scalar_t());
+    }
+  }
+};
 // fp16/bf16 A tiles of the gather GEMM: word i holds channels 2 i and 2 i + 1 of one position (low half
 // first), the k16 MMAs' register layout, so the fragments are the fp32 path's 32-bit loads and need no
 // conversion. cp.async copies 4 bytes at least and the two channels are a channel stride apart, so the
@@ -1239,26 +1277,41 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   const bool full_tile = a.cin_g - ci0 >= BM && a.cout_g - co0 >= BN;
   const int64_t x_pass = kRows * a.x_stride[1], dy_pass = thread.dy_pass, tail_pass = thread.tail_pass;
 
-  auto load_stage = [&](int stage) {
+  DeferredRows<BM / kRows, scalar_t> x_rows_held;
+  DeferredRows<BN / kRows, scalar_t> dy_rows_held;
+  DeferredRows<BN / kTailRows, scalar_t> tail_rows_held;
+  float* const x_dst = smem + row0 * LD + col;                    // in stage 0; + stage * kStage
+  float* const dy_dst = smem + BM * LD + row0 * LD + col;
+  float* const tail_dst = smem + BM * LD + tail_row0 * LD + tail_col;
+  auto fetch_stage = [&](int stage) {
     const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
     const bool x_valid = src.x_valid, dy_valid = src.dy_valid, tail_valid = src.tail_valid;
     const scalar_t *x_src = src.x, *dy_src = src.dy, *tail_src = src.tail;
-    float* As = smem + stage * kStage;
-    float* Bs = As + BM * LD;
+    const int at = stage * kStage;
     if (full_tile) {  // every channel row exists: no per-row checks
-      copy_rows<BM / kRows, false>(As + row0 * LD + col, kRows * LD, x_src, x_valid ? x_pass : 0, x_valid, x_rows, kRows, x_base);
-      copy_rows<BN / kRows, false>(Bs + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows, kRows, dy_base);
+      x_rows_held.template fetch<false>(x_dst + at, kRows * LD, x_src, x_valid ? x_pass : 0, x_valid, x_rows, kRows,
+                                        x_base);
+      dy_rows_held.template fetch<false>(dy_dst + at, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
+                                         kRows, dy_base);
       if (kMaxTaps > 1)  // one-tap blocks read no shifted columns
-        copy_rows<BN / kTailRows, false>(Bs + tail_row0 * LD + tail_col, kTailRows * LD, tail_src,
-                                         tail_valid ? tail_pass : 0, tail_valid, tail_rows, kTailRows, dy_base);
+        tail_rows_held.template fetch<false>(tail_dst + at, kTailRows * LD, tail_src, tail_valid ? tail_pass : 0,
+                                             tail_valid, tail_rows, kTailRows, dy_base);
     } else {
-      copy_rows<BM / kRows, true>(As + row0 * LD + col, kRows * LD, x_src, x_valid ? x_pass : 0, x_valid, x_rows, kRows, x_base);
-      copy_rows<BN / kRows, true>(Bs + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows, kRows, dy_base);
+      x_rows_held.template fetch<true>(x_dst + at, kRows * LD, x_src, x_valid ? x_pass : 0, x_valid, x_rows, kRows,
+                                       x_base);
+      dy_rows_held.template fetch<true>(dy_dst + at, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
+                                        kRows, dy_base);
       if (kMaxTaps > 1)
-        copy_rows<BN / kTailRows, true>(Bs + tail_row0 * LD + tail_col, kTailRows * LD, tail_src,
-                                        tail_valid ? tail_pass : 0, tail_valid, tail_rows, kTailRows, dy_base);
+        tail_rows_held.template fetch<true>(tail_dst + at, kTailRows * LD, tail_src, tail_valid ? tail_pass : 0,
+                                            tail_valid, tail_rows, kTailRows, dy_base);
     }
     cur.advance(a);
+  };
+  auto land_stage = [&](int stage) {  // fp16/bf16 only (fp32 copies land by themselves)
+    const int at = stage * kStage;
+    x_rows_held.land(x_dst + at, kRows * LD);
+    dy_rows_held.land(dy_dst + at, kRows * LD);
+    if (kMaxTaps > 1) tail_rows_held.land(tail_dst + at, kTailRows * LD);
   };
 
   const int warp = tid / 32, lane = tid % 32;
@@ -1270,18 +1323,25 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 
 #pragma unroll
   for (int st = 0; st < S - 1; ++st) {
-    if (st < iterations) load_stage(st);
+    if (st < iterations) {
+      fetch_stage(st);
+      land_stage(st);
+    }
     cp_async_commit();
   }
   for (int it = 0; it < iterations; ++it) {
     cp_async_wait<S - 2>();
     __syncthreads();
-    if (it + S - 1 < iterations) load_stage((it + S - 1) % S);
+    const bool refill = it + S - 1 < iterations;
+    if (refill) fetch_stage((it + S - 1) % S);
     cp_async_commit();
     const float* As = smem + (it % S) * kStage;
     constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16 values are exact in TF32
     warp_taps_mma<kSplitTf32, kWidened, kMaxTaps, BK>(acc, As, As + BM * LD, LD, shift, taps.count, warp_m * 32,
                                                       warp_n * 32, gid, tig);
+    // The slot refilled is the one the previous iteration read, which every warp finished before the
+    // barrier above.
+    if (refill) land_stage((it + S - 1) % S);
   }
   cp_async_wait<0>();
 
@@ -1309,14 +1369,6 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 // warpgroup issuing per k8 step and tap one wgmma m64nNk8: A = this warp's 16 C_out rows of the
 // grad_output strip at the tap's shift (registers), B = the x tile (C_in x positions) by descriptor.
 // Synchronous per stage (all of a stage's wgmmas, then wait): the x tile stays single-use per stage.
-template <typename T>
-__device__ __forceinline__ void copy_element(float* dst, const T* src, bool valid, const T* fallback) {
-  if constexpr (std::is_same<T, float>::value) {
-    cp_async_4(dst, valid ? src : fallback, valid);
-  } else {
-    *dst = valid ? to_acc(*src) : 0.f;
-  }
-}
 template <typename scalar_t, int kWarpsM, int kMaxTaps>
 __global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads)
 tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
@@ -1354,31 +1406,40 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   const bool full_tile = a.cin_g - ci0 >= BN && a.cout_g - co0 >= BM;
   const int64_t x_pass = 8 * a.x_stride[1], dy_pass = thread.dy_pass, tail_pass = thread.tail_pass;
 
-  auto load_stage = [&](int stage) {
+  DeferredRows<BM / kRows, scalar_t> dy_rows_held;
+  DeferredRows<BM / kTailRows, scalar_t> tail_rows_held;
+  DeferredRows<kXCopies, scalar_t> x_rows_held;
+  constexpr int kXStep = (BK / 4) * 32;                            // from one core matrix row block to the next
+  float* const dy_dst = smem + row0 * LD + col;                    // in stage 0; + stage * kStage
+  float* const tail_dst = smem + tail_row0 * LD + tail_col;
+  float* const x_dst = smem + T::kStageA + warp * 32 + lane;       // core matrix (i, warp), element lane
+  auto fetch_stage = [&](int stage) {
     const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
     const bool x_valid = src.x_valid, dy_valid = src.dy_valid, tail_valid = src.tail_valid;
     const scalar_t *x_src = src.x, *dy_src = src.dy, *tail_src = src.tail;
-    float* As = smem + stage * kStage;
-    float* Bs = As + T::kStageA + warp * 32 + lane;  // core matrix (i, warp), element lane
+    const int at = stage * kStage;
     if (full_tile) {
-      copy_rows<BM / kRows, false>(As + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
-                                   kRows, dy_base);
+      dy_rows_held.template fetch<false>(dy_dst + at, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
+                                         kRows, dy_base);
       if (kMaxTaps > 1)
-        copy_rows<BM / kTailRows, false>(As + tail_row0 * LD + tail_col, kTailRows * LD, tail_src,
-                                         tail_valid ? tail_pass : 0, tail_valid, tail_rows, kTailRows, dy_base);
+        tail_rows_held.template fetch<false>(tail_dst + at, kTailRows * LD, tail_src, tail_valid ? tail_pass : 0,
+                                             tail_valid, tail_rows, kTailRows, dy_base);
+      x_rows_held.template fetch<false>(x_dst + at, kXStep, x_src, x_valid ? x_pass : 0, x_valid, x_rows, 8, x_base);
     } else {
-      copy_rows<BM / kRows, true>(As + row0 * LD + col, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
-                                  kRows, dy_base);
+      dy_rows_held.template fetch<true>(dy_dst + at, kRows * LD, dy_src, dy_valid ? dy_pass : 0, dy_valid, dy_rows,
+                                        kRows, dy_base);
       if (kMaxTaps > 1)
-        copy_rows<BM / kTailRows, true>(As + tail_row0 * LD + tail_col, kTailRows * LD, tail_src,
-                                        tail_valid ? tail_pass : 0, tail_valid, tail_rows, kTailRows, dy_base);
-    }
-#pragma unroll
-    for (int i = 0; i < kXCopies; ++i) {
-      const bool ok = x_valid && (full_tile || 8 * i < x_rows);
-      copy_element(Bs + i * (BK / 4) * 32, x_src + (ok ? i * x_pass : 0), ok, x_base);
+        tail_rows_held.template fetch<true>(tail_dst + at, kTailRows * LD, tail_src, tail_valid ? tail_pass : 0,
+                                            tail_valid, tail_rows, kTailRows, dy_base);
+      x_rows_held.template fetch<true>(x_dst + at, kXStep, x_src, x_valid ? x_pass : 0, x_valid, x_rows, 8, x_base);
     }
     cur.advance(a);
+  };
+  auto land_stage = [&](int stage) {  // fp16/bf16 only (fp32 copies land by themselves)
+    const int at = stage * kStage;
+    dy_rows_held.land(dy_dst + at, kRows * LD);
+    if (kMaxTaps > 1) tail_rows_held.land(tail_dst + at, kTailRows * LD);
+    x_rows_held.land(x_dst + at, kXStep);
   };
 
   const int gid = lane / 4, tig = lane % 4;
@@ -1397,7 +1458,10 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
 
 #pragma unroll
   for (int st = 0; st < S - 1; ++st) {
-    if (st < iterations) load_stage(st);
+    if (st < iterations) {
+      fetch_stage(st);
+      land_stage(st);
+    }
     cp_async_commit();
   }
   for (int it = 0; it < iterations; ++it) {
@@ -1412,7 +1476,8 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
     }
     fence_generic_to_async_shared();
     __syncthreads();
-    if (it + S - 1 < iterations) load_stage((it + S - 1) % S);
+    const bool refill = it + S - 1 < iterations;
+    if (refill) fetch_stage((it + S - 1) % S);
     cp_async_commit();
     const float* As = smem + (it % S) * kStage;
     const float* Bs = As + T::kStageA;
@@ -1437,6 +1502,9 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
     }
     wgmma_commit();
     wgmma_wait<0>();
+    // The refilled slot was read by the previous iteration's wgmmas, complete in every warp before the
+    // barrier above; the next iteration's fence orders these generic stores before the wgmmas read them.
+    if (refill) land_stage((it + S - 1) % S);
   }
   cp_async_wait<0>();
 
