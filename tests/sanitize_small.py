@@ -50,6 +50,11 @@ for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "ig
                 w3 = torch.randn(40, 24, 2, 3, 5, device="cuda", requires_grad=True)
                 out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
                 out.backward(torch.randn_like(out))
+                # grad_weight's many-tap tile: 24 input channels, 7 W taps in one group (3xTF32: 4 + 3)
+                x24 = x[:, :24].detach().requires_grad_()
+                w7 = torch.randn(24, 40, 3, 7, device="cuda", requires_grad=True)
+                out = tconv.conv_transpose2d(x24, w7, None, 1, (1, 3))
+                out.backward(torch.randn_like(out))
             finally:
                 torch.backends.cudnn.allow_tf32 = old_flag
 # The GEMMs (gather and grad_weight) on fp16/bf16 data (fp32 accumulation), channels_last bf16 and fp16.
@@ -71,6 +76,11 @@ with tconv._ops.use_algorithm("igemm"):
             b = torch.randn(out_channels, device="cuda", dtype=dtype, requires_grad=True)
             out = tconv.conv_transpose2d(xs, w, b, stride, 1, stride - 1)
             out.backward(torch.randn_like(out))
+        # grad_weight's many-tap tile on 16-bit data: 24 input channels, 5 W taps in one group
+        xs = x[:, :24].detach().requires_grad_()
+        w = torch.randn(24, 40, 3, 5, device="cuda", dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose2d(xs, w, None, 1, (1, 2))
+        out.backward(torch.randn_like(out))
         # 3D, 40 input channels: on Hopper the wgmma grad_weight (64-wide C_in tile, W groups of 3 + 2) with the
         # 16-bit copies landed after each stage's wgmmas; a partial C_in tile and a partial K chunk
         x3 = torch.randn(2, 40, 3, 4, 9, device="cuda", dtype=dtype, requires_grad=True)

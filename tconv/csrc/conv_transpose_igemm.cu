@@ -239,11 +239,11 @@ __device__ __forceinline__ void load_a_fragments(uint32_t (&big)[2][4], uint32_t
     split_tf32<kSplitTf32, kRounded>(row[8 * ld + 4], big[mt][3], small[mt][3]);
   }
 }
-template <bool kSplitTf32, bool kRounded>
-__device__ __forceinline__ void load_b_fragments(uint32_t (&big)[4][2], uint32_t (&small)[4][2], const float* tile,
+template <bool kSplitTf32, bool kRounded, int NT>
+__device__ __forceinline__ void load_b_fragments(uint32_t (&big)[NT][2], uint32_t (&small)[NT][2], const float* tile,
                                                  int ld, int warp_col, int k, int gid, int tig) {
 #pragma unroll
-  for (int nt = 0; nt < 4; ++nt) {
+  for (int nt = 0; nt < NT; ++nt) {
     const float* col = tile + (warp_col + nt * 8 + gid) * ld + k + tig;
     split_tf32<kSplitTf32, kRounded>(col[0], big[nt][0], small[nt][0]);
     split_tf32<kSplitTf32, kRounded>(col[4], big[nt][1], small[nt][1]);
@@ -317,16 +317,16 @@ __device__ __forceinline__ void load_b_fragments_ordered(uint32_t (&big)[4][2], 
   }
 }
 
-// The 2 x 4 MMAs of one K-word step (k8 TF32, or k16 fp16/bf16 by mma_t; 3 each for 3xTF32: small*big +
-// big*small + big*big).
-template <bool kSplitTf32, typename mma_t = float>
-__device__ __forceinline__ void warp_mma_k8(float (&c)[2][4][4], const uint32_t (&a_big)[2][4],
-                                            const uint32_t (&a_small)[2][4], const uint32_t (&b_big)[4][2],
-                                            const uint32_t (&b_small)[4][2]) {
+// The 2 x NT MMAs of one K-word step (k8 TF32, or k16 fp16/bf16 by mma_t; 3 each for 3xTF32: small*big +
+// big*small + big*big). NT = 4 (32-column warp tiles) everywhere but the many-tap grad_weight tile (2).
+template <bool kSplitTf32, typename mma_t = float, int NT>
+__device__ __forceinline__ void warp_mma_k8(float (&c)[2][NT][4], const uint32_t (&a_big)[2][4],
+                                            const uint32_t (&a_small)[2][4], const uint32_t (&b_big)[NT][2],
+                                            const uint32_t (&b_small)[NT][2]) {
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
+    for (int nt = 0; nt < NT; ++nt) {
       if (kSplitTf32) {
         mma_m16n8<float>(c[mt][nt], a_small[mt], b_big[nt]);
         mma_m16n8<float>(c[mt][nt], a_big[mt], b_small[nt]);
@@ -339,19 +339,21 @@ __device__ __forceinline__ void warp_mma_k8(float (&c)[2][4][4], const uint32_t 
 // thousands of K steps that bias would exceed the exact-fp32 contract (seen: 3x over allclose(1e-4)
 // on L1-68's grad_input before this split). TF32 mode accumulates in place: its input rounding
 // (2^-11) dwarfs that bias.
-__device__ __forceinline__ void zero_tile(float (&c)[2][4][4]) {
+template <int NT>
+__device__ __forceinline__ void zero_tile(float (&c)[2][NT][4]) {
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+    for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
       for (int e = 0; e < 4; ++e) c[mt][nt][e] = 0.f;
 }
-__device__ __forceinline__ void add_tile(float (&acc)[2][4][4], const float (&part)[2][4][4]) {
+template <int NT>
+__device__ __forceinline__ void add_tile(float (&acc)[2][NT][4], const float (&part)[2][NT][4]) {
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+    for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
 }
@@ -547,12 +549,13 @@ __device__ __forceinline__ void warpgroup_issue_mma_shared_a(float (&acc)[kN / 2
 }
 
 // The grad_weight form: one A tile (input channels x positions) against up to kMaxTaps B tiles that
-// are the same grad_output strip at different shifts (one per tap of the block's W tap group).
-template <bool kSplitTf32, bool kRounded, int kMaxTaps, int kDepth>
-__device__ __forceinline__ void warp_taps_mma(float (&acc)[kMaxTaps][2][4][4], const float* As, const float* Bs,
+// are the same grad_output strip at different shifts (one per tap of the block's W tap group); the
+// warp's tile is 32 x 8 NT.
+template <bool kSplitTf32, bool kRounded, int kMaxTaps, int kDepth, int NT>
+__device__ __forceinline__ void warp_taps_mma(float (&acc)[kMaxTaps][2][NT][4], const float* As, const float* Bs,
                                               int ld, const int (&shift)[kMaxTaps], int count, int warp_row,
                                               int warp_col, int gid, int tig) {
-  float part[kSplitTf32 ? kMaxTaps : 1][2][4][4];
+  float part[kSplitTf32 ? kMaxTaps : 1][2][NT][4];
   if (kSplitTf32)
 #pragma unroll
     for (int t = 0; t < kMaxTaps; ++t) zero_tile(part[t]);
@@ -563,7 +566,7 @@ __device__ __forceinline__ void warp_taps_mma(float (&acc)[kMaxTaps][2][4][4], c
 #pragma unroll
     for (int t = 0; t < kMaxTaps; ++t) {
       if (t < count) {
-        uint32_t b_big[4][2], b_small[4][2];
+        uint32_t b_big[NT][2], b_small[NT][2];
         load_b_fragments<kSplitTf32, kRounded>(b_big, b_small, Bs + shift[t], ld, warp_col, kk, gid, tig);
         warp_mma_k8<kSplitTf32>(kSplitTf32 ? part[kSplitTf32 ? t : 0] : acc[t], a_big, a_small, b_big, b_small);
       }
@@ -1245,10 +1248,11 @@ __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(con
 // are kMaxTaps 32x32 tiles per warp, and a call with one-tap groups (kernel == stride, e.g. k2 s2)
 // keeps the small register footprint and occupancy of a one-tap kernel (run 13, H200: with four
 // tiles' registers throughout, the 3D U-Net up-conv's TF32 fwd+bwd went 1.96 -> 2.50 ms).
-template <typename scalar_t, bool kSplitTf32, int kWarpsM, int kMaxTaps>
-__global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32>::kThreads)
+template <typename scalar_t, bool kSplitTf32, int kWarpsM, int kMaxTaps, int kWarpsN = 2>
+__global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::kThreads)
 tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
-  using T = WeightGemmTile<kWarpsM, kSplitTf32>;
+  using T = WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>;
+  constexpr int NT = T::kWarpTileN / 8;  // n8 tiles per warp and tap
   static_assert(std::is_same<scalar_t, float>::value || !kSplitTf32, "3xTF32 is for fp32 data");
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LD = T::kLd;
@@ -1317,7 +1321,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   const int warp = tid / 32, lane = tid % 32;
   const int warp_m = warp % kWarpsM, warp_n = warp / kWarpsM;
   const int gid = lane / 4, tig = lane % 4;
-  float acc[kMaxTaps][2][4][4];
+  float acc[kMaxTaps][2][NT][4];
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) zero_tile(acc[t]);
 
@@ -1338,7 +1342,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
     const float* As = smem + (it % S) * kStage;
     constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16 values are exact in TF32
     warp_taps_mma<kSplitTf32, kWidened, kMaxTaps, BK>(acc, As, As + BM * LD, LD, shift, taps.count, warp_m * 32,
-                                                      warp_n * 32, gid, tig);
+                                                      warp_n * T::kWarpTileN, gid, tig);
     // The slot refilled is the one the previous iteration read, which every warp finished before the
     // barrier above.
     if (refill) land_stage((it + S - 1) % S);
@@ -1354,11 +1358,11 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 #pragma unroll
     for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt)
+      for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const int ci = ci0 + warp_m * 32 + mt * 16 + gid + (e >= 2 ? 8 : 0);
-          const int co = co0 + warp_n * 32 + nt * 8 + 2 * tig + (e & 1);
+          const int co = co0 + warp_n * T::kWarpTileN + nt * 8 + 2 * tig + (e & 1);
           if (ci < a.cin_g && co < a.cout_g)
             out[((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap] = acc[t][mt][nt][e];
         }
@@ -2020,13 +2024,28 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 namespace {
 struct WeightGradPlan {
   int warps_m, max_taps, w_groups, w_chunks;
+  bool many_taps;      // the many-tap mma.sync tile (WeightGemmManyTapTile): C_in tiles of 32 whose W groups it merges
+  int rows_per_pass;   // channel rows between one thread's copies (the W fold must divide it)
   int largest_group;   // taps in the call's largest W tap group
-  int taps_per_block;  // largest_group rounded up to 1, 2 or 4 (the mma.sync kernel's kMaxTaps)
+  int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group rounded up to 1, 2 or 4 (many-tap: 4, 6 or 8)
   int64_t tiles, units, chunk, splits;
 };
 
-// Taps per block and the tile's stage depth: from WeightGemmTile for the mode.
-template <bool kSplitTf32> constexpr int grad_weight_max_taps() { return WeightGemmTile<1, kSplitTf32>::kMaxTaps; }
+// The W tap groups of a call under a tile's limits: their number and the largest group's taps.
+struct WTapGrouping {
+  int groups, largest;
+};
+WTapGrouping w_tap_grouping(const ConvTransposeParams& p, int max_taps, int max_shift) {
+  WTapGrouping g{weight_w_tap_groups(int(p.kernel[2]), int(p.stride[2]), int(p.dilation[2]), max_taps, max_shift, -1,
+                                     nullptr),
+                 1};
+  for (int i = 0; i < g.groups; ++i) {
+    WTapGroup group{0, 1, 1, 0};
+    weight_w_tap_groups(int(p.kernel[2]), int(p.stride[2]), int(p.dilation[2]), max_taps, max_shift, i, &group);
+    g.largest = std::max(g.largest, group.count);
+  }
+  return g;
+}
 
 // fp16/bf16 products are exact in TF32: split_tf32 applies to fp32 data only.
 bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype == DType::kFloat32; }
@@ -2037,18 +2056,24 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   split_tf32 = uses_split_tf32(dtype, split_tf32);
   WeightGradPlan plan{};
   plan.warps_m = p.in_per_group() <= 32 ? 1 : 2;
-  plan.max_taps = split_tf32 ? grad_weight_max_taps<true>() : grad_weight_max_taps<false>();
-  plan.w_groups = weight_w_tap_groups(int(p.kernel[2]), int(p.stride[2]), int(p.dilation[2]), plan.max_taps,
-                                      Tile::kMaxStripShift, -1, nullptr);
-  int largest = 1;
-  for (int i = 0; i < plan.w_groups; ++i) {
-    WTapGroup group{0, 1, 1, 0};
-    weight_w_tap_groups(int(p.kernel[2]), int(p.stride[2]), int(p.dilation[2]), plan.max_taps, Tile::kMaxStripShift,
-                        i, &group);
-    largest = std::max(largest, group.count);
-  }
-  plan.largest_group = largest;
-  plan.taps_per_block = largest == 1 ? 1 : largest == 2 ? 2 : 4;
+  const int max_taps = split_tf32 ? WeightGemmTile<1, true>::kMaxTaps : Tile::kMaxTaps;
+  const int many_max_taps = split_tf32 ? WeightGemmManyTapTile<true>::kMaxTaps : WeightGemmManyTapTile<false>::kMaxTaps;
+  const WTapGrouping base = w_tap_grouping(p, max_taps, Tile::kMaxStripShift);
+  // The many-tap tile only where it merges W groups (kernel width 5 or 7 at stride 1, ...): elsewhere its
+  // blocks would run the same groups with twice the warps for the same work.
+  const WTapGrouping many =
+      plan.warps_m == 1 ? w_tap_grouping(p, many_max_taps, WeightGemmManyTapTile<false>::kMaxStripShift) : base;
+  plan.many_taps = plan.warps_m == 1 && many.groups < base.groups;
+  const WTapGrouping& grouping = plan.many_taps ? many : base;
+  plan.max_taps = plan.many_taps ? many_max_taps : max_taps;
+  plan.w_groups = grouping.groups;
+  plan.largest_group = grouping.largest;
+  const int largest = grouping.largest;
+  plan.taps_per_block = plan.many_taps ? (largest <= 4 ? 4 : largest <= 6 ? 6 : 8)
+                                       : (largest == 1 ? 1 : largest == 2 ? 2 : 4);
+  plan.rows_per_pass = plan.many_taps ? WeightGemmManyTapTile<false>::kRowsPerPass
+                                      : (plan.warps_m == 1 ? WeightGemmTile<1, false>::kRowsPerPass
+                                                           : WeightGemmTile<2, false>::kRowsPerPass);
   const int64_t bm = 32 * plan.warps_m, bn = Tile::kBlockN, bk = Tile::kBlockK;
   plan.tiles = p.kernel[0] * p.kernel[1] * plan.w_groups * p.groups * ((p.in_per_group() + bm - 1) / bm) *
                ((p.out_per_group() + bn - 1) / bn);
@@ -2065,6 +2090,13 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   return plan;
 }
 
+template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
+cudaError_t launch_grad_weight_many_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
+  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
+  tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 1, kMaxTaps, 4>
+      <<<grid, WeightGemmManyTapTile<kSplitTf32>::kThreads, 0, stream>>>(a);
+  return cudaGetLastError();
+}
 template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
 cudaError_t launch_grad_weight_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
   const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
@@ -2099,6 +2131,11 @@ cudaError_t launch_grad_weight_wgmma(const WeightGradArgs& a, const WeightGradPl
 
 template <typename scalar_t, bool kSplitTf32>
 cudaError_t launch_grad_weight(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
+  if (plan.many_taps) {
+    if (kSplitTf32 || plan.taps_per_block == 4) return launch_grad_weight_many_taps<scalar_t, kSplitTf32, 4>(a, plan, stream);
+    if (plan.taps_per_block == 6) return launch_grad_weight_many_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 4 : 6)>(a, plan, stream);
+    return launch_grad_weight_many_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 4 : 8)>(a, plan, stream);
+  }
   if (plan.taps_per_block == 1) return launch_grad_weight_taps<scalar_t, kSplitTf32, 1>(a, plan, stream);
   if (plan.taps_per_block == 2 || kSplitTf32) return launch_grad_weight_taps<scalar_t, kSplitTf32, 2>(a, plan, stream);
   return launch_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 4)>(a, plan, stream);
@@ -2156,7 +2193,7 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
   if (mode == GatherFold::kOff || !grad_weight_fold_shape(p)) return w;
   const ConvTransposeParams f = grad_weight_folded_params(p);
   const WeightGradPlan plan = plan_grad_weight(f, dtype, split_tf32, sm_count, max_workspace_elems);
-  if ((4 * plan.warps_m) % p.stride[2] != 0) return w;
+  if (plan.rows_per_pass % p.stride[2] != 0) return w;
   return WeightGradProblem{f, plan, int(p.stride[2])};
 }
 }  // namespace

@@ -143,28 +143,40 @@ namespace tconv {
 // Warps are 32x32 per tap; kWarpsM = 1 fits C_in/group <= 32 exactly, 2 the wider ones.
 // Tiles K-contiguous with rows padded to 20 words: fragment loads at any strip shift are
 // bank-conflict free (20 * row mod 32 are distinct multiples of 4).
-template <int kWarpsMArg, bool kSplitTf32Arg>
+// kWarpsN = 4 (the many-tap tile, C_in/group <= 32 only): four warps of 32 x 16 per tap, so a block
+// holds twice the taps in the same accumulator registers per thread (8, or 4 in 3xTF32) and a W tap
+// group reaches 8 positions of shift (strip 24, rows padded to 28 words: 28 * row mod 32 are again
+// distinct multiples of 4). Why: with at most 4 taps, kernel width 5 runs as W groups of 3 + 2 and width 7
+// as 4 + 3, each group loading the x tile and a strip of its own; on L1-68 (TF32, run 63) the grad_weight
+// blocks were latency-bound (tensor pipe 23 %, 8 warps per SM, leading stall on fixed-latency
+// dependencies), and one group of 5 or 7 taps halves the loads and copies per MMA. Not measured yet.
+template <int kWarpsMArg, bool kSplitTf32Arg, int kWarpsNArg = 2>
 struct WeightGemmTile {
   static constexpr int kWarpsM = kWarpsMArg;
-  static constexpr int kWarpsN = 2;
+  static constexpr int kWarpsN = kWarpsNArg;
   static constexpr int kBlockM = 32 * kWarpsM;
   static constexpr int kBlockN = 64;
+  static constexpr int kWarpTileN = kBlockN / kWarpsN;
   static constexpr int kBlockK = 16;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kStages = 3;
   // 3xTF32 keeps a second set of per-stage sums (see warp_tile_mma): two taps keep it within the
-  // register file; TF32 and fp16/bf16 take four (128 accumulators per thread).
-  static constexpr int kMaxTaps = kSplitTf32Arg ? 2 : 4;
-  static constexpr int kMaxStripShift = 4;  // taps of one block lie within 4 positions
+  // register file; TF32 and fp16/bf16 take four (128 accumulators per thread). The many-tap tile's
+  // 32 x 16 warps hold twice as many in the same registers.
+  static constexpr int kMaxTaps = (kSplitTf32Arg ? 2 : 4) * (kWarpsN == 4 ? 2 : 1);
+  static constexpr int kMaxStripShift = kWarpsN == 4 ? 8 : 4;  // taps of one block lie within this many positions
   static constexpr int kStrip = kBlockK + kMaxStripShift;
-  static constexpr int kLd = kStrip;
+  static constexpr int kLd = kWarpsN == 4 ? kStrip + 4 : kStrip;
   static constexpr int kStageFloats = (kBlockM + kBlockN) * kLd;
   static constexpr int kRowsPerPass = kThreads / kBlockK;  // threads copy one column each
   static constexpr int kTailRowsPerPass = kThreads / kMaxStripShift;
   // Split-K target: about this many resident blocks per SM over the whole grid.
   static constexpr int kBlocksPerSmTarget = 8;
+  static_assert(kWarpsN == 2 || (kWarpsN == 4 && kWarpsM == 1), "the many-tap tile is for C_in tiles of 32");
   static_assert(kBlockM % kRowsPerPass == 0 && kBlockN % kTailRowsPerPass == 0, "copies tile the stage");
+  static_assert(kLd % 4 == 0 && (kLd / 4) % 2 == 1, "fragment loads conflict free: 8 rows x 4 columns on distinct banks");
 };
+template <bool kSplitTf32> using WeightGemmManyTapTile = WeightGemmTile<1, kSplitTf32, 4>;
 constexpr int kGradWeightMaxWGroups = 32;  // W tap groups per call (kernel width <= 32)
 
 // grad_weight on Hopper (sm_90a, TF32 mode and fp16/bf16): the same blocks as WeightGemmTile (C_in tile

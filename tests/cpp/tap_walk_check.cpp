@@ -28,14 +28,16 @@ int main() {
   }
   // grad_weight's W tap groups: every tap exactly once, at most max_taps per group, shifts within
   // max_shift, and tap kw0 + t * kw_step reads output s * (i + t * shift_step) + kw0 * d = s * i + kw * d.
+  // max_shift 4 is the 32 x 32-warp tiles' strip tail, 8 the many-tap tile's (up to 8 taps).
+  for (int max_shift = 4; max_shift <= 8; max_shift += 4)
   for (int K = 1; K <= 32; ++K) for (int s = 1; s <= 9; ++s) for (int d = 1; d <= 5; ++d)
-  for (int max_taps = 1; max_taps <= 4; ++max_taps) {
+  for (int max_taps = 1; max_taps <= 2 * max_shift && max_taps <= 8; ++max_taps) {
     int seen[32] = {0};
-    const int groups = weight_w_tap_groups(K, s, d, max_taps, 4, -1, nullptr);
+    const int groups = weight_w_tap_groups(K, s, d, max_taps, max_shift, -1, nullptr);
     for (int gi = 0; gi < groups; ++gi) {
       WTapGroup g{-1, 0, 0, 0};
-      if (weight_w_tap_groups(K, s, d, max_taps, 4, gi, &g) != groups) ++bad;
-      if (g.count < 1 || g.count > max_taps || (g.count - 1) * g.shift_step > 4) ++bad;
+      if (weight_w_tap_groups(K, s, d, max_taps, max_shift, gi, &g) != groups) ++bad;
+      if (g.count < 1 || g.count > max_taps || (g.count - 1) * g.shift_step > max_shift) ++bad;
       for (int t = 0; t < g.count; ++t) {
         const int kw = g.kw0 + t * g.kw_step;
         if (kw < 0 || kw >= K || s * t * g.shift_step != t * g.kw_step * d) { ++bad; continue; }
