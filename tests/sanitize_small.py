@@ -50,10 +50,11 @@ for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "ig
                 w3 = torch.randn(40, 24, 2, 3, 5, device="cuda", requires_grad=True)
                 out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
                 out.backward(torch.randn_like(out))
-                # grad_weight's many-tap tile: 24 input channels, 7 W taps in one group (3xTF32: 4 + 3)
+                # grad_weight with 24 input channels and 5 W taps: one group on the many-tap tile in TF32,
+                # 2 + 2 + 1 on the 32 x 32 tiles in 3xTF32
                 x24 = x[:, :24].detach().requires_grad_()
-                w7 = torch.randn(24, 40, 3, 7, device="cuda", requires_grad=True)
-                out = tconv.conv_transpose2d(x24, w7, None, 1, (1, 3))
+                w5 = torch.randn(24, 40, 3, 5, device="cuda", requires_grad=True)
+                out = tconv.conv_transpose2d(x24, w5, None, 1, (1, 2))
                 out.backward(torch.randn_like(out))
             finally:
                 torch.backends.cudnn.allow_tf32 = old_flag

@@ -187,10 +187,10 @@ GRID = [
     (1, 2, 40, 24, 1, [32], [16], [20], [3], [1], [30], True),
     (3, 2, 36, 100, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 0, 1], [1, 1, 1], [3, 4, 37], True),
     (2, 2, 24, 48, 2, [3, 3], [2, 4], [1, 2], [1, 2], [1, 3], [5, 33], False),
-    # grad_weight's many-tap tile (C_in/group <= 32, W groups the 4-tap tiles would split): 7 taps at stride 1
-    # (8-tap kernel) with a partial C_out tile; 5 taps (6-tap kernel) with two C_out tiles; W stride 2 with
-    # 9 taps (residue classes of 5 and 4) and groups; W dilation 5 (shifts of 5 in one group); k16 s2, which the
-    # W fold turns into 8 stride-1 taps over 2 columns per channel
+    # grad_weight's W groups with C_in/group <= 32 around the many-tap tile (TF32 and fp16/bf16, up to 6 taps,
+    # shifts up to 8): 7 taps at stride 1 (4 + 3 on the 32 x 32 tiles) with a partial C_out tile; 5 taps (one
+    # many-tap group) with two C_out tiles; W stride 2 with 9 taps (residue classes of 5 and 4) and groups; W
+    # dilation 5 (shifts of 5 in one group); k16 s2, which the W fold turns into 8 stride-1 taps (4 + 4)
     (1, 2, 24, 40, 1, [7], [1], [3], [0], [1], [50], True),
     (2, 2, 32, 72, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [7, 37], False),
     (3, 2, 16, 24, 2, [2, 3, 9], [1, 1, 2], [0, 1, 4], [0, 0, 1], [1, 1, 1], [3, 4, 21], True),

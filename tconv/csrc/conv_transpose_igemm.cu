@@ -2027,7 +2027,7 @@ struct WeightGradPlan {
   bool many_taps;      // the many-tap mma.sync tile (WeightGemmManyTapTile): C_in tiles of 32 whose W groups it merges
   int rows_per_pass;   // channel rows between one thread's copies (the W fold must divide it)
   int largest_group;   // taps in the call's largest W tap group
-  int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group rounded up to 1, 2 or 4 (many-tap: 4, 6 or 8)
+  int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group rounded up to 1, 2 or 4 (many-tap: 4 or 6)
   int64_t tiles, units, chunk, splits;
 };
 
@@ -2057,21 +2057,20 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   WeightGradPlan plan{};
   plan.warps_m = p.in_per_group() <= 32 ? 1 : 2;
   const int max_taps = split_tf32 ? WeightGemmTile<1, true>::kMaxTaps : Tile::kMaxTaps;
-  const int many_max_taps = split_tf32 ? WeightGemmManyTapTile<true>::kMaxTaps : WeightGemmManyTapTile<false>::kMaxTaps;
+  const int many_max_taps = WeightGemmManyTapTile::kMaxTaps;
   const WTapGrouping base = w_tap_grouping(p, max_taps, Tile::kMaxStripShift);
-  // The many-tap tile only where it merges W groups (kernel width 5 or 7 at stride 1, ...): elsewhere its
-  // blocks would run the same groups with twice the warps for the same work.
-  const WTapGrouping many =
-      plan.warps_m == 1 ? w_tap_grouping(p, many_max_taps, WeightGemmManyTapTile<false>::kMaxStripShift) : base;
-  plan.many_taps = plan.warps_m == 1 && many.groups < base.groups;
+  // The many-tap tile only where it merges W groups (kernel width 5 at stride 1, ...: igemm_config.h):
+  // elsewhere its blocks would run the same groups with twice the warps for the same work.
+  const bool many_allowed = plan.warps_m == 1 && !split_tf32;
+  const WTapGrouping many = many_allowed ? w_tap_grouping(p, many_max_taps, WeightGemmManyTapTile::kMaxStripShift) : base;
+  plan.many_taps = many_allowed && many.groups < base.groups;
   const WTapGrouping& grouping = plan.many_taps ? many : base;
   plan.max_taps = plan.many_taps ? many_max_taps : max_taps;
   plan.w_groups = grouping.groups;
   plan.largest_group = grouping.largest;
   const int largest = grouping.largest;
-  plan.taps_per_block = plan.many_taps ? (largest <= 4 ? 4 : largest <= 6 ? 6 : 8)
-                                       : (largest == 1 ? 1 : largest == 2 ? 2 : 4);
-  plan.rows_per_pass = plan.many_taps ? WeightGemmManyTapTile<false>::kRowsPerPass
+  plan.taps_per_block = plan.many_taps ? (largest <= 4 ? 4 : 6) : (largest == 1 ? 1 : largest == 2 ? 2 : 4);
+  plan.rows_per_pass = plan.many_taps ? WeightGemmManyTapTile::kRowsPerPass
                                       : (plan.warps_m == 1 ? WeightGemmTile<1, false>::kRowsPerPass
                                                            : WeightGemmTile<2, false>::kRowsPerPass);
   const int64_t bm = 32 * plan.warps_m, bn = Tile::kBlockN, bk = Tile::kBlockK;
@@ -2090,11 +2089,11 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   return plan;
 }
 
-template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
+template <typename scalar_t, int kMaxTaps>
 cudaError_t launch_grad_weight_many_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
   const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 1, kMaxTaps, 4>
-      <<<grid, WeightGemmManyTapTile<kSplitTf32>::kThreads, 0, stream>>>(a);
+  tconv_igemm_grad_weight_tf32_kernel<scalar_t, false, 1, kMaxTaps, 4>
+      <<<grid, WeightGemmManyTapTile::kThreads, 0, stream>>>(a);
   return cudaGetLastError();
 }
 template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
@@ -2131,10 +2130,10 @@ cudaError_t launch_grad_weight_wgmma(const WeightGradArgs& a, const WeightGradPl
 
 template <typename scalar_t, bool kSplitTf32>
 cudaError_t launch_grad_weight(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
-  if (plan.many_taps) {
-    if (kSplitTf32 || plan.taps_per_block == 4) return launch_grad_weight_many_taps<scalar_t, kSplitTf32, 4>(a, plan, stream);
-    if (plan.taps_per_block == 6) return launch_grad_weight_many_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 4 : 6)>(a, plan, stream);
-    return launch_grad_weight_many_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 4 : 8)>(a, plan, stream);
+  if constexpr (!kSplitTf32) {  // the plan never takes the many-tap tile in 3xTF32
+    if (plan.many_taps)
+      return plan.taps_per_block == 4 ? launch_grad_weight_many_taps<scalar_t, 4>(a, plan, stream)
+                                      : launch_grad_weight_many_taps<scalar_t, 6>(a, plan, stream);
   }
   if (plan.taps_per_block == 1) return launch_grad_weight_taps<scalar_t, kSplitTf32, 1>(a, plan, stream);
   if (plan.taps_per_block == 2 || kSplitTf32) return launch_grad_weight_taps<scalar_t, kSplitTf32, 2>(a, plan, stream);

@@ -143,13 +143,16 @@ namespace tconv {
 // Warps are 32x32 per tap; kWarpsM = 1 fits C_in/group <= 32 exactly, 2 the wider ones.
 // Tiles K-contiguous with rows padded to 20 words: fragment loads at any strip shift are
 // bank-conflict free (20 * row mod 32 are distinct multiples of 4).
-// kWarpsN = 4 (the many-tap tile, C_in/group <= 32 only): four warps of 32 x 16 per tap, so a block
-// holds twice the taps in the same accumulator registers per thread (8, or 4 in 3xTF32) and a W tap
-// group reaches 8 positions of shift (strip 24, rows padded to 28 words: 28 * row mod 32 are again
-// distinct multiples of 4). Why: with at most 4 taps, kernel width 5 runs as W groups of 3 + 2 and width 7
-// as 4 + 3, each group loading the x tile and a strip of its own; on L1-68 (TF32, run 63) the grad_weight
-// blocks were latency-bound (tensor pipe 23 %, 8 warps per SM, leading stall on fixed-latency
-// dependencies), and one group of 5 or 7 taps halves the loads and copies per MMA. Not measured yet.
+// kWarpsN = 4 (the many-tap tile, C_in/group <= 32 only, TF32 and fp16/bf16): four warps of 32 x 16 per
+// tap, so a block holds more taps in fewer accumulator registers per thread, and a W tap group reaches
+// 8 positions of shift (strip 24, rows padded to 28 words: 28 * row mod 32 are again distinct multiples of
+// 4). Why: with at most 4 taps, kernel width 5 runs as W groups of 3 + 2, each loading the x tile and a
+// strip of its own; on L1-68 (TF32, run 63) those blocks were latency-bound (tensor pipe 23 %, 8 warps per
+// SM, leading stall on fixed-latency dependencies). Run 67 (H200, grad_weight kernel time, profiler, against
+// runs 62-63): one group of 5 taps (the 6-tap kernel, 168 registers: 12 warps per SM) took L1-68 from 21.7 to
+// 16.2 ms in TF32 and 22.6 to 19.4 in bf16; one group of 7 (an 8-tap kernel, 222 registers, 8 warps per SM)
+// lost against 4 + 3 (fam02 TF32 3.47 -> 4.17 ms, fam11 bf16 4.19 -> 4.54), so groups stop at 6 taps. 3xTF32
+// keeps the 32 x 32 tiles (its many-tap form passed the GPU tests in run 67 but was not timed).
 template <int kWarpsMArg, bool kSplitTf32Arg, int kWarpsNArg = 2>
 struct WeightGemmTile {
   static constexpr int kWarpsM = kWarpsMArg;
@@ -162,8 +165,8 @@ struct WeightGemmTile {
   static constexpr int kStages = 3;
   // 3xTF32 keeps a second set of per-stage sums (see warp_tile_mma): two taps keep it within the
   // register file; TF32 and fp16/bf16 take four (128 accumulators per thread). The many-tap tile's
-  // 32 x 16 warps hold twice as many in the same registers.
-  static constexpr int kMaxTaps = (kSplitTf32Arg ? 2 : 4) * (kWarpsN == 4 ? 2 : 1);
+  // 32 x 16 warps: six (96 accumulators; eight measured slower, above).
+  static constexpr int kMaxTaps = kWarpsN == 4 ? 6 : (kSplitTf32Arg ? 2 : 4);
   static constexpr int kMaxStripShift = kWarpsN == 4 ? 8 : 4;  // taps of one block lie within this many positions
   static constexpr int kStrip = kBlockK + kMaxStripShift;
   static constexpr int kLd = kWarpsN == 4 ? kStrip + 4 : kStrip;
@@ -172,11 +175,12 @@ struct WeightGemmTile {
   static constexpr int kTailRowsPerPass = kThreads / kMaxStripShift;
   // Split-K target: about this many resident blocks per SM over the whole grid.
   static constexpr int kBlocksPerSmTarget = 8;
-  static_assert(kWarpsN == 2 || (kWarpsN == 4 && kWarpsM == 1), "the many-tap tile is for C_in tiles of 32");
+  static_assert(kWarpsN == 2 || (kWarpsN == 4 && kWarpsM == 1 && !kSplitTf32Arg),
+                "the many-tap tile is for C_in tiles of 32, TF32 and fp16/bf16");
   static_assert(kBlockM % kRowsPerPass == 0 && kBlockN % kTailRowsPerPass == 0, "copies tile the stage");
   static_assert(kLd % 4 == 0 && (kLd / 4) % 2 == 1, "fragment loads conflict free: 8 rows x 4 columns on distinct banks");
 };
-template <bool kSplitTf32> using WeightGemmManyTapTile = WeightGemmTile<1, kSplitTf32, 4>;
+using WeightGemmManyTapTile = WeightGemmTile<1, false, 4>;
 constexpr int kGradWeightMaxWGroups = 32;  // W tap groups per call (kernel width <= 32)
 
 // grad_weight on Hopper (sm_90a, TF32 mode and fp16/bf16): the same blocks as WeightGemmTile (C_in tile
