@@ -1248,6 +1248,7 @@ __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(con
 // are kMaxTaps 32x32 tiles per warp, and a call with one-tap groups (kernel == stride, e.g. k2 s2)
 // keeps the small register footprint and occupancy of a one-tap kernel (run 13, H200: with four
 // tiles' registers throughout, the 3D U-Net up-conv's TF32 fwd+bwd went 1.96 -> 2.50 ms).
+// kWarpsN = 4 is the many-tap tile (igemm_config.h): 32 x 16 warp tiles, kMaxTaps 4 or 6.
 template <typename scalar_t, bool kSplitTf32, int kWarpsM, int kMaxTaps, int kWarpsN = 2>
 __global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::kThreads)
 tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
