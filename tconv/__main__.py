@@ -1,4 +1,4 @@
-"""Command line: python -m tconv {info,build,verify,bench} (also installed as `tconv`)."""
+"""Command line: python -m tconv {info,build,verify,bench,summary} (also installed as `tconv`)."""
 import argparse
 import sys
 
@@ -62,10 +62,12 @@ def main(argv=None) -> int:
     build.add_argument("--verbose", action="store_true")
     sub.add_parser("verify", help="verify a solution against its problem (see: tconv verify -h)", add_help=False)
     sub.add_parser("bench", help="benchmark problems (see: tconv bench -h)", add_help=False)
-    if argv and argv[0] in ("verify", "bench"):
-        from .harness import bench, verify
+    sub.add_parser("summary", help="suite geomeans of tconv bench results files (see: tconv summary -h)",
+                   add_help=False)
+    if argv and argv[0] in ("verify", "bench", "summary"):
+        from .harness import bench, summary, verify
 
-        return (verify if argv[0] == "verify" else bench).main(argv[1:])
+        return {"verify": verify, "bench": bench, "summary": summary}[argv[0]].main(argv[1:])
     args = parser.parse_args(argv)
     if args.command == "info":
         return _info()
