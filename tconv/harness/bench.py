@@ -70,7 +70,8 @@ from .timing import L2_FLUSH_BYTES, TimingStats, time_on
 from .verify import describe_error, verify
 
 SUITES = ("core", "family", "real", "all", "blocks")
-VARIANTS = ("eager", "cudnn_bench", "compile", "tconv")
+BASELINES = ("eager", "cudnn_bench", "compile")  # what tconv's speedups are taken against
+VARIANTS = BASELINES + ("tconv",)
 PASSES = ("fwd", "fwdbwd")
 MIN_RUNS = 20
 VERIFY_TRIALS = 2
@@ -110,7 +111,7 @@ def _empty_row(spec: ProblemSpec, precision: str) -> Dict[str, Any]:
             for suffix in ("ms", "p20_ms", "p80_ms"):
                 row[f"{variant}_{pass_name}_{suffix}"] = None
     for pass_name in PASSES:
-        for baseline in ("eager", "cudnn_bench", "compile"):
+        for baseline in BASELINES:
             row[f"tconv_{pass_name}_speedup_vs_{baseline}"] = None
         row[f"tconv_{pass_name}_tflops"] = None
         row[f"tconv_{pass_name}_gbs"] = None
@@ -142,7 +143,7 @@ def _derive_metrics(row: Dict[str, Any]) -> None:
         tconv_ms = row[f"tconv_{pass_name}_ms"]
         if not tconv_ms:
             continue
-        for baseline in ("eager", "cudnn_bench", "compile"):
+        for baseline in BASELINES:
             baseline_ms = row[f"{baseline}_{pass_name}_ms"]
             if baseline_ms:
                 row[f"tconv_{pass_name}_speedup_vs_{baseline}"] = baseline_ms / tconv_ms

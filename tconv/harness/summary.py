@@ -20,10 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .bench import RESUME_KEYS, _suite
-
-PASSES = ("fwd", "fwdbwd")
-BASELINES = ("eager", "cudnn_bench", "compile")
+from .bench import BASELINES, PASSES, RESUME_KEYS, _suite
 
 
 class SummaryError(ValueError):
