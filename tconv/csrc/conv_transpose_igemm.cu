@@ -419,9 +419,6 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
 // 32-bit words either way, so the B descriptor is the same.
 template <int kN, typename mma_t>
 __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
-#define TCONV_WGMMA_D32 \
-  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
 #define TCONV_WGMMA_D64 \
   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
@@ -436,10 +433,6 @@ __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (
   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-#define TCONV_WGMMA_ARGS32 \
-  "{" \
-  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, " \
-  "{%16, %17, %18, %19}, %20"
 #define TCONV_WGMMA_ARGS64 \
   "{" \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -501,15 +494,12 @@ TCONV_DEFINE_WGMMA_SHARED_A(128, __nv_bfloat16, "k16.f32.bf16.bf16")
   template <>                                   \
   __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&)[N / 2], const uint32_t (&)[4], uint64_t) {}
 #endif
-TCONV_DEFINE_WGMMA(32, float, "k8.f32.tf32.tf32")  // grad_weight, C_in tiles of 32
 TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32")
 // 16-bit data runs wgmma with A from shared memory (wgmma_mma_shared_a).
 #undef TCONV_DEFINE_WGMMA
-#undef TCONV_WGMMA_ARGS32
 #undef TCONV_WGMMA_ARGS64
 #undef TCONV_WGMMA_ARGS128
-#undef TCONV_WGMMA_D32
 #undef TCONV_WGMMA_D64
 #undef TCONV_WGMMA_D128
 
@@ -1383,7 +1373,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 // grad_weight on Hopper (WeightWgmmaTile): the mma.sync kernel's blocks, stages and split-K, with one
 // warpgroup issuing per k8 step and tap one wgmma m64nNk8: A = this warp's 16 C_out rows of the
 // grad_output strip at the tap's shift (registers), B = the x tile (C_in x positions) by descriptor.
-// Each stage's two k8 steps are wgmma groups left in flight (see the main loop).
+// Synchronous per stage (all of a stage's wgmmas, then wait): the x tile stays single-use per stage.
 template <typename scalar_t, int kWarpsM, int kMaxTaps>
 __global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads)
 tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
@@ -1471,24 +1461,16 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   // them (C7513, as in the gather kernel).
   const int count = taps.count;
 
-  // Asynchronous wgmmas: each k8 step is one wgmma group with an A register set of its own (frag[k8]),
-  // reloaded only after the group that last read it completed (wait<1> after the next group's issue),
-  // so one group runs while the next stage is fetched and its fragments are loaded. Loads therefore run
-  // S - 2 stages ahead: the slot refilled at iteration it was read by iteration it - 2, whose groups
-  // every warp waited for before this iteration's barrier.
-  static_assert(BK / 8 == 2, "two k8 groups per stage: the A register sets alternate across stages too");
-  constexpr int kAhead = S - 2;
 #pragma unroll
-  for (int st = 0; st < kAhead; ++st) {
+  for (int st = 0; st < S - 1; ++st) {
     if (st < iterations) {
       fetch_stage(st);
       land_stage(st);
     }
     cp_async_commit();
   }
-  uint32_t frag[BK / 8][kMaxTaps][4] = {};
   for (int it = 0; it < iterations; ++it) {
-    cp_async_wait<kAhead - 1>();
+    cp_async_wait<S - 2>();
     // wgmma reads fp32 B as TF32 by dropping the low mantissa bits (truncation): each thread rounds the
     // x elements it copied (its own cp.async writes are complete after the wait). Without this, run 29
     // measured grad_weight errors of 2.0-2.1x PyTorch's TF32 error (the contract allows 2x).
@@ -1499,13 +1481,14 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
     }
     fence_generic_to_async_shared();
     __syncthreads();
-    const bool refill = it + kAhead < iterations;
-    if (refill) fetch_stage((it + kAhead) % S);
+    const bool refill = it + S - 1 < iterations;
+    if (refill) fetch_stage((it + S - 1) % S);
     cp_async_commit();
     const float* As = smem + (it % S) * kStage;
     const float* Bs = As + T::kStageA;
+    uint32_t frag[BK / 8][kMaxTaps][4];
 #pragma unroll
-    for (int k8 = 0; k8 < BK / 8; ++k8) {
+    for (int k8 = 0; k8 < BK / 8; ++k8)
 #pragma unroll
       for (int t = 0; t < kMaxTaps; ++t) {
         // rows warp * 16 + gid (+8), strip columns k8 * 8 + tig (+4) + shift
@@ -1515,24 +1498,19 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) frag[k8][t][e] = kWidened ? __float_as_uint(v[e]) : to_tf32(v[e]);
       }
-      wgmma_fence();
+    wgmma_fence();
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8) {
       const uint64_t b_desc = wgmma_smem_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
 #pragma unroll
       for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[k8][t], b_desc);
-      wgmma_commit();
-      wgmma_wait<1>();
-      // The other set is free from here on; until here the compiler must not give its registers to
-      // anything else (it would, seeing no later use, and ptxas would then serialize the wgmmas).
-#pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t)
-        asm volatile("" ::"r"(frag[1 - k8][t][0]), "r"(frag[1 - k8][t][1]), "r"(frag[1 - k8][t][2]),
-                     "r"(frag[1 - k8][t][3]));
     }
-    // The slot landed in is the one refilled above (read by iteration it - 2, see kAhead); the next
-    // fence orders these generic stores before the wgmmas that read them.
-    if (refill) land_stage((it + kAhead) % S);
+    wgmma_commit();
+    wgmma_wait<0>();
+    // The refilled slot was read by the previous iteration's wgmmas, complete in every warp before the
+    // barrier above; the next iteration's fence orders these generic stores before the wgmmas read them.
+    if (refill) land_stage((it + S - 1) % S);
   }
-  wgmma_wait<0>();
   cp_async_wait<0>();
 
   // Accumulator i = 4 j + 2 h + l: C_out row warp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
@@ -2136,10 +2114,8 @@ cudaError_t launch_grad_weight_taps(const WeightGradArgs& a, const WeightGradPla
 template <typename scalar_t, int kMaxTaps>
 cudaError_t launch_grad_weight_wgmma_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
   const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  if (plan.warps_m == 1)
-    tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 1, kMaxTaps><<<grid, WeightWgmmaTile<1>::kThreads, 0, stream>>>(a);
-  else
-    tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps><<<grid, WeightWgmmaTile<2>::kThreads, 0, stream>>>(a);
+  // Only 64-wide C_in tiles (plan.warps_m == 2) take this kernel; see igemm_grad_weight.
+  tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps><<<grid, WeightWgmmaTile<2>::kThreads, 0, stream>>>(a);
   return cudaGetLastError();
 }
 template <typename scalar_t>
@@ -2175,24 +2151,10 @@ cudaError_t launch_grad_weight(const WeightGradArgs& a, const WeightGradPlan& pl
 // 3.46), and behind on every 1D/2D shape it took: fam01 7.09 vs 6.68, fam04 4.62 vs 4.43, fam05 4.23 vs
 // 4.11, fam06 6.98 vs 6.56 (run 29's fam06 gain, a fwd+bwd figure, did not hold up here), DCGAN 1.17 vs 1.08, HiFi-GAN 12.4 vs 11.2 (not understood yet; the 3D
 // shapes have 9 (kd, kh) tap rows per W group where the 2D ones have 3 or 7 and the 1D ones 1).
-// TCONV_GRAD_WEIGHT_WGMMA (development only, read once per process): "1" takes the wgmma kernel wherever it
-// can run, "0" never; unset = the heuristic. For same-process A/B timings of the two grad_weight kernels.
-int grad_weight_wgmma_override() {
-  static const int value = [] {
-    const char* v = std::getenv("TCONV_GRAD_WEIGHT_WGMMA");
-    return v == nullptr || *v == 0 ? -1 : (std::atoi(v) != 0 ? 1 : 0);
-  }();
-  return value;
-}
-bool grad_weight_uses_wgmma(const ConvTransposeParams& p, const WeightGradPlan& plan, int fold, DType dtype,
-                            bool split_tf32, bool allow_wgmma, int device) {
-  // Where it can run: its W tap groups are the 32 x 32 tiles' (not the many-tap tile's), and a folded
-  // call's s columns of one channel must fall on one thread's copies (its rows between copies: 8).
-  const bool possible = use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) &&
-                        !plan.many_taps && WeightWgmmaTile<1>::kThreads / WeightWgmmaTile<1>::kBlockK % fold == 0;
-  const int forced = grad_weight_wgmma_override();
-  if (forced >= 0) return possible && forced == 1;
-  return possible && plan.warps_m == 2 && plan.largest_group >= 2 && p.kernel[0] > 1;
+bool grad_weight_uses_wgmma(const ConvTransposeParams& p, const WeightGradPlan& plan, DType dtype, bool split_tf32,
+                            bool allow_wgmma, int device) {
+  return use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) && plan.warps_m == 2 &&
+         plan.largest_group >= 2 && p.kernel[0] > 1;
 }
 
 // grad_weight's W fold, the forward's (fold_w) seen from the weights: at W stride s with s dividing the W
@@ -2318,7 +2280,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) return err;
-  const bool wgmma = grad_weight_uses_wgmma(p, plan, problem.fold, dtype, split_tf32, allow_wgmma, device);
+  const bool wgmma = grad_weight_uses_wgmma(p, plan, dtype, split_tf32, allow_wgmma, device);
   switch (dtype) {
     case DType::kFloat32:
       err = wgmma        ? launch_grad_weight_wgmma<float>(a, plan, plan.largest_group, stream)

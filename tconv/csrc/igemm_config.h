@@ -197,9 +197,7 @@ struct WeightWgmmaTile {
   static constexpr int kBlockM = 64;                // C_out: the wgmma's M
   static constexpr int kBlockN = 32 * kWarpsMArg;   // C_in: the wgmma's N (WeightGemmTile's kBlockM)
   static constexpr int kBlockK = 16;
-  // Five stages of 9 KB (C_in tile 64: 45 KB of static shared memory): loads run three stages ahead while
-  // the wgmma groups of the last stage are still in flight (the kernel's main loop).
-  static constexpr int kStages = 5;
+  static constexpr int kStages = 4;
   static constexpr int kMaxTaps = 4;
   static constexpr int kMaxStripShift = 4;
   static constexpr int kStrip = kBlockK + kMaxStripShift;
