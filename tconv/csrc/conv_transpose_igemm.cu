@@ -1244,13 +1244,15 @@ __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(con
 // Block: (kd, kh, W tap group, group, C_out tile, C_in tile) x one split of K. Each stage is one
 // BK-wide chunk of one input row, the same for every thread, so the row's grad_output (D, H)
 // position and its validity are block-uniform; per thread only the W column varies.
-// kMaxTaps (1, 2 or 4, at most the tile's) is the largest W tap group of the call: the accumulators
+// kMaxTaps (1 to 4, at most the tile's) is the largest W tap group of the call: the accumulators
 // are kMaxTaps 32x32 tiles per warp, and a call with one-tap groups (kernel == stride, e.g. k2 s2)
 // keeps the small register footprint and occupancy of a one-tap kernel (run 13, H200: with four
-// tiles' registers throughout, the 3D U-Net up-conv's TF32 fwd+bwd went 1.96 -> 2.50 ms).
+// tiles' registers throughout, the 3D U-Net up-conv's TF32 fwd+bwd went 1.96 -> 2.50 ms); three-tap
+// kernels are held to 12 warps per SM (WeightGemmTile::min_blocks_per_sm).
 // kWarpsN = 4 is the many-tap tile (igemm_config.h): 32 x 16 warp tiles, kMaxTaps 4 or 6.
 template <typename scalar_t, bool kSplitTf32, int kWarpsM, int kMaxTaps, int kWarpsN = 2>
-__global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::kThreads)
+__global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::kThreads,
+                                  WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::min_blocks_per_sm(kMaxTaps))
 tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   using T = WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>;
   constexpr int NT = T::kWarpTileN / 8;  // n8 tiles per warp and tap
@@ -1375,7 +1377,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 // grad_output strip at the tap's shift (registers), B = the x tile (C_in x positions) by descriptor.
 // Synchronous per stage (all of a stage's wgmmas, then wait): the x tile stays single-use per stage.
 template <typename scalar_t, int kWarpsM, int kMaxTaps>
-__global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads)
+__global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads, WeightWgmmaTile<kWarpsM>::min_blocks_per_sm(kMaxTaps))
 tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   using T = WeightWgmmaTile<kWarpsM>;
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
@@ -2028,7 +2030,7 @@ struct WeightGradPlan {
   bool many_taps;      // the many-tap mma.sync tile (WeightGemmManyTapTile): C_in tiles of 32 whose W groups it merges
   int rows_per_pass;   // channel rows between one thread's copies (the W fold must divide it)
   int largest_group;   // taps in the call's largest W tap group
-  int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group rounded up to 1, 2 or 4 (many-tap: 4 or 6)
+  int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group (4 at most), many-tap: 4 or 6
   int64_t tiles, units, chunk, splits;
 };
 
@@ -2070,7 +2072,7 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   plan.w_groups = grouping.groups;
   plan.largest_group = grouping.largest;
   const int largest = grouping.largest;
-  plan.taps_per_block = plan.many_taps ? (largest <= 4 ? 4 : 6) : (largest == 1 ? 1 : largest == 2 ? 2 : 4);
+  plan.taps_per_block = plan.many_taps ? (largest <= 4 ? 4 : 6) : std::min(largest, 4);
   plan.rows_per_pass = plan.many_taps ? WeightGemmManyTapTile::kRowsPerPass
                                       : (plan.warps_m == 1 ? WeightGemmTile<1, false>::kRowsPerPass
                                                            : WeightGemmTile<2, false>::kRowsPerPass);
@@ -2138,6 +2140,7 @@ cudaError_t launch_grad_weight(const WeightGradArgs& a, const WeightGradPlan& pl
   }
   if (plan.taps_per_block == 1) return launch_grad_weight_taps<scalar_t, kSplitTf32, 1>(a, plan, stream);
   if (plan.taps_per_block == 2 || kSplitTf32) return launch_grad_weight_taps<scalar_t, kSplitTf32, 2>(a, plan, stream);
+  if (plan.taps_per_block == 3) return launch_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 3)>(a, plan, stream);
   return launch_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 4)>(a, plan, stream);
 }
 

@@ -175,6 +175,13 @@ struct WeightGemmTile {
   static constexpr int kTailRowsPerPass = kThreads / kMaxStripShift;
   // Split-K target: about this many resident blocks per SM over the whole grid.
   static constexpr int kBlocksPerSmTarget = 8;
+  // Blocks per SM the registers must allow (__launch_bounds__' second argument) for a kernel of `taps`
+  // taps: three-tap kernels (kernel width 3, and 3 + 2 groups of width 5) are held to 12 warps per SM
+  // (170 registers), where their 96 accumulators leave room; the others take what ptxas gives (8 warps per
+  // SM at 4 taps). Why: run 70's ncu of the four-tap-sized kernel on fam06 (TF32, 212 registers, 12.3 %
+  // achieved occupancy) showed 40 % of the stall samples on fixed-latency dependencies ("wait") with two
+  // warps per scheduler, and the many-tap tile's 12 warps per SM gained 25 % on L1-68 (run 67).
+  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 12 * 32 / kThreads : 1; }
   static_assert(kWarpsN == 2 || (kWarpsN == 4 && kWarpsM == 1 && !kSplitTf32Arg),
                 "the many-tap tile is for C_in tiles of 32, TF32 and fp16/bf16");
   static_assert(kBlockM % kRowsPerPass == 0 && kBlockN % kTailRowsPerPass == 0, "copies tile the stage");
@@ -199,6 +206,8 @@ struct WeightWgmmaTile {
   static constexpr int kBlockK = 16;
   static constexpr int kStages = 4;
   static constexpr int kMaxTaps = 4;
+  // As WeightGemmTile::min_blocks_per_sm: three-tap kernels are held to three blocks (12 warps) per SM.
+  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 3 : 1; }
   static constexpr int kMaxStripShift = 4;
   static constexpr int kStrip = kBlockK + kMaxStripShift;
   // The strip as [C_out][20]: fragment loads (rows gid, columns tig at any shift) hit banks
