@@ -41,9 +41,11 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # "igemm" elsewhere; Python-side, the C++ layer sees "igemm"); "igemm_fold" runs the forward at W stride > 1 with
 # the W phases as GEMM columns and the pixel shuffle in the store wherever it is possible (tconv/_w_fold.py has
 # the math; grad_weight folds the same way under "auto" and "igemm_fold" where s divides the W kernel),
-# "igemm_nofold" never (like "igemm" elsewhere). tconv's own setting, not torch's; tests and benchmarks use it.
+# "igemm_nofold" never (like "igemm" elsewhere); "grouped_mma" forces the tensor-core kernels for few channels
+# per group (forward and grad_input; grad_weight as under "auto"), which "auto" takes where "grouped" would apply.
+# tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
-              "igemm_fold", "igemm_nofold", "grouped")
+              "igemm_fold", "igemm_nofold", "grouped", "grouped_mma")
 algorithm = "auto"
 
 

@@ -103,6 +103,25 @@ for dims, dtype, channels_last, cin, cout, groups, spatial in [
         b = torch.randn(cout, device="cuda", dtype=dtype, requires_grad=True)
         out = FN[dims](x, w, b, 2, 1, 1, groups)
         out.backward(torch.randn_like(out))
+# The tensor-core grouped kernels (forward, grad_input): fp32 in TF32 and 3xTF32, bf16 channels_last,
+# fp16 with padded channels (3 x 5 -> 8 x 8) and W stride 5 (more warp tasks than warps, several W
+# chunks), 16 x 16 channels per group.
+for dims, dtype, channels_last, cin, cout, groups, spatial, stride, tf32 in [
+        (3, torch.float32, False, 32, 32, 4, [3, 4, 9], 2, True), (3, torch.float32, False, 32, 32, 4, [3, 4, 9], 2, False),
+        (2, torch.bfloat16, True, 16, 16, 2, [5, 7], 2, True), (1, torch.float16, False, 3, 5, 1, [70], 5, True),
+        (2, torch.float32, True, 32, 32, 2, [4, 6], 1, False)]:
+    old_tf32 = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = tf32
+    with tconv._ops.use_algorithm("grouped_mma"):
+        x = torch.randn(2, cin, *spatial, device="cuda", dtype=dtype)
+        if channels_last:
+            x = x.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
+        x.requires_grad_()
+        w = torch.randn(cin, cout // groups, *([3] * dims), device="cuda", dtype=dtype, requires_grad=True)
+        b = torch.randn(cout, device="cuda", dtype=dtype, requires_grad=True)
+        out = FN[dims](x, w, b, stride, 1, 1, groups)
+        out.backward(torch.randn_like(out))
+    torch.backends.cudnn.allow_tf32 = old_tf32
 # The fused activation -> GroupNorm epilogue (statistics, normalise, backward), both layouts.
 from tconv.fused import act_group_norm  # noqa: E402
 

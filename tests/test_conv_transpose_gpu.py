@@ -279,6 +279,25 @@ def grouped_grad_weight_stage_fits(case, mode):
     return (box + pow2(cin // groups)) * acc_bytes <= 48 * 1024
 
 
+def grouped_mma_supported(case, mode):
+    """Mirror of grouped_mma_supported() in conv_transpose_grouped_mma.cu for both passes of a case (forward
+    and grad_input): fp32/fp16/bf16, <= 16 channels per group on each side, forward W stride <= 8, the
+    weights (channels padded to 8 or 16) plus the staged chunk (dst channels x (chunk + 4) floats; chunk =
+    W stride x 32 x max(1, 4 // stride) forward, 128 for grad_input) within 48 KiB."""
+    dims, batch, cin, cout, groups, kernel, stride = case[:7]
+    if mode == "fp64":
+        return False
+    cin_g, cout_g = cin // groups, cout // groups
+    if not (1 <= cin_g <= 16 and 1 <= cout_g <= 16) or stride[-1] > 8:
+        return False
+    kp, np_ = (8 if cin_g <= 8 else 16), (8 if cout_g <= 8 else 16)
+    taps = math.prod(kernel)
+    forward_chunk = stride[-1] * 32 * max(1, 4 // stride[-1])
+    forward_bytes = (taps * kp * np_ + np_ * (forward_chunk + 4)) * 4
+    grad_input_bytes = (taps * kp * np_ + kp * (128 + 4)) * 4
+    return max(forward_bytes, grad_input_bytes) <= 48 * 1024
+
+
 # Shapes for the few-channels-per-group kernels: several W tiles (slots > 256), several rows per
 # block (narrow W), 1..16 channels per group on each side, groups up to 8, the L1-73/L1-72 patterns.
 GROUPED_GRID = [
@@ -295,16 +314,25 @@ GROUPED_GRID = [
     (2, 2, 64, 16, 8, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [5, 6], True),
     (2, 1, 16, 16, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [9, 9], True),
     (3, 0, 8, 8, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [1, 1, 1], [3, 3, 3], True),
+    # W stride 5 (more warp tasks than warps) over several W chunks, 6 x 10 channels (padded to 8 x 16)
+    (1, 2, 12, 20, 2, [7], [5], [3], [2], [1], [90], True),
+    # W stride 8 with an 8-wide W kernel, 16 x 16 channels per group
+    (2, 2, 16, 16, 1, [3, 8], [1, 8], [1, 2], [0, 3], [1, 1], [4, 30], True),
+    # 9 x 9 channels (padded to 16 x 16), dilation, long W (grad_input over two chunks)
+    (3, 1, 18, 18, 2, [2, 3, 3], [1, 2, 1], [0, 1, 1], [0, 1, 0], [2, 1, 2], [3, 5, 140], False),
 ]
 
 
-@pytest.mark.parametrize("algorithm", ["grouped", "auto"])
+@pytest.mark.parametrize("algorithm", ["grouped", "grouped_mma", "auto"])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
 @pytest.mark.parametrize("case", GRID + GROUPED_GRID, ids=[f"g{i}" for i in range(len(GRID))] +
                          [f"gg{i}" for i in range(len(GROUPED_GRID))])
 def test_grid_grouped(case, layout, mode, algorithm, poison_allocator):
-    if not grouped_supported(case, mode):
+    if algorithm == "grouped_mma":
+        if not grouped_mma_supported(case, mode):
+            pytest.skip("not a shape of the tensor-core grouped kernels")
+    elif not grouped_supported(case, mode):
         pytest.skip("more than 16 channels per group or weights beyond 48 KiB: not a grouped-kernel shape")
     run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}g".encode()) % 10000,
              poison=poison_allocator, algorithm=algorithm)
@@ -368,20 +396,24 @@ def test_kernel_side_checks_raise_runtime_error():
 
 
 def test_auto_picks_grouped_for_few_channels():
-    """L1-73's channel pattern (8 x 8 per group) runs the grouped kernels under "auto"; 32 x 32 does not."""
-    def kernel_names(cin, groups):
-        x = torch.rand(1, cin, 4, 6, 6, device="cuda", requires_grad=True)
-        w = torch.rand(cin, cin // groups, 3, 3, 3, device="cuda", requires_grad=True)
+    """L1-73's channel pattern (8 x 8 per group) runs the grouped kernels under "auto": the tensor-core ones
+    for fp32 (forward and grad_input: two instantiations), the FFMA ones for fp64; 32 x 32 runs neither."""
+    def kernel_names(cin, groups, dtype=torch.float32):
+        x = torch.rand(1, cin, 4, 6, 6, device="cuda", dtype=dtype, requires_grad=True)
+        w = torch.rand(cin, cin // groups, 3, 3, 3, device="cuda", dtype=dtype, requires_grad=True)
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             out = tconv.conv_transpose3d(x, w, None, 2, 1, 0, groups)
             out.backward(torch.ones_like(out))
             torch.cuda.synchronize()
-        return " ".join(e.name for e in prof.events())
+        return {e.name for e in prof.events()}
     names = kernel_names(32, 4)
-    assert "tconv_grouped_forward_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
+    assert len([n for n in names if "tconv_grouped_mma_kernel" in n]) == 2, names
+    assert not any("tconv_grouped_forward_kernel" in n or "tconv_grouped_grad_input_kernel" in n for n in names), names
     # grad_weight stays on the direct kernel under "auto": the grouped one is slower on L1-73 (run 19).
-    assert "tconv_grouped_grad_weight_kernel" not in names, names
-    assert "tconv_grouped" not in kernel_names(32, 1)
+    assert not any("tconv_grouped_grad_weight_kernel" in n for n in names), names
+    names64 = " ".join(kernel_names(32, 4, torch.float64))
+    assert "tconv_grouped_forward_kernel" in names64 and "tconv_grouped_grad_input_kernel" in names64, names64
+    assert not any("tconv_grouped" in n for n in kernel_names(32, 1))
 
 
 # ---- grouped grad_weight (conv_transpose_grouped.cu tconv_grouped_grad_weight_kernel) ----
@@ -533,7 +565,7 @@ def random_config(rng):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "igemm_window", "igemm_phase_split",
-                                                   "igemm_fold", "grouped"])
+                                                   "igemm_fold", "grouped", "grouped_mma"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)
@@ -541,6 +573,8 @@ def test_random_sweep(seed, algorithm, poison_allocator):
     mode = MODES[seed % 4]
     if algorithm == "grouped" and not grouped_supported(case, mode):
         pytest.skip("not a grouped-kernel shape")
+    if algorithm == "grouped_mma" and not grouped_mma_supported(case, mode):
+        pytest.skip("not a shape of the tensor-core grouped kernels")
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
     run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
 
@@ -554,7 +588,7 @@ def random_grouped_config(rng):
     return tuple(case)
 
 
-@pytest.mark.parametrize("algorithm", ["auto", "grouped"])
+@pytest.mark.parametrize("algorithm", ["auto", "grouped", "grouped_mma"])
 @pytest.mark.parametrize("seed", range(120))
 def test_random_sweep_grouped(seed, algorithm, poison_allocator):
     rng = random.Random(5000 + seed)
@@ -562,6 +596,8 @@ def test_random_sweep_grouped(seed, algorithm, poison_allocator):
     mode = MODES[seed % 4]
     if algorithm == "grouped" and not grouped_supported(case, mode):
         pytest.skip("not a grouped-kernel shape")
+    if algorithm == "grouped_mma" and not grouped_mma_supported(case, mode):
+        pytest.skip("not a shape of the tensor-core grouped kernels")
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
     run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
 

@@ -78,9 +78,10 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 void check_algorithm(const std::string& algorithm) {
   TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "igemm_mma" ||
                   algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
-                  algorithm == "igemm_nofold" || algorithm == "grouped",
+                  algorithm == "igemm_nofold" || algorithm == "grouped" || algorithm == "grouped_mma",
               "tconv: unknown algorithm '", algorithm,
-              "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, grouped)");
+              "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, grouped, "
+              "grouped_mma)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
@@ -120,21 +121,33 @@ bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std:
     TCONV_CHECK(possible, "tconv: the igemm algorithm does not support this call (grad_weight GEMM: fp32/fp16/bf16)");
     return true;
   }
-  return algorithm == "auto" && possible && igemm_grad_weight_preferred(p);
+  // "grouped_mma" has no grad_weight kernel of its own: grad_weight follows "auto" there.
+  return (algorithm == "auto" || algorithm == "grouped_mma") && possible && igemm_grad_weight_preferred(p);
 }
 
-// The register-blocked kernels for few channels per group (forward and grad_input); "auto" takes
-// them ahead of the GEMMs where grouped_preferred says the channel product is small.
-bool use_grouped(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
+// The kernels for few channels per group (forward and grad_input): "grouped" forces the register-blocked
+// FFMA ones, "grouped_mma" the tensor-core ones. "auto" takes them ahead of the GEMMs where grouped_preferred
+// says the channel product is small: the tensor-core kernels wherever they run (fp32/fp16/bf16), else the
+// FFMA ones (fp64, wide W strides, large kernels).
+enum class GroupedKernel { kNone, kFfma, kMma };
+GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPass pass, const std::string& algorithm) {
   check_algorithm(algorithm);
-  const bool supported = grouped_supported(p, dtype);
   if (algorithm == "grouped") {
-    TCONV_CHECK(supported, "tconv: the grouped algorithm does not support this call (at most ", kGroupedMaxChannels,
-                " channels per group on each side, the group's weights within ", kGroupedMaxSharedBytes / 1024,
-                " KiB of shared memory, every tensor below 2^31 elements)");
-    return true;
+    TCONV_CHECK(grouped_supported(p, dtype), "tconv: the grouped algorithm does not support this call (at most ",
+                kGroupedMaxChannels, " channels per group on each side, the group's weights within ",
+                kGroupedMaxSharedBytes / 1024, " KiB of shared memory, every tensor below 2^31 elements)");
+    return GroupedKernel::kFfma;
   }
-  return algorithm == "auto" && supported && grouped_preferred(p);
+  if (algorithm == "grouped_mma") {
+    TCONV_CHECK(grouped_mma_supported(p, dtype, pass), "tconv: the grouped_mma algorithm does not support this call "
+                "(fp32/fp16/bf16, at most ", kGroupedMaxChannels, " channels per group on each side, forward W stride "
+                "at most ", kGroupedMmaMaxStrideW, ", the group's weights (channels padded to 8 or 16) and one output "
+                "chunk within ", kGroupedMaxSharedBytes / 1024, " KiB of shared memory, every tensor below 2^31 elements)");
+    return GroupedKernel::kMma;
+  }
+  if (algorithm != "auto" || !grouped_preferred(p)) return GroupedKernel::kNone;
+  if (grouped_mma_supported(p, dtype, pass)) return GroupedKernel::kMma;
+  return grouped_supported(p, dtype) ? GroupedKernel::kFfma : GroupedKernel::kNone;
 }
 
 // grad_weight's grouped kernel stages grad_output boxes in shared memory, so it takes a subset of
@@ -171,7 +184,15 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
   if (b != nullptr) p.bias_stride = b->stride(0);
   const c10::cuda::CUDAGuard guard(input.device());
-  if (use_grouped(p, to_dtype(input), algorithm)) {
+  const GroupedKernel grouped = grouped_kernel(p, to_dtype(input), GatherPass::kForward, algorithm);
+  if (grouped == GroupedKernel::kMma) {
+    check_launch(grouped_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
+                                     b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), sm_count_of(input),
+                                     c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (grouped_mma)");
+    return;
+  }
+  if (grouped == GroupedKernel::kFfma) {
     check_launch(grouped_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
                                  b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), sm_count_of(input),
                                  c10::cuda::getCurrentCUDAStream().stream()),
@@ -202,7 +223,15 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   check_5d_cuda(grad_input, "grad_input", grad_output);
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
-  if (use_grouped(p, to_dtype(grad_output), algorithm)) {
+  const GroupedKernel grouped = grouped_kernel(p, to_dtype(grad_output), GatherPass::kGradInput, algorithm);
+  if (grouped == GroupedKernel::kMma) {
+    check_launch(grouped_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+                                        weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
+                                        c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose grad_input (grouped_mma)");
+    return;
+  }
+  if (grouped == GroupedKernel::kFfma) {
     check_launch(grouped_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
                                     grad_input.data_ptr(), sm_count_of(grad_output),
                                     c10::cuda::getCurrentCUDAStream().stream()),

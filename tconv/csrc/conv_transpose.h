@@ -97,12 +97,30 @@ constexpr int64_t kGroupedMaxSharedBytes = 48 * 1024;
 // grad_input 0.50 vs 0.92, hence 128. Products between 128 and 256 (e.g. 16 x 16) are unmeasured.
 constexpr int64_t kGroupedPreferredMaxChannelProduct = 128;
 bool grouped_supported(const ConvTransposeParams& p, DType dtype);
+// Every tensor's reachable offsets and element counts below 2^31 (both grouped kernels index in 32 bits).
+bool grouped_offsets_fit(const ConvTransposeParams& p);
 bool grouped_preferred(const ConvTransposeParams& p);  // the "auto" heuristic (channel product)
 cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                             const void* bias, void* output, int sm_count, cudaStream_t stream);
 // p.input_strides describe grad_input, p.output_strides grad_output.
 cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
                                const void* weight, void* grad_input, int sm_count, cudaStream_t stream);
+// Tensor-core forward and grad_input for the same channel counts (conv_transpose_grouped_mma.cu): TF32
+// m16n8k8 MMAs on the group's (<= 16) x (<= 16) channel block per tap, 3xTF32 when split_tf32, fp16/bf16
+// widened exactly; no fp64. "auto" takes them ahead of the FFMA kernels wherever grouped_preferred holds.
+// Forward W strides up to kGroupedMmaMaxStrideW (a block's staged output chunk is stride x 32 positions
+// or wider); weights (channels padded to 8 or 16) plus that chunk within kGroupedMaxSharedBytes.
+constexpr int64_t kGroupedMmaMaxStrideW = 8;
+// Blocks per SM the row split aims for: about three waves of the 5 blocks per SM that 96 registers allow
+// (a short tail), while each block's one-time weight staging stays below its output (L1-72: 27 KiB of
+// weights from L2 for 18 rows of 96 x 8 fp32 outputs, 54 KiB). First guess, not measured.
+constexpr int64_t kGroupedMmaBlocksPerSm = 16;
+bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass pass);
+cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                                const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream);
+// p.input_strides describe grad_input, p.output_strides grad_output.
+cudaError_t grouped_mma_grad_input(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
+                                   const void* weight, void* grad_input, int sm_count, cudaStream_t stream);
 // grad_weight: stages of input positions (x and the grad_output box their taps reach) in shared
 // memory, split-K over stages into `workspace` [splits][weight numel] (accumulator type), summed in a
 // fixed order (deterministic). Supports the grouped_supported shapes whose smallest stage (one input

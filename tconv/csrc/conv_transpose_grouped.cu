@@ -627,7 +627,11 @@ bool grouped_supported(const ConvTransposeParams& p, DType dtype) {
   const int64_t cin = p.in_per_group(), cout = p.out_per_group();
   if (cin < 1 || cin > kGroupedMaxChannels || cout < 1 || cout > kGroupedMaxChannels) return false;
   if (shared_bytes(p, dtype) > kGroupedMaxSharedBytes) return false;
-  // 32-bit offsets throughout: every tensor's reachable offsets and element counts below 2^31.
+  return grouped_offsets_fit(p);
+}
+
+bool grouped_offsets_fit(const ConvTransposeParams& p) {
+  const int64_t cout = p.out_per_group();
   constexpr int64_t kLimit = (int64_t(1) << 31) - 1;
   const int64_t in_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
   const int64_t out_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};

@@ -14,6 +14,7 @@
 #include "conv_transpose.h"
 #include "dispatch.h"
 #include "igemm_config.h"
+#include "mma_sm80.h"
 
 namespace tconv {
 namespace {
@@ -173,57 +174,11 @@ struct PairedRows {
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
-// Round to TF32. sm_90 has a conversion instruction for round-to-nearest-even (one F2FP); sm_80 has
-// only cvt.rna (ties away), which ptxas expands to three instructions (FSETP, IADD, LOP3). The
-// fragment loads convert every fp32 A element (and both operands in the grad_weight GEMM), so on
-// Hopper that expansion was about a fifth of the gather loop's instructions (SASS of the window
-// kernel: ~215 issued per warp per 4 wgmmas, 48 of them the expansion; ncu: issue slots 55 % busy).
-// Both round to nearest; they differ only at exact ties.
-__device__ __forceinline__ uint32_t to_tf32(float x) {
-  uint32_t r;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm("cvt.rn.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-#else
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-#endif
-  return r;
-}
-
-// One m16n8 MMA step over one 32-bit K word of each fragment element: k8 of TF32 for fp32 data, k16 of
-// fp16/bf16 (each 32-bit register then holds two consecutive K: the gather GEMM's channel pairs). Both
-// read the same fragment registers (a: rows gid, gid + 8 at K words tig, tig + 4; b: column gid at K
-// words tig, tig + 4), so every operand layout below serves all three element types.
-#define TCONV_MMA_M16N8(KIND)                                                                       \
-  asm volatile("mma.sync.aligned." KIND " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n" \
-               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                                    \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
-template <typename mma_t>
-__device__ __forceinline__ void mma_m16n8(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]);
-template <>
-__device__ __forceinline__ void mma_m16n8<float>(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-  TCONV_MMA_M16N8("m16n8k8.row.col.f32.tf32.tf32.f32");
-}
-template <>
-__device__ __forceinline__ void mma_m16n8<__half>(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
-  TCONV_MMA_M16N8("m16n8k16.row.col.f32.f16.f16.f32");
-}
-template <>
-__device__ __forceinline__ void mma_m16n8<__nv_bfloat16>(float (&c)[4], const uint32_t (&a)[4],
-                                                         const uint32_t (&b)[2]) {
-  TCONV_MMA_M16N8("m16n8k16.row.col.f32.bf16.bf16.f32");
-}
-#undef TCONV_MMA_M16N8
-
 // mma.sync m16n8k8 TF32 fragments of a warp's 32x32 tile: A rows warp_row + 16 * mt + gid (+8),
 // B columns warp_col + 8 * nt + gid, k = tig (+4). kRounded: the tile already holds TF32 values (the
 // packed weights in TF32 mode; fp16/bf16 data widened to fp32, which TF32 represents exactly, or fp16/bf16
 // channel pairs for the k16 MMAs, whose bits are used as they are).
 // kSplitTf32 also returns the rounding remainders (3xTF32: a = big + small).
-template <bool kSplitTf32, bool kRounded>
-__device__ __forceinline__ void split_tf32(float v, uint32_t& big, uint32_t& small) {
-  big = kRounded ? __float_as_uint(v) : to_tf32(v);
-  if (kSplitTf32) small = to_tf32(v - __uint_as_float(big));
-}
 
 // K-contiguous tiles ([M][K + pad], the grad_weight GEMM's positions-as-K layout): one 4-byte load per
 // fragment element.

@@ -1,0 +1,352 @@
+// Tensor-core gather kernels for few channels per group (<= 16 on each side: KernelBench L1-73 / L1-72,
+// 8 x 8 per group), forward and grad_input. The FFMA kernels of conv_transpose_grouped.cu issue one
+// FFMA per multiply-add (L1-73 forward: 7.25e9 of them, 1.43 ms against a 0.28 ms memory floor, run 64);
+// an m16n8k8 TF32 MMA is exactly one group's 8 x 8 channel block per tap, so here every multiply-add
+// runs on tensor cores and the kernel is left with the loads and the output write.
+//
+// Both passes are  dst[n, g, c, row, phase + dst_step * j] = sum_{taps, k} src[n, g, k, ...] * B[tap][k][c]
+// (conv_transpose_igemm.cu's formulation): forward: src = x, k = input channel, c = output channel, the
+// taps of the output W phase (no structural zeros), dst_step = stride_w; grad_input: src = grad_output,
+// k = output channel, c = input channel, every tap, one phase. GEMM M = 32 positions j of one phase per
+// warp task (two m16 tiles), N = the group's dst channels (8 or 16: one or two n8 tiles), K = the src
+// channels (8 or 16) per tap.
+//
+// A block owns (n, g, W chunk) and a run of dst rows (D x H); it stages the group's weights once as
+// MMA B fragments in shared memory (TF32-rounded in TF32 mode, fp32 for the 3xTF32 split), then per row:
+// each warp loads A fragments straight from global memory (lanes of one channel read consecutive
+// positions: 32-byte sectors, no shared-memory round trip; a src element is reused across taps from
+// L1), accumulates over the row's (kd, kh) walks and the phase's W taps, and writes its C tile into a
+// staged [channel][W] tile; the block then stores the chunk's W range row by row, coalesced, with the
+// bias added. Padding channels carry zero weights (and zero A values), and are never stored.
+//
+// Precision: fp32 data in TF32 mode rounds both operands to TF32 (as cuDNN's TF32 kernels); TF32 off
+// runs 3xTF32 (big*big + big*small + small*big, fp32-level error); fp16/bf16 values widen exactly into
+// TF32, so their products are exact and sums fp32. fp64 stays on the FFMA kernels.
+#include <algorithm>
+#include <type_traits>
+#include "conv_transpose.h"
+#include "dispatch.h"
+#include "mma_sm80.h"
+
+namespace tconv {
+namespace {
+
+constexpr int kMmaThreads = 128;
+constexpr int kMmaWarps = kMmaThreads / 32;
+constexpr int kTaskPositions = 32;  // two m16 tiles per warp task
+// Staged C tile: chunk widths are multiples of 32, so a pitch of chunk + 4 puts the four tig lanes'
+// channel rows (2 * tig * pitch) 8 banks apart: the C-fragment stores are conflict-free at W stride 1.
+constexpr int kStagePad = 4;
+
+struct MmaGeometry {
+  int phases = 1;           // dst W phases per chunk (forward: stride_w; grad_input: 1)
+  int tasks_per_phase = 1;  // warp tasks of kTaskPositions positions per phase and chunk
+  int chunk_w = 32;         // dst W positions per chunk: phases * tasks_per_phase * kTaskPositions
+  int stage_pitch = 36;
+  int w_chunks = 1, rows = 0, rows_per_chunk = 1, row_chunks = 1;
+  int k_step[kSpatialDims] = {1, 1, 1};  // forward phase walks: s / gcd(s, d) and d / gcd(s, d)
+  int i_step[kSpatialDims] = {1, 1, 1};
+  int64_t blocks = 0;
+  int64_t smem_bytes = 0;
+};
+
+// W taps of one warp task: tap t is kw = kw0 + t * kw_step, reading src W index j * mul + base + t * step.
+struct WTaps {
+  int kw0, kw_step, count, mul, base, step;
+};
+
+template <bool kForward>
+__device__ __forceinline__ WTaps w_taps_of_phase(const ConvTransposeParams& p, const MmaGeometry& geo, int phase) {
+  const int KW = int(p.kernel[2]), s = int(p.stride[2]), pad = int(p.padding[2]), d = int(p.dilation[2]);
+  if (!kForward) return WTaps{0, 1, KW, s, -pad, d};  // o = i*s - p + k*d, every tap
+  // Forward: ow = phase + s*j takes taps with (phase + p - k*d) % s == 0, reading
+  // iw = j + (phase + p - k*d) / s; those k repeat every k_step taps, iw falling by i_step.
+  const int k_step = geo.k_step[2], i_step = geo.i_step[2];
+  int k0 = 0;
+  while (k0 < k_step && k0 < KW && (phase + pad - k0 * d) % s != 0) ++k0;
+  if (k0 >= k_step || k0 >= KW) return WTaps{0, 1, 0, 1, 0, 0};  // no tap reaches this phase
+  return WTaps{k0, k_step, (KW - k0 + k_step - 1) / k_step, 1, (phase + pad - k0 * d) / s, -i_step};
+}
+
+// A fragment element as MMA bits: fp32 rounded to TF32 (and its remainder when kSplit); fp16/bf16
+// widened (exact in TF32).
+template <typename scalar_t, bool kSplit>
+__device__ __forceinline__ void a_element(const scalar_t* at, bool ok, uint32_t& big, uint32_t& small) {
+  const float v = ok ? to_acc(*at) : 0.f;
+  split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(v, big, small);
+}
+
+template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
+__global__ void __launch_bounds__(kMmaThreads)
+tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, const scalar_t* __restrict__ src,
+                         const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
+                         scalar_t* __restrict__ dst) {
+  constexpr int KS = KP / 8, NT = NP / 8;
+  constexpr bool kRoundedWeights = !kSplit;  // staged as TF32 (exact for fp16/bf16) unless split at use
+  extern __shared__ __align__(16) float mma_smem[];
+  const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
+  const int taps = KD * KH * KW;
+  float* b_frags = mma_smem;                  // [tap][KS][NT][lane][2]: one float2 per lane and n8 x k8 block
+  float* stage = mma_smem + taps * KP * NP;   // [NP][stage_pitch]
+  const int cin = int(p.in_per_group()), cout = int(p.out_per_group());
+  const int nk = kForward ? cin : cout, nn = kForward ? cout : cin;
+  const int64_t* ss = kForward ? p.input_strides : p.output_strides;
+  const int64_t* ds = kForward ? p.output_strides : p.input_strides;
+  const int64_t* src_size = kForward ? p.in_size : p.out_size;
+  const int64_t* dst_size = kForward ? p.out_size : p.in_size;
+  const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+
+  int b = int(blockIdx.x);
+  const int chunk = b % geo.row_chunks;
+  b /= geo.row_chunks;
+  const int w_chunk = b % geo.w_chunks;
+  b /= geo.w_chunks;
+  const int g = b % int(p.groups), n = b / int(p.groups);
+
+  for (int e = tid; e < taps * KP * NP; e += kMmaThreads) {
+    const int half = e % 2, frag_lane = (e / 2) % 32;
+    int rest = e / 64;
+    const int nt = rest % NT;
+    rest /= NT;
+    const int ks = rest % KS, tap = rest / KS;
+    const int k = 8 * ks + frag_lane % 4 + 4 * half, c = 8 * nt + frag_lane / 4;
+    const int ci = kForward ? k : c, co = kForward ? c : k;
+    float v = 0.f;
+    if (ci < cin && co < cout) {
+      const int kd = tap / (KH * KW), kh = (tap / KW) % KH, kw = tap % KW;
+      v = to_acc(w[(g * cin + ci) * int(p.weight_strides[0]) + co * int(p.weight_strides[1]) +
+                   kd * int(p.weight_strides[2]) + kh * int(p.weight_strides[3]) + kw * int(p.weight_strides[4])]);
+      if (kRoundedWeights) v = __uint_as_float(to_tf32(v));
+    }
+    b_frags[e] = v;
+  }
+  __syncthreads();
+
+  const int src_w = int(src_size[2]), dst_w = int(dst_size[2]), dst_h = int(dst_size[1]);
+  const int ss1 = int(ss[1]), ss2 = int(ss[2]), ss3 = int(ss[3]), ss4 = int(ss[4]);
+  const int ds1 = int(ds[1]), ds2 = int(ds[2]), ds3 = int(ds[3]), ds4 = int(ds[4]);
+  const scalar_t* src_group = src + n * int(ss[0]) + g * nk * ss1;
+  scalar_t* dst_group = dst + n * int(ds[0]) + g * nn * ds1;
+  const int dst_step = kForward ? int(p.stride[2]) : 1;
+  // Per lane: its two K channels per k8 step (tig, tig + 4), zero beyond the group's.
+  int k_off[KS][2];
+  bool k_ok[KS][2];
+#pragma unroll
+  for (int ks = 0; ks < KS; ++ks)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int k = 8 * ks + tig + 4 * h;
+      k_ok[ks][h] = k < nk;
+      k_off[ks][h] = k_ok[ks][h] ? k * ss1 : 0;
+    }
+  const int tasks = geo.phases * geo.tasks_per_phase;
+  const int w_first = w_chunk * geo.chunk_w;  // dst W of the chunk's first position
+  const bool channels_inner = ds1 < ds4;      // channels_last dst: store channel-fastest
+  const int row_begin = chunk * geo.rows_per_chunk, row_end = min(geo.rows, row_begin + geo.rows_per_chunk);
+
+#pragma unroll 1
+  for (int row = row_begin; row < row_end; ++row) {
+    const int r0 = row / dst_h, r1 = row % dst_h;
+    const TapWalk<int> walk_d =
+        kForward ? forward_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]), int(src_size[0]),
+                                     geo.k_step[0], geo.i_step[0])
+                 : grad_input_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
+                                        int(src_size[0]));
+    const TapWalk<int> walk_h =
+        kForward ? forward_taps<int>(r1, KH, int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]), int(src_size[1]),
+                                     geo.k_step[1], geo.i_step[1])
+                 : grad_input_taps<int>(r1, KH, int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]),
+                                        int(src_size[1]));
+#pragma unroll 1
+    for (int task = warp; task < tasks; task += kMmaWarps) {
+      const int phase = task / geo.tasks_per_phase;
+      const int j_local = (task % geo.tasks_per_phase) * kTaskPositions;     // first j of the task in the chunk
+      const int j0 = w_chunk * geo.tasks_per_phase * kTaskPositions + j_local;  // its first j overall
+      const WTaps wt = w_taps_of_phase<kForward>(p, geo, phase);
+      float acc[2][NT][4];
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+      // src W index of this lane's four rows (j0 + gid + 8 * q) at tap 0 of the walk.
+      int w_at[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) w_at[q] = (j0 + gid + 8 * q) * wt.mul + wt.base;
+
+      int kd = walk_d.k, a = walk_d.idx;
+#pragma unroll 1
+      for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step, a += walk_d.idx_step) {
+        int kh = walk_h.k, bb = walk_h.idx;
+#pragma unroll 1
+        for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, bb += walk_h.idx_step) {
+          const scalar_t* src_row = src_group + a * ss2 + bb * ss3;
+          const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
+          int kw = wt.kw0;
+#pragma unroll 2
+          for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
+            uint32_t a_big[2][KS][4], a_small[2][KS][4];
+#pragma unroll
+            for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+              for (int h = 0; h < 2; ++h) {
+                const int wi = w_at[2 * mt + h] + t * wt.step;
+                const bool in_w = wi >= 0 && wi < src_w;
+                const scalar_t* at = src_row + (in_w ? wi * ss4 : 0);
+#pragma unroll
+                for (int ks = 0; ks < KS; ++ks) {
+                  // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
+                  a_element<scalar_t, kSplit>(at + k_off[ks][0], in_w && k_ok[ks][0], a_big[mt][ks][h],
+                                              a_small[mt][ks][h]);
+                  a_element<scalar_t, kSplit>(at + k_off[ks][1], in_w && k_ok[ks][1], a_big[mt][ks][2 + h],
+                                              a_small[mt][ks][2 + h]);
+                }
+              }
+            const float* b_tap = b_row + kw * (KP * NP);
+#pragma unroll
+            for (int ks = 0; ks < KS; ++ks)
+#pragma unroll
+              for (int nt = 0; nt < NT; ++nt) {
+                const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
+                uint32_t b_big[2], b_small[2];
+                split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
+                split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
+#pragma unroll
+                for (int mt = 0; mt < 2; ++mt) {
+                  if (kSplit) {
+                    mma_m16n8<float>(acc[mt][nt], a_small[mt][ks], b_big);
+                    mma_m16n8<float>(acc[mt][nt], a_big[mt][ks], b_small);
+                  }
+                  mma_m16n8<float>(acc[mt][nt], a_big[mt][ks], b_big);
+                }
+              }
+          }
+        }
+      }
+      // C fragment: rows gid (elements 0, 1) and gid + 8 (2, 3), columns 2 * tig and 2 * tig + 1.
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int w_local = phase + dst_step * (j_local + 16 * mt + gid + 8 * h);
+#pragma unroll
+          for (int nt = 0; nt < NT; ++nt) {
+            const int c = 8 * nt + 2 * tig;
+            stage[c * geo.stage_pitch + w_local] = acc[mt][nt][2 * h];
+            stage[(c + 1) * geo.stage_pitch + w_local] = acc[mt][nt][2 * h + 1];
+          }
+        }
+    }
+    __syncthreads();
+    scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
+    const int count = nn * geo.chunk_w;
+#pragma unroll 4
+    for (int e = tid; e < count; e += kMmaThreads) {
+      const int c = channels_inner ? e % nn : e / geo.chunk_w;
+      const int w_local = channels_inner ? e / nn : e % geo.chunk_w;
+      const int wo = w_first + w_local;
+      if (wo >= dst_w) continue;
+      float v = stage[c * geo.stage_pitch + w_local];
+      if (kForward && bias != nullptr) v += to_acc(bias[(g * nn + c) * int(p.bias_stride)]);
+      dst_row[c * ds1 + wo * ds4] = from_acc<scalar_t>(v);
+    }
+    __syncthreads();  // the stage is rewritten by the next row
+  }
+}
+
+MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm_count) {
+  MmaGeometry geo;
+  geo.phases = forward ? int(p.stride[2]) : 1;
+  // Four warp tasks per chunk where the phases allow (one per warp), else one per phase.
+  geo.tasks_per_phase = std::max(1, kMmaWarps / geo.phases);
+  geo.chunk_w = geo.phases * geo.tasks_per_phase * kTaskPositions;
+  geo.stage_pitch = geo.chunk_w + kStagePad;
+  for (int i = 0; i < kSpatialDims; ++i) {
+    const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
+    geo.k_step[i] = int(p.stride[i] / common);
+    geo.i_step[i] = int(p.dilation[i] / common);
+  }
+  const int64_t* dst_size = forward ? p.out_size : p.in_size;
+  geo.w_chunks = int((dst_size[2] + geo.chunk_w - 1) / geo.chunk_w);
+  geo.rows = int(dst_size[0] * dst_size[1]);
+  const int64_t outer = p.batch * p.groups * geo.w_chunks;
+  const int64_t want = (int64_t(std::max(sm_count, 1)) * kGroupedMmaBlocksPerSm + outer - 1) / std::max<int64_t>(outer, 1);
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(want, geo.rows));
+  geo.rows_per_chunk = int(std::max<int64_t>(1, (geo.rows + chunks - 1) / chunks));
+  geo.row_chunks = int((geo.rows + geo.rows_per_chunk - 1) / geo.rows_per_chunk);
+  geo.blocks = outer * geo.row_chunks;
+  const int64_t kp = p.in_per_group() <= 8 ? 8 : 16, np = p.out_per_group() <= 8 ? 8 : 16;
+  geo.smem_bytes = (p.kernel_volume() * kp * np + (forward ? np : kp) * geo.stage_pitch) * int64_t(sizeof(float));
+  return geo;
+}
+
+// Turns a channel count of 1..16 into its padded MMA width (8 or 16) as a compile-time constant.
+#define TCONV_MMA_WIDTH_SWITCH(CHANNELS, NAME, ...)                   \
+  [&]() -> cudaError_t {                                              \
+    if ((CHANNELS) <= 8) { constexpr int NAME = 8; return __VA_ARGS__(); } \
+    constexpr int NAME = 16;                                          \
+    return __VA_ARGS__();                                             \
+  }()
+
+template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
+cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, const MmaGeometry& geo, const void* src,
+                                      const void* weight, const void* bias, void* dst, cudaStream_t stream) {
+  tconv_grouped_mma_kernel<scalar_t, kSplit, KP, NP, kForward>
+      <<<static_cast<unsigned int>(geo.blocks), kMmaThreads, static_cast<size_t>(geo.smem_bytes), stream>>>(
+          p, geo, static_cast<const scalar_t*>(src), static_cast<const scalar_t*>(weight),
+          static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(dst));
+  return cudaGetLastError();
+}
+
+template <bool kForward>
+cudaError_t launch_grouped_mma(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* src,
+                               const void* weight, const void* bias, void* dst, int sm_count, cudaStream_t stream) {
+  const MmaGeometry geo = make_mma_geometry(p, kForward, sm_count);
+  if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const int64_t k_channels = kForward ? p.in_per_group() : p.out_per_group();
+  const int64_t n_channels = kForward ? p.out_per_group() : p.in_per_group();
+  return TCONV_MMA_WIDTH_SWITCH(k_channels, KP, [&] {
+    return TCONV_MMA_WIDTH_SWITCH(n_channels, NP, [&]() -> cudaError_t {
+      switch (dtype) {
+        case DType::kFloat32:
+          return split_tf32 ? launch_grouped_mma_kernel<float, true, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream)
+                            : launch_grouped_mma_kernel<float, false, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream);
+        case DType::kFloat16:
+          return launch_grouped_mma_kernel<__half, false, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream);
+        case DType::kBFloat16:
+          return launch_grouped_mma_kernel<__nv_bfloat16, false, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream);
+        default:
+          return cudaErrorInvalidValue;
+      }
+    });
+  });
+}
+
+}  // namespace
+
+bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass pass) {
+  if (dtype == DType::kFloat64) return false;
+  const int64_t cin = p.in_per_group(), cout = p.out_per_group();
+  if (cin < 1 || cin > kGroupedMaxChannels || cout < 1 || cout > kGroupedMaxChannels) return false;
+  const bool forward = pass == GatherPass::kForward;
+  if (forward && p.stride[2] > kGroupedMmaMaxStrideW) return false;
+  if (!grouped_offsets_fit(p)) return false;
+  return make_mma_geometry(p, forward, 1).smem_bytes <= kGroupedMaxSharedBytes;
+}
+
+cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                                const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream) {
+  if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;
+  if (!grouped_mma_supported(p, dtype, GatherPass::kForward)) return cudaErrorInvalidValue;
+  return launch_grouped_mma<true>(p, dtype, split_tf32, input, weight, bias, output, sm_count, stream);
+}
+
+cudaError_t grouped_mma_grad_input(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
+                                   const void* weight, void* grad_input, int sm_count, cudaStream_t stream) {
+  if (p.batch * p.in_channels * p.in_spatial() == 0) return cudaSuccess;
+  if (!grouped_mma_supported(p, dtype, GatherPass::kGradInput)) return cudaErrorInvalidValue;
+  return launch_grouped_mma<false>(p, dtype, split_tf32, grad_output, weight, nullptr, grad_input, sm_count, stream);
+}
+
+}  // namespace tconv
