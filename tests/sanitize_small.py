@@ -104,8 +104,8 @@ for dims, dtype, channels_last, cin, cout, groups, spatial in [
         out = FN[dims](x, w, b, 2, 1, 1, groups)
         out.backward(torch.randn_like(out))
 # The tensor-core grouped kernels (forward, grad_input): fp32 in TF32 and 3xTF32, bf16 channels_last,
-# fp16 with padded channels (3 x 5 -> 8 x 8) and W stride 5 (more warp tasks than warps, several W
-# chunks), 16 x 16 channels per group.
+# fp16 with padded channels (3 x 5 -> 8 x 8) and W stride 5 (five phases, several 64-position tasks
+# per row), 16 x 16 channels per group.
 for dims, dtype, channels_last, cin, cout, groups, spatial, stride, tf32 in [
         (3, torch.float32, False, 32, 32, 4, [3, 4, 9], 2, True), (3, torch.float32, False, 32, 32, 4, [3, 4, 9], 2, False),
         (2, torch.bfloat16, True, 16, 16, 2, [5, 7], 2, True), (1, torch.float16, False, 3, 5, 1, [70], 5, True),

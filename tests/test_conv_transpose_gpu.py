@@ -280,22 +280,16 @@ def grouped_grad_weight_stage_fits(case, mode):
 
 
 def grouped_mma_supported(case, mode):
-    """Mirror of grouped_mma_supported() in conv_transpose_grouped_mma.cu for both passes of a case (forward
-    and grad_input): fp32/fp16/bf16, <= 16 channels per group on each side, forward W stride <= 8, the
-    weights (channels padded to 8 or 16) plus the staged chunk (dst channels x (chunk + 4) floats; chunk =
-    W stride x 32 x max(1, 4 // stride) forward, 128 for grad_input) within 48 KiB."""
-    dims, batch, cin, cout, groups, kernel, stride = case[:7]
+    """Mirror of grouped_mma_supported() in conv_transpose_grouped_mma.cu: fp32/fp16/bf16, <= 16 channels per
+    group on each side, the weights (channels padded to 8 or 16, fp32) within 48 KiB."""
+    dims, batch, cin, cout, groups, kernel = case[:6]
     if mode == "fp64":
         return False
     cin_g, cout_g = cin // groups, cout // groups
-    if not (1 <= cin_g <= 16 and 1 <= cout_g <= 16) or stride[-1] > 8:
+    if not (1 <= cin_g <= 16 and 1 <= cout_g <= 16):
         return False
     kp, np_ = (8 if cin_g <= 8 else 16), (8 if cout_g <= 8 else 16)
-    taps = math.prod(kernel)
-    forward_chunk = stride[-1] * 32 * max(1, 4 // stride[-1])
-    forward_bytes = (taps * kp * np_ + np_ * (forward_chunk + 4)) * 4
-    grad_input_bytes = (taps * kp * np_ + kp * (128 + 4)) * 4
-    return max(forward_bytes, grad_input_bytes) <= 48 * 1024
+    return math.prod(kernel) * kp * np_ * 4 <= 48 * 1024
 
 
 # Shapes for the few-channels-per-group kernels: several W tiles (slots > 256), several rows per
@@ -314,11 +308,11 @@ GROUPED_GRID = [
     (2, 2, 64, 16, 8, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [5, 6], True),
     (2, 1, 16, 16, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [9, 9], True),
     (3, 0, 8, 8, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [1, 1, 1], [3, 3, 3], True),
-    # W stride 5 (more warp tasks than warps) over several W chunks, 6 x 10 channels (padded to 8 x 16)
+    # W stride 5 (five phases per row) over several 64-position tasks, 6 x 10 channels (padded to 8 x 16)
     (1, 2, 12, 20, 2, [7], [5], [3], [2], [1], [90], True),
     # W stride 8 with an 8-wide W kernel, 16 x 16 channels per group
     (2, 2, 16, 16, 1, [3, 8], [1, 8], [1, 2], [0, 3], [1, 1], [4, 30], True),
-    # 9 x 9 channels (padded to 16 x 16), dilation, long W (grad_input over two chunks)
+    # 9 x 9 channels (padded to 16 x 16), dilation, long W (three 64-position tasks per row)
     (3, 1, 18, 18, 2, [2, 3, 3], [1, 2, 1], [0, 1, 1], [0, 1, 0], [2, 1, 2], [3, 5, 140], False),
 ]
 

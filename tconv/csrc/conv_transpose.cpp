@@ -128,7 +128,7 @@ bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std:
 // The kernels for few channels per group (forward and grad_input): "grouped" forces the register-blocked
 // FFMA ones, "grouped_mma" the tensor-core ones. "auto" takes them ahead of the GEMMs where grouped_preferred
 // says the channel product is small: the tensor-core kernels wherever they run (fp32/fp16/bf16), else the
-// FFMA ones (fp64, wide W strides, large kernels).
+// FFMA ones (fp64; 16 x 16 channels with more than 48 taps).
 enum class GroupedKernel { kNone, kFfma, kMma };
 GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPass pass, const std::string& algorithm) {
   check_algorithm(algorithm);
@@ -140,9 +140,9 @@ GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPa
   }
   if (algorithm == "grouped_mma") {
     TCONV_CHECK(grouped_mma_supported(p, dtype, pass), "tconv: the grouped_mma algorithm does not support this call "
-                "(fp32/fp16/bf16, at most ", kGroupedMaxChannels, " channels per group on each side, forward W stride "
-                "at most ", kGroupedMmaMaxStrideW, ", the group's weights (channels padded to 8 or 16) and one output "
-                "chunk within ", kGroupedMaxSharedBytes / 1024, " KiB of shared memory, every tensor below 2^31 elements)");
+                "(fp32/fp16/bf16, at most ", kGroupedMaxChannels, " channels per group on each side, the group's "
+                "weights (channels padded to 8 or 16) within ", kGroupedMaxSharedBytes / 1024, " KiB of shared memory, "
+                "every tensor below 2^31 elements)");
     return GroupedKernel::kMma;
   }
   if (algorithm != "auto" || !grouped_preferred(p)) return GroupedKernel::kNone;

@@ -108,12 +108,10 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
 // Tensor-core forward and grad_input for the same channel counts (conv_transpose_grouped_mma.cu): TF32
 // m16n8k8 MMAs on the group's (<= 16) x (<= 16) channel block per tap, 3xTF32 when split_tf32, fp16/bf16
 // widened exactly; no fp64. "auto" takes them ahead of the FFMA kernels wherever grouped_preferred holds.
-// Forward W strides up to kGroupedMmaMaxStrideW (a block's staged output chunk is stride x 32 positions
-// or wider); weights (channels padded to 8 or 16) plus that chunk within kGroupedMaxSharedBytes.
-constexpr int64_t kGroupedMmaMaxStrideW = 8;
-// Blocks per SM the row split aims for: about three waves of the 5 blocks per SM that 96 registers allow
-// (a short tail), while each block's one-time weight staging stays below its output (L1-72: 27 KiB of
-// weights from L2 for 18 rows of 96 x 8 fp32 outputs, 54 KiB). First guess, not measured.
+// The group's weights (channels padded to 8 or 16, fp32) must fit in kGroupedMaxSharedBytes.
+// Blocks per SM the row split aims for: each block stages the group's weights once, then its warps run
+// independently, so blocks only need to be many enough for a short tail (L1-72: 27 KiB of weights per
+// block against 18 rows of 96 x 8 fp32 outputs, 54 KiB). First guess, not measured.
 constexpr int64_t kGroupedMmaBlocksPerSm = 16;
 bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass pass);
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,

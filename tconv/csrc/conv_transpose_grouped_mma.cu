@@ -11,13 +11,16 @@
 // warp task (two m16 tiles), N = the group's dst channels (8 or 16: one or two n8 tiles), K = the src
 // channels (8 or 16) per tap.
 //
-// A block owns (n, g, W chunk) and a run of dst rows (D x H); it stages the group's weights once as
-// MMA B fragments in shared memory (TF32-rounded in TF32 mode, fp32 for the 3xTF32 split), then per row:
-// each warp loads A fragments straight from global memory (lanes of one channel read consecutive
-// positions: 32-byte sectors, no shared-memory round trip; a src element is reused across taps from
-// L1), accumulates over the row's (kd, kh) walks and the phase's W taps, and writes its C tile into a
-// staged [channel][W] tile; the block then stores the chunk's W range row by row, coalesced, with the
-// bias added. Padding channels carry zero weights (and zero A values), and are never stored.
+// A block owns (n, g) and a run of dst rows (D x H); it stages the group's weights once as MMA B
+// fragments in shared memory (TF32-rounded in TF32 mode, fp32 for the 3xTF32 split). Its warps then take
+// tasks on their own, with no further barrier: a task is 64 positions j of one W phase of one row. The
+// warp loads A fragments straight from global memory (lanes of one channel read consecutive positions:
+// 32-byte sectors; a src element is reused across taps from L1/L2), accumulates over the row's (kd, kh)
+// walks and the phase's W taps, and stores its C fragments straight to the output with the bias added
+// (a W-stride-s forward writes every s-th word of a line; the block's other phases fill the rest in L2).
+// Run 72 (H200) measured the first form, which staged each row's C tile in shared memory behind two
+// barriers per row (32 positions per task), at 1.7x the FFMA kernels' time on L1-73 (2.44 vs 1.45 ms
+// forward): each row's short chain of dependent loads was exposed with four warps in lock step.
 //
 // Precision: fp32 data in TF32 mode rounds both operands to TF32 (as cuDNN's TF32 kernels); TF32 off
 // runs 3xTF32 (big*big + big*small + small*big, fp32-level error); fp16/bf16 values widen exactly into
@@ -33,17 +36,14 @@ namespace {
 
 constexpr int kMmaThreads = 128;
 constexpr int kMmaWarps = kMmaThreads / 32;
-constexpr int kTaskPositions = 32;  // two m16 tiles per warp task
-// Staged C tile: chunk widths are multiples of 32, so a pitch of chunk + 4 puts the four tig lanes'
-// channel rows (2 * tig * pitch) 8 banks apart: the C-fragment stores are conflict-free at W stride 1.
-constexpr int kStagePad = 4;
+constexpr int kTileM = 4;  // m16 tiles per warp task: 64 positions, four independent loads per A element
+constexpr int kTaskPositions = 16 * kTileM;
 
 struct MmaGeometry {
-  int phases = 1;           // dst W phases per chunk (forward: stride_w; grad_input: 1)
-  int tasks_per_phase = 1;  // warp tasks of kTaskPositions positions per phase and chunk
-  int chunk_w = 32;         // dst W positions per chunk: phases * tasks_per_phase * kTaskPositions
-  int stage_pitch = 36;
-  int w_chunks = 1, rows = 0, rows_per_chunk = 1, row_chunks = 1;
+  int phases = 1;          // dst W phases (forward: stride_w; grad_input: 1)
+  int j_tiles = 1;         // tasks per phase and row: ceil(positions per phase / kTaskPositions)
+  int tasks_per_row = 1;   // phases * j_tiles
+  int rows = 0, rows_per_chunk = 1, row_chunks = 1;
   int k_step[kSpatialDims] = {1, 1, 1};  // forward phase walks: s / gcd(s, d) and d / gcd(s, d)
   int i_step[kSpatialDims] = {1, 1, 1};
   int64_t blocks = 0;
@@ -76,8 +76,13 @@ __device__ __forceinline__ void a_element(const scalar_t* at, bool ok, uint32_t&
   split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(v, big, small);
 }
 
+// Resident blocks per SM asked of ptxas: the 8 x 8 kernels (L1-73, L1-72) fit 80 registers without spills
+// (nvcc 13.0, sm_90a: 112-121 registers uncapped), which takes them from 16 to 24 warps per SM for the
+// loads' latency; the wider ones spill 100-500 bytes at that cap and stay uncapped (96-164 registers).
+__host__ __device__ constexpr int grouped_mma_min_blocks(int kp, int np) { return kp * np == 64 ? 6 : 1; }
+
 template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
-__global__ void __launch_bounds__(kMmaThreads)
+__global__ void __launch_bounds__(kMmaThreads, grouped_mma_min_blocks(KP, NP))
 tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, const scalar_t* __restrict__ src,
                          const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
                          scalar_t* __restrict__ dst) {
@@ -86,8 +91,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
   extern __shared__ __align__(16) float mma_smem[];
   const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
   const int taps = KD * KH * KW;
-  float* b_frags = mma_smem;                  // [tap][KS][NT][lane][2]: one float2 per lane and n8 x k8 block
-  float* stage = mma_smem + taps * KP * NP;   // [NP][stage_pitch]
+  float* b_frags = mma_smem;  // [tap][KS][NT][lane][2]: one float2 per lane and n8 x k8 block
   const int cin = int(p.in_per_group()), cout = int(p.out_per_group());
   const int nk = kForward ? cin : cout, nn = kForward ? cout : cin;
   const int64_t* ss = kForward ? p.input_strides : p.output_strides;
@@ -99,8 +103,6 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
   int b = int(blockIdx.x);
   const int chunk = b % geo.row_chunks;
   b /= geo.row_chunks;
-  const int w_chunk = b % geo.w_chunks;
-  b /= geo.w_chunks;
   const int g = b % int(p.groups), n = b / int(p.groups);
 
   for (int e = tid; e < taps * KP * NP; e += kMmaThreads) {
@@ -120,7 +122,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
     }
     b_frags[e] = v;
   }
-  __syncthreads();
+  __syncthreads();  // the only barrier: from here on every warp runs its own tasks
 
   const int src_w = int(src_size[2]), dst_w = int(dst_size[2]), dst_h = int(dst_size[1]);
   const int ss1 = int(ss[1]), ss2 = int(ss[2]), ss3 = int(ss[3]), ss4 = int(ss[4]);
@@ -128,7 +130,8 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
   const scalar_t* src_group = src + n * int(ss[0]) + g * nk * ss1;
   scalar_t* dst_group = dst + n * int(ds[0]) + g * nn * ds1;
   const int dst_step = kForward ? int(p.stride[2]) : 1;
-  // Per lane: its two K channels per k8 step (tig, tig + 4), zero beyond the group's.
+  // Per lane: its two K channels per k8 step (tig, tig + 4), zero beyond the group's; its C columns'
+  // bias (2 * tig, 2 * tig + 1 of each n8 tile).
   int k_off[KS][2];
   bool k_ok[KS][2];
 #pragma unroll
@@ -139,13 +142,21 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
       k_ok[ks][h] = k < nk;
       k_off[ks][h] = k_ok[ks][h] ? k * ss1 : 0;
     }
-  const int tasks = geo.phases * geo.tasks_per_phase;
-  const int w_first = w_chunk * geo.chunk_w;  // dst W of the chunk's first position
-  const bool channels_inner = ds1 < ds4;      // channels_last dst: store channel-fastest
+  float bias_of[NT][2];
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int c = 8 * nt + 2 * tig + e;
+      bias_of[nt][e] = kForward && bias != nullptr && c < nn ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
+    }
   const int row_begin = chunk * geo.rows_per_chunk, row_end = min(geo.rows, row_begin + geo.rows_per_chunk);
+  const int task_end = (row_end - row_begin) * geo.tasks_per_row;
 
 #pragma unroll 1
-  for (int row = row_begin; row < row_end; ++row) {
+  for (int task = warp; task < task_end; task += kMmaWarps) {
+    const int row = row_begin + task / geo.tasks_per_row, in_row = task % geo.tasks_per_row;
+    const int phase = in_row / geo.j_tiles, j0 = (in_row % geo.j_tiles) * kTaskPositions;
     const int r0 = row / dst_h, r1 = row % dst_h;
     const TapWalk<int> walk_d =
         kForward ? forward_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]), int(src_size[0]),
@@ -157,127 +168,129 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
                                      geo.k_step[1], geo.i_step[1])
                  : grad_input_taps<int>(r1, KH, int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]),
                                         int(src_size[1]));
-#pragma unroll 1
-    for (int task = warp; task < tasks; task += kMmaWarps) {
-      const int phase = task / geo.tasks_per_phase;
-      const int j_local = (task % geo.tasks_per_phase) * kTaskPositions;     // first j of the task in the chunk
-      const int j0 = w_chunk * geo.tasks_per_phase * kTaskPositions + j_local;  // its first j overall
-      const WTaps wt = w_taps_of_phase<kForward>(p, geo, phase);
-      float acc[2][NT][4];
+    const WTaps wt = w_taps_of_phase<kForward>(p, geo, phase);
+    float acc[kTileM][NT][4];
 #pragma unroll
-      for (int mt = 0; mt < 2; ++mt)
+    for (int mt = 0; mt < kTileM; ++mt)
 #pragma unroll
-        for (int nt = 0; nt < NT; ++nt)
+      for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
-      // src W index of this lane's four rows (j0 + gid + 8 * q) at tap 0 of the walk.
-      int w_at[4];
+        for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+    // src W index of this lane's rows (j0 + gid + 8 * q) at tap 0 of the walk.
+    int w_at[2 * kTileM];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) w_at[q] = (j0 + gid + 8 * q) * wt.mul + wt.base;
+    for (int q = 0; q < 2 * kTileM; ++q) w_at[q] = (j0 + gid + 8 * q) * wt.mul + wt.base;
 
-      int kd = walk_d.k, a = walk_d.idx;
+    int kd = walk_d.k, a = walk_d.idx;
 #pragma unroll 1
-      for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step, a += walk_d.idx_step) {
-        int kh = walk_h.k, bb = walk_h.idx;
+    for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step, a += walk_d.idx_step) {
+      int kh = walk_h.k, bb = walk_h.idx;
 #pragma unroll 1
-        for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, bb += walk_h.idx_step) {
-          const scalar_t* src_row = src_group + a * ss2 + bb * ss3;
-          const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
-          int kw = wt.kw0;
-#pragma unroll 2
-          for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
-            uint32_t a_big[2][KS][4], a_small[2][KS][4];
+      for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, bb += walk_h.idx_step) {
+        const scalar_t* src_row = src_group + a * ss2 + bb * ss3;
+        const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
+        int kw = wt.kw0;
+#pragma unroll 1
+        for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
+          uint32_t a_big[kTileM][KS][4], a_small[kTileM][KS][4];
 #pragma unroll
-            for (int mt = 0; mt < 2; ++mt)
+          for (int mt = 0; mt < kTileM; ++mt)
 #pragma unroll
-              for (int h = 0; h < 2; ++h) {
-                const int wi = w_at[2 * mt + h] + t * wt.step;
-                const bool in_w = wi >= 0 && wi < src_w;
-                const scalar_t* at = src_row + (in_w ? wi * ss4 : 0);
+            for (int h = 0; h < 2; ++h) {
+              const int wi = w_at[2 * mt + h] + t * wt.step;
+              const bool in_w = wi >= 0 && wi < src_w;
+              const scalar_t* at = src_row + (in_w ? wi * ss4 : 0);
 #pragma unroll
-                for (int ks = 0; ks < KS; ++ks) {
-                  // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
-                  a_element<scalar_t, kSplit>(at + k_off[ks][0], in_w && k_ok[ks][0], a_big[mt][ks][h],
-                                              a_small[mt][ks][h]);
-                  a_element<scalar_t, kSplit>(at + k_off[ks][1], in_w && k_ok[ks][1], a_big[mt][ks][2 + h],
-                                              a_small[mt][ks][2 + h]);
-                }
+              for (int ks = 0; ks < KS; ++ks) {
+                // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
+                a_element<scalar_t, kSplit>(at + k_off[ks][0], in_w && k_ok[ks][0], a_big[mt][ks][h],
+                                            a_small[mt][ks][h]);
+                a_element<scalar_t, kSplit>(at + k_off[ks][1], in_w && k_ok[ks][1], a_big[mt][ks][2 + h],
+                                            a_small[mt][ks][2 + h]);
               }
-            const float* b_tap = b_row + kw * (KP * NP);
+            }
+          const float* b_tap = b_row + kw * (KP * NP);
+          // 3xTF32: the tap's products summed apart and added to acc in fp32 (round to nearest): the
+          // MMA's own accumulation truncates, which over a hundred taps (L1-72) cost 1e-4 on grad_input
+          // values of magnitude 10 (run 72); conv_transpose_igemm.cu does the same per K stage.
+          float part[kTileM][NT][4];
+          float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
+          if (kSplit) {
 #pragma unroll
-            for (int ks = 0; ks < KS; ++ks)
+            for (int mt = 0; mt < kTileM; ++mt)
 #pragma unroll
-              for (int nt = 0; nt < NT; ++nt) {
-                const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
-                uint32_t b_big[2], b_small[2];
-                split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
-                split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
+              for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-                for (int mt = 0; mt < 2; ++mt) {
-                  if (kSplit) {
-                    mma_m16n8<float>(acc[mt][nt], a_small[mt][ks], b_big);
-                    mma_m16n8<float>(acc[mt][nt], a_big[mt][ks], b_small);
-                  }
-                  mma_m16n8<float>(acc[mt][nt], a_big[mt][ks], b_big);
+                for (int e = 0; e < 4; ++e) part[mt][nt][e] = 0.f;
+          }
+#pragma unroll
+          for (int ks = 0; ks < KS; ++ks)
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) {
+              const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
+              uint32_t b_big[2], b_small[2];
+              split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
+              split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
+#pragma unroll
+              for (int mt = 0; mt < kTileM; ++mt) {
+                if (kSplit) {
+                  mma_m16n8<float>(sum[mt][nt], a_small[mt][ks], b_big);
+                  mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_small);
                 }
+                mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
               }
+            }
+          if (kSplit) {
+#pragma unroll
+            for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+              for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
           }
         }
       }
-      // C fragment: rows gid (elements 0, 1) and gid + 8 (2, 3), columns 2 * tig and 2 * tig + 1.
-#pragma unroll
-      for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int w_local = phase + dst_step * (j_local + 16 * mt + gid + 8 * h);
-#pragma unroll
-          for (int nt = 0; nt < NT; ++nt) {
-            const int c = 8 * nt + 2 * tig;
-            stage[c * geo.stage_pitch + w_local] = acc[mt][nt][2 * h];
-            stage[(c + 1) * geo.stage_pitch + w_local] = acc[mt][nt][2 * h + 1];
-          }
-        }
     }
-    __syncthreads();
+    // C fragment: rows gid (elements 0, 1) and gid + 8 (2, 3), columns 2 * tig and 2 * tig + 1.
     scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
-    const int count = nn * geo.chunk_w;
-#pragma unroll 4
-    for (int e = tid; e < count; e += kMmaThreads) {
-      const int c = channels_inner ? e % nn : e / geo.chunk_w;
-      const int w_local = channels_inner ? e / nn : e % geo.chunk_w;
-      const int wo = w_first + w_local;
-      if (wo >= dst_w) continue;
-      float v = stage[c * geo.stage_pitch + w_local];
-      if (kForward && bias != nullptr) v += to_acc(bias[(g * nn + c) * int(p.bias_stride)]);
-      dst_row[c * ds1 + wo * ds4] = from_acc<scalar_t>(v);
-    }
-    __syncthreads();  // the stage is rewritten by the next row
+#pragma unroll
+    for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int wo = phase + dst_step * (j0 + 16 * mt + gid + 8 * h);
+        if (wo >= dst_w) continue;
+#pragma unroll
+        for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int c = 8 * nt + 2 * tig + e;
+            if (c < nn) dst_row[c * ds1 + wo * ds4] = from_acc<scalar_t>(acc[mt][nt][2 * h + e] + bias_of[nt][e]);
+          }
+      }
   }
 }
 
 MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm_count) {
   MmaGeometry geo;
   geo.phases = forward ? int(p.stride[2]) : 1;
-  // Four warp tasks per chunk where the phases allow (one per warp), else one per phase.
-  geo.tasks_per_phase = std::max(1, kMmaWarps / geo.phases);
-  geo.chunk_w = geo.phases * geo.tasks_per_phase * kTaskPositions;
-  geo.stage_pitch = geo.chunk_w + kStagePad;
+  const int64_t* dst_size = forward ? p.out_size : p.in_size;
+  const int64_t per_phase = (dst_size[2] + geo.phases - 1) / geo.phases;
+  geo.j_tiles = int(std::max<int64_t>(1, (per_phase + kTaskPositions - 1) / kTaskPositions));
+  geo.tasks_per_row = geo.phases * geo.j_tiles;
   for (int i = 0; i < kSpatialDims; ++i) {
     const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
     geo.k_step[i] = int(p.stride[i] / common);
     geo.i_step[i] = int(p.dilation[i] / common);
   }
-  const int64_t* dst_size = forward ? p.out_size : p.in_size;
-  geo.w_chunks = int((dst_size[2] + geo.chunk_w - 1) / geo.chunk_w);
   geo.rows = int(dst_size[0] * dst_size[1]);
-  const int64_t outer = p.batch * p.groups * geo.w_chunks;
+  const int64_t outer = p.batch * p.groups;
   const int64_t want = (int64_t(std::max(sm_count, 1)) * kGroupedMmaBlocksPerSm + outer - 1) / std::max<int64_t>(outer, 1);
   const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(want, geo.rows));
   geo.rows_per_chunk = int(std::max<int64_t>(1, (geo.rows + chunks - 1) / chunks));
   geo.row_chunks = int((geo.rows + geo.rows_per_chunk - 1) / geo.rows_per_chunk);
   geo.blocks = outer * geo.row_chunks;
   const int64_t kp = p.in_per_group() <= 8 ? 8 : 16, np = p.out_per_group() <= 8 ? 8 : 16;
-  geo.smem_bytes = (p.kernel_volume() * kp * np + (forward ? np : kp) * geo.stage_pitch) * int64_t(sizeof(float));
+  geo.smem_bytes = p.kernel_volume() * kp * np * int64_t(sizeof(float));
   return geo;
 }
 
@@ -329,10 +342,8 @@ bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass
   if (dtype == DType::kFloat64) return false;
   const int64_t cin = p.in_per_group(), cout = p.out_per_group();
   if (cin < 1 || cin > kGroupedMaxChannels || cout < 1 || cout > kGroupedMaxChannels) return false;
-  const bool forward = pass == GatherPass::kForward;
-  if (forward && p.stride[2] > kGroupedMmaMaxStrideW) return false;
   if (!grouped_offsets_fit(p)) return false;
-  return make_mma_geometry(p, forward, 1).smem_bytes <= kGroupedMaxSharedBytes;
+  return make_mma_geometry(p, pass == GatherPass::kForward, 1).smem_bytes <= kGroupedMaxSharedBytes;
 }
 
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
