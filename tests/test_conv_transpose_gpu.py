@@ -280,16 +280,23 @@ def grouped_grad_weight_stage_fits(case, mode):
 
 
 def grouped_mma_supported(case, mode):
-    """Mirror of grouped_mma_supported() in conv_transpose_grouped_mma.cu: fp32/fp16/bf16, <= 16 channels per
-    group on each side, the weights (channels padded to 8 or 16, fp32) within 48 KiB."""
-    dims, batch, cin, cout, groups, kernel = case[:6]
+    """Mirror of grouped_mma_supported() in conv_transpose_grouped_mma.cu for both passes of a case: fp32/fp16/
+    bf16, <= 16 channels per group on each side, the weights (channels padded to 8 or 16, fp32) plus four
+    warps' C tiles (dst channels padded x (stage_w + 4) floats; stage_w = stride_w x 16 x min(4, 128 //
+    (16 x stride_w)), at least one tile, forward; 64 for grad_input) within 48 KiB."""
+    dims, batch, cin, cout, groups, kernel, stride = case[:7]
     if mode == "fp64":
         return False
     cin_g, cout_g = cin // groups, cout // groups
     if not (1 <= cin_g <= 16 and 1 <= cout_g <= 16):
         return False
     kp, np_ = (8 if cin_g <= 8 else 16), (8 if cout_g <= 8 else 16)
-    return math.prod(kernel) * kp * np_ * 4 <= 48 * 1024
+    weights = math.prod(kernel) * kp * np_
+    s = stride[-1]
+    stage_w = s * 16 * max(1, min(4, 128 // (16 * s)))
+    forward = (weights + 4 * np_ * (stage_w + 4)) * 4
+    grad_input = (weights + 4 * kp * (64 + 4)) * 4
+    return max(forward, grad_input) <= 48 * 1024
 
 
 # Shapes for the few-channels-per-group kernels: several W tiles (slots > 256), several rows per
@@ -308,7 +315,7 @@ GROUPED_GRID = [
     (2, 2, 64, 16, 8, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [5, 6], True),
     (2, 1, 16, 16, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [9, 9], True),
     (3, 0, 8, 8, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [1, 1, 1], [3, 3, 3], True),
-    # W stride 5 (five phases per row) over several 64-position tasks, 6 x 10 channels (padded to 8 x 16)
+    # W stride 5 (five phases per task) over several 80-position tasks, 6 x 10 channels (padded to 8 x 16)
     (1, 2, 12, 20, 2, [7], [5], [3], [2], [1], [90], True),
     # W stride 8 with an 8-wide W kernel, 16 x 16 channels per group
     (2, 2, 16, 16, 1, [3, 8], [1, 8], [1, 2], [0, 3], [1, 1], [4, 30], True),

@@ -13,14 +13,17 @@
 //
 // A block owns (n, g) and a run of dst rows (D x H); it stages the group's weights once as MMA B
 // fragments in shared memory (TF32-rounded in TF32 mode, fp32 for the 3xTF32 split). Its warps then take
-// tasks on their own, with no further barrier: a task is 64 positions j of one W phase of one row. The
-// warp loads A fragments straight from global memory (lanes of one channel read consecutive positions:
+// tasks on their own, with no block barrier: a task is one row's run of stage_w consecutive dst W
+// positions, all W phases of them (16 * tiles_per_phase positions j per phase). For each phase the warp
+// loads A fragments straight from global memory (lanes of one channel read consecutive positions:
 // 32-byte sectors; a src element is reused across taps from L1/L2), accumulates over the row's (kd, kh)
-// walks and the phase's W taps, and stores its C fragments straight to the output with the bias added
-// (a W-stride-s forward writes every s-th word of a line; the block's other phases fill the rest in L2).
-// Run 72 (H200) measured the first form, which staged each row's C tile in shared memory behind two
-// barriers per row (32 positions per task), at 1.7x the FFMA kernels' time on L1-73 (2.44 vs 1.45 ms
-// forward): each row's short chain of dependent loads was exposed with four warps in lock step.
+// walks and the phase's W taps, and drops its C fragments into its own shared-memory tile; then it
+// stores the tile's channel rows whole, coalesced, with the bias added.
+// Why whole rows: run 73 (H200, ncu of the L1-73 forward) measured a form that stored each phase's
+// fragments straight to global memory: every 32-byte sector was written in two halves by two tasks, and
+// DRAM saw 1.80 GB written and 1.55 GB read (read-modify-write fills) for a 1.04 GB output and a 0.13 GB
+// input, 2.22 ms; the FFMA kernel has the same phase-strided stores (1.49 GB written, 0.84 GB read,
+// 1.44 ms).
 //
 // Precision: fp32 data in TF32 mode rounds both operands to TF32 (as cuDNN's TF32 kernels); TF32 off
 // runs 3xTF32 (big*big + big*small + small*big, fp32-level error); fp16/bf16 values widen exactly into
@@ -36,13 +39,18 @@ namespace {
 
 constexpr int kMmaThreads = 128;
 constexpr int kMmaWarps = kMmaThreads / 32;
-constexpr int kTileM = 4;  // m16 tiles per warp task: 64 positions, four independent loads per A element
-constexpr int kTaskPositions = 16 * kTileM;
+constexpr int kTileM = 4;          // m16 tiles per phase at most (registers for four)
+constexpr int kStagePositions = 128;  // dst W positions per task at most, while one m16 tile per phase fits
+// The warp's C tile [dst channels][stage_w + pad]: a pitch of 4 mod 32 puts the four tig lanes' channel
+// rows (2 * tig * pitch) 8 banks apart, so the fragment stores conflict at most 2-way (W stride 2).
+constexpr int kStagePad = 4;
 
 struct MmaGeometry {
-  int phases = 1;          // dst W phases (forward: stride_w; grad_input: 1)
-  int j_tiles = 1;         // tasks per phase and row: ceil(positions per phase / kTaskPositions)
-  int tasks_per_row = 1;   // phases * j_tiles
+  int phases = 1;           // dst W phases (forward: stride_w; grad_input: 1)
+  int tiles_per_phase = 4;  // m16 tiles per phase and task (<= kTileM)
+  int stage_w = 64;         // dst W positions per task: phases * 16 * tiles_per_phase
+  int stage_pitch = 68;
+  int tasks_per_row = 1;    // ceil(dst W / stage_w)
   int rows = 0, rows_per_chunk = 1, row_chunks = 1;
   int k_step[kSpatialDims] = {1, 1, 1};  // forward phase walks: s / gcd(s, d) and d / gcd(s, d)
   int i_step[kSpatialDims] = {1, 1, 1};
@@ -76,13 +84,16 @@ __device__ __forceinline__ void a_element(const scalar_t* at, bool ok, uint32_t&
   split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(v, big, small);
 }
 
-// Resident blocks per SM asked of ptxas: the 8 x 8 kernels (L1-73, L1-72) fit 80 registers without spills
-// (nvcc 13.0, sm_90a: 112-121 registers uncapped), which takes them from 16 to 24 warps per SM for the
-// loads' latency; the wider ones spill 100-500 bytes at that cap and stay uncapped (96-164 registers).
-__host__ __device__ constexpr int grouped_mma_min_blocks(int kp, int np) { return kp * np == 64 ? 6 : 1; }
+// Resident blocks per SM asked of ptxas: the 8 x 8 single-MMA kernels (L1-73, L1-72 in TF32, fp16, bf16)
+// fit 80 registers with at most 24 bytes of spills (nvcc 13.0, sm_90a; 112-121 registers uncapped), which
+// takes them from 16 to 24 warps per SM for the loads' latency; 3xTF32 and the wider tiles spill 100-500
+// bytes at that cap and stay uncapped (96-164 registers).
+__host__ __device__ constexpr int grouped_mma_min_blocks(int kp, int np, bool split) {
+  return kp * np == 64 && !split ? 6 : 1;
+}
 
 template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
-__global__ void __launch_bounds__(kMmaThreads, grouped_mma_min_blocks(KP, NP))
+__global__ void __launch_bounds__(kMmaThreads, grouped_mma_min_blocks(KP, NP, kSplit))
 tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, const scalar_t* __restrict__ src,
                          const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
                          scalar_t* __restrict__ dst) {
@@ -99,6 +110,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
   const int64_t* src_size = kForward ? p.in_size : p.out_size;
   const int64_t* dst_size = kForward ? p.out_size : p.in_size;
   const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  float* stage = mma_smem + taps * KP * NP + warp * NP * geo.stage_pitch;  // this warp's [NP][stage_pitch]
 
   int b = int(blockIdx.x);
   const int chunk = b % geo.row_chunks;
@@ -130,8 +142,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
   const scalar_t* src_group = src + n * int(ss[0]) + g * nk * ss1;
   scalar_t* dst_group = dst + n * int(ds[0]) + g * nn * ds1;
   const int dst_step = kForward ? int(p.stride[2]) : 1;
-  // Per lane: its two K channels per k8 step (tig, tig + 4), zero beyond the group's; its C columns'
-  // bias (2 * tig, 2 * tig + 1 of each n8 tile).
+  // Per lane: its two K channels per k8 step (tig, tig + 4), zero beyond the group's.
   int k_off[KS][2];
   bool k_ok[KS][2];
 #pragma unroll
@@ -142,21 +153,13 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
       k_ok[ks][h] = k < nk;
       k_off[ks][h] = k_ok[ks][h] ? k * ss1 : 0;
     }
-  float bias_of[NT][2];
-#pragma unroll
-  for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-    for (int e = 0; e < 2; ++e) {
-      const int c = 8 * nt + 2 * tig + e;
-      bias_of[nt][e] = kForward && bias != nullptr && c < nn ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
-    }
+  const bool channels_inner = ds1 < ds4;  // channels_last dst: store channel-fastest
   const int row_begin = chunk * geo.rows_per_chunk, row_end = min(geo.rows, row_begin + geo.rows_per_chunk);
   const int task_end = (row_end - row_begin) * geo.tasks_per_row;
 
 #pragma unroll 1
   for (int task = warp; task < task_end; task += kMmaWarps) {
-    const int row = row_begin + task / geo.tasks_per_row, in_row = task % geo.tasks_per_row;
-    const int phase = in_row / geo.j_tiles, j0 = (in_row % geo.j_tiles) * kTaskPositions;
+    const int row = row_begin + task / geo.tasks_per_row, w_first = (task % geo.tasks_per_row) * geo.stage_w;
     const int r0 = row / dst_h, r1 = row % dst_h;
     const TapWalk<int> walk_d =
         kForward ? forward_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]), int(src_size[0]),
@@ -168,115 +171,133 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
                                      geo.k_step[1], geo.i_step[1])
                  : grad_input_taps<int>(r1, KH, int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]),
                                         int(src_size[1]));
-    const WTaps wt = w_taps_of_phase<kForward>(p, geo, phase);
-    float acc[kTileM][NT][4];
-#pragma unroll
-    for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
-    // src W index of this lane's rows (j0 + gid + 8 * q) at tap 0 of the walk.
-    int w_at[2 * kTileM];
-#pragma unroll
-    for (int q = 0; q < 2 * kTileM; ++q) w_at[q] = (j0 + gid + 8 * q) * wt.mul + wt.base;
-
-    int kd = walk_d.k, a = walk_d.idx;
+    const int j0 = w_first / dst_step;  // w_first is a multiple of dst_step (stage_w is)
 #pragma unroll 1
-    for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step, a += walk_d.idx_step) {
-      int kh = walk_h.k, bb = walk_h.idx;
-#pragma unroll 1
-      for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, bb += walk_h.idx_step) {
-        const scalar_t* src_row = src_group + a * ss2 + bb * ss3;
-        const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
-        int kw = wt.kw0;
-#pragma unroll 1
-        for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
-          uint32_t a_big[kTileM][KS][4], a_small[kTileM][KS][4];
+    for (int phase = 0; phase < geo.phases; ++phase) {
+      const WTaps wt = w_taps_of_phase<kForward>(p, geo, phase);
+      float acc[kTileM][NT][4];
 #pragma unroll
-          for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-              const int wi = w_at[2 * mt + h] + t * wt.step;
-              const bool in_w = wi >= 0 && wi < src_w;
-              const scalar_t* at = src_row + (in_w ? wi * ss4 : 0);
-#pragma unroll
-              for (int ks = 0; ks < KS; ++ks) {
-                // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
-                a_element<scalar_t, kSplit>(at + k_off[ks][0], in_w && k_ok[ks][0], a_big[mt][ks][h],
-                                            a_small[mt][ks][h]);
-                a_element<scalar_t, kSplit>(at + k_off[ks][1], in_w && k_ok[ks][1], a_big[mt][ks][2 + h],
-                                            a_small[mt][ks][2 + h]);
-              }
-            }
-          const float* b_tap = b_row + kw * (KP * NP);
-          // 3xTF32: the tap's products summed apart and added to acc in fp32 (round to nearest): the
-          // MMA's own accumulation truncates, which over a hundred taps (L1-72) cost 1e-4 on grad_input
-          // values of magnitude 10 (run 72); conv_transpose_igemm.cu does the same per K stage.
-          float part[kTileM][NT][4];
-          float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
-          if (kSplit) {
-#pragma unroll
-            for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-              for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) part[mt][nt][e] = 0.f;
-          }
-#pragma unroll
-          for (int ks = 0; ks < KS; ++ks)
-#pragma unroll
-            for (int nt = 0; nt < NT; ++nt) {
-              const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
-              uint32_t b_big[2], b_small[2];
-              split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
-              split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
-#pragma unroll
-              for (int mt = 0; mt < kTileM; ++mt) {
-                if (kSplit) {
-                  mma_m16n8<float>(sum[mt][nt], a_small[mt][ks], b_big);
-                  mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_small);
-                }
-                mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
-              }
-            }
-          if (kSplit) {
-#pragma unroll
-            for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-              for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
-          }
-        }
-      }
-    }
-    // C fragment: rows gid (elements 0, 1) and gid + 8 (2, 3), columns 2 * tig and 2 * tig + 1.
-    scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
-#pragma unroll
-    for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int wo = phase + dst_step * (j0 + 16 * mt + gid + 8 * h);
-        if (wo >= dst_w) continue;
+      for (int mt = 0; mt < kTileM; ++mt)
 #pragma unroll
         for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const int c = 8 * nt + 2 * tig + e;
-            if (c < nn) dst_row[c * ds1 + wo * ds4] = from_acc<scalar_t>(acc[mt][nt][2 * h + e] + bias_of[nt][e]);
+          for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+      // src W index of this lane's rows (j0 + gid + 8 * q) at tap 0 of the walk.
+      int w_at[2 * kTileM];
+#pragma unroll
+      for (int q = 0; q < 2 * kTileM; ++q) w_at[q] = (j0 + gid + 8 * q) * wt.mul + wt.base;
+      const int tiles = geo.tiles_per_phase;
+
+      int kd = walk_d.k, a = walk_d.idx;
+#pragma unroll 1
+      for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step, a += walk_d.idx_step) {
+        int kh = walk_h.k, bb = walk_h.idx;
+#pragma unroll 1
+        for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, bb += walk_h.idx_step) {
+          const scalar_t* src_row = src_group + a * ss2 + bb * ss3;
+          const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
+          int kw = wt.kw0;
+#pragma unroll 1
+          for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
+            uint32_t a_big[kTileM][KS][4], a_small[kTileM][KS][4];
+#pragma unroll
+            for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+              for (int h = 0; h < 2; ++h) {
+                if (mt >= tiles) continue;
+                const int wi = w_at[2 * mt + h] + t * wt.step;
+                const bool in_w = wi >= 0 && wi < src_w;
+                const scalar_t* at = src_row + (in_w ? wi * ss4 : 0);
+#pragma unroll
+                for (int ks = 0; ks < KS; ++ks) {
+                  // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
+                  a_element<scalar_t, kSplit>(at + k_off[ks][0], in_w && k_ok[ks][0], a_big[mt][ks][h],
+                                              a_small[mt][ks][h]);
+                  a_element<scalar_t, kSplit>(at + k_off[ks][1], in_w && k_ok[ks][1], a_big[mt][ks][2 + h],
+                                              a_small[mt][ks][2 + h]);
+                }
+              }
+            const float* b_tap = b_row + kw * (KP * NP);
+            // 3xTF32: the tap's products summed apart and added to acc in fp32 (round to nearest): the
+            // MMA's own accumulation truncates, which over a hundred taps (L1-72) cost 1e-4 on grad_input
+            // values of magnitude 10 (run 72); conv_transpose_igemm.cu does the same per K stage.
+            float part[kTileM][NT][4];
+            float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
+            if (kSplit) {
+#pragma unroll
+              for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                  for (int e = 0; e < 4; ++e) part[mt][nt][e] = 0.f;
+            }
+#pragma unroll
+            for (int ks = 0; ks < KS; ++ks)
+#pragma unroll
+              for (int nt = 0; nt < NT; ++nt) {
+                const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
+                uint32_t b_big[2], b_small[2];
+                split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
+                split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
+#pragma unroll
+                for (int mt = 0; mt < kTileM; ++mt) {
+                  if (mt >= tiles) continue;
+                  if (kSplit) {
+                    mma_m16n8<float>(sum[mt][nt], a_small[mt][ks], b_big);
+                    mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_small);
+                  }
+                  mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
+                }
+              }
+            if (kSplit) {
+#pragma unroll
+              for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+                  for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
+            }
           }
+        }
       }
+      // C fragment: rows gid (elements 0, 1) and gid + 8 (2, 3), columns 2 * tig and 2 * tig + 1.
+#pragma unroll
+      for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          if (mt >= tiles) continue;
+          const int w_local = phase + dst_step * (16 * mt + gid + 8 * h);
+#pragma unroll
+          for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) stage[(8 * nt + 2 * tig + e) * geo.stage_pitch + w_local] = acc[mt][nt][2 * h + e];
+        }
+    }  // phase
+    __syncwarp();
+    scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
+    const int count = nn * geo.stage_w;
+#pragma unroll 4
+    for (int e = lane; e < count; e += 32) {
+      const int c = channels_inner ? e % nn : e / geo.stage_w;
+      const int w_local = channels_inner ? e / nn : e % geo.stage_w;
+      const int wo = w_first + w_local;
+      if (wo >= dst_w) continue;
+      float v = stage[c * geo.stage_pitch + w_local];
+      if (kForward && bias != nullptr) v += to_acc(bias[(g * nn + c) * int(p.bias_stride)]);
+      dst_row[c * ds1 + wo * ds4] = from_acc<scalar_t>(v);
+    }
+    __syncwarp();  // the tile is rewritten by the next task
   }
 }
 
 MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm_count) {
   MmaGeometry geo;
   geo.phases = forward ? int(p.stride[2]) : 1;
+  geo.tiles_per_phase = int(std::max<int64_t>(1, std::min<int64_t>(kTileM, kStagePositions / (16 * geo.phases))));
+  geo.stage_w = geo.phases * 16 * geo.tiles_per_phase;
+  geo.stage_pitch = geo.stage_w + kStagePad;
   const int64_t* dst_size = forward ? p.out_size : p.in_size;
-  const int64_t per_phase = (dst_size[2] + geo.phases - 1) / geo.phases;
-  geo.j_tiles = int(std::max<int64_t>(1, (per_phase + kTaskPositions - 1) / kTaskPositions));
-  geo.tasks_per_row = geo.phases * geo.j_tiles;
+  geo.tasks_per_row = int(std::max<int64_t>(1, (dst_size[2] + geo.stage_w - 1) / geo.stage_w));
   for (int i = 0; i < kSpatialDims; ++i) {
     const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
     geo.k_step[i] = int(p.stride[i] / common);
@@ -290,7 +311,8 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
   geo.row_chunks = int((geo.rows + geo.rows_per_chunk - 1) / geo.rows_per_chunk);
   geo.blocks = outer * geo.row_chunks;
   const int64_t kp = p.in_per_group() <= 8 ? 8 : 16, np = p.out_per_group() <= 8 ? 8 : 16;
-  geo.smem_bytes = p.kernel_volume() * kp * np * int64_t(sizeof(float));
+  const int64_t dst_channels = forward ? np : kp;  // padded, as the kernel's NP
+  geo.smem_bytes = (p.kernel_volume() * kp * np + kMmaWarps * dst_channels * geo.stage_pitch) * int64_t(sizeof(float));
   return geo;
 }
 
