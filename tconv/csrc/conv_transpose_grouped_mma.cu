@@ -19,7 +19,7 @@
 // 32-byte sectors; a src element is reused across taps from L1/L2), accumulates over the row's (kd, kh)
 // walks and the phase's W taps, and drops its C fragments into its own shared-memory tile; then it
 // stores the tile's channel rows whole, coalesced, with the bias added.
-// Why whole rows: run 73 (H200, ncu of the L1-73 forward) measured a form that stored each phase's
+// Why whole rows: run 74 (H200, ncu of the L1-73 forward) measured a form that stored each phase's
 // fragments straight to global memory: every 32-byte sector was written in two halves by two tasks, and
 // DRAM saw 1.80 GB written and 1.55 GB read (read-modify-write fills) for a 1.04 GB output and a 0.13 GB
 // input, 2.22 ms; the FFMA kernel has the same phase-strided stores (1.49 GB written, 0.84 GB read,
