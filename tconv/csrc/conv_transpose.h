@@ -107,7 +107,7 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
                                const void* weight, void* grad_input, int sm_count, cudaStream_t stream);
 // Tensor-core forward and grad_input for the same channel counts (conv_transpose_grouped_mma.cu): TF32
 // m16n8k8 MMAs on the group's (<= 16) x (<= 16) channel block per tap, 3xTF32 when split_tf32, fp16/bf16
-// widened exactly; no fp64. "auto" takes them ahead of the FFMA kernels wherever grouped_preferred holds.
+// widened exactly; no fp64. Opt-in ("grouped_mma", or the autotune): slower than the FFMA kernels on L1-73/72.
 // The group's weights (channels padded to 8 or 16, fp32) must fit in kGroupedMaxSharedBytes.
 // Blocks per SM the row split aims for: each block stages the group's weights once, then its warps run
 // independently, so blocks only need to be many enough for a short tail (L1-72: 27 KiB of weights per
