@@ -206,15 +206,15 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
               for (int h = 0; h < 2; ++h) {
                 if (mt >= tiles) continue;
                 const int wi = w_at[2 * mt + h] + t * wt.step;
-                const bool in_w = wi >= 0 && wi < src_w;
-                const scalar_t* at = src_row + (in_w ? wi * ss4 : 0);
+                const bool in_w = unsigned(wi) < unsigned(src_w);  // 0 <= wi < src_w
+                const int at = in_w ? wi * ss4 : 0;                // 32-bit offsets: grouped_offsets_fit
 #pragma unroll
                 for (int ks = 0; ks < KS; ++ks) {
                   // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
-                  a_element<scalar_t, kSplit>(at + k_off[ks][0], in_w && k_ok[ks][0], a_big[mt][ks][h],
+                  a_element<scalar_t, kSplit>(src_row + (at + k_off[ks][0]), in_w && k_ok[ks][0], a_big[mt][ks][h],
                                               a_small[mt][ks][h]);
-                  a_element<scalar_t, kSplit>(at + k_off[ks][1], in_w && k_ok[ks][1], a_big[mt][ks][2 + h],
-                                              a_small[mt][ks][2 + h]);
+                  a_element<scalar_t, kSplit>(src_row + (at + k_off[ks][1]), in_w && k_ok[ks][1],
+                                              a_big[mt][ks][2 + h], a_small[mt][ks][2 + h]);
                 }
               }
             const float* b_tap = b_row + kw * (KP * NP);
@@ -274,17 +274,27 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
         }
     }  // phase
     __syncwarp();
-    scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
-    const int count = nn * geo.stage_w;
+    // The tile's channel rows to global memory: a lane per W position (consecutive lanes, consecutive
+    // words), no division per element; channels_last dst walks (position, channel) pairs instead.
+    scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3 + w_first * ds4;
+    const int w_count = min(geo.stage_w, dst_w - w_first);
+    if (!channels_inner) {
+#pragma unroll 1
+      for (int c = 0; c < nn; ++c) {
+        const float bias_c = kForward && bias != nullptr ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
+        const float* tile_row = stage + c * geo.stage_pitch;
+        scalar_t* out = dst_row + c * ds1;
 #pragma unroll 4
-    for (int e = lane; e < count; e += 32) {
-      const int c = channels_inner ? e % nn : e / geo.stage_w;
-      const int w_local = channels_inner ? e / nn : e % geo.stage_w;
-      const int wo = w_first + w_local;
-      if (wo >= dst_w) continue;
-      float v = stage[c * geo.stage_pitch + w_local];
-      if (kForward && bias != nullptr) v += to_acc(bias[(g * nn + c) * int(p.bias_stride)]);
-      dst_row[c * ds1 + wo * ds4] = from_acc<scalar_t>(v);
+        for (int w = lane; w < w_count; w += 32) out[w * ds4] = from_acc<scalar_t>(tile_row[w] + bias_c);
+      }
+    } else {
+#pragma unroll 1
+      for (int e = lane; e < nn * w_count; e += 32) {
+        const int c = e % nn, w = e / nn;
+        float v = stage[c * geo.stage_pitch + w];
+        if (kForward && bias != nullptr) v += to_acc(bias[(g * nn + c) * int(p.bias_stride)]);
+        dst_row[c * ds1 + w * ds4] = from_acc<scalar_t>(v);
+      }
     }
     __syncwarp();  // the tile is rewritten by the next task
   }
