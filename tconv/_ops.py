@@ -42,7 +42,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # the W phases as GEMM columns and the pixel shuffle in the store wherever it is possible (tconv/_w_fold.py has
 # the math; grad_weight folds the same way under "auto" and "igemm_fold" where s divides the W kernel),
 # "igemm_nofold" never (like "igemm" elsewhere); "grouped_mma" forces the tensor-core kernels for few channels
-# per group (forward and grad_input; grad_weight as under "auto"), opt-in: "auto" keeps the FFMA ones (run 75).
+# per group (forward and grad_input; grad_weight as under "auto"); "auto" takes them for the fp32 forward with
+# 9-16 output channels per group (fam09) and the FFMA ones elsewhere (run 78).
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "grouped", "grouped_mma")

@@ -419,6 +419,24 @@ def test_auto_picks_grouped_for_few_channels():
     assert not any("tconv_grouped" in n for n in kernel_names(32, 1))
 
 
+def test_auto_picks_grouped_mma_forward_for_two_n8_tiles():
+    """fam09's channel pattern (8 in x 16 out per group), fp32: "auto" runs the forward on the tensor-core
+    grouped kernel (run 78: 1.67 -> 0.87 ms TF32) and grad_input on the FFMA one; bf16 keeps both on FFMA."""
+    def kernel_names(dtype):
+        x = torch.rand(2, 32, 6, 9, device="cuda", dtype=dtype, requires_grad=True)
+        w = torch.rand(32, 16, 3, 5, device="cuda", dtype=dtype, requires_grad=True)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose2d(x, w, None, (2, 3), (1, 2), 0, 4, (2, 1))
+            out.backward(torch.ones_like(out))
+            torch.cuda.synchronize()
+        return " ".join(e.name for e in prof.events())
+    names = kernel_names(torch.float32)
+    assert "tconv_grouped_mma_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
+    assert "tconv_grouped_forward_kernel" not in names, names
+    names16 = kernel_names(torch.bfloat16)
+    assert "tconv_grouped_mma_kernel" not in names16 and "tconv_grouped_forward_kernel" in names16, names16
+
+
 # ---- grouped grad_weight (conv_transpose_grouped.cu tconv_grouped_grad_weight_kernel) ----
 
 def tconv_grad_weight(algorithm, grad, x, weight_shape, stride, padding, dilation, groups):

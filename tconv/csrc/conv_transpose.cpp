@@ -126,11 +126,11 @@ bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std:
 }
 
 // The kernels for few channels per group (forward and grad_input): "grouped" forces the register-blocked
-// FFMA ones, "grouped_mma" the tensor-core ones. "auto" takes the FFMA ones ahead of the GEMMs where
-// grouped_preferred says the channel product is small. The tensor-core kernels are opt-in (forced, or picked
-// by tconv's autotune where they time faster): run 75 (H200, TF32) measured them slower than the FFMA
-// kernels on L1-73 (forward 2.21 vs 1.43 ms) and L1-72 (0.83 vs 0.53), faster only on fam09 (1.27 vs 1.62);
-// they are latency-bound (DRAM 14 % busy with ideal traffic, conv_transpose_grouped_mma.cu).
+// FFMA ones, "grouped_mma" the tensor-core ones. "auto" takes them ahead of the GEMMs where grouped_preferred
+// says the channel product is small: the tensor-core ones where grouped_mma_preferred says they measured
+// faster (run 78: the fp32 forward with 9-16 output channels per group, fam09 TF32 1.67 -> 0.87 ms), else
+// the FFMA ones (run 78: L1-73 TF32 forward 1.45 ms FFMA against 1.76 tensor-core, L1-72 0.53 against
+// 0.75; the tensor-core kernels are latency-bound, conv_transpose_grouped_mma.cu).
 enum class GroupedKernel { kNone, kFfma, kMma };
 GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPass pass, const std::string& algorithm) {
   check_algorithm(algorithm);
@@ -147,8 +147,9 @@ GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPa
                 "every tensor below 2^31 elements)");
     return GroupedKernel::kMma;
   }
-  return algorithm == "auto" && grouped_preferred(p) && grouped_supported(p, dtype) ? GroupedKernel::kFfma
-                                                                                   : GroupedKernel::kNone;
+  if (algorithm != "auto" || !grouped_preferred(p)) return GroupedKernel::kNone;
+  if (grouped_mma_preferred(p, dtype, pass)) return GroupedKernel::kMma;
+  return grouped_supported(p, dtype) ? GroupedKernel::kFfma : GroupedKernel::kNone;
 }
 
 // grad_weight's grouped kernel stages grad_output boxes in shared memory, so it takes a subset of

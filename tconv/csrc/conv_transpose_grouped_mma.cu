@@ -378,6 +378,15 @@ bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass
   return make_mma_geometry(p, pass == GatherPass::kForward, 1).smem_bytes <= kGroupedMaxSharedBytes;
 }
 
+bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass pass) {
+  // Run 78 (H200, 101c27d, forward against the FFMA kernel, same process): with two n8 tiles per A fragment
+  // (9-16 output channels per group) fp32 data wins, fam09 (8 x 16) TF32 1.673 -> 0.866 ms and exact fp32
+  // 1.675 -> 1.281; bf16 there 0.781 -> 0.838 and one n8 tile (L1-73 TF32 1.448 -> 1.762, L1-72 0.529 ->
+  // 0.749) lose, and so did grad_input on fam09 (about 0.69 against 0.50 ms, from the fwd+bwd totals).
+  return pass == GatherPass::kForward && dtype == DType::kFloat32 && p.out_per_group() > 8 &&
+         grouped_mma_supported(p, dtype, pass);
+}
+
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
                                 const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream) {
   if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;
