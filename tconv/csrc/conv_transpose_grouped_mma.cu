@@ -7,9 +7,13 @@
 // Both passes are  dst[n, g, c, row, phase + dst_step * j] = sum_{taps, k} src[n, g, k, ...] * B[tap][k][c]
 // (conv_transpose_igemm.cu's formulation): forward: src = x, k = input channel, c = output channel, the
 // taps of the output W phase (no structural zeros), dst_step = stride_w; grad_input: src = grad_output,
-// k = output channel, c = input channel, every tap, one phase. GEMM M = 32 positions j of one phase per
-// warp task (two m16 tiles), N = the group's dst channels (8 or 16: one or two n8 tiles), K = the src
-// channels (8 or 16) per tap.
+// k = output channel, c = input channel, every tap, one phase. GEMM M = 16 * tiles_per_phase positions j
+// of one phase at a time (one to four m16 tiles), N = the group's dst channels (8 or 16: one or two n8
+// tiles), K = the src channels (8 or 16) per tap.
+//
+// Status (run 78, H200): correct in every mode, but latency- and issue-bound, so faster than the FFMA
+// kernels only where each A fragment feeds two n8 tiles (fam09 forward TF32 1.67 -> 0.87 ms) and slower on
+// L1-73 / L1-72 (1.45 -> 1.76, 0.53 -> 0.75 ms): "auto" takes it where grouped_mma_preferred says so.
 //
 // A block owns (n, g) and a run of dst rows (D x H); it stages the group's weights once as MMA B
 // fragments in shared memory (TF32-rounded in TF32 mode, fp32 for the 3xTF32 split). Its warps then take
