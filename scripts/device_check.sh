@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # A kernel-change check in one GPU call: build, the GPU tests selected by $TESTS (a pytest -k
 # expression; all GPU tests when empty), then tconv-only timings (scripts/quick_timing.py) of
-# $PROBLEMS in $PRECISIONS with $ALGORITHMS (default auto). Logs land in $OUT (few files: the device tool returns at most 8).
-# Usage: OUT=dir TESTS="igemm or grid" PROBLEMS="l1_68_... real_hifigan_up" bash scripts/device_check.sh
+# $PROBLEMS in $PRECISIONS with $ALGORITHMS (default auto), and with SANITIZE=1 compute-sanitizer memcheck and
+# racecheck of tests/sanitize_small.py. Logs land in $OUT (few files: the device tool returns at most 8).
+# Usage: OUT=dir TESTS="igemm or grid" PROBLEMS="l1_68_... real_hifigan_up" [SANITIZE=1] bash scripts/device_check.sh
+# Run the sanitizers here rather than after the script: TCONV_BUILD_DIR is set here, and a sanitizer started
+# without it rebuilds the extension under compute-sanitizer (run 72 lost its sanitizer step so). racecheck of
+# sanitize_small takes over 45 s on an H200 (run 76 cut it off there).
 set -uo pipefail
 OUT="${OUT:-/tmp/tconv_out}"
 mkdir -p "$OUT"
@@ -19,4 +23,10 @@ if [ "${TESTS-x}" != "none" ]; then
 fi
 if [ -n "${PROBLEMS:-}" ] && [ "${TIMING_FIRST:-0}" != 1 ]; then
   timeout "${TIMING_TIMEOUT:-200}" python3 scripts/quick_timing.py $PROBLEMS --precision ${PRECISIONS:-tf32} --algorithm ${ALGORITHMS:-auto} --runs ${RUNS:-10} --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log"
+fi
+if [ "${SANITIZE:-0}" = 1 ]; then
+  for tool in memcheck racecheck; do
+    timeout "${SANITIZE_TIMEOUT:-150}" compute-sanitizer --tool "$tool" python3 tests/sanitize_small.py > "$OUT/$tool.log" 2>&1
+    tail -1 "$OUT/$tool.log"
+  done
 fi
