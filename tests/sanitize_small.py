@@ -6,6 +6,7 @@
 import torch
 
 import tconv
+from tconv.harness.precision import precision_mode
 
 CASES = [
     # dims, dtype, channels_last, batch, groups, stride, padding, output_padding, dilation, bias
@@ -88,31 +89,10 @@ with tconv._ops.use_algorithm("igemm"):
         w3 = torch.randn(40, 24, 2, 3, 5, device="cuda", dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
         out.backward(torch.randn_like(out))
-# The grouped kernels (few channels per group): fp32 contiguous (scalar channel loads), bf16
-# channels_last (vector loads/stores of 8 channels), fp64, padded channel counts (3 -> 4), 1D with
-# several W tiles.
-for dims, dtype, channels_last, cin, cout, groups, spatial in [
-        (3, torch.float32, False, 32, 32, 4, [3, 4, 9]), (2, torch.bfloat16, True, 16, 16, 2, [5, 7]),
-        (2, torch.float64, False, 6, 9, 3, [4, 5]), (1, torch.float16, False, 3, 5, 1, [300])]:
-    with tconv._ops.use_algorithm("grouped"):
-        x = torch.randn(2, cin, *spatial, device="cuda", dtype=dtype)
-        if channels_last:
-            x = x.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
-        x.requires_grad_()
-        w = torch.randn(cin, cout // groups, *([3] * dims), device="cuda", dtype=dtype, requires_grad=True)
-        b = torch.randn(cout, device="cuda", dtype=dtype, requires_grad=True)
-        out = FN[dims](x, w, b, 2, 1, 1, groups)
-        out.backward(torch.randn_like(out))
-# The tensor-core grouped kernels (forward, grad_input): fp32 in TF32 and 3xTF32, bf16 channels_last,
-# fp16 with padded channels (3 x 5 -> 8 x 8) and W stride 5 (five phases, several 64-position tasks
-# per row), 16 x 16 channels per group.
-for dims, dtype, channels_last, cin, cout, groups, spatial, stride, tf32 in [
-        (3, torch.float32, False, 32, 32, 4, [3, 4, 9], 2, True), (3, torch.float32, False, 32, 32, 4, [3, 4, 9], 2, False),
-        (2, torch.bfloat16, True, 16, 16, 2, [5, 7], 2, True), (1, torch.float16, False, 3, 5, 1, [70], 5, True),
-        (2, torch.float32, True, 32, 32, 2, [4, 6], 1, False)]:
-    old_tf32 = torch.backends.cudnn.allow_tf32
-    torch.backends.cudnn.allow_tf32 = tf32
-    with tconv._ops.use_algorithm("grouped_mma"):
+
+def run_grouped(algorithm, dims, dtype, channels_last, cin, cout, groups, spatial, stride, precision):
+    """Forward and backward of one few-channels-per-group call (kernel 3, padding 1, output_padding 1)."""
+    with tconv._ops.use_algorithm(algorithm), precision_mode(precision):
         x = torch.randn(2, cin, *spatial, device="cuda", dtype=dtype)
         if channels_last:
             x = x.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
@@ -121,7 +101,23 @@ for dims, dtype, channels_last, cin, cout, groups, spatial, stride, tf32 in [
         b = torch.randn(cout, device="cuda", dtype=dtype, requires_grad=True)
         out = FN[dims](x, w, b, stride, 1, 1, groups)
         out.backward(torch.randn_like(out))
-    torch.backends.cudnn.allow_tf32 = old_tf32
+
+
+# The grouped FFMA kernels (few channels per group): fp32 contiguous (scalar channel loads), bf16
+# channels_last (vector loads/stores of 8 channels), fp64, padded channel counts (3 -> 4), 1D with
+# several W tiles.
+for case in [(3, torch.float32, False, 32, 32, 4, [3, 4, 9]), (2, torch.bfloat16, True, 16, 16, 2, [5, 7]),
+             (2, torch.float64, False, 6, 9, 3, [4, 5]), (1, torch.float16, False, 3, 5, 1, [300])]:
+    run_grouped("grouped", *case, stride=2, precision="tf32")
+# The tensor-core grouped kernels (forward, grad_input): fp32 in TF32 and 3xTF32, bf16 channels_last,
+# fp16 with padded channels (3 x 5 -> 8 x 8) and W stride 5 (five phases per task, several tasks per
+# row), 16 x 16 channels per group.
+for case, stride, precision in [((3, torch.float32, False, 32, 32, 4, [3, 4, 9]), 2, "tf32"),
+                                ((3, torch.float32, False, 32, 32, 4, [3, 4, 9]), 2, "fp32"),
+                                ((2, torch.bfloat16, True, 16, 16, 2, [5, 7]), 2, "tf32"),
+                                ((1, torch.float16, False, 3, 5, 1, [70]), 5, "tf32"),
+                                ((2, torch.float32, True, 32, 32, 2, [4, 6]), 1, "fp32")]:
+    run_grouped("grouped_mma", *case, stride=stride, precision=precision)
 # The fused activation -> GroupNorm epilogue (statistics, normalise, backward), both layouts.
 from tconv.fused import act_group_norm  # noqa: E402
 

@@ -180,12 +180,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
     for (int phase = 0; phase < geo.phases; ++phase) {
       const WTaps wt = w_taps_of_phase<kForward>(p, geo, phase);
       float acc[kTileM][NT][4];
-#pragma unroll
-      for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-        for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+      zero_tile(acc);
       // src W index of this lane's rows (j0 + gid + 8 * q) at tap 0 of the walk.
       int w_at[2 * kTileM];
 #pragma unroll
@@ -222,19 +217,11 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
                 }
               }
             const float* b_tap = b_row + kw * (KP * NP);
-            // 3xTF32: the tap's products summed apart and added to acc in fp32 (round to nearest): the
-            // MMA's own accumulation truncates, which over a hundred taps (L1-72) cost 1e-4 on grad_input
-            // values of magnitude 10 (run 72); conv_transpose_igemm.cu does the same per K stage.
+            // 3xTF32: the tap's products summed apart (mma_sm80.h zero_tile / add_tile); without it, over a
+            // hundred taps (L1-72) the MMA's truncating accumulation cost 1e-4 on grad_input values of 10 (run 72).
             float part[kTileM][NT][4];
             float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
-            if (kSplit) {
-#pragma unroll
-              for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-                for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-                  for (int e = 0; e < 4; ++e) part[mt][nt][e] = 0.f;
-            }
+            if (kSplit) zero_tile(part);
 #pragma unroll
             for (int ks = 0; ks < KS; ++ks)
 #pragma unroll
@@ -253,14 +240,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
                   mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
                 }
               }
-            if (kSplit) {
-#pragma unroll
-              for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-                for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-                  for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
-            }
+            if (kSplit) add_tile(acc, part);
           }
         }
       }

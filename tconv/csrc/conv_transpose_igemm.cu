@@ -289,30 +289,6 @@ __device__ __forceinline__ void warp_mma_k8(float (&c)[2][NT][4], const uint32_t
       mma_m16n8<mma_t>(c[mt][nt], a_big[mt], b_big[nt]);
     }
 }
-// Exact mode (kSplitTf32) sums a stage's products in fresh registers and then adds them to the
-// accumulators with ordinary fp32 adds, because the tensor cores' own accumulation truncates; over
-// thousands of K steps that bias would exceed the exact-fp32 contract (seen: 3x over allclose(1e-4)
-// on L1-68's grad_input before this split). TF32 mode accumulates in place: its input rounding
-// (2^-11) dwarfs that bias.
-template <int NT>
-__device__ __forceinline__ void zero_tile(float (&c)[2][NT][4]) {
-#pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-    for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) c[mt][nt][e] = 0.f;
-}
-template <int NT>
-__device__ __forceinline__ void add_tile(float (&acc)[2][NT][4], const float (&part)[2][NT][4]) {
-#pragma unroll
-  for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-    for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
-}
-
 // One warp's 32x32 tile over a BK-deep stage of the fragment-ordered tiles: 2 x 4 mma.sync m16n8k8 per
 // k8 step. Bs points at the warp's 32-column group of the stage's B slice ([group][k8 step][256]).
 // Only the k8 steps below `rows` (the stage's K rows that exist; the rest are zero padding) run.

@@ -1,5 +1,6 @@
 // mma.sync building blocks shared by the tensor-core kernels (conv_transpose_igemm.cu,
-// conv_transpose_grouped_mma.cu): TF32 rounding, the 3xTF32 split and the m16n8 MMA step.
+// conv_transpose_grouped_mma.cu): TF32 rounding, the 3xTF32 split, the m16n8 MMA step and the
+// accumulator tiles (MT m16 x NT n8 fragments) that 3xTF32 sums apart.
 #pragma once
 #include <cstdint>
 #include <cuda_bf16.h>
@@ -54,6 +55,30 @@ template <bool kSplitTf32, bool kRounded>
 __device__ __forceinline__ void split_tf32(float v, uint32_t& big, uint32_t& small) {
   big = kRounded ? __float_as_uint(v) : to_tf32(v);
   if (kSplitTf32) small = to_tf32(v - __uint_as_float(big));
+}
+
+// Exact mode (kSplitTf32) sums a stage's products in fresh registers and then adds them to the
+// accumulators with ordinary fp32 adds, because the tensor cores' own accumulation truncates; over
+// thousands of K steps that bias would exceed the exact-fp32 contract (seen: 3x over allclose(1e-4)
+// on L1-68's grad_input before this split). TF32 mode accumulates in place: its input rounding
+// (2^-11) dwarfs that bias.
+template <int MT, int NT>
+__device__ __forceinline__ void zero_tile(float (&c)[MT][NT][4]) {
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) c[mt][nt][e] = 0.f;
+}
+template <int MT, int NT>
+__device__ __forceinline__ void add_tile(float (&acc)[MT][NT][4], const float (&part)[MT][NT][4]) {
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mt][nt][e] += part[mt][nt][e];
 }
 
 }  // namespace tconv
