@@ -110,7 +110,8 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
 // widened exactly; no fp64. "auto" takes them only where grouped_mma_preferred says they measured faster
 // than the FFMA kernels (the forward of fp32 data with 9-16 output channels per group); elsewhere they run
 // when forced ("grouped_mma") or picked by tconv's autotune.
-// The group's weights (channels padded to 8 or 16, fp32) must fit in kGroupedMaxSharedBytes.
+// The group's weights (channels padded to 8 or 16, fp32) plus four warps' C tiles (dst channels x
+// (stage_w + 4) floats; stage_w <= 128 up to W stride 8, 16 x stride above) fit in kGroupedMaxSharedBytes.
 // Blocks per SM the row split aims for: each block stages the group's weights once, then its warps run
 // independently, so blocks only need to be many enough for a short tail (L1-72: 27 KiB of weights per
 // block against 18 rows of 96 x 8 fp32 outputs, 54 KiB). First guess, not measured.
