@@ -4,8 +4,10 @@
 # build directories, then runs scripts/quick_timing.py alternating new/old processes ROUNDS times.
 # (The old run imports tconv before quick_timing puts this tree first on sys.path, so it keeps the old one.)
 # Usage: OUT=dir ROUNDS=2 PRECISIONS="bf16 tf32" bash scripts/device_ab.sh ab_old stem...
+# ab_old is excluded by .git/info/exclude: name it in the device call's `carry`, or the script stops (run 79
+# compared the tree with itself before this check).
 set -uo pipefail
-OUT="${OUT:-/tmp/tconv_out}"; OLD="$(cd "$1" && pwd)"; shift
+OUT="${OUT:-/tmp/tconv_out}"; OLD="$(cd "$1" && pwd)" || { echo "no old tree at $1 (carry it)"; exit 2; }; shift
 ROUNDS="${ROUNDS:-2}"; PRECISIONS="${PRECISIONS:-bf16}"
 export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
 mkdir -p "$OUT"

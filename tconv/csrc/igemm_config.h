@@ -181,7 +181,11 @@ struct WeightGemmTile {
   // SM at 4 taps). Why: run 70's ncu of the four-tap-sized kernel on fam06 (TF32, 212 registers, 12.3 %
   // achieved occupancy) showed 40 % of the stall samples on fixed-latency dependencies ("wait") with two
   // warps per scheduler, and the many-tap tile's 12 warps per SM gained 25 % on L1-68 (run 67).
-  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 12 * 32 / kThreads : 1; }
+  // The others get 0, which is no minimum, as if the argument were absent. An explicit 1 is not: it lets
+  // ptxas take up to 255 registers. 282c8e2 passed 1, and most grad_weight kernels grew (sm_90, TF32:
+  // one tap 96 -> 120 registers, two taps 144 -> 154, the 6-tap many-tap kernel 168 -> 185 = 8 instead
+  // of 12 warps per SM). That undid run 67's L1-68 gain: run 79, grad_weight 21.7 ms against run 67's 16.2.
+  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 12 * 32 / kThreads : 0; }
   static_assert(kWarpsN == 2 || (kWarpsN == 4 && kWarpsM == 1 && !kSplitTf32Arg),
                 "the many-tap tile is for C_in tiles of 32, TF32 and fp16/bf16");
   static_assert(kBlockM % kRowsPerPass == 0 && kBlockN % kTailRowsPerPass == 0, "copies tile the stage");
@@ -207,7 +211,7 @@ struct WeightWgmmaTile {
   static constexpr int kStages = 4;
   static constexpr int kMaxTaps = 4;
   // As WeightGemmTile::min_blocks_per_sm: three-tap kernels are held to three blocks (12 warps) per SM.
-  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 3 : 1; }
+  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 3 : 0; }  // 0: no minimum (above)
   static constexpr int kMaxStripShift = 4;
   static constexpr int kStrip = kBlockK + kMaxStripShift;
   // The strip as [C_out][20]: fragment loads (rows gid, columns tig at any shift) hit banks
