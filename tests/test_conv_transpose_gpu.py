@@ -339,6 +339,19 @@ def test_grid_grouped(case, layout, mode, algorithm, poison_allocator):
              poison=poison_allocator, algorithm=algorithm)
 
 
+# The grouped forward's row barrier (conv_transpose_grouped.cu, Geometry::sync_rows) is on only where a block
+# has more than kSyncRowsMinSteps (16) row steps: here 8 x 8 (n, group) pairs and one 256-slot W tile
+# leave 16 x SMs / 64 row chunks of the 799 output rows (33 chunks of 25 rows on 132 SMs; at most 148 SMs
+# keep it above 16), so the grid's small shapes never reach it.
+GROUPED_ROW_BARRIER_CASE = (2, 8, 16, 16, 8, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1], [400, 120], True)
+
+
+@pytest.mark.parametrize("mode,layout", [("fp32", "contiguous"), ("bf16", "channels_last"), ("tf32", "strided")])
+def test_grouped_forward_row_barrier(mode, layout, poison_allocator):
+    run_case(*GROUPED_ROW_BARRIER_CASE, mode=mode, layout=layout, seed=17, poison=poison_allocator,
+             algorithm="grouped")
+
+
 @pytest.mark.parametrize("case", GROUPED_GRID[:2] + GRID[:3], ids=["gg0", "gg1", "g0", "g1", "g2"])
 def test_grouped_matches_direct(case):
     """fp32 FFMA on both sides: the grouped kernels agree with the direct ones to rounding."""

@@ -33,6 +33,8 @@ constexpr int kThreads = 256;
 // forward fits 64 registers (1024 threads/SM), grad_input needs 80 (768 threads/SM). Not measured.
 constexpr int kForwardMinBlocksPerSm = 4;
 constexpr int kGradInputMinBlocksPerSm = 3;
+// Forward: row steps per block above which the phases' warps are held together (grouped_forward).
+constexpr int kSyncRowsMinSteps = 16;
 // Blocks per SM the row split aims for (several waves' worth, so the tail is short). First guess.
 constexpr int kBlocksPerSmTarget = 16;
 
@@ -99,6 +101,7 @@ struct PhaseSteps {
 struct Geometry {
   int tile_w = 32, rows_parallel = 8, w_tiles = 1, row_chunks = 1, rows_per_chunk = 1;
   int64_t blocks = 0;
+  bool sync_rows = false;  // forward: a barrier per row step (see tconv_grouped_forward_kernel)
 };
 
 // The group's weights as acc_t in shared memory, zero-padded to CI x CO per tap.
@@ -204,7 +207,8 @@ tconv_grouped_forward_kernel(const ConvTransposeParams p, const PhaseSteps st, c
   const int slot = bp.w_tile * geo.tile_w + int(threadIdx.x);
   const int phase = slot / wq;
   const int ow = phase + sw * (slot - phase * wq);
-  if (phase >= sw || ow >= OW) return;  // no barrier follows
+  const bool active = phase < sw && ow < OW;
+  if (!active && !geo.sync_rows) return;  // otherwise they stay for the row barriers below
   const TapWalk<int> walk_w = forward_taps<int>(ow, KW, sw, int(p.padding[2]), int(p.dilation[2]), int(p.in_size[2]),
                                                 st.k_step[2], st.i_step[2]);
 
@@ -216,27 +220,32 @@ tconv_grouped_forward_kernel(const ConvTransposeParams p, const PhaseSteps st, c
   // Bias is re-read (from L1) at each store rather than held: CO registers less across the loop.
   const scalar_t* bias_group = bias != nullptr ? bias + bp.g * cout * int(p.bias_stride) : nullptr;
 
+  // geo.sync_rows: a barrier per row step keeps the phases' warps together (grouped_forward says when).
+  const bool sync_rows = geo.sync_rows;
   int od = bp.row_begin / OH, oh = bp.row_begin % OH;
   int walked_od = -1;
   TapWalk<int> walk_d{0, 1, 0, 0, 0};
 #pragma unroll 1
-  for (int row = bp.row_begin; row < bp.row_end; row += geo.rows_parallel) {
-    if (od != walked_od) {  // rows advance along H first: the D walk changes rarely
-      walk_d = forward_taps<int>(od, int(p.kernel[0]), int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
-                                 int(p.in_size[0]), st.k_step[0], st.i_step[0]);
-      walked_od = od;
-    }
-    const TapWalk<int> walk_h = forward_taps<int>(oh, KH, int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]),
-                                                  int(p.in_size[1]), st.k_step[1], st.i_step[1]);
-    acc_t acc[CO];
-    accumulate_taps<scalar_t, CI, CO>(walk_d, walk_h, walk_w, x_group, xs1, xs2, xs3, xs4, cin, vec_in, ws, KH, KW,
-                                      acc);
-    if (bias_group != nullptr) {
+  for (int row = bp.row_begin; row - int(threadIdx.y) < bp.row_end; row += geo.rows_parallel) {
+    if (active && row < bp.row_end) {
+      if (od != walked_od) {  // rows advance along H first: the D walk changes rarely
+        walk_d = forward_taps<int>(od, int(p.kernel[0]), int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
+                                   int(p.in_size[0]), st.k_step[0], st.i_step[0]);
+        walked_od = od;
+      }
+      const TapWalk<int> walk_h = forward_taps<int>(oh, KH, int(p.stride[1]), int(p.padding[1]),
+                                                    int(p.dilation[1]), int(p.in_size[1]), st.k_step[1], st.i_step[1]);
+      acc_t acc[CO];
+      accumulate_taps<scalar_t, CI, CO>(walk_d, walk_h, walk_w, x_group, xs1, xs2, xs3, xs4, cin, vec_in, ws, KH,
+                                        KW, acc);
+      if (bias_group != nullptr) {
 #pragma unroll
-      for (int co = 0; co < CO; ++co)
-        if (co < cout) acc[co] += to_acc(bias_group[co * int(p.bias_stride)]);
+        for (int co = 0; co < CO; ++co)
+          if (co < cout) acc[co] += to_acc(bias_group[co * int(p.bias_stride)]);
+      }
+      store_channels<scalar_t, CO>(y_col + od * ys2 + oh * ys3, ys1, cout, vec_out, acc);
     }
-    store_channels<scalar_t, CO>(y_col + od * ys2 + oh * ys3, ys1, cout, vec_out, acc);
+    if (sync_rows) __syncthreads();
     oh += geo.rows_parallel;
     while (oh >= OH) {
       oh -= OH;
@@ -659,8 +668,16 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
     st.i_step[i] = static_cast<int>(p.dilation[i] / g);
   }
   const int64_t wq = (p.out_size[2] + p.stride[2] - 1) / p.stride[2];
-  const Geometry geo = make_geometry(p, p.out_size[0] * p.out_size[1], p.stride[2] * wq, sm_count);
+  Geometry geo = make_geometry(p, p.out_size[0] * p.out_size[1], p.stride[2] * wq, sm_count);
   if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  // At W stride > 1 the warps of different phases write alternate words of the same sectors, and their
+  // walks differ in length (L1-73: one W tap at even ow, two at odd). Unsynchronised, they drift apart by
+  // up to half a block's rows, and L2 evicts half-written sectors: DRAM then fills and writes them twice
+  // (run 74, ncu: 1.49 GB written and 0.84 GB read for a 1.04 GB output and a 0.13 GB input). A barrier
+  // per row step bounds the drift to one row. Only where a block has many row steps: the drift is bounded
+  // by the block's length anyway. Run 80 (H200, TF32 forward, same process): L1-73 (63 steps per block)
+  // 1.426 -> 1.288 ms with the barrier; L1-72 (9 steps) 0.529 -> 0.555, so it has none.
+  geo.sync_rows = p.stride[2] > 1 && geo.rows_per_chunk / geo.rows_parallel > kSyncRowsMinSteps;
   const size_t smem = static_cast<size_t>(shared_bytes(p, dtype));
   return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return TCONV_POW2_SWITCH(round_up_pow2(p.in_per_group()), CI, [&] {
