@@ -101,7 +101,7 @@ struct PhaseSteps {
 struct Geometry {
   int tile_w = 32, rows_parallel = 8, w_tiles = 1, row_chunks = 1, rows_per_chunk = 1;
   int64_t blocks = 0;
-  bool sync_rows = false;  // forward: a barrier per row step (see tconv_grouped_forward_kernel)
+  bool sync_rows = false;  // forward: a barrier per row step (grouped_forward says when)
 };
 
 // The group's weights as acc_t in shared memory, zero-padded to CI x CO per tap.
@@ -187,7 +187,9 @@ __device__ __forceinline__ void accumulate_taps(const TapWalk<int>& walk_d, cons
   }
 }
 
-template <typename scalar_t, int CI, int CO>
+// kSyncRows (Geometry::sync_rows): a barrier per row step; without it the loop is the same as before the
+// barrier existed (run 81: the barrier-ready loop with the barrier off was still 5 % slower on L1-72).
+template <typename scalar_t, int CI, int CO, bool kSyncRows>
 __global__ void __launch_bounds__(kThreads, kForwardMinBlocksPerSm)
 tconv_grouped_forward_kernel(const ConvTransposeParams p, const PhaseSteps st, const Geometry geo,
                              const scalar_t* __restrict__ x, const scalar_t* __restrict__ w,
@@ -208,7 +210,9 @@ tconv_grouped_forward_kernel(const ConvTransposeParams p, const PhaseSteps st, c
   const int phase = slot / wq;
   const int ow = phase + sw * (slot - phase * wq);
   const bool active = phase < sw && ow < OW;
-  if (!active && !geo.sync_rows) return;  // otherwise they stay for the row barriers below
+  if constexpr (!kSyncRows) {
+    if (!active) return;  // no barrier follows
+  }
   const TapWalk<int> walk_w = forward_taps<int>(ow, KW, sw, int(p.padding[2]), int(p.dilation[2]), int(p.in_size[2]),
                                                 st.k_step[2], st.i_step[2]);
 
@@ -220,14 +224,13 @@ tconv_grouped_forward_kernel(const ConvTransposeParams p, const PhaseSteps st, c
   // Bias is re-read (from L1) at each store rather than held: CO registers less across the loop.
   const scalar_t* bias_group = bias != nullptr ? bias + bp.g * cout * int(p.bias_stride) : nullptr;
 
-  // geo.sync_rows: a barrier per row step keeps the phases' warps together (grouped_forward says when).
-  const bool sync_rows = geo.sync_rows;
   int od = bp.row_begin / OH, oh = bp.row_begin % OH;
   int walked_od = -1;
   TapWalk<int> walk_d{0, 1, 0, 0, 0};
 #pragma unroll 1
-  for (int row = bp.row_begin; row - int(threadIdx.y) < bp.row_end; row += geo.rows_parallel) {
-    if (active && row < bp.row_end) {
+  // With the barrier, every thread takes the block's row steps (threadIdx.y's own may end one step sooner).
+  for (int row = bp.row_begin; (kSyncRows ? row - int(threadIdx.y) : row) < bp.row_end; row += geo.rows_parallel) {
+    if (!kSyncRows || (active && row < bp.row_end)) {
       if (od != walked_od) {  // rows advance along H first: the D walk changes rarely
         walk_d = forward_taps<int>(od, int(p.kernel[0]), int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
                                    int(p.in_size[0]), st.k_step[0], st.i_step[0]);
@@ -245,7 +248,7 @@ tconv_grouped_forward_kernel(const ConvTransposeParams p, const PhaseSteps st, c
       }
       store_channels<scalar_t, CO>(y_col + od * ys2 + oh * ys3, ys1, cout, vec_out, acc);
     }
-    if (sync_rows) __syncthreads();
+    if constexpr (kSyncRows) __syncthreads();
     oh += geo.rows_parallel;
     while (oh >= OH) {
       oh -= OH;
@@ -674,9 +677,12 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
   // walks differ in length (L1-73: one W tap at even ow, two at odd). Unsynchronised, they drift apart by
   // up to half a block's rows, and L2 evicts half-written sectors: DRAM then fills and writes them twice
   // (run 74, ncu: 1.49 GB written and 0.84 GB read for a 1.04 GB output and a 0.13 GB input). A barrier
-  // per row step bounds the drift to one row. Only where a block has many row steps: the drift is bounded
-  // by the block's length anyway. Run 80 (H200, TF32 forward, same process): L1-73 (63 steps per block)
-  // 1.426 -> 1.288 ms with the barrier; L1-72 (9 steps) 0.529 -> 0.555, so it has none.
+  // per row step bounds the drift to one row. Only where a block has many row steps: otherwise the block's
+  // length bounds the drift anyway. Run 80 (H200, TF32 forward, same process): L1-73 (63 steps per block)
+  // 1.426 -> 1.288 ms. L1-72 (9 steps) went 0.529 -> 0.555 with the barrier, and run 81 still measured 0.556
+  // with the barrier off and the barrier-ready loop. So that loss was the loop's, and it is why the kernel
+  // without the barrier is now a separate instantiation (kSyncRows). Whether L1-72 gains from the barrier
+  // has not been measured.
   geo.sync_rows = p.stride[2] > 1 && geo.rows_per_chunk / geo.rows_parallel > kSyncRowsMinSteps;
   const size_t smem = static_cast<size_t>(shared_bytes(p, dtype));
   return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
@@ -684,11 +690,13 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
       return TCONV_POW2_SWITCH(round_up_pow2(p.out_per_group()), CO, [&] {
         const bool vec_in = channels_vectorizable<scalar_t, CI>(input, p.input_strides, p.in_per_group());
         const bool vec_out = channels_vectorizable<scalar_t, CO>(output, p.output_strides, p.out_per_group());
-        tconv_grouped_forward_kernel<scalar_t, CI, CO>
-            <<<static_cast<unsigned int>(geo.blocks), dim3(geo.tile_w, geo.rows_parallel), smem, stream>>>(
-                p, st, geo, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(weight),
-                static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(output), vec_in, vec_out);
-        return cudaGetLastError();
+        return TCONV_BOOL_SWITCH(geo.sync_rows, kSyncRows, [&] {
+          tconv_grouped_forward_kernel<scalar_t, CI, CO, kSyncRows>
+              <<<static_cast<unsigned int>(geo.blocks), dim3(geo.tile_w, geo.rows_parallel), smem, stream>>>(
+                  p, st, geo, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(weight),
+                  static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(output), vec_in, vec_out);
+          return cudaGetLastError();
+        });
       });
     });
   });

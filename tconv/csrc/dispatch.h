@@ -28,6 +28,12 @@ template <> struct AccType<double> { using type = double; };
     else { using INDEX_T = int32_t; return __VA_ARGS__(); }                        \
   }()
 
+#define TCONV_BOOL_SWITCH(COND, CONST_NAME, ...)                                   \
+  [&]() -> cudaError_t {                                                           \
+    if (COND) { constexpr bool CONST_NAME = true; return __VA_ARGS__(); }          \
+    else { constexpr bool CONST_NAME = false; return __VA_ARGS__(); }              \
+  }()
+
 namespace tconv {
 template <typename T> __device__ __forceinline__ typename AccType<T>::type to_acc(T v) {
   return static_cast<typename AccType<T>::type>(v);
