@@ -7,16 +7,29 @@ cd "$(dirname "$0")/.."
 NVCC="${NVCC:-nvcc}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# ptxas -v logs of every call, for the register table check at the end (scripts/ptxas_registers.py);
+# the compiler's warnings and errors are printed as before.
+nvcc_logged() {  # log file, nvcc arguments...
+  local log="$1"; shift
+  if ! "$NVCC" "$@" -Xptxas -v 2> "$log"; then cat "$log"; return 1; fi
+  grep -v -e "ptxas info" -e "bytes stack frame" "$log" || true
+}
 # sm_90 (without the Hopper-only wgmma kernels) and sm_90a with them (TCONV_WGMMA), as _build.py builds.
 for src in tconv/csrc/*.cu; do
+  name="$(basename "$src")"
   echo "nvcc sm_80+sm_90: $src"
-  "$NVCC" -std=c++17 -O3 -Xptxas -warn-spills \
+  nvcc_logged "$work/ptxas_$name.log" -std=c++17 -O3 -Xptxas -warn-spills \
     -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
-    -c "$src" -o "$work/$(basename "$src").o"
+    -c "$src" -o "$work/$name.o"
   echo "nvcc sm_90a (wgmma): $src"
-  "$NVCC" -std=c++17 -O3 -Xptxas -warn-spills -DTCONV_WGMMA \
-    -gencode=arch=compute_90a,code=sm_90a -c "$src" -o "$work/$(basename "$src").90a.o"
+  nvcc_logged "$work/ptxas_$name.90a.log" -std=c++17 -O3 -Xptxas -warn-spills -DTCONV_WGMMA \
+    -gencode=arch=compute_90a,code=sm_90a -c "$src" -o "$work/$name.90a.o"
 done
+# Registers and spills of every kernel against scripts/ptxas_registers.txt (why: scripts/ptxas_registers.py).
+# PTXAS_TABLE=write rewrites the table instead, after an intended change.
+nvcc_version="$("$NVCC" --version | sed -n 's/.*, V\([0-9][0-9.]*\).*/\1/p')"
+python3 scripts/ptxas_registers.py "--${PTXAS_TABLE:-check}" scripts/ptxas_registers.txt \
+  --nvcc-version "${nvcc_version:-unknown}" "$work"/ptxas_*.log
 torch_include="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')"
 py_include="$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 # nvcc may be a wrapper script on PATH: ask it where the toolkit is (the directory of cuda_runtime.h).
