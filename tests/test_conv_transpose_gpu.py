@@ -339,7 +339,7 @@ def test_grid_grouped(case, layout, mode, algorithm, poison_allocator):
              poison=poison_allocator, algorithm=algorithm)
 
 
-# The grouped forward's row barrier (conv_transpose_grouped.cu, Geometry::sync_rows) is on only where a block
+# The grouped forward's row barrier (conv_transpose_grouped.cu, kSyncRows) is on only where a block
 # has more than kSyncRowsMinSteps (16) row steps: here 8 x 8 (n, group) pairs and one 256-slot W tile
 # leave 16 x SMs / 64 row chunks of the 799 output rows (33 chunks of 25 rows on 132 SMs; at most 148 SMs
 # keep it above 16), so the grid's small shapes never reach it.

@@ -101,7 +101,6 @@ struct PhaseSteps {
 struct Geometry {
   int tile_w = 32, rows_parallel = 8, w_tiles = 1, row_chunks = 1, rows_per_chunk = 1;
   int64_t blocks = 0;
-  bool sync_rows = false;  // forward: a barrier per row step (grouped_forward says when)
 };
 
 // The group's weights as acc_t in shared memory, zero-padded to CI x CO per tap.
@@ -187,7 +186,7 @@ __device__ __forceinline__ void accumulate_taps(const TapWalk<int>& walk_d, cons
   }
 }
 
-// kSyncRows (Geometry::sync_rows): a barrier per row step; without it the loop is the same as before the
+// kSyncRows: a barrier per row step (grouped_forward says where); without it the loop is the same as before the
 // barrier existed (run 81: the barrier-ready loop with the barrier off was still 5 % slower on L1-72).
 template <typename scalar_t, int CI, int CO, bool kSyncRows>
 __global__ void __launch_bounds__(kThreads, kForwardMinBlocksPerSm)
@@ -671,7 +670,7 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
     st.i_step[i] = static_cast<int>(p.dilation[i] / g);
   }
   const int64_t wq = (p.out_size[2] + p.stride[2] - 1) / p.stride[2];
-  Geometry geo = make_geometry(p, p.out_size[0] * p.out_size[1], p.stride[2] * wq, sm_count);
+  const Geometry geo = make_geometry(p, p.out_size[0] * p.out_size[1], p.stride[2] * wq, sm_count);
   if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   // At W stride > 1 the warps of different phases write alternate words of the same sectors, and their
   // walks differ in length (L1-73: one W tap at even ow, two at odd). Unsynchronised, they drift apart by
@@ -683,14 +682,14 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
   // with the barrier off and the barrier-ready loop. So that loss was the loop's, and it is why the kernel
   // without the barrier is now a separate instantiation (kSyncRows). Whether L1-72 gains from the barrier
   // has not been measured.
-  geo.sync_rows = p.stride[2] > 1 && geo.rows_per_chunk / geo.rows_parallel > kSyncRowsMinSteps;
+  const bool sync_rows = p.stride[2] > 1 && geo.rows_per_chunk / geo.rows_parallel > kSyncRowsMinSteps;
   const size_t smem = static_cast<size_t>(shared_bytes(p, dtype));
   return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return TCONV_POW2_SWITCH(round_up_pow2(p.in_per_group()), CI, [&] {
       return TCONV_POW2_SWITCH(round_up_pow2(p.out_per_group()), CO, [&] {
         const bool vec_in = channels_vectorizable<scalar_t, CI>(input, p.input_strides, p.in_per_group());
         const bool vec_out = channels_vectorizable<scalar_t, CO>(output, p.output_strides, p.out_per_group());
-        return TCONV_BOOL_SWITCH(geo.sync_rows, kSyncRows, [&] {
+        return TCONV_BOOL_SWITCH(sync_rows, kSyncRows, [&] {
           tconv_grouped_forward_kernel<scalar_t, CI, CO, kSyncRows>
               <<<static_cast<unsigned int>(geo.blocks), dim3(geo.tile_w, geo.rows_parallel), smem, stream>>>(
                   p, st, geo, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(weight),
