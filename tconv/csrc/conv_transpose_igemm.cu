@@ -1183,7 +1183,7 @@ __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(con
 // kWarpsN = 4 is the many-tap tile (igemm_config.h): 32 x 16 warp tiles, kMaxTaps 4 or 6.
 template <typename scalar_t, bool kSplitTf32, int kWarpsM, int kMaxTaps, int kWarpsN = 2>
 __global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::kThreads,
-                                  WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::min_blocks_per_sm(kMaxTaps))
+                                  WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::min_blocks_per_sm(kMaxTaps, sizeof(scalar_t) == 4))
 tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   using T = WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>;
   constexpr int NT = T::kWarpTileN / 8;  // n8 tiles per warp and tap

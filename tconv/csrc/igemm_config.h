@@ -185,7 +185,16 @@ struct WeightGemmTile {
   // ptxas take up to 255 registers. 282c8e2 passed 1, and most grad_weight kernels grew (sm_90, TF32:
   // one tap 96 -> 120 registers, two taps 144 -> 154, the 6-tap many-tap kernel 168 -> 185 = 8 instead
   // of 12 warps per SM). That undid run 67's L1-68 gain: run 79, grad_weight 21.7 ms against run 67's 16.2.
-  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 12 * 32 / kThreads : 0; }
+  // Only for fp32 data (`four_byte`): the 16-bit three-tap kernels spilled under the cap (sm_90: 168 registers,
+  // 32-56 bytes; their copies are staged in registers, DeferredRows) and run 198-214 registers without it. And the
+  // TF32 one-tap kernel of 32-wide C_in tiles takes 1 (up to 255 registers: ptxas gives it 120 instead of 96); the
+  // 64-wide one keeps 0 (96 registers, the U-Net's gain of run 80). Run 86 (H200, same-machine A/B against
+  // 9546925, tconv only, fwd+bwd): bf16 L1-71 5.370 -> 4.685 ms, fam10 1.634 -> 1.536, fam12 2.025 -> 1.899 (the
+  // three-tap C_in-32 calls); TF32 fam13 1.989 -> 1.860 (one tap, C_in 32); TF32 L1-71 (three taps, unchanged)
+  // 4.004 / 4.005.
+  static constexpr int min_blocks_per_sm(int taps, bool four_byte) {
+    return !four_byte ? 0 : taps == 3 ? 12 * 32 / kThreads : (taps == 1 && kWarpsM == 1 && kWarpsN == 2 && !kSplitTf32Arg) ? 1 : 0;
+  }
   static_assert(kWarpsN == 2 || (kWarpsN == 4 && kWarpsM == 1 && !kSplitTf32Arg),
                 "the many-tap tile is for C_in tiles of 32, TF32 and fp16/bf16");
   static_assert(kBlockM % kRowsPerPass == 0 && kBlockN % kTailRowsPerPass == 0, "copies tile the stage");
