@@ -76,8 +76,9 @@ bool igemm_grad_weight_supported(const ConvTransposeParams& p);
 bool igemm_grad_weight_preferred(const ConvTransposeParams& p);  // the "auto" heuristic
 // fold: the W fold of the forward seen from the weights (conv_transpose_igemm.cu, grad_weight_fold_shape):
 // kAuto and kForce take it wherever it is possible, kOff never; the splits follow the same choice.
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, GatherFold fold,
-                                 int sm_count, int64_t max_workspace_elems);
+// allow_wgmma as for igemm_grad_weight: the kernel's occupancy sizes the splits (balance_grad_weight_splits).
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                                 GatherFold fold, int sm_count, int64_t max_workspace_elems);
 // allow_wgmma: TF32-mode work (fp16/bf16 too) runs on the Hopper wgmma kernel where the device and
 // build have it (as for igemm_gather).
 cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,

@@ -9,8 +9,13 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
 #include <type_traits>
+#include <utility>
 #include "conv_transpose.h"
 #include "dispatch.h"
 #include "igemm_config.h"
@@ -1046,6 +1051,9 @@ struct WeightGradArgs {
   // output channel, W taps T at stride 1); grad_output row u of column c is the real tensor's channel c / fold
   // at W fold * u + c % fold - fold_padding, which exists below fold_out_w. Unfolded: 1, 0 and out_size[2].
   int fold, fold_padding, fold_out_w;
+  // What the stage cursor adds to its x and grad_output row offsets when the input row moves to the next H row,
+  // to the next D row (H wrapping), and to the next image (D and H wrapping): weight_grad_row_steps.
+  int64_t x_row_step[3], dy_row_step[3];
 };
 
 // A grad_weight block: (kd, kh, W tap group, group, C_out tile, C_in tile) from blockIdx.x, one split
@@ -1073,31 +1081,74 @@ __device__ __forceinline__ WeightBlock decode_weight_block(const WeightGradArgs&
   return b;
 }
 // The next stage's input row (n, id, ih) and W chunk wc, advanced with carries (block-uniform).
+// kIncremental (the mma.sync kernel): it also keeps the row's grad_output D/H position at the block's (kd, kh) tap
+// and both tensors' 64-bit row offsets, updated by additions. Why: run 86's source profile (TF32 DCGAN, the
+// 64-wide two-tap kernel) counted ~100 of the ~364 instructions a warp issues per stage (32 HMMAs) in recomputing
+// those offsets from (n, id, ih) with 64-bit multiplies every stage. Measured with the balanced splits (run 88,
+// same-machine A/B against cdf06d9, TF32 fwd+bwd), much less than that count suggested: the kernel is latency-
+// bound at 8-12 warps per SM, not issue-bound. The wgmma kernel keeps the per-stage form: with the running
+// offsets its three-tap kernels, held to 168 registers, spilled more (sm_90a bf16: 44/76 -> 72/156 bytes of
+// spill stores/loads) and L2-61's fwd+bwd went 6.606 -> 6.779 ms (TF32, run 87) and 5.72 -> 6.09 (bf16, runs
+// 88-89, with the splits unchanged).
+template <bool kIncremental>
 struct WeightStageCursor {
   int wc, ih, id;
   int64_t n, u;
+  int od, oh;             // kIncremental: grad_output D/H of input row (id, ih) at the block's tap (may lie outside)
+  int64_t x_row, dy_row;  // kIncremental: n * stride0 + (i)d * stride2 + (i)h * stride3 of x and grad_output
   __device__ __forceinline__ void advance(const WeightGradArgs& a) {
     ++u;
-    if (++wc == a.w_chunks) {
-      wc = 0;
-      if (++ih == a.in_size[1]) {
-        ih = 0;
-        if (++id == a.in_size[0]) {
-          id = 0;
-          ++n;
+    if constexpr (!kIncremental) {
+      if (++wc == a.w_chunks) {
+        wc = 0;
+        if (++ih == a.in_size[1]) {
+          ih = 0;
+          if (++id == a.in_size[0]) {
+            id = 0;
+            ++n;
+          }
         }
       }
+    } else if (++wc == a.w_chunks) {
+      wc = 0;
+      if (++ih < a.in_size[1]) {
+        oh += a.stride[1];
+        x_row += a.x_row_step[0];
+        dy_row += a.dy_row_step[0];
+        return;
+      }
+      ih = 0;
+      oh -= (a.in_size[1] - 1) * a.stride[1];
+      if (++id < a.in_size[0]) {
+        od += a.stride[0];
+        x_row += a.x_row_step[1];
+        dy_row += a.dy_row_step[1];
+        return;
+      }
+      id = 0;
+      ++n;
+      od -= (a.in_size[0] - 1) * a.stride[0];
+      x_row += a.x_row_step[2];
+      dy_row += a.dy_row_step[2];
     }
   }
 };
-__device__ __forceinline__ WeightStageCursor weight_stage_cursor(const WeightGradArgs& a, int64_t u_begin) {
-  const int64_t row = u_begin / a.w_chunks;
-  WeightStageCursor c;
-  c.wc = int(u_begin - row * a.w_chunks);
+template <bool kIncremental>
+__device__ __forceinline__ WeightStageCursor<kIncremental> weight_stage_cursor(const WeightGradArgs& a,
+                                                                               const WeightBlock& blk) {
+  const int64_t row = blk.u_begin / a.w_chunks;
+  WeightStageCursor<kIncremental> c;
+  c.wc = int(blk.u_begin - row * a.w_chunks);
   c.ih = int(row % a.in_size[1]);
   c.id = int((row / a.in_size[1]) % a.in_size[0]);
   c.n = row / (int64_t(a.in_size[1]) * a.in_size[0]);
-  c.u = u_begin;
+  c.u = blk.u_begin;
+  if constexpr (kIncremental) {
+    c.od = c.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
+    c.oh = c.ih * a.stride[1] + blk.kh * a.dilation[1] - a.padding[1];
+    c.x_row = c.n * a.x_stride[0] + c.id * a.x_stride[2] + c.ih * a.x_stride[3];
+    c.dy_row = c.n * a.dy_stride[0] + c.od * a.dy_stride[2] + c.oh * a.dy_stride[3];
+  }
   return c;
 }
 
@@ -1147,13 +1198,14 @@ struct WeightStageSources {
 };
 // The stage at `cur` (block-uniform input row and W chunk): each copy's source and whether it lies
 // inside its tensor (an invalid copy reads the base pointer and writes zeros).
-template <int BK, typename scalar_t>
+template <int BK, bool kIncremental, typename scalar_t>
 __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(const WeightGradArgs& a,
                                                                              const WeightStageThread<scalar_t>& t,
-                                                                             const WeightStageCursor& cur,
+                                                                             const WeightStageCursor<kIncremental>& cur,
                                                                              int64_t u_end) {
   const int iw0 = cur.wc * BK;
-  const int od = cur.id * a.stride[0] + t.od0, oh = cur.ih * a.stride[1] + t.oh0;
+  const int od = kIncremental ? cur.od : cur.id * a.stride[0] + t.od0,
+            oh = kIncremental ? cur.oh : cur.ih * a.stride[1] + t.oh0;
   const bool row_valid =
       cur.u < u_end && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
   const int ix = iw0 + t.x_col;
@@ -1164,8 +1216,9 @@ __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(con
   s.x_valid = cur.u < u_end && ix < a.in_size[2];
   s.dy_valid = row_valid && unsigned(ow) < unsigned(a.fold_out_w);
   s.tail_valid = row_valid && unsigned(ow_tail) < unsigned(a.fold_out_w);
-  const int64_t x_row = cur.n * a.x_stride[0] + cur.id * a.x_stride[2] + cur.ih * a.x_stride[3];
-  const int64_t dy_row = cur.n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
+  const int64_t x_row = kIncremental ? cur.x_row
+                                     : cur.n * a.x_stride[0] + cur.id * a.x_stride[2] + cur.ih * a.x_stride[3];
+  const int64_t dy_row = kIncremental ? cur.dy_row : cur.n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3];
   s.x = s.x_valid ? t.x + x_row + ix * a.x_stride[4] : t.x_base;
   s.dy = s.dy_valid ? t.dy + dy_row + ow * a.dy_stride[4] : t.dy_base;
   s.tail = s.tail_valid ? t.dy_tail + dy_row + ow_tail * a.dy_stride[4] : t.dy_base;
@@ -1203,7 +1256,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   for (int t = 0; t < kMaxTaps; ++t) shift[t] = t * taps.shift_step;
   const int64_t u_end = blk.u_end;
   const int iterations = int(u_end - blk.u_begin);
-  WeightStageCursor cur = weight_stage_cursor(a, blk.u_begin);
+  WeightStageCursor<true> cur = weight_stage_cursor<true>(a, blk);
 
   const int tid = threadIdx.x;
   const int col = tid % BK, row0 = tid / BK;                          // x and the strip's first BK columns
@@ -1222,7 +1275,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   float* const dy_dst = smem + BM * LD + row0 * LD + col;
   float* const tail_dst = smem + BM * LD + tail_row0 * LD + tail_col;
   auto fetch_stage = [&](int stage) {
-    const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
+    const WeightStageSources<scalar_t> src = weight_stage_sources<BK, true>(a, thread, cur, u_end);
     const bool x_valid = src.x_valid, dy_valid = src.dy_valid, tail_valid = src.tail_valid;
     const scalar_t *x_src = src.x, *dy_src = src.dy, *tail_src = src.tail;
     const int at = stage * kStage;
@@ -1267,19 +1320,22 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
     }
     cp_async_commit();
   }
+  int read_slot = 0, write_slot = S - 1;  // it % S and (it + S - 1) % S without divisions
   for (int it = 0; it < iterations; ++it) {
     cp_async_wait<S - 2>();
     __syncthreads();
     const bool refill = it + S - 1 < iterations;
-    if (refill) fetch_stage((it + S - 1) % S);
+    if (refill) fetch_stage(write_slot);
     cp_async_commit();
-    const float* As = smem + (it % S) * kStage;
+    const float* As = smem + read_slot * kStage;
     constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16 values are exact in TF32
     warp_taps_mma<kSplitTf32, kWidened, kMaxTaps, BK>(acc, As, As + BM * LD, LD, shift, taps.count, warp_m * 32,
                                                       warp_n * T::kWarpTileN, gid, tig);
     // The slot refilled is the one the previous iteration read, which every warp finished before the
     // barrier above.
-    if (refill) land_stage((it + S - 1) % S);
+    if (refill) land_stage(write_slot);
+    read_slot = read_slot + 1 == S ? 0 : read_slot + 1;
+    write_slot = write_slot + 1 == S ? 0 : write_slot + 1;
   }
   cp_async_wait<0>();
 
@@ -1324,7 +1380,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   const int g = blk.g, kd = blk.kd, kh = blk.kh, ci0 = blk.ci0, co0 = blk.co0;
   const int64_t u_end = blk.u_end;
   const int iterations = int(u_end - blk.u_begin);
-  WeightStageCursor cur = weight_stage_cursor(a, blk.u_begin);
+  WeightStageCursor<false> cur = weight_stage_cursor<false>(a, blk);
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   // The strip (A): thread copies column `col` of rows row0 + kRows * i, and tail column tail_col of
@@ -1352,7 +1408,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   float* const tail_dst = smem + tail_row0 * LD + tail_col;
   float* const x_dst = smem + T::kStageA + warp * 32 + lane;       // core matrix (i, warp), element lane
   auto fetch_stage = [&](int stage) {
-    const WeightStageSources<scalar_t> src = weight_stage_sources<BK>(a, thread, cur, u_end);
+    const WeightStageSources<scalar_t> src = weight_stage_sources<BK, false>(a, thread, cur, u_end);
     const bool x_valid = src.x_valid, dy_valid = src.dy_valid, tail_valid = src.tail_valid;
     const scalar_t *x_src = src.x, *dy_src = src.dy, *tail_src = src.tail;
     const int at = stage * kStage;
@@ -1963,6 +2019,7 @@ struct WeightGradPlan {
   int largest_group;   // taps in the call's largest W tap group
   int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group (4 at most), many-tap: 4 or 6
   int64_t tiles, units, chunk, splits;
+  int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
 };
 
 // The W tap groups of a call under a tile's limits: their number and the largest group's taps.
@@ -1983,6 +2040,11 @@ WTapGrouping w_tap_grouping(const ConvTransposeParams& p, int max_taps, int max_
 
 // fp16/bf16 products are exact in TF32: split_tf32 applies to fp32 data only.
 bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype == DType::kFloat32; }
+
+void set_grad_weight_splits(WeightGradPlan& plan, int64_t splits) {
+  plan.chunk = std::max<int64_t>(1, (plan.units + splits - 1) / std::max<int64_t>(splits, 1));
+  plan.splits = std::max<int64_t>(1, (plan.units + plan.chunk - 1) / plan.chunk);
+}
 
 WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
                                 int64_t max_workspace_elems) {
@@ -2015,64 +2077,139 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
   const int64_t target_blocks = int64_t(std::max(sm_count, 1)) * Tile::kBlocksPerSmTarget;
   int64_t splits = std::max<int64_t>(1, (target_blocks + plan.tiles - 1) / std::max<int64_t>(plan.tiles, 1));
-  splits = std::min(splits, std::max<int64_t>(1, plan.units / 16));  // >= 16 stages per split
-  splits = std::min(splits, std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1)));
-  splits = std::min<int64_t>(splits, 65535);
-  plan.chunk = std::max<int64_t>(1, (plan.units + splits - 1) / splits);
-  plan.splits = std::max<int64_t>(1, (plan.units + plan.chunk - 1) / plan.chunk);
+  plan.max_splits = std::max<int64_t>(1, plan.units / 16);  // >= 16 stages per split
+  plan.max_splits = std::min(plan.max_splits, std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1)));
+  plan.max_splits = std::min<int64_t>(plan.max_splits, 65535);
+  set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
   return plan;
 }
 
-template <typename scalar_t, int kMaxTaps>
-cudaError_t launch_grad_weight_many_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
-  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  tconv_igemm_grad_weight_tf32_kernel<scalar_t, false, 1, kMaxTaps, 4>
-      <<<grid, WeightGemmManyTapTile::kThreads, 0, stream>>>(a);
-  return cudaGetLastError();
+// TCONV_GRAD_WEIGHT_BALANCE (development only, read once per process): 0 keeps the planned splits (for A/B
+// timings of the balancing in one build); "log" balances and prints each plan's tiles, stages, slots and splits
+// before and after to stderr.
+int grad_weight_balance_mode() {
+  static const int mode = [] {
+    const char* value = std::getenv("TCONV_GRAD_WEIGHT_BALANCE");
+    if (value == nullptr) return 1;
+    if (std::string(value) == "log") return 2;
+    return std::atoi(value) == 0 ? 0 : 1;
+  }();
+  return mode;
 }
-template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
-cudaError_t launch_grad_weight_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
-  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  if (plan.warps_m == 1)
-    tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 1, kMaxTaps>
-        <<<grid, WeightGemmTile<1, kSplitTf32>::kThreads, 0, stream>>>(a);
-  else
-    tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 2, kMaxTaps>
-        <<<grid, WeightGemmTile<2, kSplitTf32>::kThreads, 0, stream>>>(a);
-  return cudaGetLastError();
-}
-
-// The wgmma kernel issues all kMaxTaps wgmmas of a k8 step (no branch between them), so kMaxTaps is
-// the call's largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2).
-template <typename scalar_t, int kMaxTaps>
-cudaError_t launch_grad_weight_wgmma_taps(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
-  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  // Only 64-wide C_in tiles (plan.warps_m == 2) take this kernel; see igemm_grad_weight.
-  tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps><<<grid, WeightWgmmaTile<2>::kThreads, 0, stream>>>(a);
-  return cudaGetLastError();
-}
-template <typename scalar_t>
-cudaError_t launch_grad_weight_wgmma(const WeightGradArgs& a, const WeightGradPlan& plan, int largest_group,
-                                     cudaStream_t stream) {
-  switch (largest_group) {
-    case 1: return launch_grad_weight_wgmma_taps<scalar_t, 1>(a, plan, stream);
-    case 2: return launch_grad_weight_wgmma_taps<scalar_t, 2>(a, plan, stream);
-    case 3: return launch_grad_weight_wgmma_taps<scalar_t, 3>(a, plan, stream);
-    default: return launch_grad_weight_wgmma_taps<scalar_t, 4>(a, plan, stream);
+// Split-K against the grid's tail: the blocks of a call do equal work, so with `slots` blocks resident at once
+// (blocks per SM from the occupancy calculator x SMs) it runs ceil(tiles * s / slots) waves of ceil(units / s)
+// stages. Among s within a factor of two of the plan's count (about kBlocksPerSmTarget blocks per SM, within the
+// workspace cap), the fewest waves x stages, then the fewest splits (less workspace to sum). E.g. L1-71 (TF32):
+// 3 tiles, 262144 stages, 792 slots: 352 splits = 1056 blocks = 1.33 waves of 745 stages; 264 = one full wave
+// of 993 (cost 993 against 1490).
+// Measured, run 89 (H200, one build, TCONV_GRAD_WEIGHT_BALANCE=0 / 1 in alternating processes, two rounds,
+// fwd+bwd): TF32 L1-68 35.9-36.2 -> 34.5 ms, L2-61 6.66 -> 6.25, fam03 11.46 -> 11.08; bf16 L1-68 36.7 -> 33.65;
+// level where the splits stay (bf16 L2-61 18 -> 18; DCGAN 1 -> 1, held there by the workspace cap of one
+// weight-sized buffer: 256 blocks for 396 slots, hence run 86's 12 % achieved occupancy). With the cursor change,
+// run 88 (same-machine A/B against cdf06d9, TF32 fwd+bwd): L1-71 4.024 -> 3.736, fam02 6.393 -> 5.108, fam06
+// 12.585 -> 12.107, U-Net 1.340 -> 1.297, L2-61 6.601 -> 6.277.
+void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
+  const int mode = grad_weight_balance_mode();
+  if (mode == 0 || slots <= 0 || plan.tiles <= 0 || plan.units <= 0) return;
+  const int64_t planned = plan.splits;
+  const int64_t lo = std::max<int64_t>(1, plan.splits / 2), hi = std::min(plan.max_splits, 2 * plan.splits);
+  int64_t best = plan.splits, best_cost = -1;
+  for (int64_t s = lo; s <= hi; ++s) {
+    const int64_t chunk = (plan.units + s - 1) / s;
+    const int64_t used = (plan.units + chunk - 1) / chunk;  // splits that get stages
+    const int64_t cost = (plan.tiles * used + slots - 1) / slots * chunk;
+    if (best_cost < 0 || cost < best_cost) {
+      best = s;
+      best_cost = cost;
+    }
   }
+  set_grad_weight_splits(plan, best);
+  if (mode == 2)
+    std::fprintf(stderr, "tconv grad_weight plan: tiles %lld, stages %lld, slots %lld, splits %lld -> %lld\n",
+                 static_cast<long long>(plan.tiles), static_cast<long long>(plan.units),
+                 static_cast<long long>(slots), static_cast<long long>(planned), static_cast<long long>(plan.splits));
 }
 
+// The kernel a grad_weight plan runs: one dispatch for its launch and for the occupancy query that sizes the
+// splits (balance_grad_weight_splits).
+struct GradWeightKernel {
+  void (*fn)(WeightGradArgs);
+  int threads;
+};
+template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
+GradWeightKernel mma_grad_weight_taps(const WeightGradPlan& plan) {
+  if (plan.warps_m == 1)
+    return {tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 1, kMaxTaps>, WeightGemmTile<1, kSplitTf32>::kThreads};
+  return {tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 2, kMaxTaps>, WeightGemmTile<2, kSplitTf32>::kThreads};
+}
 template <typename scalar_t, bool kSplitTf32>
-cudaError_t launch_grad_weight(const WeightGradArgs& a, const WeightGradPlan& plan, cudaStream_t stream) {
+GradWeightKernel mma_grad_weight_kernel(const WeightGradPlan& plan) {
   if constexpr (!kSplitTf32) {  // the plan never takes the many-tap tile in 3xTF32
     if (plan.many_taps)
-      return plan.taps_per_block == 4 ? launch_grad_weight_many_taps<scalar_t, 4>(a, plan, stream)
-                                      : launch_grad_weight_many_taps<scalar_t, 6>(a, plan, stream);
+      return plan.taps_per_block == 4
+                 ? GradWeightKernel{tconv_igemm_grad_weight_tf32_kernel<scalar_t, false, 1, 4, 4>,
+                                    WeightGemmManyTapTile::kThreads}
+                 : GradWeightKernel{tconv_igemm_grad_weight_tf32_kernel<scalar_t, false, 1, 6, 4>,
+                                    WeightGemmManyTapTile::kThreads};
   }
-  if (plan.taps_per_block == 1) return launch_grad_weight_taps<scalar_t, kSplitTf32, 1>(a, plan, stream);
-  if (plan.taps_per_block == 2 || kSplitTf32) return launch_grad_weight_taps<scalar_t, kSplitTf32, 2>(a, plan, stream);
-  if (plan.taps_per_block == 3) return launch_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 3)>(a, plan, stream);
-  return launch_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 4)>(a, plan, stream);
+  if (plan.taps_per_block == 1) return mma_grad_weight_taps<scalar_t, kSplitTf32, 1>(plan);
+  if (plan.taps_per_block == 2 || kSplitTf32) return mma_grad_weight_taps<scalar_t, kSplitTf32, 2>(plan);
+  if (plan.taps_per_block == 3) return mma_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 3)>(plan);
+  return mma_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 4)>(plan);
+}
+// The wgmma kernel issues all kMaxTaps wgmmas of a k8 step (no branch between them), so kMaxTaps is the call's
+// largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2). Only 64-wide C_in tiles
+// (plan.warps_m == 2) take it; see grad_weight_uses_wgmma.
+template <typename scalar_t>
+GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
+  constexpr int kThreads = WeightWgmmaTile<2>::kThreads;
+  switch (plan.largest_group) {
+    case 1: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 1>, kThreads};
+    case 2: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 2>, kThreads};
+    case 3: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 3>, kThreads};
+    default: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 4>, kThreads};
+  }
+}
+template <typename scalar_t>
+GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {
+  if (wgmma) return wgmma_grad_weight_kernel<scalar_t>(plan);
+  if constexpr (std::is_same<scalar_t, float>::value) {
+    if (split_tf32) return mma_grad_weight_kernel<float, true>(plan);
+  }
+  return mma_grad_weight_kernel<scalar_t, false>(plan);
+}
+// split_tf32: as uses_split_tf32 decided it.
+GradWeightKernel grad_weight_kernel(const WeightGradPlan& plan, DType dtype, bool split_tf32, bool wgmma) {
+  switch (dtype) {
+    case DType::kFloat32: return grad_weight_kernel_of<float>(plan, split_tf32, wgmma);
+    case DType::kFloat16: return grad_weight_kernel_of<__half>(plan, false, wgmma);
+    case DType::kBFloat16: return grad_weight_kernel_of<__nv_bfloat16>(plan, false, wgmma);
+    default: return {nullptr, 0};
+  }
+}
+// Blocks of `kernel` resident at once on `device` (0 where the query fails: the splits then stay as planned).
+// Cached per (kernel, device): the query reads the kernel's attributes, and two calls per grad_weight (the
+// workspace size, then the launch) must agree.
+int64_t grad_weight_slots(const GradWeightKernel& kernel, int device, int sm_count) {
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, int> cache;
+  const std::pair<const void*, int> key{reinterpret_cast<const void*>(kernel.fn), device};
+  int per_sm = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto it = cache.find(key);
+    if (it != cache.end()) {
+      per_sm = it->second;
+    } else {
+      if (kernel.fn == nullptr ||
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.fn, kernel.threads, 0) != cudaSuccess) {
+        (void)cudaGetLastError();  // a failed query leaves no error behind for the launch check
+        per_sm = 0;
+      }
+      cache[key] = per_sm;
+    }
+  }
+  return int64_t(per_sm) * std::max(sm_count, 1);
 }
 
 // C_in tiles of 32 (m64n32) stay on mma.sync: run 29 (H200, TF32 fwd+bwd, same script) measured the
@@ -2120,15 +2257,45 @@ struct WeightGradProblem {
   ConvTransposeParams p;  // the folded description where fold > 1
   WeightGradPlan plan;
   int fold;
+  bool wgmma;
+  GradWeightKernel kernel;
 };
-WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, GatherFold mode,
-                                      int sm_count, int64_t max_workspace_elems) {
-  WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1};
-  if (mode == GatherFold::kOff || !grad_weight_fold_shape(p)) return w;
-  const ConvTransposeParams f = grad_weight_folded_params(p);
-  const WeightGradPlan plan = plan_grad_weight(f, dtype, split_tf32, sm_count, max_workspace_elems);
-  if (plan.rows_per_pass % p.stride[2] != 0) return w;
-  return WeightGradProblem{f, plan, int(p.stride[2])};
+WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                                      GatherFold mode, int sm_count, int64_t max_workspace_elems) {
+  WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1, false, {}};
+  if (mode != GatherFold::kOff && grad_weight_fold_shape(p)) {
+    const ConvTransposeParams f = grad_weight_folded_params(p);
+    const WeightGradPlan plan = plan_grad_weight(f, dtype, split_tf32, sm_count, max_workspace_elems);
+    if (plan.rows_per_pass % p.stride[2] == 0) {
+      w.p = f;
+      w.plan = plan;
+      w.fold = int(p.stride[2]);
+    }
+  }
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    device = -1;  // no balancing; the launch reports the error
+  }
+  w.wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
+  w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), w.wgmma);
+  if (device >= 0) balance_grad_weight_splits(w.plan, grad_weight_slots(w.kernel, device, sm_count));
+  return w;
+}
+}  // namespace
+
+namespace {
+// WeightStageCursor's row offset steps (after the sizes and strides are set): the next H row; the next D row from
+// the last H row; the next image from the last D and H rows. grad_output rows move by the conv strides.
+void set_weight_grad_row_steps(WeightGradArgs& a) {
+  const int64_t h_last = a.in_size[1] - 1, d_last = a.in_size[0] - 1;
+  const int64_t dy_h = int64_t(a.stride[1]) * a.dy_stride[3], dy_d = int64_t(a.stride[0]) * a.dy_stride[2];
+  a.x_row_step[0] = a.x_stride[3];
+  a.x_row_step[1] = a.x_stride[2] - h_last * a.x_stride[3];
+  a.x_row_step[2] = a.x_stride[0] - d_last * a.x_stride[2] - h_last * a.x_stride[3];
+  a.dy_row_step[0] = dy_h;
+  a.dy_row_step[1] = dy_d - h_last * dy_h;
+  a.dy_row_step[2] = a.dy_stride[0] - d_last * dy_d - h_last * dy_h;
 }
 }  // namespace
 
@@ -2147,16 +2314,17 @@ bool igemm_grad_weight_preferred(const ConvTransposeParams& p) {
   return p.in_per_group() * p.out_per_group() >= kGradWeightIgemmMinChannelProduct;
 }
 
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, GatherFold fold,
-                                 int sm_count, int64_t max_workspace_elems) {
-  return grad_weight_problem(p, dtype, split_tf32, fold, sm_count, max_workspace_elems).plan.splits;
+int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                                 GatherFold fold, int sm_count, int64_t max_workspace_elems) {
+  return grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems).plan.splits;
 }
 
 cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
                               GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
                               float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
-  const WeightGradProblem problem = grad_weight_problem(real, dtype, split_tf32, fold, sm_count, max_workspace_elems);
+  const WeightGradProblem problem =
+      grad_weight_problem(real, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems);
   const ConvTransposeParams& p = problem.p;
   const WeightGradPlan& plan = problem.plan;
   // The partial sums are row-major over [C_in, C_out/g, kD, kH, kW] of the described problem; folded, that
@@ -2175,7 +2343,6 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     std::copy(folded, folded + 5, sizes);
     std::copy(folded_strides, folded_strides + 5, strides);
   }
-  split_tf32 = uses_split_tf32(dtype, split_tf32);
   const int64_t weight_numel = real.in_channels * real.out_per_group() * real.kernel_volume();
   if (plan.units == 0) {
     const cudaError_t err = cudaMemsetAsync(workspace, 0, sizeof(float) * weight_numel, stream);
@@ -2205,32 +2372,17 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   a.cin_g = int(p.in_per_group());
   a.cout_g = int(p.out_per_group());
   a.taps = int(p.kernel_volume());
+  set_weight_grad_row_steps(a);
   a.w_groups = plan.w_groups;
   a.max_taps = plan.max_taps;
   a.w_chunks = plan.w_chunks;
   a.units = plan.units;
   a.chunk = plan.chunk;
   a.weight_numel = weight_numel;
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return err;
-  const bool wgmma = grad_weight_uses_wgmma(p, plan, dtype, split_tf32, allow_wgmma, device);
-  switch (dtype) {
-    case DType::kFloat32:
-      err = wgmma        ? launch_grad_weight_wgmma<float>(a, plan, plan.largest_group, stream)
-            : split_tf32 ? launch_grad_weight<float, true>(a, plan, stream)
-                         : launch_grad_weight<float, false>(a, plan, stream);
-      break;
-    case DType::kFloat16:
-      err = wgmma ? launch_grad_weight_wgmma<__half>(a, plan, plan.largest_group, stream)
-                  : launch_grad_weight<__half, false>(a, plan, stream);
-      break;
-    case DType::kBFloat16:
-      err = wgmma ? launch_grad_weight_wgmma<__nv_bfloat16>(a, plan, plan.largest_group, stream)
-                  : launch_grad_weight<__nv_bfloat16, false>(a, plan, stream);
-      break;
-    default: return cudaErrorInvalidValue;
-  }
+  if (problem.kernel.fn == nullptr) return cudaErrorInvalidValue;
+  const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
+  problem.kernel.fn<<<grid, problem.kernel.threads, 0, stream>>>(a);
+  const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   return sum_splits(dtype, workspace, plan.splits, sizes, strides, grad_weight, stream);
 }
