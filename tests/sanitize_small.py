@@ -2,11 +2,19 @@
 
     compute-sanitizer --tool memcheck python tests/sanitize_small.py
     compute-sanitizer --tool racecheck python tests/sanitize_small.py
+
+TCONV_SANITIZE_DEVICE=cpu runs the same calls through the CPU path: tests/test_sanitize_small_cpu.py does so in CI,
+so a call with invalid arguments fails there instead of ending the sanitizer runs early (one did from 8da6381 on:
+the fused epilogue's calls after it went unchecked until run 90).
 """
+import os
+
 import torch
 
 import tconv
 from tconv.harness.precision import precision_mode
+
+DEVICE = os.environ.get("TCONV_SANITIZE_DEVICE", "cuda")
 
 CASES = [
     # dims, dtype, channels_last, batch, groups, stride, padding, output_padding, dilation, bias
@@ -20,12 +28,12 @@ CASES = [
 FN = {1: tconv.conv_transpose1d, 2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}
 
 for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, dilation, bias in CASES:
-    x = torch.randn(batch, 4, *([5] * dims), device="cuda", dtype=dtype)
+    x = torch.randn(batch, 4, *([5] * dims), device=DEVICE, dtype=dtype)
     if channels_last:
         x = x.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
     x.requires_grad_()
-    w = torch.randn(4, 6 // groups, *([3] * dims), device="cuda", dtype=dtype, requires_grad=True)
-    b = torch.randn(6, device="cuda", dtype=dtype, requires_grad=True) if bias else None
+    w = torch.randn(4, 6 // groups, *([3] * dims), device=DEVICE, dtype=dtype, requires_grad=True)
+    b = torch.randn(6, device=DEVICE, dtype=dtype, requires_grad=True) if bias else None
     out = FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
     out.backward(torch.randn_like(out))
 # Several implicit-GEMM tiles along M, N and K, and the same calls through the direct kernels
@@ -33,13 +41,13 @@ for dims, dtype, channels_last, batch, groups, stride, padding, output_padding, 
 # the W phases as GEMM columns and the interleaving store).
 for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "igemm_fold", "direct"):
     with tconv._ops.use_algorithm(algorithm):
-        x = torch.randn(2, 40, 9, 11, device="cuda", requires_grad=True)
+        x = torch.randn(2, 40, 9, 11, device=DEVICE, requires_grad=True)
         for out_channels in (72, 24):  # the 128x64 and the 128x32 gather tiles
-            w = torch.randn(40, out_channels, 3, 3, device="cuda", requires_grad=True)
+            w = torch.randn(40, out_channels, 3, 3, device=DEVICE, requires_grad=True)
             out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
             out.backward(torch.randn_like(out))
         # grad_weight's W tap groups: 5 taps at stride 1 (3 + 2 per block), in TF32 and 3xTF32
-        w = torch.randn(40, 24, 3, 5, device="cuda", requires_grad=True)
+        w = torch.randn(40, 24, 3, 5, device=DEVICE, requires_grad=True)
         for tf32 in (True, False):
             old_flag = torch.backends.cudnn.allow_tf32
             torch.backends.cudnn.allow_tf32 = tf32
@@ -47,14 +55,14 @@ for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "ig
                 out = tconv.conv_transpose2d(x, w, None, 1, (1, 2), 0, 1, (1, 2))
                 out.backward(torch.randn_like(out))
                 # 3D (the wgmma grad_weight on Hopper in TF32 mode: 64-wide C_in tile, W groups of 3 + 2)
-                x3 = torch.randn(2, 40, 3, 4, 9, device="cuda", requires_grad=True)
-                w3 = torch.randn(40, 24, 2, 3, 5, device="cuda", requires_grad=True)
+                x3 = torch.randn(2, 40, 3, 4, 9, device=DEVICE, requires_grad=True)
+                w3 = torch.randn(40, 24, 2, 3, 5, device=DEVICE, requires_grad=True)
                 out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
                 out.backward(torch.randn_like(out))
                 # grad_weight with 24 input channels and 5 W taps: one group on the many-tap tile in TF32,
                 # 2 + 2 + 1 on the 32 x 32 tiles in 3xTF32
                 x24 = x[:, :24].detach().requires_grad_()
-                w5 = torch.randn(24, 40, 3, 5, device="cuda", requires_grad=True)
+                w5 = torch.randn(24, 40, 3, 5, device=DEVICE, requires_grad=True)
                 out = tconv.conv_transpose2d(x24, w5, None, 1, (1, 2))
                 out.backward(torch.randn_like(out))
             finally:
@@ -62,44 +70,45 @@ for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "ig
 # The GEMMs (gather and grad_weight) on fp16/bf16 data (fp32 accumulation), channels_last bf16 and fp16.
 with tconv._ops.use_algorithm("igemm"):
     for dtype, channels_last in ((torch.bfloat16, True), (torch.float16, False)):
-        x = torch.randn(2, 40, 9, 11, device="cuda", dtype=dtype)
+        x = torch.randn(2, 40, 9, 11, device=DEVICE, dtype=dtype)
         if channels_last:
             x = x.contiguous(memory_format=torch.channels_last)
         x.requires_grad_()
-        w = torch.randn(40, 24, 3, 3, device="cuda", dtype=dtype, requires_grad=True)
-        b = torch.randn(24, device="cuda", dtype=dtype, requires_grad=True)
+        w = torch.randn(40, 24, 3, 3, device=DEVICE, dtype=dtype, requires_grad=True)
+        b = torch.randn(24, device=DEVICE, dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose2d(x, w, b, 2, 1, 1)
         out.backward(torch.randn_like(out))
         # The wider tiles (on Hopper the 16-bit wgmmas with A from shared memory: 64 and 128 columns, 16- and
         # 32-pair stages with a partial chunk), with the W-tap window (stride 1) and with phases (stride 2).
         for in_channels, out_channels, stride in ((40, 72, 1), (24, 72, 2), (40, 136, 1), (24, 136, 2)):
             xs = x[:, :in_channels].detach().requires_grad_()
-            w = torch.randn(in_channels, out_channels, 3, 3, device="cuda", dtype=dtype, requires_grad=True)
-            b = torch.randn(out_channels, device="cuda", dtype=dtype, requires_grad=True)
+            w = torch.randn(in_channels, out_channels, 3, 3, device=DEVICE, dtype=dtype, requires_grad=True)
+            b = torch.randn(out_channels, device=DEVICE, dtype=dtype, requires_grad=True)
             out = tconv.conv_transpose2d(xs, w, b, stride, 1, stride - 1)
             out.backward(torch.randn_like(out))
         # grad_weight's many-tap tile on 16-bit data: 24 input channels, 5 W taps in one group
         xs = x[:, :24].detach().requires_grad_()
-        w = torch.randn(24, 40, 3, 5, device="cuda", dtype=dtype, requires_grad=True)
+        w = torch.randn(24, 40, 3, 5, device=DEVICE, dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose2d(xs, w, None, 1, (1, 2))
         out.backward(torch.randn_like(out))
         # 3D, 40 input channels: on Hopper the wgmma grad_weight (64-wide C_in tile, W groups of 3 + 2) with the
         # 16-bit copies landed after each stage's wgmmas; a partial C_in tile and a partial K chunk
-        x3 = torch.randn(2, 40, 3, 4, 9, device="cuda", dtype=dtype, requires_grad=True)
-        w3 = torch.randn(40, 24, 2, 3, 5, device="cuda", dtype=dtype, requires_grad=True)
+        x3 = torch.randn(2, 40, 3, 4, 9, device=DEVICE, dtype=dtype, requires_grad=True)
+        w3 = torch.randn(40, 24, 2, 3, 5, device=DEVICE, dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
         out.backward(torch.randn_like(out))
 
 def run_grouped(algorithm, dims, dtype, channels_last, cin, cout, groups, spatial, stride, precision):
-    """Forward and backward of one few-channels-per-group call (kernel 3, padding 1, output_padding 1)."""
+    """Forward and backward of one few-channels-per-group call (kernel 3, padding 1, output_padding 1 where the
+    stride allows it: below the stride)."""
     with tconv._ops.use_algorithm(algorithm), precision_mode(precision):
-        x = torch.randn(2, cin, *spatial, device="cuda", dtype=dtype)
+        x = torch.randn(2, cin, *spatial, device=DEVICE, dtype=dtype)
         if channels_last:
             x = x.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
         x.requires_grad_()
-        w = torch.randn(cin, cout // groups, *([3] * dims), device="cuda", dtype=dtype, requires_grad=True)
-        b = torch.randn(cout, device="cuda", dtype=dtype, requires_grad=True)
-        out = FN[dims](x, w, b, stride, 1, 1, groups)
+        w = torch.randn(cin, cout // groups, *([3] * dims), device=DEVICE, dtype=dtype, requires_grad=True)
+        b = torch.randn(cout, device=DEVICE, dtype=dtype, requires_grad=True)
+        out = FN[dims](x, w, b, stride, 1, 1 if stride > 1 else 0, groups)
         out.backward(torch.randn_like(out))
 
 
@@ -122,13 +131,14 @@ for case, stride, precision in [((3, torch.float32, False, 32, 32, 4, [3, 4, 9])
 from tconv.fused import act_group_norm  # noqa: E402
 
 for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
-    y = torch.randn(2, 12, 3, 5, 7, device="cuda", dtype=dtype)
+    y = torch.randn(2, 12, 3, 5, 7, device=DEVICE, dtype=dtype)
     if channels_last:
         y = y.contiguous(memory_format=torch.channels_last_3d)
     y.requires_grad_()
-    gamma = torch.randn(12, device="cuda", dtype=dtype, requires_grad=True)
-    beta = torch.randn(12, device="cuda", dtype=dtype, requires_grad=True)
+    gamma = torch.randn(12, device=DEVICE, dtype=dtype, requires_grad=True)
+    beta = torch.randn(12, device=DEVICE, dtype=dtype, requires_grad=True)
     z = act_group_norm(y, 3, gamma, beta, 1e-5, "silu")
     z.backward(torch.randn_like(z))
-torch.cuda.synchronize()
+if DEVICE == "cuda":
+    torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")
