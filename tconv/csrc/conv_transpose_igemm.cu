@@ -1052,7 +1052,7 @@ struct WeightGradArgs {
   // at W fold * u + c % fold - fold_padding, which exists below fold_out_w. Unfolded: 1, 0 and out_size[2].
   int fold, fold_padding, fold_out_w;
   // What the stage cursor adds to its x and grad_output row offsets when the input row moves to the next H row,
-  // to the next D row (H wrapping), and to the next image (D and H wrapping): weight_grad_row_steps.
+  // to the next D row (H wrapping), and to the next image (D and H wrapping): set_weight_grad_row_steps.
   int64_t x_row_step[3], dy_row_step[3];
 };
 
