@@ -1236,7 +1236,8 @@ __device__ __forceinline__ WeightStageSources<scalar_t> weight_stage_sources(con
 // kWarpsN = 4 is the many-tap tile (igemm_config.h): 32 x 16 warp tiles, kMaxTaps 4 or 6.
 template <typename scalar_t, bool kSplitTf32, int kWarpsM, int kMaxTaps, int kWarpsN = 2>
 __global__ void __launch_bounds__(WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::kThreads,
-                                  WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::min_blocks_per_sm(kMaxTaps, sizeof(scalar_t) == 4))
+                                  WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>::min_blocks_per_sm(
+                                      kMaxTaps, sizeof(scalar_t) == 4))
 tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   using T = WeightGemmTile<kWarpsM, kSplitTf32, kWarpsN>;
   constexpr int NT = T::kWarpTileN / 8;  // n8 tiles per warp and tap
@@ -2078,7 +2079,8 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   const int64_t target_blocks = int64_t(std::max(sm_count, 1)) * Tile::kBlocksPerSmTarget;
   int64_t splits = std::max<int64_t>(1, (target_blocks + plan.tiles - 1) / std::max<int64_t>(plan.tiles, 1));
   plan.max_splits = std::max<int64_t>(1, plan.units / 16);  // >= 16 stages per split
-  plan.max_splits = std::min(plan.max_splits, std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1)));
+  const int64_t workspace_splits = max_workspace_elems / std::max<int64_t>(weight_numel, 1);
+  plan.max_splits = std::min(plan.max_splits, std::max<int64_t>(1, workspace_splits));
   plan.max_splits = std::min<int64_t>(plan.max_splits, 65535);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
   return plan;
@@ -2139,8 +2141,10 @@ struct GradWeightKernel {
 template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
 GradWeightKernel mma_grad_weight_taps(const WeightGradPlan& plan) {
   if (plan.warps_m == 1)
-    return {tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 1, kMaxTaps>, WeightGemmTile<1, kSplitTf32>::kThreads};
-  return {tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 2, kMaxTaps>, WeightGemmTile<2, kSplitTf32>::kThreads};
+    return {tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 1, kMaxTaps>,
+            WeightGemmTile<1, kSplitTf32>::kThreads};
+  return {tconv_igemm_grad_weight_tf32_kernel<scalar_t, kSplitTf32, 2, kMaxTaps>,
+          WeightGemmTile<2, kSplitTf32>::kThreads};
 }
 template <typename scalar_t, bool kSplitTf32>
 GradWeightKernel mma_grad_weight_kernel(const WeightGradPlan& plan) {
@@ -2257,12 +2261,11 @@ struct WeightGradProblem {
   ConvTransposeParams p;  // the folded description where fold > 1
   WeightGradPlan plan;
   int fold;
-  bool wgmma;
   GradWeightKernel kernel;
 };
 WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                       GatherFold mode, int sm_count, int64_t max_workspace_elems) {
-  WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1, false, {}};
+  WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1, {}};
   if (mode != GatherFold::kOff && grad_weight_fold_shape(p)) {
     const ConvTransposeParams f = grad_weight_folded_params(p);
     const WeightGradPlan plan = plan_grad_weight(f, dtype, split_tf32, sm_count, max_workspace_elems);
@@ -2277,8 +2280,8 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
     (void)cudaGetLastError();
     device = -1;  // no balancing; the launch reports the error
   }
-  w.wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
-  w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), w.wgmma);
+  const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
+  w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), wgmma);
   if (device >= 0) balance_grad_weight_splits(w.plan, grad_weight_slots(w.kernel, device, sm_count));
   return w;
 }

@@ -193,7 +193,10 @@ struct WeightGemmTile {
   // three-tap C_in-32 calls); TF32 fam13 1.989 -> 1.860 (one tap, C_in 32); TF32 L1-71 (three taps, unchanged)
   // 4.004 / 4.005.
   static constexpr int min_blocks_per_sm(int taps, bool four_byte) {
-    return !four_byte ? 0 : taps == 3 ? 12 * 32 / kThreads : (taps == 1 && kWarpsM == 1 && kWarpsN == 2 && !kSplitTf32Arg) ? 1 : 0;
+    if (!four_byte) return 0;
+    if (taps == 3) return 12 * 32 / kThreads;
+    const bool tf32_one_tap_narrow = taps == 1 && kWarpsM == 1 && kWarpsN == 2 && !kSplitTf32Arg;
+    return tf32_one_tap_narrow ? 1 : 0;
   }
   static_assert(kWarpsN == 2 || (kWarpsN == 4 && kWarpsM == 1 && !kSplitTf32Arg),
                 "the many-tap tile is for C_in tiles of 32, TF32 and fp16/bf16");
