@@ -127,6 +127,21 @@ for case, stride, precision in [((3, torch.float32, False, 32, 32, 4, [3, 4, 9])
                                 ((1, torch.float16, False, 3, 5, 1, [70]), 5, "tf32"),
                                 ((2, torch.float32, True, 32, 32, 2, [4, 6]), 1, "fp32")]:
     run_grouped("grouped_mma", *case, stride=stride, precision=precision)
+# Ordered split-K grad_weight (the workspace cap leaves one split; the splits add into one buffer in turn): 2D on
+# the mma.sync kernel, 3D on Hopper's wgmma one, fp32 exact and bf16. And the edged phase split of grad_input
+# (k16 s8 p4: the interior on the strided view, one edge call at each end).
+for dims, dtype, precision in ((2, torch.float32, "fp32"), (3, torch.bfloat16, "tf32")):
+    with precision_mode(precision):
+        spatial, kernel = ([16] * dims, 4) if dims == 2 else ([6] * dims, 3)
+        x = torch.randn(4, 128, *spatial, device=DEVICE, dtype=dtype, requires_grad=True)
+        w = torch.randn(128, 64, *([kernel] * dims), device=DEVICE, dtype=dtype, requires_grad=True)
+        out = FN[dims](x, w, None, 2, 1, kernel % 2)
+        out.backward(torch.randn_like(out))
+with tconv._ops.use_algorithm("igemm_phase_split"), precision_mode("tf32"):
+    x = torch.randn(2, 40, 37, device=DEVICE, requires_grad=True)
+    w = torch.randn(40, 24, 16, device=DEVICE, requires_grad=True)
+    out = tconv.conv_transpose1d(x, w, None, 8, 4)
+    out.backward(torch.randn_like(out))
 # The fused activation -> GroupNorm epilogue (statistics, normalise, backward), both layouts.
 from tconv.fused import act_group_norm  # noqa: E402
 

@@ -26,8 +26,9 @@ def as_5d(t):
 
 
 def split_grad_input(grad_output, weight, input_size, stride, padding, dilation, groups):
-    """grad_input through the split description and PyTorch's CPU convolution (what the CUDA path runs
-    through tconv's kernels), or None where no split applies."""
+    """grad_input through the split description's calls and PyTorch's CPU convolution (what the CUDA path
+    runs through tconv's kernels), or None where no split applies. The output starts as NaN, so a position
+    no call writes fails the comparison."""
     go5, w5 = as_5d(grad_output), as_5d(weight)
     in5 = list(input_size[:2]) + pad3(input_size[2:], 1)
     s3, p3, d3 = pad3(stride, 1), pad3(padding, 0), pad3(dilation, 1)
@@ -35,14 +36,15 @@ def split_grad_input(grad_output, weight, input_size, stride, padding, dilation,
     if split is None:
         assert why
         return None, None
-    view, w_split, s, p, d = _phase_split.apply(split, go5, w5, s3, p3, d3)
-    # The kernels' consistency rule (conv_transpose.cpp make_params): the view's sizes are what a
-    # transposed conv of in5 with the split arguments produces, output_padding < max(stride, dilation).
-    full = _args.output_size(in5[2:], list(w_split.shape[2:]), s, p, [0, 0, 0], d)
-    for dim in range(3):
-        assert 0 <= view.shape[2 + dim] - full[dim] < max(s[dim], d[dim]), (view.shape, full, s, d)
-    out = _ops.conv_transpose_grad_input_cpu(view, w_split, in5, s, p, d, groups)
-    return out.reshape(input_size), split
+    grad_input5 = torch.full(in5, float("nan"), dtype=grad_output.dtype)
+    for gi, go, w, s, p, d in _phase_split.calls(split, go5, w5, grad_input5, s3, p3, d3):
+        # The kernels' consistency rule (conv_transpose.cpp make_params): each call's grad_output sizes are
+        # what a transposed conv of its grad_input part produces, output_padding < max(stride, dilation).
+        full = _args.output_size(list(gi.shape[2:]), list(w.shape[2:]), s, p, [0, 0, 0], d)
+        for dim in range(3):
+            assert 0 <= go.shape[2 + dim] - full[dim] < max(s[dim], d[dim]), (go.shape, full, s, d)
+        gi.copy_(_ops.conv_transpose_grad_input_cpu(go, w, list(gi.shape), s, p, d, groups))
+    return grad_input5.reshape(input_size), split
 
 
 def random_case(rng):
@@ -85,8 +87,15 @@ def check_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_p
     return split
 
 
+@pytest.fixture(params=["edges", "centred_only"])
+def split_forms(request, monkeypatch):
+    """Both forms of plan(): edged where it has fewer MMAs (the default), and centred only."""
+    monkeypatch.setenv("TCONV_PHASE_SPLIT_EDGES", "1" if request.param == "edges" else "0")
+    return request.param
+
+
 @pytest.mark.parametrize("seed", range(400))
-def test_split_matches_torch_random(seed):
+def test_split_matches_torch_random(seed, split_forms):
     rng = random.Random(seed)
     case = random_case(rng)
     layout = ["contiguous", "channels_last", "offset"][seed % 3]
@@ -106,17 +115,25 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_split_matches_torch_named(name):
+def test_split_matches_torch_named(name, split_forms):
     split = check_case(*CASES[name])
     assert split is not None, name
-    if name == "hifigan":  # 16 taps at stride 8 -> 8 residues x 3 shifts
+    edged = split_forms == "edges"
+    if name == "hifigan" and edged:  # 16 taps at stride 8 from -p: 8 residues x 2 shifts, one edge position at each end
+        assert (split.residues, split.taps, split.padding) == (8, 2, 0) and split.mma_ratio == 1.0
+        assert (split.base, split.first, split.stop) == (-4, 1, 19)
+    if name == "hifigan" and not edged:  # from 0: 8 residues x 3 shifts
         assert (split.residues, split.taps, split.padding) == (8, 3, 1) and split.mma_ratio == 1.5
-    if name == "fam12_op1":  # k3 s2 d2 p1: every tap has residue 1 -> one residue; op 1 adds a zero tap
+    if name == "fam12_op1" and edged:  # k3 s2 d2 p1 from -p: offsets 0, 2, 4, one residue, no empty slot
+        assert (split.residues, split.taps, split.mma_ratio) == (1, 3, 1.0)
+    if name == "fam12_op1" and not edged:  # from 0 every tap has residue 1 -> one residue; op 1 adds a zero tap
         assert (split.residues, split.taps) == (1, 4)
     if name == "k2s4":  # two residues of four used
         assert split.residues == 2 and split.mma_ratio == 1.0
-    if name == "trailing_zero_tap":
+    if name == "trailing_zero_tap" and not edged:
         assert split.taps == 3 and split.mma_ratio == 2.0
+    if name == "trailing_zero_tap" and edged:  # k3 s2 p1 from -p: offsets 0, 1, 2 in a 2 x 2 grid
+        assert (split.residues, split.taps) == (2, 2) and split.mma_ratio == 4 / 3
 
 
 @pytest.mark.parametrize("shapes,why", [
@@ -124,9 +141,22 @@ def test_split_matches_torch_named(name):
     (([1, 2, 3, 1, 8], [2, 2, 2, 1, 2], [1, 2, 2, 1, 4], [1, 1, 2], [0, 0, 0], [1, 1, 1]), "3D"),
     (([1, 2, 1, 1, 11], [2, 2, 1, 1, 4], [1, 2, 1, 1, 5], [1, 1, 2], [1, 1, 1], [1, 1, 1]), "not a multiple"),
 ])
-def test_plan_refusals_explain(shapes, why):
+def test_plan_refusals_explain(shapes, why, monkeypatch):
+    monkeypatch.setenv("TCONV_PHASE_SPLIT_EDGES", "0")
     split, reason = _phase_split.plan(*shapes)
     assert split is None and why in reason
+
+
+def test_edged_plan_needs_no_multiple_of_the_stride():
+    # W_out 11 at stride 2 has no centred view; counted from -p (k4 p1: offsets 0..3, 2 x 2) it has an interior.
+    split, _ = _phase_split.plan([1, 2, 1, 1, 11], [2, 2, 1, 1, 4], [1, 2, 1, 1, 5], [1, 1, 2], [1, 1, 1], [1, 1, 1])
+    assert split is not None and (split.residues, split.taps, split.first, split.stop) == (2, 2, 1, 5)
+
+
+def test_edged_plan_refuses_lines_without_an_interior():
+    # One input position whose reads start before grad_output: no interior, and the centred form applies.
+    split, _ = _phase_split.plan([1, 2, 1, 1, 8], [2, 2, 1, 1, 16], [1, 2, 1, 1, 1], [1, 1, 8], [0, 0, 4], [1, 1, 1])
+    assert split is not None and split.base == 0
 
 
 def test_apply_copies_no_grad_output_data():

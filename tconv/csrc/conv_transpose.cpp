@@ -273,8 +273,9 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
   if (use_grad_weight_igemm(p, dtype, algorithm)) {
     const GatherOptions options = gather_options(algorithm);
-    const int64_t splits = igemm_grad_weight_splits(p, dtype, !allow_tf32, options.allow_wgmma, options.fold, sm_count, budget);
-    const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
+    const int64_t workspace_elems = igemm_grad_weight_workspace_elems(p, dtype, !allow_tf32, options.allow_wgmma,
+                                                                      options.fold, sm_count, budget);
+    const at::Tensor workspace = at::empty({workspace_elems}, acc_options);
     check_launch(igemm_grad_weight(p, dtype, !allow_tf32, options.allow_wgmma, options.fold, input.data_ptr(),
                                    grad_output.data_ptr(), grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count,
                                    budget, stream),

@@ -70,15 +70,18 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream);
 
-// grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace: splits x
-// weight numel fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
+// grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace:
+// igemm_grad_weight_workspace_elems fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);
 bool igemm_grad_weight_preferred(const ConvTransposeParams& p);  // the "auto" heuristic
 // fold: the W fold of the forward seen from the weights (conv_transpose_igemm.cu, grad_weight_fold_shape):
 // kAuto and kForce take it wherever it is possible, kOff never; the splits follow the same choice.
 // allow_wgmma as for igemm_grad_weight: the kernel's occupancy sizes the splits (balance_grad_weight_splits).
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
-                                 GatherFold fold, int sm_count, int64_t max_workspace_elems);
+// The fp32 workspace igemm_grad_weight needs: splits x weight numel, or for ordered split-K (where the workspace
+// cap would leave too few splits) one weight's worth plus a counter per tile.
+int64_t igemm_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
+                                          bool allow_wgmma, GatherFold fold, int sm_count,
+                                          int64_t max_workspace_elems);
 // allow_wgmma: TF32-mode work (fp16/bf16 too) runs on the Hopper wgmma kernel where the device and
 // build have it (as for igemm_gather).
 cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,

@@ -1035,7 +1035,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
 struct WeightGradArgs {
   const void* x;   // scalar_t input
   const void* dy;  // scalar_t grad_output
-  float* partial;  // [splits][C_in][C_out/groups][taps]
+  float* partial;  // [splits][C_in][C_out/groups][taps]; ordered split-K: one [C_in][C_out/groups][taps]
+  // Ordered split-K (plan_grad_weight: where the workspace cap leaves fewer splits than the GPU needs):
+  // [0] hands out block tickets, [1 + tile] is the split whose turn it is to add into `partial`. nullptr:
+  // every split writes its own slice of `partial`, summed by sum_splits.
+  int* split_turns;
   int64_t x_stride[5];
   int64_t dy_stride[5];
   int in_size[3], out_size[3];
@@ -1056,18 +1060,67 @@ struct WeightGradArgs {
   int64_t x_row_step[3], dy_row_step[3];
 };
 
-// A grad_weight block: (kd, kh, W tap group, group, C_out tile, C_in tile) from blockIdx.x, one split
-// of K (input rows x W chunks) from blockIdx.y. Shared by the mma.sync and wgmma kernels.
+// Which tile and split of K a grad_weight block computes. Plain split-K: blockIdx.x and blockIdx.y. Ordered
+// split-K: the block's ticket t from an atomic counter (split t / tiles, tile t % tiles), so tickets follow the
+// order in which blocks start: a block waiting for split s - 1 of its tile (wait_split_turn) waits on a block
+// that took a smaller ticket and is therefore running or done, whatever order the hardware issues blocks in.
+struct WeightWork {
+  int tile, split;
+};
+// The work stays in registers over the main loop: re-reading it from shared memory in the epilogue instead made
+// ptxas spill in the register-capped three-tap kernels (sm_90a, TF32: the wgmma one 24/40 -> 64/108 bytes).
+__device__ __forceinline__ WeightWork weight_block_work(const WeightGradArgs& a) {
+  if (a.split_turns == nullptr) return WeightWork{int(blockIdx.x), int(blockIdx.y)};
+  __shared__ int ticket;
+  if (threadIdx.x == 0) ticket = atomicAdd(a.split_turns, 1);
+  __syncthreads();
+  return WeightWork{ticket % int(gridDim.x), ticket / int(gridDim.x)};
+}
+__device__ __forceinline__ int load_acquire_gpu(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release_gpu(int* p, int v) {
+  asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+// The block's destination for its sums. Ordered: waits until the splits before it have added theirs into the one
+// buffer (a fixed order, so the result is deterministic); split 0 stores, the later ones add.
+__device__ __forceinline__ float* weight_sums_destination(const WeightGradArgs& a, WeightWork w) {
+  if (a.split_turns == nullptr) return a.partial + int64_t(w.split) * a.weight_numel;
+  if (w.split > 0) {
+    if (threadIdx.x == 0)
+      while (load_acquire_gpu(a.split_turns + 1 + w.tile) != w.split) __nanosleep(64);
+    __syncthreads();
+  }
+  return a.partial;
+}
+// add: ordered split-K past split 0. The earlier sums are read from L2 (__ldcg): another SM wrote them, and this
+// SM's L1 may hold an older copy.
+__device__ __forceinline__ void store_weight_sum(float* dst, float v, bool add) {
+  if (add) v += __ldcg(dst);
+  *dst = v;
+}
+// Ordered: every thread's sums reach the GPU scope before the tile's next split may read them.
+__device__ __forceinline__ void pass_split_turn(const WeightGradArgs& a, WeightWork w) {
+  if (a.split_turns == nullptr) return;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) store_release_gpu(a.split_turns + 1 + w.tile, w.split + 1);
+}
+
+// A grad_weight block: (kd, kh, W tap group, group, C_out tile, C_in tile) from the work's tile, one split
+// of K (input rows x W chunks) from its split. Shared by the mma.sync and wgmma kernels.
 struct WeightBlock {
   int ci0, co0, g, kd, kh;
   WTapGroup taps;
   int64_t u_begin, u_end;
 };
-__device__ __forceinline__ WeightBlock decode_weight_block(const WeightGradArgs& a, int ci_block, int co_block,
-                                                           int max_shift) {
+__device__ __forceinline__ WeightBlock decode_weight_block(const WeightGradArgs& a, WeightWork work, int ci_block,
+                                                           int co_block, int max_shift) {
   const int ci_tiles = (a.cin_g + ci_block - 1) / ci_block, co_tiles = (a.cout_g + co_block - 1) / co_block;
   WeightBlock b;
-  int tile = blockIdx.x;
+  int tile = work.tile;
   b.ci0 = (tile % ci_tiles) * ci_block; tile /= ci_tiles;
   b.co0 = (tile % co_tiles) * co_block; tile /= co_tiles;
   b.g = tile % a.groups; tile /= a.groups;
@@ -1076,7 +1129,7 @@ __device__ __forceinline__ WeightBlock decode_weight_block(const WeightGradArgs&
   b.kd = tile / a.kernel[1];
   b.taps = WTapGroup{0, 1, 0, 0};
   weight_w_tap_groups(a.kernel[2], a.stride[2], a.dilation[2], a.max_taps, max_shift, w_group, &b.taps);
-  b.u_begin = int64_t(blockIdx.y) * a.chunk;
+  b.u_begin = int64_t(work.split) * a.chunk;
   b.u_end = b.u_begin + a.chunk < a.units ? b.u_begin + a.chunk : a.units;
   return b;
 }
@@ -1249,7 +1302,8 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   constexpr int kStage = T::kStageFloats;
   __shared__ __align__(16) float smem[S * kStage];
 
-  const WeightBlock blk = decode_weight_block(a, BM, BN, kShift);
+  const WeightWork work = weight_block_work(a);
+  const WeightBlock blk = decode_weight_block(a, work, BM, BN, kShift);
   const WTapGroup& taps = blk.taps;
   const int g = blk.g, kd = blk.kd, kh = blk.kh, ci0 = blk.ci0, co0 = blk.co0;
   int shift[kMaxTaps];
@@ -1340,7 +1394,8 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   }
   cp_async_wait<0>();
 
-  float* out = a.partial + int64_t(blockIdx.y) * a.weight_numel;
+  float* out = weight_sums_destination(a, work);
+  const bool add = a.split_turns != nullptr && work.split > 0;
   const int tap_row = (kd * a.kernel[1] + kh) * a.kernel[2];
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) {
@@ -1355,9 +1410,11 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
           const int ci = ci0 + warp_m * 32 + mt * 16 + gid + (e >= 2 ? 8 : 0);
           const int co = co0 + warp_n * T::kWarpTileN + nt * 8 + 2 * tig + (e & 1);
           if (ci < a.cin_g && co < a.cout_g)
-            out[((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap] = acc[t][mt][nt][e];
+            store_weight_sum(out + ((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap, acc[t][mt][nt][e],
+                             add);
         }
   }
+  pass_split_turn(a, work);
 }
 
 // grad_weight on Hopper (WeightWgmmaTile): the mma.sync kernel's blocks, stages and split-K, with one
@@ -1376,7 +1433,8 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   __shared__ __align__(128) float smem[S * kStage];
 
   // Block: as tconv_igemm_grad_weight_tf32_kernel (C_in tile = its M, C_out tile = its N).
-  const WeightBlock blk = decode_weight_block(a, BN, BM, kShift);
+  const WeightWork work = weight_block_work(a);
+  const WeightBlock blk = decode_weight_block(a, work, BN, BM, kShift);
   const WTapGroup& taps = blk.taps;
   const int g = blk.g, kd = blk.kd, kh = blk.kh, ci0 = blk.ci0, co0 = blk.co0;
   const int64_t u_end = blk.u_end;
@@ -1504,7 +1562,8 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   cp_async_wait<0>();
 
   // Accumulator i = 4 j + 2 h + l: C_out row warp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
-  float* out = a.partial + int64_t(blockIdx.y) * a.weight_numel;
+  float* out = weight_sums_destination(a, work);
+  const bool add = a.split_turns != nullptr && work.split > 0;
   const int tap_row = (kd * a.kernel[1] + kh) * a.kernel[2];
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) {
@@ -1515,9 +1574,10 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
       const int co = co0 + warp * 16 + gid + 8 * ((i / 2) % 2);
       const int ci = ci0 + 8 * (i / 4) + 2 * tig + i % 2;
       if (ci < a.cin_g && co < a.cout_g)
-        out[((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap] = acc[t][i];
+        store_weight_sum(out + ((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap, acc[t][i], add);
     }
   }
+  pass_split_turn(a, work);
 }
 
 // B operand layout: packed[g][tap][kc chunk of BK][column block][BK x block_cols in the order the
@@ -2021,6 +2081,7 @@ struct WeightGradPlan {
   int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group (4 at most), many-tap: 4 or 6
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
+  bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
 };
 
 // The W tap groups of a call under a tile's limits: their number and the largest group's taps.
@@ -2047,6 +2108,22 @@ void set_grad_weight_splits(WeightGradPlan& plan, int64_t splits) {
   plan.splits = std::max<int64_t>(1, (plan.units + plan.chunk - 1) / plan.chunk);
 }
 
+// TCONV_GRAD_WEIGHT_ORDERED=0 (development only, read once per process) keeps the workspace-capped plain
+// split-K where plan_grad_weight would order the splits: for A/B timings of the two in one build.
+bool grad_weight_ordered_allowed() {
+  static const bool allowed = [] {
+    const char* value = std::getenv("TCONV_GRAD_WEIGHT_ORDERED");
+    return value == nullptr || std::atoi(value) != 0;
+  }();
+  return allowed;
+}
+
+// Split-K needs a weight-sized fp32 buffer per split, and the memory rule (workspace within 10 % of the reduced
+// tensor, never below one split) can leave a call far fewer splits than the GPU needs: DCGAN's k4 s2 up-conv
+// (C 512 -> 256, 16 x 16 input, batch 64) got one split, 256 blocks for 396 resident slots (run 89), 12 % achieved
+// occupancy (run 86). There the splits add into one buffer in a fixed order instead (ordered split-K:
+// weight_sums_destination), so any number of splits costs one buffer. Each split of a tile waits for the one
+// before it, so the chain of a tile's epilogues grows with the splits; they stop at kGradWeightMaxOrderedSplits.
 WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
                                 int64_t max_workspace_elems) {
   using Tile = WeightGemmTile<1, false>;
@@ -2078,10 +2155,11 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
   const int64_t target_blocks = int64_t(std::max(sm_count, 1)) * Tile::kBlocksPerSmTarget;
   int64_t splits = std::max<int64_t>(1, (target_blocks + plan.tiles - 1) / std::max<int64_t>(plan.tiles, 1));
-  plan.max_splits = std::max<int64_t>(1, plan.units / 16);  // >= 16 stages per split
-  const int64_t workspace_splits = max_workspace_elems / std::max<int64_t>(weight_numel, 1);
-  plan.max_splits = std::min(plan.max_splits, std::max<int64_t>(1, workspace_splits));
-  plan.max_splits = std::min<int64_t>(plan.max_splits, 65535);
+  plan.max_splits = std::min<int64_t>(std::max<int64_t>(1, plan.units / 16), 65535);  // >= 16 stages per split
+  const int64_t workspace_splits = std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
+  const int64_t wanted = std::min(splits, plan.max_splits);
+  plan.ordered = workspace_splits < std::min<int64_t>(wanted, kGradWeightMaxOrderedSplits) && grad_weight_ordered_allowed();
+  plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? kGradWeightMaxOrderedSplits : workspace_splits);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
   return plan;
 }
@@ -2127,9 +2205,10 @@ void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
   }
   set_grad_weight_splits(plan, best);
   if (mode == 2)
-    std::fprintf(stderr, "tconv grad_weight plan: tiles %lld, stages %lld, slots %lld, splits %lld -> %lld\n",
+    std::fprintf(stderr, "tconv grad_weight plan: tiles %lld, stages %lld, slots %lld, splits %lld -> %lld%s\n",
                  static_cast<long long>(plan.tiles), static_cast<long long>(plan.units),
-                 static_cast<long long>(slots), static_cast<long long>(planned), static_cast<long long>(plan.splits));
+                 static_cast<long long>(slots), static_cast<long long>(planned), static_cast<long long>(plan.splits),
+                 plan.ordered ? " (ordered)" : "");
 }
 
 // The kernel a grad_weight plan runs: one dispatch for its launch and for the occupancy query that sizes the
@@ -2317,9 +2396,17 @@ bool igemm_grad_weight_preferred(const ConvTransposeParams& p) {
   return p.in_per_group() * p.out_per_group() >= kGradWeightIgemmMinChannelProduct;
 }
 
-int64_t igemm_grad_weight_splits(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
-                                 GatherFold fold, int sm_count, int64_t max_workspace_elems) {
-  return grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems).plan.splits;
+// The fp32 buffer of split sums (ordered: one, followed by the split turns: weight_sums_destination).
+int64_t grad_weight_workspace_elems(const WeightGradPlan& plan, int64_t weight_numel) {
+  return plan.ordered ? weight_numel + 1 + plan.tiles : plan.splits * weight_numel;
+}
+
+int64_t igemm_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
+                                          bool allow_wgmma, GatherFold fold, int sm_count,
+                                          int64_t max_workspace_elems) {
+  const WeightGradPlan plan =
+      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems).plan;
+  return grad_weight_workspace_elems(plan, p.in_channels * p.out_per_group() * p.kernel_volume());
 }
 
 cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
@@ -2359,6 +2446,12 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   a.x = input;
   a.dy = grad_output;
   a.partial = workspace;
+  if (plan.ordered) {
+    static_assert(sizeof(int) == sizeof(float), "the split turns share the float workspace");
+    a.split_turns = reinterpret_cast<int*>(workspace + weight_numel);
+    const cudaError_t err = cudaMemsetAsync(a.split_turns, 0, sizeof(int) * (1 + plan.tiles), stream);
+    if (err != cudaSuccess) return err;
+  }
   for (int i = 0; i < 5; ++i) {
     a.x_stride[i] = p.input_strides[i];
     a.dy_stride[i] = p.output_strides[i];
@@ -2387,7 +2480,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   problem.kernel.fn<<<grid, problem.kernel.threads, 0, stream>>>(a);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  return sum_splits(dtype, workspace, plan.splits, sizes, strides, grad_weight, stream);
+  return sum_splits(dtype, workspace, plan.ordered ? 1 : plan.splits, sizes, strides, grad_weight, stream);
 }
 
 }  // namespace tconv

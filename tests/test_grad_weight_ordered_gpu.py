@@ -1,0 +1,110 @@
+"""grad_weight's ordered split-K on the GPU (skipped without CUDA).
+
+Where the workspace cap (extra memory within 10 % of grad_output, never below one weight-sized buffer) would
+leave a call fewer splits than the GPU needs, the splits add their sums into one buffer in a fixed order
+(conv_transpose_igemm.cu, plan_grad_weight). These shapes are chosen so the cap binds: large weights, small
+activations (DCGAN-like and deep 3D U-Net-like up-convs). Checked: the precision contract against float64 and
+PyTorch, bitwise determinism across runs, the memory rule, and (from the plan log) that the ordered path ran.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tconv
+from conftest import cuda_ready
+from test_conv_transpose_gpu import TORCH_FN, check_close, dtype_of, precision, round_to_tf32
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+# dims, batch, cin, cout, kernel, stride, padding, output_padding, spatial
+CASES = {
+    "dcgan_2d": (2, 8, 256, 128, [4, 4], [2, 2], [1, 1], [0, 0], [16, 16]),
+    "unet_3d": (3, 2, 128, 64, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [8, 8, 8]),  # the wgmma kernel on Hopper
+    "vocoder_1d": (1, 4, 512, 256, [8], [4], [2], [0], [1024]),
+}
+
+
+def _tensors(case, dtype, seed):
+    dims, batch, cin, cout, kernel, stride, padding, output_padding, spatial = case
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=gen).to(dtype)
+    w = torch.randn(cin, cout, *kernel, device="cuda", generator=gen).to(dtype)
+    out_shape = tconv._args.output_shape(x.shape, w.shape, stride, padding, output_padding, [1] * dims, 1)
+    grad = torch.randn(out_shape, device="cuda", generator=gen).to(dtype)
+    return x, w, grad
+
+
+def _grad_weight(case, x, w, grad):
+    dims, _, _, _, _, stride, padding, _, _ = case
+    return tconv._ops.conv_transpose_grad_weight_cuda(grad, x, list(w.shape), stride, padding, [1] * dims, 1)
+
+
+def _torch_grad_weight(case, x, w, grad):
+    dims, _, _, _, _, stride, padding, output_padding, _ = case
+    w = w.detach().requires_grad_()
+    out = TORCH_FN[dims](x, w, None, stride, padding, output_padding, 1, 1)
+    return torch.autograd.grad(out, w, grad)[0]
+
+
+@pytest.mark.parametrize("mode", ["fp32", "tf32", "bf16"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ordered_grad_weight_meets_the_contract_and_is_deterministic(name, mode, poison_allocator):
+    case = CASES[name]
+    x, w, grad = _tensors(case, dtype_of(mode), seed=7)
+    with precision(mode):
+        poison_allocator()
+        ours = _grad_weight(case, x, w, grad)
+        again = [_grad_weight(case, x, w, grad) for _ in range(2)]
+        theirs = _torch_grad_weight(case, x, w, grad)
+    ref64 = _torch_grad_weight(case, x.double(), w.double(), grad.double())
+    ideal = None
+    if mode == "tf32":
+        ideal = _torch_grad_weight(case, round_to_tf32(x), w.double(), round_to_tf32(grad))
+    check_close(f"{name} grad_weight", ours, ref64, theirs, mode, ideal)
+    for other in again:  # the splits add in a fixed order: bit for bit the same every time
+        assert torch.equal(ours, other), name
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ordered_grad_weight_keeps_the_memory_rule(name):
+    """Extra memory beyond the result: one fp32 weight-sized buffer (the cap's floor) plus the split counters,
+    whatever the number of splits."""
+    case = CASES[name]
+    x, w, grad = _tensors(case, torch.float32, seed=3)
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    result = _grad_weight(case, x, w, grad)
+    torch.cuda.synchronize()
+    extra = torch.cuda.max_memory_allocated() - base - result.numel() * result.element_size()
+    allowed = max(grad.numel() * grad.element_size() // 10, w.numel() * 4) + (64 << 10)
+    assert extra <= allowed, (name, extra, allowed)
+
+
+def test_ordered_split_k_is_what_runs():
+    """The plan log (TCONV_GRAD_WEIGHT_BALANCE=log, read once per process, hence a subprocess) shows the DCGAN-like
+    call ordered with several splits, and TCONV_GRAD_WEIGHT_ORDERED=0 back on the capped plain plan."""
+    script = textwrap.dedent("""
+        import torch, tconv
+        torch.backends.cudnn.allow_tf32 = False
+        x = torch.randn(8, 256, 16, 16, device="cuda")
+        g = torch.randn(8, 128, 32, 32, device="cuda")
+        tconv._ops.conv_transpose_grad_weight_cuda(g, x, [256, 128, 4, 4], [2, 2], [1, 1], [1, 1], 1)
+        torch.cuda.synchronize()
+    """)
+    logs = {}
+    for ordered in ("1", "0"):
+        env = dict(os.environ, TCONV_GRAD_WEIGHT_BALANCE="log", TCONV_GRAD_WEIGHT_ORDERED=ordered)
+        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stderr[-2000:]
+        plans = [line for line in run.stderr.splitlines() if line.startswith("tconv grad_weight plan")]
+        assert plans, run.stderr[-2000:]
+        logs[ordered] = plans[-1]
+    splits_on = int(logs["1"].split("->")[1].split()[0])
+    assert logs["1"].endswith("(ordered)") and splits_on > 1, logs["1"]
+    assert not logs["0"].endswith("(ordered)") and logs["0"].split("->")[1].split()[0] == "1", logs["0"]
