@@ -150,13 +150,16 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
     split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3, dilation3)
 
     def launch(name):
-        calls = [(grad_input5, grad_output5, weight5, stride3, padding3, dilation3)]
+        calls = [(grad_input5, grad_output5, weight5, stride3, padding3, dilation3, False)]
         take_split = name == "igemm_phase_split" or (name == "auto" and _phase_split.auto_prefers(
             split, grad_output5.shape, weight5.shape, groups, grad_output.dtype, conv_tf32_allowed()))
         if take_split and split is not None and grad_input.numel() > 0:
             calls = _phase_split.calls(split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3)
-        for gi, go, w, s, p, d in calls:
-            _build.load().grad_input_out(go, w, gi, s, p, d, groups, conv_tf32_allowed(), _kernel_algorithm(name))
+        for gi, go, w, s, p, d, window in calls:
+            kernel_algorithm = _kernel_algorithm(name)
+            if window and kernel_algorithm in ("auto", "igemm"):
+                kernel_algorithm = "igemm_window"
+            _build.load().grad_input_out(go, w, gi, s, p, d, groups, conv_tf32_allowed(), kernel_algorithm)
 
     _run("grad_input", launch, grad_input, (grad_output, weight, grad_input), (stride, padding, dilation, groups),
          _conv_flops(input_size, weight.shape), phase_split_possible=split is not None)

@@ -37,7 +37,7 @@ def split_grad_input(grad_output, weight, input_size, stride, padding, dilation,
         assert why
         return None, None
     grad_input5 = torch.full(in5, float("nan"), dtype=grad_output.dtype)
-    for gi, go, w, s, p, d in _phase_split.calls(split, go5, w5, grad_input5, s3, p3, d3):
+    for gi, go, w, s, p, d, _ in _phase_split.calls(split, go5, w5, grad_input5, s3, p3, d3):
         # The kernels' consistency rule (conv_transpose.cpp make_params): each call's grad_output sizes are
         # what a transposed conv of its grad_input part produces, output_padding < max(stride, dilation).
         full = _args.output_size(list(gi.shape[2:]), list(w.shape[2:]), s, p, [0, 0, 0], d)

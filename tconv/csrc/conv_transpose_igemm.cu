@@ -2082,6 +2082,7 @@ struct WeightGradPlan {
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
+  int64_t plain_splits;  // ordered plans: the splits the workspace cap allows without ordering
 };
 
 // The W tap groups of a call under a tile's limits: their number and the largest group's taps.
@@ -2159,6 +2160,7 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   const int64_t workspace_splits = std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
   const int64_t wanted = std::min(splits, plan.max_splits);
   plan.ordered = workspace_splits < std::min<int64_t>(wanted, kGradWeightMaxOrderedSplits) && grad_weight_ordered_allowed();
+  plan.plain_splits = std::min(wanted, workspace_splits);
   plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? kGradWeightMaxOrderedSplits : workspace_splits);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
   return plan;
@@ -2188,22 +2190,44 @@ int grad_weight_balance_mode() {
 // weight-sized buffer: 256 blocks for 396 slots, hence run 86's 12 % achieved occupancy). With the cursor change,
 // run 88 (same-machine A/B against cdf06d9, TF32 fwd+bwd): L1-71 4.024 -> 3.736, fam02 6.393 -> 5.108, fam06
 // 12.585 -> 12.107, U-Net 1.340 -> 1.297, L2-61 6.601 -> 6.277.
+// Waves x stages of `splits` splits with `slots` blocks resident at once.
+int64_t grad_weight_cost(const WeightGradPlan& plan, int64_t splits, int64_t slots) {
+  const int64_t chunk = (plan.units + splits - 1) / splits;
+  const int64_t used = (plan.units + chunk - 1) / chunk;  // splits that get stages
+  return (plan.tiles * used + slots - 1) / slots * chunk;
+}
+// An ordered plan that the cost model does not put at least 10 % ahead of the capped plain one goes back to plain:
+// the ordered splits' waits and read-modify-writes are not in the model. Run 94 (H200, DCGAN, one build, switch
+// on/off): TF32 fwd+bwd 2.156 -> 2.019 ms and bf16 1.716 -> 1.623 (cost 1024 -> 684 at 396 slots), while exact
+// fp32 went 4.33 -> 4.37: its 3xTF32 kernel's 256 blocks already fill its slots (2 per SM, by the occupancy
+// calculator), so more splits only add waves.
+void choose_grad_weight_ordering(WeightGradPlan& plan, int64_t slots) {
+  if (!plan.ordered) return;
+  const int64_t plain = std::max<int64_t>(1, plan.plain_splits);
+  if (slots <= 0 || 10 * grad_weight_cost(plan, plan.splits, slots) > 9 * grad_weight_cost(plan, plain, slots)) {
+    plan.ordered = false;
+    plan.max_splits = plain;
+    set_grad_weight_splits(plan, plain);
+  }
+}
 void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
   const int mode = grad_weight_balance_mode();
-  if (mode == 0 || slots <= 0 || plan.tiles <= 0 || plan.units <= 0) return;
+  if (mode == 0 || slots <= 0 || plan.tiles <= 0 || plan.units <= 0) {
+    choose_grad_weight_ordering(plan, mode == 0 ? slots : 0);
+    return;
+  }
   const int64_t planned = plan.splits;
   const int64_t lo = std::max<int64_t>(1, plan.splits / 2), hi = std::min(plan.max_splits, 2 * plan.splits);
   int64_t best = plan.splits, best_cost = -1;
   for (int64_t s = lo; s <= hi; ++s) {
-    const int64_t chunk = (plan.units + s - 1) / s;
-    const int64_t used = (plan.units + chunk - 1) / chunk;  // splits that get stages
-    const int64_t cost = (plan.tiles * used + slots - 1) / slots * chunk;
+    const int64_t cost = grad_weight_cost(plan, s, slots);
     if (best_cost < 0 || cost < best_cost) {
       best = s;
       best_cost = cost;
     }
   }
   set_grad_weight_splits(plan, best);
+  choose_grad_weight_ordering(plan, slots);
   if (mode == 2)
     std::fprintf(stderr, "tconv grad_weight plan: tiles %lld, stages %lld, slots %lld, splits %lld -> %lld%s\n",
                  static_cast<long long>(plan.tiles), static_cast<long long>(plan.units),
