@@ -1062,8 +1062,8 @@ struct WeightGradArgs {
 
 // Which tile and split of K a grad_weight block computes. Plain split-K: blockIdx.x and blockIdx.y. Ordered
 // split-K: the block's ticket t from an atomic counter (split t / tiles, tile t % tiles), so tickets follow the
-// order in which blocks start: a block waiting for split s - 1 of its tile (wait_split_turn) waits on a block
-// that took a smaller ticket and is therefore running or done, whatever order the hardware issues blocks in.
+// order in which blocks start: a block waiting for split s - 1 of its tile (weight_sums_destination) waits on a
+// block that took a smaller ticket and is therefore running or done, whatever order the hardware issues blocks in.
 struct WeightWork {
   int tile, split;
 };
@@ -2124,7 +2124,11 @@ bool grad_weight_ordered_allowed() {
 // (C 512 -> 256, 16 x 16 input, batch 64) got one split, 256 blocks for 396 resident slots (run 89), 12 % achieved
 // occupancy (run 86). There the splits add into one buffer in a fixed order instead (ordered split-K:
 // weight_sums_destination), so any number of splits costs one buffer. Each split of a tile waits for the one
-// before it, so the chain of a tile's epilogues grows with the splits; they stop at kGradWeightMaxOrderedSplits.
+// before it, so the chain of a tile's epilogues grows with the splits; they stop at kGradWeightMaxOrderedSplits,
+// and choose_grad_weight_ordering keeps the plain plan where ordering would not pay. Measured (runs 94-95, H200,
+// one build, TCONV_GRAD_WEIGHT_ORDERED=1 / 0 in alternating processes): DCGAN fwd+bwd TF32 2.156 -> 2.01-2.02 ms
+// (3 splits), bf16 1.716 -> 1.623; the model predicted 1024 -> 684 waves x stages, i.e. up to 1.5x on
+// grad_weight (~1.08 ms): the third block per SM gains less than a whole block's throughput.
 WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
                                 int64_t max_workspace_elems) {
   using Tile = WeightGemmTile<1, false>;
@@ -2159,7 +2163,8 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   plan.max_splits = std::min<int64_t>(std::max<int64_t>(1, plan.units / 16), 65535);  // >= 16 stages per split
   const int64_t workspace_splits = std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
   const int64_t wanted = std::min(splits, plan.max_splits);
-  plan.ordered = workspace_splits < std::min<int64_t>(wanted, kGradWeightMaxOrderedSplits) && grad_weight_ordered_allowed();
+  plan.ordered =
+      workspace_splits < std::min<int64_t>(wanted, kGradWeightMaxOrderedSplits) && grad_weight_ordered_allowed();
   plan.plain_splits = std::min(wanted, workspace_splits);
   plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? kGradWeightMaxOrderedSplits : workspace_splits);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
@@ -2178,18 +2183,6 @@ int grad_weight_balance_mode() {
   }();
   return mode;
 }
-// Split-K against the grid's tail: the blocks of a call do equal work, so with `slots` blocks resident at once
-// (blocks per SM from the occupancy calculator x SMs) it runs ceil(tiles * s / slots) waves of ceil(units / s)
-// stages. Among s within a factor of two of the plan's count (about kBlocksPerSmTarget blocks per SM, within the
-// workspace cap), the fewest waves x stages, then the fewest splits (less workspace to sum). E.g. L1-71 (TF32):
-// 3 tiles, 262144 stages, 792 slots: 352 splits = 1056 blocks = 1.33 waves of 745 stages; 264 = one full wave
-// of 993 (cost 993 against 1490).
-// Measured, run 89 (H200, one build, TCONV_GRAD_WEIGHT_BALANCE=0 / 1 in alternating processes, two rounds,
-// fwd+bwd): TF32 L1-68 35.9-36.2 -> 34.5 ms, L2-61 6.66 -> 6.25, fam03 11.46 -> 11.08; bf16 L1-68 36.7 -> 33.65;
-// level where the splits stay (bf16 L2-61 18 -> 18; DCGAN 1 -> 1, held there by the workspace cap of one
-// weight-sized buffer: 256 blocks for 396 slots, hence run 86's 12 % achieved occupancy). With the cursor change,
-// run 88 (same-machine A/B against cdf06d9, TF32 fwd+bwd): L1-71 4.024 -> 3.736, fam02 6.393 -> 5.108, fam06
-// 12.585 -> 12.107, U-Net 1.340 -> 1.297, L2-61 6.601 -> 6.277.
 // Waves x stages of `splits` splits with `slots` blocks resident at once.
 int64_t grad_weight_cost(const WeightGradPlan& plan, int64_t splits, int64_t slots) {
   const int64_t chunk = (plan.units + splits - 1) / splits;
@@ -2210,6 +2203,18 @@ void choose_grad_weight_ordering(WeightGradPlan& plan, int64_t slots) {
     set_grad_weight_splits(plan, plain);
   }
 }
+// Split-K against the grid's tail: the blocks of a call do equal work, so with `slots` blocks resident at once
+// (blocks per SM from the occupancy calculator x SMs) it runs ceil(tiles * s / slots) waves of ceil(units / s)
+// stages. Among s within a factor of two of the plan's count (about kBlocksPerSmTarget blocks per SM, within the
+// workspace cap), the fewest waves x stages, then the fewest splits (less workspace to sum). E.g. L1-71 (TF32):
+// 3 tiles, 262144 stages, 792 slots: 352 splits = 1056 blocks = 1.33 waves of 745 stages; 264 = one full wave
+// of 993 (cost 993 against 1490).
+// Measured, run 89 (H200, one build, TCONV_GRAD_WEIGHT_BALANCE=0 / 1 in alternating processes, two rounds,
+// fwd+bwd): TF32 L1-68 35.9-36.2 -> 34.5 ms, L2-61 6.66 -> 6.25, fam03 11.46 -> 11.08; bf16 L1-68 36.7 -> 33.65;
+// level where the splits stay (bf16 L2-61 18 -> 18; DCGAN 1 -> 1, held there by the workspace cap of one
+// weight-sized buffer: 256 blocks for 396 slots, hence run 86's 12 % achieved occupancy). With the cursor change,
+// run 88 (same-machine A/B against cdf06d9, TF32 fwd+bwd): L1-71 4.024 -> 3.736, fam02 6.393 -> 5.108, fam06
+// 12.585 -> 12.107, U-Net 1.340 -> 1.297, L2-61 6.601 -> 6.277.
 void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
   const int mode = grad_weight_balance_mode();
   if (mode == 0 || slots <= 0 || plan.tiles <= 0 || plan.units <= 0) {
