@@ -21,8 +21,8 @@ form where it needs fewer MMAs than the other.
 Only the description changes: the same kernels run on the view. The math is plain Python (plan) and
 torch ops (calls, apply) so the CPU tests check it against PyTorch's grad_input on every parameter corner.
 """
-import os
 import math
+import os
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
@@ -96,10 +96,14 @@ def tap_slots(k, kernel_d: int, stride: int, padding: int, residue_first: int, r
     return _floor_div(r - residue_first, residue_step) * taps + (q - q_min)
 
 
+def _edges_mode() -> str:
+    """TCONV_PHASE_SPLIT_EDGES (development, read per call, for A/B timings): "0" keeps plan() to the centred form;
+    "nowindow" takes the edged form without forcing the W-tap window (calls()); anything else is the default."""
+    return os.environ.get("TCONV_PHASE_SPLIT_EDGES", "1")
+
+
 def edges_enabled() -> bool:
-    """TCONV_PHASE_SPLIT_EDGES=0 (development, read per call) keeps plan() to the centred form, for A/B timings;
-    "nowindow" takes the edged form without forcing the W-tap window (calls())."""
-    return os.environ.get("TCONV_PHASE_SPLIT_EDGES", "1") != "0"
+    return _edges_mode() != "0"
 
 
 def _edged_plan(weight_shape: Sequence[int], out_w: int, in_w: int, s: int, p: int,
@@ -212,7 +216,7 @@ def calls(split: PhaseSplitPlan, grad_output: torch.Tensor, weight: torch.Tensor
     tap gathers its own strided A tile (run 94, HiFi-GAN TF32 fwd+bwd: 27.0 ms against 19.4 centred)."""
     stop = int(grad_input.shape[4]) if split.stop is None else split.stop
     view, split_weight, s, p, d = apply(split, grad_output, weight, stride, padding, dilation)
-    window = split.base != 0 and os.environ.get("TCONV_PHASE_SPLIT_EDGES", "1") != "nowindow"
+    window = split.base != 0 and _edges_mode() != "nowindow"
     out = [(grad_input[..., split.first:stop], view, split_weight, s, p, d, window)]
     for begin, end in ((0, split.first), (stop, int(grad_input.shape[4]))):
         if end > begin:

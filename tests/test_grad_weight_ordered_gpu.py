@@ -13,7 +13,6 @@ import textwrap
 
 import pytest
 import torch
-import torch.nn.functional as F
 
 import tconv
 from conftest import cuda_ready
