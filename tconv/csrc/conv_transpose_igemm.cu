@@ -349,6 +349,43 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
+// The warp-specialized gather pipeline's mbarriers (sm_90; empty elsewhere, where those kernels never run).
+// full[s]: the producer threads' cp.async copies of stage s have landed (each thread's arrive is deferred
+// until its earlier copies complete: cp.async.mbarrier.arrive.noinc, so the count is the producer threads).
+// empty[s]: every MMA warp's wgmmas that read stage s have completed (one arrive per warp).
+__device__ __forceinline__ uint32_t shared_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbarrier_init(uint64_t* bar, int count) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(count) : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar)) : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarrier_arrive_on_copies(uint64_t* bar) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(bar)) : "memory");
+#endif
+}
+// Returns once the phase of parity `parity` has completed (acquire: what the arrivals published is visible).
+__device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  const uint32_t address = shared_address(bar);
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(address), "r"(parity)
+        : "memory");
+  } while (done == 0);
+#endif
+}
+
 // acc (+)= A (64 x one K step, registers: this warp's 16 rows as an m16n8 A fragment) x B (K step x BN,
 // shared, by descriptor): m64nBNk8 TF32. fp16/bf16 data reads A from shared memory too
 // (wgmma_mma_shared_a, m64nBNk16, both operands K-major: imm-trans-a = imm-trans-b = 0); a K step is 8
@@ -482,6 +519,26 @@ __device__ __forceinline__ void warpgroup_issue_mma_shared_a(float (&acc)[kN / 2
     wgmma_mma_shared_a<kN, mma_t>(acc, wgmma_smem_descriptor(A_rows + 2 * k16 * lda * 4, lda * 16, 128),
                                   wgmma_smem_descriptor(Bs + k16 * 8 * kN));
   wgmma_commit();
+}
+
+// Runs a wgmma pipeline's step(it, fragments, previous fragments) for it = 0 .. iterations - 1, the A
+// fragment sets alternating, then waits for the last wgmma group. Pairs of stages without a branch between
+// them: a conditional second step made the compiler copy the accumulators at the join while a wgmma group
+// was in flight, and ptxas then serialized every wgmma (C7513). An odd count starts with one step that waits
+// for its group.
+template <class Step, class Fragments>
+__device__ __forceinline__ void run_paired_steps(int iterations, Step& step, Fragments& a_even, Fragments& a_odd) {
+  int it = 0;
+  if (iterations % 2 == 1) {
+    step(0, a_odd, a_even);
+    wgmma_wait<0>();
+    it = 1;
+  }
+  for (; it < iterations; it += 2) {
+    step(it, a_even, a_odd);
+    step(it + 1, a_odd, a_even);
+  }
+  wgmma_wait<0>();
 }
 
 // The grad_weight form: one A tile (input channels x positions) against up to kMaxTaps B tiles that
@@ -626,6 +683,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr bool kFloatData = std::is_same<scalar_t, float>::value;
   static_assert(kFloatData || !kSplitTf32, "3xTF32 is for fp32 data; fp16/bf16 run native k16 MMAs");
   static_assert(!(Tile::kWgmma && kSplitTf32), "3xTF32 runs on the mma.sync tiles");
+  constexpr bool kSpecialized = Tile::kSpecialized;
+  static_assert(!kSpecialized || kFloatData, "the warp-specialized tile copies by cp.async: fp32 data");
   // A K row of the tiles is one channel (fp32) or one channel pair (fp16/bf16, PairedRows).
   constexpr int kChannelsPerRow = kFloatData ? 1 : 2;
   using Layout = GatherStageLayout<Tile, kWindow>;
@@ -633,6 +692,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
                 kStageFloats = Layout::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
   constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
+  constexpr int kCopyThreads = Tile::kCopyThreads;
   // 16-bit data on the wgmma tile: the wgmmas read A from shared memory (warpgroup_issue_mma_shared_a's
   // K-major layout of four-pair rows; each thread copies groups of four pairs, PairedRows kGrouped),
   // so no A fragments are loaded into registers.
@@ -644,6 +704,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
   __shared__ float column_bias[BN];  // the block's bias per GEMM column (gather_stages counts it)
+  __shared__ uint64_t stage_full[kSpecialized ? kStages : 1], stage_empty[kSpecialized ? kStages : 1];
   int4* tap_table = reinterpret_cast<int4*>(smem + kStages * kStageFloats);
 
   // Phases vary fastest across blocks: the blocks of all phases of one M tile run together, so the
@@ -676,6 +737,12 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                            ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c / a.fold) * a.bias_stride])
                            : 0.f;
   }
+  if (kSpecialized && threadIdx.x == 0) {  // published by the tap table's barriers
+    for (int s = 0; s < kStages; ++s) {
+      mbarrier_init(&stage_full[s], kCopyThreads);
+      mbarrier_init(&stage_empty[s], Tile::kMmaThreads / 32);
+    }
+  }
   const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
   // Window geometry of this phase (without the window: one tap per group, no extra rows).
   int group_width = 1, w_first = 0, span = 0;
@@ -703,8 +770,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   };
 
   const int tid = threadIdx.x;
-  const int m_local = tid % BM;
-  const int row_base = tid / BM;  // this thread copies channel rows row_base + i * kRowStep
+  // The copying threads' index (warp-specialized: the producer warpgroup, after the MMA warps; the MMA
+  // threads get 0 and copy nothing).
+  const int copy_tid = !kSpecialized ? tid : (tid >= Tile::kMmaThreads ? tid - Tile::kMmaThreads : 0);
+  const int m_local = copy_tid % BM;
+  const int row_base = copy_tid / BM;  // this thread copies channel rows row_base + i * kRowStep
   const int64_t stride_c = a.src_stride[1], stride_d = a.src_stride[2], stride_h = a.src_stride[3],
                 stride_w = a.src_stride[4];
   const int size_d = a.src_size[0], size_h = a.src_size[1], size_w = a.src_size[2];
@@ -741,11 +811,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   const int blocks_in_row = a.ldw / Tile::kPackedBlockN;
   constexpr int kBlockCols = Tile::kPackedBlockN;
   const float* thread_b = a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw +
-                          int64_t(n0 / kBlockCols) * BK * kBlockCols + tid * 4;
+                          int64_t(n0 / kBlockCols) * BK * kBlockCols + copy_tid * 4;
   bool b_piece_valid[kBCopies];
 #pragma unroll
   for (int i = 0; i < kBCopies; ++i)
-    b_piece_valid[i] = n0 / kBlockCols + (tid + i * Tile::kThreads) * 4 / (BK * kBlockCols) < blocks_in_row;
+    b_piece_valid[i] = n0 / kBlockCols + (copy_tid + i * kCopyThreads) * 4 / (BK * kBlockCols) < blocks_in_row;
   const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw;
   const int64_t b_chunk_step = int64_t(BK) * a.ldw;
 
@@ -828,11 +898,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
         }
       }
     }
-    float* Bs = smem + stage * kStageFloats + kStageA + tid * 4;
+    float* Bs = smem + stage * kStageFloats + kStageA + copy_tid * 4;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
 #pragma unroll
     for (int i = 0; i < kBCopies; ++i)
-      cp_async_16(Bs + i * Tile::kThreads * 4, b_piece_valid[i] ? b_src + i * Tile::kThreads * 4 : a.packed_weight,
+      cp_async_16(Bs + i * kCopyThreads * 4, b_piece_valid[i] ? b_src + i * kCopyThreads * 4 : a.packed_weight,
                   b_piece_valid[i]);
     if (++load_w == group_width) {
       load_w = 0;
@@ -896,7 +966,48 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   for (int i = 0; i < BN / 2; ++i) wg_acc[i] = 0.f;
   const int wg_row = (warp / 4) * 64 + (warp % 4) * 16;  // wgmma: this warp's 16 rows
 
-  if constexpr (Tile::kWgmma) {
+  if constexpr (kSpecialized) {
+    // Warp-specialized: the producer warpgroup fills stage (it mod kStages) once the MMA warps have
+    // released what it held (iteration it - kStages) and signals it on stage_full; each MMA warp waits for
+    // it, issues its wgmmas, and releases the previous stage once that stage's wgmmas have completed. The
+    // W-tap window's A buffer of a (group, chunk) is written at the group's first W tap and read until its
+    // last; it is rewritten kStages groups later, at an iteration whose wait covers the release of every
+    // iteration before it (the MMA warps release in order).
+    if (tid >= Tile::kMmaThreads) {
+      int stage = 0;
+      uint32_t empty_parity = 0;
+      for (int it = 0; it < iterations; ++it) {
+        if (it >= kStages) mbarrier_wait(&stage_empty[stage], empty_parity);
+        load_stage(stage);
+        mbarrier_arrive_on_copies(&stage_full[stage]);
+        if (++stage == kStages) {
+          stage = 0;
+          if (it >= kStages) empty_parity ^= 1;
+        }
+      }
+    } else {
+      int read_stage = 0, release_stage = 0;
+      uint32_t full_parity = 0;
+      uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
+      auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
+        mbarrier_wait(&stage_full[read_stage], full_parity);
+        fence_generic_to_async_shared();  // the stage's B, written through the generic proxy, read by wgmma
+        load_warpgroup_a<false, BK, kWindow>(a_frag, a_tile(read_stage), kLdA, wg_row, lane);
+        warpgroup_issue_mma<BN, BK, scalar_t>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
+        wgmma_wait<1>();
+        keep_registers_until_here<BK>(a_previous);  // as in the wgmma pipeline below
+        __syncwarp();
+        if (it > 0 && lane == 0) mbarrier_arrive(&stage_empty[release_stage]);
+        release_stage = read_stage;
+        advance_read();
+        if (++read_stage == kStages) {
+          read_stage = 0;
+          full_parity ^= 1;
+        }
+      };
+      run_paired_steps(iterations, step, a_even, a_odd);
+    }
+  } else if constexpr (Tile::kWgmma) {
     // Asynchronous MMAs: stage it's wgmmas are still running while stage it + 1 is prepared, so
     // loads run kStages - 2 stages ahead (the slot they overwrite was read by the wgmmas of it - 2,
     // which every warpgroup has waited for before the barrier), and the A fragments alternate
@@ -933,20 +1044,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
     };
-    // Pairs of stages without a branch between them: a conditional second step made the compiler copy
-    // the accumulators at the join while a wgmma group was in flight, and ptxas then serialized every
-    // wgmma (C7513). An odd count starts with one step that waits for its group.
-    int it = 0;
-    if (iterations % 2 == 1) {
-      step(0, a_odd, a_even);
-      wgmma_wait<0>();
-      it = 1;
-    }
-    for (; it < iterations; it += 2) {
-      step(it, a_even, a_odd);
-      step(it + 1, a_odd, a_even);
-    }
-    wgmma_wait<0>();
+    run_paired_steps(iterations, step, a_even, a_odd);
   } else {
 #pragma unroll
     for (int s = 0; s < kStages - 1; ++s) {
@@ -992,8 +1090,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     // Accumulator i = 4 j + 2 h + l of a warpgroup's m64nBN tile: row 16 w + gid + 8 h, column 8 j + 2 tig + l.
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j)
-      stage_fragment(wg_row + gid, j * 8 + 2 * tig, wg_acc[4 * j], wg_acc[4 * j + 1], wg_acc[4 * j + 2],
-                     wg_acc[4 * j + 3]);
+      if (!kSpecialized || tid < Tile::kMmaThreads)  // not the producer warps
+        stage_fragment(wg_row + gid, j * 8 + 2 * tig, wg_acc[4 * j], wg_acc[4 * j + 1], wg_acc[4 * j + 2],
+                       wg_acc[4 * j + 3]);
   } else {
 #pragma unroll
     for (int mt = 0; mt < 2; ++mt)
@@ -1008,7 +1107,10 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     return;
   }
   __syncthreads();
-  const int64_t m = m0 + m_local;
+  // Stores: thread (store_row, store_m) writes row store_m's channels store_row + i * kStoreRowStep.
+  constexpr int kStoreRowStep = Tile::kStoreRowStep;
+  const int store_m = tid % BM, store_row = tid / BM;
+  const int64_t m = m0 + store_m;
   if (m >= M) return;
   int j[3];
   int64_t n_img;
@@ -1021,14 +1123,14 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // Per column one shared load, one conversion, one store and a pointer step (the staged tile holds the
   // bias).
   const int columns = min(BN, a.n_channels - n0);
-  const int64_t column_step = int64_t(kRowStep) * a.dst_stride[1];
-  scalar_t* out = dst_pos + (int64_t(g) * a.n_channels + n0 + row_base) * a.dst_stride[1];
-  const float* staged_column = Cs + row_base * kLdC + m_local;
+  const int64_t column_step = int64_t(kStoreRowStep) * a.dst_stride[1];
+  scalar_t* out = dst_pos + (int64_t(g) * a.n_channels + n0 + store_row) * a.dst_stride[1];
+  const float* staged_column = Cs + store_row * kLdC + store_m;
 #pragma unroll 4
-  for (int col = row_base; col < columns; col += kRowStep) {
+  for (int col = store_row; col < columns; col += kStoreRowStep) {
     *out = from_acc<scalar_t>(*staged_column);
     out += column_step;
-    staged_column += kRowStep * kLdC;
+    staged_column += kStoreRowStep * kLdC;
   }
 }
 
@@ -1721,6 +1823,30 @@ int gather_stage_cap() {
   }();
   return cap;
 }
+// The 128-column TF32 gather tile of a call: plain, or warp-specialized with 128 or 256 producer threads
+// (igemm_config.h, WgmmaWiderSpecializedGatherTile: why, and the measurements behind this choice).
+// TCONV_GATHER_SPECIALIZED (development only, read once per process) forces one: 0 plain, 1 and 2 the
+// specialized tiles with 128 and 256 producers; unset, choose_wider_gather decides.
+enum class WiderGather { kPlain, kProducers128, kProducers256 };
+int gather_specialized_override() {
+  static const int mode = [] {
+    const char* value = std::getenv("TCONV_GATHER_SPECIALIZED");
+    return value == nullptr || *value == '\0' ? -1 : std::atoi(value);
+  }();
+  return mode;
+}
+WiderGather choose_wider_gather(const GatherArgs& a, bool window, int taps) {
+  switch (gather_specialized_override()) {
+    case 0: return WiderGather::kPlain;
+    case 1: return WiderGather::kProducers128;
+    case 2: return WiderGather::kProducers256;
+    default: break;
+  }
+  const int64_t stages = int64_t(taps) * ((a.k_rows + kGatherBlockK - 1) / kGatherBlockK);
+  const bool spread = int64_t(a.src_step[2]) * a.src_stride[4] != 1;  // consecutive GEMM rows not adjacent
+  if (stages < kSpecializedMinStages || spread) return WiderGather::kPlain;
+  return window ? WiderGather::kProducers128 : WiderGather::kProducers256;
+}
 // The deepest pipeline (kMaxStages down to kMinStages) with which Tile::kBlocksPerSm blocks fit in
 // one SM's shared memory on this device.
 template <class Tile, bool kWindow>
@@ -1732,7 +1858,8 @@ int gather_stages(int device, int taps) {
   constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3) + sizeof(float) * Tile::kBlockN;
   const int cap = gather_stage_cap();
   for (int stages = Tile::kMaxStages; stages > Tile::kMinStages; --stages) {
-    const int64_t block = gather_smem_bytes<Tile, kWindow>(stages, taps) + kStatic;
+    const int64_t barriers = Tile::kSpecialized ? 2 * stages * int64_t(sizeof(uint64_t)) : 0;
+    const int64_t block = gather_smem_bytes<Tile, kWindow>(stages, taps) + kStatic + barriers;
     if (stages <= cap && block <= per_block && Tile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm)
       return stages;
   }
@@ -1950,8 +2077,19 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
         return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
                                                               taps, device, stream);
       default:
-        return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
-                                                               taps, device, stream);
+        static_assert(WgmmaWiderSpecializedGatherTile::kPackedBlockN == WgmmaWiderGatherTile::kPackedBlockN,
+                      "one packing per kernel choice");
+        switch (choose_wider_gather(a, window, taps)) {
+          case WiderGather::kProducers128:
+            return run_gather_tile<WgmmaWiderSpecializedGatherTile, scalar_t>(a, weight, weight_strides, false, window,
+                                                                              m_tiles, taps, device, stream);
+          case WiderGather::kProducers256:
+            return run_gather_tile<WgmmaWiderSpecialized2GatherTile, scalar_t>(a, weight, weight_strides, false,
+                                                                               window, m_tiles, taps, device, stream);
+          default:
+            return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
+                                                                   taps, device, stream);
+        }
     }
   }
 }

@@ -15,16 +15,24 @@ namespace tconv {
 // BK = 32 halves the per-stage fixed cost per MMA. Run 10 (H200, with the hoisted addressing):
 // L1-68 TF32 forward 26.7 -> 16.0 ms (80 TF/s), exact fp32 44.4 -> 36.6 ms.
 template <int kBlockNArg, int kBlocksPerSmArg, bool kWgmmaArg = false, int kMaxStagesArg = 4, int kMinStagesArg = 3,
-          int kBlockKArg = 32>
+          int kBlockKArg = 32, int kProducerThreadsArg = 0>
 struct GatherGemmTile {
   static constexpr bool kWgmma = kWgmmaArg;
+  // Warp-specialized (wgmma, fp32 data only): a producer warpgroup gathers the stages by cp.async and
+  // signals each one on an mbarrier, the two MMA warpgroups wait on it, and release the stage on a second
+  // one when their wgmmas are done; no block-wide barrier in the main loop (see the kernel).
+  static constexpr int kProducerThreads = kProducerThreadsArg;  // 0: not warp-specialized
+  static constexpr bool kSpecialized = kProducerThreads > 0;
   static constexpr int kBlockM = 128;
   static constexpr int kBlockN = kBlockNArg;
   static constexpr int kBlockK = kBlockKArg;  // K rows per stage: channels (fp32) or channel pairs (16-bit)
   // mma.sync: warps of 32x32 (4 along M x BN/32 along N). wgmma: two warpgroups of 64 rows x BN.
   static constexpr int kWarpsM = 4;
   static constexpr int kWarpsN = kBlockN / 32;
-  static constexpr int kThreads = kWgmma ? 256 : 32 * kWarpsM * kWarpsN;
+  static constexpr int kMmaThreads = kWgmma ? 256 : 32 * kWarpsM * kWarpsN;
+  static constexpr int kThreads = kMmaThreads + kProducerThreads;
+  // Threads that copy the stages: the producer warpgroup, or every thread.
+  static constexpr int kCopyThreads = kSpecialized ? kProducerThreads : kThreads;
   // Columns of one packed-weight block (igemm.cu, tconv_igemm_pack_weight_kernel): the mma.sync
   // fragment groups are 32 wide, a wgmma B operand is the tile's whole N.
   static constexpr int kPackedBlockN = kWgmma ? kBlockN : 32;
@@ -42,13 +50,16 @@ struct GatherGemmTile {
   static constexpr int kStageA = kBlockK * kLdA;
   static constexpr int kStageB = kBlockK * kBlockN;
   static constexpr int kStageFloats = kStageA + kStageB;
-  static constexpr int kThreadsPerRow = kThreads / kBlockM;           // A: threads sharing one GEMM row
-  static constexpr int kBCopiesPerThread = kStageB / 4 / kThreads;    // B: 16-byte copies
-  static_assert(kThreads % kBlockM == 0 && kBlockK % kThreadsPerRow == 0, "A copies must tile the stage");
-  static_assert(kStageB % (4 * kThreads) == 0, "B stage must be a whole number of 16-byte copies per thread");
+  static constexpr int kThreadsPerRow = kCopyThreads / kBlockM;       // A: threads sharing one GEMM row
+  static constexpr int kBCopiesPerThread = kStageB / 4 / kCopyThreads;  // B: 16-byte copies
+  static constexpr int kStoreRowStep = kThreads / kBlockM;             // epilogue: channels between a thread's stores
+  static_assert(kCopyThreads % kBlockM == 0 && kBlockK % kThreadsPerRow == 0, "A copies must tile the stage");
+  static_assert(kThreads % kBlockM == 0, "the epilogue's stores tile the rows");
+  static_assert(kStageB % (4 * kCopyThreads) == 0, "B stage must be a whole number of 16-byte copies per thread");
+  static_assert(!kSpecialized || kWgmma, "warp specialization runs on the wgmma tiles");
   static_assert(kLdA % 32 == 8, "A fragment loads must be bank-conflict free");
   static_assert(kBlockM % 32 == 0 && kBlockN % 32 == 0 && kBlockK % 8 == 0, "tiles are whole fragment groups");
-  static_assert(!kWgmma || (kBlockM == 128 && kThreads == 256), "wgmma: two warpgroups of 64 rows");
+  static_assert(!kWgmma || (kBlockM == 128 && kMmaThreads == 256), "wgmma: two warpgroups of 64 rows");
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
   // The W fold's store keeps a row table (int64 offset + int first W per row) past the staged tile.
@@ -99,6 +110,30 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 // gathers' latency is not what the deeper pipeline would hide, and short K pays the longer fill.
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
 using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
+// The 128-column wgmma tile, warp-specialized (fp32 data, TF32): 384 threads, one block per SM. Why: in the
+// tile above every warp gathers its share of a stage, then all wait at a block barrier before the stage's
+// wgmmas, so the gathers' latency and the MMAs alternate (run 101, TF32: the gather GEMMs reach 65-140
+// TF/s where cuDNN's warp-specialized sm90 kernels reach ~400). Here the producer warpgroup runs up to
+// kStages stages ahead of the MMA warpgroups. Up to 6 stages (one block per SM leaves the shared memory
+// for them: 6 x 35 KB with the window); measured in the session-16 notes (notes/perf.md).
+// Measured (runs 102-103, H200, TF32, tconv only, one build, TCONV_GATHER_SPECIALIZED forcing each tile in
+// alternating processes, two rounds; forward / fwd+bwd ms, plain -> the better specialized tile):
+//   L2-61 (window, 54 stages)          2.031 / 6.407 -> 1.902 / 6.275 (128 producers)
+//   fam06 (window, 30 stages)          3.378 / 12.07 -> 3.105 / 11.78 (128 producers)
+//   DCGAN fwd (64 stages, no window)   0.505 / 2.006 -> 0.460 / 1.970 (256 producers)
+//   HiFi-GAN fwd (W fold, 32 stages)   3.923         -> 3.837         (256 producers)
+//   VAE, U-Net (W fold, 8 stages)      0.731 / 2.482, 0.375 / 1.284: every specialized form 3-6 % slower
+//   HiFi-GAN grad_input (reads grad_output at W stride 8): 6 stages lose ~1 ms (fwd+bwd 19.26 -> 20.3-20.6),
+//   4 stages 0.1-0.2 ms
+// So: plain below kSpecializedMinStages K-loop stages (the deeper fill and the producer handoff are not
+// repaid) and where consecutive GEMM rows are not adjacent in memory (each copy its own sector: 6 stages of
+// shared memory leave L1 too little for the sectors' other elements, which the next phase or tap reads);
+// 128 producers with the W-tap window (its A tile is copied once per W-tap group, and the 256-producer
+// tile's 128-register cap spills there), 256 without (twice the copy threads for a stage's A tile).
+// Why the gain is 2-9 % and not the 2x the warp-specialized cuDNN kernels suggest: notes/perf.md, Session 16.
+using WgmmaWiderSpecializedGatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 128>;
+using WgmmaWiderSpecialized2GatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 256>;
+constexpr int kSpecializedMinStages = 16;
 // fp16/bf16 data (native k16 MMAs on channel pairs): each thread holds its stage's A channel pairs in
 // registers between fetch and store (PairedRows, 2 per word: 32 for the 256-thread tiles, 64 for the
 // 128-thread one), which the 170 registers of three 128-thread blocks per SM cannot hold (ptxas
