@@ -64,7 +64,8 @@ def test_specialized_gather_is_what_runs():
     try:
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
-            out.sum().backward()
+            # a contiguous grad_output (out.sum()'s would be an expanded, stride-0 one, which stays plain)
+            out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
     finally:
         torch.backends.cudnn.allow_tf32 = old
