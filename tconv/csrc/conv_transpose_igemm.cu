@@ -352,7 +352,7 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
 // The warp-specialized gather pipeline's mbarriers (sm_90; empty elsewhere, where those kernels never run).
 // full[s]: the producer threads' cp.async copies of stage s have landed (each thread's arrive is deferred
 // until its earlier copies complete: cp.async.mbarrier.arrive.noinc, so the count is the producer threads).
-// empty[s]: every MMA warp's wgmmas that read stage s have completed (one arrive per warp).
+// empty[s]: every MMA thread's reads of stage s have completed (one arrive per MMA thread).
 __device__ __forceinline__ uint32_t shared_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
@@ -740,7 +740,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   if (kSpecialized && threadIdx.x == 0) {  // published by the tap table's barriers
     for (int s = 0; s < kStages; ++s) {
       mbarrier_init(&stage_full[s], kCopyThreads);
-      mbarrier_init(&stage_empty[s], Tile::kMmaThreads / 32);
+      mbarrier_init(&stage_empty[s], Tile::kMmaThreads);
     }
   }
   const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
@@ -996,8 +996,10 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
         warpgroup_issue_mma<BN, BK, scalar_t>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
         wgmma_wait<1>();
         keep_registers_until_here<BK>(a_previous);  // as in the wgmma pipeline below
-        __syncwarp();
-        if (it > 0 && lane == 0) mbarrier_arrive(&stage_empty[release_stage]);
+        // Every MMA thread arrives: an arrive releases only the arriving thread's own accesses (its A fragment
+        // loads from the stage), so one arrive per warp after __syncwarp left the other lanes' loads unordered
+        // with the producer's next writes in the memory model (racecheck, run 107: 48 hazards).
+        if (it > 0) mbarrier_arrive(&stage_empty[release_stage]);
         release_stage = read_stage;
         advance_read();
         if (++read_stage == kStages) {
