@@ -1844,7 +1844,7 @@ WiderGather choose_wider_gather(const GatherArgs& a, bool window, int taps) {
     case 2: return WiderGather::kProducers256;
     default: break;
   }
-  const int64_t stages = int64_t(taps) * ((a.k_rows + kGatherBlockK - 1) / kGatherBlockK);
+  const int64_t stages = int64_t(taps) * (a.k_pad / a.block_k);  // the kernel's K loop: taps x channel chunks
   const bool spread = int64_t(a.src_step[2]) * a.src_stride[4] != 1;  // consecutive GEMM rows not adjacent
   if (stages < kSpecializedMinStages || spread) return WiderGather::kPlain;
   return window ? WiderGather::kProducers128 : WiderGather::kProducers256;
