@@ -350,8 +350,9 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
 #endif
 }
 // The warp-specialized gather pipeline's mbarriers (sm_90; empty elsewhere, where those kernels never run).
-// full[s]: the producer threads' cp.async copies of stage s have landed (each thread's arrive is deferred
-// until its earlier copies complete: cp.async.mbarrier.arrive.noinc, so the count is the producer threads).
+// full[s]: the producer threads' cp.async copies of stage s's A tile have landed (each thread's arrive is
+// deferred until its earlier copies complete: cp.async.mbarrier.arrive.noinc, one arrival per producer thread),
+// and so has the bulk copy of its B slice (one more arrival, with the slice's bytes expected).
 // empty[s]: every MMA thread's reads of stage s have completed (one arrive per MMA thread).
 __device__ __forceinline__ uint32_t shared_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -369,6 +370,27 @@ __device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
 __device__ __forceinline__ void mbarrier_arrive_on_copies(uint64_t* bar) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(bar)) : "memory");
+#endif
+}
+// One arrival that also expects `bytes` of bulk-copy transactions in the current phase: the phase completes
+// once the other arrivals are in and those bytes have landed (complete_tx).
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(bar)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+// A bulk copy by the TMA unit (no tensor map: one contiguous range; bytes a multiple of 16, both ends
+// 16-byte aligned), which signals `bar` with complete_tx when it has landed. It writes shared memory
+// through the async proxy, the one wgmma reads, so the reader needs no proxy fence. A CTA's own
+// shared::cta addresses are valid shared::cluster addresses, also without a cluster launch.
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                   shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
 #endif
 }
 // Returns once the phase of parity `parity` has completed (acquire: what the arrivals published is visible).
@@ -691,6 +713,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
   constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
                 kStageFloats = Layout::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
+  constexpr uint32_t kStageBBytes = Tile::kStageB * sizeof(float);  // one stage's B slice (bulk copy)
+  static_assert(!kSpecialized || (Tile::kPackedBlockN == BN && kStageBBytes % 16 == 0),
+                "the bulk copy takes a stage's B slice whole: one packed block, 16-byte multiples");
   constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
   constexpr int kCopyThreads = Tile::kCopyThreads;
   // 16-bit data on the wgmma tile: the wgmmas read A from shared memory (warpgroup_issue_mma_shared_a's
@@ -739,7 +764,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   }
   if (kSpecialized && threadIdx.x == 0) {  // published by the tap table's barriers
     for (int s = 0; s < kStages; ++s) {
-      mbarrier_init(&stage_full[s], kCopyThreads);
+      mbarrier_init(&stage_full[s], kCopyThreads + 1);
       mbarrier_init(&stage_empty[s], Tile::kMmaThreads);
     }
   }
@@ -900,10 +925,22 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     }
     float* Bs = smem + stage * kStageFloats + kStageA + copy_tid * 4;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
+    if constexpr (kSpecialized) {
+      // The whole slice in one bulk copy by the first producer thread. Why: in run 110's source profile (L2-61,
+      // TF32) the MMA warps spent a quarter of all stall samples waiting for stage_full, while each producer
+      // warp spent ~90 of its ~190 instructions per stage on the B pieces' addresses, checks and copies. The
+      // slice is whole here: the wgmma tiles pack blocks of BN columns and ldw is a multiple of BN, so
+      // b_piece_valid is always true.
+      if (copy_tid == 0) {
+        mbarrier_arrive_expect_tx(&stage_full[stage], kStageBBytes);
+        bulk_copy_to_shared(Bs, b_src, kStageBBytes, &stage_full[stage]);
+      }
+    } else {
 #pragma unroll
-    for (int i = 0; i < kBCopies; ++i)
-      cp_async_16(Bs + i * kCopyThreads * 4, b_piece_valid[i] ? b_src + i * kCopyThreads * 4 : a.packed_weight,
-                  b_piece_valid[i]);
+      for (int i = 0; i < kBCopies; ++i)
+        cp_async_16(Bs + i * kCopyThreads * 4, b_piece_valid[i] ? b_src + i * kCopyThreads * 4 : a.packed_weight,
+                    b_piece_valid[i]);
+    }
     if (++load_w == group_width) {
       load_w = 0;
       // Window buffers cycle like the stages, one per (group, chunk): buffer x is rewritten only
@@ -990,8 +1027,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       uint32_t full_parity = 0;
       uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
       auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
+        // B arrived through the async proxy (bulk copy), the one wgmma reads, and A is read by the loads
+        // below: no proxy fence.
         mbarrier_wait(&stage_full[read_stage], full_parity);
-        fence_generic_to_async_shared();  // the stage's B, written through the generic proxy, read by wgmma
         load_warpgroup_a<false, BK, kWindow>(a_frag, a_tile(read_stage), kLdA, wg_row, lane);
         warpgroup_issue_mma<BN, BK, scalar_t>(wg_acc, a_frag, smem + read_stage * kStageFloats + kStageA);
         wgmma_wait<1>();
