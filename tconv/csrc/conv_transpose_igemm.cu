@@ -372,6 +372,13 @@ __device__ __forceinline__ void mbarrier_arrive_on_copies(uint64_t* bar) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(shared_address(bar)) : "memory");
 #endif
 }
+// Makes this thread's mbarrier initialisations visible to the async proxy (the bulk copies' complete_tx); a
+// block barrier after it publishes them to the other threads.
+__device__ __forceinline__ void fence_mbarrier_init() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
 // One arrival that also expects `bytes` of bulk-copy transactions in the current phase: the phase completes
 // once the other arrivals are in and those bytes have landed (complete_tx).
 __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
@@ -714,7 +721,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
                 kStageFloats = Layout::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
   constexpr uint32_t kStageBBytes = Tile::kStageB * sizeof(float);  // one stage's B slice (bulk copy)
-  static_assert(!kSpecialized || (Tile::kPackedBlockN == BN && kStageBBytes % 16 == 0),
+  static_assert(!Tile::kWgmma || (Tile::kPackedBlockN == BN && kStageBBytes % 16 == 0),
                 "the bulk copy takes a stage's B slice whole: one packed block, 16-byte multiples");
   constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
   constexpr int kCopyThreads = Tile::kCopyThreads;
@@ -729,7 +736,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
   __shared__ float column_bias[BN];  // the block's bias per GEMM column (gather_stages counts it)
-  __shared__ uint64_t stage_full[kSpecialized ? kStages : 1], stage_empty[kSpecialized ? kStages : 1];
+  // The wgmma tiles take each stage's B slice by one bulk copy, signalled on stage_full (see load_stage).
+  constexpr bool kBulkB = Tile::kWgmma;
+  __shared__ uint64_t stage_full[kBulkB ? kStages : 1], stage_empty[kSpecialized ? kStages : 1];
   int4* tap_table = reinterpret_cast<int4*>(smem + kStages * kStageFloats);
 
   // Phases vary fastest across blocks: the blocks of all phases of one M tile run together, so the
@@ -762,11 +771,14 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                            ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c / a.fold) * a.bias_stride])
                            : 0.f;
   }
-  if (kSpecialized && threadIdx.x == 0) {  // published by the tap table's barriers
+  if (kBulkB && threadIdx.x == 0) {  // published by the tap table's barriers (and to the TMA unit by the fence)
     for (int s = 0; s < kStages; ++s) {
-      mbarrier_init(&stage_full[s], kCopyThreads + 1);
-      mbarrier_init(&stage_empty[s], Tile::kMmaThreads);
+      // Warp-specialized: one arrival per producer thread (its A copies) and the bulk copy's. Otherwise the
+      // cp.async groups and the block barrier order A, and stage_full is the bulk copy's alone.
+      mbarrier_init(&stage_full[s], kSpecialized ? kCopyThreads + 1 : 1);
+      if (kSpecialized) mbarrier_init(&stage_empty[s], Tile::kMmaThreads);
     }
+    fence_mbarrier_init();
   }
   const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
   // Window geometry of this phase (without the window: one tap per group, no extra rows).
@@ -925,12 +937,12 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     }
     float* Bs = smem + stage * kStageFloats + kStageA + copy_tid * 4;
     const float* b_src = thread_b + info.w * b_tap_step + load_chunk * b_chunk_step;
-    if constexpr (kSpecialized) {
-      // The whole slice in one bulk copy by the first producer thread. Why: in run 110's source profile (L2-61,
-      // TF32) the MMA warps spent a quarter of all stall samples waiting for stage_full, while each producer
-      // warp spent ~90 of its ~190 instructions per stage on the B pieces' addresses, checks and copies. The
-      // slice is whole here: the wgmma tiles pack blocks of BN columns and ldw is a multiple of BN, so
-      // b_piece_valid is always true.
+    if constexpr (kBulkB) {
+      // The whole slice in one bulk copy by the first copying thread. Why: in run 110's source profile (L2-61,
+      // TF32, the warp-specialized tile) the MMA warps spent a quarter of all stall samples waiting for
+      // stage_full, while each producer warp spent ~90 of its ~190 instructions per stage on the B pieces'
+      // addresses, checks and copies. The slice is whole here: the wgmma tiles pack blocks of BN columns and
+      // ldw is a multiple of BN, so b_piece_valid is always true.
       if (copy_tid == 0) {
         mbarrier_arrive_expect_tx(&stage_full[stage], kStageBBytes);
         bulk_copy_to_shared(Bs, b_src, kStageBBytes, &stage_full[stage]);
@@ -1060,13 +1072,19 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       store_stage();
     }
     int read_stage = 0, write_stage = kStages - 2;
+    uint32_t full_parity = 0;
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
     auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
       cp_async_wait<kStages - 3>();
-      fence_generic_to_async_shared();
+      // 16-bit A tiles, stored through the generic proxy, are read by the wgmmas (the async proxy); fp32 A is
+      // read by the fragment loads, and B arrives through the async proxy.
+      if constexpr (kASharedByWgmma) fence_generic_to_async_shared();
       __syncthreads();
+      // Every thread waited for the bulk copy of the stage rewritten here two iterations ago, before this
+      // barrier, so the arrival below starts the barrier's next phase.
       if (it + kStages - 2 < iterations) load_stage(write_stage);
       cp_async_commit();
+      mbarrier_wait(&stage_full[read_stage], full_parity);
       if constexpr (kASharedByWgmma) {
         const float* warpgroup_rows = a_tile(read_stage) + kARowWords * (warp / 4) * 64;
         warpgroup_issue_mma_shared_a<BN, BK, scalar_t>(wg_acc, warpgroup_rows, kLdA,
@@ -1081,7 +1099,10 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       // this stage's set (it would, seeing no later use, and ptxas would then serialize the wgmmas).
       if constexpr (!kASharedByWgmma) keep_registers_until_here<BK>(a_previous);
       advance_read();
-      read_stage = read_stage + 1 == kStages ? 0 : read_stage + 1;
+      if (++read_stage == kStages) {
+        read_stage = 0;
+        full_parity ^= 1;
+      }
       write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
     };
     run_paired_steps(iterations, step, a_even, a_odd);
