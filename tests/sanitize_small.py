@@ -142,7 +142,7 @@ with tconv._ops.use_algorithm("igemm_phase_split"), precision_mode("tf32"):
     w = torch.randn(40, 24, 16, device=DEVICE, requires_grad=True)
     out = tconv.conv_transpose1d(x, w, None, 8, 4)
     out.backward(torch.randn_like(out))
-# The warp-specialized 128-column gather tiles (Hopper, TF32, at least 16 K-loop stages, adjacent rows): k3 at
+# The warp-specialized 128-column gather tiles (Hopper, TF32, at least 12 K-loop stages, adjacent rows): k3 at
 # stride 1 with 128 channels each side (the W-tap window: 128 producer threads, forward and grad_input), and
 # k4 s2 from 256 channels (no window: 256 producers; its grad_input's strided view stays on the plain tile).
 with precision_mode("tf32"):

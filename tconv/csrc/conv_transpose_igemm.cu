@@ -720,8 +720,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK;
   constexpr int kLdA = Layout::kLdA, kLdC = Tile::kLdC, kStageA = Layout::kStageA,
                 kStageFloats = Layout::kStageFloats, kBCopies = Tile::kBCopiesPerThread;
+  // The wgmma tiles for fp32 data take each stage's B slice by one bulk copy, signalled on stage_full (see
+  // load_stage). Not the 16-bit ones: run 113 (H200, bf16 forward, same machine, against cp.async pieces)
+  // measured L2-61 1.352 -> 1.284 ms but DCGAN 0.355 -> 0.371 and L1-68 7.358 -> 7.447 (its 16-pair stages
+  // carry 4 KB of B).
+  constexpr bool kBulkB = Tile::kWgmma && kFloatData;
   constexpr uint32_t kStageBBytes = Tile::kStageB * sizeof(float);  // one stage's B slice (bulk copy)
-  static_assert(!Tile::kWgmma || (Tile::kPackedBlockN == BN && kStageBBytes % 16 == 0),
+  static_assert(!kBulkB || (Tile::kPackedBlockN == BN && kStageBBytes % 16 == 0),
                 "the bulk copy takes a stage's B slice whole: one packed block, 16-byte multiples");
   constexpr int kRowStep = Tile::kThreadsPerRow;  // channel rows between one thread's A copies
   constexpr int kCopyThreads = Tile::kCopyThreads;
@@ -736,8 +741,6 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
   __shared__ float column_bias[BN];  // the block's bias per GEMM column (gather_stages counts it)
-  // The wgmma tiles take each stage's B slice by one bulk copy, signalled on stage_full (see load_stage).
-  constexpr bool kBulkB = Tile::kWgmma;
   __shared__ uint64_t stage_full[kBulkB ? kStages : 1], stage_empty[kSpecialized ? kStages : 1];
   int4* tap_table = reinterpret_cast<int4*>(smem + kStages * kStageFloats);
 
@@ -1076,15 +1079,15 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
     auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
       cp_async_wait<kStages - 3>();
-      // 16-bit A tiles, stored through the generic proxy, are read by the wgmmas (the async proxy); fp32 A is
-      // read by the fragment loads, and B arrives through the async proxy.
-      if constexpr (kASharedByWgmma) fence_generic_to_async_shared();
+      // 16-bit A tiles and cp.async-copied B, stored through the generic proxy, are read by the wgmmas (the
+      // async proxy); fp32 A is read by the fragment loads, and bulk-copied B arrives through the async proxy.
+      if constexpr (kASharedByWgmma || !kBulkB) fence_generic_to_async_shared();
       __syncthreads();
       // Every thread waited for the bulk copy of the stage rewritten here two iterations ago, before this
       // barrier, so the arrival below starts the barrier's next phase.
       if (it + kStages - 2 < iterations) load_stage(write_stage);
       cp_async_commit();
-      mbarrier_wait(&stage_full[read_stage], full_parity);
+      if constexpr (kBulkB) mbarrier_wait(&stage_full[read_stage], full_parity);
       if constexpr (kASharedByWgmma) {
         const float* warpgroup_rows = a_tile(read_stage) + kARowWords * (warp / 4) * 64;
         warpgroup_issue_mma_shared_a<BN, BK, scalar_t>(wg_acc, warpgroup_rows, kLdA,
@@ -1919,7 +1922,9 @@ int gather_stages(int device, int taps) {
   constexpr int64_t kStatic = sizeof(int) * (3 * kMaxKernelPerDim * 2 + 3) + sizeof(float) * Tile::kBlockN;
   const int cap = gather_stage_cap();
   for (int stages = Tile::kMaxStages; stages > Tile::kMinStages; --stages) {
-    const int64_t barriers = Tile::kSpecialized ? 2 * stages * int64_t(sizeof(uint64_t)) : 0;
+    // stage_full per stage on the wgmma tiles (fp32 data; the 16-bit ones are counted too, 8 bytes a stage),
+    // and stage_empty on the warp-specialized one.
+    const int64_t barriers = (Tile::kSpecialized ? 2 : Tile::kWgmma ? 1 : 0) * stages * int64_t(sizeof(uint64_t));
     const int64_t block = gather_smem_bytes<Tile, kWindow>(stages, taps) + kStatic + barriers;
     if (stages <= cap && block <= per_block && Tile::kBlocksPerSm * (block + kReservedPerBlock) <= per_sm)
       return stages;

@@ -131,9 +131,18 @@ using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 // 128 producers with the W-tap window (its A tile is copied once per W-tap group, and the 256-producer
 // tile's 128-register cap spills there), 256 without (twice the copy threads for a stage's A tile).
 // Why the gain is 2-9 % and not the 2x the warp-specialized cuDNN kernels suggest: notes/perf.md, Session 16.
+// Session 17: each stage's B slice by one bulk copy instead of cp.async pieces (run 110's source profile had the
+// MMA warps waiting on stage_full for a quarter of all samples, the producers spending half their instructions
+// on B). Run 111 (same machine, against b0e89e0, forward): L2-61 1.911 -> 1.747 ms, fam06 3.121 -> 2.811, DCGAN
+// 0.459 -> 0.436, HiFi-GAN 3.825 -> 3.685. With it, run 113 (TCONV_GATHER_SPECIALIZED=0 / 1 / 2, forward and
+// fwd+bwd ms) moved the stage threshold from 16 to 12:
+//   fam04 (window, 12 stages)     3.331 / 10.33, 3.244 / 10.13 (128 producers), 3.841 / 11.36
+//   VAE (W fold, 8 stages)        0.707 / 2.407, 0.710 / 2.464, 0.720 / 2.462
+//   U-Net (W fold, 8 stages)      0.361 / 1.243, 0.360 / 1.264, 0.367 / 1.262
+//   HiFi-GAN (grad_input spread)  3.768 / 19.21, 3.690 / 20.13, 3.688 / 20.25 (forward specialized either way)
 using WgmmaWiderSpecializedGatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 128>;
 using WgmmaWiderSpecialized2GatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 256>;
-constexpr int kSpecializedMinStages = 16;
+constexpr int kSpecializedMinStages = 12;
 // fp16/bf16 data (native k16 MMAs on channel pairs): each thread holds its stage's A channel pairs in
 // registers between fetch and store (PairedRows, 2 per word: 32 for the 256-thread tiles, 64 for the
 // 128-thread one), which the 170 registers of three 128-thread blocks per SM cannot hold (ptxas
