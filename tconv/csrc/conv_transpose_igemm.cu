@@ -9,6 +9,7 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -2243,6 +2244,9 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   a.src = src;
   a.dst = dst;
   a.packed_weight = packed_weight;
+  // The wgmma tiles read B slices from it by bulk copies, which need 16-byte aligned addresses (the slices are
+  // 16-byte multiples from the start); callers pass a fresh allocation.
+  if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
   const WindowPlan plan = window_plan(a);
   const bool window = use_window(a, plan, options.window);
