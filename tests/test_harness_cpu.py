@@ -380,6 +380,9 @@ def test_flops_and_bytes_count_the_transposed_convolutions_only():
 
 def test_gpu_peak_table_and_floor():
     assert peaks_for_gpu("NVIDIA H200")["tf32"] == 408e12
+    # the exact-fp32 roof is 3xTF32's (a third of the TF32 rate), above the FFMA SGEMM rate
+    assert peaks_for_gpu("NVIDIA H200")["fp32"] == pytest.approx(136e12)
+    assert peaks_for_gpu("NVIDIA H100 80GB HBM3")["fp32"] == pytest.approx(400e12 / 3)
     assert peaks_for_gpu("NVIDIA H100 80GB HBM3")["bandwidth"] == 3.0e12
     assert peaks_for_gpu("NVIDIA H100 PCIe") is None and peaks_for_gpu("NVIDIA A100-SXM4-80GB") is None
     assert floor_ms(408e12, 1.0, 408e12, 4.2e12) == pytest.approx(1e3)  # compute-bound: 1 s
