@@ -350,11 +350,13 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
-// The warp-specialized gather pipeline's mbarriers (sm_90; empty elsewhere, where those kernels never run).
-// full[s]: the producer threads' cp.async copies of stage s's A tile have landed (each thread's arrive is
-// deferred until its earlier copies complete: cp.async.mbarrier.arrive.noinc, one arrival per producer thread),
-// and so has the bulk copy of its B slice (one more arrival, with the slice's bytes expected).
-// empty[s]: every MMA thread's reads of stage s have completed (one arrive per MMA thread).
+// The wgmma gather pipelines' mbarriers (sm_90; empty elsewhere, where those kernels never run).
+// full[s], warp-specialized tile: the producer threads' cp.async copies of stage s's A tile have landed (each
+// thread's arrive is deferred until its earlier copies complete: cp.async.mbarrier.arrive.noinc, one arrival per
+// producer thread), and so has the bulk copy of its B slice (one more arrival, with the slice's bytes expected).
+// full[s], the other fp32 wgmma tiles: the bulk copy of stage s's B slice has landed (A is ordered by the
+// cp.async groups and the block barrier).
+// empty[s] (warp-specialized only): every MMA thread's reads of stage s have completed (one arrive per MMA thread).
 __device__ __forceinline__ uint32_t shared_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }

@@ -108,6 +108,9 @@ using NarrowGatherTile = GatherGemmTile<32, 3>;
 // (2.184 vs 2.187 ms fwd), fam07 (8.514 / 8.515) and fam01 (4.987 / 4.984), 0.5 % faster on fam06 and
 // slower on the short-K up-convs (VAE fwd 0.974 -> 1.058, U-Net 0.489 -> 0.524, DCGAN 0.508 -> 0.511): the
 // gathers' latency is not what the deeper pipeline would hide, and short K pays the longer fill.
+// Session 17: for fp32 data each stage's B slice arrives by one bulk copy (the TMA unit) instead of cp.async
+// pieces from every thread (the kernel's kBulkB). Run 112 (H200, TF32 forward, same machine, against b0e89e0):
+// L1-68 9.223 -> 8.577 ms, fam01 4.863 -> 4.729, VAE 0.727 -> 0.706, U-Net 0.373 -> 0.358.
 using WgmmaWideGatherTile = GatherGemmTile<64, 2, true>;
 using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 // The 128-column wgmma tile, warp-specialized (fp32 data, TF32): 384 threads, one block per SM. Why: in the
