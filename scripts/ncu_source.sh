@@ -4,6 +4,7 @@
 # Usage: OUT=dir [KERNEL=regex] [CASES="name:stem:precision ..."] bash scripts/ncu_source.sh
 #        (after `python3 -m tconv build`). Defaults: the forward gather GEMM on three shapes.
 # KERNEL=grad_weight profiles the first grad_weight launch (quick_timing's warm-up forward+backward).
+# Read them offline with scripts/ncu_source_summary.py (stall reasons, hottest instructions, mbarrier waits).
 # --clock-control none: ncu would otherwise lock the GPU's clocks to base, and we never change them.
 set -uo pipefail
 OUT="${OUT:-/tmp/tconv_out}"
