@@ -41,12 +41,14 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # "igemm" elsewhere; Python-side, the C++ layer sees "igemm"); "igemm_fold" runs the forward at W stride > 1 with
 # the W phases as GEMM columns and the pixel shuffle in the store wherever it is possible (tconv/_w_fold.py has
 # the math; grad_weight folds the same way under "auto" and "igemm_fold" where s divides the W kernel),
-# "igemm_nofold" never (like "igemm" elsewhere); "grouped_mma" forces the tensor-core kernels for few channels
+# "igemm_nofold" never (like "igemm" elsewhere); "igemm_strip" forces grad_input onto the strip kernel (sm_90a,
+# TF32 mode, 1D lines at W stride 8/16/32 with whole-stride kernels: csrc/conv_transpose.h; an error elsewhere),
+# which "auto" takes wherever it can (like "igemm" for the other passes); "grouped_mma" forces the tensor-core kernels for few channels
 # per group (forward and grad_input; grad_weight as under "auto"); "auto" takes them for the fp32 forward with
 # 9-16 output channels per group (fam09) and the FFMA ones elsewhere (run 78).
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
-              "igemm_fold", "igemm_nofold", "grouped", "grouped_mma")
+              "igemm_fold", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma")
 algorithm = "auto"
 
 
@@ -151,7 +153,10 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
 
     def launch(name):
         calls = [(grad_input5, grad_output5, weight5, stride3, padding3, dilation3, False)]
-        take_split = name == "igemm_phase_split" or (name == "auto" and _phase_split.auto_prefers(
+        # Where "auto" runs the whole call on the strip kernel, the split would only hide it.
+        strip = name == "auto" and split is not None and _build.load().grad_input_strip_possible(
+            grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups, conv_tf32_allowed())
+        take_split = name == "igemm_phase_split" or (name == "auto" and not strip and _phase_split.auto_prefers(
             split, grad_output5.shape, weight5.shape, groups, grad_output.dtype, conv_tf32_allowed()))
         if take_split and split is not None and grad_input.numel() > 0:
             calls = _phase_split.calls(split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3)

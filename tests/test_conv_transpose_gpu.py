@@ -559,6 +559,68 @@ def test_forced_grouped_grad_weight_refuses_large_dilated_taps():
     assert "raised:" in out and "grouped" in out and "grad_weight" in out
 
 
+def strip_kernel_runs():
+    """Whether this device runs grad_input's strip kernel (sm_90a, TF32 mode) on a call it supports."""
+    go, w, gi = (torch.zeros(s, device="cuda") for s in ([1, 8, 1, 1, 24], [8, 8, 1, 1, 16], [1, 8, 1, 1, 2]))
+    return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
+
+
+# grad_input's strip kernel (conv_transpose_igemm.cu, strip_grad_input; Hopper, TF32 mode): W stride 8, 16 and 32
+# with T = 1, 2 and 4 whole strides per W kernel (channels per stage 4, 2, 1), against float64 and cuDNN in the
+# same mode, with every gradient checked. C_in over several 128-channel tiles with a partial one, C_out not a
+# multiple of a stage's channels, positions over several 256-wide tiles with a partial one, padding 0 and beyond
+# a stride, output_padding, 2D (H lines), and a batch of 0.
+STRIP_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (1, 2, 72, 40, 1, [16], [8], [4], [0], [1], [300], True),
+    (1, 1, 200, 5, 1, [8], [8], [0], [0], [1], [257], False),
+    (1, 2, 130, 9, 1, [32], [8], [12], [4], [1], [70], True),
+    (1, 2, 64, 24, 1, [16], [16], [8], [0], [1], [40], True),
+    (1, 1, 48, 12, 1, [32], [16], [4], [8], [1], [33], False),
+    (1, 2, 40, 6, 1, [32], [32], [16], [0], [1], [20], True),
+    (2, 2, 72, 20, 1, [1, 16], [1, 8], [0, 4], [0, 0], [1, 1], [3, 60], True),
+    (1, 0, 72, 20, 1, [16], [8], [4], [0], [1], [30], True),
+]
+
+
+@pytest.mark.parametrize("case", STRIP_GRID, ids=[f"s{i}" for i in range(len(STRIP_GRID))])
+def test_strip_grad_input(case, poison_allocator):
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernel runs on sm_90a builds on compute capability 9.0")
+    for algorithm in ("igemm_strip", "auto"):
+        run_case(*case, mode="tf32", layout="contiguous", seed=zlib.crc32(f"{case}strip".encode()) % 10000,
+                 poison=poison_allocator, algorithm=algorithm)
+
+
+def test_strip_grad_input_refusals():
+    """Forcing the strip kernel where it cannot run is an error (exact fp32, bf16, W stride 4, odd padding, a
+    misaligned grad_output); "auto" then takes another kernel and stays correct."""
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernel runs on sm_90a builds on compute capability 9.0")
+    gen = torch.Generator(device="cuda").manual_seed(5)
+    w = torch.randn(24, 16, 16, device="cuda", generator=gen)
+    cases = [("fp32", torch.float32, 8, 4, 0), ("bf16", torch.bfloat16, 8, 4, 0), ("tf32", torch.float32, 4, 0, 0),
+             ("tf32", torch.float32, 8, 2, 0), ("tf32", torch.float32, 8, 4, 1)]
+    for mode, dtype, stride, padding, offset in cases:
+        x = torch.randn(2, 24, 30, device="cuda", generator=gen).to(dtype).requires_grad_()
+        wd = w.to(dtype)
+        with precision(mode):
+            out = tconv.conv_transpose1d(x, wd, stride=stride, padding=padding)
+            grad = torch.randn(out.numel() + offset, device="cuda", generator=gen).to(dtype)[offset:].view(out.shape)
+            with tconv._ops.use_algorithm("igemm_strip"), pytest.raises(RuntimeError, match="igemm_strip"):
+                torch.autograd.grad(tconv.conv_transpose1d(x, wd, stride=stride, padding=padding), x, grad)
+            ours = torch.autograd.grad(out, x, grad)[0]
+            theirs = torch.autograd.grad(F.conv_transpose1d(x, wd, stride=stride, padding=padding), x, grad)[0]
+        x64 = x.detach().double().requires_grad_()
+        ref = torch.autograd.grad(F.conv_transpose1d(x64, wd.double(), stride=stride, padding=padding), x64,
+                                  grad.double())[0]
+        ideal = None  # TF32 mode: float64 on TF32-rounded operands (cuDNN runs small shapes in exact fp32)
+        if mode == "tf32":
+            ideal = torch.autograd.grad(F.conv_transpose1d(x64, round_to_tf32(wd), stride=stride, padding=padding),
+                                        x64, round_to_tf32(grad))[0]
+        check_close(f"grad_input {mode} s{stride} p{padding} +{offset}", ours, ref, theirs, mode, ideal)
+
+
 def test_forced_igemm_refuses_double():
     x = torch.rand(1, 4, 5, 5, device="cuda", dtype=torch.float64)
     w = torch.rand(4, 4, 3, 3, device="cuda", dtype=torch.float64)
@@ -723,10 +785,11 @@ def test_phase_split_is_taken_where_planned(monkeypatch):
         assert len(calls) == splits, (stride, calls)
         torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)
         calls.clear()
-    # "auto" splits this HiFi-GAN-like call in TF32 mode only (tconv/_phase_split.py auto_prefers).
+    # "auto" splits this HiFi-GAN-like call in TF32 mode only (tconv/_phase_split.py auto_prefers), and not where
+    # the strip kernel runs it whole (Hopper).
     x = torch.randn(2, 40, 37, device="cuda", generator=gen, requires_grad=True)
     w = torch.randn(40, 24, 16, device="cuda", generator=gen)
-    for mode, splits in (("tf32", 1), ("fp32", 0)):
+    for mode, splits in (("tf32", 0 if strip_kernel_runs() else 1), ("fp32", 0)):
         with precision(mode):
             out = tconv.conv_transpose1d(x, w, stride=8, padding=4)
             torch.autograd.grad(out, x, torch.ones_like(out))

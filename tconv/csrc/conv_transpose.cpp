@@ -78,10 +78,11 @@ int64_t workspace_budget_elems(const at::Tensor& reduced, DType dtype) {
 void check_algorithm(const std::string& algorithm) {
   TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "igemm_mma" ||
                   algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
-                  algorithm == "igemm_nofold" || algorithm == "grouped" || algorithm == "grouped_mma",
+                  algorithm == "igemm_nofold" || algorithm == "igemm_strip" || algorithm == "grouped" ||
+                  algorithm == "grouped_mma",
               "tconv: unknown algorithm '", algorithm,
-              "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, grouped, "
-              "grouped_mma)");
+              "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, igemm_strip, "
+              "grouped, grouped_mma)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
@@ -225,6 +226,20 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   check_5d_cuda(grad_input, "grad_input", grad_output);
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it wherever it can.
+  const bool strip_possible =
+      strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
+  TCONV_CHECK(algorithm != "igemm_strip" || strip_possible,
+              "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a in TF32 mode: fp32, "
+              "1D lines, groups 1, W stride a multiple of 8, a W kernel of whole strides with kernel W dividing 32, "
+              "W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned)");
+  if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) {
+    const at::Tensor packed = at::empty({strip_packed_weight_elems(p)}, grad_output.options().dtype(at::kFloat));
+    check_launch(strip_grad_input(p, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
+                                  packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose grad_input (igemm_strip)");
+    return;
+  }
   const GroupedKernel grouped = grouped_kernel(p, to_dtype(grad_output), GatherPass::kGradInput, algorithm);
   if (grouped == GroupedKernel::kMma) {
     check_launch(grouped_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
@@ -256,6 +271,20 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
                                  grad_input.data_ptr(), order_of(grad_input), sm_count_of(grad_output),
                                  c10::cuda::getCurrentCUDAStream().stream()),
                "conv_transpose grad_input");
+}
+
+// Whether "auto" runs this grad_input call on the strip kernel (Python then keeps the call whole instead of
+// splitting it by phases).
+bool grad_input_strip_possible(const at::Tensor& grad_output, const at::Tensor& weight, const at::Tensor& grad_input,
+                               at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                               int64_t groups, bool allow_tf32) {
+  check_5d_cuda(grad_output, "grad_output", grad_output);
+  check_5d_cuda(weight, "weight", grad_output);
+  check_5d_cuda(grad_input, "grad_input", grad_output);
+  const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
+  const c10::cuda::CUDAGuard guard(grad_output.device());
+  return strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+                                   grad_input.data_ptr());
 }
 
 void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,
@@ -325,6 +354,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.doc() = "tconv CUDA kernels (transposed convolution). Use tconv's Python API, not this module.";
   m.def("forward_out", &tconv::forward_out, "conv_transpose forward into a preallocated 5-D output");
   m.def("grad_input_out", &tconv::grad_input_out, "conv_transpose grad_input into a preallocated 5-D tensor");
+  m.def("grad_input_strip_possible", &tconv::grad_input_strip_possible,
+        "whether grad_input_out runs this call on the strip kernel under \"auto\"");
   m.def("grad_weight_out", &tconv::grad_weight_out, "conv_transpose grad_weight into a preallocated 5-D tensor");
   m.def("grad_bias_out", &tconv::grad_bias_out, "conv_transpose grad_bias into a preallocated 1-D tensor");
   m.def("compiled_arch_list", &tconv::compiled_arch_list, "architectures the CUDA sources were compiled for");

@@ -70,6 +70,17 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream);
 
+// grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode; StripGradInputTile in igemm_config.h): 1D
+// lines (kernel 1, stride 1, padding 0 along D and H), groups 1, W dilation 1, a W stride s that is a multiple of
+// 8 and a W kernel of T whole strides with T s dividing 32, padding and W_out multiples of 4, grad_output W-
+// contiguous with rows 16-byte aligned (grad_input: any strides). Workspace:
+// strip_packed_weight_elems fp32 (the weights in the kernel's order).
+bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
+                               const void* grad_input);
+int64_t strip_packed_weight_elems(const ConvTransposeParams& p);
+cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
+                             void* grad_input, float* packed_weight, cudaStream_t stream);
+
 // grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace:
 // igemm_grad_weight_workspace_elems fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);

@@ -1817,6 +1817,231 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
   }
 }
 
+// ---- grad_input over grad_output strips (StripGradInputTile, igemm_config.h; sm_90a, TF32 mode) ----
+struct StripArgs {
+  const float* dy;      // grad_output [N, C_out, D, H, W_out]
+  float* dx;            // grad_input [N, C_in, D, H, W_in]
+  const float* packed;  // [C_in tiles][stages][k8 step][8-channel group][K half][8][4], TF32-rounded
+  int64_t dy_stride[5], dx_stride[5];
+  int lines_d, lines_h;  // D and H: one GEMM per (n, d, h) line
+  int c_in, c_out, in_w, out_w, stride_w, padding_w, stages;  // stages: K stages of kChannels output channels
+  bool pair_stores;  // grad_input W-contiguous with even strides and 8-byte aligned: position pairs as float2
+};
+
+// acc += A (64 x 8, shared, by descriptor) x B (8 x 256, shared, by descriptor): m64n256k8 TF32, both operands
+// K-major. The fp32 values in shared memory must already be TF32-rounded: wgmma truncates the low bits.
+__device__ __forceinline__ void wgmma_tf32_n256_shared(float (&d)[128], uint64_t a_desc, uint64_t b_desc) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" "}, %128, %129, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(a_desc), "l"(b_desc));
+#else
+  (void)d, (void)a_desc, (void)b_desc;
+#endif
+}
+
+// Block: 128 input channels x 256 positions of one (n, d, h) line; K = all output channels x the W kernel, in
+// stages of kChannels channels (32 K values). kColumns = s / 4 16-byte columns per strip row, T = 8 / (kChannels x
+// kColumns) taps. Every thread copies a share of the stage's packed weights (16 KB, contiguous, cp.async) and of its
+// strips: those it loads into registers one iteration ahead (zeros outside grad_output) and stores rounded to TF32
+// (wgmma would truncate), so neither the loads' latency nor the rounding waits on shared memory. Two warpgroups
+// issue one m64n256k8 each per k8 step, a stage's four as one group, and keep one group in flight: so the slot
+// refilled is the one read two iterations earlier, and the prefetch distance is kStages - 2 (the strips' stores one
+// iteration behind their loads).
+template <int kStages, int kColumns, int kChannels>
+__global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_strip_grad_input_kernel(const StripArgs a) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Tile = StripGradInputTile;
+  constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, R = Tile::kRows, kThreads = Tile::kThreads;
+  constexpr int kSteps = Tile::kStageK / 8, kAFloats = Tile::kStageAFloats;
+  constexpr int kTaps = 8 / (kChannels * kColumns), kStride = 4 * kColumns;
+  static_assert(kTaps >= 1 && kTaps * kChannels * kStride == Tile::kStageK && kTaps <= Tile::kMaxTaps, "one plan");
+  constexpr int kRowsNeeded = BN + kTaps - 1, kRowStep = kThreads / kColumns;
+  constexpr int kRowsPerThread = (kRowsNeeded + kRowStep - 1) / kRowStep;
+  constexpr int kStageFloats = Tile::template kStageFloats<kTaps>;
+  extern __shared__ __align__(16) float smem[];
+  const int ci_tile = blockIdx.x, u0 = blockIdx.y * BN, line = blockIdx.z;
+  const int h = line % a.lines_h, d = (line / a.lines_h) % a.lines_d, n = line / (a.lines_h * a.lines_d);
+  const float* dy_line = a.dy + n * a.dy_stride[0] + d * a.dy_stride[2] + h * a.dy_stride[3];
+  const float* packed = a.packed + int64_t(ci_tile) * a.stages * kAFloats;
+  const int tid = threadIdx.x;
+  // This thread's strip pieces: column q of rows v0, v0 + kRowStep, ... of each channel of a stage (consecutive
+  // threads read consecutive 16 bytes of grad_output).
+  const int q = tid % kColumns, v0 = tid / kColumns;
+  const int w_first = kStride * (u0 + v0) - a.padding_w + 4 * q;  // grad_output W of this thread's first piece
+  float4 held[kChannels][kRowsPerThread];
+
+  auto copy_weights = [&](int slot, int stage) {
+    static_assert(kAFloats % (4 * kThreads) == 0, "whole 16-byte copies per thread");
+    float* As = smem + slot * kStageFloats;
+    const float* src = packed + int64_t(stage) * kAFloats;
+#pragma unroll
+    for (int i = 0; i < kAFloats / (4 * kThreads); ++i) {
+      const int at = 4 * (tid + i * kThreads);
+      cp_async_16(As + at, src + at, true);
+    }
+  };
+  auto load_strips = [&](int stage) {
+#pragma unroll
+    for (int c = 0; c < kChannels; ++c) {
+      const int co = stage * kChannels + c;
+      const float* dy_channel = dy_line + int64_t(co) * a.dy_stride[1];
+#pragma unroll
+      for (int k = 0; k < kRowsPerThread; ++k) {
+        const int w = w_first + kStride * kRowStep * k;
+        const bool ok = co < a.c_out && w >= 0 && w + 4 <= a.out_w && v0 + k * kRowStep < kRowsNeeded;
+        held[c][k] = ok ? __ldg(reinterpret_cast<const float4*>(dy_channel + w)) : make_float4(0.f, 0.f, 0.f, 0.f);
+      }
+    }
+  };
+  auto store_strips = [&](int slot) {
+    float* Bs = smem + slot * kStageFloats + kAFloats;
+#pragma unroll
+    for (int c = 0; c < kChannels; ++c)
+#pragma unroll
+      for (int k = 0; k < kRowsPerThread; ++k) {
+        const int v = v0 + k * kRowStep;
+        if (v >= kRowsNeeded) continue;
+        const float4 x = held[c][k];
+        *reinterpret_cast<float4*>(Bs + ((c * kColumns + q) * R + v) * 4) =
+            make_float4(__uint_as_float(to_tf32(x.x)), __uint_as_float(to_tf32(x.y)), __uint_as_float(to_tf32(x.z)),
+                        __uint_as_float(to_tf32(x.w)));
+      }
+  };
+
+  // Descriptor offsets of each k8 step within a stage, in 16-byte units (the descriptors' address unit: the stage's
+  // descriptors plus these). A: [step][group of 8 channels][K half][8][4], this warpgroup's 64 channels from group
+  // 8 wg. B: step j is channel c, tap t, phases 8 rb .. 8 rb + 7, i.e. columns 2 rb (K half 0) and 2 rb + 1 of
+  // channel c, from row t.
+  const int warpgroup = tid / 128;
+  constexpr int kStepsPerTap = kStride / 8, kStepsPerChannel = kTaps * kStepsPerTap;
+  uint32_t a_offset[kSteps], b_offset[kSteps];
+#pragma unroll
+  for (int j = 0; j < kSteps; ++j) {
+    const int c = j / kStepsPerChannel, t = (j % kStepsPerChannel) / kStepsPerTap, rb = j % kStepsPerTap;
+    a_offset[j] = uint32_t((j * BM * 8 + warpgroup * 64 * 8) / 4);
+    b_offset[j] = uint32_t(kAFloats / 4 + (c * kColumns + 2 * rb) * R + t);
+  }
+  constexpr int kBLeadingBytes = R * 16, kBStrideBytes = 128;  // next K half: next column; next 8 positions
+
+  float acc[128];
+#pragma unroll
+  for (int i = 0; i < 128; ++i) acc[i] = 0.f;
+
+#pragma unroll
+  for (int st = 0; st < kStages - 2; ++st) {
+    if (st < a.stages) {
+      copy_weights(st, st);
+      load_strips(st);
+      store_strips(st);
+    }
+    cp_async_commit();
+  }
+  if (kStages - 2 < a.stages) load_strips(kStages - 2);
+  int read_slot = 0, write_slot = kStages - 2;
+  for (int it = 0; it < a.stages; ++it) {
+    cp_async_wait<kStages - 3>();
+    fence_generic_to_async_shared();
+    // Stage it is complete for everyone (its weights landed, its strips stored at least one barrier ago), and both
+    // warpgroups have finished stage it - 2 (one group in flight), whose slot is refilled now.
+    __syncthreads();
+    if (it + kStages - 2 < a.stages) {
+      copy_weights(write_slot, it + kStages - 2);
+      store_strips(write_slot);
+    }
+    cp_async_commit();
+    if (it + kStages - 1 < a.stages) load_strips(it + kStages - 1);
+    const float* stage = smem + read_slot * kStageFloats;
+    const uint64_t a_desc = wgmma_smem_descriptor(stage), b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes,
+                                                                                          kBStrideBytes);
+    wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
+    wgmma_commit();
+    wgmma_wait<1>();
+    read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
+    write_slot = write_slot + 1 == kStages ? 0 : write_slot + 1;
+  }
+  wgmma_wait<0>();
+  cp_async_wait<0>();
+
+  // Accumulator i of a warp: channel row 16 warp + gid (+ 8 for i % 4 >= 2), position 8 (i / 4) + 2 tig + i % 2.
+  const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  float* dx_line = a.dx + n * a.dx_stride[0] + d * a.dx_stride[2] + h * a.dx_stride[3];
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int ci = ci_tile * BM + warpgroup * 64 + warp * 16 + gid + 8 * half;
+    if (ci >= a.c_in) continue;
+    float* row = dx_line + int64_t(ci) * a.dx_stride[1];
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+      const int u = u0 + 8 * j + 2 * tig;
+      const float lo = acc[4 * j + 2 * half], hi = acc[4 * j + 2 * half + 1];
+      if (a.pair_stores && u + 1 < a.in_w) {
+        *reinterpret_cast<float2*>(row + u) = make_float2(lo, hi);
+      } else {
+        if (u < a.in_w) row[int64_t(u) * a.dx_stride[4]] = lo;
+        if (u + 1 < a.in_w) row[int64_t(u + 1) * a.dx_stride[4]] = hi;
+      }
+    }
+  }
+#else
+  (void)a;
+#endif
+}
+
+// The strip kernel's A operand: packed[ci tile][stage][step][group][half][row][col] = w[ci, co, kw] rounded to
+// TF32, ci = 128 ci_tile + 8 group + row, K index k = 8 step + 4 half + col = (c, kw) with c = k / (T s) the
+// stage's channel and kw = k % (T s) the W tap (s t + r), co = stage x channels_per_stage + c; zero past C_in or
+// C_out.
+__global__ void tconv_igemm_strip_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws4,
+                                                     int c_in, int c_out, int kernel_w, int channels_per_stage,
+                                                     int stages, int64_t total, float* __restrict__ packed) {
+  using Tile = StripGradInputTile;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int within = int(idx % (Tile::kBlockM * 8));
+    int64_t rest = idx / (Tile::kBlockM * 8);
+    const int step = int(rest % (Tile::kStageK / 8));
+    rest /= Tile::kStageK / 8;
+    const int stage = int(rest % stages);
+    const int64_t ci_tile = rest / stages;
+    const int group = within / 64, half = (within / 32) % 2, row = (within / 4) % 8, col = within % 4;
+    const int64_t ci = ci_tile * Tile::kBlockM + group * 8 + row;
+    const int k = step * 8 + half * 4 + col;
+    const int c = k / kernel_w, kw = k % kernel_w;
+    const int64_t co = int64_t(stage) * channels_per_stage + c;
+    float v = 0.f;
+    if (ci < c_in && co < c_out && c < channels_per_stage) v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + kw * ws4]));
+    packed[idx] = v;
+  }
+}
+
 // GEMM K rows per tap for channels_per_row channels per row (2: the fp16/bf16 channel pairs), in
 // chunks of block_k rows.
 void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK) {
@@ -2279,6 +2504,118 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                                        stream);
     default:
       return cudaErrorInvalidValue;
+  }
+}
+
+bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
+                               const void* grad_input) {
+  using Tile = StripGradInputTile;
+  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
+  for (int i = 0; i < 2; ++i)  // one GEMM per (n, d, h) line: nothing happens along D and H
+    if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
+  const int64_t s = p.stride[2];
+  if (p.dilation[2] != 1 || s % 8 != 0 || s > Tile::kStageK || p.kernel[2] % s != 0) return false;
+  const int64_t taps = p.kernel[2] / s;
+  if (taps > Tile::kMaxTaps || Tile::kStageK % (taps * s) != 0) return false;
+  // Whole 16-byte pieces of grad_output: each lies inside it or outside, never across an end.
+  if (p.padding[2] % 4 != 0 || p.out_size[2] % 4 != 0) return false;
+  const int64_t big = int64_t(1) << 30;  // positions and channels are ints in the kernel
+  if (p.out_size[2] >= big || p.in_size[2] >= big || p.padding[2] >= big || p.in_channels >= big ||
+      p.out_channels >= big)
+    return false;
+  if (p.batch * p.in_size[0] * p.in_size[1] > 65535 || (p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN > 65535)
+    return false;
+  // grad_output rows by 16-byte copies (grad_input: any strides, see strip_pair_stores).
+  const int64_t* dy = p.output_strides;
+  if (dy[4] != 1) return false;
+  for (int i = 0; i < 4; ++i)
+    if (dy[i] % 4 != 0) return false;
+  (void)grad_input;
+  return reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+}
+
+namespace {
+struct StripPlan {
+  int taps, channels_per_stage, stages, ci_tiles;
+};
+StripPlan strip_plan(const ConvTransposeParams& p) {
+  using Tile = StripGradInputTile;
+  StripPlan plan;
+  plan.taps = int(p.kernel[2] / p.stride[2]);
+  plan.channels_per_stage = Tile::kStageK / int(p.kernel[2]);
+  plan.stages = int((p.out_channels + plan.channels_per_stage - 1) / plan.channels_per_stage);
+  plan.ci_tiles = int((p.in_channels + Tile::kBlockM - 1) / Tile::kBlockM);
+  return plan;
+}
+template <int kColumns, int kChannels>
+cudaError_t launch_strip_grad_input(const StripArgs& a, const dim3& grid, cudaStream_t stream) {
+  using Tile = StripGradInputTile;
+  constexpr int kTaps = 8 / (kColumns * kChannels);
+  // Six stages fit where a stage holds at most four strip columns (T >= 2), else four.
+  constexpr int kStages = 8 / kTaps <= 4 ? Tile::kDeepStages : Tile::kShallowStages;
+  const int smem = kStages * Tile::template kStageFloats<kTaps> * int(sizeof(float));
+  auto kernel = tconv_igemm_strip_grad_input_kernel<kStages, kColumns, kChannels>;
+  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (err != cudaSuccess) return err;
+  kernel<<<grid, StripGradInputTile::kThreads, size_t(smem), stream>>>(a);
+  return cudaGetLastError();
+}
+}  // namespace
+
+int64_t strip_packed_weight_elems(const ConvTransposeParams& p) {
+  const StripPlan plan = strip_plan(p);
+  return int64_t(plan.ci_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
+}
+
+cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
+                             void* grad_input, float* packed_weight, cudaStream_t stream) {
+  using Tile = StripGradInputTile;
+  const StripPlan plan = strip_plan(p);
+  const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
+  if (lines == 0 || p.in_size[2] == 0 || p.in_channels == 0) return cudaSuccess;
+  if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
+  const int64_t total = strip_packed_weight_elems(p);
+  if (total > 0) {
+    const int blocks = int(std::min<int64_t>((total + 255) / 256, 4096));
+    tconv_igemm_strip_pack_weight_kernel<<<blocks, 256, 0, stream>>>(
+        static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
+        int(p.in_channels), int(p.out_channels), int(p.kernel[2]), plan.channels_per_stage, plan.stages, total,
+        packed_weight);
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+  }
+  StripArgs a;
+  a.dy = static_cast<const float*>(grad_output);
+  a.dx = static_cast<float*>(grad_input);
+  a.packed = packed_weight;
+  for (int i = 0; i < 5; ++i) {
+    a.dy_stride[i] = p.output_strides[i];
+    a.dx_stride[i] = p.input_strides[i];
+  }
+  a.lines_d = int(p.in_size[0]);
+  a.lines_h = int(p.in_size[1]);
+  a.c_in = int(p.in_channels);
+  a.c_out = int(p.out_channels);
+  a.in_w = int(p.in_size[2]);
+  a.out_w = int(p.out_size[2]);
+  a.stride_w = int(p.stride[2]);
+  a.padding_w = int(p.padding[2]);
+  a.stages = plan.stages;
+  const int64_t* dx = p.input_strides;
+  a.pair_stores = dx[4] == 1 && dx[0] % 2 == 0 && dx[1] % 2 == 0 && dx[2] % 2 == 0 && dx[3] % 2 == 0 &&
+                  reinterpret_cast<uintptr_t>(grad_input) % 8 == 0;
+  const dim3 grid(unsigned(plan.ci_tiles), unsigned((p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN),
+                  unsigned(lines));
+  switch (a.stride_w * 8 + plan.taps) {  // (s, T) with T s dividing 32 (strip_grad_input_possible)
+    case 8 * 8 + 1: return launch_strip_grad_input<2, 4>(a, grid, stream);
+    case 8 * 8 + 2: return launch_strip_grad_input<2, 2>(a, grid, stream);
+    case 8 * 8 + 4: return launch_strip_grad_input<2, 1>(a, grid, stream);
+    case 16 * 8 + 1: return launch_strip_grad_input<4, 2>(a, grid, stream);
+    case 16 * 8 + 2: return launch_strip_grad_input<4, 1>(a, grid, stream);
+    case 32 * 8 + 1: return launch_strip_grad_input<8, 1>(a, grid, stream);
+    default: return cudaErrorInvalidValue;
   }
 }
 

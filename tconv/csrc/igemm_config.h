@@ -313,3 +313,36 @@ namespace tconv {
 constexpr double kFoldMaxWorkRatio = 1.03;
 
 }  // namespace tconv
+
+namespace tconv {
+
+// grad_input over grad_output strips (Hopper, TF32 mode; conv_transpose_igemm.cu, strip_grad_input). Where the W
+// stride s is a multiple of 8 and the W kernel is T whole strides (HiFi-GAN's k16 s8: T = 2), tap s t + r of input
+// position u reads grad_output at s (u + t) - p + r: row u + t of the "strip" whose row v holds the s values from
+// s v - p. One channel's rows are one contiguous range of grad_output, so a stage copies it with 16-byte copies
+// (the gather tile copies 4 bytes per 32-byte sector there: runs 94-95) and reads each row for all T taps.
+// The GEMM is transposed against the gather kernels': M = input channels (the packed weights, wgmma's A from
+// shared memory), N = positions (the strips, B), K = channels x T x s, both operands K-major in 8 x 16-byte core
+// matrices. The strips are kept as 16-byte columns ([column][row][4 floats]): a tap's shift of one row is a
+// 16-byte descriptor offset, and the next K half (the next column) is one column further.
+// Measured (H200, TF32, HiFi-GAN's grad_input, 550 GFLOP, profiler): the phase-split gather 8.16 ms (run 101); this
+// tile 3.18 ms with cp.async strips rounded in place (run 120: 37 % tensor-pipe activity, 16 % of the stall
+// samples on the rounding's shared loads, run 123), 1.80 ms (306 TF/s) with the strips loaded into registers one
+// iteration ahead and stored rounded (run 124). cuDNN's fprop for the same GEMM: 1.31 ms (run 101).
+struct StripGradInputTile {
+  static constexpr int kThreads = 256;  // two warpgroups, each 64 input channels x all kBlockN positions; all copy
+  static constexpr int kBlockM = 128;   // input channels
+  static constexpr int kBlockN = 256;   // positions (wgmma m64n256k8)
+  static constexpr int kStageK = 32;    // channels per stage x T x s: T s divides 32
+  static constexpr int kMaxTaps = 4;    // T
+  static constexpr int kRows = 264;     // strip rows per column: kBlockN + kMaxTaps - 1, rounded up to 8
+  static constexpr int kStageAFloats = kBlockM * kStageK;
+  // Columns per stage are 8 / T (channels per stage x s / 4); 6 stages where they fit (T >= 2), else 4.
+  static constexpr int kColumnFloats = kRows * 4;
+  template <int kTaps>
+  static constexpr int kStageFloats = kStageAFloats + 8 / kTaps * kColumnFloats;
+  static constexpr int kDeepStages = 6, kShallowStages = 4;
+  static_assert(kRows >= kBlockN + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
+};
+
+}  // namespace tconv

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Run 120 (session 18): grad_input's strip kernel (working tree on 7685220). Build, the strip GPU tests and the
+# tests around grad_input's choices, memcheck/racecheck of tests/sanitize_small.py, then HiFi-GAN's kernels and
+# fwd+bwd: "auto" (the strip kernel) against "igemm_phase_split" (session 17's auto path for this grad_input).
+set -uo pipefail
+export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build
+cd "$(dirname "$0")"
+t0=$SECONDS
+python3 -m pip install -q --no-deps --no-build-isolation -e . > /tmp/pip.log 2>&1 || { tail -30 /tmp/pip.log; exit 1; }
+python3 -c "import tconv; tconv._build.load()" > $OUT/build.log 2>&1 || { tail -40 $OUT/build.log; exit 1; }
+echo "build $((SECONDS-t0)) s"
+timeout 200 python3 -m pytest -q -rfE -p no:cacheprovider tests/test_conv_transpose_gpu.py \
+  -k "strip or phase_split or g16 or g25 or hifigan or current_stream or global_flags" > $OUT/pytest.log 2>&1; tail -15 $OUT/pytest.log
+echo "tests $((SECONDS-t0)) s"
+timeout 60 compute-sanitizer --tool memcheck python3 tests/sanitize_small.py > $OUT/memcheck.log 2>&1; tail -1 $OUT/memcheck.log
+timeout 120 compute-sanitizer --tool racecheck python3 tests/sanitize_small.py > $OUT/racecheck.log 2>&1; tail -2 $OUT/racecheck.log
+echo "sanitizers $((SECONDS-t0)) s"
+python3 scripts/kernel_breakdown.py real_hifigan_up --precision tf32 --iters 3 2>&1 | head -30
+python3 scripts/quick_timing.py real_hifigan_up --precision tf32 --algorithm auto igemm_phase_split auto igemm_phase_split --runs 20 2>&1 | tail -6
+echo "done $((SECONDS-t0)) s"
