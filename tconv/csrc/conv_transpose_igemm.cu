@@ -2527,7 +2527,7 @@ bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool s
     return false;
   if (p.batch * p.in_size[0] * p.in_size[1] > 65535 || (p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN > 65535)
     return false;
-  // grad_output rows by 16-byte copies (grad_input: any strides, see strip_pair_stores).
+  // grad_output rows by 16-byte copies (grad_input: any strides, see StripArgs::pair_stores).
   const int64_t* dy = p.output_strides;
   if (dy[4] != 1) return false;
   for (int i = 0; i < 4; ++i)
