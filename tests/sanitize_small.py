@@ -163,8 +163,9 @@ for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
     beta = torch.randn(12, device=DEVICE, dtype=dtype, requires_grad=True)
     z = act_group_norm(y, 3, gamma, beta, 1e-5, "silu")
     z.backward(torch.randn_like(z))
-# grad_input's strip kernel (Hopper in TF32 mode; elsewhere "auto" takes the other kernels): k16 s8 p4 over two
-# C_in tiles and two position tiles, C_out not a multiple of a stage's channels.
+# The strip kernels (Hopper in TF32 mode; elsewhere "auto" takes the other kernels): k16 s8 p4; grad_input over two
+# C_in tiles and two position tiles, C_out not a multiple of a stage's channels; grad_weight over two M tiles, its
+# K chunks taken from both lines.
 x = torch.randn(2, 136, 260, device=DEVICE, requires_grad=True)
 w = torch.randn(136, 11, 16, device=DEVICE, requires_grad=True)
 out = tconv.conv_transpose1d(x, w, None, 8, 4)

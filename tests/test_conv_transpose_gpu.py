@@ -569,7 +569,8 @@ def strip_kernel_runs():
 # with T = 1, 2 and 4 whole strides per W kernel (channels per stage 4, 2, 1), against float64 and cuDNN in the
 # same mode, with every gradient checked. C_in over several 128-channel tiles with a partial one, C_out not a
 # multiple of a stage's channels, positions over several 256-wide tiles with a partial one, padding 0 and beyond
-# a stride, output_padding, 2D (H lines), and a batch of 0.
+# a stride, output_padding, 2D (H lines), and a batch of 0. grad_weight takes its strip kernel (under "auto" and
+# "igemm_strip") where the input's W is a multiple of 4: every case but s1 and s2.
 STRIP_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (1, 2, 72, 40, 1, [16], [8], [4], [0], [1], [300], True),
@@ -580,8 +581,10 @@ STRIP_GRID = [
     (1, 2, 40, 6, 1, [32], [32], [16], [0], [1], [20], True),
     (2, 2, 72, 20, 1, [1, 16], [1, 8], [0, 4], [0, 0], [1, 1], [3, 60], True),
     (1, 0, 72, 20, 1, [16], [8], [4], [0], [1], [32], True),
-    # three 128-channel C_in tiles (a partial one) with a partial stage (6 channels at 4 a stage), T = 4 with 9
-    # channels, s = 16 with T = 2 and output_padding
+    # grad_input: three 128-channel C_in tiles (a partial one) with a partial stage (6 channels at 4 a stage).
+    # grad_weight (input W a multiple of 4): two 256-channel N tiles with a partial one and one partial M tile
+    # (6 channels x 8 taps). T = 4 with 9 channels and positions past a line's last chunk; s = 16 with T = 2 and
+    # output_padding.
     (1, 2, 300, 6, 1, [8], [8], [0], [0], [1], [68], True),
     (1, 2, 40, 9, 1, [32], [8], [12], [4], [1], [72], False),
     (1, 1, 24, 12, 1, [32], [16], [4], [8], [1], [36], True),
@@ -596,6 +599,27 @@ def test_strip_grad_input(case, poison_allocator):
         run_case(*case, mode="tf32", layout="contiguous", seed=zlib.crc32(f"{case}strip".encode()) % 10000,
                  poison=poison_allocator, algorithm=algorithm)
 
+
+
+def test_strip_kernels_run_where_planned():
+    """Under "auto" in TF32 mode both strip kernels run on a k16 s8 line with W_in a multiple of 4; at W_in 257
+    grad_weight leaves for the GEMM while grad_input stays; exact fp32 runs neither."""
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+
+    def kernel_names(width, mode):
+        x = torch.randn(2, 72, width, device="cuda", requires_grad=True)
+        w = torch.randn(72, 40, 16, device="cuda", requires_grad=True)
+        with precision(mode), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose1d(x, w, None, 8, 4)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return " ".join(e.name for e in prof.events())
+    names = kernel_names(300, "tf32")
+    assert "strip_grad_input_kernel" in names and "strip_grad_weight_kernel" in names, names
+    names = kernel_names(257, "tf32")
+    assert "strip_grad_input_kernel" in names and "strip_grad_weight_kernel" not in names, names
+    assert "strip_grad" not in kernel_names(300, "fp32")
 
 def test_strip_grad_input_refusals():
     """Forcing the strip kernel where it cannot run is an error (exact fp32, bf16, W stride 4, odd padding, a

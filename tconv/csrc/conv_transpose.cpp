@@ -300,6 +300,15 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
+  // The strip kernel wherever it can run, under "auto" and "igemm_strip" (which forces only grad_input's).
+  if ((algorithm == "auto" || algorithm == "igemm_strip") &&
+      strip_grad_weight_possible(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr())) {
+    const at::Tensor workspace = at::empty({strip_grad_weight_workspace_elems(p, sm_count, budget)}, acc_options);
+    check_launch(strip_grad_weight(p, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+                                   workspace.data_ptr<float>(), sm_count, budget, stream),
+                 "conv_transpose grad_weight (igemm_strip)");
+    return;
+  }
   if (use_grad_weight_igemm(p, dtype, algorithm)) {
     const GatherOptions options = gather_options(algorithm);
     const int64_t workspace_elems = igemm_grad_weight_workspace_elems(p, dtype, !allow_tf32, options.allow_wgmma,

@@ -2042,6 +2042,209 @@ __global__ void tconv_igemm_strip_pack_weight_kernel(const float* __restrict__ w
   }
 }
 
+// ---- grad_weight over grad_output strips (StripGradWeightTile, igemm_config.h; sm_90a, TF32 mode) ----
+struct StripWeightArgs {
+  const float* x;    // input [N, C_in, D, H, W_in]
+  const float* dy;   // grad_output [N, C_out, D, H, W_out]
+  float* partial;    // [splits][C_in][C_out][K_W] (row-major), summed by sum_splits
+  int64_t x_stride[5], dy_stride[5];
+  int lines_d, lines_h;
+  int c_in, c_out, in_w, out_w, padding_w;
+  int chunks_per_line;  // kBlockK-position chunks of a line
+  int64_t chunks;       // lines x chunks_per_line: the GEMM's K in stages
+  int splits;
+};
+
+// Block: kBlockM rows (output channel, W tap) = kBlockM / (T s) output channels x all their taps, by kBlockN input
+// channels, over one split of the K chunks (kBlockK positions of one (n, d, h) line each). Tap s t + r of input
+// position u reads grad_output at s (u + t) - p + r: row u + t, phase r of the channel's strip, one contiguous range
+// of grad_output per chunk. Both operands come from shared memory by descriptor (K-major 8 x 16-byte core matrices).
+// Each thread copies its 16-byte pieces of a stage (x, strips) by cp.async into a raw ring kRaw stages ahead, and
+// when the stage's turn comes reads back its own pieces (no barrier: the same thread) and stores them rounded to TF32
+// (wgmma truncates) into a wgmma slot: the x tile (B) as it is, the strips (A) transposed to [row group][position
+// quad][8 rows][4 positions], once per tap at the tap's shift (a one-position shift is not a 16-byte descriptor
+// offset). Why the ring: with the pieces held in registers one stage ahead (run 130) every stage waited a full
+// L2/HBM latency, 1.5 us for 0.3 us of MMA. Two warpgroups of 64 rows issue one m64n256k8 each per k8 step and keep
+// one group in flight, so the slot refilled is the one read two iterations earlier.
+template <int kSlots, int kRaw, int kStride, int kTaps>
+__global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
+    tconv_igemm_strip_grad_weight_kernel(const StripWeightArgs a) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Tile = StripGradWeightTile;
+  constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK, kThreads = Tile::kThreads;
+  constexpr int kAQuad = Tile::kAQuadFloats;
+  constexpr int kKernelW = kTaps * kStride, kChannels = BM / kKernelW, kSteps = BK / 8;
+  constexpr int kStripRows = Tile::strip_rows(kTaps), kPieces = kStride / 4;  // 16-byte pieces per strip row
+  constexpr int kStripCopies = Tile::strip_copies(kStride, kTaps);
+  constexpr int kXFloats = Tile::kXFloats, kSlotFloats = Tile::kSlotFloats;
+  constexpr int kRawFloats = Tile::raw_floats(kStride, kTaps);
+  constexpr int kXCopies = kXFloats / 4 / kThreads, kQuadGroups = BK / 16;  // a warp's x copy: 8 channels x 4 quads
+  static_assert(BM % kKernelW == 0 && kXFloats % (4 * kThreads) == 0 && kStride % 8 == 0 && BK % 16 == 0,
+                "whole pieces");
+  static_assert(kSlots >= 3 && kRaw >= 1, "a slot read, one in flight, one refilled");
+  extern __shared__ __align__(16) float smem[];
+  float* const raw_ring = smem + kSlots * kSlotFloats;
+  const int m_tile = blockIdx.x, n0 = blockIdx.y * BN, split = blockIdx.z;
+  const int co0 = m_tile * kChannels;
+  const int64_t chunk_begin = split_begin(a.chunks, a.splits, split);
+  const int stages = int(split_begin(a.chunks, a.splits, split + 1) - chunk_begin);
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+
+  // The next stage to copy, by (n, d, h) line and first position u0: stages are issued in order, so the cursor steps
+  // one chunk at a time and divides only here. Why: with the divisions per stage (four 64-bit ones), the block
+  // issued 410 instructions per warp and stage at ~7.5 cycles each, 3.1k cycles for 512 of MMA (run 132).
+  int64_t next_n, x_line = 0, dy_line = 0;
+  int next_d, next_h, next_u0;
+  {
+    const int64_t line = chunk_begin / a.chunks_per_line;
+    next_u0 = int(chunk_begin - line * a.chunks_per_line) * BK;
+    next_h = int(line % a.lines_h);
+    next_d = int((line / a.lines_h) % a.lines_d);
+    next_n = line / (int64_t(a.lines_h) * a.lines_d);
+  }
+  auto locate_line = [&] {
+    x_line = next_n * a.x_stride[0] + next_d * a.x_stride[2] + next_h * a.x_stride[3];
+    dy_line = next_n * a.dy_stride[0] + next_d * a.dy_stride[2] + next_h * a.dy_stride[3];
+  };
+  locate_line();
+  auto step_chunk = [&] {
+    next_u0 += BK;
+    if (next_u0 < a.chunks_per_line * BK) return;
+    next_u0 = 0;
+    if (++next_h == a.lines_h) {
+      next_h = 0;
+      if (++next_d == a.lines_d) {
+        next_d = 0;
+        ++next_n;
+      }
+    }
+    locate_line();
+  };
+  // x pieces: warp task p = warp + 8 i is 8-channel group p / kQuadGroups, positions 16 (p % kQuadGroups) .. + 15;
+  // lane: channel lane % 8 of the group, 4 positions from 4 (lane / 8); raw and slot hold it at the same offset.
+  // Strip pieces: piece e = tid + 256 i is channel e / (rows x pieces), row (e / pieces) % rows, phases
+  // 4 (e % pieces) .. + 3; raw float4 e.
+  auto x_offset = [&](int i) {
+    const int p = warp + 8 * i, quad = 4 * (p % kQuadGroups) + lane / 8;
+    return ((p / kQuadGroups) * (BK / 4) + quad) * 32 + (lane % 8) * 4;
+  };
+  // Stage q's copies into raw slot q % kRaw, one commit group per stage (an empty one past the last stage, so that
+  // the group count stays q + kRaw when stage q is stored).
+  auto issue_stage = [&](int q) {
+    if (q < stages) {
+      float* raw = raw_ring + (q % kRaw) * kRawFloats;
+      const int u0 = next_u0;
+#pragma unroll
+      for (int i = 0; i < kXCopies; ++i) {
+        const int p = warp + 8 * i, ci = n0 + (p / kQuadGroups) * 8 + lane % 8;
+        const int u = u0 + 4 * (4 * (p % kQuadGroups) + lane / 8);
+        const bool ok = ci < a.c_in && u < a.in_w;
+        cp_async_16(raw + x_offset(i), ok ? a.x + x_line + int64_t(ci) * a.x_stride[1] + u : a.x, ok);
+      }
+#pragma unroll
+      for (int i = 0; i < kStripCopies; ++i) {
+        const int e = tid + i * kThreads, c = e / (kStripRows * kPieces), v = (e / kPieces) % kStripRows;
+        if (c >= kChannels) continue;
+        const int w = kStride * (u0 + v) - a.padding_w + 4 * (e % kPieces);
+        const bool ok = co0 + c < a.c_out && w >= 0 && w + 4 <= a.out_w;
+        cp_async_16(raw + kXFloats + 4 * e, ok ? a.dy + dy_line + int64_t(co0 + c) * a.dy_stride[1] + w : a.dy, ok);
+      }
+      step_chunk();
+    }
+    cp_async_commit();
+  };
+  auto store_stage = [&](int q, int slot) {
+    const float* raw = raw_ring + (q % kRaw) * kRawFloats;
+    float* X = smem + slot * kSlotFloats;
+#pragma unroll
+    for (int i = 0; i < kXCopies; ++i) {
+      const int o = x_offset(i);
+      const float4 v = *reinterpret_cast<const float4*>(raw + o);
+      *reinterpret_cast<float4*>(X + o) = make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)),
+                                                      __uint_as_float(to_tf32(v.z)), __uint_as_float(to_tf32(v.w)));
+    }
+    float* A = X + kXFloats;  // row m = c K_W + s t + r, position u: [m / 8][u / 4][m % 8][u % 4]
+#pragma unroll
+    for (int i = 0; i < kStripCopies; ++i) {
+      const int e = tid + i * kThreads, c = e / (kStripRows * kPieces), v = (e / kPieces) % kStripRows;
+      if (c >= kChannels) continue;
+      const int r0 = 4 * (e % kPieces);
+      const float4 piece = *reinterpret_cast<const float4*>(raw + kXFloats + 4 * e);
+      const float values[4] = {piece.x, piece.y, piece.z, piece.w};
+#pragma unroll
+      for (int t = 0; t < kTaps; ++t) {
+        const int u = v - t;
+        if (u < 0 || u >= BK) continue;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const int m = c * kKernelW + t * kStride + r0 + j;
+          A[((m / 8) * (BK / 4) + u / 4) * kAQuad + (m % 8) * 4 + u % 4] = __uint_as_float(to_tf32(values[j]));
+        }
+      }
+    }
+  };
+
+  const int warpgroup = warp / 4;
+  float acc[128];
+#pragma unroll
+  for (int i = 0; i < 128; ++i) acc[i] = 0.f;
+
+#pragma unroll 1
+  for (int q = 0; q < kRaw; ++q) issue_stage(q);
+#pragma unroll 1
+  for (int q = 0; q < kSlots - 2; ++q) {
+    cp_async_wait<kRaw - 1>();  // stage q's own pieces (kRaw + q groups committed)
+    if (q < stages) store_stage(q, q);
+    issue_stage(q + kRaw);
+  }
+  int read_slot = 0, write_slot = kSlots - 2;
+  for (int it = 0; it < stages; ++it) {
+    fence_generic_to_async_shared();
+    // Stage it was stored at least one barrier ago; both warpgroups finished stage it - 2 (one group in flight),
+    // whose slot is refilled now with stage it + kSlots - 2.
+    __syncthreads();
+    const int q = it + kSlots - 2;
+    cp_async_wait<kRaw - 1>();
+    if (q < stages) store_stage(q, write_slot);
+    issue_stage(q + kRaw);
+    const float* stage = smem + read_slot * kSlotFloats;
+    // B (x): step j reads position quads 2 j, 2 j + 1 (the next quad 128 bytes on, the next 8 channels 1 KB on);
+    // A: this warpgroup's 8 row groups, the same quads (kAQuad floats apart).
+    const uint64_t b_desc = wgmma_smem_descriptor(stage, 128, BK / 4 * 128);
+    const uint64_t a_desc = wgmma_smem_descriptor(stage + kXFloats + warpgroup * 8 * (BK / 4) * kAQuad, kAQuad * 4,
+                                                  BK / 4 * kAQuad * 4);
+    wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < kSteps; ++j)
+      wgmma_tf32_n256_shared(acc, a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
+    wgmma_commit();
+    wgmma_wait<1>();
+    read_slot = read_slot + 1 == kSlots ? 0 : read_slot + 1;
+    write_slot = write_slot + 1 == kSlots ? 0 : write_slot + 1;
+  }
+  cp_async_wait<0>();  // the empty tail groups: nothing lands after exit
+  wgmma_wait<0>();
+
+  const int gid = lane / 4, tig = lane % 4;
+  // Accumulator i: row 16 warp + gid (+ 8 for i % 4 >= 2), input channel n0 + 8 (i / 4) + 2 tig + i % 2.
+  float* out = a.partial + int64_t(split) * a.c_in * a.c_out * kKernelW;
+#pragma unroll
+  for (int hrow = 0; hrow < 2; ++hrow) {
+    const int m = m_tile * BM + 16 * warp + gid + 8 * hrow, co = m / kKernelW, kw = m % kKernelW;
+    if (co >= a.c_out) continue;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int ci = n0 + 8 * j + 2 * tig + e;
+        if (ci < a.c_in) out[(int64_t(ci) * a.c_out + co) * kKernelW + kw] = acc[4 * j + 2 * hrow + e];
+      }
+  }
+#else
+  (void)a;
+#endif
+}
+
 // GEMM K rows per tap for channels_per_row channels per row (2: the fp16/bf16 channel pairs), in
 // chunks of block_k rows.
 void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK) {
@@ -2507,33 +2710,28 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   }
 }
 
+bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output);
+
+namespace {
+// The (n, d, h) lines and W extents both strip kernels' arguments carry (StripArgs, StripWeightArgs).
+template <class Args>
+void set_strip_line_shape(Args& a, const ConvTransposeParams& p) {
+  a.lines_d = int(p.in_size[0]);
+  a.lines_h = int(p.in_size[1]);
+  a.c_in = int(p.in_channels);
+  a.c_out = int(p.out_channels);
+  a.in_w = int(p.in_size[2]);
+  a.out_w = int(p.out_size[2]);
+  a.padding_w = int(p.padding[2]);
+}
+}  // namespace
+
 bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
                                const void* grad_input) {
-  using Tile = StripGradInputTile;
-  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
-  for (int i = 0; i < 2; ++i)  // one GEMM per (n, d, h) line: nothing happens along D and H
-    if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
-  const int64_t s = p.stride[2];
-  if (p.dilation[2] != 1 || s % 8 != 0 || s > Tile::kStageK || p.kernel[2] % s != 0) return false;
-  const int64_t taps = p.kernel[2] / s;
-  if (taps > Tile::kMaxTaps || Tile::kStageK % (taps * s) != 0) return false;
-  // Whole 16-byte pieces of grad_output: each lies inside it or outside, never across an end.
-  if (p.padding[2] % 4 != 0 || p.out_size[2] % 4 != 0) return false;
-  const int64_t big = int64_t(1) << 30;  // positions and channels are ints in the kernel
-  if (p.out_size[2] >= big || p.in_size[2] >= big || p.padding[2] >= big || p.in_channels >= big ||
-      p.out_channels >= big)
-    return false;
-  if (p.batch * p.in_size[0] * p.in_size[1] > 65535 || (p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN > 65535)
-    return false;
-  // grad_output rows by 16-byte copies (grad_input: any strides, see StripArgs::pair_stores).
-  const int64_t* dy = p.output_strides;
-  if (dy[4] != 1) return false;
-  for (int i = 0; i < 4; ++i)
-    if (dy[i] % 4 != 0) return false;
-  (void)grad_input;
-  return reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+  (void)grad_input;  // any strides, see StripArgs::pair_stores
+  return strip_grad_output_possible(p, dtype, split_tf32, grad_output) &&
+         p.batch * p.in_size[0] * p.in_size[1] <= 65535 &&
+         (p.in_size[2] + StripGradInputTile::kBlockN - 1) / StripGradInputTile::kBlockN <= 65535;
 }
 
 namespace {
@@ -2594,14 +2792,8 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
     a.dy_stride[i] = p.output_strides[i];
     a.dx_stride[i] = p.input_strides[i];
   }
-  a.lines_d = int(p.in_size[0]);
-  a.lines_h = int(p.in_size[1]);
-  a.c_in = int(p.in_channels);
-  a.c_out = int(p.out_channels);
-  a.in_w = int(p.in_size[2]);
-  a.out_w = int(p.out_size[2]);
+  set_strip_line_shape(a, p);
   a.stride_w = int(p.stride[2]);
-  a.padding_w = int(p.padding[2]);
   a.stages = plan.stages;
   const int64_t* dx = p.input_strides;
   a.pair_stores = dx[4] == 1 && dx[0] % 2 == 0 && dx[1] % 2 == 0 && dx[2] % 2 == 0 && dx[3] % 2 == 0 &&
@@ -2617,6 +2809,125 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
     case 32 * 8 + 1: return launch_strip_grad_input<8, 1>(a, grid, stream);
     default: return cudaErrorInvalidValue;
   }
+}
+
+// The grad_output side of both strip kernels: 1D lines (nothing along D and H), groups 1, W dilation 1, a W stride
+// that is a multiple of 8 with T whole strides per W kernel (T s dividing 32), and whole 16-byte pieces of
+// W-contiguous grad_output rows (each lies inside it or outside, never across an end).
+bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output) {
+  using Tile = StripGradInputTile;
+  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
+  for (int i = 0; i < 2; ++i)
+    if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
+  const int64_t s = p.stride[2];
+  if (p.dilation[2] != 1 || s % 8 != 0 || s > Tile::kStageK || p.kernel[2] % s != 0) return false;
+  const int64_t taps = p.kernel[2] / s;
+  if (taps > Tile::kMaxTaps || Tile::kStageK % (taps * s) != 0) return false;
+  if (p.padding[2] % 4 != 0 || p.out_size[2] % 4 != 0) return false;
+  const int64_t big = int64_t(1) << 30;  // positions and channels are ints in the kernels
+  if (p.out_size[2] >= big || p.in_size[2] >= big || p.padding[2] >= big || p.in_channels >= big ||
+      p.out_channels >= big)
+    return false;
+  const int64_t* dy = p.output_strides;
+  if (dy[4] != 1) return false;
+  for (int i = 0; i < 4; ++i)
+    if (dy[i] % 4 != 0) return false;
+  return reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+}
+
+bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                                const void* grad_output) {
+  if (!strip_grad_output_possible(p, dtype, split_tf32, grad_output)) return false;
+  // x by 16-byte pieces of 4 positions: W-contiguous, whole pieces, 16-byte aligned rows.
+  const int64_t* x = p.input_strides;
+  if (x[4] != 1 || p.in_size[2] % 4 != 0 || p.batch * p.in_size[0] * p.in_size[1] * p.in_size[2] >= (int64_t(1) << 40))
+    return false;
+  for (int i = 0; i < 4; ++i)
+    if (x[i] % 4 != 0) return false;
+  return reinterpret_cast<uintptr_t>(input) % 16 == 0;
+}
+
+namespace {
+// Splits of the position chunks: the fewest among those with the least waves x work per block (one block per SM),
+// within the workspace budget (whole weight-sized buffers, at least one).
+int strip_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  using Tile = StripGradWeightTile;
+  const int64_t weight = p.in_channels * p.out_channels * p.kernel[2];
+  const int64_t tiles = ((p.out_channels * p.kernel[2] + Tile::kBlockM - 1) / Tile::kBlockM) *
+                        ((p.in_channels + Tile::kBlockN - 1) / Tile::kBlockN);
+  const int64_t chunks = p.batch * p.in_size[0] * p.in_size[1] * ((p.in_size[2] + Tile::kBlockK - 1) / Tile::kBlockK);
+  const int64_t cap = std::max<int64_t>(1, std::min<int64_t>({max_workspace_elems / std::max<int64_t>(weight, 1),
+                                                              chunks, 64, 65535}));
+  int best = 1;
+  double best_cost = 0;
+  for (int64_t splits = 1; splits <= cap; ++splits) {
+    const int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
+    const double cost = double(waves) / double(splits);
+    if (splits == 1 || cost < best_cost * 0.999) {
+      best = int(splits);
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+template <int kStride, int kTaps>
+cudaError_t launch_strip_grad_weight(const StripWeightArgs& a, const dim3& grid, cudaStream_t stream) {
+  using Tile = StripGradWeightTile;
+  constexpr int kRaw = Tile::raw_stages(kStride, kTaps);
+  constexpr int kBytes = int(sizeof(float)) * (Tile::kSlots * Tile::kSlotFloats + kRaw * Tile::raw_floats(kStride, kTaps));
+  auto kernel = tconv_igemm_strip_grad_weight_kernel<Tile::kSlots, kRaw, kStride, kTaps>;
+  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
+  if (err != cudaSuccess) return err;
+  kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
+  return cudaGetLastError();
+}
+}  // namespace
+
+int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  return int64_t(strip_grad_weight_splits(p, sm_count, max_workspace_elems)) * p.in_channels * p.out_channels *
+         p.kernel[2];
+}
+
+cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, const void* grad_output,
+                              void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
+                              cudaStream_t stream) {
+  using Tile = StripGradWeightTile;
+  StripWeightArgs a;
+  a.x = static_cast<const float*>(input);
+  a.dy = static_cast<const float*>(grad_output);
+  a.partial = workspace;
+  for (int i = 0; i < 5; ++i) {
+    a.x_stride[i] = p.input_strides[i];
+    a.dy_stride[i] = p.output_strides[i];
+  }
+  set_strip_line_shape(a, p);
+  a.chunks_per_line = int((p.in_size[2] + Tile::kBlockK - 1) / Tile::kBlockK);
+  a.chunks = p.batch * p.in_size[0] * p.in_size[1] * a.chunks_per_line;
+  a.splits = strip_grad_weight_splits(p, sm_count, max_workspace_elems);
+  const int64_t sizes[5] = {p.in_channels, p.out_channels, 1, 1, p.kernel[2]};
+  const int64_t weight = p.in_channels * p.out_channels * p.kernel[2];
+  if (weight == 0) return cudaSuccess;
+  if (a.chunks == 0) {  // no positions: the sums are zero
+    const cudaError_t err = cudaMemsetAsync(workspace, 0, size_t(weight) * sizeof(float), stream);
+    if (err != cudaSuccess) return err;
+    return sum_splits(DType::kFloat32, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
+  }
+  const dim3 grid(unsigned((p.out_channels * p.kernel[2] + Tile::kBlockM - 1) / Tile::kBlockM),
+                  unsigned((p.in_channels + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(a.splits));
+  cudaError_t err = cudaErrorInvalidValue;
+  switch (p.stride[2] * 8 + p.kernel[2] / p.stride[2]) {  // (s, T) as strip_grad_output_possible allows
+    case 8 * 8 + 1: err = launch_strip_grad_weight<8, 1>(a, grid, stream); break;
+    case 8 * 8 + 2: err = launch_strip_grad_weight<8, 2>(a, grid, stream); break;
+    case 8 * 8 + 4: err = launch_strip_grad_weight<8, 4>(a, grid, stream); break;
+    case 16 * 8 + 1: err = launch_strip_grad_weight<16, 1>(a, grid, stream); break;
+    case 16 * 8 + 2: err = launch_strip_grad_weight<16, 2>(a, grid, stream); break;
+    case 32 * 8 + 1: err = launch_strip_grad_weight<32, 1>(a, grid, stream); break;
+    default: break;
+  }
+  if (err != cudaSuccess) return err;
+  return sum_splits(DType::kFloat32, workspace, a.splits, sizes, p.weight_strides, grad_weight, stream);
 }
 
 namespace {

@@ -2,6 +2,13 @@
 // Each entry says what justified it; entries without a measurement say so.
 #pragma once
 
+// The tile functions the kernels also evaluate in their constant expressions (the .cpp side sees plain constexpr).
+#if defined(__CUDACC__)
+#define TCONV_TILE_FN __host__ __device__ static constexpr
+#else
+#define TCONV_TILE_FN static constexpr
+#endif
+
 namespace tconv {
 
 // Gather implicit GEMM (forward per phase, and grad_input), fp32 in, TF32 / 3xTF32 mma.sync.
@@ -343,6 +350,36 @@ struct StripGradInputTile {
   static constexpr int kStageFloats = kStageAFloats + 8 / kTaps * kColumnFloats;
   static constexpr int kDeepStages = 6, kShallowStages = 4;
   static_assert(kRows >= kBlockN + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
+};
+
+// grad_weight over the same strips (conv_transpose_igemm.cu, strip_grad_weight): M = (output channel, W tap) rows,
+// kBlockM / (T s) whole channels (A: the strips transposed, one copy per tap shift), N = input channels (B: the x
+// tile), K = positions, kBlockK of one line per stage, split over the lines into weight-sized fp32 partial sums.
+struct StripGradWeightTile {
+  static constexpr int kThreads = 256;  // two warpgroups of 64 rows each, both over all kBlockN input channels
+  static constexpr int kBlockM = 128;
+  static constexpr int kBlockN = 256;   // wgmma m64n256k8
+  static constexpr int kBlockK = 16;    // positions per stage (32: 255 registers and 80-400 bytes of spills)
+  // The strips' core matrices 144 bytes apart along K, not 128: a warp's transposed scalar stores then hit 32 banks,
+  // not 8 (run 130, HiFi-GAN: 6.23 vs 6.26 ms, when the kernel was latency-bound).
+  static constexpr int kAQuadFloats = 36;
+  static constexpr int kXFloats = kBlockN * kBlockK;
+  static constexpr int kSlotFloats = kXFloats + kBlockM / 8 * (kBlockK / 4) * kAQuadFloats;
+  static constexpr int kSlots = 3;      // wgmma slots: one read, one in flight (stage - 1), one refilled (+1)
+  static constexpr int kMaxRaw = 8;
+  static constexpr int kSharedBytes = 227 * 1024;  // the opt-in maximum per block on sm_90
+  TCONV_TILE_FN int strip_rows(int taps) { return kBlockK + taps - 1; }
+  TCONV_TILE_FN int strip_copies(int stride, int taps) {
+    return (kBlockM / (taps * stride) * strip_rows(taps) * (stride / 4) + kThreads - 1) / kThreads;
+  }
+  // A raw stage: the x tile and each thread's strip pieces (16 bytes per copy), as cp.async leaves them.
+  TCONV_TILE_FN int raw_floats(int stride, int taps) { return kXFloats + strip_copies(stride, taps) * kThreads * 4; }
+  // As many raw stages as the shared memory left by the slots holds: every one is a stage of latency covered.
+  TCONV_TILE_FN int raw_stages(int stride, int taps) {
+    return (kSharedBytes / 4 - kSlots * kSlotFloats) / raw_floats(stride, taps) < kMaxRaw
+               ? (kSharedBytes / 4 - kSlots * kSlotFloats) / raw_floats(stride, taps)
+               : kMaxRaw;
+  }
 };
 
 }  // namespace tconv
