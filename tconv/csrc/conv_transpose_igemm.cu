@@ -1864,6 +1864,33 @@ __device__ __forceinline__ void wgmma_tf32_n256_shared(float (&d)[128], uint64_t
   (void)d, (void)a_desc, (void)b_desc;
 #endif
 }
+// acc += A (64 x 8) x B (8 x 128), as wgmma_tf32_n256_shared.
+__device__ __forceinline__ void wgmma_tf32_n128_shared(float (&d)[64], uint64_t a_desc, uint64_t b_desc) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(a_desc), "l"(b_desc));
+#else
+  (void)d, (void)a_desc, (void)b_desc;
+#endif
+}
+__device__ __forceinline__ void wgmma_tf32_shared(float (&d)[128], uint64_t a_desc, uint64_t b_desc) {
+  wgmma_tf32_n256_shared(d, a_desc, b_desc);
+}
+__device__ __forceinline__ void wgmma_tf32_shared(float (&d)[64], uint64_t a_desc, uint64_t b_desc) {
+  wgmma_tf32_n128_shared(d, a_desc, b_desc);
+}
 
 // Block: 128 input channels x 256 positions of one (n, d, h) line; K = all output channels x the W kernel, in
 // stages of kChannels channels (32 K values). kColumns = s / 4 16-byte columns per strip row, T = 8 / (kChannels x
@@ -2184,10 +2211,15 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     }
   };
 
+  // Each warpgroup: BM / 2 rows as kHalves m64 halves over all BN columns (BN / 2 accumulators each).
+  constexpr int kHalves = BM / 128;
+  static_assert(BM % 128 == 0 && kHalves * BN / 2 == 128, "128 accumulators per thread");
   const int warpgroup = warp / 4;
-  float acc[128];
+  float acc[kHalves][BN / 2];
 #pragma unroll
-  for (int i = 0; i < 128; ++i) acc[i] = 0.f;
+  for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[h][i] = 0.f;
 
 #pragma unroll 1
   for (int q = 0; q < kRaw; ++q) issue_stage(q);
@@ -2211,12 +2243,16 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     // B (x): step j reads position quads 2 j, 2 j + 1 (the next quad 128 bytes on, the next 8 channels 1 KB on);
     // A: this warpgroup's 8 row groups, the same quads (kAQuad floats apart).
     const uint64_t b_desc = wgmma_smem_descriptor(stage, 128, BK / 4 * 128);
-    const uint64_t a_desc = wgmma_smem_descriptor(stage + kXFloats + warpgroup * 8 * (BK / 4) * kAQuad, kAQuad * 4,
-                                                  BK / 4 * kAQuad * 4);
     wgmma_fence();
 #pragma unroll
-    for (int j = 0; j < kSteps; ++j)
-      wgmma_tf32_n256_shared(acc, a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
+    for (int h = 0; h < kHalves; ++h) {
+      const int group0 = (warpgroup * kHalves + h) * 8;  // this m64 half's first 8-row group
+      const uint64_t a_desc = wgmma_smem_descriptor(stage + kXFloats + group0 * (BK / 4) * kAQuad, kAQuad * 4,
+                                                    BK / 4 * kAQuad * 4);
+#pragma unroll
+      for (int j = 0; j < kSteps; ++j)
+        wgmma_tf32_shared(acc[h], a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
+    }
     wgmma_commit();
     wgmma_wait<1>();
     read_slot = read_slot + 1 == kSlots ? 0 : read_slot + 1;
@@ -2226,20 +2262,24 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   wgmma_wait<0>();
 
   const int gid = lane / 4, tig = lane % 4;
-  // Accumulator i: row 16 warp + gid (+ 8 for i % 4 >= 2), input channel n0 + 8 (i / 4) + 2 tig + i % 2.
+  // Accumulator [h][i]: row 64 (kHalves warpgroup + h) + 16 (warp % 4) + gid (+ 8 for i % 4 >= 2), input channel
+  // n0 + 8 (i / 4) + 2 tig + i % 2.
   float* out = a.partial + int64_t(split) * a.c_in * a.c_out * kKernelW;
 #pragma unroll
-  for (int hrow = 0; hrow < 2; ++hrow) {
-    const int m = m_tile * BM + 16 * warp + gid + 8 * hrow, co = m / kKernelW, kw = m % kKernelW;
-    if (co >= a.c_out) continue;
+  for (int h = 0; h < kHalves; ++h)
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j)
+    for (int hrow = 0; hrow < 2; ++hrow) {
+      const int m = m_tile * BM + 64 * (kHalves * warpgroup + h) + 16 * (warp % 4) + gid + 8 * hrow;
+      const int co = m / kKernelW, kw = m % kKernelW;
+      if (co >= a.c_out) continue;
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int ci = n0 + 8 * j + 2 * tig + e;
-        if (ci < a.c_in) out[(int64_t(ci) * a.c_out + co) * kKernelW + kw] = acc[4 * j + 2 * hrow + e];
-      }
-  }
+      for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int ci = n0 + 8 * j + 2 * tig + e;
+          if (ci < a.c_in) out[(int64_t(ci) * a.c_out + co) * kKernelW + kw] = acc[h][4 * j + 2 * hrow + e];
+        }
+    }
 #else
   (void)a;
 #endif

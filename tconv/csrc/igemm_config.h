@@ -356,9 +356,12 @@ struct StripGradInputTile {
 // kBlockM / (T s) whole channels (A: the strips transposed, one copy per tap shift), N = input channels (B: the x
 // tile), K = positions, kBlockK of one line per stage, split over the lines into weight-sized fp32 partial sums.
 struct StripGradWeightTile {
-  static constexpr int kThreads = 256;  // two warpgroups of 64 rows each, both over all kBlockN input channels
-  static constexpr int kBlockM = 128;
-  static constexpr int kBlockN = 256;   // wgmma m64n256k8
+  // Two warpgroups of kBlockM / 2 rows each (m64 halves), both over all kBlockN input channels. 256 x 128, not
+  // 128 x 256: a strip row serves every tap, so A costs ~0.53 of B per row and the L2 bytes per MAC (the limit at
+  // 72 % L2 throughput, run 133) are least near kBlockM = 2 kBlockN: 16.7 vs 20.7 KB per stage.
+  static constexpr int kThreads = 256;
+  static constexpr int kBlockM = 256;
+  static constexpr int kBlockN = 128;   // wgmma m64n128k8
   static constexpr int kBlockK = 16;    // positions per stage (32: 255 registers and 80-400 bytes of spills)
   // The strips' core matrices 144 bytes apart along K, not 128: a warp's transposed scalar stores then hit 32 banks,
   // not 8 (run 130, HiFi-GAN: 6.23 vs 6.26 ms, when the kernel was latency-bound).
