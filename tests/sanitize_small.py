@@ -164,7 +164,7 @@ for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
     z = act_group_norm(y, 3, gamma, beta, 1e-5, "silu")
     z.backward(torch.randn_like(z))
 # The strip kernels (Hopper in TF32 mode; elsewhere "auto" takes the other kernels): k16 s8 p4; grad_input over two
-# C_in tiles and two position tiles, C_out not a multiple of a stage's channels; grad_weight over two M tiles, its
+# C_in tiles and two position tiles, C_out not a multiple of a stage's channels; grad_weight over two N tiles, its
 # K chunks taken from both lines.
 x = torch.randn(2, 136, 260, device=DEVICE, requires_grad=True)
 w = torch.randn(136, 11, 16, device=DEVICE, requires_grad=True)

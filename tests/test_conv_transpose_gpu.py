@@ -582,7 +582,7 @@ STRIP_GRID = [
     (2, 2, 72, 20, 1, [1, 16], [1, 8], [0, 4], [0, 0], [1, 1], [3, 60], True),
     (1, 0, 72, 20, 1, [16], [8], [4], [0], [1], [32], True),
     # grad_input: three 128-channel C_in tiles (a partial one) with a partial stage (6 channels at 4 a stage).
-    # grad_weight (input W a multiple of 4): two 256-channel N tiles with a partial one and one partial M tile
+    # grad_weight (input W a multiple of 4): three 128-channel N tiles (a partial one) and one partial M tile
     # (6 channels x 8 taps). T = 4 with 9 channels and positions past a line's last chunk; s = 16 with T = 2 and
     # output_padding.
     (1, 2, 300, 6, 1, [8], [8], [0], [0], [1], [68], True),

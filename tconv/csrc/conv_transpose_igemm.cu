@@ -1870,7 +1870,10 @@ __device__ __forceinline__ void wgmma_tf32_n128_shared(float (&d)[64], uint64_t 
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
       "}, %64, %65, p, 1, 1;\n}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
@@ -2090,9 +2093,11 @@ struct StripWeightArgs {
 // when the stage's turn comes reads back its own pieces (no barrier: the same thread) and stores them rounded to TF32
 // (wgmma truncates) into a wgmma slot: the x tile (B) as it is, the strips (A) transposed to [row group][position
 // quad][8 rows][4 positions], once per tap at the tap's shift (a one-position shift is not a 16-byte descriptor
-// offset). Why the ring: with the pieces held in registers one stage ahead (run 130) every stage waited a full
-// L2/HBM latency, 1.5 us for 0.3 us of MMA. Two warpgroups of 64 rows issue one m64n256k8 each per k8 step and keep
-// one group in flight, so the slot refilled is the one read two iterations earlier.
+// offset). The ring replaced pieces held in registers one stage ahead (run 130), on a latency hypothesis that run
+// 131 refuted (slower); what held both forms back was per-stage index math (run 132, the cursor below). The ring
+// stays for the registers it frees (the 256 x 128 tile compiles to 232-251); it has not been re-measured against
+// the register form since. Each warpgroup issues kHalves m64nBNk8 per k8 step and keeps one group in flight, so the
+// slot refilled is the one read two iterations earlier.
 template <int kSlots, int kRaw, int kStride, int kTaps>
 __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     tconv_igemm_strip_grad_weight_kernel(const StripWeightArgs a) {

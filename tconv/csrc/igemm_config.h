@@ -362,9 +362,9 @@ struct StripGradWeightTile {
   static constexpr int kThreads = 256;
   static constexpr int kBlockM = 256;
   static constexpr int kBlockN = 128;   // wgmma m64n128k8
-  static constexpr int kBlockK = 16;    // positions per stage (32: 255 registers and 80-400 bytes of spills)
+  static constexpr int kBlockK = 16;  // positions per stage (32 spilled in the register-held form; untried since)
   // The strips' core matrices 144 bytes apart along K, not 128: a warp's transposed scalar stores then hit 32 banks,
-  // not 8 (run 130, HiFi-GAN: 6.23 vs 6.26 ms, when the kernel was latency-bound).
+  // not 8 (run 130, HiFi-GAN: 6.23 vs 6.26 ms, while per-stage index math dominated).
   static constexpr int kAQuadFloats = 36;
   static constexpr int kXFloats = kBlockN * kBlockK;
   static constexpr int kSlotFloats = kXFloats + kBlockM / 8 * (kBlockK / 4) * kAQuadFloats;
