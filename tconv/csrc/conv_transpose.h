@@ -81,8 +81,9 @@ int64_t strip_packed_weight_elems(const ConvTransposeParams& p);
 cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
                              void* grad_input, float* packed_weight, cudaStream_t stream);
 // grad_weight on the same strips (StripGradWeightTile): the grad_input conditions, with the input W-contiguous, W_in
-// a multiple of 4 and rows 16-byte aligned. Workspace: strip_grad_weight_workspace_elems fp32 (split partial sums
-// within max_workspace_elems, at least one weight's worth), summed in a fixed order.
+// a multiple of 4, rows 16-byte aligned and fewer than 2^31 chunks of 16 positions. Workspace:
+// strip_grad_weight_workspace_elems fp32 (split partial sums within max_workspace_elems, at least one weight's
+// worth), summed in a fixed order.
 bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
                                 const void* grad_output);
 int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);

@@ -2887,8 +2887,10 @@ bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool 
   if (!strip_grad_output_possible(p, dtype, split_tf32, grad_output)) return false;
   // x by 16-byte pieces of 4 positions: W-contiguous, whole pieces, 16-byte aligned rows.
   const int64_t* x = p.input_strides;
-  if (x[4] != 1 || p.in_size[2] % 4 != 0 || p.batch * p.in_size[0] * p.in_size[1] * p.in_size[2] >= (int64_t(1) << 40))
-    return false;
+  if (x[4] != 1 || p.in_size[2] % 4 != 0) return false;
+  // A block's stage count is an int: fewer than 2^31 position chunks in all.
+  const int64_t chunks_per_line = (p.in_size[2] + StripGradWeightTile::kBlockK - 1) / StripGradWeightTile::kBlockK;
+  if (p.batch * p.in_size[0] * p.in_size[1] * chunks_per_line >= (int64_t(1) << 31)) return false;
   for (int i = 0; i < 4; ++i)
     if (x[i] % 4 != 0) return false;
   return reinterpret_cast<uintptr_t>(input) % 16 == 0;
