@@ -357,7 +357,7 @@ __device__ __forceinline__ void fence_generic_to_async_shared() {
 // full[s], the other fp32 wgmma tiles: the bulk copy of stage s's B slice has landed (A is ordered by the
 // cp.async groups and the block barrier).
 // empty[s] (warp-specialized only): every MMA thread's reads of stage s have completed (one arrive per MMA thread).
-__device__ __forceinline__ uint32_t shared_address(const void* p) {
+[[maybe_unused]] __device__ __forceinline__ uint32_t shared_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 __device__ __forceinline__ void mbarrier_init(uint64_t* bar, int count) {
@@ -1830,7 +1830,8 @@ struct StripArgs {
 
 // acc += A (64 x 8, shared, by descriptor) x B (8 x 256, shared, by descriptor): m64n256k8 TF32, both operands
 // K-major. The fp32 values in shared memory must already be TF32-rounded: wgmma truncates the low bits.
-__device__ __forceinline__ void wgmma_tf32_n256_shared(float (&d)[128], uint64_t a_desc, uint64_t b_desc) {
+[[maybe_unused]] __device__ __forceinline__ void wgmma_tf32_n256_shared(float (&d)[128], uint64_t a_desc,
+                                                                      uint64_t b_desc) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
@@ -1865,7 +1866,8 @@ __device__ __forceinline__ void wgmma_tf32_n256_shared(float (&d)[128], uint64_t
 #endif
 }
 // acc += A (64 x 8) x B (8 x 128), as wgmma_tf32_n256_shared.
-__device__ __forceinline__ void wgmma_tf32_n128_shared(float (&d)[64], uint64_t a_desc, uint64_t b_desc) {
+[[maybe_unused]] __device__ __forceinline__ void wgmma_tf32_n128_shared(float (&d)[64], uint64_t a_desc,
+                                                                      uint64_t b_desc) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
@@ -1887,12 +1889,6 @@ __device__ __forceinline__ void wgmma_tf32_n128_shared(float (&d)[64], uint64_t 
 #else
   (void)d, (void)a_desc, (void)b_desc;
 #endif
-}
-__device__ __forceinline__ void wgmma_tf32_shared(float (&d)[128], uint64_t a_desc, uint64_t b_desc) {
-  wgmma_tf32_n256_shared(d, a_desc, b_desc);
-}
-__device__ __forceinline__ void wgmma_tf32_shared(float (&d)[64], uint64_t a_desc, uint64_t b_desc) {
-  wgmma_tf32_n128_shared(d, a_desc, b_desc);
 }
 
 // Block: 128 input channels x 256 positions of one (n, d, h) line; K = all output channels x the W kernel, in
@@ -2218,7 +2214,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
 
   // Each warpgroup: BM / 2 rows as kHalves m64 halves over all BN columns (BN / 2 accumulators each).
   constexpr int kHalves = BM / 128;
-  static_assert(BM % 128 == 0 && kHalves * BN / 2 == 128, "128 accumulators per thread");
+  static_assert(BM % 128 == 0 && BN == 128 && kHalves * BN / 2 == 128, "m64n128 halves, 128 accumulators per thread");
   const int warpgroup = warp / 4;
   float acc[kHalves][BN / 2];
 #pragma unroll
@@ -2256,7 +2252,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
                                                     BK / 4 * kAQuad * 4);
 #pragma unroll
       for (int j = 0; j < kSteps; ++j)
-        wgmma_tf32_shared(acc[h], a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
+        wgmma_tf32_n128_shared(acc[h], a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
     }
     wgmma_commit();
     wgmma_wait<1>();
