@@ -600,7 +600,6 @@ def test_strip_grad_input(case, poison_allocator):
                  poison=poison_allocator, algorithm=algorithm)
 
 
-
 def test_strip_kernels_run_where_planned():
     """Under "auto" in TF32 mode both strip kernels run on a k16 s8 line with W_in a multiple of 4; at W_in 257
     grad_weight leaves for the GEMM while grad_input stays; exact fp32 runs neither."""
@@ -620,6 +619,7 @@ def test_strip_kernels_run_where_planned():
     names = kernel_names(257, "tf32")
     assert "strip_grad_input_kernel" in names and "strip_grad_weight_kernel" not in names, names
     assert "strip_grad" not in kernel_names(300, "fp32")
+
 
 def test_strip_grad_input_refusals():
     """Forcing the strip kernel where it cannot run is an error (exact fp32, bf16, W stride 4, odd padding, a
