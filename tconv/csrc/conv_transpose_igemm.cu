@@ -9,6 +9,7 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -2146,29 +2147,61 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   };
   // Stage q's copies into raw slot q % kRaw, one commit group per stage (an empty one past the last stage, so that
   // the group count stays q + kRaw when stage q is stored).
+  // Each piece's source, fixed per thread but for the stage's line and u0: x at x_line + x_source[i] + u0 (-1: a
+  // channel past C_in), the strip piece at dy_line + strip_source[i] + s u0 for w = strip_w[i] + s u0 (channel past
+  // C_out or past this tile's channels: strip_w = INT_MIN / 2, never inside grad_output).
+  int64_t x_source[kXCopies], strip_source[kStripCopies];
+  int x_u[kXCopies], strip_w[kStripCopies];
+#pragma unroll
+  for (int i = 0; i < kXCopies; ++i) {
+    const int p = warp + 8 * i, ci = n0 + (p / kQuadGroups) * 8 + lane % 8;
+    x_u[i] = 4 * (4 * (p % kQuadGroups) + lane / 8);
+    x_source[i] = ci < a.c_in ? int64_t(ci) * a.x_stride[1] + x_u[i] : -1;
+  }
+#pragma unroll
+  for (int i = 0; i < kStripCopies; ++i) {
+    const int e = tid + i * kThreads, c = e / (kStripRows * kPieces), v = (e / kPieces) % kStripRows;
+    const bool channel_ok = c < kChannels && co0 + c < a.c_out;
+    strip_w[i] = channel_ok ? kStride * v - a.padding_w + 4 * (e % kPieces) : INT_MIN / 2;
+    strip_source[i] = channel_ok ? int64_t(co0 + c) * a.dy_stride[1] + strip_w[i] : 0;
+  }
   auto issue_stage = [&](int q) {
     if (q < stages) {
       float* raw = raw_ring + (q % kRaw) * kRawFloats;
       const int u0 = next_u0;
 #pragma unroll
       for (int i = 0; i < kXCopies; ++i) {
-        const int p = warp + 8 * i, ci = n0 + (p / kQuadGroups) * 8 + lane % 8;
-        const int u = u0 + 4 * (4 * (p % kQuadGroups) + lane / 8);
-        const bool ok = ci < a.c_in && u < a.in_w;
-        cp_async_16(raw + x_offset(i), ok ? a.x + x_line + int64_t(ci) * a.x_stride[1] + u : a.x, ok);
+        const bool ok = x_source[i] >= 0 && u0 + x_u[i] < a.in_w;
+        cp_async_16(raw + x_offset(i), ok ? a.x + x_line + x_source[i] + u0 : a.x, ok);
       }
 #pragma unroll
       for (int i = 0; i < kStripCopies; ++i) {
-        const int e = tid + i * kThreads, c = e / (kStripRows * kPieces), v = (e / kPieces) % kStripRows;
-        if (c >= kChannels) continue;
-        const int w = kStride * (u0 + v) - a.padding_w + 4 * (e % kPieces);
-        const bool ok = co0 + c < a.c_out && w >= 0 && w + 4 <= a.out_w;
-        cp_async_16(raw + kXFloats + 4 * e, ok ? a.dy + dy_line + int64_t(co0 + c) * a.dy_stride[1] + w : a.dy, ok);
+        if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
+        const int w = strip_w[i] + kStride * u0;
+        const bool ok = w >= 0 && w + 4 <= a.out_w;
+        const float* src = ok ? a.dy + dy_line + strip_source[i] + kStride * u0 : a.dy;
+        cp_async_16(raw + kXFloats + 4 * (tid + i * kThreads), src, ok);
       }
       step_chunk();
     }
     cp_async_commit();
   };
+  // Where piece i's phases land in a slot's A for tap t (-1: its row falls outside the tap's positions), fixed per
+  // thread. Row m = c K_W + s t + r, position u = v - t: [m / 8][u / 4][m % 8][u % 4]; the piece's four phases
+  // r0 .. r0 + 3 stay inside one aligned 4-row half of a row group, so they lie 4 floats apart. Why hoisted: the
+  // stores' address math was most of the 357 instructions per warp and stage of an instruction-bound loop (run 135).
+  int strip_offset[kStripCopies][kTaps];
+#pragma unroll
+  for (int i = 0; i < kStripCopies; ++i) {
+    const int e = tid + i * kThreads, c = e / (kStripRows * kPieces), v = (e / kPieces) % kStripRows;
+#pragma unroll
+    for (int t = 0; t < kTaps; ++t) {
+      const int u = v - t, m0 = c * kKernelW + t * kStride + 4 * (e % kPieces);
+      strip_offset[i][t] = c < kChannels && u >= 0 && u < BK
+                               ? ((m0 / 8) * (BK / 4) + u / 4) * kAQuad + (m0 % 8) * 4 + u % 4
+                               : -1;
+    }
+  }
   auto store_stage = [&](int q, int slot) {
     const float* raw = raw_ring + (q % kRaw) * kRawFloats;
     float* X = smem + slot * kSlotFloats;
@@ -2179,23 +2212,19 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
       *reinterpret_cast<float4*>(X + o) = make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)),
                                                       __uint_as_float(to_tf32(v.z)), __uint_as_float(to_tf32(v.w)));
     }
-    float* A = X + kXFloats;  // row m = c K_W + s t + r, position u: [m / 8][u / 4][m % 8][u % 4]
+    float* A = X + kXFloats;
 #pragma unroll
     for (int i = 0; i < kStripCopies; ++i) {
-      const int e = tid + i * kThreads, c = e / (kStripRows * kPieces), v = (e / kPieces) % kStripRows;
-      if (c >= kChannels) continue;
-      const int r0 = 4 * (e % kPieces);
-      const float4 piece = *reinterpret_cast<const float4*>(raw + kXFloats + 4 * e);
-      const float values[4] = {piece.x, piece.y, piece.z, piece.w};
+      if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
+      const float4 piece = *reinterpret_cast<const float4*>(raw + kXFloats + 4 * (tid + i * kThreads));
+      const float values[4] = {__uint_as_float(to_tf32(piece.x)), __uint_as_float(to_tf32(piece.y)),
+                               __uint_as_float(to_tf32(piece.z)), __uint_as_float(to_tf32(piece.w))};
 #pragma unroll
       for (int t = 0; t < kTaps; ++t) {
-        const int u = v - t;
-        if (u < 0 || u >= BK) continue;
+        const int o = strip_offset[i][t];
+        if (o < 0) continue;
 #pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const int m = c * kKernelW + t * kStride + r0 + j;
-          A[((m / 8) * (BK / 4) + u / 4) * kAQuad + (m % 8) * 4 + u % 4] = __uint_as_float(to_tf32(values[j]));
-        }
+        for (int j = 0; j < 4; ++j) A[o + 4 * j] = values[j];
       }
     }
   };
