@@ -600,9 +600,52 @@ def test_strip_grad_input(case, poison_allocator):
                  poison=poison_allocator, algorithm=algorithm)
 
 
+# The forward's strip kernel (strip_forward; Hopper, TF32 mode) takes any W stride with T = 1, 2 or 4 whole strides
+# per W kernel and any strides of x and y; "auto" takes it at W strides that are multiples of 8 (STRIP_GRID above
+# runs it there, with every gradient), "igemm_strip" wherever it can run. Forward only, since grad_input's strip
+# kernel refuses these strides: W strides 5, 3, 7 and 1 (128-row M tiles across channels), partial M tiles and
+# partial K stages, several 256-row N tiles, odd padding and output_padding, strided, misaligned and channels_last
+# inputs.
+STRIP_FORWARD_GRID = [
+    # dims, batch, cin, cout, kernel, stride, padding, output_padding, spatial, bias, layout
+    (1, 2, 40, 20, [10], [5], [3], [2], [300], True, "contiguous"),
+    (1, 1, 33, 50, [12], [3], [7], [1], [600], False, "strided"),
+    (1, 3, 70, 9, [7], [7], [0], [6], [90], True, "misaligned"),
+    (1, 2, 24, 130, [2], [1], [1], [0], [513], True, "contiguous"),
+    (2, 2, 16, 24, [1, 16], [1, 8], [0, 5], [0, 3], [3, 70], True, "channels_last"),
+    (1, 2, 64, 32, [32], [8], [20], [0], [100], False, "contiguous"),
+    (1, 0, 16, 8, [16], [8], [4], [0], [20], True, "contiguous"),
+]
+
+
+@pytest.mark.parametrize("case", STRIP_FORWARD_GRID, ids=[f"f{i}" for i in range(len(STRIP_FORWARD_GRID))])
+def test_strip_forward(case, poison_allocator):
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    dims, batch, cin, cout, kernel, stride, padding, output_padding, spatial, bias, layout = case
+    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"{case}forward".encode()) % 10000)
+    x = make_tensor([batch, cin, *spatial], torch.float32, layout, gen)
+    w = make_tensor([cin, cout, *kernel], torch.float32, "contiguous" if layout == "strided" else layout, gen)
+    b = torch.randn(cout, generator=gen, device="cuda") if bias else None
+    args = (stride, padding, output_padding, 1, [1] * dims)
+    with precision("tf32"):
+        poison_allocator()
+        with tconv._ops.use_algorithm("igemm_strip"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            ours = TCONV_FN[dims](x, w, b, *args)
+            torch.cuda.synchronize()
+        theirs = TORCH_FN[dims](x, w, b, *args)
+    if ours.numel() > 0:
+        assert any("strip_forward_kernel" in e.name for e in prof.events()), "the strip forward did not run"
+    b64 = b.double() if b is not None else None
+    ref64 = TORCH_FN[dims](x.double(), w.double(), b64, *args)
+    ideal = TORCH_FN[dims](round_to_tf32(x), round_to_tf32(w), b64, *args)
+    check_close("output", ours, ref64, theirs, "tf32", ideal)
+
+
 def test_strip_kernels_run_where_planned():
-    """Under "auto" in TF32 mode both strip kernels run on a k16 s8 line with W_in a multiple of 4; at W_in 257
-    grad_weight leaves for the GEMM while grad_input stays; exact fp32 runs neither."""
+    """Under "auto" in TF32 mode the three strip kernels run on a k16 s8 line with W_in a multiple of 4; at W_in 257
+    grad_weight leaves for the GEMM while the forward and grad_input stay; exact fp32 runs none."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
 
@@ -615,10 +658,11 @@ def test_strip_kernels_run_where_planned():
             torch.cuda.synchronize()
         return " ".join(e.name for e in prof.events())
     names = kernel_names(300, "tf32")
-    assert "strip_grad_input_kernel" in names and "strip_grad_weight_kernel" in names, names
+    assert all(k in names for k in ("strip_forward_kernel", "strip_grad_input_kernel", "strip_grad_weight_kernel")), names
     names = kernel_names(257, "tf32")
-    assert "strip_grad_input_kernel" in names and "strip_grad_weight_kernel" not in names, names
-    assert "strip_grad" not in kernel_names(300, "fp32")
+    assert "strip_forward_kernel" in names and "strip_grad_input_kernel" in names, names
+    assert "strip_grad_weight_kernel" not in names, names
+    assert "_strip_" not in kernel_names(300, "fp32")
 
 
 def test_strip_grad_input_refusals():

@@ -202,6 +202,16 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped)");
     return;
   }
+  // The strip kernel where it can run: under "igemm_strip" wherever possible, under "auto" where preferred.
+  if ((algorithm == "igemm_strip" || algorithm == "auto") &&
+      strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
+      (algorithm == "igemm_strip" || strip_forward_preferred(p))) {
+    const at::Tensor packed = at::empty({strip_forward_packed_weight_elems(p)}, input.options().dtype(at::kFloat));
+    check_launch(strip_forward(p, input.data_ptr(), weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr,
+                               output.data_ptr(), packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (igemm_strip)");
+    return;
+  }
   if (use_gather_igemm(p, GatherPass::kForward, to_dtype(input), algorithm)) {
     const at::Tensor packed =
         at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, gather_options(algorithm))},

@@ -91,6 +91,16 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
                               void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
                               cudaStream_t stream);
 
+// The forward over x strips (the same tile as grad_input's; sm_90a, fp32 in TF32 mode): 1D lines, groups 1, W
+// dilation 1, a W kernel of T = 1, 2 or 4 whole strides (any stride, padding and output_padding; input, output and
+// weight of any strides). "auto" takes it where strip_forward_preferred (a W stride that is a multiple of 8, the
+// strip kernels' family). Workspace: strip_forward_packed_weight_elems fp32.
+bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
+bool strip_forward_preferred(const ConvTransposeParams& p);
+int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p);
+cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
+                          void* output, float* packed_weight, cudaStream_t stream);
+
 // grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace:
 // igemm_grad_weight_workspace_elems fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);

@@ -2057,6 +2057,206 @@ __global__ void tconv_igemm_strip_pack_weight_kernel(const float* __restrict__ w
   }
 }
 
+// ---- the forward over x strips (StripGradInputTile's shapes, igemm_config.h; sm_90a, TF32 mode) ----
+// At W stride s with a W kernel of T whole strides (dilation 1), output position J s + r - p of channel co is the
+// sum over input channels ci and taps t of x[ci, J - t] w[ci, co, t s + r]. So each (n, d, h) line is one GEMM with
+// M = C_out s rows m = co s + r (A: the weights, packed), N = output rows J, K = (tap, input channel) (B: x). It is
+// the W fold's GEMM (_w_fold.py), with both operands read by descriptor: B holds x transposed, input-channel quads as
+// the 16-byte K groups, so a tap is a row offset of B's descriptor and one copy of x serves all T taps.
+struct StripForwardArgs {
+  const float* x;       // input [N, C_in, D, H, W_in]
+  float* y;             // output [N, C_out, D, H, W_out]
+  const float* packed;  // [M tiles][stages][k8 step][8-row group][K half][8][4], TF32-rounded
+  const float* bias;    // C_out or null
+  int64_t x_stride[5], y_stride[5], bias_stride;
+  int lines_d, lines_h;
+  int c_in, c_out, in_w, out_w, stride_w, padding_w, stages;  // stages: K stages of 32 / T input channels
+  int m_rows, first_row;  // C_out s; the first output row J (p / s)
+};
+
+// Block: 128 rows m x 256 output rows J of one line. Every thread copies a share of the stage's packed weights
+// (16 KB, cp.async) and loads x one iteration ahead into registers: four input channels at one position, as scalars
+// (consecutive threads take consecutive positions, so each warp load is 128 contiguous bytes), stored rounded to TF32
+// as one 16-byte K group. The pipeline is the grad_input strip kernel's (above): one wgmma group in flight, the slot
+// refilled the one read two iterations earlier.
+template <int kStages, int kTaps>
+__global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_strip_forward_kernel(const StripForwardArgs a) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Tile = StripGradInputTile;
+  constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, R = Tile::kRows, kThreads = Tile::kThreads;
+  constexpr int kSteps = Tile::kStageK / 8, kAFloats = Tile::kStageAFloats;
+  constexpr int kChannels = Tile::kStageK / kTaps, kQuads = kChannels / 4;
+  static_assert(kTaps <= Tile::kMaxTaps && kQuads % 2 == 0, "a k8 step's K halves: neighbouring quads of one tap");
+  constexpr int kRowsNeeded = BN + kTaps - 1, kRowsPerThread = (kRowsNeeded + kThreads - 1) / kThreads;
+  constexpr int kStageFloats = Tile::template kStageFloats<kTaps>;
+  static_assert(kStageFloats == kAFloats + kQuads * Tile::kColumnFloats, "B: one column of R rows per quad");
+  extern __shared__ __align__(16) float smem[];
+  const int m_tile = blockIdx.x, j0 = a.first_row + int(blockIdx.y) * BN, line = blockIdx.z;
+  const int h = line % a.lines_h, d = (line / a.lines_h) % a.lines_d, n = line / (a.lines_h * a.lines_d);
+  const float* x_line = a.x + n * a.x_stride[0] + d * a.x_stride[2] + h * a.x_stride[3];
+  const float* packed = a.packed + int64_t(m_tile) * a.stages * kAFloats;
+  const int tid = threadIdx.x;
+  // Row v of a stage's B columns is x position j0 - (T - 1) + v; this thread's rows are tid + kThreads k.
+  int64_t x_offset[kRowsPerThread];
+  bool row_inside[kRowsPerThread];
+#pragma unroll
+  for (int k = 0; k < kRowsPerThread; ++k) {
+    const int v = tid + k * kThreads, position = j0 - (kTaps - 1) + v;
+    row_inside[k] = v < kRowsNeeded && position >= 0 && position < a.in_w;
+    x_offset[k] = row_inside[k] ? int64_t(position) * a.x_stride[4] : 0;
+  }
+  float4 held[kQuads][kRowsPerThread];
+
+  auto copy_weights = [&](int slot, int stage) {
+    static_assert(kAFloats % (4 * kThreads) == 0, "whole 16-byte copies per thread");
+    float* As = smem + slot * kStageFloats;
+    const float* src = packed + int64_t(stage) * kAFloats;
+#pragma unroll
+    for (int i = 0; i < kAFloats / (4 * kThreads); ++i) {
+      const int at = 4 * (tid + i * kThreads);
+      cp_async_16(As + at, src + at, true);
+    }
+  };
+  auto load_x = [&](int stage) {
+    const int c0 = stage * kChannels;
+    const float* channel = x_line + int64_t(c0) * a.x_stride[1];
+#pragma unroll
+    for (int q = 0; q < kQuads; ++q) {
+      float e[4][kRowsPerThread];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const bool channel_inside = c0 + 4 * q + i < a.c_in;
+#pragma unroll
+        for (int k = 0; k < kRowsPerThread; ++k)
+          e[i][k] = channel_inside && row_inside[k] ? __ldg(channel + x_offset[k]) : 0.f;
+        channel += a.x_stride[1];
+      }
+#pragma unroll
+      for (int k = 0; k < kRowsPerThread; ++k) held[q][k] = make_float4(e[0][k], e[1][k], e[2][k], e[3][k]);
+    }
+  };
+  auto store_x = [&](int slot) {
+    float* Bs = smem + slot * kStageFloats + kAFloats;
+#pragma unroll
+    for (int q = 0; q < kQuads; ++q)
+#pragma unroll
+      for (int k = 0; k < kRowsPerThread; ++k) {
+        const int v = tid + k * kThreads;
+        if (v >= kRowsNeeded) continue;
+        const float4 x = held[q][k];
+        *reinterpret_cast<float4*>(Bs + (q * R + v) * 4) =
+            make_float4(__uint_as_float(to_tf32(x.x)), __uint_as_float(to_tf32(x.y)), __uint_as_float(to_tf32(x.z)),
+                        __uint_as_float(to_tf32(x.w)));
+      }
+  };
+
+  // Descriptor offsets of each k8 step, in 16-byte units. A as in the grad_input strip kernel. B: K groups 2j and
+  // 2j + 1 are quads q0 = 2j % Q and q0 + 1 (neighbouring columns) of tap t = 2j / Q, whose column J0 + n reads
+  // x position J0 + n - t: row n + T - 1 - t.
+  const int warpgroup = tid / 128;
+  uint32_t a_offset[kSteps], b_offset[kSteps];
+#pragma unroll
+  for (int j = 0; j < kSteps; ++j) {
+    const int t = 2 * j / kQuads, q0 = 2 * j % kQuads;
+    a_offset[j] = uint32_t((j * BM * 8 + warpgroup * 64 * 8) / 4);
+    b_offset[j] = uint32_t(kAFloats / 4 + q0 * R + (kTaps - 1 - t));
+  }
+  constexpr int kBLeadingBytes = R * 16, kBStrideBytes = 128;  // next K half: next quad; next 8 rows
+
+  float acc[128];
+#pragma unroll
+  for (int i = 0; i < 128; ++i) acc[i] = 0.f;
+
+#pragma unroll
+  for (int st = 0; st < kStages - 2; ++st) {
+    if (st < a.stages) {
+      copy_weights(st, st);
+      load_x(st);
+      store_x(st);
+    }
+    cp_async_commit();
+  }
+  if (kStages - 2 < a.stages) load_x(kStages - 2);
+  int read_slot = 0, write_slot = kStages - 2;
+  for (int it = 0; it < a.stages; ++it) {
+    cp_async_wait<kStages - 3>();
+    fence_generic_to_async_shared();
+    // Stage it is complete for everyone, and both warpgroups have finished stage it - 2, whose slot is refilled.
+    __syncthreads();
+    if (it + kStages - 2 < a.stages) {
+      copy_weights(write_slot, it + kStages - 2);
+      store_x(write_slot);
+    }
+    cp_async_commit();
+    if (it + kStages - 1 < a.stages) load_x(it + kStages - 1);
+    const float* stage = smem + read_slot * kStageFloats;
+    const uint64_t a_desc = wgmma_smem_descriptor(stage), b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes,
+                                                                                          kBStrideBytes);
+    wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
+    wgmma_commit();
+    wgmma_wait<1>();
+    read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
+    write_slot = write_slot + 1 == kStages ? 0 : write_slot + 1;
+  }
+  wgmma_wait<0>();
+  cp_async_wait<0>();
+
+  // Accumulator i of a warp: row 16 warp + gid (+ 8 for i % 4 >= 2), column 8 (i / 4) + 2 tig + i % 2. Where s is
+  // a multiple of 8, a store's 8 lanes of one column are 8 consecutive phases r: a whole 32-byte sector.
+  const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  float* y_line = a.y + n * a.y_stride[0] + d * a.y_stride[2] + h * a.y_stride[3];
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int m = m_tile * BM + warpgroup * 64 + warp * 16 + gid + 8 * half;
+    if (m >= a.m_rows) continue;
+    const int co = m / a.stride_w, r = m % a.stride_w;
+    const float b = a.bias != nullptr ? a.bias[co * a.bias_stride] : 0.f;
+    float* row = y_line + int64_t(co) * a.y_stride[1];
+    const int w_first = (j0 + 2 * tig) * a.stride_w + r - a.padding_w;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int w = w_first + (8 * j + e) * a.stride_w;
+        if (w >= 0 && w < a.out_w) row[int64_t(w) * a.y_stride[4]] = acc[4 * j + 2 * half + e] + b;
+      }
+  }
+#else
+  (void)a;
+#endif
+}
+
+// The forward strip kernel's A operand: packed[m tile][stage][step][group][half][row][col] = w[ci, co, s t + r]
+// rounded to TF32, m = 128 m_tile + 8 group + row = co s + r, K index k = 8 step + 4 half + col in K group
+// g = k / 4 = (t, quad) with t = g / Q, ci = stage x channels_per_stage + 4 (g % Q) + col; zero past C_in or C_out.
+__global__ void tconv_igemm_strip_forward_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1,
+                                                             int64_t ws4, int c_in, int c_out, int stride_w,
+                                                             int channels_per_stage, int stages, int64_t total,
+                                                             float* __restrict__ packed) {
+  using Tile = StripGradInputTile;
+  const int quads = channels_per_stage / 4;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int within = int(idx % (Tile::kBlockM * 8));
+    int64_t rest = idx / (Tile::kBlockM * 8);
+    const int step = int(rest % (Tile::kStageK / 8));
+    rest /= Tile::kStageK / 8;
+    const int stage = int(rest % stages);
+    const int64_t m_tile = rest / stages;
+    const int group = within / 64, half = (within / 32) % 2, row = (within / 4) % 8, col = within % 4;
+    const int64_t m = m_tile * Tile::kBlockM + group * 8 + row;
+    const int k_group = 2 * step + half, t = k_group / quads;
+    const int64_t ci = int64_t(stage) * channels_per_stage + 4 * (k_group % quads) + col;
+    const int64_t co = m / stride_w;
+    const int r = int(m % stride_w);
+    float v = 0.f;
+    if (ci < c_in && co < c_out) v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + (int64_t(t) * stride_w + r) * ws4]));
+    packed[idx] = v;
+  }
+}
+
 // ---- grad_weight over grad_output strips (StripGradWeightTile, igemm_config.h; sm_90a, TF32 mode) ----
 struct StripWeightArgs {
   const float* x;    // input [N, C_in, D, H, W_in]
@@ -2988,6 +3188,101 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
   }
   if (err != cudaSuccess) return err;
   return sum_splits(DType::kFloat32, workspace, a.splits, sizes, p.weight_strides, grad_weight, stream);
+}
+
+bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+  using Tile = StripGradInputTile;
+  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
+  for (int i = 0; i < 2; ++i)
+    if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
+  const int64_t s = p.stride[2];
+  if (p.dilation[2] != 1 || p.kernel[2] > 4 * Tile::kStageK || p.kernel[2] % s != 0) return false;
+  const int64_t taps = p.kernel[2] / s;
+  if (taps != 1 && taps != 2 && taps != 4) return false;
+  const int64_t big = int64_t(1) << 30;  // positions, channels and rows are ints in the kernel
+  if (p.out_size[2] >= big || p.in_size[2] >= big || p.padding[2] >= big || p.in_channels >= big ||
+      p.out_channels * s >= big)
+    return false;
+  const int64_t rows = (p.out_size[2] - 1 + p.padding[2]) / s - p.padding[2] / s + 1;
+  return p.batch * p.in_size[0] * p.in_size[1] <= 65535 && (rows + Tile::kBlockN - 1) / Tile::kBlockN <= 65535;
+}
+
+bool strip_forward_preferred(const ConvTransposeParams& p) { return p.stride[2] % 8 == 0; }
+
+namespace {
+struct StripForwardPlan {
+  int taps, channels_per_stage, stages, m_tiles;
+};
+StripForwardPlan strip_forward_plan(const ConvTransposeParams& p) {
+  using Tile = StripGradInputTile;
+  StripForwardPlan plan;
+  plan.taps = int(p.kernel[2] / p.stride[2]);
+  plan.channels_per_stage = Tile::kStageK / plan.taps;
+  plan.stages = int((p.in_channels + plan.channels_per_stage - 1) / plan.channels_per_stage);
+  plan.m_tiles = int((p.out_channels * p.stride[2] + Tile::kBlockM - 1) / Tile::kBlockM);
+  return plan;
+}
+template <int kTaps>
+cudaError_t launch_strip_forward(const StripForwardArgs& a, const dim3& grid, cudaStream_t stream) {
+  using Tile = StripGradInputTile;
+  // As the grad_input strip kernel: six stages where a stage's B holds at most four columns (T >= 2), else four.
+  constexpr int kStages = kTaps >= 2 ? Tile::kDeepStages : Tile::kShallowStages;
+  const int smem = kStages * Tile::template kStageFloats<kTaps> * int(sizeof(float));
+  auto kernel = tconv_igemm_strip_forward_kernel<kStages, kTaps>;
+  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (err != cudaSuccess) return err;
+  kernel<<<grid, Tile::kThreads, size_t(smem), stream>>>(a);
+  return cudaGetLastError();
+}
+}  // namespace
+
+int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p) {
+  const StripForwardPlan plan = strip_forward_plan(p);
+  return int64_t(plan.m_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
+}
+
+cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
+                          void* output, float* packed_weight, cudaStream_t stream) {
+  using Tile = StripGradInputTile;
+  const StripForwardPlan plan = strip_forward_plan(p);
+  const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
+  const int64_t s = p.stride[2];
+  if (lines == 0 || p.out_size[2] == 0 || p.out_channels == 0) return cudaSuccess;
+  if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
+  const int64_t total = strip_forward_packed_weight_elems(p);
+  if (total > 0) {
+    const int blocks = int(std::min<int64_t>((total + 255) / 256, 4096));
+    tconv_igemm_strip_forward_pack_weight_kernel<<<blocks, 256, 0, stream>>>(
+        static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
+        int(p.in_channels), int(p.out_channels), int(s), plan.channels_per_stage, plan.stages, total, packed_weight);
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+  }
+  StripForwardArgs a;
+  a.x = static_cast<const float*>(input);
+  a.y = static_cast<float*>(output);
+  a.packed = packed_weight;
+  a.bias = static_cast<const float*>(bias);
+  a.bias_stride = p.bias_stride;
+  for (int i = 0; i < 5; ++i) {
+    a.x_stride[i] = p.input_strides[i];
+    a.y_stride[i] = p.output_strides[i];
+  }
+  set_strip_line_shape(a, p);
+  a.stride_w = int(s);
+  a.stages = plan.stages;
+  a.m_rows = int(p.out_channels * s);
+  a.first_row = int(p.padding[2] / s);
+  const int64_t rows = (p.out_size[2] - 1 + p.padding[2]) / s - a.first_row + 1;
+  const dim3 grid(unsigned(plan.m_tiles), unsigned((rows + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(lines));
+  switch (plan.taps) {  // strip_forward_possible: T in {1, 2, 4}
+    case 1: return launch_strip_forward<1>(a, grid, stream);
+    case 2: return launch_strip_forward<2>(a, grid, stream);
+    case 4: return launch_strip_forward<4>(a, grid, stream);
+    default: return cudaErrorInvalidValue;
+  }
 }
 
 namespace {
