@@ -67,6 +67,15 @@ __device__ __forceinline__ float ldg_or_zero(const float* gmem, bool valid) {
   return v;
 }
 
+// The same for 16 bytes (gmem 16-byte aligned where valid).
+__device__ __forceinline__ float4 ldg4_or_zero(const float* gmem, bool valid) {
+  float4 v;
+  asm("{\n.reg .pred p;\nsetp.ne.b32 p, %5, 0;\nmov.b32 %0, 0;\nmov.b32 %1, 0;\nmov.b32 %2, 0;\nmov.b32 %3, 0;\n"
+      "@p ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];\n}\n"
+      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(gmem), "r"(int(valid)));
+  return v;
+}
+
 __device__ __forceinline__ void cp_async_16(float* smem, const float* gmem, bool valid) {
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 16 : 0));
@@ -1938,7 +1947,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
       for (int k = 0; k < kRowsPerThread; ++k) {
         const int w = w_first + kStride * kRowStep * k;
         const bool ok = co < a.c_out && w >= 0 && w + 4 <= a.out_w && v0 + k * kRowStep < kRowsNeeded;
-        held[c][k] = ok ? __ldg(reinterpret_cast<const float4*>(dy_channel + w)) : make_float4(0.f, 0.f, 0.f, 0.f);
+        held[c][k] = ldg4_or_zero(dy_channel + w, ok);  // run 140: 1.799 -> 1.788 ms on HiFi-GAN
       }
     }
   };
