@@ -24,6 +24,9 @@ SHAPES = [
     ("hifigan_up1_k16s8", 16, 512, 256, 8192, 16, 8, 4),
     ("hifigan_up2_k16s8", 2, 256, 128, 65536, 16, 8, 4),
     ("small_k16s8", 1, 64, 32, 256, 16, 8, 4),
+    ("mid_k16s8_b1", 1, 128, 64, 2048, 16, 8, 4),
+    ("mid_k16s8_b4", 4, 128, 64, 1024, 16, 8, 4),
+    ("mid_k16s8_b2_c256", 2, 256, 128, 2048, 16, 8, 4),
     ("few_channels_k16s8", 16, 16, 16, 8192, 16, 8, 4),
     ("k8s8_T1", 8, 256, 256, 4096, 8, 8, 0),
     ("k32s8_T4", 8, 256, 128, 4096, 32, 8, 12),
@@ -51,7 +54,7 @@ def main(argv=None) -> int:
             "forward": lambda: F.conv_transpose1d(x, weight, None, stride, padding),
             "grad_input": lambda: F.conv1d(grad, weight, None, stride, padding),
             "grad_weight": lambda: torch.ops.aten.convolution_backward(
-                grad, x, weight, None, [stride], [padding], [1], True, [0], 1, [False, False, True])[2],
+                grad, x, weight, None, [stride], [padding], [1], True, [0], 1, [False, True, False])[1],
         }
         row = {"shape": name, "batch": batch, "c_in": cin, "c_out": cout, "w_in": width, "kernel": kernel,
                "stride": stride}

@@ -163,15 +163,16 @@ for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
     beta = torch.randn(12, device=DEVICE, dtype=dtype, requires_grad=True)
     z = act_group_norm(y, 3, gamma, beta, 1e-5, "silu")
     z.backward(torch.randn_like(z))
-# The strip kernels (Hopper in TF32 mode; elsewhere "auto" takes the other kernels): k16 s8 p4; grad_input over two
-# C_in tiles and two position tiles, C_out not a multiple of a stage's channels; grad_weight over two N tiles, its
-# K chunks taken from both lines; the forward over two N tiles with a partial K stage. Then the forward forced at
-# W stride 5 (128-row M tiles across channels, a partial one), with bias and output_padding.
-x = torch.randn(2, 136, 260, device=DEVICE, requires_grad=True)
-w = torch.randn(136, 11, 16, device=DEVICE, requires_grad=True)
-out = tconv.conv_transpose1d(x, w, None, 8, 4)
-out.backward(torch.randn_like(out))
+# The strip kernels (Hopper in TF32 mode, forced: "auto" takes them only on grids that fill the GPU; elsewhere
+# "igemm_strip" runs the other kernels): k16 s8 p4; grad_input over two C_in tiles and two position tiles, C_out
+# not a multiple of a stage's channels; grad_weight over two N tiles, its K chunks taken from both lines; the
+# forward over two N tiles with a partial K stage. Then the forward at W stride 5 (128-row M tiles across
+# channels, a partial one), with bias and output_padding.
 with tconv._ops.use_algorithm("igemm_strip"):
+    x = torch.randn(2, 136, 260, device=DEVICE, requires_grad=True)
+    w = torch.randn(136, 11, 16, device=DEVICE, requires_grad=True)
+    out = tconv.conv_transpose1d(x, w, None, 8, 4)
+    out.backward(torch.randn_like(out))
     out = tconv.conv_transpose1d(x[:, :40].detach(), torch.randn(40, 30, 10, device=DEVICE),
                                  torch.randn(30, device=DEVICE), 5, 3, 2)
 if DEVICE == "cuda":

@@ -644,25 +644,34 @@ def test_strip_forward(case, poison_allocator):
 
 
 def test_strip_kernels_run_where_planned():
-    """Under "auto" in TF32 mode the three strip kernels run on a k16 s8 line with W_in a multiple of 4; at W_in 257
-    grad_weight leaves for the GEMM while the forward and grad_input stay; exact fp32 runs none."""
+    """Under "auto" in TF32 mode the three strip kernels run on k16 s8 lines of 16 x 128 -> 128 channels x 1024
+    positions (grids past StripAutoRule's bounds on an H100/H200); at W_in 1025 grad_weight leaves for the GEMM
+    while the forward and grad_input stay; on one small line (grids of a few blocks) "auto" runs none, "igemm_strip"
+    all three; exact fp32 runs none."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if torch.cuda.get_device_properties(0).multi_processor_count > 132:
+        pytest.skip("the shapes are sized for at most 132 SMs (StripAutoRule's grid bounds)")
 
-    def kernel_names(width, mode):
-        x = torch.randn(2, 72, width, device="cuda", requires_grad=True)
-        w = torch.randn(72, 40, 16, device="cuda", requires_grad=True)
-        with precision(mode), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+    def kernel_names(batch, channels, width, mode, algorithm="auto"):
+        x = torch.randn(batch, channels, width, device="cuda", requires_grad=True)
+        w = torch.randn(channels, channels, 16, device="cuda", requires_grad=True)
+        with precision(mode), tconv._ops.use_algorithm(algorithm), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             out = tconv.conv_transpose1d(x, w, None, 8, 4)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
         return " ".join(e.name for e in prof.events())
-    names = kernel_names(300, "tf32")
-    assert all(k in names for k in ("strip_forward_kernel", "strip_grad_input_kernel", "strip_grad_weight_kernel")), names
-    names = kernel_names(257, "tf32")
+    strip_kernels = ("strip_forward_kernel", "strip_grad_input_kernel", "strip_grad_weight_kernel")
+    names = kernel_names(16, 128, 1024, "tf32")
+    assert all(k in names for k in strip_kernels), names
+    names = kernel_names(16, 128, 1025, "tf32")
     assert "strip_forward_kernel" in names and "strip_grad_input_kernel" in names, names
     assert "strip_grad_weight_kernel" not in names, names
-    assert "_strip_" not in kernel_names(300, "fp32")
+    assert "_strip_" not in kernel_names(1, 64, 256, "tf32")
+    names = kernel_names(1, 64, 256, "tf32", "igemm_strip")
+    assert all(k in names for k in strip_kernels), names
+    assert "_strip_" not in kernel_names(16, 128, 1024, "fp32")
 
 
 def test_strip_grad_input_refusals():

@@ -202,10 +202,11 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped)");
     return;
   }
-  // The strip kernel where it can run: under "igemm_strip" wherever possible, under "auto" where preferred.
+  // The strip kernel where it can run: under "igemm_strip" wherever possible, under "auto" where preferred (a grid
+  // that fills the GPU, igemm_config.h: StripAutoRule).
   if ((algorithm == "igemm_strip" || algorithm == "auto") &&
       strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
-      (algorithm == "igemm_strip" || strip_forward_preferred(p))) {
+      (algorithm == "igemm_strip" || strip_forward_preferred(p, sm_count_of(input)))) {
     const at::Tensor packed = at::empty({strip_forward_packed_weight_elems(p)}, input.options().dtype(at::kFloat));
     check_launch(strip_forward(p, input.data_ptr(), weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr,
                                output.data_ptr(), packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
@@ -236,14 +237,16 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   check_5d_cuda(grad_input, "grad_input", grad_output);
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
-  // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it wherever it can.
+  // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it where it can and its
+  // grid is large enough (StripAutoRule).
   const bool strip_possible =
       strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
   TCONV_CHECK(algorithm != "igemm_strip" || strip_possible,
               "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a in TF32 mode: fp32, "
               "1D lines, groups 1, W stride a multiple of 8, a W kernel of whole strides with kernel W dividing 32, "
               "W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned)");
-  if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) {
+  if (strip_possible && (algorithm == "igemm_strip" ||
+                         (algorithm == "auto" && strip_grad_input_preferred(p, sm_count_of(grad_output))))) {
     const at::Tensor packed = at::empty({strip_packed_weight_elems(p)}, grad_output.options().dtype(at::kFloat));
     check_launch(strip_grad_input(p, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
                                   packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
@@ -294,7 +297,8 @@ bool grad_input_strip_possible(const at::Tensor& grad_output, const at::Tensor& 
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
   return strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
-                                   grad_input.data_ptr());
+                                   grad_input.data_ptr()) &&
+         strip_grad_input_preferred(p, sm_count_of(grad_output));
 }
 
 void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,
@@ -310,8 +314,10 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
-  // The strip kernel wherever it can run, under "auto" and "igemm_strip" (which forces only grad_input's).
-  if ((algorithm == "auto" || algorithm == "igemm_strip") &&
+  // The strip kernel where it can run: under "igemm_strip" wherever possible (it forces only grad_input's), under
+  // "auto" where its grid is large enough (StripAutoRule).
+  if ((algorithm == "igemm_strip" ||
+       (algorithm == "auto" && strip_grad_weight_preferred(p, sm_count, budget))) &&
       strip_grad_weight_possible(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr())) {
     const at::Tensor workspace = at::empty({strip_grad_weight_workspace_elems(p, sm_count, budget)}, acc_options);
     check_launch(strip_grad_weight(p, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),

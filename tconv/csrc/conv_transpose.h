@@ -93,10 +93,15 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
 
 // The forward over x strips (the same tile as grad_input's; sm_90a, fp32 in TF32 mode): 1D lines, groups 1, W
 // dilation 1, a W kernel of T = 1, 2 or 4 whole strides (any stride, padding and output_padding; input, output and
-// weight of any strides). "auto" takes it where strip_forward_preferred (a W stride that is a multiple of 8, the
-// strip kernels' family). Workspace: strip_forward_packed_weight_elems fp32.
+// weight of any strides). "auto" takes it where strip_forward_preferred: a W stride that is a multiple of 8 (the
+// strip kernels' family) and a grid of StripAutoRule::forward_min_blocks. Workspace:
+// strip_forward_packed_weight_elems fp32.
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
-bool strip_forward_preferred(const ConvTransposeParams& p);
+bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count);
+// "auto" takes the grad_input and grad_weight strip kernels where possible and their grids have at least
+// StripAutoRule::backward_min_blocks (igemm_config.h, with the measurements).
+bool strip_grad_input_preferred(const ConvTransposeParams& p, int sm_count);
+bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p);
 cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
                           void* output, float* packed_weight, cudaStream_t stream);

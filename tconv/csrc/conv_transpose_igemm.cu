@@ -60,7 +60,7 @@ __device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool 
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 4 : 0));
 }
 // A read-only load where `valid`, else 0, as one predicated instruction: no branch, and no access when invalid.
-__device__ __forceinline__ float ldg_or_zero(const float* gmem, bool valid) {
+[[maybe_unused]] __device__ __forceinline__ float ldg_or_zero(const float* gmem, bool valid) {
   float v;
   asm("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\nmov.b32 %0, 0;\n@p ld.global.nc.f32 %0, [%1];\n}\n"
       : "=f"(v) : "l"(gmem), "r"(int(valid)));
@@ -68,7 +68,7 @@ __device__ __forceinline__ float ldg_or_zero(const float* gmem, bool valid) {
 }
 
 // The same for 16 bytes (gmem 16-byte aligned where valid).
-__device__ __forceinline__ float4 ldg4_or_zero(const float* gmem, bool valid) {
+[[maybe_unused]] __device__ __forceinline__ float4 ldg4_or_zero(const float* gmem, bool valid) {
   float4 v;
   asm("{\n.reg .pred p;\nsetp.ne.b32 p, %5, 0;\nmov.b32 %0, 0;\nmov.b32 %1, 0;\nmov.b32 %2, 0;\nmov.b32 %3, 0;\n"
       "@p ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];\n}\n"
@@ -3184,6 +3184,21 @@ cudaError_t launch_strip_grad_weight(const StripWeightArgs& a, const dim3& grid,
 }
 }  // namespace
 
+bool strip_grad_input_preferred(const ConvTransposeParams& p, int sm_count) {
+  using Tile = StripGradInputTile;
+  const int64_t blocks = int64_t(strip_plan(p).ci_tiles) * ((p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN) *
+                         p.batch * p.in_size[0] * p.in_size[1];
+  return blocks >= StripAutoRule::backward_min_blocks(sm_count);
+}
+
+bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  using Tile = StripGradWeightTile;
+  const int64_t tiles = ((p.out_channels * p.kernel[2] + Tile::kBlockM - 1) / Tile::kBlockM) *
+                        ((p.in_channels + Tile::kBlockN - 1) / Tile::kBlockN);
+  return tiles * strip_grad_weight_splits(p, sm_count, max_workspace_elems) >=
+         StripAutoRule::backward_min_blocks(sm_count);
+}
+
 int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
   return int64_t(strip_grad_weight_splits(p, sm_count, max_workspace_elems)) * p.in_channels * p.out_channels *
          p.kernel[2];
@@ -3248,8 +3263,6 @@ bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool spli
   return p.batch * p.in_size[0] * p.in_size[1] <= 65535 && (rows + Tile::kBlockN - 1) / Tile::kBlockN <= 65535;
 }
 
-bool strip_forward_preferred(const ConvTransposeParams& p) { return p.stride[2] % 8 == 0; }
-
 namespace {
 struct StripForwardPlan {
   int taps, channels_per_stage, stages, m_tiles;
@@ -3276,6 +3289,15 @@ cudaError_t launch_strip_forward(const StripForwardArgs& a, const dim3& grid, cu
   return cudaGetLastError();
 }
 }  // namespace
+
+bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count) {
+  using Tile = StripGradInputTile;
+  if (p.stride[2] % 8 != 0) return false;
+  const int64_t s = p.stride[2], rows = (p.out_size[2] - 1 + p.padding[2]) / s - p.padding[2] / s + 1;
+  const int64_t blocks = int64_t(strip_forward_plan(p).m_tiles) * ((rows + Tile::kBlockN - 1) / Tile::kBlockN) *
+                         p.batch * p.in_size[0] * p.in_size[1];
+  return blocks >= StripAutoRule::forward_min_blocks(sm_count);
+}
 
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p) {
   const StripForwardPlan plan = strip_forward_plan(p);
