@@ -45,8 +45,9 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # TF32 mode, 1D lines at W stride 8/16/32 with whole-stride kernels: csrc/conv_transpose.h; an error elsewhere)
 # and runs grad_weight on its strip kernel where that can run (W_in a multiple of 4 too; "igemm" elsewhere), and
 # the forward on its strip kernel where that can run (1D lines, T = 1, 2 or 4 whole strides, any W stride;
-# "igemm" elsewhere); "auto" takes the three strip kernels where they can run (the forward's at W strides that are
-# multiples of 8) and their grids are large enough (csrc/igemm_config.h: StripAutoRule, run 143); "grouped_mma" forces the tensor-core kernels for few channels
+# "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides
+# that are multiples of 8) and grad_weight's where their grids are large enough (csrc/igemm_config.h:
+# StripAutoRule, run 143); "grouped_mma" forces the tensor-core kernels for few channels
 # per group (forward and grad_input; grad_weight as under "auto"); "auto" takes them for the fp32 forward with
 # 9-16 output channels per group (fam09) and the FFMA ones elsewhere (run 78).
 # tconv's own setting, not torch's; tests and benchmarks use it.

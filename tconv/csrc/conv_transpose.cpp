@@ -237,16 +237,16 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   check_5d_cuda(grad_input, "grad_input", grad_output);
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
-  // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it where it can and its
-  // grid is large enough (StripAutoRule).
+  // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it wherever it can. No
+  // grid bound here (StripAutoRule): without it "auto" splits a 1D call at W stride >= 4 by phases, which run 144
+  // measured 5-10x slower than the strip kernel on the small shapes (0.6-0.7 ms against 0.06).
   const bool strip_possible =
       strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
   TCONV_CHECK(algorithm != "igemm_strip" || strip_possible,
               "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a in TF32 mode: fp32, "
               "1D lines, groups 1, W stride a multiple of 8, a W kernel of whole strides with kernel W dividing 32, "
               "W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned)");
-  if (strip_possible && (algorithm == "igemm_strip" ||
-                         (algorithm == "auto" && strip_grad_input_preferred(p, sm_count_of(grad_output))))) {
+  if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) {
     const at::Tensor packed = at::empty({strip_packed_weight_elems(p)}, grad_output.options().dtype(at::kFloat));
     check_launch(strip_grad_input(p, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
                                   packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
@@ -297,8 +297,7 @@ bool grad_input_strip_possible(const at::Tensor& grad_output, const at::Tensor& 
   const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
   return strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
-                                   grad_input.data_ptr()) &&
-         strip_grad_input_preferred(p, sm_count_of(grad_output));
+                                   grad_input.data_ptr());
 }
 
 void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,

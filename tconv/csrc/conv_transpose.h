@@ -98,9 +98,8 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
 // strip_forward_packed_weight_elems fp32.
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
 bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count);
-// "auto" takes the grad_input and grad_weight strip kernels where possible and their grids have at least
-// StripAutoRule::backward_min_blocks (igemm_config.h, with the measurements).
-bool strip_grad_input_preferred(const ConvTransposeParams& p, int sm_count);
+// "auto" takes the grad_weight strip kernel where possible and its grid has at least
+// StripAutoRule::grad_weight_min_blocks (igemm_config.h, with the measurements); grad_input's wherever possible.
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p);
 cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,

@@ -3184,19 +3184,12 @@ cudaError_t launch_strip_grad_weight(const StripWeightArgs& a, const dim3& grid,
 }
 }  // namespace
 
-bool strip_grad_input_preferred(const ConvTransposeParams& p, int sm_count) {
-  using Tile = StripGradInputTile;
-  const int64_t blocks = int64_t(strip_plan(p).ci_tiles) * ((p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN) *
-                         p.batch * p.in_size[0] * p.in_size[1];
-  return blocks >= StripAutoRule::backward_min_blocks(sm_count);
-}
-
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
   using Tile = StripGradWeightTile;
   const int64_t tiles = ((p.out_channels * p.kernel[2] + Tile::kBlockM - 1) / Tile::kBlockM) *
                         ((p.in_channels + Tile::kBlockN - 1) / Tile::kBlockN);
   return tiles * strip_grad_weight_splits(p, sm_count, max_workspace_elems) >=
-         StripAutoRule::backward_min_blocks(sm_count);
+         StripAutoRule::grad_weight_min_blocks(sm_count);
 }
 
 int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {

@@ -352,15 +352,15 @@ struct StripGradInputTile {
   static_assert(kRows >= kBlockN + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
 };
 
-// Where "auto" takes the strip kernels (forward, grad_input, grad_weight; one block per SM each): grids of at least
-// these many blocks. Run 143 (H200, 132 SMs, scripts/strip_sweep.py at W stride 8, 16 and 32), each pass alone
-// against the GEMMs "auto" runs otherwise: the forward lost at 36 and 80 blocks (0.74x, 0.84x) and won from 144
-// (1.06x) to 8448 (1.67x); grad_input lost at 8 and 16 (0.91x, 0.89x) and won from 32 (1.40x) up; grad_weight lost
-// at 16 blocks (0.65x, 0.58x: the workspace rule left one split) and won from 64 (1.23x) up. The bounds sit between
-// those points (untimed inside).
+// Where "auto" takes the forward and grad_weight strip kernels (one block per SM each): grids of at least these
+// many blocks. Run 143 (H200, 132 SMs, scripts/strip_sweep.py at W stride 8, 16 and 32), each pass alone against
+// the GEMM "auto" runs otherwise: the forward lost at 36 and 80 blocks (0.74x, 0.84x) and won from 144 (1.06x) to
+// 8448 (1.67x); grad_weight lost at 16 blocks (0.65x, 0.58x: the workspace rule left one split) and won from 64
+// (1.23x) up. The bounds sit between those points (untimed inside). grad_input has none: "auto"'s alternative
+// there is the phase split, 5-10x slower than the strip kernel on the small shapes (run 144).
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
-  TCONV_TILE_FN int backward_min_blocks(int sm_count) { return sm_count / 6; }
+  TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
 // grad_weight over the same strips (conv_transpose_igemm.cu, strip_grad_weight): M = (output channel, W tap) rows,
