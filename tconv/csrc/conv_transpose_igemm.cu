@@ -3237,28 +3237,11 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
   return sum_splits(DType::kFloat32, workspace, a.splits, sizes, p.weight_strides, grad_weight, stream);
 }
 
-bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
-  using Tile = StripGradInputTile;
-  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
-  for (int i = 0; i < 2; ++i)
-    if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
-  const int64_t s = p.stride[2];
-  if (p.dilation[2] != 1 || p.kernel[2] > 4 * Tile::kStageK || p.kernel[2] % s != 0) return false;
-  const int64_t taps = p.kernel[2] / s;
-  if (taps != 1 && taps != 2 && taps != 4) return false;
-  const int64_t big = int64_t(1) << 30;  // positions, channels and rows are ints in the kernel
-  if (p.out_size[2] >= big || p.in_size[2] >= big || p.padding[2] >= big || p.in_channels >= big ||
-      p.out_channels * s >= big)
-    return false;
-  const int64_t rows = (p.out_size[2] - 1 + p.padding[2]) / s - p.padding[2] / s + 1;
-  return p.batch * p.in_size[0] * p.in_size[1] <= 65535 && (rows + Tile::kBlockN - 1) / Tile::kBlockN <= 65535;
-}
-
 namespace {
+// Output rows J run from first_row = p / s to (W_out - 1 + p) / s, in row_tiles tiles of kBlockN.
 struct StripForwardPlan {
-  int taps, channels_per_stage, stages, m_tiles;
+  int taps, channels_per_stage, stages, m_tiles, first_row;
+  int64_t row_tiles;
 };
 StripForwardPlan strip_forward_plan(const ConvTransposeParams& p) {
   using Tile = StripGradInputTile;
@@ -3267,6 +3250,9 @@ StripForwardPlan strip_forward_plan(const ConvTransposeParams& p) {
   plan.channels_per_stage = Tile::kStageK / plan.taps;
   plan.stages = int((p.in_channels + plan.channels_per_stage - 1) / plan.channels_per_stage);
   plan.m_tiles = int((p.out_channels * p.stride[2] + Tile::kBlockM - 1) / Tile::kBlockM);
+  plan.first_row = int(p.padding[2] / p.stride[2]);
+  const int64_t rows = (p.out_size[2] - 1 + p.padding[2]) / p.stride[2] - plan.first_row + 1;
+  plan.row_tiles = (rows + Tile::kBlockN - 1) / Tile::kBlockN;
   return plan;
 }
 template <int kTaps>
@@ -3283,12 +3269,29 @@ cudaError_t launch_strip_forward(const StripForwardArgs& a, const dim3& grid, cu
 }
 }  // namespace
 
-bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count) {
+bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   using Tile = StripGradInputTile;
+  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
+  for (int i = 0; i < 2; ++i)
+    if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
+  const int64_t s = p.stride[2];
+  if (p.dilation[2] != 1 || p.kernel[2] > 4 * Tile::kStageK || p.kernel[2] % s != 0) return false;
+  const int64_t taps = p.kernel[2] / s;
+  if (taps != 1 && taps != 2 && taps != 4) return false;
+  const int64_t big = int64_t(1) << 30;  // positions, channels and rows are ints in the kernel
+  if (p.out_size[2] >= big || p.in_size[2] >= big || p.padding[2] >= big || p.in_channels >= big ||
+      p.out_channels * s >= big)
+    return false;
+  return p.batch * p.in_size[0] * p.in_size[1] <= 65535 && strip_forward_plan(p).row_tiles <= 65535;
+}
+
+
+bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count) {
   if (p.stride[2] % 8 != 0) return false;
-  const int64_t s = p.stride[2], rows = (p.out_size[2] - 1 + p.padding[2]) / s - p.padding[2] / s + 1;
-  const int64_t blocks = int64_t(strip_forward_plan(p).m_tiles) * ((rows + Tile::kBlockN - 1) / Tile::kBlockN) *
-                         p.batch * p.in_size[0] * p.in_size[1];
+  const StripForwardPlan plan = strip_forward_plan(p);
+  const int64_t blocks = plan.m_tiles * plan.row_tiles * p.batch * p.in_size[0] * p.in_size[1];
   return blocks >= StripAutoRule::forward_min_blocks(sm_count);
 }
 
@@ -3299,7 +3302,6 @@ int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p) {
 
 cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
                           void* output, float* packed_weight, cudaStream_t stream) {
-  using Tile = StripGradInputTile;
   const StripForwardPlan plan = strip_forward_plan(p);
   const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
   const int64_t s = p.stride[2];
@@ -3328,9 +3330,8 @@ cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const
   a.stride_w = int(s);
   a.stages = plan.stages;
   a.m_rows = int(p.out_channels * s);
-  a.first_row = int(p.padding[2] / s);
-  const int64_t rows = (p.out_size[2] - 1 + p.padding[2]) / s - a.first_row + 1;
-  const dim3 grid(unsigned(plan.m_tiles), unsigned((rows + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(lines));
+  a.first_row = plan.first_row;
+  const dim3 grid(unsigned(plan.m_tiles), unsigned(plan.row_tiles), unsigned(lines));
   switch (plan.taps) {  // strip_forward_possible: T in {1, 2, 4}
     case 1: return launch_strip_forward<1>(a, grid, stream);
     case 2: return launch_strip_forward<2>(a, grid, stream);
