@@ -3108,16 +3108,25 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
   }
 }
 
-// The grad_output side of both strip kernels: 1D lines (nothing along D and H), groups 1, W dilation 1, a W stride
-// that is a multiple of 8 with T whole strides per W kernel (T s dividing 32), and whole 16-byte pieces of
-// W-contiguous grad_output rows (each lies inside it or outside, never across an end).
-bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output) {
-  using Tile = StripGradInputTile;
+namespace {
+// What all three strip kernels need: sm_90a (wgmma), fp32 data in TF32 mode, groups 1, and 1D lines (kernel 1,
+// stride 1, padding 0 along D and H).
+bool strip_lines_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
   for (int i = 0; i < 2; ++i)
     if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
+  return true;
+}
+}  // namespace
+
+// The grad_output side of both backward strip kernels: those, W dilation 1, a W stride that is a multiple of 8 with
+// T whole strides per W kernel (T s dividing 32), and whole 16-byte pieces of W-contiguous grad_output rows (each
+// lies inside it or outside, never across an end).
+bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output) {
+  using Tile = StripGradInputTile;
+  if (!strip_lines_possible(p, dtype, split_tf32)) return false;
   const int64_t s = p.stride[2];
   if (p.dilation[2] != 1 || s % 8 != 0 || s > Tile::kStageK || p.kernel[2] % s != 0) return false;
   const int64_t taps = p.kernel[2] / s;
@@ -3271,11 +3280,7 @@ cudaError_t launch_strip_forward(const StripForwardArgs& a, const dim3& grid, cu
 
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   using Tile = StripGradInputTile;
-  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
-  for (int i = 0; i < 2; ++i)
-    if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
+  if (!strip_lines_possible(p, dtype, split_tf32)) return false;
   const int64_t s = p.stride[2];
   if (p.dilation[2] != 1 || p.kernel[2] > 4 * Tile::kStageK || p.kernel[2] % s != 0) return false;
   const int64_t taps = p.kernel[2] / s;
