@@ -204,9 +204,8 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   }
   // The strip kernel where it can run: under "igemm_strip" wherever possible, under "auto" where preferred (a grid
   // that fills the GPU, igemm_config.h: StripAutoRule).
-  if ((algorithm == "igemm_strip" || algorithm == "auto") &&
-      strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
-      (algorithm == "igemm_strip" || strip_forward_preferred(p, sm_count_of(input)))) {
+  if (strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
+      (algorithm == "igemm_strip" || (algorithm == "auto" && strip_forward_preferred(p, sm_count_of(input))))) {
     const at::Tensor packed = at::empty({strip_forward_packed_weight_elems(p)}, input.options().dtype(at::kFloat));
     check_launch(strip_forward(p, input.data_ptr(), weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr,
                                output.data_ptr(), packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
