@@ -167,7 +167,8 @@ for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
 # "igemm_strip" runs the other kernels): k16 s8 p4; grad_input over two C_in tiles and two position tiles, C_out
 # not a multiple of a stage's channels; grad_weight over two N tiles, its K chunks taken from both lines; the
 # forward over two N tiles with a partial K stage. Then the forward at W stride 5 (128-row M tiles across
-# channels, a partial one), with bias and output_padding.
+# channels, a partial one), with bias and output_padding. Then the unit-stride form: 3D k3x5x5 (two row tiles across
+# samples, 16-channel stages with a partial one) and 2D k3x7 over two output-channel tiles (8-channel stages).
 with tconv._ops.use_algorithm("igemm_strip"):
     x = torch.randn(2, 136, 260, device=DEVICE, requires_grad=True)
     w = torch.randn(136, 11, 16, device=DEVICE, requires_grad=True)
@@ -175,6 +176,10 @@ with tconv._ops.use_algorithm("igemm_strip"):
     out.backward(torch.randn_like(out))
     out = tconv.conv_transpose1d(x[:, :40].detach(), torch.randn(40, 30, 10, device=DEVICE),
                                  torch.randn(30, device=DEVICE), 5, 3, 2)
+    tconv.conv_transpose3d(torch.randn(2, 20, 3, 4, 5, device=DEVICE), torch.randn(20, 40, 3, 5, 5, device=DEVICE),
+                           torch.randn(40, device=DEVICE), 1, [1, 2, 0])
+    tconv.conv_transpose2d(torch.randn(1, 9, 3, 40, device=DEVICE), torch.randn(9, 130, 3, 7, device=DEVICE), None,
+                           1, [0, 3])
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

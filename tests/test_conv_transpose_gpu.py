@@ -643,6 +643,50 @@ def test_strip_forward(case, poison_allocator):
     check_close("output", ours, ref64, theirs, "tf32", ideal)
 
 
+# The forward's unit-stride strip form (conv_transpose_igemm.cu, unit_stride_forward; Hopper, TF32 mode): stride 1,
+# a W kernel of 3, 5 or 7 taps, rows of all output lines in 256-row tiles. Output-channel tiles of 32, 64 and 128
+# (partial ones, and two tiles at 130), 16- and 8-channel stages with C_in not a multiple of either, D/H kernels
+# with dilation and padding, lines that no (kd, kh) tap reaches (bias only), lines shorter and longer than a tile,
+# tiles spanning samples and D planes, channels_last, strided and misaligned views, and a batch of 0.
+STRIP_UNIT_STRIDE_GRID = [
+    # dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout
+    (3, 2, 32, 64, [3, 5, 5], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 9], True, "contiguous"),
+    (3, 2, 20, 130, [2, 3, 3], [1, 0, 1], [0, 0, 0], [2, 1, 1], [4, 5, 7], False, "contiguous"),
+    (2, 2, 16, 24, [3, 7], [1, 3], [0, 0], [1, 1], [13, 40], True, "channels_last"),
+    (2, 1, 12, 7, [3, 3], [0, 1], [1, 0], [3, 1], [2, 40], True, "contiguous"),
+    (2, 2, 9, 100, [1, 7], [0, 2], [0, 0], [1, 1], [3, 300], True, "strided"),
+    (2, 3, 33, 96, [2, 5], [1, 4], [0, 0], [1, 1], [5, 31], False, "misaligned"),
+    (1, 3, 40, 128, [3], [1], [0], [1], [700], True, "contiguous"),
+    (1, 2, 17, 50, [5], [0], [0], [1], [3], True, "contiguous"),
+    (3, 0, 16, 8, [3, 3, 3], [1, 1, 1], [0, 0, 0], [1, 1, 1], [4, 4, 4], True, "contiguous"),
+]
+
+
+@pytest.mark.parametrize("case", STRIP_UNIT_STRIDE_GRID, ids=[f"u{i}" for i in range(len(STRIP_UNIT_STRIDE_GRID))])
+def test_strip_unit_stride_forward(case, poison_allocator):
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout = case
+    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"{case}unit".encode()) % 10000)
+    x = make_tensor([batch, cin, *spatial], torch.float32, layout, gen)
+    w = make_tensor([cin, cout, *kernel], torch.float32, "contiguous" if layout == "strided" else layout, gen)
+    b = torch.randn(cout, generator=gen, device="cuda") if bias else None
+    args = ([1] * dims, padding, output_padding, 1, dilation)
+    with precision("tf32"):
+        poison_allocator()
+        with tconv._ops.use_algorithm("igemm_strip"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            ours = TCONV_FN[dims](x, w, b, *args)
+            torch.cuda.synchronize()
+        theirs = TORCH_FN[dims](x, w, b, *args)
+    if ours.numel() > 0:
+        assert any("strip_unit_stride_forward_kernel" in e.name for e in prof.events()), "the kernel did not run"
+    b64 = b.double() if b is not None else None
+    ref64 = TORCH_FN[dims](x.double(), w.double(), b64, *args)
+    ideal = TORCH_FN[dims](round_to_tf32(x), round_to_tf32(w), b64, *args)
+    check_close("output", ours, ref64, theirs, "tf32", ideal)
+
+
 def test_strip_kernels_run_where_planned():
     """Under "auto" in TF32 mode the three strip kernels run on k16 s8 lines of 16 x 128 -> 128 channels x 1024
     positions (grids past StripAutoRule's bounds on an H100/H200); at W_in 1025 grad_weight leaves for the GEMM
@@ -674,6 +718,31 @@ def test_strip_kernels_run_where_planned():
     names = kernel_names(1, 64, 256, "tf32", "igemm_strip")
     assert all(k in names for k in strip_kernels), names
     assert "_strip_" not in kernel_names(16, 128, 1024, "fp32")
+
+
+def test_unit_stride_forward_where_planned():
+    """Under "auto" in TF32 mode the unit-stride strip form runs a 3D k3x5x5 forward (30 K stages a block, 405
+    blocks: past StripAutoRule's bounds on an H100/H200), not a 2D k3x3 one (6 stages), not a channels_last input, and
+    nothing strip-like in exact fp32."""
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if torch.cuda.get_device_properties(0).multi_processor_count > 405:
+        pytest.skip("the 3D shape is sized for at most 405 SMs (StripAutoRule's grid bound)")
+
+    def kernel_names(x, w, mode):
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            (tconv.conv_transpose3d if x.dim() == 5 else tconv.conv_transpose2d)(x, w)
+            torch.cuda.synchronize()
+        return " ".join(e.name for e in prof.events())
+    x3 = torch.randn(4, 32, 16, 32, 32, device="cuda")
+    w3 = torch.randn(32, 64, 3, 5, 5, device="cuda")
+    assert "strip_unit_stride_forward_kernel" in kernel_names(x3, w3, "tf32")
+    assert "strip_unit_stride_forward_kernel" not in kernel_names(
+        x3.contiguous(memory_format=torch.channels_last_3d), w3, "tf32")
+    assert "_strip_" not in kernel_names(x3, w3, "fp32")
+    x2, w2 = torch.randn(4, 32, 64, 256, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
+    assert "strip_unit_stride_forward_kernel" not in kernel_names(x2, w2, "tf32")
 
 
 def test_strip_grad_input_refusals():

@@ -91,11 +91,13 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
                               void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
                               cudaStream_t stream);
 
-// The forward over x strips (the same tile as grad_input's; sm_90a, fp32 in TF32 mode): 1D lines, groups 1, W
-// dilation 1, a W kernel of T = 1, 2 or 4 whole strides (any stride, padding and output_padding; input, output and
-// weight of any strides). "auto" takes it where strip_forward_preferred: a W stride that is a multiple of 8 (the
-// strip kernels' family) and a grid of StripAutoRule::forward_min_blocks. Workspace:
-// strip_forward_packed_weight_elems fp32.
+// The forward over x strips (sm_90a, fp32 in TF32 mode, groups 1; input, output and weight of any strides), in two
+// forms. The 1D form (the same tile as grad_input's): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole
+// strides (any stride, padding and output_padding); "auto" takes it at a W stride that is a multiple of 8 (the strip
+// kernels' family) on a grid of StripAutoRule::forward_min_blocks. The unit-stride form (StripUnitStrideForwardTile):
+// stride 1 in every dimension, W dilation 1, a W kernel of 3, 5 or 7 taps, any D/H kernel, dilation and padding;
+// "auto" takes it on W-contiguous tensors with at least StripAutoRule::unit_stride_forward_min_stages K stages per
+// block and the same grid bound. Workspace: strip_forward_packed_weight_elems fp32.
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
 bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count);
 // "auto" takes the grad_weight strip kernel where possible and its grid has at least

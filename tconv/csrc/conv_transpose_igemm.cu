@@ -500,19 +500,35 @@ TCONV_DEFINE_WGMMA_SHARED_A(64, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_SHARED_A(64, __nv_bfloat16, "k16.f32.bf16.bf16")
 TCONV_DEFINE_WGMMA_SHARED_A(128, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_SHARED_A(128, __nv_bfloat16, "k16.f32.bf16.bf16")
-// acc += A (64 x 8) x B (8 x 128), both by descriptor, TF32 (which takes no transpose immediates). The fp32 values in
+// acc += A (64 x 8) x B (8 x kN), both by descriptor, TF32 (which takes no transpose immediates). The fp32 values in
 // shared memory must already be TF32-rounded: wgmma truncates the low bits.
-[[maybe_unused]] __device__ __forceinline__ void wgmma_tf32_n128_shared(float (&d)[64], uint64_t a_desc,
-                                                                      uint64_t b_desc) {
+template <int kN>
+__device__ __forceinline__ void wgmma_tf32_shared(float (&d)[kN / 2], uint64_t a_desc, uint64_t b_desc);
+#define TCONV_WGMMA_D32 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+#define TCONV_WGMMA_SS_ARGS32 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17"
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " TCONV_WGMMA_SS_ARGS128 ", p, 1, 1;\n}\n"
-               : TCONV_WGMMA_D128
-               : "l"(a_desc), "l"(b_desc));
+#define TCONV_DEFINE_WGMMA_TF32_SHARED(N)                                                                  \
+  template <>                                                                                              \
+  [[maybe_unused]] __device__ __forceinline__ void wgmma_tf32_shared<N>(float (&d)[N / 2], uint64_t a, uint64_t b) { \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                \
+                 "wgmma.mma_async.sync.aligned.m64n" #N "k8.f32.tf32.tf32 " TCONV_WGMMA_SS_ARGS##N ", p, 1, 1;\n}\n" \
+                 : TCONV_WGMMA_D##N                                                                        \
+                 : "l"(a), "l"(b));                                                                        \
+  }
 #else
-  (void)d, (void)a_desc, (void)b_desc;
+#define TCONV_DEFINE_WGMMA_TF32_SHARED(N) \
+  template <>                             \
+  [[maybe_unused]] __device__ __forceinline__ void wgmma_tf32_shared<N>(float (&)[N / 2], uint64_t, uint64_t) {}
 #endif
-}
+TCONV_DEFINE_WGMMA_TF32_SHARED(32)
+TCONV_DEFINE_WGMMA_TF32_SHARED(64)
+TCONV_DEFINE_WGMMA_TF32_SHARED(128)
+#undef TCONV_DEFINE_WGMMA_TF32_SHARED
+#undef TCONV_WGMMA_D32
+#undef TCONV_WGMMA_SS_ARGS32
 #undef TCONV_DEFINE_WGMMA_SHARED_A
 #undef TCONV_WGMMA_SS_ARGS64
 #undef TCONV_WGMMA_SS_ARGS128
@@ -1897,6 +1913,95 @@ struct StripArgs {
 #endif
 }
 
+// Four values rounded to TF32 (the strip kernels store their register-held operand so: wgmma would truncate).
+__device__ __forceinline__ float4 tf32_rounded(float4 v) {
+  return make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)), __uint_as_float(to_tf32(v.z)),
+                     __uint_as_float(to_tf32(v.w)));
+}
+// Four consecutive channels (channel_stride apart) at one position of x as one 16-byte K group, zeros where not
+// inside or past the channel count (channels_left: channels from this quad's first to C_in).
+__device__ __forceinline__ float4 load_channel_quad(const float* src, int64_t channel_stride, bool inside,
+                                                    int channels_left) {
+  float e[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    e[i] = ldg_or_zero(src, inside && i < channels_left);
+    src += channel_stride;
+  }
+  return make_float4(e[0], e[1], e[2], e[3]);
+}
+
+// The strip kernels' pipeline (one block per SM, kStages shared-memory slots, one wgmma group in flight), given a
+// kernel's four parts:
+//   copy_async(slot, stage): issue the cp.async copies of the stage's operand that is copied as it is;
+//   load(set, stage):        load the stage's other operand into register set `set` (consecutive stages, in order);
+//   store(set, slot):        store register set `set` into the slot, rounded to TF32 (wgmma truncates);
+//   issue(slot):             issue the stage's wgmmas from the slot.
+// The slot refilled at iteration it is the one read two iterations earlier (one group in flight), so the shared
+// memory's prefetch distance is kStages - 2. The registers are loaded kDepth iterations ahead of their store, so the
+// loads' latency does not wait on shared memory:
+//   kSets = 1, kDepth = 1: one set; the prologue loads and stores each stage in turn;
+//   kSets = 2, kDepth = 1: the prologue loads stage st + 1 before it stores stage st (the accumulators are not live
+//                          yet, so a second set fits), the loop uses set 0 (runs 138-139, with the 1D forward's other
+//                          changes);
+//   kSets = 2, kDepth = 2: stage s in set s % 2 throughout, loaded two iterations before its store (the loop
+//                          unrolled by two, so that the set is a constant).
+template <int kStages, int kSets, int kDepth, typename CopyAsync, typename Load, typename Store, typename Issue>
+__device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_async, Load&& load, Store&& store,
+                                                   Issue&& issue) {
+  static_assert(kStages >= 4 && (kSets == 1 || (kSets == 2 && kStages % 2 == 0)),
+                "with two sets, the prologue's last loads land in the sets the loop expects");
+  static_assert(kDepth == 1 || (kDepth == 2 && kSets == 2), "two stages ahead takes two sets");
+  if (kSets == 2 && 0 < stages) load(0, 0);
+  if (kDepth == 2 && 1 < stages) load(1, 1);
+#pragma unroll
+  for (int st = 0; st < kStages - 2; ++st) {
+    if (st < stages) copy_async(st, st);
+    if (kDepth == 2) {
+      if (st < stages) store(st % 2, st);
+      if (st + 2 < stages) load(st % 2, st + 2);
+    } else if (kSets == 2) {
+      if (st + 1 < stages) load((st + 1) % 2, st + 1);
+      if (st < stages) store(st % 2, st);
+    } else if (st < stages) {
+      load(0, st);
+      store(0, st);
+    }
+    cp_async_commit();
+  }
+  if (kSets == 1 && kStages - 2 < stages) load(0, kStages - 2);
+  int read_slot = 0, write_slot = kStages - 2;
+  auto iteration = [&](int it, int set) {
+    cp_async_wait<kStages - 3>();
+    fence_generic_to_async_shared();
+    // Stage it is complete for everyone (its copies landed, its registers stored at least one barrier ago), and
+    // both warpgroups have finished stage it - 2 (one group in flight), whose slot is refilled now.
+    __syncthreads();
+    if (it + kStages - 2 < stages) {
+      copy_async(write_slot, it + kStages - 2);
+      store(set, write_slot);
+    }
+    cp_async_commit();
+    if (it + kStages - 2 + kDepth < stages) load(set, it + kStages - 2 + kDepth);
+    wgmma_fence();
+    issue(read_slot);
+    wgmma_commit();
+    wgmma_wait<1>();
+    read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
+    write_slot = write_slot + 1 == kStages ? 0 : write_slot + 1;
+  };
+  if (kDepth == 1) {
+    for (int it = 0; it < stages; ++it) iteration(it, 0);
+  } else {
+    for (int it = 0; it < stages; it += 2) {
+      iteration(it, 0);
+      if (it + 1 < stages) iteration(it + 1, 1);
+    }
+  }
+  wgmma_wait<0>();
+  cp_async_wait<0>();
+}
+
 // Block: 128 input channels x 256 positions of one (n, d, h) line; K = all output channels x the W kernel, in
 // stages of kChannels channels (32 K values). kColumns = s / 4 16-byte columns per strip row, T = 8 / (kChannels x
 // kColumns) taps. Every thread copies a share of the stage's packed weights (16 KB, contiguous, cp.async) and of its
@@ -1959,10 +2064,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
       for (int k = 0; k < kRowsPerThread; ++k) {
         const int v = v0 + k * kRowStep;
         if (v >= kRowsNeeded) continue;
-        const float4 x = held[c][k];
-        *reinterpret_cast<float4*>(Bs + ((c * kColumns + q) * R + v) * 4) =
-            make_float4(__uint_as_float(to_tf32(x.x)), __uint_as_float(to_tf32(x.y)), __uint_as_float(to_tf32(x.z)),
-                        __uint_as_float(to_tf32(x.w)));
+        *reinterpret_cast<float4*>(Bs + ((c * kColumns + q) * R + v) * 4) = tf32_rounded(held[c][k]);
       }
   };
 
@@ -1984,43 +2086,15 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   float acc[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
-
+  run_strip_pipeline<kStages, 1, 1>(
+      a.stages, copy_weights, [&](int, int stage) { load_strips(stage); }, [&](int, int slot) { store_strips(slot); },
+      [&](int slot) {
+        const float* stage = smem + slot * kStageFloats;
+        const uint64_t a_desc = wgmma_smem_descriptor(stage),
+                       b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes, kBStrideBytes);
 #pragma unroll
-  for (int st = 0; st < kStages - 2; ++st) {
-    if (st < a.stages) {
-      copy_weights(st, st);
-      load_strips(st);
-      store_strips(st);
-    }
-    cp_async_commit();
-  }
-  if (kStages - 2 < a.stages) load_strips(kStages - 2);
-  int read_slot = 0, write_slot = kStages - 2;
-  for (int it = 0; it < a.stages; ++it) {
-    cp_async_wait<kStages - 3>();
-    fence_generic_to_async_shared();
-    // Stage it is complete for everyone (its weights landed, its strips stored at least one barrier ago), and both
-    // warpgroups have finished stage it - 2 (one group in flight), whose slot is refilled now.
-    __syncthreads();
-    if (it + kStages - 2 < a.stages) {
-      copy_weights(write_slot, it + kStages - 2);
-      store_strips(write_slot);
-    }
-    cp_async_commit();
-    if (it + kStages - 1 < a.stages) load_strips(it + kStages - 1);
-    const float* stage = smem + read_slot * kStageFloats;
-    const uint64_t a_desc = wgmma_smem_descriptor(stage), b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes,
-                                                                                          kBStrideBytes);
-    wgmma_fence();
-#pragma unroll
-    for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
-    wgmma_commit();
-    wgmma_wait<1>();
-    read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
-    write_slot = write_slot + 1 == kStages ? 0 : write_slot + 1;
-  }
-  wgmma_wait<0>();
-  cp_async_wait<0>();
+        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
+      });
 
   // Accumulator i of a warp: channel row 16 warp + gid (+ 8 for i % 4 >= 2), position 8 (i / 4) + 2 tig + i % 2.
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -2057,17 +2131,10 @@ __global__ void tconv_igemm_strip_pack_weight_kernel(const float* __restrict__ w
   using Tile = StripGradInputTile;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
-    const int within = int(idx % (Tile::kBlockM * 8));
-    int64_t rest = idx / (Tile::kBlockM * 8);
-    const int step = int(rest % (Tile::kStageK / 8));
-    rest /= Tile::kStageK / 8;
-    const int stage = int(rest % stages);
-    const int64_t ci_tile = rest / stages;
-    const int group = within / 64, half = (within / 32) % 2, row = (within / 4) % 8, col = within % 4;
-    const int64_t ci = ci_tile * Tile::kBlockM + group * 8 + row;
-    const int k = step * 8 + half * 4 + col;
-    const int c = k / kernel_w, kw = k % kernel_w;
-    const int64_t co = int64_t(stage) * channels_per_stage + c;
+    const PackedStripIndex at = packed_strip_index(idx, Tile::kBlockM, Tile::kStageK, stages);
+    const int64_t ci = at.tile * Tile::kBlockM + at.row;
+    const int c = at.k / kernel_w, kw = at.k % kernel_w;
+    const int64_t co = at.stage * channels_per_stage + c;
     float v = 0.f;
     if (ci < c_in && co < c_out && c < channels_per_stage) v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + kw * ws4]));
     packed[idx] = v;
@@ -2148,37 +2215,18 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   auto load_x = [&](float4 (&into)[kQuads], float4& into_tail, int stage) {
     const int c0 = stage * kChannels;
     const float* channels = x_line + int64_t(c0) * a.x_stride[1];
-    const float* src = channels + x_offset;
 #pragma unroll
-    for (int q = 0; q < kQuads; ++q) {
-      float e[4];
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        e[i] = ldg_or_zero(src, row_inside && c0 + 4 * q + i < a.c_in);
-        src += a.x_stride[1];
-      }
-      into[q] = make_float4(e[0], e[1], e[2], e[3]);
-    }
-    if (tail_thread) {
-      const float* tail = channels + tail_offset;
-      float e[4];
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        e[i] = ldg_or_zero(tail, tail_inside && c0 + 4 * tail_quad + i < a.c_in);
-        tail += a.x_stride[1];
-      }
-      into_tail = make_float4(e[0], e[1], e[2], e[3]);
-    }
+    for (int q = 0; q < kQuads; ++q)
+      into[q] = load_channel_quad(channels + x_offset + 4 * q * a.x_stride[1], a.x_stride[1], row_inside,
+                                  a.c_in - c0 - 4 * q);
+    if (tail_thread)
+      into_tail = load_channel_quad(channels + tail_offset, a.x_stride[1], tail_inside, a.c_in - c0 - 4 * tail_quad);
   };
   auto store_x = [&](const float4 (&from)[kQuads], const float4& from_tail, int slot) {
     float* Bs = smem + slot * kStageFloats + kAFloats;
-    auto rounded = [](float4 x) {
-      return make_float4(__uint_as_float(to_tf32(x.x)), __uint_as_float(to_tf32(x.y)), __uint_as_float(to_tf32(x.z)),
-                         __uint_as_float(to_tf32(x.w)));
-    };
 #pragma unroll
-    for (int q = 0; q < kQuads; ++q) *reinterpret_cast<float4*>(Bs + (q * R + tid) * 4) = rounded(from[q]);
-    if (tail_thread) *reinterpret_cast<float4*>(Bs + (tail_quad * R + tail_row) * 4) = rounded(from_tail);
+    for (int q = 0; q < kQuads; ++q) *reinterpret_cast<float4*>(Bs + (q * R + tid) * 4) = tf32_rounded(from[q]);
+    if (tail_thread) *reinterpret_cast<float4*>(Bs + (tail_quad * R + tail_row) * 4) = tf32_rounded(from_tail);
   };
 
   // Descriptor offsets of each k8 step, in 16-byte units. A as in the grad_input strip kernel. B: K groups 2j and
@@ -2194,43 +2242,19 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   }
   constexpr int kBLeadingBytes = R * 16, kBStrideBytes = 128;  // next K half: next quad; next 8 rows
 
-  static_assert(kStages % 2 == 0, "the prologue's last load (stage kStages - 2) lands in set 0, the loop's");
-  if (0 < a.stages) load_x(held[0], held_tail[0], 0);
-#pragma unroll
-  for (int st = 0; st < kStages - 2; ++st) {
-    if (st < a.stages) copy_weights(st, st);
-    if (st + 1 < a.stages) load_x(held[(st + 1) % 2], held_tail[(st + 1) % 2], st + 1);
-    if (st < a.stages) store_x(held[st % 2], held_tail[st % 2], st);
-    cp_async_commit();
-  }
   float acc[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
-  int read_slot = 0, write_slot = kStages - 2;
-  for (int it = 0; it < a.stages; ++it) {
-    cp_async_wait<kStages - 3>();
-    fence_generic_to_async_shared();
-    // Stage it is complete for everyone, and both warpgroups have finished stage it - 2, whose slot is refilled.
-    __syncthreads();
-    if (it + kStages - 2 < a.stages) {
-      copy_weights(write_slot, it + kStages - 2);
-      store_x(held[0], held_tail[0], write_slot);
-    }
-    cp_async_commit();
-    if (it + kStages - 1 < a.stages) load_x(held[0], held_tail[0], it + kStages - 1);
-    const float* stage = smem + read_slot * kStageFloats;
-    const uint64_t a_desc = wgmma_smem_descriptor(stage), b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes,
-                                                                                          kBStrideBytes);
-    wgmma_fence();
+  run_strip_pipeline<kStages, 2, 1>(
+      a.stages, copy_weights, [&](int set, int stage) { load_x(held[set], held_tail[set], stage); },
+      [&](int set, int slot) { store_x(held[set], held_tail[set], slot); },
+      [&](int slot) {
+        const float* stage = smem + slot * kStageFloats;
+        const uint64_t a_desc = wgmma_smem_descriptor(stage),
+                       b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes, kBStrideBytes);
 #pragma unroll
-    for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
-    wgmma_commit();
-    wgmma_wait<1>();
-    read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
-    write_slot = write_slot + 1 == kStages ? 0 : write_slot + 1;
-  }
-  wgmma_wait<0>();
-  cp_async_wait<0>();
+        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
+      });
 
   // Accumulator i of a warp: row 16 warp + gid (+ 8 for i % 4 >= 2), column 8 (i / 4) + 2 tig + i % 2. Where s is
   // a multiple of 8, a store's 8 lanes of one column are 8 consecutive phases r: a whole 32-byte sector.
@@ -2278,20 +2302,260 @@ __global__ void tconv_igemm_strip_forward_pack_weight_kernel(const float* __rest
   const int quads = channels_per_stage / 4;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
-    const int within = int(idx % (Tile::kBlockM * 8));
-    int64_t rest = idx / (Tile::kBlockM * 8);
-    const int step = int(rest % (Tile::kStageK / 8));
-    rest /= Tile::kStageK / 8;
-    const int stage = int(rest % stages);
-    const int64_t m_tile = rest / stages;
-    const int group = within / 64, half = (within / 32) % 2, row = (within / 4) % 8, col = within % 4;
-    const int64_t m = m_tile * Tile::kBlockM + group * 8 + row;
-    const int k_group = 2 * step + half, t = k_group / quads;
-    const int64_t ci = int64_t(stage) * channels_per_stage + 4 * (k_group % quads) + col;
+    const PackedStripIndex at = packed_strip_index(idx, Tile::kBlockM, Tile::kStageK, stages);
+    const int64_t m = at.tile * Tile::kBlockM + at.row;
+    const int k_group = at.k / 4, t = k_group / quads;
+    const int64_t ci = at.stage * channels_per_stage + 4 * (k_group % quads) + at.k % 4;
     const int64_t co = m / stride_w;
     const int r = int(m % stride_w);
     float v = 0.f;
     if (ci < c_in && co < c_out) v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + (int64_t(t) * stride_w + r) * ws4]));
+    packed[idx] = v;
+  }
+}
+
+// ---- the forward at unit stride over the rows of all output lines (StripUnitStrideForwardTile, igemm_config.h) ----
+struct StripUnitStrideArgs {
+  const float* x;       // input [N, C_in, D_in, H_in, W_in]
+  float* y;             // output [N, C_out, D_out, H_out, W_out]
+  const float* packed;  // [C_out tiles][kD][kH][channel stages][k8 step][8-channel group][K half][8][4], TF32-rounded
+  const float* bias;    // C_out or null
+  int64_t x_stride[5], y_stride[5], bias_stride;
+  int64_t rows;         // lines x line_rows: the GEMM's M
+  int in_d, in_h, in_w, out_d, out_h, out_w, line_rows;  // line_rows = W_out + T - 1
+  int c_in, c_out, kernel_d, kernel_h, pad_d, pad_h, pad_w, dil_d, dil_h;
+  int channel_stages;   // ceil(C_in / kChannels)
+  // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
+};
+
+// Block: kBlockM rows (output positions, see StripUnitStrideForwardTile) x kBlockN output channels, K over the (kd,
+// kh) taps that reach any of the block's lines (a tap that reaches none adds nothing) x kChannels-channel stages.
+// Every thread loads one padded input row (and warp 0 the T - 1 rows past kBlockM): kChannels channels at one
+// position as scalars (consecutive threads, consecutive positions: a warp load is one 128-byte line inside an input
+// line), stored rounded to TF32 as kChannels / 4 16-byte K groups; the stage's packed weights (B) by cp.async. Each
+// warpgroup issues two m64nBNk8 per k8 step (its 128 rows), one stage's as one group (run_strip_pipeline).
+template <int kStages, int kDepth, int kBlockN, int kTaps, int kChannels>
+__global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
+    tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs a) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Tile = StripUnitStrideForwardTile;
+  constexpr int BM = Tile::kBlockM, R = Tile::kRows, kThreads = Tile::kThreads;
+  constexpr int kQuads = kChannels / 4, kStageK = kChannels * kTaps, kSteps = kStageK / 8;
+  constexpr int kXFloats = kQuads * R * 4, kWFloats = Tile::weight_floats(kBlockN, kTaps);
+  constexpr int kStageFloats = Tile::stage_floats(kBlockN, kTaps);
+  static_assert(kChannels == Tile::channels(kBlockN, kTaps) && kQuads % 2 == 0, "a k8 step: two quads of one tap");
+  static_assert(kStageFloats == kXFloats + kWFloats && kTaps <= Tile::kMaxTaps, "one plan");
+  constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) * kQuads;
+  static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
+  extern __shared__ __align__(16) float smem[];
+  const int tid = threadIdx.x, n_tile = blockIdx.y;
+  const int64_t r0 = int64_t(blockIdx.x) * BM;
+
+  // The block's (kd, kh) taps: the hull of those that reach its first and last lines' input (all, where the block
+  // spans two samples or, for kh, two D planes). A tap outside a row's input reads zeros, so the hull is exact.
+  struct LineOf {
+    int n, od, oh;
+  };
+  auto line_of = [&](int64_t row) {
+    const int64_t line = row / a.line_rows;
+    return LineOf{int(line / (int64_t(a.out_h) * a.out_d)), int(line / a.out_h % a.out_d), int(line % a.out_h)};
+  };
+  // Taps k with 0 <= o + p - k dil < size, as [lo, hi] within [0, kernel): lo = ceil((o + p - size + 1) / dil).
+  auto tap_lo = [](int o, int p, int dil, int size) {
+    const int v = o + p - size + 1;
+    return v <= 0 ? 0 : (v + dil - 1) / dil;
+  };
+  auto tap_hi = [](int o, int p, int dil, int kernel) {
+    const int v = o + p;
+    return v < 0 ? -1 : (v / dil < kernel - 1 ? v / dil : kernel - 1);
+  };
+  const LineOf first = line_of(r0);
+  const LineOf last = line_of((r0 + BM - 1 < a.rows ? r0 + BM : a.rows) - 1);
+  int kd_lo = 0, kd_hi = a.kernel_d - 1, kh_lo = 0, kh_hi = a.kernel_h - 1;
+  if (first.n == last.n) {
+    kd_lo = tap_lo(first.od, a.pad_d, a.dil_d, a.in_d);
+    kd_hi = tap_hi(last.od, a.pad_d, a.dil_d, a.kernel_d);
+    if (first.od == last.od) {
+      kh_lo = tap_lo(first.oh, a.pad_h, a.dil_h, a.in_h);
+      kh_hi = tap_hi(last.oh, a.pad_h, a.dil_h, a.kernel_h);
+    }
+  }
+  const int taps_d = kd_hi >= kd_lo ? kd_hi - kd_lo + 1 : 0, taps_h = kh_hi >= kh_lo ? kh_hi - kh_lo + 1 : 0;
+  const int stages = taps_d * taps_h * a.channel_stages;
+
+  // This thread's padded input rows: row tid for every quad, and for tid < kTailLoads row kThreads + tid / kQuads of
+  // quad tid % kQuads. Row v holds, for tap (kd, kh), x[n, :, od + p_d - kd dil_d, oh + p_h - kh dil_h, iw] with
+  // iw = (r0 + v) % line_rows + p_w - (T - 1); zeros outside x or past the last line.
+  struct PaddedRow {
+    int64_t base;  // x offset at kd = kh = 0 (meaningful only where inside)
+    int id0, ih0;  // od + p_d, oh + p_h
+    bool inside;   // inside some line, and iw inside x
+  };
+  auto padded_row = [&](int v) {
+    PaddedRow row{0, 0, 0, false};
+    const int64_t q = r0 + v;
+    if (q >= a.rows) return row;
+    const LineOf l = line_of(q);
+    const int iw = int(q % a.line_rows) + a.pad_w - (kTaps - 1);
+    row.id0 = l.od + a.pad_d;
+    row.ih0 = l.oh + a.pad_h;
+    row.inside = iw >= 0 && iw < a.in_w;
+    row.base = l.n * a.x_stride[0] + int64_t(row.id0) * a.x_stride[2] + int64_t(row.ih0) * a.x_stride[3] +
+               int64_t(iw) * a.x_stride[4];
+    return row;
+  };
+  const bool tail_thread = tid < kTailLoads;
+  const int tail_quad = tid % kQuads;
+  const PaddedRow main_row = padded_row(tid);
+  const PaddedRow tail_row = padded_row(tail_thread ? kThreads + tid / kQuads : BM + kTaps);  // past: not inside
+  // The stage cursors: load and copy_async each see consecutive stages (run_strip_pipeline), so each steps a
+  // (kd, kh, channel stage) cursor instead of dividing.
+  struct StageCursor {
+    int kd, kh, cs;
+  };
+  auto step = [&](StageCursor& c) {
+    if (++c.cs == a.channel_stages) {
+      c.cs = 0;
+      if (++c.kh > kh_hi) {
+        c.kh = kh_lo;
+        ++c.kd;
+      }
+    }
+  };
+  StageCursor load_at{kd_lo, kh_lo, 0}, copy_at{kd_lo, kh_lo, 0};
+  // Offsets at the load cursor's (kd, kh), and whether the rows are inside x there.
+  const float* x_main = a.x;
+  const float* x_tail = a.x;
+  bool main_inside = false, tail_inside = false;
+  auto locate = [&](const PaddedRow& row, const float*& at, bool& inside) {
+    const int id = row.id0 - load_at.kd * a.dil_d, ih = row.ih0 - load_at.kh * a.dil_h;
+    inside = row.inside && id >= 0 && id < a.in_d && ih >= 0 && ih < a.in_h;
+    at = a.x + (inside ? row.base - int64_t(load_at.kd * a.dil_d) * a.x_stride[2] -
+                             int64_t(load_at.kh * a.dil_h) * a.x_stride[3]
+                       : 0);
+  };
+  locate(main_row, x_main, main_inside);
+  locate(tail_row, x_tail, tail_inside);
+  tail_inside = tail_inside && tail_thread;
+
+  float4 held[2][kQuads];
+  float4 held_tail[2];
+  auto load = [&](int set, int) {
+    const int c0 = load_at.cs * kChannels;
+#pragma unroll
+    for (int q = 0; q < kQuads; ++q)
+      held[set][q] = load_channel_quad(x_main + int64_t(c0 + 4 * q) * a.x_stride[1], a.x_stride[1], main_inside,
+                                       a.c_in - c0 - 4 * q);
+    if (tail_thread)
+      held_tail[set] = load_channel_quad(x_tail + int64_t(c0 + 4 * tail_quad) * a.x_stride[1], a.x_stride[1],
+                                         tail_inside, a.c_in - c0 - 4 * tail_quad);
+    const int kd = load_at.kd, kh = load_at.kh;
+    step(load_at);
+    if (load_at.kd != kd || load_at.kh != kh) {
+      locate(main_row, x_main, main_inside);
+      locate(tail_row, x_tail, tail_inside);
+      tail_inside = tail_inside && tail_thread;
+    }
+  };
+  auto store = [&](int set, int slot) {
+    float* Xs = smem + slot * kStageFloats;
+#pragma unroll
+    for (int q = 0; q < kQuads; ++q) *reinterpret_cast<float4*>(Xs + (q * R + tid) * 4) = tf32_rounded(held[set][q]);
+    if (tail_thread)
+      *reinterpret_cast<float4*>(Xs + (tail_quad * R + kThreads + tid / kQuads) * 4) = tf32_rounded(held_tail[set]);
+  };
+  const float* packed_tile = a.packed + int64_t(n_tile) * a.kernel_d * a.kernel_h * a.channel_stages * kWFloats;
+  auto copy_async = [&](int slot, int) {
+    float* Ws = smem + slot * kStageFloats + kXFloats;
+    const float* src =
+        packed_tile + (int64_t(copy_at.kd * a.kernel_h + copy_at.kh) * a.channel_stages + copy_at.cs) * kWFloats;
+#pragma unroll
+    for (int i = 0; i < (kWFloats / 4 + kThreads - 1) / kThreads; ++i) {
+      const int at = 4 * (tid + i * kThreads);
+      if (kWFloats % (4 * kThreads) == 0 || at < kWFloats) cp_async_16(Ws + at, src + at, true);
+    }
+    step(copy_at);
+  };
+
+  // Descriptor offsets of each k8 step (16-byte units). A: K groups 2j, 2j + 1 are quads q0 = 2j % Q and q0 + 1 of tap
+  // t = 2j / Q; output row m reads padded row m + T - 1 - t. This warpgroup's rows start at 128 wg, its second m64
+  // half 64 rows on. B: [step][8-channel group][K half][8][4].
+  const int warpgroup = tid / 128;
+  uint32_t a_offset[kSteps], b_offset[kSteps];
+#pragma unroll
+  for (int j = 0; j < kSteps; ++j) {
+    const int t = 2 * j / kQuads, q0 = 2 * j % kQuads;
+    a_offset[j] = uint32_t(q0 * R + warpgroup * 128 + (kTaps - 1 - t));
+    b_offset[j] = uint32_t((kXFloats + j * kBlockN * 8) / 4);
+  }
+  constexpr int kALeadingBytes = R * 16, kAStrideBytes = 128;  // next K half: next quad; next 8 rows
+
+  float acc[2][kBlockN / 2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int i = 0; i < kBlockN / 2; ++i) acc[h][i] = 0.f;
+  run_strip_pipeline<kStages, 2, kDepth>(stages, copy_async, load, store, [&](int slot) {
+    const float* stage = smem + slot * kStageFloats;
+    const uint64_t a_desc = wgmma_smem_descriptor(stage, kALeadingBytes, kAStrideBytes),
+                   b_desc = wgmma_smem_descriptor(stage);
+#pragma unroll
+    for (int j = 0; j < kSteps; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) wgmma_tf32_shared<kBlockN>(acc[h], a_desc + a_offset[j] + 64 * h, b_desc + b_offset[j]);
+  });
+
+  // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
+  // 8 (i / 4) + 2 tig + i % 2 of the tile. A store instruction writes 8 consecutive positions of 4 channels.
+  const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int64_t q = r0 + warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
+      if (q >= a.rows) continue;
+      const int ow = int(q % a.line_rows);
+      if (ow >= a.out_w) continue;
+      const LineOf l = line_of(q);
+      const int co0 = n_tile * kBlockN + 2 * tig;
+      float* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
+                   int64_t(l.oh) * a.y_stride[3] + int64_t(ow) * a.y_stride[4];
+#pragma unroll
+      for (int j = 0; j < kBlockN / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int co = co0 + 8 * j + e;
+          if (co >= a.c_out) continue;
+          const float b = a.bias != nullptr ? a.bias[co * a.bias_stride] : 0.f;
+          out[int64_t(8 * j + e) * a.y_stride[1]] = acc[h][4 * j + 2 * half + e] + b;
+        }
+    }
+#else
+  (void)a;
+#endif
+}
+
+// The unit-stride forward's B operand: packed[co tile][kd][kh][channel stage][step][group][half][row][col] =
+// w[ci, co, kd, kh, t] rounded to TF32, co = block_n tile + row, K value k of the stage = (t, quad, col) with
+// t = k / 4 / Q (Q = channels / 4 quads), ci = channels x stage + 4 (k / 4 % Q) + k % 4; zero past C_in or C_out.
+__global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1,
+                                                                 int64_t ws2, int64_t ws3, int64_t ws4, int c_in,
+                                                                 int c_out, int kernel_h, int taps, int block_n,
+                                                                 int channels, int channel_stages, int64_t stages,
+                                                                 int64_t total, float* __restrict__ packed) {
+  const int quads = channels / 4;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const PackedStripIndex at = packed_strip_index(idx, block_n, channels * taps, stages);
+    const int64_t co = at.tile * block_n + at.row;
+    const int cs = int(at.stage % channel_stages);
+    const int64_t tap_dh = at.stage / channel_stages;
+    const int64_t kd = tap_dh / kernel_h, kh = tap_dh % kernel_h;
+    const int k_group = at.k / 4, t = k_group / quads;
+    const int64_t ci = int64_t(cs) * channels + 4 * (k_group % quads) + at.k % 4;
+    float v = 0.f;
+    if (ci < c_in && co < c_out)
+      v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + kd * ws2 + kh * ws3 + int64_t(t) * ws4]));
     packed[idx] = v;
   }
 }
@@ -2448,8 +2712,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     for (int i = 0; i < kXCopies; ++i) {
       const int o = x_offset(i);
       const float4 v = *reinterpret_cast<const float4*>(raw + o);
-      *reinterpret_cast<float4*>(X + o) = make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)),
-                                                      __uint_as_float(to_tf32(v.z)), __uint_as_float(to_tf32(v.w)));
+      *reinterpret_cast<float4*>(X + o) = tf32_rounded(v);
     }
     float* A = X + kXFloats;
 #pragma unroll
@@ -2508,7 +2771,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
                                                     BK / 4 * kAQuad * 4);
 #pragma unroll
       for (int j = 0; j < kSteps; ++j)
-        wgmma_tf32_n128_shared(acc[h], a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
+        wgmma_tf32_shared<128>(acc[h], a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
     }
     wgmma_commit();
     wgmma_wait<1>();
@@ -3010,6 +3273,27 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output);
 
 namespace {
+// The strip kernels' packing kernels: grid-stride loops of 256 threads over `total` packed elements.
+template <typename... Params, typename... Args>
+cudaError_t launch_pack(void (*kernel)(Params...), int64_t total, cudaStream_t stream, Args... args) {
+  if (total <= 0) return cudaSuccess;
+  kernel<<<int(std::min<int64_t>((total + 255) / 256, 4096)), 256, 0, stream>>>(args...);
+  return cudaGetLastError();
+}
+// The operands both forward strip forms read the same way.
+template <typename Args>
+void set_strip_forward_operands(Args& a, const ConvTransposeParams& p, const void* input, const void* bias,
+                                void* output, const float* packed_weight) {
+  a.x = static_cast<const float*>(input);
+  a.y = static_cast<float*>(output);
+  a.packed = packed_weight;
+  a.bias = static_cast<const float*>(bias);
+  a.bias_stride = p.bias_stride;
+  for (int i = 0; i < 5; ++i) {
+    a.x_stride[i] = p.input_strides[i];
+    a.y_stride[i] = p.output_strides[i];
+  }
+}
 // The (n, d, h) lines and W extents both strip kernels' arguments carry (StripArgs, StripWeightArgs).
 template <class Args>
 void set_strip_line_shape(Args& a, const ConvTransposeParams& p) {
@@ -3072,15 +3356,11 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
   if (lines == 0 || p.in_size[2] == 0 || p.in_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
   const int64_t total = strip_packed_weight_elems(p);
-  if (total > 0) {
-    const int blocks = int(std::min<int64_t>((total + 255) / 256, 4096));
-    tconv_igemm_strip_pack_weight_kernel<<<blocks, 256, 0, stream>>>(
+  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_pack_weight_kernel, total, stream,
         static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
         int(p.in_channels), int(p.out_channels), int(p.kernel[2]), plan.channels_per_stage, plan.stages, total,
         packed_weight);
-    const cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
+  if (packed_err != cudaSuccess) return packed_err;
   StripArgs a;
   a.dy = static_cast<const float*>(grad_output);
   a.dx = static_cast<float*>(grad_input);
@@ -3278,7 +3558,9 @@ cudaError_t launch_strip_forward(const StripForwardArgs& a, const dim3& grid, cu
 }
 }  // namespace
 
-bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+namespace {
+// The 1D form (tconv_igemm_strip_forward_kernel): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole strides.
+bool strip_lines_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   using Tile = StripGradInputTile;
   if (!strip_lines_possible(p, dtype, split_tf32)) return false;
   const int64_t s = p.stride[2];
@@ -3292,8 +3574,122 @@ bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool spli
   return p.batch * p.in_size[0] * p.in_size[1] <= 65535 && strip_forward_plan(p).row_tiles <= 65535;
 }
 
+// The unit-stride form (tconv_igemm_strip_unit_stride_forward_kernel, StripUnitStrideForwardTile).
+struct UnitStridePlan {
+  int block_n, taps, channels, channel_stages, line_rows;
+  int64_t rows, row_tiles, n_tiles;
+};
+UnitStridePlan unit_stride_plan(const ConvTransposeParams& p) {
+  using Tile = StripUnitStrideForwardTile;
+  UnitStridePlan plan;
+  plan.block_n = Tile::block_n(p.out_channels);
+  plan.taps = int(p.kernel[2]);
+  plan.channels = Tile::channels(plan.block_n, plan.taps);
+  plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
+  plan.line_rows = int(p.out_size[2] + p.kernel[2] - 1);
+  plan.rows = p.batch * p.out_size[0] * p.out_size[1] * plan.line_rows;
+  plan.row_tiles = (plan.rows + Tile::kBlockM - 1) / Tile::kBlockM;
+  plan.n_tiles = (p.out_channels + plan.block_n - 1) / plan.block_n;
+  return plan;
+}
+bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
+  for (int i = 0; i < 3; ++i)
+    if (p.stride[i] != 1) return false;
+  if (p.dilation[2] != 1 || (p.kernel[2] != 3 && p.kernel[2] != 5 && p.kernel[2] != 7)) return false;
+  const int64_t big = int64_t(1) << 30;  // sizes, channels, paddings and dilations are ints in the kernel
+  for (int i = 0; i < 3; ++i)
+    if (p.in_size[i] >= big || p.out_size[i] + p.kernel[2] >= big || p.padding[i] >= big || p.dilation[i] >= big ||
+        p.kernel[i] >= big || p.out_size[i] + p.padding[i] >= big)
+      return false;
+  if (p.in_channels >= big || p.out_channels >= big || p.kernel[0] * p.kernel[1] >= big) return false;
+  const UnitStridePlan plan = unit_stride_plan(p);
+  if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
+  int device = 0;
+  return cudaGetDevice(&device) == cudaSuccess && wgmma_available(device);
+}
+template <int kBlockN, int kTaps>
+cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3& grid, cudaStream_t stream) {
+  using Tile = StripUnitStrideForwardTile;
+  constexpr int kStages = Tile::stages(kBlockN, kTaps);
+  constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps) * int(sizeof(float));
+  // x registers two stages ahead of their store (run_strip_pipeline): run 148 measured one stage ahead within -1.4 %
+  // to +4 % of it on the 11 suite shapes (fam07 6.86 vs 7.14 ms, L2-61 1.377 vs 1.397, fam03 2.511 vs 2.477).
+  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, kBlockN, kTaps, Tile::channels(kBlockN, kTaps)>;
+  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
+  if (err != cudaSuccess) return err;
+  kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
+  return cudaGetLastError();
+}
+int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p) {
+  const UnitStridePlan plan = unit_stride_plan(p);
+  return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
+         StripUnitStrideForwardTile::weight_floats(plan.block_n, plan.taps);
+}
+cudaError_t unit_stride_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
+                                void* output, float* packed_weight, cudaStream_t stream) {
+  const UnitStridePlan plan = unit_stride_plan(p);
+  if (plan.rows == 0 || p.out_channels == 0) return cudaSuccess;
+  if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
+  const int64_t total = unit_stride_packed_weight_elems(p);
+  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_unit_stride_pack_weight_kernel, total, stream,
+        static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
+        p.weight_strides[3], p.weight_strides[4], int(p.in_channels), int(p.out_channels), int(p.kernel[1]),
+        plan.taps, plan.block_n, plan.channels, plan.channel_stages, p.kernel[0] * p.kernel[1] * plan.channel_stages,
+        total, packed_weight);
+  if (packed_err != cudaSuccess) return packed_err;
+  StripUnitStrideArgs a;
+  set_strip_forward_operands(a, p, input, bias, output, packed_weight);
+  a.rows = plan.rows;
+  a.in_d = int(p.in_size[0]);
+  a.in_h = int(p.in_size[1]);
+  a.in_w = int(p.in_size[2]);
+  a.out_d = int(p.out_size[0]);
+  a.out_h = int(p.out_size[1]);
+  a.out_w = int(p.out_size[2]);
+  a.line_rows = plan.line_rows;
+  a.c_in = int(p.in_channels);
+  a.c_out = int(p.out_channels);
+  a.kernel_d = int(p.kernel[0]);
+  a.kernel_h = int(p.kernel[1]);
+  a.pad_d = int(p.padding[0]);
+  a.pad_h = int(p.padding[1]);
+  a.pad_w = int(p.padding[2]);
+  a.dil_d = int(p.dilation[0]);
+  a.dil_h = int(p.dilation[1]);
+  a.channel_stages = plan.channel_stages;
+  const dim3 grid(unsigned(plan.row_tiles), unsigned(plan.n_tiles), 1);
+  switch (plan.block_n * 8 + plan.taps) {  // unit_stride_forward_possible: T in {3, 5, 7}
+    case 32 * 8 + 3: return launch_unit_stride_forward<32, 3>(a, grid, stream);
+    case 32 * 8 + 5: return launch_unit_stride_forward<32, 5>(a, grid, stream);
+    case 32 * 8 + 7: return launch_unit_stride_forward<32, 7>(a, grid, stream);
+    case 64 * 8 + 3: return launch_unit_stride_forward<64, 3>(a, grid, stream);
+    case 64 * 8 + 5: return launch_unit_stride_forward<64, 5>(a, grid, stream);
+    case 64 * 8 + 7: return launch_unit_stride_forward<64, 7>(a, grid, stream);
+    case 128 * 8 + 3: return launch_unit_stride_forward<128, 3>(a, grid, stream);
+    case 128 * 8 + 5: return launch_unit_stride_forward<128, 5>(a, grid, stream);
+    case 128 * 8 + 7: return launch_unit_stride_forward<128, 7>(a, grid, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+// Which form strip_forward runs: the two forms' calls do not overlap (T = kernel / s in {1, 2, 4} against unit
+// stride with 3, 5 or 7 W taps).
+bool takes_unit_stride_form(const ConvTransposeParams& p) {
+  return p.stride[2] == 1 && (p.kernel[2] == 3 || p.kernel[2] == 5 || p.kernel[2] == 7);
+}
+}  // namespace
+
+bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+  return strip_lines_forward_possible(p, dtype, split_tf32) || unit_stride_forward_possible(p, dtype, split_tf32);
+}
 
 bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count) {
+  if (takes_unit_stride_form(p)) {  // measured on W-contiguous tensors only (runs 147-148)
+    const UnitStridePlan plan = unit_stride_plan(p);
+    return p.input_strides[4] == 1 && p.output_strides[4] == 1 &&
+           p.kernel[0] * p.kernel[1] * plan.channel_stages >= StripAutoRule::unit_stride_forward_min_stages() &&
+           plan.row_tiles * plan.n_tiles >= StripAutoRule::forward_min_blocks(sm_count);
+  }
   if (p.stride[2] % 8 != 0) return false;
   const StripForwardPlan plan = strip_forward_plan(p);
   const int64_t blocks = plan.m_tiles * plan.row_tiles * p.batch * p.in_size[0] * p.in_size[1];
@@ -3301,36 +3697,26 @@ bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count) {
 }
 
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p) {
+  if (takes_unit_stride_form(p)) return unit_stride_packed_weight_elems(p);
   const StripForwardPlan plan = strip_forward_plan(p);
   return int64_t(plan.m_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
 }
 
 cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
                           void* output, float* packed_weight, cudaStream_t stream) {
+  if (takes_unit_stride_form(p)) return unit_stride_forward(p, input, weight, bias, output, packed_weight, stream);
   const StripForwardPlan plan = strip_forward_plan(p);
   const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
   const int64_t s = p.stride[2];
   if (lines == 0 || p.out_size[2] == 0 || p.out_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
   const int64_t total = strip_forward_packed_weight_elems(p);
-  if (total > 0) {
-    const int blocks = int(std::min<int64_t>((total + 255) / 256, 4096));
-    tconv_igemm_strip_forward_pack_weight_kernel<<<blocks, 256, 0, stream>>>(
+  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_forward_pack_weight_kernel, total, stream,
         static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
         int(p.in_channels), int(p.out_channels), int(s), plan.channels_per_stage, plan.stages, total, packed_weight);
-    const cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
+  if (packed_err != cudaSuccess) return packed_err;
   StripForwardArgs a;
-  a.x = static_cast<const float*>(input);
-  a.y = static_cast<float*>(output);
-  a.packed = packed_weight;
-  a.bias = static_cast<const float*>(bias);
-  a.bias_stride = p.bias_stride;
-  for (int i = 0; i < 5; ++i) {
-    a.x_stride[i] = p.input_strides[i];
-    a.y_stride[i] = p.output_strides[i];
-  }
+  set_strip_forward_operands(a, p, input, bias, output, packed_weight);
   set_strip_line_shape(a, p);
   a.stride_w = int(s);
   a.stages = plan.stages;

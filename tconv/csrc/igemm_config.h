@@ -1,6 +1,7 @@
 // Tile choices of the tensor-core implicit-GEMM kernels, in one place (flash-attention style).
 // Each entry says what justified it; entries without a measurement say so.
 #pragma once
+#include <cstdint>
 
 // The tile functions the kernels also evaluate in their constant expressions (the .cpp side sees plain constexpr).
 #if defined(__CUDACC__)
@@ -352,14 +353,73 @@ struct StripGradInputTile {
   static_assert(kRows >= kBlockN + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
 };
 
+// The packed wgmma operands of the strip kernels (A of the 1D strip kernels, B of the unit-stride forward): per tile
+// of tile_rows rows and per stage of stage_k K values, [k8 step][8-row group][K half][8 rows][4 K], the no-swizzle
+// K-major core matrices that wgmma_smem_descriptor's defaults read (next K half 128 bytes on, next 8 rows 256).
+// Element idx of a [tiles][stages][...] buffer is row `row` of tile `tile` at K value `k` of stage `stage`.
+struct PackedStripIndex {
+  int64_t tile, stage;
+  int row, k;
+};
+TCONV_TILE_FN PackedStripIndex packed_strip_index(int64_t idx, int tile_rows, int stage_k, int64_t stages) {
+  const int within = int(idx % (int64_t(tile_rows) * 8));  // within one k8 step of the tile
+  const int64_t steps = idx / (int64_t(tile_rows) * 8);
+  const int64_t stage_of_tile = steps / (stage_k / 8);
+  return {stage_of_tile / stages, stage_of_tile % stages, within / 64 * 8 + within / 4 % 8,
+          int(steps % (stage_k / 8)) * 8 + within / 32 % 2 * 4 + within % 4};
+}
+
+// The forward at unit stride (conv_transpose_igemm.cu, strip_forward's second form; Hopper, TF32 mode): stride 1 in
+// D, H and W, W dilation 1, a W kernel of T = 3, 5 or 7 taps, any D/H kernel, dilation and padding. Output position
+// ow of a line reads x at ow + p - t through W tap t. Lay every output line out as W_out + T - 1 rows, one after the
+// other over (n, od, oh): then output row R reads, through tap t, the "padded input row" R + T - 1 - t, which lies
+// in the same line, holding x at position R % (W_out + T - 1) + p - (T - 1) of the line's input line for the
+// block's (kd, kh). One GEMM: M = those rows (A: x transposed into input-channel quads, the 16-byte K groups, so a
+// tap is a row offset of A's descriptor and one copy of x serves all T taps), N = output channels (B: the weights,
+// packed per (kd, kh)), K = (kd, kh) x input channels x T, in stages of one (kd, kh) and kChannels channels. The
+// T - 1 rows a line adds are computed and dropped: 4 / 72 of L1-68's, 2 / 36 of L2-61's. The rows of a block span
+// lines, so short lines (L2-61's 34 outputs) fill the 256-row tile. Versus the 1D strip forward, the roles of the
+// operands swap (there M = C_out s): at stride 1 C_out is the short side (24-128 in the suite), and wgmma's N takes
+// any multiple of 8 where M comes in 64s.
+struct StripUnitStrideForwardTile {
+  static constexpr int kThreads = 256;  // two warpgroups, each 128 rows (two m64 halves) x all kBlockN channels
+  static constexpr int kBlockM = 256;
+  static constexpr int kMaxTaps = 7;
+  static constexpr int kRows = 264;  // x rows per quad column: kBlockM + T - 1, rounded up to 8
+  static constexpr int kSharedBytes = 227 * 1024;  // the opt-in maximum per block on sm_90
+  static constexpr int kMaxStages = 6;
+  static_assert(kRows >= kBlockM + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
+  // Input channels per stage: 16 (two k8 steps per tap), 8 where a stage's weights would pass 32 KB (128 output
+  // channels at T = 5 or 7), so that four or more stages fit.
+  TCONV_TILE_FN int channels(int block_n, int taps) { return block_n * 16 * taps * 4 <= 32 * 1024 ? 16 : 8; }
+  TCONV_TILE_FN int weight_floats(int block_n, int taps) { return block_n * channels(block_n, taps) * taps; }
+  TCONV_TILE_FN int stage_floats(int block_n, int taps) {
+    return channels(block_n, taps) / 4 * kRows * 4 + weight_floats(block_n, taps);
+  }
+  // As many as fit, up to kMaxStages, even (the pipeline's two register sets: run_strip_pipeline).
+  TCONV_TILE_FN int stages(int block_n, int taps) {
+    return (kSharedBytes / 4 / stage_floats(block_n, taps) < kMaxStages ? kSharedBytes / 4 / stage_floats(block_n, taps)
+                                                                        : kMaxStages) / 2 * 2;
+  }
+  // Output channels per block: 32, 64 or 128, the least that holds C_out (tiles of 128 past that).
+  TCONV_TILE_FN int block_n(long long c_out) { return c_out <= 32 ? 32 : c_out <= 64 ? 64 : 128; }
+};
+
 // Where "auto" takes the forward and grad_weight strip kernels (one block per SM each): grids of at least these
 // many blocks. Run 143 (H200, 132 SMs, scripts/strip_sweep.py at W stride 8, 16 and 32), each pass alone against
 // the GEMM "auto" runs otherwise: the forward lost at 36 and 80 blocks (0.74x, 0.84x) and won from 144 (1.06x) to
 // 8448 (1.67x); grad_weight lost at 16 blocks (0.65x, 0.58x: the workspace rule left one split) and won from 64
 // (1.23x) up. The bounds sit between those points (untimed inside). grad_input has none: "auto"'s alternative
 // there is the phase split, 5-10x slower than the strip kernel on the small shapes (run 144).
+// The unit-stride forward (StripUnitStrideForwardTile) needs K stages per block instead: runs 147-148 (H200,
+// scripts/unit_stride_sweep.py, the suite's 11 stride-1 forwards against the gather GEMMs "auto" runs otherwise) had
+// it win at 27-36 stages (kD kH x channel stages; L1-68 1.10x, L2-61 1.08x, fam02 1.33x, fam03 1.37x, fam07 1.23x),
+// level at 12 (fam05 1.01x) and lose at 6-24 (L1-71 0.64x, fam11 0.84x, fam04 0.82x, fam01 0.80x, fam06 0.91x):
+// a block's fill, tap set-up and stores are paid once per K loop. It also takes the 1D form's grid bound (every
+// suite shape has thousands of blocks; small grids are not measured for this form).
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
+  TCONV_TILE_FN int unit_stride_forward_min_stages() { return 27; }
   TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
