@@ -721,9 +721,9 @@ def test_strip_kernels_run_where_planned():
 
 
 def test_unit_stride_forward_where_planned():
-    """Under "auto" in TF32 mode the unit-stride strip form runs a 3D k3x5x5 forward (30 K stages a block, 405
-    blocks: past StripAutoRule's bounds on an H100/H200), not a 2D k3x3 one (6 stages), not a channels_last input, and
-    nothing strip-like in exact fp32."""
+    """Under "auto" in TF32 mode the unit-stride strip form runs a 3D k3x5x5 forward (a K loop of 2400, 405 blocks:
+    past StripAutoRule's bounds on an H100/H200), not a 2D k3x3 one (K 288), not a channels_last input, and nothing
+    strip-like in exact fp32."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if torch.cuda.get_device_properties(0).multi_processor_count > 405:

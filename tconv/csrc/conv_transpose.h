@@ -96,8 +96,8 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
 // strides (any stride, padding and output_padding); "auto" takes it at a W stride that is a multiple of 8 (the strip
 // kernels' family) on a grid of StripAutoRule::forward_min_blocks. The unit-stride form (StripUnitStrideForwardTile):
 // stride 1 in every dimension, W dilation 1, a W kernel of 3, 5 or 7 taps, any D/H kernel, dilation and padding;
-// "auto" takes it on W-contiguous tensors with at least StripAutoRule::unit_stride_forward_min_stages K stages per
-// block and the same grid bound. Workspace: strip_forward_packed_weight_elems fp32.
+// "auto" takes it on W-contiguous tensors with a K loop of at least StripAutoRule::unit_stride_forward_min_k and the
+// same grid bound. Workspace: strip_forward_packed_weight_elems fp32.
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
 bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count);
 // "auto" takes the grad_weight strip kernel where possible and its grid has at least

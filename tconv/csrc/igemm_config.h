@@ -411,15 +411,16 @@ struct StripUnitStrideForwardTile {
 // 8448 (1.67x); grad_weight lost at 16 blocks (0.65x, 0.58x: the workspace rule left one split) and won from 64
 // (1.23x) up. The bounds sit between those points (untimed inside). grad_input has none: "auto"'s alternative
 // there is the phase split, 5-10x slower than the strip kernel on the small shapes (run 144).
-// The unit-stride forward (StripUnitStrideForwardTile) needs K stages per block instead: runs 147-148 (H200,
-// scripts/unit_stride_sweep.py, the suite's 11 stride-1 forwards against the gather GEMMs "auto" runs otherwise) had
-// it win at 27-36 stages (kD kH x channel stages; L1-68 1.10x, L2-61 1.08x, fam02 1.33x, fam03 1.37x, fam07 1.23x),
-// level at 12 (fam05 1.01x) and lose at 6-24 (L1-71 0.64x, fam11 0.84x, fam04 0.82x, fam01 0.80x, fam06 0.91x):
-// a block's fill, tap set-up and stores are paid once per K loop. It also takes the 1D form's grid bound (every
-// suite shape has thousands of blocks; small grids are not measured for this form).
+// The unit-stride forward (StripUnitStrideForwardTile) needs a long enough K loop instead (kD kH kW x C_in, the input
+// channels rounded up to whole stages): a block's fill, tap set-up and stores are paid once per K loop. Run 150 (H200,
+// scripts/unit_stride_sweep.py, the suite's 11 stride-1 forwards with a bias, against the gather GEMMs "auto" runs
+// otherwise) had it win from K = 960 (fam06 1.14x, fam05 1.12x at 1344, fam03 and fam07 at 1296, L2-61 1728, L1-68
+// 2400, fam02 3360: 1.08-1.37x in runs 147-148), level at 384 (fam04 1.02x) and lose at 288-672 (L1-71 0.69x, fam01
+// 0.92x at 576, fam11 0.90x at 672). The bound sits between 672 and 960 (untimed inside). It also takes the 1D
+// form's grid bound (every suite shape has thousands of blocks; small grids are not measured for this form).
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
-  TCONV_TILE_FN int unit_stride_forward_min_stages() { return 27; }
+  TCONV_TILE_FN int unit_stride_forward_min_k() { return 800; }
   TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
