@@ -1914,14 +1914,16 @@ struct StripArgs {
 }
 
 // Four values rounded to TF32 (the strip kernels store their register-held operand so: wgmma would truncate).
-__device__ __forceinline__ float4 tf32_rounded(float4 v) {
+[[maybe_unused]] __device__ __forceinline__ float4 tf32_rounded(float4 v) {
   return make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)), __uint_as_float(to_tf32(v.z)),
                      __uint_as_float(to_tf32(v.w)));
 }
 // Four consecutive channels (channel_stride apart) at one position of x as one 16-byte K group, zeros where not
-// inside or past the channel count (channels_left: channels from this quad's first to C_in).
-__device__ __forceinline__ float4 load_channel_quad(const float* src, int64_t channel_stride, bool inside,
-                                                    int channels_left) {
+// inside or past the channel count (channels_left: channels from this quad's first to C_in). One predicate per load:
+// a uniform branch to a single predicate for whole quads measured slower (run 153: L1-68's unit-stride forward
+// 6.96 -> 7.38 ms, HiFi-GAN's 1D strip forward 2.13 -> 2.18).
+[[maybe_unused]] __device__ __forceinline__ float4 load_channel_quad(const float* src, int64_t channel_stride,
+                                                                    bool inside, int channels_left) {
   float e[4];
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
@@ -1931,31 +1933,34 @@ __device__ __forceinline__ float4 load_channel_quad(const float* src, int64_t ch
   return make_float4(e[0], e[1], e[2], e[3]);
 }
 
-// The strip kernels' pipeline (one block per SM, kStages shared-memory slots, one wgmma group in flight), given a
-// kernel's four parts:
+// The strip kernels' pipeline (one block per SM, kStages shared-memory slots, kInFlight wgmma groups in flight),
+// given a kernel's four parts:
 //   copy_async(slot, stage): issue the cp.async copies of the stage's operand that is copied as it is;
 //   load(set, stage):        load the stage's other operand into register set `set` (consecutive stages, in order);
 //   store(set, slot):        store register set `set` into the slot, rounded to TF32 (wgmma truncates);
 //   issue(slot):             issue the stage's wgmmas from the slot.
-// The slot refilled at iteration it is the one read two iterations earlier (one group in flight), so the shared
-// memory's prefetch distance is kStages - 2. The registers are loaded kDepth iterations ahead of their store, so the
-// loads' latency does not wait on shared memory:
+// The slot refilled at iteration it is the one read kInFlight + 1 iterations earlier, so the shared memory's
+// prefetch distance is kAhead = kStages - 1 - kInFlight stages. The registers are loaded kDepth iterations ahead of
+// their store, so the loads' latency does not wait on shared memory:
 //   kSets = 1, kDepth = 1: one set; the prologue loads and stores each stage in turn;
 //   kSets = 2, kDepth = 1: the prologue loads stage st + 1 before it stores stage st (the accumulators are not live
 //                          yet, so a second set fits), the loop uses set 0 (runs 138-139, with the 1D forward's other
 //                          changes);
 //   kSets = 2, kDepth = 2: stage s in set s % 2 throughout, loaded two iterations before its store (the loop
 //                          unrolled by two, so that the set is a constant).
-template <int kStages, int kSets, int kDepth, typename CopyAsync, typename Load, typename Store, typename Issue>
+template <int kStages, int kSets, int kDepth, int kInFlight, typename CopyAsync, typename Load, typename Store,
+          typename Issue>
 __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_async, Load&& load, Store&& store,
                                                    Issue&& issue) {
-  static_assert(kStages >= 4 && (kSets == 1 || (kSets == 2 && kStages % 2 == 0)),
-                "with two sets, the prologue's last loads land in the sets the loop expects");
+  constexpr int kAhead = kStages - 1 - kInFlight;
+  static_assert(kAhead >= 1 && (kInFlight == 1 || kInFlight == 2), "a slot to refill past those in flight");
+  static_assert(kSets == 1 || kDepth == 2 || (kSets == 2 && kAhead % 2 == 0),
+                "with two sets at depth 1, the prologue's last load (stage kAhead) lands in set 0, the loop's");
   static_assert(kDepth == 1 || (kDepth == 2 && kSets == 2), "two stages ahead takes two sets");
   if (kSets == 2 && 0 < stages) load(0, 0);
   if (kDepth == 2 && 1 < stages) load(1, 1);
 #pragma unroll
-  for (int st = 0; st < kStages - 2; ++st) {
+  for (int st = 0; st < kAhead; ++st) {
     if (st < stages) copy_async(st, st);
     if (kDepth == 2) {
       if (st < stages) store(st % 2, st);
@@ -1969,24 +1974,24 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
     }
     cp_async_commit();
   }
-  if (kSets == 1 && kStages - 2 < stages) load(0, kStages - 2);
-  int read_slot = 0, write_slot = kStages - 2;
+  if (kSets == 1 && kAhead < stages) load(0, kAhead);
+  int read_slot = 0, write_slot = kAhead;
   auto iteration = [&](int it, int set) {
-    cp_async_wait<kStages - 3>();
+    cp_async_wait<kAhead - 1>();
     fence_generic_to_async_shared();
     // Stage it is complete for everyone (its copies landed, its registers stored at least one barrier ago), and
-    // both warpgroups have finished stage it - 2 (one group in flight), whose slot is refilled now.
+    // both warpgroups have finished stage it - 1 - kInFlight, whose slot is refilled now.
     __syncthreads();
-    if (it + kStages - 2 < stages) {
-      copy_async(write_slot, it + kStages - 2);
+    if (it + kAhead < stages) {
+      copy_async(write_slot, it + kAhead);
       store(set, write_slot);
     }
     cp_async_commit();
-    if (it + kStages - 2 + kDepth < stages) load(set, it + kStages - 2 + kDepth);
+    if (it + kAhead + kDepth < stages) load(set, it + kAhead + kDepth);
     wgmma_fence();
     issue(read_slot);
     wgmma_commit();
-    wgmma_wait<1>();
+    wgmma_wait<kInFlight>();
     read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
     write_slot = write_slot + 1 == kStages ? 0 : write_slot + 1;
   };
@@ -1994,8 +1999,8 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
     for (int it = 0; it < stages; ++it) iteration(it, 0);
   } else {
     for (int it = 0; it < stages; it += 2) {
-      iteration(it, 0);
-      if (it + 1 < stages) iteration(it + 1, 1);
+      iteration(it, kAhead % 2);
+      if (it + 1 < stages) iteration(it + 1, (kAhead + 1) % 2);
     }
   }
   wgmma_wait<0>();
@@ -2086,7 +2091,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   float acc[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
-  run_strip_pipeline<kStages, 1, 1>(
+  run_strip_pipeline<kStages, 1, 1, 1>(
       a.stages, copy_weights, [&](int, int stage) { load_strips(stage); }, [&](int, int slot) { store_strips(slot); },
       [&](int slot) {
         const float* stage = smem + slot * kStageFloats;
@@ -2245,7 +2250,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   float acc[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
-  run_strip_pipeline<kStages, 2, 1>(
+  run_strip_pipeline<kStages, 2, 1, 1>(
       a.stages, copy_weights, [&](int set, int stage) { load_x(held[set], held_tail[set], stage); },
       [&](int set, int slot) { store_x(held[set], held_tail[set], slot); },
       [&](int slot) {
@@ -2334,7 +2339,7 @@ struct StripUnitStrideArgs {
 // position as scalars (consecutive threads, consecutive positions: a warp load is one 128-byte line inside an input
 // line), stored rounded to TF32 as kChannels / 4 16-byte K groups; the stage's packed weights (B) by cp.async. Each
 // warpgroup issues two m64nBNk8 per k8 step (its 128 rows), one stage's as one group (run_strip_pipeline).
-template <int kStages, int kDepth, int kBlockN, int kTaps, int kChannels>
+template <int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -2495,7 +2500,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   for (int h = 0; h < 2; ++h)
 #pragma unroll
     for (int i = 0; i < kBlockN / 2; ++i) acc[h][i] = 0.f;
-  run_strip_pipeline<kStages, 2, kDepth>(stages, copy_async, load, store, [&](int slot) {
+  run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
     const uint64_t a_desc = wgmma_smem_descriptor(stage, kALeadingBytes, kAStrideBytes),
                    b_desc = wgmma_smem_descriptor(stage);
@@ -3624,7 +3629,11 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3&
   constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps) * int(sizeof(float));
   // x registers two stages ahead of their store (run_strip_pipeline): run 148 measured one stage ahead within -1.4 %
   // to +4 % of it on the 11 suite shapes (fam07 6.86 vs 7.14 ms, L2-61 1.377 vs 1.397, fam03 2.511 vs 2.477).
-  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, kBlockN, kTaps, Tile::channels(kBlockN, kTaps)>;
+  // Two wgmma groups in flight (the slot refilled is the one read three iterations earlier): run 152 measured one
+  // 1-2 % slower on the suite shapes that take this form (L1-68 7.05 vs 6.96 ms, fam06 2.50 vs 2.45, fam03 2.37 vs
+  // 2.32).
+  auto kernel =
+      tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, Tile::channels(kBlockN, kTaps)>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);

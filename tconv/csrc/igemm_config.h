@@ -396,10 +396,10 @@ struct StripUnitStrideForwardTile {
   TCONV_TILE_FN int stage_floats(int block_n, int taps) {
     return channels(block_n, taps) / 4 * kRows * 4 + weight_floats(block_n, taps);
   }
-  // As many as fit, up to kMaxStages, even (the pipeline's two register sets: run_strip_pipeline).
+  // As many as fit, up to kMaxStages.
   TCONV_TILE_FN int stages(int block_n, int taps) {
-    return (kSharedBytes / 4 / stage_floats(block_n, taps) < kMaxStages ? kSharedBytes / 4 / stage_floats(block_n, taps)
-                                                                        : kMaxStages) / 2 * 2;
+    return kSharedBytes / 4 / stage_floats(block_n, taps) < kMaxStages ? kSharedBytes / 4 / stage_floats(block_n, taps)
+                                                                       : kMaxStages;
   }
   // Output channels per block: 32, 64 or 128, the least that holds C_out (tiles of 128 past that).
   TCONV_TILE_FN int block_n(long long c_out) { return c_out <= 32 ? 32 : c_out <= 64 ? 64 : 128; }
