@@ -618,16 +618,16 @@ STRIP_FORWARD_GRID = [
 ]
 
 
-@pytest.mark.parametrize("case", STRIP_FORWARD_GRID, ids=[f"f{i}" for i in range(len(STRIP_FORWARD_GRID))])
-def test_strip_forward(case, poison_allocator):
+def check_strip_forward(seed_text, dims, batch, cin, cout, kernel, spatial, bias, layout, args, kernel_name,
+                        poison_allocator):
+    """One forward under "igemm_strip" in TF32 mode on fresh tensors (poisoned allocations): the named kernel ran,
+    and the output meets the precision contract against float64, TF32-rounded float64 and cuDNN."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    dims, batch, cin, cout, kernel, stride, padding, output_padding, spatial, bias, layout = case
-    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"{case}forward".encode()) % 10000)
+    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(seed_text.encode()) % 10000)
     x = make_tensor([batch, cin, *spatial], torch.float32, layout, gen)
     w = make_tensor([cin, cout, *kernel], torch.float32, "contiguous" if layout == "strided" else layout, gen)
     b = torch.randn(cout, generator=gen, device="cuda") if bias else None
-    args = (stride, padding, output_padding, 1, [1] * dims)
     with precision("tf32"):
         poison_allocator()
         with tconv._ops.use_algorithm("igemm_strip"), \
@@ -636,11 +636,18 @@ def test_strip_forward(case, poison_allocator):
             torch.cuda.synchronize()
         theirs = TORCH_FN[dims](x, w, b, *args)
     if ours.numel() > 0:
-        assert any("strip_forward_kernel" in e.name for e in prof.events()), "the strip forward did not run"
+        assert any(kernel_name in e.name for e in prof.events()), f"{kernel_name} did not run"
     b64 = b.double() if b is not None else None
     ref64 = TORCH_FN[dims](x.double(), w.double(), b64, *args)
     ideal = TORCH_FN[dims](round_to_tf32(x), round_to_tf32(w), b64, *args)
     check_close("output", ours, ref64, theirs, "tf32", ideal)
+
+
+@pytest.mark.parametrize("case", STRIP_FORWARD_GRID, ids=[f"f{i}" for i in range(len(STRIP_FORWARD_GRID))])
+def test_strip_forward(case, poison_allocator):
+    dims, batch, cin, cout, kernel, stride, padding, output_padding, spatial, bias, layout = case
+    check_strip_forward(f"{case}forward", dims, batch, cin, cout, kernel, spatial, bias, layout,
+                        (stride, padding, output_padding, 1, [1] * dims), "strip_forward_kernel", poison_allocator)
 
 
 # The forward's unit-stride strip form (conv_transpose_igemm.cu, unit_stride_forward; Hopper, TF32 mode): stride 1,
@@ -664,27 +671,10 @@ STRIP_UNIT_STRIDE_GRID = [
 
 @pytest.mark.parametrize("case", STRIP_UNIT_STRIDE_GRID, ids=[f"u{i}" for i in range(len(STRIP_UNIT_STRIDE_GRID))])
 def test_strip_unit_stride_forward(case, poison_allocator):
-    if not strip_kernel_runs():
-        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout = case
-    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"{case}unit".encode()) % 10000)
-    x = make_tensor([batch, cin, *spatial], torch.float32, layout, gen)
-    w = make_tensor([cin, cout, *kernel], torch.float32, "contiguous" if layout == "strided" else layout, gen)
-    b = torch.randn(cout, generator=gen, device="cuda") if bias else None
-    args = ([1] * dims, padding, output_padding, 1, dilation)
-    with precision("tf32"):
-        poison_allocator()
-        with tconv._ops.use_algorithm("igemm_strip"), \
-                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            ours = TCONV_FN[dims](x, w, b, *args)
-            torch.cuda.synchronize()
-        theirs = TORCH_FN[dims](x, w, b, *args)
-    if ours.numel() > 0:
-        assert any("strip_unit_stride_forward_kernel" in e.name for e in prof.events()), "the kernel did not run"
-    b64 = b.double() if b is not None else None
-    ref64 = TORCH_FN[dims](x.double(), w.double(), b64, *args)
-    ideal = TORCH_FN[dims](round_to_tf32(x), round_to_tf32(w), b64, *args)
-    check_close("output", ours, ref64, theirs, "tf32", ideal)
+    check_strip_forward(f"{case}unit", dims, batch, cin, cout, kernel, spatial, bias, layout,
+                        ([1] * dims, padding, output_padding, 1, dilation), "strip_unit_stride_forward_kernel",
+                        poison_allocator)
 
 
 def test_strip_kernels_run_where_planned():
