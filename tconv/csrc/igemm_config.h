@@ -387,6 +387,8 @@ struct StripUnitStrideForwardTile {
   static constexpr int kMaxTaps = 7;
   static constexpr int kRows = 264;  // x rows per quad column: kBlockM + T - 1, rounded up to 8
   static constexpr int kSharedBytes = 227 * 1024;  // the opt-in maximum per block on sm_90
+  // Not measured against other values here: the 256 x BN tile, kMaxStages and the 32 KB cap below follow the 1D strip
+  // kernels' six-stage ring (run 124). Run 152 measured only the pipeline's groups in flight (two: 1-2 % faster).
   static constexpr int kMaxStages = 6;
   static_assert(kRows >= kBlockM + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
   // Input channels per stage: 16 (two k8 steps per tap), 8 where a stage's weights would pass 32 KB (128 output
