@@ -3403,12 +3403,15 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
 }
 
 namespace {
-// What all three strip kernels need: sm_90a (wgmma), fp32 data in TF32 mode, groups 1, and 1D lines (kernel 1,
-// stride 1, padding 0 along D and H).
-bool strip_lines_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+// What every strip kernel needs: fp32 data in TF32 mode, groups 1, and a device that runs the sm_90a code (wgmma).
+bool strip_mode_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
   int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || !wgmma_available(device)) return false;
+  return cudaGetDevice(&device) == cudaSuccess && wgmma_available(device);
+}
+// The 1D strip kernels: those, and 1D lines (kernel 1, stride 1, padding 0 along D and H).
+bool strip_lines_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+  if (!strip_mode_possible(p, dtype, split_tf32)) return false;
   for (int i = 0; i < 2; ++i)
     if (p.kernel[i] != 1 || p.stride[i] != 1 || p.padding[i] != 0 || p.out_size[i] != p.in_size[i]) return false;
   return true;
@@ -3606,11 +3609,13 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p) {
   plan.n_tiles = (p.out_channels + plan.block_n - 1) / plan.block_n;
   return plan;
 }
+// Which form strip_forward runs: the two forms' calls do not overlap (T = kernel / s in {1, 2, 4} against unit
+// stride with 3, 5 or 7 W taps).
+bool takes_unit_stride_form(const ConvTransposeParams& p) {
+  return p.stride[2] == 1 && (p.kernel[2] == 3 || p.kernel[2] == 5 || p.kernel[2] == 7);
+}
 bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
-  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
-  for (int i = 0; i < 3; ++i)
-    if (p.stride[i] != 1) return false;
-  if (p.dilation[2] != 1 || (p.kernel[2] != 3 && p.kernel[2] != 5 && p.kernel[2] != 7)) return false;
+  if (!takes_unit_stride_form(p) || p.stride[0] != 1 || p.stride[1] != 1 || p.dilation[2] != 1) return false;
   const int64_t big = int64_t(1) << 30;  // sizes, channels, paddings and dilations are ints in the kernel
   for (int i = 0; i < 3; ++i)
     if (p.in_size[i] >= big || p.out_size[i] + p.kernel[2] >= big || p.padding[i] >= big || p.dilation[i] >= big ||
@@ -3619,8 +3624,7 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
   if (p.in_channels >= big || p.out_channels >= big || p.kernel[0] * p.kernel[1] >= big) return false;
   const UnitStridePlan plan = unit_stride_plan(p);
   if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
-  int device = 0;
-  return cudaGetDevice(&device) == cudaSuccess && wgmma_available(device);
+  return strip_mode_possible(p, dtype, split_tf32);
 }
 template <int kBlockN, int kTaps>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3& grid, cudaStream_t stream) {
@@ -3689,11 +3693,6 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, const void* input,
     case 128 * 8 + 7: return launch_unit_stride_forward<128, 7>(a, grid, stream);
     default: return cudaErrorInvalidValue;
   }
-}
-// Which form strip_forward runs: the two forms' calls do not overlap (T = kernel / s in {1, 2, 4} against unit
-// stride with 3, 5 or 7 W taps).
-bool takes_unit_stride_form(const ConvTransposeParams& p) {
-  return p.stride[2] == 1 && (p.kernel[2] == 3 || p.kernel[2] == 5 || p.kernel[2] == 7);
 }
 }  // namespace
 
