@@ -340,12 +340,27 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
 // k8 step are [n group of 8][k half][8 n][4 k]: 128-byte core matrices (8 rows of 16 bytes), the next
 // one along K 128 bytes on (leading byte offset), the next along N 256 bytes on (stride byte offset).
 constexpr int kWgmmaLeadingBytes = 128, kWgmmaStrideBytes = 256;
+// A descriptor as its two 32-bit words: the low one holds the start address (16-byte units, bits 0-13) and the
+// leading byte offset (bits 16-29), the high one the stride byte offset (bits 62-63 = 0: no swizzle). A step inside
+// one buffer adds to the address field only, and shared addresses stay below 2^18 bytes, so it never carries out of
+// those 14 bits: one 32-bit add per step. The strip kernels' 64-bit adds of per-thread offsets had cost ~20
+// instructions per wgmma (run 154's SASS counters, the unit-stride forward: ~565 issued per warp and K stage).
+struct WgmmaDescriptor {
+  uint32_t lo, hi;
+  __device__ __forceinline__ uint64_t at(uint32_t units) const { return (uint64_t(hi) << 32) | (lo + units); }
+};
+__device__ __forceinline__ WgmmaDescriptor wgmma_descriptor(const float* tile, int leading_bytes = kWgmmaLeadingBytes,
+                                                            int stride_bytes = kWgmmaStrideBytes) {
+  const uint32_t address = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
+  return {((address & 0x3FFFF) >> 4) | (uint32_t(leading_bytes >> 4) << 16), uint32_t(stride_bytes >> 4)};
+}
 __device__ __forceinline__ uint64_t wgmma_smem_descriptor(const float* tile, int leading_bytes = kWgmmaLeadingBytes,
                                                        int stride_bytes = kWgmmaStrideBytes) {
-  const uint64_t address = static_cast<uint64_t>(__cvta_generic_to_shared(tile));
-  return ((address & 0x3FFFF) >> 4) | (uint64_t(leading_bytes >> 4) << 16) |
-         (uint64_t(stride_bytes >> 4) << 32);  // bits 62-63 = 0: no swizzle
+  return wgmma_descriptor(tile, leading_bytes, stride_bytes).at(0);
 }
+// This thread's warpgroup, through a shuffle so that the compiler sees a warp-uniform value: descriptor arithmetic
+// built on it can live in uniform registers.
+__device__ __forceinline__ int uniform_warpgroup() { return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0); }
 __device__ __forceinline__ void wgmma_fence() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -2077,15 +2092,13 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   // descriptors plus these). A: [step][group of 8 channels][K half][8][4], this warpgroup's 64 channels from group
   // 8 wg. B: step j is channel c, tap t, phases 8 rb .. 8 rb + 7, i.e. columns 2 rb (K half 0) and 2 rb + 1 of
   // channel c, from row t.
-  const int warpgroup = tid / 128;
+  const int warpgroup = uniform_warpgroup();
   constexpr int kStepsPerTap = kStride / 8, kStepsPerChannel = kTaps * kStepsPerTap;
-  uint32_t a_offset[kSteps], b_offset[kSteps];
-#pragma unroll
-  for (int j = 0; j < kSteps; ++j) {
+  auto a_offset = [](int j) { return uint32_t(j * BM * 8 / 4); };
+  auto b_offset = [](int j) {
     const int c = j / kStepsPerChannel, t = (j % kStepsPerChannel) / kStepsPerTap, rb = j % kStepsPerTap;
-    a_offset[j] = uint32_t((j * BM * 8 + warpgroup * 64 * 8) / 4);
-    b_offset[j] = uint32_t(kAFloats / 4 + (c * kColumns + 2 * rb) * R + t);
-  }
+    return uint32_t((c * kColumns + 2 * rb) * R + t);
+  };
   constexpr int kBLeadingBytes = R * 16, kBStrideBytes = 128;  // next K half: next column; next 8 positions
 
   float acc[128];
@@ -2095,10 +2108,10 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
       a.stages, copy_weights, [&](int, int stage) { load_strips(stage); }, [&](int, int slot) { store_strips(slot); },
       [&](int slot) {
         const float* stage = smem + slot * kStageFloats;
-        const uint64_t a_desc = wgmma_smem_descriptor(stage),
-                       b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes, kBStrideBytes);
+        const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 64 * 8),
+                              b_desc = wgmma_descriptor(stage + kAFloats, kBLeadingBytes, kBStrideBytes);
 #pragma unroll
-        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
+        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc.at(a_offset(j)), b_desc.at(b_offset(j)));
       });
 
   // Accumulator i of a warp: channel row 16 warp + gid (+ 8 for i % 4 >= 2), position 8 (i / 4) + 2 tig + i % 2.
@@ -2237,14 +2250,12 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   // Descriptor offsets of each k8 step, in 16-byte units. A as in the grad_input strip kernel. B: K groups 2j and
   // 2j + 1 are quads q0 = 2j % Q and q0 + 1 (neighbouring columns) of tap t = 2j / Q, whose column J0 + n reads
   // x position J0 + n - t: row n + T - 1 - t.
-  const int warpgroup = tid / 128;
-  uint32_t a_offset[kSteps], b_offset[kSteps];
-#pragma unroll
-  for (int j = 0; j < kSteps; ++j) {
+  const int warpgroup = uniform_warpgroup();
+  auto a_offset = [](int j) { return uint32_t(j * BM * 8 / 4); };
+  auto b_offset = [](int j) {
     const int t = 2 * j / kQuads, q0 = 2 * j % kQuads;
-    a_offset[j] = uint32_t((j * BM * 8 + warpgroup * 64 * 8) / 4);
-    b_offset[j] = uint32_t(kAFloats / 4 + q0 * R + (kTaps - 1 - t));
-  }
+    return uint32_t(q0 * R + (kTaps - 1 - t));
+  };
   constexpr int kBLeadingBytes = R * 16, kBStrideBytes = 128;  // next K half: next quad; next 8 rows
 
   float acc[128];
@@ -2255,10 +2266,10 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
       [&](int set, int slot) { store_x(held[set], held_tail[set], slot); },
       [&](int slot) {
         const float* stage = smem + slot * kStageFloats;
-        const uint64_t a_desc = wgmma_smem_descriptor(stage),
-                       b_desc = wgmma_smem_descriptor(stage, kBLeadingBytes, kBStrideBytes);
+        const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 64 * 8),
+                              b_desc = wgmma_descriptor(stage + kAFloats, kBLeadingBytes, kBStrideBytes);
 #pragma unroll
-        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc + a_offset[j], b_desc + b_offset[j]);
+        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc.at(a_offset(j)), b_desc.at(b_offset(j)));
       });
 
   // Accumulator i of a warp: row 16 warp + gid (+ 8 for i % 4 >= 2), column 8 (i / 4) + 2 tig + i % 2. Where s is
@@ -2359,11 +2370,18 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // The block's (kd, kh) taps: the hull of those that reach its first and last lines' input (all, where the block
   // spans two samples or, for kh, two D planes). A tap outside a row's input reads zeros, so the hull is exact.
   struct LineOf {
-    int n, od, oh;
+    int n, od, oh, w;  // w: the row within its line, 0 .. line_rows - 1
   };
+  // Rows below 2^32 divide in 32 bits. The 64-bit divisions had cost ~1750 instructions per warp before the K loop
+  // and ~1800 after it, a quarter of L1-68's samples (run 155's SASS counters; the loop took ~400 per stage).
   auto line_of = [&](int64_t row) {
-    const int64_t line = row / a.line_rows;
-    return LineOf{int(line / (int64_t(a.out_h) * a.out_d)), int(line / a.out_h % a.out_d), int(line % a.out_h)};
+    if (row <= int64_t(UINT32_MAX)) {
+      const uint32_t r = uint32_t(row), line = r / uint32_t(a.line_rows), dh = line / uint32_t(a.out_h);
+      return LineOf{int(dh / uint32_t(a.out_d)), int(dh % uint32_t(a.out_d)), int(line - dh * uint32_t(a.out_h)),
+                    int(r - line * uint32_t(a.line_rows))};
+    }
+    const int64_t line = row / a.line_rows, dh = line / a.out_h;
+    return LineOf{int(dh / a.out_d), int(dh % a.out_d), int(line - dh * a.out_h), int(row - line * a.line_rows)};
   };
   // Taps k with 0 <= o + p - k dil < size, as [lo, hi] within [0, kernel): lo = ceil((o + p - size + 1) / dil).
   auto tap_lo = [](int o, int p, int dil, int size) {
@@ -2401,7 +2419,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     const int64_t q = r0 + v;
     if (q >= a.rows) return row;
     const LineOf l = line_of(q);
-    const int iw = int(q % a.line_rows) + a.pad_w - (kTaps - 1);
+    const int iw = l.w + a.pad_w - (kTaps - 1);
     row.id0 = l.od + a.pad_d;
     row.ih0 = l.oh + a.pad_h;
     row.inside = iw >= 0 && iw < a.in_w;
@@ -2485,14 +2503,12 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // Descriptor offsets of each k8 step (16-byte units). A: K groups 2j, 2j + 1 are quads q0 = 2j % Q and q0 + 1 of tap
   // t = 2j / Q; output row m reads padded row m + T - 1 - t. This warpgroup's rows start at 128 wg, its second m64
   // half 64 rows on. B: [step][8-channel group][K half][8][4].
-  const int warpgroup = tid / 128;
-  uint32_t a_offset[kSteps], b_offset[kSteps];
-#pragma unroll
-  for (int j = 0; j < kSteps; ++j) {
+  const int warpgroup = uniform_warpgroup();
+  auto a_offset = [](int j) {
     const int t = 2 * j / kQuads, q0 = 2 * j % kQuads;
-    a_offset[j] = uint32_t(q0 * R + warpgroup * 128 + (kTaps - 1 - t));
-    b_offset[j] = uint32_t((kXFloats + j * kBlockN * 8) / 4);
-  }
+    return uint32_t(q0 * R + (kTaps - 1 - t));
+  };
+  auto b_offset = [](int j) { return uint32_t(j * kBlockN * 8 / 4); };
   constexpr int kALeadingBytes = R * 16, kAStrideBytes = 128;  // next K half: next quad; next 8 rows
 
   float acc[2][kBlockN / 2];
@@ -2502,12 +2518,13 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     for (int i = 0; i < kBlockN / 2; ++i) acc[h][i] = 0.f;
   run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
-    const uint64_t a_desc = wgmma_smem_descriptor(stage, kALeadingBytes, kAStrideBytes),
-                   b_desc = wgmma_smem_descriptor(stage);
+    const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 128 * 4, kALeadingBytes, kAStrideBytes),
+                          b_desc = wgmma_descriptor(stage + kXFloats);
 #pragma unroll
     for (int j = 0; j < kSteps; ++j)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) wgmma_tf32_shared<kBlockN>(acc[h], a_desc + a_offset[j] + 64 * h, b_desc + b_offset[j]);
+      for (int h = 0; h < 2; ++h)
+        wgmma_tf32_shared<kBlockN>(acc[h], a_desc.at(a_offset(j) + 64 * h), b_desc.at(b_offset(j)));
   });
 
   // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
@@ -2531,17 +2548,17 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     for (int half = 0; half < 2; ++half) {
       const int64_t q = r0 + warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
       if (q >= a.rows) continue;
-      const int ow = int(q % a.line_rows);
-      if (ow >= a.out_w) continue;
       const LineOf l = line_of(q);
+      if (l.w >= a.out_w) continue;
+      // Channels co0 + 8 j and co0 + 8 j + 1: one pointer stepped by 8 channels, not 16 products of the stride.
       float* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
-                   int64_t(l.oh) * a.y_stride[3] + int64_t(ow) * a.y_stride[4];
+                   int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+      const int64_t channel_stride = a.y_stride[1];
 #pragma unroll
-      for (int j = 0; j < kBlockN / 8; ++j)
+      for (int j = 0; j < kBlockN / 8; ++j, out += 8 * channel_stride)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          if (co0 + 8 * j + e < a.c_out)
-            out[int64_t(8 * j + e) * a.y_stride[1]] = acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e];
+          if (co0 + 8 * j + e < a.c_out) out[e * channel_stride] = acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e];
         }
     }
 #else
@@ -2748,7 +2765,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   // Each warpgroup: BM / 2 rows as kHalves m64 halves over all BN columns (BN / 2 accumulators each).
   constexpr int kHalves = BM / 128;
   static_assert(BM % 128 == 0 && BN == 128 && kHalves * BN / 2 == 128, "m64n128 halves, 128 accumulators per thread");
-  const int warpgroup = warp / 4;
+  const int warpgroup = uniform_warpgroup();
   float acc[kHalves][BN / 2];
 #pragma unroll
   for (int h = 0; h < kHalves; ++h)
@@ -2776,16 +2793,16 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     const float* stage = smem + read_slot * kSlotFloats;
     // B (x): step j reads position quads 2 j, 2 j + 1 (the next quad 128 bytes on, the next 8 channels 1 KB on);
     // A: this warpgroup's 8 row groups, the same quads (kAQuad floats apart).
-    const uint64_t b_desc = wgmma_smem_descriptor(stage, 128, BK / 4 * 128);
+    const WgmmaDescriptor b_desc = wgmma_descriptor(stage, 128, BK / 4 * 128);
     wgmma_fence();
 #pragma unroll
     for (int h = 0; h < kHalves; ++h) {
       const int group0 = (warpgroup * kHalves + h) * 8;  // this m64 half's first 8-row group
-      const uint64_t a_desc = wgmma_smem_descriptor(stage + kXFloats + group0 * (BK / 4) * kAQuad, kAQuad * 4,
-                                                    BK / 4 * kAQuad * 4);
+      const WgmmaDescriptor a_desc = wgmma_descriptor(stage + kXFloats + group0 * (BK / 4) * kAQuad, kAQuad * 4,
+                                                      BK / 4 * kAQuad * 4);
 #pragma unroll
       for (int j = 0; j < kSteps; ++j)
-        wgmma_tf32_shared<128>(acc[h], a_desc + uint64_t(j * 2 * kAQuad * 4 / 16), b_desc + uint64_t(j * 2 * 128 / 16));
+        wgmma_tf32_shared<128>(acc[h], a_desc.at(j * 2 * kAQuad * 4 / 16), b_desc.at(j * 2 * 128 / 16));
     }
     wgmma_commit();
     wgmma_wait<1>();

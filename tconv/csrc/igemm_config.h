@@ -416,13 +416,14 @@ struct StripUnitStrideForwardTile {
 // The unit-stride forward (StripUnitStrideForwardTile) needs a long enough K loop instead (kD kH kW x C_in, the input
 // channels rounded up to whole stages): a block's fill, tap set-up and stores are paid once per K loop. Run 150 (H200,
 // scripts/unit_stride_sweep.py, the suite's 11 stride-1 forwards with a bias, against the gather GEMMs "auto" runs
-// otherwise) had it win from K = 960 (fam06 1.14x, fam05 1.12x at 1344, fam03 and fam07 at 1296, L2-61 1728, L1-68
-// 2400, fam02 3360: 1.08-1.37x in runs 147-148), level at 384 (fam04 1.02x) and lose at 288-672 (L1-71 0.69x, fam01
-// 0.92x at 576, fam11 0.90x at 672). The bound sits between 672 and 960 (untimed inside). It also takes the 1D
-// form's grid bound (every suite shape has thousands of blocks; small grids are not measured for this form).
+// otherwise) had it win from K = 960 and lose at 288-672. Run 156, after the 32-bit descriptors and row decode (runs
+// 155-156), moved the loss point down: it wins at 672 (fam11 1.11x) and from 960 up (fam06, fam05 at 1344, fam03 and
+// fam07 at 1296, L2-61 1728, L1-68 2400, fam02 3360), is level at 576 (fam01 0.99x) and 384 (fam04 1.02x), and loses
+// at 288 (L1-71 0.89x). The bound sits between 576 and 672 (untimed inside). It also takes the 1D form's grid bound
+// (every suite shape has thousands of blocks; small grids are not measured for this form).
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
-  TCONV_TILE_FN int unit_stride_forward_min_k() { return 800; }
+  TCONV_TILE_FN int unit_stride_forward_min_k() { return 640; }
   TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
