@@ -360,7 +360,9 @@ __device__ __forceinline__ uint64_t wgmma_smem_descriptor(const float* tile, int
 }
 // This thread's warpgroup, through a shuffle so that the compiler sees a warp-uniform value: descriptor arithmetic
 // built on it can live in uniform registers.
-__device__ __forceinline__ int uniform_warpgroup() { return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0); }
+[[maybe_unused]] __device__ __forceinline__ int uniform_warpgroup() {
+  return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0);
+}
 __device__ __forceinline__ void wgmma_fence() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
