@@ -1,9 +1,10 @@
 """The forward's unit-stride strip form against the GEMM "auto" runs without it: the suite's stride-1 calls, each
 forward timed alone under "auto" and under "igemm_strip" (which takes the unit-stride form wherever it can run), with
 PyTorch's forward on the same tensors as a reference point, TF32 mode, and the two tconv outputs compared (max
-|difference| over max |output|). Then HiFi-GAN's forward and grad_input under "auto" (the 1D strip kernels, whose
-pipeline run_strip_pipeline now shares). A development sweep for the "auto" rule, not a report; the GPU tests check
-the results.
+|difference| over max |output|); then grad_input as the unit-stride forward of grad_output ("igemm_strip") against
+the gather GEMM ("igemm"), compared the same way. Then HiFi-GAN's forward and grad_input under "auto" (the 1D strip
+kernels, whose pipeline run_strip_pipeline now shares). A development sweep for the "auto" rule, not a report; the
+GPU tests check the results.
 
     python3 scripts/unit_stride_sweep.py [--runs 10] [--json OUT]
 """
@@ -56,14 +57,28 @@ def main(argv=None) -> int:
                     row[f"forward_{algorithm}"] = time_cuda(fn, args.runs, 3).median_ms
             row["forward_torch"] = time_cuda(lambda: TORCH_FORWARD[x.dim()](x, weight, bias, 1, padding),
                                              args.runs, 3).median_ms
+            # grad_input: the unit-stride forward of grad_output ("igemm_strip") against the gather GEMM ("igemm")
+            grad = torch.randn_like(outputs["auto"])
+            grads = {}
+            for algorithm in ("igemm", "igemm_strip"):
+                with _ops.use_algorithm(algorithm):
+                    fn = lambda: _ops.conv_transpose_grad_input(  # noqa: E731
+                        grad, weight, x_shape, ones, padding, ones, 1)
+                    grads[algorithm] = fn()
+                    row[f"grad_input_{algorithm}"] = time_cuda(fn, args.runs, 3).median_ms
         scale = outputs["auto"].abs().max().item()
         row["max_rel_difference"] = (outputs["igemm_strip"] - outputs["auto"]).abs().max().item() / max(scale, 1e-30)
         row["strip_gain"] = row["forward_auto"] / row["forward_igemm_strip"]
-        del outputs
+        grad_scale = grads["igemm"].abs().max().item()
+        row["grad_input_max_rel_difference"] = ((grads["igemm_strip"] - grads["igemm"]).abs().max().item() /
+                                                max(grad_scale, 1e-30))
+        row["grad_input_strip_gain"] = row["grad_input_igemm"] / row["grad_input_igemm_strip"]
+        del outputs, grads
         rows.append(row)
         print(f"{name:8s} forward auto {row['forward_auto']:7.3f}  igemm_strip {row['forward_igemm_strip']:7.3f}  "
-              f"torch {row['forward_torch']:7.3f}  (x{row['strip_gain']:.2f}, diff {row['max_rel_difference']:.1e})",
-              flush=True)
+              f"torch {row['forward_torch']:7.3f}  (x{row['strip_gain']:.2f}, diff {row['max_rel_difference']:.1e})  "
+              f"grad_input igemm {row['grad_input_igemm']:7.3f}  igemm_strip {row['grad_input_igemm_strip']:7.3f}  "
+              f"(x{row['grad_input_strip_gain']:.2f}, diff {row['grad_input_max_rel_difference']:.1e})", flush=True)
     # The 1D strip kernels after run_strip_pipeline (runs 140, 143: forward 2.17, grad_input 1.78-1.88 ms).
     x = torch.randn(16, 512, 8192, device="cuda")
     weight = torch.randn(512, 256, 16, device="cuda")

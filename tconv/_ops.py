@@ -42,7 +42,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # the W phases as GEMM columns and the pixel shuffle in the store wherever it is possible (tconv/_w_fold.py has
 # the math; grad_weight folds the same way under "auto" and "igemm_fold" where s divides the W kernel),
 # "igemm_nofold" never (like "igemm" elsewhere); "igemm_strip" forces grad_input onto the strip kernel (sm_90a,
-# TF32 mode, 1D lines at W stride 8/16/32 with whole-stride kernels: csrc/conv_transpose.h; an error elsewhere)
+# TF32 mode, 1D lines at W stride 8/16/32 with whole-stride kernels, or at stride 1 the unit-stride forward of
+# grad_output: csrc/conv_transpose.h; an error elsewhere)
 # and runs grad_weight on its strip kernel where that can run (W_in a multiple of 4 too; "igemm" elsewhere), and
 # the forward on its strip kernel where that can run (1D lines, T = 1, 2 or 4 whole strides, any W stride;
 # "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides

@@ -168,7 +168,8 @@ for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
 # not a multiple of a stage's channels; grad_weight over two N tiles, its K chunks taken from both lines; the
 # forward over two N tiles with a partial K stage. Then the forward at W stride 5 (128-row M tiles across
 # channels, a partial one), with bias and output_padding. Then the unit-stride form: 3D k3x5x5 (two row tiles across
-# samples, 16-channel stages with a partial one) and 2D k3x7 over two output-channel tiles (8-channel stages).
+# samples, 16-channel stages with a partial one; its grad_input through the same form) and 2D k3x7 over two
+# output-channel tiles (8-channel stages).
 with tconv._ops.use_algorithm("igemm_strip"):
     x = torch.randn(2, 136, 260, device=DEVICE, requires_grad=True)
     w = torch.randn(136, 11, 16, device=DEVICE, requires_grad=True)
@@ -176,8 +177,9 @@ with tconv._ops.use_algorithm("igemm_strip"):
     out.backward(torch.randn_like(out))
     out = tconv.conv_transpose1d(x[:, :40].detach(), torch.randn(40, 30, 10, device=DEVICE),
                                  torch.randn(30, device=DEVICE), 5, 3, 2)
-    tconv.conv_transpose3d(torch.randn(2, 20, 3, 4, 5, device=DEVICE), torch.randn(20, 40, 3, 5, 5, device=DEVICE),
-                           torch.randn(40, device=DEVICE), 1, [1, 2, 0])
+    out = tconv.conv_transpose3d(torch.randn(2, 20, 3, 4, 5, device=DEVICE, requires_grad=True),
+                                 torch.randn(20, 40, 3, 5, 5, device=DEVICE), torch.randn(40, device=DEVICE), 1, [1, 2, 0])
+    out.backward(torch.randn_like(out))  # grad_input: the unit-stride form on grad_output (40 -> 20 channels)
     tconv.conv_transpose2d(torch.randn(1, 9, 3, 40, device=DEVICE), torch.randn(9, 130, 3, 7, device=DEVICE), None,
                            1, [0, 3])
 if DEVICE == "cuda":

@@ -666,6 +666,10 @@ STRIP_UNIT_STRIDE_GRID = [
     (1, 3, 40, 128, [3], [1], [0], [1], [700], True, "contiguous"),
     (1, 2, 17, 50, [5], [0], [0], [1], [3], True, "contiguous"),
     (3, 0, 16, 8, [3, 3, 3], [1, 1, 1], [0, 0, 0], [1, 1, 1], [4, 4, 4], True, "contiguous"),
+    # 64-channel tiles (the weights-as-A form, staged stores): full tiles over many row tiles with channels_last
+    # output, and a partial tile (40 channels) at T = 7 with D dilation on a misaligned input
+    (2, 2, 16, 64, [3, 5], [1, 2], [0, 0], [1, 1], [9, 300], True, "channels_last"),
+    (3, 1, 24, 40, [2, 3, 7], [0, 1, 3], [0, 0, 0], [2, 1, 1], [3, 4, 50], False, "misaligned"),
 ]
 
 
@@ -675,6 +679,63 @@ def test_strip_unit_stride_forward(case, poison_allocator):
     check_strip_forward(f"{case}unit", dims, batch, cin, cout, kernel, spatial, bias, layout,
                         ([1] * dims, padding, output_padding, 1, dilation), "strip_unit_stride_forward_kernel",
                         poison_allocator)
+
+
+# grad_input at unit stride as the unit-stride forward of grad_output (conv_transpose_igemm.cu,
+# unit_stride_grad_input: weights flipped through negative strides, channels swapped, padding dil (k - 1) - p), forced
+# by "igemm_strip", every gradient checked: the forward grid's shapes with output_padding 0 (the form's condition).
+# grad_input's C_in becomes the N side (a partial 32-channel tile at 20, 12 and 9 channels; three tiles at 300) and
+# C_out the K side (130 channels: 16-channel stages with a partial one), D/H dilation with padding 1 (p' = 1),
+# padding at its bound (p' = 0), channels_last, strided and misaligned inputs, lines shorter than the W kernel, and
+# a batch of 0.
+STRIP_UNIT_STRIDE_GRAD_INPUT_GRID = [
+    # dims, batch, cin, cout, kernel, padding, dilation, spatial, bias, layout
+    (3, 2, 32, 64, [3, 5, 5], [0, 0, 0], [1, 1, 1], [5, 6, 9], True, "contiguous"),
+    (3, 2, 20, 130, [2, 3, 3], [1, 0, 1], [2, 1, 1], [4, 5, 7], False, "contiguous"),
+    (2, 2, 16, 24, [3, 7], [1, 3], [1, 1], [13, 40], True, "channels_last"),
+    (2, 1, 12, 7, [3, 3], [0, 1], [3, 1], [2, 40], True, "contiguous"),
+    (2, 2, 9, 100, [1, 7], [0, 2], [1, 1], [3, 300], True, "strided"),
+    (2, 3, 33, 96, [2, 5], [1, 4], [1, 1], [5, 31], False, "misaligned"),
+    (1, 3, 300, 40, [3], [1], [1], [700], True, "contiguous"),
+    (1, 2, 17, 50, [5], [0], [1], [3], True, "contiguous"),
+    (3, 0, 16, 8, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 4, 4], True, "contiguous"),
+]
+
+
+@pytest.mark.parametrize("case", STRIP_UNIT_STRIDE_GRAD_INPUT_GRID,
+                         ids=[f"g{i}" for i in range(len(STRIP_UNIT_STRIDE_GRAD_INPUT_GRID))])
+def test_strip_unit_stride_grad_input(case, poison_allocator):
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    dims, batch, cin, cout, kernel, padding, dilation, spatial, bias, layout = case
+    run_case(dims, batch, cin, cout, 1, kernel, [1] * dims, padding, [0] * dims, dilation, spatial, bias,
+             mode="tf32", layout=layout, seed=zlib.crc32(f"{case}unit_gi".encode()) % 10000, poison=poison_allocator,
+             algorithm="igemm_strip")
+
+
+def test_unit_stride_grad_input_runs_and_refuses():
+    """Under "igemm_strip" a stride-1 forward+backward launches the unit-stride kernel twice (the forward and
+    grad_input); padding past dilation x (kernel - 1) and output_padding are refused there with an error naming the
+    algorithm, and "auto" then takes another kernel and stays correct (run_case's checks)."""
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    gen = torch.Generator(device="cuda").manual_seed(22)
+    x = torch.randn(2, 24, 6, 40, device="cuda", generator=gen, requires_grad=True)
+    w = torch.randn(24, 16, 3, 5, device="cuda", generator=gen, requires_grad=True)
+    with precision("tf32"), tconv._ops.use_algorithm("igemm_strip"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = tconv.conv_transpose2d(x, w, None, 1, [1, 2])
+        out.backward(torch.randn_like(out))
+        torch.cuda.synchronize()
+    launches = [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
+    assert len(launches) == 2, launches
+    for padding, output_padding, dilation in (([1, 5], [0, 0], [1, 1]), ([1, 2], [1, 0], [2, 1])):
+        with precision("tf32"), tconv._ops.use_algorithm("igemm_strip"), \
+                pytest.raises(RuntimeError, match="igemm_strip"):
+            out = tconv.conv_transpose2d(x, w, None, 1, padding, output_padding, 1, dilation)
+            out.backward(torch.randn_like(out))
+        run_case(2, 2, 24, 16, 1, [3, 5], [1, 1], padding, output_padding, dilation, [6, 40], False, mode="tf32",
+                 layout="contiguous", seed=23, algorithm="auto")
 
 
 def test_strip_kernels_run_where_planned():

@@ -241,10 +241,22 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   // measured 5-10x slower than the strip kernel on the small shapes (0.6-0.7 ms against 0.06).
   const bool strip_possible =
       strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
-  TCONV_CHECK(algorithm != "igemm_strip" || strip_possible,
-              "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a in TF32 mode: fp32, "
-              "1D lines, groups 1, W stride a multiple of 8, a W kernel of whole strides with kernel W dividing 32, "
-              "W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned)");
+  const bool unit_stride_possible = unit_stride_grad_input_possible(p, to_dtype(grad_output), !allow_tf32);
+  TCONV_CHECK(algorithm != "igemm_strip" || strip_possible || unit_stride_possible,
+              "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a in TF32 mode, fp32, "
+              "groups 1: either 1D lines, W stride a multiple of 8, a W kernel of whole strides with kernel W "
+              "dividing 32, W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned; or "
+              "stride 1, W dilation 1, a W kernel of 3, 5 or 7, padding at most dilation x (kernel - 1), "
+              "output_padding 0)");
+  if (unit_stride_possible && (algorithm == "igemm_strip" ||
+                               (algorithm == "auto" && unit_stride_grad_input_preferred(p, sm_count_of(grad_output))))) {
+    const at::Tensor packed =
+        at::empty({unit_stride_grad_input_packed_elems(p)}, grad_output.options().dtype(at::kFloat));
+    check_launch(unit_stride_grad_input(p, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
+                                        packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose grad_input (igemm_strip, unit stride)");
+    return;
+  }
   if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) {
     const at::Tensor packed = at::empty({strip_packed_weight_elems(p)}, grad_output.options().dtype(at::kFloat));
     check_launch(strip_grad_input(p, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),

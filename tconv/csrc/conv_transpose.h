@@ -80,6 +80,14 @@ bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool s
 int64_t strip_packed_weight_elems(const ConvTransposeParams& p);
 cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
                              void* grad_input, float* packed_weight, cudaStream_t stream);
+// grad_input at unit stride as the unit-stride forward of grad_output (flipped weights, channels swapped, padding
+// dil (k - 1) - p): the unit-stride forward's conditions on that call, groups 1 and output_padding 0. "auto" takes it
+// where strip_forward_preferred would take that forward. Workspace: unit_stride_grad_input_packed_elems fp32.
+bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
+bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, int sm_count);
+int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p);
+cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
+                                   void* grad_input, float* packed_weight, cudaStream_t stream);
 // grad_weight on the same strips (StripGradWeightTile): the grad_input conditions, with the input W-contiguous, W_in
 // a multiple of 4, rows 16-byte aligned and fewer than 2^31 chunks of 16 positions. Workspace:
 // strip_grad_weight_workspace_elems fp32 (split partial sums within max_workspace_elems, at least one weight's

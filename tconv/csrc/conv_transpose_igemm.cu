@@ -363,6 +363,9 @@ __device__ __forceinline__ uint64_t wgmma_smem_descriptor(const float* tile, int
 [[maybe_unused]] __device__ __forceinline__ int uniform_warpgroup() {
   return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0);
 }
+// The same for a value every lane of the warp holds already (a pipeline slot): the wgmma descriptors built on it can
+// then be formed in uniform registers, not moved there per wgmma (R2UR: run 156's SASS, 4 per HGMMA).
+[[maybe_unused]] __device__ __forceinline__ int uniform_int(int value) { return __shfl_sync(0xffffffffu, value, 0); }
 __device__ __forceinline__ void wgmma_fence() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -870,10 +873,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   if (m0 >= M) return;  // uniform per block
   // GEMM row (or A slot) q -> (image, d, h, w) in the phase's output grid, w < row_len.
   auto decode = [&](int64_t q, int (&j)[3], int64_t& n_img) {
-    j[2] = int(q % row_len); q /= row_len;
-    j[1] = int(q % extent[1]); q /= extent[1];
-    j[0] = int(q % extent[0]);
-    n_img = q / extent[0];
+    const RowCoords c = decode_row(q, extent[0], extent[1], row_len);
+    j[0] = c.i0;
+    j[1] = c.i1;
+    j[2] = c.i2;
+    n_img = c.outer;
   };
 
   const int tid = threadIdx.x;
@@ -2006,7 +2010,7 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
     cp_async_commit();
     if (it + kAhead + kDepth < stages) load(set, it + kAhead + kDepth);
     wgmma_fence();
-    issue(read_slot);
+    issue(uniform_int(read_slot));
     wgmma_commit();
     wgmma_wait<kInFlight>();
     read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
@@ -2352,7 +2356,12 @@ struct StripUnitStrideArgs {
 // position as scalars (consecutive threads, consecutive positions: a warp load is one 128-byte line inside an input
 // line), stored rounded to TF32 as kChannels / 4 16-byte K groups; the stage's packed weights (B) by cp.async. Each
 // warpgroup issues two m64nBNk8 per k8 step (its 128 rows), one stage's as one group (run_strip_pipeline).
-template <int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels>
+// kWeightsAsA (kBlockN = 64): the roles swap, the tile's 64 output channels are wgmma's A (m64) and this warpgroup's
+// 128 rows its B (n128, the same x descriptor: K-major core matrices of 8 rows x one quad either way), one m64n128k8
+// per k8 step instead of two m64n64k8: 6 KB of shared reads per 131 KFLOP instead of 8 KB, half the wgmma
+// instructions and descriptors. The accumulators then hold (channel, row) pairs, so the store goes through shared
+// memory: one thread per row, a row decoded once, 128-byte stores per warp and channel.
+template <int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels, bool kWeightsAsA>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -2374,16 +2383,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   struct LineOf {
     int n, od, oh, w;  // w: the row within its line, 0 .. line_rows - 1
   };
-  // Rows below 2^32 divide in 32 bits. The 64-bit divisions had cost ~1750 instructions per warp before the K loop
-  // and ~1800 after it, a quarter of L1-68's samples (run 155's SASS counters; the loop took ~400 per stage).
   auto line_of = [&](int64_t row) {
-    if (row <= int64_t(UINT32_MAX)) {
-      const uint32_t r = uint32_t(row), line = r / uint32_t(a.line_rows), dh = line / uint32_t(a.out_h);
-      return LineOf{int(dh / uint32_t(a.out_d)), int(dh % uint32_t(a.out_d)), int(line - dh * uint32_t(a.out_h)),
-                    int(r - line * uint32_t(a.line_rows))};
-    }
-    const int64_t line = row / a.line_rows, dh = line / a.out_h;
-    return LineOf{int(dh / a.out_d), int(dh % a.out_d), int(line - dh * a.out_h), int(row - line * a.line_rows)};
+    const RowCoords c = decode_row(row, a.out_d, a.out_h, a.line_rows);
+    return LineOf{int(c.outer), c.i0, c.i1, c.i2};
   };
   // Taps k with 0 <= o + p - k dil < size, as [lo, hi] within [0, kernel): lo = ceil((o + p - size + 1) / dil).
   auto tap_lo = [](int o, int p, int dil, int size) {
@@ -2513,25 +2515,67 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   auto b_offset = [](int j) { return uint32_t(j * kBlockN * 8 / 4); };
   constexpr int kALeadingBytes = R * 16, kAStrideBytes = 128;  // next K half: next quad; next 8 rows
 
-  float acc[2][kBlockN / 2];
+  static_assert(!kWeightsAsA || kBlockN == 64, "weights as A: one m64 of output channels");
+  constexpr int kHalves = kWeightsAsA ? 1 : 2, kAccPerHalf = kWeightsAsA ? 64 : kBlockN / 2;
+  float acc[kHalves][kAccPerHalf];
 #pragma unroll
-  for (int h = 0; h < 2; ++h)
+  for (int h = 0; h < kHalves; ++h)
 #pragma unroll
-    for (int i = 0; i < kBlockN / 2; ++i) acc[h][i] = 0.f;
+    for (int i = 0; i < kAccPerHalf; ++i) acc[h][i] = 0.f;
   run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
-    const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 128 * 4, kALeadingBytes, kAStrideBytes),
-                          b_desc = wgmma_descriptor(stage + kXFloats);
+    const WgmmaDescriptor x_desc = wgmma_descriptor(stage + warpgroup * 128 * 4, kALeadingBytes, kAStrideBytes),
+                          w_desc = wgmma_descriptor(stage + kXFloats);
 #pragma unroll
-    for (int j = 0; j < kSteps; ++j)
+    for (int j = 0; j < kSteps; ++j) {
+      if constexpr (kWeightsAsA) {
+        wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
+      } else {
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
-        wgmma_tf32_shared<kBlockN>(acc[h], a_desc.at(a_offset(j) + 64 * h), b_desc.at(b_offset(j)));
+        for (int h = 0; h < 2; ++h)
+          wgmma_tf32_shared<kBlockN>(acc[h], x_desc.at(a_offset(j) + 64 * h), w_desc.at(b_offset(j)));
+      }
+    }
   });
 
+  const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  if constexpr (kWeightsAsA) {
+    // Accumulator i: channel 16 warp + gid (+ 8 for i % 4 >= 2) of the tile, row 128 wg + 8 (i / 4) + 2 tig + i % 2
+    // of the block. Staged as Cs[channel][row] (a pitch of 8 mod 32 words: a float2 store of 8 channels x 4 row pairs
+    // touches every bank once per half-warp), then each thread stores its row for every channel.
+    constexpr int kPitch = BM + 8;
+    static_assert(kStages * kStageFloats >= 64 * kPitch + 64, "the staged tile inside the pipeline's shared memory");
+    float* Cs = smem;  // run_strip_pipeline has waited for every wgmma and cp.async
+    float* bias_s = smem + 64 * kPitch;
+    __syncthreads();  // every warp's last wgmma reads of the stages are complete
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int channel = warp * 16 + gid + 8 * half, row = warpgroup * 128 + 8 * j + 2 * tig;
+        *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
+            make_float2(acc[0][4 * j + 2 * half], acc[0][4 * j + 2 * half + 1]);
+      }
+    if (tid < 64) {
+      const int co = n_tile * 64 + tid;
+      const float* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
+      bias_s[tid] = ldg_or_zero(at, at != nullptr && co < a.c_out);
+    }
+    __syncthreads();
+    const int64_t q = r0 + tid;
+    if (q >= a.rows) return;
+    const LineOf l = line_of(q);
+    if (l.w >= a.out_w) return;
+    const int channels = a.c_out - n_tile * 64 < 64 ? a.c_out - n_tile * 64 : 64;
+    float* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * 64) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
+                 int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+    const int64_t channel_stride = a.y_stride[1];
+#pragma unroll 4
+    for (int c = 0; c < channels; ++c, out += channel_stride) *out = Cs[c * kPitch + tid] + bias_s[c];
+    return;
+  }
   // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
   // 8 (i / 4) + 2 tig + i % 2 of the tile. A store instruction writes 8 consecutive positions of 4 channels.
-  const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const int co0 = n_tile * kBlockN + 2 * tig;
   // This thread's output channels co0 + 8 j + e, the same for its four rows: their bias once, not per store (run
   // 148's sweep with bias timed L1-68 at 7.84 ms, run 149's bench without it 7.22).
@@ -2545,7 +2589,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       bias_of[2 * j + e] = ldg_or_zero(at, at != nullptr && co < a.c_out);
     }
 #pragma unroll
-  for (int h = 0; h < 2; ++h)
+  for (int h = 0; h < kHalves; ++h)
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       const int64_t q = r0 + warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
@@ -2792,7 +2836,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     cp_async_wait<kRaw - 1>();
     if (q < stages) store_stage(q, write_slot);
     issue_stage(q + kRaw);
-    const float* stage = smem + read_slot * kSlotFloats;
+    const float* stage = smem + uniform_int(read_slot) * kSlotFloats;
     // B (x): step j reads position quads 2 j, 2 j + 1 (the next quad 128 bytes on, the next 8 channels 1 KB on);
     // A: this warpgroup's 8 row groups, the same quads (kAQuad floats apart).
     const WgmmaDescriptor b_desc = wgmma_descriptor(stage, 128, BK / 4 * 128);
@@ -3645,6 +3689,15 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
   if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
   return strip_mode_possible(p, dtype, split_tf32);
 }
+// TCONV_UNIT_STRIDE_WEIGHTS_AS_A=0 (development only, read once per process) keeps 64-channel tiles on the x-as-A
+// form, so one build times both.
+bool unit_stride_weights_as_a_disabled() {
+  static const bool disabled = [] {
+    const char* value = std::getenv("TCONV_UNIT_STRIDE_WEIGHTS_AS_A");
+    return value != nullptr && value[0] == '0';
+  }();
+  return disabled;
+}
 template <int kBlockN, int kTaps>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
@@ -3655,8 +3708,12 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3&
   // Two wgmma groups in flight (the slot refilled is the one read three iterations earlier): run 152 measured one
   // 1-2 % slower on the suite shapes that take this form (L1-68 7.05 vs 6.96 ms, fam06 2.50 vs 2.45, fam03 2.37 vs
   // 2.32).
-  auto kernel =
-      tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, Tile::channels(kBlockN, kTaps)>;
+  constexpr int kChannels = Tile::channels(kBlockN, kTaps);
+  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, kChannels, false>;
+  if constexpr (kBlockN == 64) {
+    if (!unit_stride_weights_as_a_disabled())
+      kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
+  }
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -3765,6 +3822,57 @@ cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const
     case 4: return launch_strip_forward<4>(a, grid, stream);
     default: return cudaErrorInvalidValue;
   }
+}
+
+// grad_input at unit stride is the unit-stride forward of grad_output: with o = i - p + k dil, grad_x[i] =
+// sum_k dy[i - p + k dil] w[k], a transposed convolution of dy by w~[k'] = w[K - 1 - k'] at padding dil (K - 1) - p
+// (o' + p' - k' dil = i - p + k dil). Channels swap roles (K: C_out, N: C_in). The packing reads the flipped weights
+// through negative strides from w[0, 0, kD - 1, kH - 1, kW - 1], so no kernel changes.
+namespace {
+ConvTransposeParams unit_stride_grad_input_params(const ConvTransposeParams& p) {
+  ConvTransposeParams q = p;
+  q.in_channels = p.out_channels;
+  q.out_channels = p.in_channels;
+  for (int i = 0; i < 3; ++i) {
+    q.in_size[i] = p.out_size[i];
+    q.out_size[i] = p.in_size[i];
+    q.padding[i] = p.dilation[i] * (p.kernel[i] - 1) - p.padding[i];
+  }
+  for (int i = 0; i < 5; ++i) {
+    q.input_strides[i] = p.output_strides[i];
+    q.output_strides[i] = p.input_strides[i];
+  }
+  q.weight_strides[0] = p.weight_strides[1];
+  q.weight_strides[1] = p.weight_strides[0];
+  for (int i = 2; i < 5; ++i) q.weight_strides[i] = -p.weight_strides[i];
+  q.bias_stride = 0;
+  return q;
+}
+}  // namespace
+
+bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+  if (p.groups != 1) return false;
+  const ConvTransposeParams q = unit_stride_grad_input_params(p);
+  for (int i = 0; i < 3; ++i)  // output_padding 0: the equivalent forward's output is exactly grad_input
+    if (q.padding[i] < 0 || q.out_size[i] != q.in_size[i] + q.dilation[i] * (q.kernel[i] - 1) - 2 * q.padding[i])
+      return false;
+  return unit_stride_forward_possible(q, dtype, split_tf32);
+}
+
+bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, int sm_count) {
+  return strip_forward_preferred(unit_stride_grad_input_params(p), sm_count);
+}
+
+int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p) {
+  return unit_stride_packed_weight_elems(unit_stride_grad_input_params(p));
+}
+
+cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
+                                   void* grad_input, float* packed_weight, cudaStream_t stream) {
+  const float* flipped = static_cast<const float*>(weight) + (p.kernel[0] - 1) * p.weight_strides[2] +
+                         (p.kernel[1] - 1) * p.weight_strides[3] + (p.kernel[2] - 1) * p.weight_strides[4];
+  return unit_stride_forward(unit_stride_grad_input_params(p), grad_output, flipped, nullptr, grad_input,
+                             packed_weight, stream);
 }
 
 namespace {

@@ -369,6 +369,39 @@ TCONV_TILE_FN PackedStripIndex packed_strip_index(int64_t idx, int tile_rows, in
           int(steps % (stage_k / 8)) * 8 + within / 32 % 2 * 4 + within % 4};
 }
 
+// A GEMM row q >= 0 as mixed-radix coordinates (outer, i0, i1, i2), i2 fastest, radices size0, size1, size2 > 0: the
+// gather GEMMs' (image, d, h, w) rows and the unit-stride forward's (n, od, oh, row within the line). Rows below 2^32
+// divide in 32 bits: a 64-bit division is a called routine of ~70-100 instructions, and run 155 counted them as a
+// quarter of L1-68's unit-stride forward (the 32-bit form took it from 6.91 to 6.46 ms in run 156).
+struct RowCoords {
+  int64_t outer;
+  int i0, i1, i2;
+};
+TCONV_TILE_FN RowCoords decode_row(int64_t q, int size0, int size1, int size2) {
+  if (q <= int64_t(UINT32_MAX)) {
+    const uint32_t u = uint32_t(q), q2 = u / uint32_t(size2), q1 = q2 / uint32_t(size1), q0 = q1 / uint32_t(size0);
+    return {int64_t(q0), int(q1 - q0 * uint32_t(size0)), int(q2 - q1 * uint32_t(size1)),
+            int(u - q2 * uint32_t(size2))};
+  }
+  const int64_t q2 = q / size2, q1 = q2 / size1, q0 = q1 / size0;
+  return {q0, int(q1 - q0 * size0), int(q2 - q1 * size1), int(q - q2 * size2)};
+}
+// Both paths against the nested division they replace: q = ((outer s0 + i0) s1 + i1) s2 + i2.
+static_assert(decode_row(((int64_t(5) * 7 + 3) * 11 + 10) * 13 + 12, 7, 11, 13).outer == 5 &&
+                  decode_row(((int64_t(5) * 7 + 3) * 11 + 10) * 13 + 12, 7, 11, 13).i0 == 3 &&
+                  decode_row(((int64_t(5) * 7 + 3) * 11 + 10) * 13 + 12, 7, 11, 13).i1 == 10 &&
+                  decode_row(((int64_t(5) * 7 + 3) * 11 + 10) * 13 + 12, 7, 11, 13).i2 == 12,
+              "decode_row, 32-bit path");
+static_assert(decode_row(((int64_t(40000) * 66 + 65) * 68 + 1) * 72 + 71, 66, 68, 72).outer == 40000 &&
+                  decode_row(((int64_t(40000) * 66 + 65) * 68 + 1) * 72 + 71, 66, 68, 72).i0 == 65 &&
+                  decode_row(((int64_t(40000) * 66 + 65) * 68 + 1) * 72 + 71, 66, 68, 72).i1 == 1 &&
+                  decode_row(((int64_t(40000) * 66 + 65) * 68 + 1) * 72 + 71, 66, 68, 72).i2 == 71,
+              "decode_row, 64-bit path (q > 2^32)");
+static_assert(decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).outer == 4 &&
+                  decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).i0 == 294 &&
+                  decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).i1 == 967 &&
+                  decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).i2 == 295, "decode_row at 2^32 - 1");
+
 // The forward at unit stride (conv_transpose_igemm.cu, strip_forward's second form; Hopper, TF32 mode): stride 1 in
 // D, H and W, W dilation 1, a W kernel of T = 3, 5 or 7 taps, any D/H kernel, dilation and padding. Output position
 // ow of a line reads x at ow + p - t through W tap t. Lay every output line out as W_out + T - 1 rows, one after the
@@ -419,11 +452,15 @@ struct StripUnitStrideForwardTile {
 // otherwise) had it win from K = 960 and lose at 288-672. Run 156, after the 32-bit descriptors and row decode (runs
 // 155-156), moved the loss point down: it wins at 672 (fam11 1.11x) and from 960 up (fam06, fam05 at 1344, fam03 and
 // fam07 at 1296, L2-61 1728, L1-68 2400, fam02 3360), is level at 576 (fam01 0.99x) and 384 (fam04 1.02x), and loses
-// at 288 (L1-71 0.89x). The bound sits between 576 and 672 (untimed inside). It also takes the 1D form's grid bound
-// (every suite shape has thousands of blocks; small grids are not measured for this form).
+// at 288 (L1-71 0.89x). Run 159, after the weights-as-A form for 64-channel tiles and uniform descriptors, moved it
+// again: fam01 (576, 64 output channels) wins 1.16x (forward) and 1.12x (grad_input through the same kernel), fam04
+// (384, 128 channels) loses 0.97x / 0.88x, L1-71 (288) 0.87x / 0.83x, everything from 672 up wins (grad_input 1.07x
+// at fam11 to 2.42x at fam02). The bound sits between 384 and 576 (untimed inside; a 128-channel tile at 576 was
+// level in run 156). It also takes the 1D form's grid bound (every suite shape has thousands of blocks; small grids
+// are not measured for this form). grad_input at stride 1 takes the same rule on its own K (C_out kD kH kW).
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
-  TCONV_TILE_FN int unit_stride_forward_min_k() { return 640; }
+  TCONV_TILE_FN int unit_stride_forward_min_k() { return 512; }
   TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
