@@ -773,8 +773,9 @@ def test_strip_kernels_run_where_planned():
 
 def test_unit_stride_forward_where_planned():
     """Under "auto" in TF32 mode the unit-stride strip form runs a 3D k3x5x5 forward (a K loop of 2400, 405 blocks:
-    past StripAutoRule's bounds on an H100/H200), not a 2D k3x3 one (K 288), not a channels_last input, and nothing
-    strip-like in exact fp32."""
+    past StripAutoRule's bounds on an H100/H200) and a 2D k3x3 one with 64 input channels (K 576), not one with 32
+    (K 288), not a channels_last input, and nothing strip-like in exact fp32; grad_input through the same kernel
+    follows the same rule."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if torch.cuda.get_device_properties(0).multi_processor_count > 405:
@@ -794,6 +795,21 @@ def test_unit_stride_forward_where_planned():
     assert "_strip_" not in kernel_names(x3, w3, "fp32")
     x2, w2 = torch.randn(4, 32, 64, 256, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
     assert "strip_unit_stride_forward_kernel" not in kernel_names(x2, w2, "tf32")
+    # 64 input channels: K 576, past StripAutoRule's 512 (run 159: fam01's 576 won 1.16x, fam04's 384 lost)
+    x4, w4 = torch.randn(4, 64, 64, 256, device="cuda"), torch.randn(64, 64, 3, 3, device="cuda")
+    assert "strip_unit_stride_forward_kernel" in kernel_names(x4, w4, "tf32")
+
+    def unit_stride_launches_fwd_bwd(x, w):
+        x, w = x.detach().requires_grad_(), w.detach().requires_grad_()
+        with precision("tf32"), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = (tconv.conv_transpose3d if x.dim() == 5 else tconv.conv_transpose2d)(x, w)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return sum("strip_unit_stride_forward_kernel" in e.name for e in prof.events())
+    # grad_input takes the same rule on its own K (C_out x kernel: 4800 here, 288 for the 32-channel 2D shape)
+    assert unit_stride_launches_fwd_bwd(x3, w3) == 2
+    assert unit_stride_launches_fwd_bwd(x2, w2) == 0
 
 
 def test_strip_grad_input_refusals():

@@ -546,9 +546,33 @@ __device__ __forceinline__ void wgmma_tf32_shared(float (&d)[kN / 2], uint64_t a
 TCONV_DEFINE_WGMMA_TF32_SHARED(32)
 TCONV_DEFINE_WGMMA_TF32_SHARED(64)
 TCONV_DEFINE_WGMMA_TF32_SHARED(128)
+#define TCONV_WGMMA_D256 \
+  TCONV_WGMMA_D128, \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+  "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+  "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
+  "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
+  "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+#define TCONV_WGMMA_SS_ARGS256 \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, " \
+  "%128, %129"
+TCONV_DEFINE_WGMMA_TF32_SHARED(256)
 #undef TCONV_DEFINE_WGMMA_TF32_SHARED
 #undef TCONV_WGMMA_D32
 #undef TCONV_WGMMA_SS_ARGS32
+#undef TCONV_WGMMA_D256
+#undef TCONV_WGMMA_SS_ARGS256
 #undef TCONV_DEFINE_WGMMA_SHARED_A
 #undef TCONV_WGMMA_SS_ARGS64
 #undef TCONV_WGMMA_SS_ARGS128
@@ -1896,44 +1920,6 @@ struct StripArgs {
   bool pair_stores;  // grad_input W-contiguous with even strides and 8-byte aligned: position pairs as float2
 };
 
-// acc += A (64 x 8, shared, by descriptor) x B (8 x 256, shared, by descriptor): m64n256k8 TF32, both operands
-// K-major. The fp32 values in shared memory must already be TF32-rounded: wgmma truncates the low bits.
-[[maybe_unused]] __device__ __forceinline__ void wgmma_tf32_n256_shared(float (&d)[128], uint64_t a_desc,
-                                                                      uint64_t b_desc) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" "}, %128, %129, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(a_desc), "l"(b_desc));
-#else
-  (void)d, (void)a_desc, (void)b_desc;
-#endif
-}
-
 // Four values rounded to TF32 (the strip kernels store their register-held operand so: wgmma would truncate).
 [[maybe_unused]] __device__ __forceinline__ float4 tf32_rounded(float4 v) {
   return make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)), __uint_as_float(to_tf32(v.z)),
@@ -2028,6 +2014,32 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
   cp_async_wait<0>();
 }
 
+// The stage work the two 1D strip kernels (grad_input and forward, StripGradInputTile) share. copy_strip_weights:
+// this thread's share of a stage's packed A (the weights, contiguous, 16-byte cp.async copies). issue_strip_steps:
+// this warpgroup's m64n256k8 per k8 step of a stage, A its 64 rows of [step][8-row group][K half][8][4] and B the
+// strip columns (next K half kRows rows on, next 8 rows 128 bytes on); b_offset(j), where step j's K values sit in
+// the columns (16-byte units), is what differs between the kernels.
+__device__ __forceinline__ void copy_strip_weights(float* stage, const float* packed_stage, int tid) {
+  using Tile = StripGradInputTile;
+  static_assert(Tile::kStageAFloats % (4 * Tile::kThreads) == 0, "whole 16-byte copies per thread");
+#pragma unroll
+  for (int i = 0; i < Tile::kStageAFloats / (4 * Tile::kThreads); ++i) {
+    const int at = 4 * (tid + i * Tile::kThreads);
+    cp_async_16(stage + at, packed_stage + at, true);
+  }
+}
+template <int kSteps, class BOffset>
+__device__ __forceinline__ void issue_strip_steps(float (&acc)[128], const float* stage, int warpgroup,
+                                                  BOffset&& b_offset) {
+  using Tile = StripGradInputTile;
+  static_assert(Tile::kBlockN == 256 && Tile::kBlockM == 128, "two warpgroups of m64n256k8");
+  const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 64 * 8),
+                        b_desc = wgmma_descriptor(stage + Tile::kStageAFloats, Tile::kRows * 16, 128);
+#pragma unroll
+  for (int j = 0; j < kSteps; ++j)
+    wgmma_tf32_shared<256>(acc, a_desc.at(uint32_t(j * Tile::kBlockM * 8 / 4)), b_desc.at(b_offset(j)));
+}
+
 // Block: 128 input channels x 256 positions of one (n, d, h) line; K = all output channels x the W kernel, in
 // stages of kChannels channels (32 K values). kColumns = s / 4 16-byte columns per strip row, T = 8 / (kChannels x
 // kColumns) taps. Every thread copies a share of the stage's packed weights (16 KB, contiguous, cp.async) and of its
@@ -2060,14 +2072,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   float4 held[kChannels][kRowsPerThread];
 
   auto copy_weights = [&](int slot, int stage) {
-    static_assert(kAFloats % (4 * kThreads) == 0, "whole 16-byte copies per thread");
-    float* As = smem + slot * kStageFloats;
-    const float* src = packed + int64_t(stage) * kAFloats;
-#pragma unroll
-    for (int i = 0; i < kAFloats / (4 * kThreads); ++i) {
-      const int at = 4 * (tid + i * kThreads);
-      cp_async_16(As + at, src + at, true);
-    }
+    copy_strip_weights(smem + slot * kStageFloats, packed + int64_t(stage) * kAFloats, tid);
   };
   auto load_strips = [&](int stage) {
 #pragma unroll
@@ -2094,31 +2099,22 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
       }
   };
 
-  // Descriptor offsets of each k8 step within a stage, in 16-byte units (the descriptors' address unit: the stage's
-  // descriptors plus these). A: [step][group of 8 channels][K half][8][4], this warpgroup's 64 channels from group
-  // 8 wg. B: step j is channel c, tap t, phases 8 rb .. 8 rb + 7, i.e. columns 2 rb (K half 0) and 2 rb + 1 of
-  // channel c, from row t.
+  // B offset of each k8 step within a stage, in 16-byte units (issue_strip_steps; A: this warpgroup's 64 channels):
+  // step j is channel c, tap t, phases 8 rb .. 8 rb + 7, i.e. columns 2 rb (K half 0) and 2 rb + 1 of channel c,
+  // from row t.
   const int warpgroup = uniform_warpgroup();
   constexpr int kStepsPerTap = kStride / 8, kStepsPerChannel = kTaps * kStepsPerTap;
-  auto a_offset = [](int j) { return uint32_t(j * BM * 8 / 4); };
   auto b_offset = [](int j) {
     const int c = j / kStepsPerChannel, t = (j % kStepsPerChannel) / kStepsPerTap, rb = j % kStepsPerTap;
     return uint32_t((c * kColumns + 2 * rb) * R + t);
   };
-  constexpr int kBLeadingBytes = R * 16, kBStrideBytes = 128;  // next K half: next column; next 8 positions
 
   float acc[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
   run_strip_pipeline<kStages, 1, 1, 1>(
       a.stages, copy_weights, [&](int, int stage) { load_strips(stage); }, [&](int, int slot) { store_strips(slot); },
-      [&](int slot) {
-        const float* stage = smem + slot * kStageFloats;
-        const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 64 * 8),
-                              b_desc = wgmma_descriptor(stage + kAFloats, kBLeadingBytes, kBStrideBytes);
-#pragma unroll
-        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc.at(a_offset(j)), b_desc.at(b_offset(j)));
-      });
+      [&](int slot) { issue_strip_steps<kSteps>(acc, smem + slot * kStageFloats, warpgroup, b_offset); });
 
   // Accumulator i of a warp: channel row 16 warp + gid (+ 8 for i % 4 >= 2), position 8 (i / 4) + 2 tig + i % 2.
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -2227,14 +2223,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   float4 held_tail[2];
 
   auto copy_weights = [&](int slot, int stage) {
-    static_assert(kAFloats % (4 * kThreads) == 0, "whole 16-byte copies per thread");
-    float* As = smem + slot * kStageFloats;
-    const float* src = packed + int64_t(stage) * kAFloats;
-#pragma unroll
-    for (int i = 0; i < kAFloats / (4 * kThreads); ++i) {
-      const int at = 4 * (tid + i * kThreads);
-      cp_async_16(As + at, src + at, true);
-    }
+    copy_strip_weights(smem + slot * kStageFloats, packed + int64_t(stage) * kAFloats, tid);
   };
   auto load_x = [&](float4 (&into)[kQuads], float4& into_tail, int stage) {
     const int c0 = stage * kChannels;
@@ -2253,16 +2242,14 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
     if (tail_thread) *reinterpret_cast<float4*>(Bs + (tail_quad * R + tail_row) * 4) = tf32_rounded(from_tail);
   };
 
-  // Descriptor offsets of each k8 step, in 16-byte units. A as in the grad_input strip kernel. B: K groups 2j and
-  // 2j + 1 are quads q0 = 2j % Q and q0 + 1 (neighbouring columns) of tap t = 2j / Q, whose column J0 + n reads
-  // x position J0 + n - t: row n + T - 1 - t.
+  // B offset of each k8 step, in 16-byte units (issue_strip_steps): K groups 2j and 2j + 1 are quads q0 = 2j % Q and
+  // q0 + 1 (neighbouring columns) of tap t = 2j / Q, whose column J0 + n reads x position J0 + n - t: row
+  // n + T - 1 - t.
   const int warpgroup = uniform_warpgroup();
-  auto a_offset = [](int j) { return uint32_t(j * BM * 8 / 4); };
   auto b_offset = [](int j) {
     const int t = 2 * j / kQuads, q0 = 2 * j % kQuads;
     return uint32_t(q0 * R + (kTaps - 1 - t));
   };
-  constexpr int kBLeadingBytes = R * 16, kBStrideBytes = 128;  // next K half: next quad; next 8 rows
 
   float acc[128];
 #pragma unroll
@@ -2270,13 +2257,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   run_strip_pipeline<kStages, 2, 1, 1>(
       a.stages, copy_weights, [&](int set, int stage) { load_x(held[set], held_tail[set], stage); },
       [&](int set, int slot) { store_x(held[set], held_tail[set], slot); },
-      [&](int slot) {
-        const float* stage = smem + slot * kStageFloats;
-        const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 64 * 8),
-                              b_desc = wgmma_descriptor(stage + kAFloats, kBLeadingBytes, kBStrideBytes);
-#pragma unroll
-        for (int j = 0; j < kSteps; ++j) wgmma_tf32_n256_shared(acc, a_desc.at(a_offset(j)), b_desc.at(b_offset(j)));
-      });
+      [&](int slot) { issue_strip_steps<kSteps>(acc, smem + slot * kStageFloats, warpgroup, b_offset); });
 
   // Accumulator i of a warp: row 16 warp + gid (+ 8 for i % 4 >= 2), column 8 (i / 4) + 2 tig + i % 2. Where s is
   // a multiple of 8, a store's 8 lanes of one column are 8 consecutive phases r: a whole 32-byte sector.
