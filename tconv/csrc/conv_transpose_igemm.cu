@@ -2019,7 +2019,7 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
 // this warpgroup's m64n256k8 per k8 step of a stage, A its 64 rows of [step][8-row group][K half][8][4] and B the
 // strip columns (next K half kRows rows on, next 8 rows 128 bytes on); b_offset(j), where step j's K values sit in
 // the columns (16-byte units), is what differs between the kernels.
-__device__ __forceinline__ void copy_strip_weights(float* stage, const float* packed_stage, int tid) {
+[[maybe_unused]] __device__ __forceinline__ void copy_strip_weights(float* stage, const float* packed_stage, int tid) {
   using Tile = StripGradInputTile;
   static_assert(Tile::kStageAFloats % (4 * Tile::kThreads) == 0, "whole 16-byte copies per thread");
 #pragma unroll
