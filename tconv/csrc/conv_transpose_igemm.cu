@@ -358,14 +358,11 @@ __device__ __forceinline__ uint64_t wgmma_smem_descriptor(const float* tile, int
                                                        int stride_bytes = kWgmmaStrideBytes) {
   return wgmma_descriptor(tile, leading_bytes, stride_bytes).at(0);
 }
-// This thread's warpgroup, through a shuffle so that the compiler sees a warp-uniform value: descriptor arithmetic
-// built on it can live in uniform registers.
-[[maybe_unused]] __device__ __forceinline__ int uniform_warpgroup() {
-  return __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0);
-}
-// The same for a value every lane of the warp holds already (a pipeline slot): the wgmma descriptors built on it can
-// then be formed in uniform registers, not moved there per wgmma (R2UR: run 156's SASS, 4 per HGMMA).
+// A value every lane of the warp holds already (this thread's warpgroup, a pipeline slot), through a shuffle so that
+// the compiler sees it warp-uniform: the wgmma descriptors built on it can then be formed in uniform registers, not
+// moved there per wgmma (R2UR: run 156's SASS, 4 per HGMMA; run 159's, 3 per kernel).
 [[maybe_unused]] __device__ __forceinline__ int uniform_int(int value) { return __shfl_sync(0xffffffffu, value, 0); }
+[[maybe_unused]] __device__ __forceinline__ int uniform_warpgroup() { return uniform_int(int(threadIdx.x) / 128); }
 __device__ __forceinline__ void wgmma_fence() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
