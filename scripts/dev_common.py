@@ -57,4 +57,5 @@ def sweep_arguments(doc: str, argv=None) -> argparse.Namespace:
     parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--only", nargs="+", help="shape names to run (default: all)")
     return parser.parse_args(argv)

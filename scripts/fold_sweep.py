@@ -34,6 +34,11 @@ SHAPES = [
     ("1d_k3s2_op1_c256", 16, 256, 256, [16384], [3], [2], [1], [1], [1]),
     ("fam12_k3s2d2", 16, 32, 64, [131072], [3], [2], [1], [0], [2]),
     ("fam10_k3s2d2_3d", 16, 32, 64, [16, 32, 32], [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [2, 2, 2]),
+    # strides that divide no column tile (partial channels per tile, session 24)
+    ("fam13_k3s5d2", 16, 32, 64, [64, 128], [3, 3], [5, 5], [1, 1], [0, 0], [2, 2]),
+    ("2d_k3s3_c64", 16, 64, 64, [64, 128], [3, 3], [3, 3], [0, 0], [0, 0], [1, 1]),
+    ("1d_k6s3_c128", 16, 128, 96, [16384], [6], [3], [1], [0], [1]),
+    ("2d_k5s5_c32", 8, 32, 48, [64, 96], [5, 5], [5, 5], [0, 0], [0, 0], [1, 1]),
 ]
 
 
@@ -41,6 +46,8 @@ def main(argv=None) -> int:
     args = sweep_arguments(__doc__, argv)
     rows = []
     for name, batch, cin, cout, spatial, kernel, stride, padding, output_padding, dilation in SHAPES:
+        if args.only and name not in args.only:
+            continue
         dims = len(spatial)
         out_w = _args.output_size(spatial, kernel, stride, padding, output_padding, dilation)[-1]
         fold = _w_fold.plan(kernel[-1], stride[-1], padding[-1], dilation[-1], out_w)

@@ -19,6 +19,9 @@ import torch.nn.functional as F
 # agree): "auto" folds the forward only where the folded GEMM does at most 3 % more work than the phases
 # (empty tap slots times the extra rows of each output line).
 AUTO_MAX_WORK_RATIO = 1.03
+# Mirror of kFoldMaxFlopsPerOutputByte: for fp32 data "auto" also folds where the folded GEMM is this light per byte
+# of output (TF32 FLOPs; 3xTF32 counts three), whatever its extra work (the strided stores bound those shapes).
+AUTO_MAX_FLOPS_PER_OUTPUT_BYTE = 120.0
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,28 @@ def plan(kernel_w: int, stride_w: int, padding_w: int, dilation_w: int, out_w: i
     taps = (kernel_w - 1) * dilation_w // stride_w + 1
     rows = (out_w + padding_w + stride_w - 1) // stride_w
     return FoldPlan(stride_w, taps, rows, padding_w)
+
+
+def tf32_flops_per_output_byte(fold: FoldPlan, cin_per_group: int, kernel: Sequence[int], stride: Sequence[int],
+                               out_w: int, split_tf32: bool = False) -> float:
+    """Mirror of fold_tf32_flops_per_output_byte: the folded GEMM's TF32 FLOPs per byte of fp32 output (C_in per
+    group x the taps an output has on average x the work ratio; 3xTF32 counts three)."""
+    taps, strides = 1, 1
+    for k, s in zip(kernel, stride):
+        taps, strides = taps * int(k), strides * int(s)
+    return 2.0 * cin_per_group * taps / strides * fold.work_ratio(int(kernel[-1]), out_w) * (3 if split_tf32 else 1) / 4
+
+
+def auto_folds(cin_per_group: int, kernel: Sequence[int], stride: Sequence[int], padding_w: int, dilation_w: int,
+               out_w: int, split_tf32: bool = False) -> bool:
+    """Mirror of use_fold's "auto" rule for fp32 data and a W-contiguous output (the only layout "auto" folds).
+    fp16/bf16 data folds only at the work-ratio bound with whole channels per column tile (checked in C++)."""
+    fold = plan(int(kernel[-1]), int(stride[-1]), padding_w, dilation_w, out_w)
+    if fold is None:
+        return False
+    return (fold.work_ratio(int(kernel[-1]), out_w) <= AUTO_MAX_WORK_RATIO or
+            tf32_flops_per_output_byte(fold, cin_per_group, kernel, stride, out_w, split_tf32) <=
+            AUTO_MAX_FLOPS_PER_OUTPUT_BYTE)
 
 
 def fold_weight(weight: torch.Tensor, fold: FoldPlan, dilation_w: int) -> torch.Tensor:
@@ -125,4 +150,4 @@ def inner_kernel(weight_shape: Sequence[int]):
 
 
 __all__ = ["FoldPlan", "plan", "fold_weight", "forward", "grad_weight", "grad_weight_foldable",
-           "AUTO_MAX_WORK_RATIO"]
+           "AUTO_MAX_WORK_RATIO", "AUTO_MAX_FLOPS_PER_OUTPUT_BYTE", "auto_folds", "tf32_flops_per_output_byte"]

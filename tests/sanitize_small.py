@@ -46,6 +46,11 @@ for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "ig
             w = torch.randn(40, out_channels, 3, 3, device=DEVICE, requires_grad=True)
             out = tconv.conv_transpose2d(x, w, None, 2, 1, 1)
             out.backward(torch.randn_like(out))
+        # W stride 5 (the fold's column tiles split channels: 30 x 5 columns), with bias
+        w = torch.randn(40, 30, 3, 3, device=DEVICE, requires_grad=True)
+        b = torch.randn(30, device=DEVICE, requires_grad=True)
+        out = tconv.conv_transpose2d(x, w, b, 5, 1, 0, 1, 2)
+        out.backward(torch.randn_like(out))
         # grad_weight's W tap groups: 5 taps at stride 1 (3 + 2 per block), in TF32 and 3xTF32
         w = torch.randn(40, 24, 3, 5, device=DEVICE, requires_grad=True)
         for tf32 in (True, False):

@@ -218,7 +218,7 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 # possible (the small shapes here are below auto's threshold), "igemm_nowindow" never;
 # "igemm_phase_split" runs grad_input at W stride > 1 on the split view (tconv/_phase_split.py) where
 # it applies (g1, g3, g4, g13, g14, g16, g17, g21, g25-g28); "igemm_fold" runs the forward at W stride > 1
-# with the W phases as GEMM columns where the stride divides the column tile (tconv/_w_fold.py),
+# with the W phases as GEMM columns (tconv/_w_fold.py),
 # "igemm_nofold" never: all run on every case.
 @pytest.mark.parametrize("algorithm", ["igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
                                        "igemm_fold", "igemm_nofold"])
@@ -227,6 +227,28 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
 def test_grid_forced_igemm(case, mode, algorithm, poison_allocator):
     layout = "channels_last" if mode in ("fp16", "bf16") else "contiguous"
     run_case(*case, mode=mode, layout=layout, seed=7, poison=poison_allocator, algorithm=algorithm)
+
+
+# The W fold at strides that divide no column tile (store_folded_tile with partial channels per tile): the
+# columns C_out/g x s cross 64- and 128-column tile boundaries mid-channel; groups, bias, odd W, output padding
+# and dilation as fam13 (k3 s5 d2, where "auto" folds for the light GEMM). Forced and "auto", every layout.
+FOLD_ANY_STRIDE_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (2, 2, 32, 64, 1, [3, 3], [5, 5], [1, 1], [0, 0], [2, 2], [6, 27], True),
+    (2, 2, 16, 54, 2, [3, 3], [3, 3], [0, 1], [1, 2], [1, 1], [5, 13], True),
+    (1, 3, 24, 40, 1, [6], [3], [1], [0], [1], [45], False),
+    (1, 2, 8, 30, 1, [5], [7], [2], [3], [1], [19], True),
+    (3, 1, 16, 26, 1, [2, 3, 5], [1, 2, 5], [0, 1, 2], [0, 1, 4], [1, 1, 1], [3, 4, 9], True),
+]
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "igemm_fold", "igemm_mma"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("case", FOLD_ANY_STRIDE_GRID, ids=[f"f{i}" for i in range(len(FOLD_ANY_STRIDE_GRID))])
+def test_fold_any_stride(case, layout, mode, algorithm, poison_allocator):
+    run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}f".encode()) % 10000,
+             poison=poison_allocator, algorithm=algorithm)
 
 
 # The 16-bit gather GEMMs' A copies (PairedRows in conv_transpose_igemm.cu: channel pairs loaded by the

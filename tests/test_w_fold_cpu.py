@@ -82,10 +82,16 @@ def test_fold_matches_torch_named(name):
         assert fold.taps == 2 and ratio == 4 / 3
 
 
-def auto_folds(spatial_w, kernel_w, stride_w, padding_w, dilation_w=1, output_padding_w=0):
+def auto_folds(spatial_w, kernel_w, stride_w, padding_w, dilation_w=1, output_padding_w=0, cin=512):
+    """1D calls; a C_in deep enough that only the work-ratio rule can fold them."""
     out_w = _args.output_size([spatial_w], [kernel_w], [stride_w], [padding_w], [output_padding_w], [dilation_w])[0]
-    fold = _w_fold.plan(kernel_w, stride_w, padding_w, dilation_w, out_w)
-    return fold.work_ratio(kernel_w, out_w) <= _w_fold.AUTO_MAX_WORK_RATIO
+    return _w_fold.auto_folds(cin, [kernel_w], [stride_w], padding_w, dilation_w, out_w)
+
+
+def auto_folds_nd(cin, spatial, kernel, stride, padding, dilation, output_padding=None, split_tf32=False):
+    output_padding = output_padding or [0] * len(kernel)
+    out = _args.output_size(spatial, kernel, stride, padding, output_padding, dilation)
+    return _w_fold.auto_folds(cin, kernel, stride, padding[-1], dilation[-1], out[-1], split_tf32)
 
 
 def test_auto_folds_where_it_was_measured_faster():
@@ -94,7 +100,27 @@ def test_auto_folds_where_it_was_measured_faster():
     assert auto_folds(16384, 8, 4, 2) and auto_folds(65536, 4, 2, 1)
     assert not auto_folds(16, 4, 2, 1)  # DCGAN's 16-wide lines: 17 rows' work for 16 (0.87x)
     assert not auto_folds(16384, 3, 2, 1, output_padding_w=1)  # 4/3 the MMAs (0.90x)
-    assert not auto_folds(131072, 3, 2, 1, dilation_w=2)  # 2x the MMAs (0.97x)
+    assert not auto_folds(131072, 3, 2, 1, dilation_w=2)  # 2x the MMAs at C_in 512 (768 FLOPs per byte)
+
+
+def test_auto_folds_light_gemms_whatever_their_extra_work():
+    # run 166 (H200, TF32, forward alone): fam13 (k3 s5 d2, C_in 32: 5/3 the MMAs, ~9.7 FLOPs per output byte)
+    # 1.61x, fam12 (1D k3 s2 d2, 2x, 48) 1.09x and fam10 (3D, 2x, 108) 1.12x folded
+    assert 9 < _w_fold.tf32_flops_per_output_byte(_w_fold.plan(3, 5, 1, 2, 638), 32, [3, 3], [5, 5], 638) < 10.5
+    assert auto_folds_nd(32, [64, 128], [3, 3], [5, 5], [1, 1], [2, 2])
+    assert auto_folds_nd(32, [131072], [3], [2], [1], [2])
+    assert auto_folds_nd(32, [16, 32, 32], [3, 3, 3], [2, 2, 2], [1, 1, 1], [2, 2, 2])
+    # strides that divide no column tile, no extra work (2D k3 s3 1.04x, 1D k6 s3 1.26x, 2D k5 s5 1.89x)
+    assert auto_folds_nd(64, [64, 128], [3, 3], [3, 3], [0, 0], [1, 1])
+    assert auto_folds_nd(128, [16384], [6], [3], [1], [1])
+    # DCGAN (0.89x) and 4/3 the MMAs at 144-256 FLOPs per byte (runs 39-40: 0.90-1.00x) stay on the phases
+    assert not auto_folds_nd(512, [16, 16], [4, 4], [2, 2], [1, 1], [1, 1])
+    assert not auto_folds_nd(64, [24, 24, 24], [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], [1, 1, 1])
+    assert not auto_folds_nd(128, [64, 64], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1])
+    # 3xTF32 counts its three MMAs: fam13 still folds, fam12 and fam10 do not
+    assert auto_folds_nd(32, [64, 128], [3, 3], [5, 5], [1, 1], [2, 2], split_tf32=True)
+    assert not auto_folds_nd(32, [131072], [3], [2], [1], [2], split_tf32=True)
+    assert not auto_folds_nd(32, [16, 32, 32], [3, 3, 3], [2, 2, 2], [1, 1, 1], [2, 2, 2], split_tf32=True)
 
 
 def test_no_fold_at_stride_one():
@@ -106,6 +132,8 @@ def test_python_mirror_matches_the_cuda_source():
     config = (csrc / "igemm_config.h").read_text()
     assert float(re.search(r"constexpr double kFoldMaxWorkRatio = ([\d.]+);", config).group(1)) == \
         _w_fold.AUTO_MAX_WORK_RATIO
+    assert float(re.search(r"constexpr double kFoldMaxFlopsPerOutputByte = ([\d.]+);", config).group(1)) == \
+        _w_fold.AUTO_MAX_FLOPS_PER_OUTPUT_BYTE
     text = (csrc / "conv_transpose_igemm.cu").read_text()
     # the same taps and rows formulas as fold_w / fold_taps
     assert "(a.kernel[2] - 1) * a.dilation[2] / a.stride[2] + 1" in text

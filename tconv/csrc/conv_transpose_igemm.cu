@@ -752,20 +752,26 @@ __device__ __forceinline__ void store_folded_tile(const GatherArgs& a, const flo
     row_w[m] = w_first;
   }
   __syncthreads();
+  // A tile's columns need not be whole channels (fold need not divide BN or n0, e.g. s = 5 on 64 or 128 columns): W
+  // offset v holds the tile's columns c = v - n0 mod fold, c + fold, ..., of consecutive channels. A channel split
+  // between two tiles has part of its W run stored by each.
   const int fold = a.fold;
-  const int channels = min(BN, a.n_channels - n0) / fold;  // whole channels: fold divides BN and n0
-  const int64_t channel0 = (int64_t(g) * a.n_channels + n0) / fold;
+  const int columns = min(BN, a.n_channels - n0);
+  const int n0_offset = n0 % fold;
+  const int64_t group_column0 = int64_t(g) * a.n_channels;  // a multiple of fold: whole channels per group
   scalar_t* dst = static_cast<scalar_t*>(a.dst);
   for (int q = tid; q < BM * fold; q += kThreads) {
     const int m = q / fold, v = q - m * fold;
     const int w = row_w[m] + v;
     if (unsigned(w) >= unsigned(a.fold_out_w)) continue;
-    scalar_t* out = dst + row_offset[m] + int64_t(v) * a.dst_stride[4];
-    const float* column = Cs + v * kLdC + m;
-    out += channel0 * a.dst_stride[1];
+    int c = v - n0_offset;
+    if (c < 0) c += fold;
+    scalar_t* out = dst + row_offset[m] + int64_t(v) * a.dst_stride[4] +
+                    (group_column0 + n0 + c) / fold * a.dst_stride[1];
+    const float* column = Cs + m;
 #pragma unroll 4
-    for (int c = 0; c < channels; ++c) {  // the staged tile holds the bias
-      *out = from_acc<scalar_t>(column[c * fold * kLdC]);
+    for (; c < columns; c += fold) {  // the staged tile holds the bias
+      *out = from_acc<scalar_t>(column[c * kLdC]);
       out += a.dst_stride[1];
     }
   }
@@ -856,13 +862,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // The block's bias per GEMM column, added where the accumulators are staged for the store (stage_fragment),
   // so the store loops neither load nor add it: they re-read it per output element (run 57's source profile,
   // bf16 L2-61: the store loop held 13 % of the stall samples, most of them on those loads). GEMM column c of
-  // the block is output channel (g * n_channels + n0 + c) / fold; fold divides n0 and n_channels. Published
-  // by the tap table's barriers.
+  // the block is output channel (g * n_channels + n0 + c) / fold; fold divides n_channels (not always n0).
+  // Published by the tap table's barriers.
   if (a.bias != nullptr) {  // uniform
-    const int64_t first = (int64_t(g) * a.n_channels + n0) / a.fold;
+    const int64_t first = int64_t(g) * a.n_channels + n0;
     for (int c = threadIdx.x; c < BN; c += Tile::kThreads)
       column_bias[c] = n0 + c < a.n_channels
-                           ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c / a.fold) * a.bias_stride])
+                           ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) / a.fold * a.bias_stride])
                            : 0.f;
   }
   if (kBulkB && threadIdx.x == 0) {  // published by the tap table's barriers (and to the TMA unit by the fence)
@@ -3101,16 +3107,15 @@ void fold_w(GatherArgs& a) {
   a.n_channels *= s;
   a.taps_total = a.kernel[0] * a.kernel[1] * a.kernel[2];
 }
-// Possible for forward calls at W stride > 1 whose folded columns tile whole channels (s divides the
-// chosen tile's width) within the GEMM's tap limits.
-bool fold_possible(const GatherArgs& a, bool wgmma) {
+// Possible for forward calls at W stride > 1 within the GEMM's tap limits. A column tile need not hold whole
+// channels (store_folded_tile), so any stride folds.
+bool fold_possible(const GatherArgs& a) {
   if (!a.forward || a.stride[2] == 1 || a.fold != 1) return false;
   const int64_t columns = int64_t(a.n_channels) * a.stride[2];
   if (columns > (int64_t(1) << 24) || fold_taps(a) > kMaxKernelPerDim) return false;
   GatherArgs folded = a;
   fold_w(folded);
-  return tile_block_n(choose_gather_kernel(folded.n_channels, wgmma)) % a.stride[2] == 0 &&
-         max_phase_taps(folded) <= kMaxGatherTaps;
+  return max_phase_taps(folded) <= kMaxGatherTaps;
 }
 // The folded GEMM's work against the phases': the zero slots of the tap grid times the extra rows (a line
 // of out_w outputs takes U = ceil((out_w + p) / s) rows, s * U >= out_w + p columns of outputs).
@@ -3119,11 +3124,29 @@ double fold_work_ratio(const GatherArgs& a) {
   const double rows = double((a.dst_size[2] + a.padding[2] + s - 1) / s);
   return fold_mma_ratio(a) * rows * s / a.dst_size[2];
 }
-// "auto": at most kFoldMaxWorkRatio (igemm_config.h, with its measurements) and a W-contiguous output (the
-// stores the fold makes whole are W runs only there).
-bool use_fold(const GatherArgs& a, bool wgmma, GatherFold mode) {
-  if (mode == GatherFold::kOff || !fold_possible(a, wgmma)) return false;
-  return mode == GatherFold::kForce || (fold_work_ratio(a) <= kFoldMaxWorkRatio && a.dst_stride[4] == 1);
+// The folded GEMM's FLOPs per byte of fp32 output, in TF32 MMAs (3xTF32 counts three): C_in per group x the taps an
+// output has on average (taps over the phases) x the fold's work ratio.
+double fold_tf32_flops_per_output_byte(const GatherArgs& a, bool split_tf32) {
+  const double taps_per_output = double(a.taps_total) / (double(a.stride[0]) * a.stride[1] * a.stride[2]);
+  return 2.0 * a.k_channels * taps_per_output * fold_work_ratio(a) * (split_tf32 ? 3 : 1) / 4;
+}
+// "auto" (igemm_config.h has the measurements): a W-contiguous output (the stores the fold makes whole are W runs
+// only there), and
+// - fp32 data: at most kFoldMaxWorkRatio, or a GEMM light enough per byte written that its extra MMAs hide under the
+//   stores (kFoldMaxFlopsPerOutputByte);
+// - fp16/bf16 data: at most kFoldMaxWorkRatio, with whole channels per column tile (s divides its width).
+bool use_fold(const GatherArgs& a, GatherFold mode, DType dtype, bool split_tf32, bool wgmma) {
+  if (mode == GatherFold::kOff || !fold_possible(a)) return false;
+  if (mode == GatherFold::kForce) return true;
+  if (a.dst_stride[4] != 1) return false;
+  if (dtype != DType::kFloat32) {
+    GatherArgs folded = a;
+    fold_w(folded);
+    return fold_work_ratio(a) <= kFoldMaxWorkRatio &&
+           tile_block_n(choose_gather_kernel(folded.n_channels, wgmma)) % a.stride[2] == 0;
+  }
+  return fold_work_ratio(a) <= kFoldMaxWorkRatio ||
+         fold_tf32_flops_per_output_byte(a, split_tf32) <= kFoldMaxFlopsPerOutputByte;
 }
 // The launch description of a gather pass: its arguments (folded where use_fold says so) and kernel, with
 // the packed weights' row length set for it. igemm_packed_weight_elems and igemm_gather both plan here.
@@ -3137,7 +3160,7 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   plan.args = make_args(p, pass, nullptr, nullptr, nullptr, nullptr);
   if (dtype != DType::kFloat32) set_k_rows(plan.args, 2);
   const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
-  if (use_fold(plan.args, wgmma, options.fold)) fold_w(plan.args);
+  if (use_fold(plan.args, options.fold, dtype, split_tf32, wgmma)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
     const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider;
@@ -4115,10 +4138,19 @@ int64_t grad_weight_slots(const GradWeightKernel& kernel, int device, int sm_cou
 // 3.46), and behind on every 1D/2D shape it took: fam01 7.09 vs 6.68, fam04 4.62 vs 4.43, fam05 4.23 vs
 // 4.11, fam06 6.98 vs 6.56 (run 29's fam06 gain, a fwd+bwd figure, did not hold up here), DCGAN 1.17 vs 1.08, HiFi-GAN 12.4 vs 11.2 (not understood yet; the 3D
 // shapes have 9 (kd, kh) tap rows per W group where the 2D ones have 3 or 7 and the 1D ones 1).
+// TCONV_GRAD_WEIGHT_WGMMA_ANY_DIMS=1 (development only, read once per process) lifts the 3D condition, for A/B
+// timings of 1D/2D shapes in one build (run 34's figures predate the ordered split-K).
+bool grad_weight_wgmma_any_dims() {
+  static const bool any = [] {
+    const char* value = std::getenv("TCONV_GRAD_WEIGHT_WGMMA_ANY_DIMS");
+    return value != nullptr && std::atoi(value) != 0;
+  }();
+  return any;
+}
 bool grad_weight_uses_wgmma(const ConvTransposeParams& p, const WeightGradPlan& plan, DType dtype, bool split_tf32,
                             bool allow_wgmma, int device) {
   return use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) && plan.warps_m == 2 &&
-         plan.largest_group >= 2 && p.kernel[0] > 1;
+         plan.largest_group >= 2 && (p.kernel[0] > 1 || grad_weight_wgmma_any_dims());
 }
 
 // grad_weight's W fold, the forward's (fold_w) seen from the weights: at W stride s with s dividing the W

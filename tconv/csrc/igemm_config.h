@@ -319,6 +319,17 @@ namespace tconv {
 // k2 s2 0.43 -> 0.39, VAE 0.84 -> 0.76 (bf16 1.03-1.10x); it lost on DCGAN's 16-wide lines (k4 s2 p1: 17 rows
 // for 16 positions' worth, 0.50 -> 0.58), at 4/3 the MMAs (k3 s2: 0.90-1.00x) and at 2x (d2 s2: 0.80-1.00x).
 constexpr double kFoldMaxWorkRatio = 1.03;
+// fp32 data also folds where the folded GEMM is light per byte written (fold_tf32_flops_per_output_byte: TF32 FLOPs
+// per output byte, 3xTF32 counting three), whatever its extra work: the phases' strided stores bound such shapes.
+// Since session 24 a column tile need not hold whole channels, so any W stride folds. Run 166 (H200,
+// scripts/fold_sweep.py, forward alone, TF32): fam13 (k3 s5 d2, C_in 32; 5/3 the MMAs at 9.7 FLOPs per byte)
+// 1.305 -> 0.810 ms, fam12 (1D k3 s2 d2, 2x the MMAs, 48) 1.089 -> 1.002, fam10 (3D, 2x, 108) 0.812 -> 0.727; with
+// no extra work at strides that divide no tile, 2D k3 s3 1.04x, 1D k6 s3 1.26x, 2D k5 s5 1.89x; DCGAN (1.06x the
+// work, ~1090) 0.438 -> 0.489. Runs 39-40 had 4/3 the MMAs lose at 144-256 (k3 s2 with output padding: 0.90-1.00x).
+// The bound sits between 108 and 144 (untimed inside).
+// fp16/bf16 data keeps the work-ratio rule with whole channels per tile (use_fold): run 166 had every other bf16 fold
+// slower, fam13 0.710 -> 0.836 ms, fam12 0.67x, fam10 0.63x, 2D k3 s3 0.239 -> 0.342 (only 2D k5 s5 gained, 1.09x).
+constexpr double kFoldMaxFlopsPerOutputByte = 120.0;
 
 }  // namespace tconv
 
