@@ -326,7 +326,8 @@ constexpr double kFoldMaxWorkRatio = 1.03;
 // 1.305 -> 0.810 ms, fam12 (1D k3 s2 d2, 2x the MMAs, 48) 1.089 -> 1.002, fam10 (3D, 2x, 108) 0.812 -> 0.727; with
 // no extra work at strides that divide no tile, 2D k3 s3 1.04x, 1D k6 s3 1.26x, 2D k5 s5 1.89x; DCGAN (1.06x the
 // work, ~1090) 0.438 -> 0.489. Runs 39-40 had 4/3 the MMAs lose at 144-256 (k3 s2 with output padding: 0.90-1.00x).
-// The bound sits between 108 and 144 (untimed inside).
+// The bound sits between 108 and 144 (untimed inside). Run 167, exact fp32 (3xTF32): fam13 (29) 1.357 -> 0.718 ms;
+// fam12 (144) 0.86x and fam10 (324) 0.67x folded, which counting three keeps on the phases.
 // fp16/bf16 data keeps the work-ratio rule with whole channels per tile (use_fold): run 166 had every other bf16 fold
 // slower, fam13 0.710 -> 0.836 ms, fam12 0.67x, fam10 0.63x, 2D k3 s3 0.239 -> 0.342 (only 2D k5 s5 gained, 1.09x).
 constexpr double kFoldMaxFlopsPerOutputByte = 120.0;
