@@ -82,16 +82,15 @@ def test_fold_matches_torch_named(name):
         assert fold.taps == 2 and ratio == 4 / 3
 
 
-def auto_folds(spatial_w, kernel_w, stride_w, padding_w, dilation_w=1, output_padding_w=0, cin=512):
-    """1D calls; a C_in deep enough that only the work-ratio rule can fold them."""
-    out_w = _args.output_size([spatial_w], [kernel_w], [stride_w], [padding_w], [output_padding_w], [dilation_w])[0]
-    return _w_fold.auto_folds(cin, [kernel_w], [stride_w], padding_w, dilation_w, out_w)
-
-
 def auto_folds_nd(cin, spatial, kernel, stride, padding, dilation, output_padding=None, split_tf32=False):
     output_padding = output_padding or [0] * len(kernel)
     out = _args.output_size(spatial, kernel, stride, padding, output_padding, dilation)
     return _w_fold.auto_folds(cin, kernel, stride, padding[-1], dilation[-1], out[-1], split_tf32)
+
+
+def auto_folds(spatial_w, kernel_w, stride_w, padding_w, dilation_w=1, output_padding_w=0, cin=512):
+    """1D calls; a C_in deep enough that only the work-ratio rule can fold them."""
+    return auto_folds_nd(cin, [spatial_w], [kernel_w], [stride_w], [padding_w], [dilation_w], [output_padding_w])
 
 
 def test_auto_folds_where_it_was_measured_faster():

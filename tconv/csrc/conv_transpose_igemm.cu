@@ -2928,13 +2928,19 @@ int max_phase_taps(const GatherArgs& a) {
   return taps;
 }
 
+// A development switch (A/B timings of two forms in one build): environment variable `name` as an integer, or
+// `fallback` where it is unset or empty. Callers keep the value in a function-local static: read once per process.
+int development_switch(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value == nullptr || *value == '\0' ? fallback : std::atoi(value);
+}
+
 // TCONV_GATHER_MAX_STAGES (development only): the deepest pipeline the gather kernels may take, read
 // once per process; unset = no cap. Two processes of one device call can so time a tile's deep and
 // shallow instantiations.
 int gather_stage_cap() {
   static const int cap = [] {
-    const char* value = std::getenv("TCONV_GATHER_MAX_STAGES");
-    const int parsed = value != nullptr ? std::atoi(value) : 0;
+    const int parsed = development_switch("TCONV_GATHER_MAX_STAGES", 0);
     return parsed > 0 ? parsed : 1 << 30;
   }();
   return cap;
@@ -2945,10 +2951,7 @@ int gather_stage_cap() {
 // specialized tiles with 128 and 256 producers; unset, choose_wider_gather decides.
 enum class WiderGather { kPlain, kProducers128, kProducers256 };
 int gather_specialized_override() {
-  static const int mode = [] {
-    const char* value = std::getenv("TCONV_GATHER_SPECIALIZED");
-    return value == nullptr || *value == '\0' ? -1 : std::atoi(value);
-  }();
+  static const int mode = development_switch("TCONV_GATHER_SPECIALIZED", -1);
   return mode;
 }
 WiderGather choose_wider_gather(const GatherArgs& a, bool window, int taps) {
@@ -3139,12 +3142,9 @@ bool use_fold(const GatherArgs& a, GatherFold mode, DType dtype, bool split_tf32
   if (mode == GatherFold::kOff || !fold_possible(a)) return false;
   if (mode == GatherFold::kForce) return true;
   if (a.dst_stride[4] != 1) return false;
-  if (dtype != DType::kFloat32) {
-    GatherArgs folded = a;
-    fold_w(folded);
+  if (dtype != DType::kFloat32)  // the folded GEMM's columns: n_channels x s
     return fold_work_ratio(a) <= kFoldMaxWorkRatio &&
-           tile_block_n(choose_gather_kernel(folded.n_channels, wgmma)) % a.stride[2] == 0;
-  }
+           tile_block_n(choose_gather_kernel(a.n_channels * a.stride[2], wgmma)) % a.stride[2] == 0;
   return fold_work_ratio(a) <= kFoldMaxWorkRatio ||
          fold_tf32_flops_per_output_byte(a, split_tf32) <= kFoldMaxFlopsPerOutputByte;
 }
@@ -3693,10 +3693,7 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
 // TCONV_UNIT_STRIDE_WEIGHTS_AS_A=0 (development only, read once per process) keeps 64-channel tiles on the x-as-A
 // form, so one build times both.
 bool unit_stride_weights_as_a_disabled() {
-  static const bool disabled = [] {
-    const char* value = std::getenv("TCONV_UNIT_STRIDE_WEIGHTS_AS_A");
-    return value != nullptr && value[0] == '0';
-  }();
+  static const bool disabled = development_switch("TCONV_UNIT_STRIDE_WEIGHTS_AS_A", 1) == 0;
   return disabled;
 }
 template <int kBlockN, int kTaps>
@@ -3916,10 +3913,7 @@ void set_grad_weight_splits(WeightGradPlan& plan, int64_t splits) {
 // TCONV_GRAD_WEIGHT_ORDERED=0 (development only, read once per process) keeps the workspace-capped plain
 // split-K where plan_grad_weight would order the splits: for A/B timings of the two in one build.
 bool grad_weight_ordered_allowed() {
-  static const bool allowed = [] {
-    const char* value = std::getenv("TCONV_GRAD_WEIGHT_ORDERED");
-    return value == nullptr || std::atoi(value) != 0;
-  }();
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ORDERED", 1) != 0;
   return allowed;
 }
 
@@ -4141,10 +4135,7 @@ int64_t grad_weight_slots(const GradWeightKernel& kernel, int device, int sm_cou
 // TCONV_GRAD_WEIGHT_WGMMA_ANY_DIMS=1 (development only, read once per process) lifts the 3D condition, for A/B
 // timings of 1D/2D shapes in one build (run 34's figures predate the ordered split-K).
 bool grad_weight_wgmma_any_dims() {
-  static const bool any = [] {
-    const char* value = std::getenv("TCONV_GRAD_WEIGHT_WGMMA_ANY_DIMS");
-    return value != nullptr && std::atoi(value) != 0;
-  }();
+  static const bool any = development_switch("TCONV_GRAD_WEIGHT_WGMMA_ANY_DIMS", 0) != 0;
   return any;
 }
 bool grad_weight_uses_wgmma(const ConvTransposeParams& p, const WeightGradPlan& plan, DType dtype, bool split_tf32,
