@@ -59,10 +59,16 @@ for algorithm in ("igemm", "igemm_mma", "igemm_window", "igemm_phase_split", "ig
             try:
                 out = tconv.conv_transpose2d(x, w, None, 1, (1, 2), 0, 1, (1, 2))
                 out.backward(torch.randn_like(out))
-                # 3D (the wgmma grad_weight on Hopper in TF32 mode: 64-wide C_in tile, W groups of 3 + 2)
+                # 3D (the wgmma grad_weight on Hopper in TF32 mode: 64-wide C_in tile, W groups of 3 + 2, whose
+                # 3 x 24 channels it packs in two m64 blocks)
                 x3 = torch.randn(2, 40, 3, 4, 9, device=DEVICE, requires_grad=True)
                 w3 = torch.randn(40, 24, 2, 3, 5, device=DEVICE, requires_grad=True)
                 out = tconv.conv_transpose3d(x3, w3, None, 1, (0, 1, 2))
+                out.backward(torch.randn_like(out))
+                # the packed wgmma grad_weight: W groups of 4 + 3 taps x 8 channels per group in one m64 block
+                xg = torch.randn(2, 80, 3, 4, 9, device=DEVICE, requires_grad=True)
+                wg = torch.randn(80, 8, 2, 2, 7, device=DEVICE, requires_grad=True)
+                out = tconv.conv_transpose3d(xg, wg, None, 1, (0, 1, 3), 0, 2)
                 out.backward(torch.randn_like(out))
                 # grad_weight with 24 input channels and 5 W taps: one group on the many-tap tile in TF32,
                 # 2 + 2 + 1 on the 32 x 32 tiles in 3xTF32
@@ -96,7 +102,8 @@ with tconv._ops.use_algorithm("igemm"):
         w = torch.randn(24, 40, 3, 5, device=DEVICE, dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose2d(xs, w, None, 1, (1, 2))
         out.backward(torch.randn_like(out))
-        # 3D, 40 input channels: on Hopper the wgmma grad_weight (64-wide C_in tile, W groups of 3 + 2) with the
+        # 3D, 40 input channels: on Hopper the wgmma grad_weight (64-wide C_in tile, W groups of 3 + 2; 3 x 24
+        # channels packed in two m64 blocks) with the
         # 16-bit copies landed after each stage's wgmmas; a partial C_in tile and a partial K chunk
         x3 = torch.randn(2, 40, 3, 4, 9, device=DEVICE, dtype=dtype, requires_grad=True)
         w3 = torch.randn(40, 24, 2, 3, 5, device=DEVICE, dtype=dtype, requires_grad=True)

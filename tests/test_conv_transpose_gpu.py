@@ -251,6 +251,52 @@ def test_fold_any_stride(case, layout, mode, algorithm, poison_allocator):
              poison=poison_allocator, algorithm=algorithm)
 
 
+# The wgmma grad_weight's packed taps (tconv_igemm_grad_weight_wgmma_kernel, Hopper; 3D, more than 32 input
+# channels per group, W groups of 2-4 taps): where a group's C_out channels times the taps of its largest W group fit
+# in fewer m64 blocks than taps, the taps' channels are stacked as rows. fam07's 3 taps x 24 channels (two blocks);
+# 4 + 3 taps x 8 channels with groups, a partial C_in tile and bias (one block); 4 taps x 40 channels over two C_in
+# tiles (three blocks); 4 taps x 20 (two); 2 dilated taps x 30 (one) with a batch of 3 and W not a multiple of 16.
+PACKED_TAPS_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 5, 19], False),
+    (3, 2, 80, 16, 2, [2, 2, 7], [1, 1, 1], [0, 1, 3], [0, 0, 0], [1, 1, 1], [3, 4, 21], True),
+    (3, 1, 72, 40, 1, [2, 1, 4], [1, 1, 1], [0, 0, 1], [0, 0, 0], [1, 1, 1], [3, 3, 30], True),
+    (3, 2, 36, 20, 1, [2, 1, 4], [1, 1, 1], [1, 0, 2], [0, 0, 0], [1, 1, 1], [4, 3, 25], False),
+    (3, 3, 40, 30, 1, [2, 2, 2], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 1, 2], [3, 5, 37], True),
+]
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "igemm", "igemm_mma"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("case", PACKED_TAPS_GRID, ids=[f"k{i}" for i in range(len(PACKED_TAPS_GRID))])
+def test_grad_weight_packed_taps(case, layout, mode, algorithm, poison_allocator):
+    run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}k".encode()) % 10000,
+             poison=poison_allocator, algorithm=algorithm)
+
+
+def test_grad_weight_packed_taps_where_planned():
+    """On Hopper in TF32 mode fam07's channels (48 -> 24, k3) run grad_weight as the packed wgmma kernel with two
+    m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; exact fp32 takes no wgmma kernel."""
+    if not strip_kernel_runs():
+        pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
+
+    def grad_weight_kernels(cout, mode):
+        x = torch.randn(2, 48, 4, 5, 19, device="cuda")
+        w = torch.randn(48, cout, 3, 3, 3, device="cuda", requires_grad=True)
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose3d(x, w)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return [e.name for e in prof.events() if "grad_weight" in e.name]
+    names = grad_weight_kernels(24, "tf32")
+    assert any("grad_weight_wgmma_kernel<float, 2, 3, 2" in n for n in names), names
+    names = grad_weight_kernels(64, "tf32")
+    assert any("grad_weight_wgmma_kernel<float, 2, 3, 3" in n for n in names), names
+    assert not any("wgmma" in n for n in grad_weight_kernels(24, "fp32"))
+
+
 # The 16-bit gather GEMMs' A copies (PairedRows in conv_transpose_igemm.cu: channel pairs loaded by the
 # thread, stored as 32-bit words, or as 16-byte groups of four on the wgmma tiles) on every source layout: contiguous with odd W and odd channel counts
 # (a partial last pair), a source one element off its alignment, channels_last, strided; W stride 2

@@ -1682,11 +1682,18 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 }
 
 // grad_weight on Hopper (WeightWgmmaTile): the mma.sync kernel's blocks, stages and split-K, with one
-// warpgroup issuing per k8 step and tap one wgmma m64nNk8: A = this warp's 16 C_out rows of the
-// grad_output strip at the tap's shift (registers), B = the x tile (C_in x positions) by descriptor.
-// Synchronous per stage (all of a stage's wgmmas, then wait): the x tile stays single-use per stage.
-template <typename scalar_t, int kWarpsM, int kMaxTaps>
-__global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads, WeightWgmmaTile<kWarpsM>::min_blocks_per_sm(kMaxTaps))
+// warpgroup issuing per k8 step kMBlocks wgmmas m64nNk8: A = 64 rows of the grad_output strip, each at its
+// tap's shift (registers), B = the x tile (C_in x positions) by descriptor. Synchronous per stage (all of a
+// stage's wgmmas, then wait): the x tile stays single-use per stage.
+// A's rows: with kMBlocks == kMaxTaps each tap has its own m64 block, row = C_out channel. Where a group's C_out
+// is below 64 that block is mostly zeros (fam07: 24 of 64 rows), so the packed form (kMBlocks < kMaxTaps, the
+// host's grad_weight_wgmma_m_blocks) stacks the taps' channels: row r is tap r / cout_g, channel r % cout_g, and
+// fam07's three taps take two wgmmas per k8 step instead of three. Rows past the last tap read strip row BM - 1,
+// which is zero there (cout_g < BM: the checked copies zero-fill it).
+template <typename scalar_t, int kWarpsM, int kMaxTaps, int kMBlocks, int kMinBlocks = -1>
+__global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads,
+                                  kMinBlocks >= 0 ? kMinBlocks
+                                                  : WeightWgmmaTile<kWarpsM>::min_blocks_per_sm(kMaxTaps, kMBlocks))
 tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   using T = WeightWgmmaTile<kWarpsM>;
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
@@ -1760,11 +1767,13 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   };
 
   const int gid = lane / 4, tig = lane % 4;
-  float acc[kMaxTaps][BN / 2];
+  static_assert(kMBlocks >= 1 && kMBlocks <= kMaxTaps, "at most one m64 block per tap");
+  constexpr bool kPacked = kMBlocks < kMaxTaps;
+  float acc[kMBlocks][BN / 2];
 #pragma unroll
-  for (int t = 0; t < kMaxTaps; ++t)
+  for (int m = 0; m < kMBlocks; ++m)
 #pragma unroll
-    for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
+    for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
   int shift[kMaxTaps];
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) shift[t] = t * taps.shift_step;
@@ -1772,6 +1781,17 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   // accumulators that are never stored): a branch between the wgmmas of a stage made ptxas serialize
   // them (C7513, as in the gather kernel).
   const int count = taps.count;
+  // Packed: where this thread's rows warp * 16 + gid (+ 8) of block m lie in the strip, the tap's shift included.
+  int packed_row[kMBlocks][2];
+  if constexpr (kPacked) {
+#pragma unroll
+    for (int m = 0; m < kMBlocks; ++m)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = m * 64 + warp * 16 + gid + 8 * h, t = r / a.cout_g;
+        packed_row[m][h] = t < count ? (r - t * a.cout_g) * LD + t * taps.shift_step : (BM - 1) * LD;
+      }
+  }
 
 #pragma unroll
   for (int st = 0; st < S - 1; ++st) {
@@ -1798,24 +1818,32 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
     cp_async_commit();
     const float* As = smem + (it % S) * kStage;
     const float* Bs = As + T::kStageA;
-    uint32_t frag[BK / 8][kMaxTaps][4];
+    uint32_t frag[BK / 8][kMBlocks][4];
 #pragma unroll
     for (int k8 = 0; k8 < BK / 8; ++k8)
 #pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t) {
-        // rows warp * 16 + gid (+8), strip columns k8 * 8 + tig (+4) + shift
-        const float* p = As + (warp * 16 + gid) * LD + k8 * 8 + tig + shift[t];
-        const bool live = t < count;
-        const float v[4] = {live ? p[0] : 0.f, live ? p[8 * LD] : 0.f, live ? p[4] : 0.f, live ? p[8 * LD + 4] : 0.f};
+      for (int m = 0; m < kMBlocks; ++m) {
+        float v[4];
+        if constexpr (kPacked) {  // strip columns k8 * 8 + tig (+4) of each row at its tap's shift
+          const float *p0 = As + packed_row[m][0] + k8 * 8 + tig, *p1 = As + packed_row[m][1] + k8 * 8 + tig;
+          v[0] = p0[0], v[1] = p1[0], v[2] = p0[4], v[3] = p1[4];
+        } else {  // tap m: rows warp * 16 + gid (+8), strip columns k8 * 8 + tig (+4) + shift
+          const float* p = As + (warp * 16 + gid) * LD + k8 * 8 + tig + shift[m];
+          const bool live = m < count;
+          v[0] = live ? p[0] : 0.f;
+          v[1] = live ? p[8 * LD] : 0.f;
+          v[2] = live ? p[4] : 0.f;
+          v[3] = live ? p[8 * LD + 4] : 0.f;
+        }
 #pragma unroll
-        for (int e = 0; e < 4; ++e) frag[k8][t][e] = kWidened ? __float_as_uint(v[e]) : to_tf32(v[e]);
+        for (int e = 0; e < 4; ++e) frag[k8][m][e] = kWidened ? __float_as_uint(v[e]) : to_tf32(v[e]);
       }
     wgmma_fence();
 #pragma unroll
     for (int k8 = 0; k8 < BK / 8; ++k8) {
       const uint64_t b_desc = wgmma_smem_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
 #pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[k8][t], b_desc);
+      for (int m = 0; m < kMBlocks; ++m) wgmma_mma<BN, float>(acc[m], frag[k8][m], b_desc);
     }
     wgmma_commit();
     wgmma_wait<0>();
@@ -1825,20 +1853,41 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   }
   cp_async_wait<0>();
 
-  // Accumulator i = 4 j + 2 h + l: C_out row warp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
+  // Accumulator i = 4 j + 2 h + l: row warp * 16 + gid + 8 h of block m, C_in column 8 j + 2 tig + l.
   float* out = weight_sums_destination(a, work);
   const bool add = a.split_turns != nullptr && work.split > 0;
   const int tap_row = (kd * a.kernel[1] + kh) * a.kernel[2];
+  if constexpr (!kPacked) {
 #pragma unroll
-  for (int t = 0; t < kMaxTaps; ++t) {
-    if (t >= count) break;
-    const int tap = tap_row + taps.kw0 + t * taps.kw_step;
+    for (int t = 0; t < kMaxTaps; ++t) {
+      if (t >= count) break;
+      const int tap = tap_row + taps.kw0 + t * taps.kw_step;
 #pragma unroll
-    for (int i = 0; i < BN / 2; ++i) {
-      const int co = co0 + warp * 16 + gid + 8 * ((i / 2) % 2);
-      const int ci = ci0 + 8 * (i / 4) + 2 * tig + i % 2;
-      if (ci < a.cin_g && co < a.cout_g)
-        store_weight_sum(out + ((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap, acc[t][i], add);
+      for (int i = 0; i < BN / 2; ++i) {
+        const int co = co0 + warp * 16 + gid + 8 * ((i / 2) % 2);
+        const int ci = ci0 + 8 * (i / 4) + 2 * tig + i % 2;
+        if (ci < a.cin_g && co < a.cout_g)
+          store_weight_sum(out + ((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap, acc[t][i], add);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int m = 0; m < kMBlocks; ++m) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {  // co0 is 0: the packed form has one C_out tile
+        const int r = m * 64 + warp * 16 + gid + 8 * h, t = r / a.cout_g, co = r - t * a.cout_g;
+        if (t >= count) continue;
+        const int tap = tap_row + taps.kw0 + t * taps.kw_step;
+        float* const row_out = out + (int64_t(g) * a.cin_g * a.cout_g + co) * a.taps + tap;
+#pragma unroll
+        for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+          for (int l = 0; l < 2; ++l) {
+            const int ci = ci0 + 8 * j + 2 * tig + l;
+            if (ci < a.cin_g)
+              store_weight_sum(row_out + int64_t(ci) * a.cout_g * a.taps, acc[m][4 * j + 2 * h + l], add);
+          }
+      }
     }
   }
   pass_split_turn(a, work);
@@ -3880,6 +3929,7 @@ struct WeightGradPlan {
   int rows_per_pass;   // channel rows between one thread's copies (the W fold must divide it)
   int largest_group;   // taps in the call's largest W tap group
   int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group (4 at most), many-tap: 4 or 6
+  int wgmma_m_blocks;  // the wgmma kernel's m64 blocks per k8 step (grad_weight_wgmma_m_blocks)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
@@ -3904,6 +3954,24 @@ WTapGrouping w_tap_grouping(const ConvTransposeParams& p, int max_taps, int max_
 
 // fp16/bf16 products are exact in TF32: split_tf32 applies to fp32 data only.
 bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype == DType::kFloat32; }
+
+// TCONV_GRAD_WEIGHT_PACKED_TAPS (development only, read once per process): 0 gives every tap of the wgmma
+// grad_weight its own m64 block, for A/B timings of the packed form in one build; 2 runs the fp32 two-block
+// packed kernels at 4 blocks per SM (128 registers) instead of 3.
+int grad_weight_packed_taps_mode() {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_PACKED_TAPS", 1);
+  return mode;
+}
+bool grad_weight_packed_taps_allowed() { return grad_weight_packed_taps_mode() != 0; }
+// The wgmma grad_weight kernel's m64 blocks per k8 step: one per tap of the largest W group, or, where a group's
+// C_out channels times those taps fit in fewer blocks (one C_out tile below 64 channels), that many with the taps'
+// channels stacked (tconv_igemm_grad_weight_wgmma_kernel).
+int grad_weight_wgmma_m_blocks(int64_t cout_g, int largest_group) {
+  const int64_t block_m = WeightWgmmaTile<2>::kBlockM;
+  const int64_t packed = (cout_g * largest_group + block_m - 1) / block_m;
+  return grad_weight_packed_taps_allowed() && cout_g < block_m && packed < largest_group ? int(packed)
+                                                                                          : largest_group;
+}
 
 void set_grad_weight_splits(WeightGradPlan& plan, int64_t splits) {
   plan.chunk = std::max<int64_t>(1, (plan.units + splits - 1) / std::max<int64_t>(splits, 1));
@@ -3947,6 +4015,7 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   plan.largest_group = grouping.largest;
   const int largest = grouping.largest;
   plan.taps_per_block = plan.many_taps ? (largest <= 4 ? 4 : 6) : std::min(largest, 4);
+  plan.wgmma_m_blocks = grad_weight_wgmma_m_blocks(p.out_per_group(), std::min(largest, 4));
   plan.rows_per_pass = plan.many_taps ? WeightGemmManyTapTile::kRowsPerPass
                                       : (plan.warps_m == 1 ? WeightGemmTile<1, false>::kRowsPerPass
                                                            : WeightGemmTile<2, false>::kRowsPerPass);
@@ -4067,17 +4136,34 @@ GradWeightKernel mma_grad_weight_kernel(const WeightGradPlan& plan) {
   if (plan.taps_per_block == 3) return mma_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 3)>(plan);
   return mma_grad_weight_taps<scalar_t, kSplitTf32, (kSplitTf32 ? 2 : 4)>(plan);
 }
-// The wgmma kernel issues all kMaxTaps wgmmas of a k8 step (no branch between them), so kMaxTaps is the call's
-// largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2). Only 64-wide C_in tiles
-// (plan.warps_m == 2) take it; see grad_weight_uses_wgmma.
+// The wgmma kernel issues all its wgmmas of a k8 step (no branch between them), so kMaxTaps is the call's
+// largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2) and kMBlocks plan.wgmma_m_blocks.
+// Only 64-wide C_in tiles (plan.warps_m == 2) take it; see grad_weight_uses_wgmma.
+template <typename scalar_t, int kMaxTaps>
+GradWeightKernel wgmma_grad_weight_taps(int m_blocks) {
+  constexpr int kThreads = WeightWgmmaTile<2>::kThreads;
+  if constexpr (kMaxTaps > 1) {
+    if (m_blocks == 1) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 1>, kThreads};
+    if constexpr (kMaxTaps > 2) {
+      if constexpr (std::is_same<scalar_t, float>::value) {
+        if (m_blocks == 2 && grad_weight_packed_taps_mode() == 2)
+          return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 2, 4>, kThreads};
+      }
+      if (m_blocks == 2) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 2>, kThreads};
+    }
+    if constexpr (kMaxTaps > 3) {
+      if (m_blocks == 3) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 3>, kThreads};
+    }
+  }
+  return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, kMaxTaps>, kThreads};
+}
 template <typename scalar_t>
 GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
-  constexpr int kThreads = WeightWgmmaTile<2>::kThreads;
   switch (plan.largest_group) {
-    case 1: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 1>, kThreads};
-    case 2: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 2>, kThreads};
-    case 3: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 3>, kThreads};
-    default: return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, 4>, kThreads};
+    case 1: return wgmma_grad_weight_taps<scalar_t, 1>(plan.wgmma_m_blocks);
+    case 2: return wgmma_grad_weight_taps<scalar_t, 2>(plan.wgmma_m_blocks);
+    case 3: return wgmma_grad_weight_taps<scalar_t, 3>(plan.wgmma_m_blocks);
+    default: return wgmma_grad_weight_taps<scalar_t, 4>(plan.wgmma_m_blocks);
   }
 }
 template <typename scalar_t>

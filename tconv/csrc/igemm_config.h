@@ -284,7 +284,9 @@ struct WeightWgmmaTile {
   // As WeightGemmTile::min_blocks_per_sm: three-tap kernels are held to three blocks (12 warps) per SM, 16-bit ones
   // included, although they spill there (sm_90a: 168 registers, 44-76 bytes of spill stores): without the cap
   // (203 registers, no spill) run 87 measured bf16 fwd+bwd L2-61 5.726 -> 6.553 ms and fam03 9.549 -> 9.788.
-  static constexpr int min_blocks_per_sm(int taps) { return taps == 3 ? 3 : 0; }  // 0: no minimum (above)
+  static constexpr int min_blocks_per_sm(int taps, int m_blocks) {  // 0: no minimum
+    return taps == 3 && m_blocks == 3 ? 3 : 0;
+  }
   static constexpr int kMaxStripShift = 4;
   static constexpr int kStrip = kBlockK + kMaxStripShift;
   // The strip as [C_out][20]: fragment loads (rows gid, columns tig at any shift) hit banks
