@@ -277,13 +277,14 @@ def test_grad_weight_packed_taps(case, layout, mode, algorithm, poison_allocator
 
 def test_grad_weight_packed_taps_where_planned():
     """On Hopper in TF32 mode fam07's channels (48 -> 24, k3) run grad_weight as the packed wgmma kernel with two
-    m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; exact fp32 takes no wgmma kernel."""
+    m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; both on the 48-wide C_in tile, and 56
+    input channels on the 64-wide one; exact fp32 takes no wgmma kernel."""
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
-    def grad_weight_kernels(cout, mode):
-        x = torch.randn(2, 48, 4, 5, 19, device="cuda")
-        w = torch.randn(48, cout, 3, 3, 3, device="cuda", requires_grad=True)
+    def grad_weight_kernels(cout, mode, cin=48):
+        x = torch.randn(2, cin, 4, 5, 19, device="cuda")
+        w = torch.randn(cin, cout, 3, 3, 3, device="cuda", requires_grad=True)
         with precision(mode), tconv._ops.use_algorithm("auto"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             out = tconv.conv_transpose3d(x, w)
@@ -291,9 +292,11 @@ def test_grad_weight_packed_taps_where_planned():
             torch.cuda.synchronize()
         return [e.name for e in prof.events() if "grad_weight" in e.name]
     names = grad_weight_kernels(24, "tf32")
-    assert any("grad_weight_wgmma_kernel<float, 2, 3, 2" in n for n in names), names
+    assert any("grad_weight_wgmma_kernel<float, 2, 3, 2, 48>" in n for n in names), names
     names = grad_weight_kernels(64, "tf32")
-    assert any("grad_weight_wgmma_kernel<float, 2, 3, 3" in n for n in names), names
+    assert any("grad_weight_wgmma_kernel<float, 2, 3, 3, 48>" in n for n in names), names
+    names = grad_weight_kernels(24, "tf32", cin=56)
+    assert any("grad_weight_wgmma_kernel<float, 2, 3, 2, 64>" in n for n in names), names
     assert not any("wgmma" in n for n in grad_weight_kernels(24, "fp32"))
 
 

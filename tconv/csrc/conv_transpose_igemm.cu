@@ -473,6 +473,14 @@ __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (
   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+#define TCONV_WGMMA_D48 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+#define TCONV_WGMMA_ARGS48 \
+  "{" \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23}, " \
+  "{%24, %25, %26, %27}, %28"
 #define TCONV_WGMMA_ARGS64 \
   "{" \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -587,12 +595,15 @@ TCONV_DEFINE_WGMMA_TF32_SHARED(256)
   template <>                                   \
   __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&)[N / 2], const uint32_t (&)[4], uint64_t) {}
 #endif
+TCONV_DEFINE_WGMMA(48, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32")
 // 16-bit data runs wgmma with A from shared memory (wgmma_mma_shared_a).
 #undef TCONV_DEFINE_WGMMA
+#undef TCONV_WGMMA_ARGS48
 #undef TCONV_WGMMA_ARGS64
 #undef TCONV_WGMMA_ARGS128
+#undef TCONV_WGMMA_D48
 #undef TCONV_WGMMA_D64
 #undef TCONV_WGMMA_D128
 
@@ -1690,12 +1701,12 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 // host's grad_weight_wgmma_m_blocks) stacks the taps' channels: row r is tap r / cout_g, channel r % cout_g, and
 // fam07's three taps take two wgmmas per k8 step instead of three. Rows past the last tap read strip row BM - 1,
 // which is zero there (cout_g < BM: the checked copies zero-fill it).
-template <typename scalar_t, int kWarpsM, int kMaxTaps, int kMBlocks, int kMinBlocks = -1>
-__global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM>::kThreads,
-                                  kMinBlocks >= 0 ? kMinBlocks
-                                                  : WeightWgmmaTile<kWarpsM>::min_blocks_per_sm(kMaxTaps, kMBlocks))
+// kBlockN: the C_in tile, 64 or 48 (WeightWgmmaTile).
+template <typename scalar_t, int kWarpsM, int kMaxTaps, int kMBlocks, int kBlockN>
+__global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM, kBlockN>::kThreads,
+                                  WeightWgmmaTile<kWarpsM, kBlockN>::min_blocks_per_sm(kMaxTaps, kMBlocks))
 tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
-  using T = WeightWgmmaTile<kWarpsM>;
+  using T = WeightWgmmaTile<kWarpsM, kBlockN>;
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LD = T::kLdA;
   constexpr int kShift = T::kMaxStripShift, kThreads = T::kThreads;
@@ -3930,6 +3941,7 @@ struct WeightGradPlan {
   int largest_group;   // taps in the call's largest W tap group
   int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group (4 at most), many-tap: 4 or 6
   int wgmma_m_blocks;  // the wgmma kernel's m64 blocks per k8 step (grad_weight_wgmma_m_blocks)
+  int wgmma_block_n;   // and its C_in tile (grad_weight_wgmma_block_n)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
@@ -3955,14 +3967,24 @@ WTapGrouping w_tap_grouping(const ConvTransposeParams& p, int max_taps, int max_
 // fp16/bf16 products are exact in TF32: split_tf32 applies to fp32 data only.
 bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype == DType::kFloat32; }
 
-// TCONV_GRAD_WEIGHT_PACKED_TAPS (development only, read once per process): 0 gives every tap of the wgmma
-// grad_weight its own m64 block, for A/B timings of the packed form in one build; 2 runs the fp32 two-block
-// packed kernels at 4 blocks per SM (128 registers) instead of 3.
-int grad_weight_packed_taps_mode() {
-  static const int mode = development_switch("TCONV_GRAD_WEIGHT_PACKED_TAPS", 1);
-  return mode;
+// TCONV_GRAD_WEIGHT_PACKED_TAPS=0 (development only, read once per process) gives every tap of the wgmma
+// grad_weight its own m64 block, for A/B timings of the packed form in one build. Run 169 also timed the fp32
+// two-block packed kernels held to 4 blocks per SM: 128 registers with 48 bytes of spills, fam07 TF32 fwd+bwd 23.65
+// ms against 22.26 at 3 blocks (156 registers), so they take no minimum (WeightWgmmaTile::min_blocks_per_sm).
+bool grad_weight_packed_taps_allowed() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_PACKED_TAPS", 1) != 0;
+  return allowed;
 }
-bool grad_weight_packed_taps_allowed() { return grad_weight_packed_taps_mode() != 0; }
+// TCONV_GRAD_WEIGHT_NARROW_N=0 (development only, read once per process) keeps the 64-wide C_in tile for 33-48
+// input channels per group, for A/B timings of the 48-wide one in one build.
+bool grad_weight_narrow_n_allowed() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_NARROW_N", 1) != 0;
+  return allowed;
+}
+// The wgmma grad_weight's C_in tile (its N): 48 where a group's 33-48 input channels make one tile either way.
+int grad_weight_wgmma_block_n(int64_t cin_g) {
+  return grad_weight_narrow_n_allowed() && cin_g > 32 && cin_g <= 48 ? 48 : 64;
+}
 // The wgmma grad_weight kernel's m64 blocks per k8 step: one per tap of the largest W group, or, where a group's
 // C_out channels times those taps fit in fewer blocks (one C_out tile below 64 channels), that many with the taps'
 // channels stacked (tconv_igemm_grad_weight_wgmma_kernel).
@@ -4016,6 +4038,7 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   const int largest = grouping.largest;
   plan.taps_per_block = plan.many_taps ? (largest <= 4 ? 4 : 6) : std::min(largest, 4);
   plan.wgmma_m_blocks = grad_weight_wgmma_m_blocks(p.out_per_group(), std::min(largest, 4));
+  plan.wgmma_block_n = grad_weight_wgmma_block_n(p.in_per_group());
   plan.rows_per_pass = plan.many_taps ? WeightGemmManyTapTile::kRowsPerPass
                                       : (plan.warps_m == 1 ? WeightGemmTile<1, false>::kRowsPerPass
                                                            : WeightGemmTile<2, false>::kRowsPerPass);
@@ -4139,32 +4162,33 @@ GradWeightKernel mma_grad_weight_kernel(const WeightGradPlan& plan) {
 // The wgmma kernel issues all its wgmmas of a k8 step (no branch between them), so kMaxTaps is the call's
 // largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2) and kMBlocks plan.wgmma_m_blocks.
 // Only 64-wide C_in tiles (plan.warps_m == 2) take it; see grad_weight_uses_wgmma.
-template <typename scalar_t, int kMaxTaps>
+template <typename scalar_t, int kMaxTaps, int kBlockN>
 GradWeightKernel wgmma_grad_weight_taps(int m_blocks) {
-  constexpr int kThreads = WeightWgmmaTile<2>::kThreads;
+  constexpr int kThreads = WeightWgmmaTile<2, kBlockN>::kThreads;
   if constexpr (kMaxTaps > 1) {
-    if (m_blocks == 1) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 1>, kThreads};
+    if (m_blocks == 1) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 1, kBlockN>, kThreads};
     if constexpr (kMaxTaps > 2) {
-      if constexpr (std::is_same<scalar_t, float>::value) {
-        if (m_blocks == 2 && grad_weight_packed_taps_mode() == 2)
-          return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 2, 4>, kThreads};
-      }
-      if (m_blocks == 2) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 2>, kThreads};
+      if (m_blocks == 2) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 2, kBlockN>, kThreads};
     }
     if constexpr (kMaxTaps > 3) {
-      if (m_blocks == 3) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 3>, kThreads};
+      if (m_blocks == 3) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 3, kBlockN>, kThreads};
     }
   }
-  return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, kMaxTaps>, kThreads};
+  return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, kMaxTaps, kBlockN>, kThreads};
+}
+template <typename scalar_t, int kBlockN>
+GradWeightKernel wgmma_grad_weight_columns(const WeightGradPlan& plan) {
+  switch (plan.largest_group) {
+    case 1: return wgmma_grad_weight_taps<scalar_t, 1, kBlockN>(plan.wgmma_m_blocks);
+    case 2: return wgmma_grad_weight_taps<scalar_t, 2, kBlockN>(plan.wgmma_m_blocks);
+    case 3: return wgmma_grad_weight_taps<scalar_t, 3, kBlockN>(plan.wgmma_m_blocks);
+    default: return wgmma_grad_weight_taps<scalar_t, 4, kBlockN>(plan.wgmma_m_blocks);
+  }
 }
 template <typename scalar_t>
 GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
-  switch (plan.largest_group) {
-    case 1: return wgmma_grad_weight_taps<scalar_t, 1>(plan.wgmma_m_blocks);
-    case 2: return wgmma_grad_weight_taps<scalar_t, 2>(plan.wgmma_m_blocks);
-    case 3: return wgmma_grad_weight_taps<scalar_t, 3>(plan.wgmma_m_blocks);
-    default: return wgmma_grad_weight_taps<scalar_t, 4>(plan.wgmma_m_blocks);
-  }
+  return plan.wgmma_block_n == 48 ? wgmma_grad_weight_columns<scalar_t, 48>(plan)
+                                  : wgmma_grad_weight_columns<scalar_t, 64>(plan);
 }
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {

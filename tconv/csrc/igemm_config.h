@@ -273,11 +273,13 @@ constexpr int kGradWeightMaxOrderedSplits = 8;
 // 35-55 % of fwd+bwd on the GEMM shapes, and its SASS at ~6 issued instructions per m16n8k8 (fragment
 // loads and conversions of both operands); here B needs no register fragments. Taken for 64-wide C_in
 // tiles only (run 29: slower than mma.sync with 32-wide ones, see igemm_grad_weight).
-template <int kWarpsMArg>
+// kBlockNArg: 48 where a group has 33-48 input channels (one C_in tile either way, so the same blocks and plan),
+// a quarter fewer MMAs and x copies than the 64-wide tile (grad_weight_wgmma_block_n).
+template <int kWarpsMArg, int kBlockNArg = 32 * kWarpsMArg>
 struct WeightWgmmaTile {
   static constexpr int kThreads = 128;
   static constexpr int kBlockM = 64;                // C_out: the wgmma's M
-  static constexpr int kBlockN = 32 * kWarpsMArg;   // C_in: the wgmma's N (WeightGemmTile's kBlockM)
+  static constexpr int kBlockN = kBlockNArg;        // C_in: the wgmma's N (at most WeightGemmTile's kBlockM)
   static constexpr int kBlockK = 16;
   static constexpr int kStages = 4;
   static constexpr int kMaxTaps = 4;
@@ -296,7 +298,8 @@ struct WeightWgmmaTile {
   static constexpr int kStageB = kBlockN * kBlockK;  // [C_in / 8][K / 4][8][4] core matrices
   static constexpr int kStageFloats = kStageA + kStageB;
   static constexpr int kBLeadingBytes = 128, kBStrideBytes = kBlockK / 4 * 128;
-  static_assert(kBlockN == WeightGemmTile<kWarpsMArg, false>::kBlockM && kBlockM == WeightGemmTile<1, false>::kBlockN &&
+  static_assert(kBlockN % 8 == 0 && kBlockN <= WeightGemmTile<kWarpsMArg, false>::kBlockM &&
+                    kBlockM == WeightGemmTile<1, false>::kBlockN &&
                     kBlockK == WeightGemmTile<1, false>::kBlockK &&
                     kMaxStripShift == WeightGemmTile<1, false>::kMaxStripShift,
                 "the same blocks, W tap groups and split-K plan as the mma.sync kernel");
