@@ -1695,22 +1695,20 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
 // grad_weight on Hopper (WeightWgmmaTile): the mma.sync kernel's blocks, stages and split-K, with one
 // warpgroup issuing per k8 step kMBlocks wgmmas m64nNk8: A = 64 rows of the grad_output strip, each at its
 // tap's shift (registers), B = the x tile (C_in x positions) by descriptor. Synchronous per stage (all of a
-// stage's wgmmas, then wait), or with one stage's group in flight (kInFlight).
+// stage's wgmmas, then wait): the x tile stays single-use per stage.
 // A's rows: with kMBlocks == kMaxTaps each tap has its own m64 block, row = C_out channel. Where a group's C_out
 // is below 64 that block is mostly zeros (fam07: 24 of 64 rows), so the packed form (kMBlocks < kMaxTaps, the
 // host's grad_weight_wgmma_m_blocks) stacks the taps' channels: row r is tap r / cout_g, channel r % cout_g, and
 // fam07's three taps take two wgmmas per k8 step instead of three. Rows past the last tap read strip row BM - 1,
 // which is zero there (cout_g < BM: the checked copies zero-fill it).
-// kBlockN: the C_in tile, 64 or 48 (WeightWgmmaTile). kInFlight: one stage's wgmma group stays in flight while
-// the next is prepared (otherwise each stage waits for its own).
-template <typename scalar_t, int kWarpsM, int kMaxTaps, int kMBlocks, int kBlockN, bool kInFlight>
+// kBlockN: the C_in tile, 64 or 48 (WeightWgmmaTile).
+template <typename scalar_t, int kWarpsM, int kMaxTaps, int kMBlocks, int kBlockN>
 __global__ void __launch_bounds__(WeightWgmmaTile<kWarpsM, kBlockN>::kThreads,
-                                  WeightWgmmaTile<kWarpsM, kBlockN>::min_blocks_per_sm(kMaxTaps, kMBlocks, kInFlight))
+                                  WeightWgmmaTile<kWarpsM, kBlockN>::min_blocks_per_sm(kMaxTaps, kMBlocks))
 tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   using T = WeightWgmmaTile<kWarpsM, kBlockN>;
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
-  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, LD = T::kLdA;
-  constexpr int S = kInFlight ? T::kStagesInFlight : T::kStagesSynchronous;
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LD = T::kLdA;
   constexpr int kShift = T::kMaxStripShift, kThreads = T::kThreads;
   constexpr int kStage = T::kStageFloats;
   constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16 values are exact in TF32
@@ -1786,12 +1784,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
 #pragma unroll
   for (int m = 0; m < kMBlocks; ++m)
 #pragma unroll
-    for (int i = 0; i < BN / 2; ++i) {
-      acc[m][i] = 0.f;
-      // Zeroed here, not between the first stage's wgmmas (where the compiler sinks the moves, and ptxas then
-      // injects a warpgroup wait per m64 block: C7517).
-      asm volatile("" : "+f"(acc[m][i]));
-    }
+    for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
   int shift[kMaxTaps];
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) shift[t] = t * taps.shift_step;
@@ -1811,9 +1804,32 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
       }
   }
 
-  // A fragments of every k8 step (this warp's rows of each m64 block), then the stage's wgmmas as one group.
-  using Fragments = uint32_t[BK / 8][kMBlocks][4];
-  auto issue_stage = [&](Fragments& frag, const float* As, const float* Bs) {
+#pragma unroll
+  for (int st = 0; st < S - 1; ++st) {
+    if (st < iterations) {
+      fetch_stage(st);
+      land_stage(st);
+    }
+    cp_async_commit();
+  }
+  for (int it = 0; it < iterations; ++it) {
+    cp_async_wait<S - 2>();
+    // wgmma reads fp32 B as TF32 by dropping the low mantissa bits (truncation): each thread rounds the
+    // x elements it copied (its own cp.async writes are complete after the wait). Without this, run 29
+    // measured grad_weight errors of 2.0-2.1x PyTorch's TF32 error (the contract allows 2x).
+    if (!kWidened) {
+      float* own = smem + (it % S) * kStage + T::kStageA + warp * 32 + lane;
+#pragma unroll
+      for (int i = 0; i < kXCopies; ++i) own[i * (BK / 4) * 32] = __uint_as_float(to_tf32(own[i * (BK / 4) * 32]));
+    }
+    fence_generic_to_async_shared();
+    __syncthreads();
+    const bool refill = it + S - 1 < iterations;
+    if (refill) fetch_stage((it + S - 1) % S);
+    cp_async_commit();
+    const float* As = smem + (it % S) * kStage;
+    const float* Bs = As + T::kStageA;
+    uint32_t frag[BK / 8][kMBlocks][4];
 #pragma unroll
     for (int k8 = 0; k8 < BK / 8; ++k8)
 #pragma unroll
@@ -1841,83 +1857,10 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
       for (int m = 0; m < kMBlocks; ++m) wgmma_mma<BN, float>(acc[m], frag[k8][m], b_desc);
     }
     wgmma_commit();
-  };
-  if constexpr (kInFlight) {
-    // One wgmma group in flight: stage it's wgmmas run while stage it + 1 is prepared, so copies run S - 2 stages
-    // ahead (the slot they refill was read by the wgmmas of it - 2, which every warp waited for before this
-    // iteration's barrier) and the A fragments alternate between two register sets (run_paired_steps).
-    static_assert(S >= 3, "one stage computing, one in flight, one loading");
-#pragma unroll
-    for (int st = 0; st < S - 2; ++st) {
-      if (st < iterations) {
-        fetch_stage(st);
-        land_stage(st);
-      }
-      cp_async_commit();
-    }
-    int read_slot = 0, write_slot = S - 2;  // it % S and (it + S - 2) % S without divisions
-    Fragments frag_even, frag_odd;
-    auto step = [&](int it, Fragments& frag, const Fragments& previous) {
-      cp_async_wait<S - 3>();
-      // wgmma reads fp32 B as TF32 by dropping the low mantissa bits (truncation): each thread rounds the
-      // x elements it copied (its own cp.async writes are complete after the wait). Without this, run 29
-      // measured grad_weight errors of 2.0-2.1x PyTorch's TF32 error (the contract allows 2x).
-      if (!kWidened) {
-        float* own = smem + read_slot * kStage + T::kStageA + warp * 32 + lane;
-#pragma unroll
-        for (int i = 0; i < kXCopies; ++i) own[i * (BK / 4) * 32] = __uint_as_float(to_tf32(own[i * (BK / 4) * 32]));
-      }
-      fence_generic_to_async_shared();
-      __syncthreads();
-      const bool refill = it + S - 2 < iterations;
-      if (refill) fetch_stage(write_slot);
-      cp_async_commit();
-      const float* As = smem + read_slot * kStage;
-      const float* Bs = As + T::kStageA;
-      issue_stage(frag, As, Bs);
-      // 16-bit copies land in the refilled slot, read by the wgmmas of it - 2 (complete, above); the fence at the
-      // top of the iteration that reads it orders these generic stores before the wgmmas.
-      if (refill) land_stage(write_slot);
-      wgmma_wait<1>();
-      // The previous set is free from here on; until here its registers must not be given to this stage's set.
-#pragma unroll
-      for (int k8 = 0; k8 < BK / 8; ++k8)
-#pragma unroll
-        for (int m = 0; m < kMBlocks; ++m)
-          asm volatile("" ::"r"(previous[k8][m][0]), "r"(previous[k8][m][1]), "r"(previous[k8][m][2]),
-                       "r"(previous[k8][m][3]));
-      read_slot = read_slot + 1 == S ? 0 : read_slot + 1;
-      write_slot = write_slot + 1 == S ? 0 : write_slot + 1;
-    };
-    run_paired_steps(iterations, step, frag_even, frag_odd);
-  } else {
-#pragma unroll
-    for (int st = 0; st < S - 1; ++st) {
-      if (st < iterations) {
-        fetch_stage(st);
-        land_stage(st);
-      }
-      cp_async_commit();
-    }
-    for (int it = 0; it < iterations; ++it) {
-      cp_async_wait<S - 2>();
-      if (!kWidened) {  // as above
-        float* own = smem + (it % S) * kStage + T::kStageA + warp * 32 + lane;
-#pragma unroll
-        for (int i = 0; i < kXCopies; ++i) own[i * (BK / 4) * 32] = __uint_as_float(to_tf32(own[i * (BK / 4) * 32]));
-      }
-      fence_generic_to_async_shared();
-      __syncthreads();
-      const bool refill = it + S - 1 < iterations;
-      if (refill) fetch_stage((it + S - 1) % S);
-      cp_async_commit();
-      Fragments frag;
-      issue_stage(frag, smem + (it % S) * kStage, smem + (it % S) * kStage + T::kStageA);
-      wgmma_wait<0>();
-      // The refilled slot was read by the previous iteration's wgmmas, complete in every warp before the
-      // barrier above; the next iteration's fence orders these generic stores before the wgmmas read them.
-      if (refill) land_stage((it + S - 1) % S);
-    }
+    wgmma_wait<0>();
+    // The refilled slot was read by the previous iteration's wgmmas, complete in every warp before the
+    // barrier above; the next iteration's fence orders these generic stores before the wgmmas read them.
+    if (refill) land_stage((it + S - 1) % S);
   }
   cp_async_wait<0>();
 
@@ -4032,12 +3975,6 @@ bool grad_weight_packed_taps_allowed() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_PACKED_TAPS", 1) != 0;
   return allowed;
 }
-// TCONV_GRAD_WEIGHT_IN_FLIGHT=0 (development only, read once per process) runs the wgmma grad_weight's stages
-// synchronously (each waits for its own wgmmas), for A/B timings of the in-flight form in one build.
-bool grad_weight_in_flight() {
-  static const bool in_flight = development_switch("TCONV_GRAD_WEIGHT_IN_FLIGHT", 1) != 0;
-  return in_flight;
-}
 // TCONV_GRAD_WEIGHT_NARROW_N=0 (development only, read once per process) keeps the 64-wide C_in tile for 33-48
 // input channels per group, for A/B timings of the 48-wide one in one build.
 bool grad_weight_narrow_n_allowed() {
@@ -4225,41 +4162,33 @@ GradWeightKernel mma_grad_weight_kernel(const WeightGradPlan& plan) {
 // The wgmma kernel issues all its wgmmas of a k8 step (no branch between them), so kMaxTaps is the call's
 // largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2) and kMBlocks plan.wgmma_m_blocks.
 // Only 64-wide C_in tiles (plan.warps_m == 2) take it; see grad_weight_uses_wgmma.
-template <typename scalar_t, int kMaxTaps, int kBlockN, bool kInFlight>
+template <typename scalar_t, int kMaxTaps, int kBlockN>
 GradWeightKernel wgmma_grad_weight_taps(int m_blocks) {
   constexpr int kThreads = WeightWgmmaTile<2, kBlockN>::kThreads;
   if constexpr (kMaxTaps > 1) {
-    if (m_blocks == 1)
-      return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 1, kBlockN, kInFlight>, kThreads};
+    if (m_blocks == 1) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 1, kBlockN>, kThreads};
     if constexpr (kMaxTaps > 2) {
-      if (m_blocks == 2)
-        return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 2, kBlockN, kInFlight>, kThreads};
+      if (m_blocks == 2) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 2, kBlockN>, kThreads};
     }
     if constexpr (kMaxTaps > 3) {
-      if (m_blocks == 3)
-        return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 3, kBlockN, kInFlight>, kThreads};
+      if (m_blocks == 3) return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, 3, kBlockN>, kThreads};
     }
   }
-  return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, kMaxTaps, kBlockN, kInFlight>, kThreads};
+  return {tconv_igemm_grad_weight_wgmma_kernel<scalar_t, 2, kMaxTaps, kMaxTaps, kBlockN>, kThreads};
 }
-template <typename scalar_t, int kBlockN, bool kInFlight>
+template <typename scalar_t, int kBlockN>
 GradWeightKernel wgmma_grad_weight_columns(const WeightGradPlan& plan) {
   switch (plan.largest_group) {
-    case 1: return wgmma_grad_weight_taps<scalar_t, 1, kBlockN, kInFlight>(plan.wgmma_m_blocks);
-    case 2: return wgmma_grad_weight_taps<scalar_t, 2, kBlockN, kInFlight>(plan.wgmma_m_blocks);
-    case 3: return wgmma_grad_weight_taps<scalar_t, 3, kBlockN, kInFlight>(plan.wgmma_m_blocks);
-    default: return wgmma_grad_weight_taps<scalar_t, 4, kBlockN, kInFlight>(plan.wgmma_m_blocks);
+    case 1: return wgmma_grad_weight_taps<scalar_t, 1, kBlockN>(plan.wgmma_m_blocks);
+    case 2: return wgmma_grad_weight_taps<scalar_t, 2, kBlockN>(plan.wgmma_m_blocks);
+    case 3: return wgmma_grad_weight_taps<scalar_t, 3, kBlockN>(plan.wgmma_m_blocks);
+    default: return wgmma_grad_weight_taps<scalar_t, 4, kBlockN>(plan.wgmma_m_blocks);
   }
-}
-template <typename scalar_t, bool kInFlight>
-GradWeightKernel wgmma_grad_weight_stages(const WeightGradPlan& plan) {
-  return plan.wgmma_block_n == 48 ? wgmma_grad_weight_columns<scalar_t, 48, kInFlight>(plan)
-                                  : wgmma_grad_weight_columns<scalar_t, 64, kInFlight>(plan);
 }
 template <typename scalar_t>
 GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
-  return grad_weight_in_flight() ? wgmma_grad_weight_stages<scalar_t, true>(plan)
-                                 : wgmma_grad_weight_stages<scalar_t, false>(plan);
+  return plan.wgmma_block_n == 48 ? wgmma_grad_weight_columns<scalar_t, 48>(plan)
+                                  : wgmma_grad_weight_columns<scalar_t, 64>(plan);
 }
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {

@@ -281,17 +281,13 @@ struct WeightWgmmaTile {
   static constexpr int kBlockM = 64;                // C_out: the wgmma's M
   static constexpr int kBlockN = kBlockNArg;        // C_in: the wgmma's N (at most WeightGemmTile's kBlockM)
   static constexpr int kBlockK = 16;
-  // Synchronous stages: 4, copies 3 stages ahead. With one stage's wgmma group in flight copies run stages - 2
-  // ahead, so 5 keep them as far ahead (5 x 9 KB stays within the 48 KB of static shared memory).
-  static constexpr int kStagesSynchronous = 4, kStagesInFlight = 5;
+  static constexpr int kStages = 4;
   static constexpr int kMaxTaps = 4;
   // As WeightGemmTile::min_blocks_per_sm: three-tap kernels are held to three blocks (12 warps) per SM, 16-bit ones
   // included, although they spill there (sm_90a: 168 registers, 44-76 bytes of spill stores): without the cap
   // (203 registers, no spill) run 87 measured bf16 fwd+bwd L2-61 5.726 -> 6.553 ms and fam03 9.549 -> 9.788.
-  // With a group in flight a second A fragment set is live: held to 168 registers, ptxas serializes the three-tap
-  // kernels' wgmmas (C7512), so those take no minimum.
-  static constexpr int min_blocks_per_sm(int taps, int m_blocks, bool in_flight) {  // 0: no minimum
-    return taps == 3 && m_blocks == 3 && !in_flight ? 3 : 0;
+  static constexpr int min_blocks_per_sm(int taps, int m_blocks) {  // 0: no minimum
+    return taps == 3 && m_blocks == 3 ? 3 : 0;
   }
   static constexpr int kMaxStripShift = 4;
   static constexpr int kStrip = kBlockK + kMaxStripShift;
