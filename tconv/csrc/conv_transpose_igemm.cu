@@ -3987,7 +3987,8 @@ int grad_weight_wgmma_block_n(int64_t cin_g) {
 }
 // The wgmma grad_weight kernel's m64 blocks per k8 step: one per tap of the largest W group, or, where a group's
 // C_out channels times those taps fit in fewer blocks (one C_out tile below 64 channels), that many with the taps'
-// channels stacked (tconv_igemm_grad_weight_wgmma_kernel).
+// channels stacked (tconv_igemm_grad_weight_wgmma_kernel). Run 169 (H200, same build, fwd+bwd TF32): fam07 (3 x 24
+// rows in two blocks) 24.56 -> 22.26 ms, bf16 26.39 -> 24.18.
 int grad_weight_wgmma_m_blocks(int64_t cout_g, int largest_group) {
   const int64_t block_m = WeightWgmmaTile<2>::kBlockM;
   const int64_t packed = (cout_g * largest_group + block_m - 1) / block_m;
