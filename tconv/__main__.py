@@ -1,4 +1,4 @@
-"""Command line: python -m tconv {info,build,verify,bench,summary} (also installed as `tconv`)."""
+"""Command line: python -m tconv {info,build,verify,bench,summary,digest} (also installed as `tconv`)."""
 import argparse
 import sys
 
@@ -64,10 +64,12 @@ def main(argv=None) -> int:
     sub.add_parser("bench", help="benchmark problems (see: tconv bench -h)", add_help=False)
     sub.add_parser("summary", help="suite geomeans of tconv bench results files (see: tconv summary -h)",
                    add_help=False)
-    if argv and argv[0] in ("verify", "bench", "summary"):
-        from .harness import bench, summary, verify
+    sub.add_parser("digest", help="digest of the code files, as tconv bench records it (see: tconv digest -h)",
+                   add_help=False)
+    if argv and argv[0] in ("verify", "bench", "summary", "digest"):
+        from .harness import bench, sources, summary, verify
 
-        return {"verify": verify, "bench": bench, "summary": summary}[argv[0]].main(argv[1:])
+        return {"verify": verify, "bench": bench, "summary": summary, "digest": sources}[argv[0]].main(argv[1:])
     args = parser.parse_args(argv)
     if args.command == "info":
         return _info()

@@ -13,6 +13,7 @@ import pytest
 import torch
 
 import tconv.harness.bench as bench
+import tconv.harness.sources as sources
 import tconv.harness.verify as verify_module
 from tconv.harness.compare import compare_to_reference, judge, measure, pool_baselines, round_to_tf32, scaled_error
 from tconv.harness.conv_detect import is_conv_kernel
@@ -444,8 +445,9 @@ def test_bench_rows_json_and_chart_on_cpu(tmp_path):
     json_path, chart_path = bench.write_results(rows, env, tmp_path)
     assert json_path.name.startswith("bench_") and json_path.suffix == ".json"
     saved = json.loads(json_path.read_text())
-    assert set(saved["env"]) >= {"gpu", "torch", "cuda", "cudnn", "tconv_commit", "date", "python", "peaks",
-                                 "tconv_autotune"}
+    assert set(saved["env"]) >= {"gpu", "torch", "cuda", "cudnn", "tconv_commit", "tconv_sources", "date", "python",
+                                 "peaks", "tconv_autotune"}
+    assert saved["env"]["tconv_sources"] == sources.tree_digest(CHEATS.parent.parent)
     assert saved["env"]["tconv_autotune"] is False
     assert saved["rows"][0]["problem"] == "tiny_ok" and saved["complete"] is True
     partial = bench.write_json(rows[:1], env, tmp_path / "partial.json", complete=False)

@@ -54,6 +54,7 @@ import torch
 import torch.nn as nn
 
 from .. import _autotune
+from . import sources
 from .chart import write_speedup_chart
 from .precision import PRECISIONS, compute_dtype, precision_mode
 from .problem import (
@@ -338,7 +339,8 @@ def run_benchmarks(
 
 
 # What must agree between a results file and the run that resumes it.
-RESUME_KEYS = ("gpu", "torch", "cuda", "cudnn", "tconv_commit", "runs", "warmup", "tconv_autotune", "peaks")
+RESUME_KEYS = ("gpu", "torch", "cuda", "cudnn", "tconv_commit", "tconv_sources", "runs", "warmup", "tconv_autotune",
+               "peaks")
 
 
 def load_resumable(path: Path, env: Dict[str, Any]) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
@@ -460,6 +462,8 @@ def environment(device: torch.device, peaks: Optional[Dict[str, float]], setting
         "cuda": torch.version.cuda,
         "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
         "tconv_commit": git_commit(root),
+        # From the files themselves: the commit above can be stale on a copied tree (tconv digest --commit REV).
+        "tconv_sources": sources.tree_digest(root),
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "peaks": peaks,
