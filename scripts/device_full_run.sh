@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The full measured run on a 4-GPU machine in one call (~10 min): GPU tests + sanitizers + half-precision
 # GEMM timing (quick_timing, forced vs auto), then the suites, one job per GPU. Each bench job is its own process (timings compared within a job only).
-# Usage: OUT=dir TCONV_COMMIT=$(git rev-parse HEAD) bash scripts/device_full_run.sh
+# Usage: OUT=dir TCONV_COMMIT=<sha, from the development machine> bash scripts/device_full_run.sh
+# (git on the GPU machine can be stale: run 170 recorded an older HEAD. Results also carry tconv_sources, the code
+# files' digest; `tconv digest --commit <sha>` on the development machine says whether they match.)
 # With fewer GPUs, run the jobs of scripts/device_multi.sh in several calls.
 set -uo pipefail
 B='python3 -m tconv bench --runs 20 --warmup 3 --out $WORK'

@@ -2,7 +2,9 @@
 # The measured run for a nearly spent device budget (~7 min on a 4-GPU machine): the kernel tests
 # + memcheck, the TF32 suite split over two GPUs (core + real | family), and fp32 real + blocks + core
 # bf16 on the fourth. Each bench job is its own process (timings compared within a job only).
-# Usage: OUT=dir TCONV_COMMIT=$(git rev-parse HEAD) bash scripts/device_short_run.sh
+# Usage: OUT=dir TCONV_COMMIT=<sha, from the development machine> bash scripts/device_short_run.sh
+# (git on the GPU machine can be stale: run 170 recorded an older HEAD. Results also carry tconv_sources, the code
+# files' digest; `tconv digest --commit <sha>` on the development machine says whether they match.)
 set -uo pipefail
 B='python3 -m tconv bench --runs 20 --warmup 3 --out $WORK'
 JOB_TIMEOUT="${JOB_TIMEOUT:-390}" exec bash "$(dirname "$0")/device_multi.sh" \

@@ -4162,7 +4162,8 @@ GradWeightKernel mma_grad_weight_kernel(const WeightGradPlan& plan) {
 }
 // The wgmma kernel issues all its wgmmas of a k8 step (no branch between them), so kMaxTaps is the call's
 // largest W tap group exactly (3 included: kernel width 3, and 5 as 3 + 2) and kMBlocks plan.wgmma_m_blocks.
-// Only 64-wide C_in tiles (plan.warps_m == 2) take it; see grad_weight_uses_wgmma.
+// Only 33-64 input channels per group (plan.warps_m == 2; C_in tiles of 48 or 64) take it; see
+// grad_weight_uses_wgmma.
 template <typename scalar_t, int kMaxTaps, int kBlockN>
 GradWeightKernel wgmma_grad_weight_taps(int m_blocks) {
   constexpr int kThreads = WeightWgmmaTile<2, kBlockN>::kThreads;
