@@ -440,8 +440,7 @@ def git_commit(root: Path) -> str:
     # above the copied tree and recorded its HEAD instead of the code that ran.
     if os.environ.get("TCONV_COMMIT"):
         return os.environ["TCONV_COMMIT"]
-    # safe.directory: a copy owned by another user is still this checkout.
-    git = ["git", "-c", f"safe.directory={root}", "-C", str(root)]
+    git = sources.git_command(root)
     try:
         head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True)
         tracked = subprocess.run(git + ["status", "--porcelain", "--untracked-files=no"],

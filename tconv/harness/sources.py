@@ -43,9 +43,14 @@ def tree_digest(root: Path = REPO_ROOT) -> Optional[str]:
     return digest_of(files)
 
 
+def git_command(root: Path) -> List[str]:
+    """git run on the repository at root; safe.directory: a copy owned by another user is still that checkout."""
+    return ["git", "-c", f"safe.directory={root}", "-C", str(root)]
+
+
 def commit_digest(commit: str, root: Path = REPO_ROOT) -> str:
     """The digest of the code files of a commit of the repository at root (git must know the commit)."""
-    git = ["git", "-c", f"safe.directory={root}", "-C", str(root)]
+    git = git_command(root)
     listing = subprocess.run(git + ["ls-tree", "-r", "--name-only", commit, "--", *CODE_DIRS], capture_output=True,
                              text=True, check=True).stdout.splitlines()
     files = [(path, subprocess.run(git + ["show", f"{commit}:{path}"], capture_output=True, check=True).stdout)
