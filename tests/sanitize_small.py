@@ -194,6 +194,13 @@ with tconv._ops.use_algorithm("igemm_strip"):
     out.backward(torch.randn_like(out))  # grad_input: the unit-stride form on grad_output (40 -> 20 channels)
     tconv.conv_transpose2d(torch.randn(1, 9, 3, 40, device=DEVICE), torch.randn(9, 130, 3, 7, device=DEVICE), None,
                            1, [0, 3])
+# The rows grad_weight kernel (Hopper, TF32 mode, "auto"): k4 s2 p1 over 160 input channels (a partial C_in tile)
+# and 40 output channels (a partial folded C_out tile), W 20 (two 16-position chunks, the second partial).
+with tconv._ops.use_algorithm("auto"):
+    x = torch.randn(2, 160, 3, 20, device=DEVICE)
+    w = torch.randn(160, 40, 4, 4, device=DEVICE, requires_grad=True)
+    out = tconv.conv_transpose2d(x, w, None, 2, 1)
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

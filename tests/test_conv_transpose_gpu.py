@@ -300,6 +300,55 @@ def test_grad_weight_packed_taps_where_planned():
     assert not any("wgmma" in n for n in grad_weight_kernels(24, "fp32"))
 
 
+# The rows grad_weight kernel (tconv_igemm_grad_weight_wgmma_rows_kernel, Hopper, fp32 data in TF32 mode): 2D, W
+# stride 2 with kernel W 4 or 2 (the W fold), an even kH, >= 128 input channels per group, W-contiguous tensors with
+# whole 16-byte pieces. DCGAN's k4 s2 p1 (one 128-channel C_in tile); a partial C_in tile, a partial C_out tile and
+# W over two 16-position chunks; groups with H dilation 2, kernel W 2 (one folded tap) and output padding; W padding
+# 3 (the raw strip 1 float off its aligned start); W_out not a multiple of 4 (not taken: the other kernels run).
+# The other modes and the misaligned layout check that the fallback plans the same workspace it launches with.
+ROWS_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (2, 2, 128, 64, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [5, 8], True),
+    (2, 3, 160, 40, 1, [2, 4], [1, 2], [0, 1], [0, 0], [1, 1], [3, 20], False),
+    (2, 2, 256, 48, 2, [4, 2], [2, 2], [1, 0], [1, 0], [2, 1], [4, 12], True),
+    (2, 1, 136, 24, 1, [2, 4], [2, 2], [0, 3], [0, 0], [1, 1], [3, 12], False),
+    (2, 2, 128, 32, 1, [4, 4], [2, 2], [1, 1], [0, 1], [1, 1], [4, 8], True),
+]
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "igemm", "igemm_fold"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("layout", ["contiguous", "misaligned", "channels_last", "strided"])
+@pytest.mark.parametrize("case", ROWS_GRID, ids=[f"r{i}" for i in range(len(ROWS_GRID))])
+def test_grad_weight_rows(case, layout, mode, algorithm, poison_allocator):
+    run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}r".encode()) % 10000,
+             poison=poison_allocator, algorithm=algorithm)
+
+
+def test_grad_weight_rows_where_planned():
+    """On Hopper in TF32 mode DCGAN's k4 s2 (C_in 128) runs grad_weight as the rows kernel with two folded taps, k2 s2
+    with one; exact fp32, 64 input channels and W_out not a multiple of 4 do not take it."""
+    if not strip_kernel_runs():
+        pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
+
+    def grad_weight_kernels(kernel, mode="tf32", cin=128, output_padding=0):
+        x = torch.randn(2, cin, 5, 8, device="cuda")
+        w = torch.randn(cin, 32, kernel, kernel, device="cuda", requires_grad=True)
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose2d(x, w, stride=2, padding=kernel // 2 - 1, output_padding=output_padding)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return [e.name for e in prof.events() if "grad_weight" in e.name]
+    names = grad_weight_kernels(4)
+    assert any("grad_weight_wgmma_rows_kernel<2, 2>" in n for n in names), names
+    names = grad_weight_kernels(2)
+    assert any("grad_weight_wgmma_rows_kernel<2, 1>" in n for n in names), names
+    for names in (grad_weight_kernels(4, "fp32"), grad_weight_kernels(4, cin=64),
+                  grad_weight_kernels(4, output_padding=1)):
+        assert names and not any("rows_kernel" in n for n in names), names
+
+
 # The 16-bit gather GEMMs' A copies (PairedRows in conv_transpose_igemm.cu: channel pairs loaded by the
 # thread, stored as 32-bit words, or as 16-byte groups of four on the wgmma tiles) on every source layout: contiguous with odd W and odd channel counts
 # (a partial last pair), a source one element off its alignment, channels_last, strided; W stride 2

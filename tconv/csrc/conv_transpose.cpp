@@ -337,8 +337,9 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   }
   if (use_grad_weight_igemm(p, dtype, algorithm)) {
     const GatherOptions options = gather_options(algorithm);
-    const int64_t workspace_elems = igemm_grad_weight_workspace_elems(p, dtype, !allow_tf32, options.allow_wgmma,
-                                                                      options.fold, sm_count, budget);
+    const int64_t workspace_elems =
+        igemm_grad_weight_workspace_elems(p, dtype, !allow_tf32, options.allow_wgmma, options.fold, sm_count, budget,
+                                          input.data_ptr(), grad_output.data_ptr());
     const at::Tensor workspace = at::empty({workspace_elems}, acc_options);
     check_launch(igemm_grad_weight(p, dtype, !allow_tf32, options.allow_wgmma, options.fold, input.data_ptr(),
                                    grad_output.data_ptr(), grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count,

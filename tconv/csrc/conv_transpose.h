@@ -124,9 +124,10 @@ bool igemm_grad_weight_preferred(const ConvTransposeParams& p);  // the "auto" h
 // allow_wgmma as for igemm_grad_weight: the kernel's occupancy sizes the splits (balance_grad_weight_splits).
 // The fp32 workspace igemm_grad_weight needs: splits x weight numel, or for ordered split-K (where the workspace
 // cap would leave too few splits) one weight's worth plus a counter per tile.
+// input / grad_output: the tensors of the launch (the kernel choice depends on their alignment).
 int64_t igemm_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
                                           bool allow_wgmma, GatherFold fold, int sm_count,
-                                          int64_t max_workspace_elems);
+                                          int64_t max_workspace_elems, const void* input, const void* grad_output);
 // allow_wgmma: TF32-mode work (fp16/bf16 too) runs on the Hopper wgmma kernel where the device and
 // build have it (as for igemm_gather).
 cudaError_t igemm_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,

@@ -1391,8 +1391,9 @@ struct WeightBlock {
   WTapGroup taps;
   int64_t u_begin, u_end;
 };
+// kh_block: kH rows per block (the rows kernel's warpgroups; b.kh is its first).
 __device__ __forceinline__ WeightBlock decode_weight_block(const WeightGradArgs& a, WeightWork work, int ci_block,
-                                                           int co_block, int max_shift) {
+                                                           int co_block, int max_shift, int kh_block = 1) {
   const int ci_tiles = (a.cin_g + ci_block - 1) / ci_block, co_tiles = (a.cout_g + co_block - 1) / co_block;
   WeightBlock b;
   int tile = work.tile;
@@ -1400,8 +1401,9 @@ __device__ __forceinline__ WeightBlock decode_weight_block(const WeightGradArgs&
   b.co0 = (tile % co_tiles) * co_block; tile /= co_tiles;
   b.g = tile % a.groups; tile /= a.groups;
   const int w_group = tile % a.w_groups; tile /= a.w_groups;
-  b.kh = tile % a.kernel[1];
-  b.kd = tile / a.kernel[1];
+  const int kh_tiles = (a.kernel[1] + kh_block - 1) / kh_block;
+  b.kh = tile % kh_tiles * kh_block;
+  b.kd = tile / kh_tiles;
   b.taps = WTapGroup{0, 1, 0, 0};
   weight_w_tap_groups(a.kernel[2], a.stride[2], a.dilation[2], a.max_taps, max_shift, w_group, &b.taps);
   b.u_begin = int64_t(work.split) * a.chunk;
@@ -1899,6 +1901,168 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
               store_weight_sum(row_out + int64_t(ci) * a.cout_g * a.taps, acc[m][4 * j + 2 * h + l], add);
           }
       }
+    }
+  }
+  pass_split_turn(a, work);
+}
+
+// grad_weight on Hopper for 2D up-convs of W stride 2 with whole W phases (WeightWgmmaRowsTile: the W fold with
+// fold 2, kD 1, fp32 data in TF32 mode). A block is (kH row group, W tap group, group, C_out tile, C_in tile) x one
+// split of K; warpgroup w takes kH row kh + w. Per stage (one input row, 16 positions) every warpgroup copies its
+// grad_output rows raw (32 real channels x 48 W positions from the 16-byte-aligned start below the strip) and the
+// block copies one x tile of 128 input channels; then each warpgroup issues per k8 step one m64n128k8 per W tap:
+// A = 64 folded columns (channel r / 2, W phase r % 2) at the tap's shift, de-interleaved from the raw rows as the
+// fragments load, B = the x tile by descriptor. Synchronous per stage as the other grad_weight kernels, six stages.
+template <int kRowGroups, int kMaxTaps>
+__global__ void __launch_bounds__(WeightWgmmaRowsTile<kRowGroups>::kThreads, 1)
+tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
+  using T = WeightWgmmaRowsTile<kRowGroups>;
+  static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LDR = T::kLdRaw;
+  constexpr int kStage = T::kStageFloats, kFold = T::kFold;
+  extern __shared__ __align__(16) float smem[];
+
+  const WeightWork work = weight_block_work(a);
+  const WeightBlock blk = decode_weight_block(a, work, BN, BM, T::kMaxStripShift, kRowGroups);
+  const WTapGroup& taps = blk.taps;
+  const int g = blk.g, ci0 = blk.ci0, co0 = blk.co0;
+  const int64_t u_end = blk.u_end;
+  const int iterations = int(u_end - blk.u_begin);
+  WeightStageCursor<false> cur = weight_stage_cursor<false>(a, blk);
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int group = uniform_warpgroup(), wtid = tid % 128, wwarp = warp % 4;
+  const int kh = blk.kh + group;  // this warpgroup's kH row (the plan makes kH a multiple of kRowGroups)
+  const float* const x_base = static_cast<const float*>(a.x);
+  const float* const dy_base = static_cast<const float*>(a.dy);
+  const int od0 = blk.kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1];
+  // The raw strip starts at real W ow_lo = 2 (iw0 + kw0) - p - e, 16-byte aligned (iw0 is a multiple of 16); strip
+  // column c of phase v (folded tap shift included) is raw column 2 c + v + e.
+  const int e = ((2 * taps.kw0 - a.fold_padding) % 4 + 4) % 4;
+  const int ow_lo0 = 2 * taps.kw0 - a.fold_padding - e;
+  // Copies: x piece i is (C_in row xr_i, positions 4 xq .. 4 xq + 3), raw piece i (channel rr_i, quad rq_i).
+  const float* x_src[T::kXCopies];
+  float* x_dst[T::kXCopies];
+  int x_left[T::kXCopies];
+  const int xq = tid % 4;
+#pragma unroll
+  for (int i = 0; i < T::kXCopies; ++i) {
+    const int xr = (tid + i * T::kThreads) / 4;
+    x_src[i] = x_base + (int64_t(g) * a.cin_g + ci0 + xr) * a.x_stride[1] + 4 * xq;
+    x_dst[i] = smem + kRowGroups * T::kStageA + ((xr / 8) * (BK / 4) + xq) * 32 + (xr % 8) * 4;
+    x_left[i] = a.cin_g - ci0 - xr;
+  }
+  const float* dy_src[T::kRawCopies];
+  float* dy_dst[T::kRawCopies];
+  int dy_left[T::kRawCopies], dy_quad[T::kRawCopies];
+#pragma unroll
+  for (int i = 0; i < T::kRawCopies; ++i) {
+    const int j = wtid + i * 128, rr = j / T::kRawQuads;
+    dy_quad[i] = j % T::kRawQuads;
+    dy_src[i] = dy_base + (int64_t(g) * (a.cout_g / kFold) + co0 / kFold + rr) * a.dy_stride[1] + 4 * dy_quad[i];
+    dy_dst[i] = smem + group * T::kStageA + rr * LDR + 4 * dy_quad[i];
+    dy_left[i] = a.cout_g / kFold - co0 / kFold - rr;
+  }
+  const bool full_tile = a.cin_g - ci0 >= BN && a.cout_g - co0 >= BM;
+  auto fetch_stage = [&](int stage) {
+    const int at = stage * kStage, iw0 = cur.wc * BK;
+    const bool live = cur.u < u_end;
+    const int64_t x_row = cur.n * a.x_stride[0] + cur.id * a.x_stride[2] + cur.ih * a.x_stride[3] + iw0;
+    const bool x_in = live && iw0 + 4 * xq < a.in_size[2];
+#pragma unroll
+    for (int i = 0; i < T::kXCopies; ++i) {
+      const bool ok = x_in && (full_tile || x_left[i] > 0);
+      cp_async_16(x_dst[i] + at, ok ? x_src[i] + x_row : x_base, ok);
+    }
+    const int od = cur.id * a.stride[0] + od0, oh = cur.ih * a.stride[1] + oh0, ow_lo = 2 * iw0 + ow_lo0;
+    const bool row_in = live && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
+    const int64_t dy_row = cur.n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3] + ow_lo;
+#pragma unroll
+    for (int i = 0; i < T::kRawCopies; ++i) {
+      const bool ok = row_in && unsigned(ow_lo + 4 * dy_quad[i]) < unsigned(a.fold_out_w) &&
+                      (full_tile || dy_left[i] > 0);
+      cp_async_16(dy_dst[i] + at, ok ? dy_src[i] + dy_row : dy_base, ok);
+    }
+    cur.advance(a);
+  };
+
+  const int gid = lane / 4, tig = lane % 4;
+  float acc[kMaxTaps][BN / 2];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t)
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
+  // Taps past the group's count issue their wgmmas on zero fragments (no branch between a stage's wgmmas).
+  const int count = taps.count;
+  // This thread's fragment rows wwarp * 16 + gid (+ 8): channel wwarp * 8 + gid / 2 (+ 4), phase gid % 2.
+  const int frag_at = (wwarp * 8 + gid / 2) * LDR + gid % 2 + e + 2 * tig;
+
+#pragma unroll
+  for (int st = 0; st < S - 1; ++st) {
+    if (st < iterations) fetch_stage(st);
+    cp_async_commit();
+  }
+  for (int it = 0; it < iterations; ++it) {
+    cp_async_wait<S - 2>();
+    // wgmma reads fp32 B as TF32 by truncation: each thread rounds the x pieces it copied (see the wgmma kernel).
+    {
+      const int at = (it % S) * kStage;
+#pragma unroll
+      for (int i = 0; i < T::kXCopies; ++i) {
+        float4* own = reinterpret_cast<float4*>(x_dst[i] + at);
+        float4 v = *own;
+        v.x = __uint_as_float(to_tf32(v.x));
+        v.y = __uint_as_float(to_tf32(v.y));
+        v.z = __uint_as_float(to_tf32(v.z));
+        v.w = __uint_as_float(to_tf32(v.w));
+        *own = v;
+      }
+    }
+    fence_generic_to_async_shared();
+    __syncthreads();
+    const bool refill = it + S - 1 < iterations;
+    if (refill) fetch_stage((it + S - 1) % S);
+    cp_async_commit();
+    const float* As = smem + (it % S) * kStage + group * T::kStageA + frag_at;
+    const float* Bs = smem + (it % S) * kStage + kRowGroups * T::kStageA;
+    uint32_t frag[BK / 8][kMaxTaps][4];
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8)
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) {
+        const float* p = As + 2 * (k8 * 8 + t * taps.shift_step);
+        const bool tap_live = t < count;
+        frag[k8][t][0] = to_tf32(tap_live ? p[0] : 0.f);
+        frag[k8][t][1] = to_tf32(tap_live ? p[4 * LDR] : 0.f);
+        frag[k8][t][2] = to_tf32(tap_live ? p[8] : 0.f);
+        frag[k8][t][3] = to_tf32(tap_live ? p[4 * LDR + 8] : 0.f);
+      }
+    wgmma_fence();
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8) {
+      const uint64_t b_desc = wgmma_smem_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[k8][t], b_desc);
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+  }
+  cp_async_wait<0>();
+
+  // Accumulator i = 4 j + 2 h + l: folded column co0 + wwarp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
+  float* out = weight_sums_destination(a, work);
+  const bool add = a.split_turns != nullptr && work.split > 0;
+  const int tap_row = (blk.kd * a.kernel[1] + kh) * a.kernel[2];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t) {
+    if (t >= count) break;
+    const int tap = tap_row + taps.kw0 + t * taps.kw_step;
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) {
+      const int co = co0 + wwarp * 16 + gid + 8 * ((i / 2) % 2);
+      const int ci = ci0 + 8 * (i / 4) + 2 * tig + i % 2;
+      if (ci < a.cin_g && co < a.cout_g)
+        store_weight_sum(out + ((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap, acc[t][i], add);
     }
   }
   pass_split_turn(a, work);
@@ -3942,6 +4106,7 @@ struct WeightGradPlan {
   int taps_per_block;  // the mma.sync kernel's kMaxTaps: largest_group (4 at most), many-tap: 4 or 6
   int wgmma_m_blocks;  // the wgmma kernel's m64 blocks per k8 step (grad_weight_wgmma_m_blocks)
   int wgmma_block_n;   // and its C_in tile (grad_weight_wgmma_block_n)
+  int row_groups;      // > 1: the rows kernel (WeightWgmmaRowsTile), kH rows per block
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
@@ -4018,8 +4183,9 @@ bool grad_weight_ordered_allowed() {
 // one build, TCONV_GRAD_WEIGHT_ORDERED=1 / 0 in alternating processes): DCGAN fwd+bwd TF32 2.156 -> 2.01-2.02 ms
 // (3 splits), bf16 1.716 -> 1.623; the model predicted 1024 -> 684 waves x stages, i.e. up to 1.5x on
 // grad_weight (~1.08 ms): the third block per SM gains less than a whole block's throughput.
+// row_groups > 1 plans the rows kernel's blocks (grad_weight_takes_rows): 128-wide C_in tiles, kH rows per block.
 WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
-                                int64_t max_workspace_elems) {
+                                int64_t max_workspace_elems, int row_groups = 1) {
   using Tile = WeightGemmTile<1, false>;
   split_tf32 = uses_split_tf32(dtype, split_tf32);
   WeightGradPlan plan{};
@@ -4043,8 +4209,11 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   plan.rows_per_pass = plan.many_taps ? WeightGemmManyTapTile::kRowsPerPass
                                       : (plan.warps_m == 1 ? WeightGemmTile<1, false>::kRowsPerPass
                                                            : WeightGemmTile<2, false>::kRowsPerPass);
-  const int64_t bm = 32 * plan.warps_m, bn = Tile::kBlockN, bk = Tile::kBlockK;
-  plan.tiles = p.kernel[0] * p.kernel[1] * plan.w_groups * p.groups * ((p.in_per_group() + bm - 1) / bm) *
+  plan.row_groups = row_groups;
+  const int64_t bm = row_groups > 1 ? WeightWgmmaRowsTile<2>::kBlockN : 32 * plan.warps_m, bn = Tile::kBlockN,
+                bk = Tile::kBlockK;
+  const int64_t kh_tiles = (p.kernel[1] + row_groups - 1) / row_groups;
+  plan.tiles = p.kernel[0] * kh_tiles * plan.w_groups * p.groups * ((p.in_per_group() + bm - 1) / bm) *
                ((p.out_per_group() + bn - 1) / bn);
   plan.w_chunks = int((p.in_size[2] + bk - 1) / bk);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
@@ -4136,7 +4305,14 @@ void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
 struct GradWeightKernel {
   void (*fn)(WeightGradArgs);
   int threads;
+  int shared_bytes = 0;  // dynamic shared memory (the rows kernel); 0: static only
 };
+// The rows kernel's dynamic shared memory is above the default 48 KB: the opt-in, before an occupancy query or
+// a launch.
+cudaError_t prepare_grad_weight_kernel(const GradWeightKernel& kernel) {
+  if (kernel.shared_bytes <= 48 * 1024) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, kernel.shared_bytes);
+}
 template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
 GradWeightKernel mma_grad_weight_taps(const WeightGradPlan& plan) {
   if (plan.warps_m == 1)
@@ -4192,8 +4368,17 @@ GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
   return plan.wgmma_block_n == 48 ? wgmma_grad_weight_columns<scalar_t, 48>(plan)
                                   : wgmma_grad_weight_columns<scalar_t, 64>(plan);
 }
+// The rows kernel (fp32 data, TF32 mode), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
+GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
+  using T = WeightWgmmaRowsTile<2>;
+  if (plan.largest_group == 1) return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 1>, T::kThreads, T::kSharedBytes};
+  return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 2>, T::kThreads, T::kSharedBytes};
+}
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {
+  if constexpr (std::is_same<scalar_t, float>::value) {
+    if (plan.row_groups > 1) return wgmma_rows_grad_weight_kernel(plan);
+  }
   if (wgmma) return wgmma_grad_weight_kernel<scalar_t>(plan);
   if constexpr (std::is_same<scalar_t, float>::value) {
     if (split_tf32) return mma_grad_weight_kernel<float, true>(plan);
@@ -4223,8 +4408,9 @@ int64_t grad_weight_slots(const GradWeightKernel& kernel, int device, int sm_cou
     if (it != cache.end()) {
       per_sm = it->second;
     } else {
-      if (kernel.fn == nullptr ||
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.fn, kernel.threads, 0) != cudaSuccess) {
+      if (kernel.fn == nullptr || prepare_grad_weight_kernel(kernel) != cudaSuccess ||
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.fn, kernel.threads, kernel.shared_bytes) !=
+              cudaSuccess) {
         (void)cudaGetLastError();  // a failed query leaves no error behind for the launch check
         per_sm = 0;
       }
@@ -4287,8 +4473,36 @@ struct WeightGradProblem {
   int fold;
   GradWeightKernel kernel;
 };
+// TCONV_GRAD_WEIGHT_ROWS=0 (development only, read once per process) keeps the wgmma / mma.sync kernels where
+// grad_weight_takes_rows would take the rows kernel, for A/B timings in one build.
+bool grad_weight_rows_allowed() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS", 1) != 0;
+  return allowed;
+}
+// The rows kernel (WeightWgmmaRowsTile) where it can run: fp32 data in TF32 mode on sm_90a, a W fold of 2 (W stride
+// 2, dilation 1, kernel 2 or 4) with kD = 1, an even kH, folded W tap groups of at most 2, 128 or more input
+// channels per group, and both tensors readable 16 bytes at a time along W (W-contiguous, whole 4-element pieces,
+// 16-byte-aligned rows).
+bool grad_weight_takes_rows(const ConvTransposeParams& folded, int fold, const WeightGradPlan& plan, DType dtype,
+                            bool split_tf32, bool allow_wgmma, int device, const void* input,
+                            const void* grad_output) {
+  using T = WeightWgmmaRowsTile<2>;
+  if (device < 0 || dtype != DType::kFloat32 || !grad_weight_rows_allowed() ||
+      !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device))
+    return false;
+  if (fold != T::kFold || folded.kernel[0] != 1 || folded.kernel[1] % T::kRowGroups != 0 ||
+      plan.largest_group > T::kMaxTaps || folded.in_per_group() < T::kBlockN)
+    return false;
+  const int64_t *x = folded.input_strides, *dy = folded.output_strides;
+  if (x[4] != 1 || dy[4] != 1 || folded.in_size[2] % 4 != 0) return false;
+  for (int i = 0; i < 4; ++i)
+    if (x[i] % 4 != 0 || dy[i] % 4 != 0) return false;
+  return reinterpret_cast<uintptr_t>(input) % 16 == 0 && reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+}
+// input / grad_output: the rows kernel's alignment test (the workspace query passes the same pointers as the launch).
 WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
-                                      GatherFold mode, int sm_count, int64_t max_workspace_elems) {
+                                      GatherFold mode, int sm_count, int64_t max_workspace_elems, const void* input,
+                                      const void* grad_output) {
   WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1, {}};
   if (mode != GatherFold::kOff && grad_weight_fold_shape(p)) {
     const ConvTransposeParams f = grad_weight_folded_params(p);
@@ -4304,6 +4518,10 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
     (void)cudaGetLastError();
     device = -1;  // no balancing; the launch reports the error
   }
+  // The real W size: the fold's raw strip pieces are whole only where it is a multiple of 4.
+  if (w.fold > 1 && p.out_size[2] % 4 == 0 &&
+      grad_weight_takes_rows(w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
+    w.plan = plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
   w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), wgmma);
   if (device >= 0) balance_grad_weight_splits(w.plan, grad_weight_slots(w.kernel, device, sm_count));
@@ -4348,9 +4566,10 @@ int64_t grad_weight_workspace_elems(const WeightGradPlan& plan, int64_t weight_n
 
 int64_t igemm_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
                                           bool allow_wgmma, GatherFold fold, int sm_count,
-                                          int64_t max_workspace_elems) {
+                                          int64_t max_workspace_elems, const void* input, const void* grad_output) {
   const WeightGradPlan plan =
-      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems).plan;
+      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output)
+          .plan;
   return grad_weight_workspace_elems(plan, p.in_channels * p.out_per_group() * p.kernel_volume());
 }
 
@@ -4359,7 +4578,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
                               float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
   const WeightGradProblem problem =
-      grad_weight_problem(real, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems);
+      grad_weight_problem(real, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output);
   const ConvTransposeParams& p = problem.p;
   const WeightGradPlan& plan = problem.plan;
   // The partial sums are row-major over [C_in, C_out/g, kD, kH, kW] of the described problem; folded, that
@@ -4422,7 +4641,9 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   a.weight_numel = weight_numel;
   if (problem.kernel.fn == nullptr) return cudaErrorInvalidValue;
   const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
-  problem.kernel.fn<<<grid, problem.kernel.threads, 0, stream>>>(a);
+  const cudaError_t prepared = prepare_grad_weight_kernel(problem.kernel);
+  if (prepared != cudaSuccess) return prepared;
+  problem.kernel.fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(a);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   return sum_splits(dtype, workspace, plan.ordered ? 1 : plan.splits, sizes, strides, grad_weight, stream);
