@@ -1912,14 +1912,15 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
 // grad_output rows raw (32 real channels x 48 W positions from the 16-byte-aligned start below the strip) and the
 // block copies one x tile of 128 input channels; then each warpgroup issues per k8 step one m64n128k8 per W tap:
 // A = 64 folded columns (channel r / 2, W phase r % 2) at the tap's shift, de-interleaved from the raw rows as the
-// fragments load, B = the x tile by descriptor. Synchronous per stage as the other grad_weight kernels, six stages.
-template <int kRowGroups, int kMaxTaps>
+// fragments load, B = the x tile by descriptor. Synchronous per stage as the other grad_weight kernels; a stage is
+// kUnits such units (consecutive input rows or W chunks), whose wgmmas all run behind one barrier.
+template <int kRowGroups, int kMaxTaps, int kUnits>
 __global__ void __launch_bounds__(WeightWgmmaRowsTile<kRowGroups>::kThreads, 1)
 tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
   using T = WeightWgmmaRowsTile<kRowGroups>;
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
-  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::kStages, LDR = T::kLdRaw;
-  constexpr int kStage = T::kStageFloats, kFold = T::kFold;
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::stages(kUnits), LDR = T::kLdRaw;
+  constexpr int kUnit = T::kStageFloats, kStage = kUnits * kUnit, kFold = T::kFold;
   extern __shared__ __align__(16) float smem[];
 
   const WeightWork work = weight_block_work(a);
@@ -1927,7 +1928,7 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
   const WTapGroup& taps = blk.taps;
   const int g = blk.g, ci0 = blk.ci0, co0 = blk.co0;
   const int64_t u_end = blk.u_end;
-  const int iterations = int(u_end - blk.u_begin);
+  const int iterations = int(u_end - blk.u_begin + kUnits - 1) / kUnits;
   WeightStageCursor<false> cur = weight_stage_cursor<false>(a, blk);
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -1964,8 +1965,8 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
     dy_left[i] = a.cout_g / kFold - co0 / kFold - rr;
   }
   const bool full_tile = a.cin_g - ci0 >= BN && a.cout_g - co0 >= BM;
-  auto fetch_stage = [&](int stage) {
-    const int at = stage * kStage, iw0 = cur.wc * BK;
+  auto fetch_unit = [&](int at) {
+    const int iw0 = cur.wc * BK;
     const bool live = cur.u < u_end;
     const int64_t x_row = cur.n * a.x_stride[0] + cur.id * a.x_stride[2] + cur.ih * a.x_stride[3] + iw0;
     const bool x_in = live && iw0 + 4 * xq < a.in_size[2];
@@ -1984,6 +1985,10 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
       cp_async_16(dy_dst[i] + at, ok ? dy_src[i] + dy_row : dy_base, ok);
     }
     cur.advance(a);
+  };
+  auto fetch_stage = [&](int stage) {
+#pragma unroll
+    for (int v = 0; v < kUnits; ++v) fetch_unit(stage * kStage + v * kUnit);
   };
 
   const int gid = lane / 4, tig = lane % 4;
@@ -2005,8 +2010,9 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
   for (int it = 0; it < iterations; ++it) {
     cp_async_wait<S - 2>();
     // wgmma reads fp32 B as TF32 by truncation: each thread rounds the x pieces it copied (see the wgmma kernel).
-    {
-      const int at = (it % S) * kStage;
+#pragma unroll
+    for (int v = 0; v < kUnits; ++v) {
+      const int at = (it % S) * kStage + v * kUnit;
 #pragma unroll
       for (int i = 0; i < T::kXCopies; ++i) {
         float4* own = reinterpret_cast<float4*>(x_dst[i] + at);
@@ -2025,44 +2031,65 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
     cp_async_commit();
     const float* As = smem + (it % S) * kStage + group * T::kStageA + frag_at;
     const float* Bs = smem + (it % S) * kStage + kRowGroups * T::kStageA;
-    uint32_t frag[BK / 8][kMaxTaps][4];
+    uint32_t frag[kUnits][BK / 8][kMaxTaps][4];
 #pragma unroll
-    for (int k8 = 0; k8 < BK / 8; ++k8)
+    for (int v = 0; v < kUnits; ++v)
 #pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t) {
-        const float* p = As + 2 * (k8 * 8 + t * taps.shift_step);
-        const bool tap_live = t < count;
-        frag[k8][t][0] = to_tf32(tap_live ? p[0] : 0.f);
-        frag[k8][t][1] = to_tf32(tap_live ? p[4 * LDR] : 0.f);
-        frag[k8][t][2] = to_tf32(tap_live ? p[8] : 0.f);
-        frag[k8][t][3] = to_tf32(tap_live ? p[4 * LDR + 8] : 0.f);
-      }
+      for (int k8 = 0; k8 < BK / 8; ++k8)
+#pragma unroll
+        for (int t = 0; t < kMaxTaps; ++t) {
+          const float* p = As + v * kUnit + 2 * (k8 * 8 + t * taps.shift_step);
+          const bool tap_live = t < count;
+          frag[v][k8][t][0] = to_tf32(tap_live ? p[0] : 0.f);
+          frag[v][k8][t][1] = to_tf32(tap_live ? p[4 * LDR] : 0.f);
+          frag[v][k8][t][2] = to_tf32(tap_live ? p[8] : 0.f);
+          frag[v][k8][t][3] = to_tf32(tap_live ? p[4 * LDR + 8] : 0.f);
+        }
     wgmma_fence();
 #pragma unroll
-    for (int k8 = 0; k8 < BK / 8; ++k8) {
-      const uint64_t b_desc = wgmma_smem_descriptor(Bs + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
+    for (int v = 0; v < kUnits; ++v)
 #pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[k8][t], b_desc);
-    }
+      for (int k8 = 0; k8 < BK / 8; ++k8) {
+        const uint64_t b_desc =
+            wgmma_smem_descriptor(Bs + v * kUnit + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
+#pragma unroll
+        for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[v][k8][t], b_desc);
+      }
     wgmma_commit();
     wgmma_wait<0>();
   }
   cp_async_wait<0>();
 
   // Accumulator i = 4 j + 2 h + l: folded column co0 + wwarp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
+  // Ordered splits past the first add to the earlier sums: the 8 of two C_in column groups are read before any is
+  // written, so their L2 round trips overlap (one read-modify-write at a time would wait ~128 times per thread while
+  // the tile's later splits wait on this one).
   float* out = weight_sums_destination(a, work);
   const bool add = a.split_turns != nullptr && work.split > 0;
   const int tap_row = (blk.kd * a.kernel[1] + kh) * a.kernel[2];
+  const int ci_first = ci0 + 2 * tig, co_first = co0 + wwarp * 16 + gid;
+  const int64_t ci_step = int64_t(a.cout_g) * a.taps;
+  constexpr int kGroups = 2;  // C_in column groups (of 8) per batch
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) {
     if (t >= count) break;
-    const int tap = tap_row + taps.kw0 + t * taps.kw_step;
+    float* const base =
+        out + ((int64_t(g) * a.cin_g + ci_first) * a.cout_g + co_first) * a.taps + tap_row + taps.kw0 + t * taps.kw_step;
 #pragma unroll
-    for (int i = 0; i < BN / 2; ++i) {
-      const int co = co0 + wwarp * 16 + gid + 8 * ((i / 2) % 2);
-      const int ci = ci0 + 8 * (i / 4) + 2 * tig + i % 2;
-      if (ci < a.cin_g && co < a.cout_g)
-        store_weight_sum(out + ((int64_t(g) * a.cin_g + ci) * a.cout_g + co) * a.taps + tap, acc[t][i], add);
+    for (int j0 = 0; j0 < BN / 8; j0 += kGroups) {
+      float earlier[kGroups * 4];
+#pragma unroll
+      for (int b = 0; b < kGroups * 4; ++b) {
+        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
+        const bool ok = ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g;
+        earlier[b] = add && ok ? __ldcg(base + (8 * j + l) * ci_step + 8 * h * a.taps) : 0.f;
+      }
+#pragma unroll
+      for (int b = 0; b < kGroups * 4; ++b) {
+        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
+        if (ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g)
+          base[(8 * j + l) * ci_step + 8 * h * a.taps] = acc[t][4 * j + 2 * h + l] + earlier[b];
+      }
     }
   }
   pass_split_turn(a, work);
@@ -4369,10 +4396,20 @@ GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
                                   : wgmma_grad_weight_columns<scalar_t, 64>(plan);
 }
 // The rows kernel (fp32 data, TF32 mode), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
-GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
+// TCONV_GRAD_WEIGHT_ROWS=2 (development only) stages two units (input rows or W chunks) per barrier.
+int grad_weight_rows_units() {
+  static const int units = development_switch("TCONV_GRAD_WEIGHT_ROWS", 1) == 2 ? 2 : 1;
+  return units;
+}
+template <int kUnits>
+GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
   using T = WeightWgmmaRowsTile<2>;
-  if (plan.largest_group == 1) return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 1>, T::kThreads, T::kSharedBytes};
-  return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 2>, T::kThreads, T::kSharedBytes};
+  constexpr int kBytes = T::shared_bytes(kUnits);
+  if (plan.largest_group == 1) return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 1, kUnits>, T::kThreads, kBytes};
+  return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 2, kUnits>, T::kThreads, kBytes};
+}
+GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
+  return grad_weight_rows_units() == 2 ? wgmma_rows_grad_weight_units<2>(plan) : wgmma_rows_grad_weight_units<1>(plan);
 }
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {

@@ -324,7 +324,6 @@ struct WeightWgmmaRowsTile {
   static constexpr int kBlockK = 16;                 // input positions of one row per stage
   static constexpr int kMaxTaps = 2;                 // folded W taps (k4 s2: 2, k2 s2: 1)
   static constexpr int kMaxStripShift = 4;           // as WeightGemmTile (the W tap groups are planned alike)
-  static constexpr int kStages = 6;                  // one block per SM: as deep as the copies' latency needs
   static constexpr int kRawRows = kBlockM / kFold;   // real grad_output channels per warpgroup
   static constexpr int kRawQuads = 12;               // 16-byte pieces per channel: 2 (16 + 4) + 3 alignment <= 48
   // Rows 56 floats apart: a fragment load (rows gid / 2, columns 2 tig + gid % 2) hits banks 24 r + c, distinct.
@@ -332,7 +331,9 @@ struct WeightWgmmaRowsTile {
   static constexpr int kStageA = kRawRows * kLdRaw;  // one warpgroup's raw strip
   static constexpr int kStageB = kBlockN * kBlockK;  // [C_in / 8][K / 4][8][4] core matrices
   static constexpr int kStageFloats = kRowGroups * kStageA + kStageB;
-  static constexpr int kSharedBytes = kStages * kStageFloats * 4;
+  // Stages of `units` units (a unit is one input row's 16 positions): one block per SM, so as many as fit.
+  TCONV_TILE_FN int stages(int units) { return units == 1 ? 6 : 4; }
+  TCONV_TILE_FN int shared_bytes(int units) { return stages(units) * units * kStageFloats * 4; }
   static constexpr int kBLeadingBytes = 128, kBStrideBytes = kBlockK / 4 * 128;
   static constexpr int kXCopies = kBlockN * kBlockK / 4 / kThreads;   // 16-byte x copies per thread and stage
   static constexpr int kRawCopies = kRawRows * kRawQuads / 128;       // and of its warpgroup's strip
@@ -341,7 +342,7 @@ struct WeightWgmmaRowsTile {
   static_assert(kXCopies * kThreads * 4 == kBlockN * kBlockK && kRawCopies * 128 == kRawRows * kRawQuads,
                 "copies tile the stage");
   static_assert((kRowGroups * kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B tiles 128-byte aligned");
-  static_assert(kSharedBytes <= 227 * 1024, "within the opt-in shared memory per block");
+  static_assert(shared_bytes(1) <= 227 * 1024 && shared_bytes(2) <= 227 * 1024, "within the opt-in maximum");
 };
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
