@@ -8,6 +8,8 @@
 // coalesce without any layout transpose), N = nc channels of a group, K = kc channels x taps.
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
+#include <cuda.h>  // CUtensorMap (CUDA 12+), the rows grad_weight kernel's TMA tensor maps
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -452,6 +454,24 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
   } while (done == 0);
 #endif
 }
+
+// TCONV_TENSOR_MAPS: the toolkit declares CUtensorMap (CUDA 12+); the kernels that take tensor maps exist only then.
+#if defined(CUDA_VERSION) && CUDA_VERSION >= 12000
+#define TCONV_TENSOR_MAPS 1
+// One box of a 5-D tensor map into shared memory by the TMA unit (128-byte aligned destination), signalling `bar`
+// with complete_tx. Elements outside the tensor (any coordinate, negative ones included) land as zeros and count
+// toward the transaction bytes, so a box always delivers its full size.
+__device__ __forceinline__ void tma_load_5d(void* dst, const CUtensorMap* map, int c0, int c1, int c2, int c3, int c4,
+                                            uint64_t* bar) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, "
+      "%6}], [%7];\n" ::"r"(shared_address(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(shared_address(bar))
+      : "memory");
+#endif
+}
+#endif
 
 // acc (+)= A (64 x one K step, registers: this warp's 16 rows as an m16n8 A fragment) x B (K step x BN,
 // shared, by descriptor): m64nBNk8 TF32. fp16/bf16 data reads A from shared memory too
@@ -1906,22 +1926,34 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
   pass_split_turn(a, work);
 }
 
+#if defined(TCONV_TENSOR_MAPS)
+// The rows kernel's arguments: the plan's, and two 5-D tensor maps (W, C, H, D, N) over x and the real grad_output.
+struct RowsWeightArgs {
+  CUtensorMap x_map, dy_map;
+  WeightGradArgs a;
+  int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
+};
+
 // grad_weight on Hopper for 2D up-convs of W stride 2 with whole W phases (WeightWgmmaRowsTile: the W fold with
 // fold 2, kD 1, fp32 data in TF32 mode). A block is (kH row group, W tap group, group, C_out tile, C_in tile) x one
-// split of K; warpgroup w takes kH row kh + w. Per stage (one input row, 16 positions) every warpgroup copies its
-// grad_output rows raw (32 real channels x 48 W positions from the 16-byte-aligned start below the strip) and the
-// block copies one x tile of 128 input channels; then each warpgroup issues per k8 step one m64n128k8 per W tap:
-// A = 64 folded columns (channel r / 2, W phase r % 2) at the tap's shift, de-interleaved from the raw rows as the
-// fragments load, B = the x tile by descriptor. Synchronous per stage as the other grad_weight kernels; a stage is
-// kUnits such units (consecutive input rows or W chunks), whose wgmmas all run behind one barrier.
+// split of K; warpgroup w takes kH row kh + w. A unit is one input row's 16 positions; a stage is kUnits units, each
+// three TMA boxes issued by thread 0: the x tile (128 input channels x 16 positions) and per warpgroup its raw
+// grad_output rows (32 real channels x 40 W positions from ow_lo = 2 (iw0 + kw0) - p; outside the tensor, any
+// coordinate, zeros). Each thread rounds its x pieces to TF32 into the core-matrix B tile (double-buffered), then
+// each warpgroup issues per unit and k8 step one m64n128k8 per W tap: A = 64 folded columns (channel r / 2, W phase
+// r % 2) at the tap's shift, de-interleaved from the raw rows as the fragments load, B = the x tile by descriptor.
 template <int kRowGroups, int kMaxTaps, int kUnits>
 __global__ void __launch_bounds__(WeightWgmmaRowsTile<kRowGroups>::kThreads, 1)
-tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
+tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs args) {
   using T = WeightWgmmaRowsTile<kRowGroups>;
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::stages(kUnits), LDR = T::kLdRaw;
-  constexpr int kUnit = T::kStageFloats, kStage = kUnits * kUnit, kFold = T::kFold;
-  extern __shared__ __align__(16) float smem[];
+  constexpr int kUnit = T::kUnitFloats, kFold = T::kFold;
+  const WeightGradArgs& a = args.a;
+  extern __shared__ __align__(128) float rows_smem[];
+  float* const b_tiles = rows_smem;                              // [2][kUnits][BN x BK], core matrices
+  float* const slots = rows_smem + 2 * kUnits * T::kStageB;      // [S][kUnits][x box, raw rows per warpgroup]
+  uint64_t* const full = reinterpret_cast<uint64_t*>(slots + S * kUnits * kUnit);  // [S]: a slot's boxes landed
 
   const WeightWork work = weight_block_work(a);
   const WeightBlock blk = decode_weight_block(a, work, BN, BM, T::kMaxStripShift, kRowGroups);
@@ -1932,64 +1964,44 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
   WeightStageCursor<false> cur = weight_stage_cursor<false>(a, blk);
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int group = uniform_warpgroup(), wtid = tid % 128, wwarp = warp % 4;
+  const int group = uniform_warpgroup(), wwarp = warp % 4;
   const int kh = blk.kh + group;  // this warpgroup's kH row (the plan makes kH a multiple of kRowGroups)
-  const float* const x_base = static_cast<const float*>(a.x);
-  const float* const dy_base = static_cast<const float*>(a.dy);
-  const int od0 = blk.kd * a.dilation[0] - a.padding[0], oh0 = kh * a.dilation[1] - a.padding[1];
-  // The raw strip starts at real W ow_lo = 2 (iw0 + kw0) - p - e, 16-byte aligned (iw0 is a multiple of 16); strip
-  // column c of phase v (folded tap shift included) is raw column 2 c + v + e.
-  const int e = ((2 * taps.kw0 - a.fold_padding) % 4 + 4) % 4;
-  const int ow_lo0 = 2 * taps.kw0 - a.fold_padding - e;
-  // Copies: x piece i is (C_in row xr_i, positions 4 xq .. 4 xq + 3), raw piece i (channel rr_i, quad rq_i).
-  const float* x_src[T::kXCopies];
-  float* x_dst[T::kXCopies];
-  int x_left[T::kXCopies];
+  if (tid == 0) {
+#pragma unroll
+    for (int st = 0; st < S; ++st) mbarrier_init(&full[st], 1);
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  // Thread 0's boxes for the next kUnits units. A unit past the split's end asks for image N (outside: zeros).
+  const int x_channel = g * a.cin_g + ci0, dy_channel = (g * a.cout_g + co0) / kFold;
+  const int ow_base = 2 * taps.kw0 - a.fold_padding;
+  auto issue_stage = [&](int slot) {
+    mbarrier_arrive_expect_tx(&full[slot], uint32_t(kUnits * kUnit * sizeof(float)));
+#pragma unroll
+    for (int v = 0; v < kUnits; ++v) {
+      float* const unit = slots + (slot * kUnits + v) * kUnit;
+      const int iw0 = cur.wc * BK, n = cur.u < u_end ? int(cur.n) : args.batch;
+      tma_load_5d(unit, &args.x_map, iw0, x_channel, cur.ih, cur.id, n, &full[slot]);
+      const int od = cur.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
+#pragma unroll
+      for (int w = 0; w < kRowGroups; ++w) {
+        const int oh = cur.ih * a.stride[1] + (blk.kh + w) * a.dilation[1] - a.padding[1];
+        tma_load_5d(unit + T::kStageB + w * T::kStageA, &args.dy_map, 2 * iw0 + ow_base, dy_channel, oh, od, n,
+                    &full[slot]);
+      }
+      cur.advance(a);
+    }
+  };
+  // This thread's x pieces: (C_in row xr, positions 4 xq .. 4 xq + 3) of the box, into core matrix (xr / 8, xq).
   const int xq = tid % 4;
+  int x_box[T::kXCopies], x_core[T::kXCopies];
 #pragma unroll
   for (int i = 0; i < T::kXCopies; ++i) {
     const int xr = (tid + i * T::kThreads) / 4;
-    x_src[i] = x_base + (int64_t(g) * a.cin_g + ci0 + xr) * a.x_stride[1] + 4 * xq;
-    x_dst[i] = smem + kRowGroups * T::kStageA + ((xr / 8) * (BK / 4) + xq) * 32 + (xr % 8) * 4;
-    x_left[i] = a.cin_g - ci0 - xr;
+    x_box[i] = xr * BK + 4 * xq;
+    x_core[i] = ((xr / 8) * (BK / 4) + xq) * 32 + (xr % 8) * 4;
   }
-  const float* dy_src[T::kRawCopies];
-  float* dy_dst[T::kRawCopies];
-  int dy_left[T::kRawCopies], dy_quad[T::kRawCopies];
-#pragma unroll
-  for (int i = 0; i < T::kRawCopies; ++i) {
-    const int j = wtid + i * 128, rr = j / T::kRawQuads;
-    dy_quad[i] = j % T::kRawQuads;
-    dy_src[i] = dy_base + (int64_t(g) * (a.cout_g / kFold) + co0 / kFold + rr) * a.dy_stride[1] + 4 * dy_quad[i];
-    dy_dst[i] = smem + group * T::kStageA + rr * LDR + 4 * dy_quad[i];
-    dy_left[i] = a.cout_g / kFold - co0 / kFold - rr;
-  }
-  const bool full_tile = a.cin_g - ci0 >= BN && a.cout_g - co0 >= BM;
-  auto fetch_unit = [&](int at) {
-    const int iw0 = cur.wc * BK;
-    const bool live = cur.u < u_end;
-    const int64_t x_row = cur.n * a.x_stride[0] + cur.id * a.x_stride[2] + cur.ih * a.x_stride[3] + iw0;
-    const bool x_in = live && iw0 + 4 * xq < a.in_size[2];
-#pragma unroll
-    for (int i = 0; i < T::kXCopies; ++i) {
-      const bool ok = x_in && (full_tile || x_left[i] > 0);
-      cp_async_16(x_dst[i] + at, ok ? x_src[i] + x_row : x_base, ok);
-    }
-    const int od = cur.id * a.stride[0] + od0, oh = cur.ih * a.stride[1] + oh0, ow_lo = 2 * iw0 + ow_lo0;
-    const bool row_in = live && unsigned(od) < unsigned(a.out_size[0]) && unsigned(oh) < unsigned(a.out_size[1]);
-    const int64_t dy_row = cur.n * a.dy_stride[0] + od * a.dy_stride[2] + oh * a.dy_stride[3] + ow_lo;
-#pragma unroll
-    for (int i = 0; i < T::kRawCopies; ++i) {
-      const bool ok = row_in && unsigned(ow_lo + 4 * dy_quad[i]) < unsigned(a.fold_out_w) &&
-                      (full_tile || dy_left[i] > 0);
-      cp_async_16(dy_dst[i] + at, ok ? dy_src[i] + dy_row : dy_base, ok);
-    }
-    cur.advance(a);
-  };
-  auto fetch_stage = [&](int stage) {
-#pragma unroll
-    for (int v = 0; v < kUnits; ++v) fetch_unit(stage * kStage + v * kUnit);
-  };
 
   const int gid = lane / 4, tig = lane % 4;
   float acc[kMaxTaps][BN / 2];
@@ -1999,38 +2011,39 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
     for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
   // Taps past the group's count issue their wgmmas on zero fragments (no branch between a stage's wgmmas).
   const int count = taps.count;
-  // This thread's fragment rows wwarp * 16 + gid (+ 8): channel wwarp * 8 + gid / 2 (+ 4), phase gid % 2.
-  const int frag_at = (wwarp * 8 + gid / 2) * LDR + gid % 2 + e + 2 * tig;
+  // This thread's fragment rows wwarp * 16 + gid (+ 8): channel wwarp * 8 + gid / 2 (+ 4), phase gid % 2, whose
+  // strip column c lies at raw column 2 c + phase.
+  const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * LDR + gid % 2 + 2 * tig;
 
+  if (tid == 0) {
 #pragma unroll
-  for (int st = 0; st < S - 1; ++st) {
-    if (st < iterations) fetch_stage(st);
-    cp_async_commit();
+    for (int st = 0; st < S - 1; ++st)
+      if (st < iterations) issue_stage(st);
   }
   for (int it = 0; it < iterations; ++it) {
-    cp_async_wait<S - 2>();
-    // wgmma reads fp32 B as TF32 by truncation: each thread rounds the x pieces it copied (see the wgmma kernel).
+    const int slot = it % S;
+    mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
+    // wgmma reads fp32 B as TF32 by truncation: the x pieces are rounded (to_tf32) on their way into the B tile.
+    const float* const stage = slots + slot * kUnits * kUnit;
+    float* const b_tile = b_tiles + (it % 2) * kUnits * T::kStageB;
 #pragma unroll
-    for (int v = 0; v < kUnits; ++v) {
-      const int at = (it % S) * kStage + v * kUnit;
+    for (int v = 0; v < kUnits; ++v)
 #pragma unroll
       for (int i = 0; i < T::kXCopies; ++i) {
-        float4* own = reinterpret_cast<float4*>(x_dst[i] + at);
-        float4 v = *own;
-        v.x = __uint_as_float(to_tf32(v.x));
-        v.y = __uint_as_float(to_tf32(v.y));
-        v.z = __uint_as_float(to_tf32(v.z));
-        v.w = __uint_as_float(to_tf32(v.w));
-        *own = v;
+        float4 x = *reinterpret_cast<const float4*>(stage + v * kUnit + x_box[i]);
+        x.x = __uint_as_float(to_tf32(x.x));
+        x.y = __uint_as_float(to_tf32(x.y));
+        x.z = __uint_as_float(to_tf32(x.z));
+        x.w = __uint_as_float(to_tf32(x.w));
+        *reinterpret_cast<float4*>(b_tile + v * T::kStageB + x_core[i]) = x;
       }
-    }
+    // Orders this thread's generic reads of the slot (this stage and the last) and writes of the B tile before the
+    // async proxy's next uses: the refill below (TMA) and the wgmmas.
     fence_generic_to_async_shared();
     __syncthreads();
-    const bool refill = it + S - 1 < iterations;
-    if (refill) fetch_stage((it + S - 1) % S);
-    cp_async_commit();
-    const float* As = smem + (it % S) * kStage + group * T::kStageA + frag_at;
-    const float* Bs = smem + (it % S) * kStage + kRowGroups * T::kStageA;
+    // The slot refilled is the one the previous iteration read, which every thread finished before the barrier
+    // above; the B tile written above was last read by the wgmmas two iterations ago, complete in every warp.
+    if (tid == 0 && it + S - 1 < iterations) issue_stage((it + S - 1) % S);
     uint32_t frag[kUnits][BK / 8][kMaxTaps][4];
 #pragma unroll
     for (int v = 0; v < kUnits; ++v)
@@ -2038,7 +2051,7 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
       for (int k8 = 0; k8 < BK / 8; ++k8)
 #pragma unroll
         for (int t = 0; t < kMaxTaps; ++t) {
-          const float* p = As + v * kUnit + 2 * (k8 * 8 + t * taps.shift_step);
+          const float* p = stage + v * kUnit + frag_at + 2 * (k8 * 8 + t * taps.shift_step);
           const bool tap_live = t < count;
           frag[v][k8][t][0] = to_tf32(tap_live ? p[0] : 0.f);
           frag[v][k8][t][1] = to_tf32(tap_live ? p[4 * LDR] : 0.f);
@@ -2051,14 +2064,13 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
 #pragma unroll
       for (int k8 = 0; k8 < BK / 8; ++k8) {
         const uint64_t b_desc =
-            wgmma_smem_descriptor(Bs + v * kUnit + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
+            wgmma_smem_descriptor(b_tile + v * T::kStageB + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
 #pragma unroll
         for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[v][k8][t], b_desc);
       }
     wgmma_commit();
     wgmma_wait<0>();
   }
-  cp_async_wait<0>();
 
   // Accumulator i = 4 j + 2 h + l: folded column co0 + wwarp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
   // Ordered splits past the first add to the earlier sums: the 8 of two C_in column groups are read before any is
@@ -2094,6 +2106,7 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const WeightGradArgs a) {
   }
   pass_split_turn(a, work);
 }
+#endif  // TCONV_TENSOR_MAPS
 
 // B operand layout: packed[g][tap][kc chunk of BK][column block][BK x block_cols in the order the
 // tile's MMA reads] (ldw = nc rounded up to the kernel's block width, the K rows to k_pad; the padding is
@@ -4329,16 +4342,77 @@ void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
 
 // The kernel a grad_weight plan runs: one dispatch for its launch and for the occupancy query that sizes the
 // splits (balance_grad_weight_splits).
+#if defined(TCONV_TENSOR_MAPS)
+// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda); nullptr where unavailable.
+using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                   CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+EncodeTiledFn encode_tiled_fn() {
+  static const EncodeTiledFn fn = [] {
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+#if CUDART_VERSION >= 12050
+    const cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000,
+                                                             cudaEnableDefault, &status);
+#else
+    const cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &entry, cudaEnableDefault, &status);
+#endif
+    if (err != cudaSuccess || status != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();
+      return EncodeTiledFn(nullptr);
+    }
+    return reinterpret_cast<EncodeTiledFn>(entry);
+  }();
+  return fn;
+}
+// A 5-D fp32 tensor map (W, C, H, D, N) over a tensor with element strides `strides` (N, C, D, H, W order, W = 1),
+// boxes of box_w x box_c x 1 x 1 x 1, zeros outside.
+cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* sizes, const int64_t* strides,
+                            int box_w, int box_c) {
+  const EncodeTiledFn encode = encode_tiled_fn();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const cuuint64_t dims[5] = {cuuint64_t(sizes[4]), cuuint64_t(sizes[1]), cuuint64_t(sizes[3]), cuuint64_t(sizes[2]),
+                              cuuint64_t(sizes[0])};
+  const cuuint64_t bytes[4] = {cuuint64_t(strides[1]) * 4, cuuint64_t(strides[3]) * 4, cuuint64_t(strides[2]) * 4,
+                               cuuint64_t(strides[0]) * 4};
+  const cuuint32_t box[5] = {cuuint32_t(box_w), cuuint32_t(box_c), 1, 1, 1}, unit[5] = {1, 1, 1, 1, 1};
+  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, const_cast<void*>(data), dims, bytes, box, unit,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+// The rows kernel's maps over the real tensors (p: the call's real description, not the folded one).
+cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
+                                    RowsWeightArgs& rows) {
+  using T = WeightWgmmaRowsTile<2>;
+  const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
+  const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
+  const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, T::kBlockK, T::kBlockN);
+  if (err != cudaSuccess) return err;
+  return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, T::kLdRaw, T::kRawRows);
+}
+#endif
+
+#if defined(TCONV_TENSOR_MAPS)
+using RowsWeightKernelFn = void (*)(RowsWeightArgs);
+#else
+using RowsWeightKernelFn = void (*)();  // never set: the rows kernel needs tensor maps
+#endif
+// fn, or for the rows kernel rows_fn (its own arguments) with its dynamic shared memory.
 struct GradWeightKernel {
   void (*fn)(WeightGradArgs);
   int threads;
-  int shared_bytes = 0;  // dynamic shared memory (the rows kernel); 0: static only
+  RowsWeightKernelFn rows_fn = nullptr;
+  int shared_bytes = 0;
+  const void* entry() const {
+    return rows_fn != nullptr ? reinterpret_cast<const void*>(rows_fn) : reinterpret_cast<const void*>(fn);
+  }
 };
 // The rows kernel's dynamic shared memory is above the default 48 KB: the opt-in, before an occupancy query or
 // a launch.
 cudaError_t prepare_grad_weight_kernel(const GradWeightKernel& kernel) {
   if (kernel.shared_bytes <= 48 * 1024) return cudaSuccess;
-  return cudaFuncSetAttribute(kernel.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, kernel.shared_bytes);
+  return cudaFuncSetAttribute(kernel.entry(), cudaFuncAttributeMaxDynamicSharedMemorySize, kernel.shared_bytes);
 }
 template <typename scalar_t, bool kSplitTf32, int kMaxTaps>
 GradWeightKernel mma_grad_weight_taps(const WeightGradPlan& plan) {
@@ -4403,10 +4477,16 @@ int grad_weight_rows_units() {
 }
 template <int kUnits>
 GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
+#if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRowsTile<2>;
   constexpr int kBytes = T::shared_bytes(kUnits);
-  if (plan.largest_group == 1) return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 1, kUnits>, T::kThreads, kBytes};
-  return {tconv_igemm_grad_weight_wgmma_rows_kernel<2, 2, kUnits>, T::kThreads, kBytes};
+  if (plan.largest_group == 1)
+    return {nullptr, T::kThreads, tconv_igemm_grad_weight_wgmma_rows_kernel<2, 1, kUnits>, kBytes};
+  return {nullptr, T::kThreads, tconv_igemm_grad_weight_wgmma_rows_kernel<2, 2, kUnits>, kBytes};
+#else
+  (void)plan;
+  return {nullptr, 0};
+#endif
 }
 GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
   return grad_weight_rows_units() == 2 ? wgmma_rows_grad_weight_units<2>(plan) : wgmma_rows_grad_weight_units<1>(plan);
@@ -4437,7 +4517,7 @@ GradWeightKernel grad_weight_kernel(const WeightGradPlan& plan, DType dtype, boo
 int64_t grad_weight_slots(const GradWeightKernel& kernel, int device, int sm_count) {
   static std::mutex mutex;
   static std::map<std::pair<const void*, int>, int> cache;
-  const std::pair<const void*, int> key{reinterpret_cast<const void*>(kernel.fn), device};
+  const std::pair<const void*, int> key{kernel.entry(), device};
   int per_sm = 0;
   {
     const std::lock_guard<std::mutex> lock(mutex);
@@ -4445,9 +4525,9 @@ int64_t grad_weight_slots(const GradWeightKernel& kernel, int device, int sm_cou
     if (it != cache.end()) {
       per_sm = it->second;
     } else {
-      if (kernel.fn == nullptr || prepare_grad_weight_kernel(kernel) != cudaSuccess ||
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.fn, kernel.threads, kernel.shared_bytes) !=
-              cudaSuccess) {
+      if (kernel.entry() == nullptr || prepare_grad_weight_kernel(kernel) != cudaSuccess ||
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.entry(), kernel.threads,
+                                                        kernel.shared_bytes) != cudaSuccess) {
         (void)cudaGetLastError();  // a failed query leaves no error behind for the launch check
         per_sm = 0;
       }
@@ -4518,23 +4598,29 @@ bool grad_weight_rows_allowed() {
 }
 // The rows kernel (WeightWgmmaRowsTile) where it can run: fp32 data in TF32 mode on sm_90a, a W fold of 2 (W stride
 // 2, dilation 1, kernel 2 or 4) with kD = 1, an even kH, folded W tap groups of at most 2, 128 or more input
-// channels per group, and both tensors readable 16 bytes at a time along W (W-contiguous, whole 4-element pieces,
-// 16-byte-aligned rows).
+// channels per group, and both tensors as TMA tensor maps take them (W-contiguous, the other strides multiples of
+// 16 bytes, 16-byte-aligned data; the driver's encoder available).
 bool grad_weight_takes_rows(const ConvTransposeParams& folded, int fold, const WeightGradPlan& plan, DType dtype,
                             bool split_tf32, bool allow_wgmma, int device, const void* input,
                             const void* grad_output) {
+#if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRowsTile<2>;
   if (device < 0 || dtype != DType::kFloat32 || !grad_weight_rows_allowed() ||
-      !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device))
+      !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
     return false;
   if (fold != T::kFold || folded.kernel[0] != 1 || folded.kernel[1] % T::kRowGroups != 0 ||
       plan.largest_group > T::kMaxTaps || folded.in_per_group() < T::kBlockN)
     return false;
   const int64_t *x = folded.input_strides, *dy = folded.output_strides;
-  if (x[4] != 1 || dy[4] != 1 || folded.in_size[2] % 4 != 0) return false;
+  if (x[4] != 1 || dy[4] != 1) return false;
   for (int i = 0; i < 4; ++i)
     if (x[i] % 4 != 0 || dy[i] % 4 != 0) return false;
   return reinterpret_cast<uintptr_t>(input) % 16 == 0 && reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+#else
+  (void)folded, (void)fold, (void)plan, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input,
+      (void)grad_output;
+  return false;
+#endif
 }
 // input / grad_output: the rows kernel's alignment test (the workspace query passes the same pointers as the launch).
 WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
@@ -4555,8 +4641,7 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
     (void)cudaGetLastError();
     device = -1;  // no balancing; the launch reports the error
   }
-  // The real W size: the fold's raw strip pieces are whole only where it is a multiple of 4.
-  if (w.fold > 1 && p.out_size[2] % 4 == 0 &&
+  if (w.fold > 1 &&
       grad_weight_takes_rows(w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan = plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
@@ -4676,11 +4761,22 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   a.units = plan.units;
   a.chunk = plan.chunk;
   a.weight_numel = weight_numel;
-  if (problem.kernel.fn == nullptr) return cudaErrorInvalidValue;
+  if (problem.kernel.entry() == nullptr) return cudaErrorInvalidValue;
   const dim3 grid(unsigned(plan.tiles), unsigned(plan.splits));
   const cudaError_t prepared = prepare_grad_weight_kernel(problem.kernel);
   if (prepared != cudaSuccess) return prepared;
-  problem.kernel.fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(a);
+  if (problem.kernel.rows_fn != nullptr) {
+#if defined(TCONV_TENSOR_MAPS)
+    RowsWeightArgs rows{};
+    rows.a = a;
+    rows.batch = int(p.batch);
+    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows);
+    if (mapped != cudaSuccess) return mapped;
+    problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
+#endif
+  } else {
+    problem.kernel.fn<<<grid, problem.kernel.threads, 0, stream>>>(a);
+  }
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   return sum_splits(dtype, workspace, plan.ordered ? 1 : plan.splits, sizes, strides, grad_weight, stream);

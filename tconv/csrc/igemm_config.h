@@ -307,13 +307,15 @@ struct WeightWgmmaTile {
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B tiles start 128-byte aligned");
 };
 
-// grad_weight on Hopper for 2D up-convs whose W stride 2 folds (grad_weight_fold_shape: DCGAN's k4 s2, the VAE's
-// k2 s2) with at least 128 input channels per group: kRowGroups warpgroups, each on its own kH row, share one
-// 128-wide x tile (the wgmma's N) per stage; M = 64 folded C_out columns (32 channels x 2 W phases) per warpgroup.
+// grad_weight on Hopper for 2D up-convs whose W stride 2 folds (grad_weight_fold_shape: DCGAN's k4 s2) with at least
+// 128 input channels per group: kRowGroups warpgroups, each on its own kH row, share one 128-wide x tile (the
+// wgmma's N) per unit; M = 64 folded C_out columns (32 channels x 2 W phases) per warpgroup. The operands arrive as
+// TMA boxes (x: 128 channels x 16 positions; grad_output: 32 channels x 40 W positions, raw), so the tensors' edges
+// are the copies' zero fill and no thread computes a source address.
 // Why: the 64 x 64 wgmma kernel (WeightWgmmaTile) moved ~0.07 bytes per MAC from L2 on DCGAN and the mma.sync one
-// ran at ~77 TF/s (run 162, 0.89 ms against cuDNN's 0.32); with kH rows sharing x and 128 input channels sharing
-// each grad_output element it is ~0.035. The grad_output strip is copied raw, 16 bytes at a time (32 channels x
-// 48 W positions), and the A fragments de-interleave the two W phases as they load, so no copy is 4 bytes wide.
+// ran at ~77 TF/s (run 162, 0.89 ms against cuDNN's 0.32); with kH rows sharing x and 128 input channels sharing each
+// grad_output element it is ~0.035. The same tile fed by 16-byte cp.async (run 175) ran at 12.5 % occupancy with
+// long-scoreboard waits leading (2.5 per issue): ~8 bytes per clock per SM arrived, whatever the stage's size.
 template <int kRowGroupsArg>
 struct WeightWgmmaRowsTile {
   static constexpr int kRowGroups = kRowGroupsArg;
@@ -321,27 +323,26 @@ struct WeightWgmmaRowsTile {
   static constexpr int kFold = 2;                    // W phases per channel (the fold's stride)
   static constexpr int kBlockM = 64;                 // folded C_out columns per warpgroup (the wgmma's M)
   static constexpr int kBlockN = 128;                // C_in: the wgmma's N
-  static constexpr int kBlockK = 16;                 // input positions of one row per stage
+  static constexpr int kBlockK = 16;                 // input positions of one row per unit
   static constexpr int kMaxTaps = 2;                 // folded W taps (k4 s2: 2, k2 s2: 1)
   static constexpr int kMaxStripShift = 4;           // as WeightGemmTile (the W tap groups are planned alike)
   static constexpr int kRawRows = kBlockM / kFold;   // real grad_output channels per warpgroup
-  static constexpr int kRawQuads = 12;               // 16-byte pieces per channel: 2 (16 + 4) + 3 alignment <= 48
-  // Rows 56 floats apart: a fragment load (rows gid / 2, columns 2 tig + gid % 2) hits banks 24 r + c, distinct.
-  static constexpr int kLdRaw = 56;
-  static constexpr int kStageA = kRawRows * kLdRaw;  // one warpgroup's raw strip
-  static constexpr int kStageB = kBlockN * kBlockK;  // [C_in / 8][K / 4][8][4] core matrices
-  static constexpr int kStageFloats = kRowGroups * kStageA + kStageB;
-  // Stages of `units` units (a unit is one input row's 16 positions): one block per SM, so as many as fit.
+  // Raw rows of 40 W positions (strip columns c <= 19 of phase v at 2 c + v), 40 floats apart: a fragment load
+  // (rows gid / 2, columns 2 tig + gid % 2) hits banks 8 r + c, distinct.
+  static constexpr int kLdRaw = 40;
+  static constexpr int kStageA = kRawRows * kLdRaw;  // one warpgroup's raw rows
+  static constexpr int kStageB = kBlockN * kBlockK;  // the x box; the B tile ([C_in / 8][K / 4][8][4] core matrices)
+  static constexpr int kUnitFloats = kStageB + kRowGroups * kStageA;
+  // Stages of `units` units: one block per SM, so as many as fit beside the two B tiles.
   TCONV_TILE_FN int stages(int units) { return units == 1 ? 6 : 4; }
-  TCONV_TILE_FN int shared_bytes(int units) { return stages(units) * units * kStageFloats * 4; }
+  TCONV_TILE_FN int shared_bytes(int units) {
+    return (2 * units * kStageB + stages(units) * units * kUnitFloats) * 4 + stages(units) * 8;
+  }
   static constexpr int kBLeadingBytes = 128, kBStrideBytes = kBlockK / 4 * 128;
-  static constexpr int kXCopies = kBlockN * kBlockK / 4 / kThreads;   // 16-byte x copies per thread and stage
-  static constexpr int kRawCopies = kRawRows * kRawQuads / 128;       // and of its warpgroup's strip
-  static_assert(kRawQuads * 4 >= 2 * (kBlockK + kMaxStripShift) + kFold - 1 + 3, "the strip's W span fits");
-  static_assert(kLdRaw >= kRawQuads * 4 && kLdRaw % 32 == 24, "conflict-free fragment loads");
-  static_assert(kXCopies * kThreads * 4 == kBlockN * kBlockK && kRawCopies * 128 == kRawRows * kRawQuads,
-                "copies tile the stage");
-  static_assert((kRowGroups * kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B tiles 128-byte aligned");
+  static constexpr int kXCopies = kBlockN * kBlockK / 4 / kThreads;   // 16-byte x pieces per thread and unit
+  static_assert(kLdRaw >= 2 * (kBlockK + kMaxStripShift - 1) + kFold && kLdRaw % 32 == 8, "conflict-free rows");
+  static_assert(kXCopies * kThreads * 4 == kBlockN * kBlockK, "the x pieces tile the box");
+  static_assert((kStageB * 4) % 128 == 0 && (kStageA * 4) % 128 == 0, "TMA boxes land 128-byte aligned");
   static_assert(shared_bytes(1) <= 227 * 1024 && shared_bytes(2) <= 227 * 1024, "within the opt-in maximum");
 };
 
