@@ -1938,8 +1938,8 @@ struct RowsWeightArgs {
 // fold 2, kD 1, fp32 data in TF32 mode). A block is (kH row group, W tap group, group, C_out tile, C_in tile) x one
 // split of K; warpgroup w takes kH row kh + w. A unit is one input row's 16 positions; a stage is kUnits units, each
 // three TMA boxes issued by thread 0: the x tile (128 input channels x 16 positions) and per warpgroup its raw
-// grad_output rows (32 real channels x 40 W positions from ow_lo = 2 (iw0 + kw0) - p; outside the tensor, any
-// coordinate, zeros). Each thread rounds its x pieces to TF32 into the core-matrix B tile (double-buffered), then
+// grad_output rows (32 real channels x 56 W positions from ow_lo = 2 (iw0 + kw0) - p - e, 16-byte aligned with
+// 0 <= e <= 3; outside the tensor, zeros). Each thread rounds its x pieces to TF32 into the core-matrix B tile (double-buffered), then
 // each warpgroup issues per unit and k8 step one m64n128k8 per W tap: A = 64 folded columns (channel r / 2, W phase
 // r % 2) at the tap's shift, de-interleaved from the raw rows as the fragments load, B = the x tile by descriptor.
 template <int kRowGroups, int kMaxTaps, int kUnits>
@@ -1975,7 +1975,8 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
 
   // Thread 0's boxes for the next kUnits units. A unit past the split's end asks for image N (outside: zeros).
   const int x_channel = g * a.cin_g + ci0, dy_channel = (g * a.cout_g + co0) / kFold;
-  const int ow_base = 2 * taps.kw0 - a.fold_padding;
+  // The box's first W element must be 16-byte aligned (iw0 is a multiple of 16): e positions early.
+  const int e = ((2 * taps.kw0 - a.fold_padding) % 4 + 4) % 4, ow_base = 2 * taps.kw0 - a.fold_padding - e;
   auto issue_stage = [&](int slot) {
     mbarrier_arrive_expect_tx(&full[slot], uint32_t(kUnits * kUnit * sizeof(float)));
 #pragma unroll
@@ -2012,8 +2013,8 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
   // Taps past the group's count issue their wgmmas on zero fragments (no branch between a stage's wgmmas).
   const int count = taps.count;
   // This thread's fragment rows wwarp * 16 + gid (+ 8): channel wwarp * 8 + gid / 2 (+ 4), phase gid % 2, whose
-  // strip column c lies at raw column 2 c + phase.
-  const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * LDR + gid % 2 + 2 * tig;
+  // strip column c lies at raw column 2 c + phase + e.
+  const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * LDR + gid % 2 + e + 2 * tig;
 
   if (tid == 0) {
 #pragma unroll

@@ -310,8 +310,10 @@ struct WeightWgmmaTile {
 // grad_weight on Hopper for 2D up-convs whose W stride 2 folds (grad_weight_fold_shape: DCGAN's k4 s2) with at least
 // 128 input channels per group: kRowGroups warpgroups, each on its own kH row, share one 128-wide x tile (the
 // wgmma's N) per unit; M = 64 folded C_out columns (32 channels x 2 W phases) per warpgroup. The operands arrive as
-// TMA boxes (x: 128 channels x 16 positions; grad_output: 32 channels x 40 W positions, raw), so the tensors' edges
-// are the copies' zero fill and no thread computes a source address.
+// TMA boxes (x: 128 channels x 16 positions; grad_output: 32 channels x 56 W positions, raw), so the tensors' edges
+// are the copies' zero fill and no thread computes a source address. A box's first W element must lie on 16 bytes
+// (run 177's probe, scripts/tma_probe.cu: a W coordinate of -1 or 30 faults with an illegal instruction, -1 in H or
+// a box wider than the tensor loads zeros), so the grad_output box starts up to 3 positions early.
 // Why: the 64 x 64 wgmma kernel (WeightWgmmaTile) moved ~0.07 bytes per MAC from L2 on DCGAN and the mma.sync one
 // ran at ~77 TF/s (run 162, 0.89 ms against cuDNN's 0.32); with kH rows sharing x and 128 input channels sharing each
 // grad_output element it is ~0.035. The same tile fed by 16-byte cp.async (run 175) ran at 12.5 % occupancy with
@@ -327,9 +329,9 @@ struct WeightWgmmaRowsTile {
   static constexpr int kMaxTaps = 2;                 // folded W taps (k4 s2: 2, k2 s2: 1)
   static constexpr int kMaxStripShift = 4;           // as WeightGemmTile (the W tap groups are planned alike)
   static constexpr int kRawRows = kBlockM / kFold;   // real grad_output channels per warpgroup
-  // Raw rows of 40 W positions (strip columns c <= 19 of phase v at 2 c + v), 40 floats apart: a fragment load
-  // (rows gid / 2, columns 2 tig + gid % 2) hits banks 8 r + c, distinct.
-  static constexpr int kLdRaw = 40;
+  // Raw rows of 56 W positions (strip column c of phase v at 2 c + v + e, e <= 3 the alignment offset), 56 floats
+  // apart: a fragment load (rows gid / 2, columns 2 tig + gid % 2) hits banks 24 r + c, distinct.
+  static constexpr int kLdRaw = 56;
   static constexpr int kStageA = kRawRows * kLdRaw;  // one warpgroup's raw rows
   static constexpr int kStageB = kBlockN * kBlockK;  // the x box; the B tile ([C_in / 8][K / 4][8][4] core matrices)
   static constexpr int kUnitFloats = kStageB + kRowGroups * kStageA;
@@ -340,7 +342,7 @@ struct WeightWgmmaRowsTile {
   }
   static constexpr int kBLeadingBytes = 128, kBStrideBytes = kBlockK / 4 * 128;
   static constexpr int kXCopies = kBlockN * kBlockK / 4 / kThreads;   // 16-byte x pieces per thread and unit
-  static_assert(kLdRaw >= 2 * (kBlockK + kMaxStripShift - 1) + kFold && kLdRaw % 32 == 8, "conflict-free rows");
+  static_assert(kLdRaw >= 2 * (kBlockK + kMaxStripShift - 1) + kFold + 3 && kLdRaw % 32 == 24, "conflict-free rows");
   static_assert(kXCopies * kThreads * 4 == kBlockN * kBlockK, "the x pieces tile the box");
   static_assert((kStageB * 4) % 128 == 0 && (kStageA * 4) % 128 == 0, "TMA boxes land 128-byte aligned");
   static_assert(shared_bytes(1) <= 227 * 1024 && shared_bytes(2) <= 227 * 1024, "within the opt-in maximum");
