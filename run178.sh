@@ -7,6 +7,8 @@
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
 t0=$SECONDS
+nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a scripts/tma_probe.cu -o /tmp/tma_probe 2>/dev/null && \
+  for args in "32 56 -4 0 -1 0 0" "32 56 28 0 0 0 0" "16 16 -16 0 0 0 0"; do timeout 20 /tmp/tma_probe $args; done
 python3 -m pip install -q --no-deps --no-build-isolation -e . > /tmp/pip.log 2>&1 || { tail -30 /tmp/pip.log; exit 1; }
 python3 -c "import tconv; tconv._build.load()" > /tmp/build.log 2>&1 || { grep -E "error|Error" /tmp/build.log | head -30; exit 1; }
 echo "build $((SECONDS-t0)) s"
