@@ -4471,9 +4471,12 @@ GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
                                   : wgmma_grad_weight_columns<scalar_t, 64>(plan);
 }
 // The rows kernel (fp32 data, TF32 mode), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
-// TCONV_GRAD_WEIGHT_ROWS=2 (development only) stages two units (input rows or W chunks) per barrier.
+// Units (input rows or W chunks) per stage of the rows kernel: two, whose wgmmas run behind one barrier. Run 178 (H200,
+// one build, TF32 fwd+bwd, TCONV_GRAD_WEIGHT_ROWS=2 / 1 in alternating processes, two rounds): DCGAN 1.385-1.388 /
+// 1.428-1.438 ms, VAE 1.892-1.894 / 1.972-1.984 (the other kernels: 1.863-1.865, 2.395-2.398). =1 (development
+// only) keeps one unit per stage, for A/B timings in one build.
 int grad_weight_rows_units() {
-  static const int units = development_switch("TCONV_GRAD_WEIGHT_ROWS", 1) == 2 ? 2 : 1;
+  static const int units = development_switch("TCONV_GRAD_WEIGHT_ROWS", 2) == 1 ? 1 : 2;
   return units;
 }
 template <int kUnits>
@@ -4594,7 +4597,7 @@ struct WeightGradProblem {
 // TCONV_GRAD_WEIGHT_ROWS=0 (development only, read once per process) keeps the wgmma / mma.sync kernels where
 // grad_weight_takes_rows would take the rows kernel, for A/B timings in one build.
 bool grad_weight_rows_allowed() {
-  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS", 1) != 0;
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS", 2) != 0;
   return allowed;
 }
 // The rows kernel (WeightWgmmaRowsTile) where it can run: fp32 data in TF32 mode on sm_90a, a W fold of 2 (W stride
