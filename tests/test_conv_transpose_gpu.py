@@ -351,6 +351,24 @@ def test_grad_weight_rows_where_planned():
         assert names and not any("rows_kernel" in n for n in names), names
 
 
+def test_grad_weight_rows_expanded_grad_output():
+    """A grad_output expanded along the batch (stride 0, W contiguous), as a broadcast loss gives it: the rows
+    kernel's tensor maps take it or the call falls back to the other kernels; either way grad_weight matches float64
+    and torch in TF32 mode."""
+    gen = torch.Generator(device="cuda").manual_seed(26)
+    x = torch.randn(3, 128, 5, 8, generator=gen, device="cuda")
+    w = torch.randn(128, 32, 4, 4, generator=gen, device="cuda", requires_grad=True)
+    grad = torch.randn(1, 32, 10, 16, generator=gen, device="cuda").expand(3, 32, 10, 16)
+    with precision("tf32"):
+        ours = torch.autograd.grad(tconv.conv_transpose2d(x, w, None, 2, 1), w, grad)[0]
+        theirs = torch.autograd.grad(F.conv_transpose2d(x, w, None, 2, 1), w, grad)[0]
+    w64 = w.detach().double().requires_grad_()
+    ref64 = torch.autograd.grad(F.conv_transpose2d(x.double(), w64, None, 2, 1), w64, grad.double())[0]
+    rx, rw = round_to_tf32(x), round_to_tf32(w).requires_grad_()
+    ideal = torch.autograd.grad(F.conv_transpose2d(rx, rw, None, 2, 1), rw, round_to_tf32(grad))[0]
+    check_close("grad_weight", ours, ref64, theirs, "tf32", ideal)
+
+
 # The 16-bit gather GEMMs' A copies (PairedRows in conv_transpose_igemm.cu: channel pairs loaded by the
 # thread, stored as 32-bit words, or as 16-byte groups of four on the wgmma tiles) on every source layout: contiguous with odd W and odd channel counts
 # (a partial last pair), a source one element off its alignment, channels_last, strided; W stride 2

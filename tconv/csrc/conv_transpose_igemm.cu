@@ -459,8 +459,9 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
 #if defined(CUDA_VERSION) && CUDA_VERSION >= 12000
 #define TCONV_TENSOR_MAPS 1
 // One box of a 5-D tensor map into shared memory by the TMA unit (128-byte aligned destination), signalling `bar`
-// with complete_tx. Elements outside the tensor (any coordinate, negative ones included) land as zeros and count
-// toward the transaction bytes, so a box always delivers its full size.
+// with complete_tx. Elements outside the tensor (negative coordinates included) land as zeros and count toward the
+// transaction bytes, so a box always delivers its full size. The innermost coordinate must put the box's first
+// element on 16 bytes (run 177, scripts/tma_probe.cu: other W starts fault with an illegal instruction).
 __device__ __forceinline__ void tma_load_5d(void* dst, const CUtensorMap* map, int c0, int c1, int c2, int c3, int c4,
                                             uint64_t* bar) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -1939,9 +1940,11 @@ struct RowsWeightArgs {
 // split of K; warpgroup w takes kH row kh + w. A unit is one input row's 16 positions; a stage is kUnits units, each
 // three TMA boxes issued by thread 0: the x tile (128 input channels x 16 positions) and per warpgroup its raw
 // grad_output rows (32 real channels x 56 W positions from ow_lo = 2 (iw0 + kw0) - p - e, 16-byte aligned with
-// 0 <= e <= 3; outside the tensor, zeros). Each thread rounds its x pieces to TF32 into the core-matrix B tile (double-buffered), then
-// each warpgroup issues per unit and k8 step one m64n128k8 per W tap: A = 64 folded columns (channel r / 2, W phase
-// r % 2) at the tap's shift, de-interleaved from the raw rows as the fragments load, B = the x tile by descriptor.
+// 0 <= e <= 3; outside the tensor, zeros). Each thread rounds its x pieces to TF32 into the core-matrix B tile
+// (double-buffered), then each warpgroup issues per unit and k8 step one m64n128k8 per W tap: A = 64 folded columns
+// (channel r / 2, W phase r % 2) at the tap's shift, de-interleaved from the raw rows as the fragments load, B = the
+// x tile by descriptor. A partial channel tile's boxes read the next group's channels (or zeros past the last): they
+// only reach sums of rows or columns past the group's channels, which the epilogue does not store.
 template <int kRowGroups, int kMaxTaps, int kUnits>
 __global__ void __launch_bounds__(WeightWgmmaRowsTile<kRowGroups>::kThreads, 1)
 tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs args) {
@@ -4604,9 +4607,11 @@ bool grad_weight_rows_allowed() {
 // 2, dilation 1, kernel 2 or 4) with kD = 1, an even kH, folded W tap groups of at most 2, 128 or more input
 // channels per group, and both tensors as TMA tensor maps take them (W-contiguous, the other strides multiples of
 // 16 bytes, 16-byte-aligned data; the driver's encoder available).
-bool grad_weight_takes_rows(const ConvTransposeParams& folded, int fold, const WeightGradPlan& plan, DType dtype,
-                            bool split_tf32, bool allow_wgmma, int device, const void* input,
-                            const void* grad_output) {
+// real: the call's own description (the maps are over the real tensors); the encoder must accept both maps (e.g. a
+// stride-0 expanded dimension may not be), so the workspace query and the launch agree.
+bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTransposeParams& folded, int fold,
+                            const WeightGradPlan& plan, DType dtype, bool split_tf32, bool allow_wgmma, int device,
+                            const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRowsTile<2>;
   if (device < 0 || dtype != DType::kFloat32 || !grad_weight_rows_allowed() ||
@@ -4619,9 +4624,11 @@ bool grad_weight_takes_rows(const ConvTransposeParams& folded, int fold, const W
   if (x[4] != 1 || dy[4] != 1) return false;
   for (int i = 0; i < 4; ++i)
     if (x[i] % 4 != 0 || dy[i] % 4 != 0) return false;
-  return reinterpret_cast<uintptr_t>(input) % 16 == 0 && reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
+  RowsWeightArgs trial{};
+  return rows_weight_tensor_maps(real, input, grad_output, trial) == cudaSuccess;
 #else
-  (void)folded, (void)fold, (void)plan, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input,
+  (void)real, (void)folded, (void)fold, (void)plan, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input,
       (void)grad_output;
   return false;
 #endif
@@ -4646,7 +4653,7 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
     device = -1;  // no balancing; the launch reports the error
   }
   if (w.fold > 1 &&
-      grad_weight_takes_rows(w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
+      grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan = plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
   w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), wgmma);
