@@ -4473,7 +4473,6 @@ GradWeightKernel wgmma_grad_weight_kernel(const WeightGradPlan& plan) {
   return plan.wgmma_block_n == 48 ? wgmma_grad_weight_columns<scalar_t, 48>(plan)
                                   : wgmma_grad_weight_columns<scalar_t, 64>(plan);
 }
-// The rows kernel (fp32 data, TF32 mode), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
 // Units (input rows or W chunks) per stage of the rows kernel: two, whose wgmmas run behind one barrier. Run 178 (H200,
 // one build, TF32 fwd+bwd, TCONV_GRAD_WEIGHT_ROWS=2 / 1 in alternating processes, two rounds): DCGAN 1.385-1.388 /
 // 1.428-1.438 ms, VAE 1.892-1.894 / 1.972-1.984 (the other kernels: 1.863-1.865, 2.395-2.398). =1 (development
@@ -4482,6 +4481,7 @@ int grad_weight_rows_units() {
   static const int units = development_switch("TCONV_GRAD_WEIGHT_ROWS", 2) == 1 ? 1 : 2;
   return units;
 }
+// The rows kernel (fp32 data, TF32 mode), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
 template <int kUnits>
 GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
@@ -4628,8 +4628,8 @@ bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTranspose
   RowsWeightArgs trial{};
   return rows_weight_tensor_maps(real, input, grad_output, trial) == cudaSuccess;
 #else
-  (void)real, (void)folded, (void)fold, (void)plan, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input,
-      (void)grad_output;
+  (void)real, (void)folded, (void)fold, (void)plan, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device,
+      (void)input, (void)grad_output;
   return false;
 #endif
 }
@@ -4654,7 +4654,8 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
   }
   if (w.fold > 1 &&
       grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
-    w.plan = plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
+    w.plan =
+        plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
   w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), wgmma);
   if (device >= 0) balance_grad_weight_splits(w.plan, grad_weight_slots(w.kernel, device, sm_count));
@@ -4710,8 +4711,8 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
                               GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
                               float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
-  const WeightGradProblem problem =
-      grad_weight_problem(real, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output);
+  const WeightGradProblem problem = grad_weight_problem(real, dtype, split_tf32, allow_wgmma, fold, sm_count,
+                                                       max_workspace_elems, input, grad_output);
   const ConvTransposeParams& p = problem.p;
   const WeightGradPlan& plan = problem.plan;
   // The partial sums are row-major over [C_in, C_out/g, kD, kH, kW] of the described problem; folded, that
