@@ -4354,14 +4354,15 @@ using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t
 EncodeTiledFn encode_tiled_fn() {
   static const EncodeTiledFn fn = [] {
     void* entry = nullptr;
-    cudaDriverEntryPointQueryResult status{};
 #if CUDART_VERSION >= 12050
-    const cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000,
-                                                             cudaEnableDefault, &status);
-#else
-    const cudaError_t err = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &entry, cudaEnableDefault, &status);
+    cudaDriverEntryPointQueryResult status{};
+    const bool found = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault,
+                                                        &status) == cudaSuccess &&
+                       status == cudaDriverEntryPointSuccess;
+#else  // CUDA 12.0-12.4: the three-argument form (the status argument is not in every one of them)
+    const bool found = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &entry, cudaEnableDefault) == cudaSuccess;
 #endif
-    if (err != cudaSuccess || status != cudaDriverEntryPointSuccess) {
+    if (!found || entry == nullptr) {
       (void)cudaGetLastError();
       return EncodeTiledFn(nullptr);
     }
