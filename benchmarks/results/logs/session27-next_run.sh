@@ -4,8 +4,9 @@
 #   session27-rows_specialized.patch: the warp-specialized rows grad_weight kernel (DCGAN, VAE: 2D W-stride-2 folds).
 #     TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED 1 (default) = producer warpgroup + setmaxnreg, 0 = the block-barrier form.
 #   session27-grad_weight_shifted_x.patch: the shifted-x grad_weight kernel (W stride 1, kernel W <= 5, 16-32 input
-#     channels per group: L1-68). TCONV_GRAD_WEIGHT_SHIFTED_X 1 (default) = on, 0 = the kernels before (L1-68: the
-#     many-tap mma.sync tile).
+#     channels per group: L1-68 and L1-71 in the suite). TCONV_GRAD_WEIGHT_SHIFTED_X 1 (default) = on, 0 = the kernels
+#     before (the many-tap mma.sync tile). L1-71's C_out of 32 fills half of each m64: if it loses there, narrow
+#     grad_weight_takes_shifted_x (e.g. C_out per group >= 48) before landing.
 # Build; the rows and shifted-x tests; memcheck and racecheck of sanitize_small.py (it has a call for each kernel);
 # the two A/Bs (TF32 fwd+bwd); then, if time is left, synccheck and the kernel breakdowns.
 # Predicted (notes/perf.md Session 27): DCGAN grad_weight ~0.42 -> ~0.30 ms (fwd+bwd 1.385 -> ~1.27 ms); L1-68
@@ -40,7 +41,8 @@ OUT=/tmp/ab SWITCH=TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED VALUES="1 0" ROUNDS=2 PREC
   timeout 100 bash scripts/device_switch_ab.sh real_dcgan_up real_vae_up > $OUT/ab_rows.log 2>&1
 echo "ab rows rc $?"; grep -v "^ " $OUT/ab_rows.log | cut -c1-200
 OUT=/tmp/ab SWITCH=TCONV_GRAD_WEIGHT_SHIFTED_X VALUES="1 0" ROUNDS=2 PRECISIONS="tf32" \
-  timeout 120 bash scripts/device_switch_ab.sh l1_68_convt3d_square_input_asym_kernel > $OUT/ab_shifted.log 2>&1
+  timeout 150 bash scripts/device_switch_ab.sh l1_68_convt3d_square_input_asym_kernel \
+  l1_71_convt2d_asym_input_square_kernel > $OUT/ab_shifted.log 2>&1
 echo "ab shifted-x rc $?"; grep -v "^ " $OUT/ab_shifted.log | cut -c1-200
 echo "t $((SECONDS-t0)) s"
 if [ $((SECONDS-t0)) -lt 480 ]; then
@@ -49,6 +51,7 @@ if [ $((SECONDS-t0)) -lt 480 ]; then
 fi
 if [ $((SECONDS-t0)) -lt 530 ]; then
   (cd scripts && timeout 50 python3 kernel_breakdown.py real_dcgan_up l1_68_convt3d_square_input_asym_kernel \
+    l1_71_convt2d_asym_input_square_kernel \
     --precision tf32 --iters 3) > $OUT/breakdown.log 2>&1
   echo "breakdown rc $?"; grep -E "^==|grad_weight" $OUT/breakdown.log | cut -c1-160
 fi
