@@ -3,6 +3,8 @@
 1. Every ConvTranspose2d/3d -> activation -> GroupNorm chain becomes one
    `ConvTransposeActGroupNorm{2,3}d` (tconv/fused.py): inside nn.Sequential containers directly,
    elsewhere through torch.fx when the model is traceable (the result is then a GraphModule).
+   Through torch.fx the activation may also be a function or method call (F.relu, torch.sigmoid,
+   F.leaky_relu(x, 0.2), x.relu(), ...) with constant arguments, as model code often writes it.
    The GroupNorm stays where it was, as a pass-through that keeps its parameters, and the
    activation becomes nn.Identity inside Sequentials, so the state_dict keys do not change.
 2. Every remaining nn.ConvTranspose1d/2d/3d becomes tconv's drop-in module.
@@ -10,8 +12,10 @@ All parameters are shared, never copied: state_dicts load both ways.
 """
 import copy
 from dataclasses import dataclass, field
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
+import torch
+import torch.nn.functional as F
 from torch import nn
 
 from .fused import (ConvTransposeActGroupNorm2d, ConvTransposeActGroupNorm3d, GroupNormAppliedUpstream,
@@ -70,6 +74,54 @@ def _fuse_sequentials(model: nn.Module, report: OptimizeReport) -> None:
             report.fused.append((where, _chain_text(conv, act, norm)))
 
 
+# Activations written as calls, as the module each one equals: (module class, its parameters after the input, as
+# (name, default)). Torch's in-place forms count too: the conv's output has no other user when a chain is fused.
+_ACTIVATION_CALLS = {
+    F.relu: (nn.ReLU, [("inplace", False)]),
+    torch.relu: (nn.ReLU, []),
+    torch.relu_: (nn.ReLU, []),
+    F.relu6: (nn.ReLU6, [("inplace", False)]),
+    F.leaky_relu: (nn.LeakyReLU, [("negative_slope", 0.01), ("inplace", False)]),
+    F.gelu: (nn.GELU, [("approximate", "none")]),
+    F.silu: (nn.SiLU, [("inplace", False)]),
+    F.hardswish: (nn.Hardswish, [("inplace", False)]),
+    F.hardtanh: (nn.Hardtanh, [("min_val", -1.0), ("max_val", 1.0), ("inplace", False)]),
+    torch.tanh: (nn.Tanh, []),
+    F.tanh: (nn.Tanh, []),
+    torch.sigmoid: (nn.Sigmoid, []),
+    F.sigmoid: (nn.Sigmoid, []),
+}
+_ACTIVATION_METHODS = {"relu": nn.ReLU, "relu_": nn.ReLU, "tanh": nn.Tanh, "tanh_": nn.Tanh, "sigmoid": nn.Sigmoid,
+                       "sigmoid_": nn.Sigmoid}
+
+
+def _activation_of_call(node) -> Tuple[Optional[nn.Module], Optional[str]]:
+    """The activation module a call_function / call_method node equals: (module, None); (None, reason) for a known
+    activation it cannot take (arguments computed in the graph); (None, None) for anything else."""
+    import torch.fx as fx
+
+    if node.op == "call_method":
+        cls = _ACTIVATION_METHODS.get(node.target)
+        if cls is None:
+            return None, None
+        if len(node.args) != 1 or node.kwargs:
+            return None, f"{node.target}() with arguments"
+        return cls(), None
+    if node.op != "call_function" or node.target not in _ACTIVATION_CALLS:
+        return None, None
+    cls, params = _ACTIVATION_CALLS[node.target]
+    name = getattr(node.target, "__name__", str(node.target))
+    if len(node.args) - 1 > len(params) or any(k not in dict(params) for k in node.kwargs):
+        return None, f"{name} called with arguments it does not take"
+    values = dict(params)
+    values.update(zip([p for p, _ in params], node.args[1:]))
+    values.update(node.kwargs)
+    if any(isinstance(v, fx.Node) for v in values.values()):
+        return None, f"{name} takes an argument computed in the graph"
+    values.pop("inplace", None)
+    return cls(**values), None
+
+
 def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
     """Fuses chains that are not inside a Sequential, through torch.fx; returns the model (a
     GraphModule when anything was fused)."""
@@ -100,14 +152,22 @@ def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
         if isinstance(modules[node.target], (ConvTransposeActGroupNorm2d, ConvTransposeActGroupNorm3d)):
             continue
         users = list(node.users)
-        if len(users) != 1 or users[0].op != "call_module":
+        if len(users) != 1 or users[0].op not in ("call_module", "call_function", "call_method"):
             continue
         act_node = users[0]
         act_users = list(act_node.users)
         if len(act_users) != 1 or act_users[0].op != "call_module" or type(modules.get(act_users[0].target)) is not nn.GroupNorm:
             continue
         norm_node = act_users[0]
-        conv, act, norm = modules[node.target], modules[act_node.target], modules[norm_node.target]
+        if act_node.op == "call_module":
+            act = modules[act_node.target]
+        else:
+            act, why = _activation_of_call(act_node)
+            if act is None:
+                what = why or f"{getattr(act_node.target, '__name__', act_node.target)} is not a fusable activation"
+                report.skipped.append((node.target, f"not fused: {what}"))
+                continue
+        conv, norm = modules[node.target], modules[norm_node.target]
         reason = fusion_refusal(conv, act, norm)
         if reason is not None:
             report.skipped.append((node.target, f"not fused: {reason}"))

@@ -5,6 +5,7 @@ import copy
 
 import pytest
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 import tconv
@@ -119,6 +120,68 @@ def test_every_fusable_activation(act):
     x = torch.randn(2, 4, 5, 6)
     torch.testing.assert_close(fused(x), model.norm(model.act(model.conv(x))))
     assert "group_norm" in repr(fused)
+
+
+class CallBlock(nn.Module):
+    """A chain whose activation is a function or method call, as model code often writes it."""
+
+    def __init__(self, call):
+        super().__init__()
+        self.conv = nn.ConvTranspose2d(4, 8, 3, stride=2, padding=1, bias=True)
+        self.norm = nn.GroupNorm(4, 8)
+        self.call = call
+
+    def forward(self, x):
+        return self.norm(self.call(self.conv(x)))
+
+
+ACTIVATION_CALLS = [
+    (lambda y: F.relu(y), "relu", {}),
+    (lambda y: torch.relu(y), "relu", {}),
+    (lambda y: F.relu(y, inplace=True), "relu", {}),
+    (lambda y: y.relu(), "relu", {}),
+    (lambda y: F.leaky_relu(y, 0.2), "leaky_relu", {"negative_slope": 0.2}),
+    (lambda y: F.leaky_relu(y, negative_slope=0.05), "leaky_relu", {"negative_slope": 0.05}),
+    (lambda y: F.leaky_relu(y), "leaky_relu", {"negative_slope": 0.01}),
+    (lambda y: F.gelu(y), "gelu", {"approximate": "none"}),
+    (lambda y: F.gelu(y, approximate="tanh"), "gelu", {"approximate": "tanh"}),
+    (lambda y: F.silu(y), "silu", {}),
+    (lambda y: F.hardswish(y), "hardswish", {}),
+    (lambda y: torch.tanh(y), "tanh", {}),
+    (lambda y: y.sigmoid(), "sigmoid", {}),
+    (lambda y: torch.sigmoid(y), "sigmoid", {}),
+    (lambda y: F.hardtanh(y, -0.5, 0.7), "hardtanh", {"min_val": -0.5, "max_val": 0.7}),
+    (lambda y: F.relu6(y), "hardtanh", {"min_val": 0.0, "max_val": 6.0}),
+]
+
+
+@pytest.mark.parametrize("call,kind,args", ACTIVATION_CALLS, ids=[f"c{i}" for i in range(len(ACTIVATION_CALLS))])
+def test_fx_chain_with_activation_call_fused(call, kind, args):
+    torch.manual_seed(2)
+    model = _perturb(CallBlock(call))
+    optimized, report = tconv.optimize(model)
+    assert isinstance(optimized.conv, tconv.ConvTransposeActGroupNorm2d), str(report)
+    assert [name for name, _ in report.fused] == ["conv"] and not report.skipped
+    assert optimized.conv.activation_kind == kind and optimized.conv.activation_args == args
+    assert list(optimized.state_dict()) == list(model.state_dict())
+    reference = _perturb(CallBlock(call))
+    reference.load_state_dict(optimized.state_dict())
+    model.load_state_dict(optimized.state_dict())
+    _check_same(optimized, reference, torch.randn(2, 4, 5, 6))
+
+
+@pytest.mark.parametrize("call,why", [
+    (lambda y, slope=torch.tensor(0.2): F.leaky_relu(y, slope), "computed in the graph"),  # a traced constant
+    (lambda y: torch.abs(y), "abs is not a fusable activation"),
+    (lambda y: F.softplus(y), "softplus is not a fusable activation"),
+], ids=["computed_argument", "abs", "softplus"])
+def test_fx_activation_call_refusals_are_reported(call, why):
+    torch.manual_seed(3)
+    model = _perturb(CallBlock(call))
+    optimized, report = tconv.optimize(model)
+    assert not report.fused and isinstance(optimized.conv, tconv.ConvTranspose2d)
+    assert any(name == "conv" and why in reason for name, reason in report.skipped), str(report)
+    _check_same(optimized, model, torch.randn(2, 4, 5, 6))
 
 
 def test_refusals_are_reported():
