@@ -132,7 +132,7 @@ def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
 
     class _Tracer(fx.Tracer):
         def is_leaf_module(self, m, qualname):  # tconv's modules are opaque ops, like torch's own
-            return isinstance(m, _TCONV_MODULES) or super().is_leaf_module(m, qualname)
+            return isinstance(m, (*_TCONV_MODULES, GroupNormAppliedUpstream)) or super().is_leaf_module(m, qualname)
 
     try:
         graph = _Tracer().trace(model)
@@ -183,7 +183,29 @@ def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
         return model
     gm.graph.lint()
     gm.recompile()
+    _restore_unreferenced_modules(gm, model)
     return gm
+
+
+def _restore_unreferenced_modules(gm: nn.Module, model: nn.Module) -> None:
+    """A GraphModule holds only the submodules, parameters and buffers its graph uses, in the order it met them, under
+    new containers where a path passes through one. What it left out (a module forward does not call, a GroupNorm
+    already passed through, a parameter nothing reads) goes back in under its name, and every container's entries
+    follow the original order, so the state_dict keeps every key in the original order and parameters() lists the
+    same tensors in the same order."""
+    for name, module in model.named_modules():
+        owner = gm.get_submodule(name) if name else gm  # named_modules lists a parent before its children
+        if owner is module:
+            continue
+        for table in ("_modules", "_parameters", "_buffers"):
+            theirs, ours = getattr(module, table), getattr(owner, table)
+            for key, value in theirs.items():
+                if key not in ours:
+                    ours[key] = value
+            ordered = [(key, ours[key]) for key in theirs] + [(k, v) for k, v in ours.items() if k not in theirs]
+            ours.clear()
+            ours.update(ordered)
+        owner._non_persistent_buffers_set |= module._non_persistent_buffers_set
 
 
 def _replace_convs(model: nn.Module, report: OptimizeReport) -> nn.Module:

@@ -184,6 +184,39 @@ def test_fx_activation_call_refusals_are_reported(call, why):
     _check_same(optimized, model, torch.randn(2, 4, 5, 6))
 
 
+class MixedNet(nn.Module):
+    """A Sequential chain, a chain written with a call inside a nested block, a submodule forward never calls and a
+    parameter read directly: the GraphModule holds only what its graph calls, the rest must come back."""
+
+    def __init__(self):
+        super().__init__()
+        self.block = CallBlock(lambda y: F.relu(y))
+        self.block.unused = nn.Linear(3, 3)
+        self.block.register_buffer("steps", torch.zeros(()))
+        self.block.register_buffer("scratch", torch.zeros(2), persistent=False)
+        self.offset = nn.Parameter(torch.zeros(2))  # read by nothing
+        self.seq = nn.Sequential(nn.ConvTranspose2d(8, 6, 3, padding=1), nn.SiLU(), nn.GroupNorm(3, 6))
+        self.scale = nn.Parameter(torch.ones(1))
+
+    def forward(self, x):
+        return self.seq(self.block(x)) * self.scale
+
+
+def test_fx_and_sequential_fusion_keep_every_state_dict_key():
+    torch.manual_seed(4)
+    model = _perturb(MixedNet())
+    optimized, report = tconv.optimize(model)
+    assert sorted(name for name, _ in report.fused) == ["block.conv", "seq.0"]
+    assert isinstance(optimized, torch.fx.GraphModule)
+    assert list(optimized.state_dict()) == list(model.state_dict())
+    assert [n for n, _ in optimized.named_parameters()] == [n for n, _ in model.named_parameters()]
+    assert isinstance(optimized.block.unused, nn.Linear) and isinstance(optimized.get_submodule("seq.2"), nn.GroupNorm)
+    reference = _perturb(MixedNet())
+    reference.load_state_dict(optimized.state_dict(), strict=True)
+    optimized.load_state_dict(reference.state_dict(), strict=True)
+    _check_same(optimized, reference, torch.randn(2, 4, 5, 6))
+
+
 def test_refusals_are_reported():
     model = nn.Sequential(nn.ConvTranspose2d(2, 4, 3), nn.PReLU(), nn.GroupNorm(2, 4),
                           nn.ConvTranspose2d(4, 6, 3), nn.ReLU(), nn.GroupNorm(2, 4))
