@@ -1,6 +1,6 @@
 """tconv.optimize(model): swap tconv's modules into an existing model.
 
-1. Every ConvTranspose2d/3d -> activation -> GroupNorm chain becomes one
+1. Every ConvTranspose2d/3d -> activation -> GroupNorm chain (or ConvTranspose -> GroupNorm) becomes one
    `ConvTransposeActGroupNorm{2,3}d` (tconv/fused.py): inside nn.Sequential containers directly,
    elsewhere through torch.fx when the model is traceable (the result is then a GraphModule).
    Through torch.fx the activation may also be a function or method call (F.relu, torch.sigmoid,
@@ -56,9 +56,17 @@ def _fuse_sequentials(model: nn.Module, report: OptimizeReport) -> None:
         if not isinstance(container, nn.Sequential):
             continue
         names = list(container._modules)
-        for i in range(len(names) - 2):
-            conv, act, norm = (container._modules[n] for n in names[i:i + 3])
-            if not isinstance(conv, (nn.ConvTranspose2d, nn.ConvTranspose3d)) or type(norm) is not nn.GroupNorm:
+        for i in range(len(names) - 1):
+            conv = container._modules[names[i]]
+            if not isinstance(conv, (nn.ConvTranspose2d, nn.ConvTranspose3d)):
+                continue
+            # ConvTranspose -> activation -> GroupNorm, or ConvTranspose -> GroupNorm (the identity activation).
+            following = [container._modules[n] for n in names[i + 1:i + 3]]
+            if type(following[0]) is nn.GroupNorm:
+                act, norm, span = nn.Identity(), following[0], 2
+            elif len(following) == 2 and type(following[1]) is nn.GroupNorm:
+                act, norm, span = following[0], following[1], 3
+            else:
                 continue
             where = _qualified(prefix, names[i])
             reason = fusion_refusal(conv, act, norm)
@@ -69,8 +77,9 @@ def _fuse_sequentials(model: nn.Module, report: OptimizeReport) -> None:
             applied = GroupNormAppliedUpstream.from_group_norm(norm)
             fused.bind_group_norm(applied)  # the module that stays in the tree owns the parameters
             container._modules[names[i]] = fused
-            container._modules[names[i + 1]] = nn.Identity()
-            container._modules[names[i + 2]] = applied
+            if span == 3:
+                container._modules[names[i + 1]] = nn.Identity()
+            container._modules[names[i + span - 1]] = applied
             report.fused.append((where, _chain_text(conv, act, norm)))
 
 
@@ -154,12 +163,17 @@ def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
         users = list(node.users)
         if len(users) != 1 or users[0].op not in ("call_module", "call_function", "call_method"):
             continue
-        act_node = users[0]
-        act_users = list(act_node.users)
-        if len(act_users) != 1 or act_users[0].op != "call_module" or type(modules.get(act_users[0].target)) is not nn.GroupNorm:
-            continue
-        norm_node = act_users[0]
-        if act_node.op == "call_module":
+        if users[0].op == "call_module" and type(modules.get(users[0].target)) is nn.GroupNorm:
+            act_node, norm_node = None, users[0]  # ConvTranspose -> GroupNorm: the identity activation
+        else:
+            act_node = users[0]
+            act_users = list(act_node.users)
+            if len(act_users) != 1 or act_users[0].op != "call_module" or type(modules.get(act_users[0].target)) is not nn.GroupNorm:
+                continue
+            norm_node = act_users[0]
+        if act_node is None:
+            act = nn.Identity()
+        elif act_node.op == "call_module":
             act = modules[act_node.target]
         else:
             act, why = _activation_of_call(act_node)
@@ -176,7 +190,8 @@ def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
         setattr(gm.get_submodule(parent_name) if parent_name else gm, child, fused_class_for(conv).fuse(conv, act, norm))
         norm_node.replace_all_uses_with(node)
         gm.graph.erase_node(norm_node)
-        gm.graph.erase_node(act_node)
+        if act_node is not None:
+            gm.graph.erase_node(act_node)
         report.fused.append((node.target, _chain_text(conv, act, norm)))
         changed = True
     if not changed:

@@ -217,6 +217,36 @@ def test_fx_and_sequential_fusion_keep_every_state_dict_key():
     _check_same(optimized, reference, torch.randn(2, 4, 5, 6))
 
 
+class NormFirstBlock(nn.Module):
+    """ConvTranspose -> GroupNorm -> activation (the order of many decoders), through torch.fx."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.ConvTranspose3d(4, 6, 2, stride=2)
+        self.norm = nn.GroupNorm(3, 6)
+
+    def forward(self, x):
+        return F.silu(self.norm(self.conv(x)))
+
+
+def test_conv_then_group_norm_fused_with_identity_activation():
+    torch.manual_seed(5)
+    seq = _perturb(nn.Sequential(nn.ConvTranspose2d(4, 6, 3, stride=2), nn.GroupNorm(2, 6), nn.SiLU()))
+    optimized, report = tconv.optimize(seq)
+    assert isinstance(optimized[0], tconv.ConvTransposeActGroupNorm2d) and optimized[0].activation_kind == "identity"
+    assert isinstance(optimized[1], nn.GroupNorm) and isinstance(optimized[2], nn.SiLU)
+    assert [name for name, _ in report.fused] == ["0"]
+    assert list(optimized.state_dict()) == list(seq.state_dict())
+    _check_same(optimized, seq, torch.randn(2, 4, 5, 6))
+
+    block = _perturb(NormFirstBlock())
+    optimized, report = tconv.optimize(block)
+    assert isinstance(optimized.conv, tconv.ConvTransposeActGroupNorm3d) and optimized.conv.activation_kind == "identity"
+    assert [name for name, _ in report.fused] == ["conv"]
+    assert list(optimized.state_dict()) == list(block.state_dict())
+    _check_same(optimized, block, torch.randn(2, 4, 3, 4, 5))
+
+
 def test_refusals_are_reported():
     model = nn.Sequential(nn.ConvTranspose2d(2, 4, 3), nn.PReLU(), nn.GroupNorm(2, 4),
                           nn.ConvTranspose2d(4, 6, 3), nn.ReLU(), nn.GroupNorm(2, 4))
