@@ -3,6 +3,7 @@ matches the original model in exact fp32 (allclose 1e-4) and stays within 2x PyT
 bf16, for the output and every gradient (skipped without CUDA)."""
 import pytest
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 import tconv
@@ -52,3 +53,43 @@ def test_optimized_block_matches(dims, dtype):
         else:
             err = lambda t: ((t.double() - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
             assert err(got) <= 2 * err(same) + 4e-3
+
+
+class _CallChains(nn.Module):
+    """Chains torch.fx fuses: an activation written as a call, and ConvTranspose -> GroupNorm followed by one."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose3d(16, 32, 2, stride=2, bias=True)
+        self.norm = nn.GroupNorm(8, 32)
+        self.up2 = nn.ConvTranspose3d(32, 16, 3, padding=1)
+        self.norm2 = nn.GroupNorm(4, 16)
+
+    def forward(self, x):
+        y = self.norm(F.leaky_relu(self.up(x), 0.2))
+        return F.silu(self.norm2(self.up2(y)))
+
+
+def test_fx_fused_call_chains_match():
+    """The chains tconv.optimize fuses through torch.fx (an F.leaky_relu call; conv -> GroupNorm, then F.silu) match
+    the original model in exact fp32 (allclose 1e-4 against float64) for the output and every gradient."""
+    torch.manual_seed(1)
+    model = _CallChains().cuda()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn_like(p))
+    optimized, report = tconv.optimize(model)
+    assert sorted(name for name, _ in report.fused) == ["up", "up2"]
+    x = torch.rand(2, 16, 4, 4, 4, device="cuda")
+    grad = torch.randn(2, 16, 8, 8, 8, device="cuda")
+    ref64 = _run(model.double(), x.double(), grad.double())
+    model.float()
+    old = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = False
+    try:
+        ours = _run(optimized, x, grad)
+    finally:
+        torch.backends.cudnn.allow_tf32 = old
+    for got, want in zip(ours, ref64):
+        scale = max(1.0, want.pow(2).mean().sqrt().item())
+        torch.testing.assert_close(got.double(), want, atol=1e-4 * scale, rtol=1e-4)
