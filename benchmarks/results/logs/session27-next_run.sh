@@ -11,6 +11,7 @@
 # the two A/Bs (TF32 fwd+bwd); then, if time is left, synccheck and the kernel breakdowns.
 # Predicted (notes/perf.md Session 27): DCGAN grad_weight ~0.42 -> ~0.30 ms (fwd+bwd 1.385 -> ~1.27 ms); L1-68
 # grad_weight 14.2 -> ~6-7 ms without the sliding window (L2-bound at ~29 GB), fwd+bwd 28.9 -> ~21 ms.
+# Returns 8 files (the limit): pytest, memcheck, racecheck, synccheck and breakdown logs, both A/B logs, ab_json.tgz.
 # Usage: COMMIT=<sha from the development machine> bash benchmarks/results/logs/session27-next_run.sh   (~580 s)
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
@@ -44,6 +45,7 @@ OUT=/tmp/ab SWITCH=TCONV_GRAD_WEIGHT_SHIFTED_X VALUES="1 0" ROUNDS=2 PRECISIONS=
   timeout 150 bash scripts/device_switch_ab.sh l1_68_convt3d_square_input_asym_kernel \
   l1_71_convt2d_asym_input_square_kernel > $OUT/ab_shifted.log 2>&1
 echo "ab shifted-x rc $?"; grep -v "^ " $OUT/ab_shifted.log | cut -c1-200
+tar czf $OUT/ab_json.tgz -C /tmp/ab . 2>/dev/null  # quick_timing's JSON rows (GPU, versions) for benchmarks/results
 echo "t $((SECONDS-t0)) s"
 if [ $((SECONDS-t0)) -lt 480 ]; then
   timeout 60 compute-sanitizer --tool synccheck python3 tests/sanitize_small.py > $OUT/synccheck.log 2>&1
