@@ -38,10 +38,10 @@ for tool in memcheck racecheck; do
   echo "$tool rc $?"; tail -1 $OUT/$tool.log
 done
 echo "t $((SECONDS-t0)) s"
-OUT=/tmp/ab SWITCH=TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED VALUES="1 0" ROUNDS=2 PRECISIONS="tf32" \
+OUT=/tmp/ab/rows SWITCH=TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED VALUES="1 0" ROUNDS=2 PRECISIONS="tf32" \
   timeout 100 bash scripts/device_switch_ab.sh real_dcgan_up real_vae_up > $OUT/ab_rows.log 2>&1
 echo "ab rows rc $?"; grep -v "^ " $OUT/ab_rows.log | cut -c1-200
-OUT=/tmp/ab SWITCH=TCONV_GRAD_WEIGHT_SHIFTED_X VALUES="1 0" ROUNDS=2 PRECISIONS="tf32" \
+OUT=/tmp/ab/shifted_x SWITCH=TCONV_GRAD_WEIGHT_SHIFTED_X VALUES="1 0" ROUNDS=2 PRECISIONS="tf32" \
   timeout 150 bash scripts/device_switch_ab.sh l1_68_convt3d_square_input_asym_kernel \
   l1_71_convt2d_asym_input_square_kernel > $OUT/ab_shifted.log 2>&1
 echo "ab shifted-x rc $?"; grep -v "^ " $OUT/ab_shifted.log | cut -c1-200
