@@ -154,6 +154,10 @@ def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
         return model
     gm = fx.GraphModule(model, graph)
     modules = dict(gm.named_modules())
+
+    def is_group_norm(n) -> bool:
+        return n.op == "call_module" and type(modules.get(n.target)) is nn.GroupNorm
+
     changed = False
     for node in list(gm.graph.nodes):
         if node.op != "call_module" or not isinstance(modules.get(node.target), (nn.ConvTranspose2d, nn.ConvTranspose3d)):
@@ -163,12 +167,12 @@ def _fuse_with_fx(model: nn.Module, report: OptimizeReport) -> nn.Module:
         users = list(node.users)
         if len(users) != 1 or users[0].op not in ("call_module", "call_function", "call_method"):
             continue
-        if users[0].op == "call_module" and type(modules.get(users[0].target)) is nn.GroupNorm:
+        if is_group_norm(users[0]):
             act_node, norm_node = None, users[0]  # ConvTranspose -> GroupNorm: the identity activation
         else:
             act_node = users[0]
             act_users = list(act_node.users)
-            if len(act_users) != 1 or act_users[0].op != "call_module" or type(modules.get(act_users[0].target)) is not nn.GroupNorm:
+            if len(act_users) != 1 or not is_group_norm(act_users[0]):
                 continue
             norm_node = act_users[0]
         if act_node is None:
@@ -210,7 +214,9 @@ def _restore_unreferenced_modules(gm: nn.Module, model: nn.Module) -> None:
     same tensors in the same order."""
     for name, module in model.named_modules():
         owner = gm.get_submodule(name) if name else gm  # named_modules lists a parent before its children
-        if owner is module:
+        # Only gm and the plain containers fx made along a path are partial; a module the graph calls (or the fused
+        # module that replaced one) is whole.
+        if owner is module or (owner is not gm and type(owner) is not nn.Module):
             continue
         for table in ("_modules", "_parameters", "_buffers"):
             theirs, ours = getattr(module, table), getattr(owner, table)
