@@ -201,6 +201,14 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(160, 40, 4, 4, device=DEVICE, requires_grad=True)
     out = tconv.conv_transpose2d(x, w, None, 2, 1)
     out.backward(torch.randn_like(out))
+# The shifted-x grad_weight kernel (Hopper, TF32 mode, "auto"): k3x5x5 over 24 input and 40 output channels (partial
+# tiles), W padding 1 (window offset e = 1), W_out 20 (two chunks, the second partial), 15 (kd, kh) rows in 5 row tiles.
+# Its tensor maps need rows of a multiple of 16 bytes: x is 18 wide in rows of 20 floats, grad_output 20 wide.
+with tconv._ops.use_algorithm("auto"):
+    x = torch.randn(2, 24, 3, 4, 20, device=DEVICE)[..., :18]
+    w = torch.randn(24, 40, 3, 5, 5, device=DEVICE, requires_grad=True)
+    out = tconv.conv_transpose3d(x, w, None, 1, (0, 1, 1))
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

@@ -11,6 +11,7 @@ Error = max |x - ref| / max |ref| (a normalised max error; NaN fails).
 import contextlib
 import math
 import random
+import re
 import warnings
 import zlib
 
@@ -82,6 +83,10 @@ def make_tensor(shape, dtype, layout, rng_gen):
         big = torch.randn([s * 2 if i == len(shape) - 1 else s for i, s in enumerate(shape)],
                           generator=rng_gen, device="cuda").to(dtype)
         return big[..., ::2]
+    if layout == "row_padded":  # W contiguous, rows (and so every stride) padded to 16 bytes plus one more
+        width = shape[-1]
+        big = torch.randn([*shape[:-1], (width + 4) // 4 * 4 + 4], generator=rng_gen, device="cuda").to(dtype)
+        return big[..., :width]
     if layout == "misaligned":  # contiguous, but one element past the allocation's alignment
         return torch.randn(math.prod(shape) + 1, generator=rng_gen, device="cuda").to(dtype)[1:].view(shape)
     t = torch.randn(shape, generator=rng_gen, device="cuda").to(dtype)
@@ -102,7 +107,8 @@ def _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_pa
     gen = torch.Generator(device="cuda").manual_seed(seed)
     dtype = dtype_of(mode)
     x = make_tensor([batch, cin, *spatial], dtype, layout, gen).requires_grad_()
-    w = make_tensor([cin, cout // groups, *kernel], dtype, "contiguous" if layout == "strided" else layout, gen).requires_grad_()
+    w_layout = "contiguous" if layout in ("strided", "row_padded") else layout
+    w = make_tensor([cin, cout // groups, *kernel], dtype, w_layout, gen).requires_grad_()
     b = torch.randn(cout, generator=gen, device="cuda").to(dtype).requires_grad_() if bias else None
     args = (stride, padding, output_padding, groups, dilation)
     leaves = [t for t in (x, w, b) if t is not None]
@@ -300,9 +306,9 @@ def test_grad_weight_packed_taps_where_planned():
     assert not any("wgmma" in n for n in grad_weight_kernels(24, "fp32"))
 
 
-# The rows grad_weight kernel (tconv_igemm_grad_weight_wgmma_rows_kernel, Hopper, fp32 data in TF32 mode): 2D, W
-# stride 2 with kernel W 4 or 2 (the W fold), an even kH, >= 128 input channels per group, tensors a TMA tensor map
-# takes (W-contiguous, strides of whole 16 bytes). DCGAN's k4 s2 p1 (one 128-channel C_in tile); a partial C_in
+# The rows grad_weight kernels (tconv_igemm_grad_weight_wgmma_rows[_specialized]_kernel, Hopper, fp32 data in TF32
+# mode): 2D, W stride 2 with kernel W 4 or 2 (the W fold), an even kH, >= 128 input channels per group, tensors a TMA
+# tensor map takes (W-contiguous, strides of whole 16 bytes). DCGAN's k4 s2 p1 (one 128-channel C_in tile); a partial C_in
 # tile, a partial C_out tile and W over two 16-position chunks; groups with H dilation 2, kernel W 2 (one folded
 # tap) and output padding; W padding 3; odd W sizes (W_in 9, W_out 19: the boxes' zero fill at both W ends).
 # The other modes and the misaligned layout (not taken) check that the other plans size the workspace they use.
@@ -342,13 +348,85 @@ def test_grad_weight_rows_where_planned():
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
         return [e.name for e in prof.events() if "grad_weight" in e.name]
+    # Either form: tconv_igemm_grad_weight_wgmma_rows_kernel or ..._rows_specialized_kernel (the default).
     names = grad_weight_kernels(4)
-    assert any("grad_weight_wgmma_rows_kernel<2, 2," in n for n in names), names
+    assert any(re.search(r"grad_weight_wgmma_rows_(specialized_)?kernel<2, 2,", n) for n in names), names
     names = grad_weight_kernels(2)
-    assert any("grad_weight_wgmma_rows_kernel<2, 1," in n for n in names), names
+    assert any(re.search(r"grad_weight_wgmma_rows_(specialized_)?kernel<2, 1,", n) for n in names), names
     for names in (grad_weight_kernels(4, "fp32"), grad_weight_kernels(4, cin=64),
                   grad_weight_kernels(4, w_contiguous=False)):
         assert names and not any("rows_kernel" in n for n in names), names
+
+
+# The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode):
+# W stride and dilation 1, kernel W 1-5, 16-32 input and >= 32 output channels per group, and tensors a TMA tensor
+# map can describe: W contiguous, every other stride a multiple of 16 bytes. grad_output is contiguous here, so W_out
+# is a multiple of 4 in every case; x's rows are too in "contiguous" (all but s2 and s5, whose x rows of 17 floats
+# fall back there) and always in "row_padded". K runs over grad_output W chunks of 16 and B is four shifted copies of
+# the x window, so the cases cover every kernel width (a tap pair, two pairs, an odd last tap, one tap), the window's
+# alignment offsets e = W padding mod 4 = 0-3, a last W chunk only partly inside the grad_output, flattened (kd, kh)
+# row tiles that span two kd or end past the last row, partial C_in and C_out tiles, two C_out tiles, groups, D/H
+# strides, dilation and output padding. L1-68's k3x5x5 (C 32 -> 64) is s0's shape on a smaller input.
+SHIFTED_X_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (3, 2, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 20], False),    # e 0, W_out 24
+    (2, 2, 24, 40, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 16], True),                       # e 1, W_out 16
+    (3, 2, 64, 64, 2, [2, 3, 4], [2, 2, 1], [1, 0, 2], [1, 1, 0], [1, 2, 1], [3, 4, 17], True),     # e 2, W_out 16
+    (2, 3, 16, 96, 1, [4, 3], [1, 1], [2, 3], [0, 0], [1, 1], [6, 36], False),                      # e 3, W_out 32
+    (3, 1, 32, 64, 1, [3, 3, 1], [1, 1, 1], [1, 1, 0], [0, 0, 0], [1, 1, 1], [3, 4, 40], False),    # e 0, W_out 40
+    (2, 2, 32, 32, 1, [5, 2], [1, 1], [0, 1], [0, 0], [2, 1], [7, 17], True),                       # e 1, W_out 16
+    (2, 2, 32, 64, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [6, 24], False),                      # e 2, W_out 24
+]
+SHIFTED_X_FALLS_BACK_WHEN_CONTIGUOUS = {2, 5}  # x rows of 17 floats: no tensor map
+
+
+def grad_weight_kernel_names(prof):
+    return [e.name for e in prof.events() if "grad_weight" in e.name]
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "igemm"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("layout", ["contiguous", "row_padded", "misaligned", "channels_last", "strided"])
+@pytest.mark.parametrize("case", range(len(SHIFTED_X_GRID)), ids=[f"s{i}" for i in range(len(SHIFTED_X_GRID))])
+def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
+    """Matches float64 and torch in every layout and mode; on Hopper in TF32 mode, "auto" with a TMA-mappable x runs
+    the shifted-x kernel (so these cases test it, not a fallback), and the other layouts fall back."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        run_case(*SHIFTED_X_GRID[case], mode=mode, layout=layout,
+                 seed=zlib.crc32(f"{SHIFTED_X_GRID[case]}{layout}{mode}s".encode()) % 10000,
+                 poison=poison_allocator, algorithm=algorithm)
+    if mode == "tf32" and algorithm == "auto" and strip_kernel_runs():
+        mappable = layout == "row_padded" or (layout == "contiguous" and case not in SHIFTED_X_FALLS_BACK_WHEN_CONTIGUOUS)
+        kernel_w = SHIFTED_X_GRID[case][5][-1]
+        names = grad_weight_kernel_names(prof)
+        took = any(f"grad_weight_wgmma_shifted_x_kernel<{kernel_w}>" in n for n in names)
+        assert took == mappable, names
+
+
+def test_grad_weight_shifted_x_where_planned():
+    """On Hopper in TF32 mode L1-68's k3x5x5 (C 32 -> 64) runs grad_weight as the shifted-x kernel with five W taps,
+    a k3 one with three; exact fp32, 64 input channels per group, W stride 2 and a grad_output whose rows are not a
+    multiple of 16 bytes (W_out 26: no TMA tensor map) do not take it."""
+    if not strip_kernel_runs():
+        pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
+
+    def grad_weight_kernels(kernel_w, mode="tf32", cin=32, stride_w=1, padding_w=None):
+        x = torch.randn(2, cin, 3, 4, 24, device="cuda")
+        w = torch.randn(cin, 64, 3, 5, kernel_w, device="cuda", requires_grad=True)
+        padding_w = (kernel_w - 1) // 2 if padding_w is None else padding_w
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose3d(x, w, stride=(1, 1, stride_w), padding=(0, 0, padding_w))
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return grad_weight_kernel_names(prof)
+    names = grad_weight_kernels(5, padding_w=0)
+    assert any("grad_weight_wgmma_shifted_x_kernel<5>" in n for n in names), names
+    names = grad_weight_kernels(3)
+    assert any("grad_weight_wgmma_shifted_x_kernel<3>" in n for n in names), names
+    for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(5, cin=64), grad_weight_kernels(4, stride_w=2),
+                  grad_weight_kernels(3, padding_w=0)):
+        assert names and not any("shifted_x" in n for n in names), names
 
 
 def test_grad_weight_rows_expanded_grad_output():

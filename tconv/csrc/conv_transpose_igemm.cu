@@ -616,11 +616,19 @@ TCONV_DEFINE_WGMMA_TF32_SHARED(256)
   template <>                                   \
   __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&)[N / 2], const uint32_t (&)[4], uint64_t) {}
 #endif
+#define TCONV_WGMMA_D32 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+#define TCONV_WGMMA_ARGS32 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, %19}, %20"
+TCONV_DEFINE_WGMMA(32, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(48, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32")
 // 16-bit data runs wgmma with A from shared memory (wgmma_mma_shared_a).
 #undef TCONV_DEFINE_WGMMA
+#undef TCONV_WGMMA_ARGS32
+#undef TCONV_WGMMA_D32
 #undef TCONV_WGMMA_ARGS48
 #undef TCONV_WGMMA_ARGS64
 #undef TCONV_WGMMA_ARGS128
@@ -1935,6 +1943,120 @@ struct RowsWeightArgs {
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
 };
 
+// Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
+// split's end asks for image N (outside both maps: zeros).
+template <int kRowGroups, int kUnits>
+struct RowsStageIssuer {
+  using T = WeightWgmmaRowsTile<kRowGroups>;
+  WeightStageCursor<false> cur;
+  int x_channel, dy_channel, ow_base;
+  __device__ __forceinline__ RowsStageIssuer(const RowsWeightArgs& args, const WeightBlock& blk, int e)
+      : cur(weight_stage_cursor<false>(args.a, blk)),
+        x_channel(blk.g * args.a.cin_g + blk.ci0),
+        dy_channel((blk.g * args.a.cout_g + blk.co0) / T::kFold),
+        ow_base(2 * blk.taps.kw0 - args.a.fold_padding - e) {}
+  // units: kUnits consecutive units of T::kUnitFloats (x box, then the raw rows of each warpgroup).
+  __device__ __forceinline__ void issue(const RowsWeightArgs& args, const WeightBlock& blk, float* units, uint64_t* bar) {
+    const WeightGradArgs& a = args.a;
+    mbarrier_arrive_expect_tx(bar, uint32_t(kUnits * T::kUnitFloats * sizeof(float)));
+#pragma unroll
+    for (int v = 0; v < kUnits; ++v) {
+      float* const unit = units + v * T::kUnitFloats;
+      const int iw0 = cur.wc * T::kBlockK, n = cur.u < blk.u_end ? int(cur.n) : args.batch;
+      tma_load_5d(unit, &args.x_map, iw0, x_channel, cur.ih, cur.id, n, bar);
+      const int od = cur.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
+#pragma unroll
+      for (int w = 0; w < kRowGroups; ++w) {
+        const int oh = cur.ih * a.stride[1] + (blk.kh + w) * a.dilation[1] - a.padding[1];
+        tma_load_5d(unit + T::kStageB + w * T::kStageA, &args.dy_map, 2 * iw0 + ow_base, dy_channel, oh, od, n, bar);
+      }
+      cur.advance(a);
+    }
+  }
+};
+// The box's first W element must lie on 16 bytes (iw0 is a multiple of 16), so the raw rows start e positions early.
+__device__ __forceinline__ int rows_alignment_offset(const WeightGradArgs& a, const WTapGroup& taps) {
+  return ((2 * taps.kw0 - a.fold_padding) % 4 + 4) % 4;
+}
+// A fragments of one stage: this thread's rows wwarp * 16 + gid (+ 8) are channel wwarp * 8 + gid / 2 (+ 4), phase
+// gid % 2, whose strip column c lies at raw column 2 c + phase + e (frag_at). Taps past the group's count load zeros
+// (their wgmmas still issue: no branch between a stage's wgmmas).
+template <int kRowGroups, int kUnits, int kMaxTaps>
+__device__ __forceinline__ void load_rows_fragments(uint32_t (&frag)[kUnits][WeightWgmmaRowsTile<kRowGroups>::kBlockK / 8][kMaxTaps][4],
+                                                    const float* stage, int frag_at, int shift_step, int count) {
+  using T = WeightWgmmaRowsTile<kRowGroups>;
+  constexpr int LDR = T::kLdRaw;
+#pragma unroll
+  for (int v = 0; v < kUnits; ++v)
+#pragma unroll
+    for (int k8 = 0; k8 < T::kBlockK / 8; ++k8)
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) {
+        const float* p = stage + v * T::kUnitFloats + frag_at + 2 * (k8 * 8 + t * shift_step);
+        const bool tap_live = t < count;
+        frag[v][k8][t][0] = to_tf32(tap_live ? p[0] : 0.f);
+        frag[v][k8][t][1] = to_tf32(tap_live ? p[4 * LDR] : 0.f);
+        frag[v][k8][t][2] = to_tf32(tap_live ? p[8] : 0.f);
+        frag[v][k8][t][3] = to_tf32(tap_live ? p[4 * LDR + 8] : 0.f);
+      }
+}
+// One stage's wgmmas (committed, not waited for): per unit and k8 step one m64n128k8 per tap.
+template <int kRowGroups, int kUnits, int kMaxTaps>
+__device__ __forceinline__ void issue_rows_wgmmas(float (&acc)[kMaxTaps][WeightWgmmaRowsTile<kRowGroups>::kBlockN / 2],
+                                                  const uint32_t (&frag)[kUnits][WeightWgmmaRowsTile<kRowGroups>::kBlockK / 8][kMaxTaps][4],
+                                                  const float* b_tile) {
+  using T = WeightWgmmaRowsTile<kRowGroups>;
+  wgmma_fence();
+#pragma unroll
+  for (int v = 0; v < kUnits; ++v)
+#pragma unroll
+    for (int k8 = 0; k8 < T::kBlockK / 8; ++k8) {
+      const uint64_t b_desc =
+          wgmma_smem_descriptor(b_tile + v * T::kStageB + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<T::kBlockN, float>(acc[t], frag[v][k8][t], b_desc);
+    }
+  wgmma_commit();
+}
+// The rows kernels' sums: accumulator i = 4 j + 2 h + l is folded column co0 + wwarp * 16 + gid + 8 h, C_in column
+// 8 j + 2 tig + l. Ordered splits past the first add to the earlier sums: the 8 of two C_in column groups are read
+// before any is written, so their L2 round trips overlap (one read-modify-write at a time would wait ~128 times per
+// thread while the tile's later splits wait on this one). out: weight_sums_destination's, which every thread of the
+// block calls (its barrier).
+template <int kMaxTaps, int BN>
+__device__ __forceinline__ void store_rows_weight_sums(const WeightGradArgs& a, const WeightWork& work,
+                                                       const WeightBlock& blk, float* out, int kh, int wwarp,
+                                                       const float (&acc)[kMaxTaps][BN / 2]) {
+  const int lane = threadIdx.x % 32, gid = lane / 4, tig = lane % 4;
+  const bool add = a.split_turns != nullptr && work.split > 0;
+  const int tap_row = (blk.kd * a.kernel[1] + kh) * a.kernel[2];
+  const int ci_first = blk.ci0 + 2 * tig, co_first = blk.co0 + wwarp * 16 + gid;
+  const int64_t ci_step = int64_t(a.cout_g) * a.taps;
+  constexpr int kGroups = 2;  // C_in column groups (of 8) per batch
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t) {
+    if (t >= blk.taps.count) break;
+    float* const base = out + ((int64_t(blk.g) * a.cin_g + ci_first) * a.cout_g + co_first) * a.taps + tap_row +
+                        blk.taps.kw0 + t * blk.taps.kw_step;
+#pragma unroll
+    for (int j0 = 0; j0 < BN / 8; j0 += kGroups) {
+      float earlier[kGroups * 4];
+#pragma unroll
+      for (int b = 0; b < kGroups * 4; ++b) {
+        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
+        const bool ok = ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g;
+        earlier[b] = add && ok ? __ldcg(base + (8 * j + l) * ci_step + 8 * h * a.taps) : 0.f;
+      }
+#pragma unroll
+      for (int b = 0; b < kGroups * 4; ++b) {
+        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
+        if (ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g)
+          base[(8 * j + l) * ci_step + 8 * h * a.taps] = acc[t][4 * j + 2 * h + l] + earlier[b];
+      }
+    }
+  }
+}
+
 // grad_weight on Hopper for 2D up-convs of W stride 2 with whole W phases (WeightWgmmaRowsTile: the W fold with
 // fold 2, kD 1, fp32 data in TF32 mode). A block is (kH row group, W tap group, group, C_out tile, C_in tile) x one
 // split of K; warpgroup w takes kH row kh + w. A unit is one input row's 16 positions; a stage is kUnits units, each
@@ -1951,7 +2073,7 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
   using T = WeightWgmmaRowsTile<kRowGroups>;
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::stages(kUnits), LDR = T::kLdRaw;
-  constexpr int kUnit = T::kUnitFloats, kFold = T::kFold;
+  constexpr int kUnit = T::kUnitFloats;
   const WeightGradArgs& a = args.a;
   extern __shared__ __align__(128) float rows_smem[];
   float* const b_tiles = rows_smem;                              // [2][kUnits][BN x BK], core matrices
@@ -1960,11 +2082,7 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
 
   const WeightWork work = weight_block_work(a);
   const WeightBlock blk = decode_weight_block(a, work, BN, BM, T::kMaxStripShift, kRowGroups);
-  const WTapGroup& taps = blk.taps;
-  const int g = blk.g, ci0 = blk.ci0, co0 = blk.co0;
-  const int64_t u_end = blk.u_end;
-  const int iterations = int(u_end - blk.u_begin + kUnits - 1) / kUnits;
-  WeightStageCursor<false> cur = weight_stage_cursor<false>(a, blk);
+  const int iterations = int(blk.u_end - blk.u_begin + kUnits - 1) / kUnits;
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int group = uniform_warpgroup(), wwarp = warp % 4;
@@ -1976,27 +2094,8 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
   }
   __syncthreads();
 
-  // Thread 0's boxes for the next kUnits units. A unit past the split's end asks for image N (outside: zeros).
-  const int x_channel = g * a.cin_g + ci0, dy_channel = (g * a.cout_g + co0) / kFold;
-  // The box's first W element must be 16-byte aligned (iw0 is a multiple of 16): e positions early.
-  const int e = ((2 * taps.kw0 - a.fold_padding) % 4 + 4) % 4, ow_base = 2 * taps.kw0 - a.fold_padding - e;
-  auto issue_stage = [&](int slot) {
-    mbarrier_arrive_expect_tx(&full[slot], uint32_t(kUnits * kUnit * sizeof(float)));
-#pragma unroll
-    for (int v = 0; v < kUnits; ++v) {
-      float* const unit = slots + (slot * kUnits + v) * kUnit;
-      const int iw0 = cur.wc * BK, n = cur.u < u_end ? int(cur.n) : args.batch;
-      tma_load_5d(unit, &args.x_map, iw0, x_channel, cur.ih, cur.id, n, &full[slot]);
-      const int od = cur.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
-#pragma unroll
-      for (int w = 0; w < kRowGroups; ++w) {
-        const int oh = cur.ih * a.stride[1] + (blk.kh + w) * a.dilation[1] - a.padding[1];
-        tma_load_5d(unit + T::kStageB + w * T::kStageA, &args.dy_map, 2 * iw0 + ow_base, dy_channel, oh, od, n,
-                    &full[slot]);
-      }
-      cur.advance(a);
-    }
-  };
+  const int e = rows_alignment_offset(a, blk.taps);
+  RowsStageIssuer<kRowGroups, kUnits> issuer(args, blk, e);
   // This thread's x pieces: (C_in row xr, positions 4 xq .. 4 xq + 3) of the box, into core matrix (xr / 8, xq).
   const int xq = tid % 4;
   int x_box[T::kXCopies], x_core[T::kXCopies];
@@ -2013,16 +2112,12 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
   for (int t = 0; t < kMaxTaps; ++t)
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
-  // Taps past the group's count issue their wgmmas on zero fragments (no branch between a stage's wgmmas).
-  const int count = taps.count;
-  // This thread's fragment rows wwarp * 16 + gid (+ 8): channel wwarp * 8 + gid / 2 (+ 4), phase gid % 2, whose
-  // strip column c lies at raw column 2 c + phase + e.
   const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * LDR + gid % 2 + e + 2 * tig;
 
   if (tid == 0) {
 #pragma unroll
     for (int st = 0; st < S - 1; ++st)
-      if (st < iterations) issue_stage(st);
+      if (st < iterations) issuer.issue(args, blk, slots + st * kUnits * kUnit, &full[st]);
   }
   for (int it = 0; it < iterations; ++it) {
     const int slot = it % S;
@@ -2047,69 +2142,350 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
     __syncthreads();
     // The slot refilled is the one the previous iteration read, which every thread finished before the barrier
     // above; the B tile written above was last read by the wgmmas two iterations ago, complete in every warp.
-    if (tid == 0 && it + S - 1 < iterations) issue_stage((it + S - 1) % S);
+    if (tid == 0 && it + S - 1 < iterations) {
+      const int refill = (it + S - 1) % S;
+      issuer.issue(args, blk, slots + refill * kUnits * kUnit, &full[refill]);
+    }
     uint32_t frag[kUnits][BK / 8][kMaxTaps][4];
-#pragma unroll
-    for (int v = 0; v < kUnits; ++v)
-#pragma unroll
-      for (int k8 = 0; k8 < BK / 8; ++k8)
-#pragma unroll
-        for (int t = 0; t < kMaxTaps; ++t) {
-          const float* p = stage + v * kUnit + frag_at + 2 * (k8 * 8 + t * taps.shift_step);
-          const bool tap_live = t < count;
-          frag[v][k8][t][0] = to_tf32(tap_live ? p[0] : 0.f);
-          frag[v][k8][t][1] = to_tf32(tap_live ? p[4 * LDR] : 0.f);
-          frag[v][k8][t][2] = to_tf32(tap_live ? p[8] : 0.f);
-          frag[v][k8][t][3] = to_tf32(tap_live ? p[4 * LDR + 8] : 0.f);
-        }
-    wgmma_fence();
-#pragma unroll
-    for (int v = 0; v < kUnits; ++v)
-#pragma unroll
-      for (int k8 = 0; k8 < BK / 8; ++k8) {
-        const uint64_t b_desc =
-            wgmma_smem_descriptor(b_tile + v * T::kStageB + k8 * 2 * 32, T::kBLeadingBytes, T::kBStrideBytes);
-#pragma unroll
-        for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, float>(acc[t], frag[v][k8][t], b_desc);
-      }
-    wgmma_commit();
+    load_rows_fragments<kRowGroups, kUnits, kMaxTaps>(frag, stage, frag_at, blk.taps.shift_step, blk.taps.count);
+    issue_rows_wgmmas<kRowGroups, kUnits, kMaxTaps>(acc, frag, b_tile);
     wgmma_wait<0>();
   }
 
-  // Accumulator i = 4 j + 2 h + l: folded column co0 + wwarp * 16 + gid + 8 h, C_in column 8 j + 2 tig + l.
-  // Ordered splits past the first add to the earlier sums: the 8 of two C_in column groups are read before any is
-  // written, so their L2 round trips overlap (one read-modify-write at a time would wait ~128 times per thread while
-  // the tile's later splits wait on this one).
-  float* out = weight_sums_destination(a, work);
-  const bool add = a.split_turns != nullptr && work.split > 0;
-  const int tap_row = (blk.kd * a.kernel[1] + kh) * a.kernel[2];
-  const int ci_first = ci0 + 2 * tig, co_first = co0 + wwarp * 16 + gid;
-  const int64_t ci_step = int64_t(a.cout_g) * a.taps;
-  constexpr int kGroups = 2;  // C_in column groups (of 8) per batch
+  float* const out = weight_sums_destination(a, work);
+  store_rows_weight_sums<kMaxTaps, BN>(a, work, blk, out, kh, wwarp, acc);
+  pass_split_turn(a, work);
+}
+
+// setmaxnreg (sm_90a): a warpgroup's registers per thread, traded within the block's allocation.
+template <int kRegisters>
+__device__ __forceinline__ void warpgroup_registers_down() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
+template <int kRegisters>
+__device__ __forceinline__ void warpgroup_registers_up() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
+
+// The rows kernel, warp-specialized (TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED=1): the same blocks, units, boxes, fragments
+// and sums, with a producer warpgroup after the kRowGroups consumer warpgroups and no block barrier in the loop.
+// Producer warp 0, lane 0: waits until every consumer has released a slot (empty[s]), then issues its next stage's
+// boxes (full[s], complete_tx). Producer warps 1-3: wait for the boxes, round the x box to TF32 into the slot's own B
+// tile (wgmma would truncate), fence it for the async proxy and arrive on ready[s]. Consumers: wait full[s] and
+// ready[s], load the A fragments from the raw rows, issue the wgmmas, wait for them, release the slot. The two
+// consumer warpgroups (two kH rows) thus run apart, and the x rounding leaves their path.
+template <int kRowGroups, int kMaxTaps, int kUnits>
+__global__ void __launch_bounds__(WeightWgmmaRowsTile<kRowGroups>::kSpecializedThreads, 1)
+tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ RowsWeightArgs args) {
+  using T = WeightWgmmaRowsTile<kRowGroups>;
+  static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, S = T::specialized_stages(kUnits);
+  constexpr int kUnit = T::kUnitFloats, kPiecesPerUnit = BN * BK / 4;
+  const WeightGradArgs& a = args.a;
+  extern __shared__ __align__(128) float rows_smem[];
+  float* const slots = rows_smem;                                    // [S][kUnits][x box, raw rows per warpgroup]
+  float* const b_tiles = rows_smem + S * kUnits * kUnit;             // [S][kUnits][BN x BK], core matrices
+  uint64_t* const full = reinterpret_cast<uint64_t*>(b_tiles + S * kUnits * T::kStageB);  // [S]: boxes landed
+  uint64_t* const ready = full + S;                                  // [S]: the slot's B tile is rounded
+  uint64_t* const empty = ready + S;                                 // [S]: every consumer is done with the slot
+
+  const WeightWork work = weight_block_work(a);
+  const WeightBlock blk = decode_weight_block(a, work, BN, BM, T::kMaxStripShift, kRowGroups);
+  const int iterations = int(blk.u_end - blk.u_begin + kUnits - 1) / kUnits;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
+  if (tid == 0) {
 #pragma unroll
-  for (int t = 0; t < kMaxTaps; ++t) {
-    if (t >= count) break;
-    float* const base =
-        out + ((int64_t(g) * a.cin_g + ci_first) * a.cout_g + co_first) * a.taps + tap_row + taps.kw0 + t * taps.kw_step;
-#pragma unroll
-    for (int j0 = 0; j0 < BN / 8; j0 += kGroups) {
-      float earlier[kGroups * 4];
-#pragma unroll
-      for (int b = 0; b < kGroups * 4; ++b) {
-        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
-        const bool ok = ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g;
-        earlier[b] = add && ok ? __ldcg(base + (8 * j + l) * ci_step + 8 * h * a.taps) : 0.f;
+    for (int st = 0; st < S; ++st) {
+      mbarrier_init(&full[st], 1);
+      mbarrier_init(&ready[st], T::kRounders);
+      mbarrier_init(&empty[st], T::kThreads);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+  const int e = rows_alignment_offset(a, blk.taps);
+
+  if (group == kRowGroups) {
+    warpgroup_registers_down<T::kProducerRegisters>();
+    if (warp % 4 == 0) {
+      if (lane == 0) {
+        RowsStageIssuer<kRowGroups, kUnits> issuer(args, blk, e);
+        for (int it = 0; it < iterations; ++it) {
+          const int slot = it % S;
+          if (it >= S) mbarrier_wait(&empty[slot], uint32_t(it / S - 1) & 1u);
+          issuer.issue(args, blk, slots + slot * kUnits * kUnit, &full[slot]);
+        }
       }
-#pragma unroll
-      for (int b = 0; b < kGroups * 4; ++b) {
-        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
-        if (ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g)
-          base[(8 * j + l) * ci_step + 8 * h * a.taps] = acc[t][4 * j + 2 * h + l] + earlier[b];
+      __syncwarp();
+    } else {
+      // Piece q of a unit: C_in row xr = 8 (q / 32) + q % 8, positions 4 xq .. 4 xq + 3 with xq = (q % 8 / 2 + q / 8)
+      // mod 4. Eight consecutive pieces then read 16-byte words in 8 distinct bank quads of the box (row stride 16
+      // floats) and write the 8 rows of one core matrix (128 contiguous bytes).
+      const int rounder = tid - T::kThreads - 32;
+      for (int it = 0; it < iterations; ++it) {
+        const int slot = it % S;
+        mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
+        const float* const stage = slots + slot * kUnits * kUnit;
+        float* const b_tile = b_tiles + slot * kUnits * T::kStageB;
+        for (int p = rounder; p < kUnits * kPiecesPerUnit; p += T::kRounders) {
+          const int v = p / kPiecesPerUnit, q = p % kPiecesPerUnit, j = q % 8;
+          const int xr = (q / 32) * 8 + j, xq = (j / 2 + q / 8) % 4;
+          float4 x = *reinterpret_cast<const float4*>(stage + v * kUnit + xr * BK + 4 * xq);
+          x.x = __uint_as_float(to_tf32(x.x));
+          x.y = __uint_as_float(to_tf32(x.y));
+          x.z = __uint_as_float(to_tf32(x.z));
+          x.w = __uint_as_float(to_tf32(x.w));
+          *reinterpret_cast<float4*>(b_tile + v * T::kStageB + ((xr / 8) * (BK / 4) + xq) * 32 + (xr % 8) * 4) = x;
+        }
+        // The B tile's generic writes (and the box's generic reads, before the slot's refill) ordered before the
+        // async proxy's wgmmas and TMA.
+        fence_generic_to_async_shared();
+        mbarrier_arrive(&ready[slot]);
       }
     }
+    // The ordered epilogue's block barriers (weight_sums_destination, pass_split_turn) count every thread.
+    weight_sums_destination(a, work);
+    pass_split_turn(a, work);
+    return;
+  }
+
+  warpgroup_registers_up<T::kConsumerRegisters>();
+  const int wwarp = warp % 4, gid = lane / 4, tig = lane % 4;
+  const int kh = blk.kh + group;  // this warpgroup's kH row (the plan makes kH a multiple of kRowGroups)
+  float acc[kMaxTaps][BN / 2];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t)
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
+  const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * T::kLdRaw + gid % 2 + e + 2 * tig;
+  for (int it = 0; it < iterations; ++it) {
+    const int slot = it % S;
+    const uint32_t parity = uint32_t(it / S) & 1u;
+    // full: the raw rows (TMA writes) are visible to this thread; ready: the B tile is rounded and fenced.
+    mbarrier_wait(&full[slot], parity);
+    mbarrier_wait(&ready[slot], parity);
+    uint32_t frag[kUnits][BK / 8][kMaxTaps][4];
+    load_rows_fragments<kRowGroups, kUnits, kMaxTaps>(frag, slots + slot * kUnits * kUnit, frag_at,
+                                                      blk.taps.shift_step, blk.taps.count);
+    issue_rows_wgmmas<kRowGroups, kUnits, kMaxTaps>(acc, frag, b_tiles + slot * kUnits * T::kStageB);
+    wgmma_wait<0>();
+    // This thread's generic reads of the raw rows before the refill's async writes.
+    fence_generic_to_async_shared();
+    mbarrier_arrive(&empty[slot]);
+  }
+
+  float* const out = weight_sums_destination(a, work);
+  store_rows_weight_sums<kMaxTaps, BN>(a, work, blk, out, kh, wwarp, acc);
+  pass_split_turn(a, work);
+}
+// The shifted-x kernel's sums of one accumulator set (kCount per thread, kColumns wide: a tap pair or one tap):
+// accumulator i = 4 j + 2 h + l is C_out co_first + 8 h and column 8 j + 2 tig + l, i.e. tap first_tap + column / 32
+// and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum. Ordered splits past the first
+// add to the earlier sums, 8 read before any is written (their L2 round trips overlap).
+template <int kCount, int kColumns>
+__device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, const WeightBlock& blk, float* base,
+                                                     int co_first, int tig, bool add, int first_tap,
+                                                     const float (&acc)[kCount]) {
+  constexpr int kN = WeightShiftedXTile::kBlockN;
+  const int64_t ci_step = int64_t(a.cout_g) * a.taps;
+#pragma unroll
+  for (int b0 = 0; b0 < kCount; b0 += 8) {
+    float earlier[8];
+#pragma unroll
+    for (int b = 0; b < 8; ++b) {
+      const int i = b0 + b, j = i / 4, h = (i / 2) % 2, l = i % 2, column = 8 * j + 2 * tig + l;
+      const int ci = blk.ci0 + column % kN, tap = first_tap + column / kN;
+      const bool ok = ci < a.cin_g && co_first + 8 * h < a.cout_g;
+      earlier[b] = add && ok ? __ldcg(base + ci * ci_step + 8 * h * a.taps + tap) : 0.f;
+    }
+#pragma unroll
+    for (int b = 0; b < 8; ++b) {
+      const int i = b0 + b, j = i / 4, h = (i / 2) % 2, l = i % 2, column = 8 * j + 2 * tig + l;
+      const int ci = blk.ci0 + column % kN, tap = first_tap + column / kN;
+      if (ci < a.cin_g && co_first + 8 * h < a.cout_g) base[ci * ci_step + 8 * h * a.taps + tap] = acc[i] + earlier[b];
+    }
+  }
+  static_assert(kColumns == 2 * kCount, "m64nN: N / 2 accumulators per thread");
+}
+
+// The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
+// C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, input H row, 16-position
+// chunk of the grad_output row), chunk innermost (WeightStageCursor with a.w_chunks = grad_output chunks). Per unit,
+// producer warp 0 (lane 0) loads the x window of input row (n, id, ih) (32 channels x 24 positions from
+// j0 + p - 4 - e) and, per consumer warpgroup, the grad_output row of its (kd, kh) at (id s + kd d - p, ih s + kh d
+// - p) (64 channels x 20 positions from j0); zeros outside the tensors. Producer warps 1-3 write the four rounded
+// shifted copies of the window (copy r: position m of the copy is window position m - r + e, zero where the window has
+// none). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load), B = the copies by
+// descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32). Rows past kD x kH still load (their
+// boxes keep the transaction count) and compute, and store nothing.
+template <int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXTile::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
+  using T = WeightShiftedXTile;
+  static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "W taps within the copies' reach");
+  constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
+  const WeightGradArgs& a = args.a;
+  extern __shared__ __align__(128) float shifted_smem[];
+  float* const stages = shifted_smem;                                  // [S][x window, kRows grad_output rows]
+  float* const copies = shifted_smem + S * T::kStageFloats;            // [S][kCopies x 32 rows][K 20], core matrices
+  uint64_t* const full = reinterpret_cast<uint64_t*>(copies + S * T::kCopyFloats);
+  uint64_t* const ready = full + S;
+  uint64_t* const empty = ready + S;
+
+  const WeightWork work = weight_block_work(a);
+  WeightBlock blk{};
+  {
+    const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + T::kBlockM - 1) / T::kBlockM;
+    int tile = work.tile;
+    blk.ci0 = (tile % ci_tiles) * T::kBlockN; tile /= ci_tiles;
+    blk.co0 = (tile % co_tiles) * T::kBlockM; tile /= co_tiles;
+    blk.g = tile % a.groups; tile /= a.groups;
+    blk.kh = tile * T::kRows;  // the row tile's first flattened row kd * kH + kh
+    blk.u_begin = int64_t(work.split) * a.chunk;
+    blk.u_end = blk.u_begin + a.chunk < a.units ? blk.u_begin + a.chunk : a.units;
+  }
+  const int iterations = int(blk.u_end - blk.u_begin);
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
+  if (tid == 0) {
+#pragma unroll
+    for (int st = 0; st < S; ++st) {
+      mbarrier_init(&full[st], 1);
+      mbarrier_init(&ready[st], T::kRounders);
+      mbarrier_init(&empty[st], T::kThreads);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+  const int rows = a.kernel[0] * a.kernel[1];
+  // The window starts e positions before j0 + p - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
+  const int e = ((a.padding[2] - 4) % 4 + 4) % 4;
+
+  if (group == T::kRows) {
+    warpgroup_registers_down<T::kProducerRegisters>();
+    if (warp % 4 == 0) {
+      if (lane == 0) {
+        WeightStageCursor<false> cur = weight_stage_cursor<false>(a, blk);
+        const int x_channel = blk.g * a.cin_g + blk.ci0, dy_channel = blk.g * a.cout_g + blk.co0;
+        for (int it = 0; it < iterations; ++it) {
+          const int slot = it % S;
+          if (it >= S) mbarrier_wait(&empty[slot], uint32_t(it / S - 1) & 1u);
+          float* const stage = stages + slot * T::kStageFloats;
+          mbarrier_arrive_expect_tx(&full[slot], uint32_t(T::kStageFloats * sizeof(float)));
+          const int j0 = cur.wc * BK, n = int(cur.n);
+          tma_load_5d(stage, &args.x_map, j0 + a.padding[2] - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
+#pragma unroll
+          for (int w = 0; w < T::kRows; ++w) {
+            const int row = blk.kh + w < rows ? blk.kh + w : rows - 1;
+            const int kd = row / a.kernel[1], kh = row % a.kernel[1];
+            const int od = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
+            const int oh = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
+            tma_load_5d(stage + T::kXFloats + w * T::kDyFloats, &args.dy_map, j0, dy_channel, oh, od, n, &full[slot]);
+          }
+          cur.advance(a);
+        }
+      }
+      __syncwarp();
+    } else {
+      // Piece p: copy r, C_in row block cb, K core mq, row c8 of the core matrix: its 16 bytes lie at 4 p, so eight
+      // consecutive pieces write one core matrix (128 contiguous bytes).
+      constexpr int kPieces = T::kCopyFloats / 4;
+      const int rounder = tid - T::kThreads - 32;
+      for (int it = 0; it < iterations; ++it) {
+        const int slot = it % S;
+        mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
+        const float* const window = stages + slot * T::kStageFloats;
+        float* const copy = copies + slot * T::kCopyFloats;
+        for (int p = rounder; p < kPieces; p += T::kRounders) {
+          const int c8 = p % 8, mq = (p / 8) % T::kCopyCores, block = p / (8 * T::kCopyCores);
+          const int r = block / (T::kBlockN / 8), ci = (block % (T::kBlockN / 8)) * 8 + c8;
+          float v[4];
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            const int m = mq * 4 + q - r + e;  // window position (0 <= m < 24 by the window's placement, or none)
+            v[q] = m >= 0 && m < T::kXBoxW ? __uint_as_float(to_tf32(window[ci * T::kXBoxW + m])) : 0.f;
+          }
+          *reinterpret_cast<float4*>(copy + 4 * p) = make_float4(v[0], v[1], v[2], v[3]);
+        }
+        fence_generic_to_async_shared();
+        mbarrier_arrive(&ready[slot]);
+      }
+    }
+    weight_sums_destination(a, work);
+    pass_split_turn(a, work);
+    return;
+  }
+
+  warpgroup_registers_up<T::kConsumerRegisters>();
+  const int wwarp = warp % 4, gid = lane / 4, tig = lane % 4;
+  float acc_pair[kPairs > 0 ? kPairs : 1][32];
+  float acc_odd[16];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) {
+#pragma unroll
+    for (int pr = 0; pr < (kPairs > 0 ? kPairs : 1); ++pr) acc_pair[pr][i] = 0.f;
+    if (i < 16) acc_odd[i] = 0.f;
+  }
+  const int frag_at = T::kXFloats + group * T::kDyFloats + (wwarp * 16 + gid) * T::kDyBoxW + tig;
+  for (int it = 0; it < iterations; ++it) {
+    const int slot = it % S;
+    const uint32_t parity = uint32_t(it / S) & 1u;
+    mbarrier_wait(&full[slot], parity);
+    mbarrier_wait(&ready[slot], parity);
+    const float* const p0 = stages + slot * T::kStageFloats + frag_at;
+    uint32_t frag[BK / 8][4];
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8) {
+      const float* p = p0 + k8 * 8;
+      frag[k8][0] = to_tf32(p[0]);
+      frag[k8][1] = to_tf32(p[8 * T::kDyBoxW]);
+      frag[k8][2] = to_tf32(p[4]);
+      frag[k8][3] = to_tf32(p[8 * T::kDyBoxW + 4]);
+    }
+    const float* const copy = copies + slot * T::kCopyFloats;
+    wgmma_fence();
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8) {
+      // Tap 4 q + r reads copy r from K core 2 k8 + 1 - q: taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1 (q = 0), rows
+      // 64 i .. 64 i + 63 of the stacked copies.
+#pragma unroll
+      for (int pr = 0; pr < kPairs; ++pr) {
+        const uint64_t b_desc = wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
+                                                      T::kBLeadingBytes, T::kBStrideBytes);
+        wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
+      }
+      if constexpr (kOdd) {
+        constexpr int kTap = kKernelW - 1, r = kTap % 4, q = kTap / 4;
+        const uint64_t b_desc = wgmma_smem_descriptor(copy + (r * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1 - q) * 32,
+                                                      T::kBLeadingBytes, T::kBStrideBytes);
+        wgmma_mma<32, float>(acc_odd, frag[k8], b_desc);
+      }
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+    fence_generic_to_async_shared();
+    mbarrier_arrive(&empty[slot]);
+  }
+
+  // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h, column 8 j + 2 tig + l, which in a pair is tap
+  // 2 pr + column / 32, C_in column % 32.
+  float* const out = weight_sums_destination(a, work);
+  const int row = blk.kh + group;
+  if (row < rows) {
+    const bool add = a.split_turns != nullptr && work.split > 0;
+    const int co_first = blk.co0 + wwarp * 16 + gid;
+    float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
+#pragma unroll
+    for (int pr = 0; pr < kPairs; ++pr)
+      store_shifted_x_sums<32, 64>(a, blk, base, co_first, tig, add, 2 * pr, acc_pair[pr]);
+    if constexpr (kOdd) store_shifted_x_sums<16, 32>(a, blk, base, co_first, tig, add, kKernelW - 1, acc_odd);
   }
   pass_split_turn(a, work);
 }
+
 #endif  // TCONV_TENSOR_MAPS
 
 // B operand layout: packed[g][tap][kc chunk of BK][column block][BK x block_cols in the order the
@@ -4151,6 +4527,7 @@ struct WeightGradPlan {
   int wgmma_m_blocks;  // the wgmma kernel's m64 blocks per k8 step (grad_weight_wgmma_m_blocks)
   int wgmma_block_n;   // and its C_in tile (grad_weight_wgmma_block_n)
   int row_groups;      // > 1: the rows kernel (WeightWgmmaRowsTile), kH rows per block
+  bool shifted_x;      // the shifted-x kernel (WeightShiftedXTile; w_chunks and units over grad_output chunks)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
@@ -4227,6 +4604,8 @@ bool grad_weight_ordered_allowed() {
 // one build, TCONV_GRAD_WEIGHT_ORDERED=1 / 0 in alternating processes): DCGAN fwd+bwd TF32 2.156 -> 2.01-2.02 ms
 // (3 splits), bf16 1.716 -> 1.623; the model predicted 1024 -> 684 waves x stages, i.e. up to 1.5x on
 // grad_weight (~1.08 ms): the third block per SM gains less than a whole block's throughput.
+void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p, int sm_count,
+                             int64_t max_workspace_elems);
 // row_groups > 1 plans the rows kernel's blocks (grad_weight_takes_rows): 128-wide C_in tiles, kH rows per block.
 WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
                                 int64_t max_workspace_elems, int row_groups = 1) {
@@ -4261,6 +4640,14 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
                ((p.out_per_group() + bn - 1) / bn);
   plan.w_chunks = int((p.in_size[2] + bk - 1) / bk);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
+  plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
+  return plan;
+}
+// The splits of K for plan.tiles and plan.units: enough blocks to fill the GPU (WeightGemmTile's target; the
+// occupancy balancing refines it per kernel), within the workspace cap, ordered where the cap leaves too few.
+void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p, int sm_count,
+                             int64_t max_workspace_elems) {
+  using Tile = WeightGemmTile<1, false>;
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
   const int64_t target_blocks = int64_t(std::max(sm_count, 1)) * Tile::kBlocksPerSmTarget;
   int64_t splits = std::max<int64_t>(1, (target_blocks + plan.tiles - 1) / std::max<int64_t>(plan.tiles, 1));
@@ -4272,6 +4659,23 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
   plan.plain_splits = std::min(wanted, workspace_splits);
   plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? kGradWeightMaxOrderedSplits : workspace_splits);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
+}
+// The shifted-x kernel's plan: tiles of WeightShiftedXTile::kRows flattened (kd, kh) rows x groups x C_out tiles of
+// 64 x C_in tiles of 32 (w_groups 1: every W tap in one block); units over grad_output W chunks of 16.
+WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                          int64_t max_workspace_elems) {
+  using T = WeightShiftedXTile;
+  WeightGradPlan plan = plan_grad_weight(p, dtype, false, sm_count, max_workspace_elems);
+  plan.shifted_x = true;
+  plan.many_taps = false;
+  plan.w_groups = 1;
+  plan.max_taps = plan.largest_group = plan.taps_per_block = int(p.kernel[2]);
+  const int64_t rows = p.kernel[0] * p.kernel[1];
+  plan.tiles = (rows + T::kRows - 1) / T::kRows * p.groups * ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) *
+               ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
+  plan.w_chunks = int((p.out_size[2] + T::kBlockK - 1) / T::kBlockK);
+  plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
+  plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
   return plan;
 }
 
@@ -4386,15 +4790,19 @@ cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* s
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
-// The rows kernel's maps over the real tensors (p: the call's real description, not the folded one).
+// The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x:
+// the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x 20 positions).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
-                                    RowsWeightArgs& rows) {
+                                    RowsWeightArgs& rows, bool shifted_x = false) {
   using T = WeightWgmmaRowsTile<2>;
+  using X = WeightShiftedXTile;
   const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
   const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
-  const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, T::kBlockK, T::kBlockN);
+  const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides,
+                                          shifted_x ? X::kXBoxW : T::kBlockK, shifted_x ? X::kBlockN : T::kBlockN);
   if (err != cudaSuccess) return err;
-  return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, T::kLdRaw, T::kRawRows);
+  return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, shifted_x ? X::kDyBoxW : T::kLdRaw,
+                         shifted_x ? X::kBlockM : T::kRawRows);
 }
 #endif
 
@@ -4483,14 +4891,45 @@ int grad_weight_rows_units() {
   return units;
 }
 // The rows kernel (fp32 data, TF32 mode), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
+// TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED (development only, for A/B timings in one build): 1 (default) = the
+// warp-specialized form, 0 = thread 0 issuing the boxes behind one block barrier per stage.
+bool grad_weight_rows_specialized() {
+  static const bool specialized = development_switch("TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED", 1) != 0;
+  return specialized;
+}
 template <int kUnits>
 GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRowsTile<2>;
+  if (grad_weight_rows_specialized()) {
+    constexpr int kBytes = T::specialized_shared_bytes(kUnits);
+    if (plan.largest_group == 1)
+      return {nullptr, T::kSpecializedThreads, tconv_igemm_grad_weight_wgmma_rows_specialized_kernel<2, 1, kUnits>,
+              kBytes};
+    return {nullptr, T::kSpecializedThreads, tconv_igemm_grad_weight_wgmma_rows_specialized_kernel<2, 2, kUnits>,
+            kBytes};
+  }
   constexpr int kBytes = T::shared_bytes(kUnits);
   if (plan.largest_group == 1)
     return {nullptr, T::kThreads, tconv_igemm_grad_weight_wgmma_rows_kernel<2, 1, kUnits>, kBytes};
   return {nullptr, T::kThreads, tconv_igemm_grad_weight_wgmma_rows_kernel<2, 2, kUnits>, kBytes};
+#else
+  (void)plan;
+  return {nullptr, 0};
+#endif
+}
+// The shifted-x kernel for the call's W kernel (1-5 taps).
+GradWeightKernel shifted_x_grad_weight_kernel(const WeightGradPlan& plan) {
+#if defined(TCONV_TENSOR_MAPS)
+  using T = WeightShiftedXTile;
+  constexpr int kBytes = T::shared_bytes(), kThreads = T::kBlockThreads;
+  switch (plan.largest_group) {
+    case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<1>, kBytes};
+    case 2: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<2>, kBytes};
+    case 3: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<3>, kBytes};
+    case 4: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<4>, kBytes};
+    default: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<5>, kBytes};
+  }
 #else
   (void)plan;
   return {nullptr, 0};
@@ -4502,6 +4941,7 @@ GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {
   if constexpr (std::is_same<scalar_t, float>::value) {
+    if (plan.shifted_x) return shifted_x_grad_weight_kernel(plan);
     if (plan.row_groups > 1) return wgmma_rows_grad_weight_kernel(plan);
   }
   if (wgmma) return wgmma_grad_weight_kernel<scalar_t>(plan);
@@ -4634,6 +5074,37 @@ bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTranspose
   return false;
 #endif
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X=0 (development only, read once per process) keeps the other kernels where
+// grad_weight_takes_shifted_x would take the shifted-x kernel, for A/B timings in one build.
+bool grad_weight_shifted_x_allowed() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X", 1) != 0;
+  return allowed;
+}
+// The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode on sm_90a, W stride and dilation
+// 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups would leave most of the
+// m64n32 tiles as padding), and both tensors as TMA tensor maps take them (as grad_weight_takes_rows).
+bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                                 int device, const void* input, const void* grad_output) {
+#if defined(TCONV_TENSOR_MAPS)
+  using T = WeightShiftedXTile;
+  if (device < 0 || dtype != DType::kFloat32 || !grad_weight_shifted_x_allowed() ||
+      !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
+    return false;
+  if (p.stride[2] != 1 || p.dilation[2] != 1 || p.kernel[2] > T::kMaxKernelW || p.in_per_group() > T::kBlockN ||
+      p.in_per_group() < 16 || p.out_per_group() < 32)
+    return false;
+  const int64_t *x = p.input_strides, *dy = p.output_strides;
+  if (x[4] != 1 || dy[4] != 1) return false;
+  for (int i = 0; i < 4; ++i)
+    if (x[i] % 4 != 0 || dy[i] % 4 != 0) return false;
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
+  RowsWeightArgs trial{};
+  return rows_weight_tensor_maps(p, input, grad_output, trial, true) == cudaSuccess;
+#else
+  (void)p, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input, (void)grad_output;
+  return false;
+#endif
+}
 // input / grad_output: the rows kernel's alignment test (the workspace query passes the same pointers as the launch).
 WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                       GatherFold mode, int sm_count, int64_t max_workspace_elems, const void* input,
@@ -4657,6 +5128,9 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
       grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan =
         plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
+  else if (w.fold == 1 &&
+           grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output))
+    w.plan = plan_grad_weight_shifted_x(p, dtype, sm_count, max_workspace_elems);
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
   w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), wgmma);
   if (device >= 0) balance_grad_weight_splits(w.plan, grad_weight_slots(w.kernel, device, sm_count));
@@ -4783,7 +5257,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     RowsWeightArgs rows{};
     rows.a = a;
     rows.batch = int(p.batch);
-    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows);
+    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

@@ -344,11 +344,67 @@ struct WeightWgmmaRowsTile {
   }
   static constexpr int kBLeadingBytes = 128, kBStrideBytes = kBlockK / 4 * 128;
   static constexpr int kXCopies = kBlockN * kBlockK / 4 / kThreads;   // 16-byte x pieces per thread and unit
+  // The warp-specialized form: a producer warpgroup beside the kRowGroups consumer warpgroups. Its warp 0 issues the
+  // boxes, its other 3 warps round each stage's x box into that stage's own B tile, so a slot is (x box, raw rows,
+  // B tile) and the consumers never wait for each other. Registers by setmaxnreg: at 384 threads a block starts with
+  // 168 per thread; the producer drops to 40 and the consumers rise to 232 (128 x 40 + 256 x 232 <= 65536), room for
+  // two taps x 64 accumulators and two units' fragments (the 288-thread draft, capped at 224, spilled 68-164 bytes).
+  static constexpr int kProducerThreads = 128, kRounders = 96;
+  static constexpr int kSpecializedThreads = kThreads + kProducerThreads;
+  static constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+  static_assert(kProducerRegisters * kProducerThreads + kConsumerRegisters * kThreads <= 65536, "one block per SM");
+  TCONV_TILE_FN int specialized_stages(int units) { return units == 1 ? 6 : 3; }
+  TCONV_TILE_FN int specialized_shared_bytes(int units) {
+    return specialized_stages(units) * units * (kUnitFloats + kStageB) * 4 + 3 * specialized_stages(units) * 8;
+  }
   static_assert(kLdRaw >= 2 * (kBlockK + kMaxStripShift - 1) + kFold + 3 && kLdRaw % 32 == 24, "conflict-free rows");
   static_assert(kXCopies * kThreads * 4 == kBlockN * kBlockK, "the x pieces tile the box");
   static_assert((kStageB * 4) % 128 == 0 && (kStageA * 4) % 128 == 0, "TMA boxes land 128-byte aligned");
   static_assert(shared_bytes(1) <= 227 * 1024 && shared_bytes(2) <= 227 * 1024, "within the opt-in maximum");
+  static_assert(specialized_shared_bytes(1) <= 227 * 1024 && specialized_shared_bytes(2) <= 227 * 1024,
+                "within the opt-in maximum");
 };
+
+// The shifted-x grad_weight kernel (Hopper, fp32 data in TF32 mode; W stride 1 and dilation 1, kernel W <= 5, <= 32
+// input channels per group: L1-68's k3x5x5 with C 32 -> 64). K runs over grad_output positions j, so
+// dW[ci, co, kw] = sum_j dy[co, j] x[ci, j + p - kw]: A is the unshifted grad_output row, whose fragments serve every W
+// tap, and B is x at the tap's shift. The producer rounds four shifted copies of the x window (one per shift mod 4)
+// stacked along N, so taps (0, 1) and (2, 3) are each one m64n64k8 over two consecutive copies and tap 4 is an
+// m64n32k8 on copy 0 one core matrix further along K. A block's kRows consumer warpgroups take kRows (kd, kh) rows
+// (flattened, so a row tile may span two kd) and share the x window; each loads its own grad_output row.
+// notes/perf.md, Session 27: per 16-position step 42 KB of shared-memory reads against 983 KFLOP, so math-bound.
+struct WeightShiftedXTile {
+  static constexpr int kRows = 3;                        // consumer warpgroups, one (kd, kh) row each
+  static constexpr int kThreads = 128 * kRows;           // consumers
+  static constexpr int kProducerThreads = 128, kRounders = 96;
+  static constexpr int kBlockThreads = kThreads + kProducerThreads;
+  // setmaxnreg: at 512 threads a block starts with 128 registers a thread. At 40 the producer's TMA lane spilled
+  // 60-172 bytes (nvcc 13.0, kernel W 4-5); 56 / 144 compiles without spills (80 accumulators + 8 fragments).
+  static constexpr int kProducerRegisters = 56, kConsumerRegisters = 144;
+  static_assert(kProducerRegisters * kProducerThreads + kConsumerRegisters * kThreads <= 65536, "one block per SM");
+  static constexpr int kBlockM = 64;                     // C_out channels (the wgmma's M)
+  static constexpr int kBlockN = 32;                     // C_in channels per tap
+  static constexpr int kBlockK = 16;                     // grad_output positions per unit
+  static constexpr int kMaxKernelW = 5;
+  static constexpr int kCopies = 4;                      // x shifts mod 4
+  // The x window: positions j0 + p - 4 - e .. (16-byte aligned start, 0 <= e <= 3), 24 wide: taps 0..4 at any e.
+  static constexpr int kXBoxW = 24;
+  // grad_output rows of 20 floats: the fragment loads (rows gid, columns tig) hit banks 20 r + c, distinct.
+  static constexpr int kDyBoxW = 20;
+  static constexpr int kCopyK = 20;                      // a copy's K positions (16 + one core matrix of shift)
+  static constexpr int kCopyCores = kCopyK / 4;
+  static constexpr int kXFloats = kBlockN * kXBoxW;
+  static constexpr int kDyFloats = kBlockM * kDyBoxW;
+  static constexpr int kStageFloats = kXFloats + kRows * kDyFloats;     // one unit's boxes (TMA)
+  static constexpr int kCopyFloats = kCopies * kBlockN * kCopyK;        // the rounded copies ([n / 8][K / 4][8][4])
+  static constexpr int kStages = 6;
+  static constexpr int kBLeadingBytes = 128, kBStrideBytes = kCopyCores * 128;
+  TCONV_TILE_FN int shared_bytes() { return kStages * (kStageFloats + kCopyFloats) * 4 + 3 * kStages * 8; }
+  static_assert(kDyBoxW % 32 == 20 && kDyBoxW >= kBlockK, "conflict-free fragment rows");
+  static_assert((kXFloats * 4) % 128 == 0 && (kDyFloats * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0,
+                "TMA boxes land 128-byte aligned");
+};
+static_assert(WeightShiftedXTile::shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
