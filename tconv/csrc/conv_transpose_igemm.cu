@@ -1388,14 +1388,26 @@ __device__ __forceinline__ int load_acquire_gpu(const int* p) {
 __device__ __forceinline__ void store_release_gpu(int* p, int v) {
   asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
 }
+// The ordered epilogue's barrier over the threads that hold sums: the whole block (kSumThreads 0), or threads
+// 0 .. kSumThreads - 1 on named barrier 1 in the warp-specialized kernels, whose producer warpgroup holds none and
+// leaves. (It used to pass the same __syncthreads from its own branch: warps at different aligned barrier
+// instructions, undefined in PTX and flagged by synccheck, run 182.)
+template <int kSumThreads>
+__device__ __forceinline__ void weight_sums_barrier() {
+  if constexpr (kSumThreads == 0)
+    __syncthreads();
+  else
+    asm volatile("bar.sync 1, %0;\n" ::"n"(kSumThreads) : "memory");
+}
 // The block's destination for its sums. Ordered: waits until the splits before it have added theirs into the one
 // buffer (a fixed order, so the result is deterministic); split 0 stores, the later ones add.
+template <int kSumThreads = 0>
 __device__ __forceinline__ float* weight_sums_destination(const WeightGradArgs& a, WeightWork w) {
   if (a.split_turns == nullptr) return a.partial + int64_t(w.split) * a.weight_numel;
   if (w.split > 0) {
     if (threadIdx.x == 0)
       while (load_acquire_gpu(a.split_turns + 1 + w.tile) != w.split) __nanosleep(64);
-    __syncthreads();
+    weight_sums_barrier<kSumThreads>();
   }
   return a.partial;
 }
@@ -1406,10 +1418,11 @@ __device__ __forceinline__ void store_weight_sum(float* dst, float v, bool add) 
   *dst = v;
 }
 // Ordered: every thread's sums reach the GPU scope before the tile's next split may read them.
+template <int kSumThreads = 0>
 __device__ __forceinline__ void pass_split_turn(const WeightGradArgs& a, WeightWork w) {
   if (a.split_turns == nullptr) return;
   __threadfence();
-  __syncthreads();
+  weight_sums_barrier<kSumThreads>();
   if (threadIdx.x == 0) store_release_gpu(a.split_turns + 1 + w.tile, w.split + 1);
 }
 
@@ -2247,10 +2260,7 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
         mbarrier_arrive(&ready[slot]);
       }
     }
-    // The ordered epilogue's block barriers (weight_sums_destination, pass_split_turn) count every thread.
-    weight_sums_destination(a, work);
-    pass_split_turn(a, work);
-    return;
+    return;  // the consumers' ordered epilogue passes a barrier of their own (weight_sums_barrier)
   }
 
   warpgroup_registers_up<T::kConsumerRegisters>();
@@ -2278,9 +2288,9 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
     mbarrier_arrive(&empty[slot]);
   }
 
-  float* const out = weight_sums_destination(a, work);
+  float* const out = weight_sums_destination<T::kThreads>(a, work);
   store_rows_weight_sums<kMaxTaps, BN>(a, work, blk, out, kh, wwarp, acc);
-  pass_split_turn(a, work);
+  pass_split_turn<T::kThreads>(a, work);
 }
 // The shifted-x kernel's sums of one accumulator set (kCount per thread, kColumns wide: a tap pair or one tap):
 // accumulator i = 4 j + 2 h + l is C_out co_first + 8 h and column 8 j + 2 tig + l, i.e. tap first_tap + column / 32
@@ -2414,9 +2424,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
         mbarrier_arrive(&ready[slot]);
       }
     }
-    weight_sums_destination(a, work);
-    pass_split_turn(a, work);
-    return;
+    return;  // the consumers' ordered epilogue passes a barrier of their own (weight_sums_barrier)
   }
 
   warpgroup_registers_up<T::kConsumerRegisters>();
@@ -2472,7 +2480,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
 
   // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h, column 8 j + 2 tig + l, which in a pair is tap
   // 2 pr + column / 32, C_in column % 32.
-  float* const out = weight_sums_destination(a, work);
+  float* const out = weight_sums_destination<T::kThreads>(a, work);
   const int row = blk.kh + group;
   if (row < rows) {
     const bool add = a.split_turns != nullptr && work.split > 0;
@@ -2483,7 +2491,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       store_shifted_x_sums<32, 64>(a, blk, base, co_first, tig, add, 2 * pr, acc_pair[pr]);
     if constexpr (kOdd) store_shifted_x_sums<16, 32>(a, blk, base, co_first, tig, add, kKernelW - 1, acc_odd);
   }
-  pass_split_turn(a, work);
+  pass_split_turn<T::kThreads>(a, work);
 }
 
 #endif  // TCONV_TENSOR_MAPS
