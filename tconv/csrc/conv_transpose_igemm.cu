@@ -1954,6 +1954,7 @@ struct RowsWeightArgs {
   CUtensorMap x_map, dy_map;
   WeightGradArgs a;
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
+  int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2322,16 +2323,57 @@ __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, co
   static_assert(kColumns == 2 * kCount, "m64nN: N / 2 accumulators per thread");
 }
 
+// The shifted-x kernel's units: (image, input D row, 16-position grad_output chunk, input H row), H innermost, so a
+// block's consecutive units walk down one column of input rows (a sweep) and its grad_output rows slide with them.
+struct ShiftedXCursor {
+  int64_t n;
+  int id, wc, ih;
+  __device__ __forceinline__ void advance(const WeightGradArgs& a) {
+    if (++ih < a.in_size[1]) return;
+    ih = 0;
+    if (++wc < a.w_chunks) return;
+    wc = 0;
+    if (++id < a.in_size[0]) return;
+    id = 0;
+    ++n;
+  }
+};
+__device__ __forceinline__ ShiftedXCursor shifted_x_cursor(const WeightGradArgs& a, int64_t u) {
+  ShiftedXCursor c;
+  c.ih = int(u % a.in_size[1]);
+  u /= a.in_size[1];
+  c.wc = int(u % a.w_chunks);
+  u /= a.w_chunks;
+  c.id = int(u % a.in_size[0]);
+  c.n = u / a.in_size[0];
+  return c;
+}
+// With H stride and dilation 1 (slide), warpgroup w's grad_output row at input row ih + 1 is warpgroup w + 1's at ih
+// when both flattened rows lie in one kd. The reach of w: how many warpgroups after it continue that chain. The
+// chain's last warpgroup (reach 0) loads its row every unit; w reads the row it loaded `reach` units earlier, or,
+// within a sweep's first `reach` units, the row of warpgroup w + k that the sweep's first unit loaded for every row.
+// Rows past kD x kH have reach 0 and load nothing (they compute on stale data and store nothing).
+__device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int first_row, int w) {
+  const WeightGradArgs& a = args.a;
+  const int rows = a.kernel[0] * a.kernel[1], row = first_row + w;
+  if (!args.slide || row >= rows) return 0;
+  int reach = 0;
+  for (int v = row + 1; v < first_row + WeightShiftedXTile::kRows && v < rows && v / a.kernel[1] == row / a.kernel[1];
+       ++v)
+    ++reach;
+  return reach;
+}
+
 // The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
-// C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, input H row, 16-position
-// chunk of the grad_output row), chunk innermost (WeightStageCursor with a.w_chunks = grad_output chunks). Per unit,
-// producer warp 0 (lane 0) loads the x window of input row (n, id, ih) (32 channels x 24 positions from
-// j0 + p - 4 - e) and, per consumer warpgroup, the grad_output row of its (kd, kh) at (id s + kd d - p, ih s + kh d
-// - p) (64 channels x 20 positions from j0); zeros outside the tensors. Producer warps 1-3 write the four rounded
+// C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, 16-position chunk of the
+// grad_output row, input H row), H innermost (ShiftedXCursor). Per unit, producer warp 0 (lane 0) loads the x window
+// of input row (n, id, ih) (32 channels x 24 positions from j0 + p - 4 - e) and the grad_output rows (64 channels x
+// 20 positions from j0) at (id s + kd d - p, ih s + kh d - p) that the unit's consumer warpgroups do not share with an
+// earlier unit (shifted_x_reach: at a sweep's first unit every valid row, then one per chain); zeros outside the
+// tensors. A slot is released when the last unit that reads its rows ends. Producer warps 1-3 write the four rounded
 // shifted copies of the window (copy r: position m of the copy is window position m - r + e, zero where the window has
 // none). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load), B = the copies by
-// descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32). Rows past kD x kH still load (their
-// boxes keep the transaction count) and compute, and store nothing.
+// descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32).
 template <int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXTile::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
@@ -2378,18 +2420,26 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     warpgroup_registers_down<T::kProducerRegisters>();
     if (warp % 4 == 0) {
       if (lane == 0) {
-        WeightStageCursor<false> cur = weight_stage_cursor<false>(a, blk);
+        ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
         const int x_channel = blk.g * a.cin_g + blk.ci0, dy_channel = blk.g * a.cout_g + blk.co0;
+        bool chain_head[T::kRows];
+#pragma unroll
+        for (int w = 0; w < T::kRows; ++w) chain_head[w] = shifted_x_reach(args, blk.kh, w) == 0;
         for (int it = 0; it < iterations; ++it) {
           const int slot = it % S;
           if (it >= S) mbarrier_wait(&empty[slot], uint32_t(it / S - 1) & 1u);
           float* const stage = stages + slot * T::kStageFloats;
-          mbarrier_arrive_expect_tx(&full[slot], uint32_t(T::kStageFloats * sizeof(float)));
+          const bool sweep_start = it == 0 || cur.ih == 0;
+          int loads = 0;
+#pragma unroll
+          for (int w = 0; w < T::kRows; ++w) loads += blk.kh + w < rows && (sweep_start || chain_head[w]);
+          mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXFloats + loads * T::kDyFloats) * sizeof(float)));
           const int j0 = cur.wc * BK, n = int(cur.n);
           tma_load_5d(stage, &args.x_map, j0 + a.padding[2] - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
 #pragma unroll
           for (int w = 0; w < T::kRows; ++w) {
-            const int row = blk.kh + w < rows ? blk.kh + w : rows - 1;
+            const int row = blk.kh + w;
+            if (row >= rows || !(sweep_start || chain_head[w])) continue;
             const int kd = row / a.kernel[1], kh = row % a.kernel[1];
             const int od = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
             const int oh = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
@@ -2437,13 +2487,20 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     for (int pr = 0; pr < (kPairs > 0 ? kPairs : 1); ++pr) acc_pair[pr][i] = 0.f;
     if (i < 16) acc_odd[i] = 0.f;
   }
-  const int frag_at = T::kXFloats + group * T::kDyFloats + (wwarp * 16 + gid) * T::kDyBoxW + tig;
+  const int frag_at = T::kXFloats + (wwarp * 16 + gid) * T::kDyBoxW + tig;
+  const int reach = shifted_x_reach(args, blk.kh, group);
+  int release_lag = 0;  // a slot's rows are last read release_lag units after it loads (within a sweep)
+#pragma unroll
+  for (int w = 0; w < T::kRows; ++w) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, w));
+  int ih = int(blk.u_begin % a.in_size[1]), sweep_first = 0;
   for (int it = 0; it < iterations; ++it) {
     const int slot = it % S;
     const uint32_t parity = uint32_t(it / S) & 1u;
+    if (ih == 0) sweep_first = it;
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
-    const float* const p0 = stages + slot * T::kStageFloats + frag_at;
+    const int source = max(it - reach, sweep_first);  // the unit that loaded this warpgroup's row, at position
+    const float* const p0 = stages + (source % S) * T::kStageFloats + (group + it - source) * T::kDyFloats + frag_at;
     uint32_t frag[BK / 8][4];
 #pragma unroll
     for (int k8 = 0; k8 < BK / 8; ++k8) {
@@ -2475,7 +2532,12 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     wgmma_commit();
     wgmma_wait<0>();
     fence_generic_to_async_shared();
-    mbarrier_arrive(&empty[slot]);
+    // Every slot is released once, in load order: the one whose rows this unit read last, and at a sweep's end
+    // (or the block's) the sweep's slots still held.
+    if (it - release_lag >= sweep_first) mbarrier_arrive(&empty[(it - release_lag) % S]);
+    if (it == iterations - 1 || ih == a.in_size[1] - 1)
+      for (int held = max(sweep_first, it - release_lag + 1); held <= it; ++held) mbarrier_arrive(&empty[held % S]);
+    if (++ih == a.in_size[1]) ih = 0;
   }
 
   // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h, column 8 j + 2 tig + l, which in a pair is tap
@@ -5088,6 +5150,12 @@ bool grad_weight_shifted_x_allowed() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X", 1) != 0;
   return allowed;
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=0 (development only, read once per process): the shifted-x kernel loads every
+// warpgroup's grad_output row in every unit instead of sliding them along the sweep, for A/B timings in one build.
+bool grad_weight_shifted_x_slide() {
+  static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
+  return slide;
+}
 // The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode on sm_90a, W stride and dilation
 // 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups would leave most of the
 // m64n32 tiles as padding), and both tensors as TMA tensor maps take them (as grad_weight_takes_rows).
@@ -5265,6 +5333,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     RowsWeightArgs rows{};
     rows.a = a;
     rows.batch = int(p.batch);
+    rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
     const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
