@@ -1955,6 +1955,7 @@ struct RowsWeightArgs {
   WeightGradArgs a;
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
+  int vector_rounding;  // the shifted-x kernel: round_shifted_x_copies (else the per-piece form)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2364,6 +2365,34 @@ __device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int f
   return reach;
 }
 
+// The rounders' four shifted copies of one unit's x window, by item: C_in row ci = 8 cb + c8 and K core mq, for item
+// i = (cb x 5 + mq) x 8 + c8. Copy r's 16 bytes at (ci, mq) are window positions 4 mq + q - r + kE (q = 0..3), all
+// within the window's aligned float4s mq - 1 .. mq + 1 (none before position 0 for mq = 0: zeros; none past 23).
+// So an item reads three 16-byte words and rounds 12 floats for its 4 pieces (the per-piece form read 16 scalars),
+// and eight consecutive items write 128 contiguous bytes of each copy.
+template <int kE>
+__device__ __forceinline__ void round_shifted_x_copies(const float* window, float* copy, int rounder) {
+  using T = WeightShiftedXTile;
+  constexpr int kItems = T::kBlockN * T::kCopyCores, kCopyStride = T::kBlockN * T::kCopyK;
+  for (int i = rounder; i < kItems; i += T::kRounders) {
+    const int c8 = i % 8, mq = (i / 8) % T::kCopyCores, cb = i / (8 * T::kCopyCores);
+    const float* const at = window + (cb * 8 + c8) * T::kXBoxW + 4 * mq;
+    const float4 before = mq > 0 ? *reinterpret_cast<const float4*>(at - 4) : make_float4(0.f, 0.f, 0.f, 0.f);
+    const float4 here = *reinterpret_cast<const float4*>(at), after = *reinterpret_cast<const float4*>(at + 4);
+    const float raw[12] = {before.x, before.y, before.z, before.w, here.x, here.y, here.z, here.w,
+                           after.x,  after.y,  after.z,  after.w};
+    float v[12];
+#pragma unroll
+    for (int k = 0; k < 12; ++k) v[k] = __uint_as_float(to_tf32(raw[k]));
+    float* const piece = copy + ((cb * T::kCopyCores + mq) * 8 + c8) * 4;
+#pragma unroll
+    for (int r = 0; r < T::kCopies; ++r)
+      *reinterpret_cast<float4*>(piece + r * kCopyStride) =
+          make_float4(v[4 - r + kE], v[5 - r + kE], v[6 - r + kE], v[7 - r + kE]);
+  }
+  static_assert(T::kXBoxW == 4 * (T::kCopyCores + 1), "the last item's word after lies inside the window");
+}
+
 // The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
 // C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, 16-position chunk of the
 // grad_output row, input H row), H innermost (ShiftedXCursor). Per unit, producer warp 0 (lane 0) loads the x window
@@ -2459,6 +2488,17 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
         mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
         const float* const window = stages + slot * T::kStageFloats;
         float* const copy = copies + slot * T::kCopyFloats;
+        if (args.vector_rounding) {
+          switch (e) {
+            case 0: round_shifted_x_copies<0>(window, copy, rounder); break;
+            case 1: round_shifted_x_copies<1>(window, copy, rounder); break;
+            case 2: round_shifted_x_copies<2>(window, copy, rounder); break;
+            default: round_shifted_x_copies<3>(window, copy, rounder); break;
+          }
+          fence_generic_to_async_shared();
+          mbarrier_arrive(&ready[slot]);
+          continue;
+        }
         for (int p = rounder; p < kPieces; p += T::kRounders) {
           const int c8 = p % 8, mq = (p / 8) % T::kCopyCores, block = p / (8 * T::kCopyCores);
           const int r = block / (T::kBlockN / 8), ci = (block % (T::kBlockN / 8)) * 8 + c8;
@@ -5156,6 +5196,12 @@ bool grad_weight_shifted_x_slide() {
   static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
   return slide;
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_VECTOR_ROUNDING=0 (development only, read once per process): the shifted-x kernel's
+// rounders take the per-piece form (16 scalar reads per item of 4 pieces) instead of round_shifted_x_copies.
+bool grad_weight_shifted_x_vector_rounding() {
+  static const bool vector = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_VECTOR_ROUNDING", 1) != 0;
+  return vector;
+}
 // The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode on sm_90a, W stride and dilation
 // 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups would leave most of the
 // m64n32 tiles as padding), and both tensors as TMA tensor maps take them (as grad_weight_takes_rows).
@@ -5334,6 +5380,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
+    rows.vector_rounding = grad_weight_shifted_x_vector_rounding();
     const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);

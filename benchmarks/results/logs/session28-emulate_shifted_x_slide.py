@@ -187,10 +187,41 @@ GRID = [
     (3, 2, 24, 40, 1, [3, 5, 5], [1, 1, 1], [0, 1, 1], [0, 0, 0], [1, 1, 1], [3, 4, 18]),
 ]
 if __name__ == "__main__":
-    which = [int(a) for a in sys.argv[1:]] or range(len(GRID))
+    which = [int(a) for a in sys.argv[1:] if a.isdigit()] or ([] if "--rounding" in sys.argv else range(len(GRID)))
     for i in which:
         for splits in (1, 3, 7):
             err, loads = check(*GRID[i], splits=splits, seed=i)
             _, loads_off = check(*GRID[i], splits=splits, seed=i, slide_switch=False)
             print(f"case {i} splits {splits}: max rel err {err:.2e} {'OK' if err < 1e-9 else 'MISMATCH'}; "
                   f"grad_output row loads {loads} (without sliding {loads_off})", flush=True)
+
+
+def check_vector_rounding(trials=20):
+    """round_shifted_x_copies (three aligned words per item, 12 floats for 4 pieces) writes the same copies as the
+    per-piece form, for every window offset e (plain floats: the rounding is the same function in both)."""
+    rng = np.random.default_rng(28)
+    for e in range(4):
+        for _ in range(trials):
+            window = rng.standard_normal(XF)
+            per_piece = np.zeros(CF)
+            for p in range(CF // 4):
+                c8, mq, blockk = p % 8, (p // 8) % CC, p // (8 * CC)
+                r, ci = blockk // (BN // 8), (blockk % (BN // 8)) * 8 + c8
+                for q in range(4):
+                    m = mq * 4 + q - r + e
+                    per_piece[4 * p + q] = window[ci * XW + m] if 0 <= m < XW else 0.0
+            vector = np.full(CF, np.nan)
+            for i in range(BN * CC):
+                c8, mq, cb = i % 8, (i // 8) % CC, i // (8 * CC)
+                at = (cb * 8 + c8) * XW + 4 * mq
+                before = window[at - 4:at] if mq > 0 else np.zeros(4)
+                raw = np.concatenate([before, window[at:at + 4], window[at + 4:at + 8]])
+                piece = ((cb * CC + mq) * 8 + c8) * 4
+                for r in range(4):
+                    vector[piece + r * BN * CK: piece + r * BN * CK + 4] = raw[4 - r + e: 8 - r + e]
+            assert np.array_equal(per_piece, vector), f"e {e}"
+    print("vector rounding: the copies equal the per-piece form for e = 0-3", flush=True)
+
+
+if __name__ == "__main__" and "--rounding" in sys.argv:
+    check_vector_rounding()
