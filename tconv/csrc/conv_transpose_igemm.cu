@@ -1955,7 +1955,7 @@ struct RowsWeightArgs {
   WeightGradArgs a;
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
-  int vector_rounding;  // the shifted-x kernel: round_shifted_x_copies (else the per-piece form)
+  int wide_taps;  // the shifted-x kernel, kernel W 4-5: taps 0-3 as one m64n128k8 (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2368,8 +2368,10 @@ __device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int f
 // The rounders' four shifted copies of one unit's x window, by item: C_in row ci = 8 cb + c8 and K core mq, for item
 // i = (cb x 5 + mq) x 8 + c8. Copy r's 16 bytes at (ci, mq) are window positions 4 mq + q - r + kE (q = 0..3), all
 // within the window's aligned float4s mq - 1 .. mq + 1 (none before position 0 for mq = 0: zeros; none past 23).
-// So an item reads three 16-byte words and rounds 12 floats for its 4 pieces (the per-piece form read 16 scalars),
-// and eight consecutive items write 128 contiguous bytes of each copy.
+// So an item reads three 16-byte words and rounds 12 floats for its 4 pieces, and eight consecutive items write 128
+// contiguous bytes of each copy. Run 184 (H100, one build, L1-68 TF32 fwd+bwd): 22.67 ms against 25.89 with the form
+// before, which decoded each 16-byte piece separately from 4 scalar reads; the kernel went 11.6 -> 8.35 ms, so the
+// rounders had been its limit (run 183's halving of the grad_output loads had left it level).
 template <int kE>
 __device__ __forceinline__ void round_shifted_x_copies(const float* window, float* copy, int rounder) {
   using T = WeightShiftedXTile;
@@ -2479,36 +2481,17 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       }
       __syncwarp();
     } else {
-      // Piece p: copy r, C_in row block cb, K core mq, row c8 of the core matrix: its 16 bytes lie at 4 p, so eight
-      // consecutive pieces write one core matrix (128 contiguous bytes).
-      constexpr int kPieces = T::kCopyFloats / 4;
       const int rounder = tid - T::kThreads - 32;
       for (int it = 0; it < iterations; ++it) {
         const int slot = it % S;
         mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
         const float* const window = stages + slot * T::kStageFloats;
         float* const copy = copies + slot * T::kCopyFloats;
-        if (args.vector_rounding) {
-          switch (e) {
-            case 0: round_shifted_x_copies<0>(window, copy, rounder); break;
-            case 1: round_shifted_x_copies<1>(window, copy, rounder); break;
-            case 2: round_shifted_x_copies<2>(window, copy, rounder); break;
-            default: round_shifted_x_copies<3>(window, copy, rounder); break;
-          }
-          fence_generic_to_async_shared();
-          mbarrier_arrive(&ready[slot]);
-          continue;
-        }
-        for (int p = rounder; p < kPieces; p += T::kRounders) {
-          const int c8 = p % 8, mq = (p / 8) % T::kCopyCores, block = p / (8 * T::kCopyCores);
-          const int r = block / (T::kBlockN / 8), ci = (block % (T::kBlockN / 8)) * 8 + c8;
-          float v[4];
-#pragma unroll
-          for (int q = 0; q < 4; ++q) {
-            const int m = mq * 4 + q - r + e;  // window position (0 <= m < 24 by the window's placement, or none)
-            v[q] = m >= 0 && m < T::kXBoxW ? __uint_as_float(to_tf32(window[ci * T::kXBoxW + m])) : 0.f;
-          }
-          *reinterpret_cast<float4*>(copy + 4 * p) = make_float4(v[0], v[1], v[2], v[3]);
+        switch (e) {
+          case 0: round_shifted_x_copies<0>(window, copy, rounder); break;
+          case 1: round_shifted_x_copies<1>(window, copy, rounder); break;
+          case 2: round_shifted_x_copies<2>(window, copy, rounder); break;
+          default: round_shifted_x_copies<3>(window, copy, rounder); break;
         }
         fence_generic_to_async_shared();
         mbarrier_arrive(&ready[slot]);
@@ -2556,11 +2539,18 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     for (int k8 = 0; k8 < BK / 8; ++k8) {
       // Tap 4 q + r reads copy r from K core 2 k8 + 1 - q: taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1 (q = 0), rows
       // 64 i .. 64 i + 63 of the stacked copies.
+      if (kPairs == 2 && args.wide_taps) {
+        // Taps 0-3 as one m64n128k8: copies 0-3 are rows 0 .. 127 of the stacked copies, and that accumulator's
+        // columns 0-63 and 64-127 are acc_pair[0] and acc_pair[1] (accumulator i = 4 j + 2 h + l, column 8 j + ...).
+        const uint64_t b_desc = wgmma_smem_descriptor(copy + (2 * k8 + 1) * 32, T::kBLeadingBytes, T::kBStrideBytes);
+        wgmma_mma<128, float>(reinterpret_cast<float (&)[64]>(acc_pair), frag[k8], b_desc);
+      } else {
 #pragma unroll
-      for (int pr = 0; pr < kPairs; ++pr) {
-        const uint64_t b_desc = wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
-                                                      T::kBLeadingBytes, T::kBStrideBytes);
-        wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
+        for (int pr = 0; pr < kPairs; ++pr) {
+          const uint64_t b_desc = wgmma_smem_descriptor(
+              copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32, T::kBLeadingBytes, T::kBStrideBytes);
+          wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
+        }
       }
       if constexpr (kOdd) {
         constexpr int kTap = kKernelW - 1, r = kTap % 4, q = kTap / 4;
@@ -5196,11 +5186,12 @@ bool grad_weight_shifted_x_slide() {
   static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
   return slide;
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_VECTOR_ROUNDING=0 (development only, read once per process): the shifted-x kernel's
-// rounders take the per-piece form (16 scalar reads per item of 4 pieces) instead of round_shifted_x_copies.
-bool grad_weight_shifted_x_vector_rounding() {
-  static const bool vector = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_VECTOR_ROUNDING", 1) != 0;
-  return vector;
+// TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=1 (development only, read once per process; default off, not yet measured): the
+// shifted-x kernel runs kernel W 4-5's first four taps as one m64n128k8 per k8 step instead of two m64n64k8, for an
+// A/B in one build (notes/perf.md, Session 28).
+bool grad_weight_shifted_x_wide() {
+  static const bool wide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", 0) != 0;
+  return wide;
 }
 // The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode on sm_90a, W stride and dilation
 // 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups would leave most of the
@@ -5380,7 +5371,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
-    rows.vector_rounding = grad_weight_shifted_x_vector_rounding();
+    rows.wide_taps = grad_weight_shifted_x_wide();
     const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
