@@ -8,7 +8,10 @@ reads a row its source unit did not load, or reads a slot after its refill, gets
 result mismatches. The producer refills a slot as soon as the protocol allows (its earlier unit released), before
 each consumer unit, which is the earliest any schedule could; reads also assert the slot still holds the source unit.
 Releases are asserted once per unit and in load order.
-Usage: python3 benchmarks/results/logs/session28-emulate_shifted_x_slide.py   (~30 s)"""
+dy_flat: the flat grad_output map of session28-shifted_x_flat_dy.patch (D x H x W as one dimension; rows start up to
+3 positions early, columns past the row's end and rows outside D or H masked by the consumers). Every case is run
+with it too (the kernel takes it only for rows of no multiple of 16 bytes; the index math is the same for all).
+Usage: python3 benchmarks/results/logs/session28-emulate_shifted_x_slide.py [case ...] [--rounding]   (~2 min)"""
 import importlib.util, math, os, sys
 import numpy as np
 import torch
