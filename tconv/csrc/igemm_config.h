@@ -371,8 +371,12 @@ struct WeightWgmmaRowsTile {
 // tap, and B is x at the tap's shift. The producer rounds four shifted copies of the x window (one per shift mod 4)
 // stacked along N, so taps (0, 1) and (2, 3) are each one m64n64k8 over two consecutive copies and tap 4 is an
 // m64n32k8 on copy 0 one core matrix further along K. A block's kRows consumer warpgroups take kRows (kd, kh) rows
-// (flattened, so a row tile may span two kd) and share the x window; each loads its own grad_output row.
-// notes/perf.md, Session 27: per 16-position step 42 KB of shared-memory reads against 983 KFLOP, so math-bound.
+// (flattened, so a row tile may span two kd) and share the x window; warpgroups on consecutive kh of one kd share
+// grad_output rows along a sweep of input rows (shifted_x_reach). Measured on an H100 (runs 181-184, L1-68 TF32
+// fwd+bwd, one build each): 28.07 ms with the kernels before, 26.06 with this one, 22.67 once the rounders built
+// the copies from aligned words (the kernel 11.6 -> 8.35 ms); sharing the rows (about half the L2 traffic) was level
+// while the rounders were the limit. Session 27's estimate (math-bound) did not hold; what limits it now is not
+// measured (notes/perf.md, Session 28).
 struct WeightShiftedXTile {
   static constexpr int kRows = 3;                        // consumer warpgroups, one (kd, kh) row each
   static constexpr int kThreads = 128 * kRows;           // consumers
