@@ -209,6 +209,13 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(24, 40, 3, 5, 5, device=DEVICE, requires_grad=True)
     out = tconv.conv_transpose3d(x, w, None, 1, (0, 1, 1))
     out.backward(torch.randn_like(out))
+# The same kernel with grad_output rows of 22 floats (no 5-D tensor map), through the flat map (4 x 7 x 22 per
+# channel; grad_output rows at D -1 and 4 outside); with TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0 the other kernels.
+with tconv._ops.use_algorithm("auto"):
+    x = torch.randn(2, 32, 4, 5, 20, device=DEVICE)
+    w = torch.randn(32, 64, 3, 3, 5, device=DEVICE, requires_grad=True)
+    out = tconv.conv_transpose3d(x, w, None, 1, (1, 0, 1))
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

@@ -10,6 +10,7 @@ Error = max |x - ref| / max |ref| (a normalised max error; NaN fails).
 """
 import contextlib
 import math
+import os
 import random
 import re
 import warnings
@@ -360,10 +361,11 @@ def test_grad_weight_rows_where_planned():
 
 # The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode):
 # W stride and dilation 1, kernel W 1-5, 16-32 input and >= 32 output channels per group, and tensors a TMA tensor
-# map can describe: W contiguous, every other stride a multiple of 16 bytes. grad_output is contiguous here, so W_out
-# is a multiple of 4 in every case; x's rows are too in "contiguous" (all but s2 and s5, whose x rows of 17 floats
-# fall back there) and always in "row_padded". K runs over grad_output W chunks of 16 and B is four shifted copies of
-# the x window, so the cases cover every kernel width (a tap pair, two pairs, an odd last tap, one tap), the window's
+# map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output too, or through
+# the flat map, D x H x W as one dimension, whose channel stride must be: s7-s9; not with
+# TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0). x's rows are multiples of 16 bytes in "contiguous" (all but s2 and s5, 17
+# floats) and always in "row_padded". K runs over grad_output W chunks of 16 and B is four shifted copies of the x
+# window, so the cases cover every kernel width (a tap pair, two pairs, an odd last tap, one tap), the window's
 # alignment offsets e = W padding mod 4 = 0-3, a last W chunk only partly inside the grad_output, flattened (kd, kh)
 # row tiles that span two kd or end past the last row, partial C_in and C_out tiles, two C_out tiles, groups, D/H
 # strides, dilation and output padding. L1-68's k3x5x5 (C 32 -> 64) is s0's shape on a smaller input.
@@ -376,8 +378,23 @@ SHIFTED_X_GRID = [
     (3, 1, 32, 64, 1, [3, 3, 1], [1, 1, 1], [1, 1, 0], [0, 0, 0], [1, 1, 1], [3, 4, 40], False),    # e 0, W_out 40
     (2, 2, 32, 32, 1, [5, 2], [1, 1], [0, 1], [0, 0], [2, 1], [7, 17], True),                       # e 1, W_out 16
     (2, 2, 32, 64, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [6, 24], False),                      # e 2, W_out 24
+    # grad_output rows of no multiple of 16 bytes: L1-71's shape on a small input (8 x 18 = 144 per channel), 3D with
+    # grad_output rows outside D (4 x 7 x 22 = 616), and 7 x 18 = 126 per channel (no map, flat or not)
+    (2, 2, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [6, 16], True),                       # e 0, W_out 18
+    (3, 2, 32, 64, 1, [3, 3, 5], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 1, 1], [4, 5, 20], False),    # e 1, W_out 22
+    (2, 1, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [5, 16], False),                      # e 0, W_out 18
 ]
-SHIFTED_X_FALLS_BACK_WHEN_CONTIGUOUS = {2, 5}  # x rows of 17 floats: no tensor map
+SHIFTED_X_FLAT_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", "1") not in ("", "0")
+
+
+def shifted_x_maps(case, layout):
+    """Whether the shifted-x kernel's tensor maps take the case's tensors in `layout` (grad_output contiguous)."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
+    out = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1
+           for i, s, p, d, k, op in zip(spatial, stride, padding, dilation, kernel, output_padding)]
+    x_maps = layout == "row_padded" or (layout == "contiguous" and spatial[-1] % 4 == 0)
+    dy_maps = out[-1] % 4 == 0 or (SHIFTED_X_FLAT_DY and math.prod(out) % 4 == 0)
+    return x_maps and dy_maps
 
 
 def grad_weight_kernel_names(prof):
@@ -396,7 +413,7 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
                  seed=zlib.crc32(f"{SHIFTED_X_GRID[case]}{layout}{mode}s".encode()) % 10000,
                  poison=poison_allocator, algorithm=algorithm)
     if mode == "tf32" and algorithm == "auto" and strip_kernel_runs():
-        mappable = layout == "row_padded" or (layout == "contiguous" and case not in SHIFTED_X_FALLS_BACK_WHEN_CONTIGUOUS)
+        mappable = shifted_x_maps(SHIFTED_X_GRID[case], layout)
         kernel_w = SHIFTED_X_GRID[case][5][-1]
         names = grad_weight_kernel_names(prof)
         took = any(f"grad_weight_wgmma_shifted_x_kernel<{kernel_w}>" in n for n in names)
@@ -405,8 +422,9 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
 
 def test_grad_weight_shifted_x_where_planned():
     """On Hopper in TF32 mode L1-68's k3x5x5 (C 32 -> 64) runs grad_weight as the shifted-x kernel with five W taps,
-    a k3 one with three; exact fp32, 64 input channels per group, W stride 2 and a grad_output whose rows are not a
-    multiple of 16 bytes (W_out 26: no TMA tensor map) do not take it."""
+    a k3 one with three; exact fp32, 64 input channels per group and W stride 2 do not take it. A grad_output whose
+    rows are not a multiple of 16 bytes (W_out 26) takes it through the flat map (5 x 8 x 26 per channel), unless
+    TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
@@ -424,9 +442,10 @@ def test_grad_weight_shifted_x_where_planned():
     assert any("grad_weight_wgmma_shifted_x_kernel<5>" in n for n in names), names
     names = grad_weight_kernels(3)
     assert any("grad_weight_wgmma_shifted_x_kernel<3>" in n for n in names), names
-    for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(5, cin=64), grad_weight_kernels(4, stride_w=2),
-                  grad_weight_kernels(3, padding_w=0)):
+    for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(5, cin=64), grad_weight_kernels(4, stride_w=2)):
         assert names and not any("shifted_x" in n for n in names), names
+    names = grad_weight_kernels(3, padding_w=0)
+    assert names and any("shifted_x" in n for n in names) == SHIFTED_X_FLAT_DY, names
 
 
 def test_grad_weight_rows_expanded_grad_output():

@@ -1956,6 +1956,7 @@ struct RowsWeightArgs {
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
   int wide_taps;  // the shifted-x kernel, kernel W 4-5: taps 0-3 as one m64n128k8 (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE)
+  int dy_flat;    // the shifted-x kernel: dy_map is shifted_x_flat_dy_map's (D, H, W as one dimension)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2395,6 +2396,24 @@ __device__ __forceinline__ void round_shifted_x_copies(const float* window, floa
   static_assert(T::kXBoxW == 4 * (T::kCopyCores + 1), "the last item's word after lies inside the window");
 }
 
+// A grad_output row's box in the flat map (args.dy_flat: rows whose stride is no multiple of 16 bytes, D, H and W as
+// one dimension): it starts `shift` = 0-3 positions before (od, oh, j0) so that the start lies on 16 bytes, and holds
+// `inside` positions of the row from j0 (the rest belong to the next row). A row outside the tensor loads nothing:
+// the flat map would give another row's values, not zeros.
+struct FlatDyRow {
+  int start, shift, inside;
+  bool outside;
+};
+__device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od, int oh, int j0) {
+  FlatDyRow r;
+  r.outside = od < 0 || od >= a.out_size[0] || oh < 0 || oh >= a.out_size[1];
+  const int flat = (od * a.out_size[1] + oh) * a.out_size[2] + j0;  // the host keeps D x H x W below 2^31
+  r.shift = flat & 3;
+  r.start = flat - r.shift;
+  r.inside = a.out_size[2] - j0;
+  return r;
+}
+
 // The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
 // C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, 16-position chunk of the
 // grad_output row, input H row), H innermost (ShiftedXCursor). Per unit, producer warp 0 (lane 0) loads the x window
@@ -2461,20 +2480,29 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
           if (it >= S) mbarrier_wait(&empty[slot], uint32_t(it / S - 1) & 1u);
           float* const stage = stages + slot * T::kStageFloats;
           const bool sweep_start = it == 0 || cur.ih == 0;
+          const int j0 = cur.wc * BK, n = int(cur.n);
+          int od[T::kRows], oh[T::kRows];
+          bool load[T::kRows];
           int loads = 0;
 #pragma unroll
-          for (int w = 0; w < T::kRows; ++w) loads += blk.kh + w < rows && (sweep_start || chain_head[w]);
+          for (int w = 0; w < T::kRows; ++w) {
+            const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
+            od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
+            oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
+            load[w] = row < rows && (sweep_start || chain_head[w]) &&
+                      !(args.dy_flat && flat_dy_row(a, od[w], oh[w], j0).outside);
+            loads += load[w];
+          }
           mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXFloats + loads * T::kDyFloats) * sizeof(float)));
-          const int j0 = cur.wc * BK, n = int(cur.n);
           tma_load_5d(stage, &args.x_map, j0 + a.padding[2] - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
 #pragma unroll
           for (int w = 0; w < T::kRows; ++w) {
-            const int row = blk.kh + w;
-            if (row >= rows || !(sweep_start || chain_head[w])) continue;
-            const int kd = row / a.kernel[1], kh = row % a.kernel[1];
-            const int od = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
-            const int oh = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
-            tma_load_5d(stage + T::kXFloats + w * T::kDyFloats, &args.dy_map, j0, dy_channel, oh, od, n, &full[slot]);
+            if (!load[w]) continue;
+            float* const dst = stage + T::kXFloats + w * T::kDyFloats;
+            if (args.dy_flat)
+              tma_load_5d(dst, &args.dy_map, flat_dy_row(a, od[w], oh[w], j0).start, dy_channel, 0, 0, n, &full[slot]);
+            else
+              tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
           }
           cur.advance(a);
         }
@@ -2515,23 +2543,36 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   int release_lag = 0;  // a slot's rows are last read release_lag units after it loads (within a sweep)
 #pragma unroll
   for (int w = 0; w < T::kRows; ++w) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, w));
-  int ih = int(blk.u_begin % a.in_size[1]), sweep_first = 0;
+  ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
+  const int my_row = min(blk.kh + group, rows - 1), my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
+  int sweep_first = 0;
   for (int it = 0; it < iterations; ++it) {
     const int slot = it % S;
     const uint32_t parity = uint32_t(it / S) & 1u;
+    const int ih = cur.ih;
     if (ih == 0) sweep_first = it;
+    // The flat map's row starts `shift` positions early, and its positions from `inside` on are the next row's.
+    int shift = 0, inside = BK;
+    if (args.dy_flat) {
+      const FlatDyRow r = flat_dy_row(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
+                                      ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
+      shift = r.shift;
+      inside = r.outside ? 0 : r.inside;
+    }
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
     const int source = max(it - reach, sweep_first);  // the unit that loaded this warpgroup's row, at position
-    const float* const p0 = stages + (source % S) * T::kStageFloats + (group + it - source) * T::kDyFloats + frag_at;
+    const float* const p0 =
+        stages + (source % S) * T::kStageFloats + (group + it - source) * T::kDyFloats + frag_at + shift;
     uint32_t frag[BK / 8][4];
 #pragma unroll
     for (int k8 = 0; k8 < BK / 8; ++k8) {
       const float* p = p0 + k8 * 8;
-      frag[k8][0] = to_tf32(p[0]);
-      frag[k8][1] = to_tf32(p[8 * T::kDyBoxW]);
-      frag[k8][2] = to_tf32(p[4]);
-      frag[k8][3] = to_tf32(p[8 * T::kDyBoxW + 4]);
+      const bool low = k8 * 8 + tig < inside, high = k8 * 8 + tig + 4 < inside;
+      frag[k8][0] = low ? to_tf32(p[0]) : 0u;
+      frag[k8][1] = low ? to_tf32(p[8 * T::kDyBoxW]) : 0u;
+      frag[k8][2] = high ? to_tf32(p[4]) : 0u;
+      frag[k8][3] = high ? to_tf32(p[8 * T::kDyBoxW + 4]) : 0u;
     }
     const float* const copy = copies + slot * T::kCopyFloats;
     wgmma_fence();
@@ -2567,7 +2608,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     if (it - release_lag >= sweep_first) mbarrier_arrive(&empty[(it - release_lag) % S]);
     if (it == iterations - 1 || ih == a.in_size[1] - 1)
       for (int held = max(sweep_first, it - release_lag + 1); held <= it; ++held) mbarrier_arrive(&empty[held % S]);
-    if (++ih == a.in_size[1]) ih = 0;
+    cur.advance(a);
   }
 
   // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h, column 8 j + 2 tig + l, which in a pair is tap
@@ -4890,8 +4931,26 @@ cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* s
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
+// The shifted-x kernel takes a grad_output whose rows are no multiple of 16 bytes through the flat map. Run 186
+// (H200, same-build A/B, TF32): L1-71 fwd+bwd 3.671 -> 3.397 ms. TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0
+// (development only, read once per process) leaves such a grad_output to the mma.sync kernels.
+bool grad_weight_shifted_x_flat_dy() {
+  static const bool flat = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", 1) != 0;
+  return flat;
+}
+// Whether grad_output's D, H and W rows lie back to back (W contiguous), so that they can be one dimension of a
+// tensor map whose rows need no 16-byte stride (shifted_x_flat_dy_map), with the image and channel strides on 16
+// bytes and every position a 32-bit TMA coordinate.
+bool shifted_x_flat_dy_fits(const ConvTransposeParams& p) {
+  const int64_t* dy = p.output_strides;
+  const int64_t plane = p.out_size[1] * p.out_size[2];
+  return dy[4] == 1 && dy[3] == p.out_size[2] && (p.out_size[0] == 1 || dy[2] == plane) && dy[0] % 4 == 0 &&
+         dy[1] % 4 == 0 && p.out_size[0] * plane < (int64_t(1) << 31);
+}
 // The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x:
-// the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x 20 positions).
+// the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x 20 positions). A grad_output whose
+// rows are no multiple of 16 bytes (L1-71: 1026 floats) has no 5-D map; for the shifted-x kernel it takes a map
+// with D x H x W as one dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
                                     RowsWeightArgs& rows, bool shifted_x = false) {
   using T = WeightWgmmaRowsTile<2>;
@@ -4901,6 +4960,14 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides,
                                           shifted_x ? X::kXBoxW : T::kBlockK, shifted_x ? X::kBlockN : T::kBlockN);
   if (err != cudaSuccess) return err;
+  const int64_t* dy = p.output_strides;
+  rows.dy_flat = shifted_x && (dy[2] % 4 != 0 || dy[3] % 4 != 0) && grad_weight_shifted_x_flat_dy() &&
+                 shifted_x_flat_dy_fits(p);
+  if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
+    const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
+    const int64_t flat_strides[5] = {dy[0], dy[1], dy[0], dy[0], 1};
+    return encode_rows_map(&rows.dy_map, grad_output, flat_sizes, flat_strides, X::kDyBoxW, X::kBlockM);
+  }
   return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, shifted_x ? X::kDyBoxW : T::kLdRaw,
                          shifted_x ? X::kBlockM : T::kRawRows);
 }
@@ -5181,14 +5248,15 @@ bool grad_weight_shifted_x_allowed() {
   return allowed;
 }
 // TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=0 (development only, read once per process): the shifted-x kernel loads every
-// warpgroup's grad_output row in every unit instead of sliding them along the sweep, for A/B timings in one build.
+// warpgroup's grad_output row in every unit instead of sliding them along the sweep, for A/B timings in one build
+// (run 187, H200, L1-68 TF32 fwd+bwd: sliding 23.86 ms, not sliding 24.99).
 bool grad_weight_shifted_x_slide() {
   static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
   return slide;
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=1 (development only, read once per process; default off, not yet measured): the
-// shifted-x kernel runs kernel W 4-5's first four taps as one m64n128k8 per k8 step instead of two m64n64k8, for an
-// A/B in one build (notes/perf.md, Session 28).
+// TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=1 (development only, read once per process; default off): the shifted-x kernel
+// runs kernel W 4-5's first four taps as one m64n128k8 per k8 step instead of two m64n64k8. Run 187 (H200, L1-68
+// TF32 fwd+bwd, two rounds) had it level: off 24.08 / 23.86 ms, on 23.88 / 24.06.
 bool grad_weight_shifted_x_wide() {
   static const bool wide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", 0) != 0;
   return wide;
@@ -5208,8 +5276,12 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
     return false;
   const int64_t *x = p.input_strides, *dy = p.output_strides;
   if (x[4] != 1 || dy[4] != 1) return false;
-  for (int i = 0; i < 4; ++i)
-    if (x[i] % 4 != 0 || dy[i] % 4 != 0) return false;
+  bool dy_rows_aligned = true;
+  for (int i = 0; i < 4; ++i) {
+    if (x[i] % 4 != 0) return false;
+    dy_rows_aligned = dy_rows_aligned && dy[i] % 4 == 0;
+  }
+  if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p))) return false;
   if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
   RowsWeightArgs trial{};
   return rows_weight_tensor_maps(p, input, grad_output, trial, true) == cudaSuccess;

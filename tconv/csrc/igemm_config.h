@@ -375,8 +375,10 @@ struct WeightWgmmaRowsTile {
 // grad_output rows along a sweep of input rows (shifted_x_reach). Measured on an H100 (runs 181-184, L1-68 TF32
 // fwd+bwd, one build each): 28.07 ms with the kernels before, 26.06 with this one, 22.67 once the rounders built
 // the copies from aligned words (the kernel 11.6 -> 8.35 ms); sharing the rows (about half the L2 traffic) was level
-// while the rounders were the limit. Session 27's estimate (math-bound) did not hold; what limits it now is not
-// measured (notes/perf.md, Session 28).
+// while the rounders were the limit, and with faster rounders it gains 4.5 % (run 187, H200: 24.99 -> 23.86 ms).
+// Taps 0-3 as one m64n128k8 (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE) was level (run 187). Session 27's estimate
+// (math-bound) did not hold; run 187's ncu (tensor pipe 38 %, L2 78 %, stalls wait / barrier / long scoreboard
+// about equal) names no single limit (notes/perf.md, Session 29).
 struct WeightShiftedXTile {
   static constexpr int kRows = 3;                        // consumer warpgroups, one (kd, kh) row each
   static constexpr int kThreads = 128 * kRows;           // consumers
@@ -404,7 +406,8 @@ struct WeightShiftedXTile {
   static constexpr int kStages = 6;
   static constexpr int kBLeadingBytes = 128, kBStrideBytes = kCopyCores * 128;
   TCONV_TILE_FN int shared_bytes() { return kStages * (kStageFloats + kCopyFloats) * 4 + 3 * kStages * 8; }
-  static_assert(kDyBoxW % 32 == 20 && kDyBoxW >= kBlockK, "conflict-free fragment rows");
+  // A flat-map row (flat_dy_row) starts up to 3 positions early: 16 + 3 fit the 20.
+  static_assert(kDyBoxW % 32 == 20 && kDyBoxW >= kBlockK + 3, "conflict-free fragment rows; a flat row's shift");
   static_assert((kXFloats * 4) % 128 == 0 && (kDyFloats * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0,
                 "TMA boxes land 128-byte aligned");
 };
