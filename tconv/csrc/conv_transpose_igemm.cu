@@ -1425,6 +1425,25 @@ __device__ __forceinline__ void pass_split_turn(const WeightGradArgs& a, WeightW
   weight_sums_barrier<kSumThreads>();
   if (threadIdx.x == 0) store_release_gpu(a.split_turns + 1 + w.tile, w.split + 1);
 }
+// A thread's kCount sums stored 8 at a time; add (ordered split-K past split 0): the 8 earlier sums are read before
+// any is written, so their L2 round trips overlap (one read-modify-write at a time would wait kCount times per thread
+// while the tile's later splits wait on this one). inside(i): whether accumulator i lies inside the weight (a partial
+// tile's padding rows and columns are not stored); element(i): its address. Both are evaluated where they are used,
+// as the two kernels' own loops did: holding the 8 addresses across the reads made ptxas spill there.
+template <int kCount, class Inside, class Element>
+__device__ __forceinline__ void store_weight_sums_by_eights(bool add, const float (&acc)[kCount], Inside inside,
+                                                            Element element) {
+  static_assert(kCount % 8 == 0, "whole batches of 8");
+#pragma unroll
+  for (int b0 = 0; b0 < kCount; b0 += 8) {
+    float earlier[8];
+#pragma unroll
+    for (int b = 0; b < 8; ++b) earlier[b] = add && inside(b0 + b) ? __ldcg(element(b0 + b)) : 0.f;
+#pragma unroll
+    for (int b = 0; b < 8; ++b)
+      if (inside(b0 + b)) *element(b0 + b) = acc[b0 + b] + earlier[b];
+  }
+}
 
 // A grad_weight block: (kd, kh, W tap group, group, C_out tile, C_in tile) from the work's tile, one split
 // of K (input rows x W chunks) from its split. Shared by the mma.sync and wgmma kernels.
@@ -2035,10 +2054,7 @@ __device__ __forceinline__ void issue_rows_wgmmas(float (&acc)[kMaxTaps][WeightW
   wgmma_commit();
 }
 // The rows kernels' sums: accumulator i = 4 j + 2 h + l is folded column co0 + wwarp * 16 + gid + 8 h, C_in column
-// 8 j + 2 tig + l. Ordered splits past the first add to the earlier sums: the 8 of two C_in column groups are read
-// before any is written, so their L2 round trips overlap (one read-modify-write at a time would wait ~128 times per
-// thread while the tile's later splits wait on this one). out: weight_sums_destination's, which every thread of the
-// block calls (its barrier).
+// 8 j + 2 tig + l. out: weight_sums_destination's, which every thread of the block calls (its barrier).
 template <int kMaxTaps, int BN>
 __device__ __forceinline__ void store_rows_weight_sums(const WeightGradArgs& a, const WeightWork& work,
                                                        const WeightBlock& blk, float* out, int kh, int wwarp,
@@ -2048,28 +2064,16 @@ __device__ __forceinline__ void store_rows_weight_sums(const WeightGradArgs& a, 
   const int tap_row = (blk.kd * a.kernel[1] + kh) * a.kernel[2];
   const int ci_first = blk.ci0 + 2 * tig, co_first = blk.co0 + wwarp * 16 + gid;
   const int64_t ci_step = int64_t(a.cout_g) * a.taps;
-  constexpr int kGroups = 2;  // C_in column groups (of 8) per batch
+  const auto inside = [&](int i) {
+    return ci_first + 8 * (i / 4) + i % 2 < a.cin_g && co_first + 8 * (i / 2 % 2) < a.cout_g;
+  };
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) {
     if (t >= blk.taps.count) break;
     float* const base = out + ((int64_t(blk.g) * a.cin_g + ci_first) * a.cout_g + co_first) * a.taps + tap_row +
                         blk.taps.kw0 + t * blk.taps.kw_step;
-#pragma unroll
-    for (int j0 = 0; j0 < BN / 8; j0 += kGroups) {
-      float earlier[kGroups * 4];
-#pragma unroll
-      for (int b = 0; b < kGroups * 4; ++b) {
-        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
-        const bool ok = ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g;
-        earlier[b] = add && ok ? __ldcg(base + (8 * j + l) * ci_step + 8 * h * a.taps) : 0.f;
-      }
-#pragma unroll
-      for (int b = 0; b < kGroups * 4; ++b) {
-        const int j = j0 + b / 4, h = (b / 2) % 2, l = b % 2;
-        if (ci_first + 8 * j + l < a.cin_g && co_first + 8 * h < a.cout_g)
-          base[(8 * j + l) * ci_step + 8 * h * a.taps] = acc[t][4 * j + 2 * h + l] + earlier[b];
-      }
-    }
+    store_weight_sums_by_eights(add, acc[t], inside,
+                                [&](int i) { return base + (8 * (i / 4) + i % 2) * ci_step + 8 * (i / 2 % 2) * a.taps; });
   }
 }
 
@@ -2187,6 +2191,30 @@ __device__ __forceinline__ void warpgroup_registers_up() {
 #endif
 }
 
+// The warp-specialized grad_weight kernels' barriers per stage slot: full (one arrival, the producer's expect_tx; the
+// TMA boxes complete it), ready (the kRounders rounding threads: the slot's TF32 B operand is written and fenced) and
+// empty (every one of the kConsumers consumer threads is done with the slot). Thread 0 initialises them; the block
+// barrier makes them visible to every warp before the roles part.
+template <int kStages, int kRounders, int kConsumers>
+__device__ __forceinline__ void init_specialized_stage_barriers(uint64_t* full, uint64_t* ready, uint64_t* empty) {
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int st = 0; st < kStages; ++st) {
+      mbarrier_init(&full[st], 1);
+      mbarrier_init(&ready[st], kRounders);
+      mbarrier_init(&empty[st], kConsumers);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+}
+// The producer before refilling slot it % kStages for iteration it: from the second round on, every consumer must
+// have released the slot's previous use (empty phase it / kStages - 1).
+template <int kStages>
+__device__ __forceinline__ void wait_stage_slot_empty(uint64_t* empty, int it) {
+  if (it >= kStages) mbarrier_wait(&empty[it % kStages], uint32_t(it / kStages - 1) & 1u);
+}
+
 // The rows kernel, warp-specialized (TCONV_GRAD_WEIGHT_ROWS_SPECIALIZED=1): the same blocks, units, boxes, fragments
 // and sums, with a producer warpgroup after the kRowGroups consumer warpgroups and no block barrier in the loop.
 // Producer warp 0, lane 0: waits until every consumer has released a slot (empty[s]), then issues its next stage's
@@ -2213,16 +2241,7 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
   const WeightBlock blk = decode_weight_block(a, work, BN, BM, T::kMaxStripShift, kRowGroups);
   const int iterations = int(blk.u_end - blk.u_begin + kUnits - 1) / kUnits;
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
-  if (tid == 0) {
-#pragma unroll
-    for (int st = 0; st < S; ++st) {
-      mbarrier_init(&full[st], 1);
-      mbarrier_init(&ready[st], T::kRounders);
-      mbarrier_init(&empty[st], T::kThreads);
-    }
-    fence_mbarrier_init();
-  }
-  __syncthreads();
+  init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty);
   const int e = rows_alignment_offset(a, blk.taps);
 
   if (group == kRowGroups) {
@@ -2232,7 +2251,7 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
         RowsStageIssuer<kRowGroups, kUnits> issuer(args, blk, e);
         for (int it = 0; it < iterations; ++it) {
           const int slot = it % S;
-          if (it >= S) mbarrier_wait(&empty[slot], uint32_t(it / S - 1) & 1u);
+          wait_stage_slot_empty<S>(empty, it);
           issuer.issue(args, blk, slots + slot * kUnits * kUnit, &full[slot]);
         }
       }
@@ -2297,32 +2316,20 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
 }
 // The shifted-x kernel's sums of one accumulator set (kCount per thread, kColumns wide: a tap pair or one tap):
 // accumulator i = 4 j + 2 h + l is C_out co_first + 8 h and column 8 j + 2 tig + l, i.e. tap first_tap + column / 32
-// and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum. Ordered splits past the first
-// add to the earlier sums, 8 read before any is written (their L2 round trips overlap).
+// and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum.
 template <int kCount, int kColumns>
 __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, const WeightBlock& blk, float* base,
                                                      int co_first, int tig, bool add, int first_tap,
                                                      const float (&acc)[kCount]) {
+  static_assert(kColumns == 2 * kCount, "m64nN: N / 2 accumulators per thread");
   constexpr int kN = WeightShiftedXTile::kBlockN;
   const int64_t ci_step = int64_t(a.cout_g) * a.taps;
-#pragma unroll
-  for (int b0 = 0; b0 < kCount; b0 += 8) {
-    float earlier[8];
-#pragma unroll
-    for (int b = 0; b < 8; ++b) {
-      const int i = b0 + b, j = i / 4, h = (i / 2) % 2, l = i % 2, column = 8 * j + 2 * tig + l;
-      const int ci = blk.ci0 + column % kN, tap = first_tap + column / kN;
-      const bool ok = ci < a.cin_g && co_first + 8 * h < a.cout_g;
-      earlier[b] = add && ok ? __ldcg(base + ci * ci_step + 8 * h * a.taps + tap) : 0.f;
-    }
-#pragma unroll
-    for (int b = 0; b < 8; ++b) {
-      const int i = b0 + b, j = i / 4, h = (i / 2) % 2, l = i % 2, column = 8 * j + 2 * tig + l;
-      const int ci = blk.ci0 + column % kN, tap = first_tap + column / kN;
-      if (ci < a.cin_g && co_first + 8 * h < a.cout_g) base[ci * ci_step + 8 * h * a.taps + tap] = acc[i] + earlier[b];
-    }
-  }
-  static_assert(kColumns == 2 * kCount, "m64nN: N / 2 accumulators per thread");
+  // Accumulator i's C_in and tap.
+  const auto ci = [&](int i) { return blk.ci0 + (8 * (i / 4) + 2 * tig + i % 2) % kN; };
+  const auto tap = [&](int i) { return first_tap + (8 * (i / 4) + 2 * tig + i % 2) / kN; };
+  store_weight_sums_by_eights(
+      add, acc, [&](int i) { return ci(i) < a.cin_g && co_first + 8 * (i / 2 % 2) < a.cout_g; },
+      [&](int i) { return base + ci(i) * ci_step + 8 * (i / 2 % 2) * a.taps + tap(i); });
 }
 
 // The shifted-x kernel's units: (image, input D row, 16-position grad_output chunk, input H row), H innermost, so a
@@ -2452,16 +2459,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   }
   const int iterations = int(blk.u_end - blk.u_begin);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
-  if (tid == 0) {
-#pragma unroll
-    for (int st = 0; st < S; ++st) {
-      mbarrier_init(&full[st], 1);
-      mbarrier_init(&ready[st], T::kRounders);
-      mbarrier_init(&empty[st], T::kThreads);
-    }
-    fence_mbarrier_init();
-  }
-  __syncthreads();
+  init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty);
   const int rows = a.kernel[0] * a.kernel[1];
   // The window starts e positions before j0 + p - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
   const int e = ((a.padding[2] - 4) % 4 + 4) % 4;
@@ -2477,7 +2475,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
         for (int w = 0; w < T::kRows; ++w) chain_head[w] = shifted_x_reach(args, blk.kh, w) == 0;
         for (int it = 0; it < iterations; ++it) {
           const int slot = it % S;
-          if (it >= S) mbarrier_wait(&empty[slot], uint32_t(it / S - 1) & 1u);
+          wait_stage_slot_empty<S>(empty, it);
           float* const stage = stages + slot * T::kStageFloats;
           const bool sweep_start = it == 0 || cur.ih == 0;
           const int j0 = cur.wc * BK, n = int(cur.n);
