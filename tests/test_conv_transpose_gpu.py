@@ -282,6 +282,11 @@ def test_grad_weight_packed_taps(case, layout, mode, algorithm, poison_allocator
              poison=poison_allocator, algorithm=algorithm)
 
 
+def grad_weight_kernel_names(prof):
+    """The grad_weight kernels a profiler saw launch."""
+    return [e.name for e in prof.events() if "grad_weight" in e.name]
+
+
 def test_grad_weight_packed_taps_where_planned():
     """On Hopper in TF32 mode fam07's channels (48 -> 24, k3) run grad_weight as the packed wgmma kernel with two
     m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; both on the 48-wide C_in tile, and 56
@@ -297,7 +302,7 @@ def test_grad_weight_packed_taps_where_planned():
             out = tconv.conv_transpose3d(x, w)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
-        return [e.name for e in prof.events() if "grad_weight" in e.name]
+        return grad_weight_kernel_names(prof)
     names = grad_weight_kernels(24, "tf32")
     assert any("grad_weight_wgmma_kernel<float, 2, 3, 2, 48>" in n for n in names), names
     names = grad_weight_kernels(64, "tf32")
@@ -348,7 +353,7 @@ def test_grad_weight_rows_where_planned():
             out = tconv.conv_transpose2d(x, w, stride=2, padding=kernel // 2 - 1)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
-        return [e.name for e in prof.events() if "grad_weight" in e.name]
+        return grad_weight_kernel_names(prof)
     # Either form: tconv_igemm_grad_weight_wgmma_rows_kernel or ..._rows_specialized_kernel (the default).
     names = grad_weight_kernels(4)
     assert any(re.search(r"grad_weight_wgmma_rows_(specialized_)?kernel<2, 2,", n) for n in names), names
@@ -395,10 +400,6 @@ def shifted_x_maps(case, layout):
     x_maps = layout == "row_padded" or (layout == "contiguous" and spatial[-1] % 4 == 0)
     dy_maps = out[-1] % 4 == 0 or (SHIFTED_X_FLAT_DY and math.prod(out) % 4 == 0)
     return x_maps and dy_maps
-
-
-def grad_weight_kernel_names(prof):
-    return [e.name for e in prof.events() if "grad_weight" in e.name]
 
 
 @pytest.mark.parametrize("algorithm", ["auto", "igemm"])

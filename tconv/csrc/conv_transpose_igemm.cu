@@ -1991,7 +1991,8 @@ struct RowsStageIssuer {
         dy_channel((blk.g * args.a.cout_g + blk.co0) / T::kFold),
         ow_base(2 * blk.taps.kw0 - args.a.fold_padding - e) {}
   // units: kUnits consecutive units of T::kUnitFloats (x box, then the raw rows of each warpgroup).
-  __device__ __forceinline__ void issue(const RowsWeightArgs& args, const WeightBlock& blk, float* units, uint64_t* bar) {
+  __device__ __forceinline__ void issue(const RowsWeightArgs& args, const WeightBlock& blk, float* units,
+                                        uint64_t* bar) {
     const WeightGradArgs& a = args.a;
     mbarrier_arrive_expect_tx(bar, uint32_t(kUnits * T::kUnitFloats * sizeof(float)));
 #pragma unroll
@@ -2017,7 +2018,9 @@ __device__ __forceinline__ int rows_alignment_offset(const WeightGradArgs& a, co
 // gid % 2, whose strip column c lies at raw column 2 c + phase + e (frag_at). Taps past the group's count load zeros
 // (their wgmmas still issue: no branch between a stage's wgmmas).
 template <int kRowGroups, int kUnits, int kMaxTaps>
-__device__ __forceinline__ void load_rows_fragments(uint32_t (&frag)[kUnits][WeightWgmmaRowsTile<kRowGroups>::kBlockK / 8][kMaxTaps][4],
+using RowsFragments = uint32_t[kUnits][WeightWgmmaRowsTile<kRowGroups>::kBlockK / 8][kMaxTaps][4];
+template <int kRowGroups, int kUnits, int kMaxTaps>
+__device__ __forceinline__ void load_rows_fragments(RowsFragments<kRowGroups, kUnits, kMaxTaps>& frag,
                                                     const float* stage, int frag_at, int shift_step, int count) {
   using T = WeightWgmmaRowsTile<kRowGroups>;
   constexpr int LDR = T::kLdRaw;
@@ -2038,7 +2041,7 @@ __device__ __forceinline__ void load_rows_fragments(uint32_t (&frag)[kUnits][Wei
 // One stage's wgmmas (committed, not waited for): per unit and k8 step one m64n128k8 per tap.
 template <int kRowGroups, int kUnits, int kMaxTaps>
 __device__ __forceinline__ void issue_rows_wgmmas(float (&acc)[kMaxTaps][WeightWgmmaRowsTile<kRowGroups>::kBlockN / 2],
-                                                  const uint32_t (&frag)[kUnits][WeightWgmmaRowsTile<kRowGroups>::kBlockK / 8][kMaxTaps][4],
+                                                  const RowsFragments<kRowGroups, kUnits, kMaxTaps>& frag,
                                                   const float* b_tile) {
   using T = WeightWgmmaRowsTile<kRowGroups>;
   wgmma_fence();
@@ -2072,8 +2075,9 @@ __device__ __forceinline__ void store_rows_weight_sums(const WeightGradArgs& a, 
     if (t >= blk.taps.count) break;
     float* const base = out + ((int64_t(blk.g) * a.cin_g + ci_first) * a.cout_g + co_first) * a.taps + tap_row +
                         blk.taps.kw0 + t * blk.taps.kw_step;
-    store_weight_sums_by_eights(add, acc[t], inside,
-                                [&](int i) { return base + (8 * (i / 4) + i % 2) * ci_step + 8 * (i / 2 % 2) * a.taps; });
+    store_weight_sums_by_eights(add, acc[t], inside, [&](int i) {
+      return base + (8 * (i / 4) + i % 2) * ci_step + 8 * (i / 2 % 2) * a.taps;
+    });
   }
 }
 
@@ -2166,7 +2170,7 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
       const int refill = (it + S - 1) % S;
       issuer.issue(args, blk, slots + refill * kUnits * kUnit, &full[refill]);
     }
-    uint32_t frag[kUnits][BK / 8][kMaxTaps][4];
+    RowsFragments<kRowGroups, kUnits, kMaxTaps> frag;
     load_rows_fragments<kRowGroups, kUnits, kMaxTaps>(frag, stage, frag_at, blk.taps.shift_step, blk.taps.count);
     issue_rows_wgmmas<kRowGroups, kUnits, kMaxTaps>(acc, frag, b_tile);
     wgmma_wait<0>();
@@ -2300,7 +2304,7 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
     // full: the raw rows (TMA writes) are visible to this thread; ready: the B tile is rounded and fenced.
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
-    uint32_t frag[kUnits][BK / 8][kMaxTaps][4];
+    RowsFragments<kRowGroups, kUnits, kMaxTaps> frag;
     load_rows_fragments<kRowGroups, kUnits, kMaxTaps>(frag, slots + slot * kUnits * kUnit, frag_at,
                                                       blk.taps.shift_step, blk.taps.count);
     issue_rows_wgmmas<kRowGroups, kUnits, kMaxTaps>(acc, frag, b_tiles + slot * kUnits * T::kStageB);
@@ -2586,15 +2590,17 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       } else {
 #pragma unroll
         for (int pr = 0; pr < kPairs; ++pr) {
-          const uint64_t b_desc = wgmma_smem_descriptor(
-              copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32, T::kBLeadingBytes, T::kBStrideBytes);
+          const uint64_t b_desc =
+              wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
+                                    T::kBLeadingBytes, T::kBStrideBytes);
           wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
         }
       }
       if constexpr (kOdd) {
         constexpr int kTap = kKernelW - 1, r = kTap % 4, q = kTap / 4;
-        const uint64_t b_desc = wgmma_smem_descriptor(copy + (r * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1 - q) * 32,
-                                                      T::kBLeadingBytes, T::kBStrideBytes);
+        const uint64_t b_desc =
+            wgmma_smem_descriptor(copy + (r * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1 - q) * 32,
+                                  T::kBLeadingBytes, T::kBStrideBytes);
         wgmma_mma<32, float>(acc_odd, frag[k8], b_desc);
       }
     }
