@@ -908,6 +908,11 @@ STRIP_UNIT_STRIDE_GRID = [
     # output, and a partial tile (40 channels) at T = 7 with D dilation on a misaligned input
     (2, 2, 16, 64, [3, 5], [1, 2], [0, 0], [1, 1], [9, 300], True, "channels_last"),
     (3, 1, 24, 40, [2, 3, 7], [0, 1, 3], [0, 0, 0], [2, 1, 1], [3, 4, 50], False, "misaligned"),
+    # 32-channel tiles over many row tiles (the tap-pairs form unless TCONV_UNIT_STRIDE_TAP_PAIRS=0: 255 stored rows per
+    # tile, lines crossing tiles, an odd T's unpaired last tap): full at T = 5, partial (17) at T = 3 and 7
+    (3, 2, 32, 32, [3, 3, 5], [1, 1, 2], [0, 0, 0], [1, 1, 1], [3, 5, 70], True, "contiguous"),
+    (2, 3, 40, 17, [2, 3], [1, 1], [0, 0], [2, 1], [6, 129], False, "channels_last"),
+    (1, 2, 24, 20, [7], [3], [0], [1], [1000], True, "misaligned"),
 ]
 
 
@@ -1048,6 +1053,34 @@ def test_unit_stride_forward_where_planned():
     # grad_input takes the same rule on its own K (C_out x kernel: 4800 here, 288 for the 32-channel 2D shape)
     assert unit_stride_launches_fwd_bwd(x3, w3) == 2
     assert unit_stride_launches_fwd_bwd(x2, w2) == 0
+
+
+UNIT_STRIDE_TAP_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_TAP_PAIRS", "1") not in ("", "0")
+
+
+@pytest.mark.parametrize("taps", [3, 5, 7])
+def test_unit_stride_tap_pairs_where_switched(taps):
+    """A 32-channel unit-stride forward runs the tap-pairs form unless TCONV_UNIT_STRIDE_TAP_PAIRS=0, and a
+    64-channel one never does. (grad_input runs the same kernel: the grad_input grid's cases of at most 32 input
+    channels take the form with the switch on.)"""
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+
+    def unit_stride_kernels(cout):
+        x = torch.randn(2, 24, 4, 5, 40, device="cuda")
+        w = torch.randn(24, cout, 3, 3, taps, device="cuda")
+        with precision("tf32"), tconv._ops.use_algorithm("igemm_strip"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose3d(x, w, padding=(1, 1, taps // 2))
+            torch.cuda.synchronize()
+        return [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
+
+    def pairs(name):  # the kernel's last two template arguments (kWeightsAsA, kTapPairs) both true
+        return re.search(r"unit_stride_forward_kernel<[^>]*(true|\(bool\)1), ?(true|\(bool\)1)>", name) is not None
+    names = unit_stride_kernels(32)
+    assert names and all(pairs(n) == UNIT_STRIDE_TAP_PAIRS for n in names), names
+    names = unit_stride_kernels(64)
+    assert names and not any(pairs(n) for n in names), names
 
 
 def test_strip_grad_input_refusals():

@@ -3134,22 +3134,33 @@ struct StripUnitStrideArgs {
 // per k8 step instead of two m64n64k8: 6 KB of shared reads per 131 KFLOP instead of 8 KB, half the wgmma
 // instructions and descriptors. The accumulators then hold (channel, row) pairs, so the store goes through shared
 // memory: one thread per row, a row decoded once, 128-byte stores per warp and channel.
-template <int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels, bool kWeightsAsA>
+// kTapPairs (kBlockN = 32, weights as A): A's 64 rows are the tile's 32 output channels at two W taps, row 32 r + c
+// = channel c at tap 2 p + r for the K group of tap pair p, whose B is the x rows at tap 2 p's shift. Row (c, 1) of
+// column j then holds tap 2 p + 1's product for output row j + 1 (its x row j + T - 1 - 2 p is that row's at tap
+// 2 p + 1), so the store adds it there: a block computes kBlockM columns from row r0 = 255 b - 1 and stores the
+// kBlockM - 1 rows after its first. An odd T leaves its last tap's r = 1 rows zero. Against the 32-column x-as-A
+// tile (two m64n32k8 per k8 step and tap): one m64n128k8 per k8 step and tap pair.
+template <int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels, bool kWeightsAsA,
+          bool kTapPairs = false>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripUnitStrideForwardTile;
   constexpr int BM = Tile::kBlockM, R = Tile::kRows, kThreads = Tile::kThreads;
-  constexpr int kQuads = kChannels / 4, kStageK = kChannels * kTaps, kSteps = kStageK / 8;
-  constexpr int kXFloats = kQuads * R * 4, kWFloats = Tile::weight_floats(kBlockN, kTaps);
-  constexpr int kStageFloats = Tile::stage_floats(kBlockN, kTaps);
-  static_assert(kChannels == Tile::channels(kBlockN, kTaps) && kQuads % 2 == 0, "a k8 step: two quads of one tap");
+  static_assert(!kTapPairs || (kWeightsAsA && kBlockN == 32), "tap pairs: 32 channels x 2 taps as A's 64 rows");
+  // K groups per stage (taps, or tap pairs) and the packed weights' rows per tile.
+  constexpr int kKTaps = kTapPairs ? (kTaps + 1) / 2 : kTaps, kWRows = kTapPairs ? 64 : kBlockN;
+  constexpr int kQuads = kChannels / 4, kStageK = kChannels * kKTaps, kSteps = kStageK / 8;
+  constexpr int kXFloats = kQuads * R * 4, kWFloats = Tile::weight_floats(kWRows, kKTaps);
+  constexpr int kStageFloats = Tile::stage_floats(kWRows, kKTaps);
+  static_assert(kChannels == Tile::channels(kWRows, kKTaps) && kQuads % 2 == 0, "a k8 step: two quads of one tap");
   static_assert(kStageFloats == kXFloats + kWFloats && kTaps <= Tile::kMaxTaps, "one plan");
   constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) * kQuads;
   static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
   extern __shared__ __align__(16) float smem[];
   const int tid = threadIdx.x, n_tile = blockIdx.y;
-  const int64_t r0 = int64_t(blockIdx.x) * BM;
+  // The block's first column (a GEMM row); with tap pairs one before its first stored row (-1 in block 0).
+  const int64_t r0 = kTapPairs ? int64_t(blockIdx.x) * (BM - 1) - 1 : int64_t(blockIdx.x) * BM;
 
   // The block's (kd, kh) taps: the hull of those that reach its first and last lines' input (all, where the block
   // spans two samples or, for kh, two D planes). A tap outside a row's input reads zeros, so the hull is exact.
@@ -3169,7 +3180,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     const int v = o + p;
     return v < 0 ? -1 : (v / dil < kernel - 1 ? v / dil : kernel - 1);
   };
-  const LineOf first = line_of(r0);
+  const LineOf first = line_of(r0 > 0 ? r0 : 0);
   const LineOf last = line_of((r0 + BM - 1 < a.rows ? r0 + BM : a.rows) - 1);
   int kd_lo = 0, kd_hi = a.kernel_d - 1, kh_lo = 0, kh_hi = a.kernel_h - 1;
   if (first.n == last.n) {
@@ -3194,7 +3205,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   auto padded_row = [&](int v) {
     PaddedRow row{0, 0, 0, false};
     const int64_t q = r0 + v;
-    if (q >= a.rows) return row;
+    if (q < 0 || q >= a.rows) return row;
     const LineOf l = line_of(q);
     const int iw = l.w + a.pad_w - (kTaps - 1);
     row.id0 = l.od + a.pad_d;
@@ -3282,13 +3293,13 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // half 64 rows on. B: [step][8-channel group][K half][8][4].
   const int warpgroup = uniform_warpgroup();
   auto a_offset = [](int j) {
-    const int t = 2 * j / kQuads, q0 = 2 * j % kQuads;
+    const int t = (kTapPairs ? 2 : 1) * (2 * j / kQuads), q0 = 2 * j % kQuads;  // tap pairs: the pair's first tap
     return uint32_t(q0 * R + (kTaps - 1 - t));
   };
-  auto b_offset = [](int j) { return uint32_t(j * kBlockN * 8 / 4); };
+  auto b_offset = [](int j) { return uint32_t(j * kWRows * 8 / 4); };
   constexpr int kALeadingBytes = R * 16, kAStrideBytes = 128;  // next K half: next quad; next 8 rows
 
-  static_assert(!kWeightsAsA || kBlockN == 64, "weights as A: one m64 of output channels");
+  static_assert(!kWeightsAsA || kWRows == 64, "weights as A: one m64 of output channels (or channel-tap pairs)");
   constexpr int kHalves = kWeightsAsA ? 1 : 2, kAccPerHalf = kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
 #pragma unroll
@@ -3329,22 +3340,28 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
         *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
             make_float2(acc[0][4 * j + 2 * half], acc[0][4 * j + 2 * half + 1]);
       }
-    if (tid < 64) {
-      const int co = n_tile * 64 + tid;
+    if (tid < kBlockN) {
+      const int co = n_tile * kBlockN + tid;
       const float* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
       bias_s[tid] = ldg_or_zero(at, at != nullptr && co < a.c_out);
     }
     __syncthreads();
     const int64_t q = r0 + tid;
-    if (q >= a.rows) return;
+    if ((kTapPairs && tid == 0) || q >= a.rows) return;  // tap pairs: column 0 only feeds row r0 + 1
     const LineOf l = line_of(q);
     if (l.w >= a.out_w) return;
-    const int channels = a.c_out - n_tile * 64 < 64 ? a.c_out - n_tile * 64 : 64;
-    float* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * 64) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
-                 int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+    const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
+    float* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN) * a.y_stride[1] +
+                 int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
     const int64_t channel_stride = a.y_stride[1];
+    if constexpr (kTapPairs) {
 #pragma unroll 4
-    for (int c = 0; c < channels; ++c, out += channel_stride) *out = Cs[c * kPitch + tid] + bias_s[c];
+      for (int c = 0; c < channels; ++c, out += channel_stride)
+        *out = Cs[c * kPitch + tid] + Cs[(32 + c) * kPitch + tid - 1] + bias_s[c];
+    } else {
+#pragma unroll 4
+      for (int c = 0; c < channels; ++c, out += channel_stride) *out = Cs[c * kPitch + tid] + bias_s[c];
+    }
     return;
   }
   // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
@@ -3388,23 +3405,26 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 // The unit-stride forward's B operand: packed[co tile][kd][kh][channel stage][step][group][half][row][col] =
 // w[ci, co, kd, kh, t] rounded to TF32, co = block_n tile + row, K value k of the stage = (t, quad, col) with
 // t = k / 4 / Q (Q = channels / 4 quads), ci = channels x stage + 4 (k / 4 % Q) + k % 4; zero past C_in or C_out.
+// tap_pairs (block_n 32): 64 rows per tile, row 32 r + c is channel block_n tile + c at tap 2 (k / 4 / Q) + r (the
+// kernel's kTapPairs A); zero past the last tap.
 __global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1,
                                                                  int64_t ws2, int64_t ws3, int64_t ws4, int c_in,
                                                                  int c_out, int kernel_h, int taps, int block_n,
                                                                  int channels, int channel_stages, int64_t stages,
-                                                                 int64_t total, float* __restrict__ packed) {
-  const int quads = channels / 4;
+                                                                 int64_t total, float* __restrict__ packed,
+                                                                 bool tap_pairs) {
+  const int quads = channels / 4, tile_rows = tap_pairs ? 64 : block_n, k_taps = tap_pairs ? (taps + 1) / 2 : taps;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
-    const PackedStripIndex at = packed_strip_index(idx, block_n, channels * taps, stages);
-    const int64_t co = at.tile * block_n + at.row;
+    const PackedStripIndex at = packed_strip_index(idx, tile_rows, channels * k_taps, stages);
+    const int64_t co = at.tile * block_n + (tap_pairs ? at.row % 32 : at.row);
     const int cs = int(at.stage % channel_stages);
     const int64_t tap_dh = at.stage / channel_stages;
     const int64_t kd = tap_dh / kernel_h, kh = tap_dh % kernel_h;
-    const int k_group = at.k / 4, t = k_group / quads;
+    const int k_group = at.k / 4, t = tap_pairs ? 2 * (k_group / quads) + at.row / 32 : k_group / quads;
     const int64_t ci = int64_t(cs) * channels + 4 * (k_group % quads) + at.k % 4;
     float v = 0.f;
-    if (ci < c_in && co < c_out)
+    if (ci < c_in && co < c_out && t < taps)
       v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + kd * ws2 + kh * ws3 + int64_t(t) * ws4]));
     packed[idx] = v;
   }
@@ -4445,8 +4465,18 @@ bool strip_lines_forward_possible(const ConvTransposeParams& p, DType dtype, boo
 }
 
 // The unit-stride form (tconv_igemm_strip_unit_stride_forward_kernel, StripUnitStrideForwardTile).
+// 32-channel tiles take the kernel's kTapPairs form (two W taps of 32 channels as A's 64 rows) instead of x as A.
+// Run 194 (H200, TF32, same build): L1-68's grad_input (64 -> 32 channels, T 5) 8.81 -> 7.26 ms, fwd+bwd 24.07 ->
+// 22.52 ms; fam02 forward (T 7) 0.901 -> 0.753 ms. TCONV_UNIT_STRIDE_TAP_PAIRS=0 (development only, read once per
+// process) gives the x-as-A tiles back.
+bool unit_stride_tap_pairs() {
+  static const bool pairs = development_switch("TCONV_UNIT_STRIDE_TAP_PAIRS", 1) != 0;
+  return pairs;
+}
 struct UnitStridePlan {
   int block_n, taps, channels, channel_stages, line_rows;
+  bool tap_pairs;      // the kTapPairs form: A rows = 32 channels x 2 taps, tiles of kBlockM - 1 stored rows
+  int w_rows, k_taps;  // the packed weights' rows per tile and K groups per stage (taps, or tap pairs)
   int64_t rows, row_tiles, n_tiles;
 };
 UnitStridePlan unit_stride_plan(const ConvTransposeParams& p) {
@@ -4454,11 +4484,15 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p) {
   UnitStridePlan plan;
   plan.block_n = Tile::block_n(p.out_channels);
   plan.taps = int(p.kernel[2]);
-  plan.channels = Tile::channels(plan.block_n, plan.taps);
+  plan.tap_pairs = plan.block_n == 32 && unit_stride_tap_pairs();
+  plan.w_rows = plan.tap_pairs ? 64 : plan.block_n;
+  plan.k_taps = plan.tap_pairs ? (plan.taps + 1) / 2 : plan.taps;
+  plan.channels = Tile::channels(plan.w_rows, plan.k_taps);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
   plan.line_rows = int(p.out_size[2] + p.kernel[2] - 1);
   plan.rows = p.batch * p.out_size[0] * p.out_size[1] * plan.line_rows;
-  plan.row_tiles = (plan.rows + Tile::kBlockM - 1) / Tile::kBlockM;
+  const int stored_rows = plan.tap_pairs ? Tile::kBlockM - 1 : Tile::kBlockM;
+  plan.row_tiles = (plan.rows + stored_rows - 1) / stored_rows;
   plan.n_tiles = (p.out_channels + plan.block_n - 1) / plan.block_n;
   return plan;
 }
@@ -4485,18 +4519,20 @@ bool unit_stride_weights_as_a_disabled() {
   static const bool disabled = development_switch("TCONV_UNIT_STRIDE_WEIGHTS_AS_A", 1) == 0;
   return disabled;
 }
-template <int kBlockN, int kTaps>
+template <int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
-  constexpr int kStages = Tile::stages(kBlockN, kTaps);
-  constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps) * int(sizeof(float));
+  constexpr int kWRows = kTapPairs ? 64 : kBlockN, kKTaps = kTapPairs ? (kTaps + 1) / 2 : kTaps;
+  constexpr int kStages = Tile::stages(kWRows, kKTaps);
+  constexpr int kBytes = kStages * Tile::stage_floats(kWRows, kKTaps) * int(sizeof(float));
   // x registers two stages ahead of their store (run_strip_pipeline): run 148 measured one stage ahead within -1.4 %
   // to +4 % of it on the 11 suite shapes (fam07 6.86 vs 7.14 ms, L2-61 1.377 vs 1.397, fam03 2.511 vs 2.477).
   // Two wgmma groups in flight (the slot refilled is the one read three iterations earlier): run 152 measured one
   // 1-2 % slower on the suite shapes that take this form (L1-68 7.05 vs 6.96 ms, fam06 2.50 vs 2.45, fam03 2.37 vs
   // 2.32).
-  constexpr int kChannels = Tile::channels(kBlockN, kTaps);
-  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, kChannels, false>;
+  constexpr int kChannels = Tile::channels(kWRows, kKTaps);
+  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, kChannels, kTapPairs,
+                                                             kTapPairs>;
   if constexpr (kBlockN == 64) {
     if (!unit_stride_weights_as_a_disabled())
       kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
@@ -4509,7 +4545,7 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3&
 int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p) {
   const UnitStridePlan plan = unit_stride_plan(p);
   return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
-         StripUnitStrideForwardTile::weight_floats(plan.block_n, plan.taps);
+         StripUnitStrideForwardTile::weight_floats(plan.w_rows, plan.k_taps);
 }
 cudaError_t unit_stride_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
                                 void* output, float* packed_weight, cudaStream_t stream) {
@@ -4521,7 +4557,7 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, const void* input,
         static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
         p.weight_strides[3], p.weight_strides[4], int(p.in_channels), int(p.out_channels), int(p.kernel[1]),
         plan.taps, plan.block_n, plan.channels, plan.channel_stages, p.kernel[0] * p.kernel[1] * plan.channel_stages,
-        total, packed_weight);
+        total, packed_weight, plan.tap_pairs);
   if (packed_err != cudaSuccess) return packed_err;
   StripUnitStrideArgs a;
   set_strip_forward_operands(a, p, input, bias, output, packed_weight);
@@ -4544,6 +4580,14 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, const void* input,
   a.dil_h = int(p.dilation[1]);
   a.channel_stages = plan.channel_stages;
   const dim3 grid(unsigned(plan.row_tiles), unsigned(plan.n_tiles), 1);
+  if (plan.tap_pairs) {
+    switch (plan.taps) {
+      case 3: return launch_unit_stride_forward<32, 3, true>(a, grid, stream);
+      case 5: return launch_unit_stride_forward<32, 5, true>(a, grid, stream);
+      case 7: return launch_unit_stride_forward<32, 7, true>(a, grid, stream);
+      default: return cudaErrorInvalidValue;
+    }
+  }
   switch (plan.block_n * 8 + plan.taps) {  // unit_stride_forward_possible: T in {3, 5, 7}
     case 32 * 8 + 3: return launch_unit_stride_forward<32, 3>(a, grid, stream);
     case 32 * 8 + 5: return launch_unit_stride_forward<32, 5>(a, grid, stream);
