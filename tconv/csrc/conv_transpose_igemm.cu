@@ -2425,6 +2425,22 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
   return r;
 }
 
+// A shifted-x block's tile, C_in fastest, then C_out, group and row tile (kRows flattened (kd, kh) rows; blk.kh is the
+// first, kd * kH + kh), and its split's units: the order and counts of plan_grad_weight_shifted_x's tiles.
+__device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradArgs& a, WeightWork work) {
+  using T = WeightShiftedXTile;
+  WeightBlock blk{};
+  const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + T::kBlockM - 1) / T::kBlockM;
+  int tile = work.tile;
+  blk.ci0 = (tile % ci_tiles) * T::kBlockN; tile /= ci_tiles;
+  blk.co0 = (tile % co_tiles) * T::kBlockM; tile /= co_tiles;
+  blk.g = tile % a.groups; tile /= a.groups;
+  blk.kh = tile * T::kRows;
+  blk.u_begin = int64_t(work.split) * a.chunk;
+  blk.u_end = blk.u_begin + a.chunk < a.units ? blk.u_begin + a.chunk : a.units;
+  return blk;
+}
+
 // The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
 // C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, 16-position chunk of the
 // grad_output row, input H row), H innermost (ShiftedXCursor). Per unit, producer warp 0 (lane 0) loads the x window
@@ -2450,17 +2466,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   uint64_t* const empty = ready + S;
 
   const WeightWork work = weight_block_work(a);
-  WeightBlock blk{};
-  {
-    const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + T::kBlockM - 1) / T::kBlockM;
-    int tile = work.tile;
-    blk.ci0 = (tile % ci_tiles) * T::kBlockN; tile /= ci_tiles;
-    blk.co0 = (tile % co_tiles) * T::kBlockM; tile /= co_tiles;
-    blk.g = tile % a.groups; tile /= a.groups;
-    blk.kh = tile * T::kRows;  // the row tile's first flattened row kd * kH + kh
-    blk.u_begin = int64_t(work.split) * a.chunk;
-    blk.u_end = blk.u_begin + a.chunk < a.units ? blk.u_begin + a.chunk : a.units;
-  }
+  const WeightBlock blk = decode_shifted_x_block(a, work);
   const int iterations = int(blk.u_end - blk.u_begin);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
   init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty);
@@ -2483,7 +2489,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
           float* const stage = stages + slot * T::kStageFloats;
           const bool sweep_start = it == 0 || cur.ih == 0;
           const int j0 = cur.wc * BK, n = int(cur.n);
-          int od[T::kRows], oh[T::kRows];
+          int od[T::kRows], oh[T::kRows], flat_start[T::kRows];
           bool load[T::kRows];
           int loads = 0;
 #pragma unroll
@@ -2491,8 +2497,9 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
             const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
             od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
             oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
-            load[w] = row < rows && (sweep_start || chain_head[w]) &&
-                      !(args.dy_flat && flat_dy_row(a, od[w], oh[w], j0).outside);
+            const FlatDyRow flat = flat_dy_row(a, od[w], oh[w], j0);
+            flat_start[w] = flat.start;
+            load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);
             loads += load[w];
           }
           mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXFloats + loads * T::kDyFloats) * sizeof(float)));
@@ -2502,7 +2509,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
             if (!load[w]) continue;
             float* const dst = stage + T::kXFloats + w * T::kDyFloats;
             if (args.dy_flat)
-              tma_load_5d(dst, &args.dy_map, flat_dy_row(a, od[w], oh[w], j0).start, dy_channel, 0, 0, n, &full[slot]);
+              tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
             else
               tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
           }
@@ -2652,51 +2659,54 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
                                                int block_cols, bool wgmma_order, bool forward, bool round_tf32, int fold,
                                                int fold_kernel_w, int fold_dilation, float* __restrict__ packed) {
   const int BK = block_k;
-  const int64_t total = int64_t(groups) * taps * k_pad * ldw;
   const int column_blocks = ldw / block_cols, step = 8 * block_cols;
-  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
-       idx += int64_t(gridDim.x) * blockDim.x) {
-    int64_t rest = idx;
-    const int within = int(rest % step); rest /= step;
+  const int64_t steps = int64_t(groups) * taps * (k_pad / 8) * column_blocks;
+  // A block decodes one (k8 step, column block) and its threads walk the step's 8 x block_cols floats: run 193's
+  // per-element 64-bit decode (six divisions) took DCGAN's 2.1M-float pack to 63 us, 10 % of its fwd+bwd.
+  for (int64_t s = blockIdx.x; s < steps; s += gridDim.x) {
+    int64_t rest = s;
     const int k8 = int(rest % (BK / 8)); rest /= BK / 8;
     const int column_block = int(rest % column_blocks); rest /= column_blocks;
     const int chunk = int(rest % (k_pad / BK)); rest /= k_pad / BK;
     const int tap = int(rest % taps);
     const int g = int(rest / taps);
-    const BFragmentCoord at = wgmma_order ? wgmma_b_coord(within) : b_fragment_coord(within);
-    const int kc = chunk * BK + k8 * 8 + at.k, nc = column_block * block_cols + at.n;
-    float v = 0.f;
-    // The W fold (forward): column nc is channel nc / fold at W offset nc % fold, W tap t is shift t;
-    // original tap k lands there when k * d = fold * t + nc % fold (see fold_w), else the slot is 0.
     const int td = tap / (kh * kw), th = (tap / kw) % kh;
-    int tw = tap % kw, n_index = nc;
-    bool tap_exists = true;
-    if (fold > 1) {
-      const int dilated = fold * tw + nc % fold;
-      n_index = nc / fold;
-      tw = dilated / fold_dilation;
-      tap_exists = dilated % fold_dilation == 0 && tw < fold_kernel_w;
-    }
-    // forward: channel = input channel, nc = output channel; grad_input: the other way round.
-    auto weight_at = [&](int channel) -> const scalar_t* {
-      if (!tap_exists || nc >= n_channels || channel >= k_channels) return nullptr;
-      const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? channel : n_index);
-      const int64_t co = forward ? n_index : channel;
-      return w + ci * ws0 + co * ws1 + td * ws2 + th * ws3 + int64_t(tw) * ws4;
-    };
-    if constexpr (std::is_same<scalar_t, float>::value) {
-      const float* at = weight_at(kc);
-      if (at != nullptr) {
-        v = *at;
-        if (round_tf32) v = __uint_as_float(to_tf32(v));
+    for (int within = threadIdx.x; within < step; within += blockDim.x) {
+      const int64_t idx = s * step + within;
+      const BFragmentCoord at = wgmma_order ? wgmma_b_coord(within) : b_fragment_coord(within);
+      const int kc = chunk * BK + k8 * 8 + at.k, nc = column_block * block_cols + at.n;
+      float v = 0.f;
+      // The W fold (forward): column nc is channel nc / fold at W offset nc % fold, W tap t is shift t;
+      // original tap k lands there when k * d = fold * t + nc % fold (see fold_w), else the slot is 0.
+      int tw = tap % kw, n_index = nc;
+      bool tap_exists = true;
+      if (fold > 1) {
+        const int dilated = fold * tw + nc % fold;
+        n_index = nc / fold;
+        tw = dilated / fold_dilation;
+        tap_exists = dilated % fold_dilation == 0 && tw < fold_kernel_w;
       }
-      packed[idx] = v;
-    } else {  // row kc is the channel pair 2 kc, 2 kc + 1 (PairedRows), bits as they are
-      const scalar_t* lo = weight_at(2 * kc);
-      const scalar_t* hi = weight_at(2 * kc + 1);
-      const uint32_t bits_lo = lo != nullptr ? *reinterpret_cast<const unsigned short*>(lo) : 0u;
-      const uint32_t bits_hi = hi != nullptr ? *reinterpret_cast<const unsigned short*>(hi) : 0u;
-      reinterpret_cast<uint32_t*>(packed)[idx] = bits_lo | (bits_hi << 16);
+      // forward: channel = input channel, nc = output channel; grad_input: the other way round.
+      auto weight_at = [&](int channel) -> const scalar_t* {
+        if (!tap_exists || nc >= n_channels || channel >= k_channels) return nullptr;
+        const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? channel : n_index);
+        const int64_t co = forward ? n_index : channel;
+        return w + ci * ws0 + co * ws1 + td * ws2 + th * ws3 + int64_t(tw) * ws4;
+      };
+      if constexpr (std::is_same<scalar_t, float>::value) {
+        const float* at = weight_at(kc);
+        if (at != nullptr) {
+          v = *at;
+          if (round_tf32) v = __uint_as_float(to_tf32(v));
+        }
+        packed[idx] = v;
+      } else {  // row kc is the channel pair 2 kc, 2 kc + 1 (PairedRows), bits as they are
+        const scalar_t* lo = weight_at(2 * kc);
+        const scalar_t* hi = weight_at(2 * kc + 1);
+        const uint32_t bits_lo = lo != nullptr ? *reinterpret_cast<const unsigned short*>(lo) : 0u;
+        const uint32_t bits_hi = hi != nullptr ? *reinterpret_cast<const unsigned short*>(hi) : 0u;
+        reinterpret_cast<uint32_t*>(packed)[idx] = bits_lo | (bits_hi << 16);
+      }
     }
   }
 }
@@ -3829,7 +3839,7 @@ cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64
                             bool split_tf32, bool window, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
   const int64_t packed = packed_weight_elems(a);
   if (packed > 0) {
-    const unsigned int grid = unsigned(std::min<int64_t>((packed + 255) / 256, 4096));
+    const unsigned int grid = unsigned(std::min<int64_t>(packed / (8 * Tile::kPackedBlockN), 8192));
     tconv_igemm_pack_weight_kernel<scalar_t><<<grid, 256, 0, stream>>>(
         static_cast<const scalar_t*>(weight), weight_strides[0], weight_strides[1], weight_strides[2],
         weight_strides[3], weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
@@ -4795,9 +4805,9 @@ bool grad_weight_ordered_allowed() {
 // grad_weight (~1.08 ms): the third block per SM gains less than a whole block's throughput.
 void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p, int sm_count,
                              int64_t max_workspace_elems);
-// row_groups > 1 plans the rows kernel's blocks (grad_weight_takes_rows): 128-wide C_in tiles, kH rows per block.
-WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
-                                int64_t max_workspace_elems, int row_groups = 1) {
+// The tiles and units of the mma.sync / wgmma / rows kernels, before the splits of K. row_groups > 1 plans the rows
+// kernel's blocks (grad_weight_takes_rows): 128-wide C_in tiles, kH rows per block.
+WeightGradPlan plan_grad_weight_tiles(const ConvTransposeParams& p, DType dtype, bool split_tf32, int row_groups) {
   using Tile = WeightGemmTile<1, false>;
   split_tf32 = uses_split_tf32(dtype, split_tf32);
   WeightGradPlan plan{};
@@ -4829,6 +4839,11 @@ WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool 
                ((p.out_per_group() + bn - 1) / bn);
   plan.w_chunks = int((p.in_size[2] + bk - 1) / bk);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
+  return plan;
+}
+WeightGradPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, int sm_count,
+                                int64_t max_workspace_elems, int row_groups = 1) {
+  WeightGradPlan plan = plan_grad_weight_tiles(p, dtype, split_tf32, row_groups);
   plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
   return plan;
 }
@@ -4850,11 +4865,12 @@ void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p,
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
 }
 // The shifted-x kernel's plan: tiles of WeightShiftedXTile::kRows flattened (kd, kh) rows x groups x C_out tiles of
-// 64 x C_in tiles of 32 (w_groups 1: every W tap in one block); units over grad_output W chunks of 16.
+// 64 x C_in tiles of 32 (w_groups 1: every W tap in one block; the kernel decodes them in decode_shifted_x_block);
+// units over grad_output W chunks of 16.
 WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
                                           int64_t max_workspace_elems) {
   using T = WeightShiftedXTile;
-  WeightGradPlan plan = plan_grad_weight(p, dtype, false, sm_count, max_workspace_elems);
+  WeightGradPlan plan = plan_grad_weight_tiles(p, dtype, false, 1);
   plan.shifted_x = true;
   plan.many_taps = false;
   plan.w_groups = 1;
