@@ -580,7 +580,8 @@ struct StripUnitStrideForwardTile {
 // again: fam01 (576, 64 output channels) wins 1.16x (forward) and 1.12x (grad_input through the same kernel), fam04
 // (384, 128 channels) loses 0.97x / 0.88x, L1-71 (288) 0.87x / 0.83x, everything from 672 up wins (grad_input 1.07x
 // at fam11 to 2.42x at fam02). The bound sits between 384 and 576 (untimed inside; a 128-channel tile at 576 was
-// level in run 156). It also takes the 1D form's grid bound (every suite shape has thousands of blocks; small grids
+// level in run 156). Run 195, with the 32-channel tiles as tap pairs: L1-71 still loses, 0.94x forward and 0.91x
+// grad_input, so the bound stays. It also takes the 1D form's grid bound (every suite shape has thousands of blocks; small grids
 // are not measured for this form). grad_input at stride 1 takes the same rule on its own K (C_out kD kH kW).
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
