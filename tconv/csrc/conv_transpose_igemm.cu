@@ -1974,7 +1974,6 @@ struct RowsWeightArgs {
   WeightGradArgs a;
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
-  int wide_taps;  // the shifted-x kernel, kernel W 4-5: taps 0-3 as one m64n128k8 (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE)
   int dy_flat;    // the shifted-x kernel: dy_map is shifted_x_flat_dy_map's (D, H, W as one dimension)
 };
 
@@ -2589,19 +2588,12 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     for (int k8 = 0; k8 < BK / 8; ++k8) {
       // Tap 4 q + r reads copy r from K core 2 k8 + 1 - q: taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1 (q = 0), rows
       // 64 i .. 64 i + 63 of the stacked copies.
-      if (kPairs == 2 && args.wide_taps) {
-        // Taps 0-3 as one m64n128k8: copies 0-3 are rows 0 .. 127 of the stacked copies, and that accumulator's
-        // columns 0-63 and 64-127 are acc_pair[0] and acc_pair[1] (accumulator i = 4 j + 2 h + l, column 8 j + ...).
-        const uint64_t b_desc = wgmma_smem_descriptor(copy + (2 * k8 + 1) * 32, T::kBLeadingBytes, T::kBStrideBytes);
-        wgmma_mma<128, float>(reinterpret_cast<float (&)[64]>(acc_pair), frag[k8], b_desc);
-      } else {
 #pragma unroll
-        for (int pr = 0; pr < kPairs; ++pr) {
-          const uint64_t b_desc =
-              wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
-                                    T::kBLeadingBytes, T::kBStrideBytes);
-          wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
-        }
+      for (int pr = 0; pr < kPairs; ++pr) {
+        const uint64_t b_desc =
+            wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
+                                  T::kBLeadingBytes, T::kBStrideBytes);
+        wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
       }
       if constexpr (kOdd) {
         constexpr int kTap = kKernelW - 1, r = kTap % 4, q = kTap / 4;
@@ -5318,13 +5310,6 @@ bool grad_weight_shifted_x_slide() {
   static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
   return slide;
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=1 (development only, read once per process; default off): the shifted-x kernel
-// runs kernel W 4-5's first four taps as one m64n128k8 per k8 step instead of two m64n64k8. Run 187 (H200, L1-68
-// TF32 fwd+bwd, two rounds) had it level: off 24.08 / 23.86 ms, on 23.88 / 24.06.
-bool grad_weight_shifted_x_wide() {
-  static const bool wide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", 0) != 0;
-  return wide;
-}
 // The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode on sm_90a, W stride and dilation
 // 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups would leave most of the
 // m64n32 tiles as padding), and both tensors as TMA tensor maps take them (as grad_weight_takes_rows).
@@ -5507,7 +5492,6 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
-    rows.wide_taps = grad_weight_shifted_x_wide();
     const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);

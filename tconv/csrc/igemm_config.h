@@ -376,7 +376,11 @@ struct WeightWgmmaRowsTile {
 // fwd+bwd, one build each): 28.07 ms with the kernels before, 26.06 with this one, 22.67 once the rounders built
 // the copies from aligned words (the kernel 11.6 -> 8.35 ms); sharing the rows (about half the L2 traffic) was level
 // while the rounders were the limit, and with faster rounders it gains 4.5 % (run 187, H200: 24.99 -> 23.86 ms).
-// Taps 0-3 as one m64n128k8 (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE) was level (run 187). Session 27's estimate
+// Taps 0-3 as one m64n128k8 was level (run 187) and is gone: its run-time branch, an m64n128k8 over the two pair
+// accumulators viewed as one array, made ptxas serialize every wgmma of kernel W 4 and 5 (C7511 "insufficient
+// register resources for the wgmma pipeline", a warpgroup.arrive injected before each, nvcc 13.0; run 193's ncu put
+// ~23 % of L1-68's stall samples on the DEPBAR after each HGMMA). Without it no kernel W gets either message at the
+// same 56 / 144 registers. Session 27's estimate
 // (math-bound) did not hold; run 187's ncu (tensor pipe 38 %, L2 78 %, stalls wait / barrier / long scoreboard
 // about equal) names no single limit (notes/perf.md, Session 29).
 struct WeightShiftedXTile {
