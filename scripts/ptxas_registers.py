@@ -9,6 +9,12 @@ scripts/ptxas_registers.txt. Any difference fails the check. If the change is in
     python3 scripts/ptxas_registers.py --check scripts/ptxas_registers.txt --nvcc-version 13.0.88 LOG...
     python3 scripts/ptxas_registers.py --write scripts/ptxas_registers.txt --nvcc-version 13.0.88 LOG...
 
+Both modes also fail where ptxas reports a wgmma performance loss, in its C75xx info lines: serialized wgmmas
+(C7511 "wgmma.mma_async instructions are serialized due to ..."; notes/perf.md met C7512 and C7515 too) or a
+warpgroup.arrive injected between them (C7519, "to allow use of registers in GMMA"). compile_check.sh does not
+print ptxas's info lines, and these hid in the shifted-x grad_weight kernel from session 28 to 30 (C7511 for kernel
+W 4, C7519 for 4 and 5, whose SASS waited on every wgmma before the next: ~8 % of L1-68's largest kernel, run 199).
+
 Each LOG is the stderr of one nvcc call with `-Xptxas -v`. The table has one line per (arch, kernel):
 registers, spill stores and spill loads (bytes), then the mangled name (its anonymous namespace reduced to
 the file's name). Its first line names the nvcc it
@@ -27,6 +33,8 @@ Counts = Tuple[int, int, int]    # (registers, spill store bytes, spill load byt
 _ENTRY = re.compile(r"Compiling entry function '([^']+)' for '([^']+)'")
 _SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 _REGISTERS = re.compile(r"Used (\d+) registers")
+# ptxas's C75xx performance infos about wgmma (C7510-C7515 name why it serialized them, C7519 an injected fence).
+_SERIALIZED = re.compile(r"\(C75\d\d\)[^\n]*(?:wgmma|GMMA)[^\n]*function '([^']+)'")
 HEADER = "# nvcc "
 
 
@@ -68,6 +76,11 @@ def parse_log(text: str) -> Dict[Key, Counts]:
             table[key] = (int(registers.group(1)), *spills)
             key = None
     return table
+
+
+def serialized_wgmma(text: str) -> list:
+    """Kernels (stable names) whose wgmmas ptxas serialized or fenced, from its C75xx info lines on wgmma."""
+    return sorted({stable_name(m.group(1)) for m in _SERIALIZED.finditer(text)})
 
 
 def parse_logs(paths: Iterable[Path]) -> Dict[Key, Counts]:
@@ -118,6 +131,11 @@ def main(argv=None) -> int:
     got = parse_logs(args.logs)
     if not got:
         print("ptxas_registers: no kernels in the logs (was -Xptxas -v passed?)", file=sys.stderr)
+        return 1
+    serialized = sorted({name for log in args.logs for name in serialized_wgmma(log.read_text(errors="replace"))})
+    if serialized:
+        print("ptxas_registers: ptxas serialized or fenced the wgmmas of (its C75xx infos):\n  " +
+              "\n  ".join(serialized), file=sys.stderr)
         return 1
     if args.write:
         args.write.write_text(format_table(got, args.nvcc_version))

@@ -63,3 +63,23 @@ def test_empty_logs_fail(tmp_path):
     log = tmp_path / "a.log"
     log.write_text("ptxas info    : 0 bytes gmem\n")
     assert ptxas_registers.main(["--write", str(tmp_path / "t.txt"), "--nvcc-version", "13.0.88", str(log)]) == 1
+
+
+def test_serialized_wgmma_fails_both_modes(tmp_path, capsys):
+    name = "_ZN5tconv56_GLOBAL__N__6b67dae7_23_conv_transpose_igemm_cu_59789a1e16tconv_sx_kernelILi5EEEvv"
+    serialized = (f"ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async instructions are serialized "
+                  f"due to insufficient register resources for the wgmma pipeline in the function '{name}'\n")
+    assert ptxas_registers.serialized_wgmma(serialized) == [
+        "_ZN5tconv_GLOBAL__N_conv_transpose_igemm_cu_16tconv_sx_kernelILi5EEEvv"]
+    assert ptxas_registers.serialized_wgmma(LOG) == []
+    injected = ("ptxas info    : (C7519) warpgroup.arrive is injected in around line 17910 by compiler to allow use of "
+                f"registers in GMMA in function '{name}'\n")
+    assert ptxas_registers.serialized_wgmma(injected) == ptxas_registers.serialized_wgmma(serialized)
+    log = tmp_path / "a.log"
+    log.write_text(LOG)
+    table = tmp_path / "table.txt"
+    assert ptxas_registers.main(["--write", str(table), "--nvcc-version", "13.0.88", str(log)]) == 0
+    log.write_text(LOG + serialized)
+    assert ptxas_registers.main(["--check", str(table), "--nvcc-version", "13.0.88", str(log)]) == 1
+    assert "tconv_sx_kernelILi5EEEvv" in capsys.readouterr().err
+    assert ptxas_registers.main(["--write", str(table), "--nvcc-version", "13.0.88", str(log)]) == 1

@@ -377,10 +377,10 @@ struct WeightWgmmaRowsTile {
 // the copies from aligned words (the kernel 11.6 -> 8.35 ms); sharing the rows (about half the L2 traffic) was level
 // while the rounders were the limit, and with faster rounders it gains 4.5 % (run 187, H200: 24.99 -> 23.86 ms).
 // Taps 0-3 as one m64n128k8 was level (run 187) and is gone: its run-time branch, an m64n128k8 over the two pair
-// accumulators viewed as one array, made ptxas serialize every wgmma of kernel W 4 and 5 (C7511 "insufficient
-// register resources for the wgmma pipeline", a warpgroup.arrive injected before each, nvcc 13.0; run 193's ncu put
-// ~23 % of L1-68's stall samples on the DEPBAR after each HGMMA). Without it no kernel W gets either message at the
-// same 56 / 144 registers. Session 27's estimate
+// accumulators viewed as one array, made ptxas fence every wgmma of kernel W 4 and 5 (C7519, a warpgroup.arrive
+// injected before each; C7511 "serialized" for W 4; nvcc 13.0), and W 5's SASS waited on each HGMMA before the next
+// (run 193: ~23 % of L1-68's stall samples on those waits). Without it no kernel W gets either message at the same
+// 56 / 144 registers; scripts/ptxas_registers.py fails on both. Run 199: shifted_x<5> 9.12 -> 8.40 ms on L1-68. Session 27's estimate
 // (math-bound) did not hold; run 187's ncu (tensor pipe 38 %, L2 78 %, stalls wait / barrier / long scoreboard
 // about equal) names no single limit (notes/perf.md, Session 29).
 struct WeightShiftedXTile {
