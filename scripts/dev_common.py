@@ -59,3 +59,8 @@ def sweep_arguments(doc: str, argv=None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--only", nargs="+", help="shape names to run (default: all)")
     return parser.parse_args(argv)
+
+
+def selected(shapes, only):
+    """The rows of a sweep's SHAPES (name first) that --only names, or all of them."""
+    return [shape for shape in shapes if not only or shape[0] in only]

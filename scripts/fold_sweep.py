@@ -18,7 +18,7 @@ from tconv import _args, _ops, _w_fold  # noqa: E402
 from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
-from dev_common import finish, sweep_arguments  # noqa: E402
+from dev_common import finish, selected, sweep_arguments  # noqa: E402
 
 TORCH_FN = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 # (name, batch, C_in, C_out, spatial, kernel, stride, padding, output_padding, dilation)
@@ -45,9 +45,8 @@ SHAPES = [
 def main(argv=None) -> int:
     args = sweep_arguments(__doc__, argv)
     rows = []
-    for name, batch, cin, cout, spatial, kernel, stride, padding, output_padding, dilation in SHAPES:
-        if args.only and name not in args.only:
-            continue
+    for name, batch, cin, cout, spatial, kernel, stride, padding, output_padding, dilation in selected(SHAPES,
+                                                                                                     args.only):
         dims = len(spatial)
         out_w = _args.output_size(spatial, kernel, stride, padding, output_padding, dilation)[-1]
         fold = _w_fold.plan(kernel[-1], stride[-1], padding[-1], dilation[-1], out_w)

@@ -15,7 +15,7 @@ from tconv import _args, _ops, _phase_split  # noqa: E402
 from tconv.harness.precision import compute_dtype, precision_mode  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
-from dev_common import finish, sweep_arguments  # noqa: E402
+from dev_common import finish, selected, sweep_arguments  # noqa: E402
 
 # (name, batch, C_in, C_out, spatial, kernel, stride, padding): C_in is grad_input's N, C_out its K.
 SHAPES = [
@@ -39,7 +39,7 @@ def pad3(values, fill):
 def main(argv=None) -> int:
     args = sweep_arguments(__doc__, argv)
     rows = []
-    for name, batch, cin, cout, spatial, kernel, stride, padding in SHAPES:
+    for name, batch, cin, cout, spatial, kernel, stride, padding in selected(SHAPES, args.only):
         dims = len(spatial)
         out = _args.output_size(spatial, kernel, stride, padding, [0] * dims, [1] * dims)
         for precision in args.precision:

@@ -17,7 +17,7 @@ from tconv import _args, _ops  # noqa: E402
 from tconv.harness.precision import precision_mode  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
-from dev_common import finish, sweep_arguments  # noqa: E402
+from dev_common import finish, selected, sweep_arguments  # noqa: E402
 
 # (name, batch, C_in, C_out, W_in, kernel, stride, padding)
 SHAPES = [
@@ -38,7 +38,7 @@ SHAPES = [
 def main(argv=None) -> int:
     args = sweep_arguments(__doc__, argv)
     rows = []
-    for name, batch, cin, cout, width, kernel, stride, padding in SHAPES:
+    for name, batch, cin, cout, width, kernel, stride, padding in selected(SHAPES, args.only):
         x = torch.randn(batch, cin, width, device="cuda")
         weight = torch.randn(cin, cout, kernel, device="cuda")
         out_w = _args.output_size([width], [kernel], [stride], [padding], [0], [1])[0]

@@ -6,7 +6,7 @@ the gather GEMM ("igemm"), compared the same way. Then HiFi-GAN's forward and gr
 kernels, whose pipeline run_strip_pipeline now shares). A development sweep for the "auto" rule, not a report; the
 GPU tests check the results.
 
-    python3 scripts/unit_stride_sweep.py [--runs 10] [--json OUT]
+    python3 scripts/unit_stride_sweep.py [--runs 10] [--json OUT] [--only l1_68 fam02 hifigan ...]
 """
 import sys
 from pathlib import Path
@@ -19,7 +19,7 @@ from tconv import _ops  # noqa: E402
 from tconv.harness.precision import precision_mode  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
-from dev_common import finish, sweep_arguments  # noqa: E402
+from dev_common import finish, selected, sweep_arguments  # noqa: E402
 
 # (name, input shape, weight shape, padding): the suite's stride-1 calls (dilation 1, output_padding 0)
 SHAPES = [
@@ -41,7 +41,7 @@ TORCH_FORWARD = {3: F.conv_transpose1d, 4: F.conv_transpose2d, 5: F.conv_transpo
 def main(argv=None) -> int:
     args = sweep_arguments(__doc__, argv)
     rows = []
-    for name, x_shape, w_shape, padding in SHAPES:
+    for name, x_shape, w_shape, padding in selected(SHAPES, args.only):
         dims = len(x_shape) - 2
         x = torch.randn(x_shape, device="cuda")
         weight = torch.randn(w_shape, device="cuda")
@@ -80,6 +80,8 @@ def main(argv=None) -> int:
               f"grad_input igemm {row['grad_input_igemm']:7.3f}  igemm_strip {row['grad_input_igemm_strip']:7.3f}  "
               f"(x{row['grad_input_strip_gain']:.2f}, diff {row['grad_input_max_rel_difference']:.1e})", flush=True)
     # The 1D strip kernels after run_strip_pipeline (runs 140, 143: forward 2.17, grad_input 1.78-1.88 ms).
+    if args.only and "hifigan" not in args.only:
+        return finish(args.json, rows)
     x = torch.randn(16, 512, 8192, device="cuda")
     weight = torch.randn(512, 256, 16, device="cuda")
     grad = torch.randn(16, 256, 65536, device="cuda")
