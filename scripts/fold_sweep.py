@@ -45,8 +45,8 @@ SHAPES = [
 def main(argv=None) -> int:
     args = sweep_arguments(__doc__, argv)
     rows = []
-    for name, batch, cin, cout, spatial, kernel, stride, padding, output_padding, dilation in selected(SHAPES,
-                                                                                                     args.only):
+    for shape in selected(SHAPES, args.only):
+        name, batch, cin, cout, spatial, kernel, stride, padding, output_padding, dilation = shape
         dims = len(spatial)
         out_w = _args.output_size(spatial, kernel, stride, padding, output_padding, dilation)[-1]
         fold = _w_fold.plan(kernel[-1], stride[-1], padding[-1], dilation[-1], out_w)

@@ -3151,7 +3151,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   constexpr int BM = Tile::kBlockM, R = Tile::kRows, kThreads = Tile::kThreads;
   static_assert(!kTapPairs || (kWeightsAsA && kBlockN == 32), "tap pairs: 32 channels x 2 taps as A's 64 rows");
   // K groups per stage (taps, or tap pairs) and the packed weights' rows per tile.
-  constexpr int kKTaps = kTapPairs ? (kTaps + 1) / 2 : kTaps, kWRows = kTapPairs ? 64 : kBlockN;
+  constexpr int kKTaps = Tile::k_taps(kTaps, kTapPairs), kWRows = Tile::weight_rows(kBlockN, kTapPairs);
   constexpr int kQuads = kChannels / 4, kStageK = kChannels * kKTaps, kSteps = kStageK / 8;
   constexpr int kXFloats = kQuads * R * 4, kWFloats = Tile::weight_floats(kWRows, kKTaps);
   constexpr int kStageFloats = Tile::stage_floats(kWRows, kKTaps);
@@ -3415,7 +3415,9 @@ __global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const float* __
                                                                  int channels, int channel_stages, int64_t stages,
                                                                  int64_t total, float* __restrict__ packed,
                                                                  bool tap_pairs) {
-  const int quads = channels / 4, tile_rows = tap_pairs ? 64 : block_n, k_taps = tap_pairs ? (taps + 1) / 2 : taps;
+  using Tile = StripUnitStrideForwardTile;
+  const int quads = channels / 4, tile_rows = Tile::weight_rows(block_n, tap_pairs);
+  const int k_taps = Tile::k_taps(taps, tap_pairs);
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
     const PackedStripIndex at = packed_strip_index(idx, tile_rows, channels * k_taps, stages);
@@ -4487,8 +4489,8 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p) {
   plan.block_n = Tile::block_n(p.out_channels);
   plan.taps = int(p.kernel[2]);
   plan.tap_pairs = plan.block_n == 32 && unit_stride_tap_pairs();
-  plan.w_rows = plan.tap_pairs ? 64 : plan.block_n;
-  plan.k_taps = plan.tap_pairs ? (plan.taps + 1) / 2 : plan.taps;
+  plan.w_rows = Tile::weight_rows(plan.block_n, plan.tap_pairs);
+  plan.k_taps = Tile::k_taps(plan.taps, plan.tap_pairs);
   plan.channels = Tile::channels(plan.w_rows, plan.k_taps);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
   plan.line_rows = int(p.out_size[2] + p.kernel[2] - 1);
@@ -4524,7 +4526,7 @@ bool unit_stride_weights_as_a_disabled() {
 template <int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
-  constexpr int kWRows = kTapPairs ? 64 : kBlockN, kKTaps = kTapPairs ? (kTaps + 1) / 2 : kTaps;
+  constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
   constexpr int kStages = Tile::stages(kWRows, kKTaps);
   constexpr int kBytes = kStages * Tile::stage_floats(kWRows, kKTaps) * int(sizeof(float));
   // x registers two stages ahead of their store (run_strip_pipeline): run 148 measured one stage ahead within -1.4 %

@@ -566,6 +566,10 @@ struct StripUnitStrideForwardTile {
   }
   // Output channels per block: 32, 64 or 128, the least that holds C_out (tiles of 128 past that).
   TCONV_TILE_FN int block_n(long long c_out) { return c_out <= 32 ? 32 : c_out <= 64 ? 64 : 128; }
+  // The tap-pairs form (32-channel tiles, two W taps as A's 64 rows): the packed weights' rows per tile and the K
+  // groups per stage (tap pairs, an odd T's last one half zero) that channels/stage_floats/stages take.
+  TCONV_TILE_FN int weight_rows(int block_n, bool tap_pairs) { return tap_pairs ? 64 : block_n; }
+  TCONV_TILE_FN int k_taps(int taps, bool tap_pairs) { return tap_pairs ? (taps + 1) / 2 : taps; }
 };
 
 // Where "auto" takes the forward and grad_weight strip kernels (one block per SM each): grids of at least these
