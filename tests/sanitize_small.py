@@ -181,7 +181,7 @@ for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
 # forward over two N tiles with a partial K stage. Then the forward at W stride 5 (128-row M tiles across
 # channels, a partial one), with bias and output_padding. Then the unit-stride form: 3D k3x5x5 (two row tiles across
 # samples, 16-channel stages with a partial one; its grad_input through the same form) and 2D k3x7 over two
-# output-channel tiles (8-channel stages).
+# output-channel tiles (8-channel stages), and fp16/bf16 data on it.
 with tconv._ops.use_algorithm("igemm_strip"):
     x = torch.randn(2, 136, 260, device=DEVICE, requires_grad=True)
     w = torch.randn(136, 11, 16, device=DEVICE, requires_grad=True)
@@ -194,6 +194,13 @@ with tconv._ops.use_algorithm("igemm_strip"):
     out.backward(torch.randn_like(out))  # grad_input: the unit-stride form on grad_output (40 -> 20 channels)
     tconv.conv_transpose2d(torch.randn(1, 9, 3, 40, device=DEVICE), torch.randn(9, 130, 3, 7, device=DEVICE), None,
                            1, [0, 3])
+    # fp16/bf16 data on the unit-stride form (2-byte loads and stores; the 32-channel tap-pairs tile for bf16, 64 for
+    # fp16), forward and grad_input
+    for dtype, cout in ((torch.bfloat16, 32), (torch.float16, 64)):
+        x = torch.randn(2, 20, 3, 4, 37, device=DEVICE, dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose3d(x, torch.randn(20, cout, 3, 3, 5, device=DEVICE, dtype=dtype),
+                                     torch.randn(cout, device=DEVICE, dtype=dtype), 1, [1, 1, 2])
+        out.backward(torch.randn_like(out))
 # The rows grad_weight kernel (Hopper, TF32 mode, "auto"): k4 s2 p1 over 160 input channels (a partial C_in tile)
 # and 40 output channels (a partial folded C_out tile), W 20 (two 16-position chunks, the second partial).
 with tconv._ops.use_algorithm("auto"):

@@ -857,16 +857,17 @@ STRIP_FORWARD_GRID = [
 
 
 def check_strip_forward(seed_text, dims, batch, cin, cout, kernel, spatial, bias, layout, args, kernel_name,
-                        poison_allocator):
-    """One forward under "igemm_strip" in TF32 mode on fresh tensors (poisoned allocations): the named kernel ran,
-    and the output meets the precision contract against float64, TF32-rounded float64 and cuDNN."""
+                        poison_allocator, mode="tf32"):
+    """One forward under "igemm_strip" on fresh tensors (poisoned allocations): the named kernel ran, and the output
+    meets the precision contract against float64 and cuDNN in the same mode (TF32: and TF32-rounded float64)."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(seed_text.encode()) % 10000)
-    x = make_tensor([batch, cin, *spatial], torch.float32, layout, gen)
-    w = make_tensor([cin, cout, *kernel], torch.float32, "contiguous" if layout == "strided" else layout, gen)
-    b = torch.randn(cout, generator=gen, device="cuda") if bias else None
-    with precision("tf32"):
+    dtype = dtype_of(mode)
+    x = make_tensor([batch, cin, *spatial], dtype, layout, gen)
+    w = make_tensor([cin, cout, *kernel], dtype, "contiguous" if layout == "strided" else layout, gen)
+    b = torch.randn(cout, generator=gen, device="cuda").to(dtype) if bias else None
+    with precision(mode):
         poison_allocator()
         with tconv._ops.use_algorithm("igemm_strip"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
@@ -877,8 +878,8 @@ def check_strip_forward(seed_text, dims, batch, cin, cout, kernel, spatial, bias
         assert any(kernel_name in e.name for e in prof.events()), f"{kernel_name} did not run"
     b64 = b.double() if b is not None else None
     ref64 = TORCH_FN[dims](x.double(), w.double(), b64, *args)
-    ideal = TORCH_FN[dims](round_to_tf32(x), round_to_tf32(w), b64, *args)
-    check_close("output", ours, ref64, theirs, "tf32", ideal)
+    ideal = TORCH_FN[dims](round_to_tf32(x), round_to_tf32(w), b64, *args) if mode == "tf32" else None
+    check_close("output", ours, ref64, theirs, mode, ideal)
 
 
 @pytest.mark.parametrize("case", STRIP_FORWARD_GRID, ids=[f"f{i}" for i in range(len(STRIP_FORWARD_GRID))])
@@ -916,12 +917,15 @@ STRIP_UNIT_STRIDE_GRID = [
 ]
 
 
+# fp16/bf16 data take the same kernel whatever torch's TF32 flag says (their values widen into TF32 exactly): every
+# case in both, with the flag off (precision() sets it for "tf32" only).
+@pytest.mark.parametrize("mode", ["tf32", "fp16", "bf16"])
 @pytest.mark.parametrize("case", STRIP_UNIT_STRIDE_GRID, ids=[f"u{i}" for i in range(len(STRIP_UNIT_STRIDE_GRID))])
-def test_strip_unit_stride_forward(case, poison_allocator):
+def test_strip_unit_stride_forward(case, mode, poison_allocator):
     dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout = case
     check_strip_forward(f"{case}unit", dims, batch, cin, cout, kernel, spatial, bias, layout,
                         ([1] * dims, padding, output_padding, 1, dilation), "strip_unit_stride_forward_kernel",
-                        poison_allocator)
+                        poison_allocator, mode)
 
 
 # grad_input at unit stride as the unit-stride forward of grad_output (conv_transpose_igemm.cu,
@@ -945,14 +949,15 @@ STRIP_UNIT_STRIDE_GRAD_INPUT_GRID = [
 ]
 
 
+@pytest.mark.parametrize("mode", ["tf32", "fp16", "bf16"])
 @pytest.mark.parametrize("case", STRIP_UNIT_STRIDE_GRAD_INPUT_GRID,
                          ids=[f"g{i}" for i in range(len(STRIP_UNIT_STRIDE_GRAD_INPUT_GRID))])
-def test_strip_unit_stride_grad_input(case, poison_allocator):
+def test_strip_unit_stride_grad_input(case, mode, poison_allocator):
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     dims, batch, cin, cout, kernel, padding, dilation, spatial, bias, layout = case
     run_case(dims, batch, cin, cout, 1, kernel, [1] * dims, padding, [0] * dims, dilation, spatial, bias,
-             mode="tf32", layout=layout, seed=zlib.crc32(f"{case}unit_gi".encode()) % 10000, poison=poison_allocator,
+             mode=mode, layout=layout, seed=zlib.crc32(f"{case}unit_gi".encode()) % 10000, poison=poison_allocator,
              algorithm="igemm_strip")
 
 

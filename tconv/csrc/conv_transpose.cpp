@@ -207,8 +207,9 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   if (strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
       (algorithm == "igemm_strip" || (algorithm == "auto" && strip_forward_preferred(p, sm_count_of(input))))) {
     const at::Tensor packed = at::empty({strip_forward_packed_weight_elems(p)}, input.options().dtype(at::kFloat));
-    check_launch(strip_forward(p, input.data_ptr(), weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr,
-                               output.data_ptr(), packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+    check_launch(strip_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
+                               b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), packed.data_ptr<float>(),
+                               c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (igemm_strip)");
     return;
   }
@@ -243,17 +244,18 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
       strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
   const bool unit_stride_possible = unit_stride_grad_input_possible(p, to_dtype(grad_output), !allow_tf32);
   TCONV_CHECK(algorithm != "igemm_strip" || strip_possible || unit_stride_possible,
-              "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a in TF32 mode, fp32, "
-              "groups 1: either 1D lines, W stride a multiple of 8, a W kernel of whole strides with kernel W "
+              "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a, groups 1: either "
+              "fp32 in TF32 mode with 1D lines, W stride a multiple of 8, a W kernel of whole strides with kernel W "
               "dividing 32, W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned; or "
-              "stride 1, W dilation 1, a W kernel of 3, 5 or 7, padding at most dilation x (kernel - 1), "
-              "output_padding 0)");
+              "fp32 in TF32 mode, fp16 or bf16 with stride 1, W dilation 1, a W kernel of 3, 5 or 7, padding at most "
+              "dilation x (kernel - 1), output_padding 0)");
   if (unit_stride_possible && (algorithm == "igemm_strip" ||
                                (algorithm == "auto" && unit_stride_grad_input_preferred(p, sm_count_of(grad_output))))) {
     const at::Tensor packed =
         at::empty({unit_stride_grad_input_packed_elems(p)}, grad_output.options().dtype(at::kFloat));
-    check_launch(unit_stride_grad_input(p, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
-                                        packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+    check_launch(unit_stride_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
+                                        grad_input.data_ptr(), packed.data_ptr<float>(),
+                                        c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose grad_input (igemm_strip, unit stride)");
     return;
   }

@@ -86,8 +86,8 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
 bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
 bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, int sm_count);
 int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p);
-cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
-                                   void* grad_input, float* packed_weight, cudaStream_t stream);
+cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                                   const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream);
 // grad_weight on the same strips (StripGradWeightTile): the grad_input conditions, with the input W-contiguous, W_in
 // a multiple of 4, rows 16-byte aligned and fewer than 2^31 chunks of 16 positions. Workspace:
 // strip_grad_weight_workspace_elems fp32 (split partial sums within max_workspace_elems, at least one weight's
@@ -99,11 +99,12 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
                               void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
                               cudaStream_t stream);
 
-// The forward over x strips (sm_90a, fp32 in TF32 mode, groups 1; input, output and weight of any strides), in two
-// forms. The 1D form (the same tile as grad_input's): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole
+// The forward over x strips (sm_90a, groups 1; input, output and weight of any strides), in two forms. The 1D form
+// (the same tile as grad_input's; fp32 in TF32 mode): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole
 // strides (any stride, padding and output_padding); "auto" takes it at a W stride that is a multiple of 8 (the strip
-// kernels' family) on a grid of StripAutoRule::forward_min_blocks. The unit-stride form (StripUnitStrideForwardTile):
-// stride 1 in every dimension, W dilation 1, a W kernel of 3, 5 or 7 taps, any D/H kernel, dilation and padding;
+// kernels' family) on a grid of StripAutoRule::forward_min_blocks. The unit-stride form (StripUnitStrideForwardTile;
+// fp32 in TF32 mode, fp16 or bf16 in either mode, TF32 MMAs on exactly widened values): stride 1 in every
+// dimension, W dilation 1, a W kernel of 3, 5 or 7 taps, any D/H kernel, dilation and padding;
 // "auto" takes it on W-contiguous tensors with a K loop of at least StripAutoRule::unit_stride_forward_min_k and the
 // same grid bound. Workspace: strip_forward_packed_weight_elems fp32.
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
@@ -112,8 +113,8 @@ bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count);
 // StripAutoRule::grad_weight_min_blocks (igemm_config.h, with the measurements); grad_input's wherever possible.
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p);
-cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
-                          void* output, float* packed_weight, cudaStream_t stream);
+cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                          const void* bias, void* output, float* packed_weight, cudaStream_t stream);
 
 // grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace:
 // igemm_grad_weight_workspace_elems fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).

@@ -123,6 +123,15 @@ __device__ __forceinline__ float widen_bits(unsigned short bits, __half) { retur
 __device__ __forceinline__ float widen_bits(unsigned short bits, __nv_bfloat16) {
   return __uint_as_float(uint32_t(bits) << 16);
 }
+// ldg_or_zero for fp16/bf16 data, widened to fp32 (exactly).
+template <typename scalar_t>
+[[maybe_unused]] __device__ __forceinline__ float ldg_or_zero(const scalar_t* gmem, bool valid) {
+  static_assert(sizeof(scalar_t) == 2, "16-bit data (fp32 has its own overload)");
+  unsigned short bits;
+  asm("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\nmov.b16 %0, 0;\n@p ld.global.nc.b16 %0, [%1];\n}\n"
+      : "=h"(bits) : "l"(gmem), "r"(int(valid)));
+  return widen_bits(bits, scalar_t());
+}
 template <int kCount, typename scalar_t>
 struct DeferredRows {
   static constexpr bool kAsync = std::is_same<scalar_t, float>::value;
@@ -2719,11 +2728,13 @@ struct StripArgs {
   return make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)), __uint_as_float(to_tf32(v.z)),
                      __uint_as_float(to_tf32(v.w)));
 }
-// Four consecutive channels (channel_stride apart) at one position of x as one 16-byte K group, zeros where not
-// inside or past the channel count (channels_left: channels from this quad's first to C_in). One predicate per load:
+// Four consecutive channels (channel_stride apart) at one position of x as one 16-byte K group (fp16/bf16 widened:
+// exact in TF32), zeros where not inside or past the channel count (channels_left: channels from this quad's first
+// to C_in). One predicate per load:
 // a uniform branch to a single predicate for whole quads measured slower (run 153: L1-68's unit-stride forward
 // 6.96 -> 7.38 ms, HiFi-GAN's 1D strip forward 2.13 -> 2.18).
-[[maybe_unused]] __device__ __forceinline__ float4 load_channel_quad(const float* src, int64_t channel_stride,
+template <typename scalar_t>
+[[maybe_unused]] __device__ __forceinline__ float4 load_channel_quad(const scalar_t* src, int64_t channel_stride,
                                                                     bool inside, int channels_left) {
   float e[4];
 #pragma unroll
@@ -3112,11 +3123,12 @@ __global__ void tconv_igemm_strip_forward_pack_weight_kernel(const float* __rest
 }
 
 // ---- the forward at unit stride over the rows of all output lines (StripUnitStrideForwardTile, igemm_config.h) ----
+template <typename scalar_t>  // float, __half or __nv_bfloat16: x, y and bias (the MMAs are TF32 either way)
 struct StripUnitStrideArgs {
-  const float* x;       // input [N, C_in, D_in, H_in, W_in]
-  float* y;             // output [N, C_out, D_out, H_out, W_out]
+  const scalar_t* x;    // input [N, C_in, D_in, H_in, W_in]
+  scalar_t* y;          // output [N, C_out, D_out, H_out, W_out]
   const float* packed;  // [C_out tiles][kD][kH][channel stages][k8 step][8-channel group][K half][8][4], TF32-rounded
-  const float* bias;    // C_out or null
+  const scalar_t* bias; // C_out or null
   int64_t x_stride[5], y_stride[5], bias_stride;
   int64_t rows;         // lines x line_rows: the GEMM's M
   int in_d, in_h, in_w, out_d, out_h, out_w, line_rows;  // line_rows = W_out + T - 1
@@ -3142,10 +3154,14 @@ struct StripUnitStrideArgs {
 // 2 p + 1), so the store adds it there: a block computes kBlockM columns from row r0 = 255 b - 1 and stores the
 // kBlockM - 1 rows after its first. An odd T leaves its last tap's r = 1 rows zero. Against the 32-column x-as-A
 // tile (two m64n32k8 per k8 step and tap): one m64n128k8 per k8 step and tap pair.
-template <int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels, bool kWeightsAsA,
-          bool kTapPairs = false>
+// scalar_t (x, y, bias): fp32 in TF32 mode, or fp16/bf16 in either mode, whose values widen into TF32 exactly (an
+// 8- or 11-bit significand within TF32's 11), so the products are exact and only the fp32 sums and the final
+// rounding to scalar_t differ from a float64 result. The loads are 2-byte scalars then, as the 4-byte ones are for
+// fp32 (the same instructions, half the bytes).
+template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
+          bool kWeightsAsA, bool kTapPairs = false>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
-    tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs a) {
+    tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripUnitStrideForwardTile;
   constexpr int BM = Tile::kBlockM, R = Tile::kRows, kThreads = Tile::kThreads;
@@ -3237,10 +3253,10 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   };
   StageCursor load_at{kd_lo, kh_lo, 0}, copy_at{kd_lo, kh_lo, 0};
   // Offsets at the load cursor's (kd, kh), and whether the rows are inside x there.
-  const float* x_main = a.x;
-  const float* x_tail = a.x;
+  const scalar_t* x_main = a.x;
+  const scalar_t* x_tail = a.x;
   bool main_inside = false, tail_inside = false;
-  auto locate = [&](const PaddedRow& row, const float*& at, bool& inside) {
+  auto locate = [&](const PaddedRow& row, const scalar_t*& at, bool& inside) {
     const int id = row.id0 - load_at.kd * a.dil_d, ih = row.ih0 - load_at.kh * a.dil_h;
     inside = row.inside && id >= 0 && id < a.in_d && ih >= 0 && ih < a.in_h;
     at = a.x + (inside ? row.base - int64_t(load_at.kd * a.dil_d) * a.x_stride[2] -
@@ -3344,7 +3360,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       }
     if (tid < kBlockN) {
       const int co = n_tile * kBlockN + tid;
-      const float* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
+      const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
       bias_s[tid] = ldg_or_zero(at, at != nullptr && co < a.c_out);
     }
     __syncthreads();
@@ -3353,16 +3369,16 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     const LineOf l = line_of(q);
     if (l.w >= a.out_w) return;
     const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
-    float* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN) * a.y_stride[1] +
+    scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN) * a.y_stride[1] +
                  int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
     const int64_t channel_stride = a.y_stride[1];
     if constexpr (kTapPairs) {
 #pragma unroll 4
       for (int c = 0; c < channels; ++c, out += channel_stride)
-        *out = Cs[c * kPitch + tid] + Cs[(32 + c) * kPitch + tid - 1] + bias_s[c];
+        *out = from_acc<scalar_t>(Cs[c * kPitch + tid] + Cs[(32 + c) * kPitch + tid - 1] + bias_s[c]);
     } else {
 #pragma unroll 4
-      for (int c = 0; c < channels; ++c, out += channel_stride) *out = Cs[c * kPitch + tid] + bias_s[c];
+      for (int c = 0; c < channels; ++c, out += channel_stride) *out = from_acc<scalar_t>(Cs[c * kPitch + tid] + bias_s[c]);
     }
     return;
   }
@@ -3377,7 +3393,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 #pragma unroll
     for (int e = 0; e < 2; ++e) {
       const int co = co0 + 8 * j + e;
-      const float* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
+      const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
       bias_of[2 * j + e] = ldg_or_zero(at, at != nullptr && co < a.c_out);
     }
 #pragma unroll
@@ -3389,14 +3405,15 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       const LineOf l = line_of(q);
       if (l.w >= a.out_w) continue;
       // Channels co0 + 8 j and co0 + 8 j + 1: one pointer stepped by 8 channels, not 16 products of the stride.
-      float* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
+      scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
                    int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
       const int64_t channel_stride = a.y_stride[1];
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j, out += 8 * channel_stride)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          if (co0 + 8 * j + e < a.c_out) out[e * channel_stride] = acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e];
+          if (co0 + 8 * j + e < a.c_out)
+            out[e * channel_stride] = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
         }
     }
 #else
@@ -3408,8 +3425,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 // w[ci, co, kd, kh, t] rounded to TF32, co = block_n tile + row, K value k of the stage = (t, quad, col) with
 // t = k / 4 / Q (Q = channels / 4 quads), ci = channels x stage + 4 (k / 4 % Q) + k % 4; zero past C_in or C_out.
 // tap_pairs (block_n 32): 64 rows per tile, row 32 r + c is channel block_n tile + c at tap 2 (k / 4 / Q) + r (the
-// kernel's kTapPairs A); zero past the last tap.
-__global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1,
+// kernel's kTapPairs A); zero past the last tap. scalar_t: the weights' type (fp16/bf16 widen exactly).
+template <typename scalar_t>
+__global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1,
                                                                  int64_t ws2, int64_t ws3, int64_t ws4, int c_in,
                                                                  int c_out, int kernel_h, int taps, int block_n,
                                                                  int channels, int channel_stages, int64_t stages,
@@ -3429,7 +3447,7 @@ __global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const float* __
     const int64_t ci = int64_t(cs) * channels + 4 * (k_group % quads) + at.k % 4;
     float v = 0.f;
     if (ci < c_in && co < c_out && t < taps)
-      v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + kd * ws2 + kh * ws3 + int64_t(t) * ws4]));
+      v = __uint_as_float(to_tf32(to_acc(w[ci * ws0 + co * ws1 + kd * ws2 + kh * ws3 + int64_t(t) * ws4])));
     packed[idx] = v;
   }
 }
@@ -4175,10 +4193,10 @@ cudaError_t launch_pack(void (*kernel)(Params...), int64_t total, cudaStream_t s
 template <typename Args>
 void set_strip_forward_operands(Args& a, const ConvTransposeParams& p, const void* input, const void* bias,
                                 void* output, const float* packed_weight) {
-  a.x = static_cast<const float*>(input);
-  a.y = static_cast<float*>(output);
+  a.x = static_cast<decltype(a.x)>(input);
+  a.y = static_cast<decltype(a.y)>(output);
   a.packed = packed_weight;
-  a.bias = static_cast<const float*>(bias);
+  a.bias = static_cast<decltype(a.bias)>(bias);
   a.bias_stride = p.bias_stride;
   for (int i = 0; i < 5; ++i) {
     a.x_stride[i] = p.input_strides[i];
@@ -4505,6 +4523,12 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p) {
 bool takes_unit_stride_form(const ConvTransposeParams& p) {
   return p.stride[2] == 1 && (p.kernel[2] == 3 || p.kernel[2] == 5 || p.kernel[2] == 7);
 }
+// fp16/bf16 data on the unit-stride form (session 31). TCONV_UNIT_STRIDE_16BIT=0 (development only, read once per
+// process) keeps 16-bit calls off it, so one build times both.
+bool unit_stride_16bit_enabled() {
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_16BIT", 1) != 0;
+  return enabled;
+}
 bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   if (!takes_unit_stride_form(p) || p.stride[0] != 1 || p.stride[1] != 1 || p.dilation[2] != 1) return false;
   const int64_t big = int64_t(1) << 30;  // sizes, channels, paddings and dilations are ints in the kernel
@@ -4515,6 +4539,8 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
   if (p.in_channels >= big || p.out_channels >= big || p.kernel[0] * p.kernel[1] >= big) return false;
   const UnitStridePlan plan = unit_stride_plan(p);
   if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16)  // exact products in TF32 whatever the flag says
+    return unit_stride_16bit_enabled() && strip_mode_possible(p, DType::kFloat32, false);
   return strip_mode_possible(p, dtype, split_tf32);
 }
 // TCONV_UNIT_STRIDE_WEIGHTS_AS_A=0 (development only, read once per process) keeps 64-channel tiles on the x-as-A
@@ -4523,8 +4549,8 @@ bool unit_stride_weights_as_a_disabled() {
   static const bool disabled = development_switch("TCONV_UNIT_STRIDE_WEIGHTS_AS_A", 1) == 0;
   return disabled;
 }
-template <int kBlockN, int kTaps, bool kTapPairs = false>
-cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3& grid, cudaStream_t stream) {
+template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
+cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
   constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
   constexpr int kStages = Tile::stages(kWRows, kKTaps);
@@ -4535,11 +4561,11 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs& a, const dim3&
   // 1-2 % slower on the suite shapes that take this form (L1-68 7.05 vs 6.96 ms, fam06 2.50 vs 2.45, fam03 2.37 vs
   // 2.32).
   constexpr int kChannels = Tile::channels(kWRows, kKTaps);
-  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, kChannels, kTapPairs,
-                                                             kTapPairs>;
+  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
+                                                             kTapPairs, kTapPairs>;
   if constexpr (kBlockN == 64) {
     if (!unit_stride_weights_as_a_disabled())
-      kernel = tconv_igemm_strip_unit_stride_forward_kernel<kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
+      kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
   }
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
@@ -4551,19 +4577,20 @@ int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p) {
   return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
          StripUnitStrideForwardTile::weight_floats(plan.w_rows, plan.k_taps);
 }
-cudaError_t unit_stride_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
-                                void* output, float* packed_weight, cudaStream_t stream) {
+template <typename scalar_t>
+cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, const void* input, const void* weight,
+                                      const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
   const UnitStridePlan plan = unit_stride_plan(p);
   if (plan.rows == 0 || p.out_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
   const int64_t total = unit_stride_packed_weight_elems(p);
-  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_unit_stride_pack_weight_kernel, total, stream,
-        static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
+  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_unit_stride_pack_weight_kernel<scalar_t>, total, stream,
+        static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
         p.weight_strides[3], p.weight_strides[4], int(p.in_channels), int(p.out_channels), int(p.kernel[1]),
         plan.taps, plan.block_n, plan.channels, plan.channel_stages, p.kernel[0] * p.kernel[1] * plan.channel_stages,
         total, packed_weight, plan.tap_pairs);
   if (packed_err != cudaSuccess) return packed_err;
-  StripUnitStrideArgs a;
+  StripUnitStrideArgs<scalar_t> a;
   set_strip_forward_operands(a, p, input, bias, output, packed_weight);
   a.rows = plan.rows;
   a.in_d = int(p.in_size[0]);
@@ -4586,22 +4613,35 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, const void* input,
   const dim3 grid(unsigned(plan.row_tiles), unsigned(plan.n_tiles), 1);
   if (plan.tap_pairs) {
     switch (plan.taps) {
-      case 3: return launch_unit_stride_forward<32, 3, true>(a, grid, stream);
-      case 5: return launch_unit_stride_forward<32, 5, true>(a, grid, stream);
-      case 7: return launch_unit_stride_forward<32, 7, true>(a, grid, stream);
+      case 3: return launch_unit_stride_forward<scalar_t, 32, 3, true>(a, grid, stream);
+      case 5: return launch_unit_stride_forward<scalar_t, 32, 5, true>(a, grid, stream);
+      case 7: return launch_unit_stride_forward<scalar_t, 32, 7, true>(a, grid, stream);
       default: return cudaErrorInvalidValue;
     }
   }
   switch (plan.block_n * 8 + plan.taps) {  // unit_stride_forward_possible: T in {3, 5, 7}
-    case 32 * 8 + 3: return launch_unit_stride_forward<32, 3>(a, grid, stream);
-    case 32 * 8 + 5: return launch_unit_stride_forward<32, 5>(a, grid, stream);
-    case 32 * 8 + 7: return launch_unit_stride_forward<32, 7>(a, grid, stream);
-    case 64 * 8 + 3: return launch_unit_stride_forward<64, 3>(a, grid, stream);
-    case 64 * 8 + 5: return launch_unit_stride_forward<64, 5>(a, grid, stream);
-    case 64 * 8 + 7: return launch_unit_stride_forward<64, 7>(a, grid, stream);
-    case 128 * 8 + 3: return launch_unit_stride_forward<128, 3>(a, grid, stream);
-    case 128 * 8 + 5: return launch_unit_stride_forward<128, 5>(a, grid, stream);
-    case 128 * 8 + 7: return launch_unit_stride_forward<128, 7>(a, grid, stream);
+    case 32 * 8 + 3: return launch_unit_stride_forward<scalar_t, 32, 3>(a, grid, stream);
+    case 32 * 8 + 5: return launch_unit_stride_forward<scalar_t, 32, 5>(a, grid, stream);
+    case 32 * 8 + 7: return launch_unit_stride_forward<scalar_t, 32, 7>(a, grid, stream);
+    case 64 * 8 + 3: return launch_unit_stride_forward<scalar_t, 64, 3>(a, grid, stream);
+    case 64 * 8 + 5: return launch_unit_stride_forward<scalar_t, 64, 5>(a, grid, stream);
+    case 64 * 8 + 7: return launch_unit_stride_forward<scalar_t, 64, 7>(a, grid, stream);
+    case 128 * 8 + 3: return launch_unit_stride_forward<scalar_t, 128, 3>(a, grid, stream);
+    case 128 * 8 + 5: return launch_unit_stride_forward<scalar_t, 128, 5>(a, grid, stream);
+    case 128 * 8 + 7: return launch_unit_stride_forward<scalar_t, 128, 7>(a, grid, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+// The data type picks the instantiation (unit_stride_forward_possible admits fp32, fp16 and bf16).
+cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                                const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return unit_stride_forward_typed<float>(p, input, weight, bias, output, packed_weight, stream);
+    case DType::kFloat16:
+      return unit_stride_forward_typed<__half>(p, input, weight, bias, output, packed_weight, stream);
+    case DType::kBFloat16:
+      return unit_stride_forward_typed<__nv_bfloat16>(p, input, weight, bias, output, packed_weight, stream);
     default: return cudaErrorInvalidValue;
   }
 }
@@ -4630,9 +4670,11 @@ int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p) {
   return int64_t(plan.m_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
 }
 
-cudaError_t strip_forward(const ConvTransposeParams& p, const void* input, const void* weight, const void* bias,
-                          void* output, float* packed_weight, cudaStream_t stream) {
-  if (takes_unit_stride_form(p)) return unit_stride_forward(p, input, weight, bias, output, packed_weight, stream);
+cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                          const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
+  if (takes_unit_stride_form(p))
+    return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream);
+  if (dtype != DType::kFloat32) return cudaErrorInvalidValue;  // strip_lines_forward_possible: fp32 only
   const StripForwardPlan plan = strip_forward_plan(p);
   const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
   const int64_t s = p.stride[2];
@@ -4702,11 +4744,12 @@ int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p) {
   return unit_stride_packed_weight_elems(unit_stride_grad_input_params(p));
 }
 
-cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
-                                   void* grad_input, float* packed_weight, cudaStream_t stream) {
-  const float* flipped = static_cast<const float*>(weight) + (p.kernel[0] - 1) * p.weight_strides[2] +
-                         (p.kernel[1] - 1) * p.weight_strides[3] + (p.kernel[2] - 1) * p.weight_strides[4];
-  return unit_stride_forward(unit_stride_grad_input_params(p), grad_output, flipped, nullptr, grad_input,
+cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                                   const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream) {
+  const int64_t last_tap = (p.kernel[0] - 1) * p.weight_strides[2] + (p.kernel[1] - 1) * p.weight_strides[3] +
+                           (p.kernel[2] - 1) * p.weight_strides[4];
+  const void* flipped = static_cast<const char*>(weight) + last_tap * (dtype == DType::kFloat32 ? 4 : 2);
+  return unit_stride_forward(unit_stride_grad_input_params(p), dtype, grad_output, flipped, nullptr, grad_input,
                              packed_weight, stream);
 }
 
