@@ -205,7 +205,8 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   // The strip kernel where it can run: under "igemm_strip" wherever possible, under "auto" where preferred (a grid
   // that fills the GPU, igemm_config.h: StripAutoRule).
   if (strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
-      (algorithm == "igemm_strip" || (algorithm == "auto" && strip_forward_preferred(p, sm_count_of(input))))) {
+      (algorithm == "igemm_strip" ||
+       (algorithm == "auto" && strip_forward_preferred(p, to_dtype(input), sm_count_of(input))))) {
     const at::Tensor packed = at::empty({strip_forward_packed_weight_elems(p)}, input.options().dtype(at::kFloat));
     check_launch(strip_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
                                b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), packed.data_ptr<float>(),
@@ -249,8 +250,9 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
               "dividing 32, W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned; or "
               "fp32 in TF32 mode, fp16 or bf16 with stride 1, W dilation 1, a W kernel of 3, 5 or 7, padding at most "
               "dilation x (kernel - 1), output_padding 0)");
-  if (unit_stride_possible && (algorithm == "igemm_strip" ||
-                               (algorithm == "auto" && unit_stride_grad_input_preferred(p, sm_count_of(grad_output))))) {
+  const bool unit_stride_preferred =
+      algorithm == "auto" && unit_stride_grad_input_preferred(p, to_dtype(grad_output), sm_count_of(grad_output));
+  if (unit_stride_possible && (algorithm == "igemm_strip" || unit_stride_preferred)) {
     const at::Tensor packed =
         at::empty({unit_stride_grad_input_packed_elems(p)}, grad_output.options().dtype(at::kFloat));
     check_launch(unit_stride_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),

@@ -84,7 +84,7 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
 // dil (k - 1) - p): the unit-stride forward's conditions on that call, groups 1 and output_padding 0. "auto" takes it
 // where strip_forward_preferred would take that forward. Workspace: unit_stride_grad_input_packed_elems fp32.
 bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
-bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, int sm_count);
+bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, DType dtype, int sm_count);
 int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p);
 cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
                                    const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream);
@@ -106,9 +106,10 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
 // fp32 in TF32 mode, fp16 or bf16 in either mode, TF32 MMAs on exactly widened values): stride 1 in every
 // dimension, W dilation 1, a W kernel of 3, 5 or 7 taps, any D/H kernel, dilation and padding;
 // "auto" takes it on W-contiguous tensors with a K loop of at least StripAutoRule::unit_stride_forward_min_k and the
-// same grid bound. Workspace: strip_forward_packed_weight_elems fp32.
+// same grid bound (fp16/bf16: also at most unit_stride_16bit_max_in_channels input channels or a 32-channel tile).
+// Workspace: strip_forward_packed_weight_elems fp32.
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
-bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count);
+bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_count);
 // "auto" takes the grad_weight strip kernel where possible and its grid has at least
 // StripAutoRule::grad_weight_min_blocks (igemm_config.h, with the measurements); grad_input's wherever possible.
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);

@@ -3378,7 +3378,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
         *out = from_acc<scalar_t>(Cs[c * kPitch + tid] + Cs[(32 + c) * kPitch + tid - 1] + bias_s[c]);
     } else {
 #pragma unroll 4
-      for (int c = 0; c < channels; ++c, out += channel_stride) *out = from_acc<scalar_t>(Cs[c * kPitch + tid] + bias_s[c]);
+      for (int c = 0; c < channels; ++c, out += channel_stride)
+        *out = from_acc<scalar_t>(Cs[c * kPitch + tid] + bias_s[c]);
     }
     return;
   }
@@ -3427,12 +3428,12 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 // tap_pairs (block_n 32): 64 rows per tile, row 32 r + c is channel block_n tile + c at tap 2 (k / 4 / Q) + r (the
 // kernel's kTapPairs A); zero past the last tap. scalar_t: the weights' type (fp16/bf16 widen exactly).
 template <typename scalar_t>
-__global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1,
-                                                                 int64_t ws2, int64_t ws3, int64_t ws4, int c_in,
-                                                                 int c_out, int kernel_h, int taps, int block_n,
-                                                                 int channels, int channel_stages, int64_t stages,
-                                                                 int64_t total, float* __restrict__ packed,
-                                                                 bool tap_pairs) {
+__global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0,
+                                                                 int64_t ws1, int64_t ws2, int64_t ws3, int64_t ws4,
+                                                                 int c_in, int c_out, int kernel_h, int taps,
+                                                                 int block_n, int channels, int channel_stages,
+                                                                 int64_t stages, int64_t total,
+                                                                 float* __restrict__ packed, bool tap_pairs) {
   using Tile = StripUnitStrideForwardTile;
   const int quads = channels / 4, tile_rows = Tile::weight_rows(block_n, tap_pairs);
   const int k_taps = Tile::k_taps(taps, tap_pairs);
@@ -4651,9 +4652,12 @@ bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool spli
   return strip_lines_forward_possible(p, dtype, split_tf32) || unit_stride_forward_possible(p, dtype, split_tf32);
 }
 
-bool strip_forward_preferred(const ConvTransposeParams& p, int sm_count) {
+bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_count) {
   if (takes_unit_stride_form(p)) {  // measured on W-contiguous tensors only (runs 147-150)
     const UnitStridePlan plan = unit_stride_plan(p);
+    if (dtype != DType::kFloat32 && p.in_channels > StripAutoRule::unit_stride_16bit_max_in_channels() &&
+        !plan.tap_pairs)
+      return false;
     return p.input_strides[4] == 1 && p.output_strides[4] == 1 &&
            p.kernel_volume() * plan.channel_stages * plan.channels >= StripAutoRule::unit_stride_forward_min_k() &&
            plan.row_tiles * plan.n_tiles >= StripAutoRule::forward_min_blocks(sm_count);
@@ -4736,8 +4740,8 @@ bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, 
   return unit_stride_forward_possible(q, dtype, split_tf32);
 }
 
-bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, int sm_count) {
-  return strip_forward_preferred(unit_stride_grad_input_params(p), sm_count);
+bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, DType dtype, int sm_count) {
+  return strip_forward_preferred(unit_stride_grad_input_params(p), dtype, sm_count);
 }
 
 int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p) {

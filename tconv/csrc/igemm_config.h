@@ -591,9 +591,19 @@ struct StripUnitStrideForwardTile {
 // level in run 156). Run 195, with the 32-channel tiles as tap pairs: L1-71 still loses, 0.94x forward and 0.91x
 // grad_input, so the bound stays. It also takes the 1D form's grid bound (every suite shape has thousands of blocks; small grids
 // are not measured for this form). grad_input at stride 1 takes the same rule on its own K (C_out kD kH kW).
+// fp16/bf16 data (session 31) meet other alternatives: the 16-bit gathers run k16 MMAs at twice TF32's rate. Run 203
+// (H200, bf16, TCONV_UNIT_STRIDE_16BIT=1/0 on the 11 stride-1 problems, quick_timing, same build) had the form win
+// with at most 48 input channels (forward: fam02 1.555 -> 0.82 ms, fam11 2.146 -> 1.476, fam07 7.17 -> 6.08, fam03
+// 2.62 -> 2.15, L1-68 7.30 -> 6.70) and lose from 64 (L2-61 1.250 -> 1.494, fam01 4.05 -> 4.39, fam05 1.51 -> 1.71,
+// fam06 2.08 -> 2.58). grad_input, from the fwd+bwd differences less the forward's: L1-68's (64 input channels of
+// the equivalent forward, 32 output: the tap-pairs tile) gained ~1.3 ms, while fam01's and fam05's (64 -> 64) and
+// L2-61's and fam06's (128 -> 64) lost 0.1-0.4 ms; fam02, fam03, fam07 and fam11 (16-48 input channels) gained. So
+// 16-bit calls also need at most unit_stride_16bit_max_in_channels input channels or a 32-channel (tap-pairs) tile.
+// The bound sits between 48 and 64 (untimed inside); fp16 takes bf16's rule unmeasured.
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
   TCONV_TILE_FN int unit_stride_forward_min_k() { return 512; }
+  TCONV_TILE_FN int unit_stride_16bit_max_in_channels() { return 48; }
   TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
