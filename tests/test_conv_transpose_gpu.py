@@ -917,8 +917,8 @@ STRIP_UNIT_STRIDE_GRID = [
 ]
 
 
-# fp16/bf16 data take the same kernel whatever torch's TF32 flag says (their values widen into TF32 exactly): every
-# case in both, with the flag off (precision() sets it for "tf32" only).
+# fp16/bf16 data take the same kernel on k16 MMAs (twice the channels per stage) whatever torch's TF32 flag says:
+# every case in both, with the flag off (precision() sets it for "tf32" only).
 @pytest.mark.parametrize("mode", ["tf32", "fp16", "bf16"])
 @pytest.mark.parametrize("case", STRIP_UNIT_STRIDE_GRID, ids=[f"u{i}" for i in range(len(STRIP_UNIT_STRIDE_GRID))])
 def test_strip_unit_stride_forward(case, mode, poison_allocator):

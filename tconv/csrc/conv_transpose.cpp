@@ -207,7 +207,8 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   if (strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
       (algorithm == "igemm_strip" ||
        (algorithm == "auto" && strip_forward_preferred(p, to_dtype(input), sm_count_of(input))))) {
-    const at::Tensor packed = at::empty({strip_forward_packed_weight_elems(p)}, input.options().dtype(at::kFloat));
+    const at::Tensor packed =
+        at::empty({strip_forward_packed_weight_elems(p, to_dtype(input))}, input.options().dtype(at::kFloat));
     check_launch(strip_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
                                b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), packed.data_ptr<float>(),
                                c10::cuda::getCurrentCUDAStream().stream()),
@@ -254,7 +255,8 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
       algorithm == "auto" && unit_stride_grad_input_preferred(p, to_dtype(grad_output), sm_count_of(grad_output));
   if (unit_stride_possible && (algorithm == "igemm_strip" || unit_stride_preferred)) {
     const at::Tensor packed =
-        at::empty({unit_stride_grad_input_packed_elems(p)}, grad_output.options().dtype(at::kFloat));
+        at::empty({unit_stride_grad_input_packed_elems(p, to_dtype(grad_output))},
+                  grad_output.options().dtype(at::kFloat));
     check_launch(unit_stride_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
                                         grad_input.data_ptr(), packed.data_ptr<float>(),
                                         c10::cuda::getCurrentCUDAStream().stream()),

@@ -85,7 +85,7 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
 // where strip_forward_preferred would take that forward. Workspace: unit_stride_grad_input_packed_elems fp32.
 bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
 bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, DType dtype, int sm_count);
-int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p);
+int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p, DType dtype);
 cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
                                    const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream);
 // grad_weight on the same strips (StripGradWeightTile): the grad_input conditions, with the input W-contiguous, W_in
@@ -103,7 +103,7 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
 // (the same tile as grad_input's; fp32 in TF32 mode): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole
 // strides (any stride, padding and output_padding); "auto" takes it at a W stride that is a multiple of 8 (the strip
 // kernels' family) on a grid of StripAutoRule::forward_min_blocks. The unit-stride form (StripUnitStrideForwardTile;
-// fp32 in TF32 mode, fp16 or bf16 in either mode, TF32 MMAs on exactly widened values): stride 1 in every
+// fp32 in TF32 mode on TF32 MMAs, fp16 or bf16 in either mode on k16 MMAs): stride 1 in every
 // dimension, W dilation 1, a W kernel of 3, 5 or 7 taps, any D/H kernel, dilation and padding;
 // "auto" takes it on W-contiguous tensors with a K loop of at least StripAutoRule::unit_stride_forward_min_k and the
 // same grid bound (fp16/bf16: also at most unit_stride_16bit_max_in_channels input channels or a 32-channel tile).
@@ -113,7 +113,7 @@ bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_c
 // "auto" takes the grad_weight strip kernel where possible and its grid has at least
 // StripAutoRule::grad_weight_min_blocks (igemm_config.h, with the measurements); grad_input's wherever possible.
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
-int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p);
+int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dtype);
 cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                           const void* bias, void* output, float* packed_weight, cudaStream_t stream);
 

@@ -123,14 +123,18 @@ __device__ __forceinline__ float widen_bits(unsigned short bits, __half) { retur
 __device__ __forceinline__ float widen_bits(unsigned short bits, __nv_bfloat16) {
   return __uint_as_float(uint32_t(bits) << 16);
 }
+// The 16-bit value at gmem where `valid`, else 0, as its bits (one predicated instruction, as ldg_or_zero).
+[[maybe_unused]] __device__ __forceinline__ unsigned short ldg_bits_or_zero(const void* gmem, bool valid) {
+  unsigned short bits;
+  asm("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\nmov.b16 %0, 0;\n@p ld.global.nc.b16 %0, [%1];\n}\n"
+      : "=h"(bits) : "l"(gmem), "r"(int(valid)));
+  return bits;
+}
 // ldg_or_zero for fp16/bf16 data, widened to fp32 (exactly).
 template <typename scalar_t>
 [[maybe_unused]] __device__ __forceinline__ float ldg_or_zero(const scalar_t* gmem, bool valid) {
   static_assert(sizeof(scalar_t) == 2, "16-bit data (fp32 has its own overload)");
-  unsigned short bits;
-  asm("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\nmov.b16 %0, 0;\n@p ld.global.nc.b16 %0, [%1];\n}\n"
-      : "=h"(bits) : "l"(gmem), "r"(int(valid)));
-  return widen_bits(bits, scalar_t());
+  return widen_bits(ldg_bits_or_zero(gmem, valid), scalar_t());
 }
 template <int kCount, typename scalar_t>
 struct DeferredRows {
@@ -2745,6 +2749,23 @@ template <typename scalar_t>
   return make_float4(e[0], e[1], e[2], e[3]);
 }
 
+// Eight consecutive fp16/bf16 channels at one position as one 16-byte K group of a k16 wgmma operand (channel 2 i in
+// the low half of word i), zeros where not inside or past channels_left, as load_channel_quad.
+template <typename scalar_t>
+[[maybe_unused]] __device__ __forceinline__ uint4 load_channel_octet(const scalar_t* src, int64_t channel_stride,
+                                                                    bool inside, int channels_left) {
+  static_assert(sizeof(scalar_t) == 2, "16-bit data");
+  uint32_t w[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t lo = ldg_bits_or_zero(src, inside && 2 * i < channels_left);
+    const uint32_t hi = ldg_bits_or_zero(src + channel_stride, inside && 2 * i + 1 < channels_left);
+    w[i] = lo | (hi << 16);
+    src += 2 * channel_stride;
+  }
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
 // The strip kernels' pipeline (one block per SM, kStages shared-memory slots, kInFlight wgmma groups in flight),
 // given a kernel's four parts:
 //   copy_async(slot, stage): issue the cp.async copies of the stage's operand that is copied as it is;
@@ -3123,11 +3144,13 @@ __global__ void tconv_igemm_strip_forward_pack_weight_kernel(const float* __rest
 }
 
 // ---- the forward at unit stride over the rows of all output lines (StripUnitStrideForwardTile, igemm_config.h) ----
-template <typename scalar_t>  // float, __half or __nv_bfloat16: x, y and bias (the MMAs are TF32 either way)
+template <typename scalar_t>  // float (TF32 MMAs), __half or __nv_bfloat16 (k16 MMAs): x, y and bias
 struct StripUnitStrideArgs {
   const scalar_t* x;    // input [N, C_in, D_in, H_in, W_in]
   scalar_t* y;          // output [N, C_out, D_out, H_out, W_out]
-  const float* packed;  // [C_out tiles][kD][kH][channel stages][k8 step][8-channel group][K half][8][4], TF32-rounded
+  // [C_out tiles][kD][kH][channel stages][k step][8-channel group][K half][8][one K group]: 4 fp32 values rounded to
+  // TF32, or 8 fp16/bf16 ones (read as 4-byte words)
+  const float* packed;
   const scalar_t* bias; // C_out or null
   int64_t x_stride[5], y_stride[5], bias_stride;
   int64_t rows;         // lines x line_rows: the GEMM's M
@@ -3154,10 +3177,10 @@ struct StripUnitStrideArgs {
 // 2 p + 1), so the store adds it there: a block computes kBlockM columns from row r0 = 255 b - 1 and stores the
 // kBlockM - 1 rows after its first. An odd T leaves its last tap's r = 1 rows zero. Against the 32-column x-as-A
 // tile (two m64n32k8 per k8 step and tap): one m64n128k8 per k8 step and tap pair.
-// scalar_t (x, y, bias): fp32 in TF32 mode, or fp16/bf16 in either mode, whose values widen into TF32 exactly (an
-// 8- or 11-bit significand within TF32's 11), so the products are exact and only the fp32 sums and the final
-// rounding to scalar_t differ from a float64 result. The loads are 2-byte scalars then, as the 4-byte ones are for
-// fp32 (the same instructions, half the bytes).
+// scalar_t (x, y, bias, weights): fp32 in TF32 mode, or fp16/bf16 in either mode on k16 wgmmas of the values as they
+// are (exact products, fp32 sums). A 16-bit stage holds twice the channels in the fp32 stage's bytes (K groups of 8
+// channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
+// k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
@@ -3168,12 +3191,15 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   static_assert(!kTapPairs || (kWeightsAsA && kBlockN == 32), "tap pairs: 32 channels x 2 taps as A's 64 rows");
   // K groups per stage (taps, or tap pairs) and the packed weights' rows per tile.
   constexpr int kKTaps = Tile::k_taps(kTaps, kTapPairs), kWRows = Tile::weight_rows(kBlockN, kTapPairs);
-  constexpr int kQuads = kChannels / 4, kStageK = kChannels * kKTaps, kSteps = kStageK / 8;
-  constexpr int kXFloats = kQuads * R * 4, kWFloats = Tile::weight_floats(kWRows, kKTaps);
-  constexpr int kStageFloats = Tile::stage_floats(kWRows, kKTaps);
-  static_assert(kChannels == Tile::channels(kWRows, kKTaps) && kQuads % 2 == 0, "a k8 step: two quads of one tap");
+  // K groups: 16 bytes of one row, 4 fp32 channels (k8 steps) or 8 fp16/bf16 ones (k16 steps).
+  constexpr bool k16Bit = sizeof(scalar_t) == 2;
+  constexpr int kBytes = int(sizeof(scalar_t)), kGroupChannels = Tile::group_channels(kBytes);
+  constexpr int kGroups = kChannels / kGroupChannels, kStageK = kChannels * kKTaps, kSteps = kStageK / (2 * kGroupChannels);
+  constexpr int kXFloats = kGroups * R * 4, kWFloats = Tile::weight_floats(kWRows, kKTaps, kBytes);
+  constexpr int kStageFloats = Tile::stage_floats(kWRows, kKTaps, kBytes);
+  static_assert(kChannels == Tile::channels(kWRows, kKTaps, kBytes) && kGroups % 2 == 0, "a k step: two K groups of one tap");
   static_assert(kStageFloats == kXFloats + kWFloats && kTaps <= Tile::kMaxTaps, "one plan");
-  constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) * kQuads;
+  constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) * kGroups;
   static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
   extern __shared__ __align__(16) float smem[];
   const int tid = threadIdx.x, n_tile = blockIdx.y;
@@ -3212,8 +3238,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   const int taps_d = kd_hi >= kd_lo ? kd_hi - kd_lo + 1 : 0, taps_h = kh_hi >= kh_lo ? kh_hi - kh_lo + 1 : 0;
   const int stages = taps_d * taps_h * a.channel_stages;
 
-  // This thread's padded input rows: row tid for every quad, and for tid < kTailLoads row kThreads + tid / kQuads of
-  // quad tid % kQuads. Row v holds, for tap (kd, kh), x[n, :, od + p_d - kd dil_d, oh + p_h - kh dil_h, iw] with
+  // This thread's padded input rows: row tid for every K group, and for tid < kTailLoads row kThreads + tid / kGroups
+  // of group tid % kGroups. Row v holds, for tap (kd, kh), x[n, :, od + p_d - kd dil_d, oh + p_h - kh dil_h, iw] with
   // iw = (r0 + v) % line_rows + p_w - (T - 1); zeros outside x or past the last line.
   struct PaddedRow {
     int64_t base;  // x offset at kd = kh = 0 (meaningful only where inside)
@@ -3234,9 +3260,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     return row;
   };
   const bool tail_thread = tid < kTailLoads;
-  const int tail_quad = tid % kQuads;
+  const int tail_group = tid % kGroups;
   const PaddedRow main_row = padded_row(tid);
-  const PaddedRow tail_row = padded_row(tail_thread ? kThreads + tid / kQuads : BM + kTaps);  // past: not inside
+  const PaddedRow tail_row = padded_row(tail_thread ? kThreads + tid / kGroups : BM + kTaps);  // past: not inside
   // The stage cursors: load and copy_async each see consecutive stages (run_strip_pipeline), so each steps a
   // (kd, kh, channel stage) cursor instead of dividing.
   struct StageCursor {
@@ -3267,17 +3293,27 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   locate(tail_row, x_tail, tail_inside);
   tail_inside = tail_inside && tail_thread;
 
-  float4 held[2][kQuads];
-  float4 held_tail[2];
+  // A K group as loaded: 4 fp32 values (rounded when stored), or 8 fp16/bf16 ones packed as they will be stored.
+  using Group = std::conditional_t<k16Bit, uint4, float4>;
+  auto load_group = [&](const scalar_t* src, bool inside, int channels_left) -> Group {
+    if constexpr (k16Bit) return load_channel_octet(src, a.x_stride[1], inside, channels_left);
+    else return load_channel_quad(src, a.x_stride[1], inside, channels_left);
+  };
+  auto rounded = [](const Group& g) -> Group {
+    if constexpr (k16Bit) return g;
+    else return tf32_rounded(g);
+  };
+  Group held[2][kGroups];
+  Group held_tail[2];
   auto load = [&](int set, int) {
     const int c0 = load_at.cs * kChannels;
 #pragma unroll
-    for (int q = 0; q < kQuads; ++q)
-      held[set][q] = load_channel_quad(x_main + int64_t(c0 + 4 * q) * a.x_stride[1], a.x_stride[1], main_inside,
-                                       a.c_in - c0 - 4 * q);
+    for (int q = 0; q < kGroups; ++q)
+      held[set][q] = load_group(x_main + int64_t(c0 + kGroupChannels * q) * a.x_stride[1], main_inside,
+                                a.c_in - c0 - kGroupChannels * q);
     if (tail_thread)
-      held_tail[set] = load_channel_quad(x_tail + int64_t(c0 + 4 * tail_quad) * a.x_stride[1], a.x_stride[1],
-                                         tail_inside, a.c_in - c0 - 4 * tail_quad);
+      held_tail[set] = load_group(x_tail + int64_t(c0 + kGroupChannels * tail_group) * a.x_stride[1], tail_inside,
+                                  a.c_in - c0 - kGroupChannels * tail_group);
     const int kd = load_at.kd, kh = load_at.kh;
     step(load_at);
     if (load_at.kd != kd || load_at.kh != kh) {
@@ -3289,9 +3325,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   auto store = [&](int set, int slot) {
     float* Xs = smem + slot * kStageFloats;
 #pragma unroll
-    for (int q = 0; q < kQuads; ++q) *reinterpret_cast<float4*>(Xs + (q * R + tid) * 4) = tf32_rounded(held[set][q]);
+    for (int q = 0; q < kGroups; ++q) *reinterpret_cast<Group*>(Xs + (q * R + tid) * 4) = rounded(held[set][q]);
     if (tail_thread)
-      *reinterpret_cast<float4*>(Xs + (tail_quad * R + kThreads + tid / kQuads) * 4) = tf32_rounded(held_tail[set]);
+      *reinterpret_cast<Group*>(Xs + (tail_group * R + kThreads + tid / kGroups) * 4) = rounded(held_tail[set]);
   };
   const float* packed_tile = a.packed + int64_t(n_tile) * a.kernel_d * a.kernel_h * a.channel_stages * kWFloats;
   auto copy_async = [&](int slot, int) {
@@ -3306,16 +3342,16 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     step(copy_at);
   };
 
-  // Descriptor offsets of each k8 step (16-byte units). A: K groups 2j, 2j + 1 are quads q0 = 2j % Q and q0 + 1 of tap
-  // t = 2j / Q; output row m reads padded row m + T - 1 - t. This warpgroup's rows start at 128 wg, its second m64
-  // half 64 rows on. B: [step][8-channel group][K half][8][4].
+  // Descriptor offsets of each k step (16-byte units). A: K groups 2j, 2j + 1 are groups q0 = 2j % G and q0 + 1 of
+  // tap t = 2j / G; output row m reads padded row m + T - 1 - t. This warpgroup's rows start at 128 wg, its second
+  // m64 half 64 rows on. B: [step][8-channel group][K half][8][one K group] (packed_strip_index).
   const int warpgroup = uniform_warpgroup();
   auto a_offset = [](int j) {
-    const int t = (kTapPairs ? 2 : 1) * (2 * j / kQuads), q0 = 2 * j % kQuads;  // tap pairs: the pair's first tap
+    const int t = (kTapPairs ? 2 : 1) * (2 * j / kGroups), q0 = 2 * j % kGroups;  // tap pairs: the pair's first tap
     return uint32_t(q0 * R + (kTaps - 1 - t));
   };
   auto b_offset = [](int j) { return uint32_t(j * kWRows * 8 / 4); };
-  constexpr int kALeadingBytes = R * 16, kAStrideBytes = 128;  // next K half: next quad; next 8 rows
+  constexpr int kALeadingBytes = R * 16, kAStrideBytes = 128;  // next K half: next K group; next 8 rows
 
   static_assert(!kWeightsAsA || kWRows == 64, "weights as A: one m64 of output channels (or channel-tap pairs)");
   constexpr int kHalves = kWeightsAsA ? 1 : 2, kAccPerHalf = kWeightsAsA ? 64 : kBlockN / 2;
@@ -3331,11 +3367,15 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 #pragma unroll
     for (int j = 0; j < kSteps; ++j) {
       if constexpr (kWeightsAsA) {
-        wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
+        if constexpr (k16Bit) wgmma_mma_shared_a<128, scalar_t>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
+        else wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
       } else {
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
-          wgmma_tf32_shared<kBlockN>(acc[h], x_desc.at(a_offset(j) + 64 * h), w_desc.at(b_offset(j)));
+        for (int h = 0; h < 2; ++h) {
+          if constexpr (k16Bit)
+            wgmma_mma_shared_a<kBlockN, scalar_t>(acc[h], x_desc.at(a_offset(j) + 64 * h), w_desc.at(b_offset(j)));
+          else wgmma_tf32_shared<kBlockN>(acc[h], x_desc.at(a_offset(j) + 64 * h), w_desc.at(b_offset(j)));
+        }
       }
     }
   });
@@ -3423,33 +3463,38 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 }
 
 // The unit-stride forward's B operand: packed[co tile][kd][kh][channel stage][step][group][half][row][col] =
-// w[ci, co, kd, kh, t] rounded to TF32, co = block_n tile + row, K value k of the stage = (t, quad, col) with
-// t = k / 4 / Q (Q = channels / 4 quads), ci = channels x stage + 4 (k / 4 % Q) + k % 4; zero past C_in or C_out.
-// tap_pairs (block_n 32): 64 rows per tile, row 32 r + c is channel block_n tile + c at tap 2 (k / 4 / Q) + r (the
-// kernel's kTapPairs A); zero past the last tap. scalar_t: the weights' type (fp16/bf16 widen exactly).
+// w[ci, co, kd, kh, t], co = block_n tile + row, K value k of the stage = (t, K group, col) with t = k / E / G (E
+// channels per K group: 4 for fp32, rounded to TF32, or 8 for fp16/bf16, copied as they are; G = channels / E),
+// ci = channels x stage + E (k / E % G) + k % E; zero past C_in or C_out. tap_pairs (block_n 32): 64 rows per tile,
+// row 32 r + c is channel block_n tile + c at tap 2 (k / E / G) + r (the kernel's kTapPairs A); zero past the last
+// tap. total: elements of scalar_t's width (the buffer is unit_stride_packed_weight_elems 4-byte words).
 template <typename scalar_t>
 __global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0,
                                                                  int64_t ws1, int64_t ws2, int64_t ws3, int64_t ws4,
                                                                  int c_in, int c_out, int kernel_h, int taps,
                                                                  int block_n, int channels, int channel_stages,
                                                                  int64_t stages, int64_t total,
-                                                                 float* __restrict__ packed, bool tap_pairs) {
+                                                                 void* __restrict__ packed, bool tap_pairs) {
   using Tile = StripUnitStrideForwardTile;
-  const int quads = channels / 4, tile_rows = Tile::weight_rows(block_n, tap_pairs);
+  constexpr int E = Tile::group_channels(int(sizeof(scalar_t)));
+  const int groups = channels / E, tile_rows = Tile::weight_rows(block_n, tap_pairs);
   const int k_taps = Tile::k_taps(taps, tap_pairs);
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
-    const PackedStripIndex at = packed_strip_index(idx, tile_rows, channels * k_taps, stages);
+    const PackedStripIndex at = packed_strip_index(idx, tile_rows, channels * k_taps, stages, E);
     const int64_t co = at.tile * block_n + (tap_pairs ? at.row % 32 : at.row);
     const int cs = int(at.stage % channel_stages);
     const int64_t tap_dh = at.stage / channel_stages;
     const int64_t kd = tap_dh / kernel_h, kh = tap_dh % kernel_h;
-    const int k_group = at.k / 4, t = tap_pairs ? 2 * (k_group / quads) + at.row / 32 : k_group / quads;
-    const int64_t ci = int64_t(cs) * channels + 4 * (k_group % quads) + at.k % 4;
-    float v = 0.f;
-    if (ci < c_in && co < c_out && t < taps)
-      v = __uint_as_float(to_tf32(to_acc(w[ci * ws0 + co * ws1 + kd * ws2 + kh * ws3 + int64_t(t) * ws4])));
-    packed[idx] = v;
+    const int k_group = at.k / E, t = tap_pairs ? 2 * (k_group / groups) + at.row / 32 : k_group / groups;
+    const int64_t ci = int64_t(cs) * channels + E * (k_group % groups) + at.k % E;
+    const bool inside = ci < c_in && co < c_out && t < taps;
+    const int64_t from = inside ? ci * ws0 + co * ws1 + kd * ws2 + kh * ws3 + int64_t(t) * ws4 : 0;
+    if constexpr (sizeof(scalar_t) == 2) {
+      static_cast<unsigned short*>(packed)[idx] = inside ? reinterpret_cast<const unsigned short*>(w)[from] : 0;
+    } else {
+      static_cast<float*>(packed)[idx] = inside ? __uint_as_float(to_tf32(w[from])) : 0.f;
+    }
   }
 }
 
@@ -4497,20 +4542,23 @@ bool unit_stride_tap_pairs() {
   return pairs;
 }
 struct UnitStridePlan {
+  int elem_bytes;  // 4 (fp32, TF32 MMAs) or 2 (fp16/bf16, k16 MMAs)
   int block_n, taps, channels, channel_stages, line_rows;
   bool tap_pairs;      // the kTapPairs form: A rows = 32 channels x 2 taps, tiles of kBlockM - 1 stored rows
   int w_rows, k_taps;  // the packed weights' rows per tile and K groups per stage (taps, or tap pairs)
   int64_t rows, row_tiles, n_tiles;
 };
-UnitStridePlan unit_stride_plan(const ConvTransposeParams& p) {
+UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   using Tile = StripUnitStrideForwardTile;
   UnitStridePlan plan;
+  plan.elem_bytes = dtype == DType::kFloat16 || dtype == DType::kBFloat16 ? 2 : 4;
   plan.block_n = Tile::block_n(p.out_channels);
   plan.taps = int(p.kernel[2]);
-  plan.tap_pairs = plan.block_n == 32 && unit_stride_tap_pairs();
+  // 16-bit data always pairs taps in 32-channel tiles (the switch compares fp32 forms; there is no k16 m64n32 here)
+  plan.tap_pairs = plan.block_n == 32 && (unit_stride_tap_pairs() || plan.elem_bytes == 2);
   plan.w_rows = Tile::weight_rows(plan.block_n, plan.tap_pairs);
   plan.k_taps = Tile::k_taps(plan.taps, plan.tap_pairs);
-  plan.channels = Tile::channels(plan.w_rows, plan.k_taps);
+  plan.channels = Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
   plan.line_rows = int(p.out_size[2] + p.kernel[2] - 1);
   plan.rows = p.batch * p.out_size[0] * p.out_size[1] * plan.line_rows;
@@ -4538,7 +4586,7 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
         p.kernel[i] >= big || p.out_size[i] + p.padding[i] >= big)
       return false;
   if (p.in_channels >= big || p.out_channels >= big || p.kernel[0] * p.kernel[1] >= big) return false;
-  const UnitStridePlan plan = unit_stride_plan(p);
+  const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
   if (dtype == DType::kFloat16 || dtype == DType::kBFloat16)  // exact products in TF32 whatever the flag says
     return unit_stride_16bit_enabled() && strip_mode_possible(p, DType::kFloat32, false);
@@ -4553,38 +4601,46 @@ bool unit_stride_weights_as_a_disabled() {
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
-  constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
-  constexpr int kStages = Tile::stages(kWRows, kKTaps);
-  constexpr int kBytes = kStages * Tile::stage_floats(kWRows, kKTaps) * int(sizeof(float));
-  // x registers two stages ahead of their store (run_strip_pipeline): run 148 measured one stage ahead within -1.4 %
-  // to +4 % of it on the 11 suite shapes (fam07 6.86 vs 7.14 ms, L2-61 1.377 vs 1.397, fam03 2.511 vs 2.477).
-  // Two wgmma groups in flight (the slot refilled is the one read three iterations earlier): run 152 measured one
-  // 1-2 % slower on the suite shapes that take this form (L1-68 7.05 vs 6.96 ms, fam06 2.50 vs 2.45, fam03 2.37 vs
-  // 2.32).
-  constexpr int kChannels = Tile::channels(kWRows, kKTaps);
-  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
-                                                             kTapPairs, kTapPairs>;
-  if constexpr (kBlockN == 64) {
-    if (!unit_stride_weights_as_a_disabled())
-      kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
+  constexpr int kElemBytes = int(sizeof(scalar_t));
+  if constexpr (kElemBytes == 2 && kBlockN == 32 && !kTapPairs) {
+    return cudaErrorInvalidValue;  // unit_stride_plan: 16-bit data pairs the taps of 32-channel tiles
+  } else {
+    constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
+    constexpr int kStages = Tile::stages(kWRows, kKTaps, kElemBytes);
+    constexpr int kBytes = kStages * Tile::stage_floats(kWRows, kKTaps, kElemBytes) * int(sizeof(float));
+    // x registers two stages ahead of their store (run_strip_pipeline): run 148 measured one stage ahead within -1.4 %
+    // to +4 % of it on the 11 suite shapes (fam07 6.86 vs 7.14 ms, L2-61 1.377 vs 1.397, fam03 2.511 vs 2.477).
+    // Two wgmma groups in flight (the slot refilled is the one read three iterations earlier): run 152 measured one
+    // 1-2 % slower on the suite shapes that take this form (L1-68 7.05 vs 6.96 ms, fam06 2.50 vs 2.45, fam03 2.37 vs
+    // 2.32).
+    constexpr int kChannels = Tile::channels(kWRows, kKTaps, kElemBytes);
+    auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
+                                                               kTapPairs, kTapPairs>;
+    if constexpr (kBlockN == 64) {
+      if (!unit_stride_weights_as_a_disabled())
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
+    }
+    const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
+    if (err != cudaSuccess) return err;
+    kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
+    return cudaGetLastError();
   }
-  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
-  if (err != cudaSuccess) return err;
-  kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
-  return cudaGetLastError();
 }
-int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p) {
-  const UnitStridePlan plan = unit_stride_plan(p);
+// In 4-byte words whatever the data type.
+int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
+  const UnitStridePlan plan = unit_stride_plan(p, dtype);
   return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
-         StripUnitStrideForwardTile::weight_floats(plan.w_rows, plan.k_taps);
+         StripUnitStrideForwardTile::weight_floats(plan.w_rows, plan.k_taps, plan.elem_bytes);
 }
 template <typename scalar_t>
 cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, const void* input, const void* weight,
                                       const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
-  const UnitStridePlan plan = unit_stride_plan(p);
+  constexpr DType kDType = sizeof(scalar_t) == 4 ? DType::kFloat32
+                           : std::is_same<scalar_t, __half>::value ? DType::kFloat16 : DType::kBFloat16;
+  const UnitStridePlan plan = unit_stride_plan(p, kDType);
   if (plan.rows == 0 || p.out_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
-  const int64_t total = unit_stride_packed_weight_elems(p);
+  const int64_t total = unit_stride_packed_weight_elems(p, kDType) * 4 / int64_t(sizeof(scalar_t));
   const cudaError_t packed_err = launch_pack(tconv_igemm_strip_unit_stride_pack_weight_kernel<scalar_t>, total, stream,
         static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
         p.weight_strides[3], p.weight_strides[4], int(p.in_channels), int(p.out_channels), int(p.kernel[1]),
@@ -4654,7 +4710,7 @@ bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool spli
 
 bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_count) {
   if (takes_unit_stride_form(p)) {  // measured on W-contiguous tensors only (runs 147-150)
-    const UnitStridePlan plan = unit_stride_plan(p);
+    const UnitStridePlan plan = unit_stride_plan(p, dtype);
     if (dtype != DType::kFloat32 && p.in_channels > StripAutoRule::unit_stride_16bit_max_in_channels() &&
         !plan.tap_pairs)
       return false;
@@ -4668,8 +4724,8 @@ bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_c
   return blocks >= StripAutoRule::forward_min_blocks(sm_count);
 }
 
-int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p) {
-  if (takes_unit_stride_form(p)) return unit_stride_packed_weight_elems(p);
+int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
+  if (takes_unit_stride_form(p)) return unit_stride_packed_weight_elems(p, dtype);
   const StripForwardPlan plan = strip_forward_plan(p);
   return int64_t(plan.m_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
 }
@@ -4684,7 +4740,7 @@ cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void*
   const int64_t s = p.stride[2];
   if (lines == 0 || p.out_size[2] == 0 || p.out_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
-  const int64_t total = strip_forward_packed_weight_elems(p);
+  const int64_t total = strip_forward_packed_weight_elems(p, dtype);
   const cudaError_t packed_err = launch_pack(tconv_igemm_strip_forward_pack_weight_kernel, total, stream,
         static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
         int(p.in_channels), int(p.out_channels), int(s), plan.channels_per_stage, plan.stages, total, packed_weight);
@@ -4744,8 +4800,8 @@ bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, DType dtype,
   return strip_forward_preferred(unit_stride_grad_input_params(p), dtype, sm_count);
 }
 
-int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p) {
-  return unit_stride_packed_weight_elems(unit_stride_grad_input_params(p));
+int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p, DType dtype) {
+  return unit_stride_packed_weight_elems(unit_stride_grad_input_params(p), dtype);
 }
 
 cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,

@@ -482,20 +482,28 @@ struct StripGradInputTile {
 };
 
 // The packed wgmma operands of the strip kernels (A of the 1D strip kernels, B of the unit-stride forward): per tile
-// of tile_rows rows and per stage of stage_k K values, [k8 step][8-row group][K half][8 rows][4 K], the no-swizzle
-// K-major core matrices that wgmma_smem_descriptor's defaults read (next K half 128 bytes on, next 8 rows 256).
-// Element idx of a [tiles][stages][...] buffer is row `row` of tile `tile` at K value `k` of stage `stage`.
+// of tile_rows rows and per stage of stage_k K values, [k step][8-row group][K half][8 rows][E K], the no-swizzle
+// K-major core matrices that wgmma_smem_descriptor's defaults read (next K half 128 bytes on, next 8 rows 256), with
+// E = 4 fp32 values (k8 steps) or 8 fp16/bf16 ones (k16 steps: the same bytes). Element idx of a [tiles][stages][...]
+// buffer is row `row` of tile `tile` at K value `k` of stage `stage`.
 struct PackedStripIndex {
   int64_t tile, stage;
   int row, k;
 };
-TCONV_TILE_FN PackedStripIndex packed_strip_index(int64_t idx, int tile_rows, int stage_k, int64_t stages) {
-  const int within = int(idx % (int64_t(tile_rows) * 8));  // within one k8 step of the tile
-  const int64_t steps = idx / (int64_t(tile_rows) * 8);
-  const int64_t stage_of_tile = steps / (stage_k / 8);
-  return {stage_of_tile / stages, stage_of_tile % stages, within / 64 * 8 + within / 4 % 8,
-          int(steps % (stage_k / 8)) * 8 + within / 32 % 2 * 4 + within % 4};
+TCONV_TILE_FN PackedStripIndex packed_strip_index(int64_t idx, int tile_rows, int stage_k, int64_t stages,
+                                                  int group_elems = 4) {
+  const int e = group_elems, step_k = 2 * group_elems;
+  const int within = int(idx % (int64_t(tile_rows) * step_k));  // within one k step of the tile
+  const int64_t steps = idx / (int64_t(tile_rows) * step_k);
+  const int64_t stage_of_tile = steps / (stage_k / step_k);
+  return {stage_of_tile / stages, stage_of_tile % stages, within / (16 * e) * 8 + within / e % 8,
+          int(steps % (stage_k / step_k)) * step_k + within / (8 * e) % 2 * e + within % e};
 }
+// 64-row tiles: fp32 element 301 = 4 x 64 + 32 + 3 x 4 + 1 is row group 4, K half 1, row 3, K 1; 16-bit element
+// 333 = 2 x 128 + 64 + 1 x 8 + 5 is row group 2, K half 1, row 1, K 5.
+static_assert(packed_strip_index(301, 64, 16, 1).row == 35 && packed_strip_index(301, 64, 16, 1).k == 5 &&
+                  packed_strip_index(333, 64, 32, 1, 8).row == 17 && packed_strip_index(333, 64, 32, 1, 8).k == 13,
+              "packed_strip_index, fp32 and 16-bit");
 
 // A GEMM row q >= 0 as mixed-radix coordinates (outer, i0, i1, i2), i2 fastest, radices size0, size1, size2 > 0: the
 // gather GEMMs' (image, d, h, w) rows and the unit-stride forward's (n, od, oh, row within the line). Rows below 2^32
@@ -552,17 +560,27 @@ struct StripUnitStrideForwardTile {
   // kernels' six-stage ring (run 124). Run 152 measured only the pipeline's groups in flight (two: 1-2 % faster).
   static constexpr int kMaxStages = 6;
   static_assert(kRows >= kBlockM + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
-  // Input channels per stage: 16 (two k8 steps per tap), 8 where a stage's weights would pass 32 KB (128 output
-  // channels at T = 5 or 7), so that four or more stages fit.
-  TCONV_TILE_FN int channels(int block_n, int taps) { return block_n * 16 * taps * 4 <= 32 * 1024 ? 16 : 8; }
-  TCONV_TILE_FN int weight_floats(int block_n, int taps) { return block_n * channels(block_n, taps) * taps; }
-  TCONV_TILE_FN int stage_floats(int block_n, int taps) {
-    return channels(block_n, taps) / 4 * kRows * 4 + weight_floats(block_n, taps);
+  // Input channels per stage for fp32 data: 16 (two k8 steps per tap), 8 where a stage's weights would pass 32 KB
+  // (128 output channels at T = 5 or 7), so that four or more stages fit. fp16/bf16 data (elem_bytes 2, k16 MMAs on
+  // the values as they are) take twice the channels in the same bytes: a stage's shared memory, its 16-byte K groups
+  // (8 channels instead of 4) and its wgmma instructions are the fp32 stage's, each k16 MMA twice a k8's work.
+  // Sizes below are in 4-byte words whatever the data type.
+  TCONV_TILE_FN int channels(int block_n, int taps, int elem_bytes = 4) {
+    return (block_n * 16 * taps * 4 <= 32 * 1024 ? 16 : 8) * 4 / elem_bytes;
+  }
+  TCONV_TILE_FN int group_channels(int elem_bytes = 4) { return 16 / elem_bytes; }  // channels per 16-byte K group
+  TCONV_TILE_FN int weight_floats(int block_n, int taps, int elem_bytes = 4) {
+    return block_n * channels(block_n, taps, elem_bytes) * taps * elem_bytes / 4;
+  }
+  TCONV_TILE_FN int stage_floats(int block_n, int taps, int elem_bytes = 4) {
+    return channels(block_n, taps, elem_bytes) / group_channels(elem_bytes) * kRows * 4 +
+           weight_floats(block_n, taps, elem_bytes);
   }
   // As many as fit, up to kMaxStages.
-  TCONV_TILE_FN int stages(int block_n, int taps) {
-    return kSharedBytes / 4 / stage_floats(block_n, taps) < kMaxStages ? kSharedBytes / 4 / stage_floats(block_n, taps)
-                                                                       : kMaxStages;
+  TCONV_TILE_FN int stages(int block_n, int taps, int elem_bytes = 4) {
+    return kSharedBytes / 4 / stage_floats(block_n, taps, elem_bytes) < kMaxStages
+               ? kSharedBytes / 4 / stage_floats(block_n, taps, elem_bytes)
+               : kMaxStages;
   }
   // Output channels per block: 32, 64 or 128, the least that holds C_out (tiles of 128 past that).
   TCONV_TILE_FN int block_n(long long c_out) { return c_out <= 32 ? 32 : c_out <= 64 ? 64 : 128; }
@@ -571,6 +589,9 @@ struct StripUnitStrideForwardTile {
   TCONV_TILE_FN int weight_rows(int block_n, bool tap_pairs) { return tap_pairs ? 64 : block_n; }
   TCONV_TILE_FN int k_taps(int taps, bool tap_pairs) { return tap_pairs ? (taps + 1) / 2 : taps; }
 };
+static_assert(StripUnitStrideForwardTile::stage_floats(128, 7, 2) == StripUnitStrideForwardTile::stage_floats(128, 7) &&
+                  StripUnitStrideForwardTile::stage_floats(64, 3, 2) == StripUnitStrideForwardTile::stage_floats(64, 3),
+              "a 16-bit stage is the fp32 stage's bytes");
 
 // Where "auto" takes the forward and grad_weight strip kernels (one block per SM each): grids of at least these
 // many blocks. Run 143 (H200, 132 SMs, scripts/strip_sweep.py at W stride 8, 16 and 32), each pass alone against
