@@ -1023,7 +1023,7 @@ def test_unit_stride_forward_where_planned():
     """Under "auto" in TF32 mode the unit-stride strip form runs a 3D k3x5x5 forward (a K loop of 2400, 405 blocks:
     past StripAutoRule's bounds on an H100/H200) and a 2D k3x3 one with 64 input channels (K 576), not one with 32
     (K 288), not a channels_last input, and nothing strip-like in exact fp32; grad_input through the same kernel
-    follows the same rule. fp16/bf16 data take it with few input channels or a 32-channel tile."""
+    follows the same rule. fp16/bf16 data take it from a K loop of 288."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if torch.cuda.get_device_properties(0).multi_processor_count > 405:
@@ -1058,14 +1058,15 @@ def test_unit_stride_forward_where_planned():
     # grad_input takes the same rule on its own K (C_out x kernel: 4800 here, 288 for the 32-channel 2D shape)
     assert unit_stride_launches_fwd_bwd(x3, w3) == 2
     assert unit_stride_launches_fwd_bwd(x2, w2) == 0
-    # bf16 and fp16 (either TF32 mode): also at most 48 input channels or 32 output channels (StripAutoRule, run 203).
-    # The 3D shape's forward (32 -> 64) and grad_input (64 -> 32: the tap-pairs tile) both take it; the 64 -> 64 2D
-    # forward does not.
+    # bf16 and fp16 (either TF32 mode) from K 288 (StripAutoRule, run 206; channels rounded up to whole 32-channel
+    # stages): the 3D shape's forward and grad_input, the 32-channel 2D forward (K 288), not a 1 x 3 kernel (K 96).
+    x5, w5 = torch.randn(4, 16, 64, 256, device="cuda"), torch.randn(16, 16, 1, 3, device="cuda")
     for dtype, mode in ((torch.bfloat16, "tf32"), (torch.float16, "fp32")):
         x16, w16 = x3.to(dtype), w3.to(dtype)
         assert "strip_unit_stride_forward_kernel" in kernel_names(x16, w16, mode)
         assert unit_stride_launches_fwd_bwd(x16, w16) == 2
-        assert "strip_unit_stride_forward_kernel" not in kernel_names(x4.to(dtype), w4.to(dtype), mode)
+        assert "strip_unit_stride_forward_kernel" in kernel_names(x2.to(dtype), w2.to(dtype), mode)
+        assert "strip_unit_stride_forward_kernel" not in kernel_names(x5.to(dtype), w5.to(dtype), mode)
 
 
 UNIT_STRIDE_TAP_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_TAP_PAIRS", "1") not in ("", "0")

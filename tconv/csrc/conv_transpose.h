@@ -106,7 +106,7 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
 // fp32 in TF32 mode on TF32 MMAs, fp16 or bf16 in either mode on k16 MMAs): stride 1 in every
 // dimension, W dilation 1, a W kernel of 3, 5 or 7 taps, any D/H kernel, dilation and padding;
 // "auto" takes it on W-contiguous tensors with a K loop of at least StripAutoRule::unit_stride_forward_min_k and the
-// same grid bound (fp16/bf16: also at most unit_stride_16bit_max_in_channels input channels or a 32-channel tile).
+// same grid bound (fp16/bf16 data: their own least K).
 // Workspace: strip_forward_packed_weight_elems fp32.
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32);
 bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_count);

@@ -4711,11 +4711,9 @@ bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool spli
 bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_count) {
   if (takes_unit_stride_form(p)) {  // measured on W-contiguous tensors only (runs 147-150)
     const UnitStridePlan plan = unit_stride_plan(p, dtype);
-    if (dtype != DType::kFloat32 && p.in_channels > StripAutoRule::unit_stride_16bit_max_in_channels() &&
-        !plan.tap_pairs)
-      return false;
     return p.input_strides[4] == 1 && p.output_strides[4] == 1 &&
-           p.kernel_volume() * plan.channel_stages * plan.channels >= StripAutoRule::unit_stride_forward_min_k() &&
+           p.kernel_volume() * plan.channel_stages * plan.channels >=
+               StripAutoRule::unit_stride_forward_min_k(plan.elem_bytes) &&
            plan.row_tiles * plan.n_tiles >= StripAutoRule::forward_min_blocks(sm_count);
   }
   if (p.stride[2] % 8 != 0) return false;

@@ -612,19 +612,15 @@ static_assert(StripUnitStrideForwardTile::stage_floats(128, 7, 2) == StripUnitSt
 // level in run 156). Run 195, with the 32-channel tiles as tap pairs: L1-71 still loses, 0.94x forward and 0.91x
 // grad_input, so the bound stays. It also takes the 1D form's grid bound (every suite shape has thousands of blocks; small grids
 // are not measured for this form). grad_input at stride 1 takes the same rule on its own K (C_out kD kH kW).
-// fp16/bf16 data (session 31) meet other alternatives: the 16-bit gathers run k16 MMAs at twice TF32's rate. Run 203
-// (H200, bf16, TCONV_UNIT_STRIDE_16BIT=1/0 on the 11 stride-1 problems, quick_timing, same build) had the form win
-// with at most 48 input channels (forward: fam02 1.555 -> 0.82 ms, fam11 2.146 -> 1.476, fam07 7.17 -> 6.08, fam03
-// 2.62 -> 2.15, L1-68 7.30 -> 6.70) and lose from 64 (L2-61 1.250 -> 1.494, fam01 4.05 -> 4.39, fam05 1.51 -> 1.71,
-// fam06 2.08 -> 2.58). grad_input, from the fwd+bwd differences less the forward's: L1-68's (64 input channels of
-// the equivalent forward, 32 output: the tap-pairs tile) gained ~1.3 ms, while fam01's and fam05's (64 -> 64) and
-// L2-61's and fam06's (128 -> 64) lost 0.1-0.4 ms; fam02, fam03, fam07 and fam11 (16-48 input channels) gained. So
-// 16-bit calls also need at most unit_stride_16bit_max_in_channels input channels or a 32-channel (tap-pairs) tile.
-// The bound sits between 48 and 64 (untimed inside); fp16 takes bf16's rule unmeasured.
+// fp16/bf16 data (session 31, k16 MMAs: a 16-bit stage holds twice the channels in the fp32 stage's bytes) against
+// the 16-bit gathers "auto" runs otherwise, run 206 (H200, bf16, scripts/unit_stride_sweep.py, the same 11 shapes):
+// the form wins everywhere, forward 1.06x at fam04 (K 384), 1.19x fam06, 1.31x L2-61, 1.33x fam01, 1.43x fam05,
+// 1.46x L1-71 (K 288), 1.48x fam07, 1.55x fam03, 1.76x L1-68 (7.35 -> 4.17 ms), 1.99x fam11, 2.98x fam02; grad_input
+// 1.07x (fam04) to 2.18x (fam02). So 16-bit data take the least K measured, 288 (untimed below it); fp16 was timed
+// on L1-68 only (1.78x forward, 1.85x grad_input). Run 203's TF32-on-widened-values form had lost from 64 channels.
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
-  TCONV_TILE_FN int unit_stride_forward_min_k() { return 512; }
-  TCONV_TILE_FN int unit_stride_16bit_max_in_channels() { return 48; }
+  TCONV_TILE_FN int unit_stride_forward_min_k(int elem_bytes = 4) { return elem_bytes == 2 ? 288 : 512; }
   TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
