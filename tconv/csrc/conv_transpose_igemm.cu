@@ -2732,13 +2732,11 @@ struct StripArgs {
   return make_float4(__uint_as_float(to_tf32(v.x)), __uint_as_float(to_tf32(v.y)), __uint_as_float(to_tf32(v.z)),
                      __uint_as_float(to_tf32(v.w)));
 }
-// Four consecutive channels (channel_stride apart) at one position of x as one 16-byte K group (fp16/bf16 widened:
-// exact in TF32), zeros where not inside or past the channel count (channels_left: channels from this quad's first
-// to C_in). One predicate per load:
+// Four consecutive channels (channel_stride apart) at one position of x as one 16-byte K group, zeros where not
+// inside or past the channel count (channels_left: channels from this quad's first to C_in). One predicate per load:
 // a uniform branch to a single predicate for whole quads measured slower (run 153: L1-68's unit-stride forward
 // 6.96 -> 7.38 ms, HiFi-GAN's 1D strip forward 2.13 -> 2.18).
-template <typename scalar_t>
-[[maybe_unused]] __device__ __forceinline__ float4 load_channel_quad(const scalar_t* src, int64_t channel_stride,
+[[maybe_unused]] __device__ __forceinline__ float4 load_channel_quad(const float* src, int64_t channel_stride,
                                                                     bool inside, int channels_left) {
   float e[4];
 #pragma unroll
@@ -3151,7 +3149,7 @@ struct StripUnitStrideArgs {
   // [C_out tiles][kD][kH][channel stages][k step][8-channel group][K half][8][one K group]: 4 fp32 values rounded to
   // TF32, or 8 fp16/bf16 ones (read as 4-byte words)
   const float* packed;
-  const scalar_t* bias; // C_out or null
+  const scalar_t* bias;  // C_out or null
   int64_t x_stride[5], y_stride[5], bias_stride;
   int64_t rows;         // lines x line_rows: the GEMM's M
   int in_d, in_h, in_w, out_d, out_h, out_w, line_rows;  // line_rows = W_out + T - 1
@@ -3193,11 +3191,13 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   constexpr int kKTaps = Tile::k_taps(kTaps, kTapPairs), kWRows = Tile::weight_rows(kBlockN, kTapPairs);
   // K groups: 16 bytes of one row, 4 fp32 channels (k8 steps) or 8 fp16/bf16 ones (k16 steps).
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
-  constexpr int kBytes = int(sizeof(scalar_t)), kGroupChannels = Tile::group_channels(kBytes);
-  constexpr int kGroups = kChannels / kGroupChannels, kStageK = kChannels * kKTaps, kSteps = kStageK / (2 * kGroupChannels);
-  constexpr int kXFloats = kGroups * R * 4, kWFloats = Tile::weight_floats(kWRows, kKTaps, kBytes);
-  constexpr int kStageFloats = Tile::stage_floats(kWRows, kKTaps, kBytes);
-  static_assert(kChannels == Tile::channels(kWRows, kKTaps, kBytes) && kGroups % 2 == 0, "a k step: two K groups of one tap");
+  constexpr int kElemBytes = int(sizeof(scalar_t)), kGroupChannels = Tile::group_channels(kElemBytes);
+  constexpr int kGroups = kChannels / kGroupChannels, kStageK = kChannels * kKTaps;
+  constexpr int kSteps = kStageK / (2 * kGroupChannels);
+  constexpr int kXFloats = kGroups * R * 4, kWFloats = Tile::weight_floats(kWRows, kKTaps, kElemBytes);
+  constexpr int kStageFloats = Tile::stage_floats(kWRows, kKTaps, kElemBytes);
+  static_assert(kChannels == Tile::channels(kWRows, kKTaps, kElemBytes) && kGroups % 2 == 0,
+                "a k step: two K groups of one tap");
   static_assert(kStageFloats == kXFloats + kWFloats && kTaps <= Tile::kMaxTaps, "one plan");
   constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) * kGroups;
   static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
@@ -3367,7 +3367,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 #pragma unroll
     for (int j = 0; j < kSteps; ++j) {
       if constexpr (kWeightsAsA) {
-        if constexpr (k16Bit) wgmma_mma_shared_a<128, scalar_t>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
+        if constexpr (k16Bit)
+          wgmma_mma_shared_a<128, scalar_t>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
         else wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
       } else {
 #pragma unroll
@@ -3410,7 +3411,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     if (l.w >= a.out_w) return;
     const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
     scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN) * a.y_stride[1] +
-                 int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+                    int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
     const int64_t channel_stride = a.y_stride[1];
     if constexpr (kTapPairs) {
 #pragma unroll 4
@@ -3447,7 +3448,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       if (l.w >= a.out_w) continue;
       // Channels co0 + 8 j and co0 + 8 j + 1: one pointer stepped by 8 channels, not 16 products of the stride.
       scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
-                   int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+                      int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
       const int64_t channel_stride = a.y_stride[1];
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j, out += 8 * channel_stride)
