@@ -43,10 +43,10 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # the math; grad_weight folds the same way under "auto" and "igemm_fold" where s divides the W kernel),
 # "igemm_nofold" never (like "igemm" elsewhere); "igemm_strip" forces grad_input onto the strip kernel (sm_90a,
 # TF32 mode, 1D lines at W stride 8/16/32 with whole-stride kernels, or at stride 1 the unit-stride forward of
-# grad_output: csrc/conv_transpose.h; an error elsewhere)
+# grad_output, which also takes fp16/bf16 on k16 MMAs: csrc/conv_transpose.h; an error elsewhere)
 # and runs grad_weight on its strip kernel where that can run (W_in a multiple of 4 too; "igemm" elsewhere), and
-# the forward on its strip kernel where that can run (1D lines, T = 1, 2 or 4 whole strides, any W stride;
-# "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides
+# the forward on its strip kernels where they can run (1D lines, T = 1, 2 or 4 whole strides, any W stride; or
+# stride 1 with a W kernel of 3, 5 or 7, fp16/bf16 too; "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides
 # that are multiples of 8) and grad_weight's where their grids are large enough (csrc/igemm_config.h:
 # StripAutoRule, run 143); "grouped_mma" forces the tensor-core kernels for few channels
 # per group (forward and grad_input; grad_weight as under "auto"); "auto" takes them for the fp32 forward with
