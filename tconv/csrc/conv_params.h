@@ -19,6 +19,10 @@ namespace tconv {
 constexpr int kSpatialDims = 3;
 
 enum class DType : int { kFloat16 = 0, kBFloat16 = 1, kFloat32 = 2, kFloat64 = 3 };
+// Bytes per element of the type.
+constexpr int element_bytes(DType dtype) {
+  return dtype == DType::kFloat64 ? 8 : dtype == DType::kFloat32 ? 4 : 2;
+}
 
 struct ConvTransposeParams {
   int64_t batch = 0;

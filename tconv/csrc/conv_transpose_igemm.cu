@@ -4552,7 +4552,7 @@ struct UnitStridePlan {
 UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   using Tile = StripUnitStrideForwardTile;
   UnitStridePlan plan;
-  plan.elem_bytes = dtype == DType::kFloat16 || dtype == DType::kBFloat16 ? 2 : 4;
+  plan.elem_bytes = element_bytes(dtype);
   plan.block_n = Tile::block_n(p.out_channels);
   plan.taps = int(p.kernel[2]);
   // 16-bit data always pairs taps in 32-channel tiles (the switch compares fp32 forms; there is no k16 m64n32 here)
@@ -4589,7 +4589,7 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
   if (p.in_channels >= big || p.out_channels >= big || p.kernel[0] * p.kernel[1] >= big) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
-  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16)  // exact products in TF32 whatever the flag says
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16)  // k16 MMAs whatever torch's TF32 flag says
     return unit_stride_16bit_enabled() && strip_mode_possible(p, DType::kFloat32, false);
   return strip_mode_possible(p, dtype, split_tf32);
 }
@@ -4633,15 +4633,13 @@ int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtyp
   return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
          StripUnitStrideForwardTile::weight_floats(plan.w_rows, plan.k_taps, plan.elem_bytes);
 }
-template <typename scalar_t>
-cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, const void* input, const void* weight,
+template <typename scalar_t>  // dtype: scalar_t's
+cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                                       const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
-  constexpr DType kDType = sizeof(scalar_t) == 4 ? DType::kFloat32
-                           : std::is_same<scalar_t, __half>::value ? DType::kFloat16 : DType::kBFloat16;
-  const UnitStridePlan plan = unit_stride_plan(p, kDType);
+  const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.rows == 0 || p.out_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
-  const int64_t total = unit_stride_packed_weight_elems(p, kDType) * 4 / int64_t(sizeof(scalar_t));
+  const int64_t total = unit_stride_packed_weight_elems(p, dtype) * 4 / int64_t(sizeof(scalar_t));
   const cudaError_t packed_err = launch_pack(tconv_igemm_strip_unit_stride_pack_weight_kernel<scalar_t>, total, stream,
         static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
         p.weight_strides[3], p.weight_strides[4], int(p.in_channels), int(p.out_channels), int(p.kernel[1]),
@@ -4695,11 +4693,12 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const
                                 const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
   switch (dtype) {
     case DType::kFloat32:
-      return unit_stride_forward_typed<float>(p, input, weight, bias, output, packed_weight, stream);
+      return unit_stride_forward_typed<float>(p, dtype, input, weight, bias, output, packed_weight, stream);
     case DType::kFloat16:
-      return unit_stride_forward_typed<__half>(p, input, weight, bias, output, packed_weight, stream);
+      return unit_stride_forward_typed<__half>(p, dtype, input, weight, bias, output, packed_weight, stream);
     case DType::kBFloat16:
-      return unit_stride_forward_typed<__nv_bfloat16>(p, input, weight, bias, output, packed_weight, stream);
+      return unit_stride_forward_typed<__nv_bfloat16>(p, dtype, input, weight, bias, output, packed_weight,
+                                                      stream);
     default: return cudaErrorInvalidValue;
   }
 }
@@ -4807,7 +4806,7 @@ cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, co
                                    const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream) {
   const int64_t last_tap = (p.kernel[0] - 1) * p.weight_strides[2] + (p.kernel[1] - 1) * p.weight_strides[3] +
                            (p.kernel[2] - 1) * p.weight_strides[4];
-  const void* flipped = static_cast<const char*>(weight) + last_tap * (dtype == DType::kFloat32 ? 4 : 2);
+  const void* flipped = static_cast<const char*>(weight) + last_tap * element_bytes(dtype);
   return unit_stride_forward(unit_stride_grad_input_params(p), dtype, grad_output, flipped, nullptr, grad_input,
                              packed_weight, stream);
 }

@@ -719,8 +719,6 @@ input_grad_channels_last(Geometry geo, ActivationSpec act, const T* __restrict__
 // ---------------------------------------------------------------------------------------------
 bool channels_first(const GroupNormActParams& p) { return p.order == Order::kWidthInnermost; }
 
-int64_t element_bytes(DType dtype) { return dtype == DType::kFloat32 ? 4 : 2; }
-
 // Pack bytes per layout. Channels-first streams 16-byte packs along a slice. Channels-last keeps
 // per-channel constants for every element of its pack in registers (4 per element in the
 // backward), so it uses 8-byte packs: 16-byte fp16 packs spill at the occupancy we ask for.
