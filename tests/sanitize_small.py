@@ -194,6 +194,11 @@ with tconv._ops.use_algorithm("igemm_strip"):
     out.backward(torch.randn_like(out))  # grad_input: the unit-stride form on grad_output (40 -> 20 channels)
     tconv.conv_transpose2d(torch.randn(1, 9, 3, 40, device=DEVICE), torch.randn(9, 130, 3, 7, device=DEVICE), None,
                            1, [0, 3])
+    # fp16/bf16 data on the 1D strip forward (k16, W stride 5: 128-row M tiles across channels, a partial K stage)
+    for dtype in (torch.bfloat16, torch.float16):
+        tconv.conv_transpose1d(torch.randn(2, 70, 90, device=DEVICE, dtype=dtype),
+                               torch.randn(70, 30, 10, device=DEVICE, dtype=dtype),
+                               torch.randn(30, device=DEVICE, dtype=dtype), 5, 3, 2)
     # fp16/bf16 data on the unit-stride form (2-byte loads and stores; the 32-channel tap-pairs tile for bf16, 64 for
     # fp16), forward and grad_input
     for dtype, cout in ((torch.bfloat16, 32), (torch.float16, 64)):

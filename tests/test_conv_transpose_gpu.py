@@ -882,11 +882,14 @@ def check_strip_forward(seed_text, dims, batch, cin, cout, kernel, spatial, bias
     check_close("output", ours, ref64, theirs, mode, ideal)
 
 
+# fp16/bf16 data on the same kernel with k16 MMAs (twice the channels per stage), with torch's TF32 flag off.
+@pytest.mark.parametrize("mode", ["tf32", "fp16", "bf16"])
 @pytest.mark.parametrize("case", STRIP_FORWARD_GRID, ids=[f"f{i}" for i in range(len(STRIP_FORWARD_GRID))])
-def test_strip_forward(case, poison_allocator):
+def test_strip_forward(case, mode, poison_allocator):
     dims, batch, cin, cout, kernel, stride, padding, output_padding, spatial, bias, layout = case
     check_strip_forward(f"{case}forward", dims, batch, cin, cout, kernel, spatial, bias, layout,
-                        (stride, padding, output_padding, 1, [1] * dims), "strip_forward_kernel", poison_allocator)
+                        (stride, padding, output_padding, 1, [1] * dims), "strip_forward_kernel", poison_allocator,
+                        mode)
 
 
 # The forward's unit-stride strip form (conv_transpose_igemm.cu, unit_stride_forward; Hopper, TF32 mode): stride 1,

@@ -100,7 +100,7 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
                               cudaStream_t stream);
 
 // The forward over x strips (sm_90a, groups 1; input, output and weight of any strides), in two forms. The 1D form
-// (the same tile as grad_input's; fp32 in TF32 mode): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole
+// (the same tile as grad_input's; fp32 in TF32 mode, fp16/bf16 on k16 MMAs): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole
 // strides (any stride, padding and output_padding); "auto" takes it at a W stride that is a multiple of 8 (the strip
 // kernels' family) on a grid of StripAutoRule::forward_min_blocks. The unit-stride form (StripUnitStrideForwardTile;
 // fp32 in TF32 mode on TF32 MMAs, fp16 or bf16 in either mode on k16 MMAs): stride 1 in every

@@ -607,6 +607,8 @@ TCONV_DEFINE_WGMMA_TF32_SHARED(128)
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, " \
   "%128, %129"
 TCONV_DEFINE_WGMMA_TF32_SHARED(256)
+TCONV_DEFINE_WGMMA_SHARED_A(256, __half, "k16.f32.f16.f16")
+TCONV_DEFINE_WGMMA_SHARED_A(256, __nv_bfloat16, "k16.f32.bf16.bf16")
 #undef TCONV_DEFINE_WGMMA_TF32_SHARED
 #undef TCONV_WGMMA_D32
 #undef TCONV_WGMMA_SS_ARGS32
@@ -2842,7 +2844,8 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
 // this thread's share of a stage's packed A (the weights, contiguous, 16-byte cp.async copies). issue_strip_steps:
 // this warpgroup's m64n256k8 per k8 step of a stage, A its 64 rows of [step][8-row group][K half][8][4] and B the
 // strip columns (next K half kRows rows on, next 8 rows 128 bytes on); b_offset(j), where step j's K values sit in
-// the columns (16-byte units), is what differs between the kernels.
+// the columns (16-byte units), is what differs between the kernels. fp16/bf16 operands (the forward's): m64n256k16
+// per k16 step, K groups of 8 values in the same bytes.
 [[maybe_unused]] __device__ __forceinline__ void copy_strip_weights(float* stage, const float* packed_stage, int tid) {
   using Tile = StripGradInputTile;
   static_assert(Tile::kStageAFloats % (4 * Tile::kThreads) == 0, "whole 16-byte copies per thread");
@@ -2852,7 +2855,7 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
     cp_async_16(stage + at, packed_stage + at, true);
   }
 }
-template <int kSteps, class BOffset>
+template <int kSteps, typename scalar_t = float, class BOffset>
 __device__ __forceinline__ void issue_strip_steps(float (&acc)[128], const float* stage, int warpgroup,
                                                   BOffset&& b_offset) {
   using Tile = StripGradInputTile;
@@ -2860,8 +2863,11 @@ __device__ __forceinline__ void issue_strip_steps(float (&acc)[128], const float
   const WgmmaDescriptor a_desc = wgmma_descriptor(stage + warpgroup * 64 * 8),
                         b_desc = wgmma_descriptor(stage + Tile::kStageAFloats, Tile::kRows * 16, 128);
 #pragma unroll
-  for (int j = 0; j < kSteps; ++j)
-    wgmma_tf32_shared<256>(acc, a_desc.at(uint32_t(j * Tile::kBlockM * 8 / 4)), b_desc.at(b_offset(j)));
+  for (int j = 0; j < kSteps; ++j) {
+    if constexpr (sizeof(scalar_t) == 2)
+      wgmma_mma_shared_a<256, scalar_t>(acc, a_desc.at(uint32_t(j * Tile::kBlockM * 8 / 4)), b_desc.at(b_offset(j)));
+    else wgmma_tf32_shared<256>(acc, a_desc.at(uint32_t(j * Tile::kBlockM * 8 / 4)), b_desc.at(b_offset(j)));
+  }
 }
 
 // Block: 128 input channels x 256 positions of one (n, d, h) line; K = all output channels x the W kernel, in
@@ -2991,14 +2997,16 @@ __global__ void tconv_igemm_strip_pack_weight_kernel(const float* __restrict__ w
 // M = C_out s rows m = co s + r (A: the weights, packed), N = output rows J, K = (tap, input channel) (B: x). It is
 // the W fold's GEMM (_w_fold.py), with both operands read by descriptor: B holds x transposed, input-channel quads as
 // the 16-byte K groups, so a tap is a row offset of B's descriptor and one copy of x serves all T taps.
+template <typename scalar_t>  // float (TF32 MMAs), __half or __nv_bfloat16 (k16 MMAs): x, y and bias
 struct StripForwardArgs {
-  const float* x;       // input [N, C_in, D, H, W_in]
-  float* y;             // output [N, C_out, D, H, W_out]
-  const float* packed;  // [M tiles][stages][k8 step][8-row group][K half][8][4], TF32-rounded
-  const float* bias;    // C_out or null
+  const scalar_t* x;    // input [N, C_in, D, H, W_in]
+  scalar_t* y;          // output [N, C_out, D, H, W_out]
+  // [M tiles][stages][k step][8-row group][K half][8][one K group]: 4 fp32 values rounded to TF32 or 8 fp16/bf16
+  const float* packed;
+  const scalar_t* bias;  // C_out or null
   int64_t x_stride[5], y_stride[5], bias_stride;
   int lines_d, lines_h;
-  int c_in, c_out, in_w, out_w, stride_w, padding_w, stages;  // stages: K stages of 32 / T input channels
+  int c_in, c_out, in_w, out_w, stride_w, padding_w, stages;  // stages: K stages of 32 / T (16-bit: 64 / T) channels
   int m_rows, first_row;  // C_out s; the first output row J (p / s)
 };
 
@@ -3010,29 +3018,35 @@ struct StripForwardArgs {
 // block, the prologue and the epilogue count. Guarded loads as predicated instructions (branches around them had
 // cost 356 instructions per warp and stage), the prologue loading stage st + 1 before storing st, and stores by
 // pointer steps where a row lies inside a W-contiguous output: 2.85 -> 2.15 ms (194 -> 256 TF/s).
-template <int kStages, int kTaps>
-__global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_strip_forward_kernel(const StripForwardArgs a) {
+// fp16/bf16 data (scalar_t) as in the unit-stride form: a stage holds twice the K values (64 / T channels) in the
+// fp32 stage's bytes, K groups of 8 channels, k16 wgmmas on the values as they are.
+template <typename scalar_t, int kStages, int kTaps>
+__global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
+    tconv_igemm_strip_forward_kernel(const StripForwardArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripGradInputTile;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, R = Tile::kRows, kThreads = Tile::kThreads;
-  constexpr int kSteps = Tile::kStageK / 8, kAFloats = Tile::kStageAFloats;
-  constexpr int kChannels = Tile::kStageK / kTaps, kQuads = kChannels / 4;
-  static_assert(kTaps <= Tile::kMaxTaps && kQuads % 2 == 0, "a k8 step's K halves: neighbouring quads of one tap");
+  constexpr bool k16Bit = sizeof(scalar_t) == 2;
+  constexpr int kGroupChannels = 16 / int(sizeof(scalar_t));
+  constexpr int kStageKValues = Tile::kStageK * 4 / int(sizeof(scalar_t));
+  constexpr int kSteps = Tile::kStageK / 8, kAFloats = Tile::kStageAFloats;  // k steps per stage: 4 either way
+  constexpr int kChannels = kStageKValues / kTaps, kGroups = kChannels / kGroupChannels;
+  static_assert(kTaps <= Tile::kMaxTaps && kGroups % 2 == 0, "a k step's K halves: neighbouring groups of one tap");
   constexpr int kRowsNeeded = BN + kTaps - 1;
   constexpr int kStageFloats = Tile::template kStageFloats<kTaps>;
-  static_assert(kStageFloats == kAFloats + kQuads * Tile::kColumnFloats, "B: one column of R rows per quad");
+  static_assert(kStageFloats == kAFloats + kGroups * Tile::kColumnFloats, "B: one column of R rows per K group");
   extern __shared__ __align__(16) float smem[];
   const int m_tile = blockIdx.x, j0 = a.first_row + int(blockIdx.y) * BN, line = blockIdx.z;
   const int h = line % a.lines_h, d = (line / a.lines_h) % a.lines_d, n = line / (a.lines_h * a.lines_d);
-  const float* x_line = a.x + n * a.x_stride[0] + d * a.x_stride[2] + h * a.x_stride[3];
+  const scalar_t* x_line = a.x + n * a.x_stride[0] + d * a.x_stride[2] + h * a.x_stride[3];
   const float* packed = a.packed + int64_t(m_tile) * a.stages * kAFloats;
   const int tid = threadIdx.x;
-  // Row v of a stage's B columns is x position j0 - (T - 1) + v. This thread's rows: v = tid for every quad, and
-  // for the T - 1 rows past kBlockN, v = kThreads + tid / kQuads of quad tid % kQuads (threads tid < kTailLoads).
-  constexpr int kTailLoads = (kRowsNeeded - kThreads) * kQuads;
+  // Row v of a stage's B columns is x position j0 - (T - 1) + v. This thread's rows: v = tid for every K group, and
+  // for the T - 1 rows past kBlockN, v = kThreads + tid / kGroups of group tid % kGroups (threads tid < kTailLoads).
+  constexpr int kTailLoads = (kRowsNeeded - kThreads) * kGroups;
   static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
   const bool tail_thread = tid < kTailLoads;
-  const int tail_quad = tid % kQuads, tail_row = kThreads + tid / kQuads;
+  const int tail_group = tid % kGroups, tail_row = kThreads + tid / kGroups;
   auto x_offset_of = [&](int v, bool& inside) {
     const int position = j0 - (kTaps - 1) + v;
     inside = position >= 0 && position < a.in_w;
@@ -3040,38 +3054,48 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   };
   bool row_inside, tail_inside;
   const int64_t x_offset = x_offset_of(tid, row_inside);
-  const int64_t tail_offset = x_offset_of(tail_row, tail_inside) + 4 * tail_quad * a.x_stride[1];
+  const int64_t tail_offset = x_offset_of(tail_row, tail_inside) + kGroupChannels * tail_group * a.x_stride[1];
   tail_inside = tail_inside && tail_thread;
   // Two sets: the prologue loads stage st + 1 before it stores stage st (the accumulators are not live yet).
-  float4 held[2][kQuads];
-  float4 held_tail[2];
+  // A K group as loaded: 4 fp32 values (rounded when stored), or 8 fp16/bf16 ones packed as they will be stored.
+  using Group = std::conditional_t<k16Bit, uint4, float4>;
+  Group held[2][kGroups];
+  Group held_tail[2];
+  auto load_group = [&](const scalar_t* src, bool inside, int channels_left) -> Group {
+    if constexpr (k16Bit) return load_channel_octet(src, a.x_stride[1], inside, channels_left);
+    else return load_channel_quad(src, a.x_stride[1], inside, channels_left);
+  };
+  auto rounded = [](const Group& g) -> Group {
+    if constexpr (k16Bit) return g;
+    else return tf32_rounded(g);
+  };
 
   auto copy_weights = [&](int slot, int stage) {
     copy_strip_weights(smem + slot * kStageFloats, packed + int64_t(stage) * kAFloats, tid);
   };
-  auto load_x = [&](float4 (&into)[kQuads], float4& into_tail, int stage) {
+  auto load_x = [&](Group (&into)[kGroups], Group& into_tail, int stage) {
     const int c0 = stage * kChannels;
-    const float* channels = x_line + int64_t(c0) * a.x_stride[1];
+    const scalar_t* channels = x_line + int64_t(c0) * a.x_stride[1];
 #pragma unroll
-    for (int q = 0; q < kQuads; ++q)
-      into[q] = load_channel_quad(channels + x_offset + 4 * q * a.x_stride[1], a.x_stride[1], row_inside,
-                                  a.c_in - c0 - 4 * q);
+    for (int q = 0; q < kGroups; ++q)
+      into[q] = load_group(channels + x_offset + kGroupChannels * q * a.x_stride[1], row_inside,
+                           a.c_in - c0 - kGroupChannels * q);
     if (tail_thread)
-      into_tail = load_channel_quad(channels + tail_offset, a.x_stride[1], tail_inside, a.c_in - c0 - 4 * tail_quad);
+      into_tail = load_group(channels + tail_offset, tail_inside, a.c_in - c0 - kGroupChannels * tail_group);
   };
-  auto store_x = [&](const float4 (&from)[kQuads], const float4& from_tail, int slot) {
+  auto store_x = [&](const Group (&from)[kGroups], const Group& from_tail, int slot) {
     float* Bs = smem + slot * kStageFloats + kAFloats;
 #pragma unroll
-    for (int q = 0; q < kQuads; ++q) *reinterpret_cast<float4*>(Bs + (q * R + tid) * 4) = tf32_rounded(from[q]);
-    if (tail_thread) *reinterpret_cast<float4*>(Bs + (tail_quad * R + tail_row) * 4) = tf32_rounded(from_tail);
+    for (int q = 0; q < kGroups; ++q) *reinterpret_cast<Group*>(Bs + (q * R + tid) * 4) = rounded(from[q]);
+    if (tail_thread) *reinterpret_cast<Group*>(Bs + (tail_group * R + tail_row) * 4) = rounded(from_tail);
   };
 
-  // B offset of each k8 step, in 16-byte units (issue_strip_steps): K groups 2j and 2j + 1 are quads q0 = 2j % Q and
-  // q0 + 1 (neighbouring columns) of tap t = 2j / Q, whose column J0 + n reads x position J0 + n - t: row
+  // B offset of each k step, in 16-byte units (issue_strip_steps): K groups 2j and 2j + 1 are groups q0 = 2j % G and
+  // q0 + 1 (neighbouring columns) of tap t = 2j / G, whose column J0 + n reads x position J0 + n - t: row
   // n + T - 1 - t.
   const int warpgroup = uniform_warpgroup();
   auto b_offset = [](int j) {
-    const int t = 2 * j / kQuads, q0 = 2 * j % kQuads;
+    const int t = 2 * j / kGroups, q0 = 2 * j % kGroups;
     return uint32_t(q0 * R + (kTaps - 1 - t));
   };
 
@@ -3081,26 +3105,26 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   run_strip_pipeline<kStages, 2, 1, 1>(
       a.stages, copy_weights, [&](int set, int stage) { load_x(held[set], held_tail[set], stage); },
       [&](int set, int slot) { store_x(held[set], held_tail[set], slot); },
-      [&](int slot) { issue_strip_steps<kSteps>(acc, smem + slot * kStageFloats, warpgroup, b_offset); });
+      [&](int slot) { issue_strip_steps<kSteps, scalar_t>(acc, smem + slot * kStageFloats, warpgroup, b_offset); });
 
   // Accumulator i of a warp: row 16 warp + gid (+ 8 for i % 4 >= 2), column 8 (i / 4) + 2 tig + i % 2. Where s is
   // a multiple of 8, a store's 8 lanes of one column are 8 consecutive phases r: a whole 32-byte sector.
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
-  float* y_line = a.y + n * a.y_stride[0] + d * a.y_stride[2] + h * a.y_stride[3];
+  scalar_t* y_line = a.y + n * a.y_stride[0] + d * a.y_stride[2] + h * a.y_stride[3];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
     const int m = m_tile * BM + warpgroup * 64 + warp * 16 + gid + 8 * half;
     if (m >= a.m_rows) continue;
     const int co = m / a.stride_w, r = m % a.stride_w;
-    const float b = a.bias != nullptr ? a.bias[co * a.bias_stride] : 0.f;
-    float* row = y_line + int64_t(co) * a.y_stride[1];
+    const float b = a.bias != nullptr ? to_acc(a.bias[co * a.bias_stride]) : 0.f;
+    scalar_t* row = y_line + int64_t(co) * a.y_stride[1];
     const int s = a.stride_w, w_first = (j0 + 2 * tig) * s + r - a.padding_w, w_last = w_first + (BN - 7) * s;
     if (a.y_stride[4] == 1 && w_first >= 0 && w_last < a.out_w) {  // the whole row inside a W-contiguous output
-      float* at = row + w_first;
+      scalar_t* at = row + w_first;
 #pragma unroll
       for (int j = 0; j < BN / 8; ++j) {
-        at[0] = acc[4 * j + 2 * half] + b;
-        at[s] = acc[4 * j + 2 * half + 1] + b;
+        at[0] = from_acc<scalar_t>(acc[4 * j + 2 * half] + b);
+        at[s] = from_acc<scalar_t>(acc[4 * j + 2 * half + 1] + b);
         at += 8 * s;
       }
       continue;
@@ -3110,7 +3134,8 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
         const int w = w_first + (8 * j + e) * s;
-        if (w >= 0 && w < a.out_w) row[int64_t(w) * a.y_stride[4]] = acc[4 * j + 2 * half + e] + b;
+        if (w >= 0 && w < a.out_w)
+          row[int64_t(w) * a.y_stride[4]] = from_acc<scalar_t>(acc[4 * j + 2 * half + e] + b);
       }
   }
 #else
@@ -3118,26 +3143,33 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
 #endif
 }
 
-// The forward strip kernel's A operand: packed[m tile][stage][step][group][half][row][col] = w[ci, co, s t + r]
-// rounded to TF32, m = 128 m_tile + 8 group + row = co s + r, K index k = 8 step + 4 half + col in K group
-// g = k / 4 = (t, quad) with t = g / Q, ci = stage x channels_per_stage + 4 (g % Q) + col; zero past C_in or C_out.
-__global__ void tconv_igemm_strip_forward_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1,
+// The forward strip kernel's A operand: packed[m tile][stage][step][group][half][row][col] = w[ci, co, s t + r],
+// m = 128 m_tile + 8 group + row = co s + r, K value k of the stage in K group g = k / E = (t, group) with t = g / G
+// (E channels per K group: 4 fp32 values rounded to TF32, or 8 fp16/bf16 ones as they are; G = channels / E),
+// ci = stage x channels_per_stage + E (g % G) + k % E; zero past C_in or C_out. total: elements of scalar_t's width.
+template <typename scalar_t>
+__global__ void tconv_igemm_strip_forward_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1,
                                                              int64_t ws4, int c_in, int c_out, int stride_w,
                                                              int channels_per_stage, int stages, int64_t total,
-                                                             float* __restrict__ packed) {
+                                                             void* __restrict__ packed) {
   using Tile = StripGradInputTile;
-  const int quads = channels_per_stage / 4;
+  constexpr int E = 16 / int(sizeof(scalar_t)), kStageKValues = Tile::kStageK * 4 / int(sizeof(scalar_t));
+  const int groups = channels_per_stage / E;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
-    const PackedStripIndex at = packed_strip_index(idx, Tile::kBlockM, Tile::kStageK, stages);
+    const PackedStripIndex at = packed_strip_index(idx, Tile::kBlockM, kStageKValues, stages, E);
     const int64_t m = at.tile * Tile::kBlockM + at.row;
-    const int k_group = at.k / 4, t = k_group / quads;
-    const int64_t ci = at.stage * channels_per_stage + 4 * (k_group % quads) + at.k % 4;
+    const int k_group = at.k / E, t = k_group / groups;
+    const int64_t ci = at.stage * channels_per_stage + E * (k_group % groups) + at.k % E;
     const int64_t co = m / stride_w;
     const int r = int(m % stride_w);
-    float v = 0.f;
-    if (ci < c_in && co < c_out) v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + (int64_t(t) * stride_w + r) * ws4]));
-    packed[idx] = v;
+    const bool inside = ci < c_in && co < c_out;
+    const int64_t from = inside ? ci * ws0 + co * ws1 + (int64_t(t) * stride_w + r) * ws4 : 0;
+    if constexpr (sizeof(scalar_t) == 2) {
+      static_cast<unsigned short*>(packed)[idx] = inside ? reinterpret_cast<const unsigned short*>(w)[from] : 0;
+    } else {
+      static_cast<float*>(packed)[idx] = inside ? __uint_as_float(to_tf32(w[from])) : 0.f;
+    }
   }
 }
 
@@ -4491,11 +4523,13 @@ struct StripForwardPlan {
   int taps, channels_per_stage, stages, m_tiles, first_row;
   int64_t row_tiles;
 };
-StripForwardPlan strip_forward_plan(const ConvTransposeParams& p) {
+// dtype: fp16/bf16 stages hold twice the K values (k16 MMAs, the fp32 stage's bytes).
+StripForwardPlan strip_forward_plan(const ConvTransposeParams& p, DType dtype = DType::kFloat32) {
   using Tile = StripGradInputTile;
   StripForwardPlan plan;
   plan.taps = int(p.kernel[2] / p.stride[2]);
-  plan.channels_per_stage = Tile::kStageK / plan.taps;
+  const bool sixteen_bit = dtype == DType::kFloat16 || dtype == DType::kBFloat16;
+  plan.channels_per_stage = Tile::kStageK * (sixteen_bit ? 2 : 1) / plan.taps;
   plan.stages = int((p.in_channels + plan.channels_per_stage - 1) / plan.channels_per_stage);
   plan.m_tiles = int((p.out_channels * p.stride[2] + Tile::kBlockM - 1) / Tile::kBlockM);
   plan.first_row = int(p.padding[2] / p.stride[2]);
@@ -4503,13 +4537,13 @@ StripForwardPlan strip_forward_plan(const ConvTransposeParams& p) {
   plan.row_tiles = (rows + Tile::kBlockN - 1) / Tile::kBlockN;
   return plan;
 }
-template <int kTaps>
-cudaError_t launch_strip_forward(const StripForwardArgs& a, const dim3& grid, cudaStream_t stream) {
+template <typename scalar_t, int kTaps>
+cudaError_t launch_strip_forward(const StripForwardArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripGradInputTile;
   // As the grad_input strip kernel: six stages where a stage's B holds at most four columns (T >= 2), else four.
   constexpr int kStages = kTaps >= 2 ? Tile::kDeepStages : Tile::kShallowStages;
   const int smem = kStages * Tile::template kStageFloats<kTaps> * int(sizeof(float));
-  auto kernel = tconv_igemm_strip_forward_kernel<kStages, kTaps>;
+  auto kernel = tconv_igemm_strip_forward_kernel<scalar_t, kStages, kTaps>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(smem), stream>>>(a);
@@ -4519,9 +4553,18 @@ cudaError_t launch_strip_forward(const StripForwardArgs& a, const dim3& grid, cu
 
 namespace {
 // The 1D form (tconv_igemm_strip_forward_kernel): 1D lines, W dilation 1, a W kernel of T = 1, 2 or 4 whole strides.
+// fp16/bf16 data on the 1D form (k16 MMAs). TCONV_STRIP_LINES_16BIT=0 (development only, read once per process)
+// keeps 16-bit calls off it, so one build times both.
+bool strip_lines_16bit_enabled() {
+  static const bool enabled = development_switch("TCONV_STRIP_LINES_16BIT", 1) != 0;
+  return enabled;
+}
 bool strip_lines_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   using Tile = StripGradInputTile;
-  if (!strip_lines_possible(p, dtype, split_tf32)) return false;
+  const bool sixteen_bit = dtype == DType::kFloat16 || dtype == DType::kBFloat16;
+  if (sixteen_bit ? !strip_lines_16bit_enabled() || !strip_lines_possible(p, DType::kFloat32, false)
+                  : !strip_lines_possible(p, dtype, split_tf32))
+    return false;
   const int64_t s = p.stride[2];
   if (p.dilation[2] != 1 || p.kernel[2] > 4 * Tile::kStageK || p.kernel[2] % s != 0) return false;
   const int64_t taps = p.kernel[2] / s;
@@ -4717,33 +4760,33 @@ bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_c
            plan.row_tiles * plan.n_tiles >= StripAutoRule::forward_min_blocks(sm_count);
   }
   if (p.stride[2] % 8 != 0) return false;
-  const StripForwardPlan plan = strip_forward_plan(p);
+  const StripForwardPlan plan = strip_forward_plan(p, dtype);
   const int64_t blocks = plan.m_tiles * plan.row_tiles * p.batch * p.in_size[0] * p.in_size[1];
   return blocks >= StripAutoRule::forward_min_blocks(sm_count);
 }
 
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
   if (takes_unit_stride_form(p)) return unit_stride_packed_weight_elems(p, dtype);
-  const StripForwardPlan plan = strip_forward_plan(p);
+  const StripForwardPlan plan = strip_forward_plan(p, dtype);
   return int64_t(plan.m_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
 }
 
-cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
-                          const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
-  if (takes_unit_stride_form(p))
-    return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream);
-  if (dtype != DType::kFloat32) return cudaErrorInvalidValue;  // strip_lines_forward_possible: fp32 only
-  const StripForwardPlan plan = strip_forward_plan(p);
+namespace {
+template <typename scalar_t>
+cudaError_t strip_lines_forward_typed(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                                      const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
+  const StripForwardPlan plan = strip_forward_plan(p, dtype);
   const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
   const int64_t s = p.stride[2];
   if (lines == 0 || p.out_size[2] == 0 || p.out_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
-  const int64_t total = strip_forward_packed_weight_elems(p, dtype);
-  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_forward_pack_weight_kernel, total, stream,
-        static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
-        int(p.in_channels), int(p.out_channels), int(s), plan.channels_per_stage, plan.stages, total, packed_weight);
+  const int64_t total = strip_forward_packed_weight_elems(p, dtype) * 4 / int64_t(sizeof(scalar_t));
+  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_forward_pack_weight_kernel<scalar_t>, total, stream,
+        static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
+        int(p.in_channels), int(p.out_channels), int(s), plan.channels_per_stage, plan.stages, total,
+        static_cast<void*>(packed_weight));
   if (packed_err != cudaSuccess) return packed_err;
-  StripForwardArgs a;
+  StripForwardArgs<scalar_t> a;
   set_strip_forward_operands(a, p, input, bias, output, packed_weight);
   set_strip_line_shape(a, p);
   a.stride_w = int(s);
@@ -4752,9 +4795,25 @@ cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void*
   a.first_row = plan.first_row;
   const dim3 grid(unsigned(plan.m_tiles), unsigned(plan.row_tiles), unsigned(lines));
   switch (plan.taps) {  // strip_forward_possible: T in {1, 2, 4}
-    case 1: return launch_strip_forward<1>(a, grid, stream);
-    case 2: return launch_strip_forward<2>(a, grid, stream);
-    case 4: return launch_strip_forward<4>(a, grid, stream);
+    case 1: return launch_strip_forward<scalar_t, 1>(a, grid, stream);
+    case 2: return launch_strip_forward<scalar_t, 2>(a, grid, stream);
+    case 4: return launch_strip_forward<scalar_t, 4>(a, grid, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+}  // namespace
+
+cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                          const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
+  if (takes_unit_stride_form(p))
+    return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream);
+  switch (dtype) {
+    case DType::kFloat32:
+      return strip_lines_forward_typed<float>(p, dtype, input, weight, bias, output, packed_weight, stream);
+    case DType::kFloat16:
+      return strip_lines_forward_typed<__half>(p, dtype, input, weight, bias, output, packed_weight, stream);
+    case DType::kBFloat16:
+      return strip_lines_forward_typed<__nv_bfloat16>(p, dtype, input, weight, bias, output, packed_weight, stream);
     default: return cudaErrorInvalidValue;
   }
 }
