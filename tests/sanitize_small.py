@@ -228,6 +228,17 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(32, 64, 3, 3, 5, device=DEVICE, requires_grad=True)
     out = tconv.conv_transpose3d(x, w, None, 1, (1, 0, 1))
     out.backward(torch.randn_like(out))
+# The same kernel on 16-bit data (one k16 wgmma per unit, a copy per tap): bf16 with x 26 wide in rows of 32 elements,
+# W padding 3 (window offset e = 7), W_out 24; and fp16 with grad_output rows of 26 (52 bytes) through the flat map.
+with tconv._ops.use_algorithm("auto"):
+    x = torch.randn(2, 24, 3, 4, 32, device=DEVICE, dtype=torch.bfloat16)[..., :26]
+    w = torch.randn(24, 40, 3, 5, 5, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    out = tconv.conv_transpose3d(x, w, None, 1, (0, 1, 3))
+    out.backward(torch.randn_like(out))
+    x = torch.randn(2, 32, 4, 5, 24, device=DEVICE, dtype=torch.float16)
+    w = torch.randn(32, 64, 3, 3, 5, device=DEVICE, dtype=torch.float16, requires_grad=True)
+    out = tconv.conv_transpose3d(x, w, None, 1, (1, 0, 1))
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

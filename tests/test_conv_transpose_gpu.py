@@ -85,8 +85,9 @@ def make_tensor(shape, dtype, layout, rng_gen):
                           generator=rng_gen, device="cuda").to(dtype)
         return big[..., ::2]
     if layout == "row_padded":  # W contiguous, rows (and so every stride) padded to 16 bytes plus one more
-        width = shape[-1]
-        big = torch.randn([*shape[:-1], (width + 4) // 4 * 4 + 4], generator=rng_gen, device="cuda").to(dtype)
+        width, align = shape[-1], 16 // torch.empty(0, dtype=dtype).element_size()
+        big = torch.randn([*shape[:-1], (width + align) // align * align + align], generator=rng_gen,
+                          device="cuda").to(dtype)
         return big[..., :width]
     if layout == "misaligned":  # contiguous, but one element past the allocation's alignment
         return torch.randn(math.prod(shape) + 1, generator=rng_gen, device="cuda").to(dtype)[1:].view(shape)
@@ -364,16 +365,17 @@ def test_grad_weight_rows_where_planned():
         assert names and not any("rows_kernel" in n for n in names), names
 
 
-# The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode):
-# W stride and dilation 1, kernel W 1-5, 16-32 input and >= 32 output channels per group, and tensors a TMA tensor
-# map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output too, or through
-# the flat map, D x H x W as one dimension, whose channel stride must be: s7-s9; not with
-# TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0). x's rows are multiples of 16 bytes in "contiguous" (all but s2 and s5, 17
-# floats) and always in "row_padded". K runs over grad_output W chunks of 16 and B is four shifted copies of the x
-# window, so the cases cover every kernel width (a tap pair, two pairs, an odd last tap, one tap), the window's
-# alignment offsets e = W padding mod 4 = 0-3, a last W chunk only partly inside the grad_output, flattened (kd, kh)
-# row tiles that span two kd or end past the last row, partial C_in and C_out tiles, two C_out tiles, groups, D/H
-# strides, dilation and output padding. L1-68's k3x5x5 (C 32 -> 64) is s0's shape on a smaller input.
+# The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode
+# and fp16/bf16 data): W stride and dilation 1, kernel W 1-5, 16-32 input and >= 32 output channels per group, and
+# tensors a TMA tensor map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output
+# too, or through the flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit;
+# not with TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0). x's rows are multiples of 16 bytes in "contiguous" where W is a
+# multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs over grad_output W chunks of 16 and B
+# is shifted copies of the x window (four, or in 16-bit one per tap), so the cases cover every kernel width (a tap
+# pair, two pairs, an odd last tap, one tap), the window's alignment offsets e = (W padding - 4) mod 4 (fp32) and mod 8
+# (16-bit: s10-s13 give 0-3, the rest 4-7), a last W chunk only partly inside the grad_output, flattened (kd, kh) row
+# tiles that span two kd or end past the last row, partial C_in and C_out tiles, two C_out tiles, groups, D/H strides,
+# dilation and output padding. L1-68's k3x5x5 (C 32 -> 64) is s0's shape on a smaller input.
 SHIFTED_X_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (3, 2, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 20], False),    # e 0, W_out 24
@@ -388,17 +390,26 @@ SHIFTED_X_GRID = [
     (2, 2, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [6, 16], True),                       # e 0, W_out 18
     (3, 2, 32, 64, 1, [3, 3, 5], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 1, 1], [4, 5, 20], False),    # e 1, W_out 22
     (2, 1, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [5, 16], False),                      # e 0, W_out 18
+    # W padding 4-7 (16-bit e 0-3; fp32 e 0-3 again), W_out 32, 32, 36 (16-bit: the flat map) and 40
+    (2, 2, 32, 64, 1, [3, 5], [1, 1], [1, 4], [0, 0], [1, 1], [5, 36], False),                      # e 0, W_out 32
+    (2, 2, 16, 48, 1, [2, 4], [1, 1], [0, 5], [0, 0], [1, 1], [4, 39], True),                       # e 1, W_out 32
+    (3, 1, 32, 32, 1, [2, 2, 3], [1, 1, 1], [0, 1, 6], [0, 0, 0], [1, 1, 1], [3, 4, 46], False),    # e 2, W_out 36
+    (2, 2, 32, 40, 1, [3, 4], [1, 1], [1, 7], [0, 0], [1, 1], [4, 51], True),                       # e 3, W_out 40
 ]
 SHIFTED_X_FLAT_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", "1") not in ("", "0")
 
 
-def shifted_x_maps(case, layout):
+SHIFTED_X_16BIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT", "1") not in ("", "0")
+
+
+def shifted_x_maps(case, layout, mode):
     """Whether the shifted-x kernel's tensor maps take the case's tensors in `layout` (grad_output contiguous)."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
     out = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1
            for i, s, p, d, k, op in zip(spatial, stride, padding, dilation, kernel, output_padding)]
-    x_maps = layout == "row_padded" or (layout == "contiguous" and spatial[-1] % 4 == 0)
-    dy_maps = out[-1] % 4 == 0 or (SHIFTED_X_FLAT_DY and math.prod(out) % 4 == 0)
+    align = 4 if mode == "tf32" else 8  # elements per 16 bytes
+    x_maps = layout == "row_padded" or (layout == "contiguous" and spatial[-1] % align == 0)
+    dy_maps = out[-1] % align == 0 or (SHIFTED_X_FLAT_DY and math.prod(out) % align == 0)
     return x_maps and dy_maps
 
 
@@ -407,31 +418,33 @@ def shifted_x_maps(case, layout):
 @pytest.mark.parametrize("layout", ["contiguous", "row_padded", "misaligned", "channels_last", "strided"])
 @pytest.mark.parametrize("case", range(len(SHIFTED_X_GRID)), ids=[f"s{i}" for i in range(len(SHIFTED_X_GRID))])
 def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
-    """Matches float64 and torch in every layout and mode; on Hopper in TF32 mode, "auto" with a TMA-mappable x runs
-    the shifted-x kernel (so these cases test it, not a fallback), and the other layouts fall back."""
+    """Matches float64 and torch in every layout and mode; on Hopper in TF32 mode and in fp16/bf16, "auto" with
+    TMA-mappable tensors runs the shifted-x kernel (so these cases test it, not a fallback), and the other layouts fall
+    back."""
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         run_case(*SHIFTED_X_GRID[case], mode=mode, layout=layout,
                  seed=zlib.crc32(f"{SHIFTED_X_GRID[case]}{layout}{mode}s".encode()) % 10000,
                  poison=poison_allocator, algorithm=algorithm)
-    if mode == "tf32" and algorithm == "auto" and strip_kernel_runs():
-        mappable = shifted_x_maps(SHIFTED_X_GRID[case], layout)
+    if mode != "fp32" and algorithm == "auto" and strip_kernel_runs():
+        mappable = shifted_x_maps(SHIFTED_X_GRID[case], layout, mode) and (mode == "tf32" or SHIFTED_X_16BIT)
         kernel_w = SHIFTED_X_GRID[case][5][-1]
         names = grad_weight_kernel_names(prof)
-        took = any(f"grad_weight_wgmma_shifted_x_kernel<{kernel_w}>" in n for n in names)
+        data = {"tf32": "float", "fp16": "__half", "bf16": "__nv_bfloat16"}[mode]
+        took = any(f"grad_weight_wgmma_shifted_x_kernel<{data}, {kernel_w}>" in n for n in names)
         assert took == mappable, names
 
 
 def test_grad_weight_shifted_x_where_planned():
     """On Hopper in TF32 mode L1-68's k3x5x5 (C 32 -> 64) runs grad_weight as the shifted-x kernel with five W taps,
-    a k3 one with three; exact fp32, 64 input channels per group and W stride 2 do not take it. A grad_output whose
-    rows are not a multiple of 16 bytes (W_out 26) takes it through the flat map (5 x 8 x 26 per channel), unless
-    TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
+    a k3 one with three, and so does bf16 data (unless TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0); exact fp32, 64 input
+    channels per group and W stride 2 do not take it. A grad_output whose rows are not a multiple of 16 bytes (W_out
+    26) takes it through the flat map (5 x 8 x 26 per channel), unless TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
     def grad_weight_kernels(kernel_w, mode="tf32", cin=32, stride_w=1, padding_w=None):
-        x = torch.randn(2, cin, 3, 4, 24, device="cuda")
-        w = torch.randn(cin, 64, 3, 5, kernel_w, device="cuda", requires_grad=True)
+        x = torch.randn(2, cin, 3, 4, 24, device="cuda", dtype=dtype_of(mode))
+        w = torch.randn(cin, 64, 3, 5, kernel_w, device="cuda", dtype=dtype_of(mode), requires_grad=True)
         padding_w = (kernel_w - 1) // 2 if padding_w is None else padding_w
         with precision(mode), tconv._ops.use_algorithm("auto"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
@@ -440,9 +453,11 @@ def test_grad_weight_shifted_x_where_planned():
             torch.cuda.synchronize()
         return grad_weight_kernel_names(prof)
     names = grad_weight_kernels(5, padding_w=0)
-    assert any("grad_weight_wgmma_shifted_x_kernel<5>" in n for n in names), names
+    assert any("grad_weight_wgmma_shifted_x_kernel<float, 5>" in n for n in names), names
     names = grad_weight_kernels(3)
-    assert any("grad_weight_wgmma_shifted_x_kernel<3>" in n for n in names), names
+    assert any("grad_weight_wgmma_shifted_x_kernel<float, 3>" in n for n in names), names
+    names = grad_weight_kernels(5, "bf16")
+    assert any("grad_weight_wgmma_shifted_x_kernel<__nv_bfloat16, 5>" in n for n in names) == SHIFTED_X_16BIT, names
     for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(5, cin=64), grad_weight_kernels(4, stride_w=2)):
         assert names and not any("shifted_x" in n for n in names), names
     names = grad_weight_kernels(3, padding_w=0)

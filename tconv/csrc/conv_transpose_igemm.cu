@@ -488,9 +488,9 @@ __device__ __forceinline__ void tma_load_5d(void* dst, const CUtensorMap* map, i
 #endif
 
 // acc (+)= A (64 x one K step, registers: this warp's 16 rows as an m16n8 A fragment) x B (K step x BN,
-// shared, by descriptor): m64nBNk8 TF32. fp16/bf16 data reads A from shared memory too
-// (wgmma_mma_shared_a, m64nBNk16, both operands K-major: imm-trans-a = imm-trans-b = 0); a K step is 8
-// 32-bit words either way, so the B descriptor is the same.
+// shared, by descriptor): m64nBNk8 TF32, or m64nBNk16 for fp16/bf16 (the shifted-x grad_weight). The gathers'
+// fp16/bf16 data read A from shared memory too (wgmma_mma_shared_a, m64nBNk16, both operands K-major:
+// imm-trans-a = imm-trans-b = 0); a K step is 8 32-bit words either way, so the B descriptor is the same.
 template <int kN, typename mma_t>
 __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc);
 #define TCONV_WGMMA_D64 \
@@ -640,7 +640,25 @@ TCONV_DEFINE_WGMMA(32, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(48, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32")
-// 16-bit data runs wgmma with A from shared memory (wgmma_mma_shared_a).
+// fp16/bf16 with A in registers (the shifted-x grad_weight's grad_output fragments): m64nNk16, whose A registers are
+// an m16n8k16 A fragment per warp; the immediates end with imm-trans-b = 0 (B K-major), which TF32 takes none of.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TCONV_DEFINE_WGMMA_16BIT(N, TYPE, KIND)                                                               \
+  template <>                                                                                                 \
+  __device__ __forceinline__ void wgmma_mma<N, TYPE>(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b) { \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                   \
+                 "wgmma.mma_async.sync.aligned.m64n" #N KIND " " TCONV_WGMMA_ARGS##N ", p, 1, 1, 0;\n}\n"   \
+                 : TCONV_WGMMA_D##N                                                                           \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));                                       \
+  }
+#else
+#define TCONV_DEFINE_WGMMA_16BIT(N, TYPE, KIND) TCONV_DEFINE_WGMMA(N, TYPE, KIND)
+#endif
+TCONV_DEFINE_WGMMA_16BIT(32, __half, "k16.f32.f16.f16")
+TCONV_DEFINE_WGMMA_16BIT(32, __nv_bfloat16, "k16.f32.bf16.bf16")
+TCONV_DEFINE_WGMMA_16BIT(64, __half, "k16.f32.f16.f16")
+TCONV_DEFINE_WGMMA_16BIT(64, __nv_bfloat16, "k16.f32.bf16.bf16")
+#undef TCONV_DEFINE_WGMMA_16BIT
 #undef TCONV_DEFINE_WGMMA
 #undef TCONV_WGMMA_ARGS32
 #undef TCONV_WGMMA_D32
@@ -2340,7 +2358,7 @@ __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, co
                                                      int co_first, int tig, bool add, int first_tap,
                                                      const float (&acc)[kCount]) {
   static_assert(kColumns == 2 * kCount, "m64nN: N / 2 accumulators per thread");
-  constexpr int kN = WeightShiftedXTile::kBlockN;
+  constexpr int kN = WeightShiftedXShape::kBlockN;
   const int64_t ci_step = int64_t(a.cout_g) * a.taps;
   // Accumulator i's C_in and tap.
   const auto ci = [&](int i) { return blk.ci0 + (8 * (i / 4) + 2 * tig + i % 2) % kN; };
@@ -2385,7 +2403,7 @@ __device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int f
   const int rows = a.kernel[0] * a.kernel[1], row = first_row + w;
   if (!args.slide || row >= rows) return 0;
   int reach = 0;
-  for (int v = row + 1; v < first_row + WeightShiftedXTile::kRows && v < rows && v / a.kernel[1] == row / a.kernel[1];
+  for (int v = row + 1; v < first_row + WeightShiftedXShape::kRows && v < rows && v / a.kernel[1] == row / a.kernel[1];
        ++v)
     ++reach;
   return reach;
@@ -2400,7 +2418,7 @@ __device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int f
 // rounders had been its limit (run 183's halving of the grad_output loads had left it level).
 template <int kE>
 __device__ __forceinline__ void round_shifted_x_copies(const float* window, float* copy, int rounder) {
-  using T = WeightShiftedXTile;
+  using T = WeightShiftedXTile<4>;
   constexpr int kItems = T::kBlockN * T::kCopyCores, kCopyStride = T::kBlockN * T::kCopyK;
   for (int i = rounder; i < kItems; i += T::kRounders) {
     const int c8 = i % 8, mq = (i / 8) % T::kCopyCores, cb = i / (8 * T::kCopyCores);
@@ -2420,20 +2438,73 @@ __device__ __forceinline__ void round_shifted_x_copies(const float* window, floa
   }
   static_assert(T::kXBoxW == 4 * (T::kCopyCores + 1), "the last item's word after lies inside the window");
 }
+// The 16-bit copies (WeightShiftedXTile<2>): copy r (tap r) holds at position m window position m + 4 + e - r, so its
+// 16 bytes at (ci, K core mq) start at element L = 4 + e - r of the window's 16-byte words mq .. mq + 2 (L <= 11: 8
+// more fit the 24 elements). Item i = (cb x 2 + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads those three words and
+// writes its piece of each copy: whole words for even L, a funnel of two for odd L. No rounding: fp16/bf16 are the
+// wgmma's own types.
+template <int kE>
+__device__ __forceinline__ void shift_x_copies_16bit(const uint16_t* window, uint16_t* copy, int shifter) {
+  using T = WeightShiftedXTile<2>;
+  constexpr int kItems = T::kBlockN * T::kCopyCores, kCopyStride = T::kBlockN * T::kCopyK;
+  for (int i = shifter; i < kItems; i += T::kRounders) {
+    const int c8 = i % 8, mq = (i / 8) % T::kCopyCores, cb = i / (8 * T::kCopyCores);
+    const uint4* const at = reinterpret_cast<const uint4*>(window + (cb * 8 + c8) * T::kXBoxW + 8 * mq);
+    const uint4 w0 = at[0], w1 = at[1], w2 = at[2];
+    const uint32_t u[12] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w, w2.x, w2.y, w2.z, w2.w};
+    uint16_t* const piece = copy + ((cb * T::kCopyCores + mq) * 8 + c8) * 8;
+#pragma unroll
+    for (int r = 0; r < T::kCopies; ++r) {
+      const int first = 4 + kE - r;  // constant once unrolled
+      uint32_t v[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k)
+        v[k] = first % 2 == 0 ? u[first / 2 + k] : __byte_perm(u[first / 2 + k], u[first / 2 + k + 1], 0x5432);
+      *reinterpret_cast<uint4*>(piece + r * kCopyStride) = make_uint4(v[0], v[1], v[2], v[3]);
+    }
+  }
+  static_assert(T::kXBoxW >= 8 * (T::kCopyCores + 1), "an item's three words lie in the window");
+}
+// One unit's copies of the x window, by the window's alignment offset e (0 .. kAlign - 1).
+template <typename scalar_t>
+__device__ __forceinline__ void build_shifted_x_copies(int e, const scalar_t* window, scalar_t* copy, int rounder) {
+  if constexpr (std::is_same<scalar_t, float>::value) {
+    switch (e) {
+      case 0: round_shifted_x_copies<0>(window, copy, rounder); break;
+      case 1: round_shifted_x_copies<1>(window, copy, rounder); break;
+      case 2: round_shifted_x_copies<2>(window, copy, rounder); break;
+      default: round_shifted_x_copies<3>(window, copy, rounder); break;
+    }
+  } else {
+    const uint16_t* const w = reinterpret_cast<const uint16_t*>(window);
+    uint16_t* const c = reinterpret_cast<uint16_t*>(copy);
+    switch (e) {
+      case 0: shift_x_copies_16bit<0>(w, c, rounder); break;
+      case 1: shift_x_copies_16bit<1>(w, c, rounder); break;
+      case 2: shift_x_copies_16bit<2>(w, c, rounder); break;
+      case 3: shift_x_copies_16bit<3>(w, c, rounder); break;
+      case 4: shift_x_copies_16bit<4>(w, c, rounder); break;
+      case 5: shift_x_copies_16bit<5>(w, c, rounder); break;
+      case 6: shift_x_copies_16bit<6>(w, c, rounder); break;
+      default: shift_x_copies_16bit<7>(w, c, rounder); break;
+    }
+  }
+}
 
 // A grad_output row's box in the flat map (args.dy_flat: rows whose stride is no multiple of 16 bytes, D, H and W as
-// one dimension): it starts `shift` = 0-3 positions before (od, oh, j0) so that the start lies on 16 bytes, and holds
-// `inside` positions of the row from j0 (the rest belong to the next row). A row outside the tensor loads nothing:
-// the flat map would give another row's values, not zeros.
+// one dimension): it starts `shift` = 0 .. kAlign - 1 positions (elements per 16 bytes) before (od, oh, j0) so that
+// the start lies on 16 bytes, and holds `inside` positions of the row from j0 (the rest belong to the next row). A
+// row outside the tensor loads nothing: the flat map would give another row's values, not zeros.
 struct FlatDyRow {
   int start, shift, inside;
   bool outside;
 };
+template <int kAlign>
 __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od, int oh, int j0) {
   FlatDyRow r;
   r.outside = od < 0 || od >= a.out_size[0] || oh < 0 || oh >= a.out_size[1];
   const int flat = (od * a.out_size[1] + oh) * a.out_size[2] + j0;  // the host keeps D x H x W below 2^31
-  r.shift = flat & 3;
+  r.shift = flat & (kAlign - 1);
   r.start = flat - r.shift;
   r.inside = a.out_size[2] - j0;
   return r;
@@ -2442,7 +2513,7 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
 // A shifted-x block's tile, C_in fastest, then C_out, group and row tile (kRows flattened (kd, kh) rows; blk.kh is the
 // first, kd * kH + kh), and its split's units: the order and counts of plan_grad_weight_shifted_x's tiles.
 __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradArgs& a, WeightWork work) {
-  using T = WeightShiftedXTile;
+  using T = WeightShiftedXShape;
   WeightBlock blk{};
   const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + T::kBlockM - 1) / T::kBlockM;
   int tile = work.tile;
@@ -2464,18 +2535,21 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // tensors. A slot is released when the last unit that reads its rows ends. Producer warps 1-3 write the four rounded
 // shifted copies of the window (copy r: position m of the copy is window position m - r + e, zero where the window has
 // none). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load), B = the copies by
-// descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32).
-template <int kKernelW>
-__global__ void __launch_bounds__(WeightShiftedXTile::kBlockThreads, 1)
+// descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32). fp16/bf16 data
+// (WeightShiftedXTile<2>): the same with one k16 step per unit, boxes of half the bytes and copies that need no
+// rounding (build_shifted_x_copies).
+template <typename scalar_t, int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
-  using T = WeightShiftedXTile;
+  using T = WeightShiftedXTile<int(sizeof(scalar_t))>;
+  constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "W taps within the copies' reach");
   constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
   const WeightGradArgs& a = args.a;
   extern __shared__ __align__(128) float shifted_smem[];
-  float* const stages = shifted_smem;                                  // [S][x window, kRows grad_output rows]
-  float* const copies = shifted_smem + S * T::kStageFloats;            // [S][kCopies x 32 rows][K 20], core matrices
-  uint64_t* const full = reinterpret_cast<uint64_t*>(copies + S * T::kCopyFloats);
+  scalar_t* const stages = reinterpret_cast<scalar_t*>(shifted_smem);  // [S][x window, kRows grad_output rows]
+  scalar_t* const copies = stages + S * T::kStageElems;                // [S][kCopies x 32 rows][K], core matrices
+  uint64_t* const full = reinterpret_cast<uint64_t*>(copies + S * T::kCopyElems);
   uint64_t* const ready = full + S;
   uint64_t* const empty = ready + S;
 
@@ -2486,7 +2560,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty);
   const int rows = a.kernel[0] * a.kernel[1];
   // The window starts e positions before j0 + p - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
-  const int e = ((a.padding[2] - 4) % 4 + 4) % 4;
+  const int e = ((a.padding[2] - 4) % T::kAlign + T::kAlign) % T::kAlign;
 
   if (group == T::kRows) {
     warpgroup_registers_down<T::kProducerRegisters>();
@@ -2500,7 +2574,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
         for (int it = 0; it < iterations; ++it) {
           const int slot = it % S;
           wait_stage_slot_empty<S>(empty, it);
-          float* const stage = stages + slot * T::kStageFloats;
+          scalar_t* const stage = stages + slot * T::kStageElems;
           const bool sweep_start = it == 0 || cur.ih == 0;
           const int j0 = cur.wc * BK, n = int(cur.n);
           int od[T::kRows], oh[T::kRows], flat_start[T::kRows];
@@ -2511,17 +2585,17 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
             const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
             od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
             oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
-            const FlatDyRow flat = flat_dy_row(a, od[w], oh[w], j0);
+            const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
             flat_start[w] = flat.start;
             load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);
             loads += load[w];
           }
-          mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXFloats + loads * T::kDyFloats) * sizeof(float)));
+          mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
           tma_load_5d(stage, &args.x_map, j0 + a.padding[2] - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
 #pragma unroll
           for (int w = 0; w < T::kRows; ++w) {
             if (!load[w]) continue;
-            float* const dst = stage + T::kXFloats + w * T::kDyFloats;
+            scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
             if (args.dy_flat)
               tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
             else
@@ -2536,14 +2610,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       for (int it = 0; it < iterations; ++it) {
         const int slot = it % S;
         mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
-        const float* const window = stages + slot * T::kStageFloats;
-        float* const copy = copies + slot * T::kCopyFloats;
-        switch (e) {
-          case 0: round_shifted_x_copies<0>(window, copy, rounder); break;
-          case 1: round_shifted_x_copies<1>(window, copy, rounder); break;
-          case 2: round_shifted_x_copies<2>(window, copy, rounder); break;
-          default: round_shifted_x_copies<3>(window, copy, rounder); break;
-        }
+        build_shifted_x_copies(e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
         fence_generic_to_async_shared();
         mbarrier_arrive(&ready[slot]);
       }
@@ -2561,7 +2628,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     for (int pr = 0; pr < (kPairs > 0 ? kPairs : 1); ++pr) acc_pair[pr][i] = 0.f;
     if (i < 16) acc_odd[i] = 0.f;
   }
-  const int frag_at = T::kXFloats + (wwarp * 16 + gid) * T::kDyBoxW + tig;
+  const int frag_at = T::kXElems + (wwarp * 16 + gid) * T::kDyBoxW + (k16Bit ? 0 : tig);
   const int reach = shifted_x_reach(args, blk.kh, group);
   int release_lag = 0;  // a slot's rows are last read release_lag units after it loads (within a sweep)
 #pragma unroll
@@ -2577,7 +2644,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     // The flat map's row starts `shift` positions early, and its positions from `inside` on are the next row's.
     int shift = 0, inside = BK;
     if (args.dy_flat) {
-      const FlatDyRow r = flat_dy_row(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
+      const FlatDyRow r = flat_dy_row<T::kAlign>(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
                                       ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
       shift = r.shift;
       inside = r.outside ? 0 : r.inside;
@@ -2585,37 +2652,62 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
     const int source = max(it - reach, sweep_first);  // the unit that loaded this warpgroup's row, at position
-    const float* const p0 =
-        stages + (source % S) * T::kStageFloats + (group + it - source) * T::kDyFloats + frag_at + shift;
-    uint32_t frag[BK / 8][4];
+    const scalar_t* const p0 =
+        stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
+    const scalar_t* const copy = copies + slot * T::kCopyElems;
+    if constexpr (k16Bit) {
+      // One k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
+      // (lower position in the low half); a flat row's shift may be odd, so each position is its own 16-bit load.
+      const uint16_t* const row = reinterpret_cast<const uint16_t*>(p0);
+      const auto pair = [&](int offset, int k) {
+        const uint32_t lo = k < inside ? row[offset + k] : 0u, hi = k + 1 < inside ? row[offset + k + 1] : 0u;
+        return lo | (hi << 16);
+      };
+      const uint32_t frag[4] = {pair(0, 2 * tig), pair(8 * T::kDyBoxW, 2 * tig), pair(0, 2 * tig + 8),
+                                pair(8 * T::kDyBoxW, 2 * tig + 8)};
+      constexpr int kCopyStride = T::kBlockN * T::kCopyK;
+      wgmma_fence();
+      // Taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1: rows 64 i .. 64 i + 63 of the stacked copies.
 #pragma unroll
-    for (int k8 = 0; k8 < BK / 8; ++k8) {
-      const float* p = p0 + k8 * 8;
-      const bool low = k8 * 8 + tig < inside, high = k8 * 8 + tig + 4 < inside;
-      frag[k8][0] = low ? to_tf32(p[0]) : 0u;
-      frag[k8][1] = low ? to_tf32(p[8 * T::kDyBoxW]) : 0u;
-      frag[k8][2] = high ? to_tf32(p[4]) : 0u;
-      frag[k8][3] = high ? to_tf32(p[8 * T::kDyBoxW + 4]) : 0u;
-    }
-    const float* const copy = copies + slot * T::kCopyFloats;
-    wgmma_fence();
+      for (int pr = 0; pr < kPairs; ++pr)
+        wgmma_mma<64, scalar_t>(acc_pair[pr], frag,
+                                wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + 2 * pr * kCopyStride),
+                                                      T::kBLeadingBytes, T::kBStrideBytes));
+      if constexpr (kOdd)
+        wgmma_mma<32, scalar_t>(
+            acc_odd, frag,
+            wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + (kKernelW - 1) * kCopyStride),
+                                  T::kBLeadingBytes, T::kBStrideBytes));
+    } else {
+      uint32_t frag[BK / 8][4];
 #pragma unroll
-    for (int k8 = 0; k8 < BK / 8; ++k8) {
-      // Tap 4 q + r reads copy r from K core 2 k8 + 1 - q: taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1 (q = 0), rows
-      // 64 i .. 64 i + 63 of the stacked copies.
-#pragma unroll
-      for (int pr = 0; pr < kPairs; ++pr) {
-        const uint64_t b_desc =
-            wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
-                                  T::kBLeadingBytes, T::kBStrideBytes);
-        wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
+      for (int k8 = 0; k8 < BK / 8; ++k8) {
+        const float* p = p0 + k8 * 8;
+        const bool low = k8 * 8 + tig < inside, high = k8 * 8 + tig + 4 < inside;
+        frag[k8][0] = low ? to_tf32(p[0]) : 0u;
+        frag[k8][1] = low ? to_tf32(p[8 * T::kDyBoxW]) : 0u;
+        frag[k8][2] = high ? to_tf32(p[4]) : 0u;
+        frag[k8][3] = high ? to_tf32(p[8 * T::kDyBoxW + 4]) : 0u;
       }
-      if constexpr (kOdd) {
-        constexpr int kTap = kKernelW - 1, r = kTap % 4, q = kTap / 4;
-        const uint64_t b_desc =
-            wgmma_smem_descriptor(copy + (r * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1 - q) * 32,
-                                  T::kBLeadingBytes, T::kBStrideBytes);
-        wgmma_mma<32, float>(acc_odd, frag[k8], b_desc);
+      wgmma_fence();
+#pragma unroll
+      for (int k8 = 0; k8 < BK / 8; ++k8) {
+        // Tap 4 q + r reads copy r from K core 2 k8 + 1 - q: taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1 (q = 0), rows
+        // 64 i .. 64 i + 63 of the stacked copies.
+#pragma unroll
+        for (int pr = 0; pr < kPairs; ++pr) {
+          const uint64_t b_desc =
+              wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
+                                    T::kBLeadingBytes, T::kBStrideBytes);
+          wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
+        }
+        if constexpr (kOdd) {
+          constexpr int kTap = kKernelW - 1, r = kTap % 4, q = kTap / 4;
+          const uint64_t b_desc =
+              wgmma_smem_descriptor(copy + (r * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1 - q) * 32,
+                                    T::kBLeadingBytes, T::kBStrideBytes);
+          wgmma_mma<32, float>(acc_odd, frag[k8], b_desc);
+        }
       }
     }
     wgmma_commit();
@@ -5018,12 +5110,12 @@ void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p,
   plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? kGradWeightMaxOrderedSplits : workspace_splits);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
 }
-// The shifted-x kernel's plan: tiles of WeightShiftedXTile::kRows flattened (kd, kh) rows x groups x C_out tiles of
+// The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x groups x C_out tiles of
 // 64 x C_in tiles of 32 (w_groups 1: every W tap in one block; the kernel decodes them in decode_shifted_x_block);
 // units over grad_output W chunks of 16.
 WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
                                           int64_t max_workspace_elems) {
-  using T = WeightShiftedXTile;
+  using T = WeightShiftedXShape;
   WeightGradPlan plan = plan_grad_weight_tiles(p, dtype, false, 1);
   plan.shifted_x = true;
   plan.many_taps = false;
@@ -5136,15 +5228,19 @@ EncodeTiledFn encode_tiled_fn() {
 // A 5-D fp32 tensor map (W, C, H, D, N) over a tensor with element strides `strides` (N, C, D, H, W order, W = 1),
 // boxes of box_w x box_c x 1 x 1 x 1, zeros outside.
 cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* sizes, const int64_t* strides,
-                            int box_w, int box_c) {
+                            int box_w, int box_c, DType dtype = DType::kFloat32) {
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
   const cuuint64_t dims[5] = {cuuint64_t(sizes[4]), cuuint64_t(sizes[1]), cuuint64_t(sizes[3]), cuuint64_t(sizes[2]),
                               cuuint64_t(sizes[0])};
-  const cuuint64_t bytes[4] = {cuuint64_t(strides[1]) * 4, cuuint64_t(strides[3]) * 4, cuuint64_t(strides[2]) * 4,
-                               cuuint64_t(strides[0]) * 4};
+  const cuuint64_t b = cuuint64_t(element_bytes(dtype));
+  const cuuint64_t bytes[4] = {cuuint64_t(strides[1]) * b, cuuint64_t(strides[3]) * b, cuuint64_t(strides[2]) * b,
+                               cuuint64_t(strides[0]) * b};
   const cuuint32_t box[5] = {cuuint32_t(box_w), cuuint32_t(box_c), 1, 1, 1}, unit[5] = {1, 1, 1, 1, 1};
-  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, const_cast<void*>(data), dims, bytes, box, unit,
+  const CUtensorMapDataType type = dtype == DType::kFloat32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : dtype == DType::kFloat16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                              : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  const CUresult r = encode(map, type, 5, const_cast<void*>(data), dims, bytes, box, unit,
                             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
@@ -5156,38 +5252,45 @@ bool grad_weight_shifted_x_flat_dy() {
   static const bool flat = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", 1) != 0;
   return flat;
 }
+// Elements per 16 bytes: a TMA map's strides and the shifted-x kernel's window alignment count in these.
+int elements_per_16_bytes(DType dtype) { return 16 / element_bytes(dtype); }
 // Whether grad_output's D, H and W rows lie back to back (W contiguous), so that they can be one dimension of a
 // tensor map whose rows need no 16-byte stride (shifted_x_flat_dy_map), with the image and channel strides on 16
 // bytes and every position a 32-bit TMA coordinate.
-bool shifted_x_flat_dy_fits(const ConvTransposeParams& p) {
+bool shifted_x_flat_dy_fits(const ConvTransposeParams& p, DType dtype) {
   const int64_t* dy = p.output_strides;
-  const int64_t plane = p.out_size[1] * p.out_size[2];
-  return dy[4] == 1 && dy[3] == p.out_size[2] && (p.out_size[0] == 1 || dy[2] == plane) && dy[0] % 4 == 0 &&
-         dy[1] % 4 == 0 && p.out_size[0] * plane < (int64_t(1) << 31);
+  const int64_t plane = p.out_size[1] * p.out_size[2], align = elements_per_16_bytes(dtype);
+  return dy[4] == 1 && dy[3] == p.out_size[2] && (p.out_size[0] == 1 || dy[2] == plane) && dy[0] % align == 0 &&
+         dy[1] % align == 0 && p.out_size[0] * plane < (int64_t(1) << 31);
 }
 // The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x:
-// the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x 20 positions). A grad_output whose
-// rows are no multiple of 16 bytes (L1-71: 1026 floats) has no 5-D map; for the shifted-x kernel it takes a map
-// with D x H x W as one dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
+// the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x kDyBoxW positions), of `dtype`'s
+// elements (the rows kernel: fp32 only). A grad_output whose rows are no multiple of 16 bytes (L1-71: 1026 floats) has
+// no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one dimension instead (rows.dy_flat; the
+// kernel's flat_dy_row places and masks each row).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
-                                    RowsWeightArgs& rows, bool shifted_x = false) {
+                                    RowsWeightArgs& rows, bool shifted_x = false, DType dtype = DType::kFloat32) {
   using T = WeightWgmmaRowsTile<2>;
-  using X = WeightShiftedXTile;
+  const bool narrow = element_bytes(dtype) == 2;
+  const int x_box_w = !shifted_x ? T::kBlockK : narrow ? WeightShiftedXTile<2>::kXBoxW : WeightShiftedXTile<4>::kXBoxW;
+  const int dy_box_w = narrow ? WeightShiftedXTile<2>::kDyBoxW : WeightShiftedXTile<4>::kDyBoxW;
   const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
   const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
-  const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides,
-                                          shifted_x ? X::kXBoxW : T::kBlockK, shifted_x ? X::kBlockN : T::kBlockN);
+  const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, x_box_w,
+                                          shifted_x ? WeightShiftedXShape::kBlockN : T::kBlockN, dtype);
   if (err != cudaSuccess) return err;
   const int64_t* dy = p.output_strides;
-  rows.dy_flat = shifted_x && (dy[2] % 4 != 0 || dy[3] % 4 != 0) && grad_weight_shifted_x_flat_dy() &&
-                 shifted_x_flat_dy_fits(p);
+  const int64_t align = elements_per_16_bytes(dtype);
+  rows.dy_flat = shifted_x && (dy[2] % align != 0 || dy[3] % align != 0) && grad_weight_shifted_x_flat_dy() &&
+                 shifted_x_flat_dy_fits(p, dtype);
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
     const int64_t flat_strides[5] = {dy[0], dy[1], dy[0], dy[0], 1};
-    return encode_rows_map(&rows.dy_map, grad_output, flat_sizes, flat_strides, X::kDyBoxW, X::kBlockM);
+    return encode_rows_map(&rows.dy_map, grad_output, flat_sizes, flat_strides, dy_box_w, WeightShiftedXShape::kBlockM,
+                           dtype);
   }
-  return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, shifted_x ? X::kDyBoxW : T::kLdRaw,
-                         shifted_x ? X::kBlockM : T::kRawRows);
+  return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, shifted_x ? dy_box_w : T::kLdRaw,
+                         shifted_x ? WeightShiftedXShape::kBlockM : T::kRawRows, dtype);
 }
 #endif
 
@@ -5303,17 +5406,18 @@ GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
   return {nullptr, 0};
 #endif
 }
-// The shifted-x kernel for the call's W kernel (1-5 taps).
+// The shifted-x kernel for the call's data and W kernel (1-5 taps).
+template <typename scalar_t>
 GradWeightKernel shifted_x_grad_weight_kernel(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
-  using T = WeightShiftedXTile;
+  using T = WeightShiftedXTile<int(sizeof(scalar_t))>;
   constexpr int kBytes = T::shared_bytes(), kThreads = T::kBlockThreads;
   switch (plan.largest_group) {
-    case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<1>, kBytes};
-    case 2: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<2>, kBytes};
-    case 3: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<3>, kBytes};
-    case 4: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<4>, kBytes};
-    default: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<5>, kBytes};
+    case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 1>, kBytes};
+    case 2: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 2>, kBytes};
+    case 3: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 3>, kBytes};
+    case 4: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 4>, kBytes};
+    default: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 5>, kBytes};
   }
 #else
   (void)plan;
@@ -5325,8 +5429,8 @@ GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
 }
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {
+  if (plan.shifted_x) return shifted_x_grad_weight_kernel<scalar_t>(plan);
   if constexpr (std::is_same<scalar_t, float>::value) {
-    if (plan.shifted_x) return shifted_x_grad_weight_kernel(plan);
     if (plan.row_groups > 1) return wgmma_rows_grad_weight_kernel(plan);
   }
   if (wgmma) return wgmma_grad_weight_kernel<scalar_t>(plan);
@@ -5472,30 +5576,39 @@ bool grad_weight_shifted_x_slide() {
   static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
   return slide;
 }
-// The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode on sm_90a, W stride and dilation
-// 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups would leave most of the
-// m64n32 tiles as padding), and both tensors as TMA tensor maps take them (as grad_weight_takes_rows).
+// TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0 (development only, read once per process) keeps fp16/bf16 data on the other
+// kernels where grad_weight_takes_shifted_x would take the shifted-x kernel, for A/B timings in one build.
+bool grad_weight_shifted_x_16bit() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT", 1) != 0;
+  return allowed;
+}
+// The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode, or fp16/bf16 data, on sm_90a;
+// W stride and dilation 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups
+// would leave most of the m64n32 tiles as padding), and both tensors as TMA tensor maps take them (as
+// grad_weight_takes_rows, with strides in 16-byte units of the data's elements).
 bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                  int device, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
-  using T = WeightShiftedXTile;
-  if (device < 0 || dtype != DType::kFloat32 || !grad_weight_shifted_x_allowed() ||
+  using T = WeightShiftedXShape;
+  const bool narrow = dtype == DType::kFloat16 || dtype == DType::kBFloat16;
+  if (device < 0 || !(dtype == DType::kFloat32 || (narrow && grad_weight_shifted_x_16bit())) ||
+      !grad_weight_shifted_x_allowed() ||
       !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
     return false;
   if (p.stride[2] != 1 || p.dilation[2] != 1 || p.kernel[2] > T::kMaxKernelW || p.in_per_group() > T::kBlockN ||
       p.in_per_group() < 16 || p.out_per_group() < 32)
     return false;
-  const int64_t *x = p.input_strides, *dy = p.output_strides;
+  const int64_t *x = p.input_strides, *dy = p.output_strides, align = elements_per_16_bytes(dtype);
   if (x[4] != 1 || dy[4] != 1) return false;
   bool dy_rows_aligned = true;
   for (int i = 0; i < 4; ++i) {
-    if (x[i] % 4 != 0) return false;
-    dy_rows_aligned = dy_rows_aligned && dy[i] % 4 == 0;
+    if (x[i] % align != 0) return false;
+    dy_rows_aligned = dy_rows_aligned && dy[i] % align == 0;
   }
-  if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p))) return false;
+  if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype))) return false;
   if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
   RowsWeightArgs trial{};
-  return rows_weight_tensor_maps(p, input, grad_output, trial, true) == cudaSuccess;
+  return rows_weight_tensor_maps(p, input, grad_output, trial, true, dtype) == cudaSuccess;
 #else
   (void)p, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input, (void)grad_output;
   return false;
@@ -5654,7 +5767,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
-    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x);
+    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x, dtype);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif
