@@ -2416,9 +2416,8 @@ __device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int f
 // contiguous bytes of each copy. Run 184 (H100, one build, L1-68 TF32 fwd+bwd): 22.67 ms against 25.89 with the form
 // before, which decoded each 16-byte piece separately from 4 scalar reads; the kernel went 11.6 -> 8.35 ms, so the
 // rounders had been its limit (run 183's halving of the grad_output loads had left it level).
-template <int kE>
+template <typename T, int kE>
 __device__ __forceinline__ void round_shifted_x_copies(const float* window, float* copy, int rounder) {
-  using T = WeightShiftedXTile<4>;
   constexpr int kItems = T::kBlockN * T::kCopyCores, kCopyStride = T::kBlockN * T::kCopyK;
   for (int i = rounder; i < kItems; i += T::kRounders) {
     const int c8 = i % 8, mq = (i / 8) % T::kCopyCores, cb = i / (8 * T::kCopyCores);
@@ -2438,14 +2437,13 @@ __device__ __forceinline__ void round_shifted_x_copies(const float* window, floa
   }
   static_assert(T::kXBoxW == 4 * (T::kCopyCores + 1), "the last item's word after lies inside the window");
 }
-// The 16-bit copies (WeightShiftedXTile<2>): copy r (tap r) holds at position m window position m + 4 + e - r, so its
-// 16 bytes at (ci, K core mq) start at element L = 4 + e - r of the window's 16-byte words mq .. mq + 2 (L <= 11: 8
-// more fit the 24 elements). Item i = (cb x 2 + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads those three words and
+// The 16-bit copies (WeightShiftedXTile<2, kUnitK>): copy r (tap r) holds at position m window position m + 4 + e - r,
+// so its 16 bytes at (ci, K core mq) start at element L = 4 + e - r of the window's 16-byte words mq .. mq + 2 (L <= 11:
+// 8 more fit the 24 elements). Item i = (cb x 2 + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads those three words and
 // writes its piece of each copy: whole words for even L, a funnel of two for odd L. No rounding: fp16/bf16 are the
 // wgmma's own types.
-template <int kE>
+template <typename T, int kE>
 __device__ __forceinline__ void shift_x_copies_16bit(const uint16_t* window, uint16_t* copy, int shifter) {
-  using T = WeightShiftedXTile<2>;
   constexpr int kItems = T::kBlockN * T::kCopyCores, kCopyStride = T::kBlockN * T::kCopyK;
   for (int i = shifter; i < kItems; i += T::kRounders) {
     const int c8 = i % 8, mq = (i / 8) % T::kCopyCores, cb = i / (8 * T::kCopyCores);
@@ -2463,30 +2461,30 @@ __device__ __forceinline__ void shift_x_copies_16bit(const uint16_t* window, uin
       *reinterpret_cast<uint4*>(piece + r * kCopyStride) = make_uint4(v[0], v[1], v[2], v[3]);
     }
   }
-  static_assert(T::kXBoxW >= 8 * (T::kCopyCores + 1), "an item's three words lie in the window");
+  static_assert(T::kXBoxW >= 8 * (T::kCopyCores + 2), "an item's three words lie in the window");
 }
 // One unit's copies of the x window, by the window's alignment offset e (0 .. kAlign - 1).
-template <typename scalar_t>
+template <typename T, typename scalar_t>
 __device__ __forceinline__ void build_shifted_x_copies(int e, const scalar_t* window, scalar_t* copy, int rounder) {
   if constexpr (std::is_same<scalar_t, float>::value) {
     switch (e) {
-      case 0: round_shifted_x_copies<0>(window, copy, rounder); break;
-      case 1: round_shifted_x_copies<1>(window, copy, rounder); break;
-      case 2: round_shifted_x_copies<2>(window, copy, rounder); break;
-      default: round_shifted_x_copies<3>(window, copy, rounder); break;
+      case 0: round_shifted_x_copies<T, 0>(window, copy, rounder); break;
+      case 1: round_shifted_x_copies<T, 1>(window, copy, rounder); break;
+      case 2: round_shifted_x_copies<T, 2>(window, copy, rounder); break;
+      default: round_shifted_x_copies<T, 3>(window, copy, rounder); break;
     }
   } else {
     const uint16_t* const w = reinterpret_cast<const uint16_t*>(window);
     uint16_t* const c = reinterpret_cast<uint16_t*>(copy);
     switch (e) {
-      case 0: shift_x_copies_16bit<0>(w, c, rounder); break;
-      case 1: shift_x_copies_16bit<1>(w, c, rounder); break;
-      case 2: shift_x_copies_16bit<2>(w, c, rounder); break;
-      case 3: shift_x_copies_16bit<3>(w, c, rounder); break;
-      case 4: shift_x_copies_16bit<4>(w, c, rounder); break;
-      case 5: shift_x_copies_16bit<5>(w, c, rounder); break;
-      case 6: shift_x_copies_16bit<6>(w, c, rounder); break;
-      default: shift_x_copies_16bit<7>(w, c, rounder); break;
+      case 0: shift_x_copies_16bit<T, 0>(w, c, rounder); break;
+      case 1: shift_x_copies_16bit<T, 1>(w, c, rounder); break;
+      case 2: shift_x_copies_16bit<T, 2>(w, c, rounder); break;
+      case 3: shift_x_copies_16bit<T, 3>(w, c, rounder); break;
+      case 4: shift_x_copies_16bit<T, 4>(w, c, rounder); break;
+      case 5: shift_x_copies_16bit<T, 5>(w, c, rounder); break;
+      case 6: shift_x_copies_16bit<T, 6>(w, c, rounder); break;
+      default: shift_x_copies_16bit<T, 7>(w, c, rounder); break;
     }
   }
 }
@@ -2536,12 +2534,12 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // shifted copies of the window (copy r: position m of the copy is window position m - r + e, zero where the window has
 // none). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load), B = the copies by
 // descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32). fp16/bf16 data
-// (WeightShiftedXTile<2>): the same with one k16 step per unit, boxes of half the bytes and copies that need no
-// rounding (build_shifted_x_copies).
-template <typename scalar_t, int kKernelW>
+// (WeightShiftedXTile<2, kUnitK>): the same with k16 steps, boxes of half the bytes and copies that need no rounding
+// (build_shifted_x_copies). kUnitK: grad_output positions per unit, 16 or 32 (WeightGradPlan::shifted_x_unit).
+template <typename scalar_t, int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
-  using T = WeightShiftedXTile<int(sizeof(scalar_t))>;
+  using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK>;
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "W taps within the copies' reach");
   constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
@@ -2610,7 +2608,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       for (int it = 0; it < iterations; ++it) {
         const int slot = it % S;
         mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
-        build_shifted_x_copies(e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
+        build_shifted_x_copies<T>(e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
         fence_generic_to_async_shared();
         mbarrier_arrive(&ready[slot]);
       }
@@ -2656,28 +2654,43 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
         stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
     const scalar_t* const copy = copies + slot * T::kCopyElems;
     if constexpr (k16Bit) {
-      // One k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
+      // Per k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
       // (lower position in the low half); a flat row's shift may be odd, so each position is its own 16-bit load.
       const uint16_t* const row = reinterpret_cast<const uint16_t*>(p0);
       const auto pair = [&](int offset, int k) {
         const uint32_t lo = k < inside ? row[offset + k] : 0u, hi = k + 1 < inside ? row[offset + k + 1] : 0u;
         return lo | (hi << 16);
       };
-      const uint32_t frag[4] = {pair(0, 2 * tig), pair(8 * T::kDyBoxW, 2 * tig), pair(0, 2 * tig + 8),
-                                pair(8 * T::kDyBoxW, 2 * tig + 8)};
+      uint32_t frag[BK / 16][4];
+#pragma unroll
+      for (int ks = 0; ks < BK / 16; ++ks) {
+        const int k = 16 * ks + 2 * tig;
+        frag[ks][0] = pair(0, k);
+        frag[ks][1] = pair(8 * T::kDyBoxW, k);
+        frag[ks][2] = pair(0, k + 8);
+        frag[ks][3] = pair(8 * T::kDyBoxW, k + 8);
+        // Every fragment is built before the first wgmma: without this, ptxas fenced each wgmma at a unit of 32
+        // (C7519, a warpgroup.arrive injected before each; nvcc 13.0).
+        asm volatile("" : "+r"(frag[ks][0]), "+r"(frag[ks][1]), "+r"(frag[ks][2]), "+r"(frag[ks][3]));
+      }
       constexpr int kCopyStride = T::kBlockN * T::kCopyK;
       wgmma_fence();
-      // Taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1: rows 64 i .. 64 i + 63 of the stacked copies.
+      // Taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1: rows 64 i .. 64 i + 63 of the stacked copies; step ks starts two K
+      // cores (16 positions, 128 elements of a core row group) on.
 #pragma unroll
-      for (int pr = 0; pr < kPairs; ++pr)
-        wgmma_mma<64, scalar_t>(acc_pair[pr], frag,
-                                wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + 2 * pr * kCopyStride),
-                                                      T::kBLeadingBytes, T::kBStrideBytes));
-      if constexpr (kOdd)
-        wgmma_mma<32, scalar_t>(
-            acc_odd, frag,
-            wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + (kKernelW - 1) * kCopyStride),
-                                  T::kBLeadingBytes, T::kBStrideBytes));
+      for (int ks = 0; ks < BK / 16; ++ks) {
+#pragma unroll
+        for (int pr = 0; pr < kPairs; ++pr)
+          wgmma_mma<64, scalar_t>(
+              acc_pair[pr], frag[ks],
+              wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + 2 * pr * kCopyStride + ks * 128),
+                                    T::kBLeadingBytes, T::kBStrideBytes));
+        if constexpr (kOdd)
+          wgmma_mma<32, scalar_t>(
+              acc_odd, frag[ks],
+              wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + (kKernelW - 1) * kCopyStride + ks * 128),
+                                    T::kBLeadingBytes, T::kBStrideBytes));
+      }
     } else {
       uint32_t frag[BK / 8][4];
 #pragma unroll
@@ -4973,6 +4986,7 @@ struct WeightGradPlan {
   int wgmma_block_n;   // and its C_in tile (grad_weight_wgmma_block_n)
   int row_groups;      // > 1: the rows kernel (WeightWgmmaRowsTile), kH rows per block
   bool shifted_x;      // the shifted-x kernel (WeightShiftedXTile; w_chunks and units over grad_output chunks)
+  int shifted_x_unit;  // and its grad_output positions per unit (kUnitK: 16 or 32)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
@@ -5110,6 +5124,19 @@ void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p,
   plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? kGradWeightMaxOrderedSplits : workspace_splits);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT (development only, read once per process): 16 or 32 forces the shifted-x kernel's
+// grad_output positions per unit, for A/B timings in one build; anything else leaves it to shifted_x_unit.
+int shifted_x_unit_switch() {
+  static const int unit = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", 0);
+  return unit;
+}
+// The shifted-x kernel's grad_output positions per unit.
+int shifted_x_unit(const ConvTransposeParams& p) {
+  (void)p;
+  const int forced = shifted_x_unit_switch();
+  if (forced == 16 || forced == 32) return forced;
+  return 16;
+}
 // The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x groups x C_out tiles of
 // 64 x C_in tiles of 32 (w_groups 1: every W tap in one block; the kernel decodes them in decode_shifted_x_block);
 // units over grad_output W chunks of 16.
@@ -5124,7 +5151,8 @@ WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dt
   const int64_t rows = p.kernel[0] * p.kernel[1];
   plan.tiles = (rows + T::kRows - 1) / T::kRows * p.groups * ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) *
                ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
-  plan.w_chunks = int((p.out_size[2] + T::kBlockK - 1) / T::kBlockK);
+  plan.shifted_x_unit = shifted_x_unit(p);
+  plan.w_chunks = int((p.out_size[2] + plan.shifted_x_unit - 1) / plan.shifted_x_unit);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
   plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
   return plan;
@@ -5263,17 +5291,29 @@ bool shifted_x_flat_dy_fits(const ConvTransposeParams& p, DType dtype) {
   return dy[4] == 1 && dy[3] == p.out_size[2] && (p.out_size[0] == 1 || dy[2] == plane) && dy[0] % align == 0 &&
          dy[1] % align == 0 && p.out_size[0] * plane < (int64_t(1) << 31);
 }
-// The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x:
-// the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x kDyBoxW positions), of `dtype`'s
-// elements (the rows kernel: fp32 only). A grad_output whose rows are no multiple of 16 bytes (L1-71: 1026 floats) has
+// The shifted-x kernel's box widths (the x window, grad_output rows) for its data and unit.
+struct ShiftedXBoxes {
+  int x_w, dy_w;
+};
+template <int kElemBytes, int kUnitK>
+constexpr ShiftedXBoxes shifted_x_boxes_of() {
+  return {WeightShiftedXTile<kElemBytes, kUnitK>::kXBoxW, WeightShiftedXTile<kElemBytes, kUnitK>::kDyBoxW};
+}
+ShiftedXBoxes shifted_x_boxes(DType dtype, int unit) {
+  if (element_bytes(dtype) == 2) return unit == 32 ? shifted_x_boxes_of<2, 32>() : shifted_x_boxes_of<2, 16>();
+  return unit == 32 ? shifted_x_boxes_of<4, 32>() : shifted_x_boxes_of<4, 16>();
+}
+// The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x_unit
+// > 0: the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x a row), of `dtype`'s elements
+// (the rows kernel: fp32 only). A grad_output whose rows are no multiple of 16 bytes (L1-71: 1026 floats) has
 // no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one dimension instead (rows.dy_flat; the
 // kernel's flat_dy_row places and masks each row).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
-                                    RowsWeightArgs& rows, bool shifted_x = false, DType dtype = DType::kFloat32) {
+                                    RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32) {
   using T = WeightWgmmaRowsTile<2>;
-  const bool narrow = element_bytes(dtype) == 2;
-  const int x_box_w = !shifted_x ? T::kBlockK : narrow ? WeightShiftedXTile<2>::kXBoxW : WeightShiftedXTile<4>::kXBoxW;
-  const int dy_box_w = narrow ? WeightShiftedXTile<2>::kDyBoxW : WeightShiftedXTile<4>::kDyBoxW;
+  const bool shifted_x = shifted_x_unit > 0;
+  const ShiftedXBoxes boxes = shifted_x_boxes(dtype, shifted_x_unit);
+  const int x_box_w = shifted_x ? boxes.x_w : T::kBlockK, dy_box_w = boxes.dy_w;
   const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
   const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
   const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, x_box_w,
@@ -5406,23 +5446,28 @@ GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
   return {nullptr, 0};
 #endif
 }
-// The shifted-x kernel for the call's data and W kernel (1-5 taps).
-template <typename scalar_t>
-GradWeightKernel shifted_x_grad_weight_kernel(const WeightGradPlan& plan) {
+// The shifted-x kernel for the call's data, unit and W kernel (1-5 taps).
+template <typename scalar_t, int kUnitK>
+GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
-  using T = WeightShiftedXTile<int(sizeof(scalar_t))>;
+  using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK>;
   constexpr int kBytes = T::shared_bytes(), kThreads = T::kBlockThreads;
   switch (plan.largest_group) {
-    case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 1>, kBytes};
-    case 2: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 2>, kBytes};
-    case 3: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 3>, kBytes};
-    case 4: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 4>, kBytes};
-    default: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, 5>, kBytes};
+    case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 1>, kBytes};
+    case 2: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 2>, kBytes};
+    case 3: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 3>, kBytes};
+    case 4: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 4>, kBytes};
+    default: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 5>, kBytes};
   }
 #else
   (void)plan;
   return {nullptr, 0};
 #endif
+}
+template <typename scalar_t>
+GradWeightKernel shifted_x_grad_weight_kernel(const WeightGradPlan& plan) {
+  return plan.shifted_x_unit == 32 ? shifted_x_grad_weight_taps<scalar_t, 32>(plan)
+                                   : shifted_x_grad_weight_taps<scalar_t, 16>(plan);
 }
 GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
   return grad_weight_rows_units() == 2 ? wgmma_rows_grad_weight_units<2>(plan) : wgmma_rows_grad_weight_units<1>(plan);
@@ -5608,7 +5653,7 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
   if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype))) return false;
   if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
   RowsWeightArgs trial{};
-  return rows_weight_tensor_maps(p, input, grad_output, trial, true, dtype) == cudaSuccess;
+  return rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p), dtype) == cudaSuccess;
 #else
   (void)p, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input, (void)grad_output;
   return false;
@@ -5767,7 +5812,8 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
-    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x, dtype);
+    const cudaError_t mapped =
+        rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

@@ -383,7 +383,7 @@ struct WeightWgmmaRowsTile {
 // 56 / 144 registers; scripts/ptxas_registers.py fails on both. Run 199: shifted_x<5> 9.12 -> 8.40 ms on L1-68. Session 27's estimate
 // (math-bound) did not hold; run 187's ncu (tensor pipe 38 %, L2 78 %, stalls wait / barrier / long scoreboard
 // about equal) names no single limit (notes/perf.md, Session 29).
-// What both element widths share: the block's warps and registers, and its tile.
+// What both element widths and unit depths share: the block's warps and registers, and its tile's M and N.
 struct WeightShiftedXShape {
   static constexpr int kRows = 3;                        // consumer warpgroups, one (kd, kh) row each
   static constexpr int kThreads = 128 * kRows;           // consumers
@@ -395,64 +395,45 @@ struct WeightShiftedXShape {
   static_assert(kProducerRegisters * kProducerThreads + kConsumerRegisters * kThreads <= 65536, "one block per SM");
   static constexpr int kBlockM = 64;                     // C_out channels (the wgmma's M)
   static constexpr int kBlockN = 32;                     // C_in channels per tap
-  static constexpr int kBlockK = 16;                     // grad_output positions per unit
   static constexpr int kMaxKernelW = 5;
   static constexpr int kBLeadingBytes = 128;             // the copies' next core matrix along K
 };
-template <int kElemBytes>
-struct WeightShiftedXTile;
-// fp32 data (TF32 mode): m64nNk8, two per unit.
-template <>
-struct WeightShiftedXTile<4> : WeightShiftedXShape {
-  static constexpr int kAlign = 4;                       // elements per 16 bytes
-  static constexpr int kCopies = 4;                      // x shifts mod 4
-  // The x window: positions j0 + p - 4 - e .. (16-byte aligned start, 0 <= e <= 3), 24 wide: taps 0..4 at any e.
-  static constexpr int kXBoxW = 24;
-  // grad_output rows of 20 floats: the fragment loads (rows gid, columns tig) hit banks 20 r + c, distinct.
-  static constexpr int kDyBoxW = 20;
-  static constexpr int kCopyK = 20;                      // a copy's K positions (16 + one core matrix of shift)
-  static constexpr int kCopyCores = kCopyK / 4;
+// kElemBytes: 4 = fp32 data (TF32 mode, m64nNk8 steps, copies rounded to TF32), 2 = fp16/bf16 (m64nNk16 steps, copies
+// that need no rounding). kUnitK: grad_output positions per unit (a pipeline stage), 16 or 32.
+// fp32: the x window from j0 + p - 4 - e (16-byte aligned start, 0 <= e <= 3), kUnitK + 8 wide: taps 0..4 at any e;
+// four copies (x shifts mod 4) of kUnitK + 4 positions (one core matrix of shift); grad_output rows of kUnitK + 4
+// floats, so that the fragment loads (rows gid, columns tig) hit banks (kUnitK + 4) r + c, distinct.
+// 16-bit: a 16-byte core matrix holds 8 positions, so the taps' shifts 0..4 need one copy each (kCopies = kMaxKernelW)
+// and every tap reads its copy from K core 0: the pairs are m64n64k16 over copies (0, 1) and (2, 3), a fifth tap
+// m64n32k16 on copy 4. The window from j0 + p - 4 - e (0 <= e <= 7), kUnitK + 16 wide (a copy's piece at K core mq reads
+// the window's 16-byte words mq .. mq + 2); grad_output rows of kUnitK + 8 elements (a flat row's shift of up to 7;
+// 16-byte multiples as TMA boxes need; the fragments' 32-bit words hit banks (kUnitK / 2 + 4) r + c, distinct).
+// Stages: as many as fit, except fp32 at 16 (6, as measured since run 184; 8 would fit).
+template <int kElemBytes, int kUnitK>
+struct WeightShiftedXTile : WeightShiftedXShape {
+  static_assert((kElemBytes == 4 || kElemBytes == 2) && (kUnitK == 16 || kUnitK == 32), "the instantiated tiles");
+  static constexpr int kBlockK = kUnitK;
+  static constexpr int kAlign = 16 / kElemBytes;                        // elements per 16 bytes
+  static constexpr int kCopies = kElemBytes == 4 ? 4 : kMaxKernelW;
+  static constexpr int kXBoxW = kElemBytes == 4 ? kUnitK + 8 : kUnitK + 16;
+  static constexpr int kDyBoxW = kElemBytes == 4 ? kUnitK + 4 : kUnitK + 8;
+  static constexpr int kCopyK = kElemBytes == 4 ? kUnitK + 4 : kUnitK;
+  static constexpr int kCopyCores = kCopyK / kAlign;
   static constexpr int kXElems = kBlockN * kXBoxW;
   static constexpr int kDyElems = kBlockM * kDyBoxW;
   static constexpr int kStageElems = kXElems + kRows * kDyElems;        // one unit's boxes (TMA)
-  static constexpr int kCopyElems = kCopies * kBlockN * kCopyK;         // the rounded copies ([n / 8][K / 4][8][4])
-  static constexpr int kStages = 6;
+  static constexpr int kCopyElems = kCopies * kBlockN * kCopyK;         // [copy][n / 8][K core][8][kAlign]
+  static constexpr int kStageBytes = (kStageElems + kCopyElems) * kElemBytes;
+  static constexpr int kStages = kElemBytes == 4 && kUnitK == 16 ? 6 : (227 * 1024 - 256) / kStageBytes;
   static constexpr int kBStrideBytes = kCopyCores * 128;
-  TCONV_TILE_FN int shared_bytes() { return kStages * (kStageElems + kCopyElems) * 4 + 3 * kStages * 8; }
-  // A flat-map row (flat_dy_row) starts up to 3 positions early: 16 + 3 fit the 20.
-  static_assert(kDyBoxW % 32 == 20 && kDyBoxW >= kBlockK + kAlign - 1, "conflict-free fragment rows; a flat row's shift");
-  static_assert((kXElems * 4) % 128 == 0 && (kDyElems * 4) % 128 == 0 && (kStageElems * 4) % 128 == 0,
-                "TMA boxes land 128-byte aligned");
-};
-// fp16/bf16 data: one m64nNk16 per unit (16 positions), on copies that need no rounding. A 16-byte core matrix holds
-// 8 positions, so the taps' shifts 0..4 need one copy each (kCopies = kMaxKernelW) and every tap reads its copy from
-// K core 0: the pairs are m64n64k16 over copies (0, 1) and (2, 3), a fifth tap m64n32k16 on copy 4. The boxes are half
-// the fp32 ones' bytes, so twice the stages fit.
-template <>
-struct WeightShiftedXTile<2> : WeightShiftedXShape {
-  static constexpr int kAlign = 8;
-  static constexpr int kCopies = kMaxKernelW;
-  // The x window from j0 + p - 4 - e (0 <= e <= 7): a copy reads window positions e .. e + 19, within 32 (64 bytes).
-  static constexpr int kXBoxW = 32;
-  // grad_output rows of 24 elements (48 bytes, a multiple of 16 as TMA boxes need): 16 + a flat row's shift of up to
-  // 7; the fragments' 32-bit loads (rows gid, words tig) hit banks 12 r + c, distinct.
-  static constexpr int kDyBoxW = 24;
-  static constexpr int kCopyK = kBlockK;
-  static constexpr int kCopyCores = kCopyK / 8;
-  static constexpr int kXElems = kBlockN * kXBoxW;
-  static constexpr int kDyElems = kBlockM * kDyBoxW;
-  static constexpr int kStageElems = kXElems + kRows * kDyElems;
-  static constexpr int kCopyElems = kCopies * kBlockN * kCopyK;         // [copy][n / 8][K / 8][8][8]
-  static constexpr int kStages = 12;
-  static constexpr int kBStrideBytes = kCopyCores * 128;
-  TCONV_TILE_FN int shared_bytes() { return kStages * (kStageElems + kCopyElems) * 2 + 3 * kStages * 8; }
-  static_assert(kDyBoxW >= kBlockK + kAlign - 1 && (kDyBoxW * 2) % 16 == 0, "a flat row's shift; TMA box rows");
-  static_assert((kXElems * 2) % 128 == 0 && (kDyElems * 2) % 128 == 0 && (kStageElems * 2) % 128 == 0 &&
-                    (kCopyElems * 2) % 128 == 0,
+  TCONV_TILE_FN int shared_bytes() { return kStages * kStageBytes + 3 * kStages * 8; }
+  static_assert(kDyBoxW >= kBlockK + kAlign - 1 && (kDyBoxW * kElemBytes) % 16 == 0, "a flat row's shift; box rows");
+  static_assert((kDyBoxW * kElemBytes / 4) % 8 == 4, "conflict-free fragment rows");
+  static_assert((kXElems * kElemBytes) % 128 == 0 && (kDyElems * kElemBytes) % 128 == 0 &&
+                    (kStageElems * kElemBytes) % 128 == 0 && (kCopyElems * kElemBytes) % 128 == 0,
                 "TMA boxes and copies land 128-byte aligned");
+  static_assert(shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 };
-static_assert(WeightShiftedXTile<4>::shared_bytes() <= 227 * 1024, "within the opt-in maximum");
-static_assert(WeightShiftedXTile<2>::shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
