@@ -452,8 +452,8 @@ def test_grad_weight_shifted_x_where_planned():
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
-    def grad_weight_kernels(kernel_w, mode="tf32", cin=32, stride_w=1, padding_w=None):
-        x = torch.randn(2, cin, 3, 4, 24, device="cuda", dtype=dtype_of(mode))
+    def grad_weight_kernels(kernel_w, mode="tf32", cin=32, stride_w=1, padding_w=None, width=24):
+        x = torch.randn(2, cin, 3, 4, width, device="cuda", dtype=dtype_of(mode))
         w = torch.randn(cin, 64, 3, 5, kernel_w, device="cuda", dtype=dtype_of(mode), requires_grad=True)
         padding_w = (kernel_w - 1) // 2 if padding_w is None else padding_w
         with precision(mode), tconv._ops.use_algorithm("auto"), \
@@ -468,6 +468,16 @@ def test_grad_weight_shifted_x_where_planned():
     assert shifted_x_kernel_ran(names, "float", 3), names
     names = grad_weight_kernels(5, "bf16")
     assert shifted_x_kernel_ran(names, "__nv_bfloat16", 5) == SHIFTED_X_16BIT, names
+    if SHIFTED_X_UNIT.isdigit():
+        return  # the unit is forced
+    # The unit (kShiftedXUnit32MaxPadding): W_out 68 computes 96 positions in units of 32 against 80 in units of 16, so
+    # fp32 takes 16 there and 32 at W_out 28 (32 either way); 16-bit data take 32 always.
+    for kernel_w, mode, width, unit in ((5, "tf32", 64, 16), (5, "tf32", 24, 32), (5, "bf16", 64, 32)):
+        if mode == "bf16" and not (SHIFTED_X_16BIT and SHIFTED_X_FLAT_DY):
+            continue  # bf16's W_out 68 (136 bytes) takes the flat map
+        names = grad_weight_kernels(kernel_w, mode, padding_w=0, width=width)
+        data = "float" if mode == "tf32" else "__nv_bfloat16"
+        assert any(f"grad_weight_wgmma_shifted_x_kernel<{data}, {unit}, 5>" in n for n in names), (mode, width, names)
     for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(5, cin=64), grad_weight_kernels(4, stride_w=2)):
         assert names and not any("shifted_x" in n for n in names), names
     names = grad_weight_kernels(3, padding_w=0)

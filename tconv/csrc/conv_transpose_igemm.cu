@@ -5130,12 +5130,13 @@ int shifted_x_unit_switch() {
   static const int unit = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", 0);
   return unit;
 }
-// The shifted-x kernel's grad_output positions per unit.
-int shifted_x_unit(const ConvTransposeParams& p) {
-  (void)p;
+// The shifted-x kernel's grad_output positions per unit (the rule and its measurements: kShiftedXUnit32MaxPadding).
+int shifted_x_unit(const ConvTransposeParams& p, DType dtype) {
   const int forced = shifted_x_unit_switch();
   if (forced == 16 || forced == 32) return forced;
-  return 16;
+  if (element_bytes(dtype) == 2) return 32;
+  const int64_t w = p.out_size[2], at16 = (w + 15) / 16 * 16, at32 = (w + 31) / 32 * 32;
+  return double(at32) <= kShiftedXUnit32MaxPadding * double(at16) ? 32 : 16;
 }
 // The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x groups x C_out tiles of
 // 64 x C_in tiles of 32 (w_groups 1: every W tap in one block; the kernel decodes them in decode_shifted_x_block);
@@ -5151,7 +5152,7 @@ WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dt
   const int64_t rows = p.kernel[0] * p.kernel[1];
   plan.tiles = (rows + T::kRows - 1) / T::kRows * p.groups * ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) *
                ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
-  plan.shifted_x_unit = shifted_x_unit(p);
+  plan.shifted_x_unit = shifted_x_unit(p, dtype);
   plan.w_chunks = int((p.out_size[2] + plan.shifted_x_unit - 1) / plan.shifted_x_unit);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
   plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
@@ -5653,7 +5654,7 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
   if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype))) return false;
   if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
   RowsWeightArgs trial{};
-  return rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p), dtype) == cudaSuccess;
+  return rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p, dtype), dtype) == cudaSuccess;
 #else
   (void)p, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input, (void)grad_output;
   return false;

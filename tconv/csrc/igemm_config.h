@@ -435,6 +435,16 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert(shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 };
 
+// The shifted-x kernel's unit (WeightShiftedXTile's kUnitK): 32 grad_output positions halve the per-unit steps
+// (barriers, fences, waits) and cut the TMA rows' sectors per position by a quarter against 16, but a W_out just past a
+// multiple of 32 computes more padding. Run 212 (H200, one build, TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 in
+// alternating processes, fwd+bwd): bf16 L1-68 (W_out 68: 96 positions against 80) 17.09 -> 14.74 ms; TF32 L1-68
+// 21.78-21.97 -> 22.09-22.10 (a loss); TF32 L1-71 (W_out 1026: 1056 against 1040) 3.378 -> 3.128. So 16-bit data take
+// 32 always (the per-unit steps bound their kernel most: run 211, ~7.5 ms on L1-68 against TF32's 8.4 at half the
+// bytes), fp32 where 32 computes at most this factor of the positions 16 would (between L1-71's 1.015 and L1-68's 1.2;
+// untimed between).
+constexpr double kShiftedXUnit32MaxPadding = 1.05;
+
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
 // -122833): direct -> igemm grad_weight went 247 -> 121 ms on L1-68 (32x64 channels per group),
