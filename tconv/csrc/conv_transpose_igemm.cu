@@ -2438,8 +2438,8 @@ __device__ __forceinline__ void round_shifted_x_copies(const float* window, floa
   static_assert(T::kXBoxW == 4 * (T::kCopyCores + 1), "the last item's word after lies inside the window");
 }
 // The 16-bit copies (WeightShiftedXTile<2, kUnitK>): copy r (tap r) holds at position m window position m + 4 + e - r,
-// so its 16 bytes at (ci, K core mq) start at element L = 4 + e - r of the window's 16-byte words mq .. mq + 2 (L <= 11:
-// 8 more fit the 24 elements). Item i = (cb x 2 + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads those three words and
+// so its 16 bytes at (ci, K core mq) start at element L = 4 + e - r of the window's 16-byte words mq .. mq + 2
+// (L <= 11: 8 more fit the 24 elements). Item i = (cb x 2 + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads those three words and
 // writes its piece of each copy: whole words for even L, a funnel of two for odd L. No rounding: fp16/bf16 are the
 // wgmma's own types.
 template <typename T, int kE>

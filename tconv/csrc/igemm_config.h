@@ -405,9 +405,9 @@ struct WeightShiftedXShape {
 // floats, so that the fragment loads (rows gid, columns tig) hit banks (kUnitK + 4) r + c, distinct.
 // 16-bit: a 16-byte core matrix holds 8 positions, so the taps' shifts 0..4 need one copy each (kCopies = kMaxKernelW)
 // and every tap reads its copy from K core 0: the pairs are m64n64k16 over copies (0, 1) and (2, 3), a fifth tap
-// m64n32k16 on copy 4. The window from j0 + p - 4 - e (0 <= e <= 7), kUnitK + 16 wide (a copy's piece at K core mq reads
-// the window's 16-byte words mq .. mq + 2); grad_output rows of kUnitK + 8 elements (a flat row's shift of up to 7;
-// 16-byte multiples as TMA boxes need; the fragments' 32-bit words hit banks (kUnitK / 2 + 4) r + c, distinct).
+// m64n32k16 on copy 4. The window from j0 + p - 4 - e (0 <= e <= 7), kUnitK + 16 wide (a copy's piece at K core mq
+// reads the window's 16-byte words mq .. mq + 2); grad_output rows of kUnitK + 8 elements (a flat row's shift of up to
+// 7; 16-byte multiples as TMA boxes need; the fragments' 32-bit words hit banks (kUnitK / 2 + 4) r + c, distinct).
 // Stages: as many as fit, except fp32 at 16 (6, as measured since run 184; 8 would fit).
 template <int kElemBytes, int kUnitK>
 struct WeightShiftedXTile : WeightShiftedXShape {
