@@ -2525,17 +2525,17 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 }
 
 // The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
-// C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, 16-position chunk of the
-// grad_output row, input H row), H innermost (ShiftedXCursor). Per unit, producer warp 0 (lane 0) loads the x window
-// of input row (n, id, ih) (32 channels x 24 positions from j0 + p - 4 - e) and the grad_output rows (64 channels x
-// 20 positions from j0) at (id s + kd d - p, ih s + kh d - p) that the unit's consumer warpgroups do not share with an
-// earlier unit (shifted_x_reach: at a sweep's first unit every valid row, then one per chain); zeros outside the
-// tensors. A slot is released when the last unit that reads its rows ends. Producer warps 1-3 write the four rounded
-// shifted copies of the window (copy r: position m of the copy is window position m - r + e, zero where the window has
-// none). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load), B = the copies by
-// descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32). fp16/bf16 data
-// (WeightShiftedXTile<2, kUnitK>): the same with k16 steps, boxes of half the bytes and copies that need no rounding
-// (build_shifted_x_copies). kUnitK: grad_output positions per unit, 16 or 32 (WeightGradPlan::shifted_x_unit).
+// C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, kUnitK-position chunk of
+// the grad_output row, input H row), H innermost (ShiftedXCursor); kUnitK is 16 or 32 (WeightGradPlan::
+// shifted_x_unit). Per unit, producer warp 0 (lane 0) loads the x window of input row (n, id, ih) (32 channels x
+// kXBoxW positions from j0 + p - 4 - e) and the grad_output rows (64 channels x kDyBoxW positions from j0) at
+// (id s + kd d - p, ih s + kh d - p) that the unit's consumer warpgroups do not share with an earlier unit
+// (shifted_x_reach: at a sweep's first unit every valid row, then one per chain); zeros outside the tensors. A slot is
+// released when the last unit that reads its rows ends. Producer warps 1-3 write the shifted copies of the window
+// (fp32: four, rounded to TF32, copy r's position m the window's m - r + e; fp16/bf16: one per tap, as they are;
+// build_shifted_x_copies). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load in fp32), B =
+// the copies by descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32); k8 steps for fp32
+// data (TF32), k16 for fp16/bf16.
 template <typename scalar_t, int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
