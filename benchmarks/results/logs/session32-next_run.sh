@@ -1,43 +1,57 @@
 #!/usr/bin/env bash
-# Prepared in session 32 for the next session's first call (~450 s on a fresh machine): the shifted-x grad_weight's
-# unit of 32 with a row's last chunk skipping its empty second half, logs/session32-shifted_x_half_skip.patch (not run
-# on a GPU when prepared). Run 212 had the unit of 32 win on bf16 L1-68 (17.09 -> 14.74 ms fwd+bwd) and TF32 L1-71
-# (3.378 -> 3.128) but lose 1.5 % on TF32 L1-68, whose W_out of 68 computes 96 positions in units of 32 against 80 in
-# units of 16. The patch issues a half-empty unit's first half only (each branch a complete commit group: a branch
-# among one group's wgmmas, or a group split in two with a branch between, made ptxas fence every wgmma, C7519, when
-# tried), and makes 32 the unit for every call (TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 still forces 16).
-#   1. apply the patch, build; the shifted-x tests with the unit left to the rule (32) and forced to 16 (the grid has
-#      W_out 16, 40 and 36 for the skip and 18-32 without it);
-#   2. memcheck and racecheck of the shifted-x kernels at unit 32 (sanitize_small: W_out 20 skips);
-#   3. same-build A/B TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16/32 on L1-68 (tf32, bf16) and L1-71 (tf32).
-# Predicted (a two-term fit of run 212's times, per-unit cost + per-position cost): TF32 L1-68 fwd+bwd 21.9 -> ~21.0
-# ms (grad_weight 8.4 -> ~7.5), bf16 L1-68 14.74 -> ~14.5, L1-71 as run 212 (its last chunk, 1026 mod 32 = 2, skips
-# a half already: 3.13). If TF32 L1-68 wins, land it with the ptxas table rewritten (PTXAS_TABLE=write; the kernel
-# names do not change, their code does) and the notes.
-# Checked when prepared: the patch compiles for sm_90a, 30 shifted-x kernels at 128 registers (setmaxnreg), no spills,
-# no C75xx info.
-# Usage: COMMIT=<sha from the development machine> bash benchmarks/results/logs/session32-next_run.sh
+# Prepared in session 32 for the next session's first two calls (neither patch has run on a GPU):
+#  a. logs/session32-shifted_x_half_skip.patch: the shifted-x grad_weight's unit of 32 with a row's last chunk skipping
+#     its empty second half, and 32 for every call. Run 212 had the unit of 32 win on bf16 L1-68 (17.09 -> 14.74 ms
+#     fwd+bwd) and TF32 L1-71 (3.378 -> 3.128) but lose 1.5 % on TF32 L1-68, whose W_out of 68 computes 96 positions
+#     in units of 32 against 80 in units of 16. Each branch issues a complete commit group (tried first: a break among
+#     one group's wgmmas, and a group split in two with the branch between; both made ptxas fence every wgmma, C7519).
+#     Predicted (a two-term fit of run 212: a cost per unit plus a cost per position): TF32 L1-68 fwd+bwd 21.9 -> ~21.0
+#     ms, bf16 L1-68 14.74 -> ~14.5, L1-71 as run 212.
+#  b. logs/session32-strip_grad_weight_16bit.patch: grad_weight's 1D strip kernel on fp16/bf16 data, the pieces copied
+#     as they are (8-byte cp.async) and widened to fp32 in the slots (exact in TF32), so the MMAs are fp32's; bf16
+#     HiFi-GAN's grad_weight runs the 16-bit mma.sync GEMM today (~8.7 ms at run 40; TF32's strip kernel 4.76).
+#     Predicted: HiFi-GAN bf16 fwd+bwd 16.15 -> ~12 ms.
+# Both compile for sm_90a (no spills, no C75xx info; the fp32 kernels' registers as in the table) and apply together.
+# PHASE=test (first call, ~430 s): apply both, build, the shifted-x tests at unit 32 (the rule) and 16, the strip
+#   tests (the new 16-bit grad_weight test and the planning test), memcheck and racecheck of the shifted-x kernels,
+#   memcheck of the strip grad_weight kernels.
+# PHASE=ab (an immediate second call on the warm machine, ~180 s: the build is cached): same-build A/Bs,
+#   TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16/32 on L1-68 and L1-71, TCONV_STRIP_GRAD_WEIGHT_16BIT=1/0 on HiFi-GAN (bf16).
+# Landing either needs the ptxas table rewritten (PTXAS_TABLE=write scripts/compile_check.sh) and the notes.
+# Usage: COMMIT=<sha> PHASE=test bash benchmarks/results/logs/session32-next_run.sh, then PHASE=ab.
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
 t0=$SECONDS
 L=benchmarks/results/logs
-git apply $L/session32-shifted_x_half_skip.patch || { echo "the patch did not apply"; exit 1; }
+for patch in session32-shifted_x_half_skip session32-strip_grad_weight_16bit; do
+  git apply $L/$patch.patch || { echo "$patch did not apply"; exit 1; }
+done
 python3 -m pip install -q --no-deps --no-build-isolation -e . > /tmp/pip.log 2>&1 || { tail -30 /tmp/pip.log; exit 1; }
 python3 -c "import tconv; tconv._build.load()" > /tmp/build.log 2>&1 || { grep -E "error|Error" /tmp/build.log | head -30; exit 1; }
 echo "build $((SECONDS-t0)) s"; python3 -m tconv digest
-for unit in rule 16; do
-  env $([ $unit = 16 ] && echo TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16) timeout 80 python3 -m pytest -q -rfE \
-    -p no:cacheprovider tests/test_conv_transpose_gpu.py -k "shifted_x" > $OUT/pytest_shifted_x_$unit.log 2>&1
-  echo "shifted-x tests, unit $unit: rc $? ($((SECONDS-t0)) s)"
-  grep -E "passed|failed|Error|assert" $OUT/pytest_shifted_x_$unit.log | tail -6
-done
-for tool in memcheck racecheck; do
-  timeout 70 compute-sanitizer --tool $tool --kernel-name kns=shifted_x python3 tests/sanitize_small.py \
-    >> $OUT/sanitize_shifted_x.log 2>&1
-  echo "$tool (shifted-x kernels, unit 32) rc $?"; tail -1 $OUT/sanitize_shifted_x.log
-done
-OUT=$OUT SWITCH=TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT VALUES="16 32" ROUNDS=2 PRECISIONS="tf32 bf16" timeout 160 \
-  bash scripts/device_switch_ab.sh l1_68_convt3d_square_input_asym_kernel l1_71_convt2d_asym_input_square_kernel \
-  > $OUT/switch_ab.log 2>&1
-echo "A/B rc $?"; grep -E "fwd" $OUT/switch_ab.log | cut -c1-175
+if [ "${PHASE:-test}" = test ]; then
+  for unit in rule 16; do
+    env $([ $unit = 16 ] && echo TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16) timeout 80 python3 -m pytest -q -rfE \
+      -p no:cacheprovider tests/test_conv_transpose_gpu.py -k "shifted_x" > $OUT/pytest_shifted_x_$unit.log 2>&1
+    echo "shifted-x tests, unit $unit: rc $? ($((SECONDS-t0)) s)"
+    grep -E "passed|failed|Error|assert" $OUT/pytest_shifted_x_$unit.log | tail -6
+  done
+  timeout 60 python3 -m pytest -q -rfE -p no:cacheprovider tests/test_conv_transpose_gpu.py \
+    -k "strip_grad_weight_16bit or strip_kernels_run_where_planned or strip_grad_input" > $OUT/pytest_strip.log 2>&1
+  echo "strip tests rc $?"; grep -E "passed|failed|Error|assert" $OUT/pytest_strip.log | tail -6
+  for run in "memcheck shifted_x" "racecheck shifted_x" "memcheck strip_grad_weight"; do
+    set -- $run
+    timeout 60 compute-sanitizer --tool $1 --kernel-name kns=$2 python3 tests/sanitize_small.py \
+      >> $OUT/sanitize.log 2>&1
+    echo "$1 ($2 kernels) rc $?"; tail -1 $OUT/sanitize.log
+  done
+else
+  OUT=$OUT SWITCH=TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT VALUES="16 32" ROUNDS=2 PRECISIONS="tf32 bf16" timeout 110 \
+    bash scripts/device_switch_ab.sh l1_68_convt3d_square_input_asym_kernel l1_71_convt2d_asym_input_square_kernel \
+    > $OUT/switch_unit.log 2>&1
+  echo "A/B unit rc $?"; grep -E "fwd" $OUT/switch_unit.log | cut -c1-175
+  mkdir -p $OUT/strip && OUT=$OUT/strip SWITCH=TCONV_STRIP_GRAD_WEIGHT_16BIT VALUES="1 0" ROUNDS=2 PRECISIONS="bf16" \
+    timeout 60 bash scripts/device_switch_ab.sh real_hifigan_up > $OUT/switch_strip.log 2>&1
+  echo "A/B strip rc $?"; grep -E "fwd" $OUT/switch_strip.log | cut -c1-175
+fi
 echo "done $((SECONDS-t0)) s"
