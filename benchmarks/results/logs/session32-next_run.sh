@@ -7,23 +7,28 @@
 #     one group's wgmmas, and a group split in two with the branch between; both made ptxas fence every wgmma, C7519).
 #     Predicted (a two-term fit of run 212: a cost per unit plus a cost per position): TF32 L1-68 fwd+bwd 21.9 -> ~21.0
 #     ms, bf16 L1-68 14.74 -> ~14.5, L1-71 as run 212.
-#  b. logs/session32-strip_grad_weight_16bit.patch: grad_weight's 1D strip kernel on fp16/bf16 data, the pieces copied
-#     as they are (8-byte cp.async) and widened to fp32 in the slots (exact in TF32), so the MMAs are fp32's; bf16
-#     HiFi-GAN's grad_weight runs the 16-bit mma.sync GEMM today (~8.7 ms at run 40; TF32's strip kernel 4.76).
-#     Predicted: HiFi-GAN bf16 fwd+bwd 16.15 -> ~12 ms.
+#  b. logs/session32-strip_backward_16bit.patch: the 1D strip grad_input and grad_weight kernels (HiFi-GAN's backward)
+#     on fp16/bf16 data. Both copy or load 4-element pieces as they are (8-byte cp.async / loads) and widen them to
+#     fp32 (exact in TF32), and the weights are packed widened, so the slots and MMAs are fp32's; grad_input is rounded
+#     once at its store. bf16 HiFi-GAN runs the 16-bit gathers for grad_input and the 16-bit mma.sync GEMM for
+#     grad_weight today (backward ~14.5 of its 16.15 ms fwd+bwd; TF32's strip kernels: grad_weight 4.76 ms).
+#     Dev switches TCONV_STRIP_GRAD_INPUT_16BIT, TCONV_STRIP_GRAD_WEIGHT_16BIT. Predicted: HiFi-GAN bf16 fwd+bwd
+#     16.15 -> ~9.5-10 ms (grad_weight ~8.7 -> ~4.6, grad_input ~5.8 -> ~3.5).
 # Both compile for sm_90a (no spills, no C75xx info; the fp32 kernels' registers as in the table) and apply together.
-# PHASE=test (first call, ~430 s): apply both, build, the shifted-x tests at unit 32 (the rule) and 16, the strip
-#   tests (the new 16-bit grad_weight test and the planning test), memcheck and racecheck of the shifted-x kernels,
-#   memcheck of the strip grad_weight kernels.
+# PHASE=test (first call, ~460 s): apply both, build, the shifted-x tests at unit 32 (the rule) and 16, the strip
+#   tests (grad_input's grid in tf32/fp16/bf16 with every gradient, the 16-bit grad_weight test, the planning test),
+#   memcheck and racecheck of the shifted-x kernels, memcheck of the strip backward kernels.
 # PHASE=ab (an immediate second call on the warm machine, ~180 s: the build is cached): same-build A/Bs,
-#   TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16/32 on L1-68 and L1-71, TCONV_STRIP_GRAD_WEIGHT_16BIT=1/0 on HiFi-GAN (bf16).
-# Landing either needs the ptxas table rewritten (PTXAS_TABLE=write scripts/compile_check.sh) and the notes.
+#   TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16/32 on L1-68 and L1-71; TCONV_STRIP_GRAD_WEIGHT_16BIT=1/0 and
+#   TCONV_STRIP_GRAD_INPUT_16BIT=1/0 on HiFi-GAN (bf16), each alone.
+# Landing either needs the ptxas table rewritten (PTXAS_TABLE=write scripts/compile_check.sh) and the notes; b also
+# the README's and _ops.py's igemm_strip text (grad_input and grad_weight on 16-bit data).
 # Usage: COMMIT=<sha> PHASE=test bash benchmarks/results/logs/session32-next_run.sh, then PHASE=ab.
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
 t0=$SECONDS
 L=benchmarks/results/logs
-for patch in session32-shifted_x_half_skip session32-strip_grad_weight_16bit; do
+for patch in session32-shifted_x_half_skip session32-strip_backward_16bit; do
   git apply $L/$patch.patch || { echo "$patch did not apply"; exit 1; }
 done
 python3 -m pip install -q --no-deps --no-build-isolation -e . > /tmp/pip.log 2>&1 || { tail -30 /tmp/pip.log; exit 1; }
@@ -36,10 +41,10 @@ if [ "${PHASE:-test}" = test ]; then
     echo "shifted-x tests, unit $unit: rc $? ($((SECONDS-t0)) s)"
     grep -E "passed|failed|Error|assert" $OUT/pytest_shifted_x_$unit.log | tail -6
   done
-  timeout 60 python3 -m pytest -q -rfE -p no:cacheprovider tests/test_conv_transpose_gpu.py \
+  timeout 90 python3 -m pytest -q -rfE -p no:cacheprovider tests/test_conv_transpose_gpu.py \
     -k "strip_grad_weight_16bit or strip_kernels_run_where_planned or strip_grad_input" > $OUT/pytest_strip.log 2>&1
   echo "strip tests rc $?"; grep -E "passed|failed|Error|assert" $OUT/pytest_strip.log | tail -6
-  for run in "memcheck shifted_x" "racecheck shifted_x" "memcheck strip_grad_weight"; do
+  for run in "memcheck shifted_x" "racecheck shifted_x" "memcheck strip_grad"; do
     set -- $run
     timeout 60 compute-sanitizer --tool $1 --kernel-name kns=$2 python3 tests/sanitize_small.py \
       >> $OUT/sanitize.log 2>&1
@@ -50,8 +55,10 @@ else
     bash scripts/device_switch_ab.sh l1_68_convt3d_square_input_asym_kernel l1_71_convt2d_asym_input_square_kernel \
     > $OUT/switch_unit.log 2>&1
   echo "A/B unit rc $?"; grep -E "fwd" $OUT/switch_unit.log | cut -c1-175
-  mkdir -p $OUT/strip && OUT=$OUT/strip SWITCH=TCONV_STRIP_GRAD_WEIGHT_16BIT VALUES="1 0" ROUNDS=2 PRECISIONS="bf16" \
-    timeout 60 bash scripts/device_switch_ab.sh real_hifigan_up > $OUT/switch_strip.log 2>&1
-  echo "A/B strip rc $?"; grep -E "fwd" $OUT/switch_strip.log | cut -c1-175
+  for switch in TCONV_STRIP_GRAD_WEIGHT_16BIT TCONV_STRIP_GRAD_INPUT_16BIT; do
+    mkdir -p $OUT/$switch && OUT=$OUT/$switch SWITCH=$switch VALUES="1 0" ROUNDS=2 PRECISIONS="bf16" timeout 50 \
+      bash scripts/device_switch_ab.sh real_hifigan_up > $OUT/$switch.log 2>&1
+    echo "A/B $switch rc $?"; grep -E "fwd" $OUT/$switch.log | cut -c1-175
+  done
 fi
 echo "done $((SECONDS-t0)) s"
