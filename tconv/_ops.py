@@ -46,7 +46,7 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # grad_output, which also takes fp16/bf16 on k16 MMAs: csrc/conv_transpose.h; an error elsewhere)
 # and runs grad_weight on its strip kernel where that can run (W_in a multiple of 4 too; "igemm" elsewhere), and
 # the forward on its strip kernels where they can run (1D lines, T = 1, 2 or 4 whole strides, any W stride; or
-# stride 1 with a W kernel of 3, 5 or 7, fp16/bf16 too; "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides
+# stride 1 with a W kernel of 3, 5 or 7; both on fp16/bf16 too, k16; "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides
 # that are multiples of 8) and grad_weight's where their grids are large enough (csrc/igemm_config.h:
 # StripAutoRule, run 143); "grouped_mma" forces the tensor-core kernels for few channels
 # per group (forward and grad_input; grad_weight as under "auto"); "auto" takes them for the fp32 forward with
