@@ -23,6 +23,8 @@ enum class DType : int { kFloat16 = 0, kBFloat16 = 1, kFloat32 = 2, kFloat64 = 3
 constexpr int element_bytes(DType dtype) {
   return dtype == DType::kFloat64 ? 8 : dtype == DType::kFloat32 ? 4 : 2;
 }
+// fp16 or bf16.
+constexpr bool is_16bit(DType dtype) { return element_bytes(dtype) == 2; }
 
 struct ConvTransposeParams {
   int64_t batch = 0;

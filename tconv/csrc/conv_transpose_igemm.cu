@@ -2439,9 +2439,9 @@ __device__ __forceinline__ void round_shifted_x_copies(const float* window, floa
 }
 // The 16-bit copies (WeightShiftedXTile<2, kUnitK>): copy r (tap r) holds at position m window position m + 4 + e - r,
 // so its 16 bytes at (ci, K core mq) start at element L = 4 + e - r of the window's 16-byte words mq .. mq + 2
-// (L <= 11: 8 more fit the 24 elements). Item i = (cb x 2 + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads those three words and
-// writes its piece of each copy: whole words for even L, a funnel of two for odd L. No rounding: fp16/bf16 are the
-// wgmma's own types.
+// (L <= 11: 8 more fit the 24 elements). Item i = (cb x kCopyCores + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads
+// those three words and writes its piece of each copy: whole words for even L, a funnel of two for odd L. No
+// rounding: fp16/bf16 are the wgmma's own types.
 template <typename T, int kE>
 __device__ __forceinline__ void shift_x_copies_16bit(const uint16_t* window, uint16_t* copy, int shifter) {
   constexpr int kItems = T::kBlockN * T::kCopyCores, kCopyStride = T::kBlockN * T::kCopyK;
@@ -2643,7 +2643,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     int shift = 0, inside = BK;
     if (args.dy_flat) {
       const FlatDyRow r = flat_dy_row<T::kAlign>(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
-                                      ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
+                                                 ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
       shift = r.shift;
       inside = r.outside ? 0 : r.inside;
     }
@@ -2870,6 +2870,22 @@ template <typename scalar_t>
   }
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
+// A K group of the strip forwards' x operand as a thread loads and stores it: 4 fp32 channels (load_channel_quad,
+// rounded to TF32 when stored: wgmma would truncate) or 8 fp16/bf16 ones (load_channel_octet, stored as they are).
+template <typename scalar_t>
+struct StripXGroup {
+  static constexpr bool k16Bit = sizeof(scalar_t) == 2;
+  using type = std::conditional_t<k16Bit, uint4, float4>;
+  __device__ __forceinline__ static type load(const scalar_t* src, int64_t channel_stride, bool inside,
+                                              int channels_left) {
+    if constexpr (k16Bit) return load_channel_octet(src, channel_stride, inside, channels_left);
+    else return load_channel_quad(src, channel_stride, inside, channels_left);
+  }
+  __device__ __forceinline__ static type stored(const type& group) {
+    if constexpr (k16Bit) return group;
+    else return tf32_rounded(group);
+  }
+};
 
 // The strip kernels' pipeline (one block per SM, kStages shared-memory slots, kInFlight wgmma groups in flight),
 // given a kernel's four parts:
@@ -3131,7 +3147,6 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripGradInputTile;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, R = Tile::kRows, kThreads = Tile::kThreads;
-  constexpr bool k16Bit = sizeof(scalar_t) == 2;
   constexpr int kGroupChannels = 16 / int(sizeof(scalar_t));
   constexpr int kStageKValues = Tile::kStageK * 4 / int(sizeof(scalar_t));
   constexpr int kSteps = Tile::kStageK / 8, kAFloats = Tile::kStageAFloats;  // k steps per stage: 4 either way
@@ -3162,18 +3177,13 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
   const int64_t tail_offset = x_offset_of(tail_row, tail_inside) + kGroupChannels * tail_group * a.x_stride[1];
   tail_inside = tail_inside && tail_thread;
   // Two sets: the prologue loads stage st + 1 before it stores stage st (the accumulators are not live yet).
-  // A K group as loaded: 4 fp32 values (rounded when stored), or 8 fp16/bf16 ones packed as they will be stored.
-  using Group = std::conditional_t<k16Bit, uint4, float4>;
+  using Group = typename StripXGroup<scalar_t>::type;
   Group held[2][kGroups];
   Group held_tail[2];
-  auto load_group = [&](const scalar_t* src, bool inside, int channels_left) -> Group {
-    if constexpr (k16Bit) return load_channel_octet(src, a.x_stride[1], inside, channels_left);
-    else return load_channel_quad(src, a.x_stride[1], inside, channels_left);
+  auto load_group = [&](const scalar_t* src, bool inside, int channels_left) {
+    return StripXGroup<scalar_t>::load(src, a.x_stride[1], inside, channels_left);
   };
-  auto rounded = [](const Group& g) -> Group {
-    if constexpr (k16Bit) return g;
-    else return tf32_rounded(g);
-  };
+  const auto rounded = StripXGroup<scalar_t>::stored;
 
   auto copy_weights = [&](int slot, int stage) {
     copy_strip_weights(smem + slot * kStageFloats, packed + int64_t(stage) * kAFloats, tid);
@@ -3430,16 +3440,11 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   locate(tail_row, x_tail, tail_inside);
   tail_inside = tail_inside && tail_thread;
 
-  // A K group as loaded: 4 fp32 values (rounded when stored), or 8 fp16/bf16 ones packed as they will be stored.
-  using Group = std::conditional_t<k16Bit, uint4, float4>;
-  auto load_group = [&](const scalar_t* src, bool inside, int channels_left) -> Group {
-    if constexpr (k16Bit) return load_channel_octet(src, a.x_stride[1], inside, channels_left);
-    else return load_channel_quad(src, a.x_stride[1], inside, channels_left);
+  using Group = typename StripXGroup<scalar_t>::type;
+  auto load_group = [&](const scalar_t* src, bool inside, int channels_left) {
+    return StripXGroup<scalar_t>::load(src, a.x_stride[1], inside, channels_left);
   };
-  auto rounded = [](const Group& g) -> Group {
-    if constexpr (k16Bit) return g;
-    else return tf32_rounded(g);
-  };
+  const auto rounded = StripXGroup<scalar_t>::stored;
   Group held[2][kGroups];
   Group held_tail[2];
   auto load = [&](int set, int) {
@@ -4633,8 +4638,7 @@ StripForwardPlan strip_forward_plan(const ConvTransposeParams& p, DType dtype = 
   using Tile = StripGradInputTile;
   StripForwardPlan plan;
   plan.taps = int(p.kernel[2] / p.stride[2]);
-  const bool sixteen_bit = dtype == DType::kFloat16 || dtype == DType::kBFloat16;
-  plan.channels_per_stage = Tile::kStageK * (sixteen_bit ? 2 : 1) / plan.taps;
+  plan.channels_per_stage = Tile::kStageK * 4 / element_bytes(dtype) / plan.taps;  // 16-bit: twice the K values
   plan.stages = int((p.in_channels + plan.channels_per_stage - 1) / plan.channels_per_stage);
   plan.m_tiles = int((p.out_channels * p.stride[2] + Tile::kBlockM - 1) / Tile::kBlockM);
   plan.first_row = int(p.padding[2] / p.stride[2]);
@@ -4666,8 +4670,7 @@ bool strip_lines_16bit_enabled() {
 }
 bool strip_lines_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   using Tile = StripGradInputTile;
-  const bool sixteen_bit = dtype == DType::kFloat16 || dtype == DType::kBFloat16;
-  if (sixteen_bit ? !strip_lines_16bit_enabled() || !strip_lines_possible(p, DType::kFloat32, false)
+  if (is_16bit(dtype) ? !strip_lines_16bit_enabled() || !strip_lines_possible(p, DType::kFloat32, false)
                   : !strip_lines_possible(p, dtype, split_tf32))
     return false;
   const int64_t s = p.stride[2];
@@ -4737,7 +4740,7 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
   if (p.in_channels >= big || p.out_channels >= big || p.kernel[0] * p.kernel[1] >= big) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
-  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16)  // k16 MMAs whatever torch's TF32 flag says
+  if (is_16bit(dtype))  // k16 MMAs whatever torch's TF32 flag says
     return unit_stride_16bit_enabled() && strip_mode_possible(p, DType::kFloat32, false);
   return strip_mode_possible(p, dtype, split_tf32);
 }
@@ -4839,16 +4842,9 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
 // The data type picks the instantiation (unit_stride_forward_possible admits fp32, fp16 and bf16).
 cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                                 const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
-  switch (dtype) {
-    case DType::kFloat32:
-      return unit_stride_forward_typed<float>(p, dtype, input, weight, bias, output, packed_weight, stream);
-    case DType::kFloat16:
-      return unit_stride_forward_typed<__half>(p, dtype, input, weight, bias, output, packed_weight, stream);
-    case DType::kBFloat16:
-      return unit_stride_forward_typed<__nv_bfloat16>(p, dtype, input, weight, bias, output, packed_weight,
-                                                      stream);
-    default: return cudaErrorInvalidValue;
-  }
+  return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return unit_stride_forward_typed<scalar_t>(p, dtype, input, weight, bias, output, packed_weight, stream);
+  });
 }
 }  // namespace
 
@@ -4912,15 +4908,9 @@ cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void*
                           const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
   if (takes_unit_stride_form(p))
     return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream);
-  switch (dtype) {
-    case DType::kFloat32:
-      return strip_lines_forward_typed<float>(p, dtype, input, weight, bias, output, packed_weight, stream);
-    case DType::kFloat16:
-      return strip_lines_forward_typed<__half>(p, dtype, input, weight, bias, output, packed_weight, stream);
-    case DType::kBFloat16:
-      return strip_lines_forward_typed<__nv_bfloat16>(p, dtype, input, weight, bias, output, packed_weight, stream);
-    default: return cudaErrorInvalidValue;
-  }
+  return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return strip_lines_forward_typed<scalar_t>(p, dtype, input, weight, bias, output, packed_weight, stream);
+  });
 }
 
 // grad_input at unit stride is the unit-stride forward of grad_output: with o = i - p + k dil, grad_x[i] =
@@ -5636,8 +5626,7 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
                                  int device, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightShiftedXShape;
-  const bool narrow = dtype == DType::kFloat16 || dtype == DType::kBFloat16;
-  if (device < 0 || !(dtype == DType::kFloat32 || (narrow && grad_weight_shifted_x_16bit())) ||
+  if (device < 0 || !(dtype == DType::kFloat32 || (is_16bit(dtype) && grad_weight_shifted_x_16bit())) ||
       !grad_weight_shifted_x_allowed() ||
       !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
     return false;

@@ -21,6 +21,17 @@ template <> struct AccType<double> { using type = double; };
     return cudaErrorInvalidValue;                                                  \
   }()
 
+// The same for the types the tensor-core kernels take (fp32, fp16, bf16); any other refused.
+#define TCONV_FLOAT_DTYPE_SWITCH(DTYPE, SCALAR_T, ...)                                       \
+  [&]() -> cudaError_t {                                                                     \
+    switch (DTYPE) {                                                                         \
+      case ::tconv::DType::kFloat16: { using SCALAR_T = __half; return __VA_ARGS__(); }         \
+      case ::tconv::DType::kBFloat16: { using SCALAR_T = __nv_bfloat16; return __VA_ARGS__(); } \
+      case ::tconv::DType::kFloat32: { using SCALAR_T = float; return __VA_ARGS__(); }          \
+      default: return cudaErrorInvalidValue;                                                 \
+    }                                                                                        \
+  }()
+
 // 32-bit offsets are cheaper; 64-bit is used only when some tensor spans 2^31 elements or more.
 #define TCONV_INDEX_SWITCH(USE_INT64, INDEX_T, ...)                                \
   [&]() -> cudaError_t {                                                           \

@@ -870,16 +870,6 @@ cudaError_t with_layout_and_pack(const GroupNormActParams& p, bool wide, Run run
   return run(std::integral_constant<int, 1>{}, std::false_type{});
 }
 
-#define TCONV_NORM_DTYPE_SWITCH(DTYPE, SCALAR_T, ...)                                        \
-  [&]() -> cudaError_t {                                                                     \
-    switch (DTYPE) {                                                                         \
-      case DType::kFloat16: { using SCALAR_T = __half; return __VA_ARGS__(); }               \
-      case DType::kBFloat16: { using SCALAR_T = __nv_bfloat16; return __VA_ARGS__(); }       \
-      case DType::kFloat32: { using SCALAR_T = float; return __VA_ARGS__(); }                \
-      default: return cudaErrorInvalidValue;                                                 \
-    }                                                                                        \
-  }()
-
 }  // namespace
 
 int64_t group_norm_act_splits(const GroupNormActParams& p, int sm_count) {
@@ -914,7 +904,7 @@ cudaError_t group_norm_act_forward(const GroupNormActParams& p, const void* y, c
                                    void* z, float* mean, float* rstd, float* workspace, cudaStream_t stream) {
   if (!valid_params(p)) return cudaErrorInvalidValue;
   const bool wide = wide_packs_fit(p, {y, z});
-  return TCONV_NORM_DTYPE_SWITCH(p.dtype, scalar_t, [&] {
+  return TCONV_FLOAT_DTYPE_SWITCH(p.dtype, scalar_t, [&] {
     return with_layout_and_pack<scalar_t>(p, wide, [&](auto vec, auto first) {
       return forward_with<scalar_t, decltype(vec)::value, decltype(first)::value>(
           p, static_cast<const scalar_t*>(y), static_cast<const scalar_t*>(gamma), static_cast<const scalar_t*>(beta),
@@ -928,7 +918,7 @@ cudaError_t group_norm_act_backward(const GroupNormActParams& p, const void* gra
                                     void* grad_beta, float* workspace, cudaStream_t stream) {
   if (!valid_params(p)) return cudaErrorInvalidValue;
   const bool wide = wide_packs_fit(p, {grad_z, y, grad_y});
-  return TCONV_NORM_DTYPE_SWITCH(p.dtype, scalar_t, [&] {
+  return TCONV_FLOAT_DTYPE_SWITCH(p.dtype, scalar_t, [&] {
     return with_layout_and_pack<scalar_t>(p, wide, [&](auto vec, auto first) {
       return backward_with<scalar_t, decltype(vec)::value, decltype(first)::value>(
           p, static_cast<const scalar_t*>(grad_z), static_cast<const scalar_t*>(y), mean, rstd,
