@@ -14,15 +14,19 @@ nvcc_logged() {  # log file, nvcc arguments...
   if ! "$NVCC" "$@" -Xptxas -v 2> "$log"; then cat "$log"; return 1; fi
   grep -v -e "ptxas info" -e "bytes stack frame" "$log" || true
 }
+# The flags torch.utils.cpp_extension adds to every nvcc call: without them a conversion from __half that the real
+# build refuses (e.g. static_cast<float>) compiles here (session 33's first device build failed so).
+torch_nvcc_flags=(-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_BFLOAT16_CONVERSIONS__
+  -D__CUDA_NO_HALF2_OPERATORS__ --expt-relaxed-constexpr)
 # sm_90 (without the Hopper-only wgmma kernels) and sm_90a with them (TCONV_WGMMA), as _build.py builds.
 for src in tconv/csrc/*.cu; do
   name="$(basename "$src")"
   echo "nvcc sm_80+sm_90: $src"
-  nvcc_logged "$work/ptxas_$name.log" -std=c++17 -O3 -Xptxas -warn-spills \
+  nvcc_logged "$work/ptxas_$name.log" -std=c++17 -O3 -Xptxas -warn-spills "${torch_nvcc_flags[@]}" \
     -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
     -c "$src" -o "$work/$name.o"
   echo "nvcc sm_90a (wgmma): $src"
-  nvcc_logged "$work/ptxas_$name.90a.log" -std=c++17 -O3 -Xptxas -warn-spills -DTCONV_WGMMA \
+  nvcc_logged "$work/ptxas_$name.90a.log" -std=c++17 -O3 -Xptxas -warn-spills "${torch_nvcc_flags[@]}" -DTCONV_WGMMA \
     -gencode=arch=compute_90a,code=sm_90a -c "$src" -o "$work/$name.90a.o"
 done
 # Registers and spills of every kernel against scripts/ptxas_registers.txt (why: scripts/ptxas_registers.py).

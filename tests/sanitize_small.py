@@ -175,10 +175,10 @@ for channels_last, dtype in ((False, torch.float32), (True, torch.bfloat16)):
     beta = torch.randn(12, device=DEVICE, dtype=dtype, requires_grad=True)
     z = act_group_norm(y, 3, gamma, beta, 1e-5, "silu")
     z.backward(torch.randn_like(z))
-# The strip kernels (Hopper in TF32 mode, forced: "auto" takes them only on grids that fill the GPU; elsewhere
-# "igemm_strip" runs the other kernels): k16 s8 p4; grad_input over two C_in tiles and two position tiles, C_out
-# not a multiple of a stage's channels; grad_weight over two N tiles, its K chunks taken from both lines; the
-# forward over two N tiles with a partial K stage. Then the forward at W stride 5 (128-row M tiles across
+# The strip kernels (Hopper in TF32 mode, and 16-bit data; forced: "auto" takes them only on grids that fill the
+# GPU; elsewhere "igemm_strip" runs the other kernels): k16 s8 p4; grad_input over two C_in tiles and two position
+# tiles, C_out not a multiple of a stage's channels; grad_weight over two N tiles, its K chunks taken from both
+# lines; the forward over two N tiles with a partial K stage. Then the forward at W stride 5 (128-row M tiles across
 # channels, a partial one), with bias and output_padding. Then the unit-stride form: 3D k3x5x5 (two row tiles across
 # samples, 16-channel stages with a partial one; its grad_input through the same form) and 2D k3x7 over two
 # output-channel tiles (8-channel stages), and fp16/bf16 data on it.
@@ -199,6 +199,13 @@ with tconv._ops.use_algorithm("igemm_strip"):
         tconv.conv_transpose1d(torch.randn(2, 70, 90, device=DEVICE, dtype=dtype),
                                torch.randn(70, 30, 10, device=DEVICE, dtype=dtype),
                                torch.randn(30, device=DEVICE, dtype=dtype), 5, 3, 2)
+    # fp16/bf16 data on grad_input's and grad_weight's strip kernels (8-byte pieces widened to fp32 in the kernels),
+    # k16 s8 p4 as above
+    for dtype in (torch.bfloat16, torch.float16):
+        x = torch.randn(2, 136, 260, device=DEVICE, dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose1d(x, torch.randn(136, 11, 16, device=DEVICE, dtype=dtype, requires_grad=True),
+                                     None, 8, 4)
+        out.backward(torch.randn_like(out))
     # fp16/bf16 data on the unit-stride form (2-byte loads and stores; the 32-channel tap-pairs tile for bf16, 64 for
     # fp16), forward and grad_input
     for dtype, cout in ((torch.bfloat16, 32), (torch.float16, 64)):

@@ -838,7 +838,8 @@ def strip_kernel_runs():
     return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
 
 
-# grad_input's strip kernel (conv_transpose_igemm.cu, strip_grad_input; Hopper, TF32 mode): W stride 8, 16 and 32
+# grad_input's strip kernel (conv_transpose_igemm.cu, strip_grad_input; Hopper, TF32 mode, and fp16/bf16 data widened
+# to fp32 in the kernel unless TCONV_STRIP_GRAD_INPUT_16BIT=0): W stride 8, 16 and 32
 # with T = 1, 2 and 4 whole strides per W kernel (channels per stage 4, 2, 1), against float64 and cuDNN in the
 # same mode, with every gradient checked. C_in over several 128-channel tiles with a partial one, C_out not a
 # multiple of a stage's channels, positions over several 256-wide tiles with a partial one, padding 0 and beyond
@@ -864,13 +865,55 @@ STRIP_GRID = [
 ]
 
 
+STRIP_GRAD_INPUT_16BIT = os.environ.get("TCONV_STRIP_GRAD_INPUT_16BIT", "1") not in ("", "0")
+
+
+@pytest.mark.parametrize("mode", ["tf32", "fp16", "bf16"])
 @pytest.mark.parametrize("case", STRIP_GRID, ids=[f"s{i}" for i in range(len(STRIP_GRID))])
-def test_strip_grad_input(case, poison_allocator):
+def test_strip_grad_input(case, mode, poison_allocator):
     if not strip_kernel_runs():
         pytest.skip("the strip kernel runs on sm_90a builds on compute capability 9.0")
-    for algorithm in ("igemm_strip", "auto"):
-        run_case(*case, mode="tf32", layout="contiguous", seed=zlib.crc32(f"{case}strip".encode()) % 10000,
+    for algorithm in ("igemm_strip", "auto") if mode == "tf32" or STRIP_GRAD_INPUT_16BIT else ("auto",):
+        run_case(*case, mode=mode, layout="contiguous", seed=zlib.crc32(f"{case}{mode}strip".encode()) % 10000,
                  poison=poison_allocator, algorithm=algorithm)
+
+
+# grad_weight's strip kernel on fp16/bf16 data (x and grad_output pieces copied as they are, widened to fp32 in the
+# kernel's slots, TF32 MMAs on exact values), forced by "igemm_strip" through the grad_weight op alone (so that the
+# kernel is checked by name; test_strip_grad_input runs it within whole backwards): STRIP_GRID's cases whose input W
+# is a multiple of 4, against float64 and torch's
+# grad_weight in the same dtype, into poisoned memory; the kernel ran (but at batch 0: no positions, zeros written)
+# unless TCONV_STRIP_GRAD_WEIGHT_16BIT=0.
+STRIP_GRAD_WEIGHT_16BIT = os.environ.get("TCONV_STRIP_GRAD_WEIGHT_16BIT", "1") not in ("", "0")
+STRIP_GRID_W4 = [case for case in STRIP_GRID if case[10][-1] % 4 == 0]
+
+
+@pytest.mark.parametrize("mode", ["fp16", "bf16"])
+@pytest.mark.parametrize("case", STRIP_GRID_W4, ids=[f"w{i}" for i in range(len(STRIP_GRID_W4))])
+def test_strip_grad_weight_16bit(case, mode, poison_allocator):
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"{case}{mode}sgw".encode()) % 10000)
+    dtype = dtype_of(mode)
+    x = make_tensor([batch, cin, *spatial], dtype, "contiguous", gen)
+    weight_shape = [cin, cout // groups, *kernel]
+    args = (stride, padding, output_padding, groups, dilation)
+    out_shape = tconv._args.output_shape(x.shape, torch.Size(weight_shape), stride, padding, output_padding,
+                                         dilation, groups)
+    grad = make_tensor(list(out_shape), dtype, "contiguous", gen)
+    poison_allocator()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        got = tconv_grad_weight("igemm_strip", grad, x, weight_shape, stride, padding, dilation, groups)
+        torch.cuda.synchronize()
+    data = {"fp16": "__half", "bf16": "__nv_bfloat16"}[mode]
+    ran = any(f"strip_grad_weight_kernel<{data}," in n for n in grad_weight_kernel_names(prof))
+    assert ran == (STRIP_GRAD_WEIGHT_16BIT and batch > 0), grad_weight_kernel_names(prof)
+    w_same = torch.zeros(weight_shape, dtype=dtype, device="cuda", requires_grad=True)
+    torch_same = torch.autograd.grad(TORCH_FN[dims](x, w_same, None, *args), w_same, grad)[0]
+    w64 = torch.zeros(weight_shape, dtype=torch.float64, device="cuda", requires_grad=True)
+    ref64 = torch.autograd.grad(TORCH_FN[dims](x.double(), w64, None, *args), w64, grad.double())[0]
+    check_close("grad_weight", got, ref64, torch_same, mode)
 
 
 # The forward's strip kernel (strip_forward; Hopper, TF32 mode) takes any W stride with T = 1, 2 or 4 whole strides
@@ -1028,15 +1071,15 @@ def test_strip_kernels_run_where_planned():
     """Under "auto" in TF32 mode the three strip kernels run on k16 s8 lines of 16 x 128 -> 128 channels x 1024
     positions (grids past StripAutoRule's bounds on an H100/H200); at W_in 1025 grad_weight leaves for the GEMM
     while the forward and grad_input stay; on one small line (grids of a few blocks) "auto" runs only grad_input's,
-    "igemm_strip" all three; exact fp32 runs none."""
+    "igemm_strip" all three; exact fp32 runs none; bf16 runs all three."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if torch.cuda.get_device_properties(0).multi_processor_count > 132:
         pytest.skip("the shapes are sized for at most 132 SMs (StripAutoRule's grid bounds)")
 
     def kernel_names(batch, channels, width, mode, algorithm="auto"):
-        x = torch.randn(batch, channels, width, device="cuda", requires_grad=True)
-        w = torch.randn(channels, channels, 16, device="cuda", requires_grad=True)
+        x = torch.randn(batch, channels, width, device="cuda", dtype=dtype_of(mode), requires_grad=True)
+        w = torch.randn(channels, channels, 16, device="cuda", dtype=dtype_of(mode), requires_grad=True)
         with precision(mode), tconv._ops.use_algorithm(algorithm), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             out = tconv.conv_transpose1d(x, w, None, 8, 4)
@@ -1055,6 +1098,12 @@ def test_strip_kernels_run_where_planned():
     names = kernel_names(1, 64, 256, "tf32", "igemm_strip")
     assert all(k in names for k in strip_kernels), names
     assert "_strip_" not in kernel_names(16, 128, 1024, "fp32")
+    # bf16: all three take 16-bit data (grad_input's and grad_weight's widened to fp32 in the kernel).
+    names = kernel_names(16, 128, 1024, "bf16")
+    assert ("strip_grad_input_kernel" in names) == STRIP_GRAD_INPUT_16BIT, names
+    assert ("strip_grad_weight_kernel" in names) == STRIP_GRAD_WEIGHT_16BIT, names
+    strip_lines_16bit = os.environ.get("TCONV_STRIP_LINES_16BIT", "1") not in ("", "0")
+    assert ("strip_forward_kernel" in names) == strip_lines_16bit, names
 
 
 def test_unit_stride_forward_where_planned():
@@ -1136,13 +1185,13 @@ def test_unit_stride_tap_pairs_where_switched(taps):
 
 
 def test_strip_grad_input_refusals():
-    """Forcing the strip kernel where it cannot run is an error (exact fp32, bf16, W stride 4, odd padding, a
-    misaligned grad_output); "auto" then takes another kernel and stays correct."""
+    """Forcing the strip kernel where it cannot run is an error (exact fp32, W stride 4, odd padding, a misaligned
+    grad_output in fp32 and in bf16); "auto" then takes another kernel and stays correct."""
     if not strip_kernel_runs():
         pytest.skip("the strip kernel runs on sm_90a builds on compute capability 9.0")
     gen = torch.Generator(device="cuda").manual_seed(5)
     w = torch.randn(24, 16, 16, device="cuda", generator=gen)
-    cases = [("fp32", torch.float32, 8, 4, 0), ("bf16", torch.bfloat16, 8, 4, 0), ("tf32", torch.float32, 4, 0, 0),
+    cases = [("fp32", torch.float32, 8, 4, 0), ("bf16", torch.bfloat16, 8, 4, 1), ("tf32", torch.float32, 4, 0, 0),
              ("tf32", torch.float32, 8, 2, 0), ("tf32", torch.float32, 8, 4, 1)]
     for mode, dtype, stride, padding, offset in cases:
         x = torch.randn(2, 24, 30, device="cuda", generator=gen).to(dtype).requires_grad_()

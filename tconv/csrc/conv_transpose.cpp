@@ -247,9 +247,9 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   const bool unit_stride_possible = unit_stride_grad_input_possible(p, to_dtype(grad_output), !allow_tf32);
   TCONV_CHECK(algorithm != "igemm_strip" || strip_possible || unit_stride_possible,
               "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a, groups 1: either "
-              "fp32 in TF32 mode with 1D lines, W stride a multiple of 8, a W kernel of whole strides with kernel W "
-              "dividing 32, W padding and output W multiples of 4, grad_output W-contiguous and 16-byte aligned; or "
-              "fp32 in TF32 mode, fp16 or bf16 with stride 1, W dilation 1, a W kernel of 3, 5 or 7, padding at most "
+              "fp32 in TF32 mode, fp16 or bf16 with 1D lines, W stride a multiple of 8, a W kernel of whole strides "
+              "with kernel W dividing 32, W padding and output W multiples of 4, grad_output W-contiguous and "
+              "16-byte aligned; or fp32 in TF32 mode, fp16 or bf16 with stride 1, W dilation 1, a W kernel of 3, 5 or 7, padding at most "
               "dilation x (kernel - 1), output_padding 0)");
   const bool unit_stride_preferred =
       algorithm == "auto" && unit_stride_grad_input_preferred(p, to_dtype(grad_output), sm_count_of(grad_output));
@@ -265,8 +265,9 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   }
   if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) {
     const at::Tensor packed = at::empty({strip_packed_weight_elems(p)}, grad_output.options().dtype(at::kFloat));
-    check_launch(strip_grad_input(p, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
-                                  packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
+    check_launch(strip_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
+                                  grad_input.data_ptr(), packed.data_ptr<float>(),
+                                  c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose grad_input (igemm_strip)");
     return;
   }
@@ -336,7 +337,7 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
        (algorithm == "auto" && strip_grad_weight_preferred(p, sm_count, budget))) &&
       strip_grad_weight_possible(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr())) {
     const at::Tensor workspace = at::empty({strip_grad_weight_workspace_elems(p, sm_count, budget)}, acc_options);
-    check_launch(strip_grad_weight(p, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+    check_launch(strip_grad_weight(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
                                    workspace.data_ptr<float>(), sm_count, budget, stream),
                  "conv_transpose grad_weight (igemm_strip)");
     return;

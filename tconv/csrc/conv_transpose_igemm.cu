@@ -2824,15 +2824,31 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
 }
 
 // ---- grad_input over grad_output strips (StripGradInputTile, igemm_config.h; sm_90a, TF32 mode) ----
+template <typename scalar_t>  // float (TF32 MMAs), __half or __nv_bfloat16 (widened: the same MMAs on exact values)
 struct StripArgs {
-  const float* dy;      // grad_output [N, C_out, D, H, W_out]
-  float* dx;            // grad_input [N, C_in, D, H, W_in]
+  const scalar_t* dy;   // grad_output [N, C_out, D, H, W_out]
+  scalar_t* dx;         // grad_input [N, C_in, D, H, W_in]
   const float* packed;  // [C_in tiles][stages][k8 step][8-channel group][K half][8][4], TF32-rounded
   int64_t dy_stride[5], dx_stride[5];
   int lines_d, lines_h;  // D and H: one GEMM per (n, d, h) line
   int c_in, c_out, in_w, out_w, stride_w, padding_w, stages;  // stages: K stages of kChannels output channels
-  bool pair_stores;  // grad_input W-contiguous with even strides and 8-byte aligned: position pairs as float2
+  bool pair_stores;  // grad_input W-contiguous with even strides and aligned to two elements: position pairs at once
 };
+// Four consecutive elements of global memory as fp32 where `valid` (fp16/bf16 widened, exactly), else zeros: one
+// predicated 16-byte (fp32) or 8-byte (16-bit) load.
+template <typename scalar_t>
+__device__ __forceinline__ float4 ldg_quad_as_float(const scalar_t* gmem, bool valid) {
+  if constexpr (sizeof(scalar_t) == 4) {
+    return ldg4_or_zero(gmem, valid);
+  } else {
+    uint32_t lo, hi;
+    asm("{\n.reg .pred p;\nsetp.ne.b32 p, %3, 0;\nmov.b32 %0, 0;\nmov.b32 %1, 0;\n"
+        "@p ld.global.nc.v2.b32 {%0, %1}, [%2];\n}\n"
+        : "=r"(lo), "=r"(hi) : "l"(gmem), "r"(int(valid)));
+    return make_float4(widen_bits(lo & 0xffffu, scalar_t()), widen_bits(lo >> 16, scalar_t()),
+                       widen_bits(hi & 0xffffu, scalar_t()), widen_bits(hi >> 16, scalar_t()));
+  }
+}
 
 // Four values rounded to TF32 (the strip kernels store their register-held operand so: wgmma would truncate).
 [[maybe_unused]] __device__ __forceinline__ float4 tf32_rounded(float4 v) {
@@ -2998,9 +3014,11 @@ __device__ __forceinline__ void issue_strip_steps(float (&acc)[128], const float
 // (wgmma would truncate), so neither the loads' latency nor the rounding waits on shared memory. Two warpgroups
 // issue one m64n256k8 each per k8 step, a stage's four as one group, and keep one group in flight: so the slot
 // refilled is the one read two iterations earlier, and the prefetch distance is kStages - 2 (the strips' stores one
-// iteration behind their loads).
-template <int kStages, int kColumns, int kChannels>
-__global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_strip_grad_input_kernel(const StripArgs a) {
+// iteration behind their loads). fp16/bf16 data: grad_output pieces of 8 bytes widened to fp32 as they load and the
+// weights packed widened, so the slots and MMAs are fp32's (exact products); grad_input rounded once at the store.
+template <typename scalar_t, int kStages, int kColumns, int kChannels>
+__global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
+    tconv_igemm_strip_grad_input_kernel(const StripArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripGradInputTile;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, R = Tile::kRows, kThreads = Tile::kThreads;
@@ -3013,7 +3031,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
   extern __shared__ __align__(16) float smem[];
   const int ci_tile = blockIdx.x, u0 = blockIdx.y * BN, line = blockIdx.z;
   const int h = line % a.lines_h, d = (line / a.lines_h) % a.lines_d, n = line / (a.lines_h * a.lines_d);
-  const float* dy_line = a.dy + n * a.dy_stride[0] + d * a.dy_stride[2] + h * a.dy_stride[3];
+  const scalar_t* dy_line = a.dy + n * a.dy_stride[0] + d * a.dy_stride[2] + h * a.dy_stride[3];
   const float* packed = a.packed + int64_t(ci_tile) * a.stages * kAFloats;
   const int tid = threadIdx.x;
   // This thread's strip pieces: column q of rows v0, v0 + kRowStep, ... of each channel of a stage (consecutive
@@ -3029,12 +3047,12 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
 #pragma unroll
     for (int c = 0; c < kChannels; ++c) {
       const int co = stage * kChannels + c;
-      const float* dy_channel = dy_line + int64_t(co) * a.dy_stride[1];
+      const scalar_t* dy_channel = dy_line + int64_t(co) * a.dy_stride[1];
 #pragma unroll
       for (int k = 0; k < kRowsPerThread; ++k) {
         const int w = w_first + kStride * kRowStep * k;
         const bool ok = co < a.c_out && w >= 0 && w + 4 <= a.out_w && v0 + k * kRowStep < kRowsNeeded;
-        held[c][k] = ldg4_or_zero(dy_channel + w, ok);  // run 140: 1.799 -> 1.788 ms on HiFi-GAN
+        held[c][k] = ldg_quad_as_float(dy_channel + w, ok);  // run 140: 1.799 -> 1.788 ms on HiFi-GAN
       }
     }
   };
@@ -3069,21 +3087,26 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
 
   // Accumulator i of a warp: channel row 16 warp + gid (+ 8 for i % 4 >= 2), position 8 (i / 4) + 2 tig + i % 2.
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
-  float* dx_line = a.dx + n * a.dx_stride[0] + d * a.dx_stride[2] + h * a.dx_stride[3];
+  scalar_t* dx_line = a.dx + n * a.dx_stride[0] + d * a.dx_stride[2] + h * a.dx_stride[3];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
     const int ci = ci_tile * BM + warpgroup * 64 + warp * 16 + gid + 8 * half;
     if (ci >= a.c_in) continue;
-    float* row = dx_line + int64_t(ci) * a.dx_stride[1];
+    scalar_t* row = dx_line + int64_t(ci) * a.dx_stride[1];
 #pragma unroll
     for (int j = 0; j < BN / 8; ++j) {
       const int u = u0 + 8 * j + 2 * tig;
       const float lo = acc[4 * j + 2 * half], hi = acc[4 * j + 2 * half + 1];
       if (a.pair_stores && u + 1 < a.in_w) {
-        *reinterpret_cast<float2*>(row + u) = make_float2(lo, hi);
+        if constexpr (sizeof(scalar_t) == 4) {
+          *reinterpret_cast<float2*>(row + u) = make_float2(lo, hi);
+        } else {
+          scalar_t pair[2] = {from_acc<scalar_t>(lo), from_acc<scalar_t>(hi)};
+          *reinterpret_cast<uint32_t*>(row + u) = *reinterpret_cast<const uint32_t*>(pair);
+        }
       } else {
-        if (u < a.in_w) row[int64_t(u) * a.dx_stride[4]] = lo;
-        if (u + 1 < a.in_w) row[int64_t(u + 1) * a.dx_stride[4]] = hi;
+        if (u < a.in_w) row[int64_t(u) * a.dx_stride[4]] = from_acc<scalar_t>(lo);
+        if (u + 1 < a.in_w) row[int64_t(u + 1) * a.dx_stride[4]] = from_acc<scalar_t>(hi);
       }
     }
   }
@@ -3095,10 +3118,12 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1) tconv_igemm_s
 // The strip kernel's A operand: packed[ci tile][stage][step][group][half][row][col] = w[ci, co, kw] rounded to
 // TF32, ci = 128 ci_tile + 8 group + row, K index k = 8 step + 4 half + col = (c, kw) with c = k / (T s) the
 // stage's channel and kw = k % (T s) the W tap (s t + r), co = stage x channels_per_stage + c; zero past C_in or
-// C_out.
-__global__ void tconv_igemm_strip_pack_weight_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1, int64_t ws4,
-                                                     int c_in, int c_out, int kernel_w, int channels_per_stage,
-                                                     int stages, int64_t total, float* __restrict__ packed) {
+// C_out. fp16/bf16 weights are widened (exact in TF32).
+template <typename scalar_t>
+__global__ void tconv_igemm_strip_pack_weight_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1,
+                                                     int64_t ws4, int c_in, int c_out, int kernel_w,
+                                                     int channels_per_stage, int stages, int64_t total,
+                                                     float* __restrict__ packed) {
   using Tile = StripGradInputTile;
   for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
        idx += int64_t(gridDim.x) * blockDim.x) {
@@ -3107,7 +3132,8 @@ __global__ void tconv_igemm_strip_pack_weight_kernel(const float* __restrict__ w
     const int c = at.k / kernel_w, kw = at.k % kernel_w;
     const int64_t co = at.stage * channels_per_stage + c;
     float v = 0.f;
-    if (ci < c_in && co < c_out && c < channels_per_stage) v = __uint_as_float(to_tf32(w[ci * ws0 + co * ws1 + kw * ws4]));
+    if (ci < c_in && co < c_out && c < channels_per_stage)
+      v = __uint_as_float(to_tf32(to_acc(w[ci * ws0 + co * ws1 + kw * ws4])));
     packed[idx] = v;
   }
 }
@@ -3641,10 +3667,32 @@ __global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const scalar_t*
   }
 }
 
-// ---- grad_weight over grad_output strips (StripGradWeightTile, igemm_config.h; sm_90a, TF32 mode) ----
+// ---- grad_weight over grad_output strips (StripGradWeightTile, igemm_config.h; sm_90a, TF32 mode or 16-bit data) ----
+// Four consecutive elements by cp.async into shared memory (16 bytes of fp32, 8 of fp16/bf16), zeros where !valid.
+template <typename scalar_t>
+__device__ __forceinline__ void cp_async_quad(scalar_t* smem, const scalar_t* gmem, bool valid) {
+  if constexpr (sizeof(scalar_t) == 4) {
+    cp_async_16(smem, gmem, valid);
+  } else {
+    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+  }
+}
+// The four elements a cp_async_quad left in shared memory, as fp32 (fp16/bf16 widened: exact, and exact in TF32).
+template <typename scalar_t>
+__device__ __forceinline__ float4 shared_quad_as_float(const scalar_t* smem) {
+  if constexpr (sizeof(scalar_t) == 4) {
+    return *reinterpret_cast<const float4*>(smem);
+  } else {
+    const uint2 w = *reinterpret_cast<const uint2*>(smem);
+    return make_float4(widen_bits(w.x & 0xffffu, scalar_t()), widen_bits(w.x >> 16, scalar_t()),
+                       widen_bits(w.y & 0xffffu, scalar_t()), widen_bits(w.y >> 16, scalar_t()));
+  }
+}
+template <typename scalar_t>
 struct StripWeightArgs {
-  const float* x;    // input [N, C_in, D, H, W_in]
-  const float* dy;   // grad_output [N, C_out, D, H, W_out]
+  const scalar_t* x;   // input [N, C_in, D, H, W_in]
+  const scalar_t* dy;  // grad_output [N, C_out, D, H, W_out]
   float* partial;    // [splits][C_in][C_out][K_W] (row-major), summed by sum_splits
   int64_t x_stride[5], dy_stride[5];
   int lines_d, lines_h;
@@ -3666,10 +3714,12 @@ struct StripWeightArgs {
 // 131 refuted (slower); what held both forms back was per-stage index math (run 132, the cursor below). The ring
 // stays for the registers it frees (the 256 x 128 tile compiles to 232-251); it has not been re-measured against
 // the register form since. Each warpgroup issues kHalves m64nBNk8 per k8 step and keeps one group in flight, so the
-// slot refilled is the one read two iterations earlier.
-template <int kSlots, int kRaw, int kStride, int kTaps>
+// slot refilled is the one read two iterations earlier. fp16/bf16 data: the raw ring holds the pieces as they are
+// (8 bytes of 4 elements, cp_async_quad), and the slot stores widen them to fp32, exact in TF32, so the MMAs are the
+// fp32 data's (a k16 form would need a 16-bit slot layout; not written).
+template <typename scalar_t, int kSlots, int kRaw, int kStride, int kTaps>
 __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
-    tconv_igemm_strip_grad_weight_kernel(const StripWeightArgs a) {
+    tconv_igemm_strip_grad_weight_kernel(const StripWeightArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripGradWeightTile;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK, kThreads = Tile::kThreads;
@@ -3678,13 +3728,13 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   constexpr int kStripRows = Tile::strip_rows(kTaps), kPieces = kStride / 4;  // 16-byte pieces per strip row
   constexpr int kStripCopies = Tile::strip_copies(kStride, kTaps);
   constexpr int kXFloats = Tile::kXFloats, kSlotFloats = Tile::kSlotFloats;
-  constexpr int kRawFloats = Tile::raw_floats(kStride, kTaps);
+  constexpr int kRawElems = Tile::raw_floats(kStride, kTaps);  // a raw stage's elements (scalar_t)
   constexpr int kXCopies = kXFloats / 4 / kThreads, kQuadGroups = BK / 16;  // a warp's x copy: 8 channels x 4 quads
   static_assert(BM % kKernelW == 0 && kXFloats % (4 * kThreads) == 0 && kStride % 8 == 0 && BK % 16 == 0,
                 "whole pieces");
   static_assert(kSlots >= 3 && kRaw >= 1, "a slot read, one in flight, one refilled");
   extern __shared__ __align__(16) float smem[];
-  float* const raw_ring = smem + kSlots * kSlotFloats;
+  scalar_t* const raw_ring = reinterpret_cast<scalar_t*>(smem + kSlots * kSlotFloats);  // elements, 4 per piece
   const int m_tile = blockIdx.x, n0 = blockIdx.y * BN, split = blockIdx.z;
   const int co0 = m_tile * kChannels;
   const int64_t chunk_begin = split_begin(a.chunks, a.splits, split);
@@ -3751,20 +3801,20 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   }
   auto issue_stage = [&](int q) {
     if (q < stages) {
-      float* raw = raw_ring + (q % kRaw) * kRawFloats;
+      scalar_t* raw = raw_ring + (q % kRaw) * kRawElems;
       const int u0 = next_u0;
 #pragma unroll
       for (int i = 0; i < kXCopies; ++i) {
         const bool ok = x_source[i] >= 0 && u0 + x_u[i] < a.in_w;
-        cp_async_16(raw + x_offset(i), ok ? a.x + x_line + x_source[i] + u0 : a.x, ok);
+        cp_async_quad(raw + x_offset(i), ok ? a.x + x_line + x_source[i] + u0 : a.x, ok);
       }
 #pragma unroll
       for (int i = 0; i < kStripCopies; ++i) {
         if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
         const int w = strip_w[i] + kStride * u0;
         const bool ok = w >= 0 && w + 4 <= a.out_w;
-        const float* src = ok ? a.dy + dy_line + strip_source[i] + kStride * u0 : a.dy;
-        cp_async_16(raw + kXFloats + 4 * (tid + i * kThreads), src, ok);
+        const scalar_t* src = ok ? a.dy + dy_line + strip_source[i] + kStride * u0 : a.dy;
+        cp_async_quad(raw + kXFloats + 4 * (tid + i * kThreads), src, ok);
       }
       step_chunk();
     }
@@ -3787,19 +3837,18 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     }
   }
   auto store_stage = [&](int q, int slot) {
-    const float* raw = raw_ring + (q % kRaw) * kRawFloats;
+    const scalar_t* raw = raw_ring + (q % kRaw) * kRawElems;
     float* X = smem + slot * kSlotFloats;
 #pragma unroll
     for (int i = 0; i < kXCopies; ++i) {
       const int o = x_offset(i);
-      const float4 v = *reinterpret_cast<const float4*>(raw + o);
-      *reinterpret_cast<float4*>(X + o) = tf32_rounded(v);
+      *reinterpret_cast<float4*>(X + o) = tf32_rounded(shared_quad_as_float(raw + o));
     }
     float* A = X + kXFloats;
 #pragma unroll
     for (int i = 0; i < kStripCopies; ++i) {
       if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
-      const float4 piece = *reinterpret_cast<const float4*>(raw + kXFloats + 4 * (tid + i * kThreads));
+      const float4 piece = shared_quad_as_float(raw + kXFloats + 4 * (tid + i * kThreads));
       const float values[4] = {__uint_as_float(to_tf32(piece.x)), __uint_as_float(to_tf32(piece.y)),
                                __uint_as_float(to_tf32(piece.z)), __uint_as_float(to_tf32(piece.w))};
 #pragma unroll
@@ -4405,10 +4454,20 @@ void set_strip_line_shape(Args& a, const ConvTransposeParams& p) {
 }
 }  // namespace
 
+// fp16/bf16 data on the strip grad_input (widened to fp32 as it loads). TCONV_STRIP_GRAD_INPUT_16BIT=0 (development
+// only, read once per process) keeps 16-bit calls off it, so one build times both.
+bool strip_grad_input_16bit_enabled() {
+  static const bool enabled = development_switch("TCONV_STRIP_GRAD_INPUT_16BIT", 1) != 0;
+  return enabled;
+}
 bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
                                const void* grad_input) {
   (void)grad_input;  // any strides, see StripArgs::pair_stores
-  return strip_grad_output_possible(p, dtype, split_tf32, grad_output) &&
+  // 16-bit data: the fp32 data's conditions in elements (pieces of 4, 8-byte loads); TF32's flag does not matter.
+  const bool sixteen_bit = is_16bit(dtype);
+  if (sixteen_bit && !strip_grad_input_16bit_enabled()) return false;
+  return strip_grad_output_possible(p, sixteen_bit ? DType::kFloat32 : dtype, !sixteen_bit && split_tf32,
+                                    grad_output) &&
          p.batch * p.in_size[0] * p.in_size[1] <= 65535 &&
          (p.in_size[2] + StripGradInputTile::kBlockN - 1) / StripGradInputTile::kBlockN <= 65535;
 }
@@ -4426,14 +4485,14 @@ StripPlan strip_plan(const ConvTransposeParams& p) {
   plan.ci_tiles = int((p.in_channels + Tile::kBlockM - 1) / Tile::kBlockM);
   return plan;
 }
-template <int kColumns, int kChannels>
-cudaError_t launch_strip_grad_input(const StripArgs& a, const dim3& grid, cudaStream_t stream) {
+template <typename scalar_t, int kColumns, int kChannels>
+cudaError_t launch_strip_grad_input(const StripArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripGradInputTile;
   constexpr int kTaps = 8 / (kColumns * kChannels);
   // Six stages fit where a stage holds at most four strip columns (T >= 2), else four.
   constexpr int kStages = 8 / kTaps <= 4 ? Tile::kDeepStages : Tile::kShallowStages;
   const int smem = kStages * Tile::template kStageFloats<kTaps> * int(sizeof(float));
-  auto kernel = tconv_igemm_strip_grad_input_kernel<kStages, kColumns, kChannels>;
+  auto kernel = tconv_igemm_strip_grad_input_kernel<scalar_t, kStages, kColumns, kChannels>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (err != cudaSuccess) return err;
   kernel<<<grid, StripGradInputTile::kThreads, size_t(smem), stream>>>(a);
@@ -4446,22 +4505,23 @@ int64_t strip_packed_weight_elems(const ConvTransposeParams& p) {
   return int64_t(plan.ci_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
 }
 
-cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
-                             void* grad_input, float* packed_weight, cudaStream_t stream) {
+template <typename scalar_t>
+cudaError_t strip_grad_input_typed(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                                   const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream) {
   using Tile = StripGradInputTile;
   const StripPlan plan = strip_plan(p);
   const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
   if (lines == 0 || p.in_size[2] == 0 || p.in_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
   const int64_t total = strip_packed_weight_elems(p);
-  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_pack_weight_kernel, total, stream,
-        static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
+  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_pack_weight_kernel<scalar_t>, total, stream,
+        static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
         int(p.in_channels), int(p.out_channels), int(p.kernel[2]), plan.channels_per_stage, plan.stages, total,
         packed_weight);
   if (packed_err != cudaSuccess) return packed_err;
-  StripArgs a;
-  a.dy = static_cast<const float*>(grad_output);
-  a.dx = static_cast<float*>(grad_input);
+  StripArgs<scalar_t> a;
+  a.dy = static_cast<const scalar_t*>(grad_output);
+  a.dx = static_cast<scalar_t*>(grad_input);
   a.packed = packed_weight;
   for (int i = 0; i < 5; ++i) {
     a.dy_stride[i] = p.output_strides[i];
@@ -4472,18 +4532,24 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, const void* grad_outp
   a.stages = plan.stages;
   const int64_t* dx = p.input_strides;
   a.pair_stores = dx[4] == 1 && dx[0] % 2 == 0 && dx[1] % 2 == 0 && dx[2] % 2 == 0 && dx[3] % 2 == 0 &&
-                  reinterpret_cast<uintptr_t>(grad_input) % 8 == 0;
+                  reinterpret_cast<uintptr_t>(grad_input) % (2 * element_bytes(dtype)) == 0;
   const dim3 grid(unsigned(plan.ci_tiles), unsigned((p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN),
                   unsigned(lines));
   switch (a.stride_w * 8 + plan.taps) {  // (s, T) with T s dividing 32 (strip_grad_input_possible)
-    case 8 * 8 + 1: return launch_strip_grad_input<2, 4>(a, grid, stream);
-    case 8 * 8 + 2: return launch_strip_grad_input<2, 2>(a, grid, stream);
-    case 8 * 8 + 4: return launch_strip_grad_input<2, 1>(a, grid, stream);
-    case 16 * 8 + 1: return launch_strip_grad_input<4, 2>(a, grid, stream);
-    case 16 * 8 + 2: return launch_strip_grad_input<4, 1>(a, grid, stream);
-    case 32 * 8 + 1: return launch_strip_grad_input<8, 1>(a, grid, stream);
+    case 8 * 8 + 1: return launch_strip_grad_input<scalar_t, 2, 4>(a, grid, stream);
+    case 8 * 8 + 2: return launch_strip_grad_input<scalar_t, 2, 2>(a, grid, stream);
+    case 8 * 8 + 4: return launch_strip_grad_input<scalar_t, 2, 1>(a, grid, stream);
+    case 16 * 8 + 1: return launch_strip_grad_input<scalar_t, 4, 2>(a, grid, stream);
+    case 16 * 8 + 2: return launch_strip_grad_input<scalar_t, 4, 1>(a, grid, stream);
+    case 32 * 8 + 1: return launch_strip_grad_input<scalar_t, 8, 1>(a, grid, stream);
     default: return cudaErrorInvalidValue;
   }
+}
+cudaError_t strip_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output, const void* weight,
+                             void* grad_input, float* packed_weight, cudaStream_t stream) {
+  return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return strip_grad_input_typed<scalar_t>(p, dtype, grad_output, weight, grad_input, packed_weight, stream);
+  });
 }
 
 namespace {
@@ -4524,10 +4590,21 @@ bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool 
   return reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
 }
 
+// fp16/bf16 data on the strip grad_weight (widened to fp32 in its slots). TCONV_STRIP_GRAD_WEIGHT_16BIT=0
+// (development only, read once per process) keeps 16-bit calls off it, so one build times both.
+bool strip_grad_weight_16bit_enabled() {
+  static const bool enabled = development_switch("TCONV_STRIP_GRAD_WEIGHT_16BIT", 1) != 0;
+  return enabled;
+}
 bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
                                 const void* grad_output) {
-  if (!strip_grad_output_possible(p, dtype, split_tf32, grad_output)) return false;
-  // x by 16-byte pieces of 4 positions: W-contiguous, whole pieces, 16-byte aligned rows.
+  // 16-bit data: the fp32 data's conditions, in elements (pieces of 4 elements, 8-byte aligned); TF32's flag does
+  // not matter (widened fp16/bf16 products are exact in TF32).
+  if (is_16bit(dtype) ? !strip_grad_weight_16bit_enabled() ||
+                            !strip_grad_output_possible(p, DType::kFloat32, false, grad_output)
+                      : !strip_grad_output_possible(p, dtype, split_tf32, grad_output))
+    return false;
+  // x by pieces of 4 positions: W-contiguous, whole pieces, rows aligned to a piece.
   const int64_t* x = p.input_strides;
   if (x[4] != 1 || p.in_size[2] % 4 != 0) return false;
   // A block's stage count is an int: fewer than 2^31 position chunks in all.
@@ -4561,12 +4638,13 @@ int strip_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t
   }
   return best;
 }
-template <int kStride, int kTaps>
-cudaError_t launch_strip_grad_weight(const StripWeightArgs& a, const dim3& grid, cudaStream_t stream) {
+template <typename scalar_t, int kStride, int kTaps>
+cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripGradWeightTile;
   constexpr int kRaw = Tile::raw_stages(kStride, kTaps);
-  constexpr int kBytes = int(sizeof(float)) * (Tile::kSlots * Tile::kSlotFloats + kRaw * Tile::raw_floats(kStride, kTaps));
-  auto kernel = tconv_igemm_strip_grad_weight_kernel<Tile::kSlots, kRaw, kStride, kTaps>;
+  constexpr int kBytes = int(sizeof(float)) * Tile::kSlots * Tile::kSlotFloats +
+                         int(sizeof(scalar_t)) * kRaw * Tile::raw_floats(kStride, kTaps);
+  auto kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -4587,13 +4665,14 @@ int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_c
          p.kernel[2];
 }
 
-cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, const void* grad_output,
-                              void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
-                              cudaStream_t stream) {
+template <typename scalar_t>
+cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, const void* input,
+                                    const void* grad_output, void* grad_weight, float* workspace, int sm_count,
+                                    int64_t max_workspace_elems, cudaStream_t stream) {
   using Tile = StripGradWeightTile;
-  StripWeightArgs a;
-  a.x = static_cast<const float*>(input);
-  a.dy = static_cast<const float*>(grad_output);
+  StripWeightArgs<scalar_t> a;
+  a.x = static_cast<const scalar_t*>(input);
+  a.dy = static_cast<const scalar_t*>(grad_output);
   a.partial = workspace;
   for (int i = 0; i < 5; ++i) {
     a.x_stride[i] = p.input_strides[i];
@@ -4609,22 +4688,30 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, const void* input, c
   if (a.chunks == 0) {  // no positions: the sums are zero
     const cudaError_t err = cudaMemsetAsync(workspace, 0, size_t(weight) * sizeof(float), stream);
     if (err != cudaSuccess) return err;
-    return sum_splits(DType::kFloat32, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
+    return sum_splits(dtype, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
   }
   const dim3 grid(unsigned((p.out_channels * p.kernel[2] + Tile::kBlockM - 1) / Tile::kBlockM),
                   unsigned((p.in_channels + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(a.splits));
   cudaError_t err = cudaErrorInvalidValue;
   switch (p.stride[2] * 8 + p.kernel[2] / p.stride[2]) {  // (s, T) as strip_grad_output_possible allows
-    case 8 * 8 + 1: err = launch_strip_grad_weight<8, 1>(a, grid, stream); break;
-    case 8 * 8 + 2: err = launch_strip_grad_weight<8, 2>(a, grid, stream); break;
-    case 8 * 8 + 4: err = launch_strip_grad_weight<8, 4>(a, grid, stream); break;
-    case 16 * 8 + 1: err = launch_strip_grad_weight<16, 1>(a, grid, stream); break;
-    case 16 * 8 + 2: err = launch_strip_grad_weight<16, 2>(a, grid, stream); break;
-    case 32 * 8 + 1: err = launch_strip_grad_weight<32, 1>(a, grid, stream); break;
+    case 8 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 8, 1>(a, grid, stream); break;
+    case 8 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 8, 2>(a, grid, stream); break;
+    case 8 * 8 + 4: err = launch_strip_grad_weight<scalar_t, 8, 4>(a, grid, stream); break;
+    case 16 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 16, 1>(a, grid, stream); break;
+    case 16 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 16, 2>(a, grid, stream); break;
+    case 32 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 32, 1>(a, grid, stream); break;
     default: break;
   }
   if (err != cudaSuccess) return err;
-  return sum_splits(DType::kFloat32, workspace, a.splits, sizes, p.weight_strides, grad_weight, stream);
+  return sum_splits(dtype, workspace, a.splits, sizes, p.weight_strides, grad_weight, stream);
+}
+cudaError_t strip_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
+                              void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
+                              cudaStream_t stream) {
+  return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return strip_grad_weight_typed<scalar_t>(p, dtype, input, grad_output, grad_weight, workspace, sm_count,
+                                             max_workspace_elems, stream);
+  });
 }
 
 namespace {
