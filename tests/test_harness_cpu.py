@@ -510,6 +510,26 @@ def test_bench_autotune_covers_the_tconv_timings_only(monkeypatch):
     assert not _autotune.autotune_enabled()
 
 
+def test_cudnn_benchmark_child_starts_after_the_cache_is_emptied(monkeypatch):
+    """The child shares the card with this process: eager's cached blocks are released before it starts."""
+    import subprocess
+    from types import SimpleNamespace
+
+    events = []
+    monkeypatch.setattr(torch.cuda, "empty_cache", lambda: events.append("empty_cache"))
+    stats = {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "runs": 3}
+
+    def fake_run(args, **kwargs):
+        events.append("child")
+        return SimpleNamespace(returncode=0, stdout=json.dumps({"fwd": stats}) + "\n", stderr="")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    spec = bench.ProblemSpec("tiny_ok", TINY, CHEATS / "fallback_scope.py")
+    timings = bench._time_cudnn_benchmark_in_child(spec, "tf32", bench.BenchSettings(runs=3, warmup=1))
+    assert events == ["empty_cache", "child"]
+    assert timings["fwd"].median_ms == 1.0
+
+
 # --------------------------------------------------------------------------------------------------
 # CUDA only: NaN poisoning and the CUDA side of the torch-conv check
 

@@ -171,9 +171,7 @@ def benchmark_problem(
     except Exception as error:
         row["error"] = describe_error(error)
     finally:
-        gc.collect()
-        if device.type == "cuda":
-            torch.cuda.empty_cache()
+        _release_cached_memory(device)
     _derive_metrics(row)
     return row
 
@@ -247,8 +245,17 @@ def time_model(
     return results
 
 
+def _release_cached_memory(device: torch.device) -> None:
+    gc.collect()
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
+
+
 def _time_cudnn_benchmark_in_child(spec: ProblemSpec, precision: str, settings: BenchSettings) -> Dict[str, TimingStats]:
-    """Time Model with cudnn.benchmark=True in a fresh process (see baseline_worker.py for why)."""
+    """Time Model with cudnn.benchmark=True in a fresh process (see baseline_worker.py for why).
+    This process's allocator cache is emptied first: after eager's fwd+bwd it can hold most of an 80 GB card,
+    and the child then ran out of memory (run 219: fam01 and fam04 in TF32 on an H100)."""
+    _release_cached_memory(torch.device("cuda"))
     request = {"problem": str(spec.problem_path), "precision": precision, "runs": settings.runs, "warmup": settings.warmup}
     package_parent = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
