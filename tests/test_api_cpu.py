@@ -235,6 +235,13 @@ def test_arch_flags(monkeypatch):
         _build.gencode_flags(["sm90"])
 
 
+def test_build_compiles_every_source_file():
+    """Every .cu and .cpp under csrc is in the build (a translation unit left out, e.g. one of conv_transpose_igemm.cu's
+    parts, would leave its entry points undefined until the extension loads on a GPU)."""
+    on_disk = sorted(name for name in os.listdir(_build.CSRC) if name.endswith((".cu", ".cpp")))
+    assert sorted(_build.SOURCES) == on_disk
+
+
 def test_info_command_runs(capsys):
     from tconv.__main__ import main
 

@@ -249,8 +249,8 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
               "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a, groups 1: either "
               "fp32 in TF32 mode, fp16 or bf16 with 1D lines, W stride a multiple of 8, a W kernel of whole strides "
               "with kernel W dividing 32, W padding and output W multiples of 4, grad_output W-contiguous and "
-              "16-byte aligned; or fp32 in TF32 mode, fp16 or bf16 with stride 1, W dilation 1, a W kernel of 3, 5 or 7, padding at most "
-              "dilation x (kernel - 1), output_padding 0)");
+              "16-byte aligned; or fp32 in TF32 mode, fp16 or bf16 with stride 1, W dilation 1, a W kernel of 3, 5 "
+              "or 7, padding at most dilation x (kernel - 1), output_padding 0)");
   const bool unit_stride_preferred =
       algorithm == "auto" && unit_stride_grad_input_preferred(p, to_dtype(grad_output), sm_count_of(grad_output));
   if (unit_stride_possible && (algorithm == "igemm_strip" || unit_stride_preferred)) {

@@ -70,11 +70,10 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream);
 
-// grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data widened to fp32 in the kernel;
-// StripGradInputTile in igemm_config.h): 1D
-// lines (kernel 1, stride 1, padding 0 along D and H), groups 1, W dilation 1, a W stride s that is a multiple of
-// 8 and a W kernel of T whole strides with T s dividing 32, padding and W_out multiples of 4, grad_output W-
-// contiguous with rows 16-byte aligned (grad_input: any strides). Workspace:
+// grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data widened to fp32 in the
+// kernel; StripGradInputTile in igemm_config.h): 1D lines (kernel 1, stride 1, padding 0 along D and H), groups 1,
+// W dilation 1, a W stride s that is a multiple of 8 and a W kernel of T whole strides with T s dividing 32, padding
+// and W_out multiples of 4, grad_output W-contiguous with rows 16-byte aligned (grad_input: any strides). Workspace:
 // strip_packed_weight_elems fp32 (the weights in the kernel's order).
 bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
                                const void* grad_input);
@@ -91,7 +90,7 @@ cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, co
                                    const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream);
 // grad_weight on the same strips (StripGradWeightTile): the grad_input conditions, with the input W-contiguous, W_in
 // a multiple of 4, rows 16-byte aligned and fewer than 2^31 chunks of 16 positions; fp16/bf16 data too, under the same
-// conditions in elements (widened to fp32 in the kernel's slots; grad_input's strip kernel is fp32-only). Workspace:
+// conditions in elements (widened to fp32 in the kernel's slots, as grad_input's strip kernel does). Workspace:
 // strip_grad_weight_workspace_elems fp32 (split partial sums within max_workspace_elems, at least one weight's
 // worth), summed in a fixed order.
 bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,

@@ -8,6 +8,20 @@
 // coalesce without any layout transpose), N = nc channels of a group, K = kc channels x taps.
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
+//
+// The host entry points compile in three translation units, so that nvcc builds their kernels in parallel: as one
+// unit the file took 170 s for sm_90a on one core (session 33), while the device builds took 254-273 s in all. The
+// file alone is the gathers' part; conv_transpose_igemm_strip.cu and conv_transpose_igemm_grad_weight.cu include it
+// for the strip and unit-stride forms and for grad_weight. The kernels above the parts are templates, so each part
+// instantiates only its own (the same 316 sm_90a kernels, registers unchanged).
+#define TCONV_IGEMM_PART_GATHER 1
+#define TCONV_IGEMM_PART_STRIP 2
+#define TCONV_IGEMM_PART_GRAD_WEIGHT 3
+#ifndef TCONV_IGEMM_PART
+#define TCONV_IGEMM_PART TCONV_IGEMM_PART_GATHER
+#endif
+// Each part leaves the device helpers that only the other parts call unreferenced (nvcc's warning 177).
+#pragma nv_diag_suppress 177
 #include <cuda.h>  // CUtensorMap (CUDA 12+), the rows grad_weight kernel's TMA tensor maps
 
 #include <algorithm>
@@ -4347,6 +4361,8 @@ bool use_window(const GatherArgs& a, const WindowPlan& plan, GatherWindow mode) 
 }
 }  // namespace
 
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_GATHER
+
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
   // Sizes are held in 32-bit ints inside the kernel; offsets stay 64-bit.
   const int64_t big = int64_t(1) << 30;
@@ -4416,6 +4432,10 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
       return cudaErrorInvalidValue;
   }
 }
+
+#endif  // TCONV_IGEMM_PART_GATHER
+
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_STRIP
 
 bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output);
 
@@ -5051,6 +5071,10 @@ cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, co
   return unit_stride_forward(unit_stride_grad_input_params(p), dtype, grad_output, flipped, nullptr, grad_input,
                              packed_weight, stream);
 }
+
+#endif  // TCONV_IGEMM_PART_STRIP
+
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_GRAD_WEIGHT
 
 namespace {
 struct WeightGradPlan {
@@ -5901,5 +5925,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   if (err != cudaSuccess) return err;
   return sum_splits(dtype, workspace, plan.ordered ? 1 : plan.splits, sizes, strides, grad_weight, stream);
 }
+
+#endif  // TCONV_IGEMM_PART_GRAD_WEIGHT
 
 }  // namespace tconv
