@@ -137,6 +137,12 @@ __device__ __forceinline__ float widen_bits(unsigned short bits, __half) { retur
 __device__ __forceinline__ float widen_bits(unsigned short bits, __nv_bfloat16) {
   return __uint_as_float(uint32_t(bits) << 16);
 }
+// Four 16-bit values packed in two 32-bit words (the lower half first), widened to fp32.
+template <typename scalar_t>
+[[maybe_unused]] __device__ __forceinline__ float4 widen_quad_bits(uint32_t lo, uint32_t hi) {
+  return make_float4(widen_bits(lo & 0xffffu, scalar_t()), widen_bits(lo >> 16, scalar_t()),
+                     widen_bits(hi & 0xffffu, scalar_t()), widen_bits(hi >> 16, scalar_t()));
+}
 // The 16-bit value at gmem where `valid`, else 0, as its bits (one predicated instruction, as ldg_or_zero).
 [[maybe_unused]] __device__ __forceinline__ unsigned short ldg_bits_or_zero(const void* gmem, bool valid) {
   unsigned short bits;
@@ -2859,8 +2865,7 @@ __device__ __forceinline__ float4 ldg_quad_as_float(const scalar_t* gmem, bool v
     asm("{\n.reg .pred p;\nsetp.ne.b32 p, %3, 0;\nmov.b32 %0, 0;\nmov.b32 %1, 0;\n"
         "@p ld.global.nc.v2.b32 {%0, %1}, [%2];\n}\n"
         : "=r"(lo), "=r"(hi) : "l"(gmem), "r"(int(valid)));
-    return make_float4(widen_bits(lo & 0xffffu, scalar_t()), widen_bits(lo >> 16, scalar_t()),
-                       widen_bits(hi & 0xffffu, scalar_t()), widen_bits(hi >> 16, scalar_t()));
+    return widen_quad_bits<scalar_t>(lo, hi);
   }
 }
 
@@ -3699,8 +3704,7 @@ __device__ __forceinline__ float4 shared_quad_as_float(const scalar_t* smem) {
     return *reinterpret_cast<const float4*>(smem);
   } else {
     const uint2 w = *reinterpret_cast<const uint2*>(smem);
-    return make_float4(widen_bits(w.x & 0xffffu, scalar_t()), widen_bits(w.x >> 16, scalar_t()),
-                       widen_bits(w.y & 0xffffu, scalar_t()), widen_bits(w.y >> 16, scalar_t()));
+    return widen_quad_bits<scalar_t>(w.x, w.y);
   }
 }
 template <typename scalar_t>
@@ -4483,11 +4487,8 @@ bool strip_grad_input_16bit_enabled() {
 bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
                                const void* grad_input) {
   (void)grad_input;  // any strides, see StripArgs::pair_stores
-  // 16-bit data: the fp32 data's conditions in elements (pieces of 4, 8-byte loads); TF32's flag does not matter.
-  const bool sixteen_bit = is_16bit(dtype);
-  if (sixteen_bit && !strip_grad_input_16bit_enabled()) return false;
-  return strip_grad_output_possible(p, sixteen_bit ? DType::kFloat32 : dtype, !sixteen_bit && split_tf32,
-                                    grad_output) &&
+  if (is_16bit(dtype) && !strip_grad_input_16bit_enabled()) return false;
+  return strip_grad_output_possible(p, dtype, split_tf32, grad_output) &&
          p.batch * p.in_size[0] * p.in_size[1] <= 65535 &&
          (p.in_size[2] + StripGradInputTile::kBlockN - 1) / StripGradInputTile::kBlockN <= 65535;
 }
@@ -4573,9 +4574,12 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, DType dtype, const vo
 }
 
 namespace {
-// What every strip kernel needs: fp32 data in TF32 mode, groups 1, and a device that runs the sm_90a code (wgmma).
+// What every strip kernel needs: fp32 data in TF32 mode or fp16/bf16 data (k16 MMAs, or widened to fp32 where the
+// products are exact in TF32, so torch's TF32 flag does not matter for them), groups 1, and a device that runs the
+// sm_90a code (wgmma). Each kernel's own switch for 16-bit data is its caller's.
 bool strip_mode_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
-  if (dtype != DType::kFloat32 || split_tf32 || p.groups != 1) return false;
+  const bool data_possible = is_16bit(dtype) || (dtype == DType::kFloat32 && !split_tf32);
+  if (!data_possible || p.groups != 1) return false;
   int device = 0;
   return cudaGetDevice(&device) == cudaSuccess && wgmma_available(device);
 }
@@ -4589,8 +4593,8 @@ bool strip_lines_possible(const ConvTransposeParams& p, DType dtype, bool split_
 }  // namespace
 
 // The grad_output side of both backward strip kernels: those, W dilation 1, a W stride that is a multiple of 8 with
-// T whole strides per W kernel (T s dividing 32), and whole 16-byte pieces of W-contiguous grad_output rows (each
-// lies inside it or outside, never across an end).
+// T whole strides per W kernel (T s dividing 32), and whole pieces of 4 elements of W-contiguous grad_output rows
+// (each lies inside it or outside, never across an end), rows 16-byte aligned.
 bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output) {
   using Tile = StripGradInputTile;
   if (!strip_lines_possible(p, dtype, split_tf32)) return false;
@@ -4618,12 +4622,9 @@ bool strip_grad_weight_16bit_enabled() {
 }
 bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
                                 const void* grad_output) {
-  // 16-bit data: the fp32 data's conditions, in elements (pieces of 4 elements, 8-byte aligned); TF32's flag does
-  // not matter (widened fp16/bf16 products are exact in TF32).
-  if (is_16bit(dtype) ? !strip_grad_weight_16bit_enabled() ||
-                            !strip_grad_output_possible(p, DType::kFloat32, false, grad_output)
-                      : !strip_grad_output_possible(p, dtype, split_tf32, grad_output))
-    return false;
+  // 16-bit data: the fp32 data's conditions, in elements (pieces of 4 elements, 8-byte aligned).
+  if (is_16bit(dtype) && !strip_grad_weight_16bit_enabled()) return false;
+  if (!strip_grad_output_possible(p, dtype, split_tf32, grad_output)) return false;
   // x by pieces of 4 positions: W-contiguous, whole pieces, rows aligned to a piece.
   const int64_t* x = p.input_strides;
   if (x[4] != 1 || p.in_size[2] % 4 != 0) return false;
@@ -4777,9 +4778,7 @@ bool strip_lines_16bit_enabled() {
 }
 bool strip_lines_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   using Tile = StripGradInputTile;
-  if (is_16bit(dtype) ? !strip_lines_16bit_enabled() || !strip_lines_possible(p, DType::kFloat32, false)
-                  : !strip_lines_possible(p, dtype, split_tf32))
-    return false;
+  if ((is_16bit(dtype) && !strip_lines_16bit_enabled()) || !strip_lines_possible(p, dtype, split_tf32)) return false;
   const int64_t s = p.stride[2];
   if (p.dilation[2] != 1 || p.kernel[2] > 4 * Tile::kStageK || p.kernel[2] % s != 0) return false;
   const int64_t taps = p.kernel[2] / s;
@@ -4847,8 +4846,7 @@ bool unit_stride_forward_possible(const ConvTransposeParams& p, DType dtype, boo
   if (p.in_channels >= big || p.out_channels >= big || p.kernel[0] * p.kernel[1] >= big) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.row_tiles >= (int64_t(1) << 31) || plan.n_tiles > 65535) return false;
-  if (is_16bit(dtype))  // k16 MMAs whatever torch's TF32 flag says
-    return unit_stride_16bit_enabled() && strip_mode_possible(p, DType::kFloat32, false);
+  if (is_16bit(dtype) && !unit_stride_16bit_enabled()) return false;
   return strip_mode_possible(p, dtype, split_tf32);
 }
 // TCONV_UNIT_STRIDE_WEIGHTS_AS_A=0 (development only, read once per process) keeps 64-channel tiles on the x-as-A
