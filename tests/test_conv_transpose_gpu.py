@@ -366,8 +366,9 @@ def test_grad_weight_rows_where_planned():
 
 
 # The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode
-# and fp16/bf16 data): W stride and dilation 1, kernel W 1-5, 16-32 input and >= 32 output channels per group, and
-# tensors a TMA tensor map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output
+# and fp16/bf16 data): W stride and dilation 1, >= 16 input and output channels per group (C_in in tiles of 32, kernel W
+# in groups of up to 5 taps; before TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE: kernel W 1-5, 16-32 input and >= 32 output
+# channels per group), and tensors a TMA tensor map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output
 # too, or through the flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit;
 # not with TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0). x's rows are multiples of 16 bytes in "contiguous" where W is a
 # multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs over grad_output W chunks of 16 and B
@@ -375,7 +376,9 @@ def test_grad_weight_rows_where_planned():
 # pair, two pairs, an odd last tap, one tap), the window's alignment offsets e = (W padding - 4) mod 4 (fp32) and mod 8
 # (16-bit: s10-s13 give 0-3, the rest 4-7), a last W chunk only partly inside the grad_output, flattened (kd, kh) row
 # tiles that span two kd or end past the last row, partial C_in and C_out tiles, two C_out tiles, groups, D/H strides,
-# dilation and output padding. L1-68's k3x5x5 (C 32 -> 64) is s0's shape on a smaller input.
+# dilation and output padding; W tap groups (kernel W 7 as 4 + 4, 6 as 3 + 3), two C_in tiles, a partial second C_in
+# tile whose window reads the next group's channels, and 16 output channels per group (s14-s17). L1-68's k3x5x5
+# (C 32 -> 64) is s0's shape on a smaller input.
 SHIFTED_X_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (3, 2, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 20], False),    # e 0, W_out 24
@@ -395,11 +398,31 @@ SHIFTED_X_GRID = [
     (2, 2, 16, 48, 1, [2, 4], [1, 1], [0, 5], [0, 0], [1, 1], [4, 39], True),                       # e 1, W_out 32
     (3, 1, 32, 32, 1, [2, 2, 3], [1, 1, 1], [0, 1, 6], [0, 0, 0], [1, 1, 1], [3, 4, 46], False),    # e 2, W_out 36
     (2, 2, 32, 40, 1, [3, 4], [1, 1], [1, 7], [0, 0], [1, 1], [4, 51], True),                       # e 3, W_out 40
+    # W tap groups, C_in tiles and narrow C_out: fam05's k3x7 (C 64 -> 64), groups of 48 -> 16 channels with kernel W
+    # 6, fam02's k3x5x7 (C 32 -> 16), and a 2D k3 with 96 -> 32 channels (three C_in tiles)
+    (2, 2, 64, 48, 1, [3, 7], [1, 1], [1, 3], [0, 0], [1, 1], [5, 24], False),                      # W_out 24
+    (3, 2, 96, 32, 2, [2, 3, 6], [1, 1, 1], [0, 1, 2], [0, 0, 0], [1, 1, 1], [3, 4, 16], True),     # W_out 17
+    (3, 1, 32, 16, 1, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 24], False),    # W_out 30
+    (2, 2, 96, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [6, 24], True),                       # W_out 24
 ]
 SHIFTED_X_FLAT_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", "1") not in ("", "0")
 
 
 SHIFTED_X_16BIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT", "1") not in ("", "0")
+SHIFTED_X_WIDE = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", "1") not in ("", "0")
+
+
+def shifted_x_taps(kernel_w):
+    """The shifted-x kernel's taps per block (its template's kKernelW): kernel W in the fewest equal groups of <= 5."""
+    groups = -(-kernel_w // 5)
+    return -(-kernel_w // groups)
+
+
+def shifted_x_channels_taken(cin_g, cout_g, kernel_w):
+    """Whether the shifted-x kernel takes a group's channels and kernel W (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE)."""
+    if cin_g < 16 or cout_g < 16:
+        return False
+    return SHIFTED_X_WIDE or (kernel_w <= 5 and cin_g <= 32 and cout_g >= 32)
 # The kernel's grad_output positions per unit: forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 (the run scripts run
 # these tests once each way), else the plan's rule.
 SHIFTED_X_UNIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", "")
@@ -408,7 +431,8 @@ SHIFTED_X_UNIT = SHIFTED_X_UNIT if SHIFTED_X_UNIT in ("16", "32") else r"(16|32)
 
 def shifted_x_kernel_ran(names, data, kernel_w):
     """Whether a shifted-x kernel on `data` (its template's C++ type) with kernel_w W taps is among `names`."""
-    pattern = re.compile(rf"grad_weight_wgmma_shifted_x_kernel<{re.escape(data)}, {SHIFTED_X_UNIT}, {kernel_w}>")
+    taps = shifted_x_taps(kernel_w)
+    pattern = re.compile(rf"grad_weight_wgmma_shifted_x_kernel<{re.escape(data)}, {SHIFTED_X_UNIT}, {taps}>")
     return any(pattern.search(n) for n in names)
 
 
@@ -436,8 +460,10 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
                  seed=zlib.crc32(f"{SHIFTED_X_GRID[case]}{layout}{mode}s".encode()) % 10000,
                  poison=poison_allocator, algorithm=algorithm)
     if mode != "fp32" and algorithm == "auto" and strip_kernel_runs():
-        mappable = shifted_x_maps(SHIFTED_X_GRID[case], layout, mode) and (mode == "tf32" or SHIFTED_X_16BIT)
-        kernel_w = SHIFTED_X_GRID[case][5][-1]
+        cin, cout, groups, kernel = SHIFTED_X_GRID[case][2:6]
+        kernel_w = kernel[-1]
+        mappable = (shifted_x_maps(SHIFTED_X_GRID[case], layout, mode) and (mode == "tf32" or SHIFTED_X_16BIT)
+                    and shifted_x_channels_taken(cin // groups, cout // groups, kernel_w))
         names = grad_weight_kernel_names(prof)
         data = {"tf32": "float", "fp16": "__half", "bf16": "__nv_bfloat16"}[mode]
         took = shifted_x_kernel_ran(names, data, kernel_w)
@@ -446,8 +472,9 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
 
 def test_grad_weight_shifted_x_where_planned():
     """On Hopper in TF32 mode L1-68's k3x5x5 (C 32 -> 64) runs grad_weight as the shifted-x kernel with five W taps,
-    a k3 one with three, and so does bf16 data (unless TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0); exact fp32, 64 input
-    channels per group and W stride 2 do not take it. A grad_output whose rows are not a multiple of 16 bytes (W_out
+    a k3 one with three, and so does bf16 data (unless TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0); 64 input channels per
+    group and kernel W 7 (two groups of 4 taps) take it unless TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=0; exact fp32 and W
+    stride 2 do not. A grad_output whose rows are not a multiple of 16 bytes (W_out
     26) takes it through the flat map (5 x 8 x 26 per channel), unless TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
@@ -478,7 +505,10 @@ def test_grad_weight_shifted_x_where_planned():
         names = grad_weight_kernels(kernel_w, mode, padding_w=0, width=width)
         data = "float" if mode == "tf32" else "__nv_bfloat16"
         assert any(f"grad_weight_wgmma_shifted_x_kernel<{data}, {unit}, 5>" in n for n in names), (mode, width, names)
-    for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(5, cin=64), grad_weight_kernels(4, stride_w=2)):
+    for kernel_w, cin, padding_w in ((5, 64, None), (7, 32, 1)):
+        names = grad_weight_kernels(kernel_w, cin=cin, padding_w=padding_w)
+        assert names and shifted_x_kernel_ran(names, "float", kernel_w) == SHIFTED_X_WIDE, names
+    for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(4, stride_w=2)):
         assert names and not any("shifted_x" in n for n in names), names
     names = grad_weight_kernels(3, padding_w=0)
     assert names and any("shifted_x" in n for n in names) == SHIFTED_X_FLAT_DY, names

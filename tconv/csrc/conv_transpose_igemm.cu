@@ -2372,7 +2372,8 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
 }
 // The shifted-x kernel's sums of one accumulator set (kCount per thread, kColumns wide: a tap pair or one tap):
 // accumulator i = 4 j + 2 h + l is C_out co_first + 8 h and column 8 j + 2 tig + l, i.e. tap first_tap + column / 32
-// and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum.
+// and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum. A W tap group's taps past the
+// kernel's last (kernel W 7 as two groups of 4) are not stored.
 template <int kCount, int kColumns>
 __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, const WeightBlock& blk, float* base,
                                                      int co_first, int tig, bool add, int first_tap,
@@ -2384,7 +2385,8 @@ __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, co
   const auto ci = [&](int i) { return blk.ci0 + (8 * (i / 4) + 2 * tig + i % 2) % kN; };
   const auto tap = [&](int i) { return first_tap + (8 * (i / 4) + 2 * tig + i % 2) / kN; };
   store_weight_sums_by_eights(
-      add, acc, [&](int i) { return ci(i) < a.cin_g && co_first + 8 * (i / 2 % 2) < a.cout_g; },
+      add, acc,
+      [&](int i) { return ci(i) < a.cin_g && co_first + 8 * (i / 2 % 2) < a.cout_g && tap(i) < a.kernel[2]; },
       [&](int i) { return base + ci(i) * ci_step + 8 * (i / 2 % 2) * a.taps + tap(i); });
 }
 
@@ -2528,8 +2530,9 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
   return r;
 }
 
-// A shifted-x block's tile, C_in fastest, then C_out, group and row tile (kRows flattened (kd, kh) rows; blk.kh is the
-// first, kd * kH + kh), and its split's units: the order and counts of plan_grad_weight_shifted_x's tiles.
+// A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
+// tile (kRows flattened (kd, kh) rows; blk.kh is the first, kd * kH + kh), and its split's units: the order and counts
+// of plan_grad_weight_shifted_x's tiles.
 __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradArgs& a, WeightWork work) {
   using T = WeightShiftedXShape;
   WeightBlock blk{};
@@ -2538,6 +2541,8 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
   blk.ci0 = (tile % ci_tiles) * T::kBlockN; tile /= ci_tiles;
   blk.co0 = (tile % co_tiles) * T::kBlockM; tile /= co_tiles;
   blk.g = tile % a.groups; tile /= a.groups;
+  blk.taps = WTapGroup{(tile % a.w_groups) * a.max_taps, 1, a.max_taps, 1};
+  tile /= a.w_groups;
   blk.kh = tile * T::kRows;
   blk.u_begin = int64_t(work.split) * a.chunk;
   blk.u_end = blk.u_begin + a.chunk < a.units ? blk.u_begin + a.chunk : a.units;
@@ -2555,13 +2560,14 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // (fp32: four, rounded to TF32, copy r's position m the window's m - r + e; fp16/bf16: one per tap, as they are;
 // build_shifted_x_copies). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load in fp32), B =
 // the copies by descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32); k8 steps for fp32
-// data (TF32), k16 for fp16/bf16.
+// data (TF32), k16 for fp16/bf16. kKernelW: the taps of the block's W tap group (the whole kernel W up to 5; wider
+// kernels as equal groups, e.g. 7 as 4 + 4 with the eighth tap not stored).
 template <typename scalar_t, int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK>;
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
-  static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "W taps within the copies' reach");
+  static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "a W tap group within the copies' reach");
   constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
   const WeightGradArgs& a = args.a;
   extern __shared__ __align__(128) float shifted_smem[];
@@ -2577,8 +2583,10 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
   init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty);
   const int rows = a.kernel[0] * a.kernel[1];
-  // The window starts e positions before j0 + p - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
-  const int e = ((a.padding[2] - 4) % T::kAlign + T::kAlign) % T::kAlign;
+  // The block's taps kw0 .. kw0 + kKernelW - 1 are taps 0 .. kKernelW - 1 at W padding p - kw0. The window starts e
+  // positions before j0 + p - kw0 - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
+  const int pad_w = a.padding[2] - blk.taps.kw0;
+  const int e = ((pad_w - 4) % T::kAlign + T::kAlign) % T::kAlign;
 
   if (group == T::kRows) {
     warpgroup_registers_down<T::kProducerRegisters>();
@@ -2609,7 +2617,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
             loads += load[w];
           }
           mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
-          tma_load_5d(stage, &args.x_map, j0 + a.padding[2] - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
+          tma_load_5d(stage, &args.x_map, j0 + pad_w - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
 #pragma unroll
           for (int w = 0; w < T::kRows; ++w) {
             if (!load[w]) continue;
@@ -2764,8 +2772,9 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
 #pragma unroll
     for (int pr = 0; pr < kPairs; ++pr)
-      store_shifted_x_sums<32, 64>(a, blk, base, co_first, tig, add, 2 * pr, acc_pair[pr]);
-    if constexpr (kOdd) store_shifted_x_sums<16, 32>(a, blk, base, co_first, tig, add, kKernelW - 1, acc_odd);
+      store_shifted_x_sums<32, 64>(a, blk, base, co_first, tig, add, blk.taps.kw0 + 2 * pr, acc_pair[pr]);
+    if constexpr (kOdd)
+      store_shifted_x_sums<16, 32>(a, blk, base, co_first, tig, add, blk.taps.kw0 + kKernelW - 1, acc_odd);
   }
   pass_split_turn<T::kThreads>(a, work);
 }
@@ -5237,20 +5246,28 @@ int shifted_x_unit(const ConvTransposeParams& p, DType dtype) {
   const int64_t w = p.out_size[2], at16 = (w + 15) / 16 * 16, at32 = (w + 31) / 32 * 32;
   return double(at32) <= kShiftedXUnit32MaxPadding * double(at16) ? 32 : 16;
 }
-// The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x groups x C_out tiles of
-// 64 x C_in tiles of 32 (w_groups 1: every W tap in one block; the kernel decodes them in decode_shifted_x_block);
-// units over grad_output W chunks of 16.
+// W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
+// the eighth tap computed and not stored; 9: 5 + 5).
+WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
+  const int max = WeightShiftedXShape::kMaxKernelW;
+  const int groups = int((kernel_w + max - 1) / max);
+  return {groups, int((kernel_w + groups - 1) / groups)};
+}
+// The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x W tap groups x groups x
+// C_out tiles of 64 x C_in tiles of 32 (the kernel decodes them in decode_shifted_x_block); units over grad_output W
+// chunks of 16 or 32.
 WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
                                           int64_t max_workspace_elems) {
   using T = WeightShiftedXShape;
   WeightGradPlan plan = plan_grad_weight_tiles(p, dtype, false, 1);
   plan.shifted_x = true;
   plan.many_taps = false;
-  plan.w_groups = 1;
-  plan.max_taps = plan.largest_group = plan.taps_per_block = int(p.kernel[2]);
+  const WTapGrouping w = shifted_x_w_groups(p.kernel[2]);
+  plan.w_groups = w.groups;
+  plan.max_taps = plan.largest_group = plan.taps_per_block = w.largest;
   const int64_t rows = p.kernel[0] * p.kernel[1];
-  plan.tiles = (rows + T::kRows - 1) / T::kRows * p.groups * ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) *
-               ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
+  plan.tiles = (rows + T::kRows - 1) / T::kRows * w.groups * p.groups *
+               ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
   plan.shifted_x_unit = shifted_x_unit(p, dtype);
   plan.w_chunks = int((p.out_size[2] + plan.shifted_x_unit - 1) / plan.shifted_x_unit);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
@@ -5727,10 +5744,17 @@ bool grad_weight_shifted_x_16bit() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT", 1) != 0;
   return allowed;
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=0 (development only, read once per process) keeps the shifted-x kernel to what it
+// took before W tap groups and several C_in tiles: kernel W <= 5, 16-32 input and >= 32 output channels per group,
+// for A/B timings in one build.
+bool grad_weight_shifted_x_wide() {
+  static const bool wide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", 1) != 0;
+  return wide;
+}
 // The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode, or fp16/bf16 data, on sm_90a;
-// W stride and dilation 1, kernel W <= 5, 16-32 input channels and >= 32 output channels per group (narrower groups
-// would leave most of the m64n32 tiles as padding), and both tensors as TMA tensor maps take them (as
-// grad_weight_takes_rows, with strides in 16-byte units of the data's elements).
+// W stride and dilation 1, >= 16 input and output channels per group (fewer would leave most of the m64n32 tiles as
+// padding; C_in in tiles of 32, kernel W in groups of up to 5 taps: shifted_x_w_groups), and both tensors as TMA
+// tensor maps take them (as grad_weight_takes_rows, with strides in 16-byte units of the data's elements).
 bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                  int device, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
@@ -5739,8 +5763,9 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
       !grad_weight_shifted_x_allowed() ||
       !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
     return false;
-  if (p.stride[2] != 1 || p.dilation[2] != 1 || p.kernel[2] > T::kMaxKernelW || p.in_per_group() > T::kBlockN ||
-      p.in_per_group() < 16 || p.out_per_group() < 32)
+  if (p.stride[2] != 1 || p.dilation[2] != 1 || p.in_per_group() < 16 || p.out_per_group() < 16) return false;
+  if (!grad_weight_shifted_x_wide() &&
+      (p.kernel[2] > T::kMaxKernelW || p.in_per_group() > T::kBlockN || p.out_per_group() < 32))
     return false;
   const int64_t *x = p.input_strides, *dy = p.output_strides, align = elements_per_16_bytes(dtype);
   if (x[4] != 1 || dy[4] != 1) return false;
