@@ -418,9 +418,10 @@ def shifted_x_taps(kernel_w):
     return -(-kernel_w // groups)
 
 
-def shifted_x_channels_taken(cin_g, cout_g, kernel_w):
-    """Whether the shifted-x kernel takes a group's channels and kernel W (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE)."""
-    if cin_g < 16 or cout_g < 16:
+def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode):
+    """Whether the shifted-x kernel takes a group's channels and kernel W (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE); fp32 data
+    of 3D kernels with more than 32 input channels per group keep the wgmma kernel."""
+    if cin_g < 16 or cout_g < 16 or (mode == "tf32" and dims == 3 and cin_g > 32 and kernel_w > 1):
         return False
     return SHIFTED_X_WIDE or (kernel_w <= 5 and cin_g <= 32 and cout_g >= 32)
 # The kernel's grad_output positions per unit: forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 (the run scripts run
@@ -460,10 +461,10 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
                  seed=zlib.crc32(f"{SHIFTED_X_GRID[case]}{layout}{mode}s".encode()) % 10000,
                  poison=poison_allocator, algorithm=algorithm)
     if mode != "fp32" and algorithm == "auto" and strip_kernel_runs():
-        cin, cout, groups, kernel = SHIFTED_X_GRID[case][2:6]
+        dims, _, cin, cout, groups, kernel = SHIFTED_X_GRID[case][:6]
         kernel_w = kernel[-1]
         mappable = (shifted_x_maps(SHIFTED_X_GRID[case], layout, mode) and (mode == "tf32" or SHIFTED_X_16BIT)
-                    and shifted_x_channels_taken(cin // groups, cout // groups, kernel_w))
+                    and shifted_x_channels_taken(dims, cin // groups, cout // groups, kernel_w, mode))
         names = grad_weight_kernel_names(prof)
         data = {"tf32": "float", "fp16": "__half", "bf16": "__nv_bfloat16"}[mode]
         took = shifted_x_kernel_ran(names, data, kernel_w)
@@ -472,9 +473,9 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
 
 def test_grad_weight_shifted_x_where_planned():
     """On Hopper in TF32 mode L1-68's k3x5x5 (C 32 -> 64) runs grad_weight as the shifted-x kernel with five W taps,
-    a k3 one with three, and so does bf16 data (unless TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0); 64 input channels per
-    group and kernel W 7 (two groups of 4 taps) take it unless TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=0; exact fp32 and W
-    stride 2 do not. A grad_output whose rows are not a multiple of 16 bytes (W_out
+    a k3 one with three, and so does bf16 data (unless TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0); kernel W 7 (two groups
+    of 4 taps), and 64 input channels per group in bf16, take it unless TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=0; exact
+    fp32, W stride 2 and 64 input channels per group of fp32 data (the wgmma kernel's) do not. A grad_output whose rows are not a multiple of 16 bytes (W_out
     26) takes it through the flat map (5 x 8 x 26 per channel), unless TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
@@ -505,10 +506,11 @@ def test_grad_weight_shifted_x_where_planned():
         names = grad_weight_kernels(kernel_w, mode, padding_w=0, width=width)
         data = "float" if mode == "tf32" else "__nv_bfloat16"
         assert any(f"grad_weight_wgmma_shifted_x_kernel<{data}, {unit}, 5>" in n for n in names), (mode, width, names)
-    for kernel_w, cin, padding_w in ((5, 64, None), (7, 32, 1)):
-        names = grad_weight_kernels(kernel_w, cin=cin, padding_w=padding_w)
-        assert names and shifted_x_kernel_ran(names, "float", kernel_w) == SHIFTED_X_WIDE, names
-    for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(4, stride_w=2)):
+    names = grad_weight_kernels(7, padding_w=1)
+    assert names and shifted_x_kernel_ran(names, "float", 7) == SHIFTED_X_WIDE, names
+    names = grad_weight_kernels(5, "bf16", cin=64)
+    assert names and shifted_x_kernel_ran(names, "__nv_bfloat16", 5) == (SHIFTED_X_WIDE and SHIFTED_X_16BIT), names
+    for names in (grad_weight_kernels(5, "fp32"), grad_weight_kernels(4, stride_w=2), grad_weight_kernels(5, cin=64)):
         assert names and not any("shifted_x" in n for n in names), names
     names = grad_weight_kernels(3, padding_w=0)
     assert names and any("shifted_x" in n for n in names) == SHIFTED_X_FLAT_DY, names

@@ -5784,6 +5784,14 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
 #endif
 }
 // input / grad_output: the rows kernel's alignment test (the workspace query passes the same pointers as the launch).
+// fp32 data that the wgmma kernel takes (3D, > 32 input channels per group) stay there rather than take the shifted-x
+// kernel, whose TF32 form pays for its rounders; fp16/bf16 data, widened to TF32 in that kernel, take the shifted-x
+// one. Run 223 (H100, one build, TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=1 / 0, two rounds, fwd+bwd ms), shifted-x / before:
+//   TF32: L2-61 6.15-6.19 / 5.61-5.65, fam03 8.32-8.45 / 7.52-7.57, fam07 23.17 / 19.31 (these keep the wgmma kernel);
+//         fam06 7.43-7.54 / 10.07, fam05 5.65-5.68 / 7.10-7.16, fam02 3.34 / 3.80, fam01 12.64-12.69 / 14.10,
+//         fam11 4.93-4.97 / 6.89 (2D and kernel W 7 ones had the mma.sync kernel);
+//   bf16: L2-61 4.01-4.04 / 5.05, fam03 6.00-6.05 / 7.10-7.13, fam07 15.83 / 18.76-18.84, fam06 5.10-5.13 / 9.74-9.75,
+//         fam02 2.61 / 5.35-5.39, fam11 3.40-3.45 / 6.23-6.24.
 WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                       GatherFold mode, int sm_count, int64_t max_workspace_elems, const void* input,
                                       const void* grad_output) {
@@ -5806,7 +5814,8 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
       grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan =
         plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
-  else if (w.fold == 1 &&
+  else if (w.fold == 1 && !(dtype == DType::kFloat32 && device >= 0 &&
+                             grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device)) &&
            grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan = plan_grad_weight_shifted_x(p, dtype, sm_count, max_workspace_elems);
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);

@@ -395,7 +395,7 @@ struct WeightShiftedXShape {
   static_assert(kProducerRegisters * kProducerThreads + kConsumerRegisters * kThreads <= 65536, "one block per SM");
   static constexpr int kBlockM = 64;                     // C_out channels (the wgmma's M)
   static constexpr int kBlockN = 32;                     // C_in channels per tap
-  static constexpr int kMaxKernelW = 5;
+  static constexpr int kMaxKernelW = 5;                  // W taps per block (wider kernels: shifted_x_w_groups)
   static constexpr int kBLeadingBytes = 128;             // the copies' next core matrix along K
 };
 // kElemBytes: 4 = fp32 data (TF32 mode, m64nNk8 steps, copies rounded to TF32), 2 = fp16/bf16 (m64nNk16 steps, copies
