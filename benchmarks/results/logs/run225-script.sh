@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Run 223 (session 34): the shifted-x grad_weight widened (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE, default 1): kernel W in
-# groups of up to 5 taps (7 as 4 + 4), C_in in tiles of 32 (any number), >= 16 output channels per group. Run 223's
+# Run 225 (session 34): the shifted-x grad_weight widened (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE, default 1): kernel W in
+# groups of up to 5 taps (7 as 4 + 4), C_in in tiles of 32 (any number), >= 16 output channels per group. Run 224's
 # breakdown (this session's second call) had the bf16 backward spend most of its time in the widened mma.sync / wgmma
 # grad_weight kernels (fam06 6.37 of 9.84 ms, fam02 4.48 of 5.43, fam05 3.67 of 5.80, L2-61 2.92 of 5.07; cuDNN's
 # wgrad 1.00 / 0.46 / 0.75 / 0.34), none of which the shifted-x kernel took before.
 # Predicted (bf16 grad_weight): fam06 6.4 -> ~1.5-2 ms, L2-61 2.9 -> ~0.8-1.2, fam05 3.7 -> ~1.5, fam02 4.5 -> ~1.5
 # (a quarter of its m64 rows used); TF32 gains smaller (half the tensor rate); 1D fam04 possibly a loss (one (kd, kh)
 # row for three consumer warpgroups).
-# Usage: COMMIT=<sha> bash run223.sh
+# Usage: COMMIT=<sha> bash run225-script.sh
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
 t0=$SECONDS

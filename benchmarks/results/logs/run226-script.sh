@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Run 224 (session 34): the widened shifted-x grad_weight with run 223's rule (fp32 data that the wgmma kernel takes,
+# Run 226 (session 34): the widened shifted-x grad_weight with run 225's rule (fp32 data that the wgmma kernel takes,
 # 3D with > 32 input channels per group, stay there): the whole GPU test directory, then `tconv bench` rows of the
 # shapes whose grad_weight kernel changed (bf16: L2-61, fam02, fam03, fam06, fam07, fam11; TF32: fam01, fam02, fam05,
 # fam06, fam11), against eager and cuDNN-benchmark in one process each.
-# Usage: COMMIT=<sha> bash run224.sh
+# Usage: COMMIT=<sha> bash run226-script.sh
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
 t0=$SECONDS
