@@ -365,20 +365,22 @@ def test_grad_weight_rows_where_planned():
         assert names and not any("rows_kernel" in n for n in names), names
 
 
-# The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode
-# and fp16/bf16 data): W stride and dilation 1, >= 16 input and output channels per group (C_in in tiles of 32, kernel W
-# in groups of up to 5 taps; before TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE: kernel W 1-5, 16-32 input and >= 32 output
-# channels per group), and tensors a TMA tensor map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output
-# too, or through the flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit;
-# not with TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0). x's rows are multiples of 16 bytes in "contiguous" where W is a
-# multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs over grad_output W chunks of 16 and B
-# is shifted copies of the x window (four, or in 16-bit one per tap), so the cases cover every kernel width (a tap
-# pair, two pairs, an odd last tap, one tap), the window's alignment offsets e = (W padding - 4) mod 4 (fp32) and mod 8
-# (16-bit: s10-s13 give 0-3, the rest 4-7), a last W chunk only partly inside the grad_output, flattened (kd, kh) row
-# tiles that span two kd or end past the last row, partial C_in and C_out tiles, two C_out tiles, groups, D/H strides,
-# dilation and output padding; W tap groups (kernel W 7 as 4 + 4, 6 as 3 + 3), two C_in tiles, a partial second C_in
-# tile whose window reads the next group's channels, and 16 output channels per group (s14-s17). L1-68's k3x5x5
-# (C 32 -> 64) is s0's shape on a smaller input.
+# The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode and
+# fp16/bf16 data): W stride and dilation 1, >= 16 input and output channels per group (C_in in tiles of 32, kernel W in
+# groups of up to 5 taps; before TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE: kernel W 1-5, 16-32 input and >= 32 output channels
+# per group; fp32 data of 3D kernels with > 32 input channels per group keep the wgmma kernel), and tensors a TMA tensor
+# map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output too, or through the
+# flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit; not with
+# TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0; a 16-bit grad_output that neither map takes has its rows copied in 4-byte
+# pieces where W_out is even: s9 and s18, not with TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0). x's rows are multiples of 16
+# bytes in "contiguous" where W is a multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs
+# over grad_output W chunks of 16 and B is shifted copies of the x window (four, or in 16-bit one per tap), so the cases
+# cover every kernel width (a tap pair, two pairs, an odd last tap, one tap), the window's alignment offsets e = (W
+# padding - 4) mod 4 (fp32) and mod 8 (16-bit: s10-s13 give 0-3, the rest 4-7), a last W chunk only partly inside the
+# grad_output, flattened (kd, kh) row tiles that span two kd or end past the last row, partial C_in and C_out tiles, two
+# C_out tiles, groups, D/H strides, dilation and output padding; W tap groups (kernel W 7 as 4 + 4, 6 as 3 + 3), two
+# C_in tiles, a partial second C_in tile whose window reads the next group's channels, and 16 output channels per group
+# (s14-s17). L1-68's k3x5x5 (C 32 -> 64) is s0's shape on a smaller input.
 SHIFTED_X_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (3, 2, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 20], False),    # e 0, W_out 24
@@ -389,7 +391,8 @@ SHIFTED_X_GRID = [
     (2, 2, 32, 32, 1, [5, 2], [1, 1], [0, 1], [0, 0], [2, 1], [7, 17], True),                       # e 1, W_out 16
     (2, 2, 32, 64, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [6, 24], False),                      # e 2, W_out 24
     # grad_output rows of no multiple of 16 bytes: L1-71's shape on a small input (8 x 18 = 144 per channel), 3D with
-    # grad_output rows outside D (4 x 7 x 22 = 616), and 7 x 18 = 126 per channel (no map, flat or not)
+    # grad_output rows outside D (4 x 7 x 22 = 616), and 7 x 18 = 126 per channel (no map, flat or not; 16-bit rows
+    # are copied)
     (2, 2, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [6, 16], True),                       # e 0, W_out 18
     (3, 2, 32, 64, 1, [3, 3, 5], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 1, 1], [4, 5, 20], False),    # e 1, W_out 22
     (2, 1, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [5, 16], False),                      # e 0, W_out 18
@@ -404,12 +407,16 @@ SHIFTED_X_GRID = [
     (3, 2, 96, 32, 2, [2, 3, 6], [1, 1, 1], [0, 1, 2], [0, 0, 0], [1, 1, 1], [3, 4, 16], True),     # W_out 17
     (3, 1, 32, 16, 1, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 24], False),    # W_out 30
     (2, 2, 96, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [6, 24], True),                       # W_out 24
+    # 16-bit grad_output rows that no map takes (W_out 10: 20 bytes; 3 x 5 x 10 = 150 per channel, no flat map either),
+    # copied by the producer warp (TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY), with rows outside D and H
+    (3, 2, 32, 64, 1, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 5, 10], True),     # W_out 10
 ]
 SHIFTED_X_FLAT_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", "1") not in ("", "0")
 
 
 SHIFTED_X_16BIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT", "1") not in ("", "0")
 SHIFTED_X_WIDE = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", "1") not in ("", "0")
+SHIFTED_X_COPY_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY", "1") not in ("", "0")
 
 
 def shifted_x_taps(kernel_w):
@@ -445,7 +452,8 @@ def shifted_x_maps(case, layout, mode):
     align = 4 if mode == "tf32" else 8  # elements per 16 bytes
     x_maps = layout == "row_padded" or (layout == "contiguous" and spatial[-1] % align == 0)
     dy_maps = out[-1] % align == 0 or (SHIFTED_X_FLAT_DY and math.prod(out) % align == 0)
-    return x_maps and dy_maps
+    dy_copied = mode != "tf32" and SHIFTED_X_COPY_DY and out[-1] % 2 == 0  # 16-bit: 4-byte pieces of the rows
+    return x_maps and (dy_maps or dy_copied)
 
 
 @pytest.mark.parametrize("algorithm", ["auto", "igemm"])

@@ -2028,6 +2028,7 @@ struct RowsWeightArgs {
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
   int dy_flat;    // the shifted-x kernel: dy_map is shifted_x_flat_dy_map's (D, H, W as one dimension)
+  int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies the grad_output rows (shifted_x_copy_dy)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2251,12 +2252,15 @@ __device__ __forceinline__ void warpgroup_registers_up() {
 // TMA boxes complete it), ready (the kRounders rounding threads: the slot's TF32 B operand is written and fenced) and
 // empty (every one of the kConsumers consumer threads is done with the slot). Thread 0 initialises them; the block
 // barrier makes them visible to every warp before the roles part.
+// full_arrivals: the arrivals besides the bulk copies' bytes that complete full (1: the producer's, or more where
+// producer threads also arrive on their cp.async copies).
 template <int kStages, int kRounders, int kConsumers>
-__device__ __forceinline__ void init_specialized_stage_barriers(uint64_t* full, uint64_t* ready, uint64_t* empty) {
+__device__ __forceinline__ void init_specialized_stage_barriers(uint64_t* full, uint64_t* ready, uint64_t* empty,
+                                                                int full_arrivals = 1) {
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int st = 0; st < kStages; ++st) {
-      mbarrier_init(&full[st], 1);
+      mbarrier_init(&full[st], full_arrivals);
       mbarrier_init(&ready[st], kRounders);
       mbarrier_init(&empty[st], kConsumers);
     }
@@ -2530,6 +2534,42 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
   return r;
 }
 
+// The grad_output rows of one unit (load[w]: warpgroup w's row at (od[w], oh[w]), positions j0 .. j0 + kBlockK - 1 of
+// kBlockM channels from dy_channel) copied by the 32 lanes of a warp in 4-byte pieces, zeros outside the tensor (what
+// the 5-D map's boxes hold; the box columns past kBlockK are not read). For grad_output rows that no tensor map takes
+// (shifted_x_copy_dy: W contiguous, every stride and W a whole number of pieces), e.g. 16-bit L1-71 (W 1026).
+template <typename T>
+__device__ __forceinline__ void copy_shifted_x_dy_rows(const WeightGradArgs& a, void* dy_rows, const bool* load,
+                                                       const int* od, const int* oh, int j0, int n, int dy_channel,
+                                                       int lane) {
+  constexpr int kElemBytes = 16 / T::kAlign, kPerPiece = 4 / kElemBytes, kPieces = T::kBlockK / kPerPiece;
+  static_assert(32 % kPieces == 0, "a lane keeps one piece column");
+  constexpr int kRowStep = 32 / kPieces;  // channel rows between a lane's pieces
+  const int column = lane % kPieces * kPerPiece, first_row = lane / kPieces, j = j0 + column;
+  const int rows_left = a.groups * a.cout_g - dy_channel - first_row;  // channels from the lane's first on
+  const float* const dy_base = static_cast<const float*>(a.dy);
+#pragma unroll
+  for (int w = 0; w < T::kRows; ++w) {
+    if (!load[w]) continue;
+    const bool inside = unsigned(od[w]) < unsigned(a.out_size[0]) && unsigned(oh[w]) < unsigned(a.out_size[1]) &&
+                        j < a.out_size[2];
+    const char* src = static_cast<const char*>(a.dy) +
+                      (int64_t(n) * a.dy_stride[0] + int64_t(od[w]) * a.dy_stride[2] +
+                       int64_t(oh[w]) * a.dy_stride[3] + int64_t(dy_channel + first_row) * a.dy_stride[1] + j) *
+                          kElemBytes;
+    const int64_t src_step = int64_t(kRowStep) * a.dy_stride[1] * kElemBytes;
+    float* dst = reinterpret_cast<float*>(static_cast<char*>(dy_rows) +
+                                          (w * T::kDyElems + first_row * T::kDyBoxW + column) * kElemBytes);
+#pragma unroll 4
+    for (int r = 0; r < T::kBlockM / kRowStep; ++r) {
+      const bool ok = inside && r * kRowStep < rows_left;
+      cp_async_4(dst, ok ? reinterpret_cast<const float*>(src) : dy_base, ok);
+      src += src_step;
+      dst += kRowStep * T::kDyBoxW * kElemBytes / 4;
+    }
+  }
+}
+
 // A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
 // tile (kRows flattened (kd, kh) rows; blk.kh is the first, kd * kH + kh), and its split's units: the order and counts
 // of plan_grad_weight_shifted_x's tiles.
@@ -2555,7 +2595,8 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // shifted_x_unit). Per unit, producer warp 0 (lane 0) loads the x window of input row (n, id, ih) (32 channels x
 // kXBoxW positions from j0 + p - 4 - e) and the grad_output rows (64 channels x kDyBoxW positions from j0) at
 // (id s + kd d - p, ih s + kh d - p) that the unit's consumer warpgroups do not share with an earlier unit
-// (shifted_x_reach: at a sweep's first unit every valid row, then one per chain); zeros outside the tensors. A slot is
+// (shifted_x_reach: at a sweep's first unit every valid row, then one per chain; or, args.dy_copied, warp 0's lanes
+// copy those rows: copy_shifted_x_dy_rows); zeros outside the tensors. A slot is
 // released when the last unit that reads its rows ends. Producer warps 1-3 write the shifted copies of the window
 // (fp32: four, rounded to TF32, copy r's position m the window's m - r + e; fp16/bf16: one per tap, as they are;
 // build_shifted_x_copies). Consumer warpgroup w: A = its grad_output row (fragments rounded as they load in fp32), B =
@@ -2581,7 +2622,9 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   const WeightBlock blk = decode_shifted_x_block(a, work);
   const int iterations = int(blk.u_end - blk.u_begin);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
-  init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty);
+  // Copied grad_output rows (args.dy_copied): full also waits for each lane of producer warp 0 (its copies).
+  init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty,
+                                                                 k16Bit && args.dy_copied ? 1 + 32 : 1);
   const int rows = a.kernel[0] * a.kernel[1];
   // The block's taps kw0 .. kw0 + kKernelW - 1 are taps 0 .. kKernelW - 1 at W padding p - kw0. The window starts e
   // positions before j0 + p - kw0 - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
@@ -2591,7 +2634,8 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   if (group == T::kRows) {
     warpgroup_registers_down<T::kProducerRegisters>();
     if (warp % 4 == 0) {
-      if (lane == 0) {
+      // Lane 0 issues the boxes; with copied grad_output rows every lane of the warp also copies a share of them.
+      if (lane == 0 || (k16Bit && args.dy_copied)) {
         ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
         const int x_channel = blk.g * a.cin_g + blk.ci0, dy_channel = blk.g * a.cout_g + blk.co0;
         bool chain_head[T::kRows];
@@ -2616,16 +2660,26 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
             load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);
             loads += load[w];
           }
-          mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
-          tma_load_5d(stage, &args.x_map, j0 + pad_w - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
+          if constexpr (k16Bit) {
+            if (args.dy_copied) {
+              copy_shifted_x_dy_rows<T>(a, stages + slot * T::kStageElems + T::kXElems, load, od, oh, j0, n,
+                                        dy_channel, lane);
+              mbarrier_arrive_on_copies(&full[slot]);
+              loads = 0;
+            }
+          }
+          if (lane == 0) {
+            mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
+            tma_load_5d(stage, &args.x_map, j0 + pad_w - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
 #pragma unroll
-          for (int w = 0; w < T::kRows; ++w) {
-            if (!load[w]) continue;
-            scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
-            if (args.dy_flat)
-              tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
-            else
-              tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
+            for (int w = 0; w < T::kRows; ++w) {
+              if (!load[w] || args.dy_copied) continue;
+              scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
+              if (args.dy_flat)
+                tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
+              else
+                tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
+            }
           }
           cur.advance(a);
         }
@@ -5408,6 +5462,24 @@ bool shifted_x_flat_dy_fits(const ConvTransposeParams& p, DType dtype) {
   return dy[4] == 1 && dy[3] == p.out_size[2] && (p.out_size[0] == 1 || dy[2] == plane) && dy[0] % align == 0 &&
          dy[1] % align == 0 && p.out_size[0] * plane < (int64_t(1) << 31);
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0 (development only, read once per process) leaves grad_output rows that no tensor
+// map takes to the other kernels, for A/B timings of the copied rows in one build.
+bool grad_weight_shifted_x_copy_dy() {
+  static const bool copy = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY", 1) != 0;
+  return copy;
+}
+// Whether the shifted-x kernel's producer warp can copy grad_output's rows in 4-byte pieces (RowsWeightArgs::dy_copied)
+// where no tensor map takes them: fp16/bf16 data (fp32 rows take the flat map wherever the channel stride allows; not
+// timed for fp32), W contiguous, W and every other stride whole pieces, 4-byte aligned data.
+bool shifted_x_copy_dy_fits(const ConvTransposeParams& p, DType dtype, const void* grad_output) {
+  const int64_t* dy = p.output_strides;
+  if (!is_16bit(dtype) || !grad_weight_shifted_x_copy_dy() || dy[4] != 1 || p.out_size[2] % 2 != 0 ||
+      reinterpret_cast<uintptr_t>(grad_output) % 4 != 0)
+    return false;
+  for (int i = 0; i < 4; ++i)
+    if (dy[i] % 2 != 0) return false;
+  return true;
+}
 // The shifted-x kernel's box widths (the x window, grad_output rows) for its data and unit.
 struct ShiftedXBoxes {
   int x_w, dy_w;
@@ -5438,8 +5510,12 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   if (err != cudaSuccess) return err;
   const int64_t* dy = p.output_strides;
   const int64_t align = elements_per_16_bytes(dtype);
+  bool dy_aligned = true;
+  for (int i = 0; i < 4; ++i) dy_aligned = dy_aligned && dy[i] % align == 0;
   rows.dy_flat = shifted_x && (dy[2] % align != 0 || dy[3] % align != 0) && grad_weight_shifted_x_flat_dy() &&
                  shifted_x_flat_dy_fits(p, dtype);
+  rows.dy_copied = shifted_x && !dy_aligned && !rows.dy_flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
+  if (rows.dy_copied) return cudaSuccess;
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
     const int64_t flat_strides[5] = {dy[0], dy[1], dy[0], dy[0], 1};
@@ -5754,7 +5830,8 @@ bool grad_weight_shifted_x_wide() {
 // The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode, or fp16/bf16 data, on sm_90a;
 // W stride and dilation 1, >= 16 input and output channels per group (fewer would leave most of the m64n32 tiles as
 // padding; C_in in tiles of 32, kernel W in groups of up to 5 taps: shifted_x_w_groups), and both tensors as TMA
-// tensor maps take them (as grad_weight_takes_rows, with strides in 16-byte units of the data's elements).
+// tensor maps take them (as grad_weight_takes_rows, with strides in 16-byte units of the data's elements), or a 16-bit
+// grad_output that no map takes whose rows the producer warp copies instead (shifted_x_copy_dy_fits).
 bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                  int device, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
@@ -5774,8 +5851,11 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
     if (x[i] % align != 0) return false;
     dy_rows_aligned = dy_rows_aligned && dy[i] % align == 0;
   }
-  if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype))) return false;
-  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
+  const bool dy_copied = !dy_rows_aligned && shifted_x_copy_dy_fits(p, dtype, grad_output);
+  if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype)) && !dy_copied)
+    return false;
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || (!dy_copied && reinterpret_cast<uintptr_t>(grad_output) % 16 != 0))
+    return false;
   RowsWeightArgs trial{};
   return rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p, dtype), dtype) == cudaSuccess;
 #else
