@@ -425,10 +425,11 @@ def shifted_x_taps(kernel_w):
     return -(-kernel_w // groups)
 
 
-def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode):
+def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode, rows=3):
     """Whether the shifted-x kernel takes a group's channels and kernel W (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE); fp32 data
-    of 3D kernels with more than 32 input channels per group keep the wgmma kernel."""
-    if cin_g < 16 or cout_g < 16 or (mode == "tf32" and dims == 3 and cin_g > 32 and kernel_w > 1):
+    of 3D kernels with more than 32 input channels per group keep the wgmma kernel, and so do kernels of one (kd, kh)
+    row."""
+    if cin_g < 16 or cout_g < 16 or (mode == "tf32" and dims == 3 and cin_g > 32 and kernel_w > 1) or rows < 2:
         return False
     return SHIFTED_X_WIDE or (kernel_w <= 5 and cin_g <= 32 and cout_g >= 32)
 # The kernel's grad_output positions per unit: forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 (the run scripts run
@@ -472,7 +473,8 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
         dims, _, cin, cout, groups, kernel = SHIFTED_X_GRID[case][:6]
         kernel_w = kernel[-1]
         mappable = (shifted_x_maps(SHIFTED_X_GRID[case], layout, mode) and (mode == "tf32" or SHIFTED_X_16BIT)
-                    and shifted_x_channels_taken(dims, cin // groups, cout // groups, kernel_w, mode))
+                    and shifted_x_channels_taken(dims, cin // groups, cout // groups, kernel_w, mode,
+                                                 math.prod(kernel[:-1])))
         names = grad_weight_kernel_names(prof)
         data = {"tf32": "float", "fp16": "__half", "bf16": "__nv_bfloat16"}[mode]
         took = shifted_x_kernel_ran(names, data, kernel_w)

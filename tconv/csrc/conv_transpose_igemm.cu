@@ -5462,8 +5462,10 @@ bool shifted_x_flat_dy_fits(const ConvTransposeParams& p, DType dtype) {
   return dy[4] == 1 && dy[3] == p.out_size[2] && (p.out_size[0] == 1 || dy[2] == plane) && dy[0] % align == 0 &&
          dy[1] % align == 0 && p.out_size[0] * plane < (int64_t(1) << 31);
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0 (development only, read once per process) leaves grad_output rows that no tensor
-// map takes to the other kernels, for A/B timings of the copied rows in one build.
+// TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0 (development only, read once per process) leaves grad_output rows that no
+// tensor map takes to the other kernels, for A/B timings of the copied rows in one build. Run 227 (H100, one build, two
+// rounds, bf16 fwd+bwd ms, copied / not): L1-71 3.32 / 3.73, fam05 4.79-4.80 / 5.75-5.78, fam01 11.33-11.35 /
+// 12.24-12.29 (and fam04 15.81-15.90 / 9.48: one (kd, kh) row, since refused in grad_weight_takes_shifted_x).
 bool grad_weight_shifted_x_copy_dy() {
   static const bool copy = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY", 1) != 0;
   return copy;
@@ -5827,11 +5829,12 @@ bool grad_weight_shifted_x_wide() {
   static const bool wide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", 1) != 0;
   return wide;
 }
-// The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode, or fp16/bf16 data, on sm_90a;
-// W stride and dilation 1, >= 16 input and output channels per group (fewer would leave most of the m64n32 tiles as
-// padding; C_in in tiles of 32, kernel W in groups of up to 5 taps: shifted_x_w_groups), and both tensors as TMA
-// tensor maps take them (as grad_weight_takes_rows, with strides in 16-byte units of the data's elements), or a 16-bit
-// grad_output that no map takes whose rows the producer warp copies instead (shifted_x_copy_dy_fits).
+// The shifted-x kernel (WeightShiftedXTile) where it can run: fp32 data in TF32 mode, or fp16/bf16 data, on sm_90a; W
+// stride and dilation 1, two or more (kd, kh) rows, >= 16 input and output channels per group (fewer would leave most
+// of the m64n32 tiles as padding; C_in in tiles of 32, kernel W in groups of up to 5 taps: shifted_x_w_groups), and
+// both tensors as TMA tensor maps take them (as grad_weight_takes_rows, with strides in 16-byte units of the data's
+// elements), or a 16-bit grad_output that no map takes whose rows the producer warp copies instead
+// (shifted_x_copy_dy_fits).
 bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                  int device, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
@@ -5841,6 +5844,9 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
       !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
     return false;
   if (p.stride[2] != 1 || p.dilation[2] != 1 || p.in_per_group() < 16 || p.out_per_group() < 16) return false;
+  // One (kd, kh) row (1D kernels) leaves two of the three consumer warpgroups computing padding: run 227 (H100, one
+  // build, bf16 fwd+bwd) had fam04's k3 take 15.81-15.90 ms with the shifted-x kernel against 9.48 without.
+  if (p.kernel[0] * p.kernel[1] < 2) return false;
   if (!grad_weight_shifted_x_wide() &&
       (p.kernel[2] > T::kMaxKernelW || p.in_per_group() > T::kBlockN || p.out_per_group() < 32))
     return false;
@@ -5854,8 +5860,8 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
   const bool dy_copied = !dy_rows_aligned && shifted_x_copy_dy_fits(p, dtype, grad_output);
   if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype)) && !dy_copied)
     return false;
-  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || (!dy_copied && reinterpret_cast<uintptr_t>(grad_output) % 16 != 0))
-    return false;
+  const bool dy_aligned_16 = reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || !(dy_copied || dy_aligned_16)) return false;
   RowsWeightArgs trial{};
   return rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p, dtype), dtype) == cudaSuccess;
 #else
