@@ -246,6 +246,19 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(32, 64, 3, 3, 5, device=DEVICE, dtype=torch.float16, requires_grad=True)
     out = tconv.conv_transpose3d(x, w, None, 1, (1, 0, 1))
     out.backward(torch.randn_like(out))
+# The widened kernel: kernel W 7 as two groups of 4 taps (the eighth not stored) over 48 input channels (two C_in tiles,
+# the second partial) and 16 output channels per group, in TF32 (2D: no wgmma kernel competes) and bf16; and bf16
+# grad_output rows of 10 (20 bytes, 3 x 5 x 10 per channel: no tensor map takes them) that producer warp 0 copies.
+with tconv._ops.use_algorithm("auto"):
+    for dtype in (torch.float32, torch.bfloat16):
+        x = torch.randn(2, 48, 5, 24, device=DEVICE, dtype=dtype)
+        w = torch.randn(48, 16, 3, 7, device=DEVICE, dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose2d(x, w, None, 1, (1, 3))
+        out.backward(torch.randn_like(out))
+    x = torch.randn(2, 32, 3, 5, 16, device=DEVICE, dtype=torch.bfloat16)[..., :10]
+    w = torch.randn(32, 64, 3, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    out = tconv.conv_transpose3d(x, w, None, 1, 1)
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")
