@@ -2,7 +2,7 @@
 # Run 229 (session 34, on run 228's warm machine): memcheck and racecheck of the shifted-x kernels on
 # tests/sanitize_small.py (run 228's filter was ill-formed: kns= is the substring key), then the TF32 suite
 # (`tconv bench --suite all --precision tf32`) with the time left; RESUME=device continues it on the same machine.
-# Usage: COMMIT=<sha> BUDGET=<s> [RESUME=device] [SANITIZE=0] bash run229.sh
+# Usage: COMMIT=<sha> BUDGET=<s> [LIMIT=<s, default 585>] [RESUME=device] [SANITIZE=0] bash run229-script.sh
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
 t0=$SECONDS
@@ -19,7 +19,7 @@ fi
 resume=""
 if [ "${RESUME:-}" = device ]; then RESUME=$(ls -t /tmp/suite/bench_*.json | head -1); resume="--resume $RESUME"; fi
 mkdir -p /tmp/suite
-timeout $((585 - (SECONDS - t0))) python3 -m tconv bench --suite all --precision tf32 --no-compile --runs 20 \
+timeout $((${LIMIT:-585} - (SECONDS - t0))) python3 -m tconv bench --suite all --precision tf32 --no-compile --runs 20 \
   --warmup 3 --time-budget $((BUDGET - (SECONDS - t0))) $resume --out /tmp/suite > /tmp/suite/bench.log 2>&1
 echo "bench rc $? (3: rows left)"
 if [ -n "${RESUME:-}" ]; then cp $RESUME $OUT/; cp ${RESUME%.json}.png $OUT/ 2>/dev/null; else cp /tmp/suite/bench_*.json $OUT/; fi
