@@ -2028,7 +2028,7 @@ struct RowsWeightArgs {
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
   int dy_flat;    // the shifted-x kernel: dy_map is shifted_x_flat_dy_map's (D, H, W as one dimension)
-  int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies the grad_output rows (shifted_x_copy_dy)
+  int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies grad_output's rows (shifted_x_copy_dy_fits)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2537,7 +2537,7 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
 // The grad_output rows of one unit (load[w]: warpgroup w's row at (od[w], oh[w]), positions j0 .. j0 + kBlockK - 1 of
 // kBlockM channels from dy_channel) copied by the 32 lanes of a warp in 4-byte pieces, zeros outside the tensor (what
 // the 5-D map's boxes hold; the box columns past kBlockK are not read). For grad_output rows that no tensor map takes
-// (shifted_x_copy_dy: W contiguous, every stride and W a whole number of pieces), e.g. 16-bit L1-71 (W 1026).
+// (shifted_x_copy_dy_fits: W contiguous, every stride and W a whole number of pieces), e.g. 16-bit L1-71 (W 1026).
 template <typename T>
 __device__ __forceinline__ void copy_shifted_x_dy_rows(const WeightGradArgs& a, void* dy_rows, const bool* load,
                                                        const int* od, const int* oh, int j0, int n, int dy_channel,
