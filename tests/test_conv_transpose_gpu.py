@@ -372,8 +372,8 @@ def test_grad_weight_rows_where_planned():
 # map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output too, or through the
 # flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit; not with
 # TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0; a 16-bit grad_output that neither map takes has its rows copied in 4-byte
-# pieces where W_out is even: s9 and s18, not with TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0). x's rows are multiples of 16
-# bytes in "contiguous" where W is a multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs
+# pieces where W_out is even: s9, s18, s19, not with TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0). x's rows are multiples of
+# 16 bytes in "contiguous" where W is a multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs
 # over grad_output W chunks of 16 and B is shifted copies of the x window (four, or in 16-bit one per tap), so the cases
 # cover every kernel width (a tap pair, two pairs, an odd last tap, one tap), the window's alignment offsets e = (W
 # padding - 4) mod 4 (fp32) and mod 8 (16-bit: s10-s13 give 0-3, the rest 4-7), a last W chunk only partly inside the
@@ -410,6 +410,10 @@ SHIFTED_X_GRID = [
     # 16-bit grad_output rows that no map takes (W_out 10: 20 bytes; 3 x 5 x 10 = 150 per channel, no flat map either),
     # copied by the producer warp (TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY), with rows outside D and H
     (3, 2, 32, 64, 1, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 5, 10], True),     # W_out 10
+    # copied rows in groups whose 48 output channels leave the C_out tile reading the next group's (W_out 18: 36 bytes,
+    # 7 x 18 = 126 per channel), and kernel W 9 as 5 + 5 taps (the tenth not stored) over two (kd, kh) rows
+    (2, 2, 64, 96, 2, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [5, 16], True),                       # W_out 18
+    (2, 2, 32, 32, 1, [2, 9], [1, 1], [0, 4], [0, 0], [1, 1], [4, 24], False),                      # W_out 24
 ]
 SHIFTED_X_FLAT_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", "1") not in ("", "0")
 
