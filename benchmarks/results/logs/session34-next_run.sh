@@ -6,7 +6,8 @@
 #     DCGAN, the U-Net and VAE k2 s2, HiFi-GAN, and each one's original Model (cuDNN) for comparison,
 #  3. the warp-stall breakdown of the shifted-x kernel on L2-61 bf16 and L1-71 bf16 (scripts/ncu_stalls.sh with
 #     KERNEL=shifted_x): whether warp 0's copies, the rounders or the consumers bound it,
-#  4. the bf16 suite with the time left (not rerun since 00b6783); RESUME=device continues it on the warm machine.
+#  4. DCGAN's TF32 grad_input on the warp-specialized gather tiles (TCONV_GATHER_SPECIALIZED -1 / 2 / 1),
+#  5. the bf16 suite with the time left (not rerun since 00b6783); RESUME=device continues it on the warm machine.
 # Usage: COMMIT=<sha> bash benchmarks/results/logs/session34-next_run.sh   (then BUDGET=540 RESUME=device ... for the rest)
 set -uo pipefail
 export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?pass COMMIT=<sha>}
@@ -26,6 +27,12 @@ if [ -z "${RESUME:-}" ]; then
   OUT=$OUT KERNEL=shifted_x CASES="l2_61_bf16:l2_61_convt3d_relu_groupnorm:bf16 l1_71_bf16:l1_71_convt2d_asym_input_square_kernel:bf16" \
     timeout 200 bash scripts/ncu_stalls.sh > $OUT/ncu_shifted_x.log 2>&1
   echo "ncu rc $? ($((SECONDS-t0)) s)"; cat $OUT/ncu_shifted_x.log | cut -c1-160
+  # DCGAN's TF32 grad_input (W stride 2) on the warp-specialized gather tiles: "auto" refuses them for strided rows
+  # (choose_wider_gather's "spread", measured on HiFi-GAN's W stride 8 only); its forward takes the 256-producer tile
+  # already, so forcing 2 changes grad_input alone.
+  OUT=$OUT SWITCH=TCONV_GATHER_SPECIALIZED VALUES="-1 2 1" ROUNDS=2 PRECISIONS="tf32" timeout 90 \
+    bash scripts/device_switch_ab.sh real_dcgan_up > $OUT/switch_dcgan_specialized.log 2>&1
+  echo "DCGAN specialized A/B rc $? ($((SECONDS-t0)) s)"; grep fwd $OUT/switch_dcgan_specialized.log | sed 's/ \+/ /g'
   resume=""
 elif [ "$RESUME" = device ]; then
   RESUME=$(ls -t /tmp/suite/bench_*.json | head -1); resume="--resume $RESUME"
