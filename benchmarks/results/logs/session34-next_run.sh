@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepared in session 34 for the next session's first call (its device budget ended after the TF32 suite):
-#  1. the build (105-167 s on a fresh H100 machine in session 34),
+#  1. the build (105-167 s on a fresh H100 machine in session 34), and the shifted-x tests (s19 and s20 are new),
 #  2. where the time goes now (scripts/kernel_breakdown.py, bf16 fwd+bwd): L2-61 (shifted-x grad_weight ~1.9 ms
 #     against 0.8-1.2 predicted), L1-71 (copied grad_output rows: fwd+bwd 3.32 ms against ~2.5 predicted), fam05,
 #     DCGAN, the U-Net and VAE k2 s2, HiFi-GAN, and each one's original Model (cuDNN) for comparison,
@@ -16,6 +16,10 @@ python3 -m pip install -q --no-deps --no-build-isolation -e . > /tmp/pip.log 2>&
 python3 -c "import tconv; tconv._build.load()" > /tmp/build.log 2>&1 || { grep -E "error|Error" /tmp/build.log | head -30; exit 1; }
 echo "build $((SECONDS-t0)) s"; python3 -m tconv digest; nvidia-smi --query-gpu=name --format=csv,noheader
 if [ -z "${RESUME:-}" ]; then
+  # the shifted-x tests, with grid cases s19 and s20 (b860a85), which no GPU has run yet
+  timeout 120 python3 -m pytest -q -rfE -p no:cacheprovider tests/test_conv_transpose_gpu.py -k shifted_x \
+    > $OUT/pytest_shifted_x.log 2>&1
+  echo "shifted-x tests rc $? ($((SECONDS-t0)) s)"; grep -E "passed|failed|Error|assert" $OUT/pytest_shifted_x.log | tail -6
   P="l2_61_convt3d_relu_groupnorm l1_71_convt2d_asym_input_square_kernel fam05_convt2d_k3x7_512x512 real_dcgan_up
      real_unet3d_up real_vae_up real_hifigan_up"
   for which in new original; do
