@@ -5857,13 +5857,16 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
     if (x[i] % align != 0) return false;
     dy_rows_aligned = dy_rows_aligned && dy[i] % align == 0;
   }
-  const bool dy_copied = !dy_rows_aligned && shifted_x_copy_dy_fits(p, dtype, grad_output);
-  if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype)) && !dy_copied)
+  if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype)) &&
+      !shifted_x_copy_dy_fits(p, dtype, grad_output))
     return false;
-  const bool dy_aligned_16 = reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
-  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || !(dy_copied || dy_aligned_16)) return false;
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0) return false;
+  // rows_weight_tensor_maps decides how grad_output is read (5-D map, flat map or copied rows); a map needs 16-byte
+  // aligned data, the copied rows 4 (shifted_x_copy_dy_fits).
   RowsWeightArgs trial{};
-  return rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p, dtype), dtype) == cudaSuccess;
+  if (rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p, dtype), dtype) != cudaSuccess)
+    return false;
+  return trial.dy_copied || reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
 #else
   (void)p, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device, (void)input, (void)grad_output;
   return false;
