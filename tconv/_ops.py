@@ -163,7 +163,7 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
         strip = name == "auto" and split is not None and _build.load().grad_input_strip_possible(
             grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups, conv_tf32_allowed())
         take_split = name == "igemm_phase_split" or (name == "auto" and not strip and _phase_split.auto_prefers(
-            split, grad_output5.shape, weight5.shape, groups, grad_output.dtype, conv_tf32_allowed()))
+            split, grad_output5.shape, weight5.shape, groups, grad_output.dtype))
         if take_split and split is not None and grad_input.numel() > 0:
             calls = _phase_split.calls(split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3)
         for gi, go, w, s, p, d, window in calls:

@@ -34,12 +34,15 @@ import torch
 # the unsplit GEMM runs.
 KERNEL_PER_DIM_LIMIT = 32
 TAPS_LIMIT = 512
-# "auto" (tconv/_ops.py) takes the split for TF32-mode fp32 1D calls at W stride >= 4 whose zero taps cost
-# at most 1.5x the MMAs. Run 34 (H200, scripts/phase_split_sweep.py, grad_input alone, split vs not on the
-# same tensors): TF32 1D stride 4 1.15-1.27x, stride 5 1.67x, stride 8 1.67-1.82x (HiFi-GAN's grad_input
+# "auto" (tconv/_ops.py) takes the split for fp32 1D calls (TF32 or exact) at W stride >= 4 whose zero taps
+# cost at most 1.5x the MMAs. Run 34 (H200, scripts/phase_split_sweep.py, grad_input alone, split vs not on
+# the same tensors): TF32 1D stride 4 1.15-1.27x, stride 5 1.67x, stride 8 1.67-1.82x (HiFi-GAN's grad_input
 # 15.9 -> 8.7 ms); slower at stride 2 (0.86x) and 3 (0.80x, 1.8x the MMAs), on every 2D shape (0.52-0.69x:
 # H keeps its stride, and the lines are short) and in bf16 (0.72-0.95x, 1.06x at stride 8). Exact fp32
-# (3xTF32, three MMAs per product) was not measured.
+# (3xTF32): runs 237-238 (H100, scripts/quick_timing.py, fwd+bwd, "auto" against "igemm_phase_split" in one
+# process): HiFi-GAN (stride 8) 67.52 -> 48.03 ms, its grad_input ~27.7 -> ~8.2 (the unsplit 3xTF32 gather
+# reads grad_output at stride 8); fam12 (stride 2) 3.02 -> 3.15, a loss as in TF32. Strides 4-5 were not
+# timed in exact mode: the bound is TF32's, whose gains there were smaller than at 8.
 AUTO_MIN_STRIDE = 4
 AUTO_MAX_MMA_RATIO = 1.5
 # Mirror of kGroupedPreferredMaxChannelProduct (conv_transpose.h; tests/test_phase_split_cpu.py checks
@@ -71,10 +74,10 @@ class PhaseSplitPlan:
 
 
 def auto_prefers(split: Optional[PhaseSplitPlan], grad_output_shape: Sequence[int], weight_shape: Sequence[int],
-                 groups: int, dtype: torch.dtype, tf32: bool) -> bool:
-    """Whether "auto" runs this grad_input call split (see AUTO_MIN_STRIDE for the measurements). Shapes
-    are the 5-D ones plan() took."""
-    if split is None or dtype != torch.float32 or not tf32:
+                 groups: int, dtype: torch.dtype) -> bool:
+    """Whether "auto" runs this grad_input call split (see AUTO_MIN_STRIDE for the measurements), in either
+    fp32 mode. Shapes are the 5-D ones plan() took."""
+    if split is None or dtype != torch.float32:
         return False
     one_d = int(grad_output_shape[3]) == 1 and int(weight_shape[3]) == 1
     channel_product = int(weight_shape[0]) // groups * int(weight_shape[1])

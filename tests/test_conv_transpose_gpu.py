@@ -1423,11 +1423,11 @@ def test_phase_split_is_taken_where_planned(monkeypatch):
         assert len(calls) == splits, (stride, calls)
         torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)
         calls.clear()
-    # "auto" splits this HiFi-GAN-like call in TF32 mode only (tconv/_phase_split.py auto_prefers), and not where
-    # the strip kernel runs it whole (Hopper).
+    # "auto" splits this HiFi-GAN-like call in both fp32 modes (tconv/_phase_split.py auto_prefers), except where
+    # the strip kernel runs it whole (Hopper, TF32 mode).
     x = torch.randn(2, 40, 37, device="cuda", generator=gen, requires_grad=True)
     w = torch.randn(40, 24, 16, device="cuda", generator=gen)
-    for mode, splits in (("tf32", 0 if strip_kernel_runs() else 1), ("fp32", 0)):
+    for mode, splits in (("tf32", 0 if strip_kernel_runs() else 1), ("fp32", 1)):
         with precision(mode):
             out = tconv.conv_transpose1d(x, w, stride=8, padding=4)
             torch.autograd.grad(out, x, torch.ones_like(out))

@@ -196,19 +196,18 @@ def test_python_mirrors_match_the_cuda_sources(source, pattern, mirror):
 
 
 def test_auto_takes_the_split_where_it_was_measured_faster():
-    def decide(spatial, kernel, stride, padding, cin=512, cout=256, groups=1, dtype=torch.float32, tf32=True):
+    def decide(spatial, kernel, stride, padding, cin=512, cout=256, groups=1, dtype=torch.float32):
         dims = len(spatial)
         out = _args.output_size(spatial, kernel, stride, padding, [0] * dims, [1] * dims)
         go, w = [16, cout, *pad3(out, 1)], [cin, cout // groups, *pad3(kernel, 1)]
         split, _ = _phase_split.plan(go, w, [16, cin, *pad3(spatial, 1)], pad3(stride, 1), pad3(padding, 0),
                                      [1, 1, 1])
-        return _phase_split.auto_prefers(split, go, w, groups, dtype, tf32)
+        return _phase_split.auto_prefers(split, go, w, groups, dtype)
 
-    assert decide([8192], [16], [8], [4])  # HiFi-GAN: 1.82x in run 34
+    assert decide([8192], [16], [8], [4])  # HiFi-GAN: 1.82x in run 34 (TF32); fwd+bwd 67.5 -> 48.0 ms exact (run 238)
     assert decide([8192], [8], [4], [2]) and decide([8192], [11], [5], [3])
     assert not decide([8192], [4], [2], [1])  # stride 2: 0.86x
     assert not decide([8192], [5], [3], [1])  # 1.8x the MMAs: 0.80x
     assert not decide([32, 32], [8, 8], [4, 4], [2, 2])  # 2D: 0.68x
     assert not decide([8192], [16], [8], [4], dtype=torch.bfloat16)
-    assert not decide([8192], [16], [8], [4], tf32=False)  # exact fp32: not measured
     assert not decide([8192], [16], [8], [4], cin=8, cout=8)  # the grouped kernels' territory
