@@ -1435,6 +1435,29 @@ def test_phase_split_is_taken_where_planned(monkeypatch):
         calls.clear()
 
 
+def test_exact_two_tap_window_where_planned():
+    """Exact fp32 (3xTF32) forwards with two W taps per phase take the W-tap window under "auto" where its extra
+    rows are under 1 % of a line (HiFi-GAN's k16 s8 on 128-position lines), not on 16-position lines (DCGAN-like);
+    both stay within the precision contract (run_case)."""
+    def forward_windows(length):
+        gen = torch.Generator(device="cuda").manual_seed(length)
+        x = torch.randn(2, 40, length, device="cuda", generator=gen)
+        w = torch.randn(40, 24, 16, device="cuda", generator=gen)
+        with precision("fp32"), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose1d(x, w, stride=8, padding=4)
+            torch.cuda.synchronize()
+        names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
+        assert names, [e.name for e in prof.events()]
+        # kWindow is the gather kernel's last template argument
+        return [n.split(">(")[0].rsplit(",", 1)[1].strip() == "true" for n in names]
+    assert all(forward_windows(128))
+    assert not any(forward_windows(16))
+    for length, seed in ((128, 41), (16, 42)):
+        run_case(1, 2, 40, 24, 1, [16], [8], [4], [0], [1], [length], True, mode="fp32", layout="contiguous",
+                 seed=seed, algorithm="auto")
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("case", [GRID[16], GRID[13], GRID[26], GRID[4], GROUPED_GRID[0]],
                          ids=["hifigan", "g13", "dcgan", "g4", "gg0"])

@@ -4419,12 +4419,18 @@ WindowPlan window_plan(const GatherArgs& a) {
 // lines (span 2: 0.790 vs 0.760); with two taps it lost everywhere (HiFi-GAN 5.75 vs 5.60, DCGAN 0.567
 // vs 0.509, fam09 1.99 vs 1.81): half the A copies do not pay for the span's extra rows and the
 // natural-order fragment loads.
+// Exact fp32 (3xTF32) also takes it with two taps where the span's extra rows are under 1 % of a line. Runs 237
+// and 239 (H100, scripts/quick_timing.py, "auto" against "igemm_window" in one process, exact forward):
+// HiFi-GAN (k16 s8, two taps, span 1, 8192-position lines) 11.29-11.39 -> 10.06-10.14 ms; DCGAN (two taps,
+// 16-position lines: 6 % extra rows) 1.315-1.325 -> 1.366-1.383, a loss about its extra rows' share.
 bool window_possible(const GatherArgs& a, const WindowPlan& plan) {
   return a.src_step[2] == 1 && plan.max_span <= WideGatherTile::kMaxWindowSpan;
 }
-bool use_window(const GatherArgs& a, const WindowPlan& plan, GatherWindow mode) {
+bool use_window(const GatherArgs& a, const WindowPlan& plan, GatherWindow mode, bool exact_fp32) {
   if (mode == GatherWindow::kOff || !window_possible(a, plan)) return false;
-  return mode == GatherWindow::kForce || (plan.max_taps >= 3 && 10 * plan.max_span <= plan.min_extent);
+  if (mode == GatherWindow::kForce) return true;
+  if (plan.max_taps >= 3) return 10 * plan.max_span <= plan.min_extent;
+  return exact_fp32 && plan.max_taps == 2 && 100 * plan.max_span <= plan.min_extent;
 }
 }  // namespace
 
@@ -4469,7 +4475,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
   const WindowPlan plan = window_plan(a);
-  const bool window = use_window(a, plan, options.window);
+  const bool window = use_window(a, plan, options.window, split_tf32 && dtype == DType::kFloat32);
   // GEMM rows per phase: batch x D x H extents x the W line (extent, plus span with the window);
   // the grid covers the largest phase, whose blocks past their own phase's rows return at once.
   int64_t max_rows = a.batch;
