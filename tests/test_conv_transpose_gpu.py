@@ -437,15 +437,24 @@ def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode, rows=3):
         return False
     return SHIFTED_X_WIDE or (kernel_w <= 5 and cin_g <= 32 and cout_g >= 32)
 # The kernel's grad_output positions per unit: forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 (the run scripts run
-# these tests once each way), else the plan's rule.
-SHIFTED_X_UNIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", "")
-SHIFTED_X_UNIT = SHIFTED_X_UNIT if SHIFTED_X_UNIT in ("16", "32") else r"(16|32)"
+# these tests once each way), or 48 for 16-bit data only (fp32 keeps the plan's rule), else the plan's rule.
+SHIFTED_X_UNIT_FORCED = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", "")
+if SHIFTED_X_UNIT_FORCED not in ("16", "32", "48"):
+    SHIFTED_X_UNIT_FORCED = ""
+
+
+def shifted_x_unit_pattern(data):
+    """The unit a shifted-x kernel on `data` (its template's C++ type) runs with, as a regular expression."""
+    if SHIFTED_X_UNIT_FORCED == "48":
+        return r"(16|32)" if data == "float" else "48"
+    return SHIFTED_X_UNIT_FORCED or r"(16|32)"
 
 
 def shifted_x_kernel_ran(names, data, kernel_w):
     """Whether a shifted-x kernel on `data` (its template's C++ type) with kernel_w W taps is among `names`."""
     taps = shifted_x_taps(kernel_w)
-    pattern = re.compile(rf"grad_weight_wgmma_shifted_x_kernel<{re.escape(data)}, {SHIFTED_X_UNIT}, {taps}>")
+    pattern = re.compile(rf"grad_weight_wgmma_shifted_x_kernel<{re.escape(data)}, {shifted_x_unit_pattern(data)}, "
+                         rf"{taps}>")
     return any(pattern.search(n) for n in names)
 
 
@@ -510,7 +519,7 @@ def test_grad_weight_shifted_x_where_planned():
     assert shifted_x_kernel_ran(names, "float", 3), names
     names = grad_weight_kernels(5, "bf16")
     assert shifted_x_kernel_ran(names, "__nv_bfloat16", 5) == SHIFTED_X_16BIT, names
-    if SHIFTED_X_UNIT.isdigit():
+    if SHIFTED_X_UNIT_FORCED:
         return  # the unit is forced
     # The unit (kShiftedXUnit32MaxPadding): W_out 68 computes 96 positions in units of 32 against 80 in units of 16, so
     # fp32 takes 16 there and 32 at W_out 28 (32 either way); 16-bit data take 32 always.

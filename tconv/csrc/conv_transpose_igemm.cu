@@ -2538,14 +2538,16 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
 // kBlockM channels from dy_channel) copied by the 32 lanes of a warp in 4-byte pieces, zeros outside the tensor (what
 // the 5-D map's boxes hold; the box columns past kBlockK are not read). For grad_output rows that no tensor map takes
 // (shifted_x_copy_dy_fits: W contiguous, every stride and W a whole number of pieces), e.g. 16-bit L1-71 (W 1026).
-template <typename T>
-__device__ __forceinline__ void copy_shifted_x_dy_rows(const WeightGradArgs& a, void* dy_rows, const bool* load,
+// A lane keeps one piece column of a span of kPieces pieces from position kColumn0 (kPieces divides 32), so a unit of 48
+// 16-bit positions is copied as spans of 32 and 16 positions.
+template <typename T, int kColumn0, int kPieces>
+__device__ __forceinline__ void copy_shifted_x_dy_span(const WeightGradArgs& a, void* dy_rows, const bool* load,
                                                        const int* od, const int* oh, int j0, int n, int dy_channel,
                                                        int lane) {
-  constexpr int kElemBytes = 16 / T::kAlign, kPerPiece = 4 / kElemBytes, kPieces = T::kBlockK / kPerPiece;
+  constexpr int kElemBytes = 16 / T::kAlign, kPerPiece = 4 / kElemBytes;
   static_assert(32 % kPieces == 0, "a lane keeps one piece column");
   constexpr int kRowStep = 32 / kPieces;  // channel rows between a lane's pieces
-  const int column = lane % kPieces * kPerPiece, first_row = lane / kPieces, j = j0 + column;
+  const int column = kColumn0 + lane % kPieces * kPerPiece, first_row = lane / kPieces, j = j0 + column;
   const int rows_left = a.groups * a.cout_g - dy_channel - first_row;  // channels from the lane's first on
   const float* const dy_base = static_cast<const float*>(a.dy);
 #pragma unroll
@@ -2567,6 +2569,19 @@ __device__ __forceinline__ void copy_shifted_x_dy_rows(const WeightGradArgs& a, 
       src += src_step;
       dst += kRowStep * T::kDyBoxW * kElemBytes / 4;
     }
+  }
+}
+template <typename T>
+__device__ __forceinline__ void copy_shifted_x_dy_rows(const WeightGradArgs& a, void* dy_rows, const bool* load,
+                                                       const int* od, const int* oh, int j0, int n, int dy_channel,
+                                                       int lane) {
+  constexpr int kPerPiece = 4 / (16 / T::kAlign), kPieces = T::kBlockK / kPerPiece;
+  if constexpr (32 % kPieces == 0) {
+    copy_shifted_x_dy_span<T, 0, kPieces>(a, dy_rows, load, od, oh, j0, n, dy_channel, lane);
+  } else {
+    static_assert(kPieces == 24, "a unit of 48 16-bit positions: spans of 32 and 16");
+    copy_shifted_x_dy_span<T, 0, 16>(a, dy_rows, load, od, oh, j0, n, dy_channel, lane);
+    copy_shifted_x_dy_span<T, 32, 8>(a, dy_rows, load, od, oh, j0, n, dy_channel, lane);
   }
 }
 
@@ -2591,8 +2606,8 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 
 // The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
 // C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, kUnitK-position chunk of
-// the grad_output row, input H row), H innermost (ShiftedXCursor); kUnitK is 16 or 32 (WeightGradPlan::
-// shifted_x_unit). Per unit, producer warp 0 (lane 0) loads the x window of input row (n, id, ih) (32 channels x
+// the grad_output row, input H row), H innermost (ShiftedXCursor); kUnitK is 16 or 32, or 48 for 16-bit data
+// (WeightGradPlan::shifted_x_unit). Per unit, producer warp 0 (lane 0) loads the x window of input row (n, id, ih) (32 channels x
 // kXBoxW positions from j0 + p - 4 - e) and the grad_output rows (64 channels x kDyBoxW positions from j0) at
 // (id s + kd d - p, ih s + kh d - p) that the unit's consumer warpgroups do not share with an earlier unit
 // (shifted_x_reach: at a sweep's first unit every valid row, then one per chain; or, args.dy_copied, warp 0's lanes
@@ -5294,6 +5309,7 @@ void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p,
 }
 // TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT (development only, read once per process): 16 or 32 forces the shifted-x kernel's
 // grad_output positions per unit, for A/B timings in one build; anything else leaves it to shifted_x_unit.
+// 48 forces it for 16-bit data only (fp32 has no such tile: the rule below picks its unit).
 int shifted_x_unit_switch() {
   static const int unit = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", 0);
   return unit;
@@ -5302,7 +5318,7 @@ int shifted_x_unit_switch() {
 int shifted_x_unit(const ConvTransposeParams& p, DType dtype) {
   const int forced = shifted_x_unit_switch();
   if (forced == 16 || forced == 32) return forced;
-  if (element_bytes(dtype) == 2) return 32;
+  if (element_bytes(dtype) == 2) return forced == 48 ? 48 : 32;
   const int64_t w = p.out_size[2], at16 = (w + 15) / 16 * 16, at32 = (w + 31) / 32 * 32;
   return double(at32) <= kShiftedXUnit32MaxPadding * double(at16) ? 32 : 16;
 }
@@ -5315,7 +5331,7 @@ WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
 }
 // The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x W tap groups x groups x
 // C_out tiles of 64 x C_in tiles of 32 (the kernel decodes them in decode_shifted_x_block); units over grad_output W
-// chunks of 16 or 32.
+// chunks of 16 or 32 (48 for 16-bit data, forced: shifted_x_unit_switch).
 WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
                                           int64_t max_workspace_elems) {
   using T = WeightShiftedXShape;
@@ -5497,7 +5513,9 @@ constexpr ShiftedXBoxes shifted_x_boxes_of() {
   return {WeightShiftedXTile<kElemBytes, kUnitK>::kXBoxW, WeightShiftedXTile<kElemBytes, kUnitK>::kDyBoxW};
 }
 ShiftedXBoxes shifted_x_boxes(DType dtype, int unit) {
-  if (element_bytes(dtype) == 2) return unit == 32 ? shifted_x_boxes_of<2, 32>() : shifted_x_boxes_of<2, 16>();
+  if (element_bytes(dtype) == 2)
+    return unit == 48 ? shifted_x_boxes_of<2, 48>()
+                      : (unit == 32 ? shifted_x_boxes_of<2, 32>() : shifted_x_boxes_of<2, 16>());
   return unit == 32 ? shifted_x_boxes_of<4, 32>() : shifted_x_boxes_of<4, 16>();
 }
 // The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x_unit
@@ -5667,6 +5685,9 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
 }
 template <typename scalar_t>
 GradWeightKernel shifted_x_grad_weight_kernel(const WeightGradPlan& plan) {
+  if constexpr (sizeof(scalar_t) == 2) {
+    if (plan.shifted_x_unit == 48) return shifted_x_grad_weight_taps<scalar_t, 48>(plan);
+  }
   return plan.shifted_x_unit == 32 ? shifted_x_grad_weight_taps<scalar_t, 32>(plan)
                                    : shifted_x_grad_weight_taps<scalar_t, 16>(plan);
 }

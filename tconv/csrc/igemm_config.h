@@ -408,10 +408,15 @@ struct WeightShiftedXShape {
 // m64n32k16 on copy 4. The window from j0 + p - 4 - e (0 <= e <= 7), kUnitK + 16 wide (a copy's piece at K core mq
 // reads the window's 16-byte words mq .. mq + 2); grad_output rows of kUnitK + 8 elements (a flat row's shift of up to
 // 7; 16-byte multiples as TMA boxes need; the fragments' 32-bit words hit banks (kUnitK / 2 + 4) r + c, distinct).
-// Stages: as many as fit, except fp32 at 16 (6, as measured since run 184; 8 would fit).
+// Stages: as many as fit, except fp32 at 16 (6, as measured since run 184; 8 would fit). 16-bit data also has a unit of
+// 48 (5 stages of 40 KB; not yet chosen by "auto": TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=48 forces it): a third fewer units
+// than 32 at the same padded positions for most W_out (L1-68's 68: 2 x 48 against 3 x 32; L2-61's 34: 1 x 48 against
+// 2 x 32), where run 231 counted ~2540 cycles per unit of 32 against ~290 of MMAs on L2-61 bf16.
 template <int kElemBytes, int kUnitK>
 struct WeightShiftedXTile : WeightShiftedXShape {
-  static_assert((kElemBytes == 4 || kElemBytes == 2) && (kUnitK == 16 || kUnitK == 32), "the instantiated tiles");
+  static_assert((kElemBytes == 4 || kElemBytes == 2) &&
+                    (kUnitK == 16 || kUnitK == 32 || (kUnitK == 48 && kElemBytes == 2)),
+                "the instantiated tiles");
   static constexpr int kBlockK = kUnitK;
   static constexpr int kAlign = 16 / kElemBytes;                        // elements per 16 bytes
   static constexpr int kCopies = kElemBytes == 4 ? 4 : kMaxKernelW;
