@@ -2029,6 +2029,7 @@ struct RowsWeightArgs {
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
   int dy_flat;    // the shifted-x kernel: dy_map is shifted_x_flat_dy_map's (D, H, W as one dimension)
   int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies grad_output's rows (shifted_x_copy_dy_fits)
+  int word_fragments;  // the 16-bit shifted-x kernel: A fragments as 32-bit words where a row allows (see the kernel)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2753,19 +2754,31 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     if constexpr (k16Bit) {
       // Per k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
       // (lower position in the low half); a flat row's shift may be odd, so each position is its own 16-bit load.
+      // With args.word_fragments, a row whose shift is even and whose positions all lie inside it (every 5-D map or
+      // copied row, and most flat ones) loads each pair as one aligned 32-bit word instead: the same values, with
+      // one shared load per register instead of two loads, two selects and a merge.
       const uint16_t* const row = reinterpret_cast<const uint16_t*>(p0);
       const auto pair = [&](int offset, int k) {
         const uint32_t lo = k < inside ? row[offset + k] : 0u, hi = k + 1 < inside ? row[offset + k + 1] : 0u;
         return lo | (hi << 16);
       };
+      const bool words = args.word_fragments && shift % 2 == 0 && inside >= BK;
+      const uint32_t* const row_words = reinterpret_cast<const uint32_t*>(row);  // read only where words: aligned
       uint32_t frag[BK / 16][4];
 #pragma unroll
       for (int ks = 0; ks < BK / 16; ++ks) {
         const int k = 16 * ks + 2 * tig;
-        frag[ks][0] = pair(0, k);
-        frag[ks][1] = pair(8 * T::kDyBoxW, k);
-        frag[ks][2] = pair(0, k + 8);
-        frag[ks][3] = pair(8 * T::kDyBoxW, k + 8);
+        if (words) {
+          frag[ks][0] = row_words[k / 2];
+          frag[ks][1] = row_words[(8 * T::kDyBoxW + k) / 2];
+          frag[ks][2] = row_words[(k + 8) / 2];
+          frag[ks][3] = row_words[(8 * T::kDyBoxW + k + 8) / 2];
+        } else {
+          frag[ks][0] = pair(0, k);
+          frag[ks][1] = pair(8 * T::kDyBoxW, k);
+          frag[ks][2] = pair(0, k + 8);
+          frag[ks][3] = pair(8 * T::kDyBoxW, k + 8);
+        }
         // Every fragment is built before the first wgmma: without this, ptxas fenced each wgmma at a unit of 32
         // (C7519, a warpgroup.arrive injected before each; nvcc 13.0).
         asm volatile("" : "+r"(frag[ks][0]), "+r"(frag[ks][1]), "+r"(frag[ks][2]), "+r"(frag[ks][3]));
@@ -5843,6 +5856,14 @@ bool grad_weight_shifted_x_slide() {
   static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
   return slide;
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_WORDS=1 (development only, read once per process): the 16-bit shifted-x consumers load
+// their grad_output fragments as 32-bit words where a row allows (RowsWeightArgs::word_fragments), for a same-build A/B
+// against the 16-bit loads. Off until measured: run 231's ncu of L2-61 bf16 had the kernel using about half its issue
+// slots, and the pair loads are ~8 instructions per fragment register against 1.
+bool grad_weight_shifted_x_words() {
+  static const bool words = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WORDS", 0) != 0;
+  return words;
+}
 // TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0 (development only, read once per process) keeps fp16/bf16 data on the other
 // kernels where grad_weight_takes_shifted_x would take the shifted-x kernel, for A/B timings in one build.
 bool grad_weight_shifted_x_16bit() {
@@ -6061,6 +6082,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
+    rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
     const cudaError_t mapped =
         rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype);
     if (mapped != cudaSuccess) return mapped;
