@@ -498,8 +498,9 @@ def test_grad_weight_shifted_x_where_planned():
     """On Hopper in TF32 mode L1-68's k3x5x5 (C 32 -> 64) runs grad_weight as the shifted-x kernel with five W taps,
     a k3 one with three, and so does bf16 data (unless TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0); kernel W 7 (two groups
     of 4 taps), and 64 input channels per group in bf16, take it unless TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=0; exact
-    fp32, W stride 2 and 64 input channels per group of fp32 data (the wgmma kernel's) do not. A grad_output whose rows are not a multiple of 16 bytes (W_out
-    26) takes it through the flat map (5 x 8 x 26 per channel), unless TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
+    fp32, W stride 2 and 64 input channels per group of fp32 data (the wgmma kernel's) do not. A grad_output whose
+    rows are not a multiple of 16 bytes (W_out 26) takes it through the flat map (5 x 8 x 26 per channel), unless
+    TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 

@@ -2539,8 +2539,8 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
 // kBlockM channels from dy_channel) copied by the 32 lanes of a warp in 4-byte pieces, zeros outside the tensor (what
 // the 5-D map's boxes hold; the box columns past kBlockK are not read). For grad_output rows that no tensor map takes
 // (shifted_x_copy_dy_fits: W contiguous, every stride and W a whole number of pieces), e.g. 16-bit L1-71 (W 1026).
-// A lane keeps one piece column of a span of kPieces pieces from position kColumn0 (kPieces divides 32), so a unit of 48
-// 16-bit positions is copied as spans of 32 and 16 positions.
+// A lane keeps one piece column of a span of kPieces pieces from position kColumn0 (kPieces divides 32), so a unit of
+// 48 16-bit positions is copied as spans of 32 and 16 positions.
 template <typename T, int kColumn0, int kPieces>
 __device__ __forceinline__ void copy_shifted_x_dy_span(const WeightGradArgs& a, void* dy_rows, const bool* load,
                                                        const int* od, const int* oh, int j0, int n, int dy_channel,
@@ -2608,8 +2608,8 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // The shifted-x grad_weight kernel (WeightShiftedXTile): a block is (row tile of kRows flattened (kd, kh) rows, group,
 // C_out tile of 64, C_in tile of 32) x one split of K, whose units are (image, input D row, kUnitK-position chunk of
 // the grad_output row, input H row), H innermost (ShiftedXCursor); kUnitK is 16 or 32, or 48 for 16-bit data
-// (WeightGradPlan::shifted_x_unit). Per unit, producer warp 0 (lane 0) loads the x window of input row (n, id, ih) (32 channels x
-// kXBoxW positions from j0 + p - 4 - e) and the grad_output rows (64 channels x kDyBoxW positions from j0) at
+// (WeightGradPlan::shifted_x_unit). Per unit, producer warp 0 (lane 0) loads the x window of input row (n, id, ih)
+// (32 channels x kXBoxW positions from j0 + p - 4 - e) and the grad_output rows (64 channels x kDyBoxW positions from j0) at
 // (id s + kd d - p, ih s + kh d - p) that the unit's consumer warpgroups do not share with an earlier unit
 // (shifted_x_reach: at a sweep's first unit every valid row, then one per chain; or, args.dy_copied, warp 0's lanes
 // copy those rows: copy_shifted_x_dy_rows); zeros outside the tensors. A slot is
@@ -4226,6 +4226,9 @@ bool wgmma_available(int device) {
 #endif
 }
 
+// fp16/bf16 products are exact in TF32: split_tf32 applies to fp32 data only.
+bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype == DType::kFloat32; }
+
 // The gather kernel for a call: wgmma on Hopper for TF32-mode work with more than 32 channels (its
 // tile width by the channel count), else mma.sync (3xTF32 included).
 enum class GatherKernel { kMmaNarrow, kMmaWide, kWgmmaWide, kWgmmaWider };
@@ -4503,7 +4506,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
   const WindowPlan plan = window_plan(a);
-  const bool window = use_window(a, plan, options.window, split_tf32 && dtype == DType::kFloat32);
+  const bool window = use_window(a, plan, options.window, uses_split_tf32(dtype, split_tf32));
   // GEMM rows per phase: batch x D x H extents x the W line (extent, plus span with the window);
   // the grid covers the largest phase, whose blocks past their own phase's rows return at once.
   int64_t max_rows = a.batch;
@@ -5204,9 +5207,6 @@ WTapGrouping w_tap_grouping(const ConvTransposeParams& p, int max_taps, int max_
   }
   return g;
 }
-
-// fp16/bf16 products are exact in TF32: split_tf32 applies to fp32 data only.
-bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype == DType::kFloat32; }
 
 // TCONV_GRAD_WEIGHT_PACKED_TAPS=0 (development only, read once per process) gives every tap of the wgmma
 // grad_weight its own m64 block, for A/B timings of the packed form in one build. Run 169 also timed the fp32
