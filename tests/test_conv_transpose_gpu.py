@@ -437,7 +437,8 @@ def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode, rows=3):
         return False
     return SHIFTED_X_WIDE or (kernel_w <= 5 and cin_g <= 32 and cout_g >= 32)
 # The kernel's grad_output positions per unit: forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 (the run scripts run
-# these tests once each way), or 48 for 16-bit data only (fp32 keeps the plan's rule), else the plan's rule.
+# these tests once each way), or 48 for 16-bit data only (fp32 keeps the plan's rule), else the plan's rule (16 or 32
+# for fp32, 32 or 48 for 16-bit data; test_grad_weight_shifted_x_where_planned checks which).
 SHIFTED_X_UNIT_FORCED = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", "")
 if SHIFTED_X_UNIT_FORCED not in ("16", "32", "48"):
     SHIFTED_X_UNIT_FORCED = ""
@@ -447,7 +448,7 @@ def shifted_x_unit_pattern(data):
     """The unit a shifted-x kernel on `data` (its template's C++ type) runs with, as a regular expression."""
     if SHIFTED_X_UNIT_FORCED == "48":
         return r"(16|32)" if data == "float" else "48"
-    return SHIFTED_X_UNIT_FORCED or r"(16|32)"
+    return SHIFTED_X_UNIT_FORCED or (r"(16|32)" if data == "float" else r"(32|48)")
 
 
 def shifted_x_kernel_ran(names, data, kernel_w):
@@ -504,8 +505,8 @@ def test_grad_weight_shifted_x_where_planned():
     if not strip_kernel_runs():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
-    def grad_weight_kernels(kernel_w, mode="tf32", cin=32, stride_w=1, padding_w=None, width=24):
-        x = torch.randn(2, cin, 3, 4, width, device="cuda", dtype=dtype_of(mode))
+    def grad_weight_kernels(kernel_w, mode="tf32", cin=32, stride_w=1, padding_w=None, width=24, height=4):
+        x = torch.randn(2, cin, 3, height, width, device="cuda", dtype=dtype_of(mode))
         w = torch.randn(cin, 64, 3, 5, kernel_w, device="cuda", dtype=dtype_of(mode), requires_grad=True)
         padding_w = (kernel_w - 1) // 2 if padding_w is None else padding_w
         with precision(mode), tconv._ops.use_algorithm("auto"), \
@@ -523,13 +524,18 @@ def test_grad_weight_shifted_x_where_planned():
     if SHIFTED_X_UNIT_FORCED:
         return  # the unit is forced
     # The unit (kShiftedXUnit32MaxPadding): W_out 68 computes 96 positions in units of 32 against 80 in units of 16, so
-    # fp32 takes 16 there and 32 at W_out 28 (32 either way); 16-bit data take 32 always.
-    for kernel_w, mode, width, unit in ((5, "tf32", 64, 16), (5, "tf32", 24, 32), (5, "bf16", 64, 32)):
-        if mode == "bf16" and not (SHIFTED_X_16BIT and SHIFTED_X_FLAT_DY):
-            continue  # bf16's W_out 68 (136 bytes) takes the flat map
-        names = grad_weight_kernels(kernel_w, mode, padding_w=0, width=width)
+    # fp32 takes 16 there and 32 at W_out 28 (32 either way). 16-bit data (kShiftedXUnit48MaxPadding) take 48 where it
+    # computes no more positions than 32 (W_out 68 and 34: 96 and 48 either way; 64: 96 against 64, so 32), unless
+    # grad_output's rows are copied (W_out 34 with H_out 7: 5 x 7 x 34 elements per channel, no multiple of 8).
+    for mode, width, padding_w, height, unit in (("tf32", 64, 0, 4, 16), ("tf32", 24, 0, 4, 32),
+                                                 ("bf16", 64, 0, 4, 48), ("bf16", 64, 2, 4, 32),
+                                                 ("bf16", 32, 1, 4, 48), ("bf16", 32, 1, 3, 32)):
+        if mode == "bf16" and not (SHIFTED_X_16BIT and SHIFTED_X_FLAT_DY and SHIFTED_X_COPY_DY):
+            continue  # bf16's W_out 68 and 34 (136 and 68 bytes) take the flat map, or copied rows
+        names = grad_weight_kernels(5, mode, padding_w=padding_w, width=width, height=height)
         data = "float" if mode == "tf32" else "__nv_bfloat16"
-        assert any(f"grad_weight_wgmma_shifted_x_kernel<{data}, {unit}, 5>" in n for n in names), (mode, width, names)
+        assert any(f"grad_weight_wgmma_shifted_x_kernel<{data}, {unit}, 5>" in n for n in names), \
+            (mode, width, padding_w, height, names)
     names = grad_weight_kernels(7, padding_w=1)
     assert names and shifted_x_kernel_ran(names, "float", 7) == SHIFTED_X_WIDE, names
     names = grad_weight_kernels(5, "bf16", cin=64)

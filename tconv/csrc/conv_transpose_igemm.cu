@@ -5327,12 +5327,17 @@ int shifted_x_unit_switch() {
   static const int unit = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", 0);
   return unit;
 }
-// The shifted-x kernel's grad_output positions per unit (the rule and its measurements: kShiftedXUnit32MaxPadding).
+bool shifted_x_dy_copied(const ConvTransposeParams& p, DType dtype);
+// The shifted-x kernel's grad_output positions per unit (the rules and their measurements: kShiftedXUnit32MaxPadding,
+// kShiftedXUnit48MaxPadding).
 int shifted_x_unit(const ConvTransposeParams& p, DType dtype) {
   const int forced = shifted_x_unit_switch();
   if (forced == 16 || forced == 32) return forced;
-  if (element_bytes(dtype) == 2) return forced == 48 ? 48 : 32;
-  const int64_t w = p.out_size[2], at16 = (w + 15) / 16 * 16, at32 = (w + 31) / 32 * 32;
+  const int64_t w = p.out_size[2], at16 = (w + 15) / 16 * 16, at32 = (w + 31) / 32 * 32, at48 = (w + 47) / 48 * 48;
+  if (element_bytes(dtype) == 2)
+    return forced == 48 || (double(at48) <= kShiftedXUnit48MaxPadding * double(at32) && !shifted_x_dy_copied(p, dtype))
+               ? 48
+               : 32;
   return double(at32) <= kShiftedXUnit32MaxPadding * double(at16) ? 32 : 16;
 }
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
@@ -5517,6 +5522,24 @@ bool shifted_x_copy_dy_fits(const ConvTransposeParams& p, DType dtype, const voi
     if (dy[i] % 2 != 0) return false;
   return true;
 }
+// How the shifted-x kernel reads grad_output, from its strides: a 5-D map (every stride on 16 bytes), the flat map
+// (rows off 16 bytes but back to back), else copied rows where shifted_x_copy_dy_fits allows.
+struct ShiftedXDyRead {
+  bool aligned, flat;
+};
+ShiftedXDyRead shifted_x_dy_read(const ConvTransposeParams& p, DType dtype) {
+  const int64_t *dy = p.output_strides, align = elements_per_16_bytes(dtype);
+  bool aligned = true;
+  for (int i = 0; i < 4; ++i) aligned = aligned && dy[i] % align == 0;
+  const bool flat = (dy[2] % align != 0 || dy[3] % align != 0) && grad_weight_shifted_x_flat_dy() &&
+                    shifted_x_flat_dy_fits(p, dtype);
+  return {aligned, flat};
+}
+// Whether the shifted-x kernel, where it runs, copies grad_output's rows (RowsWeightArgs::dy_copied).
+bool shifted_x_dy_copied(const ConvTransposeParams& p, DType dtype) {
+  const ShiftedXDyRead read = shifted_x_dy_read(p, dtype);
+  return !read.aligned && !read.flat;
+}
 // The shifted-x kernel's box widths (the x window, grad_output rows) for its data and unit.
 struct ShiftedXBoxes {
   int x_w, dy_w;
@@ -5548,12 +5571,9 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
                                           shifted_x ? WeightShiftedXShape::kBlockN : T::kBlockN, dtype);
   if (err != cudaSuccess) return err;
   const int64_t* dy = p.output_strides;
-  const int64_t align = elements_per_16_bytes(dtype);
-  bool dy_aligned = true;
-  for (int i = 0; i < 4; ++i) dy_aligned = dy_aligned && dy[i] % align == 0;
-  rows.dy_flat = shifted_x && (dy[2] % align != 0 || dy[3] % align != 0) && grad_weight_shifted_x_flat_dy() &&
-                 shifted_x_flat_dy_fits(p, dtype);
-  rows.dy_copied = shifted_x && !dy_aligned && !rows.dy_flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
+  const ShiftedXDyRead read = shifted_x_dy_read(p, dtype);
+  rows.dy_flat = shifted_x && read.flat;
+  rows.dy_copied = shifted_x && !read.aligned && !read.flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
   if (rows.dy_copied) return cudaSuccess;
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
@@ -5856,12 +5876,14 @@ bool grad_weight_shifted_x_slide() {
   static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
   return slide;
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_WORDS=1 (development only, read once per process): the 16-bit shifted-x consumers load
-// their grad_output fragments as 32-bit words where a row allows (RowsWeightArgs::word_fragments), for a same-build A/B
-// against the 16-bit loads. Off until measured: run 231's ncu of L2-61 bf16 had the kernel using about half its issue
-// slots, and the pair loads are ~8 instructions per fragment register against 1.
+// The 16-bit shifted-x consumers load their grad_output fragments as 32-bit words where a row allows
+// (RowsWeightArgs::word_fragments) rather than as 16-bit pairs (~8 instructions per fragment register against 1).
+// Run 242 (H100, one build, unit 32, bf16 fwd+bwd ms, two rounds, pairs / words): L2-61 4.064-4.066 / 4.050-4.057,
+// L1-68 14.40-14.41 / 14.32-14.34, fam06 5.21-5.22 / 5.09-5.10, fam03 6.07-6.15 / 6.00-6.09, fam02 2.73-2.75 /
+// 2.69-2.71, L1-71 3.32-3.37 / 3.29-3.32: small gains everywhere (run 243's ncu: the kernel waits more than it
+// issues). TCONV_GRAD_WEIGHT_SHIFTED_X_WORDS=0 (development only, read once per process) keeps the pairs.
 bool grad_weight_shifted_x_words() {
-  static const bool words = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WORDS", 0) != 0;
+  static const bool words = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WORDS", 1) != 0;
   return words;
 }
 // TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0 (development only, read once per process) keeps fp16/bf16 data on the other

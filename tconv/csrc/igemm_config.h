@@ -409,9 +409,9 @@ struct WeightShiftedXShape {
 // reads the window's 16-byte words mq .. mq + 2); grad_output rows of kUnitK + 8 elements (a flat row's shift of up to
 // 7; 16-byte multiples as TMA boxes need; the fragments' 32-bit words hit banks (kUnitK / 2 + 4) r + c, distinct).
 // Stages: as many as fit, except fp32 at 16 (6, as measured since run 184; 8 would fit). 16-bit data also has a unit of
-// 48 (5 stages of 40 KB; not yet chosen by "auto": TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=48 forces it): a third fewer units
-// than 32 at the same padded positions for most W_out (L1-68's 68: 2 x 48 against 3 x 32; L2-61's 34: 1 x 48 against
-// 2 x 32), where run 231 counted ~2540 cycles per unit of 32 against ~290 of MMAs on L2-61 bf16.
+// 48 (5 stages of 40 KB; the rule: kShiftedXUnit48MaxPadding): a third fewer units than 32 at the same padded
+// positions for most W_out (L1-68's 68: 2 x 48 against 3 x 32; L2-61's 34: 1 x 48 against 2 x 32), where run 231
+// counted ~2540 cycles per unit of 32 against ~290 of MMAs on L2-61 bf16.
 template <int kElemBytes, int kUnitK>
 struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert((kElemBytes == 4 || kElemBytes == 2) &&
@@ -449,6 +449,13 @@ struct WeightShiftedXTile : WeightShiftedXShape {
 // bytes), fp32 where 32 computes at most this factor of the positions 16 would (between L1-71's 1.015 and L1-68's 1.2;
 // untimed between).
 constexpr double kShiftedXUnit32MaxPadding = 1.05;
+// 16-bit data take the unit of 48 where it computes no more positions than 32 (W_out 34, 68, 260: yes; 64: no, 96
+// against 64) and grad_output comes through a tensor map (not copied rows). Run 242 (H100, one build,
+// TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=0 (32) / 48 in alternating processes, bf16 fwd+bwd ms, two rounds): L2-61
+// 4.034-4.061 -> 3.458-3.479, L1-68 14.40-14.50 -> 13.90, fam06 5.15-5.22 -> 5.00-5.07, fam03 6.07 -> 5.88-5.97,
+// fam02 2.71-2.73 -> 2.35-2.37; copied rows lose: L1-71 (W_out 1026, 1056 positions either way) 3.35-3.37 -> 3.46.
+// Untimed: W_out where 48 computes more positions in fewer units (100: 144 in 3 against 128 in 4), so the factor is 1.
+constexpr double kShiftedXUnit48MaxPadding = 1.0;
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
