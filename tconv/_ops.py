@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from . import _args, _autotune, _build, _phase_split
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
-FUSED_OPS = ("act_group_norm", "act_group_norm_backward")
+FUSED_OPS = ("act_group_norm", "act_group_norm_backward", "conv_transpose_act_group_norm")
 CPU_FALLBACK_RANGE = "tconv.cpu_fallback"
 _SUPPORTED_CUDA_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 

@@ -14,8 +14,11 @@ merged per group in a fixed order (deterministic), one pass writes the normalise
 backward recomputes act(y) from the saved conv output (nothing else of full size is saved), reduces
 per channel, and writes the input gradient in one elementwise pass. Everything else (CPU, fp64,
 other layouts, empty spatial size, parameters of another dtype) runs PyTorch's activation and
-F.group_norm. Statistics are not yet accumulated inside the conv's own store, so the conv output
-is still written once and read twice (statistics, normalisation).
+F.group_norm. Where the conv runs as the unit-stride forward's x-as-A tiles (stride 1, a W kernel of 3, 5 or 7,
+more than 64 output channels: L2-61; csrc/conv_transpose.h, ForwardGroupStats), the conv's own store also makes
+the statistics (one Welford partial per block, sample and group), so the conv output is written once and read once
+(normalisation); elsewhere a statistics pass reads it first. The module runs the whole block as one op,
+`tconv::conv_transpose_act_group_norm` (autograd: the epilogue's backward, then the conv's).
 
 On torch >= 2.4 the epilogue is the op pair `tconv::act_group_norm` / `tconv::act_group_norm_backward`
 (schemas here, fake kernels, autograd attached, a CPU implementation that follows the kernels' math
@@ -28,7 +31,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import _build, _ops
+from . import _args, _build, _ops
 from . import _group_norm_reference as _reference
 from .modules import ConvTranspose2d, ConvTranspose3d
 
@@ -168,14 +171,15 @@ def _op_layout(y: torch.Tensor) -> Tuple[torch.Tensor, bool]:
     return y, channels_last
 
 
-def _act_group_norm_cuda(y, weight, bias, num_groups, eps, activation, arg0, arg1):
+def _act_group_norm_cuda(y, weight, bias, num_groups, eps, activation, arg0, arg1, partials=None):
+    """partials: act(y)'s statistics as the conv's store made them (forward_group_stats_out), else None."""
     y, channels_last = _op_layout(y)
     z = torch.empty(y.shape, dtype=y.dtype, device=y.device, memory_format=_memory_format(y, channels_last))
     mean = torch.empty(y.shape[0] * num_groups, dtype=torch.float32, device=y.device)
     rstd = torch.empty_like(mean)
     _build.load().group_norm_act_forward_out(
         y, weight.contiguous() if weight is not None else None, bias.contiguous() if bias is not None else None,
-        num_groups, eps, _ACTIVATION_CODES[activation], arg0, arg1, channels_last, z, mean, rstd)
+        num_groups, eps, _ACTIVATION_CODES[activation], arg0, arg1, channels_last, z, mean, rstd, partials)
     return z, mean, rstd
 
 
@@ -235,6 +239,86 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
     return _backward_outputs(y, bool(_kernel_layout(y)), output_mask)
 
 
+# ---- the whole block as one op: conv -> activation -> GroupNorm ---------------------------------------------
+# Returns (z, y, mean, rstd); y, mean and rstd are what the backward needs (non-differentiable outputs).
+def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,
+                              num_groups, eps, activation, arg0, arg1):
+    _ops._check_cuda_dtype(input, "conv_transpose")
+    partials = None
+    # Where the conv's store can make the statistics (forward_group_stats_out decides); not under tconv's autotune,
+    # which may time another forward.
+    algorithm = _ops.algorithm
+    if (algorithm == "igemm_strip" or (algorithm == "auto" and not _ops._autotune.autotune_enabled())) \
+            and input.dtype in _KERNEL_DTYPES:
+        shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
+        y = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
+        made = _build.load().forward_group_stats_out(
+            _ops._as_5d(input), _ops._as_5d(weight), bias, _ops._as_5d(y), _ops._pad3(stride, 1),
+            _ops._pad3(padding, 0), _ops._pad3(dilation, 1), groups, _ops.conv_tf32_allowed(), algorithm,
+            num_groups, _ACTIVATION_CODES[activation], arg0, arg1)
+        partials = made if made.numel() > 0 else None
+    if partials is None:
+        y = _ops.conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups)
+    z, mean, rstd = _act_group_norm_cuda(y, gamma, beta, num_groups, eps, activation, arg0, arg1, partials)
+    return z, y, mean, rstd
+
+
+def _conv_act_group_norm_cpu(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,
+                             num_groups, eps, activation, arg0, arg1):
+    y = _ops.conv_transpose_cpu(input, weight, bias, stride, padding, output_padding, dilation, groups)
+    y = y.contiguous(memory_format=_args.memory_format_of(input))
+    z, mean, rstd = _act_group_norm_cpu(y, gamma, beta, num_groups, eps, activation, arg0, arg1)
+    return z, y, mean, rstd
+
+
+def _conv_act_group_norm_fake(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,
+                              num_groups, eps, activation, arg0, arg1):
+    shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
+    y = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
+    mean = input.new_empty([input.shape[0] * num_groups], dtype=torch.float32)
+    return torch.empty_like(y), y, mean, torch.empty_like(mean)
+
+
+def _conv_act_group_norm_backward(grad_z, input, weight, y, mean, rstd, gamma, has_bias, needs, conv_args,
+                                  kernel_args, backward_op):
+    """Gradients (input, weight, bias, gamma, beta) of the block: the epilogue's backward gives grad_y (and gamma's
+    and beta's), then the conv's backward takes grad_y."""
+    mask = [bool(needs[0] or needs[1] or (needs[2] and has_bias)), bool(needs[3] and gamma is not None),
+            bool(needs[4])]
+    grad_y, grad_gamma, grad_beta = backward_op(grad_z, y, mean, rstd, gamma, *kernel_args, mask)
+    grad_input = grad_weight = grad_bias = None
+    if mask[0]:
+        grad_input, grad_weight, grad_bias = _ops._backward(grad_y, input, weight, has_bias, needs[:3], *conv_args)
+    return (grad_input, grad_weight, grad_bias, grad_gamma if mask[1] else None, grad_beta if mask[2] else None)
+
+
+class _ConvActGroupNormFunction(torch.autograd.Function):
+    """torch < 2.4: tconv::conv_transpose_act_group_norm's implementations under autograd.Function."""
+
+    @staticmethod
+    def forward(ctx, input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups, num_groups,
+                eps, activation, arg0, arg1):
+        impl = _ops._by_device(_conv_act_group_norm_cuda, _conv_act_group_norm_cpu, input)
+        z, y, mean, rstd = impl(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,
+                                num_groups, eps, activation, arg0, arg1)
+        ctx.save_for_backward(input, weight, y, mean, rstd, gamma)
+        ctx.has_bias, ctx.has_beta = bias is not None, beta is not None
+        ctx.conv_args = (stride, padding, dilation, groups)
+        ctx.kernel_args = (num_groups, activation, arg0, arg1)
+        return z
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, grad_z):
+        input, weight, y, mean, rstd, gamma = ctx.saved_tensors
+        needs = list(ctx.needs_input_grad[:5])
+        needs[4] = needs[4] and ctx.has_beta
+        backward_op = _ops._by_device(_act_group_norm_backward_cuda, _act_group_norm_backward_cpu, grad_z)
+        grads = _conv_act_group_norm_backward(grad_z, input, weight, y, mean, rstd, gamma, ctx.has_bias, needs,
+                                              ctx.conv_args, ctx.kernel_args, backward_op)
+        return grads + (None,) * 10
+
+
 if _ops.USE_TORCH_LIBRARY:
     _ops._lib.define("act_group_norm(Tensor y, Tensor? weight, Tensor? bias, int num_groups, float eps, "
                      "str activation, float arg0, float arg1) -> (Tensor, Tensor, Tensor)")
@@ -268,6 +352,36 @@ if _ops.USE_TORCH_LIBRARY:
     torch.library.register_autograd("tconv::act_group_norm", _act_group_norm_autograd,
                                     setup_context=_act_group_norm_setup_context)
 
+    _ops._lib.define("conv_transpose_act_group_norm(Tensor input, Tensor weight, Tensor? bias, Tensor? gamma, "
+                     "Tensor? beta, SymInt[] stride, SymInt[] padding, SymInt[] output_padding, SymInt[] dilation, "
+                     "SymInt groups, int num_groups, float eps, str activation, float arg0, float arg1) "
+                     "-> (Tensor, Tensor, Tensor, Tensor)")
+    _ops._lib.impl("conv_transpose_act_group_norm", _conv_act_group_norm_cuda, "CUDA")
+    _ops._lib.impl("conv_transpose_act_group_norm", _conv_act_group_norm_cpu, "CPU")
+    torch.library.register_fake("tconv::conv_transpose_act_group_norm")(_conv_act_group_norm_fake)
+
+    def _conv_act_group_norm_setup_context(ctx, inputs, output):
+        (input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups, num_groups, eps,
+         activation, arg0, arg1) = inputs
+        _, y, mean, rstd = output
+        ctx.save_for_backward(input, weight, y, mean, rstd, gamma)
+        ctx.has_bias, ctx.has_beta = bias is not None, beta is not None
+        ctx.conv_args = (stride, padding, dilation, groups)
+        ctx.kernel_args = (num_groups, activation, arg0, arg1)
+        ctx.mark_non_differentiable(y, mean, rstd)
+
+    def _conv_act_group_norm_autograd(ctx, grad_z, grad_y, grad_mean, grad_rstd):
+        input, weight, y, mean, rstd, gamma = ctx.saved_tensors
+        needs = list(ctx.needs_input_grad[:5])
+        needs[4] = needs[4] and ctx.has_beta
+        grads = _conv_act_group_norm_backward(grad_z, input, weight, y, mean, rstd, gamma, ctx.has_bias, needs,
+                                              ctx.conv_args, ctx.kernel_args,
+                                              torch.ops.tconv.act_group_norm_backward)
+        return grads + (None,) * 10
+
+    torch.library.register_autograd("tconv::conv_transpose_act_group_norm", _conv_act_group_norm_autograd,
+                                    setup_context=_conv_act_group_norm_setup_context)
+
 
 def act_group_norm(y: torch.Tensor, num_groups: int, weight: Optional[torch.Tensor], bias: Optional[torch.Tensor],
                    eps: float, kind: str, args: Optional[Dict] = None) -> torch.Tensor:
@@ -280,6 +394,21 @@ def act_group_norm(y: torch.Tensor, num_groups: int, weight: Optional[torch.Tens
             return torch.ops.tconv.act_group_norm(y, weight, bias, num_groups, float(eps), name, arg0, arg1)[0]
         return _ActGroupNormFunction.apply(y, weight, bias, num_groups, eps, kind, args)
     return _torch_act_group_norm(y, num_groups, weight, bias, eps, kind, args)
+
+
+def conv_transpose_act_group_norm(input: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
+                                  stride, padding, output_padding, dilation, groups: int, num_groups: int,
+                                  gamma: Optional[torch.Tensor], beta: Optional[torch.Tensor], eps: float, kind: str,
+                                  args: Optional[Dict] = None) -> torch.Tensor:
+    """group_norm(act(conv_transpose(input, weight, bias, ...))) for a batched input whose conv output the CUDA
+    epilogue takes (`_kernels_apply`): one op, whose conv store makes the statistics where it can. Arguments are
+    validated by the caller (the fused modules)."""
+    name, arg0, arg1 = _activation_name(kind, dict(args or {}))
+    call = (input, weight, bias, gamma, beta, list(stride), list(padding), list(output_padding), list(dilation),
+            groups, num_groups, float(eps), name, arg0, arg1)
+    if _ops.USE_TORCH_LIBRARY:
+        return torch.ops.tconv.conv_transpose_act_group_norm(*call)[0]
+    return _ConvActGroupNormFunction.apply(*call)
 
 
 def fusion_refusal(conv: nn.Module, activation: nn.Module, norm: nn.Module) -> Optional[str]:
@@ -333,6 +462,20 @@ class _ConvTransposeActGroupNormMixin:
                               self.activation_args)
 
     def forward(self, input: torch.Tensor, output_size=None) -> torch.Tensor:
+        norm = self._norm
+        if (output_size is None and self.padding_mode == "zeros" and isinstance(input, torch.Tensor)
+                and input.dim() == self._dims + 2 and input.is_cuda and input.dtype in _KERNEL_DTYPES):
+            stride, padding, output_padding, dilation = _args.check_conv_transpose_args(
+                input, self.weight, self.bias, self.stride, self.padding, self.output_padding, self.dilation,
+                self.groups, self._dims, f"conv_transpose{self._dims}d")
+            shape = _args.output_shape(input.shape, self.weight.shape, stride, padding, output_padding, dilation,
+                                       self.groups)
+            if (all(size > 0 for size in shape[1:])
+                    and all(p is None or (p.device == input.device and p.dtype == input.dtype and p.dim() == 1)
+                            for p in (norm.weight, norm.bias))):
+                return conv_transpose_act_group_norm(input, self.weight, self.bias, stride, padding, output_padding,
+                                                     dilation, self.groups, norm.num_groups, norm.weight, norm.bias,
+                                                     norm.eps, self.activation_kind, self.activation_args)
         return self._epilogue(super().forward(input, output_size))
 
     def extra_repr(self) -> str:

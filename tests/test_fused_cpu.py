@@ -190,3 +190,54 @@ def test_act_group_norm_op_compiles_without_graph_break():
 @needs_library
 def test_fused_ops_are_listed_by_info():
     assert {"tconv::act_group_norm", "tconv::act_group_norm_backward"} <= set(tconv._ops.registered_ops())
+
+
+def _conv_block_inputs(channels_last, affine, bias, dtype=torch.float64):
+    g = torch.Generator().manual_seed(5)
+    x = torch.randn(2, 4, 3, 4, 5, generator=g, dtype=dtype)
+    if channels_last:
+        x = x.contiguous(memory_format=torch.channels_last_3d)
+    w = torch.randn(4, 6, 3, 2, 3, generator=g, dtype=dtype) * 0.5
+    b = torch.randn(6, generator=g, dtype=dtype) if bias else None
+    gamma = torch.rand(6, generator=g, dtype=dtype) + 0.5 if affine else None
+    beta = torch.randn(6, generator=g, dtype=dtype) if affine else None
+    return x, w, b, gamma, beta
+
+
+CONV_BLOCK_ARGS = ([2, 1, 1], [1, 0, 1], [1, 0, 0], [1, 2, 1], 1, 3, 1e-5, "gelu_tanh", 0.0, 0.0)
+
+
+@needs_library
+@pytest.mark.parametrize("channels_last", [False, True])
+@pytest.mark.parametrize("affine,bias", [(True, True), (False, False)])
+def test_conv_transpose_act_group_norm_op_passes_opcheck(channels_last, affine, bias):
+    inputs = [t.requires_grad_() if t is not None else None
+              for t in _conv_block_inputs(channels_last, affine, bias)]
+    torch.library.opcheck(torch.ops.tconv.conv_transpose_act_group_norm.default, (*inputs, *CONV_BLOCK_ARGS))
+
+
+@pytest.mark.parametrize("channels_last", [False, True])
+@pytest.mark.parametrize("affine,bias", [(True, True), (False, False)])
+def test_conv_transpose_act_group_norm_matches_torch_autograd(channels_last, affine, bias):
+    """The whole block as one op (the fused modules' CUDA path; its CPU implementation here, either registration
+    path): output and the gradients of input, weight, bias, gamma and beta against torch's conv_transpose3d, GELU
+    (tanh) and group_norm in float64."""
+    leaves = [t.requires_grad_() if t is not None else None for t in _conv_block_inputs(channels_last, affine, bias)]
+    ref = [t.detach().clone().requires_grad_() if t is not None else None for t in leaves]
+    stride, padding, output_padding, dilation, groups, num_groups, eps = CONV_BLOCK_ARGS[:7]
+    z = fused.conv_transpose_act_group_norm(leaves[0], leaves[1], leaves[2], stride, padding, output_padding,
+                                            dilation, groups, num_groups, leaves[3], leaves[4], eps, "gelu",
+                                            {"approximate": "tanh"})
+    y_ref = F.conv_transpose3d(ref[0], ref[1], ref[2], stride, padding, output_padding, groups, dilation)
+    z_ref = F.group_norm(F.gelu(y_ref, approximate="tanh"), num_groups, ref[3], ref[4], eps)
+    torch.testing.assert_close(z, z_ref, atol=1e-10, rtol=1e-10)
+    grad = torch.randn_like(z_ref)
+    got = torch.autograd.grad(z, [t for t in leaves if t is not None], grad)
+    want = torch.autograd.grad(z_ref, [t for t in ref if t is not None], grad)
+    for g_got, g_want in zip(got, want):  # mean/rstd kept in fp32, as the kernels do
+        torch.testing.assert_close(g_got, g_want, atol=1e-6, rtol=1e-6)
+
+
+@needs_library
+def test_conv_transpose_act_group_norm_op_is_listed():
+    assert "tconv::conv_transpose_act_group_norm" in tconv._ops.registered_ops()

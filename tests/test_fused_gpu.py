@@ -35,10 +35,10 @@ def _extension():
 
 
 def _fused_epilogue_ran(out):
-    """The output's grad_fn is tconv's epilogue: the torch.library op's autograd node (torch >= 2.4)
-    or the autograd.Function of older torch."""
+    """The output's grad_fn is tconv's epilogue, alone or with the conv (tconv::conv_transpose_act_group_norm): the
+    torch.library op's autograd node (torch >= 2.4) or the autograd.Function of older torch."""
     name = type(out.grad_fn).__name__
-    return name.startswith("_ActGroupNormFunction") or "tconv_act_group_norm" in name
+    return name.startswith(("_ActGroupNormFunction", "_ConvActGroupNormFunction")) or "act_group_norm" in name
 
 
 def _layout(t, layout):
@@ -262,3 +262,107 @@ def test_act_group_norm_op_opcheck_cuda(layout):
     w = torch.rand(8, device="cuda", requires_grad=True)
     b = torch.randn(8, device="cuda", requires_grad=True)
     torch.library.opcheck(torch.ops.tconv.act_group_norm.default, (y, w, b, 4, 1e-5, "silu", 0.0, 0.0))
+
+
+def _kernel_names(prof):
+    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+
+
+def _on_hopper_build():
+    return torch.cuda.get_device_capability() == (9, 0) and "sm_90a" in tconv._build.load().compiled_arch_list()
+
+
+# (C_in, C_out, GroupNorm groups, activation, bias): a group inside a 128-channel tile (L2-61's 16 channels), one
+# group per tile, a group over two tiles, 32 groups of 4, a C_out that leaves the last tile part-filled (160: tiles
+# of 128), and the activations' range.
+CONV_STATS_CASES = [
+    (16, 128, 8, ("relu", {}), False),
+    (16, 128, 1, ("gelu", {"approximate": "none"}), True),
+    (8, 256, 1, ("silu", {}), True),
+    (16, 128, 32, ("identity", {}), False),
+    (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CONV_STATS_CASES)))
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator):
+    """On Hopper, where the unit-stride forward runs (igemm_strip forces it: TF32 mode or fp16/bf16), the conv's store
+    makes act(y)'s GroupNorm statistics: no statistics pass runs, and z, mean and rstd match the epilogue's own pass
+    over the same y (same conv kernel, so the same y; the statistics merged in another order), for 3 samples whose
+    rows straddle blocks. The gradients are the unfused tconv chain's."""
+    if not _on_hopper_build():
+        pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
+    c_in, c_out, groups, (kind, args), bias = CONV_STATS_CASES[case]
+    gen = torch.Generator(device="cuda").manual_seed(31 + case)
+    x = _layout(torch.randn(3, c_in, 5, 6, 9, generator=gen, device="cuda").to(dtype), layout)
+    w = (torch.randn(c_in, c_out, 3, 3, 3, generator=gen, device="cuda") * 0.2).to(dtype)
+    b = (torch.randn(c_out, generator=gen, device="cuda") * 0.5).to(dtype) if bias else None
+    gamma = (torch.rand(c_out, generator=gen, device="cuda") + 0.5).to(dtype)
+    beta = torch.randn(c_out, generator=gen, device="cuda").to(dtype)
+    grad_z = torch.randn(3, c_out, 7, 8, 11, generator=gen, device="cuda").to(dtype)
+    name, arg0, arg1 = fused._activation_name(kind, args)
+    leaves = [t.detach().clone().requires_grad_() if t is not None else None for t in (x, w, b, gamma, beta)]
+    old = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = True
+    try:
+        with tconv._ops.use_algorithm("igemm_strip"):
+            poison_allocator()
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                z, y, mean, rstd = fused._conv_act_group_norm_cuda(*leaves, [1, 1, 1], [0, 0, 0], [0, 0, 0],
+                                                                   [1, 1, 1], 1, groups, 1e-5, name, arg0, arg1)
+                torch.cuda.synchronize()
+            z_pass, mean_pass, rstd_pass = fused._act_group_norm_cuda(y, gamma, beta, groups, 1e-5, name, arg0, arg1)
+            out = fused.conv_transpose_act_group_norm(leaves[0], leaves[1], leaves[2], [1, 1, 1], [0, 0, 0],
+                                                      [0, 0, 0], [1, 1, 1], 1, groups, leaves[3], leaves[4], 1e-5,
+                                                      kind, args)
+            grads = torch.autograd.grad(out, [t for t in leaves if t is not None], grad_z)
+            chain_leaves = [t.detach().clone().requires_grad_() if t is not None else None for t in (x, w, b, gamma,
+                                                                                                    beta)]
+            chain = fused.act_group_norm(tconv.conv_transpose3d(chain_leaves[0], chain_leaves[1], chain_leaves[2]),
+                                         groups, chain_leaves[3], chain_leaves[4], 1e-5, kind, args)
+            chain_grads = torch.autograd.grad(chain, [t for t in chain_leaves if t is not None], grad_z)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = old
+    names = _kernel_names(prof)
+    assert any("unit_stride_forward" in n for n in names), names
+    assert not any("stats_channels" in n for n in names), names  # no statistics pass over y
+    assert any("finalize_stats" in n for n in names), names
+    assert _fused_epilogue_ran(out)
+    torch.testing.assert_close(mean, mean_pass, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(rstd, rstd_pass, rtol=1e-4, atol=1e-5)
+    # The same values normalised with statistics merged in another order: a rounding step of the dtype at most.
+    step = max(1e-5, 2 * torch.finfo(dtype).eps) * max(1.0, z_pass.float().abs().max().item())
+    torch.testing.assert_close(z.float(), z_pass.float(), rtol=0, atol=step)
+    torch.testing.assert_close(out.detach().float(), z.float(), rtol=0, atol=step)
+    for got, want in zip(grads, chain_grads):
+        scale = max(1.0, want.float().abs().max().item())
+        torch.testing.assert_close(got.float(), want.float(), rtol=0,
+                                   atol=scale * (1e-4 if dtype == torch.float32 else 2 * torch.finfo(dtype).eps))
+
+
+def test_conv_store_statistics_where_planned():
+    """The fused module takes the conv-store statistics under "auto" on an L2-61-like block (C 64 -> 128, 8 groups,
+    k3, TF32) and the statistics pass where the unit-stride form cannot make them (64 output channels: the
+    weights-as-A tiles)."""
+    if not _on_hopper_build():
+        pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
+
+    def kernels(c_out, groups):
+        seq = nn.Sequential(nn.ConvTranspose3d(64, c_out, 3), nn.ReLU(), nn.GroupNorm(groups, c_out)).cuda()
+        module = tconv.ConvTransposeActGroupNorm3d.fuse(seq[0], seq[1], seq[2])
+        x = torch.randn(4, 64, 16, 32, 32, device="cuda")  # 345 blocks of 256 rows: "auto" takes the strip form
+        old = torch.backends.cudnn.allow_tf32
+        torch.backends.cudnn.allow_tf32 = True
+        try:
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                module(x)
+                torch.cuda.synchronize()
+        finally:
+            torch.backends.cudnn.allow_tf32 = old
+        return _kernel_names(prof)
+    names = kernels(128, 8)
+    assert any("unit_stride_forward" in n for n in names) and not any("stats_channels" in n for n in names), names
+    names = kernels(64, 8)
+    assert any("stats_channels" in n for n in names), names

@@ -9,6 +9,7 @@
 #include "torch_check.h"
 
 #include "conv_transpose.h"
+#include "group_norm_act.h"
 
 namespace tconv {
 namespace {
@@ -231,6 +232,59 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                "conv_transpose forward");
 }
 
+// The forward that also makes the GroupNorm statistics of act(output) in its store (conv_transpose.h:
+// ForwardGroupStats), for tconv.fused: where forward_out would run the unit-stride form (under "auto" where
+// preferred, under "igemm_strip" wherever possible) and that form can make them, runs it and returns the
+// zero-initialised partials it filled (for group_norm_act_forward_out's `partials`); elsewhere launches nothing and
+// returns an empty tensor (the caller runs forward_out and the statistics pass).
+at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& weight,
+                                   const c10::optional<at::Tensor>& bias, at::Tensor& output, at::IntArrayRef stride,
+                                   at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups, bool allow_tf32,
+                                   const std::string& algorithm, int64_t norm_groups, int64_t activation, double arg0,
+                                   double arg1) {
+  check_5d_cuda(input, "input", input);
+  check_5d_cuda(weight, "weight", input);
+  check_5d_cuda(output, "output", input);
+  const at::Tensor* b = nullptr;
+  if (bias.has_value() && bias->defined()) {
+    TCONV_CHECK(bias->is_cuda() && bias->device() == input.device() && bias->scalar_type() == input.scalar_type() &&
+                    bias->dim() == 1 && bias->size(0) == output.size(1),
+                "tconv: bias must be a 1-D CUDA tensor of ", output.size(1), " elements like input");
+    b = &bias.value();
+  }
+  TCONV_CHECK(norm_groups > 0 && output.size(1) % norm_groups == 0, "tconv: ", output.size(1),
+              " channels are not divisible into ", norm_groups, " groups");
+  TCONV_CHECK(activation >= 0 && activation < kActivationCount, "tconv: unknown activation code ", activation);
+  ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
+  if (b != nullptr) p.bias_stride = b->stride(0);
+  const DType dtype = to_dtype(input);
+  const c10::cuda::CUDAGuard guard(input.device());
+  const at::Tensor none = at::empty({0}, input.options().dtype(at::kFloat));
+  check_algorithm(algorithm);
+  if ((algorithm != "auto" && algorithm != "igemm_strip") || output.numel() == 0 ||
+      grouped_kernel(p, dtype, GatherPass::kForward, algorithm) != GroupedKernel::kNone ||
+      !strip_forward_possible(p, dtype, !allow_tf32) ||
+      (algorithm == "auto" && !strip_forward_preferred(p, dtype, sm_count_of(input))) ||
+      !unit_stride_group_stats_possible(p, dtype, norm_groups))
+    return none;
+  const at::Tensor packed =
+      at::empty({strip_forward_packed_weight_elems(p, dtype)}, input.options().dtype(at::kFloat));
+  at::Tensor partials = at::zeros({unit_stride_group_stats_partials(p, dtype, norm_groups)},
+                                  input.options().dtype(at::kFloat));
+  ForwardGroupStats stats;
+  stats.partials = partials.data_ptr<float>();
+  stats.groups = norm_groups;
+  stats.splits = unit_stride_group_stats_splits(p, dtype, norm_groups);
+  stats.activation = int(activation);
+  stats.act_arg0 = float(arg0);
+  stats.act_arg1 = float(arg1);
+  check_launch(strip_forward(p, dtype, input.data_ptr(), weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr,
+                             output.data_ptr(), packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream(),
+                             &stats),
+               "conv_transpose forward with GroupNorm statistics (igemm_strip)");
+  return partials;
+}
+
 void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
                     at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
                     bool allow_tf32, const std::string& algorithm) {
@@ -396,6 +450,8 @@ namespace tconv { void bind_group_norm_act(pybind11::module_& m); }
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.doc() = "tconv CUDA kernels (transposed convolution). Use tconv's Python API, not this module.";
   m.def("forward_out", &tconv::forward_out, "conv_transpose forward into a preallocated 5-D output");
+  m.def("forward_group_stats_out", &tconv::forward_group_stats_out,
+        "conv_transpose forward that also makes act(output)'s GroupNorm statistics where the unit-stride form runs");
   m.def("grad_input_out", &tconv::grad_input_out, "conv_transpose grad_input into a preallocated 5-D tensor");
   m.def("grad_input_strip_possible", &tconv::grad_input_strip_possible,
         "whether grad_input_out runs this call on the strip kernel under \"auto\"");

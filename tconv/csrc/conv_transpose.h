@@ -115,8 +115,24 @@ bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_c
 // StripAutoRule::grad_weight_min_blocks (igemm_config.h, with the measurements); grad_input's wherever possible.
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dtype);
+// GroupNorm statistics of act(y) made in the unit-stride form's store (its x-as-A tiles: C_out above 64, or 32 in
+// fp32 with TCONV_UNIT_STRIDE_TAP_PAIRS=0), for the fused conv -> activation -> GroupNorm (group_norm_act.h:
+// GroupPartials): each block writes one Welford partial per (sample, group) it holds. Possible where a group's
+// channels divide the C_out tile or the tile divides them, one sample has at least a block's rows, and the block's
+// values fit in the pipeline's shared memory (unit_stride_group_stats_possible). The partials buffer
+// (unit_stride_group_stats_partials fp32, splits = unit_stride_group_stats_splits) must be zeroed first.
+struct ForwardGroupStats {
+  float* partials = nullptr;
+  int64_t groups = 1, splits = 0;
+  int activation = 0;  // group_norm_act.h: Activation
+  float act_arg0 = 0.f, act_arg1 = 0.f;
+};
+bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype, int64_t groups);
+int64_t unit_stride_group_stats_splits(const ConvTransposeParams& p, DType dtype, int64_t groups);
+int64_t unit_stride_group_stats_partials(const ConvTransposeParams& p, DType dtype, int64_t groups);
 cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
-                          const void* bias, void* output, float* packed_weight, cudaStream_t stream);
+                          const void* bias, void* output, float* packed_weight, cudaStream_t stream,
+                          const ForwardGroupStats* stats = nullptr);
 
 // grad_weight as a split-K implicit GEMM per (group, kD x kH tap, W tap group); workspace:
 // igemm_grad_weight_workspace_elems fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).

@@ -34,6 +34,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include "activation.h"
 #include "conv_transpose.h"
 #include "dispatch.h"
 #include "igemm_config.h"
@@ -3439,7 +3440,96 @@ struct StripUnitStrideArgs {
   int c_in, c_out, kernel_d, kernel_h, pad_d, pad_h, pad_w, dil_d, dil_h;
   int channel_stages;   // ceil(C_in / kChannels)
   // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
+  // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the x-as-A form only), null: none. Block
+  // (b, n tile) writes its Welford partial of (sample n, group g) at split (b - n rows_per_sample / kBlockM) x
+  // tiles_per_group + its tile within the group (unit_stride_group_stats_splits).
+  float* group_partials;            // three planes (count, mean, M2) of [N x groups][stat_splits]
+  int64_t stat_plane, stat_rows_per_sample;
+  int stat_groups, stat_channels_per_group, stat_splits, stat_tiles_per_group;
+  ActivationSpec stat_act;
 };
+
+// The unit-stride forward's GroupNorm statistics (StripUnitStrideArgs::group_partials), after the store staged the
+// block's stored values as Cs[channel][row] (pitch kPitch): each row tagged with its sample (0: the block's first
+// sample n0, 1: the next; -1: a dropped row), then one warp per (group, this tile) computes act in place and, per
+// sample, the count, the mean and M2 about that mean (two passes over shared memory, sums reduced across the warp),
+// and writes them as one Welford partial (the fp64 Chan merge in group_norm_act.cu: finalize_stats combines them).
+// A block spans at most two samples: the host requires rows_per_sample >= kBlockM.
+template <int kBlockM, int kBlockN, int kPitch, typename scalar_t>
+__device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArgs<scalar_t>& a, float* Cs, int* tags,
+                                                        int64_t r0, int n0, int n_tile) {
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  constexpr int kWarps = StripUnitStrideForwardTile::kThreads / 32;
+  static_assert(kBlockM == StripUnitStrideForwardTile::kThreads, "one row per thread");
+  {
+    const int64_t q = r0 + tid;
+    int tag = -1;
+    if (q < a.rows) {
+      const RowCoords c = decode_row(q, a.out_d, a.out_h, a.line_rows);
+      if (c.i2 < a.out_w) tag = int(c.outer) - n0;
+    }
+    tags[tid] = tag;
+  }
+  __syncthreads();
+  const int tile_c0 = n_tile * kBlockN;
+  const int channels_in_tile = a.c_out - tile_c0 < kBlockN ? a.c_out - tile_c0 : kBlockN;
+  const int cpg = a.stat_channels_per_group, span = cpg < kBlockN ? cpg : kBlockN;
+  const int groups_here = (channels_in_tile + span - 1) / span;
+  for (int local = warp; local < groups_here; local += kWarps) {
+    const int c_begin = local * span, c_end = c_begin + span < channels_in_tile ? c_begin + span : channels_in_tile;
+    // Per sample slot (registers, no indexed arrays): count, sum, then M2 about the mean.
+    float count0 = 0.f, count1 = 0.f, sum0 = 0.f, sum1 = 0.f;
+    TCONV_ACTIVATION_SWITCH(a.stat_act.kind, K, {
+      for (int c = c_begin; c < c_end; ++c)
+        for (int r = lane; r < kBlockM; r += 32) {
+          const int tag = tags[r];
+          if (tag < 0) continue;
+          const float v = Act<K>::value(Cs[c * kPitch + r], a.stat_act.arg0, a.stat_act.arg1);
+          Cs[c * kPitch + r] = v;
+          if (tag == 0) {
+            count0 += 1.f;
+            sum0 += v;
+          } else {
+            count1 += 1.f;
+            sum1 += v;
+          }
+        }
+    })
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      count0 += __shfl_xor_sync(0xffffffffu, count0, offset);
+      count1 += __shfl_xor_sync(0xffffffffu, count1, offset);
+      sum0 += __shfl_xor_sync(0xffffffffu, sum0, offset);
+      sum1 += __shfl_xor_sync(0xffffffffu, sum1, offset);
+    }
+    const float mean0 = count0 > 0.f ? sum0 / count0 : 0.f, mean1 = count1 > 0.f ? sum1 / count1 : 0.f;
+    float m2_0 = 0.f, m2_1 = 0.f;
+    for (int c = c_begin; c < c_end; ++c)
+      for (int r = lane; r < kBlockM; r += 32) {
+        const int tag = tags[r];
+        if (tag < 0) continue;
+        const float d = Cs[c * kPitch + r] - (tag == 0 ? mean0 : mean1);
+        if (tag == 0) m2_0 += d * d;
+        else m2_1 += d * d;
+      }
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      m2_0 += __shfl_xor_sync(0xffffffffu, m2_0, offset);
+      m2_1 += __shfl_xor_sync(0xffffffffu, m2_1, offset);
+    }
+    const float count = lane == 0 ? count0 : count1;
+    if (lane < 2 && count > 0.f) {
+      const int n = n0 + lane, g = (tile_c0 + c_begin) / cpg;
+      const int64_t first_block = int64_t(n) * a.stat_rows_per_sample / kBlockM;
+      const int tile_in_group = cpg > kBlockN ? (tile_c0 % cpg) / kBlockN : 0;
+      const int64_t split = (int64_t(blockIdx.x) - first_block) * a.stat_tiles_per_group + tile_in_group;
+      const int64_t i = (int64_t(n) * a.stat_groups + g) * a.stat_splits + split;
+      a.group_partials[i] = count;
+      a.group_partials[a.stat_plane + i] = lane == 0 ? mean0 : mean1;
+      a.group_partials[2 * a.stat_plane + i] = lane == 0 ? m2_0 : m2_1;
+    }
+  }
+}
 
 // Block: kBlockM rows (output positions, see StripUnitStrideForwardTile) x kBlockN output channels, K over the (kd,
 // kh) taps that reach any of the block's lines (a tap that reaches none adds nothing) x kChannels-channel stages.
@@ -3705,6 +3795,12 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
   // 8 (i / 4) + 2 tig + i % 2 of the tile. A store instruction writes 8 consecutive positions of 4 channels.
   const int co0 = n_tile * kBlockN + 2 * tig;
+  // With GroupNorm statistics the stored values are also staged as Cs[channel][row] (unit_stride_group_stats).
+  constexpr int kStatPitch = BM + 8;
+  constexpr bool kStatsFit = !kWeightsAsA && !kTapPairs && kStages * kStageFloats >= kBlockN * kStatPitch + BM;
+  const bool stats = kStatsFit && a.group_partials != nullptr;
+  float* const Cs = smem;
+  if (stats) __syncthreads();  // every warpgroup's wgmmas have read their last stage
   // This thread's output channels co0 + 8 j + e, the same for its four rows: their bias once, not per store (run
   // 148's sweep with bias timed L1-68 at 7.84 ms, run 149's bench without it 7.22).
   float bias_of[kBlockN / 4];
@@ -3728,14 +3824,22 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
                       int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
       const int64_t channel_stride = a.y_stride[1];
+      const int row = warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j, out += 8 * channel_stride)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          if (co0 + 8 * j + e < a.c_out)
-            out[e * channel_stride] = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
+          if (co0 + 8 * j + e < a.c_out) {
+            const scalar_t value = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
+            out[e * channel_stride] = value;
+            if (stats) Cs[(8 * j + 2 * tig + e) * kStatPitch + row] = to_acc<scalar_t>(value);
+          }
         }
     }
+  if constexpr (kStatsFit) {
+    if (stats) unit_stride_group_stats<BM, kBlockN, kStatPitch>(a, Cs, reinterpret_cast<int*>(Cs + kBlockN * kStatPitch),
+                                                                r0, first.n, n_tile);
+  }
 #else
   (void)a;
 #endif
@@ -4955,6 +5059,18 @@ bool unit_stride_weights_as_a_disabled() {
   static const bool disabled = development_switch("TCONV_UNIT_STRIDE_WEIGHTS_AS_A", 1) == 0;
   return disabled;
 }
+// The x-as-A form (not weights as A, not tap pairs): the one whose store can make GroupNorm statistics.
+bool unit_stride_x_as_a(const UnitStridePlan& plan) {
+  return !plan.tap_pairs && (plan.block_n != 64 || unit_stride_weights_as_a_disabled());
+}
+// Splits per (sample, group) of the statistics' partials: the blocks that can hold rows of one sample (at most
+// rows_per_sample / kBlockM + 2) times the C_out tiles of one group.
+int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t groups) {
+  const UnitStridePlan plan = unit_stride_plan(p, dtype);
+  const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
+  const int64_t cpg = p.out_channels / groups;
+  return (rows_per_sample / StripUnitStrideForwardTile::kBlockM + 2) * (cpg > plan.block_n ? cpg / plan.block_n : 1);
+}
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
@@ -4991,7 +5107,8 @@ int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtyp
 }
 template <typename scalar_t>  // dtype: scalar_t's
 cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
-                                      const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
+                                      const void* bias, void* output, float* packed_weight,
+                                      const ForwardGroupStats* stats, cudaStream_t stream) {
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.rows == 0 || p.out_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
@@ -5022,6 +5139,20 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   a.dil_d = int(p.dilation[0]);
   a.dil_h = int(p.dilation[1]);
   a.channel_stages = plan.channel_stages;
+  a.group_partials = nullptr;
+  if (stats != nullptr) {
+    if (!unit_stride_group_stats_possible(p, dtype, stats->groups) ||
+        stats->splits != group_stats_splits_of(p, dtype, stats->groups))
+      return cudaErrorInvalidValue;
+    a.group_partials = stats->partials;
+    a.stat_groups = int(stats->groups);
+    a.stat_channels_per_group = int(p.out_channels / stats->groups);
+    a.stat_splits = int(stats->splits);
+    a.stat_tiles_per_group = a.stat_channels_per_group > plan.block_n ? a.stat_channels_per_group / plan.block_n : 1;
+    a.stat_plane = p.batch * stats->groups * stats->splits;
+    a.stat_rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
+    a.stat_act = {static_cast<Activation>(stats->activation), stats->act_arg0, stats->act_arg1};
+  }
   const dim3 grid(unsigned(plan.row_tiles), unsigned(plan.n_tiles), 1);
   if (plan.tap_pairs) {
     switch (plan.taps) {
@@ -5046,12 +5177,38 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
 }
 // The data type picks the instantiation (unit_stride_forward_possible admits fp32, fp16 and bf16).
 cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
-                                const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
+                                const void* bias, void* output, float* packed_weight, cudaStream_t stream,
+                                const ForwardGroupStats* stats = nullptr) {
   return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
-    return unit_stride_forward_typed<scalar_t>(p, dtype, input, weight, bias, output, packed_weight, stream);
+    return unit_stride_forward_typed<scalar_t>(p, dtype, input, weight, bias, output, packed_weight, stats, stream);
   });
 }
 }  // namespace
+
+bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype, int64_t groups) {
+  using Tile = StripUnitStrideForwardTile;
+  if (!takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
+  const UnitStridePlan plan = unit_stride_plan(p, dtype);
+  const int64_t cpg = p.out_channels / groups;
+  if (!unit_stride_x_as_a(plan) || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;
+  // A block's rows span at most two samples, and its staged values fit in the pipeline's shared memory.
+  const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
+  if (rows_per_sample < Tile::kBlockM) return false;
+  const int stage_floats = Tile::stage_floats(plan.w_rows, plan.k_taps, plan.elem_bytes);
+  if (int64_t(Tile::stages(plan.w_rows, plan.k_taps, plan.elem_bytes)) * stage_floats <
+      int64_t(plan.block_n) * (Tile::kBlockM + 8) + Tile::kBlockM)
+    return false;
+  const int64_t splits = group_stats_splits_of(p, dtype, groups);
+  return p.batch * groups * splits * 3 < (int64_t(1) << 31) && splits < (int64_t(1) << 30);
+}
+
+int64_t unit_stride_group_stats_splits(const ConvTransposeParams& p, DType dtype, int64_t groups) {
+  return group_stats_splits_of(p, dtype, groups);
+}
+
+int64_t unit_stride_group_stats_partials(const ConvTransposeParams& p, DType dtype, int64_t groups) {
+  return 3 * p.batch * groups * group_stats_splits_of(p, dtype, groups);
+}
 
 bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   return strip_lines_forward_possible(p, dtype, split_tf32) || unit_stride_forward_possible(p, dtype, split_tf32);
@@ -5110,9 +5267,11 @@ cudaError_t strip_lines_forward_typed(const ConvTransposeParams& p, DType dtype,
 }  // namespace
 
 cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
-                          const void* bias, void* output, float* packed_weight, cudaStream_t stream) {
+                          const void* bias, void* output, float* packed_weight, cudaStream_t stream,
+                          const ForwardGroupStats* stats) {
   if (takes_unit_stride_form(p))
-    return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream);
+    return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream, stats);
+  if (stats != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible
   return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return strip_lines_forward_typed<scalar_t>(p, dtype, input, weight, bias, output, packed_weight, stream);
   });

@@ -84,11 +84,12 @@ GroupNormActParams make_group_norm_params(const at::Tensor& y, int64_t groups, d
 
 }  // namespace
 
-// z = group_norm(act(y)) into the preallocated z (y's shape and layout); mean/rstd [N * G] fp32.
+// z = group_norm(act(y)) into the preallocated z (y's shape and layout); mean/rstd [N * G] fp32. partials: the
+// statistics' Welford partials made by the forward that wrote y (forward_group_stats_out), else None or empty.
 void group_norm_act_forward_out(const at::Tensor& y, const c10::optional<at::Tensor>& gamma,
                                 const c10::optional<at::Tensor>& beta, int64_t groups, double eps, int64_t activation,
                                 double arg0, double arg1, bool channels_last, at::Tensor& z, at::Tensor& mean,
-                                at::Tensor& rstd) {
+                                at::Tensor& rstd, const c10::optional<at::Tensor>& partials) {
   check_pass_inputs(y, z, "output", mean, rstd, groups, channels_last);
   const void* gamma_ptr = channel_param(gamma, "weight", y);
   const void* beta_ptr = channel_param(beta, "bias", y);
@@ -97,11 +98,21 @@ void group_norm_act_forward_out(const at::Tensor& y, const c10::optional<at::Ten
   if (p.batch == 0) return;  // nothing to normalise and no statistics to keep
   const c10::cuda::CUDAGuard guard(y.device());
   p.splits = group_norm_act_splits(p, sm_count_of(y));
-  const at::Tensor workspace = at::empty({group_norm_act_forward_workspace(p)}, y.options().dtype(at::kFloat));
-  check_launch(group_norm_act_forward(p, y.data_ptr(), gamma_ptr, beta_ptr, z.data_ptr(),
-                                                 mean.data_ptr<float>(), rstd.data_ptr<float>(),
-                                                 workspace.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
-                          "group_norm_act forward");
+  GroupPartials made;
+  if (partials.has_value() && partials->defined() && partials->numel() > 0) {
+    const int64_t per_split = 3 * p.batch * p.groups;
+    TCONV_CHECK(partials->is_cuda() && partials->device() == y.device() && partials->scalar_type() == at::kFloat &&
+                    partials->is_contiguous() && partials->numel() % per_split == 0,
+                "tconv: partials must be a contiguous float32 CUDA tensor of 3 x N x groups x splits elements");
+    made.partials = partials->data_ptr<float>();
+    made.splits = partials->numel() / per_split;
+  }
+  const at::Tensor workspace = at::empty({made.partials != nullptr ? 0 : group_norm_act_forward_workspace(p)},
+                                         y.options().dtype(at::kFloat));
+  check_launch(group_norm_act_forward(p, y.data_ptr(), gamma_ptr, beta_ptr, z.data_ptr(), mean.data_ptr<float>(),
+                                      rstd.data_ptr<float>(), workspace.data_ptr<float>(),
+                                      c10::cuda::getCurrentCUDAStream().stream(), made),
+               "group_norm_act forward");
 }
 
 // Gradients of the forward above from grad_z; grad_y (y's shape and layout), grad_gamma and
@@ -139,7 +150,10 @@ void group_norm_act_backward_out(const at::Tensor& grad_z, const at::Tensor& y, 
 
 void bind_group_norm_act(pybind11::module_& m) {
   m.def("group_norm_act_forward_out", &group_norm_act_forward_out,
-        "activation -> group_norm forward into preallocated output, mean and rstd");
+        "activation -> group_norm forward into preallocated output, mean and rstd", pybind11::arg("y"),
+        pybind11::arg("gamma"), pybind11::arg("beta"), pybind11::arg("groups"), pybind11::arg("eps"),
+        pybind11::arg("activation"), pybind11::arg("arg0"), pybind11::arg("arg1"), pybind11::arg("channels_last"),
+        pybind11::arg("z"), pybind11::arg("mean"), pybind11::arg("rstd"), pybind11::arg("partials") = pybind11::none());
   m.def("group_norm_act_backward_out", &group_norm_act_backward_out,
         "activation -> group_norm backward into preallocated grad_input / grad_weight / grad_bias (each optional)");
 }

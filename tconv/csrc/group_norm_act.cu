@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <type_traits>
+#include "activation.h"
 #include "dispatch.h"
 
 namespace tconv {
@@ -44,126 +45,6 @@ constexpr int64_t kTargetBlocksPerSm = 8;
 constexpr int kMinBlocksPerSm = 4;
 
 TCONV_HOST_DEVICE int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// ---------------------------------------------------------------------------------------------
-// Activations: PyTorch's formulas (computed in fp32, torch's opmath type for fp16/bf16/fp32) and
-// the derivatives its autograd uses, boundary conventions included.
-// ---------------------------------------------------------------------------------------------
-struct ActivationSpec {
-  Activation kind;
-  float arg0;
-  float arg1;
-};
-
-constexpr float kSqrtHalf = 0.70710678118654752440f;     // 1 / sqrt(2)
-constexpr float kInvSqrtTwoPi = 0.39894228040143267794f;  // 1 / sqrt(2 pi)
-constexpr float kGeluTanhBeta = 0.79788456080286535588f;  // sqrt(2 / pi)
-constexpr float kGeluTanhKappa = 0.044715f;
-
-__device__ __forceinline__ float logistic(float x) { return 1.f / (1.f + expf(-x)); }
-
-template <Activation K> struct Act;
-
-template <> struct Act<Activation::kIdentity> {
-  static __device__ __forceinline__ float value(float x, float, float) { return x; }
-  static __device__ __forceinline__ float slope(float, float, float) { return 1.f; }
-};
-template <> struct Act<Activation::kRelu> {
-  // Written so NaN propagates like torch's relu; the gradient at 0 is 0 (threshold_backward).
-  static __device__ __forceinline__ float value(float x, float, float) { return x < 0.f ? 0.f : x; }
-  static __device__ __forceinline__ float slope(float x, float, float) { return x > 0.f ? 1.f : 0.f; }
-};
-template <> struct Act<Activation::kLeakyRelu> {
-  // torch takes the negative branch at 0 for the gradient (x > 0 ? grad : grad * slope).
-  static __device__ __forceinline__ float value(float x, float a, float) { return x > 0.f ? x : x * a; }
-  static __device__ __forceinline__ float slope(float x, float a, float) { return x > 0.f ? 1.f : a; }
-};
-template <> struct Act<Activation::kGelu> {
-  static __device__ __forceinline__ float value(float x, float, float) {
-    return 0.5f * x * (1.f + erff(x * kSqrtHalf));
-  }
-  static __device__ __forceinline__ float slope(float x, float, float) {
-    const float cdf = 0.5f * (1.f + erff(x * kSqrtHalf));
-    const float pdf = kInvSqrtTwoPi * expf(-0.5f * x * x);
-    return cdf + x * pdf;
-  }
-};
-template <> struct Act<Activation::kGeluTanh> {
-  static __device__ __forceinline__ float value(float x, float, float) {
-    const float inner = kGeluTanhBeta * (x + kGeluTanhKappa * x * x * x);
-    return 0.5f * x * (1.f + tanhf(inner));
-  }
-  static __device__ __forceinline__ float slope(float x, float, float) {
-    const float x_sq = x * x;
-    const float t = tanhf(kGeluTanhBeta * (x + kGeluTanhKappa * x_sq * x));
-    const float inner_slope = kGeluTanhBeta * (1.f + 3.f * kGeluTanhKappa * x_sq);
-    return 0.5f * (1.f + t) + 0.5f * x * (1.f - t * t) * inner_slope;
-  }
-};
-template <> struct Act<Activation::kSilu> {
-  static __device__ __forceinline__ float value(float x, float, float) { return x / (1.f + expf(-x)); }
-  static __device__ __forceinline__ float slope(float x, float, float) {
-    const float s = logistic(x);
-    return s * (1.f + x * (1.f - s));
-  }
-};
-template <> struct Act<Activation::kHardswish> {
-  static __device__ __forceinline__ float value(float x, float, float) {
-    return x * fminf(fmaxf(x + 3.f, 0.f), 6.f) * (1.f / 6.f);
-  }
-  // torch: 0 for x <= -3, x / 3 + 1/2 for -3 < x < 3, 1 for x >= 3.
-  static __device__ __forceinline__ float slope(float x, float, float) {
-    return x <= -3.f ? 0.f : (x < 3.f ? x / 3.f + 0.5f : 1.f);
-  }
-};
-template <> struct Act<Activation::kTanh> {
-  static __device__ __forceinline__ float value(float x, float, float) { return tanhf(x); }
-  static __device__ __forceinline__ float slope(float x, float, float) {
-    const float t = tanhf(x);
-    return 1.f - t * t;
-  }
-};
-template <> struct Act<Activation::kSigmoid> {
-  static __device__ __forceinline__ float value(float x, float, float) { return logistic(x); }
-  static __device__ __forceinline__ float slope(float x, float, float) {
-    const float s = logistic(x);
-    return s * (1.f - s);
-  }
-};
-template <> struct Act<Activation::kHardtanh> {
-  // Comparisons rather than fminf/fmaxf so NaN propagates like torch's clamp.
-  static __device__ __forceinline__ float value(float x, float lo, float hi) {
-    return x < lo ? lo : (x > hi ? hi : x);
-  }
-  // torch's hardtanh_backward: zero where x <= min_val or x >= max_val (boundaries included).
-  static __device__ __forceinline__ float slope(float x, float lo, float hi) {
-    return (x <= lo || x >= hi) ? 0.f : 1.f;
-  }
-};
-
-// Runs BODY with the compile-time activation K; the switch is taken once per pack, not per element.
-#define TCONV_ACTIVATION_CASE(KIND_VALUE, K, BODY) \
-  case KIND_VALUE: {                               \
-    constexpr Activation K = KIND_VALUE;           \
-    BODY;                                          \
-    break;                                         \
-  }
-#define TCONV_ACTIVATION_SWITCH(KIND, K, BODY)                 \
-  switch (KIND) {                                              \
-    TCONV_ACTIVATION_CASE(Activation::kRelu, K, BODY)          \
-    TCONV_ACTIVATION_CASE(Activation::kLeakyRelu, K, BODY)     \
-    TCONV_ACTIVATION_CASE(Activation::kGelu, K, BODY)          \
-    TCONV_ACTIVATION_CASE(Activation::kGeluTanh, K, BODY)      \
-    TCONV_ACTIVATION_CASE(Activation::kSilu, K, BODY)          \
-    TCONV_ACTIVATION_CASE(Activation::kHardswish, K, BODY)     \
-    TCONV_ACTIVATION_CASE(Activation::kTanh, K, BODY)          \
-    TCONV_ACTIVATION_CASE(Activation::kSigmoid, K, BODY)       \
-    TCONV_ACTIVATION_CASE(Activation::kHardtanh, K, BODY)      \
-    default: {                                                 \
-      constexpr Activation K = Activation::kIdentity;          \
-      BODY;                                                    \
-    }                                                          \
-  }
 
 // x[j] <- act(x[j]).
 template <int VEC>
@@ -803,17 +684,36 @@ Launch launch_for(const GroupNormActParams& p, int vec) {
 
 ActivationSpec activation_of(const GroupNormActParams& p) { return {p.activation, p.act_arg0, p.act_arg1}; }
 
+// The geometry finalize_stats reads partials made per (n, g) rather than per (n, c): one "channel" per group.
+Geometry group_partials_geometry(const GroupNormActParams& p, int64_t splits) {
+  Geometry geo{};
+  geo.batch = p.batch;
+  geo.channels = p.groups;
+  geo.groups = p.groups;
+  geo.channels_per_group = 1;
+  geo.splits = splits;
+  return geo;
+}
+
+// group_partials: the statistics' partials made elsewhere (GroupPartials), else null: the stats pass makes them.
 template <typename T, int VEC, bool kChannelsFirst>
 cudaError_t forward_with(const GroupNormActParams& p, const T* y, const T* gamma, const T* beta, T* z, float* mean,
-                         float* rstd, float* workspace, cudaStream_t stream) {
+                         float* rstd, float* workspace, const GroupPartials& group_partials, cudaStream_t stream) {
   const Launch l = launch_for<kChannelsFirst>(p, VEC);
   if (!l.fits) return cudaErrorInvalidConfiguration;
   const ActivationSpec act = activation_of(p);
-  if constexpr (kChannelsFirst) stats_channels_first<T, VEC><<<l.blocks, kThreads, 0, stream>>>(l.geo, act, y, workspace);
-  else stats_channels_last<T, VEC><<<l.blocks, kThreads, 0, stream>>>(l.geo, act, y, workspace);
-  cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) return err;
-  finalize_stats<<<l.group_blocks, kFinalizeThreads, 0, stream>>>(l.geo, p.eps, workspace, mean, rstd);
+  cudaError_t err;
+  if (group_partials.partials != nullptr) {
+    finalize_stats<<<l.group_blocks, kFinalizeThreads, 0, stream>>>(
+        group_partials_geometry(p, group_partials.splits), p.eps, group_partials.partials, mean, rstd);
+  } else {
+    if constexpr (kChannelsFirst)
+      stats_channels_first<T, VEC><<<l.blocks, kThreads, 0, stream>>>(l.geo, act, y, workspace);
+    else stats_channels_last<T, VEC><<<l.blocks, kThreads, 0, stream>>>(l.geo, act, y, workspace);
+    err = cudaGetLastError();
+    if (err != cudaSuccess) return err;
+    finalize_stats<<<l.group_blocks, kFinalizeThreads, 0, stream>>>(l.geo, p.eps, workspace, mean, rstd);
+  }
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   if constexpr (kChannelsFirst)
@@ -901,14 +801,16 @@ int64_t group_norm_act_backward_workspace(const GroupNormActParams& p) {
 }
 
 cudaError_t group_norm_act_forward(const GroupNormActParams& p, const void* y, const void* gamma, const void* beta,
-                                   void* z, float* mean, float* rstd, float* workspace, cudaStream_t stream) {
-  if (!valid_params(p)) return cudaErrorInvalidValue;
+                                   void* z, float* mean, float* rstd, float* workspace, cudaStream_t stream,
+                                   const GroupPartials& group_partials) {
+  if (!valid_params(p) || (group_partials.partials != nullptr && group_partials.splits < 1))
+    return cudaErrorInvalidValue;
   const bool wide = wide_packs_fit(p, {y, z});
   return TCONV_FLOAT_DTYPE_SWITCH(p.dtype, scalar_t, [&] {
     return with_layout_and_pack<scalar_t>(p, wide, [&](auto vec, auto first) {
       return forward_with<scalar_t, decltype(vec)::value, decltype(first)::value>(
           p, static_cast<const scalar_t*>(y), static_cast<const scalar_t*>(gamma), static_cast<const scalar_t*>(beta),
-          static_cast<scalar_t*>(z), mean, rstd, workspace, stream);
+          static_cast<scalar_t*>(z), mean, rstd, workspace, group_partials, stream);
     });
   });
 }

@@ -53,11 +53,22 @@ int64_t group_norm_act_splits(const GroupNormActParams& p, int sm_count);
 int64_t group_norm_act_forward_workspace(const GroupNormActParams& p);
 int64_t group_norm_act_backward_workspace(const GroupNormActParams& p);
 
+// Statistics of act(y) accumulated where y was made (the unit-stride forward's epilogue, conv_transpose.h:
+// ForwardGroupStats): Welford partials as three planes (count, mean, M2) of [N * G][splits], entries a producer did
+// not write zeroed (count 0 adds nothing). Null partials: none.
+struct GroupPartials {
+  const float* partials = nullptr;
+  int64_t splits = 0;
+};
+
 // z = group_norm(act(y)); also writes mean/rstd [N*G] for the backward. gamma/beta may be null
 // (no affine). Requires batch, channels and spatial > 0 (the caller handles empty tensors).
+// With group_partials the statistics pass is skipped: mean and rstd come from those partials (merged in the same
+// fixed order and fp64 as the pass's own), and the workspace is unused.
 cudaError_t group_norm_act_forward(const GroupNormActParams& p, const void* y, const void* gamma,
                                    const void* beta, void* z, float* mean, float* rstd,
-                                   float* workspace, cudaStream_t stream);
+                                   float* workspace, cudaStream_t stream,
+                                   const GroupPartials& group_partials = GroupPartials{});
 
 // grad_y = act'(y) * rstd * (gamma*dz - mean_g(gamma*dz) - xhat * mean_g(gamma*dz*xhat)),
 // grad_gamma[c] = sum dz*xhat, grad_beta[c] = sum dz (each skipped when its pointer is null;
