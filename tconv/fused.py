@@ -33,7 +33,7 @@ from torch import nn
 
 from . import _args, _build, _ops
 from . import _group_norm_reference as _reference
-from .modules import ConvTranspose2d, ConvTranspose3d
+from .modules import ConvTranspose2d, ConvTranspose3d, _ConvTransposeMixin
 
 
 def _activation_spec(module: nn.Module) -> Optional[Tuple[str, Dict[str, float]]]:
@@ -411,6 +411,29 @@ def conv_transpose_act_group_norm(input: torch.Tensor, weight: torch.Tensor, bia
     return _ConvActGroupNormFunction.apply(*call)
 
 
+def conv_act_group_norm_forward(conv: nn.Module, input: torch.Tensor, output_size, norm: nn.GroupNorm, kind: str,
+                                args: Optional[Dict] = None) -> torch.Tensor:
+    """norm(act(conv(input, output_size))) for a tconv ConvTranspose2d/3d `conv` (or a fused module): the block as
+    one op (`conv_transpose_act_group_norm`) for batched CUDA inputs of the kernels' dtypes whose parameters match,
+    else tconv's conv forward, then `act_group_norm`."""
+    dims = conv._dims
+    if (output_size is None and conv.padding_mode == "zeros" and isinstance(input, torch.Tensor)
+            and input.dim() == dims + 2 and input.is_cuda and input.dtype in _KERNEL_DTYPES):
+        stride, padding, output_padding, dilation = _args.check_conv_transpose_args(
+            input, conv.weight, conv.bias, conv.stride, conv.padding, conv.output_padding, conv.dilation,
+            conv.groups, dims, f"conv_transpose{dims}d")
+        shape = _args.output_shape(input.shape, conv.weight.shape, stride, padding, output_padding, dilation,
+                                   conv.groups)
+        if (all(size > 0 for size in shape[1:])
+                and all(p is None or (p.device == input.device and p.dtype == input.dtype and p.dim() == 1)
+                        for p in (norm.weight, norm.bias))):
+            return conv_transpose_act_group_norm(input, conv.weight, conv.bias, stride, padding, output_padding,
+                                                 dilation, conv.groups, norm.num_groups, norm.weight, norm.bias,
+                                                 norm.eps, kind, args)
+    y = _ConvTransposeMixin.forward(conv, input, output_size)
+    return act_group_norm(y, norm.num_groups, norm.weight, norm.bias, norm.eps, kind, args)
+
+
 def fusion_refusal(conv: nn.Module, activation: nn.Module, norm: nn.Module) -> Optional[str]:
     """Why (conv, activation, norm) cannot be fused, or None when it can (xformers-style)."""
     if not isinstance(conv, (nn.ConvTranspose2d, nn.ConvTranspose3d)):
@@ -462,21 +485,8 @@ class _ConvTransposeActGroupNormMixin:
                               self.activation_args)
 
     def forward(self, input: torch.Tensor, output_size=None) -> torch.Tensor:
-        norm = self._norm
-        if (output_size is None and self.padding_mode == "zeros" and isinstance(input, torch.Tensor)
-                and input.dim() == self._dims + 2 and input.is_cuda and input.dtype in _KERNEL_DTYPES):
-            stride, padding, output_padding, dilation = _args.check_conv_transpose_args(
-                input, self.weight, self.bias, self.stride, self.padding, self.output_padding, self.dilation,
-                self.groups, self._dims, f"conv_transpose{self._dims}d")
-            shape = _args.output_shape(input.shape, self.weight.shape, stride, padding, output_padding, dilation,
-                                       self.groups)
-            if (all(size > 0 for size in shape[1:])
-                    and all(p is None or (p.device == input.device and p.dtype == input.dtype and p.dim() == 1)
-                            for p in (norm.weight, norm.bias))):
-                return conv_transpose_act_group_norm(input, self.weight, self.bias, stride, padding, output_padding,
-                                                     dilation, self.groups, norm.num_groups, norm.weight, norm.bias,
-                                                     norm.eps, self.activation_kind, self.activation_args)
-        return self._epilogue(super().forward(input, output_size))
+        return conv_act_group_norm_forward(self, input, output_size, self._norm, self.activation_kind,
+                                           self.activation_args)
 
     def extra_repr(self) -> str:
         norm = self._norm
