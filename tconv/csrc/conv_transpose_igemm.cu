@@ -3475,25 +3475,29 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
   const int channels_in_tile = a.c_out - tile_c0 < kBlockN ? a.c_out - tile_c0 : kBlockN;
   const int cpg = a.stat_channels_per_group, span = cpg < kBlockN ? cpg : kBlockN;
   const int groups_here = (channels_in_tile + span - 1) / span;
+  // This lane's rows lane + 32 i: their tags in registers, read once for every group.
+  constexpr int kLaneRows = kBlockM / 32;
+  int tag_of[kLaneRows];
+#pragma unroll
+  for (int i = 0; i < kLaneRows; ++i) tag_of[i] = tags[lane + 32 * i];
   for (int local = warp; local < groups_here; local += kWarps) {
     const int c_begin = local * span, c_end = c_begin + span < channels_in_tile ? c_begin + span : channels_in_tile;
-    // Per sample slot (registers, no indexed arrays): count, sum, then M2 about the mean.
+    // Per sample slot (registers, no indexed arrays): count, sum, then M2 about the mean. The rows unrolled so that
+    // a channel's eight shared loads issue together (the block's epilogue overlaps nothing: one block per SM).
     float count0 = 0.f, count1 = 0.f, sum0 = 0.f, sum1 = 0.f;
     TCONV_ACTIVATION_SWITCH(a.stat_act.kind, K, {
-      for (int c = c_begin; c < c_end; ++c)
-        for (int r = lane; r < kBlockM; r += 32) {
-          const int tag = tags[r];
-          if (tag < 0) continue;
-          const float v = Act<K>::value(Cs[c * kPitch + r], a.stat_act.arg0, a.stat_act.arg1);
-          Cs[c * kPitch + r] = v;
-          if (tag == 0) {
-            count0 += 1.f;
-            sum0 += v;
-          } else {
-            count1 += 1.f;
-            sum1 += v;
-          }
+      for (int c = c_begin; c < c_end; ++c) {
+        float* column = Cs + c * kPitch + lane;
+#pragma unroll
+        for (int i = 0; i < kLaneRows; ++i) {
+          const float v = Act<K>::value(column[32 * i], a.stat_act.arg0, a.stat_act.arg1);
+          column[32 * i] = v;
+          count0 += tag_of[i] == 0 ? 1.f : 0.f;
+          count1 += tag_of[i] == 1 ? 1.f : 0.f;
+          sum0 += tag_of[i] == 0 ? v : 0.f;
+          sum1 += tag_of[i] == 1 ? v : 0.f;
         }
+      }
     })
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) {
@@ -3504,14 +3508,15 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
     }
     const float mean0 = count0 > 0.f ? sum0 / count0 : 0.f, mean1 = count1 > 0.f ? sum1 / count1 : 0.f;
     float m2_0 = 0.f, m2_1 = 0.f;
-    for (int c = c_begin; c < c_end; ++c)
-      for (int r = lane; r < kBlockM; r += 32) {
-        const int tag = tags[r];
-        if (tag < 0) continue;
-        const float d = Cs[c * kPitch + r] - (tag == 0 ? mean0 : mean1);
-        if (tag == 0) m2_0 += d * d;
-        else m2_1 += d * d;
+    for (int c = c_begin; c < c_end; ++c) {
+      const float* column = Cs + c * kPitch + lane;
+#pragma unroll
+      for (int i = 0; i < kLaneRows; ++i) {
+        const float d0 = column[32 * i] - mean0, d1 = column[32 * i] - mean1;
+        m2_0 += tag_of[i] == 0 ? d0 * d0 : 0.f;
+        m2_1 += tag_of[i] == 1 ? d1 * d1 : 0.f;
       }
+    }
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) {
       m2_0 += __shfl_xor_sync(0xffffffffu, m2_0, offset);
@@ -5185,9 +5190,12 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const
 }
 }  // namespace
 
+// TCONV_CONV_STORE_GROUP_STATS=0 (development only, read once per process) leaves the statistics to the epilogue's
+// own pass, so one build times both.
 bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype, int64_t groups) {
   using Tile = StripUnitStrideForwardTile;
-  if (!takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
+  static const bool enabled = development_switch("TCONV_CONV_STORE_GROUP_STATS", 1) != 0;
+  if (!enabled || !takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   const int64_t cpg = p.out_channels / groups;
   if (!unit_stride_x_as_a(plan) || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;
