@@ -1,8 +1,8 @@
 """ModelNew for problems/l2_61_convt3d_relu_groupnorm.py: ConvTranspose3d -> ReLU -> GroupNorm as tconv's fused block
-(tconv.fused.conv_act_group_norm_forward): on CUDA the conv runs in tconv's kernels and its store also makes the
-GroupNorm statistics of relu(y) (the unit-stride forward's x-as-A tiles, which L2-61's 128 output channels take), so
-one normalising pass follows; the backward is the epilogue's (one reduction, one elementwise pass) and then tconv's
-conv backward. Where the store cannot make them, a statistics pass over y runs first."""
+(tconv.fused.conv_act_group_norm_forward, one op on CUDA): the conv runs in tconv's kernels, then ReLU + GroupNorm as
+tconv's epilogue (one statistics pass over the conv output, one normalising pass); the backward is the epilogue's (one
+reduction, one elementwise pass), then tconv's conv backward. The conv's store can also make the statistics
+(tconv.fused.CONV_STORE_STATISTICS), off because on this shape it cost the conv kernel as much as the pass it saves."""
 import torch.nn as nn
 
 import tconv

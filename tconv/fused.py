@@ -14,11 +14,12 @@ merged per group in a fixed order (deterministic), one pass writes the normalise
 backward recomputes act(y) from the saved conv output (nothing else of full size is saved), reduces
 per channel, and writes the input gradient in one elementwise pass. Everything else (CPU, fp64,
 other layouts, empty spatial size, parameters of another dtype) runs PyTorch's activation and
-F.group_norm. Where the conv runs as the unit-stride forward's x-as-A tiles (stride 1, a W kernel of 3, 5 or 7,
-more than 64 output channels: L2-61; csrc/conv_transpose.h, ForwardGroupStats), the conv's own store also makes
-the statistics (one Welford partial per block, sample and group), so the conv output is written once and read once
-(normalisation); elsewhere a statistics pass reads it first. The module runs the whole block as one op,
-`tconv::conv_transpose_act_group_norm` (autograd: the epilogue's backward, then the conv's).
+F.group_norm. The module runs the whole block as one op, `tconv::conv_transpose_act_group_norm` (autograd: the
+epilogue's backward, then the conv's). Where the conv runs as the unit-stride forward's x-as-A tiles (stride 1, a W
+kernel of 3, 5 or 7, more than 64 output channels: L2-61; csrc/conv_transpose.h, ForwardGroupStats), the conv's own
+store can also make the statistics (one Welford partial per block, sample and group), so that the conv output is
+read once (normalisation) instead of twice; that is off (CONV_STORE_STATISTICS, with its measurements) because it
+cost the conv kernel as much as the pass it saves.
 
 On torch >= 2.4 the epilogue is the op pair `tconv::act_group_norm` / `tconv::act_group_norm_backward`
 (schemas here, fake kernels, autograd attached, a CPU implementation that follows the kernels' math
@@ -240,6 +241,13 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 
 
 # ---- the whole block as one op: conv -> activation -> GroupNorm ---------------------------------------------
+# Whether the conv's store makes the GroupNorm statistics where it can (csrc/conv_transpose.h: ForwardGroupStats).
+# Off: on L2-61 (H100, runs 247-248) the store's statistics cost the forward kernel 0.13 ms in TF32 and 0.14 ms in
+# bf16, as much as the statistics pass they replace (0.130 / 0.085 ms): fwd 1.585-1.596 ms with them against
+# 1.588-1.589 without (TF32), 1.075 against 1.025-1.031 (bf16). The kernel runs one block per SM, so nothing hides
+# the epilogue's work; the tests set this to keep the path correct for the next attempt.
+CONV_STORE_STATISTICS = False
+
 # Returns (z, y, mean, rstd); y, mean and rstd are what the backward needs (non-differentiable outputs).
 def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,
                               num_groups, eps, activation, arg0, arg1):
@@ -248,8 +256,8 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
     # Where the conv's store can make the statistics (forward_group_stats_out decides); not under tconv's autotune,
     # which may time another forward.
     algorithm = _ops.algorithm
-    if (algorithm == "igemm_strip" or (algorithm == "auto" and not _ops._autotune.autotune_enabled())) \
-            and input.dtype in _KERNEL_DTYPES:
+    if CONV_STORE_STATISTICS and input.dtype in _KERNEL_DTYPES and (
+            algorithm == "igemm_strip" or (algorithm == "auto" and not _ops._autotune.autotune_enabled())):
         shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
         y = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
         made = _build.load().forward_group_stats_out(

@@ -273,13 +273,13 @@ def _on_hopper_build():
 
 
 # (C_in, C_out, GroupNorm groups, activation, bias): a group inside a 128-channel tile (L2-61's 16 channels), one
-# group per tile, a group over two tiles, 16 groups of 8 (the least the store takes), a C_out that leaves the last
-# tile part-filled (160: tiles of 128), and the activations' range.
+# group per tile, a group over two tiles, 32 groups of 4, a C_out that leaves the last tile part-filled (160: tiles
+# of 128), and the activations' range.
 CONV_STATS_CASES = [
     (16, 128, 8, ("relu", {}), False),
     (16, 128, 1, ("gelu", {"approximate": "none"}), True),
     (8, 256, 1, ("silu", {}), True),
-    (16, 128, 16, ("identity", {}), False),
+    (16, 128, 32, ("identity", {}), False),
     (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True),
 ]
 
@@ -287,13 +287,14 @@ CONV_STATS_CASES = [
 @pytest.mark.parametrize("case", range(len(CONV_STATS_CASES)))
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator):
+def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator, monkeypatch):
     """On Hopper, where the unit-stride forward runs (igemm_strip forces it: TF32 mode or fp16/bf16), the conv's store
     makes act(y)'s GroupNorm statistics: no statistics pass runs, and z, mean and rstd match the epilogue's own pass
     over the same y (same conv kernel, so the same y; the statistics merged in another order), for 3 samples whose
     rows straddle blocks. The gradients are the unfused tconv chain's."""
     if not _on_hopper_build():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
+    monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", True)  # off by default (see fused.py)
     c_in, c_out, groups, (kind, args), bias = CONV_STATS_CASES[case]
     gen = torch.Generator(device="cuda").manual_seed(31 + case)
     x = _layout(torch.randn(3, c_in, 5, 6, 9, generator=gen, device="cuda").to(dtype), layout)
@@ -342,12 +343,14 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
                                    atol=scale * (1e-4 if dtype == torch.float32 else 2 * torch.finfo(dtype).eps))
 
 
-def test_conv_store_statistics_where_planned():
-    """The fused module takes the conv-store statistics under "auto" on an L2-61-like block (C 64 -> 128, 8 groups,
-    k3, TF32) and the statistics pass where the unit-stride form cannot make them (64 output channels: the
-    weights-as-A tiles; groups of 4 channels: not whole octets)."""
+@pytest.mark.parametrize("enabled", [True, False])
+def test_conv_store_statistics_where_planned(enabled, monkeypatch):
+    """With fused.CONV_STORE_STATISTICS, the fused module takes the conv-store statistics under "auto" on an
+    L2-61-like block (C 64 -> 128, 8 groups, k3, TF32) and the statistics pass where the unit-stride form cannot make
+    them (64 output channels: the weights-as-A tiles); without it (the default), the statistics pass everywhere."""
     if not _on_hopper_build():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
+    monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", enabled)
 
     def kernels(c_out, groups):
         seq = nn.Sequential(nn.ConvTranspose3d(64, c_out, 3), nn.ReLU(), nn.GroupNorm(groups, c_out)).cuda()
@@ -363,8 +366,7 @@ def test_conv_store_statistics_where_planned():
             torch.backends.cudnn.allow_tf32 = old
         return _kernel_names(prof)
     names = kernels(128, 8)
-    assert any("unit_stride_forward" in n for n in names) and not any("stats_channels" in n for n in names), names
+    assert any("unit_stride_forward" in n for n in names), names
+    assert any("stats_channels" in n for n in names) != enabled, names
     names = kernels(64, 8)
     assert any("stats_channels" in n for n in names), names
-    names = kernels(128, 32)
-    assert any("unit_stride_forward" in n for n in names) and any("stats_channels" in n for n in names), names

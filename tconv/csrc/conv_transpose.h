@@ -118,8 +118,8 @@ int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dt
 // GroupNorm statistics of act(y) made in the unit-stride form's store (its x-as-A tiles: C_out above 64, or 32 in
 // fp32 with TCONV_UNIT_STRIDE_TAP_PAIRS=0), for the fused conv -> activation -> GroupNorm (group_norm_act.h:
 // GroupPartials): each block writes one Welford partial per (sample, group) it holds. Possible where a group's
-// channels are a multiple of 8 that divides the C_out tile or is a multiple of it, and one sample has at least a
-// block's rows (unit_stride_group_stats_possible). The partials buffer
+// channels divide the C_out tile or the tile divides them, one sample has at least a block's rows, and the block's
+// values fit in the pipeline's shared memory (unit_stride_group_stats_possible). The partials buffer
 // (unit_stride_group_stats_partials fp32, splits = unit_stride_group_stats_splits) must be zeroed first.
 struct ForwardGroupStats {
   float* partials = nullptr;

@@ -3449,39 +3449,95 @@ struct StripUnitStrideArgs {
   ActivationSpec stat_act;
 };
 
-// The unit-stride forward's GroupNorm statistics (StripUnitStrideArgs::group_partials) are made while its store walks
-// each thread's 8-channel octets: an octet's act(stored) values of one sample give a (count, mean, M2) that Chan's
-// formula merges into the running group's; at a group's last octet the warp merges its lanes' (shuffles, same
-// formula) into `scratch`, and one thread per (group, sample) then merges the block's 8 warps in order and writes
-// the block's Welford partial (group_norm_act.cu's fp64 merge combines the blocks'). Run 247 measured a first form
-// (values staged in shared memory, one warp per group) at 0.13-0.14 ms of L2-61's forward, above the statistics
-// pass it replaced in bf16 (0.085 ms); this one keeps the values in registers and touches each once.
-struct WelfordState {
-  float count, mean, m2;
-  __device__ __forceinline__ void merge(float b_count, float b_mean, float b_m2) {
-    const float total = count + b_count, share = total > 0.f ? b_count / total : 0.f, delta = b_mean - mean;
-    mean += delta * share;
-    m2 += b_m2 + delta * delta * count * share;
-    count = total;
+// Measured (H100, L2-61, kernel breakdown, runs 247-248): this form adds 0.13 ms (TF32) / 0.14 ms (bf16) to the
+// forward kernel, as much as the statistics pass it replaces in TF32 (0.130) and more in bf16 (0.085); a form that
+// kept the values in registers (Welford per 8-channel octet, shuffled Chan merges) added 0.46-0.51 ms. With one block
+// per SM nothing overlaps the epilogue, so tconv.fused runs the statistics pass unless CONV_STORE_STATISTICS is set.
+// The unit-stride forward's GroupNorm statistics (StripUnitStrideArgs::group_partials), after the store staged the
+// block's stored values as Cs[channel][row] (pitch kPitch): each row tagged with its sample (0: the block's first
+// sample n0, 1: the next; -1: a dropped row), then one warp per (group, this tile) computes act in place and, per
+// sample, the count, the mean and M2 about that mean (two passes over shared memory, sums reduced across the warp),
+// and writes them as one Welford partial (the fp64 Chan merge in group_norm_act.cu: finalize_stats combines them).
+// A block spans at most two samples: the host requires rows_per_sample >= kBlockM.
+template <int kBlockM, int kBlockN, int kPitch, typename scalar_t>
+__device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArgs<scalar_t>& a, float* Cs, int* tags,
+                                                        int64_t r0, int n0, int n_tile) {
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  constexpr int kWarps = StripUnitStrideForwardTile::kThreads / 32;
+  static_assert(kBlockM == StripUnitStrideForwardTile::kThreads, "one row per thread");
+  {
+    const int64_t q = r0 + tid;
+    int tag = -1;
+    if (q < a.rows) {
+      const RowCoords c = decode_row(q, a.out_d, a.out_h, a.line_rows);
+      if (c.i2 < a.out_w) tag = int(c.outer) - n0;
+    }
+    tags[tid] = tag;
   }
-  __device__ __forceinline__ void merge_warp() {
+  __syncthreads();
+  const int tile_c0 = n_tile * kBlockN;
+  const int channels_in_tile = a.c_out - tile_c0 < kBlockN ? a.c_out - tile_c0 : kBlockN;
+  const int cpg = a.stat_channels_per_group, span = cpg < kBlockN ? cpg : kBlockN;
+  const int groups_here = (channels_in_tile + span - 1) / span;
+  // This lane's rows lane + 32 i: their tags in registers, read once for every group.
+  constexpr int kLaneRows = kBlockM / 32;
+  int tag_of[kLaneRows];
 #pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2)
-      merge(__shfl_xor_sync(0xffffffffu, count, offset), __shfl_xor_sync(0xffffffffu, mean, offset),
-            __shfl_xor_sync(0xffffffffu, m2, offset));
+  for (int i = 0; i < kLaneRows; ++i) tag_of[i] = tags[lane + 32 * i];
+  for (int local = warp; local < groups_here; local += kWarps) {
+    const int c_begin = local * span, c_end = c_begin + span < channels_in_tile ? c_begin + span : channels_in_tile;
+    // Per sample slot (registers, no indexed arrays): count, sum, then M2 about the mean. The rows unrolled so that
+    // a channel's eight shared loads issue together (the block's epilogue overlaps nothing: one block per SM).
+    float count0 = 0.f, count1 = 0.f, sum0 = 0.f, sum1 = 0.f;
+    TCONV_ACTIVATION_SWITCH(a.stat_act.kind, K, {
+      for (int c = c_begin; c < c_end; ++c) {
+        float* column = Cs + c * kPitch + lane;
+#pragma unroll
+        for (int i = 0; i < kLaneRows; ++i) {
+          const float v = Act<K>::value(column[32 * i], a.stat_act.arg0, a.stat_act.arg1);
+          column[32 * i] = v;
+          count0 += tag_of[i] == 0 ? 1.f : 0.f;
+          count1 += tag_of[i] == 1 ? 1.f : 0.f;
+          sum0 += tag_of[i] == 0 ? v : 0.f;
+          sum1 += tag_of[i] == 1 ? v : 0.f;
+        }
+      }
+    })
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      count0 += __shfl_xor_sync(0xffffffffu, count0, offset);
+      count1 += __shfl_xor_sync(0xffffffffu, count1, offset);
+      sum0 += __shfl_xor_sync(0xffffffffu, sum0, offset);
+      sum1 += __shfl_xor_sync(0xffffffffu, sum1, offset);
+    }
+    const float mean0 = count0 > 0.f ? sum0 / count0 : 0.f, mean1 = count1 > 0.f ? sum1 / count1 : 0.f;
+    float m2_0 = 0.f, m2_1 = 0.f;
+    for (int c = c_begin; c < c_end; ++c) {
+      const float* column = Cs + c * kPitch + lane;
+#pragma unroll
+      for (int i = 0; i < kLaneRows; ++i) {
+        const float d0 = column[32 * i] - mean0, d1 = column[32 * i] - mean1;
+        m2_0 += tag_of[i] == 0 ? d0 * d0 : 0.f;
+        m2_1 += tag_of[i] == 1 ? d1 * d1 : 0.f;
+      }
+    }
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      m2_0 += __shfl_xor_sync(0xffffffffu, m2_0, offset);
+      m2_1 += __shfl_xor_sync(0xffffffffu, m2_1, offset);
+    }
+    const float count = lane == 0 ? count0 : count1;
+    if (lane < 2 && count > 0.f) {
+      const int n = n0 + lane, g = (tile_c0 + c_begin) / cpg;
+      const int64_t first_block = int64_t(n) * a.stat_rows_per_sample / kBlockM;
+      const int tile_in_group = cpg > kBlockN ? (tile_c0 % cpg) / kBlockN : 0;
+      const int64_t split = (int64_t(blockIdx.x) - first_block) * a.stat_tiles_per_group + tile_in_group;
+      const int64_t i = (int64_t(n) * a.stat_groups + g) * a.stat_splits + split;
+      a.group_partials[i] = count;
+      a.group_partials[a.stat_plane + i] = lane == 0 ? mean0 : mean1;
+      a.group_partials[2 * a.stat_plane + i] = lane == 0 ? m2_0 : m2_1;
+    }
   }
-};
-// act(x) for a run-time activation: ReLU and identity inline; the others through one call with a switch, rather
-// than a copy of the store per activation.
-__device__ __noinline__ float activation_value_call(ActivationSpec act, float x) {
-  float v = x;
-  TCONV_ACTIVATION_SWITCH(act.kind, K, { v = Act<K>::value(x, act.arg0, act.arg1); })
-  return v;
-}
-__device__ __forceinline__ float activation_value(const ActivationSpec& act, float x) {
-  if (act.kind == Activation::kIdentity) return x;
-  if (act.kind == Activation::kRelu) return Act<Activation::kRelu>::value(x, 0.f, 0.f);
-  return activation_value_call(act, x);
 }
 
 // Block: kBlockM rows (output positions, see StripUnitStrideForwardTile) x kBlockN output channels, K over the (kd,
@@ -3748,10 +3804,12 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
   // 8 (i / 4) + 2 tig + i % 2 of the tile. A store instruction writes 8 consecutive positions of 4 channels.
   const int co0 = n_tile * kBlockN + 2 * tig;
-  // With GroupNorm statistics (WelfordState) the shared memory's first kGroupStatsScratch floats take the warps'
-  // partials: [warp][group of the tile][sample][count, mean, M2].
-  constexpr int kGroupStatsScratch = StripUnitStrideForwardTile::kThreads / 32 * (kBlockN / 8) * 2 * 3;
-  constexpr bool kStatsForm = !kWeightsAsA && !kTapPairs && kStages * kStageFloats >= kGroupStatsScratch;
+  // With GroupNorm statistics the stored values are also staged as Cs[channel][row] (unit_stride_group_stats).
+  constexpr int kStatPitch = BM + 8;
+  constexpr bool kStatsFit = !kWeightsAsA && !kTapPairs && kStages * kStageFloats >= kBlockN * kStatPitch + BM;
+  const bool stats = kStatsFit && a.group_partials != nullptr;
+  float* const Cs = smem;
+  if (stats) __syncthreads();  // every warpgroup's wgmmas have read their last stage
   // This thread's output channels co0 + 8 j + e, the same for its four rows: their bias once, not per store (run
   // 148's sweep with bias timed L1-68 at 7.84 ms, run 149's bench without it 7.22).
   float bias_of[kBlockN / 4];
@@ -3763,121 +3821,6 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
       bias_of[2 * j + e] = ldg_or_zero(at, at != nullptr && co < a.c_out);
     }
-  if constexpr (kStatsForm) {
-    if (a.group_partials != nullptr) {
-      // The store octet by octet (channels co0 + 8 j + e of the thread's four rows), with the statistics.
-      float* scratch = smem;
-      const int64_t channel_stride = a.y_stride[1];
-      scalar_t* row_out[kHalves][2];
-      float in_first[kHalves][2], in_second[kHalves][2];  // 1 where the row is stored and of sample n0 / n0 + 1
-#pragma unroll
-      for (int h = 0; h < kHalves; ++h)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int64_t q = r0 + warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
-          row_out[h][half] = nullptr;
-          in_first[h][half] = in_second[h][half] = 0.f;
-          if (q >= a.rows) continue;
-          const LineOf l = line_of(q);
-          if (l.w >= a.out_w) continue;
-          row_out[h][half] = a.y + l.n * a.y_stride[0] + int64_t(co0) * channel_stride + int64_t(l.od) * a.y_stride[2] +
-                             int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
-          (l.n == first.n ? in_first : in_second)[h][half] = 1.f;
-        }
-      const bool two_samples = last.n != first.n;  // then the rows of sample n0 + 1 take the second state
-      float count_first = 0.f, count_second = 0.f;  // an octet's values per sample: 2 channels per row
-#pragma unroll
-      for (int h = 0; h < kHalves; ++h)
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          count_first += 2.f * in_first[h][half];
-          count_second += 2.f * in_second[h][half];
-        }
-      const int tile_c0 = n_tile * kBlockN;
-      const int channels_in_tile = a.c_out - tile_c0 < kBlockN ? a.c_out - tile_c0 : kBlockN;
-      const int cpg = a.stat_channels_per_group;
-      const int octets_per_group = (cpg < kBlockN ? cpg : kBlockN) / 8, octets_here = channels_in_tile / 8;
-      auto scratch_at = [&](int w, int group, int slot) { return scratch + ((w * (kBlockN / 8) + group) * 2 + slot) * 3; };
-      const int warp_in_block = tid / 32;
-      __syncthreads();  // every warpgroup's wgmmas have read their last stage before the scratch reuses it
-      WelfordState first_state{0.f, 0.f, 0.f}, second_state{0.f, 0.f, 0.f};
-      auto octet_stats = [&](const float (&v)[kHalves][2][2], const float (&in)[kHalves][2], float count,
-                             WelfordState& state) {
-        if (count == 0.f) return;
-        float sum = 0.f;
-#pragma unroll
-        for (int h = 0; h < kHalves; ++h)
-#pragma unroll
-          for (int half = 0; half < 2; ++half) sum += in[h][half] * (v[h][half][0] + v[h][half][1]);
-        const float mean = sum / count;
-        float m2 = 0.f;
-#pragma unroll
-        for (int h = 0; h < kHalves; ++h)
-#pragma unroll
-          for (int half = 0; half < 2; ++half)
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              const float d = v[h][half][e] - mean;
-              m2 += in[h][half] * d * d;
-            }
-        state.merge(count, mean, m2);
-      };
-#pragma unroll
-      for (int j = 0; j < kBlockN / 8; ++j) {
-        float v[kHalves][2][2];
-#pragma unroll
-        for (int h = 0; h < kHalves; ++h)
-#pragma unroll
-          for (int half = 0; half < 2; ++half)
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              float stored = 0.f;
-              if (row_out[h][half] != nullptr && co0 + 8 * j + e < a.c_out) {
-                const scalar_t value = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
-                row_out[h][half][int64_t(8 * j + e) * channel_stride] = value;
-                stored = to_acc<scalar_t>(value);
-              }
-              v[h][half][e] = activation_value(a.stat_act, stored);
-            }
-        if (j < octets_here) {
-          octet_stats(v, in_first, count_first, first_state);
-          if (two_samples) octet_stats(v, in_second, count_second, second_state);
-          if ((j + 1) % octets_per_group == 0 || j + 1 == octets_here) {
-            first_state.merge_warp();
-            if (two_samples) second_state.merge_warp();
-            if (lane == 0) {
-              float* p0 = scratch_at(warp_in_block, j / octets_per_group, 0);
-              float* p1 = scratch_at(warp_in_block, j / octets_per_group, 1);
-              p0[0] = first_state.count, p0[1] = first_state.mean, p0[2] = first_state.m2;
-              p1[0] = second_state.count, p1[1] = second_state.mean, p1[2] = second_state.m2;
-            }
-            first_state = second_state = WelfordState{0.f, 0.f, 0.f};
-          }
-        }
-      }
-      __syncthreads();
-      const int groups_here = (octets_here + octets_per_group - 1) / octets_per_group;
-      if (tid < 2 * groups_here) {
-        const int group = tid / 2, slot = tid % 2;
-        WelfordState block{0.f, 0.f, 0.f};
-        for (int w = 0; w < kThreads / 32; ++w) {  // in warp order: deterministic
-          const float* p = scratch_at(w, group, slot);
-          block.merge(p[0], p[1], p[2]);
-        }
-        if (block.count > 0.f) {
-          const int n = first.n + slot, g = (tile_c0 + group * octets_per_group * 8) / cpg;
-          const int64_t first_block = int64_t(n) * a.stat_rows_per_sample / BM;
-          const int tile_in_group = cpg > kBlockN ? (tile_c0 % cpg) / kBlockN : 0;
-          const int64_t split = (int64_t(blockIdx.x) - first_block) * a.stat_tiles_per_group + tile_in_group;
-          const int64_t i = (int64_t(n) * a.stat_groups + g) * a.stat_splits + split;
-          a.group_partials[i] = block.count;
-          a.group_partials[a.stat_plane + i] = block.mean;
-          a.group_partials[2 * a.stat_plane + i] = block.m2;
-        }
-      }
-      return;
-    }
-  }
 #pragma unroll
   for (int h = 0; h < kHalves; ++h)
 #pragma unroll
@@ -3890,14 +3833,22 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
                       int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
       const int64_t channel_stride = a.y_stride[1];
+      const int row = warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j, out += 8 * channel_stride)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
-          if (co0 + 8 * j + e < a.c_out)
-            out[e * channel_stride] = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
+          if (co0 + 8 * j + e < a.c_out) {
+            const scalar_t value = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
+            out[e * channel_stride] = value;
+            if (stats) Cs[(8 * j + 2 * tig + e) * kStatPitch + row] = to_acc<scalar_t>(value);
+          }
         }
     }
+  if constexpr (kStatsFit) {
+    if (stats) unit_stride_group_stats<BM, kBlockN, kStatPitch>(a, Cs, reinterpret_cast<int*>(Cs + kBlockN * kStatPitch),
+                                                                r0, first.n, n_tile);
+  }
 #else
   (void)a;
 #endif
@@ -5243,19 +5194,19 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const
 }
 }  // namespace
 
-// TCONV_CONV_STORE_GROUP_STATS=0 (development only, read once per process) leaves the statistics to the epilogue's
-// own pass, so one build times both.
 bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype, int64_t groups) {
   using Tile = StripUnitStrideForwardTile;
-  static const bool enabled = development_switch("TCONV_CONV_STORE_GROUP_STATS", 1) != 0;
-  if (!enabled || !takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
+  if (!takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   const int64_t cpg = p.out_channels / groups;
-  // Groups of whole 8-channel octets (a thread's accumulators come in octets), each inside a C_out tile or made of
-  // whole tiles; a block's rows span at most two samples.
-  if (!unit_stride_x_as_a(plan) || cpg % 8 != 0 || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;
+  if (!unit_stride_x_as_a(plan) || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;
+  // A block's rows span at most two samples, and its staged values fit in the pipeline's shared memory.
   const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
   if (rows_per_sample < Tile::kBlockM) return false;
+  const int stage_floats = Tile::stage_floats(plan.w_rows, plan.k_taps, plan.elem_bytes);
+  if (int64_t(Tile::stages(plan.w_rows, plan.k_taps, plan.elem_bytes)) * stage_floats <
+      int64_t(plan.block_n) * (Tile::kBlockM + 8) + Tile::kBlockM)
+    return false;
   const int64_t splits = group_stats_splits_of(p, dtype, groups);
   return p.batch * groups * splits * 3 < (int64_t(1) << 31) && splits < (int64_t(1) << 30);
 }
