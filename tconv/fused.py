@@ -26,6 +26,7 @@ On torch >= 2.4 the epilogue is the op pair `tconv::act_group_norm` / `tconv::ac
 step by step), so torch.compile traces it without a graph break; older torch uses an
 autograd.Function over the same kernels.
 """
+import os
 from typing import Callable, Dict, Optional, Tuple
 
 import torch
@@ -245,8 +246,9 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 # Off: on L2-61 (H100, runs 247-248) the store's statistics cost the forward kernel 0.13 ms in TF32 and 0.14 ms in
 # bf16, as much as the statistics pass they replace (0.130 / 0.085 ms): fwd 1.585-1.596 ms with them against
 # 1.588-1.589 without (TF32), 1.075 against 1.025-1.031 (bf16). The kernel runs one block per SM, so nothing hides
-# the epilogue's work; the tests set this to keep the path correct for the next attempt.
-CONV_STORE_STATISTICS = False
+# the epilogue's work; the tests set this to keep the path correct for the next attempt, and
+# TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at import) sets it for A/B timings.
+CONV_STORE_STATISTICS = os.environ.get("TCONV_CONV_STORE_STATISTICS", "0") == "1"
 
 # Returns (z, y, mean, rstd); y, mean and rstd are what the backward needs (non-differentiable outputs).
 def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,

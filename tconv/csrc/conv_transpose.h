@@ -115,8 +115,8 @@ bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_c
 // StripAutoRule::grad_weight_min_blocks (igemm_config.h, with the measurements); grad_input's wherever possible.
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dtype);
-// GroupNorm statistics of act(y) made in the unit-stride form's store (its x-as-A tiles: C_out above 64, or 32 in
-// fp32 with TCONV_UNIT_STRIDE_TAP_PAIRS=0), for the fused conv -> activation -> GroupNorm (group_norm_act.h:
+// GroupNorm statistics of act(y) made in the unit-stride form's store (its 128-channel x-as-A tiles: C_out above 64;
+// a kernel instantiation of its own), for the fused conv -> activation -> GroupNorm (group_norm_act.h:
 // GroupPartials): each block writes one Welford partial per (sample, group) it holds. Possible where a group's
 // channels divide the C_out tile or the tile divides them, one sample has at least a block's rows, and the block's
 // values fit in the pipeline's shared memory (unit_stride_group_stats_possible). The partials buffer

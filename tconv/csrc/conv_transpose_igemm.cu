@@ -3562,7 +3562,7 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
-          bool kWeightsAsA, bool kTapPairs = false>
+          bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -3806,7 +3806,10 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   const int co0 = n_tile * kBlockN + 2 * tig;
   // With GroupNorm statistics the stored values are also staged as Cs[channel][row] (unit_stride_group_stats).
   constexpr int kStatPitch = BM + 8;
-  constexpr bool kStatsFit = !kWeightsAsA && !kTapPairs && kStages * kStageFloats >= kBlockN * kStatPitch + BM;
+  // A separate instantiation (kGroupStats), so that the kernels without statistics stay as they were: run 247's
+  // build with the statistics behind a run-time test had L2-61's TF32 forward at 1.588 ms without them.
+  constexpr bool kStatsFit =
+      kGroupStats && !kWeightsAsA && !kTapPairs && kStages * kStageFloats >= kBlockN * kStatPitch + BM;
   const bool stats = kStatsFit && a.group_partials != nullptr;
   float* const Cs = smem;
   if (stats) __syncthreads();  // every warpgroup's wgmmas have read their last stage
@@ -5102,6 +5105,13 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
       if (!unit_stride_weights_as_a_disabled())
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
     }
+    if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
+      if (a.group_partials != nullptr)
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
+                                                              false, true>;
+    } else if (a.group_partials != nullptr) {
+      return cudaErrorInvalidValue;
+    }
     const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
     if (err != cudaSuccess) return err;
     kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -5199,7 +5209,8 @@ bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype,
   if (!takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   const int64_t cpg = p.out_channels / groups;
-  if (!unit_stride_x_as_a(plan) || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;
+  if (!unit_stride_x_as_a(plan) || plan.block_n != 128 || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0))
+    return false;
   // A block's rows span at most two samples, and its staged values fit in the pipeline's shared memory.
   const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
   if (rows_per_sample < Tile::kBlockM) return false;
