@@ -1238,8 +1238,9 @@ def test_unit_stride_tap_pairs_where_switched(taps):
             torch.cuda.synchronize()
         return [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
 
-    def pairs(name):  # the kernel's last two template arguments (kWeightsAsA, kTapPairs) both true
-        return re.search(r"unit_stride_forward_kernel<[^>]*(true|\(bool\)1), ?(true|\(bool\)1)>", name) is not None
+    def pairs(name):  # the kernel's template arguments kWeightsAsA and kTapPairs both true (then kGroupStats)
+        return re.search(r"unit_stride_forward_kernel<[^>]*(true|\(bool\)1), ?(true|\(bool\)1), ?(false|\(bool\)0)>",
+                         name) is not None
     names = unit_stride_kernels(32)
     assert names and all(pairs(n) == UNIT_STRIDE_TAP_PAIRS for n in names), names
     names = unit_stride_kernels(64)
