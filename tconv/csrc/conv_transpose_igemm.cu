@@ -5071,10 +5071,6 @@ bool unit_stride_weights_as_a_disabled() {
   static const bool disabled = development_switch("TCONV_UNIT_STRIDE_WEIGHTS_AS_A", 1) == 0;
   return disabled;
 }
-// The x-as-A form (not weights as A, not tap pairs): the one whose store can make GroupNorm statistics.
-bool unit_stride_x_as_a(const UnitStridePlan& plan) {
-  return !plan.tap_pairs && (plan.block_n != 64 || unit_stride_weights_as_a_disabled());
-}
 // Splits per (sample, group) of the statistics' partials: the blocks that can hold rows of one sample (at most
 // rows_per_sample / kBlockM + 2) times the C_out tiles of one group.
 int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t groups) {
@@ -5209,8 +5205,8 @@ bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype,
   if (!takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   const int64_t cpg = p.out_channels / groups;
-  if (!unit_stride_x_as_a(plan) || plan.block_n != 128 || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0))
-    return false;
+  // The 128-channel tiles (x as A; their kGroupStats instantiation), groups inside a tile or of whole tiles.
+  if (plan.block_n != 128 || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;
   // A block's rows span at most two samples, and its staged values fit in the pipeline's shared memory.
   const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
   if (rows_per_sample < Tile::kBlockM) return false;
