@@ -250,6 +250,7 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 # TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at import) sets it for A/B timings.
 CONV_STORE_STATISTICS = os.environ.get("TCONV_CONV_STORE_STATISTICS", "0") == "1"
 
+
 # Returns (z, y, mean, rstd); y, mean and rstd are what the backward needs (non-differentiable outputs).
 def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,
                               num_groups, eps, activation, arg0, arg1):
