@@ -170,11 +170,14 @@ bool use_grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const st
   return false;  // "auto": the direct kernel (see above)
 }
 
-}  // namespace
-
-void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
-                 at::Tensor& output, at::IntArrayRef stride, at::IntArrayRef padding,
-                 at::IntArrayRef dilation, int64_t groups, bool allow_tf32, const std::string& algorithm) {
+// What both forward entries check and describe: 5-D CUDA tensors, an optional bias of C_out elements like input.
+struct ForwardCall {
+  ConvTransposeParams p;
+  const void* bias;  // null: none
+};
+ForwardCall forward_call(const at::Tensor& input, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
+                         const at::Tensor& output, at::IntArrayRef stride, at::IntArrayRef padding,
+                         at::IntArrayRef dilation, int64_t groups) {
   check_5d_cuda(input, "input", input);
   check_5d_cuda(weight, "weight", input);
   check_5d_cuda(output, "output", input);
@@ -185,34 +188,50 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                 "tconv: bias must be a 1-D CUDA tensor of ", output.size(1), " elements like input");
     b = &bias.value();
   }
-  ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
-  if (b != nullptr) p.bias_stride = b->stride(0);
+  ForwardCall call{make_params(input, weight, output, stride, padding, dilation, groups), nullptr};
+  if (b != nullptr) {
+    call.p.bias_stride = b->stride(0);
+    call.bias = b->data_ptr();
+  }
+  return call;
+}
+
+// Whether forward_out runs the strip kernel: under "igemm_strip" wherever it can run, under "auto" where preferred (a
+// grid that fills the GPU, igemm_config.h: StripAutoRule); the grouped kernels, where chosen, come first.
+bool forward_takes_strip(const ConvTransposeParams& p, DType dtype, bool allow_tf32, const std::string& algorithm,
+                         int sm_count) {
+  return strip_forward_possible(p, dtype, !allow_tf32) &&
+         (algorithm == "igemm_strip" || (algorithm == "auto" && strip_forward_preferred(p, dtype, sm_count)));
+}
+
+}  // namespace
+
+void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
+                 at::Tensor& output, at::IntArrayRef stride, at::IntArrayRef padding,
+                 at::IntArrayRef dilation, int64_t groups, bool allow_tf32, const std::string& algorithm) {
+  const ForwardCall call = forward_call(input, weight, bias, output, stride, padding, dilation, groups);
+  const ConvTransposeParams& p = call.p;
   const c10::cuda::CUDAGuard guard(input.device());
   const GroupedKernel grouped = grouped_kernel(p, to_dtype(input), GatherPass::kForward, algorithm);
   if (grouped == GroupedKernel::kMma) {
     check_launch(grouped_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
-                                     b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), sm_count_of(input),
+                                     call.bias, output.data_ptr(), sm_count_of(input),
                                      c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (grouped_mma)");
     return;
   }
   if (grouped == GroupedKernel::kFfma) {
     check_launch(grouped_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
-                                 b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), sm_count_of(input),
+                                 call.bias, output.data_ptr(), sm_count_of(input),
                                  c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (grouped)");
     return;
   }
-  // The strip kernel where it can run: under "igemm_strip" wherever possible, under "auto" where preferred (a grid
-  // that fills the GPU, igemm_config.h: StripAutoRule).
-  if (strip_forward_possible(p, to_dtype(input), !allow_tf32) &&
-      (algorithm == "igemm_strip" ||
-       (algorithm == "auto" && strip_forward_preferred(p, to_dtype(input), sm_count_of(input))))) {
+  if (forward_takes_strip(p, to_dtype(input), allow_tf32, algorithm, sm_count_of(input))) {
     const at::Tensor packed =
         at::empty({strip_forward_packed_weight_elems(p, to_dtype(input))}, input.options().dtype(at::kFloat));
-    check_launch(strip_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
-                               b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), packed.data_ptr<float>(),
-                               c10::cuda::getCurrentCUDAStream().stream()),
+    check_launch(strip_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(), call.bias, output.data_ptr(),
+                               packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (igemm_strip)");
     return;
   }
@@ -221,13 +240,13 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
         at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, gather_options(algorithm))},
                   input.options().dtype(at::kFloat));
     check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, gather_options(algorithm), input.data_ptr(),
-                              weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(),
+                              weight.data_ptr(), call.bias, output.data_ptr(),
                               packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (igemm)");
     return;
   }
   check_launch(direct_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(),
-                              b != nullptr ? b->data_ptr() : nullptr, output.data_ptr(), order_of(output),
+                              call.bias, output.data_ptr(), order_of(output),
                               sm_count_of(input), c10::cuda::getCurrentCUDAStream().stream()),
                "conv_transpose forward");
 }
@@ -242,29 +261,17 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
                                    at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups, bool allow_tf32,
                                    const std::string& algorithm, int64_t norm_groups, int64_t activation, double arg0,
                                    double arg1) {
-  check_5d_cuda(input, "input", input);
-  check_5d_cuda(weight, "weight", input);
-  check_5d_cuda(output, "output", input);
-  const at::Tensor* b = nullptr;
-  if (bias.has_value() && bias->defined()) {
-    TCONV_CHECK(bias->is_cuda() && bias->device() == input.device() && bias->scalar_type() == input.scalar_type() &&
-                    bias->dim() == 1 && bias->size(0) == output.size(1),
-                "tconv: bias must be a 1-D CUDA tensor of ", output.size(1), " elements like input");
-    b = &bias.value();
-  }
+  const ForwardCall call = forward_call(input, weight, bias, output, stride, padding, dilation, groups);
   TCONV_CHECK(norm_groups > 0 && output.size(1) % norm_groups == 0, "tconv: ", output.size(1),
               " channels are not divisible into ", norm_groups, " groups");
   TCONV_CHECK(activation >= 0 && activation < kActivationCount, "tconv: unknown activation code ", activation);
-  ConvTransposeParams p = make_params(input, weight, output, stride, padding, dilation, groups);
-  if (b != nullptr) p.bias_stride = b->stride(0);
+  const ConvTransposeParams& p = call.p;
   const DType dtype = to_dtype(input);
   const c10::cuda::CUDAGuard guard(input.device());
   const at::Tensor none = at::empty({0}, input.options().dtype(at::kFloat));
   check_algorithm(algorithm);
-  if ((algorithm != "auto" && algorithm != "igemm_strip") || output.numel() == 0 ||
-      grouped_kernel(p, dtype, GatherPass::kForward, algorithm) != GroupedKernel::kNone ||
-      !strip_forward_possible(p, dtype, !allow_tf32) ||
-      (algorithm == "auto" && !strip_forward_preferred(p, dtype, sm_count_of(input))) ||
+  if (output.numel() == 0 || grouped_kernel(p, dtype, GatherPass::kForward, algorithm) != GroupedKernel::kNone ||
+      !forward_takes_strip(p, dtype, allow_tf32, algorithm, sm_count_of(input)) ||
       !unit_stride_group_stats_possible(p, dtype, norm_groups))
     return none;
   const at::Tensor packed =
@@ -278,9 +285,8 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
   stats.activation = int(activation);
   stats.act_arg0 = float(arg0);
   stats.act_arg1 = float(arg1);
-  check_launch(strip_forward(p, dtype, input.data_ptr(), weight.data_ptr(), b != nullptr ? b->data_ptr() : nullptr,
-                             output.data_ptr(), packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream(),
-                             &stats),
+  check_launch(strip_forward(p, dtype, input.data_ptr(), weight.data_ptr(), call.bias, output.data_ptr(),
+                             packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream(), &stats),
                "conv_transpose forward with GroupNorm statistics (igemm_strip)");
   return partials;
 }
