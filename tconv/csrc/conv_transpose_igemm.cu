@@ -3439,6 +3439,10 @@ struct StripUnitStrideArgs {
   int in_d, in_h, in_w, out_d, out_h, out_w, line_rows;  // line_rows = W_out + T - 1
   int c_in, c_out, kernel_d, kernel_h, pad_d, pad_h, pad_w, dil_d, dil_h;
   int channel_stages;   // ceil(C_in / kChannels)
+  // The store (unit_stride_store_plan): staged_store, the x-as-A tiles stage their accumulators in shared memory and
+  // store rows as the weights-as-A tiles do; pair_stores, rows 2 i and 2 i + 1 of a tile are adjacent output
+  // positions on one even element (one 4-byte or 8-byte store for both).
+  int staged_store, pair_stores;
   // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
   // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the x-as-A form only), null: none. Block
   // (b, n tile) writes its Welford partial of (sample n, group g) at split (b - n rows_per_sample / kBlockM) x
@@ -3537,6 +3541,20 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
       a.group_partials[a.stat_plane + i] = lane == 0 ? mean0 : mean1;
       a.group_partials[2 * a.stat_plane + i] = lane == 0 ? m2_0 : m2_1;
     }
+  }
+}
+
+// Two adjacent output positions of one channel as one store (out on 2 elements: unit_stride_store_plan).
+template <typename scalar_t>
+__device__ __forceinline__ void store_value_pair(scalar_t* out, float v0, float v1) {
+  if constexpr (sizeof(scalar_t) == 4) {
+    *reinterpret_cast<float2*>(out) = make_float2(v0, v1);
+  } else {
+    const scalar_t lo = from_acc<scalar_t>(v0), hi = from_acc<scalar_t>(v1);
+    unsigned short lo_bits, hi_bits;
+    memcpy(&lo_bits, &lo, 2);
+    memcpy(&hi_bits, &hi, 2);
+    *reinterpret_cast<uint32_t*>(out) = uint32_t(lo_bits) | (uint32_t(hi_bits) << 16);
   }
 }
 
@@ -3759,10 +3777,55 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   });
 
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
+  auto stage_bias = [&](float* bias_s) {
+    if (tid < kBlockN) {
+      const int co = n_tile * kBlockN + tid;
+      const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
+      bias_s[tid] = ldg_or_zero(at, at != nullptr && co < a.c_out);
+    }
+  };
+  // A staged tile (Cs[channel][row] at `pitch`, bias_s per channel) to y. Thread tid takes rows 2 i and 2 i + 1
+  // (i = tid % (BM / 2)) of every other channel from tid / (BM / 2), so that one store instruction of a warp covers
+  // 64 consecutive rows of one channel: 128 bytes of 16-bit data in whole 32-byte sectors, where the x-as-A
+  // accumulators' own layout writes 16 bytes in each of 4 channels. A pair that is two adjacent positions on an even
+  // element (pair_stores) is one 4-byte (16-bit) or 8-byte (fp32) store, else one store per row.
+  auto store_staged_rows = [&](const float* Cs, int pitch, const float* bias_s) {
+    constexpr int kPairs = BM / 2, kSets = kThreads / kPairs;
+    static_assert(kThreads % kPairs == 0 && BM % 2 == 0, "whole sets of row pairs");
+    const int set = tid / kPairs, pair = tid % kPairs;
+    const int64_t q = r0 + 2 * pair;
+    if (q >= a.rows) return;
+    const LineOf first_row = line_of(q);
+    const float* src = Cs + 2 * pair;
+    const int64_t channel_stride = a.y_stride[1];
+    auto row_out = [&](const LineOf& l) {
+      return a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN + set) * channel_stride +
+             int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+    };
+    if (a.pair_stores && first_row.w + 1 < a.out_w) {
+      scalar_t* out = row_out(first_row);
+#pragma unroll 4
+      for (int c = set; c < channels; c += kSets, out += kSets * channel_stride) {
+        const float2 v = *reinterpret_cast<const float2*>(src + c * pitch);
+        store_value_pair(out, v.x + bias_s[c], v.y + bias_s[c]);
+      }
+      return;
+    }
+    for (int r = 0; r < 2; ++r) {
+      if (q + r >= a.rows) return;
+      const LineOf l = r == 0 ? first_row : line_of(q + 1);
+      if (l.w >= a.out_w) continue;
+      scalar_t* out = row_out(l);
+#pragma unroll 4
+      for (int c = set; c < channels; c += kSets, out += kSets * channel_stride)
+        *out = from_acc<scalar_t>(src[c * pitch + r] + bias_s[c]);
+    }
+  };
   if constexpr (kWeightsAsA) {
     // Accumulator i: channel 16 warp + gid (+ 8 for i % 4 >= 2) of the tile, row 128 wg + 8 (i / 4) + 2 tig + i % 2
     // of the block. Staged as Cs[channel][row] (a pitch of 8 mod 32 words: a float2 store of 8 channels x 4 row pairs
-    // touches every bank once per half-warp), then each thread stores its row for every channel.
+    // touches every bank once per half-warp), then stored by rows.
     constexpr int kPitch = BM + 8;
     static_assert(kStages * kStageFloats >= 64 * kPitch + 64, "the staged tile inside the pipeline's shared memory");
     float* Cs = smem;  // run_strip_pipeline has waited for every wgmma and cp.async
@@ -3776,30 +3839,47 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
         *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
             make_float2(acc[0][4 * j + 2 * half], acc[0][4 * j + 2 * half + 1]);
       }
-    if (tid < kBlockN) {
-      const int co = n_tile * kBlockN + tid;
-      const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
-      bias_s[tid] = ldg_or_zero(at, at != nullptr && co < a.c_out);
-    }
+    stage_bias(bias_s);
     __syncthreads();
-    const int64_t q = r0 + tid;
-    if ((kTapPairs && tid == 0) || q >= a.rows) return;  // tap pairs: column 0 only feeds row r0 + 1
-    const LineOf l = line_of(q);
-    if (l.w >= a.out_w) return;
-    const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
-    scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN) * a.y_stride[1] +
-                    int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
-    const int64_t channel_stride = a.y_stride[1];
-    if constexpr (kTapPairs) {
+    if constexpr (kTapPairs) {  // r0 is odd in every other block: one row per thread
+      const int64_t q = r0 + tid;
+      if (tid == 0 || q >= a.rows) return;  // column 0 only feeds row r0 + 1
+      const LineOf l = line_of(q);
+      if (l.w >= a.out_w) return;
+      scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN) * a.y_stride[1] +
+                      int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+      const int64_t channel_stride = a.y_stride[1];
 #pragma unroll 4
       for (int c = 0; c < channels; ++c, out += channel_stride)
         *out = from_acc<scalar_t>(Cs[c * kPitch + tid] + Cs[(32 + c) * kPitch + tid - 1] + bias_s[c]);
     } else {
-#pragma unroll 4
-      for (int c = 0; c < channels; ++c, out += channel_stride)
-        *out = from_acc<scalar_t>(Cs[c * kPitch + tid] + bias_s[c]);
+      store_staged_rows(Cs, kPitch, bias_s);
     }
     return;
+  }
+  // staged_store: the x-as-A accumulators staged as Cs[channel][row] too (a pitch of 4 mod 32 words: a warp's store
+  // of 4 channels 2 tig apart x 8 rows touches every bank once), then stored by rows.
+  constexpr int kXPitch = BM + 4;
+  if constexpr (!kWeightsAsA && !kGroupStats && kStages * kStageFloats >= kBlockN * kXPitch + kBlockN) {
+    if (a.staged_store) {
+      float* Cs = smem;
+      float* bias_s = smem + kBlockN * kXPitch;
+      __syncthreads();  // every warpgroup's wgmmas have read their last stage
+#pragma unroll
+      for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+        for (int j = 0; j < kBlockN / 8; ++j)
+#pragma unroll
+          for (int half = 0; half < 2; ++half)
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+              Cs[(8 * j + 2 * tig + e) * kXPitch + warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half] =
+                  acc[h][4 * j + 2 * half + e];
+      stage_bias(bias_s);
+      __syncthreads();
+      store_staged_rows(Cs, kXPitch, bias_s);
+      return;
+    }
   }
   // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
   // 8 (i / 4) + 2 tig + i % 2 of the tile. A store instruction writes 8 consecutive positions of 4 channels.
@@ -5079,6 +5159,25 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
   const int64_t cpg = p.out_channels / groups;
   return (rows_per_sample / StripUnitStrideForwardTile::kBlockM + 2) * (cpg > plan.block_n ? cpg / plan.block_n : 1);
 }
+// The unit-stride forward's stores (StripUnitStrideArgs::staged_store, pair_stores): stores by rows where the output
+// is W-contiguous, and row pairs as one store where every line starts on an even element (even line_rows, so a
+// block's even rows are even positions; even strides, or sizes of 1, above W; an aligned y). The tap-pairs tiles
+// start at odd rows: one row per thread. TCONV_UNIT_STRIDE_STAGED_STORE=0 and TCONV_UNIT_STRIDE_PAIR_STORES=0
+// (development only, read once per process) give the x-as-A tiles their accumulator-layout stores and every pair two
+// stores, so one build times both.
+template <typename scalar_t>
+void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p,
+                                const UnitStridePlan& plan) {
+  static const bool staged = development_switch("TCONV_UNIT_STRIDE_STAGED_STORE", 1) != 0;
+  static const bool pairs = development_switch("TCONV_UNIT_STRIDE_PAIR_STORES", 1) != 0;
+  const bool w_contiguous = p.output_strides[4] == 1;
+  const int64_t sizes[4] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1]};
+  bool even_lines = plan.line_rows % 2 == 0 && !plan.tap_pairs &&
+                    reinterpret_cast<uintptr_t>(a.y) % (2 * sizeof(scalar_t)) == 0;
+  for (int i = 0; i < 4; ++i) even_lines = even_lines && (p.output_strides[i] % 2 == 0 || sizes[i] == 1);
+  a.staged_store = staged && w_contiguous;
+  a.pair_stores = pairs && w_contiguous && even_lines;
+}
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
@@ -5154,6 +5253,7 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   a.dil_d = int(p.dilation[0]);
   a.dil_h = int(p.dilation[1]);
   a.channel_stages = plan.channel_stages;
+  set_unit_stride_store_plan(a, p, plan);
   a.group_partials = nullptr;
   if (stats != nullptr) {
     if (!unit_stride_group_stats_possible(p, dtype, stats->groups) ||
