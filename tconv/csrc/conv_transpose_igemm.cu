@@ -3118,6 +3118,21 @@ __device__ __forceinline__ void issue_strip_steps(float (&acc)[128], const float
   }
 }
 
+// Two adjacent positions of one channel as one 8-byte (fp32) or 4-byte (fp16/bf16) store; out on 2 elements (the
+// strip grad_input's and the unit-stride forward's pair_stores).
+template <typename scalar_t>
+__device__ __forceinline__ void store_value_pair(scalar_t* out, float v0, float v1) {
+  if constexpr (sizeof(scalar_t) == 4) {
+    *reinterpret_cast<float2*>(out) = make_float2(v0, v1);
+  } else {
+    const scalar_t lo = from_acc<scalar_t>(v0), hi = from_acc<scalar_t>(v1);
+    unsigned short lo_bits, hi_bits;
+    memcpy(&lo_bits, &lo, 2);
+    memcpy(&hi_bits, &hi, 2);
+    *reinterpret_cast<uint32_t*>(out) = uint32_t(lo_bits) | (uint32_t(hi_bits) << 16);
+  }
+}
+
 // Block: 128 input channels x 256 positions of one (n, d, h) line; K = all output channels x the W kernel, in
 // stages of kChannels channels (32 K values). kColumns = s / 4 16-byte columns per strip row, T = 8 / (kChannels x
 // kColumns) taps. Every thread copies a share of the stage's packed weights (16 KB, contiguous, cp.async) and of its
@@ -3209,12 +3224,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
       const int u = u0 + 8 * j + 2 * tig;
       const float lo = acc[4 * j + 2 * half], hi = acc[4 * j + 2 * half + 1];
       if (a.pair_stores && u + 1 < a.in_w) {
-        if constexpr (sizeof(scalar_t) == 4) {
-          *reinterpret_cast<float2*>(row + u) = make_float2(lo, hi);
-        } else {
-          scalar_t pair[2] = {from_acc<scalar_t>(lo), from_acc<scalar_t>(hi)};
-          *reinterpret_cast<uint32_t*>(row + u) = *reinterpret_cast<const uint32_t*>(pair);
-        }
+        store_value_pair(row + u, lo, hi);
       } else {
         if (u < a.in_w) row[int64_t(u) * a.dx_stride[4]] = from_acc<scalar_t>(lo);
         if (u + 1 < a.in_w) row[int64_t(u + 1) * a.dx_stride[4]] = from_acc<scalar_t>(hi);
@@ -3439,9 +3449,9 @@ struct StripUnitStrideArgs {
   int in_d, in_h, in_w, out_d, out_h, out_w, line_rows;  // line_rows = W_out + T - 1
   int c_in, c_out, kernel_d, kernel_h, pad_d, pad_h, pad_w, dil_d, dil_h;
   int channel_stages;   // ceil(C_in / kChannels)
-  // The store (unit_stride_store_plan): staged_store, the x-as-A tiles stage their accumulators in shared memory and
-  // store rows as the weights-as-A tiles do; pair_stores, rows 2 i and 2 i + 1 of a tile are adjacent output
-  // positions on one even element (one 4-byte or 8-byte store for both).
+  // The store (set_unit_stride_store_plan): staged_store, the x-as-A tiles stage their accumulators in shared
+  // memory and store rows as the weights-as-A tiles do; pair_stores, rows 2 i and 2 i + 1 of a tile are adjacent
+  // output positions on one even element (one 4-byte or 8-byte store for both).
   int staged_store, pair_stores;
   // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
   // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the x-as-A form only), null: none. Block
@@ -3541,20 +3551,6 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
       a.group_partials[a.stat_plane + i] = lane == 0 ? mean0 : mean1;
       a.group_partials[2 * a.stat_plane + i] = lane == 0 ? m2_0 : m2_1;
     }
-  }
-}
-
-// Two adjacent output positions of one channel as one store (out on 2 elements: unit_stride_store_plan).
-template <typename scalar_t>
-__device__ __forceinline__ void store_value_pair(scalar_t* out, float v0, float v1) {
-  if constexpr (sizeof(scalar_t) == 4) {
-    *reinterpret_cast<float2*>(out) = make_float2(v0, v1);
-  } else {
-    const scalar_t lo = from_acc<scalar_t>(v0), hi = from_acc<scalar_t>(v1);
-    unsigned short lo_bits, hi_bits;
-    memcpy(&lo_bits, &lo, 2);
-    memcpy(&hi_bits, &hi, 2);
-    *reinterpret_cast<uint32_t*>(out) = uint32_t(lo_bits) | (uint32_t(hi_bits) << 16);
   }
 }
 
@@ -3785,41 +3781,47 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       bias_s[tid] = ldg_or_zero(at, at != nullptr && co < a.c_out);
     }
   };
-  // A staged tile (Cs[channel][row] at `pitch`, bias_s per channel) to y. Thread tid takes rows 2 i and 2 i + 1
-  // (i = tid % (BM / 2)) of every other channel from tid / (BM / 2), so that one store instruction of a warp covers
-  // 64 consecutive rows of one channel: 128 bytes of 16-bit data in whole 32-byte sectors, where the x-as-A
-  // accumulators' own layout writes 16 bytes in each of 4 channels. A pair that is two adjacent positions on an even
-  // element (pair_stores) is one 4-byte (16-bit) or 8-byte (fp32) store, else one store per row.
+  // A staged tile (Cs[channel][row] at `pitch`, bias_s per channel) to y by rows, so that a warp's store covers
+  // consecutive rows of one channel (whole 32-byte sectors of 16-bit data, where the x-as-A accumulators' own layout
+  // writes 16 bytes in each of 4 channels). With pair_stores, thread tid takes rows 2 i and 2 i + 1 (i = tid %
+  // (BM / 2)) of every other channel from tid / (BM / 2) as one 4-byte (16-bit) or 8-byte (fp32) store: 64 rows per
+  // warp store. Without, thread tid takes row tid of every channel.
   auto store_staged_rows = [&](const float* Cs, int pitch, const float* bias_s) {
+    const int64_t channel_stride = a.y_stride[1];
+    auto row_out = [&](const LineOf& l, int channel) {
+      return a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN + channel) * channel_stride +
+             int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+    };
+    if (!a.pair_stores) {
+      static_assert(kThreads == BM, "one row per thread");
+      const int64_t q = r0 + tid;
+      if (q >= a.rows) return;
+      const LineOf l = line_of(q);
+      if (l.w >= a.out_w) return;
+      scalar_t* out = row_out(l, 0);
+#pragma unroll 4
+      for (int c = 0; c < channels; ++c, out += channel_stride)
+        *out = from_acc<scalar_t>(Cs[c * pitch + tid] + bias_s[c]);
+      return;
+    }
     constexpr int kPairs = BM / 2, kSets = kThreads / kPairs;
     static_assert(kThreads % kPairs == 0 && BM % 2 == 0, "whole sets of row pairs");
     const int set = tid / kPairs, pair = tid % kPairs;
-    const int64_t q = r0 + 2 * pair;
+    const int64_t q = r0 + 2 * pair;  // even: row q + 1 is position w + 1 of the same line, inside where w + 1 < W_out
     if (q >= a.rows) return;
-    const LineOf first_row = line_of(q);
+    const LineOf l = line_of(q);
+    if (l.w >= a.out_w) return;
     const float* src = Cs + 2 * pair;
-    const int64_t channel_stride = a.y_stride[1];
-    auto row_out = [&](const LineOf& l) {
-      return a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN + set) * channel_stride +
-             int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
-    };
-    if (a.pair_stores && first_row.w + 1 < a.out_w) {
-      scalar_t* out = row_out(first_row);
+    scalar_t* out = row_out(l, set);
+    if (l.w + 1 < a.out_w) {
 #pragma unroll 4
       for (int c = set; c < channels; c += kSets, out += kSets * channel_stride) {
         const float2 v = *reinterpret_cast<const float2*>(src + c * pitch);
         store_value_pair(out, v.x + bias_s[c], v.y + bias_s[c]);
       }
-      return;
-    }
-    for (int r = 0; r < 2; ++r) {
-      if (q + r >= a.rows) return;
-      const LineOf l = r == 0 ? first_row : line_of(q + 1);
-      if (l.w >= a.out_w) continue;
-      scalar_t* out = row_out(l);
-#pragma unroll 4
+    } else {
       for (int c = set; c < channels; c += kSets, out += kSets * channel_stride)
-        *out = from_acc<scalar_t>(src[c * pitch + r] + bias_s[c]);
+        *out = from_acc<scalar_t>(src[c * pitch] + bias_s[c]);
     }
   };
   if constexpr (kWeightsAsA) {
@@ -5162,9 +5164,9 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // The unit-stride forward's stores (StripUnitStrideArgs::staged_store, pair_stores): stores by rows where the output
 // is W-contiguous, and row pairs as one store where every line starts on an even element (even line_rows, so a
 // block's even rows are even positions; even strides, or sizes of 1, above W; an aligned y). The tap-pairs tiles
-// start at odd rows: one row per thread. TCONV_UNIT_STRIDE_STAGED_STORE=0 and TCONV_UNIT_STRIDE_PAIR_STORES=0
-// (development only, read once per process) give the x-as-A tiles their accumulator-layout stores and every pair two
-// stores, so one build times both.
+// start at odd rows: one row per thread. TCONV_UNIT_STRIDE_STAGED_STORE=0 (the x-as-A tiles store from their
+// accumulators' layout) and TCONV_UNIT_STRIDE_PAIR_STORES=0 (one row per thread: the weights-as-A tiles' store before
+// run 252) are development switches read once per process, so one build times both.
 template <typename scalar_t>
 void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p,
                                 const UnitStridePlan& plan) {
