@@ -3774,6 +3774,11 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
+  // y at a stored row's position (its line l) and output channel co: every store path's address.
+  auto output_at = [&](const LineOf& l, int co) {
+    return a.y + l.n * a.y_stride[0] + int64_t(co) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
+           int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+  };
   auto stage_bias = [&](float* bias_s) {
     if (tid < kBlockN) {
       const int co = n_tile * kBlockN + tid;
@@ -3788,10 +3793,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // warp store. Without, thread tid takes row tid of every channel.
   auto store_staged_rows = [&](const float* Cs, int pitch, const float* bias_s) {
     const int64_t channel_stride = a.y_stride[1];
-    auto row_out = [&](const LineOf& l, int channel) {
-      return a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN + channel) * channel_stride +
-             int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
-    };
+    auto row_out = [&](const LineOf& l, int channel) { return output_at(l, n_tile * kBlockN + channel); };
     if (!a.pair_stores) {
       static_assert(kThreads == BM, "one row per thread");
       const int64_t q = r0 + tid;
@@ -3848,8 +3850,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       if (tid == 0 || q >= a.rows) return;  // column 0 only feeds row r0 + 1
       const LineOf l = line_of(q);
       if (l.w >= a.out_w) return;
-      scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(n_tile * kBlockN) * a.y_stride[1] +
-                      int64_t(l.od) * a.y_stride[2] + int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+      scalar_t* out = output_at(l, n_tile * kBlockN);
       const int64_t channel_stride = a.y_stride[1];
 #pragma unroll 4
       for (int c = 0; c < channels; ++c, out += channel_stride)
@@ -3915,8 +3916,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       const LineOf l = line_of(q);
       if (l.w >= a.out_w) continue;
       // Channels co0 + 8 j and co0 + 8 j + 1: one pointer stepped by 8 channels, not 16 products of the stride.
-      scalar_t* out = a.y + l.n * a.y_stride[0] + int64_t(co0) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
-                      int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+      scalar_t* out = output_at(l, co0);
       const int64_t channel_stride = a.y_stride[1];
       const int row = warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
 #pragma unroll
