@@ -245,8 +245,10 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 # Whether the conv's store makes the GroupNorm statistics where it can (csrc/conv_transpose.h: ForwardGroupStats).
 # Off: on L2-61 (H100, runs 247-248) the store's statistics cost the forward kernel 0.13 ms in TF32 and 0.14 ms in
 # bf16, as much as the statistics pass they replace (0.130 / 0.085 ms): fwd 1.585-1.596 ms with them against
-# 1.588-1.589 without (TF32), 1.075 against 1.025-1.031 (bf16). The kernel runs one block per SM, so nothing hides
-# the epilogue's work; the tests set this to keep the path correct for the next attempt, and
+# 1.588-1.589 without (TF32), 1.075 against 1.025-1.031 (bf16). Reading the default store's staged tile instead of
+# staging a copy did not change that (run 256, H200: 1.449 against 1.299 ms TF32, 1.008 against 0.865 bf16). The
+# kernel runs one block per SM, so nothing hides the epilogue's work; the tests set this to keep the path correct
+# (they ran on Hopper only from run 257: a wrong probe had skipped them), and
 # TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at import) sets it for A/B timings.
 CONV_STORE_STATISTICS = os.environ.get("TCONV_CONV_STORE_STATISTICS", "0") == "1"
 

@@ -3463,10 +3463,14 @@ struct StripUnitStrideArgs {
   ActivationSpec stat_act;
 };
 
-// Measured (H100, L2-61, kernel breakdown, runs 247-248): this form adds 0.13 ms (TF32) / 0.14 ms (bf16) to the
-// forward kernel, as much as the statistics pass it replaces in TF32 (0.130) and more in bf16 (0.085); a form that
-// kept the values in registers (Welford per 8-channel octet, shuffled Chan merges) added 0.46-0.51 ms. With one block
-// per SM nothing overlaps the epilogue, so tconv.fused runs the statistics pass unless CONV_STORE_STATISTICS is set.
+// Measured (H100, L2-61, kernel breakdown, runs 247-248): the first form, which staged its own copy of the stored
+// values beside the accumulator-layout store, added 0.13 ms (TF32) / 0.14 ms (bf16) to the forward kernel, as much as
+// the statistics pass it replaces in TF32 (0.130) and more in bf16 (0.085); a form that kept the values in registers
+// (Welford per 8-channel octet, shuffled Chan merges) added 0.46-0.51 ms. Since run 252 the default store stages the
+// tile anyway (staged_store), and the statistics read the values it leaves there; that still loses (run 256, H200,
+// L2-61 forward with / without: TF32 1.449 / 1.299 ms, bf16 1.008 / 0.865): with one block per SM the statistics'
+// two passes over shared memory overlap nothing, so tconv.fused runs the statistics pass unless
+// CONV_STORE_STATISTICS is set.
 // The unit-stride forward's GroupNorm statistics (StripUnitStrideArgs::group_partials), after the store staged the
 // block's stored values as Cs[channel][row] (pitch kPitch): each row tagged with its sample (0: the block's first
 // sample n0, 1: the next; -1: a dropped row), then one warp per (group, this tile) computes act in place and, per
@@ -3506,7 +3510,7 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
     TCONV_ACTIVATION_SWITCH(a.stat_act.kind, K, {
       for (int c = c_begin; c < c_end; ++c) {
         float* column = Cs + c * kPitch + lane;
-#pragma unroll
+        _Pragma("unroll")  // a directive cannot stand inside the switch macro's argument
         for (int i = 0; i < kLaneRows; ++i) {
           const float v = Act<K>::value(column[32 * i], a.stat_act.arg0, a.stat_act.arg1);
           column[32 * i] = v;
@@ -3744,8 +3748,14 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   auto b_offset = [](int j) { return uint32_t(j * kWRows * 8 / 4); };
   constexpr int kALeadingBytes = R * 16, kAStrideBytes = 128;  // next K half: next K group; next 8 rows
 
-  static_assert(!kWeightsAsA || kWRows == 64, "weights as A: one m64 of output channels (or channel-tap pairs)");
-  constexpr int kHalves = kWeightsAsA ? 1 : 2, kAccPerHalf = kWeightsAsA ? 64 : kBlockN / 2;
+  // kWeightsAsA with 128 channels (kWideRows): warpgroup wg takes output channels 64 wg .. 64 wg + 63 as A and all
+  // kBlockM rows as B, one m64n256k8 per k8 step: 10 KB of shared reads per 262 KFLOP, against the x-as-A tile's
+  // two m64n128k8 per warpgroup (12 KB: B read once per m64 half), which at a full tensor pipe would need ~96 % of
+  // shared-memory bandwidth (run 252's L2-61 TF32 profile: 1.31e8 wavefronts, ~48 % busy at ~50 % tensor activity).
+  constexpr bool kWideRows = kWeightsAsA && kWRows == 128;
+  static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256),
+                "weights as A: one m64 of output channels (or channel-tap pairs), or two warpgroups' m64 of 128");
+  constexpr int kHalves = kWeightsAsA ? 1 : 2, kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
 #pragma unroll
   for (int h = 0; h < kHalves; ++h)
@@ -3753,11 +3763,16 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     for (int i = 0; i < kAccPerHalf; ++i) acc[h][i] = 0.f;
   run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
-    const WgmmaDescriptor x_desc = wgmma_descriptor(stage + warpgroup * 128 * 4, kALeadingBytes, kAStrideBytes),
+    const WgmmaDescriptor x_desc = wgmma_descriptor(stage + (kWideRows ? 0 : warpgroup * 128 * 4), kALeadingBytes,
+                                                    kAStrideBytes),
                           w_desc = wgmma_descriptor(stage + kXFloats);
 #pragma unroll
     for (int j = 0; j < kSteps; ++j) {
-      if constexpr (kWeightsAsA) {
+      if constexpr (kWideRows) {  // this warpgroup's 64 channels: 8 of the step's 8-channel groups, 16 units each
+        if constexpr (k16Bit)
+          wgmma_mma_shared_a<256, scalar_t>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
+        else wgmma_tf32_shared<256>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
+      } else if constexpr (kWeightsAsA) {
         if constexpr (k16Bit)
           wgmma_mma_shared_a<128, scalar_t>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
         else wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
@@ -3791,7 +3806,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // writes 16 bytes in each of 4 channels). With pair_stores, thread tid takes rows 2 i and 2 i + 1 (i = tid %
   // (BM / 2)) of every other channel from tid / (BM / 2) as one 4-byte (16-bit) or 8-byte (fp32) store: 64 rows per
   // warp store. Without, thread tid takes row tid of every channel.
-  auto store_staged_rows = [&](const float* Cs, int pitch, const float* bias_s) {
+  // A value as y holds it (rounded to scalar_t), in fp32: what the statistics read (kGroupStats keeps it in Cs).
+  auto stored_value = [](float v) { return to_acc<scalar_t>(from_acc<scalar_t>(v)); };
+  auto store_staged_rows = [&](float* Cs, int pitch, const float* bias_s) {
     const int64_t channel_stride = a.y_stride[1];
     auto row_out = [&](const LineOf& l, int channel) { return output_at(l, n_tile * kBlockN + channel); };
     if (!a.pair_stores) {
@@ -3802,8 +3819,11 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       if (l.w >= a.out_w) return;
       scalar_t* out = row_out(l, 0);
 #pragma unroll 4
-      for (int c = 0; c < channels; ++c, out += channel_stride)
-        *out = from_acc<scalar_t>(Cs[c * pitch + tid] + bias_s[c]);
+      for (int c = 0; c < channels; ++c, out += channel_stride) {
+        const float stored = stored_value(Cs[c * pitch + tid] + bias_s[c]);
+        *out = from_acc<scalar_t>(stored);
+        if constexpr (kGroupStats) Cs[c * pitch + tid] = stored;
+      }
       return;
     }
     constexpr int kPairs = BM / 2, kSets = kThreads / kPairs;
@@ -3813,33 +3833,42 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     if (q >= a.rows) return;
     const LineOf l = line_of(q);
     if (l.w >= a.out_w) return;
-    const float* src = Cs + 2 * pair;
+    float* const src = Cs + 2 * pair;
     scalar_t* out = row_out(l, set);
     if (l.w + 1 < a.out_w) {
 #pragma unroll 4
       for (int c = set; c < channels; c += kSets, out += kSets * channel_stride) {
         const float2 v = *reinterpret_cast<const float2*>(src + c * pitch);
-        store_value_pair(out, v.x + bias_s[c], v.y + bias_s[c]);
+        const float2 stored = make_float2(stored_value(v.x + bias_s[c]), stored_value(v.y + bias_s[c]));
+        store_value_pair(out, stored.x, stored.y);
+        if constexpr (kGroupStats) *reinterpret_cast<float2*>(src + c * pitch) = stored;
       }
     } else {
-      for (int c = set; c < channels; c += kSets, out += kSets * channel_stride)
-        *out = from_acc<scalar_t>(src[c * pitch] + bias_s[c]);
+      for (int c = set; c < channels; c += kSets, out += kSets * channel_stride) {
+        const float stored = stored_value(src[c * pitch] + bias_s[c]);
+        *out = from_acc<scalar_t>(stored);
+        if constexpr (kGroupStats) src[c * pitch] = stored;
+      }
     }
   };
   if constexpr (kWeightsAsA) {
     // Accumulator i: channel 16 warp + gid (+ 8 for i % 4 >= 2) of the tile, row 128 wg + 8 (i / 4) + 2 tig + i % 2
-    // of the block. Staged as Cs[channel][row] (a pitch of 8 mod 32 words: a float2 store of 8 channels x 4 row pairs
-    // touches every bank once per half-warp), then stored by rows.
+    // of the block (kWideRows: channel 64 wg + 16 warp + gid (+ 8), row 8 (i / 4) + 2 tig + i % 2). Staged as
+    // Cs[channel][row] (a pitch of 8 mod 32 words: a float2 store of 8 channels x 4 row pairs touches every bank once
+    // per half-warp), then stored by rows.
     constexpr int kPitch = BM + 8;
-    static_assert(kStages * kStageFloats >= 64 * kPitch + 64, "the staged tile inside the pipeline's shared memory");
+    // kWRows staged rows: the tile's channels, or (kTapPairs) its 32 channels at both taps of a pair.
+    static_assert(kStages * kStageFloats >= kWRows * kPitch + kBlockN,
+                  "the staged tile inside the pipeline's shared memory");
     float* Cs = smem;  // run_strip_pipeline has waited for every wgmma and cp.async
-    float* bias_s = smem + 64 * kPitch;
+    float* bias_s = smem + kWRows * kPitch;
     __syncthreads();  // every warp's last wgmma reads of the stages are complete
 #pragma unroll
-    for (int j = 0; j < 16; ++j)
+    for (int j = 0; j < kAccPerHalf / 4; ++j)
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
-        const int channel = warp * 16 + gid + 8 * half, row = warpgroup * 128 + 8 * j + 2 * tig;
+        const int channel = (kWideRows ? 64 * warpgroup : 0) + warp * 16 + gid + 8 * half;
+        const int row = (kWideRows ? 0 : warpgroup * 128) + 8 * j + 2 * tig;
         *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
             make_float2(acc[0][4 * j + 2 * half], acc[0][4 * j + 2 * half + 1]);
       }
@@ -3862,9 +3891,14 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   }
   // staged_store: the x-as-A accumulators staged as Cs[channel][row] too (a pitch of 4 mod 32 words: a warp's store
   // of 4 channels 2 tig apart x 8 rows touches every bank once), then stored by rows.
+  // kGroupStats: the statistics read the stored values that store_staged_rows leaves in Cs, with the rows' sample
+  // tags past the bias (unit_stride_group_stats), whatever the output's layout.
   constexpr int kXPitch = BM + 4;
-  if constexpr (!kWeightsAsA && !kGroupStats && kStages * kStageFloats >= kBlockN * kXPitch + kBlockN) {
-    if (a.staged_store) {
+  constexpr bool kStagedFits =
+      !kWeightsAsA && kStages * kStageFloats >= kBlockN * kXPitch + kBlockN + (kGroupStats ? BM : 0);
+  static_assert(!kGroupStats || kStagedFits, "the statistics take the staged store");
+  if constexpr (kStagedFits) {
+    if (kGroupStats || a.staged_store) {
       float* Cs = smem;
       float* bias_s = smem + kBlockN * kXPitch;
       __syncthreads();  // every warpgroup's wgmmas have read their last stage
@@ -3881,21 +3915,15 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       stage_bias(bias_s);
       __syncthreads();
       store_staged_rows(Cs, kXPitch, bias_s);
+      if constexpr (kGroupStats)
+        unit_stride_group_stats<BM, kBlockN, kXPitch>(a, Cs, reinterpret_cast<int*>(bias_s + kBlockN), r0, first.n,
+                                                      n_tile);
       return;
     }
   }
   // Accumulator i of half h: row 128 wg + 64 h + 16 warp + gid (+ 8 for i % 4 >= 2), output channel
   // 8 (i / 4) + 2 tig + i % 2 of the tile. A store instruction writes 8 consecutive positions of 4 channels.
   const int co0 = n_tile * kBlockN + 2 * tig;
-  // With GroupNorm statistics the stored values are also staged as Cs[channel][row] (unit_stride_group_stats).
-  constexpr int kStatPitch = BM + 8;
-  // A separate instantiation (kGroupStats), so that the kernels without statistics stay as they were: run 247's
-  // build with the statistics behind a run-time test had L2-61's TF32 forward at 1.588 ms without them.
-  constexpr bool kStatsFit =
-      kGroupStats && !kWeightsAsA && !kTapPairs && kStages * kStageFloats >= kBlockN * kStatPitch + BM;
-  const bool stats = kStatsFit && a.group_partials != nullptr;
-  float* const Cs = smem;
-  if (stats) __syncthreads();  // every warpgroup's wgmmas have read their last stage
   // This thread's output channels co0 + 8 j + e, the same for its four rows: their bias once, not per store (run
   // 148's sweep with bias timed L1-68 at 7.84 ms, run 149's bench without it 7.22).
   float bias_of[kBlockN / 4];
@@ -3918,22 +3946,15 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       // Channels co0 + 8 j and co0 + 8 j + 1: one pointer stepped by 8 channels, not 16 products of the stride.
       scalar_t* out = output_at(l, co0);
       const int64_t channel_stride = a.y_stride[1];
-      const int row = warpgroup * 128 + 64 * h + warp * 16 + gid + 8 * half;
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j, out += 8 * channel_stride)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           if (co0 + 8 * j + e < a.c_out) {
-            const scalar_t value = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
-            out[e * channel_stride] = value;
-            if (stats) Cs[(8 * j + 2 * tig + e) * kStatPitch + row] = to_acc<scalar_t>(value);
+            out[e * channel_stride] = from_acc<scalar_t>(acc[h][4 * j + 2 * half + e] + bias_of[2 * j + e]);
           }
         }
     }
-  if constexpr (kStatsFit) {
-    if (stats) unit_stride_group_stats<BM, kBlockN, kStatPitch>(a, Cs, reinterpret_cast<int*>(Cs + kBlockN * kStatPitch),
-                                                                r0, first.n, n_tile);
-  }
 #else
   (void)a;
 #endif
@@ -5183,6 +5204,15 @@ void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTran
   a.staged_store = staged && w_contiguous;
   a.pair_stores = pairs && w_contiguous && even_lines;
 }
+// The 128-channel tiles as weights as A over all 256 rows (the kernel's kWideRows: one m64n256k8 per warpgroup and k8
+// step, 17 % less shared-memory traffic per FLOP than two m64n128k8). Measured (run 256, H200, forward ms wide / x as
+// A): L2-61 TF32 1.30 / 1.415, bf16 0.865 / 0.92; fam06 TF32 1.983 / 2.105, bf16 1.388 / 1.443; fam04 level in TF32
+// (3.172 / 3.175), bf16 1.748 / 1.78. TCONV_UNIT_STRIDE_WIDE_ROWS=0 (development only, read once per process) keeps
+// them x as A, so one build times both.
+bool unit_stride_wide_rows() {
+  static const bool wide = development_switch("TCONV_UNIT_STRIDE_WIDE_ROWS", 1) != 0;
+  return wide;
+}
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripUnitStrideForwardTile;
@@ -5203,6 +5233,10 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
                                                                kTapPairs, kTapPairs>;
     if constexpr (kBlockN == 64) {
       if (!unit_stride_weights_as_a_disabled())
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
+    }
+    if constexpr (kBlockN == 128) {
+      if (unit_stride_wide_rows())
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
     }
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
@@ -5317,7 +5351,7 @@ bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype,
   if (rows_per_sample < Tile::kBlockM) return false;
   const int stage_floats = Tile::stage_floats(plan.w_rows, plan.k_taps, plan.elem_bytes);
   if (int64_t(Tile::stages(plan.w_rows, plan.k_taps, plan.elem_bytes)) * stage_floats <
-      int64_t(plan.block_n) * (Tile::kBlockM + 8) + Tile::kBlockM)
+      int64_t(plan.block_n) * (Tile::kBlockM + 5) + Tile::kBlockM)  // the staged store's Cs, bias and row tags
     return false;
   const int64_t splits = group_stats_splits_of(p, dtype, groups);
   return p.batch * groups * splits * 3 < (int64_t(1) << 31) && splits < (int64_t(1) << 30);
