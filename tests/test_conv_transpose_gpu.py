@@ -1057,6 +1057,13 @@ STRIP_UNIT_STRIDE_GRID = [
     (3, 2, 32, 32, [3, 3, 5], [1, 1, 2], [0, 0, 0], [1, 1, 1], [3, 5, 70], True, "contiguous"),
     (2, 3, 40, 17, [2, 3], [1, 1], [0, 0], [2, 1], [6, 129], False, "channels_last"),
     (1, 2, 24, 20, [7], [3], [0], [1], [1000], True, "misaligned"),
+    # even W_in and W padding (fp16/bf16: x as words of two positions, unit_stride_x_pairs): a 64-channel tile, two
+    # 128-channel tiles (130) with a partial channel stage, and a misaligned input (the per-position loads again)
+    (3, 2, 32, 64, [3, 3, 5], [1, 0, 2], [0, 0, 0], [1, 1, 1], [4, 5, 20], True, "contiguous"),
+    (2, 2, 40, 130, [3, 3], [0, 2], [0, 0], [1, 1], [6, 34], False, "contiguous"),
+    (2, 1, 24, 96, [3, 5], [1, 2], [0, 0], [1, 1], [5, 42], True, "misaligned"),
+    # the 128-channel wide-rows tile with x pairs at T = 7 (W padding 4), a partial last row tile
+    (3, 1, 16, 128, [2, 2, 7], [0, 1, 4], [0, 0, 0], [1, 1, 1], [3, 4, 18], True, "contiguous"),
 ]
 
 

@@ -2997,6 +2997,28 @@ template <typename scalar_t>
   }
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
+// Eight consecutive fp16/bf16 channels at two adjacent positions (the first on an even element) as eight 32-bit
+// words, word i channel i with the first position in its low half; zeros where not inside or past channels_left.
+struct ChannelWords {
+  uint32_t w[8];
+};
+template <typename scalar_t>
+[[maybe_unused]] __device__ __forceinline__ ChannelWords load_channel_words(const scalar_t* src, int64_t channel_stride,
+                                                                           bool inside, int channels_left) {
+  static_assert(sizeof(scalar_t) == 2, "16-bit data");
+  ChannelWords words;
+#pragma unroll
+  for (int i = 0; i < 8; ++i, src += channel_stride)
+    words.w[i] = __float_as_uint(ldg_or_zero(reinterpret_cast<const float*>(src), inside && i < channels_left));
+  return words;
+}
+// The two K groups (16 bytes each) those words hold: the first position's eight channels (low halves), then the
+// second's (high halves).
+[[maybe_unused]] __device__ __forceinline__ uint4 position_group(const ChannelWords& v, bool second) {
+  const uint32_t sel = second ? 0x7632u : 0x5410u;
+  return make_uint4(__byte_perm(v.w[0], v.w[1], sel), __byte_perm(v.w[2], v.w[3], sel),
+                    __byte_perm(v.w[4], v.w[5], sel), __byte_perm(v.w[6], v.w[7], sel));
+}
 // A K group of the strip forwards' x operand as a thread loads and stores it: 4 fp32 channels (load_channel_quad,
 // rounded to TF32 when stored: wgmma would truncate) or 8 fp16/bf16 ones (load_channel_octet, stored as they are).
 template <typename scalar_t>
@@ -3580,7 +3602,7 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
-          bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false>
+          bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -3599,7 +3621,11 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   static_assert(kChannels == Tile::channels(kWRows, kKTaps, kElemBytes) && kGroups % 2 == 0,
                 "a k step: two K groups of one tap");
   static_assert(kStageFloats == kXFloats + kWFloats && kTaps <= Tile::kMaxTaps, "one plan");
-  constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) * kGroups;
+  // kXPairs (unit_stride_x_pairs): a thread loads two adjacent rows (positions) of half the K groups as 32-bit words.
+  constexpr int kRowsPerThread = kXPairs ? 2 : 1, kThreadGroups = kGroups / kRowsPerThread;
+  static_assert(!kXPairs || (k16Bit && !kTapPairs && kThreads == BM && (kTaps - 1) % 2 == 0),
+                "position pairs: 16-bit x, even rows from r0, whole tail pairs");
+  constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) / kRowsPerThread * kGroups;
   static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
   extern __shared__ __align__(16) float smem[];
   const int tid = threadIdx.x, n_tile = blockIdx.y;
@@ -3659,10 +3685,13 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
                int64_t(iw) * a.x_stride[4];
     return row;
   };
+  // kXPairs: rows 2 p and 2 p + 1 (p = tid % (BM / 2)) of K groups tid / (BM / 2) + 2 k, and the tail in pairs too.
   const bool tail_thread = tid < kTailLoads;
   const int tail_group = tid % kGroups;
-  const PaddedRow main_row = padded_row(tid);
-  const PaddedRow tail_row = padded_row(tail_thread ? kThreads + tid / kGroups : BM + kTaps);  // past: not inside
+  const int main_index = kXPairs ? 2 * (tid % (BM / 2)) : tid, group0 = kXPairs ? tid / (BM / 2) : 0;
+  const int tail_index = kThreads + kRowsPerThread * (tid / kGroups);
+  const PaddedRow main_row = padded_row(main_index);
+  const PaddedRow tail_row = padded_row(tail_thread ? tail_index : BM + kTaps);  // past: not inside
   // The stage cursors: load and copy_async each see consecutive stages (run_strip_pipeline), so each steps a
   // (kd, kh, channel stage) cursor instead of dividing.
   struct StageCursor {
@@ -3698,17 +3727,25 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     return StripXGroup<scalar_t>::load(src, a.x_stride[1], inside, channels_left);
   };
   const auto rounded = StripXGroup<scalar_t>::stored;
-  Group held[2][kGroups];
-  Group held_tail[2];
+  // kXPairs: the words as loaded, split into the two positions' K groups when stored (no wait at the load).
+  using Held = std::conditional_t<kXPairs, ChannelWords, Group>;
+  auto load_held = [&](const scalar_t* src, bool inside, int channels_left) {
+    if constexpr (kXPairs) return load_channel_words(src, a.x_stride[1], inside, channels_left);
+    else return load_group(src, inside, channels_left);
+  };
+  Held held[2][kThreadGroups];
+  Held held_tail[2];
   auto load = [&](int set, int) {
     const int c0 = load_at.cs * kChannels;
 #pragma unroll
-    for (int q = 0; q < kGroups; ++q)
-      held[set][q] = load_group(x_main + int64_t(c0 + kGroupChannels * q) * a.x_stride[1], main_inside,
-                                a.c_in - c0 - kGroupChannels * q);
+    for (int k = 0; k < kThreadGroups; ++k) {
+      const int q = group0 + kRowsPerThread * k;
+      held[set][k] = load_held(x_main + int64_t(c0 + kGroupChannels * q) * a.x_stride[1], main_inside,
+                               a.c_in - c0 - kGroupChannels * q);
+    }
     if (tail_thread)
-      held_tail[set] = load_group(x_tail + int64_t(c0 + kGroupChannels * tail_group) * a.x_stride[1], tail_inside,
-                                  a.c_in - c0 - kGroupChannels * tail_group);
+      held_tail[set] = load_held(x_tail + int64_t(c0 + kGroupChannels * tail_group) * a.x_stride[1], tail_inside,
+                                 a.c_in - c0 - kGroupChannels * tail_group);
     const int kd = load_at.kd, kh = load_at.kh;
     step(load_at);
     if (load_at.kd != kd || load_at.kh != kh) {
@@ -3717,12 +3754,27 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       tail_inside = tail_inside && tail_thread;
     }
   };
+  // kXPairs: the pair's odd row first in lanes 4-7 of each 8 (p / 4 odd), so that a store of 8 lanes touches every
+  // bank once (rows 0, 2, 4, 6 and 9, 11, 13, 15).
+  auto store_pair = [&](uint4* rows, const ChannelWords& words, bool odd_first) {
+    const uint4 even = position_group(words, false), odd = position_group(words, true);
+    rows[odd_first ? 1 : 0] = odd_first ? odd : even;
+    rows[odd_first ? 0 : 1] = odd_first ? even : odd;
+  };
   auto store = [&](int set, int slot) {
     float* Xs = smem + slot * kStageFloats;
 #pragma unroll
-    for (int q = 0; q < kGroups; ++q) *reinterpret_cast<Group*>(Xs + (q * R + tid) * 4) = rounded(held[set][q]);
-    if (tail_thread)
-      *reinterpret_cast<Group*>(Xs + (tail_group * R + kThreads + tid / kGroups) * 4) = rounded(held_tail[set]);
+    for (int k = 0; k < kThreadGroups; ++k) {
+      const int q = group0 + kRowsPerThread * k;
+      if constexpr (kXPairs)
+        store_pair(reinterpret_cast<uint4*>(Xs + (q * R + main_index) * 4), held[set][k], (main_index / 8) % 2 == 1);
+      else *reinterpret_cast<Group*>(Xs + (q * R + tid) * 4) = rounded(held[set][k]);
+    }
+    if (tail_thread) {
+      if constexpr (kXPairs)
+        store_pair(reinterpret_cast<uint4*>(Xs + (tail_group * R + tail_index) * 4), held_tail[set], false);
+      else *reinterpret_cast<Group*>(Xs + (tail_group * R + tail_index) * 4) = rounded(held_tail[set]);
+    }
   };
   const float* packed_tile = a.packed + int64_t(n_tile) * a.kernel_d * a.kernel_h * a.channel_stages * kWFloats;
   auto copy_async = [&](int slot, int) {
@@ -5209,12 +5261,30 @@ void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTran
 // A): L2-61 TF32 1.30 / 1.415, bf16 0.865 / 0.92; fam06 TF32 1.983 / 2.105, bf16 1.388 / 1.443; fam04 level in TF32
 // (3.172 / 3.175), bf16 1.748 / 1.78. TCONV_UNIT_STRIDE_WIDE_ROWS=0 (development only, read once per process) keeps
 // them x as A, so one build times both.
+// x as 32-bit words of two adjacent positions (the kernel's kXPairs): 16-bit x whose rows 2 i and 2 i + 1 of a tile
+// are adjacent positions of one line on an even element, both inside or both outside x: even line_rows (with r0 a
+// multiple of kBlockM, a tile's even rows are a line's even rows), an even W padding (T - 1 is even), an even W_in,
+// W-contiguous x with even strides above W (or sizes of 1) and an aligned pointer; not the tap-pairs tiles (odd r0).
+// Half the load instructions, and the words are split into the two positions' K groups when stored, where the
+// per-position loads were packed right after they were issued, ahead of the stage's wgmmas (run 252's profile).
+// TCONV_UNIT_STRIDE_X_PAIRS=0 (development only, read once per process) keeps the per-position loads.
+bool unit_stride_x_pairs(const ConvTransposeParams& p, const UnitStridePlan& plan, const void* input) {
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_X_PAIRS", 1) != 0;
+  if (!enabled || plan.elem_bytes != 2 || plan.tap_pairs || plan.line_rows % 2 != 0 || p.padding[2] % 2 != 0 ||
+      p.in_size[2] % 2 != 0 || p.input_strides[4] != 1 || reinterpret_cast<uintptr_t>(input) % 4 != 0)
+    return false;
+  const int64_t sizes[4] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1]};
+  for (int i = 0; i < 4; ++i)
+    if (p.input_strides[i] % 2 != 0 && sizes[i] != 1) return false;
+  return true;
+}
 bool unit_stride_wide_rows() {
   static const bool wide = development_switch("TCONV_UNIT_STRIDE_WIDE_ROWS", 1) != 0;
   return wide;
 }
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
-cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
+cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream,
+                                       bool x_pairs = false) {
   using Tile = StripUnitStrideForwardTile;
   constexpr int kElemBytes = int(sizeof(scalar_t));
   if constexpr (kElemBytes == 2 && kBlockN == 32 && !kTapPairs) {
@@ -5238,6 +5308,15 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     if constexpr (kBlockN == 128) {
       if (unit_stride_wide_rows())
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
+    }
+    if constexpr (kElemBytes == 2 && !kTapPairs) {  // unit_stride_x_pairs (the statistics keep per-position loads)
+      if (x_pairs) {
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
+                                                              false, false, true>;
+        if ((kBlockN == 64 && !unit_stride_weights_as_a_disabled()) || (kBlockN == 128 && unit_stride_wide_rows()))
+          kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                                false, false, true>;
+      }
     }
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
       if (a.group_partials != nullptr)
@@ -5308,6 +5387,7 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
     a.stat_act = {static_cast<Activation>(stats->activation), stats->act_arg0, stats->act_arg1};
   }
   const dim3 grid(unsigned(plan.row_tiles), unsigned(plan.n_tiles), 1);
+  const bool x_pairs = unit_stride_x_pairs(p, plan, input);
   if (plan.tap_pairs) {
     switch (plan.taps) {
       case 3: return launch_unit_stride_forward<scalar_t, 32, 3, true>(a, grid, stream);
@@ -5317,15 +5397,15 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
     }
   }
   switch (plan.block_n * 8 + plan.taps) {  // unit_stride_forward_possible: T in {3, 5, 7}
-    case 32 * 8 + 3: return launch_unit_stride_forward<scalar_t, 32, 3>(a, grid, stream);
-    case 32 * 8 + 5: return launch_unit_stride_forward<scalar_t, 32, 5>(a, grid, stream);
-    case 32 * 8 + 7: return launch_unit_stride_forward<scalar_t, 32, 7>(a, grid, stream);
-    case 64 * 8 + 3: return launch_unit_stride_forward<scalar_t, 64, 3>(a, grid, stream);
-    case 64 * 8 + 5: return launch_unit_stride_forward<scalar_t, 64, 5>(a, grid, stream);
-    case 64 * 8 + 7: return launch_unit_stride_forward<scalar_t, 64, 7>(a, grid, stream);
-    case 128 * 8 + 3: return launch_unit_stride_forward<scalar_t, 128, 3>(a, grid, stream);
-    case 128 * 8 + 5: return launch_unit_stride_forward<scalar_t, 128, 5>(a, grid, stream);
-    case 128 * 8 + 7: return launch_unit_stride_forward<scalar_t, 128, 7>(a, grid, stream);
+    case 32 * 8 + 3: return launch_unit_stride_forward<scalar_t, 32, 3>(a, grid, stream, x_pairs);
+    case 32 * 8 + 5: return launch_unit_stride_forward<scalar_t, 32, 5>(a, grid, stream, x_pairs);
+    case 32 * 8 + 7: return launch_unit_stride_forward<scalar_t, 32, 7>(a, grid, stream, x_pairs);
+    case 64 * 8 + 3: return launch_unit_stride_forward<scalar_t, 64, 3>(a, grid, stream, x_pairs);
+    case 64 * 8 + 5: return launch_unit_stride_forward<scalar_t, 64, 5>(a, grid, stream, x_pairs);
+    case 64 * 8 + 7: return launch_unit_stride_forward<scalar_t, 64, 7>(a, grid, stream, x_pairs);
+    case 128 * 8 + 3: return launch_unit_stride_forward<scalar_t, 128, 3>(a, grid, stream, x_pairs);
+    case 128 * 8 + 5: return launch_unit_stride_forward<scalar_t, 128, 5>(a, grid, stream, x_pairs);
+    case 128 * 8 + 7: return launch_unit_stride_forward<scalar_t, 128, 7>(a, grid, stream, x_pairs);
     default: return cudaErrorInvalidValue;
   }
 }
