@@ -1245,13 +1245,45 @@ def test_unit_stride_tap_pairs_where_switched(taps):
             torch.cuda.synchronize()
         return [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
 
-    def pairs(name):  # the kernel's template arguments kWeightsAsA and kTapPairs both true (then kGroupStats)
-        return re.search(r"unit_stride_forward_kernel<[^>]*(true|\(bool\)1), ?(true|\(bool\)1), ?(false|\(bool\)0)>",
-                         name) is not None
+    def pairs(name):  # the template arguments kWeightsAsA and kTapPairs true, then kGroupStats and kXPairs false
+        return re.search(r"unit_stride_forward_kernel<[^>]*(true|\(bool\)1), ?(true|\(bool\)1), ?(false|\(bool\)0), ?"
+                         r"(false|\(bool\)0)>", name) is not None
     names = unit_stride_kernels(32)
     assert names and all(pairs(n) == UNIT_STRIDE_TAP_PAIRS for n in names), names
     names = unit_stride_kernels(64)
     assert names and not any(pairs(n) for n in names), names
+
+
+UNIT_STRIDE_X_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_X_PAIRS", "1") not in ("", "0")
+
+
+@pytest.mark.parametrize("cout", [64, 128])
+def test_unit_stride_x_pairs_where_planned(cout):
+    """16-bit x takes the two-position loads (the kernel's last template argument, kXPairs) where W_in and the W
+    padding are even and x is W-contiguous and aligned, unless TCONV_UNIT_STRIDE_X_PAIRS=0; an odd W_in, an odd W
+    padding, a channels_last input and fp32 data keep the per-position loads."""
+    if not strip_kernel_runs():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+
+    def x_pairs_flags(dtype, w_in, w_padding, channels_last=False):
+        x = torch.randn(2, 24, 4, 5, w_in, device="cuda", dtype=dtype)
+        if channels_last:
+            x = x.contiguous(memory_format=torch.channels_last_3d)
+        w = torch.randn(24, cout, 3, 3, 5, device="cuda", dtype=dtype)
+        with precision("tf32"), tconv._ops.use_algorithm("igemm_strip"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose3d(x, w, padding=(1, 1, w_padding))
+            torch.cuda.synchronize()
+        names = [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
+        assert names, "the unit-stride forward did not run"
+        return {re.search(r"(true|false|\(bool\)[01])>\(", n).group(1) in ("true", "(bool)1") for n in names}
+
+    for dtype in (torch.bfloat16, torch.float16):
+        assert x_pairs_flags(dtype, 40, 2) == {UNIT_STRIDE_X_PAIRS}
+        assert x_pairs_flags(dtype, 41, 2) == {False}
+        assert x_pairs_flags(dtype, 40, 1) == {False}
+        assert x_pairs_flags(dtype, 40, 2, channels_last=True) == {False}
+    assert x_pairs_flags(torch.float32, 40, 2) == {False}
 
 
 def test_strip_grad_input_refusals():
