@@ -5267,6 +5267,8 @@ void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTran
 // W-contiguous x with even strides above W (or sizes of 1) and an aligned pointer; not the tap-pairs tiles (odd r0).
 // Half the load instructions, and the words are split into the two positions' K groups when stored, where the
 // per-position loads were packed right after they were issued, ahead of the stage's wgmmas (run 252's profile).
+// Measured (run 261, H200, bf16 forward ms with / without): fam06 1.273 / 1.378, fam04 1.540 / 1.723, L1-68 3.797 /
+// 4.125, L2-61 0.779 / 0.861. (Packing at the store instead, two iterations after the load, lost: run 258.)
 // TCONV_UNIT_STRIDE_X_PAIRS=0 (development only, read once per process) keeps the per-position loads.
 bool unit_stride_x_pairs(const ConvTransposeParams& p, const UnitStridePlan& plan, const void* input) {
   static const bool enabled = development_switch("TCONV_UNIT_STRIDE_X_PAIRS", 1) != 0;
