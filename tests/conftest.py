@@ -6,6 +6,16 @@ def cuda_ready() -> bool:
     return torch.cuda.is_available() and torch.version.cuda is not None
 
 
+def wgmma_kernels_run() -> bool:
+    """Whether this device runs tconv's Hopper (sm_90a, wgmma) kernels: asked of the build through one planning
+    function (grad_input's strip kernel, TF32 mode, on a call it supports). The compiled_arch_list string names
+    virtual architectures only, so a check on it is always false (it skipped test_fused_gpu's conv-store tests until
+    run 257)."""
+    import tconv
+    go, w, gi = (torch.zeros(s, device="cuda") for s in ([1, 8, 1, 1, 24], [8, 8, 1, 1, 16], [1, 8, 1, 1, 2]))
+    return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
+
+
 @pytest.fixture
 def poison_allocator():
     """Fill the CUDA caching allocator's free blocks with NaN so an element a kernel never writes

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 
 import tconv
-from conftest import cuda_ready
+from conftest import cuda_ready, wgmma_kernels_run
 from tconv.harness.compare import round_to_tf32 as _round_to_tf32
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
@@ -292,7 +292,7 @@ def test_grad_weight_packed_taps_where_planned():
     """On Hopper in TF32 mode fam07's channels (48 -> 24, k3) run grad_weight as the packed wgmma kernel with two
     m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; both on the 48-wide C_in tile, and 56
     input channels on the 64-wide one; exact fp32 takes no wgmma kernel."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
     def grad_weight_kernels(cout, mode, cin=48):
@@ -341,7 +341,7 @@ def test_grad_weight_rows(case, layout, mode, algorithm, poison_allocator):
 def test_grad_weight_rows_where_planned():
     """On Hopper in TF32 mode DCGAN's k4 s2 (C_in 128) runs grad_weight as the rows kernel with two folded taps, k2 s2
     with one; exact fp32, 64 input channels and an input whose W is not contiguous do not take it."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
     def grad_weight_kernels(kernel, mode="tf32", cin=128, w_contiguous=True):
@@ -483,7 +483,7 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
         run_case(*SHIFTED_X_GRID[case], mode=mode, layout=layout,
                  seed=zlib.crc32(f"{SHIFTED_X_GRID[case]}{layout}{mode}s".encode()) % 10000,
                  poison=poison_allocator, algorithm=algorithm)
-    if mode != "fp32" and algorithm == "auto" and strip_kernel_runs():
+    if mode != "fp32" and algorithm == "auto" and wgmma_kernels_run():
         dims, _, cin, cout, groups, kernel = SHIFTED_X_GRID[case][:6]
         kernel_w = kernel[-1]
         mappable = (shifted_x_maps(SHIFTED_X_GRID[case], layout, mode) and (mode == "tf32" or SHIFTED_X_16BIT)
@@ -502,7 +502,7 @@ def test_grad_weight_shifted_x_where_planned():
     fp32, W stride 2 and 64 input channels per group of fp32 data (the wgmma kernel's) do not. A grad_output whose
     rows are not a multiple of 16 bytes (W_out 26) takes it through the flat map (5 x 8 x 26 per channel), unless
     TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
     def grad_weight_kernels(kernel_w, mode="tf32", cin=32, stride_w=1, padding_w=None, width=24, height=4):
@@ -894,12 +894,6 @@ def test_forced_grouped_grad_weight_refuses_large_dilated_taps():
     assert "raised:" in out and "grouped" in out and "grad_weight" in out
 
 
-def strip_kernel_runs():
-    """Whether this device runs grad_input's strip kernel (sm_90a, TF32 mode) on a call it supports."""
-    go, w, gi = (torch.zeros(s, device="cuda") for s in ([1, 8, 1, 1, 24], [8, 8, 1, 1, 16], [1, 8, 1, 1, 2]))
-    return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
-
-
 # grad_input's strip kernel (conv_transpose_igemm.cu, strip_grad_input; Hopper, TF32 mode, and fp16/bf16 data widened
 # to fp32 in the kernel unless TCONV_STRIP_GRAD_INPUT_16BIT=0): W stride 8, 16 and 32
 # with T = 1, 2 and 4 whole strides per W kernel (channels per stage 4, 2, 1), against float64 and cuDNN in the
@@ -933,7 +927,7 @@ STRIP_GRAD_INPUT_16BIT = os.environ.get("TCONV_STRIP_GRAD_INPUT_16BIT", "1") not
 @pytest.mark.parametrize("mode", ["tf32", "fp16", "bf16"])
 @pytest.mark.parametrize("case", STRIP_GRID, ids=[f"s{i}" for i in range(len(STRIP_GRID))])
 def test_strip_grad_input(case, mode, poison_allocator):
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernel runs on sm_90a builds on compute capability 9.0")
     for algorithm in ("igemm_strip", "auto") if mode == "tf32" or STRIP_GRAD_INPUT_16BIT else ("auto",):
         run_case(*case, mode=mode, layout="contiguous", seed=zlib.crc32(f"{case}{mode}strip".encode()) % 10000,
@@ -953,7 +947,7 @@ STRIP_GRID_W4 = [case for case in STRIP_GRID if case[10][-1] % 4 == 0]
 @pytest.mark.parametrize("mode", ["fp16", "bf16"])
 @pytest.mark.parametrize("case", STRIP_GRID_W4, ids=[f"w{i}" for i in range(len(STRIP_GRID_W4))])
 def test_strip_grad_weight_16bit(case, mode, poison_allocator):
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"{case}{mode}sgw".encode()) % 10000)
@@ -1000,7 +994,7 @@ def check_strip_forward(seed_text, dims, batch, cin, cout, kernel, spatial, bias
                         poison_allocator, mode="tf32"):
     """One forward under "igemm_strip" on fresh tensors (poisoned allocations): the named kernel ran, and the output
     meets the precision contract against float64 and cuDNN in the same mode (TF32: and TF32-rounded float64)."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(seed_text.encode()) % 10000)
     dtype = dtype_of(mode)
@@ -1103,7 +1097,7 @@ STRIP_UNIT_STRIDE_GRAD_INPUT_GRID = [
 @pytest.mark.parametrize("case", STRIP_UNIT_STRIDE_GRAD_INPUT_GRID,
                          ids=[f"g{i}" for i in range(len(STRIP_UNIT_STRIDE_GRAD_INPUT_GRID))])
 def test_strip_unit_stride_grad_input(case, mode, poison_allocator):
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     dims, batch, cin, cout, kernel, padding, dilation, spatial, bias, layout = case
     run_case(dims, batch, cin, cout, 1, kernel, [1] * dims, padding, [0] * dims, dilation, spatial, bias,
@@ -1115,7 +1109,7 @@ def test_unit_stride_grad_input_runs_and_refuses():
     """Under "igemm_strip" a stride-1 forward+backward launches the unit-stride kernel twice (the forward and
     grad_input); padding past dilation x (kernel - 1) and output_padding are refused there with an error naming the
     algorithm, and "auto" then takes another kernel and stays correct (run_case's checks)."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     gen = torch.Generator(device="cuda").manual_seed(22)
     x = torch.randn(2, 24, 6, 40, device="cuda", generator=gen, requires_grad=True)
@@ -1141,7 +1135,7 @@ def test_strip_kernels_run_where_planned():
     positions (grids past StripAutoRule's bounds on an H100/H200); at W_in 1025 grad_weight leaves for the GEMM
     while the forward and grad_input stay; on one small line (grids of a few blocks) "auto" runs only grad_input's,
     "igemm_strip" all three; exact fp32 runs none; bf16 runs all three."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if torch.cuda.get_device_properties(0).multi_processor_count > 132:
         pytest.skip("the shapes are sized for at most 132 SMs (StripAutoRule's grid bounds)")
@@ -1180,7 +1174,7 @@ def test_unit_stride_forward_where_planned():
     past StripAutoRule's bounds on an H100/H200) and a 2D k3x3 one with 64 input channels (K 576), not one with 32
     (K 288), not a channels_last input, and nothing strip-like in exact fp32; grad_input through the same kernel
     follows the same rule. fp16/bf16 data take it from a K loop of 288."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if torch.cuda.get_device_properties(0).multi_processor_count > 405:
         pytest.skip("the 3D shape is sized for at most 405 SMs (StripAutoRule's grid bound)")
@@ -1242,7 +1236,7 @@ def test_unit_stride_tap_pairs_where_switched(taps):
     """A 32-channel unit-stride forward runs the tap-pairs form unless TCONV_UNIT_STRIDE_TAP_PAIRS=0, and a
     64-channel one never does. (grad_input runs the same kernel: the grad_input grid's cases of at most 32 input
     channels take the form with the switch on.)"""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
 
     def unit_stride_kernels(cout):
@@ -1271,7 +1265,7 @@ def test_unit_stride_x_pairs_where_planned(cout):
     """16-bit x takes the two-position loads (the kernel's last template argument, kXPairs) where W_in and the W
     padding are even and x is W-contiguous and aligned, unless TCONV_UNIT_STRIDE_X_PAIRS=0; an odd W_in, an odd W
     padding, a channels_last input and fp32 data keep the per-position loads."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
 
     def x_pairs_flags(dtype, w_in, w_padding, channels_last=False):
@@ -1298,7 +1292,7 @@ def test_unit_stride_x_pairs_where_planned(cout):
 def test_strip_grad_input_refusals():
     """Forcing the strip kernel where it cannot run is an error (exact fp32, W stride 4, odd padding, a misaligned
     grad_output in fp32 and in bf16); "auto" then takes another kernel and stays correct."""
-    if not strip_kernel_runs():
+    if not wgmma_kernels_run():
         pytest.skip("the strip kernel runs on sm_90a builds on compute capability 9.0")
     gen = torch.Generator(device="cuda").manual_seed(5)
     w = torch.randn(24, 16, 16, device="cuda", generator=gen)
@@ -1492,7 +1486,7 @@ def test_phase_split_is_taken_where_planned(monkeypatch):
     # the strip kernel runs it whole (Hopper, TF32 mode).
     x = torch.randn(2, 40, 37, device="cuda", generator=gen, requires_grad=True)
     w = torch.randn(40, 24, 16, device="cuda", generator=gen)
-    for mode, splits in (("tf32", 0 if strip_kernel_runs() else 1), ("fp32", 1)):
+    for mode, splits in (("tf32", 0 if wgmma_kernels_run() else 1), ("fp32", 1)):
         with precision(mode):
             out = tconv.conv_transpose1d(x, w, stride=8, padding=4)
             torch.autograd.grad(out, x, torch.ones_like(out))

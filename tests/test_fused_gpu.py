@@ -17,7 +17,7 @@ from torch import nn
 import tconv
 from conftest import FUSED_ACTIVATION_IDS as ACTIVATION_IDS
 from conftest import FUSED_ACTIVATIONS as ACTIVATIONS
-from conftest import cuda_ready
+from conftest import cuda_ready, wgmma_kernels_run
 from tconv import fused
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
@@ -268,14 +268,6 @@ def _kernel_names(prof):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
-def _on_hopper_build():
-    """Whether this device runs the wgmma (sm_90a) kernels: asked of the build, as test_conv_transpose_gpu does. (The
-    compiled_arch_list string names the virtual architectures, never "sm_90a": a check on it skipped these tests on
-    every Hopper run until run 256.)"""
-    go, w, gi = (torch.zeros(s, device="cuda") for s in ([1, 8, 1, 1, 24], [8, 8, 1, 1, 16], [1, 8, 1, 1, 2]))
-    return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
-
-
 # (C_in, C_out, GroupNorm groups, activation, bias): a group inside a 128-channel tile (L2-61's 16 channels), one
 # group per tile, a group over two tiles, 32 groups of 4, a C_out that leaves the last tile part-filled (160: tiles
 # of 128), and the activations' range.
@@ -296,7 +288,7 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
     makes act(y)'s GroupNorm statistics: no statistics pass runs, and z, mean and rstd match the epilogue's own pass
     over the same y (same conv kernel, so the same y; the statistics merged in another order), for 3 samples whose
     rows straddle blocks. The gradients are the unfused tconv chain's."""
-    if not _on_hopper_build():
+    if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", True)  # off by default (see fused.py)
     c_in, c_out, groups, (kind, args), bias = CONV_STATS_CASES[case]
@@ -352,7 +344,7 @@ def test_conv_store_statistics_where_planned(enabled, monkeypatch):
     """With fused.CONV_STORE_STATISTICS, the fused module takes the conv-store statistics under "auto" on an
     L2-61-like block (C 64 -> 128, 8 groups, k3, TF32) and the statistics pass where the unit-stride form cannot make
     them (64 output channels: the weights-as-A tiles); without it (the default), the statistics pass everywhere."""
-    if not _on_hopper_build():
+    if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", enabled)
 

@@ -3858,7 +3858,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // writes 16 bytes in each of 4 channels). With pair_stores, thread tid takes rows 2 i and 2 i + 1 (i = tid %
   // (BM / 2)) of every other channel from tid / (BM / 2) as one 4-byte (16-bit) or 8-byte (fp32) store: 64 rows per
   // warp store. Without, thread tid takes row tid of every channel.
-  // A value as y holds it (rounded to scalar_t), in fp32: what the statistics read (kGroupStats keeps it in Cs).
+  // A value as y holds it (rounded to scalar_t), in fp32: what the statistics read (kGroupStats writes it back to Cs;
+  // the other instantiations store as before, with no round trip).
   auto stored_value = [](float v) { return to_acc<scalar_t>(from_acc<scalar_t>(v)); };
   auto store_staged_rows = [&](float* Cs, int pitch, const float* bias_s) {
     const int64_t channel_stride = a.y_stride[1];
@@ -3872,9 +3873,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       scalar_t* out = row_out(l, 0);
 #pragma unroll 4
       for (int c = 0; c < channels; ++c, out += channel_stride) {
-        const float stored = stored_value(Cs[c * pitch + tid] + bias_s[c]);
-        *out = from_acc<scalar_t>(stored);
-        if constexpr (kGroupStats) Cs[c * pitch + tid] = stored;
+        const float v = Cs[c * pitch + tid] + bias_s[c];
+        *out = from_acc<scalar_t>(v);
+        if constexpr (kGroupStats) Cs[c * pitch + tid] = stored_value(v);
       }
       return;
     }
@@ -3891,15 +3892,16 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
 #pragma unroll 4
       for (int c = set; c < channels; c += kSets, out += kSets * channel_stride) {
         const float2 v = *reinterpret_cast<const float2*>(src + c * pitch);
-        const float2 stored = make_float2(stored_value(v.x + bias_s[c]), stored_value(v.y + bias_s[c]));
-        store_value_pair(out, stored.x, stored.y);
-        if constexpr (kGroupStats) *reinterpret_cast<float2*>(src + c * pitch) = stored;
+        const float v0 = v.x + bias_s[c], v1 = v.y + bias_s[c];
+        store_value_pair(out, v0, v1);
+        if constexpr (kGroupStats)
+          *reinterpret_cast<float2*>(src + c * pitch) = make_float2(stored_value(v0), stored_value(v1));
       }
     } else {
       for (int c = set; c < channels; c += kSets, out += kSets * channel_stride) {
-        const float stored = stored_value(src[c * pitch] + bias_s[c]);
-        *out = from_acc<scalar_t>(stored);
-        if constexpr (kGroupStats) src[c * pitch] = stored;
+        const float v = src[c * pitch] + bias_s[c];
+        *out = from_acc<scalar_t>(v);
+        if constexpr (kGroupStats) src[c * pitch] = stored_value(v);
       }
     }
   };
@@ -5303,21 +5305,18 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     constexpr int kChannels = Tile::channels(kWRows, kKTaps, kElemBytes);
     auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
                                                                kTapPairs, kTapPairs>;
-    if constexpr (kBlockN == 64) {
-      if (!unit_stride_weights_as_a_disabled())
+    if constexpr ((kBlockN == 64 || kBlockN == 128) && !kTapPairs) {
+      // Weights as A: the 64-channel tiles, and the 128-channel ones as wide rows; x pairs (unit_stride_x_pairs) on
+      // either form. The statistics below keep their own x-as-A, per-position instantiation.
+      const bool weights_as_a = kBlockN == 64 ? !unit_stride_weights_as_a_disabled() : unit_stride_wide_rows();
+      if (weights_as_a)
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
-    }
-    if constexpr (kBlockN == 128) {
-      if (unit_stride_wide_rows())
-        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
-    }
-    if constexpr (kElemBytes == 2 && !kTapPairs) {  // unit_stride_x_pairs (the statistics keep per-position loads)
-      if (x_pairs) {
-        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
-                                                              false, false, true>;
-        if ((kBlockN == 64 && !unit_stride_weights_as_a_disabled()) || (kBlockN == 128 && unit_stride_wide_rows()))
-          kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                                false, false, true>;
+      if constexpr (kElemBytes == 2) {
+        if (x_pairs)
+          kernel = weights_as_a ? tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps,
+                                                                               kChannels, true, false, false, true>
+                                : tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps,
+                                                                               kChannels, false, false, false, true>;
       }
     }
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
