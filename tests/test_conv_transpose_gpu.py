@@ -759,11 +759,11 @@ def test_auto_picks_grouped_for_few_channels():
         return {e.name for e in prof.events()}
     names = " ".join(kernel_names(32, 4))
     assert "tconv_grouped_forward_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
-    assert "tconv_grouped_mma_kernel" not in names, names
+    assert "tconv_grouped_mma_" not in names, names
     # grad_weight stays on the direct kernel under "auto": the grouped one is slower on L1-73 (run 19).
     assert "tconv_grouped_grad_weight_kernel" not in names, names
     forced = kernel_names(32, 4, "grouped_mma")
-    assert len([n for n in forced if "tconv_grouped_mma_kernel" in n]) == 2, forced
+    assert len([n for n in forced if "tconv_grouped_mma_" in n]) == 2, forced
     assert not any("tconv_grouped" in n for n in kernel_names(32, 1))
 
 
@@ -779,10 +779,49 @@ def test_auto_picks_grouped_mma_forward_for_two_n8_tiles():
             torch.cuda.synchronize()
         return " ".join(e.name for e in prof.events())
     names = kernel_names(torch.float32)
-    assert "tconv_grouped_mma_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
+    assert "tconv_grouped_mma_" in names and "tconv_grouped_grad_input_kernel" in names, names
     assert "tconv_grouped_forward_kernel" not in names, names
     names16 = kernel_names(torch.bfloat16)
-    assert "tconv_grouped_mma_kernel" not in names16 and "tconv_grouped_forward_kernel" in names16, names16
+    assert "tconv_grouped_mma_" not in names16 and "tconv_grouped_forward_kernel" in names16, names16
+
+
+# The tensor-core grouped kernels' "lines" form (conv_transpose_grouped_mma.cu: a block stages the src lines of a
+# tile of dst rows in shared memory). Several H tiles with a partial last one, D walks of one and two lines, H
+# stride and dilation (grad_input reads strided lines), 8 x 16 channels (two n8 tiles), and each copy path:
+# 16-byte cp.async (contiguous W of 16-byte multiples, row_padded), 4-byte (misaligned fp32) and element
+# loads (channels_last, misaligned 16-bit).
+GROUPED_LINES_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (3, 2, 32, 32, 4, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], [4, 12, 20], True),     # L1-73-like
+    (3, 1, 32, 32, 4, [3, 5, 7], [2, 2, 2], [1, 2, 3], [1, 1, 1], [1, 1, 1], [3, 10, 12], False),    # L1-72-like
+    (2, 2, 16, 16, 2, [3, 5], [3, 2], [2, 1], [1, 0], [2, 3], [11, 21], True),
+    (2, 1, 32, 64, 4, [3, 5], [2, 3], [1, 2], [0, 2], [2, 1], [13, 20], True),                     # fam09-like
+    (1, 2, 24, 12, 3, [5], [1], [2], [0], [3], [70], True),
+]
+
+
+@pytest.mark.parametrize("mode", ["tf32", "fp32", "bf16", "fp16"])
+@pytest.mark.parametrize("layout", ["contiguous", "row_padded", "misaligned", "channels_last"])
+@pytest.mark.parametrize("case", GROUPED_LINES_CASES, ids=[f"gl{i}" for i in range(len(GROUPED_LINES_CASES))])
+def test_grouped_mma_lines(case, layout, mode, poison_allocator):
+    run_case(*case, mode=mode, layout=layout, seed=zlib.crc32(f"{case}{layout}{mode}gl".encode()) % 10000,
+             poison=poison_allocator, algorithm="grouped_mma")
+
+
+def test_grouped_mma_lines_kernel_runs():
+    """Forced "grouped_mma" runs the lines form for both gather passes of an L1-73-like call."""
+    x = torch.rand(1, 32, 4, 6, 8, device="cuda", requires_grad=True)
+    w = torch.rand(32, 8, 3, 3, 3, device="cuda", requires_grad=True)
+    with tconv._ops.use_algorithm("grouped_mma"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = tconv.conv_transpose3d(x, w, None, 2, 1, 0, 4)
+        out.backward(torch.ones_like(out))
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if "tconv_grouped_mma_" in e.name]
+    if os.environ.get("TCONV_GROUPED_MMA_LINES", "1") == "0":
+        assert names and all("tconv_grouped_mma_kernel" in n for n in names), names
+    else:
+        assert len({n for n in names if "tconv_grouped_mma_lines_kernel" in n}) == 2, names
 
 
 # ---- grouped grad_weight (conv_transpose_grouped.cu tconv_grouped_grad_weight_kernel) ----

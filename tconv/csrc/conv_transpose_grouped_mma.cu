@@ -68,12 +68,12 @@ struct WTaps {
 };
 
 template <bool kForward>
-__device__ __forceinline__ WTaps w_taps_of_phase(const ConvTransposeParams& p, const MmaGeometry& geo, int phase) {
+__host__ __device__ __forceinline__ WTaps w_taps_of_phase(const ConvTransposeParams& p, int k_step, int i_step,
+                                                          int phase) {
   const int KW = int(p.kernel[2]), s = int(p.stride[2]), pad = int(p.padding[2]), d = int(p.dilation[2]);
   if (!kForward) return WTaps{0, 1, KW, s, -pad, d};  // o = i*s - p + k*d, every tap
   // Forward: ow = phase + s*j takes taps with (phase + p - k*d) % s == 0, reading
   // iw = j + (phase + p - k*d) / s; those k repeat every k_step taps, iw falling by i_step.
-  const int k_step = geo.k_step[2], i_step = geo.i_step[2];
   int k0 = 0;
   while (k0 < k_step && k0 < KW && (phase + pad - k0 * d) % s != 0) ++k0;
   if (k0 >= k_step || k0 >= KW) return WTaps{0, 1, 0, 1, 0, 0};  // no tap reaches this phase
@@ -86,6 +86,61 @@ template <typename scalar_t, bool kSplit>
 __device__ __forceinline__ void a_element(const scalar_t* at, bool ok, uint32_t& big, uint32_t& small) {
   const float v = ok ? to_acc(*at) : 0.f;
   split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(v, big, small);
+}
+
+// The group's weights as MMA B fragments in shared memory, [tap][KS][NT][lane][2] (one float2 per lane and
+// n8 x k8 block), zero beyond the group's channels; TF32-rounded when kRounded (3xTF32 splits them at use).
+template <typename scalar_t, bool kRounded, int KP, int NP, bool kForward>
+__device__ __forceinline__ void stage_b_fragments(const ConvTransposeParams& p, const scalar_t* __restrict__ w, int g,
+                                                  float* b_frags) {
+  constexpr int KS = KP / 8, NT = NP / 8;
+  const int KH = int(p.kernel[1]), KW = int(p.kernel[2]);
+  const int taps = int(p.kernel_volume());
+  const int cin = int(p.in_per_group()), cout = int(p.out_per_group());
+  for (int e = int(threadIdx.x); e < taps * KP * NP; e += int(blockDim.x)) {
+    const int half = e % 2, frag_lane = (e / 2) % 32;
+    int rest = e / 64;
+    const int nt = rest % NT;
+    rest /= NT;
+    const int ks = rest % KS, tap = rest / KS;
+    const int k = 8 * ks + frag_lane % 4 + 4 * half, c = 8 * nt + frag_lane / 4;
+    const int ci = kForward ? k : c, co = kForward ? c : k;
+    float v = 0.f;
+    if (ci < cin && co < cout) {
+      const int kd = tap / (KH * KW), kh = (tap / KW) % KH, kw = tap % KW;
+      v = to_acc(w[(g * cin + ci) * int(p.weight_strides[0]) + co * int(p.weight_strides[1]) +
+                   kd * int(p.weight_strides[2]) + kh * int(p.weight_strides[3]) + kw * int(p.weight_strides[4])]);
+      if (kRounded) v = __uint_as_float(to_tf32(v));
+    }
+    b_frags[e] = v;
+  }
+}
+
+// A warp's C tile [dst channel][stage W] to global memory with the bias added: a lane per W position
+// (consecutive lanes, consecutive words), no division per element; a channels_last dst walks (position,
+// channel) pairs instead.
+template <typename scalar_t, bool kForward>
+__device__ __forceinline__ void store_warp_tile(const ConvTransposeParams& p, const float* stage, int pitch,
+                                                scalar_t* __restrict__ dst_row, int ds1, int ds4, int nn, int w_count,
+                                                const scalar_t* __restrict__ bias, int g, int lane) {
+  if (ds1 >= ds4) {
+#pragma unroll 1
+    for (int c = 0; c < nn; ++c) {
+      const float bias_c = kForward && bias != nullptr ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
+      const float* tile_row = stage + c * pitch;
+      scalar_t* out = dst_row + c * ds1;
+#pragma unroll 4
+      for (int w = lane; w < w_count; w += 32) out[w * ds4] = from_acc<scalar_t>(tile_row[w] + bias_c);
+    }
+  } else {
+#pragma unroll 1
+    for (int e = lane; e < nn * w_count; e += 32) {
+      const int c = e % nn, w = e / nn;
+      float v = stage[c * pitch + w];
+      if (kForward && bias != nullptr) v += to_acc(bias[(g * nn + c) * int(p.bias_stride)]);
+      dst_row[c * ds1 + w * ds4] = from_acc<scalar_t>(v);
+    }
+  }
 }
 
 // Resident blocks per SM asked of ptxas: the 8 x 8 single-MMA kernels (L1-73, L1-72 in TF32, fp16, bf16)
@@ -121,23 +176,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
   b /= geo.row_chunks;
   const int g = b % int(p.groups), n = b / int(p.groups);
 
-  for (int e = tid; e < taps * KP * NP; e += kMmaThreads) {
-    const int half = e % 2, frag_lane = (e / 2) % 32;
-    int rest = e / 64;
-    const int nt = rest % NT;
-    rest /= NT;
-    const int ks = rest % KS, tap = rest / KS;
-    const int k = 8 * ks + frag_lane % 4 + 4 * half, c = 8 * nt + frag_lane / 4;
-    const int ci = kForward ? k : c, co = kForward ? c : k;
-    float v = 0.f;
-    if (ci < cin && co < cout) {
-      const int kd = tap / (KH * KW), kh = (tap / KW) % KH, kw = tap % KW;
-      v = to_acc(w[(g * cin + ci) * int(p.weight_strides[0]) + co * int(p.weight_strides[1]) +
-                   kd * int(p.weight_strides[2]) + kh * int(p.weight_strides[3]) + kw * int(p.weight_strides[4])]);
-      if (kRoundedWeights) v = __uint_as_float(to_tf32(v));
-    }
-    b_frags[e] = v;
-  }
+  stage_b_fragments<scalar_t, kRoundedWeights, KP, NP, kForward>(p, w, g, b_frags);
   __syncthreads();  // the only barrier: from here on every warp runs its own tasks
 
   const int src_w = int(src_size[2]), dst_w = int(dst_size[2]), dst_h = int(dst_size[1]);
@@ -157,7 +196,6 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
       k_ok[ks][h] = k < nk;
       k_off[ks][h] = k_ok[ks][h] ? k * ss1 : 0;
     }
-  const bool channels_inner = ds1 < ds4;  // channels_last dst: store channel-fastest
   const int row_begin = chunk * geo.rows_per_chunk, row_end = min(geo.rows, row_begin + geo.rows_per_chunk);
   const int task_end = (row_end - row_begin) * geo.tasks_per_row;
 
@@ -178,7 +216,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
     const int j0 = w_first / dst_step;  // w_first is a multiple of dst_step (stage_w is)
 #pragma unroll 1
     for (int phase = 0; phase < geo.phases; ++phase) {
-      const WTaps wt = w_taps_of_phase<kForward>(p, geo, phase);
+      const WTaps wt = w_taps_of_phase<kForward>(p, geo.k_step[2], geo.i_step[2], phase);
       float acc[kTileM][NT][4];
       zero_tile(acc);
       // src W index of this lane's rows (j0 + gid + 8 * q) at tap 0 of the walk.
@@ -258,29 +296,237 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
         }
     }  // phase
     __syncwarp();
-    // The tile's channel rows to global memory: a lane per W position (consecutive lanes, consecutive
-    // words), no division per element; channels_last dst walks (position, channel) pairs instead.
-    scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3 + w_first * ds4;
-    const int w_count = min(geo.stage_w, dst_w - w_first);
-    if (!channels_inner) {
-#pragma unroll 1
-      for (int c = 0; c < nn; ++c) {
-        const float bias_c = kForward && bias != nullptr ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
-        const float* tile_row = stage + c * geo.stage_pitch;
-        scalar_t* out = dst_row + c * ds1;
-#pragma unroll 4
-        for (int w = lane; w < w_count; w += 32) out[w * ds4] = from_acc<scalar_t>(tile_row[w] + bias_c);
-      }
-    } else {
-#pragma unroll 1
-      for (int e = lane; e < nn * w_count; e += 32) {
-        const int c = e % nn, w = e / nn;
-        float v = stage[c * geo.stage_pitch + w];
-        if (kForward && bias != nullptr) v += to_acc(bias[(g * nn + c) * int(p.bias_stride)]);
-        dst_row[c * ds1 + w * ds4] = from_acc<scalar_t>(v);
-      }
-    }
+    store_warp_tile<scalar_t, kForward>(p, stage, geo.stage_pitch, dst_group + r0 * ds2 + r1 * ds3 + w_first * ds4,
+                                        ds1, ds4, nn, min(geo.stage_w, dst_w - w_first), bias, g, lane);
     __syncwarp();  // the tile is rewritten by the next task
+  }
+}
+
+// ---- The "lines" form (forward and grad_input): the src lines a tile of dst rows reads, staged once ----
+// Run 78's form above loads every A element from global memory, 16 dependent loads per tap round, and stays
+// latency-bound (L1-73 1.76 ms against 0.28 ms of memory floor). Here a block owns (n, g) and a run of
+// tiles; a tile is one dst D row and up to kLinesMaxRows dst H rows. The block copies the src lines those
+// rows read (the D walk's lines x the H rows' union, the group's channels, all of W) into shared memory by
+// cp.async, then its warps take (row, W stretch) tasks as in the form above, reading A fragments from the
+// staged lines: each src line feeds every tap and dst row that reads it from shared memory instead of L1/L2.
+// A staged channel row is [halo zeros | src W | zeros]: the zeros are written once per block and cover every
+// W index a task's rows and taps read outside the line, so the fragment loads have no bounds test; padded
+// channels (above the group's) are zero rows. A channel row's pitch is 8 (fp32) or 4 words (16-bit) mod 32
+// banks, so the lanes' (channel tig, row gid) elements lie in distinct banks at W step 1 (forward).
+constexpr int kLinesMaxRows = 8;     // dst H rows per tile (first guess)
+constexpr int kLinesMaxPhases = 16;  // dst W phases (forward: stride_w), the per-phase tap table
+constexpr int64_t kLinesMaxSharedBytes = 112 * 1024;  // two blocks per SM at most (228 KiB on sm_80 / sm_90)
+// Shared memory holds a block to 2-4 per SM, so ptxas may take up to 168 registers; without a minimum it capped
+// the fp32 kernels at 72 and spilled 24-140 bytes (nvcc 13.0, sm_90).
+constexpr int kLinesMinBlocksPerSm = 3;
+
+struct LinesGeometry {
+  int phases = 1, tiles_per_phase = 1, stage_w = 16, stage_pitch = 20, tasks_per_row = 1;
+  int k_step[kSpatialDims] = {1, 1, 1};
+  int i_step[kSpatialDims] = {1, 1, 1};
+  int rows_per_tile = 1, h_tiles = 1, tiles = 0;  // tiles per (n, g): dst D x h_tiles
+  int tiles_per_block = 1, block_chunks = 1;
+  int lines_d = 1, lines_h = 1;  // staged line slots: the D walk's lines x the H lines of one tile
+  int line_pitch = 8, halo = 0;  // elements per staged channel row; staged index of src W 0
+  int copy_elems = 0;            // elements per cp.async (16 or 4 bytes); 0: element loads (strided or unaligned W)
+  int wtaps_offset = 0, lines_offset = 0;  // bytes into shared memory
+  int64_t blocks = 0, smem_bytes = 0;
+};
+
+template <int kBytes>
+__device__ __forceinline__ void cp_async_bytes(void* smem, const void* gmem) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  if (kBytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all_groups() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+// One tile's src lines into their slots: a warp per (D line, H line, channel) row, lanes along W.
+template <typename scalar_t, int KP>
+__device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
+                                                int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
+                                                const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
+                                                int warp, int lane) {
+  const int rows = walk_d.count * nh * nk;
+#pragma unroll 1
+  for (int row = warp; row < rows; row += kMmaWarps) {
+    const int k = row % nk, rest = row / nk, hh = rest % nh, td = rest / nh;
+    const scalar_t* from = src_group + (walk_d.idx + td * walk_d.idx_step) * ss2 + (h_lo + hh) * ss3 + k * ss1;
+    scalar_t* to = lines + ((td * geo.lines_h + hh) * KP + k) * geo.line_pitch + geo.halo;
+    const int v = geo.copy_elems;
+    if (v * int(sizeof(scalar_t)) == 16) {
+      for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<16>(to + w, from + w);
+    } else if (v * int(sizeof(scalar_t)) == 4) {
+      for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<4>(to + w, from + w);
+    } else {
+      for (int w = lane; w < src_w; w += 32) to[w] = from[w * ss4];
+    }
+  }
+}
+
+template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
+__global__ void __launch_bounds__(kMmaThreads, kLinesMinBlocksPerSm)
+tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry geo, const scalar_t* __restrict__ src,
+                               const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
+                               scalar_t* __restrict__ dst) {
+  constexpr int KS = KP / 8, NT = NP / 8;
+  constexpr bool kRoundedWeights = !kSplit;
+  extern __shared__ __align__(16) float mma_smem[];
+  const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
+  const int taps = KD * KH * KW;
+  const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  float* b_frags = mma_smem;
+  float* stage = mma_smem + taps * KP * NP + warp * NP * geo.stage_pitch;
+  WTaps* wtaps = reinterpret_cast<WTaps*>(reinterpret_cast<char*>(mma_smem) + geo.wtaps_offset);
+  scalar_t* lines = reinterpret_cast<scalar_t*>(reinterpret_cast<char*>(mma_smem) + geo.lines_offset);
+  const int nk = int(kForward ? p.in_per_group() : p.out_per_group());
+  const int nn = int(kForward ? p.out_per_group() : p.in_per_group());
+  const int64_t* ss = kForward ? p.input_strides : p.output_strides;
+  const int64_t* ds = kForward ? p.output_strides : p.input_strides;
+  const int64_t* src_size = kForward ? p.in_size : p.out_size;
+  const int64_t* dst_size = kForward ? p.out_size : p.in_size;
+
+  int b = int(blockIdx.x);
+  const int chunk = b % geo.block_chunks;
+  b /= geo.block_chunks;
+  const int g = b % int(p.groups), n = b / int(p.groups);
+
+  stage_b_fragments<scalar_t, kRoundedWeights, KP, NP, kForward>(p, w, g, b_frags);
+  for (int ph = tid; ph < geo.phases; ph += kMmaThreads)
+    wtaps[ph] = w_taps_of_phase<kForward>(p, geo.k_step[2], geo.i_step[2], ph);
+  const int line_vectors = geo.lines_d * geo.lines_h * KP * geo.line_pitch * int(sizeof(scalar_t)) / 16;
+  for (int e = tid; e < line_vectors; e += kMmaThreads) reinterpret_cast<uint4*>(lines)[e] = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+
+  const int src_w = int(src_size[2]), src_h = int(src_size[1]), dst_w = int(dst_size[2]), dst_h = int(dst_size[1]);
+  const int s_h = int(p.stride[1]), p_h = int(p.padding[1]), d_h = int(p.dilation[1]);
+  const int ss1 = int(ss[1]), ss2 = int(ss[2]), ss3 = int(ss[3]), ss4 = int(ss[4]);
+  const int ds1 = int(ds[1]), ds2 = int(ds[2]), ds3 = int(ds[3]), ds4 = int(ds[4]);
+  const scalar_t* src_group = src + n * int(ss[0]) + g * nk * ss1;
+  scalar_t* dst_group = dst + n * int(ds[0]) + g * nn * ds1;
+  const int dst_step = kForward ? int(p.stride[2]) : 1;
+  const int pitch = geo.line_pitch, tiles = geo.tiles_per_phase;
+  int k_off[KS][2];  // this lane's two K channel rows per k8 step (tig, tig + 4) in a staged line
+#pragma unroll
+  for (int ks = 0; ks < KS; ++ks) {
+    k_off[ks][0] = (8 * ks + tig) * pitch;
+    k_off[ks][1] = (8 * ks + tig + 4) * pitch;
+  }
+  const int tile_begin = chunk * geo.tiles_per_block, tile_end = min(geo.tiles, tile_begin + geo.tiles_per_block);
+
+#pragma unroll 1
+  for (int tile = tile_begin; tile < tile_end; ++tile) {
+    const int r0 = tile / geo.h_tiles, h0 = (tile % geo.h_tiles) * geo.rows_per_tile;
+    const int rows_here = min(geo.rows_per_tile, dst_h - h0);
+    const TapWalk<int> walk_d =
+        kForward ? forward_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]), int(src_size[0]),
+                                     geo.k_step[0], geo.i_step[0])
+                 : grad_input_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
+                                        int(src_size[0]));
+    // The src H lines any of the tile's rows reads (a superset where a stride skips some).
+    int h_lo, h_hi;
+    if (kForward) {
+      const int first = h0 + p_h - (KH - 1) * d_h;  // ih = (oh + p - kh*d) / s
+      h_lo = first <= 0 ? 0 : (first + s_h - 1) / s_h;
+      h_hi = min(src_h - 1, (h0 + rows_here - 1 + p_h) / s_h);
+    } else {
+      h_lo = max(0, h0 * s_h - p_h);  // oh = ih*s - p + kh*d
+      h_hi = min(src_h - 1, (h0 + rows_here - 1) * s_h - p_h + (KH - 1) * d_h);
+    }
+    const int nh = max(0, h_hi - h_lo + 1);
+    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp, lane);
+    cp_async_wait_all_groups();
+    __syncthreads();
+
+#pragma unroll 1
+    for (int task = warp; task < rows_here * geo.tasks_per_row; task += kMmaWarps) {
+      const int r1 = h0 + task / geo.tasks_per_row, w_first = (task % geo.tasks_per_row) * geo.stage_w;
+      const TapWalk<int> walk_h =
+          kForward ? forward_taps<int>(r1, KH, s_h, p_h, d_h, src_h, geo.k_step[1], geo.i_step[1])
+                   : grad_input_taps<int>(r1, KH, s_h, p_h, d_h, src_h);
+      const int j0 = w_first / dst_step;
+#pragma unroll 1
+      for (int phase = 0; phase < geo.phases; ++phase) {
+        const WTaps wt = wtaps[phase];
+        float acc[kTileM][NT][4];
+        zero_tile(acc);
+        int w_at[2 * kTileM];  // staged index of this lane's rows (j0 + gid + 8 * q) at the phase's first tap
+#pragma unroll
+        for (int q = 0; q < 2 * kTileM; ++q) w_at[q] = (j0 + gid + 8 * q) * wt.mul + wt.base + geo.halo;
+        int kd = walk_d.k;
+#pragma unroll 1
+        for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step) {
+          int kh = walk_h.k, ih = walk_h.idx;
+#pragma unroll 1
+          for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, ih += walk_h.idx_step) {
+            const scalar_t* line = lines + (td * geo.lines_h + (ih - h_lo)) * KP * pitch;
+            const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
+            int kw = wt.kw0;
+#pragma unroll 1
+            for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
+              uint32_t a_big[kTileM][KS][4], a_small[kTileM][KS][4];
+#pragma unroll
+              for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                  if (mt >= tiles) continue;
+                  const int at = w_at[2 * mt + h] + t * wt.step;
+#pragma unroll
+                  for (int ks = 0; ks < KS; ++ks) {
+                    // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
+                    split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(
+                        to_acc(line[at + k_off[ks][0]]), a_big[mt][ks][h], a_small[mt][ks][h]);
+                    split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(
+                        to_acc(line[at + k_off[ks][1]]), a_big[mt][ks][2 + h], a_small[mt][ks][2 + h]);
+                  }
+                }
+              const float* b_tap = b_row + kw * (KP * NP);
+              float part[kTileM][NT][4];
+              float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
+              if (kSplit) zero_tile(part);
+#pragma unroll
+              for (int ks = 0; ks < KS; ++ks)
+#pragma unroll
+                for (int nt = 0; nt < NT; ++nt) {
+                  const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
+                  uint32_t b_big[2], b_small[2];
+                  split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
+                  split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
+#pragma unroll
+                  for (int mt = 0; mt < kTileM; ++mt) {
+                    if (mt >= tiles) continue;
+                    if (kSplit) {
+                      mma_m16n8<float>(sum[mt][nt], a_small[mt][ks], b_big);
+                      mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_small);
+                    }
+                    mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
+                  }
+                }
+              if (kSplit) add_tile(acc, part);
+            }
+          }
+        }
+#pragma unroll
+        for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            if (mt >= tiles) continue;
+            const int w_local = phase + dst_step * (16 * mt + gid + 8 * h);
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+              for (int e = 0; e < 2; ++e)
+                stage[(8 * nt + 2 * tig + e) * geo.stage_pitch + w_local] = acc[mt][nt][2 * h + e];
+          }
+      }  // phase
+      __syncwarp();
+      store_warp_tile<scalar_t, kForward>(p, stage, geo.stage_pitch, dst_group + r0 * ds2 + r1 * ds3 + w_first * ds4,
+                                          ds1, ds4, nn, min(geo.stage_w, dst_w - w_first), bias, g, lane);
+      __syncwarp();  // the tile is rewritten by the next task
+    }
+    __syncthreads();  // the lines are restaged for the next tile
   }
 }
 
@@ -310,6 +556,99 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
   return geo;
 }
 
+// The lines form's geometry; blocks == 0 where it does not apply (too many W phases, or a tile of one dst row
+// does not fit kLinesMaxSharedBytes). element_bytes: sizeof the data type.
+LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, int sm_count, int element_bytes) {
+  LinesGeometry geo;
+  const int64_t* src_size = forward ? p.in_size : p.out_size;
+  const int64_t* dst_size = forward ? p.out_size : p.in_size;
+  geo.phases = forward ? int(p.stride[2]) : 1;
+  if (geo.phases > kLinesMaxPhases) return geo;
+  const int64_t j_count = (dst_size[2] + geo.phases - 1) / geo.phases;  // positions of the longest phase
+  const int64_t tiles_cap = std::max<int64_t>(1, std::min<int64_t>(kTileM, kStagePositions / (16 * geo.phases)));
+  geo.tiles_per_phase = int(std::max<int64_t>(1, std::min<int64_t>(tiles_cap, (j_count + 15) / 16)));
+  geo.stage_w = geo.phases * 16 * geo.tiles_per_phase;
+  geo.stage_pitch = geo.stage_w + kStagePad;
+  geo.tasks_per_row = int((dst_size[2] + geo.stage_w - 1) / geo.stage_w);
+  for (int i = 0; i < kSpatialDims; ++i) {
+    const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
+    geo.k_step[i] = int(p.stride[i] / common);
+    geo.i_step[i] = int(p.dilation[i] / common);
+  }
+  // src W indices the tasks read: rows j in [0, J), every tap of every phase.
+  const int64_t rows_j = int64_t(geo.tasks_per_row) * 16 * geo.tiles_per_phase;
+  int64_t w_lo = 0, w_hi = src_size[2] - 1;
+  for (int phase = 0; phase < geo.phases; ++phase) {
+    const WTaps wt = forward ? w_taps_of_phase<true>(p, geo.k_step[2], geo.i_step[2], phase)
+                             : w_taps_of_phase<false>(p, geo.k_step[2], geo.i_step[2], phase);
+    if (wt.count == 0) continue;
+    const int64_t last_tap = int64_t(wt.count - 1) * wt.step;
+    w_lo = std::min<int64_t>(w_lo, wt.base + std::min<int64_t>(0, last_tap));
+    w_hi = std::max<int64_t>(w_hi, (rows_j - 1) * wt.mul + wt.base + std::max<int64_t>(0, last_tap));
+  }
+  geo.halo = int((-w_lo + 7) / 8 * 8);  // keeps the copies' 16-byte alignment
+  // Channel-row pitch: 8 words mod 32 banks, in elements (16-bit: 4 words, i.e. 8 elements mod 64).
+  const int64_t pitch_mod = element_bytes == 4 ? 32 : 64;
+  int64_t pitch = geo.halo + w_hi + 1;
+  pitch = (pitch + pitch_mod - 8 + pitch_mod - 1) / pitch_mod * pitch_mod + 8 - pitch_mod;
+  if (pitch < geo.halo + w_hi + 1) pitch += pitch_mod;
+  geo.line_pitch = int(pitch);
+
+  const int64_t kp = p.in_per_group() <= 8 ? 8 : 16, np = p.out_per_group() <= 8 ? 8 : 16;
+  const int64_t src_k = forward ? kp : np, dst_n = forward ? np : kp;  // padded, as the kernel's KP / NP
+  const int64_t KD = p.kernel[0], KH = p.kernel[1];
+  geo.lines_d = int(std::min<int64_t>(src_size[0], forward ? (KD + geo.k_step[0] - 1) / geo.k_step[0] : KD));
+  const int64_t b_bytes = p.kernel_volume() * kp * np * 4;
+  const int64_t stage_bytes = int64_t(kMmaWarps) * dst_n * geo.stage_pitch * 4;
+  const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
+  for (int rows = int(std::min<int64_t>(dst_size[1], kLinesMaxRows)); rows >= 1; --rows) {
+    const int64_t lines_h = forward ? (rows - 1 + (KH - 1) * p.dilation[1]) / p.stride[1] + 1
+                                    : (rows - 1) * p.stride[1] + (KH - 1) * p.dilation[1] + 1;
+    geo.lines_h = int(std::min<int64_t>(src_size[1], lines_h));
+    const int64_t line_bytes = int64_t(geo.lines_d) * geo.lines_h * src_k * geo.line_pitch * element_bytes;
+    const int64_t smem = b_bytes + stage_bytes + wtaps_bytes + line_bytes;
+    if (smem > kLinesMaxSharedBytes) continue;
+    geo.rows_per_tile = rows;
+    geo.wtaps_offset = int(b_bytes + stage_bytes);
+    geo.lines_offset = int(b_bytes + stage_bytes + wtaps_bytes);
+    geo.smem_bytes = smem;
+    break;
+  }
+  if (geo.smem_bytes == 0) return geo;
+  geo.h_tiles = int((dst_size[1] + geo.rows_per_tile - 1) / geo.rows_per_tile);
+  geo.tiles = int(dst_size[0] * geo.h_tiles);
+  // Persistent blocks, about two per resident slot: a block stages the group's weights once for its tiles.
+  const int64_t resident = std::max<int64_t>(1, std::min<int64_t>(8, (228 * 1024) / (geo.smem_bytes + 1024)));
+  const int64_t outer = p.batch * p.groups;
+  const int64_t want = int64_t(std::max(sm_count, 1)) * resident * 2;
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(geo.tiles, (want + outer - 1) / std::max<int64_t>(outer, 1)));
+  geo.tiles_per_block = int((geo.tiles + chunks - 1) / chunks);
+  geo.block_chunks = (geo.tiles + geo.tiles_per_block - 1) / geo.tiles_per_block;
+  geo.blocks = outer * geo.block_chunks;
+  return geo;
+}
+
+// cp.async width for the staged lines: 16 or 4 bytes where src W is contiguous and every line start and
+// length is a multiple of it; 0 (element loads) otherwise, e.g. channels_last src.
+int lines_copy_elems(const ConvTransposeParams& p, bool forward, const void* src, int element_bytes) {
+  const int64_t* ss = forward ? p.input_strides : p.output_strides;
+  const int64_t src_w = forward ? p.in_size[2] : p.out_size[2];
+  if (ss[4] != 1 && src_w > 1) return 0;
+  for (const int bytes : {16, 4}) {
+    bool ok = reinterpret_cast<uintptr_t>(src) % bytes == 0 && (src_w * element_bytes) % bytes == 0;
+    for (int i = 0; i < 4; ++i) ok = ok && (ss[i] * element_bytes) % bytes == 0;
+    if (ok) return bytes / element_bytes;
+  }
+  return 0;
+}
+
+// TCONV_GROUPED_MMA_LINES=0 (development only, read once per process) keeps run 78's form everywhere.
+bool grouped_mma_lines_enabled() {
+  static const bool enabled = development_switch("TCONV_GROUPED_MMA_LINES", 1) != 0;
+  return enabled;
+}
+
+
 // Turns a channel count of 1..16 into its padded MMA width (8 or 16) as a compile-time constant.
 #define TCONV_MMA_WIDTH_SWITCH(CHANNELS, NAME, ...)                   \
   [&]() -> cudaError_t {                                              \
@@ -319,8 +658,26 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
   }()
 
 template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
-cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, const MmaGeometry& geo, const void* src,
-                                      const void* weight, const void* bias, void* dst, cudaStream_t stream) {
+cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, int sm_count, const void* src, const void* weight,
+                                      const void* bias, void* dst, cudaStream_t stream) {
+  const int element_bytes = int(sizeof(scalar_t));
+  if (grouped_mma_lines_enabled()) {
+    LinesGeometry geo = make_lines_geometry(p, kForward, sm_count, element_bytes);
+    if (geo.blocks > 0) {
+      if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+      geo.copy_elems = lines_copy_elems(p, kForward, src, element_bytes);
+      auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward>;
+      const cudaError_t err =
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
+      if (err != cudaSuccess) return err;
+      kernel<<<static_cast<unsigned int>(geo.blocks), kMmaThreads, static_cast<size_t>(geo.smem_bytes), stream>>>(
+          p, geo, static_cast<const scalar_t*>(src), static_cast<const scalar_t*>(weight),
+          static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(dst));
+      return cudaGetLastError();
+    }
+  }
+  const MmaGeometry geo = make_mma_geometry(p, kForward, sm_count);
+  if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   tconv_grouped_mma_kernel<scalar_t, kSplit, KP, NP, kForward>
       <<<static_cast<unsigned int>(geo.blocks), kMmaThreads, static_cast<size_t>(geo.smem_bytes), stream>>>(
           p, geo, static_cast<const scalar_t*>(src), static_cast<const scalar_t*>(weight),
@@ -331,20 +688,18 @@ cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, const MmaGeo
 template <bool kForward>
 cudaError_t launch_grouped_mma(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* src,
                                const void* weight, const void* bias, void* dst, int sm_count, cudaStream_t stream) {
-  const MmaGeometry geo = make_mma_geometry(p, kForward, sm_count);
-  if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const int64_t k_channels = kForward ? p.in_per_group() : p.out_per_group();
   const int64_t n_channels = kForward ? p.out_per_group() : p.in_per_group();
   return TCONV_MMA_WIDTH_SWITCH(k_channels, KP, [&] {
     return TCONV_MMA_WIDTH_SWITCH(n_channels, NP, [&]() -> cudaError_t {
       switch (dtype) {
         case DType::kFloat32:
-          return split_tf32 ? launch_grouped_mma_kernel<float, true, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream)
-                            : launch_grouped_mma_kernel<float, false, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream);
+          return split_tf32 ? launch_grouped_mma_kernel<float, true, KP, NP, kForward>(p, sm_count, src, weight, bias, dst, stream)
+                            : launch_grouped_mma_kernel<float, false, KP, NP, kForward>(p, sm_count, src, weight, bias, dst, stream);
         case DType::kFloat16:
-          return launch_grouped_mma_kernel<__half, false, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream);
+          return launch_grouped_mma_kernel<__half, false, KP, NP, kForward>(p, sm_count, src, weight, bias, dst, stream);
         case DType::kBFloat16:
-          return launch_grouped_mma_kernel<__nv_bfloat16, false, KP, NP, kForward>(p, geo, src, weight, bias, dst, stream);
+          return launch_grouped_mma_kernel<__nv_bfloat16, false, KP, NP, kForward>(p, sm_count, src, weight, bias, dst, stream);
         default:
           return cudaErrorInvalidValue;
       }

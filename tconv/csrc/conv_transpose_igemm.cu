@@ -4379,13 +4379,6 @@ int max_phase_taps(const GatherArgs& a) {
   return taps;
 }
 
-// A development switch (A/B timings of two forms in one build): environment variable `name` as an integer, or
-// `fallback` where it is unset or empty. Callers keep the value in a function-local static: read once per process.
-int development_switch(const char* name, int fallback) {
-  const char* value = std::getenv(name);
-  return value == nullptr || *value == '\0' ? fallback : std::atoi(value);
-}
-
 // TCONV_GATHER_MAX_STAGES (development only): the deepest pipeline the gather kernels may take, read
 // once per process; unset = no cap. Two processes of one device call can so time a tile's deep and
 // shallow instantiations.

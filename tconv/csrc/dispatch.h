@@ -2,6 +2,7 @@
 // constant inside a lambda, so each kernel instantiation is chosen once per launch.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include "conv_params.h"
@@ -55,4 +56,11 @@ template <> __device__ __forceinline__ float to_acc<__nv_bfloat16>(__nv_bfloat16
 template <typename T> __device__ __forceinline__ T from_acc(typename AccType<T>::type v) { return static_cast<T>(v); }
 template <> __device__ __forceinline__ __half from_acc<__half>(float v) { return __float2half_rn(v); }
 template <> __device__ __forceinline__ __nv_bfloat16 from_acc<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+
+// A development switch (A/B timings of two forms in one build): environment variable `name` as an integer, or
+// `fallback` where it is unset or empty. Callers keep the value in a function-local static: read once per process.
+inline int development_switch(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value == nullptr || *value == '\0' ? fallback : std::atoi(value);
+}
 }  // namespace tconv
