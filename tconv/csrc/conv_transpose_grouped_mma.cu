@@ -309,6 +309,9 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
 // rows read (the D walk's lines x the H rows' union, the group's channels, all of W) into shared memory by
 // cp.async, then its warps take (row, W stretch) tasks as in the form above, reading A fragments from the
 // staged lines: each src line feeds every tap and dst row that reads it from shared memory instead of L1/L2.
+// A task stores its C fragments straight to global memory, all W phases of its stretch in turn (no C tile in
+// shared memory: run 265 counted the staged store at 30 % of the L1-73 forward's instructions, and its 17 KiB
+// per block held the SM to 12 warps).
 // A staged channel row is [halo zeros | src W | zeros]: the zeros are written once per block and cover every
 // W index a task's rows and taps read outside the line, so the fragment loads have no bounds test; padded
 // channels (above the group's) are zero rows. A channel row's pitch is 8 (fp32) or 4 words (16-bit) mod 32
@@ -316,12 +319,13 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
 constexpr int kLinesMaxRows = 8;     // dst H rows per tile (first guess)
 constexpr int kLinesMaxPhases = 16;  // dst W phases (forward: stride_w), the per-phase tap table
 constexpr int64_t kLinesMaxSharedBytes = 112 * 1024;  // two blocks per SM at most (228 KiB on sm_80 / sm_90)
-// Shared memory holds a block to 2-4 per SM, so ptxas may take up to 168 registers; without a minimum it capped
-// the fp32 kernels at 72 and spilled 24-140 bytes (nvcc 13.0, sm_90).
-constexpr int kLinesMinBlocksPerSm = 3;
+// Resident blocks per SM asked of ptxas. Shared memory holds a block to 2-5 per SM (L1-73: 4), so 4 (128
+// registers: 91-125, no spills; nvcc 13.0, sm_90); without a minimum ptxas capped the fp32 kernels at 72 and
+// spilled 24-140 bytes. 3xTF32 with 16 K channels spills 56-332 bytes at 128, hence 2 there.
+__host__ __device__ constexpr int lines_min_blocks(int kp, int np, bool split) { return split && kp * np > 64 ? 2 : 4; }
 
 struct LinesGeometry {
-  int phases = 1, tiles_per_phase = 1, stage_w = 16, stage_pitch = 20, tasks_per_row = 1;
+  int phases = 1, tiles_per_phase = 1, stage_w = 16, tasks_per_row = 1;  // stage_w: dst W positions per task
   int k_step[kSpatialDims] = {1, 1, 1};
   int i_step[kSpatialDims] = {1, 1, 1};
   int rows_per_tile = 1, h_tiles = 1, tiles = 0;  // tiles per (n, g): dst D x h_tiles
@@ -343,31 +347,42 @@ __device__ __forceinline__ void cp_async_bytes(void* smem, const void* gmem) {
 }
 __device__ __forceinline__ void cp_async_wait_all_groups() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
-// One tile's src lines into their slots: a warp per (D line, H line, channel) row, lanes along W.
+// One tile's src lines into their slots: a warp per (D line, H line, channel) row, lanes along W. The row's
+// coordinates advance by carries, not divisions (run 265: three runtime divisions per row were 16 % of the
+// L1-73 forward's instructions).
 template <typename scalar_t, int KP>
 __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
                                                 int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
                                                 const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
                                                 int warp, int lane) {
-  const int rows = walk_d.count * nh * nk;
+  if (nh <= 0) return;
+  int k = warp, hh = 0, td = 0;  // row = (td * nh + hh) * nk + k, starting at this warp's first
+  while (k >= nk) {
+    k -= nk;
+    if (++hh == nh) hh = 0, ++td;
+  }
+  const int v = geo.copy_elems, copy_bytes = v * int(sizeof(scalar_t));
 #pragma unroll 1
-  for (int row = warp; row < rows; row += kMmaWarps) {
-    const int k = row % nk, rest = row / nk, hh = rest % nh, td = rest / nh;
+  for (; td < walk_d.count;) {
     const scalar_t* from = src_group + (walk_d.idx + td * walk_d.idx_step) * ss2 + (h_lo + hh) * ss3 + k * ss1;
     scalar_t* to = lines + ((td * geo.lines_h + hh) * KP + k) * geo.line_pitch + geo.halo;
-    const int v = geo.copy_elems;
-    if (v * int(sizeof(scalar_t)) == 16) {
+    if (copy_bytes == 16) {
       for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<16>(to + w, from + w);
-    } else if (v * int(sizeof(scalar_t)) == 4) {
+    } else if (copy_bytes == 4) {
       for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<4>(to + w, from + w);
     } else {
       for (int w = lane; w < src_w; w += 32) to[w] = from[w * ss4];
+    }
+    k += kMmaWarps;
+    while (k >= nk) {
+      k -= nk;
+      if (++hh == nh) hh = 0, ++td;
     }
   }
 }
 
 template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
-__global__ void __launch_bounds__(kMmaThreads, kLinesMinBlocksPerSm)
+__global__ void __launch_bounds__(kMmaThreads, lines_min_blocks(KP, NP, kSplit))
 tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry geo, const scalar_t* __restrict__ src,
                                const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
                                scalar_t* __restrict__ dst) {
@@ -375,10 +390,8 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   constexpr bool kRoundedWeights = !kSplit;
   extern __shared__ __align__(16) float mma_smem[];
   const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
-  const int taps = KD * KH * KW;
   const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   float* b_frags = mma_smem;
-  float* stage = mma_smem + taps * KP * NP + warp * NP * geo.stage_pitch;
   WTaps* wtaps = reinterpret_cast<WTaps*>(reinterpret_cast<char*>(mma_smem) + geo.wtaps_offset);
   scalar_t* lines = reinterpret_cast<scalar_t*>(reinterpret_cast<char*>(mma_smem) + geo.lines_offset);
   const int nk = int(kForward ? p.in_per_group() : p.out_per_group());
@@ -414,6 +427,14 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
     k_off[ks][0] = (8 * ks + tig) * pitch;
     k_off[ks][1] = (8 * ks + tig + 4) * pitch;
   }
+  float bias_of[NT][2];  // this lane's C columns' bias (forward only)
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const int c = 8 * nt + 2 * tig + e;
+      bias_of[nt][e] = kForward && bias != nullptr && c < nn ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
+    }
   const int tile_begin = chunk * geo.tiles_per_block, tile_end = min(geo.tiles, tile_begin + geo.tiles_per_block);
 
 #pragma unroll 1
@@ -452,9 +473,10 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
         const WTaps wt = wtaps[phase];
         float acc[kTileM][NT][4];
         zero_tile(acc);
-        int w_at[2 * kTileM];  // staged index of this lane's rows (j0 + gid + 8 * q) at the phase's first tap
-#pragma unroll
-        for (int q = 0; q < 2 * kTileM; ++q) w_at[q] = (j0 + gid + 8 * q) * wt.mul + wt.base + geo.halo;
+        // Staged index of this lane's fragment row gid at the phase's first tap; row gid + 8 * q lies 8 * q * mul
+        // further (the forward's mul is 1: immediate offsets).
+        const int row_mul = kForward ? 1 : wt.mul;
+        const int w_at0 = (j0 + gid) * row_mul + wt.base + geo.halo;
         int kd = walk_d.k;
 #pragma unroll 1
         for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step) {
@@ -472,7 +494,7 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
                   if (mt >= tiles) continue;
-                  const int at = w_at[2 * mt + h] + t * wt.step;
+                  const int at = w_at0 + (16 * mt + 8 * h) * row_mul + t * wt.step;
 #pragma unroll
                   for (int ks = 0; ks < KS; ++ks) {
                     // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
@@ -508,23 +530,26 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
             }
           }
         }
+        // C fragments straight to global memory: rows gid (elements 0, 1) and gid + 8 (2, 3), channels 2 * tig
+        // and 2 * tig + 1. A sector's W phases come from this warp's consecutive phase rounds, so it is whole in
+        // L2 before it is written back (run 74's read-modify-write fills came from phases stored by different
+        // warps far apart in time).
+        scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
 #pragma unroll
         for (int mt = 0; mt < kTileM; ++mt)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            if (mt >= tiles) continue;
-            const int w_local = phase + dst_step * (16 * mt + gid + 8 * h);
+            const int ow = w_first + phase + dst_step * (16 * mt + gid + 8 * h);
+            if (mt >= tiles || ow >= dst_w) continue;
 #pragma unroll
             for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
-              for (int e = 0; e < 2; ++e)
-                stage[(8 * nt + 2 * tig + e) * geo.stage_pitch + w_local] = acc[mt][nt][2 * h + e];
+              for (int e = 0; e < 2; ++e) {
+                const int c = 8 * nt + 2 * tig + e;
+                if (c < nn) dst_row[c * ds1 + ow * ds4] = from_acc<scalar_t>(acc[mt][nt][2 * h + e] + bias_of[nt][e]);
+              }
           }
       }  // phase
-      __syncwarp();
-      store_warp_tile<scalar_t, kForward>(p, stage, geo.stage_pitch, dst_group + r0 * ds2 + r1 * ds3 + w_first * ds4,
-                                          ds1, ds4, nn, min(geo.stage_w, dst_w - w_first), bias, g, lane);
-      __syncwarp();  // the tile is rewritten by the next task
     }
     __syncthreads();  // the lines are restaged for the next tile
   }
@@ -556,6 +581,13 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
   return geo;
 }
 
+// TCONV_GROUPED_MMA_LINES_ROWS (development only, read once per process): dst H rows per tile at most, instead of
+// kLinesMaxRows.
+int lines_max_rows() {
+  static const int rows = std::max(1, development_switch("TCONV_GROUPED_MMA_LINES_ROWS", kLinesMaxRows));
+  return rows;
+}
+
 // The lines form's geometry; blocks == 0 where it does not apply (too many W phases, or a tile of one dst row
 // does not fit kLinesMaxSharedBytes). element_bytes: sizeof the data type.
 LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, int sm_count, int element_bytes) {
@@ -568,7 +600,6 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   const int64_t tiles_cap = std::max<int64_t>(1, std::min<int64_t>(kTileM, kStagePositions / (16 * geo.phases)));
   geo.tiles_per_phase = int(std::max<int64_t>(1, std::min<int64_t>(tiles_cap, (j_count + 15) / 16)));
   geo.stage_w = geo.phases * 16 * geo.tiles_per_phase;
-  geo.stage_pitch = geo.stage_w + kStagePad;
   geo.tasks_per_row = int((dst_size[2] + geo.stage_w - 1) / geo.stage_w);
   for (int i = 0; i < kSpatialDims; ++i) {
     const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
@@ -595,22 +626,21 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   geo.line_pitch = int(pitch);
 
   const int64_t kp = p.in_per_group() <= 8 ? 8 : 16, np = p.out_per_group() <= 8 ? 8 : 16;
-  const int64_t src_k = forward ? kp : np, dst_n = forward ? np : kp;  // padded, as the kernel's KP / NP
+  const int64_t src_k = forward ? kp : np;  // padded, as the kernel's KP
   const int64_t KD = p.kernel[0], KH = p.kernel[1];
   geo.lines_d = int(std::min<int64_t>(src_size[0], forward ? (KD + geo.k_step[0] - 1) / geo.k_step[0] : KD));
   const int64_t b_bytes = p.kernel_volume() * kp * np * 4;
-  const int64_t stage_bytes = int64_t(kMmaWarps) * dst_n * geo.stage_pitch * 4;
   const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
-  for (int rows = int(std::min<int64_t>(dst_size[1], kLinesMaxRows)); rows >= 1; --rows) {
+  for (int rows = int(std::min<int64_t>(dst_size[1], lines_max_rows())); rows >= 1; --rows) {
     const int64_t lines_h = forward ? (rows - 1 + (KH - 1) * p.dilation[1]) / p.stride[1] + 1
                                     : (rows - 1) * p.stride[1] + (KH - 1) * p.dilation[1] + 1;
     geo.lines_h = int(std::min<int64_t>(src_size[1], lines_h));
     const int64_t line_bytes = int64_t(geo.lines_d) * geo.lines_h * src_k * geo.line_pitch * element_bytes;
-    const int64_t smem = b_bytes + stage_bytes + wtaps_bytes + line_bytes;
+    const int64_t smem = b_bytes + wtaps_bytes + line_bytes;
     if (smem > kLinesMaxSharedBytes) continue;
     geo.rows_per_tile = rows;
-    geo.wtaps_offset = int(b_bytes + stage_bytes);
-    geo.lines_offset = int(b_bytes + stage_bytes + wtaps_bytes);
+    geo.wtaps_offset = int(b_bytes);
+    geo.lines_offset = int(b_bytes + wtaps_bytes);
     geo.smem_bytes = smem;
     break;
   }
