@@ -768,8 +768,9 @@ def test_auto_picks_grouped_for_few_channels():
 
 
 def test_auto_picks_grouped_mma_forward_for_two_n8_tiles():
-    """fam09's channel pattern (8 in x 16 out per group), fp32: "auto" runs the forward on the tensor-core
-    grouped kernel (run 78: 1.67 -> 0.87 ms TF32) and grad_input on the FFMA one; bf16 keeps both on FFMA."""
+    """fam09's channel pattern (8 in x 16 out per group): "auto" runs the forward on the tensor-core grouped
+    kernel (run 78: 1.67 -> 0.87 ms TF32; bf16 in the lines form, run 264: 0.72 -> 0.66) and grad_input on the
+    FFMA one."""
     def kernel_names(dtype):
         x = torch.rand(2, 32, 6, 9, device="cuda", dtype=dtype, requires_grad=True)
         w = torch.rand(32, 16, 3, 5, device="cuda", dtype=dtype, requires_grad=True)
@@ -782,7 +783,28 @@ def test_auto_picks_grouped_mma_forward_for_two_n8_tiles():
     assert "tconv_grouped_mma_" in names and "tconv_grouped_grad_input_kernel" in names, names
     assert "tconv_grouped_forward_kernel" not in names, names
     names16 = kernel_names(torch.bfloat16)
-    assert "tconv_grouped_mma_" not in names16 and "tconv_grouped_forward_kernel" in names16, names16
+    assert "tconv_grouped_mma_lines_kernel" in names16 and "tconv_grouped_forward_kernel" not in names16, names16
+    assert "tconv_grouped_grad_input_kernel" in names16, names16
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_auto_picks_grouped_lines_forward(dtype):
+    """L1-72's pattern (8 x 8 per group, 3x5x7 kernel at stride 2: 13 taps per output) runs its forward in the
+    lines form under "auto" in fp32 and bf16 (run 266: 0.53 -> 0.31 ms TF32, 0.56 -> 0.28 bf16); L1-73's (3.4 taps
+    per output) keeps the FFMA forward in fp32 and takes the lines form in bf16 (1.36 -> 1.00 ms)."""
+    def forward_names(kernel, padding):
+        x = torch.rand(1, 32, 3, 5, 8, device="cuda", dtype=dtype)
+        w = torch.rand(32, 8, *kernel, device="cuda", dtype=dtype)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose3d(x, w, None, 2, padding, 1, 4)
+            torch.cuda.synchronize()
+        return " ".join(e.name for e in prof.events())
+    assert "tconv_grouped_mma_lines_kernel" in forward_names((3, 5, 7), (1, 2, 3))
+    l1_73 = forward_names((3, 3, 3), 1)
+    if dtype == torch.float32:
+        assert "tconv_grouped_forward_kernel" in l1_73 and "tconv_grouped_mma_" not in l1_73, l1_73
+    else:
+        assert "tconv_grouped_mma_lines_kernel" in l1_73, l1_73
 
 
 # The tensor-core grouped kernels' "lines" form (conv_transpose_grouped_mma.cu: a block stages the src lines of a

@@ -130,9 +130,8 @@ bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std:
 // The kernels for few channels per group (forward and grad_input): "grouped" forces the register-blocked
 // FFMA ones, "grouped_mma" the tensor-core ones. "auto" takes them ahead of the GEMMs where grouped_preferred
 // says the channel product is small: the tensor-core ones where grouped_mma_preferred says they measured
-// faster (run 78: the fp32 forward with 9-16 output channels per group, fam09 TF32 1.67 -> 0.87 ms), else
-// the FFMA ones (run 78: L1-73 TF32 forward 1.45 ms FFMA against 1.76 tensor-core, L1-72 0.53 against
-// 0.75; the tensor-core kernels are latency-bound, conv_transpose_grouped_mma.cu).
+// faster (forwards only: run 78's fp32 with 9-16 output channels per group, run 266's lines form), else the
+// FFMA ones.
 enum class GroupedKernel { kNone, kFfma, kMma };
 GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPass pass, const std::string& algorithm) {
   check_algorithm(algorithm);

@@ -317,6 +317,9 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
 // channels (above the group's) are zero rows. A channel row's pitch is 8 (fp32) or 4 words (16-bit) mod 32
 // banks, so the lanes' (channel tig, row gid) elements lie in distinct banks at W step 1 (forward).
 constexpr int kLinesMaxRows = 8;     // dst H rows per tile (first guess)
+// "auto" takes the lines form for fp32 data where an output has at least this many taps on average (the product of
+// kernel / stride over the dims): L1-72's 13 won, L1-73's 3.4 lost (run 266). Between them: unmeasured.
+constexpr double kLinesFp32MinTapsPerOutput = 6.0;
 constexpr int kLinesMaxPhases = 16;  // dst W phases (forward: stride_w), the per-phase tap table
 constexpr int64_t kLinesMaxSharedBytes = 112 * 1024;  // two blocks per SM at most (228 KiB on sm_80 / sm_90)
 // Resident blocks per SM asked of ptxas. Shared memory holds a block to 2-5 per SM (L1-73: 4), so 4 (128
@@ -333,7 +336,10 @@ struct LinesGeometry {
   int lines_d = 1, lines_h = 1;  // staged line slots: the D walk's lines x the H lines of one tile
   int line_pitch = 8, halo = 0;  // elements per staged channel row; staged index of src W 0
   int copy_elems = 0;            // elements per cp.async (16 or 4 bytes); 0: element loads (strided or unaligned W)
-  int wtaps_offset = 0, lines_offset = 0;  // bytes into shared memory
+  // Stores through a per-warp C tile in shared memory (whole rows, coalesced) instead of from the fragments.
+  bool staged_store = false;
+  int stage_pitch = 20;
+  int wtaps_offset = 0, stage_offset = 0, lines_offset = 0;  // bytes into shared memory
   int64_t blocks = 0, smem_bytes = 0;
 };
 
@@ -392,6 +398,10 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
   const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   float* b_frags = mma_smem;
+  float* stage = reinterpret_cast<float*>(reinterpret_cast<char*>(mma_smem) + geo.stage_offset) +
+                 warp * NP * geo.stage_pitch;  // this warp's C tile [NP][stage_pitch] (staged_store)
+  float* bias_s = reinterpret_cast<float*>(reinterpret_cast<char*>(mma_smem) + geo.stage_offset) +
+                  kMmaWarps * NP * geo.stage_pitch;  // [NP] (staged_store)
   WTaps* wtaps = reinterpret_cast<WTaps*>(reinterpret_cast<char*>(mma_smem) + geo.wtaps_offset);
   scalar_t* lines = reinterpret_cast<scalar_t*>(reinterpret_cast<char*>(mma_smem) + geo.lines_offset);
   const int nk = int(kForward ? p.in_per_group() : p.out_per_group());
@@ -409,6 +419,9 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   stage_b_fragments<scalar_t, kRoundedWeights, KP, NP, kForward>(p, w, g, b_frags);
   for (int ph = tid; ph < geo.phases; ph += kMmaThreads)
     wtaps[ph] = w_taps_of_phase<kForward>(p, geo.k_step[2], geo.i_step[2], ph);
+  if (geo.staged_store)
+    for (int c = tid; c < NP; c += kMmaThreads)
+      bias_s[c] = kForward && bias != nullptr && c < nn ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
   const int line_vectors = geo.lines_d * geo.lines_h * KP * geo.line_pitch * int(sizeof(scalar_t)) / 16;
   for (int e = tid; e < line_vectors; e += kMmaThreads) reinterpret_cast<uint4*>(lines)[e] = make_uint4(0, 0, 0, 0);
   __syncthreads();
@@ -530,26 +543,45 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
             }
           }
         }
-        // C fragments straight to global memory: rows gid (elements 0, 1) and gid + 8 (2, 3), channels 2 * tig
-        // and 2 * tig + 1. A sector's W phases come from this warp's consecutive phase rounds, so it is whole in
-        // L2 before it is written back (run 74's read-modify-write fills came from phases stored by different
-        // warps far apart in time).
+        // C fragments: rows gid (elements 0, 1) and gid + 8 (2, 3), channels 2 * tig and 2 * tig + 1.
         scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
 #pragma unroll
         for (int mt = 0; mt < kTileM; ++mt)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
-            const int ow = w_first + phase + dst_step * (16 * mt + gid + 8 * h);
-            if (mt >= tiles || ow >= dst_w) continue;
+            const int w_local = phase + dst_step * (16 * mt + gid + 8 * h);
+            if (mt >= tiles || (!geo.staged_store && w_first + w_local >= dst_w)) continue;
 #pragma unroll
             for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
               for (int e = 0; e < 2; ++e) {
                 const int c = 8 * nt + 2 * tig + e;
-                if (c < nn) dst_row[c * ds1 + ow * ds4] = from_acc<scalar_t>(acc[mt][nt][2 * h + e] + bias_of[nt][e]);
+                if (geo.staged_store)
+                  stage[c * geo.stage_pitch + w_local] = acc[mt][nt][2 * h + e];
+                else if (c < nn)
+                  dst_row[c * ds1 + (w_first + w_local) * ds4] =
+                      from_acc<scalar_t>(acc[mt][nt][2 * h + e] + bias_of[nt][e]);
               }
           }
       }  // phase
+      if (geo.staged_store) {
+        // The warp's C tile, W-major: each lane stores one W position of every channel per step, so a
+        // channel row's lanes write consecutive words.
+        __syncwarp();
+        scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3 + w_first * ds4;
+        const int w_count = min(geo.stage_w, dst_w - w_first);
+#pragma unroll 1
+        for (int w = lane; w < w_count; w += 32) {
+#pragma unroll
+          for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+            for (int c8 = 0; c8 < 8; ++c8) {
+              const int c = 8 * nt + c8;
+              if (c < nn) dst_row[c * ds1 + w * ds4] = from_acc<scalar_t>(stage[c * geo.stage_pitch + w] + bias_s[c]);
+            }
+        }
+        __syncwarp();  // the tile is rewritten by the next task
+      }
     }
     __syncthreads();  // the lines are restaged for the next tile
   }
@@ -586,6 +618,18 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
 int lines_max_rows() {
   static const int rows = std::max(1, development_switch("TCONV_GROUPED_MMA_LINES_ROWS", kLinesMaxRows));
   return rows;
+}
+
+// Whether the lines form stores through a C tile in shared memory. TCONV_GROUPED_MMA_LINES_STAGED (development
+// only, read once per process): 1 or 0 forces it; unset (-1) takes the rule below.
+bool lines_staged_store(const ConvTransposeParams& p, bool forward, int element_bytes) {
+  static const int forced = development_switch("TCONV_GROUPED_MMA_LINES_STAGED", -1);
+  if (forced >= 0) return forced != 0;
+  // Run 266 (forward, fragments stored straight to global memory against run 264's staged store): L1-72 and
+  // L1-73 (2 W phases) gained, fam09 (3 phases: a 32-byte sector is then written in thirds) lost, TF32 0.790 ->
+  // 1.454 ms, bf16 0.660 -> 0.875.
+  (void)element_bytes;
+  return forward && p.stride[2] > 2;
 }
 
 // The lines form's geometry; blocks == 0 where it does not apply (too many W phases, or a tile of one dst row
@@ -631,16 +675,21 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   geo.lines_d = int(std::min<int64_t>(src_size[0], forward ? (KD + geo.k_step[0] - 1) / geo.k_step[0] : KD));
   const int64_t b_bytes = p.kernel_volume() * kp * np * 4;
   const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
+  geo.staged_store = lines_staged_store(p, forward, element_bytes);
+  geo.stage_pitch = geo.stage_w + kStagePad;
+  const int64_t dst_n = forward ? np : kp;  // padded, as the kernel's NP
+  const int64_t stage_bytes = geo.staged_store ? (int64_t(kMmaWarps) * geo.stage_pitch + 1) * dst_n * 4 : 0;
   for (int rows = int(std::min<int64_t>(dst_size[1], lines_max_rows())); rows >= 1; --rows) {
     const int64_t lines_h = forward ? (rows - 1 + (KH - 1) * p.dilation[1]) / p.stride[1] + 1
                                     : (rows - 1) * p.stride[1] + (KH - 1) * p.dilation[1] + 1;
     geo.lines_h = int(std::min<int64_t>(src_size[1], lines_h));
     const int64_t line_bytes = int64_t(geo.lines_d) * geo.lines_h * src_k * geo.line_pitch * element_bytes;
-    const int64_t smem = b_bytes + wtaps_bytes + line_bytes;
+    const int64_t smem = b_bytes + wtaps_bytes + (stage_bytes + 15) / 16 * 16 + line_bytes;
     if (smem > kLinesMaxSharedBytes) continue;
     geo.rows_per_tile = rows;
     geo.wtaps_offset = int(b_bytes);
-    geo.lines_offset = int(b_bytes + wtaps_bytes);
+    geo.stage_offset = int(b_bytes + wtaps_bytes);
+    geo.lines_offset = int(b_bytes + wtaps_bytes + (stage_bytes + 15) / 16 * 16);
     geo.smem_bytes = smem;
     break;
   }
@@ -748,12 +797,20 @@ bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass
 }
 
 bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass pass) {
-  // Run 78 (H200, 101c27d, forward against the FFMA kernel, same process): with two n8 tiles per A fragment
-  // (9-16 output channels per group) fp32 data wins, fam09 (8 x 16) TF32 1.673 -> 0.866 ms and exact fp32
-  // 1.675 -> 1.281; bf16 there 0.781 -> 0.838 and one n8 tile (L1-73 TF32 1.448 -> 1.762, L1-72 0.529 ->
-  // 0.749) lose, and so did grad_input on fam09 (about 0.69 against 0.50 ms, from the fwd+bwd totals).
-  return pass == GatherPass::kForward && dtype == DType::kFloat32 && p.out_per_group() > 8 &&
-         grouped_mma_supported(p, dtype, pass);
+  if (pass != GatherPass::kForward || !grouped_mma_supported(p, dtype, pass)) return false;
+  // Run 78 (H200, run 78's form against the FFMA kernel): with two n8 tiles per A fragment (9-16 output channels
+  // per group) fp32 data wins, fam09 (8 x 16) TF32 1.673 -> 0.866 ms and exact fp32 1.675 -> 1.281.
+  if (dtype == DType::kFloat32 && p.out_per_group() > 8) return true;
+  if (!grouped_mma_lines_enabled() || make_lines_geometry(p, true, 1, dtype == DType::kFloat32 ? 4 : 2).blocks == 0)
+    return false;
+  // The lines form (run 266, H200, forward ms FFMA / lines): 16-bit data wins everywhere measured, L1-72 bf16
+  // 0.563 / 0.280, L1-73 1.358 / 0.995; fp32 data wins where each output has many taps, L1-72 (13 per output)
+  // TF32 0.533 / 0.313 and exact 0.529 / 0.461, and loses with few, L1-73 (3.4) TF32 1.282 / 1.510, exact
+  // 1.280 / 1.586: there the FFMA kernel's cost per output (its store) is the smaller. TF32 and 3xTF32 alike.
+  if (dtype != DType::kFloat32) return true;
+  double taps_per_output = 1.0;
+  for (int i = 0; i < kSpatialDims; ++i) taps_per_output *= double(p.kernel[i]) / double(p.stride[i]);
+  return taps_per_output >= kLinesFp32MinTapsPerOutput;
 }
 
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
