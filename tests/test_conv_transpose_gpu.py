@@ -745,23 +745,26 @@ def test_kernel_side_checks_raise_runtime_error():
 
 
 def test_auto_picks_grouped_for_few_channels():
-    """L1-73's channel pattern (8 x 8 per group) runs the FFMA grouped kernels under "auto" (the tensor-core
-    ones are opt-in: slower there, run 75); "grouped_mma" runs them for both gather passes; 32 x 32 runs
-    neither."""
-    def kernel_names(cin, groups, algorithm="auto"):
+    """L1-73's channel pattern (8 x 8 per group) runs grad_input on the FFMA grouped kernel under "auto", and the
+    forward on the FFMA one with TF32 off (3xTF32 loses there, run 267) but on the lines form in TF32;
+    "grouped_mma" runs the tensor-core kernels for both gather passes; 32 x 32 runs neither."""
+    def kernel_names(cin, groups, algorithm="auto", mode="tf32"):
         x = torch.rand(1, cin, 4, 6, 6, device="cuda", requires_grad=True)
         w = torch.rand(cin, cin // groups, 3, 3, 3, device="cuda", requires_grad=True)
-        with tconv._ops.use_algorithm(algorithm), \
+        with precision(mode), tconv._ops.use_algorithm(algorithm), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             out = tconv.conv_transpose3d(x, w, None, 2, 1, 0, groups)
             out.backward(torch.ones_like(out))
             torch.cuda.synchronize()
         return {e.name for e in prof.events()}
-    names = " ".join(kernel_names(32, 4))
-    assert "tconv_grouped_forward_kernel" in names and "tconv_grouped_grad_input_kernel" in names, names
-    assert "tconv_grouped_mma_" not in names, names
+    exact = " ".join(kernel_names(32, 4, mode="fp32"))
+    assert "tconv_grouped_forward_kernel" in exact and "tconv_grouped_grad_input_kernel" in exact, exact
+    assert "tconv_grouped_mma_" not in exact, exact
     # grad_weight stays on the direct kernel under "auto": the grouped one is slower on L1-73 (run 19).
-    assert "tconv_grouped_grad_weight_kernel" not in names, names
+    assert "tconv_grouped_grad_weight_kernel" not in exact, exact
+    tf32 = " ".join(kernel_names(32, 4))
+    assert "tconv_grouped_mma_lines_kernel" in tf32 and "tconv_grouped_grad_input_kernel" in tf32, tf32
+    assert "tconv_grouped_forward_kernel" not in tf32, tf32
     forced = kernel_names(32, 4, "grouped_mma")
     assert len([n for n in forced if "tconv_grouped_mma_" in n]) == 2, forced
     assert not any("tconv_grouped" in n for n in kernel_names(32, 1))
@@ -787,21 +790,25 @@ def test_auto_picks_grouped_mma_forward_for_two_n8_tiles():
     assert "tconv_grouped_grad_input_kernel" in names16, names16
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-def test_auto_picks_grouped_lines_forward(dtype):
-    """L1-72's pattern (8 x 8 per group, 3x5x7 kernel at stride 2: 13 taps per output) runs its forward in the
-    lines form under "auto" in fp32 and bf16 (run 266: 0.53 -> 0.31 ms TF32, 0.56 -> 0.28 bf16); L1-73's (3.4 taps
-    per output) keeps the FFMA forward in fp32 and takes the lines form in bf16 (1.36 -> 1.00 ms)."""
+@pytest.mark.parametrize("mode", ["tf32", "fp32", "bf16"])
+def test_auto_picks_grouped_lines_forward(mode):
+    """The lines form's forward under "auto" (run 267, H200): L1-72's pattern (8 x 8 per group, 3x5x7 kernel at
+    stride 2: 13 taps per output) in every mode (TF32 0.53 -> 0.31 ms, 3xTF32 0.53 -> 0.47, bf16 0.56 -> 0.32);
+    L1-73's (3.4 taps per output) in TF32 and bf16 (1.28 -> 1.09, 1.36 -> 0.97) but not in 3xTF32 (1.29 against
+    1.45: the FFMA kernel)."""
+    dtype = dtype_of(mode)
+
     def forward_names(kernel, padding):
-        x = torch.rand(1, 32, 3, 5, 8, device="cuda", dtype=dtype)
-        w = torch.rand(32, 8, *kernel, device="cuda", dtype=dtype)
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        x = torch.rand(1, 32, 3, 5, 8, device="cuda").to(dtype)
+        w = torch.rand(32, 8, *kernel, device="cuda").to(dtype)
+        with precision(mode), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             tconv.conv_transpose3d(x, w, None, 2, padding, 1, 4)
             torch.cuda.synchronize()
         return " ".join(e.name for e in prof.events())
-    assert "tconv_grouped_mma_lines_kernel" in forward_names((3, 5, 7), (1, 2, 3))
+    l1_72 = forward_names((3, 5, 7), (1, 2, 3))
+    assert "tconv_grouped_mma_lines_kernel" in l1_72, l1_72
     l1_73 = forward_names((3, 3, 3), 1)
-    if dtype == torch.float32:
+    if mode == "fp32":
         assert "tconv_grouped_forward_kernel" in l1_73 and "tconv_grouped_mma_" not in l1_73, l1_73
     else:
         assert "tconv_grouped_mma_lines_kernel" in l1_73, l1_73

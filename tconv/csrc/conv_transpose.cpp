@@ -130,10 +130,11 @@ bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std:
 // The kernels for few channels per group (forward and grad_input): "grouped" forces the register-blocked
 // FFMA ones, "grouped_mma" the tensor-core ones. "auto" takes them ahead of the GEMMs where grouped_preferred
 // says the channel product is small: the tensor-core ones where grouped_mma_preferred says they measured
-// faster (forwards only: run 78's fp32 with 9-16 output channels per group, run 266's lines form), else the
+// faster (forwards only: run 78's fp32 with 9-16 output channels per group, runs 266-267's lines form), else the
 // FFMA ones.
 enum class GroupedKernel { kNone, kFfma, kMma };
-GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPass pass, const std::string& algorithm) {
+GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPass pass, bool allow_tf32,
+                             const std::string& algorithm) {
   check_algorithm(algorithm);
   if (algorithm == "grouped") {
     TCONV_CHECK(grouped_supported(p, dtype), "tconv: the grouped algorithm does not support this call (at most ",
@@ -149,7 +150,7 @@ GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPa
     return GroupedKernel::kMma;
   }
   if (algorithm != "auto" || !grouped_preferred(p)) return GroupedKernel::kNone;
-  if (grouped_mma_preferred(p, dtype, pass)) return GroupedKernel::kMma;
+  if (grouped_mma_preferred(p, dtype, pass, !allow_tf32)) return GroupedKernel::kMma;
   return grouped_supported(p, dtype) ? GroupedKernel::kFfma : GroupedKernel::kNone;
 }
 
@@ -211,7 +212,7 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   const ForwardCall call = forward_call(input, weight, bias, output, stride, padding, dilation, groups);
   const ConvTransposeParams& p = call.p;
   const c10::cuda::CUDAGuard guard(input.device());
-  const GroupedKernel grouped = grouped_kernel(p, to_dtype(input), GatherPass::kForward, algorithm);
+  const GroupedKernel grouped = grouped_kernel(p, to_dtype(input), GatherPass::kForward, allow_tf32, algorithm);
   if (grouped == GroupedKernel::kMma) {
     check_launch(grouped_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
                                      call.bias, output.data_ptr(), sm_count_of(input),
@@ -269,7 +270,8 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
   const c10::cuda::CUDAGuard guard(input.device());
   const at::Tensor none = at::empty({0}, input.options().dtype(at::kFloat));
   check_algorithm(algorithm);
-  if (output.numel() == 0 || grouped_kernel(p, dtype, GatherPass::kForward, algorithm) != GroupedKernel::kNone ||
+  if (output.numel() == 0 ||
+      grouped_kernel(p, dtype, GatherPass::kForward, allow_tf32, algorithm) != GroupedKernel::kNone ||
       !forward_takes_strip(p, dtype, allow_tf32, algorithm, sm_count_of(input)) ||
       !unit_stride_group_stats_possible(p, dtype, norm_groups))
     return none;
@@ -330,7 +332,8 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
                  "conv_transpose grad_input (igemm_strip)");
     return;
   }
-  const GroupedKernel grouped = grouped_kernel(p, to_dtype(grad_output), GatherPass::kGradInput, algorithm);
+  const GroupedKernel grouped =
+      grouped_kernel(p, to_dtype(grad_output), GatherPass::kGradInput, allow_tf32, algorithm);
   if (grouped == GroupedKernel::kMma) {
     check_launch(grouped_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
                                         weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),

@@ -177,9 +177,9 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
 // Tensor-core forward and grad_input for the same channel counts (conv_transpose_grouped_mma.cu): TF32
 // m16n8k8 MMAs on the group's (<= 16) x (<= 16) channel block per tap, 3xTF32 when split_tf32, fp16/bf16
 // widened exactly; no fp64. "auto" takes them only where grouped_mma_preferred says they measured faster
-// than the FFMA kernels (forwards: fp32 data with 9-16 output channels per group, and the lines form's 16-bit
-// data and fp32 data with many taps per output); elsewhere they run when forced ("grouped_mma") or picked by
-// tconv's autotune.
+// than the FFMA kernels (forwards: fp32 data with 9-16 output channels per group; the lines form for 16-bit
+// data, TF32, and 3xTF32 with many taps per output); elsewhere they run when forced ("grouped_mma") or picked
+// by tconv's autotune.
 // The group's weights (channels padded to 8 or 16, fp32) plus four warps' C tiles (dst channels x
 // (stage_w + 4) floats; stage_w <= 128 up to W stride 8, 16 x stride above) fit in kGroupedMaxSharedBytes.
 // Blocks per SM the row split aims for: each block stages the group's weights once, then its warps run
@@ -187,7 +187,8 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
 // block against 18 rows of 96 x 8 fp32 outputs, 54 KiB). First guess, not measured.
 constexpr int64_t kGroupedMmaBlocksPerSm = 16;
 bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass pass);
-bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass pass);  // the "auto" heuristic
+// The "auto" heuristic; split_tf32: the call runs 3xTF32 (TF32 off).
+bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass pass, bool split_tf32);
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
                                 const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream);
 // p.input_strides describe grad_input, p.output_strides grad_output.

@@ -11,11 +11,15 @@
 // of one phase at a time (one to four m16 tiles), N = the group's dst channels (8 or 16: one or two n8
 // tiles), K = the src channels (8 or 16) per tap.
 //
-// Status (run 78, H200): correct in every mode, but latency- and issue-bound, so faster than the FFMA
-// kernels only where each A fragment feeds two n8 tiles (fam09 forward TF32 1.67 -> 0.87 ms) and slower on
-// L1-73 / L1-72 (1.45 -> 1.76, 0.53 -> 0.75 ms): "auto" takes it where grouped_mma_preferred says so.
+// Two forms. The lines form (below; session 39) stages the src lines of a tile of dst rows in shared memory and
+// runs wherever its tile fits; run 78's form (first) loads A fragments from global memory and takes the rest.
+// Status (run 267, H200, forward ms against the FFMA kernels): the lines form wins on L1-72 in every mode (TF32
+// 0.528 -> 0.313, bf16 0.559 -> 0.316, 3xTF32 0.532 -> 0.473), on L1-73 in TF32 (1.280 -> 1.093) and bf16
+// (1.359 -> 0.968) and on fam09 (TF32 1.438 -> 0.708, bf16 0.718 -> 0.582); it loses L1-73 in 3xTF32 (1.289 ->
+// 1.449). "auto" takes it where grouped_mma_preferred says so; grad_input stays on the FFMA kernel there (the
+// lines form's grad_input tile shrinks to one dst row on L1-73: slower, run 264).
 //
-// A block owns (n, g) and a run of dst rows (D x H); it stages the group's weights once as MMA B
+// Run 78's form: a block owns (n, g) and a run of dst rows (D x H); it stages the group's weights once as MMA B
 // fragments in shared memory (TF32-rounded in TF32 mode, fp32 for the 3xTF32 split). Its warps then take
 // tasks on their own, with no block barrier: a task is one row's run of stage_w consecutive dst W
 // positions, all W phases of them (16 * tiles_per_phase positions j per phase). For each phase the warp
@@ -114,6 +118,37 @@ __device__ __forceinline__ void stage_b_fragments(const ConvTransposeParams& p, 
     }
     b_frags[e] = v;
   }
+}
+
+// One tap's MMAs, acc[mt][nt] += A[mt] x B(tap), over the first `tiles` m16 tiles; B comes from the staged fragments.
+// 3xTF32 sums the tap's products apart (mma_sm80.h zero_tile / add_tile): without it, over a hundred taps (L1-72)
+// the MMA's truncating accumulation cost 1e-4 on grad_input values of 10 (run 72).
+template <bool kSplit, bool kRoundedWeights, int KS, int NT>
+__device__ __forceinline__ void mma_tap(float (&acc)[kTileM][NT][4], const uint32_t (&a_big)[kTileM][KS][4],
+                                        const uint32_t (&a_small)[kTileM][KS][4], const float* b_tap, int lane,
+                                        int tiles) {
+  float part[kTileM][NT][4];
+  float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
+  if (kSplit) zero_tile(part);
+#pragma unroll
+  for (int ks = 0; ks < KS; ++ks)
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt) {
+      const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
+      uint32_t b_big[2], b_small[2];
+      split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
+      split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
+#pragma unroll
+      for (int mt = 0; mt < kTileM; ++mt) {
+        if (mt >= tiles) continue;
+        if (kSplit) {
+          mma_m16n8<float>(sum[mt][nt], a_small[mt][ks], b_big);
+          mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_small);
+        }
+        mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
+      }
+    }
+  if (kSplit) add_tile(acc, part);
 }
 
 // A warp's C tile [dst channel][stage W] to global memory with the bias added: a lane per W position
@@ -254,31 +289,7 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
                                               a_big[mt][ks][2 + h], a_small[mt][ks][2 + h]);
                 }
               }
-            const float* b_tap = b_row + kw * (KP * NP);
-            // 3xTF32: the tap's products summed apart (mma_sm80.h zero_tile / add_tile); without it, over a
-            // hundred taps (L1-72) the MMA's truncating accumulation cost 1e-4 on grad_input values of 10 (run 72).
-            float part[kTileM][NT][4];
-            float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
-            if (kSplit) zero_tile(part);
-#pragma unroll
-            for (int ks = 0; ks < KS; ++ks)
-#pragma unroll
-              for (int nt = 0; nt < NT; ++nt) {
-                const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
-                uint32_t b_big[2], b_small[2];
-                split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
-                split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
-#pragma unroll
-                for (int mt = 0; mt < kTileM; ++mt) {
-                  if (mt >= tiles) continue;
-                  if (kSplit) {
-                    mma_m16n8<float>(sum[mt][nt], a_small[mt][ks], b_big);
-                    mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_small);
-                  }
-                  mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
-                }
-              }
-            if (kSplit) add_tile(acc, part);
+            mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big, a_small, b_row + kw * (KP * NP), lane, tiles);
           }
         }
       }
@@ -316,9 +327,11 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
 // W index a task's rows and taps read outside the line, so the fragment loads have no bounds test; padded
 // channels (above the group's) are zero rows. A channel row's pitch is 8 (fp32) or 4 words (16-bit) mod 32
 // banks, so the lanes' (channel tig, row gid) elements lie in distinct banks at W step 1 (forward).
-constexpr int kLinesMaxRows = 8;     // dst H rows per tile (first guess)
-// "auto" takes the lines form for fp32 data where an output has at least this many taps on average (the product of
-// kernel / stride over the dims): L1-72's 13 won, L1-73's 3.4 lost (run 266). Between them: unmeasured.
+// dst H rows per tile at most. Run 266 (fragments stored straight, forward ms, 8 / 4 rows): L1-73 TF32 1.510 /
+// 1.653, bf16 0.995 / 0.958; L1-72 TF32 0.313 / 0.300, bf16 0.280 / 0.317. Neither wins everywhere; 8 kept.
+constexpr int kLinesMaxRows = 8;
+// Taps per output (taps_per_output) from which fp32 data takes the lines form in 3xTF32 under "auto" and stores
+// straight from the fragments: L1-72's 13 and L1-73's 3.4 were measured (runs 266-267); between them, unmeasured.
 constexpr double kLinesFp32MinTapsPerOutput = 6.0;
 constexpr int kLinesMaxPhases = 16;  // dst W phases (forward: stride_w), the per-phase tap table
 constexpr int64_t kLinesMaxSharedBytes = 112 * 1024;  // two blocks per SM at most (228 KiB on sm_80 / sm_90)
@@ -517,29 +530,7 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
                         to_acc(line[at + k_off[ks][1]]), a_big[mt][ks][2 + h], a_small[mt][ks][2 + h]);
                   }
                 }
-              const float* b_tap = b_row + kw * (KP * NP);
-              float part[kTileM][NT][4];
-              float (&sum)[kTileM][NT][4] = kSplit ? part : acc;
-              if (kSplit) zero_tile(part);
-#pragma unroll
-              for (int ks = 0; ks < KS; ++ks)
-#pragma unroll
-                for (int nt = 0; nt < NT; ++nt) {
-                  const float2 bv = *reinterpret_cast<const float2*>(b_tap + ((ks * NT + nt) * 32 + lane) * 2);
-                  uint32_t b_big[2], b_small[2];
-                  split_tf32<kSplit, kRoundedWeights>(bv.x, b_big[0], b_small[0]);
-                  split_tf32<kSplit, kRoundedWeights>(bv.y, b_big[1], b_small[1]);
-#pragma unroll
-                  for (int mt = 0; mt < kTileM; ++mt) {
-                    if (mt >= tiles) continue;
-                    if (kSplit) {
-                      mma_m16n8<float>(sum[mt][nt], a_small[mt][ks], b_big);
-                      mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_small);
-                    }
-                    mma_m16n8<float>(sum[mt][nt], a_big[mt][ks], b_big);
-                  }
-                }
-              if (kSplit) add_tile(acc, part);
+              mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big, a_small, b_row + kw * (KP * NP), lane, tiles);
             }
           }
         }
@@ -620,16 +611,25 @@ int lines_max_rows() {
   return rows;
 }
 
+// Taps per output on average: each tap of a dim serves one of its stride's phases, so kernel / stride per dim.
+double taps_per_output(const ConvTransposeParams& p) {
+  double taps = 1.0;
+  for (int i = 0; i < kSpatialDims; ++i) taps *= double(p.kernel[i]) / double(p.stride[i]);
+  return taps;
+}
+
 // Whether the lines form stores through a C tile in shared memory. TCONV_GROUPED_MMA_LINES_STAGED (development
 // only, read once per process): 1 or 0 forces it; unset (-1) takes the rule below.
 bool lines_staged_store(const ConvTransposeParams& p, bool forward, int element_bytes) {
   static const int forced = development_switch("TCONV_GROUPED_MMA_LINES_STAGED", -1);
   if (forced >= 0) return forced != 0;
-  // Run 266 (forward, fragments stored straight to global memory against run 264's staged store): L1-72 and
-  // L1-73 (2 W phases) gained, fam09 (3 phases: a 32-byte sector is then written in thirds) lost, TF32 0.790 ->
-  // 1.454 ms, bf16 0.660 -> 0.875.
-  (void)element_bytes;
-  return forward && p.stride[2] > 2;
+  // Run 267 (H200, forward ms, staged / straight from the fragments): the staged store wins where the output write
+  // dominates, fp32 data with few taps per output (L1-73 TF32 1.093 / 1.485, 3xTF32 1.449 / 1.584), and wherever W
+  // has more than 2 phases, whose sectors the fragments write in thirds or less (fam09: TF32 0.708 / 1.411, bf16
+  // 0.582 / 0.855); it loses with many taps (L1-72 TF32 0.369 / 0.313, 3xTF32 0.564 / 0.473) and on 16-bit data at
+  // 2 phases (L1-73 bf16 1.037 / 0.968; L1-72 0.312 / 0.316).
+  if (!forward) return false;
+  return p.stride[2] > 2 || (element_bytes == 4 && taps_per_output(p) < kLinesFp32MinTapsPerOutput);
 }
 
 // The lines form's geometry; blocks == 0 where it does not apply (too many W phases, or a tile of one dst row
@@ -796,21 +796,18 @@ bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass
   return make_mma_geometry(p, pass == GatherPass::kForward, 1).smem_bytes <= kGroupedMaxSharedBytes;
 }
 
-bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass pass) {
+bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass pass, bool split_tf32) {
   if (pass != GatherPass::kForward || !grouped_mma_supported(p, dtype, pass)) return false;
   // Run 78 (H200, run 78's form against the FFMA kernel): with two n8 tiles per A fragment (9-16 output channels
   // per group) fp32 data wins, fam09 (8 x 16) TF32 1.673 -> 0.866 ms and exact fp32 1.675 -> 1.281.
   if (dtype == DType::kFloat32 && p.out_per_group() > 8) return true;
   if (!grouped_mma_lines_enabled() || make_lines_geometry(p, true, 1, dtype == DType::kFloat32 ? 4 : 2).blocks == 0)
     return false;
-  // The lines form (run 266, H200, forward ms FFMA / lines): 16-bit data wins everywhere measured, L1-72 bf16
-  // 0.563 / 0.280, L1-73 1.358 / 0.995; fp32 data wins where each output has many taps, L1-72 (13 per output)
-  // TF32 0.533 / 0.313 and exact 0.529 / 0.461, and loses with few, L1-73 (3.4) TF32 1.282 / 1.510, exact
-  // 1.280 / 1.586: there the FFMA kernel's cost per output (its store) is the smaller. TF32 and 3xTF32 alike.
-  if (dtype != DType::kFloat32) return true;
-  double taps_per_output = 1.0;
-  for (int i = 0; i < kSpatialDims; ++i) taps_per_output *= double(p.kernel[i]) / double(p.stride[i]);
-  return taps_per_output >= kLinesFp32MinTapsPerOutput;
+  // The lines form with lines_staged_store's choice of store (run 267, H200, forward ms FFMA / lines): 16-bit data
+  // and TF32 win everywhere measured (L1-73 bf16 1.359 / 0.968, TF32 1.280 / 1.093; L1-72 bf16 0.559 / 0.316,
+  // TF32 0.528 / 0.313; fam09 bf16 0.718 / 0.582). 3xTF32 runs three MMAs per product and wins only where each
+  // output has many taps: L1-72 (13 per output) 0.532 / 0.473, while L1-73 (3.4) loses, 1.289 / 1.449.
+  return dtype != DType::kFloat32 || !split_tf32 || taps_per_output(p) >= kLinesFp32MinTapsPerOutput;
 }
 
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
