@@ -335,12 +335,17 @@ constexpr int kLinesMaxRows = 8;
 constexpr double kLinesFp32MinTapsPerOutput = 6.0;
 constexpr int kLinesMaxPhases = 16;  // dst W phases (forward: stride_w), the per-phase tap table
 constexpr int64_t kLinesMaxSharedBytes = 112 * 1024;  // two blocks per SM at most (228 KiB on sm_80 / sm_90)
-// Resident blocks per SM asked of ptxas. Shared memory holds a block to 2-5 per SM (L1-73: 4), so 4 (128
-// registers: 91-125, no spills; nvcc 13.0, sm_90); without a minimum ptxas capped the fp32 kernels at 72 and
-// spilled 24-140 bytes. 3xTF32 with 16 K channels spills 56-332 bytes at 128, hence 2 there.
-__host__ __device__ constexpr int lines_min_blocks(int kp, int np, bool split) { return split && kp * np > 64 ? 2 : 4; }
+// Warps per block: 4 (measured in runs 264-267). Up to kLinesMaxThreads / 32 by TCONV_GROUPED_MMA_LINES_WARPS
+// (development only, unmeasured): more warps share one block's staged lines, so more warps fit an SM's shared memory.
+constexpr int kLinesWarps = 4;
+constexpr int kLinesMaxThreads = 256;
+// Resident blocks of kLinesMaxThreads per SM asked of ptxas. Shared memory holds 4-warp blocks to 2-5 per SM (L1-73:
+// 4), so 2 (128 registers: 91-125, no spills; nvcc 13.0, sm_90); without a minimum ptxas capped the fp32 kernels at 72
+// and spilled 24-140 bytes. 3xTF32 with 16 K channels spills 56-332 bytes at 128, hence 1 there.
+__host__ __device__ constexpr int lines_min_blocks(int kp, int np, bool split) { return split && kp * np > 64 ? 1 : 2; }
 
 struct LinesGeometry {
+  int warps = kLinesWarps;  // per block
   int phases = 1, tiles_per_phase = 1, stage_w = 16, tasks_per_row = 1;  // stage_w: dst W positions per task
   int k_step[kSpatialDims] = {1, 1, 1};
   int i_step[kSpatialDims] = {1, 1, 1};
@@ -373,7 +378,7 @@ template <typename scalar_t, int KP>
 __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
                                                 int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
                                                 const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
-                                                int warp, int lane) {
+                                                int warp, int warps, int lane) {
   if (nh <= 0) return;
   int k = warp, hh = 0, td = 0;  // row = (td * nh + hh) * nk + k, starting at this warp's first
   while (k >= nk) {
@@ -392,7 +397,7 @@ __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const 
     } else {
       for (int w = lane; w < src_w; w += 32) to[w] = from[w * ss4];
     }
-    k += kMmaWarps;
+    k += warps;
     while (k >= nk) {
       k -= nk;
       if (++hh == nh) hh = 0, ++td;
@@ -401,7 +406,7 @@ __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const 
 }
 
 template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
-__global__ void __launch_bounds__(kMmaThreads, lines_min_blocks(KP, NP, kSplit))
+__global__ void __launch_bounds__(kLinesMaxThreads, lines_min_blocks(KP, NP, kSplit))
 tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry geo, const scalar_t* __restrict__ src,
                                const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
                                scalar_t* __restrict__ dst) {
@@ -414,7 +419,7 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   float* stage = reinterpret_cast<float*>(reinterpret_cast<char*>(mma_smem) + geo.stage_offset) +
                  warp * NP * geo.stage_pitch;  // this warp's C tile [NP][stage_pitch] (staged_store)
   float* bias_s = reinterpret_cast<float*>(reinterpret_cast<char*>(mma_smem) + geo.stage_offset) +
-                  kMmaWarps * NP * geo.stage_pitch;  // [NP] (staged_store)
+                  geo.warps * NP * geo.stage_pitch;  // [NP] (staged_store)
   WTaps* wtaps = reinterpret_cast<WTaps*>(reinterpret_cast<char*>(mma_smem) + geo.wtaps_offset);
   scalar_t* lines = reinterpret_cast<scalar_t*>(reinterpret_cast<char*>(mma_smem) + geo.lines_offset);
   const int nk = int(kForward ? p.in_per_group() : p.out_per_group());
@@ -430,13 +435,14 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   const int g = b % int(p.groups), n = b / int(p.groups);
 
   stage_b_fragments<scalar_t, kRoundedWeights, KP, NP, kForward>(p, w, g, b_frags);
-  for (int ph = tid; ph < geo.phases; ph += kMmaThreads)
+  const int threads = 32 * geo.warps;
+  for (int ph = tid; ph < geo.phases; ph += threads)
     wtaps[ph] = w_taps_of_phase<kForward>(p, geo.k_step[2], geo.i_step[2], ph);
   if (geo.staged_store)
-    for (int c = tid; c < NP; c += kMmaThreads)
+    for (int c = tid; c < NP; c += threads)
       bias_s[c] = kForward && bias != nullptr && c < nn ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
   const int line_vectors = geo.lines_d * geo.lines_h * KP * geo.line_pitch * int(sizeof(scalar_t)) / 16;
-  for (int e = tid; e < line_vectors; e += kMmaThreads) reinterpret_cast<uint4*>(lines)[e] = make_uint4(0, 0, 0, 0);
+  for (int e = tid; e < line_vectors; e += threads) reinterpret_cast<uint4*>(lines)[e] = make_uint4(0, 0, 0, 0);
   __syncthreads();
 
   const int src_w = int(src_size[2]), src_h = int(src_size[1]), dst_w = int(dst_size[2]), dst_h = int(dst_size[1]);
@@ -483,12 +489,13 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
       h_hi = min(src_h - 1, (h0 + rows_here - 1) * s_h - p_h + (KH - 1) * d_h);
     }
     const int nh = max(0, h_hi - h_lo + 1);
-    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp, lane);
+    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp,
+                                  geo.warps, lane);
     cp_async_wait_all_groups();
     __syncthreads();
 
 #pragma unroll 1
-    for (int task = warp; task < rows_here * geo.tasks_per_row; task += kMmaWarps) {
+    for (int task = warp; task < rows_here * geo.tasks_per_row; task += geo.warps) {
       const int r1 = h0 + task / geo.tasks_per_row, w_first = (task % geo.tasks_per_row) * geo.stage_w;
       const TapWalk<int> walk_h =
           kForward ? forward_taps<int>(r1, KH, s_h, p_h, d_h, src_h, geo.k_step[1], geo.i_step[1])
@@ -604,6 +611,12 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
   return geo;
 }
 
+int lines_warps() {
+  static const int warps =
+      std::min(kLinesMaxThreads / 32, std::max(1, development_switch("TCONV_GROUPED_MMA_LINES_WARPS", kLinesWarps)));
+  return warps;
+}
+
 // TCONV_GROUPED_MMA_LINES_ROWS (development only, read once per process): dst H rows per tile at most, instead of
 // kLinesMaxRows.
 int lines_max_rows() {
@@ -636,6 +649,7 @@ bool lines_staged_store(const ConvTransposeParams& p, bool forward, int element_
 // does not fit kLinesMaxSharedBytes). element_bytes: sizeof the data type.
 LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, int sm_count, int element_bytes) {
   LinesGeometry geo;
+  geo.warps = lines_warps();
   const int64_t* src_size = forward ? p.in_size : p.out_size;
   const int64_t* dst_size = forward ? p.out_size : p.in_size;
   geo.phases = forward ? int(p.stride[2]) : 1;
@@ -678,7 +692,7 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   geo.staged_store = lines_staged_store(p, forward, element_bytes);
   geo.stage_pitch = geo.stage_w + kStagePad;
   const int64_t dst_n = forward ? np : kp;  // padded, as the kernel's NP
-  const int64_t stage_bytes = geo.staged_store ? (int64_t(kMmaWarps) * geo.stage_pitch + 1) * dst_n * 4 : 0;
+  const int64_t stage_bytes = geo.staged_store ? (int64_t(geo.warps) * geo.stage_pitch + 1) * dst_n * 4 : 0;
   for (int rows = int(std::min<int64_t>(dst_size[1], lines_max_rows())); rows >= 1; --rows) {
     const int64_t lines_h = forward ? (rows - 1 + (KH - 1) * p.dilation[1]) / p.stride[1] + 1
                                     : (rows - 1) * p.stride[1] + (KH - 1) * p.dilation[1] + 1;
@@ -697,7 +711,8 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   geo.h_tiles = int((dst_size[1] + geo.rows_per_tile - 1) / geo.rows_per_tile);
   geo.tiles = int(dst_size[0] * geo.h_tiles);
   // Persistent blocks, about two per resident slot: a block stages the group's weights once for its tiles.
-  const int64_t resident = std::max<int64_t>(1, std::min<int64_t>(8, (228 * 1024) / (geo.smem_bytes + 1024)));
+  const int64_t resident = std::max<int64_t>(
+      1, std::min<int64_t>(std::min<int64_t>(8, 64 / geo.warps), (228 * 1024) / (geo.smem_bytes + 1024)));
   const int64_t outer = p.batch * p.groups;
   const int64_t want = int64_t(std::max(sm_count, 1)) * resident * 2;
   const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(geo.tiles, (want + outer - 1) / std::max<int64_t>(outer, 1)));
@@ -749,7 +764,7 @@ cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, int sm_count
       const cudaError_t err =
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
       if (err != cudaSuccess) return err;
-      kernel<<<static_cast<unsigned int>(geo.blocks), kMmaThreads, static_cast<size_t>(geo.smem_bytes), stream>>>(
+      kernel<<<static_cast<unsigned int>(geo.blocks), 32 * geo.warps, static_cast<size_t>(geo.smem_bytes), stream>>>(
           p, geo, static_cast<const scalar_t*>(src), static_cast<const scalar_t*>(weight),
           static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(dst));
       return cudaGetLastError();
