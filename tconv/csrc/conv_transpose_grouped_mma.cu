@@ -816,7 +816,9 @@ bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass
   // Run 78 (H200, run 78's form against the FFMA kernel): with two n8 tiles per A fragment (9-16 output channels
   // per group) fp32 data wins, fam09 (8 x 16) TF32 1.673 -> 0.866 ms and exact fp32 1.675 -> 1.281.
   if (dtype == DType::kFloat32 && p.out_per_group() > 8) return true;
-  if (!grouped_mma_lines_enabled() || make_lines_geometry(p, true, 1, dtype == DType::kFloat32 ? 4 : 2).blocks == 0)
+  // Measured only where the group's channels fill an 8 x 8 MMA block (8 x 8 and 8 x 16); fewer stay on FFMA.
+  if (p.in_per_group() * p.out_per_group() < 64 || !grouped_mma_lines_enabled() ||
+      make_lines_geometry(p, true, 1, dtype == DType::kFloat32 ? 4 : 2).blocks == 0)
     return false;
   // The lines form with lines_staged_store's choice of store (run 267, H200, forward ms FFMA / lines): 16-bit data
   // and TF32 win everywhere measured (L1-73 bf16 1.359 / 0.968, TF32 1.280 / 1.093; L1-72 bf16 0.559 / 0.316,
