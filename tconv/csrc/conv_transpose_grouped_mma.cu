@@ -320,9 +320,9 @@ tconv_grouped_mma_kernel(const ConvTransposeParams p, const MmaGeometry geo, con
 // rows read (the D walk's lines x the H rows' union, the group's channels, all of W) into shared memory by
 // cp.async, then its warps take (row, W stretch) tasks as in the form above, reading A fragments from the
 // staged lines: each src line feeds every tap and dst row that reads it from shared memory instead of L1/L2.
-// A task stores its C fragments straight to global memory, all W phases of its stretch in turn (no C tile in
-// shared memory: run 265 counted the staged store at 30 % of the L1-73 forward's instructions, and its 17 KiB
-// per block held the SM to 12 warps).
+// A task stores its C fragments either straight to global memory, all W phases of its stretch in turn, or through
+// a per-warp C tile in shared memory that it writes out by whole rows; lines_staged_store picks one per call
+// (run 267: the tile wins where the output write dominates, the fragments where compute per output does).
 // A staged channel row is [halo zeros | src W | zeros]: the zeros are written once per block and cover every
 // W index a task's rows and taps read outside the line, so the fragment loads have no bounds test; padded
 // channels (above the group's) are zero rows. A channel row's pitch is 8 (fp32) or 4 words (16-bit) mod 32
