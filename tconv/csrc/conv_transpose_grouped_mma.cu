@@ -585,6 +585,18 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   }
 }
 
+// The forward phase walks' steps per dim (conv_params.h forward_taps): k_step = s / gcd(s, d), i_step = d / gcd(s, d).
+void phase_walk_steps(const ConvTransposeParams& p, int (&k_step)[kSpatialDims], int (&i_step)[kSpatialDims]) {
+  for (int i = 0; i < kSpatialDims; ++i) {
+    const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
+    k_step[i] = int(p.stride[i] / common);
+    i_step[i] = int(p.dilation[i] / common);
+  }
+}
+
+// A group's channel count (1..16) padded to the MMA width, 8 or 16 (TCONV_MMA_WIDTH_SWITCH at compile time).
+int64_t mma_width(int64_t channels) { return channels <= 8 ? 8 : 16; }
+
 MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm_count) {
   MmaGeometry geo;
   geo.phases = forward ? int(p.stride[2]) : 1;
@@ -593,11 +605,7 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
   geo.stage_pitch = geo.stage_w + kStagePad;
   const int64_t* dst_size = forward ? p.out_size : p.in_size;
   geo.tasks_per_row = int(std::max<int64_t>(1, (dst_size[2] + geo.stage_w - 1) / geo.stage_w));
-  for (int i = 0; i < kSpatialDims; ++i) {
-    const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
-    geo.k_step[i] = int(p.stride[i] / common);
-    geo.i_step[i] = int(p.dilation[i] / common);
-  }
+  phase_walk_steps(p, geo.k_step, geo.i_step);
   geo.rows = int(dst_size[0] * dst_size[1]);
   const int64_t outer = p.batch * p.groups;
   const int64_t want = (int64_t(std::max(sm_count, 1)) * kGroupedMmaBlocksPerSm + outer - 1) / std::max<int64_t>(outer, 1);
@@ -605,7 +613,7 @@ MmaGeometry make_mma_geometry(const ConvTransposeParams& p, bool forward, int sm
   geo.rows_per_chunk = int(std::max<int64_t>(1, (geo.rows + chunks - 1) / chunks));
   geo.row_chunks = int((geo.rows + geo.rows_per_chunk - 1) / geo.rows_per_chunk);
   geo.blocks = outer * geo.row_chunks;
-  const int64_t kp = p.in_per_group() <= 8 ? 8 : 16, np = p.out_per_group() <= 8 ? 8 : 16;
+  const int64_t kp = mma_width(p.in_per_group()), np = mma_width(p.out_per_group());
   const int64_t dst_channels = forward ? np : kp;  // padded, as the kernel's NP
   geo.smem_bytes = (p.kernel_volume() * kp * np + kMmaWarps * dst_channels * geo.stage_pitch) * int64_t(sizeof(float));
   return geo;
@@ -659,11 +667,7 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   geo.tiles_per_phase = int(std::max<int64_t>(1, std::min<int64_t>(tiles_cap, (j_count + 15) / 16)));
   geo.stage_w = geo.phases * 16 * geo.tiles_per_phase;
   geo.tasks_per_row = int((dst_size[2] + geo.stage_w - 1) / geo.stage_w);
-  for (int i = 0; i < kSpatialDims; ++i) {
-    const int64_t common = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
-    geo.k_step[i] = int(p.stride[i] / common);
-    geo.i_step[i] = int(p.dilation[i] / common);
-  }
+  phase_walk_steps(p, geo.k_step, geo.i_step);
   // src W indices the tasks read: rows j in [0, J), every tap of every phase.
   const int64_t rows_j = int64_t(geo.tasks_per_row) * 16 * geo.tiles_per_phase;
   int64_t w_lo = 0, w_hi = src_size[2] - 1;
@@ -676,14 +680,12 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
     w_hi = std::max<int64_t>(w_hi, (rows_j - 1) * wt.mul + wt.base + std::max<int64_t>(0, last_tap));
   }
   geo.halo = int((-w_lo + 7) / 8 * 8);  // keeps the copies' 16-byte alignment
-  // Channel-row pitch: 8 words mod 32 banks, in elements (16-bit: 4 words, i.e. 8 elements mod 64).
-  const int64_t pitch_mod = element_bytes == 4 ? 32 : 64;
-  int64_t pitch = geo.halo + w_hi + 1;
-  pitch = (pitch + pitch_mod - 8 + pitch_mod - 1) / pitch_mod * pitch_mod + 8 - pitch_mod;
-  if (pitch < geo.halo + w_hi + 1) pitch += pitch_mod;
-  geo.line_pitch = int(pitch);
+  // Channel-row pitch: the smallest >= the row's elements that is 8 words mod 32 banks, in elements (16-bit: 4
+  // words, i.e. 8 elements mod 64).
+  const int64_t pitch_mod = element_bytes == 4 ? 32 : 64, needed = geo.halo + w_hi + 1;
+  geo.line_pitch = int((needed - 8 + pitch_mod - 1) / pitch_mod * pitch_mod + 8);
 
-  const int64_t kp = p.in_per_group() <= 8 ? 8 : 16, np = p.out_per_group() <= 8 ? 8 : 16;
+  const int64_t kp = mma_width(p.in_per_group()), np = mma_width(p.out_per_group());
   const int64_t src_k = forward ? kp : np;  // padded, as the kernel's KP
   const int64_t KD = p.kernel[0], KH = p.kernel[1];
   geo.lines_d = int(std::min<int64_t>(src_size[0], forward ? (KD + geo.k_step[0] - 1) / geo.k_step[0] : KD));
