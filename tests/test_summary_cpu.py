@@ -92,3 +92,24 @@ def test_cli_routes_to_summary(tmp_path, capsys):
     path = write(tmp_path / "r.json", [row("l1_68_convt3d_square_input_asym_kernel", "tf32", 3.9, 1.9)])
     assert tconv_main(["summary", path]) == 1
     assert "tf32: 1/22 suite rows verified" in capsys.readouterr().out
+
+
+def test_merge_writes_one_results_file_in_suite_order(root, tmp_path, capsys):
+    first = write(tmp_path / "one.json", [row("c", "tf32", 1.0, 0.25)], date="2026-11-23T01:00:00+00:00")
+    second = write(tmp_path / "two.json", [row("b", "tf32", 8.0, 4.0), row("a", "tf32", 2.0, 1.0)],
+                   resumed=["2026-11-23T03:00:00+00:00"])
+    merged_path = tmp_path / "merged.json"
+    assert summary.main([first, second, "--merge", str(merged_path)], root=root) == 0
+    assert "merged 3 rows" in capsys.readouterr().out
+    merged = json.loads(merged_path.read_text())
+    assert merged["complete"] is True
+    assert [r["problem"] for r in merged["rows"]] == ["a", "b", "c"]
+    assert merged["env"]["tconv_commit"] == ENV["tconv_commit"]
+    assert merged["env"]["merged_from"] == [
+        {"file": "one.json", "date": "2026-11-23T01:00:00+00:00", "resumed": []},
+        {"file": "two.json", "date": ENV["date"], "resumed": ["2026-11-23T03:00:00+00:00"]}]
+    # the merged file is itself a results file: it summarises to the same means
+    assert summary.main([str(merged_path)], root=root) == 0
+    # a precision lacking a suite shape leaves it incomplete
+    assert summary.main([first, "--merge", str(merged_path)], root=root) == 1
+    assert json.loads(merged_path.read_text())["complete"] is False

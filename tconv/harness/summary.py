@@ -10,6 +10,10 @@ run counts and autotune setting (RESUME_KEYS), and a (problem, precision) pair m
 Rows that are missing from the suite, failed verification or ended in an error are listed and left out of the
 means, never silently dropped.
 
+`--merge OUT` also writes the rows of all the files as one results file in `tconv bench`'s format (the first
+file's env, with `merged_from` naming the files and their dates), so a suite measured one row per process, or
+over several GPUs, is committed as one file; `complete` says whether every precision in it has every suite shape.
+
 Exit codes: 0 every precision found has every suite shape, verified; 1 some are missing or unverified;
 2 the files cannot be summarised together (or cannot be read).
 """
@@ -27,8 +31,10 @@ class SummaryError(ValueError):
     """The files cannot be summarised together."""
 
 
-def load_results(paths: Sequence[Path]) -> Tuple[Dict[str, Any], Dict[Tuple[str, str], Dict[str, Any]]]:
-    """The shared environment and the rows by (problem, precision); SummaryError on disagreement."""
+def load_results(paths: Sequence[Path], dates: Optional[List[Dict[str, Any]]] = None
+                 ) -> Tuple[Dict[str, Any], Dict[Tuple[str, str], Dict[str, Any]]]:
+    """The shared environment and the rows by (problem, precision); SummaryError on disagreement. `dates`, when
+    given, receives each file's name and date."""
     env: Optional[Dict[str, Any]] = None
     first: Optional[Path] = None
     rows: Dict[Tuple[str, str], Dict[str, Any]] = {}
@@ -47,6 +53,9 @@ def load_results(paths: Sequence[Path]) -> Tuple[Dict[str, Any], Dict[Tuple[str,
             if differing:
                 detail = ", ".join(f"{key}: {env.get(key)!r} in {first}, {saved['env'].get(key)!r} here" for key in differing)
                 raise SummaryError(f"{path} was measured under different conditions ({detail})")
+        if dates is not None:
+            dates.append({"file": Path(path).name, "date": saved["env"].get("date"),
+                          "resumed": saved["env"].get("resumed", [])})
         for row in saved["rows"]:
             key = (row["problem"], row["precision"])
             if key in rows:
@@ -125,6 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="tconv bench results (JSON)")
     parser.add_argument("--suite", default="all", help="suite of problems/suites.py the means are over (default: all)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the summary as JSON")
+    parser.add_argument("--merge", type=Path, metavar="OUT",
+                        help="also write all the rows as one tconv bench results file (suite order, then precision)")
     return parser
 
 
@@ -137,7 +148,8 @@ def main(argv: Optional[Sequence[str]] = None, root: Optional[Path] = None) -> i
         print(f"tconv summary: no suite {args.suite!r}: {error}", file=sys.stderr)
         return 2
     try:
-        env, rows = load_results(args.files)
+        dates: List[Dict[str, Any]] = []
+        env, rows = load_results(args.files, dates)
     except SummaryError as error:
         print(f"tconv summary: {error}", file=sys.stderr)
         return 2
@@ -147,4 +159,12 @@ def main(argv: Optional[Sequence[str]] = None, root: Optional[Path] = None) -> i
         args.json.write_text(json.dumps({"env": env, "suite": args.suite, "files": [str(f) for f in args.files],
                                          "summary": summary}, indent=2) + "\n")
     complete = all(not entry["missing"] and not entry["unverified"] for entry in summary.values())
+    if args.merge:
+        order = {stem: index for index, stem in enumerate(suite)}
+        merged = sorted(rows.values(), key=lambda row: (order.get(row["problem"], len(order)), row["problem"],
+                                                          row["precision"]))
+        covered = all(not entry["missing"] for entry in summary.values())
+        args.merge.write_text(json.dumps({"env": dict(env, merged_from=dates), "complete": covered, "rows": merged},
+                                         indent=2) + "\n")
+        print(f"merged {len(merged)} rows into {args.merge}")
     return 0 if complete else 1
