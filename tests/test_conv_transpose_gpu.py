@@ -747,7 +747,7 @@ def test_kernel_side_checks_raise_runtime_error():
 def test_auto_picks_grouped_for_few_channels():
     """L1-73's channel pattern (8 x 8 per group) runs grad_input on the FFMA grouped kernel under "auto", and the
     forward on the FFMA one with TF32 off (3xTF32 loses there, run 267) but on the lines form in TF32;
-    "grouped_mma" runs the tensor-core kernels for both gather passes; 32 x 32 runs neither."""
+    "grouped_mma" runs the tensor-core kernels for both gather passes and grad_weight; 32 x 32 runs neither."""
     def kernel_names(cin, groups, algorithm="auto", mode="tf32"):
         x = torch.rand(1, cin, 4, 6, 6, device="cuda", requires_grad=True)
         w = torch.rand(cin, cin // groups, 3, 3, 3, device="cuda", requires_grad=True)
@@ -766,7 +766,8 @@ def test_auto_picks_grouped_for_few_channels():
     assert "tconv_grouped_mma_lines_kernel" in tf32 and "tconv_grouped_grad_input_kernel" in tf32, tf32
     assert "tconv_grouped_forward_kernel" not in tf32, tf32
     forced = kernel_names(32, 4, "grouped_mma")
-    assert len([n for n in forced if "tconv_grouped_mma_" in n]) == 2, forced
+    assert len([n for n in forced if "tconv_grouped_mma_" in n]) == 3, forced  # forward, grad_input, grad_weight
+    assert any("tconv_grouped_mma_grad_weight_kernel" in n for n in forced), forced
     assert not any("tconv_grouped" in n for n in kernel_names(32, 1))
 
 
@@ -846,7 +847,7 @@ def test_grouped_mma_lines_kernel_runs():
         out = tconv.conv_transpose3d(x, w, None, 2, 1, 0, 4)
         out.backward(torch.ones_like(out))
         torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if "tconv_grouped_mma_" in e.name]
+    names = [e.name for e in prof.events() if "tconv_grouped_mma_" in e.name and "grad_weight" not in e.name]
     if os.environ.get("TCONV_GROUPED_MMA_LINES", "1") == "0":
         assert names and all("tconv_grouped_mma_kernel" in n for n in names), names
     else:
@@ -861,10 +862,10 @@ def tconv_grad_weight(algorithm, grad, x, weight_shape, stride, padding, dilatio
                                                      list(dilation), groups)
 
 
-def check_grouped_grad_weight(case, mode, layout, seed, poison):
-    """Forced "grouped" grad_weight against float64 torch (the precision contract's rule, with torch's
-    own grad_weight in the same dtype as the yardstick) and, in fp32, against the direct kernel (both
-    FFMA with fp32 sums, different order). Poisoned memory before each call: every element written."""
+def check_grouped_grad_weight(case, mode, layout, seed, poison, algorithm="grouped"):
+    """Forced "grouped" (or "grouped_mma") grad_weight against float64 torch (the precision contract's rule, with
+    torch's own grad_weight in the same dtype as the yardstick) and, for "grouped" in fp32, against the direct
+    kernel (both FFMA with fp32 sums, different order). Poisoned memory before each call: every element written."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     gen = torch.Generator(device="cuda").manual_seed(seed)
     dtype = dtype_of(mode)
@@ -877,7 +878,7 @@ def check_grouped_grad_weight(case, mode, layout, seed, poison):
     with precision(mode):
         if poison:
             poison()
-        got = tconv_grad_weight("grouped", grad, x, weight_shape, stride, padding, dilation, groups)
+        got = tconv_grad_weight(algorithm, grad, x, weight_shape, stride, padding, dilation, groups)
         w_same = w.clone().requires_grad_()
         torch_same = torch.autograd.grad(TORCH_FN[dims](x, w_same, None, *args), w_same, grad)[0]
     w64 = w.double().requires_grad_()
@@ -886,8 +887,8 @@ def check_grouped_grad_weight(case, mode, layout, seed, poison):
     if mode == "tf32":
         rw = round_to_tf32(w).requires_grad_()
         ideal = torch.autograd.grad(TORCH_FN[dims](round_to_tf32(x), rw, None, *args), rw, round_to_tf32(grad))[0]
-    check_close("grad_weight (grouped)", got, ref64, torch_same, mode, ideal)
-    if mode in ("fp32", "tf32"):
+    check_close(f"grad_weight ({algorithm})", got, ref64, torch_same, mode, ideal)
+    if algorithm == "grouped" and mode in ("fp32", "tf32"):
         if poison:
             poison()
         with precision(mode):
@@ -939,6 +940,53 @@ def test_grouped_grad_weight_batch_zero(dims, poison_allocator):
     poison_allocator()
     got = tconv_grad_weight("grouped", grad, x, [8, 4, *([3] * dims)], [2] * dims, [1] * dims, [1] * dims, 2)
     assert torch.equal(got, torch.zeros_like(got))
+
+
+# grad_weight on tensor cores (conv_transpose_grouped_mma.cu tconv_grouped_mma_grad_weight_kernel; forced by
+# "grouped_mma"). The lines cases above and the grouped grids run it through autograd; these add tiles per block
+# (a mid-sized L1-73 pattern: 240 grad_output tiles), partial H tiles, 16 x 16 channels, W phases with 4 taps and
+# a 5-tap phase split over two items (W stride 1, kernel 5), and bit-identical reruns.
+GROUPED_MMA_GRAD_WEIGHT_CASES = [
+    (3, 2, 32, 32, 4, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], [8, 32, 64], False),   # L1-73 pattern
+    (3, 2, 32, 32, 4, [3, 5, 7], [2, 2, 2], [1, 2, 3], [1, 1, 1], [1, 1, 1], [4, 9, 20], False),    # L1-72 pattern
+    (2, 3, 32, 64, 2, [3, 5], [1, 1], [1, 2], [0, 0], [1, 2], [19, 45], False),                     # 16 x 16, 5 taps
+    (2, 2, 32, 64, 4, [3, 5], [2, 3], [1, 2], [0, 2], [2, 1], [13, 37], False),                     # fam09 pattern
+]
+
+
+@pytest.mark.parametrize("mode", ["fp32", "tf32", "bf16"])
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("case", GROUPED_MMA_GRAD_WEIGHT_CASES,
+                         ids=[f"gmw{i}" for i in range(len(GROUPED_MMA_GRAD_WEIGHT_CASES))])
+def test_grouped_mma_grad_weight(case, layout, mode, poison_allocator):
+    check_grouped_grad_weight(case, mode, layout, zlib.crc32(f"{case}{layout}{mode}gmw".encode()) % 10000,
+                              poison_allocator, algorithm="grouped_mma")
+
+
+@pytest.mark.parametrize("mode", ["tf32", "fp32"])
+def test_grouped_mma_grad_weight_deterministic(mode):
+    """Blocks' sums as splits added in a fixed order, one warp per tap within a block: bit-identical reruns."""
+    case = GROUPED_MMA_GRAD_WEIGHT_CASES[0]
+    got = [check_grouped_grad_weight(case, mode, "contiguous", 13, None, algorithm="grouped_mma") for _ in range(2)]
+    assert torch.equal(got[0], got[1])
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_grouped_mma_grad_weight_batch_zero(dims, poison_allocator):
+    x = torch.rand(0, 8, *([4] * dims), device="cuda")
+    grad = torch.rand(0, 8, *([7] * dims), device="cuda")
+    poison_allocator()
+    got = tconv_grad_weight("grouped_mma", grad, x, [8, 4, *([3] * dims)], [2] * dims, [1] * dims, [1] * dims, 2)
+    assert torch.equal(got, torch.zeros_like(got))
+
+
+def test_grouped_mma_grad_weight_kernel_runs():
+    x = torch.rand(1, 32, 4, 6, 8, device="cuda")
+    grad = torch.rand(1, 32, 7, 11, 15, device="cuda")
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        tconv_grad_weight("grouped_mma", grad, x, [32, 8, 3, 3, 3], [2] * 3, [1] * 3, [1] * 3, 4)
+        torch.cuda.synchronize()
+    assert any("tconv_grouped_mma_grad_weight_kernel" in e.name for e in prof.events())
 
 
 def test_grouped_grad_weight_large_problem_matches_direct():

@@ -170,6 +170,13 @@ bool use_grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const st
   return false;  // "auto": the direct kernel (see above)
 }
 
+// grad_weight's tensor-core grouped kernel (conv_transpose_grouped_mma.cu): under "grouped_mma" wherever it runs
+// (where it cannot, grad_weight follows "auto" there, as before it existed); under "auto" not yet (unmeasured).
+bool use_grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
+  check_algorithm(algorithm);
+  return algorithm == "grouped_mma" && grouped_mma_grad_weight_supported(p, dtype);
+}
+
 // What both forward entries check and describe: 5-D CUDA tensors, an optional bias of C_out elements like input.
 struct ForwardCall {
   ConvTransposeParams p;
@@ -393,6 +400,14 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
+  if (use_grouped_mma_grad_weight(p, dtype, algorithm)) {
+    const at::Tensor workspace =
+        at::empty({grouped_mma_grad_weight_workspace_elems(p, dtype, sm_count, budget)}, acc_options);
+    check_launch(grouped_mma_grad_weight(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr(),
+                                        grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count, budget, stream),
+                 "conv_transpose grad_weight (grouped_mma)");
+    return;
+  }
   // The strip kernel where it can run: under "igemm_strip" wherever possible (it forces only grad_input's), under
   // "auto" where its grid is large enough (StripAutoRule).
   if ((algorithm == "igemm_strip" ||

@@ -194,6 +194,16 @@ cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool 
 // p.input_strides describe grad_input, p.output_strides grad_output.
 cudaError_t grouped_mma_grad_input(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
                                    const void* weight, void* grad_input, int sm_count, cudaStream_t stream);
+// grad_weight on tensor cores (conv_transpose_grouped_mma.cu): grad_output rows and the input lines they read
+// staged in shared memory, split-K over blocks into `workspace` [splits][weight numel] fp32
+// (grouped_mma_grad_weight_workspace_elems, within max_workspace_elems where it allows one split per block),
+// summed in a fixed order (deterministic). fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
+bool grouped_mma_grad_weight_supported(const ConvTransposeParams& p, DType dtype);
+int64_t grouped_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                                int64_t max_workspace_elems);
+cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                                    const void* grad_output, void* grad_weight, float* workspace, int sm_count,
+                                    int64_t max_workspace_elems, cudaStream_t stream);
 // grad_weight: stages of input positions (x and the grad_output box their taps reach) in shared
 // memory, split-K over stages into `workspace` [splits][weight numel] (accumulator type), summed in a
 // fixed order (deterministic). Supports the grouped_supported shapes whose smallest stage (one input

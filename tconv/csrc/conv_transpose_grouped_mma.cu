@@ -585,6 +585,192 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   }
 }
 
+// ---- grad_weight on tensor cores: the lines form seen from grad_output ----
+// grad_w[g, ci, co, kd, kh, kw] = sum over n and input positions of x[ci, id, ih, iw] * dy[co, od, oh, ow] with
+// o = i * s - p + k * d per dim. The direct kernel (conv_transpose_direct.cu) takes one tap per block and issues one
+// FFMA per product with both operands from global memory: L1-73's grad_weight was 2.6 of its 4.8 ms fwd+bwd.
+// Here a block owns a group and a run of tiles; a tile is one grad_output D row and up to kLinesMaxRows of its H
+// rows (n, od, oh0..), staged whole in shared memory, with the input lines those rows read (staged as the forward's
+// lines form does: the D walk's lines x the H rows' union, halo zeros around W). For each (kd, kh) tap pair and W
+// phase r a warp runs m16n8k8 MMAs with M = the group's input channels, N = its output channels and K = the
+// phase's grad_output W positions j (ow = s_w * j + r): B = dy[co][s_w * j + r], shared by the phase's W taps, and
+// A = x[ci][j + e(kw)], the input line shifted by the tap. Each warp's C fragments are added to the block's
+// [tap][KP][NP] sums in shared memory after each tile, one warp per tap (a tap lies in one (kd, kh, r) item),
+// and the block writes its sums as one split of [splits][weight], summed in a fixed order (deterministic).
+// W taps per item at most (a phase with more is split into several items).
+constexpr int kGradWeightMaxWTaps = 4;
+
+struct GradWeightLinesGeometry {
+  int warps = kLinesWarps;
+  int phases = 1;       // W phases of grad_output (stride_w)
+  int w_chunks = 1;     // items per (kd, kh, phase): the phase's W taps in chunks of kGradWeightMaxWTaps
+  int j_steps = 1;      // k8 steps over a phase's W positions j
+  int k_step[kSpatialDims] = {1, 1, 1};
+  int i_step[kSpatialDims] = {1, 1, 1};
+  int rows_per_tile = 1, h_tiles = 1;
+  int64_t tiles = 0;    // batch x D_out x h_tiles, n outermost
+  int64_t tiles_per_block = 1, block_chunks = 1;
+  LinesGeometry x_lines, dy_lines;  // staging of the input lines (KP channel rows) and grad_output rows (NP)
+  int wtaps_offset = 0, x_offset = 0, dy_offset = 0;  // bytes into shared memory; the tap sums start at 0
+  int64_t blocks = 0, smem_bytes = 0;
+};
+
+template <typename scalar_t, bool kSplit, int KP, int NP>
+__global__ void __launch_bounds__(kLinesMaxThreads, 1)
+tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeightLinesGeometry geo,
+                                     const scalar_t* __restrict__ x, const scalar_t* __restrict__ dy,
+                                     float* __restrict__ partial) {
+  constexpr int NT = NP / 8;
+  constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16: exact in TF32
+  extern __shared__ __align__(16) float mma_smem[];
+  char* smem = reinterpret_cast<char*>(mma_smem);
+  float* tap_sums = mma_smem;  // [tap][KP][NP]
+  WTaps* wtaps = reinterpret_cast<WTaps*>(smem + geo.wtaps_offset);
+  scalar_t* x_lines = reinterpret_cast<scalar_t*>(smem + geo.x_offset);
+  scalar_t* dy_lines = reinterpret_cast<scalar_t*>(smem + geo.dy_offset);
+  const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
+  const int taps = KD * KH * KW;
+  const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const int threads = 32 * geo.warps;
+  const int cin = int(p.in_per_group()), cout = int(p.out_per_group());
+  const int chunk = int(blockIdx.x) % int(geo.block_chunks), g = int(blockIdx.x) / int(geo.block_chunks);
+
+  for (int e = tid; e < taps * KP * NP; e += threads) tap_sums[e] = 0.f;
+  for (int ph = tid; ph < geo.phases; ph += threads) wtaps[ph] = w_taps_of_phase<true>(p, geo.k_step[2], geo.i_step[2], ph);
+  const int x_vectors = geo.x_lines.lines_d * geo.x_lines.lines_h * KP * geo.x_lines.line_pitch * int(sizeof(scalar_t)) / 16;
+  for (int e = tid; e < x_vectors; e += threads) reinterpret_cast<uint4*>(x_lines)[e] = make_uint4(0, 0, 0, 0);
+  const int dy_vectors = geo.dy_lines.lines_h * NP * geo.dy_lines.line_pitch * int(sizeof(scalar_t)) / 16;
+  for (int e = tid; e < dy_vectors; e += threads) reinterpret_cast<uint4*>(dy_lines)[e] = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+
+  const int in_d = int(p.in_size[0]), in_h = int(p.in_size[1]), in_w = int(p.in_size[2]);
+  const int out_h = int(p.out_size[1]), out_w = int(p.out_size[2]);
+  const int s_h = int(p.stride[1]), p_h = int(p.padding[1]), d_h = int(p.dilation[1]), s_w = geo.phases;
+  const int xs1 = int(p.input_strides[1]), xs2 = int(p.input_strides[2]), xs3 = int(p.input_strides[3]),
+            xs4 = int(p.input_strides[4]);
+  const int ys1 = int(p.output_strides[1]), ys2 = int(p.output_strides[2]), ys3 = int(p.output_strides[3]),
+            ys4 = int(p.output_strides[4]);
+  const int x_pitch = geo.x_lines.line_pitch, dy_pitch = geo.dy_lines.line_pitch;
+  // This lane's A rows (input channels gid, gid + 8) and B columns (output channels 8 * nt + gid).
+  const int a_row0 = gid * x_pitch, a_row1 = (gid + 8) * x_pitch;
+  int b_col[NT];
+#pragma unroll
+  for (int nt = 0; nt < NT; ++nt) b_col[nt] = (8 * nt + gid) * dy_pitch;
+  const int64_t tile_begin = chunk * geo.tiles_per_block;
+  const int64_t tile_end = min(geo.tiles, tile_begin + geo.tiles_per_block);
+  const int64_t tiles_per_n = geo.tiles / p.batch;
+
+#pragma unroll 1
+  for (int64_t tile = tile_begin; tile < tile_end; ++tile) {
+    const int n = int(tile / tiles_per_n), in_n = int(tile % tiles_per_n);
+    const int od = in_n / geo.h_tiles, oh0 = (in_n % geo.h_tiles) * geo.rows_per_tile;
+    const int rows_here = min(geo.rows_per_tile, out_h - oh0);
+    const TapWalk<int> walk_d = forward_taps<int>(od, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
+                                                  in_d, geo.k_step[0], geo.i_step[0]);
+    const int first = oh0 + p_h - (KH - 1) * d_h;  // ih = (oh + p - kh * d) / s
+    const int h_lo = first <= 0 ? 0 : (first + s_h - 1) / s_h;
+    const int h_hi = min(in_h - 1, (oh0 + rows_here - 1 + p_h) / s_h);
+    const scalar_t* x_group = x + n * int(p.input_strides[0]) + g * cin * xs1;
+    const scalar_t* dy_group = dy + n * int(p.output_strides[0]) + g * cout * ys1;
+    stage_src_lines<scalar_t, KP>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo,
+                                  max(0, h_hi - h_lo + 1), x_lines, warp, geo.warps, lane);
+    const TapWalk<int> this_row{0, 1, od, 0, 1};
+    stage_src_lines<scalar_t, NP>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0, rows_here,
+                                  dy_lines, warp, geo.warps, lane);
+    cp_async_wait_all_groups();
+    __syncthreads();
+
+    const int items = walk_d.count * KH * s_w * geo.w_chunks;
+#pragma unroll 1
+    for (int item = warp; item < items; item += geo.warps) {
+      const int w_chunk = item % geo.w_chunks;
+      int rest = item / geo.w_chunks;
+      const int r = rest % s_w;
+      rest /= s_w;
+      const int kh = rest % KH, td = rest / KH;
+      const WTaps phase_taps = wtaps[r];
+      const int t_first = w_chunk * kGradWeightMaxWTaps;
+      const int t_count = min(kGradWeightMaxWTaps, phase_taps.count - t_first);
+      if (t_count <= 0) continue;
+      float acc[kGradWeightMaxWTaps][NT][4];
+      zero_tile(acc);
+      bool any_row = false;
+#pragma unroll 1
+      for (int row = 0; row < rows_here; ++row) {
+        const int ih_s = oh0 + row + p_h - kh * d_h;
+        if (ih_s < 0 || ih_s % s_h != 0 || ih_s / s_h >= in_h) continue;
+        any_row = true;
+        const scalar_t* x_line = x_lines + (td * geo.x_lines.lines_h + (ih_s / s_h - h_lo)) * KP * x_pitch +
+                                 geo.x_lines.halo + tig + (phase_taps.base + t_first * phase_taps.step);
+        const scalar_t* dy_row = dy_lines + row * NP * dy_pitch + s_w * tig + r;
+#pragma unroll 1
+        for (int js = 0; js < geo.j_steps; ++js) {
+          const int j0 = 8 * js;
+          uint32_t b_big[NT][2], b_small[NT][2];
+#pragma unroll
+          for (int nt = 0; nt < NT; ++nt) {
+            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + s_w * j0]), b_big[nt][0], b_small[nt][0]);
+            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + s_w * (j0 + 4)]), b_big[nt][1], b_small[nt][1]);
+          }
+#pragma unroll
+          for (int t = 0; t < kGradWeightMaxWTaps; ++t) {
+            if (t >= t_count) break;
+            const scalar_t* at = x_line + j0 + t * phase_taps.step;
+            uint32_t a_big[4], a_small[4];
+            split_tf32<kSplit, kWidened>(to_acc(at[a_row0]), a_big[0], a_small[0]);
+            split_tf32<kSplit, kWidened>(to_acc(at[a_row0 + 4]), a_big[2], a_small[2]);
+            if (KP == 16) {
+              split_tf32<kSplit, kWidened>(to_acc(at[a_row1]), a_big[1], a_small[1]);
+              split_tf32<kSplit, kWidened>(to_acc(at[a_row1 + 4]), a_big[3], a_small[3]);
+            } else {
+              a_big[1] = a_big[3] = a_small[1] = a_small[3] = 0u;
+            }
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) {
+              if (kSplit) {
+                float part[4] = {0.f, 0.f, 0.f, 0.f};
+                mma_m16n8<float>(part, a_small, b_big[nt]);
+                mma_m16n8<float>(part, a_big, b_small[nt]);
+                mma_m16n8<float>(part, a_big, b_big[nt]);
+#pragma unroll
+                for (int e = 0; e < 4; ++e) acc[t][nt][e] += part[e];
+              } else {
+                mma_m16n8<float>(acc[t][nt], a_big, b_big[nt]);
+              }
+            }
+          }
+        }
+      }
+      if (!any_row) continue;
+      // C fragments: rows (input channels) gid (elements 0, 1) and gid + 8 (2, 3), columns (output channels)
+      // 2 * tig and 2 * tig + 1.
+      const int kd = walk_d.k + td * walk_d.k_step;
+#pragma unroll
+      for (int t = 0; t < kGradWeightMaxWTaps; ++t) {
+        if (t >= t_count) break;
+        const int kw = phase_taps.kw0 + (t_first + t) * phase_taps.kw_step;
+        float* sums = tap_sums + ((kd * KH + kh) * KW + kw) * KP * NP;
+#pragma unroll
+        for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              if (KP == 8 && h == 1) continue;
+              sums[(gid + 8 * h) * NP + 8 * nt + 2 * tig + e] += acc[t][nt][2 * h + e];
+            }
+      }
+    }
+    __syncthreads();  // the sums are complete for this tile and the lines are restaged for the next
+  }
+  // This block's split: [C_in][C_out/g][KD][KH][KW], the group's input channels.
+  float* split = partial + int64_t(chunk) * p.in_channels * cout * taps;
+  for (int e = tid; e < cin * cout * taps; e += threads) {
+    const int tap = e % taps, co = (e / taps) % cout, ci = e / (taps * cout);
+    split[int64_t(g * cin + ci) * cout * taps + co * taps + tap] = tap_sums[(tap * KP + ci) * NP + co];
+  }
+}
+
 // The forward phase walks' steps per dim (conv_params.h forward_taps): k_step = s / gcd(s, d), i_step = d / gcd(s, d).
 void phase_walk_steps(const ConvTransposeParams& p, int (&k_step)[kSpatialDims], int (&i_step)[kSpatialDims]) {
   for (int i = 0; i < kSpatialDims; ++i) {
@@ -738,6 +924,132 @@ int lines_copy_elems(const ConvTransposeParams& p, bool forward, const void* src
   return 0;
 }
 
+// The largest bank conflict (distinct 32-bit words in one bank) of a fragment load whose 32 lanes read element
+// gid * pitch + lane_step * tig; the staged rows' pitches are chosen to minimise it.
+int fragment_conflict_ways(int64_t pitch, int lane_step, int element_bytes) {
+  int64_t words[32];
+  for (int lane = 0; lane < 32; ++lane) words[lane] = ((lane / 4) * pitch + lane_step * (lane % 4)) * element_bytes / 4;
+  int worst = 1;
+  for (int bank = 0; bank < 32; ++bank) {
+    int distinct = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      if (words[lane] % 32 != bank) continue;
+      bool seen = false;
+      for (int other = 0; other < lane; ++other) seen = seen || words[other] == words[lane];
+      distinct += seen ? 0 : 1;
+    }
+    worst = std::max(worst, distinct);
+  }
+  return worst;
+}
+
+// The smallest pitch >= needed (a multiple of 16 bytes, for the cp.async copies) with the fewest conflicts.
+int conflict_free_pitch(int64_t needed, int lane_step, int element_bytes) {
+  const int64_t align = 16 / element_bytes;
+  int64_t best = 0;
+  int best_ways = 1 << 30;
+  for (int64_t pitch = (needed + align - 1) / align * align; pitch < needed + 32 * align + align; pitch += align) {
+    const int ways = fragment_conflict_ways(pitch, lane_step, element_bytes);
+    if (ways < best_ways) best = pitch, best_ways = ways;
+  }
+  return int(best);
+}
+
+// Development only (read once per process): warps per grad_weight block and grad_output rows per tile at most.
+int grad_weight_lines_warps() {
+  static const int warps = std::min(kLinesMaxThreads / 32,
+                                    std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_WARPS", kLinesWarps)));
+  return warps;
+}
+int grad_weight_lines_max_rows() {
+  static const int rows = std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_ROWS", kLinesMaxRows));
+  return rows;
+}
+
+// The grad_weight lines form's geometry; blocks == 0 where it does not apply (more W phases than
+// kLinesMaxPhases, or the tap sums and a one-row tile do not fit kLinesMaxSharedBytes).
+GradWeightLinesGeometry make_grad_weight_lines_geometry(const ConvTransposeParams& p, int sm_count, int element_bytes,
+                                                        int64_t max_workspace_elems) {
+  GradWeightLinesGeometry geo;
+  geo.warps = grad_weight_lines_warps();
+  geo.phases = int(p.stride[2]);
+  if (geo.phases > kLinesMaxPhases || p.batch * p.in_spatial() * p.out_spatial() == 0) return geo;
+  phase_walk_steps(p, geo.k_step, geo.i_step);
+  const int64_t in_w = p.in_size[2], out_w = p.out_size[2];
+  const int64_t j_count = (out_w + geo.phases - 1) / geo.phases;  // positions of the longest phase
+  geo.j_steps = int((j_count + 7) / 8);
+  // Input W indices the items read: j + e(kw) for j in [0, 8 * j_steps), every tap of every phase.
+  int64_t e_lo = 0, e_hi = 0;
+  int max_taps = 0;
+  for (int phase = 0; phase < geo.phases; ++phase) {
+    const WTaps wt = w_taps_of_phase<true>(p, geo.k_step[2], geo.i_step[2], phase);
+    if (wt.count == 0) continue;
+    max_taps = std::max(max_taps, wt.count);
+    const int64_t last = wt.base + int64_t(wt.count - 1) * wt.step;
+    e_lo = std::min<int64_t>(e_lo, std::min<int64_t>(wt.base, last));
+    e_hi = std::max<int64_t>(e_hi, std::max<int64_t>(wt.base, last));
+  }
+  geo.w_chunks = std::max(1, (max_taps + kGradWeightMaxWTaps - 1) / kGradWeightMaxWTaps);
+  const int64_t align = 16 / element_bytes;
+  LinesGeometry& xl = geo.x_lines;
+  LinesGeometry& yl = geo.dy_lines;
+  xl.halo = int((-e_lo + align - 1) / align * align);
+  const int64_t x_needed = std::max<int64_t>(xl.halo + in_w, xl.halo + 8 * int64_t(geo.j_steps) + e_hi);
+  xl.line_pitch = conflict_free_pitch(x_needed, 1, element_bytes);  // A: lanes (channel gid, position tig)
+  yl.halo = 0;
+  yl.line_pitch = conflict_free_pitch(std::max<int64_t>(out_w, int64_t(geo.phases) * 8 * geo.j_steps), geo.phases,
+                                      element_bytes);  // B: lanes (channel gid, position s_w * tig)
+  const int64_t kp = mma_width(p.in_per_group()), np = mma_width(p.out_per_group());
+  const int64_t KD = p.kernel[0], KH = p.kernel[1];
+  xl.lines_d = int(std::min<int64_t>(p.in_size[0], (KD + geo.k_step[0] - 1) / geo.k_step[0]));
+  yl.lines_d = 1;
+  const int64_t sums_bytes = p.kernel_volume() * kp * np * 4;
+  const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
+  for (int rows = int(std::min<int64_t>(p.out_size[1], grad_weight_lines_max_rows())); rows >= 1; --rows) {
+    xl.lines_h = int(std::min<int64_t>(p.in_size[1], (rows - 1 + (KH - 1) * p.dilation[1]) / p.stride[1] + 1));
+    yl.lines_h = rows;
+    const int64_t x_bytes = int64_t(xl.lines_d) * xl.lines_h * kp * xl.line_pitch * element_bytes;
+    const int64_t dy_bytes = int64_t(rows) * np * yl.line_pitch * element_bytes;
+    const int64_t smem = (sums_bytes + 15) / 16 * 16 + wtaps_bytes + x_bytes + dy_bytes;
+    if (smem > kLinesMaxSharedBytes) continue;
+    geo.rows_per_tile = rows;
+    geo.wtaps_offset = int((sums_bytes + 15) / 16 * 16);
+    geo.x_offset = int(geo.wtaps_offset + wtaps_bytes);
+    geo.dy_offset = int(geo.x_offset + x_bytes);
+    geo.smem_bytes = smem;
+    break;
+  }
+  if (geo.smem_bytes == 0) return geo;
+  geo.h_tiles = int((p.out_size[1] + geo.rows_per_tile - 1) / geo.rows_per_tile);
+  geo.tiles = p.batch * p.out_size[0] * geo.h_tiles;
+  // Persistent blocks, about two per resident slot, within the workspace budget (one weight-sized split each).
+  const int64_t resident = std::max<int64_t>(
+      1, std::min<int64_t>(std::min<int64_t>(8, 64 / geo.warps), (228 * 1024) / (geo.smem_bytes + 1024)));
+  const int64_t want = int64_t(std::max(sm_count, 1)) * resident * 2;
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  int64_t chunks = std::min<int64_t>(geo.tiles, (want + p.groups - 1) / p.groups);
+  chunks = std::max<int64_t>(1, std::min<int64_t>(chunks, max_workspace_elems / std::max<int64_t>(weight_numel, 1)));
+  geo.tiles_per_block = (geo.tiles + chunks - 1) / chunks;
+  geo.block_chunks = (geo.tiles + geo.tiles_per_block - 1) / geo.tiles_per_block;
+  geo.blocks = p.groups * geo.block_chunks;
+  return geo;
+}
+
+template <typename scalar_t, bool kSplit, int KP, int NP>
+cudaError_t launch_grouped_mma_grad_weight_kernel(const ConvTransposeParams& p, const GradWeightLinesGeometry& base,
+                                                  const void* input, const void* grad_output, float* workspace,
+                                                  cudaStream_t stream) {
+  GradWeightLinesGeometry geo = base;
+  geo.x_lines.copy_elems = lines_copy_elems(p, true, input, int(sizeof(scalar_t)));
+  geo.dy_lines.copy_elems = lines_copy_elems(p, false, grad_output, int(sizeof(scalar_t)));
+  auto kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP>;
+  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
+  if (err != cudaSuccess) return err;
+  kernel<<<static_cast<unsigned int>(geo.blocks), 32 * geo.warps, static_cast<size_t>(geo.smem_bytes), stream>>>(
+      p, geo, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(grad_output), workspace);
+  return cudaGetLastError();
+}
+
 // TCONV_GROUPED_MMA_LINES=0 (development only, read once per process) keeps run 78's form everywhere.
 bool grouped_mma_lines_enabled() {
   static const bool enabled = development_switch("TCONV_GROUPED_MMA_LINES", 1) != 0;
@@ -827,6 +1139,58 @@ bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass
   // TF32 0.528 / 0.313; fam09 bf16 0.718 / 0.582). 3xTF32 runs three MMAs per product and wins only where each
   // output has many taps: L1-72 (13 per output) 0.532 / 0.473, while L1-73 (3.4) loses, 1.289 / 1.449.
   return dtype != DType::kFloat32 || !split_tf32 || taps_per_output(p) >= kLinesFp32MinTapsPerOutput;
+}
+
+bool grouped_mma_grad_weight_supported(const ConvTransposeParams& p, DType dtype) {
+  if (dtype == DType::kFloat64) return false;
+  const int64_t cin = p.in_per_group(), cout = p.out_per_group();
+  if (cin < 1 || cin > kGroupedMaxChannels || cout < 1 || cout > kGroupedMaxChannels) return false;
+  if (!grouped_offsets_fit(p)) return false;
+  if (p.batch * p.in_spatial() * p.out_spatial() == 0) return true;  // zeros, through one split
+  return make_grad_weight_lines_geometry(p, 1, dtype == DType::kFloat32 ? 4 : 2, int64_t(1) << 40).blocks > 0;
+}
+
+int64_t grouped_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                                int64_t max_workspace_elems) {
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  const GradWeightLinesGeometry geo =
+      make_grad_weight_lines_geometry(p, sm_count, dtype == DType::kFloat32 ? 4 : 2, max_workspace_elems);
+  return std::max<int64_t>(1, geo.blocks > 0 ? geo.block_chunks : 1) * weight_numel;
+}
+
+cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                                    const void* grad_output, void* grad_weight, float* workspace, int sm_count,
+                                    int64_t max_workspace_elems, cudaStream_t stream) {
+  if (!grouped_mma_grad_weight_supported(p, dtype)) return cudaErrorInvalidValue;
+  const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+  const int64_t weight_numel = sizes[0] * sizes[1] * sizes[2] * sizes[3] * sizes[4];
+  const GradWeightLinesGeometry geo =
+      make_grad_weight_lines_geometry(p, sm_count, dtype == DType::kFloat32 ? 4 : 2, max_workspace_elems);
+  if (geo.blocks == 0) {  // nothing to reduce (batch 0 or an empty side): one split of zeros
+    const cudaError_t err = cudaMemsetAsync(workspace, 0, size_t(weight_numel) * sizeof(float), stream);
+    if (err != cudaSuccess) return err;
+    return sum_splits(dtype, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
+  }
+  if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  const cudaError_t err = TCONV_MMA_WIDTH_SWITCH(p.in_per_group(), KP, [&] {
+    return TCONV_MMA_WIDTH_SWITCH(p.out_per_group(), NP, [&]() -> cudaError_t {
+      switch (dtype) {
+        case DType::kFloat32:
+          return split_tf32
+                     ? launch_grouped_mma_grad_weight_kernel<float, true, KP, NP>(p, geo, input, grad_output, workspace, stream)
+                     : launch_grouped_mma_grad_weight_kernel<float, false, KP, NP>(p, geo, input, grad_output, workspace, stream);
+        case DType::kFloat16:
+          return launch_grouped_mma_grad_weight_kernel<__half, false, KP, NP>(p, geo, input, grad_output, workspace, stream);
+        case DType::kBFloat16:
+          return launch_grouped_mma_grad_weight_kernel<__nv_bfloat16, false, KP, NP>(p, geo, input, grad_output, workspace,
+                                                                                     stream);
+        default:
+          return cudaErrorInvalidValue;
+      }
+    });
+  });
+  if (err != cudaSuccess) return err;
+  return sum_splits(dtype, workspace, geo.block_chunks, sizes, p.weight_strides, grad_weight, stream);
 }
 
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
