@@ -932,13 +932,14 @@ def test_grouped_grad_weight_deterministic(case):
     assert torch.equal(got[0], got[1])
 
 
+@pytest.mark.parametrize("algorithm", ["grouped", "grouped_mma"])
 @pytest.mark.parametrize("dims", [1, 2, 3])
-def test_grouped_grad_weight_batch_zero(dims, poison_allocator):
+def test_grouped_grad_weight_batch_zero(dims, algorithm, poison_allocator):
     """No positions to reduce: grad_weight is zeros (written, not left poisoned)."""
     x = torch.rand(0, 8, *([4] * dims), device="cuda")
     grad = torch.rand(0, 8, *([7] * dims), device="cuda")
     poison_allocator()
-    got = tconv_grad_weight("grouped", grad, x, [8, 4, *([3] * dims)], [2] * dims, [1] * dims, [1] * dims, 2)
+    got = tconv_grad_weight(algorithm, grad, x, [8, 4, *([3] * dims)], [2] * dims, [1] * dims, [1] * dims, 2)
     assert torch.equal(got, torch.zeros_like(got))
 
 
@@ -969,15 +970,6 @@ def test_grouped_mma_grad_weight_deterministic(mode):
     case = GROUPED_MMA_GRAD_WEIGHT_CASES[0]
     got = [check_grouped_grad_weight(case, mode, "contiguous", 13, None, algorithm="grouped_mma") for _ in range(2)]
     assert torch.equal(got[0], got[1])
-
-
-@pytest.mark.parametrize("dims", [1, 2, 3])
-def test_grouped_mma_grad_weight_batch_zero(dims, poison_allocator):
-    x = torch.rand(0, 8, *([4] * dims), device="cuda")
-    grad = torch.rand(0, 8, *([7] * dims), device="cuda")
-    poison_allocator()
-    got = tconv_grad_weight("grouped_mma", grad, x, [8, 4, *([3] * dims)], [2] * dims, [1] * dims, [1] * dims, 2)
-    assert torch.equal(got, torch.zeros_like(got))
 
 
 def test_grouped_mma_grad_weight_kernel_runs():
