@@ -4,7 +4,8 @@
 # row and runs it as its own `tconv bench` process (so rows of one precision spread over GPUs and processes;
 # each row still compares tconv with eager and cuDNN in one process, never across GPUs). No row starts with
 # less than MIN_ROW_S seconds left before DEADLINE_S (seconds after the script starts); rows not started stay
-# in $WORK/queue_left.txt. At the end `tconv summary --merge` writes one results file per precision.
+# in $WORK/queue_left.txt, with any row cut off at the deadline (QUEUE_FILE runs them next time; rows are taken in
+# the queue's order, so put the long ones first). At the end `tconv summary --merge` writes one results file per precision.
 # Everything lands in $OUT/results.tgz, refreshed every 20 s, so a call cut off still returns what finished.
 # Usage: OUT=dir TCONV_COMMIT=<sha> PRECISIONS="tf32 bf16 fp32" [PREAMBLE="cmd"] [SUITE=all]
 #        [PROBLEMS="stem ..."] [QUEUE_FILE=file of "precision problem" lines, e.g. a queue_left.txt]
@@ -60,7 +61,14 @@ worker() {
     CUDA_VISIBLE_DEVICES=$gpu timeout "$left" python3 -m tconv bench "$problem" --precision "$precision" \
       --no-compile --runs "${RUNS:-20}" --warmup "${WARMUP:-3}" --out "$WORK/rows/${precision}_$problem" 2>&1 \
       | grep -vE "^\s*$"
-    echo "=== exit ${PIPESTATUS[0]} ($(( SECONDS - start )) s)"
+    status=${PIPESTATUS[0]}
+    echo "=== exit $status ($(( SECONDS - start )) s)"
+    # A row cut off at the deadline leaves no usable file (run 269: an empty JSON stopped the summary): back
+    # to the queue's leftovers.
+    if [ "$status" = 124 ]; then
+      rm -rf "$WORK/rows/${precision}_$problem"
+      flock "$queue.lock" bash -c 'echo "$1" >> "$0"' "$WORK/queue_cut.txt" "$item"
+    fi
   done
 }
 
@@ -72,7 +80,7 @@ for ((g = 0; g < gpus; g++)); do
 done
 while kill -0 "${pids[@]}" 2>/dev/null; do sleep 20; pack; done
 wait
-cp "$queue" "$WORK/queue_left.txt"
+cat "$WORK/queue_cut.txt" "$queue" > "$WORK/queue_left.txt" 2>/dev/null
 for precision in ${PRECISIONS:-tf32}; do
   files=$(ls "$WORK"/rows/"${precision}"_*/bench_*.json 2>/dev/null)
   [ -n "$files" ] || continue

@@ -335,9 +335,11 @@ constexpr int kLinesMaxRows = 8;
 constexpr double kLinesFp32MinTapsPerOutput = 6.0;
 constexpr int kLinesMaxPhases = 16;  // dst W phases (forward: stride_w), the per-phase tap table
 constexpr int64_t kLinesMaxSharedBytes = 112 * 1024;  // two blocks per SM at most (228 KiB on sm_80 / sm_90)
-// Warps per block: 4 (measured in runs 264-267). Up to kLinesMaxThreads / 32 by TCONV_GROUPED_MMA_LINES_WARPS
-// (development only, unmeasured): more warps share one block's staged lines, so more warps fit an SM's shared memory.
-constexpr int kLinesWarps = 4;
+// Warps per block: more warps share one block's staged lines, so more warps fit an SM's shared memory. Run 269 (H100,
+// forward ms, 4 / 8 warps, 8 rows per tile): L1-73 TF32 1.097 / 0.923, bf16 1.143 / 1.063; L1-72 TF32 0.313 / 0.298,
+// bf16 0.318 / 0.301, 3xTF32 0.468 / 0.433; fam09 TF32 0.710 / 0.597, bf16 0.580 / 0.452. 16 rows with 8 warps won on
+// L1-72 (0.283) and lost on L1-73 (0.980), so rows stay 8. TCONV_GROUPED_MMA_LINES_WARPS (development only) sets it.
+constexpr int kLinesWarps = 8;
 constexpr int kLinesMaxThreads = 256;
 // Resident blocks of kLinesMaxThreads per SM asked of ptxas. Shared memory holds 4-warp blocks to 2-5 per SM (L1-73:
 // 4), so 2 (128 registers: 91-125, no spills; nvcc 13.0, sm_90); without a minimum ptxas capped the fp32 kernels at 72
@@ -601,7 +603,7 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
 constexpr int kGradWeightMaxWTaps = 4;
 
 struct GradWeightLinesGeometry {
-  int warps = kLinesWarps;
+  int warps = 4;
   int phases = 1;       // W phases of grad_output (stride_w)
   int w_chunks = 1;     // items per (kd, kh, phase): the phase's W taps in chunks of kGradWeightMaxWTaps
   int j_steps = 1;      // k8 steps over a phase's W positions j
@@ -956,9 +958,10 @@ int conflict_free_pitch(int64_t needed, int lane_step, int element_bytes) {
 }
 
 // Development only (read once per process): warps per grad_weight block and grad_output rows per tile at most.
+constexpr int kGradWeightLinesWarps = 4;  // first guess, unmeasured
 int grad_weight_lines_warps() {
-  static const int warps = std::min(kLinesMaxThreads / 32,
-                                    std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_WARPS", kLinesWarps)));
+  static const int warps = std::min(
+      kLinesMaxThreads / 32, std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_WARPS", kGradWeightLinesWarps)));
   return warps;
 }
 int grad_weight_lines_max_rows() {

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Run 270: the tensor-core grouped grad_weight (tconv_grouped_mma_grad_weight_kernel), first GPU run: its tests, the
 # sanitizers on it, then grad_weight alone against "auto" (the direct kernel) on the three grouped problems, with 8
-# warps and 4 rows per tile as variants. COMMIT=<sha> OUT=dir.
+# warps and 4 rows per tile as variants. Run as scripts/device_queue.sh's PREAMBLE (built already; logs to $WORK),
+# bounded by GRID_S seconds for the grouped_mma grid and sweeps at the end.
 set -uo pipefail
-export TORCH_CUDA_ARCH_LIST=9.0 PYTHONUNBUFFERED=1 TCONV_BUILD_DIR=/tmp/tconv_build TCONV_COMMIT=${COMMIT:?}
+OUT=$WORK
 t0=$SECONDS
-python3 -m pip install -q --no-deps --no-build-isolation -e . > /tmp/pip.log 2>&1 || { tail -30 /tmp/pip.log; exit 1; }
-MAX_JOBS=16 python3 -c "import tconv; tconv._build.load()" > $OUT/build.log 2>&1 || { grep -E "error|Error" $OUT/build.log | head -30; exit 1; }
-echo "build $((SECONDS-t0)) s"; python3 -m tconv digest; nvidia-smi --query-gpu=name --format=csv,noheader
+nvidia-smi --query-gpu=name --format=csv,noheader
 timeout 150 python3 -m pytest -q -rfE --maxfail=6 -p no:cacheprovider tests/test_conv_transpose_gpu.py \
   -k "grouped_mma_grad_weight or grouped_grad_weight_batch_zero or grouped_mma_lines or auto_picks_grouped" > $OUT/pytest_gw.log 2>&1
 echo "grad_weight tests rc $? ($((SECONDS-t0)) s)"; tail -1 $OUT/pytest_gw.log; grep -E "^FAILED|^ERROR|Error|assert" $OUT/pytest_gw.log | head -12
@@ -24,8 +23,7 @@ done
      --precision tf32 bf16 --algorithm grouped_mma --runs 10 | sed "s/^/WARPS=$1 ROWS=$2 /"
  done) > $OUT/gw_ab.log 2>&1
 cat $OUT/gw_ab.log | cut -c1-160
-left=$(( 570 - (SECONDS - t0) ))
-[ $left -gt 60 ] && timeout $left python3 -m pytest -q -rfE -p no:cacheprovider tests/test_conv_transpose_gpu.py \
+timeout ${GRID_S:-150} python3 -m pytest -q -rfE -p no:cacheprovider tests/test_conv_transpose_gpu.py \
   -k "grid_grouped and grouped_mma or random_sweep_grouped and grouped_mma or random_sweep and grouped_mma" > $OUT/pytest_grid.log 2>&1
 echo "grouped_mma grid/sweeps rc $? ($((SECONDS-t0)) s)"; tail -1 $OUT/pytest_grid.log; grep -E "^FAILED|^ERROR" $OUT/pytest_grid.log | head -12
 echo "done $((SECONDS-t0)) s"
