@@ -958,7 +958,10 @@ int conflict_free_pitch(int64_t needed, int lane_step, int element_bytes) {
 }
 
 // Development only (read once per process): warps per grad_weight block and grad_output rows per tile at most.
-constexpr int kGradWeightLinesWarps = 4;  // first guess, unmeasured
+// Warps per grad_weight block. Run 270 (H100, grad_weight ms, 4 / 8 warps, 8 rows per tile): L1-73 TF32 1.906 /
+// 1.375, bf16 2.214 / 1.981; L1-72 TF32 0.633 / 0.484, bf16 0.679 / 0.496; fam09 TF32 0.774 / 0.647, bf16 0.614 /
+// 0.675. 4 rows per tile (4 warps) won only L1-73 bf16 (1.936) and L1-72 TF32 (0.474), so 8 rows stay.
+constexpr int kGradWeightLinesWarps = 8;
 int grad_weight_lines_warps() {
   static const int warps = std::min(
       kLinesMaxThreads / 32, std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_WARPS", kGradWeightLinesWarps)));
@@ -1194,6 +1197,18 @@ cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, b
   });
   if (err != cudaSuccess) return err;
   return sum_splits(dtype, workspace, geo.block_chunks, sizes, p.weight_strides, grad_weight, stream);
+}
+
+bool grouped_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+  // Measured where the group's channels fill an 8 x 8 MMA block (L1-73, L1-72: 8 x 8; fam09: 8 x 16), as the lines
+  // forward's rule. Run 270 (H100, grad_weight ms, the direct kernel / this one at 4 warps): TF32 L1-73 2.602 /
+  // 1.906 (8 warps 1.375), L1-72 0.885 / 0.633 (0.484), fam09 1.332 / 0.774 (0.647); bf16 L1-73 4.324 / 2.214
+  // (1.981), L1-72 1.270 / 0.679 (0.496), fam09 2.242 / 0.614 (0.675). 3xTF32 runs three MMAs per product: it wins
+  // with two n8 tiles per A fragment (fam09 1.341 / 0.999) and loses at 8 x 8 (L1-73 2.600 / 2.701, L1-72 0.877 /
+  // 0.975), both at 4 warps; 8 warps in 3xTF32 were not measured.
+  if (!grouped_preferred(p) || p.in_per_group() * p.out_per_group() < 64) return false;
+  if (dtype == DType::kFloat32 && split_tf32 && p.out_per_group() <= 8) return false;
+  return grouped_mma_grad_weight_supported(p, dtype);
 }
 
 cudaError_t grouped_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
