@@ -172,12 +172,11 @@ bool use_grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const st
 
 // grad_weight's tensor-core grouped kernel (conv_transpose_grouped_mma.cu): under "grouped_mma" wherever it runs
 // (where it cannot, grad_weight follows "auto" there, as before it existed); under "auto" where
-// grouped_mma_grad_weight_preferred says it measured faster than the direct kernel (run 270).
-bool use_grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, bool allow_tf32,
-                                 const std::string& algorithm) {
+// grouped_mma_grad_weight_preferred says it measured faster than the direct kernel (runs 270-271).
+bool use_grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
   check_algorithm(algorithm);
   if (algorithm == "grouped_mma") return grouped_mma_grad_weight_supported(p, dtype);
-  return algorithm == "auto" && grouped_mma_grad_weight_preferred(p, dtype, !allow_tf32);
+  return algorithm == "auto" && grouped_mma_grad_weight_preferred(p, dtype);
 }
 
 // What both forward entries check and describe: 5-D CUDA tensors, an optional bias of C_out elements like input.
@@ -403,7 +402,7 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
-  if (use_grouped_mma_grad_weight(p, dtype, allow_tf32, algorithm)) {
+  if (use_grouped_mma_grad_weight(p, dtype, algorithm)) {
     const at::Tensor workspace =
         at::empty({grouped_mma_grad_weight_workspace_elems(p, dtype, sm_count, budget)}, acc_options);
     check_launch(grouped_mma_grad_weight(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr(),

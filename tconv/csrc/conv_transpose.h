@@ -199,7 +199,7 @@ cudaError_t grouped_mma_grad_input(const ConvTransposeParams& p, DType dtype, bo
 // (grouped_mma_grad_weight_workspace_elems, within max_workspace_elems where it allows one split per block),
 // summed in a fixed order (deterministic). fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
 bool grouped_mma_grad_weight_supported(const ConvTransposeParams& p, DType dtype);
-bool grouped_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype, bool split_tf32);  // "auto"
+bool grouped_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype);  // "auto", every precision mode
 int64_t grouped_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, int sm_count,
                                                 int64_t max_workspace_elems);
 cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,

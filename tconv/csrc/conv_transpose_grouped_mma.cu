@@ -1,5 +1,5 @@
-// Tensor-core gather kernels for few channels per group (<= 16 on each side: KernelBench L1-73 / L1-72,
-// 8 x 8 per group), forward and grad_input. The FFMA kernels of conv_transpose_grouped.cu issue one
+// Tensor-core kernels for few channels per group (<= 16 on each side: KernelBench L1-73 / L1-72, 8 x 8 per
+// group): the gather passes, forward and grad_input, and (at the end) grad_weight. The FFMA kernels of conv_transpose_grouped.cu issue one
 // FFMA per multiply-add (L1-73 forward: 7.25e9 of them, 1.43 ms against a 0.28 ms memory floor, run 64);
 // an m16n8k8 TF32 MMA is exactly one group's 8 x 8 channel block per tap, so here every multiply-add
 // runs on tensor cores and the kernel is left with the loads and the output write.
@@ -1199,15 +1199,14 @@ cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, b
   return sum_splits(dtype, workspace, geo.block_chunks, sizes, p.weight_strides, grad_weight, stream);
 }
 
-bool grouped_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
+bool grouped_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype) {
   // Measured where the group's channels fill an 8 x 8 MMA block (L1-73, L1-72: 8 x 8; fam09: 8 x 16), as the lines
   // forward's rule. Run 270 (H100, grad_weight ms, the direct kernel / this one at 4 warps): TF32 L1-73 2.602 /
   // 1.906 (8 warps 1.375), L1-72 0.885 / 0.633 (0.484), fam09 1.332 / 0.774 (0.647); bf16 L1-73 4.324 / 2.214
-  // (1.981), L1-72 1.270 / 0.679 (0.496), fam09 2.242 / 0.614 (0.675). 3xTF32 runs three MMAs per product: it wins
-  // with two n8 tiles per A fragment (fam09 1.341 / 0.999) and loses at 8 x 8 (L1-73 2.600 / 2.701, L1-72 0.877 /
-  // 0.975), both at 4 warps; 8 warps in 3xTF32 were not measured.
+  // (1.981), L1-72 1.270 / 0.679 (0.496), fam09 2.242 / 0.614 (0.675). 3xTF32 runs three MMAs per product: at 4
+  // warps it won with two n8 tiles per A fragment (fam09 1.341 / 0.999) and lost at 8 x 8 (L1-73 2.600 / 2.701, L1-72
+  // 0.877 / 0.975); at 8 warps it wins there too (run 271: L1-73 2.615 / 1.937, L1-72 0.881 / 0.730).
   if (!grouped_preferred(p) || p.in_per_group() * p.out_per_group() < 64) return false;
-  if (dtype == DType::kFloat32 && split_tf32 && p.out_per_group() <= 8) return false;
   return grouped_mma_grad_weight_supported(p, dtype);
 }
 
