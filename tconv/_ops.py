@@ -50,8 +50,11 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # stride 1 with a W kernel of 3, 5 or 7; both on fp16/bf16 too, k16; "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides
 # that are multiples of 8) and grad_weight's where their grids are large enough (csrc/igemm_config.h:
 # StripAutoRule, run 143); "grouped_mma" forces the tensor-core kernels for few channels
-# per group (forward and grad_input; grad_weight as under "auto"); "auto" takes them for the fp32 forward with
-# 9-16 output channels per group (fam09) and the FFMA ones elsewhere (run 78).
+# per group (forward, grad_input, and grad_weight where its kernel runs, as under "auto" elsewhere); "auto" takes
+# their forward for the fp32 forward with 9-16 output channels per group (fam09, run 78) and the lines form where
+# the group's channels fill an 8 x 8 block (runs 266-267), their grad_weight there in every mode (runs 270-271),
+# and the FFMA kernels elsewhere (csrc/conv_transpose_grouped_mma.cu: grouped_mma_preferred and
+# grouped_mma_grad_weight_preferred).
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma")
