@@ -5,7 +5,8 @@
 #   PREAMBLE="bash benchmarks/results/logs/session40-next_preamble.sh" DEADLINE_S=570 bash scripts/device_queue.sh
 # 1. bb4815a's grad_weight rule (3xTF32 at 8 x 8 on tensor cores) and its updated test, never run on a GPU.
 # 2. If session40-grad_weight_items.patch is applied (git apply, then commit): its switch test, then grad_weight alone
-#    with j parts 1/2 and the balanced item order 0/1 (TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS / _BALANCED).
+#    with j parts 1/2, the balanced item order 0/1 and de-interleaved grad_output rows 0/1
+#    (TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS / _BALANCED / _DEINTERLEAVE).
 # 3. If session39-lines_prefetch_a.patch is applied too: the lines tests and the three grouped forwards.
 # Logs go to $WORK (packed by the queue script).
 export OMP_NUM_THREADS=16
@@ -17,9 +18,10 @@ echo "rule, grad_weight and lines tests rc $? ($((SECONDS-t0)) s)"; tail -1 $WOR
 grep -E "^FAILED|^ERROR" $WORK/pytest_rule.log | head
 P="l1_73_convt3d_strided_padded_grouped l1_72_convt3d_asym_kernel_strided_padded_grouped fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256"
 (cd scripts
- for cfg in "1 0" "1 1" "2 0" "2 1"; do set -- $cfg
-   TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS=$1 TCONV_GROUPED_MMA_GRAD_WEIGHT_BALANCED=$2 timeout 80 python3 grad_weight_timing.py \
-     $P --precision tf32 bf16 fp32 --algorithm grouped_mma --runs 10 | sed "s/^/JPARTS=$1 BALANCED=$2 /"
+ for cfg in "1 0 0" "1 1 0" "2 0 0" "2 1 0" "1 0 1" "2 1 1"; do set -- $cfg
+   TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS=$1 TCONV_GROUPED_MMA_GRAD_WEIGHT_BALANCED=$2 TCONV_GROUPED_MMA_GRAD_WEIGHT_DEINTERLEAVE=$3 \
+     timeout 60 python3 grad_weight_timing.py $P --precision tf32 bf16 --algorithm grouped_mma --runs 10 \
+     | sed "s/^/JPARTS=$1 BALANCED=$2 DEINTERLEAVE=$3 /"
  done
  timeout 60 python3 quick_timing.py $P --precision tf32 bf16 --algorithm auto --runs 10 --warmup 2) > $WORK/ab.log 2>&1
 grep -E "grad_weight|fwd" $WORK/ab.log | sed 's/ \+/ /g' | cut -c1-170
