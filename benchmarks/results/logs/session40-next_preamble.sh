@@ -8,6 +8,7 @@
 #    with j parts 1/2, the balanced item order 0/1 and de-interleaved grad_output rows 0/1
 #    (TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS / _BALANCED / _DEINTERLEAVE).
 # 3. If session39-lines_prefetch_a.patch is applied too: the lines tests and the three grouped forwards.
+# 4. grad_input's lines form against the FFMA kernel at 8 warps (auto against grouped_mma, fwd+bwd).
 # Logs go to $WORK (packed by the queue script).
 export OMP_NUM_THREADS=16
 t0=$SECONDS
@@ -23,6 +24,9 @@ P="l1_73_convt3d_strided_padded_grouped l1_72_convt3d_asym_kernel_strided_padded
      timeout 60 python3 grad_weight_timing.py $P --precision tf32 bf16 --algorithm grouped_mma --runs 10 \
      | sed "s/^/JPARTS=$1 BALANCED=$2 DEINTERLEAVE=$3 /"
  done
- timeout 60 python3 quick_timing.py $P --precision tf32 bf16 --algorithm auto --runs 10 --warmup 2) > $WORK/ab.log 2>&1
+ # auto against grouped_mma: the same forward and grad_weight, so fwd+bwd differs by grad_input (FFMA under auto, the
+ # lines form forced; run 264 had the lines form slower on L1-73 at 4 warps, and the default is 8 warps since f72f6e6)
+ timeout 90 python3 quick_timing.py $P --precision tf32 bf16 --algorithm auto grouped_mma --runs 10 --warmup 2) \
+ > $WORK/ab.log 2>&1
 grep -E "grad_weight|fwd" $WORK/ab.log | sed 's/ \+/ /g' | cut -c1-170
 echo "preamble done $((SECONDS-t0)) s"
