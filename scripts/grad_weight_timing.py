@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 
 import torch
+from torch.nn.modules.conv import _ConvTransposeNd
 
 from dev_common import build_model, finish
 import tconv
@@ -17,8 +18,10 @@ from tconv.harness.timing import time_cuda
 
 
 def conv_of(model):
+    """The model's first transposed convolution (tconv's modules subclass torch's, as roofline.py relies on too);
+    its input is taken to be the problem's first input, as in the grouped problems this is for."""
     for module in model.modules():
-        if hasattr(module, "stride") and hasattr(module, "weight") and module.weight.dim() >= 3:
+        if isinstance(module, _ConvTransposeNd):
             return module
     raise ValueError("no transposed convolution in the model")
 

@@ -927,20 +927,17 @@ int lines_copy_elems(const ConvTransposeParams& p, bool forward, const void* src
 }
 
 // The largest bank conflict (distinct 32-bit words in one bank) of a fragment load whose 32 lanes read element
-// gid * pitch + lane_step * tig; the staged rows' pitches are chosen to minimise it.
+// gid * pitch + lane_step * tig; the staged rows' pitches are chosen to minimise it. Runs on the host per call
+// (geometry), so it counts each lane's word once against the earlier lanes: 32 x 32 steps.
 int fragment_conflict_ways(int64_t pitch, int lane_step, int element_bytes) {
   int64_t words[32];
-  for (int lane = 0; lane < 32; ++lane) words[lane] = ((lane / 4) * pitch + lane_step * (lane % 4)) * element_bytes / 4;
+  int per_bank[32] = {};
   int worst = 1;
-  for (int bank = 0; bank < 32; ++bank) {
-    int distinct = 0;
-    for (int lane = 0; lane < 32; ++lane) {
-      if (words[lane] % 32 != bank) continue;
-      bool seen = false;
-      for (int other = 0; other < lane; ++other) seen = seen || words[other] == words[lane];
-      distinct += seen ? 0 : 1;
-    }
-    worst = std::max(worst, distinct);
+  for (int lane = 0; lane < 32; ++lane) {
+    words[lane] = ((lane / 4) * pitch + lane_step * (lane % 4)) * element_bytes / 4;
+    bool seen = false;
+    for (int other = 0; other < lane; ++other) seen = seen || words[other] == words[lane];
+    if (!seen) worst = std::max(worst, ++per_bank[words[lane] % 32]);
   }
   return worst;
 }
@@ -953,6 +950,7 @@ int conflict_free_pitch(int64_t needed, int lane_step, int element_bytes) {
   for (int64_t pitch = (needed + align - 1) / align * align; pitch < needed + 32 * align + align; pitch += align) {
     const int ways = fragment_conflict_ways(pitch, lane_step, element_bytes);
     if (ways < best_ways) best = pitch, best_ways = ways;
+    if (best_ways == 1) break;  // conflict-free: no later pitch does better
   }
   return int(best);
 }
@@ -1138,7 +1136,7 @@ bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass
   if (dtype == DType::kFloat32 && p.out_per_group() > 8) return true;
   // Measured only where the group's channels fill an 8 x 8 MMA block (8 x 8 and 8 x 16); fewer stay on FFMA.
   if (p.in_per_group() * p.out_per_group() < 64 || !grouped_mma_lines_enabled() ||
-      make_lines_geometry(p, true, 1, dtype == DType::kFloat32 ? 4 : 2).blocks == 0)
+      make_lines_geometry(p, true, 1, element_bytes(dtype)).blocks == 0)
     return false;
   // The lines form with lines_staged_store's choice of store (run 267, H200, forward ms FFMA / lines): 16-bit data
   // and TF32 win everywhere measured (L1-73 bf16 1.359 / 0.968, TF32 1.280 / 1.093; L1-72 bf16 0.559 / 0.316,
@@ -1147,36 +1145,45 @@ bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass
   return dtype != DType::kFloat32 || !split_tf32 || taps_per_output(p) >= kLinesFp32MinTapsPerOutput;
 }
 
-bool grouped_mma_grad_weight_supported(const ConvTransposeParams& p, DType dtype) {
-  if (dtype == DType::kFloat64) return false;
+namespace {
+// What the grad_weight kernel takes before its geometry: fp32/fp16/bf16, 1-16 channels per group on each side,
+// 32-bit offsets.
+bool grad_weight_types_fit(const ConvTransposeParams& p, DType dtype) {
   const int64_t cin = p.in_per_group(), cout = p.out_per_group();
-  if (cin < 1 || cin > kGroupedMaxChannels || cout < 1 || cout > kGroupedMaxChannels) return false;
-  if (!grouped_offsets_fit(p)) return false;
-  if (p.batch * p.in_spatial() * p.out_spatial() == 0) return true;  // zeros, through one split
-  return make_grad_weight_lines_geometry(p, 1, dtype == DType::kFloat32 ? 4 : 2, int64_t(1) << 40).blocks > 0;
+  return dtype != DType::kFloat64 && cin >= 1 && cin <= kGroupedMaxChannels && cout >= 1 &&
+         cout <= kGroupedMaxChannels && grouped_offsets_fit(p);
+}
+bool nothing_to_reduce(const ConvTransposeParams& p) { return p.batch * p.in_spatial() * p.out_spatial() == 0; }
+}  // namespace
+
+bool grouped_mma_grad_weight_supported(const ConvTransposeParams& p, DType dtype) {
+  if (!grad_weight_types_fit(p, dtype)) return false;
+  if (nothing_to_reduce(p)) return true;  // zeros, through one split
+  return make_grad_weight_lines_geometry(p, 1, element_bytes(dtype), int64_t(1) << 40).blocks > 0;
 }
 
 int64_t grouped_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, int sm_count,
                                                 int64_t max_workspace_elems) {
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
   const GradWeightLinesGeometry geo =
-      make_grad_weight_lines_geometry(p, sm_count, dtype == DType::kFloat32 ? 4 : 2, max_workspace_elems);
+      make_grad_weight_lines_geometry(p, sm_count, element_bytes(dtype), max_workspace_elems);
   return std::max<int64_t>(1, geo.blocks > 0 ? geo.block_chunks : 1) * weight_numel;
 }
 
 cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
                                     const void* grad_output, void* grad_weight, float* workspace, int sm_count,
                                     int64_t max_workspace_elems, cudaStream_t stream) {
-  if (!grouped_mma_grad_weight_supported(p, dtype)) return cudaErrorInvalidValue;
+  if (!grad_weight_types_fit(p, dtype)) return cudaErrorInvalidValue;
   const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
   const int64_t weight_numel = sizes[0] * sizes[1] * sizes[2] * sizes[3] * sizes[4];
-  const GradWeightLinesGeometry geo =
-      make_grad_weight_lines_geometry(p, sm_count, dtype == DType::kFloat32 ? 4 : 2, max_workspace_elems);
-  if (geo.blocks == 0) {  // nothing to reduce (batch 0 or an empty side): one split of zeros
+  if (nothing_to_reduce(p)) {  // batch 0 or an empty side: one split of zeros
     const cudaError_t err = cudaMemsetAsync(workspace, 0, size_t(weight_numel) * sizeof(float), stream);
     if (err != cudaSuccess) return err;
     return sum_splits(dtype, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
   }
+  const GradWeightLinesGeometry geo =
+      make_grad_weight_lines_geometry(p, sm_count, element_bytes(dtype), max_workspace_elems);
+  if (geo.blocks == 0) return cudaErrorInvalidValue;  // the tap sums and a one-row tile do not fit
   if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const cudaError_t err = TCONV_MMA_WIDTH_SWITCH(p.in_per_group(), KP, [&] {
     return TCONV_MMA_WIDTH_SWITCH(p.out_per_group(), NP, [&]() -> cudaError_t {
