@@ -981,6 +981,41 @@ def test_grouped_mma_grad_weight_deterministic(mode):
     assert torch.equal(got[0], got[1])
 
 
+@pytest.mark.parametrize("parts,balanced,deinterleave", [(2, 1, 0), (3, 0, 1), (1, 1, 1), (1, 0, 1)])
+def test_grouped_mma_grad_weight_item_switches(parts, balanced, deinterleave):
+    """TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS / _BALANCED / _DEINTERLEAVE (development switches, read once per process,
+    so in a fresh interpreter): j parts with their own tap sums, the balanced item order and grad_output rows staged
+    by W phase agree with float64 in TF32 and 3xTF32, bit-identically on reruns."""
+    out = _run_isolated(
+        "import os\n"
+        f"os.environ['TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS'] = '{parts}'\n"
+        f"os.environ['TCONV_GROUPED_MMA_GRAD_WEIGHT_BALANCED'] = '{balanced}'\n"
+        f"os.environ['TCONV_GROUPED_MMA_GRAD_WEIGHT_DEINTERLEAVE'] = '{deinterleave}'\n"
+        "import torch, tconv\n"
+        "from tconv.harness.precision import precision_mode\n"
+        "torch.manual_seed(0)\n"
+        "bf16, cl = torch.bfloat16, torch.channels_last_3d\n"
+        "for shape, kernel, padding, op, mode, dtype in [((2, 32, 5, 9, 20), (3, 3, 3), (1, 1, 1), 0, 'tf32', torch.float32),\n"
+        "                                               ((1, 32, 3, 5, 9), (3, 5, 7), (1, 2, 3), 1, 'fp32', torch.float32),\n"
+        "                                               ((2, 32, 3, 7, 11), (3, 3, 3), (1, 1, 1), 1, 'tf32', bf16)]:\n"
+        "    x = torch.randn(*shape, device='cuda').to(dtype).double()\n"
+        "    w = torch.randn(32, 8, *kernel, device='cuda', dtype=torch.float64, requires_grad=True)\n"
+        "    y = torch.nn.functional.conv_transpose3d(x, w, None, 2, padding, op, 4)\n"
+        "    dy = torch.randn_like(y).to(dtype).double()\n"
+        "    ref = torch.autograd.grad(y, w, dy)[0]\n"
+        "    xs, dys = x.to(dtype), dy.to(dtype)\n"
+        "    if dtype == bf16:  # channels_last: element loads into the staged lines\n"
+        "        xs, dys = xs.contiguous(memory_format=cl), dys.contiguous(memory_format=cl)\n"
+        "    with precision_mode(mode), tconv._ops.use_algorithm('grouped_mma'):\n"
+        "        got = [tconv._ops.conv_transpose_grad_weight(dys, xs, list(w.shape), [2] * 3,\n"
+        "                                                     list(padding), [1] * 3, 4) for _ in range(2)]\n"
+        "    assert torch.equal(got[0], got[1])\n"
+        "    err = ((got[0].double() - ref).abs().max() / ref.abs().max()).item()\n"
+        "    assert err < {'tf32': 2e-3, 'fp32': 1e-6}[mode] * (8 if dtype == bf16 else 1), (mode, dtype, err)\n"
+        "    print(mode, dtype, 'error', err)\n")
+    assert out.count("error") == 3, out
+
+
 def test_grouped_mma_grad_weight_kernel_runs():
     x = torch.rand(1, 32, 4, 6, 8, device="cuda")
     grad = torch.rand(1, 32, 7, 11, 15, device="cuda")

@@ -512,36 +512,54 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
         // further (the forward's mul is 1: immediate offsets).
         const int row_mul = kForward ? 1 : wt.mul;
         const int w_at0 = (j0 + gid) * row_mul + wt.base + geo.halo;
-        int kd = walk_d.k;
-#pragma unroll 1
-        for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step) {
-          int kh = walk_h.k, ih = walk_h.idx;
-#pragma unroll 1
-          for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, ih += walk_h.idx_step) {
-            const scalar_t* line = lines + (td * geo.lines_h + (ih - h_lo)) * KP * pitch;
-            const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
-            int kw = wt.kw0;
-#pragma unroll 1
-            for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
-              uint32_t a_big[kTileM][KS][4], a_small[kTileM][KS][4];
+        // The phase's taps flattened (D walk x H walk x W taps); the next tap's A fragments are loaded before this
+        // tap's MMAs, so their shared-memory latency overlaps them (run 266: short-scoreboard waits on these loads were
+        // 27 % of the L1-73 TF32 stall samples). Two fragment buffers, the loop unrolled by two.
+        const int taps_here = walk_d.count * walk_h.count * wt.count;
+        auto load_a = [&](int td, int th, int t, uint32_t (&big)[kTileM][KS][4], uint32_t (&small)[kTileM][KS][4]) {
+          const int ih = walk_h.idx + th * walk_h.idx_step;
+          const scalar_t* line = lines + (td * geo.lines_h + (ih - h_lo)) * KP * pitch;
 #pragma unroll
-              for (int mt = 0; mt < kTileM; ++mt)
+          for (int mt = 0; mt < kTileM; ++mt)
 #pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                  if (mt >= tiles) continue;
-                  const int at = w_at0 + (16 * mt + 8 * h) * row_mul + t * wt.step;
+            for (int h = 0; h < 2; ++h) {
+              if (mt >= tiles) continue;
+              const int at = w_at0 + (16 * mt + 8 * h) * row_mul + t * wt.step;
 #pragma unroll
-                  for (int ks = 0; ks < KS; ++ks) {
-                    // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
-                    split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(
-                        to_acc(line[at + k_off[ks][0]]), a_big[mt][ks][h], a_small[mt][ks][h]);
-                    split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(
-                        to_acc(line[at + k_off[ks][1]]), a_big[mt][ks][2 + h], a_small[mt][ks][2 + h]);
-                  }
-                }
-              mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big, a_small, b_row + kw * (KP * NP), lane, tiles);
+              for (int ks = 0; ks < KS; ++ks) {
+                // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
+                split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(to_acc(line[at + k_off[ks][0]]),
+                                                                          big[mt][ks][h], small[mt][ks][h]);
+                split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(to_acc(line[at + k_off[ks][1]]),
+                                                                          big[mt][ks][2 + h], small[mt][ks][2 + h]);
+              }
             }
+        };
+        auto b_of = [&](int td, int th, int t) {
+          const int kd = walk_d.k + td * walk_d.k_step, kh = walk_h.k + th * walk_h.k_step;
+          return b_frags + ((kd * KH + kh) * KW + wt.kw0 + t * wt.kw_step) * (KP * NP);
+        };
+        auto advance = [&](int& td, int& th, int& t) {
+          if (++t == wt.count) {
+            t = 0;
+            if (++th == walk_h.count) th = 0, ++td;
           }
+        };
+        uint32_t a_big[2][kTileM][KS][4], a_small[2][kTileM][KS][4];
+        int td = 0, th = 0, t = 0;
+        if (taps_here > 0) load_a(0, 0, 0, a_big[0], a_small[0]);
+#pragma unroll 1
+        for (int it = 0; it < taps_here; it += 2) {
+          int td1 = td, th1 = th, t1 = t;
+          advance(td1, th1, t1);
+          if (it + 1 < taps_here) load_a(td1, th1, t1, a_big[1], a_small[1]);
+          mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big[0], a_small[0], b_of(td, th, t), lane, tiles);
+          if (it + 1 >= taps_here) break;
+          td = td1, th = th1, t = t1;
+          advance(td1, th1, t1);
+          if (it + 2 < taps_here) load_a(td1, th1, t1, a_big[0], a_small[0]);
+          mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big[1], a_small[1], b_of(td, th, t), lane, tiles);
+          td = td1, th = th1, t = t1;
         }
         // C fragments: rows gid (elements 0, 1) and gid + 8 (2, 3), channels 2 * tig and 2 * tig + 1.
         scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
@@ -607,6 +625,11 @@ struct GradWeightLinesGeometry {
   int phases = 1;       // W phases of grad_output (stride_w)
   int w_chunks = 1;     // items per (kd, kh, phase): the phase's W taps in chunks of kGradWeightMaxWTaps
   int j_steps = 1;      // k8 steps over a phase's W positions j
+  int j_parts = 1;      // items per (kd, kh, phase, chunk) along j, each with its own tap sums (added in order)
+  bool balanced = false;  // items in falling cost order (W phases by tap count), dealt to warps back and forth
+  // > 0: grad_output rows staged de-interleaved by W phase, phase r of a channel row at r * phase_pitch, so the B
+  // fragments read consecutive words (no 2-way conflicts at W stride 2); 0: rows staged as they are (cp.async).
+  int phase_pitch = 0;
   int k_step[kSpatialDims] = {1, 1, 1};
   int i_step[kSpatialDims] = {1, 1, 1};
   int rows_per_tile = 1, h_tiles = 1;
@@ -614,6 +637,7 @@ struct GradWeightLinesGeometry {
   int64_t tiles_per_block = 1, block_chunks = 1;
   LinesGeometry x_lines, dy_lines;  // staging of the input lines (KP channel rows) and grad_output rows (NP)
   int wtaps_offset = 0, x_offset = 0, dy_offset = 0;  // bytes into shared memory; the tap sums start at 0
+  int phase_order[kLinesMaxPhases] = {};  // W phases by falling tap count (balanced)
   int64_t blocks = 0, smem_bytes = 0;
 };
 
@@ -637,7 +661,8 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
   const int cin = int(p.in_per_group()), cout = int(p.out_per_group());
   const int chunk = int(blockIdx.x) % int(geo.block_chunks), g = int(blockIdx.x) / int(geo.block_chunks);
 
-  for (int e = tid; e < taps * KP * NP; e += threads) tap_sums[e] = 0.f;
+  const int sums_size = taps * KP * NP;  // one [tap][KP][NP] per j part
+  for (int e = tid; e < geo.j_parts * sums_size; e += threads) tap_sums[e] = 0.f;
   for (int ph = tid; ph < geo.phases; ph += threads) wtaps[ph] = w_taps_of_phase<true>(p, geo.k_step[2], geo.i_step[2], ph);
   const int x_vectors = geo.x_lines.lines_d * geo.x_lines.lines_h * KP * geo.x_lines.line_pitch * int(sizeof(scalar_t)) / 16;
   for (int e = tid; e < x_vectors; e += threads) reinterpret_cast<uint4*>(x_lines)[e] = make_uint4(0, 0, 0, 0);
@@ -653,6 +678,7 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
   const int ys1 = int(p.output_strides[1]), ys2 = int(p.output_strides[2]), ys3 = int(p.output_strides[3]),
             ys4 = int(p.output_strides[4]);
   const int x_pitch = geo.x_lines.line_pitch, dy_pitch = geo.dy_lines.line_pitch;
+  const int b_step = geo.phase_pitch > 0 ? 1 : s_w;  // staged elements between consecutive j of one phase
   // This lane's A rows (input channels gid, gid + 8) and B columns (output channels 8 * nt + gid).
   const int a_row0 = gid * x_pitch, a_row1 = (gid + 8) * x_pitch;
   int b_col[NT];
@@ -676,20 +702,56 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
     const scalar_t* dy_group = dy + n * int(p.output_strides[0]) + g * cout * ys1;
     stage_src_lines<scalar_t, KP>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo,
                                   max(0, h_hi - h_lo + 1), x_lines, warp, geo.warps, lane);
-    const TapWalk<int> this_row{0, 1, od, 0, 1};
-    stage_src_lines<scalar_t, NP>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0, rows_here,
-                                  dy_lines, warp, geo.warps, lane);
+    if (geo.phase_pitch > 0) {
+      // A warp per (row, channel), lanes along one phase's positions at a time (the other phases' words come from L1).
+#pragma unroll 1
+      for (int rk = warp; rk < rows_here * cout; rk += geo.warps) {
+        const int row = rk / cout, k = rk % cout;
+        const scalar_t* from = dy_group + od * ys2 + (oh0 + row) * ys3 + k * ys1;
+        scalar_t* to = dy_lines + (row * NP + k) * geo.dy_lines.line_pitch;
+        for (int r = 0; r < s_w; ++r)
+          for (int j = lane; s_w * j + r < out_w; j += 32) to[r * geo.phase_pitch + j] = __ldg(from + (s_w * j + r) * ys4);
+      }
+    } else {
+      const TapWalk<int> this_row{0, 1, od, 0, 1};
+      stage_src_lines<scalar_t, NP>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0, rows_here,
+                                    dy_lines, warp, geo.warps, lane);
+    }
     cp_async_wait_all_groups();
     __syncthreads();
 
-    const int items = walk_d.count * KH * s_w * geo.w_chunks;
+    const int items = walk_d.count * KH * s_w * geo.w_chunks * geo.j_parts;
+    const int steps_per_part = (geo.j_steps + geo.j_parts - 1) / geo.j_parts;
 #pragma unroll 1
-    for (int item = warp; item < items; item += geo.warps) {
-      const int w_chunk = item % geo.w_chunks;
-      int rest = item / geo.w_chunks;
-      const int r = rest % s_w;
-      rest /= s_w;
-      const int kh = rest % KH, td = rest / KH;
+    for (int round = 0;; ++round) {
+      // Balanced: the items come in falling cost order and odd rounds deal them from the last warp back, so the
+      // costliest items do not pile up on the first warps.
+      const int item = round * geo.warps + (geo.balanced && (round & 1) ? geo.warps - 1 - warp : warp);
+      if (item >= items) break;
+      int r, w_chunk, kh, td, j_part;
+      if (geo.balanced) {  // (phase rank, chunk, td, kh, j part), j part fastest
+        int rest = item;
+        j_part = rest % geo.j_parts;
+        rest /= geo.j_parts;
+        kh = rest % KH;
+        rest /= KH;
+        td = rest % walk_d.count;
+        rest /= walk_d.count;
+        w_chunk = rest % geo.w_chunks;
+        r = geo.phase_order[rest / geo.w_chunks];
+      } else {  // (td, kh, phase, chunk, j part), j part fastest
+        int rest = item;
+        j_part = rest % geo.j_parts;
+        rest /= geo.j_parts;
+        w_chunk = rest % geo.w_chunks;
+        rest /= geo.w_chunks;
+        r = rest % s_w;
+        rest /= s_w;
+        kh = rest % KH;
+        td = rest / KH;
+      }
+      const int js_begin = j_part * steps_per_part, js_end = min(geo.j_steps, js_begin + steps_per_part);
+      if (js_begin >= js_end) continue;
       const WTaps phase_taps = wtaps[r];
       const int t_first = w_chunk * kGradWeightMaxWTaps;
       const int t_count = min(kGradWeightMaxWTaps, phase_taps.count - t_first);
@@ -704,15 +766,15 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
         any_row = true;
         const scalar_t* x_line = x_lines + (td * geo.x_lines.lines_h + (ih_s / s_h - h_lo)) * KP * x_pitch +
                                  geo.x_lines.halo + tig + (phase_taps.base + t_first * phase_taps.step);
-        const scalar_t* dy_row = dy_lines + row * NP * dy_pitch + s_w * tig + r;
+        const scalar_t* dy_row = dy_lines + row * NP * dy_pitch + b_step * tig + (geo.phase_pitch > 0 ? r * geo.phase_pitch : r);
 #pragma unroll 1
-        for (int js = 0; js < geo.j_steps; ++js) {
+        for (int js = js_begin; js < js_end; ++js) {
           const int j0 = 8 * js;
           uint32_t b_big[NT][2], b_small[NT][2];
 #pragma unroll
           for (int nt = 0; nt < NT; ++nt) {
-            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + s_w * j0]), b_big[nt][0], b_small[nt][0]);
-            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + s_w * (j0 + 4)]), b_big[nt][1], b_small[nt][1]);
+            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + b_step * j0]), b_big[nt][0], b_small[nt][0]);
+            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + b_step * (j0 + 4)]), b_big[nt][1], b_small[nt][1]);
           }
 #pragma unroll
           for (int t = 0; t < kGradWeightMaxWTaps; ++t) {
@@ -751,7 +813,7 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
       for (int t = 0; t < kGradWeightMaxWTaps; ++t) {
         if (t >= t_count) break;
         const int kw = phase_taps.kw0 + (t_first + t) * phase_taps.kw_step;
-        float* sums = tap_sums + ((kd * KH + kh) * KW + kw) * KP * NP;
+        float* sums = tap_sums + j_part * sums_size + ((kd * KH + kh) * KW + kw) * KP * NP;
 #pragma unroll
         for (int nt = 0; nt < NT; ++nt)
 #pragma unroll
@@ -769,7 +831,9 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
   float* split = partial + int64_t(chunk) * p.in_channels * cout * taps;
   for (int e = tid; e < cin * cout * taps; e += threads) {
     const int tap = e % taps, co = (e / taps) % cout, ci = e / (taps * cout);
-    split[int64_t(g * cin + ci) * cout * taps + co * taps + tap] = tap_sums[(tap * KP + ci) * NP + co];
+    float sum = 0.f;
+    for (int part = 0; part < geo.j_parts; ++part) sum += tap_sums[part * sums_size + (tap * KP + ci) * NP + co];
+    split[int64_t(g * cin + ci) * cout * taps + co * taps + tap] = sum;
   }
 }
 
@@ -965,6 +1029,19 @@ int grad_weight_lines_warps() {
       kLinesMaxThreads / 32, std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_WARPS", kGradWeightLinesWarps)));
   return warps;
 }
+// Development only (read once per process): j parts per item (1-4) and the balanced item order (0/1).
+int grad_weight_lines_j_parts() {
+  static const int parts = std::min(4, std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS", 1)));
+  return parts;
+}
+bool grad_weight_lines_deinterleave() {
+  static const bool on = development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_DEINTERLEAVE", 0) != 0;
+  return on;
+}
+bool grad_weight_lines_balanced() {
+  static const bool balanced = development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_BALANCED", 0) != 0;
+  return balanced;
+}
 int grad_weight_lines_max_rows() {
   static const int rows = std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_ROWS", kLinesMaxRows));
   return rows;
@@ -994,6 +1071,13 @@ GradWeightLinesGeometry make_grad_weight_lines_geometry(const ConvTransposeParam
     e_hi = std::max<int64_t>(e_hi, std::max<int64_t>(wt.base, last));
   }
   geo.w_chunks = std::max(1, (max_taps + kGradWeightMaxWTaps - 1) / kGradWeightMaxWTaps);
+  geo.j_parts = std::min(grad_weight_lines_j_parts(), geo.j_steps);
+  geo.balanced = grad_weight_lines_balanced();
+  for (int rank = 0; rank < geo.phases; ++rank) geo.phase_order[rank] = rank;
+  std::stable_sort(geo.phase_order, geo.phase_order + geo.phases, [&](int a, int b) {
+    return w_taps_of_phase<true>(p, geo.k_step[2], geo.i_step[2], a).count >
+           w_taps_of_phase<true>(p, geo.k_step[2], geo.i_step[2], b).count;
+  });
   const int64_t align = 16 / element_bytes;
   LinesGeometry& xl = geo.x_lines;
   LinesGeometry& yl = geo.dy_lines;
@@ -1001,13 +1085,18 @@ GradWeightLinesGeometry make_grad_weight_lines_geometry(const ConvTransposeParam
   const int64_t x_needed = std::max<int64_t>(xl.halo + in_w, xl.halo + 8 * int64_t(geo.j_steps) + e_hi);
   xl.line_pitch = conflict_free_pitch(x_needed, 1, element_bytes);  // A: lanes (channel gid, position tig)
   yl.halo = 0;
-  yl.line_pitch = conflict_free_pitch(std::max<int64_t>(out_w, int64_t(geo.phases) * 8 * geo.j_steps), geo.phases,
-                                      element_bytes);  // B: lanes (channel gid, position s_w * tig)
+  if (geo.phases > 1 && grad_weight_lines_deinterleave()) {
+    geo.phase_pitch = 8 * geo.j_steps;  // every phase's positions, zeros after its last
+    yl.line_pitch = conflict_free_pitch(int64_t(geo.phases) * geo.phase_pitch, 1, element_bytes);  // (gid, tig)
+  } else {
+    yl.line_pitch = conflict_free_pitch(std::max<int64_t>(out_w, int64_t(geo.phases) * 8 * geo.j_steps), geo.phases,
+                                        element_bytes);  // B: lanes (channel gid, position s_w * tig)
+  }
   const int64_t kp = mma_width(p.in_per_group()), np = mma_width(p.out_per_group());
   const int64_t KD = p.kernel[0], KH = p.kernel[1];
   xl.lines_d = int(std::min<int64_t>(p.in_size[0], (KD + geo.k_step[0] - 1) / geo.k_step[0]));
   yl.lines_d = 1;
-  const int64_t sums_bytes = p.kernel_volume() * kp * np * 4;
+  const int64_t sums_bytes = int64_t(geo.j_parts) * p.kernel_volume() * kp * np * 4;
   const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
   for (int rows = int(std::min<int64_t>(p.out_size[1], grad_weight_lines_max_rows())); rows >= 1; --rows) {
     xl.lines_h = int(std::min<int64_t>(p.in_size[1], (rows - 1 + (KH - 1) * p.dilation[1]) / p.stride[1] + 1));
