@@ -981,7 +981,7 @@ def test_grouped_mma_grad_weight_deterministic(mode):
     assert torch.equal(got[0], got[1])
 
 
-@pytest.mark.parametrize("parts,balanced,deinterleave", [(2, 1, 0), (3, 0, 1), (1, 1, 1), (1, 0, 1)])
+@pytest.mark.parametrize("parts,balanced,deinterleave", [(2, 1, 0), (3, 0, 1), (1, 1, 1), (1, 0, 1), (1, 0, 0)])
 def test_grouped_mma_grad_weight_item_switches(parts, balanced, deinterleave):
     """TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS / _BALANCED / _DEINTERLEAVE (development switches, read once per process,
     so in a fresh interpreter): j parts with their own tap sums, the balanced item order and grad_output rows staged

@@ -1029,7 +1029,11 @@ int grad_weight_lines_warps() {
       kLinesMaxThreads / 32, std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_WARPS", kGradWeightLinesWarps)));
   return warps;
 }
-// Development only (read once per process): j parts per item (1-4) and the balanced item order (0/1).
+// Development only (read once per process): j parts per item (1-4), rows staged by W phase (0/1) and the balanced item
+// order (0/1). Run 272 (H200, grad_weight ms, TF32 / bf16), plain / balanced / 2 parts balanced / de-interleaved:
+// L1-73 1.398 / 2.020, 1.341 / 1.923, 1.382 / 1.975, 2.390 / 2.250; L1-72 0.503 / 0.514, 0.509 / 0.519, 0.564 / 0.574,
+// 0.670 / 0.684; fam09 0.673 / 0.500, 0.634 / 0.460, 0.697 / 0.489, 1.267 / 1.074. So the balanced order is the default,
+// with one part and rows as they lie.
 int grad_weight_lines_j_parts() {
   static const int parts = std::min(4, std::max(1, development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS", 1)));
   return parts;
@@ -1039,7 +1043,7 @@ bool grad_weight_lines_deinterleave() {
   return on;
 }
 bool grad_weight_lines_balanced() {
-  static const bool balanced = development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_BALANCED", 0) != 0;
+  static const bool balanced = development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_BALANCED", 1) != 0;
   return balanced;
 }
 int grad_weight_lines_max_rows() {
