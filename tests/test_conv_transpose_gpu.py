@@ -863,6 +863,46 @@ def test_grouped_mma_lines_kernel_runs():
         assert len({n for n in names if "tconv_grouped_mma_lines_kernel" in n}) == 2, names
 
 
+_LINES_SWITCH_CODE = (
+    "import os, sys\n"
+    "os.environ.update(dict(a.split('=') for a in sys.argv[2:]))\n"
+    "import torch, tconv\n"
+    "from tconv.harness.precision import precision_mode\n"
+    "results = []\n"
+    "for kernel, padding, op, spatial in [((3, 5, 7), (1, 2, 3), 1, (3, 10, 12)), ((3, 3, 3), (1, 1, 1), 0, (4, 12, 20))]:\n"
+    "    for mode, dtype in [('tf32', torch.float32), ('bf16', torch.bfloat16)]:\n"
+    "        torch.manual_seed(0)\n"
+    "        x = torch.randn(2, 32, *spatial, device='cuda').to(dtype)\n"
+    "        w = torch.randn(32, 8, *kernel, device='cuda').to(dtype)\n"
+    "        with precision_mode(mode), tconv._ops.use_algorithm('grouped_mma'):\n"
+    "            y = tconv.conv_transpose3d(x, w, None, 2, padding, op, 4)\n"
+    "            dy = torch.randn_like(y)\n"
+    "            gw = tconv._ops.conv_transpose_grad_weight(dy, x, list(w.shape), [2] * 3, list(padding), [1] * 3, 4)\n"
+    "        results += [y.cpu(), gw.cpu()]\n"
+    "torch.save(results, sys.argv[1])\n")
+
+
+@pytest.mark.parametrize("balanced,pre_rounded", [(0, 0), (0, 1), (1, 0)])
+def test_grouped_mma_lines_switches_bit_identical(balanced, pre_rounded, tmp_path):
+    """TCONV_GROUPED_MMA_LINES_BALANCED (the task deal) and TCONV_GROUPED_MMA_PRE_ROUNDED (fp32 lines rounded to TF32
+    once per tile, not per use) change no bit of the forward or the tensor-core grad_weight: each output sums the same
+    products in the same order. L1-72 and L1-73 patterns (phases as tasks; whole-row tasks with the staged store),
+    TF32 and bf16. Development switches are read once per process, hence fresh interpreters."""
+    import subprocess
+    import sys
+    paths = {}
+    for name, switches in (("default", []), ("switched", [f"TCONV_GROUPED_MMA_LINES_BALANCED={balanced}",
+                                                          f"TCONV_GROUPED_MMA_PRE_ROUNDED={pre_rounded}"])):
+        paths[name] = tmp_path / f"{name}.pt"
+        done = subprocess.run([sys.executable, "-c", _LINES_SWITCH_CODE, str(paths[name]), *switches],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+    default, switched = torch.load(paths["default"]), torch.load(paths["switched"])
+    assert len(default) == len(switched) == 8
+    for a, b in zip(default, switched):
+        assert torch.equal(a, b), (a - b).abs().max()
+
+
 # ---- grouped grad_weight (conv_transpose_grouped.cu tconv_grouped_grad_weight_kernel) ----
 
 def tconv_grad_weight(algorithm, grad, x, weight_shape, stride, padding, dilation, groups):

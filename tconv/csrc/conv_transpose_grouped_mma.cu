@@ -101,6 +101,9 @@ __device__ __forceinline__ void stage_b_fragments(const ConvTransposeParams& p, 
   const int KH = int(p.kernel[1]), KW = int(p.kernel[2]);
   const int taps = int(p.kernel_volume());
   const int cin = int(p.in_per_group()), cout = int(p.out_per_group());
+  // Unrolled so that several weight loads are in flight: run 273 (H100, ncu, L1-72 forward) had 4.5 % of the stall
+  // samples on this loop's one-load-at-a-time latency.
+#pragma unroll 4
   for (int e = int(threadIdx.x); e < taps * KP * NP; e += int(blockDim.x)) {
     const int half = e % 2, frag_lane = (e / 2) % 32;
     int rest = e / 64;
@@ -358,6 +361,8 @@ struct LinesGeometry {
   int copy_elems = 0;            // elements per cp.async (16 or 4 bytes); 0: element loads (strided or unaligned W)
   // Stores through a per-warp C tile in shared memory (whole rows, coalesced) instead of from the fragments.
   bool staged_store = false;
+  bool balanced = false;      // odd rounds of tasks dealt from the last warp back
+  bool split_phases = false;  // a task per W phase (fragments stored straight, balanced)
   int stage_pitch = 20;
   int wtaps_offset = 0, stage_offset = 0, lines_offset = 0;  // bytes into shared memory
   int64_t blocks = 0, smem_bytes = 0;
@@ -373,32 +378,26 @@ __device__ __forceinline__ void cp_async_bytes(void* smem, const void* gmem) {
 }
 __device__ __forceinline__ void cp_async_wait_all_groups() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
-// One tile's src lines into their slots: a warp per (D line, H line, channel) row, lanes along W. The row's
-// coordinates advance by carries, not divisions (run 265: three runtime divisions per row were 16 % of the
-// L1-73 forward's instructions).
-template <typename scalar_t, int KP>
-__device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
-                                                int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
-                                                const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
-                                                int warp, int warps, int lane) {
+// fp32 as the TF32 value an MMA operand needs (round to nearest), for lines staged pre-rounded.
+__device__ __forceinline__ float tf32_value(float v) { return __uint_as_float(to_tf32(v)); }
+template <typename scalar_t>
+__device__ __forceinline__ scalar_t tf32_value(scalar_t v) { return v; }
+
+// The staged rows of one tile, a warp per (D line, H line, channel) row: fn(td, hh, k) per row (D walk step, H line,
+// channel). The row's coordinates advance by carries, not divisions (run 265: three runtime divisions per row were
+// 16 % of the L1-73 forward's instructions).
+template <typename Fn>
+__device__ __forceinline__ void for_each_staged_row(int nk, const TapWalk<int>& walk_d, int nh, int warp, int warps,
+                                                    Fn fn) {
   if (nh <= 0) return;
   int k = warp, hh = 0, td = 0;  // row = (td * nh + hh) * nk + k, starting at this warp's first
   while (k >= nk) {
     k -= nk;
     if (++hh == nh) hh = 0, ++td;
   }
-  const int v = geo.copy_elems, copy_bytes = v * int(sizeof(scalar_t));
 #pragma unroll 1
   for (; td < walk_d.count;) {
-    const scalar_t* from = src_group + (walk_d.idx + td * walk_d.idx_step) * ss2 + (h_lo + hh) * ss3 + k * ss1;
-    scalar_t* to = lines + ((td * geo.lines_h + hh) * KP + k) * geo.line_pitch + geo.halo;
-    if (copy_bytes == 16) {
-      for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<16>(to + w, from + w);
-    } else if (copy_bytes == 4) {
-      for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<4>(to + w, from + w);
-    } else {
-      for (int w = lane; w < src_w; w += 32) to[w] = from[w * ss4];
-    }
+    fn(td, hh, k);
     k += warps;
     while (k >= nk) {
       k -= nk;
@@ -406,14 +405,64 @@ __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const 
     }
   }
 }
+// A staged row's W 0: slot (td, hh), channel row k.
+template <int KP, typename scalar_t>
+__device__ __forceinline__ scalar_t* staged_row(const LinesGeometry& geo, scalar_t* lines, int td, int hh, int k) {
+  return lines + ((td * geo.lines_h + hh) * KP + k) * geo.line_pitch + geo.halo;
+}
 
-template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
+// One tile's src lines into their slots, lanes along W: by cp.async where W is contiguous and aligned, else element
+// loads (rounded to TF32 on the way when kRound).
+template <typename scalar_t, int KP, bool kRound = false>
+__device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
+                                                int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
+                                                const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
+                                                int warp, int warps, int lane) {
+  const int v = geo.copy_elems, copy_bytes = v * int(sizeof(scalar_t));
+  for_each_staged_row(nk, walk_d, nh, warp, warps, [&](int td, int hh, int k) {
+    const scalar_t* from = src_group + (walk_d.idx + td * walk_d.idx_step) * ss2 + (h_lo + hh) * ss3 + k * ss1;
+    scalar_t* to = staged_row<KP>(geo, lines, td, hh, k);
+    if (copy_bytes == 16) {
+      for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<16>(to + w, from + w);
+    } else if (copy_bytes == 4) {
+      for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<4>(to + w, from + w);
+    } else {
+      for (int w = lane; w < src_w; w += 32) to[w] = kRound ? tf32_value(from[w * ss4]) : from[w * ss4];
+    }
+  });
+}
+
+// Rounds to TF32 in place what this thread's cp.async copies of stage_src_lines wrote (the same rows and lanes; after
+// cp.async.wait_all a thread sees its own copies), so the MMA loops read TF32 values instead of rounding every A / B
+// element at each use. The element-load path rounded on the way.
+template <int KP>
+__device__ __forceinline__ void round_staged_lines(const LinesGeometry& geo, int nk, const TapWalk<int>& walk_d,
+                                                   int nh, float* lines, int src_w, int warp, int warps, int lane) {
+  const int v = geo.copy_elems;
+  if (v == 0) return;
+  for_each_staged_row(nk, walk_d, nh, warp, warps, [&](int td, int hh, int k) {
+    float* to = staged_row<KP>(geo, lines, td, hh, k);
+    if (v == 4) {
+      for (int w = lane * 4; w < src_w; w += 128) {
+        float4 q = *reinterpret_cast<float4*>(to + w);
+        q.x = tf32_value(q.x), q.y = tf32_value(q.y), q.z = tf32_value(q.z), q.w = tf32_value(q.w);
+        *reinterpret_cast<float4*>(to + w) = q;
+      }
+    } else {
+      for (int w = lane; w < src_w; w += 32) to[w] = tf32_value(to[w]);
+    }
+  });
+}
+
+template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward, bool kPreRounded>
 __global__ void __launch_bounds__(kLinesMaxThreads, lines_min_blocks(KP, NP, kSplit))
 tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry geo, const scalar_t* __restrict__ src,
                                const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
                                scalar_t* __restrict__ dst) {
   constexpr int KS = KP / 8, NT = NP / 8;
   constexpr bool kRoundedWeights = !kSplit;
+  // A elements are TF32 values as staged: widened 16-bit data, or fp32 lines rounded once per tile (kPreRounded).
+  constexpr bool kRoundedA = !std::is_same<scalar_t, float>::value || kPreRounded;
   extern __shared__ __align__(16) float mma_smem[];
   const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
   const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -491,20 +540,30 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
       h_hi = min(src_h - 1, (h0 + rows_here - 1) * s_h - p_h + (KH - 1) * d_h);
     }
     const int nh = max(0, h_hi - h_lo + 1);
-    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp,
-                                  geo.warps, lane);
+    stage_src_lines<scalar_t, KP, kPreRounded>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines,
+                                               warp, geo.warps, lane);
     cp_async_wait_all_groups();
+    if constexpr (kPreRounded) round_staged_lines<KP>(geo, nk, walk_d, nh, lines, src_w, warp, geo.warps, lane);
     __syncthreads();
 
+    // Tasks: (row, W stretch), or (row, stretch, W phase) where each phase stores its own fragments. Balanced: odd
+    // rounds deal them from the last warp back, so rows (and phases) of unequal tap counts pair up across the rounds.
+    const int phase_tasks = geo.split_phases ? geo.phases : 1;
+    const int task_count = rows_here * geo.tasks_per_row * phase_tasks;
 #pragma unroll 1
-    for (int task = warp; task < rows_here * geo.tasks_per_row; task += geo.warps) {
-      const int r1 = h0 + task / geo.tasks_per_row, w_first = (task % geo.tasks_per_row) * geo.stage_w;
+    for (int round = 0;; ++round) {
+      const int task = round * geo.warps + (geo.balanced && (round & 1) ? geo.warps - 1 - warp : warp);
+      if (task >= task_count) break;
+      const int row_task = task / phase_tasks;
+      const int r1 = h0 + row_task / geo.tasks_per_row, w_first = (row_task % geo.tasks_per_row) * geo.stage_w;
+      const int phase_begin = geo.split_phases ? task % phase_tasks : 0;
+      const int phase_end = geo.split_phases ? phase_begin + 1 : geo.phases;
       const TapWalk<int> walk_h =
           kForward ? forward_taps<int>(r1, KH, s_h, p_h, d_h, src_h, geo.k_step[1], geo.i_step[1])
                    : grad_input_taps<int>(r1, KH, s_h, p_h, d_h, src_h);
       const int j0 = w_first / dst_step;
 #pragma unroll 1
-      for (int phase = 0; phase < geo.phases; ++phase) {
+      for (int phase = phase_begin; phase < phase_end; ++phase) {
         const WTaps wt = wtaps[phase];
         float acc[kTileM][NT][4];
         zero_tile(acc);
@@ -512,54 +571,39 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
         // further (the forward's mul is 1: immediate offsets).
         const int row_mul = kForward ? 1 : wt.mul;
         const int w_at0 = (j0 + gid) * row_mul + wt.base + geo.halo;
-        // The phase's taps flattened (D walk x H walk x W taps); the next tap's A fragments are loaded before this
-        // tap's MMAs, so their shared-memory latency overlaps them (run 266: short-scoreboard waits on these loads were
-        // 27 % of the L1-73 TF32 stall samples). Two fragment buffers, the loop unrolled by two.
-        const int taps_here = walk_d.count * walk_h.count * wt.count;
-        auto load_a = [&](int td, int th, int t, uint32_t (&big)[kTileM][KS][4], uint32_t (&small)[kTileM][KS][4]) {
-          const int ih = walk_h.idx + th * walk_h.idx_step;
-          const scalar_t* line = lines + (td * geo.lines_h + (ih - h_lo)) * KP * pitch;
-#pragma unroll
-          for (int mt = 0; mt < kTileM; ++mt)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-              if (mt >= tiles) continue;
-              const int at = w_at0 + (16 * mt + 8 * h) * row_mul + t * wt.step;
-#pragma unroll
-              for (int ks = 0; ks < KS; ++ks) {
-                // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
-                split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(to_acc(line[at + k_off[ks][0]]),
-                                                                          big[mt][ks][h], small[mt][ks][h]);
-                split_tf32<kSplit, !std::is_same<scalar_t, float>::value>(to_acc(line[at + k_off[ks][1]]),
-                                                                          big[mt][ks][2 + h], small[mt][ks][2 + h]);
-              }
-            }
-        };
-        auto b_of = [&](int td, int th, int t) {
-          const int kd = walk_d.k + td * walk_d.k_step, kh = walk_h.k + th * walk_h.k_step;
-          return b_frags + ((kd * KH + kh) * KW + wt.kw0 + t * wt.kw_step) * (KP * NP);
-        };
-        auto advance = [&](int& td, int& th, int& t) {
-          if (++t == wt.count) {
-            t = 0;
-            if (++th == walk_h.count) th = 0, ++td;
-          }
-        };
-        uint32_t a_big[2][kTileM][KS][4], a_small[2][kTileM][KS][4];
-        int td = 0, th = 0, t = 0;
-        if (taps_here > 0) load_a(0, 0, 0, a_big[0], a_small[0]);
+        // Taps in nested walks, each tap's A fragments loaded just before its MMAs. Session 39's form that loaded the
+        // next tap's fragments first (two buffers, flattened walks) ran slower on an H100 (run 273, ncu durations
+        // against run 271: L1-72 TF32 0.335 / 0.298 ms, L1-73 0.954 / 0.922, fam09 bf16 0.484 / 0.454): ptxas spilled
+        // 4-96 bytes and took 16 more registers for the second buffer.
+        int kd = walk_d.k;
 #pragma unroll 1
-        for (int it = 0; it < taps_here; it += 2) {
-          int td1 = td, th1 = th, t1 = t;
-          advance(td1, th1, t1);
-          if (it + 1 < taps_here) load_a(td1, th1, t1, a_big[1], a_small[1]);
-          mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big[0], a_small[0], b_of(td, th, t), lane, tiles);
-          if (it + 1 >= taps_here) break;
-          td = td1, th = th1, t = t1;
-          advance(td1, th1, t1);
-          if (it + 2 < taps_here) load_a(td1, th1, t1, a_big[0], a_small[0]);
-          mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big[1], a_small[1], b_of(td, th, t), lane, tiles);
-          td = td1, th = th1, t = t1;
+        for (int td = 0; td < walk_d.count; ++td, kd += walk_d.k_step) {
+          int kh = walk_h.k, ih = walk_h.idx;
+#pragma unroll 1
+          for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, ih += walk_h.idx_step) {
+            const scalar_t* line = lines + (td * geo.lines_h + (ih - h_lo)) * KP * pitch;
+            const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
+            int kw = wt.kw0;
+#pragma unroll 1
+            for (int t = 0; t < wt.count; ++t, kw += wt.kw_step) {
+              uint32_t a_big[kTileM][KS][4], a_small[kTileM][KS][4];
+#pragma unroll
+              for (int mt = 0; mt < kTileM; ++mt)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                  if (mt >= tiles) continue;
+                  const int at = w_at0 + (16 * mt + 8 * h) * row_mul + t * wt.step;
+#pragma unroll
+                  for (int ks = 0; ks < KS; ++ks) {
+                    // fragment rows gid / gid + 8 are elements 0,2 / 1,3; K words tig / tig + 4 are 0,1 / 2,3
+                    split_tf32<kSplit, kRoundedA>(to_acc(line[at + k_off[ks][0]]), a_big[mt][ks][h], a_small[mt][ks][h]);
+                    split_tf32<kSplit, kRoundedA>(to_acc(line[at + k_off[ks][1]]), a_big[mt][ks][2 + h],
+                                                  a_small[mt][ks][2 + h]);
+                  }
+                }
+              mma_tap<kSplit, kRoundedWeights, KS, NT>(acc, a_big, a_small, b_row + kw * (KP * NP), lane, tiles);
+            }
+          }
         }
         // C fragments: rows gid (elements 0, 1) and gid + 8 (2, 3), channels 2 * tig and 2 * tig + 1.
         scalar_t* dst_row = dst_group + r0 * ds2 + r1 * ds3;
@@ -641,13 +685,14 @@ struct GradWeightLinesGeometry {
   int64_t blocks = 0, smem_bytes = 0;
 };
 
-template <typename scalar_t, bool kSplit, int KP, int NP>
+template <typename scalar_t, bool kSplit, int KP, int NP, bool kPreRounded>
 __global__ void __launch_bounds__(kLinesMaxThreads, 1)
 tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeightLinesGeometry geo,
                                      const scalar_t* __restrict__ x, const scalar_t* __restrict__ dy,
                                      float* __restrict__ partial) {
   constexpr int NT = NP / 8;
   constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16: exact in TF32
+  constexpr bool kRoundedOperands = kWidened || kPreRounded;         // TF32 values as staged
   extern __shared__ __align__(16) float mma_smem[];
   char* smem = reinterpret_cast<char*>(mma_smem);
   float* tap_sums = mma_smem;  // [tap][KP][NP]
@@ -700,8 +745,10 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
     const int h_hi = min(in_h - 1, (oh0 + rows_here - 1 + p_h) / s_h);
     const scalar_t* x_group = x + n * int(p.input_strides[0]) + g * cin * xs1;
     const scalar_t* dy_group = dy + n * int(p.output_strides[0]) + g * cout * ys1;
-    stage_src_lines<scalar_t, KP>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo,
-                                  max(0, h_hi - h_lo + 1), x_lines, warp, geo.warps, lane);
+    const int x_rows = max(0, h_hi - h_lo + 1);
+    stage_src_lines<scalar_t, KP, kPreRounded>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo,
+                                               x_rows, x_lines, warp, geo.warps, lane);
+    const TapWalk<int> this_row{0, 1, od, 0, 1};
     if (geo.phase_pitch > 0) {
       // A warp per (row, channel), lanes along one phase's positions at a time (the other phases' words come from L1).
 #pragma unroll 1
@@ -710,14 +757,21 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
         const scalar_t* from = dy_group + od * ys2 + (oh0 + row) * ys3 + k * ys1;
         scalar_t* to = dy_lines + (row * NP + k) * geo.dy_lines.line_pitch;
         for (int r = 0; r < s_w; ++r)
-          for (int j = lane; s_w * j + r < out_w; j += 32) to[r * geo.phase_pitch + j] = __ldg(from + (s_w * j + r) * ys4);
+          for (int j = lane; s_w * j + r < out_w; j += 32) {
+            const scalar_t v = __ldg(from + (s_w * j + r) * ys4);
+            to[r * geo.phase_pitch + j] = kPreRounded ? tf32_value(v) : v;
+          }
       }
     } else {
-      const TapWalk<int> this_row{0, 1, od, 0, 1};
-      stage_src_lines<scalar_t, NP>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0, rows_here,
-                                    dy_lines, warp, geo.warps, lane);
+      stage_src_lines<scalar_t, NP, kPreRounded>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0,
+                                                 rows_here, dy_lines, warp, geo.warps, lane);
     }
     cp_async_wait_all_groups();
+    if constexpr (kPreRounded) {
+      round_staged_lines<KP>(geo.x_lines, cin, walk_d, x_rows, x_lines, in_w, warp, geo.warps, lane);
+      if (geo.phase_pitch == 0)
+        round_staged_lines<NP>(geo.dy_lines, cout, this_row, rows_here, dy_lines, out_w, warp, geo.warps, lane);
+    }
     __syncthreads();
 
     const int items = walk_d.count * KH * s_w * geo.w_chunks * geo.j_parts;
@@ -773,19 +827,19 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
           uint32_t b_big[NT][2], b_small[NT][2];
 #pragma unroll
           for (int nt = 0; nt < NT; ++nt) {
-            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + b_step * j0]), b_big[nt][0], b_small[nt][0]);
-            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + b_step * (j0 + 4)]), b_big[nt][1], b_small[nt][1]);
+            split_tf32<kSplit, kRoundedOperands>(to_acc(dy_row[b_col[nt] + b_step * j0]), b_big[nt][0], b_small[nt][0]);
+            split_tf32<kSplit, kRoundedOperands>(to_acc(dy_row[b_col[nt] + b_step * (j0 + 4)]), b_big[nt][1], b_small[nt][1]);
           }
 #pragma unroll
           for (int t = 0; t < kGradWeightMaxWTaps; ++t) {
             if (t >= t_count) break;
             const scalar_t* at = x_line + j0 + t * phase_taps.step;
             uint32_t a_big[4], a_small[4];
-            split_tf32<kSplit, kWidened>(to_acc(at[a_row0]), a_big[0], a_small[0]);
-            split_tf32<kSplit, kWidened>(to_acc(at[a_row0 + 4]), a_big[2], a_small[2]);
+            split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row0]), a_big[0], a_small[0]);
+            split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row0 + 4]), a_big[2], a_small[2]);
             if (KP == 16) {
-              split_tf32<kSplit, kWidened>(to_acc(at[a_row1]), a_big[1], a_small[1]);
-              split_tf32<kSplit, kWidened>(to_acc(at[a_row1 + 4]), a_big[3], a_small[3]);
+              split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row1]), a_big[1], a_small[1]);
+              split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row1 + 4]), a_big[3], a_small[3]);
             } else {
               a_big[1] = a_big[3] = a_small[1] = a_small[3] = 0u;
             }
@@ -877,6 +931,23 @@ int lines_warps() {
   return warps;
 }
 
+// Development only (read once per process): TCONV_GROUPED_MMA_LINES_BALANCED=0 deals the lines form's tasks in order,
+// a (row, stretch) per warp and round; TCONV_GROUPED_MMA_PRE_ROUNDED=0 rounds every fp32 A (and grad_weight B)
+// element to TF32 at each use instead of the staged lines once per tile.
+// Why balanced (run 273, H100, ncu): a row's tap count alternates with its parity where the H stride is 2 (L1-72: 3 or
+// 2 kh taps, L1-73: 2 or 1), so the warps holding the longer rows kept the others at the tile barrier: 10 % of the
+// L1-72 forward's stall samples, 12 % of L1-73's.
+// Why pre-rounded: the same profile had 4.5-8 % of the samples on F2FP (the TF32 rounding) in the MMA loops, one
+// per A element per tap, where each staged element feeds every tap and row that reads it.
+bool lines_balanced() {
+  static const bool on = development_switch("TCONV_GROUPED_MMA_LINES_BALANCED", 1) != 0;
+  return on;
+}
+bool pre_rounded_lines() {
+  static const bool on = development_switch("TCONV_GROUPED_MMA_PRE_ROUNDED", 1) != 0;
+  return on;
+}
+
 // TCONV_GROUPED_MMA_LINES_ROWS (development only, read once per process): dst H rows per tile at most, instead of
 // kLinesMaxRows.
 int lines_max_rows() {
@@ -944,6 +1015,8 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   const int64_t b_bytes = p.kernel_volume() * kp * np * 4;
   const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
   geo.staged_store = lines_staged_store(p, forward, element_bytes);
+  geo.balanced = lines_balanced();
+  geo.split_phases = geo.balanced && !geo.staged_store && geo.phases > 1;
   geo.stage_pitch = geo.stage_w + kStagePad;
   const int64_t dst_n = forward ? np : kp;  // padded, as the kernel's NP
   const int64_t stage_bytes = geo.staged_store ? (int64_t(geo.warps) * geo.stage_pitch + 1) * dst_n * 4 : 0;
@@ -1139,7 +1212,9 @@ cudaError_t launch_grouped_mma_grad_weight_kernel(const ConvTransposeParams& p, 
   GradWeightLinesGeometry geo = base;
   geo.x_lines.copy_elems = lines_copy_elems(p, true, input, int(sizeof(scalar_t)));
   geo.dy_lines.copy_elems = lines_copy_elems(p, false, grad_output, int(sizeof(scalar_t)));
-  auto kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP>;
+  auto kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP, false>;
+  if constexpr (std::is_same<scalar_t, float>::value && !kSplit)
+    if (pre_rounded_lines()) kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP, true>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
   if (err != cudaSuccess) return err;
   kernel<<<static_cast<unsigned int>(geo.blocks), 32 * geo.warps, static_cast<size_t>(geo.smem_bytes), stream>>>(
@@ -1171,7 +1246,9 @@ cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, int sm_count
     if (geo.blocks > 0) {
       if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
       geo.copy_elems = lines_copy_elems(p, kForward, src, element_bytes);
-      auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward>;
+      auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward, false>;
+      if constexpr (std::is_same<scalar_t, float>::value && !kSplit)
+        if (pre_rounded_lines()) kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward, true>;
       const cudaError_t err =
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
       if (err != cudaSuccess) return err;
