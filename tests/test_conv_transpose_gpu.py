@@ -824,6 +824,30 @@ def test_auto_picks_grouped_lines_forward(mode):
         assert "tconv_grouped_mma_lines_kernel" in l1_73, l1_73
 
 
+@pytest.mark.parametrize("mode", ["tf32", "bf16", "fp16"])
+def test_auto_picks_grouped_lines_grad_input(mode):
+    """grad_input under "auto" (run 272, H200): the lines form on 16-bit data with many taps per output (L1-72's 13:
+    fwd+bwd 1.347 -> 1.209 ms in bf16), the FFMA kernel with fp32 data (L1-72 TF32: 1.320 against 2.220) and with few
+    taps (L1-73's 3.4, bf16: 3.929 against 4.832)."""
+    dtype = dtype_of(mode)
+
+    def backward_names(kernel, padding):
+        x = torch.rand(1, 32, 3, 5, 8, device="cuda").to(dtype).requires_grad_()
+        w = torch.rand(32, 8, *kernel, device="cuda").to(dtype)
+        out = tconv.conv_transpose3d(x, w, None, 2, padding, 1, 4)
+        with precision(mode), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            torch.autograd.grad(out, x, torch.ones_like(out))
+            torch.cuda.synchronize()
+        return " ".join(e.name for e in prof.events())
+    l1_72 = backward_names((3, 5, 7), (1, 2, 3))
+    l1_73 = backward_names((3, 3, 3), 1)
+    assert "tconv_grouped_grad_input_kernel" in l1_73 and "tconv_grouped_mma_lines_kernel" not in l1_73, l1_73
+    if mode == "tf32":
+        assert "tconv_grouped_grad_input_kernel" in l1_72 and "tconv_grouped_mma_lines_kernel" not in l1_72, l1_72
+    else:
+        assert "tconv_grouped_mma_lines_kernel" in l1_72 and "tconv_grouped_grad_input_kernel" not in l1_72, l1_72
+
+
 # The tensor-core grouped kernels' "lines" form (conv_transpose_grouped_mma.cu: a block stages the src lines of a
 # tile of dst rows in shared memory). Several H tiles with a partial last one, D walks of one and two lines, H
 # stride and dilation (grad_input reads strided lines), 8 x 16 channels (two n8 tiles), and each copy path:

@@ -130,8 +130,8 @@ bool use_grad_weight_igemm(const ConvTransposeParams& p, DType dtype, const std:
 // The kernels for few channels per group (forward and grad_input): "grouped" forces the register-blocked
 // FFMA ones, "grouped_mma" the tensor-core ones. "auto" takes them ahead of the GEMMs where grouped_preferred
 // says the channel product is small: the tensor-core ones where grouped_mma_preferred says they measured
-// faster (forwards only: run 78's fp32 with 9-16 output channels per group, runs 266-267's lines form), else the
-// FFMA ones.
+// faster (forwards: run 78's fp32 with 9-16 output channels per group, runs 266-267's lines form; grad_input: the
+// lines form on 16-bit data with many taps per output, run 272), else the FFMA ones.
 enum class GroupedKernel { kNone, kFfma, kMma };
 GroupedKernel grouped_kernel(const ConvTransposeParams& p, DType dtype, GatherPass pass, bool allow_tf32,
                              const std::string& algorithm) {

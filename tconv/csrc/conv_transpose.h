@@ -178,8 +178,8 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
 // m16n8k8 MMAs on the group's (<= 16) x (<= 16) channel block per tap, 3xTF32 when split_tf32, fp16/bf16
 // widened exactly; no fp64. "auto" takes them only where grouped_mma_preferred says they measured faster
 // than the FFMA kernels (forwards: fp32 data with 9-16 output channels per group; the lines form for 16-bit
-// data, TF32, and 3xTF32 with many taps per output); elsewhere they run when forced ("grouped_mma") or picked
-// by tconv's autotune.
+// data, TF32, and 3xTF32 with many taps per output; grad_input: the lines form for 16-bit data with many taps per
+// output); elsewhere they run when forced ("grouped_mma") or picked by tconv's autotune.
 // The group's weights (channels padded to 8 or 16, fp32) plus four warps' C tiles (dst channels x
 // (stage_w + 4) floats; stage_w <= 128 up to W stride 8, 16 x stride above) fit in kGroupedMaxSharedBytes.
 // Blocks per SM the row split aims for: each block stages the group's weights once, then its warps run

@@ -336,6 +336,9 @@ constexpr int kLinesMaxRows = 8;
 // Taps per output (taps_per_output) from which fp32 data takes the lines form in 3xTF32 under "auto" and stores
 // straight from the fragments: L1-72's 13 and L1-73's 3.4 were measured (runs 266-267); between them, unmeasured.
 constexpr double kLinesFp32MinTapsPerOutput = 6.0;
+// Taps per output from which 16-bit grad_input takes the lines form under "auto" (grouped_mma_preferred): L1-72's 13
+// won and L1-73's 3.4 lost (run 272); between them, unmeasured.
+constexpr double kLinesGradInput16BitMinTapsPerOutput = 12.0;
 constexpr int kLinesMaxPhases = 16;  // dst W phases (forward: stride_w), the per-phase tap table
 constexpr int64_t kLinesMaxSharedBytes = 112 * 1024;  // two blocks per SM at most (228 KiB on sm_80 / sm_90)
 // Warps per block: more warps share one block's staged lines, so more warps fit an SM's shared memory. Run 269 (H100,
@@ -1300,7 +1303,16 @@ bool grouped_mma_supported(const ConvTransposeParams& p, DType dtype, GatherPass
 }
 
 bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass pass, bool split_tf32) {
-  if (pass != GatherPass::kForward || !grouped_mma_supported(p, dtype, pass)) return false;
+  if (!grouped_mma_supported(p, dtype, pass)) return false;
+  if (pass != GatherPass::kForward) {
+    // grad_input's lines form against the FFMA kernel (run 272, H200, fwd+bwd ms, FFMA / lines; the same forward and
+    // grad_weight): it won only on 16-bit data with many taps per output, L1-72 bf16 (13 taps) 1.347 / 1.209; it lost
+    // L1-72 in TF32 (1.320 / 2.220: fp32 lines of grad_output leave 2 dst rows per tile), L1-73 bf16 (3.4 taps)
+    // 3.929 / 4.832 and fam09 bf16 (2.5) 1.480 / 1.656.
+    return dtype != DType::kFloat32 && p.in_per_group() * p.out_per_group() >= 64 && grouped_mma_lines_enabled() &&
+           taps_per_output(p) >= kLinesGradInput16BitMinTapsPerOutput &&
+           make_lines_geometry(p, false, 1, element_bytes(dtype)).blocks > 0;
+  }
   // Run 78 (H200, run 78's form against the FFMA kernel): with two n8 tiles per A fragment (9-16 output channels
   // per group) fp32 data wins, fam09 (8 x 16) TF32 1.673 -> 0.866 ms and exact fp32 1.675 -> 1.281.
   if (dtype == DType::kFloat32 && p.out_per_group() > 8) return true;
