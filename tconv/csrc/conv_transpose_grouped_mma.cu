@@ -364,8 +364,7 @@ struct LinesGeometry {
   int copy_elems = 0;            // elements per cp.async (16 or 4 bytes); 0: element loads (strided or unaligned W)
   // Stores through a per-warp C tile in shared memory (whole rows, coalesced) instead of from the fragments.
   bool staged_store = false;
-  bool balanced = false;      // odd rounds of tasks dealt from the last warp back
-  bool split_phases = false;  // a task per W phase (fragments stored straight, balanced)
+  bool balanced = false;  // odd rounds of tasks dealt from the last warp back
   int stage_pitch = 20;
   int wtaps_offset = 0, stage_offset = 0, lines_offset = 0;  // bytes into shared memory
   int64_t blocks = 0, smem_bytes = 0;
@@ -380,11 +379,6 @@ __device__ __forceinline__ void cp_async_bytes(void* smem, const void* gmem) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem) : "memory");
 }
 __device__ __forceinline__ void cp_async_wait_all_groups() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
-
-// fp32 as the TF32 value an MMA operand needs (round to nearest), for lines staged pre-rounded.
-__device__ __forceinline__ float tf32_value(float v) { return __uint_as_float(to_tf32(v)); }
-template <typename scalar_t>
-__device__ __forceinline__ scalar_t tf32_value(scalar_t v) { return v; }
 
 // The staged rows of one tile, a warp per (D line, H line, channel) row: fn(td, hh, k) per row (D walk step, H line,
 // channel). The row's coordinates advance by carries, not divisions (run 265: three runtime divisions per row were
@@ -415,8 +409,8 @@ __device__ __forceinline__ scalar_t* staged_row(const LinesGeometry& geo, scalar
 }
 
 // One tile's src lines into their slots, lanes along W: by cp.async where W is contiguous and aligned, else element
-// loads (rounded to TF32 on the way when kRound).
-template <typename scalar_t, int KP, bool kRound = false>
+// loads.
+template <typename scalar_t, int KP>
 __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
                                                 int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
                                                 const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
@@ -430,42 +424,23 @@ __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const 
     } else if (copy_bytes == 4) {
       for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<4>(to + w, from + w);
     } else {
-      for (int w = lane; w < src_w; w += 32) to[w] = kRound ? tf32_value(from[w * ss4]) : from[w * ss4];
+      for (int w = lane; w < src_w; w += 32) to[w] = from[w * ss4];
     }
   });
 }
 
-// Rounds to TF32 in place what this thread's cp.async copies of stage_src_lines wrote (the same rows and lanes; after
-// cp.async.wait_all a thread sees its own copies), so the MMA loops read TF32 values instead of rounding every A / B
-// element at each use. The element-load path rounded on the way.
-template <int KP>
-__device__ __forceinline__ void round_staged_lines(const LinesGeometry& geo, int nk, const TapWalk<int>& walk_d,
-                                                   int nh, float* lines, int src_w, int warp, int warps, int lane) {
-  const int v = geo.copy_elems;
-  if (v == 0) return;
-  for_each_staged_row(nk, walk_d, nh, warp, warps, [&](int td, int hh, int k) {
-    float* to = staged_row<KP>(geo, lines, td, hh, k);
-    if (v == 4) {
-      for (int w = lane * 4; w < src_w; w += 128) {
-        float4 q = *reinterpret_cast<float4*>(to + w);
-        q.x = tf32_value(q.x), q.y = tf32_value(q.y), q.z = tf32_value(q.z), q.w = tf32_value(q.w);
-        *reinterpret_cast<float4*>(to + w) = q;
-      }
-    } else {
-      for (int w = lane; w < src_w; w += 32) to[w] = tf32_value(to[w]);
-    }
-  });
-}
-
-template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward, bool kPreRounded>
+template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
 __global__ void __launch_bounds__(kLinesMaxThreads, lines_min_blocks(KP, NP, kSplit))
 tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry geo, const scalar_t* __restrict__ src,
                                const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
                                scalar_t* __restrict__ dst) {
   constexpr int KS = KP / 8, NT = NP / 8;
   constexpr bool kRoundedWeights = !kSplit;
-  // A elements are TF32 values as staged: widened 16-bit data, or fp32 lines rounded once per tile (kPreRounded).
-  constexpr bool kRoundedA = !std::is_same<scalar_t, float>::value || kPreRounded;
+  // A elements are TF32 values as staged where they are widened 16-bit data. Rounding fp32 lines once per tile instead
+  // (in place after the copies) was slower: run 274 (H100), forward ms per use / per tile: L1-73 TF32 0.874 / 0.891,
+  // L1-72 0.304 / 0.308; the grad_weight kernel, both operands: L1-73 1.329 / 1.538, L1-72 0.507 / 0.554. The pass
+  // lengthens each tile's unoverlapped staging, and the F2FP it saves had issue slots to spare.
+  constexpr bool kRoundedA = !std::is_same<scalar_t, float>::value;
   extern __shared__ __align__(16) float mma_smem[];
   const int KD = int(p.kernel[0]), KH = int(p.kernel[1]), KW = int(p.kernel[2]);
   const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -543,30 +518,25 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
       h_hi = min(src_h - 1, (h0 + rows_here - 1) * s_h - p_h + (KH - 1) * d_h);
     }
     const int nh = max(0, h_hi - h_lo + 1);
-    stage_src_lines<scalar_t, KP, kPreRounded>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines,
-                                               warp, geo.warps, lane);
+    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp,
+                                  geo.warps, lane);
     cp_async_wait_all_groups();
-    if constexpr (kPreRounded) round_staged_lines<KP>(geo, nk, walk_d, nh, lines, src_w, warp, geo.warps, lane);
     __syncthreads();
 
-    // Tasks: (row, W stretch), or (row, stretch, W phase) where each phase stores its own fragments. Balanced: odd
-    // rounds deal them from the last warp back, so rows (and phases) of unequal tap counts pair up across the rounds.
-    const int phase_tasks = geo.split_phases ? geo.phases : 1;
-    const int task_count = rows_here * geo.tasks_per_row * phase_tasks;
+    // Tasks (row, W stretch), a round of one per warp. Balanced: odd rounds deal them from the last warp back, so rows
+    // of unequal tap counts pair up across the rounds.
+    const int task_count = rows_here * geo.tasks_per_row;
 #pragma unroll 1
     for (int round = 0;; ++round) {
       const int task = round * geo.warps + (geo.balanced && (round & 1) ? geo.warps - 1 - warp : warp);
       if (task >= task_count) break;
-      const int row_task = task / phase_tasks;
-      const int r1 = h0 + row_task / geo.tasks_per_row, w_first = (row_task % geo.tasks_per_row) * geo.stage_w;
-      const int phase_begin = geo.split_phases ? task % phase_tasks : 0;
-      const int phase_end = geo.split_phases ? phase_begin + 1 : geo.phases;
+      const int r1 = h0 + task / geo.tasks_per_row, w_first = (task % geo.tasks_per_row) * geo.stage_w;
       const TapWalk<int> walk_h =
           kForward ? forward_taps<int>(r1, KH, s_h, p_h, d_h, src_h, geo.k_step[1], geo.i_step[1])
                    : grad_input_taps<int>(r1, KH, s_h, p_h, d_h, src_h);
       const int j0 = w_first / dst_step;
 #pragma unroll 1
-      for (int phase = phase_begin; phase < phase_end; ++phase) {
+      for (int phase = 0; phase < geo.phases; ++phase) {
         const WTaps wt = wtaps[phase];
         float acc[kTileM][NT][4];
         zero_tile(acc);
@@ -688,14 +658,13 @@ struct GradWeightLinesGeometry {
   int64_t blocks = 0, smem_bytes = 0;
 };
 
-template <typename scalar_t, bool kSplit, int KP, int NP, bool kPreRounded>
+template <typename scalar_t, bool kSplit, int KP, int NP>
 __global__ void __launch_bounds__(kLinesMaxThreads, 1)
 tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeightLinesGeometry geo,
                                      const scalar_t* __restrict__ x, const scalar_t* __restrict__ dy,
                                      float* __restrict__ partial) {
   constexpr int NT = NP / 8;
   constexpr bool kWidened = !std::is_same<scalar_t, float>::value;  // fp16/bf16: exact in TF32
-  constexpr bool kRoundedOperands = kWidened || kPreRounded;         // TF32 values as staged
   extern __shared__ __align__(16) float mma_smem[];
   char* smem = reinterpret_cast<char*>(mma_smem);
   float* tap_sums = mma_smem;  // [tap][KP][NP]
@@ -749,8 +718,8 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
     const scalar_t* x_group = x + n * int(p.input_strides[0]) + g * cin * xs1;
     const scalar_t* dy_group = dy + n * int(p.output_strides[0]) + g * cout * ys1;
     const int x_rows = max(0, h_hi - h_lo + 1);
-    stage_src_lines<scalar_t, KP, kPreRounded>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo,
-                                               x_rows, x_lines, warp, geo.warps, lane);
+    stage_src_lines<scalar_t, KP>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo, x_rows, x_lines,
+                                  warp, geo.warps, lane);
     const TapWalk<int> this_row{0, 1, od, 0, 1};
     if (geo.phase_pitch > 0) {
       // A warp per (row, channel), lanes along one phase's positions at a time (the other phases' words come from L1).
@@ -760,21 +729,13 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
         const scalar_t* from = dy_group + od * ys2 + (oh0 + row) * ys3 + k * ys1;
         scalar_t* to = dy_lines + (row * NP + k) * geo.dy_lines.line_pitch;
         for (int r = 0; r < s_w; ++r)
-          for (int j = lane; s_w * j + r < out_w; j += 32) {
-            const scalar_t v = __ldg(from + (s_w * j + r) * ys4);
-            to[r * geo.phase_pitch + j] = kPreRounded ? tf32_value(v) : v;
-          }
+          for (int j = lane; s_w * j + r < out_w; j += 32) to[r * geo.phase_pitch + j] = __ldg(from + (s_w * j + r) * ys4);
       }
     } else {
-      stage_src_lines<scalar_t, NP, kPreRounded>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0,
-                                                 rows_here, dy_lines, warp, geo.warps, lane);
+      stage_src_lines<scalar_t, NP>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0, rows_here,
+                                    dy_lines, warp, geo.warps, lane);
     }
     cp_async_wait_all_groups();
-    if constexpr (kPreRounded) {
-      round_staged_lines<KP>(geo.x_lines, cin, walk_d, x_rows, x_lines, in_w, warp, geo.warps, lane);
-      if (geo.phase_pitch == 0)
-        round_staged_lines<NP>(geo.dy_lines, cout, this_row, rows_here, dy_lines, out_w, warp, geo.warps, lane);
-    }
     __syncthreads();
 
     const int items = walk_d.count * KH * s_w * geo.w_chunks * geo.j_parts;
@@ -830,19 +791,19 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
           uint32_t b_big[NT][2], b_small[NT][2];
 #pragma unroll
           for (int nt = 0; nt < NT; ++nt) {
-            split_tf32<kSplit, kRoundedOperands>(to_acc(dy_row[b_col[nt] + b_step * j0]), b_big[nt][0], b_small[nt][0]);
-            split_tf32<kSplit, kRoundedOperands>(to_acc(dy_row[b_col[nt] + b_step * (j0 + 4)]), b_big[nt][1], b_small[nt][1]);
+            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + b_step * j0]), b_big[nt][0], b_small[nt][0]);
+            split_tf32<kSplit, kWidened>(to_acc(dy_row[b_col[nt] + b_step * (j0 + 4)]), b_big[nt][1], b_small[nt][1]);
           }
 #pragma unroll
           for (int t = 0; t < kGradWeightMaxWTaps; ++t) {
             if (t >= t_count) break;
             const scalar_t* at = x_line + j0 + t * phase_taps.step;
             uint32_t a_big[4], a_small[4];
-            split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row0]), a_big[0], a_small[0]);
-            split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row0 + 4]), a_big[2], a_small[2]);
+            split_tf32<kSplit, kWidened>(to_acc(at[a_row0]), a_big[0], a_small[0]);
+            split_tf32<kSplit, kWidened>(to_acc(at[a_row0 + 4]), a_big[2], a_small[2]);
             if (KP == 16) {
-              split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row1]), a_big[1], a_small[1]);
-              split_tf32<kSplit, kRoundedOperands>(to_acc(at[a_row1 + 4]), a_big[3], a_small[3]);
+              split_tf32<kSplit, kWidened>(to_acc(at[a_row1]), a_big[1], a_small[1]);
+              split_tf32<kSplit, kWidened>(to_acc(at[a_row1 + 4]), a_big[3], a_small[3]);
             } else {
               a_big[1] = a_big[3] = a_small[1] = a_small[3] = 0u;
             }
@@ -934,20 +895,14 @@ int lines_warps() {
   return warps;
 }
 
-// Development only (read once per process): TCONV_GROUPED_MMA_LINES_BALANCED=0 deals the lines form's tasks in order,
-// a (row, stretch) per warp and round; TCONV_GROUPED_MMA_PRE_ROUNDED=0 rounds every fp32 A (and grad_weight B)
-// element to TF32 at each use instead of the staged lines once per tile.
-// Why balanced (run 273, H100, ncu): a row's tap count alternates with its parity where the H stride is 2 (L1-72: 3 or
-// 2 kh taps, L1-73: 2 or 1), so the warps holding the longer rows kept the others at the tile barrier: 10 % of the
-// L1-72 forward's stall samples, 12 % of L1-73's.
-// Why pre-rounded: the same profile had 4.5-8 % of the samples on F2FP (the TF32 rounding) in the MMA loops, one
-// per A element per tap, where each staged element feeds every tap and row that reads it.
+// The lines form's tasks dealt balanced (TCONV_GROUPED_MMA_LINES_BALANCED=0, development only, read once per process,
+// deals them in order). Why (run 273, H100, ncu): a row's tap count alternates with its parity where the H stride is
+// 2 (L1-73: 2 or 1 kh taps), and a warp's two rounds took two rows of one parity, so the warps holding the longer rows
+// kept the others at the tile barrier (12 % of the L1-73 forward's stall samples). Run 274 (H100, forward ms, in
+// order / balanced): L1-73 TF32 0.933 / 0.874, bf16 1.065 / 1.041; fam09 and L1-72 (one round per tile) unchanged.
+// A task per W phase where the fragments store straight, for L1-72's single round, lost: 0.297 / 0.304.
 bool lines_balanced() {
   static const bool on = development_switch("TCONV_GROUPED_MMA_LINES_BALANCED", 1) != 0;
-  return on;
-}
-bool pre_rounded_lines() {
-  static const bool on = development_switch("TCONV_GROUPED_MMA_PRE_ROUNDED", 1) != 0;
   return on;
 }
 
@@ -1019,7 +974,6 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
   geo.staged_store = lines_staged_store(p, forward, element_bytes);
   geo.balanced = lines_balanced();
-  geo.split_phases = geo.balanced && !geo.staged_store && geo.phases > 1;
   geo.stage_pitch = geo.stage_w + kStagePad;
   const int64_t dst_n = forward ? np : kp;  // padded, as the kernel's NP
   const int64_t stage_bytes = geo.staged_store ? (int64_t(geo.warps) * geo.stage_pitch + 1) * dst_n * 4 : 0;
@@ -1215,9 +1169,7 @@ cudaError_t launch_grouped_mma_grad_weight_kernel(const ConvTransposeParams& p, 
   GradWeightLinesGeometry geo = base;
   geo.x_lines.copy_elems = lines_copy_elems(p, true, input, int(sizeof(scalar_t)));
   geo.dy_lines.copy_elems = lines_copy_elems(p, false, grad_output, int(sizeof(scalar_t)));
-  auto kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP, false>;
-  if constexpr (std::is_same<scalar_t, float>::value && !kSplit)
-    if (pre_rounded_lines()) kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP, true>;
+  auto kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
   if (err != cudaSuccess) return err;
   kernel<<<static_cast<unsigned int>(geo.blocks), 32 * geo.warps, static_cast<size_t>(geo.smem_bytes), stream>>>(
@@ -1249,9 +1201,7 @@ cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, int sm_count
     if (geo.blocks > 0) {
       if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
       geo.copy_elems = lines_copy_elems(p, kForward, src, element_bytes);
-      auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward, false>;
-      if constexpr (std::is_same<scalar_t, float>::value && !kSplit)
-        if (pre_rounded_lines()) kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward, true>;
+      auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward>;
       const cudaError_t err =
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
       if (err != cudaSuccess) return err;

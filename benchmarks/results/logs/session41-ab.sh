@@ -13,7 +13,7 @@ MAX_JOBS=16 python3 -m tconv build > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/b
 python3 -m tconv info > "$OUT/info.txt" 2>&1
 echo "built $((SECONDS-t0)) s"
 timeout 240 python3 -m pytest -q -rfE --maxfail=6 -p no:cacheprovider tests/test_conv_transpose_gpu.py \
-  -k "switches_bit_identical or grouped_mma_lines or grouped_mma_grad_weight or auto_picks_grouped or grid_grouped and auto or random_sweep_grouped and auto" \
+  -k "balanced_bit_identical or grouped_mma_lines or grouped_mma_grad_weight or auto_picks_grouped or grid_grouped and auto or random_sweep_grouped and auto" \
   > "$OUT/pytest.log" 2>&1
 echo "tests rc $? ($((SECONDS-t0)) s)"; tail -1 "$OUT/pytest.log"; grep -E "^FAILED|^ERROR" "$OUT/pytest.log" | head
 P="l1_72_convt3d_asym_kernel_strided_padded_grouped l1_73_convt3d_strided_padded_grouped fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256"
