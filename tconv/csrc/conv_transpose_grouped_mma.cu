@@ -705,6 +705,7 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
     const int x_rows = max(0, h_hi - h_lo + 1);
     stage_src_lines<scalar_t, KP>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo, x_rows, x_lines,
                                   warp, geo.warps, lane);
+    const TapWalk<int> this_row{0, 1, od, 0, 1};
     if (geo.phase_pitch > 0) {
       // A warp per (row, channel), lanes along one phase's positions at a time (the other phases' words come from L1).
 #pragma unroll 1
@@ -716,7 +717,6 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
           for (int j = lane; s_w * j + r < out_w; j += 32) to[r * geo.phase_pitch + j] = __ldg(from + (s_w * j + r) * ys4);
       }
     } else {
-      const TapWalk<int> this_row{0, 1, od, 0, 1};
       stage_src_lines<scalar_t, NP>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0, rows_here,
                                     dy_lines, warp, geo.warps, lane);
     }
