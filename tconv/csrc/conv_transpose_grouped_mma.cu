@@ -380,25 +380,45 @@ __device__ __forceinline__ void cp_async_bytes(void* smem, const void* gmem) {
 }
 __device__ __forceinline__ void cp_async_wait_all_groups() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
-// One tile's src lines into their slots: a warp per (D line, H line, channel) row, lanes along W. The row's
-// coordinates advance by carries, not divisions (run 265: three runtime divisions per row were 16 % of the
-// L1-73 forward's instructions).
-template <typename scalar_t, int KP>
-__device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
-                                                int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
-                                                const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
-                                                int warp, int warps, int lane) {
+// The staged rows of one tile, a warp per (D line, H line, channel) row: fn(td, hh, k) per row (D walk step, H line,
+// channel). The row's coordinates advance by carries, not divisions (run 265: three runtime divisions per row were
+// 16 % of the L1-73 forward's instructions).
+template <typename Fn>
+__device__ __forceinline__ void for_each_staged_row(int nk, const TapWalk<int>& walk_d, int nh, int warp, int warps,
+                                                    Fn fn) {
   if (nh <= 0) return;
   int k = warp, hh = 0, td = 0;  // row = (td * nh + hh) * nk + k, starting at this warp's first
   while (k >= nk) {
     k -= nk;
     if (++hh == nh) hh = 0, ++td;
   }
-  const int v = geo.copy_elems, copy_bytes = v * int(sizeof(scalar_t));
 #pragma unroll 1
   for (; td < walk_d.count;) {
+    fn(td, hh, k);
+    k += warps;
+    while (k >= nk) {
+      k -= nk;
+      if (++hh == nh) hh = 0, ++td;
+    }
+  }
+}
+// A staged row's W 0: slot (td, hh), channel row k.
+template <int KP, typename scalar_t>
+__device__ __forceinline__ scalar_t* staged_row(const LinesGeometry& geo, scalar_t* lines, int td, int hh, int k) {
+  return lines + ((td * geo.lines_h + hh) * KP + k) * geo.line_pitch + geo.halo;
+}
+
+// One tile's src lines into their slots, lanes along W: by cp.async where W is contiguous and aligned, else element
+// loads.
+template <typename scalar_t, int KP>
+__device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
+                                                int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
+                                                const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
+                                                int warp, int warps, int lane) {
+  const int v = geo.copy_elems, copy_bytes = v * int(sizeof(scalar_t));
+  for_each_staged_row(nk, walk_d, nh, warp, warps, [&](int td, int hh, int k) {
     const scalar_t* from = src_group + (walk_d.idx + td * walk_d.idx_step) * ss2 + (h_lo + hh) * ss3 + k * ss1;
-    scalar_t* to = lines + ((td * geo.lines_h + hh) * KP + k) * geo.line_pitch + geo.halo;
+    scalar_t* to = staged_row<KP>(geo, lines, td, hh, k);
     if (copy_bytes == 16) {
       for (int w = lane * v; w < src_w; w += 32 * v) cp_async_bytes<16>(to + w, from + w);
     } else if (copy_bytes == 4) {
@@ -406,12 +426,7 @@ __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const 
     } else {
       for (int w = lane; w < src_w; w += 32) to[w] = from[w * ss4];
     }
-    k += warps;
-    while (k >= nk) {
-      k -= nk;
-      if (++hh == nh) hh = 0, ++td;
-    }
-  }
+  });
 }
 
 template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
