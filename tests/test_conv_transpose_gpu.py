@@ -896,31 +896,36 @@ _LINES_SWITCH_CODE = (
     "for kernel, padding, op, spatial in [((3, 5, 7), (1, 2, 3), 1, (3, 10, 12)), ((3, 3, 3), (1, 1, 1), 0, (3, 10, 70))]:\n"
     "    for mode, dtype in [('tf32', torch.float32), ('bf16', torch.bfloat16)]:\n"
     "        torch.manual_seed(0)\n"
-    "        x = torch.randn(2, 32, *spatial, device='cuda').to(dtype)\n"
+    "        x = torch.randn(2, 32, *spatial, device='cuda').to(dtype).requires_grad_()\n"
     "        w = torch.randn(32, 8, *kernel, device='cuda').to(dtype)\n"
     "        with precision_mode(mode), tconv._ops.use_algorithm('grouped_mma'):\n"
     "            y = tconv.conv_transpose3d(x, w, None, 2, padding, op, 4)\n"
     "            dy = torch.randn_like(y)\n"
-    "            gw = tconv._ops.conv_transpose_grad_weight(dy, x, list(w.shape), [2] * 3, list(padding), [1] * 3, 4)\n"
-    "        results += [y.cpu(), gw.cpu()]\n"
+    "            gx, = torch.autograd.grad(y, x, dy)\n"
+    "            gw = tconv._ops.conv_transpose_grad_weight(dy, x.detach(), list(w.shape), [2] * 3, list(padding), [1] * 3, 4)\n"
+    "        results += [y.detach().cpu(), gx.cpu(), gw.cpu()]\n"
     "torch.save(results, sys.argv[1])\n")
 
 
-def test_grouped_mma_lines_balanced_bit_identical(tmp_path):
-    """TCONV_GROUPED_MMA_LINES_BALANCED=0 (tasks dealt in order) changes no bit of the lines form's forward: each output
-    sums the same products in the same order, whichever warp runs it. L1-72's pattern (one round of tasks per tile) and
-    L1-73's with two W stretches per row (two rounds, the staged store), TF32 and bf16, with the tensor-core
-    grad_weight alongside. Development switches are read once per process, hence fresh interpreters."""
+@pytest.mark.parametrize("switch", ["TCONV_GROUPED_MMA_LINES_BALANCED=0", "TCONV_GROUPED_MMA_LINES_BUFFERS=2",
+                                    "TCONV_GROUPED_MMA_LINES_BLOCKS=3"])
+def test_grouped_mma_lines_switches_bit_identical(switch, tmp_path):
+    """The lines form's development switches change no bit of its forward or grad_input: each output sums the same
+    products in the same order, whichever warp runs it and however the rows are tiled. BALANCED=0 deals the tasks in
+    order; BUFFERS=2 stages the next tile's lines during this one (smaller tiles); BLOCKS=3 runs the 8 x 8 kernels
+    built for three blocks per SM (80 registers, tiles within 74 KiB). L1-72's pattern (one round of tasks
+    per tile) and L1-73's with two W stretches per row (two rounds, the staged store), TF32 and bf16, with the
+    tensor-core grad_weight alongside. Development switches are read once per process, hence fresh interpreters."""
     import subprocess
     import sys
     paths = {}
-    for name, switches in (("default", []), ("switched", ["TCONV_GROUPED_MMA_LINES_BALANCED=0"])):
+    for name, switches in (("default", []), ("switched", [switch])):
         paths[name] = tmp_path / f"{name}.pt"
         done = subprocess.run([sys.executable, "-c", _LINES_SWITCH_CODE, str(paths[name]), *switches],
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-3000:]
     default, switched = torch.load(paths["default"]), torch.load(paths["switched"])
-    assert len(default) == len(switched) == 8
+    assert len(default) == len(switched) == 12
     for a, b in zip(default, switched):
         assert torch.equal(a, b), (a - b).abs().max()
 
