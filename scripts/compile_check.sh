@@ -19,7 +19,8 @@ nvcc_logged() {  # log file, nvcc arguments...
 torch_nvcc_flags=(-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_BFLOAT16_CONVERSIONS__
   -D__CUDA_NO_HALF2_OPERATORS__ --expt-relaxed-constexpr)
 # sm_90 (without the Hopper-only wgmma kernels) and sm_90a with them (TCONV_WGMMA), as _build.py builds.
-for src in tconv/csrc/*.cu; do
+# CUDA_SOURCES (space-separated) limits the nvcc part to some files, e.g. with PTXAS_TABLE=update.
+for src in ${CUDA_SOURCES:-tconv/csrc/*.cu}; do
   name="$(basename "$src")"
   echo "nvcc sm_80+sm_90: $src"
   nvcc_logged "$work/ptxas_$name.log" -std=c++17 -O3 -Xptxas -warn-spills "${torch_nvcc_flags[@]}" \
@@ -30,7 +31,8 @@ for src in tconv/csrc/*.cu; do
     -gencode=arch=compute_90a,code=sm_90a -c "$src" -o "$work/$name.90a.o"
 done
 # Registers and spills of every kernel against scripts/ptxas_registers.txt (why: scripts/ptxas_registers.py).
-# PTXAS_TABLE=write rewrites the table instead, after an intended change.
+# PTXAS_TABLE=write rewrites the table instead, after an intended change; PTXAS_TABLE=update rewrites only the rows
+# of the compiled files (with CUDA_SOURCES).
 nvcc_version="$("$NVCC" --version | sed -n 's/.*, V\([0-9][0-9.]*\).*/\1/p')"
 python3 scripts/ptxas_registers.py "--${PTXAS_TABLE:-check}" scripts/ptxas_registers.txt \
   --nvcc-version "${nvcc_version:-unknown}" "$work"/ptxas_*.log

@@ -8,6 +8,10 @@ scripts/ptxas_registers.txt. Any difference fails the check. If the change is in
 
     python3 scripts/ptxas_registers.py --check scripts/ptxas_registers.txt --nvcc-version 13.0.88 LOG...
     python3 scripts/ptxas_registers.py --write scripts/ptxas_registers.txt --nvcc-version 13.0.88 LOG...
+    python3 scripts/ptxas_registers.py --update scripts/ptxas_registers.txt --nvcc-version 13.0.88 LOG...
+
+--update replaces only the rows of the source files the logs cover (a full refresh compiles every file, ~25 min on
+CI's 2 cores; `CUDA_SOURCES=tconv/csrc/x.cu PTXAS_TABLE=update bash scripts/compile_check.sh` compiles one).
 
 Both modes also fail where ptxas reports a wgmma performance loss, in its C75xx info lines: serialized wgmmas
 (C7511 "wgmma.mma_async instructions are serialized due to ..."; notes/perf.md met C7512 and C7515 too) or a
@@ -107,6 +111,20 @@ def read_table(path: Path) -> Tuple[str, Dict[Key, Counts]]:
     return lines[0][len(HEADER):].strip(), table
 
 
+def source_file(name: str) -> str:
+    """The source file a stable kernel name comes from ('' where it has no anonymous namespace)."""
+    match = re.search(r"_GLOBAL__N_(.+?_cu)_", name)
+    return match.group(1) if match else ""
+
+
+def updated(expected: Dict[Key, Counts], got: Dict[Key, Counts]) -> Dict[Key, Counts]:
+    """The table with every row of the files in `got` replaced by `got`'s rows (kernels removed from those
+    files leave the table too)."""
+    files = {source_file(name) for _, name in got}
+    kept = {key: counts for key, counts in expected.items() if source_file(key[1]) not in files}
+    return {**kept, **got}
+
+
 def differences(expected: Dict[Key, Counts], got: Dict[Key, Counts]) -> list:
     """Readable lines for every kernel added, removed or with other counts."""
     out = []
@@ -125,6 +143,7 @@ def main(argv=None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", type=Path, metavar="TABLE")
     mode.add_argument("--write", type=Path, metavar="TABLE")
+    mode.add_argument("--update", type=Path, metavar="TABLE")
     parser.add_argument("--nvcc-version", required=True, help="the version of the nvcc that wrote the logs")
     parser.add_argument("logs", nargs="+", type=Path)
     args = parser.parse_args(argv)
@@ -140,6 +159,17 @@ def main(argv=None) -> int:
     if args.write:
         args.write.write_text(format_table(got, args.nvcc_version))
         print(f"ptxas_registers: wrote {len(got)} kernels to {args.write}")
+        return 0
+    if args.update:
+        version, expected = read_table(args.update)
+        if version != args.nvcc_version:
+            print(f"ptxas_registers: the table is from nvcc {version}, this is nvcc {args.nvcc_version}: "
+                  f"refresh it whole (--write)", file=sys.stderr)
+            return 1
+        table = updated(expected, got)
+        args.update.write_text(format_table(table, args.nvcc_version))
+        print(f"ptxas_registers: updated {args.update}: {len(differences(expected, table))} rows changed, "
+              f"{len(table)} kernels")
         return 0
     version, expected = read_table(args.check)
     if version != args.nvcc_version:

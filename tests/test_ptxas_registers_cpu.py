@@ -83,3 +83,18 @@ def test_serialized_wgmma_fails_both_modes(tmp_path, capsys):
     assert ptxas_registers.main(["--check", str(table), "--nvcc-version", "13.0.88", str(log)]) == 1
     assert "tconv_sx_kernelILi5EEEvv" in capsys.readouterr().err
     assert ptxas_registers.main(["--write", str(table), "--nvcc-version", "13.0.88", str(log)]) == 1
+
+
+def test_update_replaces_only_the_rows_of_the_compiled_files(tmp_path, capsys):
+    other = "_ZN5tconv_GLOBAL__N_conv_transpose_direct_cu_9tconv_kernelIfEEvv"
+    gone = "_ZN5tconv_GLOBAL__N_conv_transpose_grouped_cu_11tconv_removedIfEEvv"
+    table = tmp_path / "table.txt"
+    table.write_text(f"# nvcc 13.0.88\nsm_80 40 0 0 {other}\nsm_80 50 0 0 {gone}\nsm_80 60 0 0 {STABLE}\n")
+    log = tmp_path / "a.log"
+    log.write_text(LOG)
+    assert ptxas_registers.main(["--update", str(table), "--nvcc-version", "13.0.88", str(log)]) == 0
+    _, rows = ptxas_registers.read_table(table)
+    assert rows == {("sm_80", other): (40, 0, 0), ("sm_80", STABLE): (64, 0, 0), ("sm_90", STABLE): (80, 8, 12)}
+    # A table from another nvcc is refreshed whole, not patched.
+    assert ptxas_registers.main(["--update", str(table), "--nvcc-version", "13.1.0", str(log)]) == 1
+    assert "refresh it whole" in capsys.readouterr().err
