@@ -351,17 +351,6 @@ constexpr int kLinesMaxThreads = 256;
 // 4), so 2 (128 registers: 91-125, no spills; nvcc 13.0, sm_90); without a minimum ptxas capped the fp32 kernels at 72
 // and spilled 24-140 bytes. 3xTF32 with 16 K channels spills 56-332 bytes at 128, hence 1 there.
 __host__ __device__ constexpr int lines_min_blocks(int kp, int np, bool split) { return split && kp * np > 64 ? 1 : 2; }
-// Three resident blocks for the 8 x 8 TF32 / 16-bit kernels (TCONV_GROUPED_MMA_LINES_BLOCKS=3, development only, read
-// once per process): run 273 (H100, ncu) had every lines kernel at two 8-warp blocks per SM, bound by latency at 4
-// warps per scheduler. At a minimum of 3 blocks ptxas fits them in 80 registers (spills in the forwards: 4 bytes on
-// sm_90, 24-28 on sm_80; none in grad_input's; nvcc 13.0; 96-99 registers at 2), and a block's shared memory is held
-// to kLinesThreeBlockBytes (fewer rows per tile where it is more). Not measured yet: two blocks stay the default.
-constexpr int64_t kLinesThreeBlockBytes = 74 * 1024;
-__host__ __device__ constexpr bool lines_three_blocks_possible(int kp, int np, bool split) { return kp * np == 64 && !split; }
-int lines_blocks_per_sm() {
-  static const int blocks = development_switch("TCONV_GROUPED_MMA_LINES_BLOCKS", 2) == 3 ? 3 : 2;
-  return blocks;
-}
 
 struct LinesGeometry {
   int warps = kLinesWarps;  // per block
@@ -378,8 +367,6 @@ struct LinesGeometry {
   bool balanced = false;  // odd rounds of tasks dealt from the last warp back
   int stage_pitch = 20;
   int wtaps_offset = 0, stage_offset = 0, lines_offset = 0;  // bytes into shared memory
-  int lines_buffers = 1, lines_buffer_bytes = 0;  // staged line buffers (2: the next tile copied during this one)
-  bool three_blocks = false;  // the kernel built for three resident blocks per SM (80 registers)
   int64_t blocks = 0, smem_bytes = 0;
 };
 
@@ -392,9 +379,6 @@ __device__ __forceinline__ void cp_async_bytes(void* smem, const void* gmem) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem) : "memory");
 }
 __device__ __forceinline__ void cp_async_wait_all_groups() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
-__device__ __forceinline__ void cp_async_commit_group() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int kPending>  // waits until at most kPending of this thread's cp.async groups are in flight
-__device__ __forceinline__ void cp_async_wait_groups() { asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory"); }
 
 // The staged rows of one tile, a warp per (D line, H line, channel) row: fn(td, hh, k) per row (D walk step, H line,
 // channel). The row's coordinates advance by carries, not divisions (run 265: three runtime divisions per row were
@@ -445,8 +429,8 @@ __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const 
   });
 }
 
-template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward, int kMinBlocks>
-__global__ void __launch_bounds__(kLinesMaxThreads, kMinBlocks)
+template <typename scalar_t, bool kSplit, int KP, int NP, bool kForward>
+__global__ void __launch_bounds__(kLinesMaxThreads, lines_min_blocks(KP, NP, kSplit))
 tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry geo, const scalar_t* __restrict__ src,
                                const scalar_t* __restrict__ w, const scalar_t* __restrict__ bias,
                                scalar_t* __restrict__ dst) {
@@ -486,7 +470,7 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
   if (geo.staged_store)
     for (int c = tid; c < NP; c += threads)
       bias_s[c] = kForward && bias != nullptr && c < nn ? to_acc(bias[(g * nn + c) * int(p.bias_stride)]) : 0.f;
-  const int line_vectors = geo.lines_buffers * geo.lines_buffer_bytes / 16;
+  const int line_vectors = geo.lines_d * geo.lines_h * KP * geo.line_pitch * int(sizeof(scalar_t)) / 16;
   for (int e = tid; e < line_vectors; e += threads) reinterpret_cast<uint4*>(lines)[e] = make_uint4(0, 0, 0, 0);
   __syncthreads();
 
@@ -514,65 +498,31 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
     }
   const int tile_begin = chunk * geo.tiles_per_block, tile_end = min(geo.tiles, tile_begin + geo.tiles_per_block);
 
-  // A tile's src range: its dst D row r0 and H rows [h0, h0 + rows_here), the D walk over src lines and the src H
-  // lines [h_lo, h_lo + nh) any of its rows reads (a superset where a stride skips some).
-  struct TileSrc {
-    int r0, h0, rows_here, h_lo, nh;
-    TapWalk<int> walk_d;
-  };
-  auto tile_src = [&](int tile) {
-    TileSrc t;
-    t.r0 = tile / geo.h_tiles, t.h0 = (tile % geo.h_tiles) * geo.rows_per_tile;
-    t.rows_here = min(geo.rows_per_tile, dst_h - t.h0);
-    t.walk_d = kForward ? forward_taps<int>(t.r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
-                                            int(src_size[0]), geo.k_step[0], geo.i_step[0])
-                        : grad_input_taps<int>(t.r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
-                                               int(src_size[0]));
-    int h_hi;
-    if (kForward) {
-      const int first = t.h0 + p_h - (KH - 1) * d_h;  // ih = (oh + p - kh*d) / s
-      t.h_lo = first <= 0 ? 0 : (first + s_h - 1) / s_h;
-      h_hi = min(src_h - 1, (t.h0 + t.rows_here - 1 + p_h) / s_h);
-    } else {
-      t.h_lo = max(0, t.h0 * s_h - p_h);  // oh = ih*s - p + kh*d
-      h_hi = min(src_h - 1, (t.h0 + t.rows_here - 1) * s_h - p_h + (KH - 1) * d_h);
-    }
-    t.nh = max(0, h_hi - t.h_lo + 1);
-    return t;
-  };
-  auto stage_tile = [&](int tile, scalar_t* buffer) {
-    const TileSrc t = tile_src(tile);
-    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, t.walk_d, t.h_lo, t.nh, buffer, warp,
-                                  geo.warps, lane);
-  };
-  // Two buffers: the next tile's lines are copied while this one's MMAs run (cp.async groups, one per tile).
-  const bool double_buffered = geo.lines_buffers == 2;
-  const int buffer_elems = geo.lines_buffer_bytes / int(sizeof(scalar_t));
-  if (double_buffered && tile_begin < tile_end) {
-    stage_tile(tile_begin, lines);
-    cp_async_commit_group();
-  }
-
 #pragma unroll 1
   for (int tile = tile_begin; tile < tile_end; ++tile) {
-    const scalar_t* tile_lines = lines;
-    if (double_buffered) {
-      tile_lines = lines + ((tile - tile_begin) & 1) * buffer_elems;
-      if (tile + 1 < tile_end) {
-        stage_tile(tile + 1, lines + ((tile + 1 - tile_begin) & 1) * buffer_elems);
-        cp_async_commit_group();
-        cp_async_wait_groups<1>();
-      } else {
-        cp_async_wait_groups<0>();
-      }
+    const int r0 = tile / geo.h_tiles, h0 = (tile % geo.h_tiles) * geo.rows_per_tile;
+    const int rows_here = min(geo.rows_per_tile, dst_h - h0);
+    const TapWalk<int> walk_d =
+        kForward ? forward_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]), int(src_size[0]),
+                                     geo.k_step[0], geo.i_step[0])
+                 : grad_input_taps<int>(r0, KD, int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
+                                        int(src_size[0]));
+    // The src H lines any of the tile's rows reads (a superset where a stride skips some).
+    int h_lo, h_hi;
+    if (kForward) {
+      const int first = h0 + p_h - (KH - 1) * d_h;  // ih = (oh + p - kh*d) / s
+      h_lo = first <= 0 ? 0 : (first + s_h - 1) / s_h;
+      h_hi = min(src_h - 1, (h0 + rows_here - 1 + p_h) / s_h);
     } else {
-      stage_tile(tile, lines);
-      cp_async_wait_all_groups();
+      h_lo = max(0, h0 * s_h - p_h);  // oh = ih*s - p + kh*d
+      h_hi = min(src_h - 1, (h0 + rows_here - 1) * s_h - p_h + (KH - 1) * d_h);
     }
+    const int nh = max(0, h_hi - h_lo + 1);
+    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp,
+                                  geo.warps, lane);
+    cp_async_wait_all_groups();
     __syncthreads();
-    const TileSrc cur = tile_src(tile);
-    const int r0 = cur.r0, h0 = cur.h0, rows_here = cur.rows_here, h_lo = cur.h_lo;
-    const TapWalk<int>& walk_d = cur.walk_d;
+
     // Tasks (row, W stretch), a round of one per warp. Balanced: odd rounds deal them from the last warp back, so rows
     // of unequal tap counts pair up across the rounds.
     const int task_count = rows_here * geo.tasks_per_row;
@@ -604,7 +554,7 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
           int kh = walk_h.k, ih = walk_h.idx;
 #pragma unroll 1
           for (int th = 0; th < walk_h.count; ++th, kh += walk_h.k_step, ih += walk_h.idx_step) {
-            const scalar_t* line = tile_lines + (td * geo.lines_h + (ih - h_lo)) * KP * pitch;
+            const scalar_t* line = lines + (td * geo.lines_h + (ih - h_lo)) * KP * pitch;
             const float* b_row = b_frags + (kd * KH + kh) * KW * (KP * NP);
             int kw = wt.kw0;
 #pragma unroll 1
@@ -668,7 +618,7 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
         __syncwarp();  // the tile is rewritten by the next task
       }
     }
-    __syncthreads();  // this buffer is restaged at the next tile (single) or the one after (double)
+    __syncthreads();  // the lines are restaged for the next tile
   }
 }
 
@@ -955,14 +905,6 @@ bool lines_balanced() {
   static const bool on = development_switch("TCONV_GROUPED_MMA_LINES_BALANCED", 1) != 0;
   return on;
 }
-// Staged line buffers of the lines form: 1, or 2 to copy the next tile's lines while this tile's MMAs run
-// (TCONV_GROUPED_MMA_LINES_BUFFERS, development only, read once per process). Why try two (run 273, H100, ncu): each
-// tile's copies, their wait and the barrier are unoverlapped within a block, with two blocks per SM. Rows per tile
-// shrink to fit both buffers (L1-73 TF32: 8 -> 4). Not measured yet: one buffer stays the default.
-int lines_buffers() {
-  static const int buffers = development_switch("TCONV_GROUPED_MMA_LINES_BUFFERS", 1) == 2 ? 2 : 1;
-  return buffers;
-}
 
 // TCONV_GROUPED_MMA_LINES_ROWS (development only, read once per process): dst H rows per tile at most, instead of
 // kLinesMaxRows.
@@ -992,10 +934,29 @@ bool lines_staged_store(const ConvTransposeParams& p, bool forward, int element_
   return p.stride[2] > 2 || (element_bytes == 4 && taps_per_output(p) < kLinesFp32MinTapsPerOutput);
 }
 
+// Persistent blocks, about two per resident slot: a block stages the group's weights once for its tiles.
+void set_lines_blocks(LinesGeometry& geo, const ConvTransposeParams& p, int sm_count, int resident) {
+  const int64_t outer = p.batch * p.groups;
+  const int64_t want = int64_t(std::max(sm_count, 1)) * std::max(resident, 1) * 2;
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(geo.tiles, (want + outer - 1) / std::max<int64_t>(outer, 1)));
+  geo.tiles_per_block = int((geo.tiles + chunks - 1) / chunks);
+  geo.block_chunks = (geo.tiles + geo.tiles_per_block - 1) / geo.tiles_per_block;
+  geo.blocks = outer * geo.block_chunks;
+}
+
+// TCONV_GROUPED_MMA_LINES_OCCUPANCY=1 (development only, read once per process): the block count from the kernel's
+// resident blocks per SM as the runtime reports them (registers too), instead of the shared-memory estimate. Why
+// (session 41): the estimate takes L1-72's lines forward at 4 blocks per SM where its registers allow 2 (run 273's
+// ncu), so it launches about twice the blocks meant, each with half the tiles and its own weight staging. Not
+// measured yet: the estimate stays the default.
+bool lines_resident_from_occupancy() {
+  static const bool on = development_switch("TCONV_GROUPED_MMA_LINES_OCCUPANCY", 0) != 0;
+  return on;
+}
+
 // The lines form's geometry; blocks == 0 where it does not apply (too many W phases, or a tile of one dst row
 // does not fit kLinesMaxSharedBytes). element_bytes: sizeof the data type.
-LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, int sm_count, int element_bytes,
-                                  bool three_blocks) {
+LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, int sm_count, int element_bytes) {
   LinesGeometry geo;
   geo.warps = lines_warps();
   const int64_t* src_size = forward ? p.in_size : p.out_size;
@@ -1033,7 +994,6 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   const int64_t wtaps_bytes = (int64_t(geo.phases) * int64_t(sizeof(WTaps)) + 15) / 16 * 16;
   geo.staged_store = lines_staged_store(p, forward, element_bytes);
   geo.balanced = lines_balanced();
-  geo.lines_buffers = lines_buffers();
   geo.stage_pitch = geo.stage_w + kStagePad;
   const int64_t dst_n = forward ? np : kp;  // padded, as the kernel's NP
   const int64_t stage_bytes = geo.staged_store ? (int64_t(geo.warps) * geo.stage_pitch + 1) * dst_n * 4 : 0;
@@ -1041,31 +1001,24 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
     const int64_t lines_h = forward ? (rows - 1 + (KH - 1) * p.dilation[1]) / p.stride[1] + 1
                                     : (rows - 1) * p.stride[1] + (KH - 1) * p.dilation[1] + 1;
     geo.lines_h = int(std::min<int64_t>(src_size[1], lines_h));
-    const int64_t line_bytes = (int64_t(geo.lines_d) * geo.lines_h * src_k * geo.line_pitch * element_bytes + 15) / 16 * 16;
-    const int64_t smem = b_bytes + wtaps_bytes + (stage_bytes + 15) / 16 * 16 + geo.lines_buffers * line_bytes;
-    if (smem > (three_blocks ? kLinesThreeBlockBytes : kLinesMaxSharedBytes)) continue;
+    const int64_t line_bytes = int64_t(geo.lines_d) * geo.lines_h * src_k * geo.line_pitch * element_bytes;
+    const int64_t smem = b_bytes + wtaps_bytes + (stage_bytes + 15) / 16 * 16 + line_bytes;
+    if (smem > kLinesMaxSharedBytes) continue;
     geo.rows_per_tile = rows;
     geo.wtaps_offset = int(b_bytes);
     geo.stage_offset = int(b_bytes + wtaps_bytes);
     geo.lines_offset = int(b_bytes + wtaps_bytes + (stage_bytes + 15) / 16 * 16);
-    geo.lines_buffer_bytes = int(line_bytes);
     geo.smem_bytes = smem;
     break;
   }
   if (geo.smem_bytes == 0) return geo;
   geo.h_tiles = int((dst_size[1] + geo.rows_per_tile - 1) / geo.rows_per_tile);
   geo.tiles = int(dst_size[0] * geo.h_tiles);
-  // Persistent blocks, about two per resident slot: a block stages the group's weights once for its tiles.
-  int64_t resident = std::max<int64_t>(
+  // Resident blocks per SM as shared memory and warps allow (registers are not counted here: see
+  // lines_resident_from_occupancy).
+  const int64_t resident = std::max<int64_t>(
       1, std::min<int64_t>(std::min<int64_t>(8, 64 / geo.warps), (228 * 1024) / (geo.smem_bytes + 1024)));
-  if (three_blocks) resident = std::min<int64_t>(resident, 3);
-  geo.three_blocks = three_blocks;
-  const int64_t outer = p.batch * p.groups;
-  const int64_t want = int64_t(std::max(sm_count, 1)) * resident * 2;
-  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(geo.tiles, (want + outer - 1) / std::max<int64_t>(outer, 1)));
-  geo.tiles_per_block = int((geo.tiles + chunks - 1) / chunks);
-  geo.block_chunks = (geo.tiles + geo.tiles_per_block - 1) / geo.tiles_per_block;
-  geo.blocks = outer * geo.block_chunks;
+  set_lines_blocks(geo, p, sm_count, int(resident));
   return geo;
 }
 
@@ -1260,18 +1213,20 @@ cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, int sm_count
                                       const void* bias, void* dst, cudaStream_t stream) {
   const int element_bytes = int(sizeof(scalar_t));
   if (grouped_mma_lines_enabled()) {
-    constexpr bool kThreePossible = lines_three_blocks_possible(KP, NP, kSplit);
-    LinesGeometry geo =
-        make_lines_geometry(p, kForward, sm_count, element_bytes, kThreePossible && lines_blocks_per_sm() == 3);
+    LinesGeometry geo = make_lines_geometry(p, kForward, sm_count, element_bytes);
     if (geo.blocks > 0) {
       if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
       geo.copy_elems = lines_copy_elems(p, kForward, src, element_bytes);
-      auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward, lines_min_blocks(KP, NP, kSplit)>;
-      if constexpr (kThreePossible)
-        if (geo.three_blocks) kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward, 3>;
-      const cudaError_t err =
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
+      auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward>;
+      cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
       if (err != cudaSuccess) return err;
+      if (lines_resident_from_occupancy()) {
+        int resident = 0;
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, 32 * geo.warps, size_t(geo.smem_bytes));
+        if (err != cudaSuccess) return err;
+        set_lines_blocks(geo, p, sm_count, resident);
+        if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+      }
       kernel<<<static_cast<unsigned int>(geo.blocks), 32 * geo.warps, static_cast<size_t>(geo.smem_bytes), stream>>>(
           p, geo, static_cast<const scalar_t*>(src), static_cast<const scalar_t*>(weight),
           static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(dst));
@@ -1328,14 +1283,14 @@ bool grouped_mma_preferred(const ConvTransposeParams& p, DType dtype, GatherPass
     // 3.929 / 4.832 and fam09 bf16 (2.5) 1.480 / 1.656.
     return dtype != DType::kFloat32 && p.in_per_group() * p.out_per_group() >= 64 && grouped_mma_lines_enabled() &&
            taps_per_output(p) >= kLinesGradInput16BitMinTapsPerOutput &&
-           make_lines_geometry(p, false, 1, element_bytes(dtype), false).blocks > 0;
+           make_lines_geometry(p, false, 1, element_bytes(dtype)).blocks > 0;
   }
   // Run 78 (H200, run 78's form against the FFMA kernel): with two n8 tiles per A fragment (9-16 output channels
   // per group) fp32 data wins, fam09 (8 x 16) TF32 1.673 -> 0.866 ms and exact fp32 1.675 -> 1.281.
   if (dtype == DType::kFloat32 && p.out_per_group() > 8) return true;
   // Measured only where the group's channels fill an 8 x 8 MMA block (8 x 8 and 8 x 16); fewer stay on FFMA.
   if (p.in_per_group() * p.out_per_group() < 64 || !grouped_mma_lines_enabled() ||
-      make_lines_geometry(p, true, 1, element_bytes(dtype), false).blocks == 0)
+      make_lines_geometry(p, true, 1, element_bytes(dtype)).blocks == 0)
     return false;
   // The lines form with lines_staged_store's choice of store (run 267, H200, forward ms FFMA / lines): 16-bit data
   // and TF32 win everywhere measured (L1-73 bf16 1.359 / 0.968, TF32 1.280 / 1.093; L1-72 bf16 0.559 / 0.316,
