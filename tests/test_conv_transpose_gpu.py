@@ -907,11 +907,11 @@ _LINES_SWITCH_CODE = (
     "torch.save(results, sys.argv[1])\n")
 
 
-@pytest.mark.parametrize("switch", ["TCONV_GROUPED_MMA_LINES_BALANCED=0", "TCONV_GROUPED_MMA_LINES_OCCUPANCY=1"])
+@pytest.mark.parametrize("switch", ["TCONV_GROUPED_MMA_LINES_BALANCED=0", "TCONV_GROUPED_MMA_LINES_OCCUPANCY=0"])
 def test_grouped_mma_lines_switches_bit_identical(switch, tmp_path):
     """The lines form's development switches change no bit of its forward or grad_input: each output sums the same
-    products in the same order, whichever warp or block runs it. BALANCED=0 deals the tasks in order; OCCUPANCY=1
-    sizes the grid from the runtime's resident blocks per SM. L1-72's pattern (one round of tasks per tile) and
+    products in the same order, whichever warp or block runs it. BALANCED=0 deals the tasks in order; OCCUPANCY=0
+    sizes the grid from the shared-memory estimate of resident blocks, not the runtime's count. L1-72's pattern (one round of tasks per tile) and
     L1-73's with two W stretches per row (two rounds, the staged store), TF32 and bf16, with the tensor-core
     grad_weight alongside. Development switches are read once per process, hence fresh interpreters."""
     import subprocess

@@ -944,13 +944,15 @@ void set_lines_blocks(LinesGeometry& geo, const ConvTransposeParams& p, int sm_c
   geo.blocks = outer * geo.block_chunks;
 }
 
-// TCONV_GROUPED_MMA_LINES_OCCUPANCY=1 (development only, read once per process): the block count from the kernel's
-// resident blocks per SM as the runtime reports them (registers too), instead of the shared-memory estimate. Why
-// (session 41): the estimate takes L1-72's lines forward at 4 blocks per SM where its registers allow 2 (run 273's
-// ncu), so it launches about twice the blocks meant, each with half the tiles and its own weight staging. Not
-// measured yet: the estimate stays the default.
+// The block count from the kernel's resident blocks per SM as the runtime reports them (registers too), not the
+// shared-memory estimate alone. Why: the estimate took L1-72's lines kernels at 4 blocks per SM where registers allow
+// 2 (run 273's ncu), so they launched twice the blocks meant, each with half the tiles and its own staging of the
+// group's weights (105 taps x 8 x 8 there). Run 278 (H100, ms, two rounds, estimate / runtime count): L1-72 forward
+// TF32 0.300 / **0.269**, bf16 0.301 / **0.264**, fwd+bwd 1.281 / 1.259 and 1.153 / 1.114 (its grad_input is the
+// lines form too); L1-73 TF32 0.87 both, bf16 1.066 / 1.093 (a loss); fam09 unchanged. TCONV_GROUPED_MMA_LINES_OCCUPANCY=0
+// (development only, read once per process) takes the estimate again.
 bool lines_resident_from_occupancy() {
-  static const bool on = development_switch("TCONV_GROUPED_MMA_LINES_OCCUPANCY", 0) != 0;
+  static const bool on = development_switch("TCONV_GROUPED_MMA_LINES_OCCUPANCY", 1) != 0;
   return on;
 }
 
@@ -1014,8 +1016,8 @@ LinesGeometry make_lines_geometry(const ConvTransposeParams& p, bool forward, in
   if (geo.smem_bytes == 0) return geo;
   geo.h_tiles = int((dst_size[1] + geo.rows_per_tile - 1) / geo.rows_per_tile);
   geo.tiles = int(dst_size[0] * geo.h_tiles);
-  // Resident blocks per SM as shared memory and warps allow (registers are not counted here: see
-  // lines_resident_from_occupancy).
+  // Resident blocks per SM as shared memory and warps allow; the launch recounts them with registers
+  // (lines_resident_from_occupancy).
   const int64_t resident = std::max<int64_t>(
       1, std::min<int64_t>(std::min<int64_t>(8, 64 / geo.warps), (228 * 1024) / (geo.smem_bytes + 1024)));
   set_lines_blocks(geo, p, sm_count, int(resident));
