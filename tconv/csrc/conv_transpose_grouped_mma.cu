@@ -1099,6 +1099,27 @@ int grad_weight_lines_max_rows() {
   return rows;
 }
 
+// Persistent blocks, about two per resident slot, each writing one weight-sized split: at most max_chunks splits
+// per group (the workspace budget).
+void set_grad_weight_blocks(GradWeightLinesGeometry& geo, const ConvTransposeParams& p, int sm_count, int64_t resident,
+                            int64_t max_chunks) {
+  const int64_t want = int64_t(std::max(sm_count, 1)) * std::max<int64_t>(resident, 1) * 2;
+  int64_t chunks = std::min<int64_t>(geo.tiles, (want + p.groups - 1) / p.groups);
+  chunks = std::max<int64_t>(1, std::min<int64_t>(chunks, max_chunks));
+  geo.tiles_per_block = (geo.tiles + chunks - 1) / chunks;
+  geo.block_chunks = (geo.tiles + geo.tiles_per_block - 1) / geo.tiles_per_block;
+  geo.blocks = p.groups * geo.block_chunks;
+}
+
+// TCONV_GROUPED_MMA_GRAD_WEIGHT_OCCUPANCY=1 (development only, read once per process): the grad_weight grid from the
+// runtime's resident blocks per SM (registers too; never more splits than the shared-memory estimate, which sized the
+// workspace), as the lines form's forward does by default. Why: 93-105 registers x 256 threads allow 2 blocks per SM
+// where the estimate may count more, and each extra block adds a split to write and to sum. Not measured yet.
+bool grad_weight_resident_from_occupancy() {
+  static const bool on = development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_OCCUPANCY", 0) != 0;
+  return on;
+}
+
 // The grad_weight lines form's geometry; blocks == 0 where it does not apply (more W phases than
 // kLinesMaxPhases, or the tap sums and a one-row tile do not fit kLinesMaxSharedBytes).
 GradWeightLinesGeometry make_grad_weight_lines_geometry(const ConvTransposeParams& p, int sm_count, int element_bytes,
@@ -1167,29 +1188,30 @@ GradWeightLinesGeometry make_grad_weight_lines_geometry(const ConvTransposeParam
   if (geo.smem_bytes == 0) return geo;
   geo.h_tiles = int((p.out_size[1] + geo.rows_per_tile - 1) / geo.rows_per_tile);
   geo.tiles = p.batch * p.out_size[0] * geo.h_tiles;
-  // Persistent blocks, about two per resident slot, within the workspace budget (one weight-sized split each).
+  // Resident blocks per SM as shared memory and warps allow; the launch may recount them with registers
+  // (grad_weight_resident_from_occupancy).
   const int64_t resident = std::max<int64_t>(
       1, std::min<int64_t>(std::min<int64_t>(8, 64 / geo.warps), (228 * 1024) / (geo.smem_bytes + 1024)));
-  const int64_t want = int64_t(std::max(sm_count, 1)) * resident * 2;
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
-  int64_t chunks = std::min<int64_t>(geo.tiles, (want + p.groups - 1) / p.groups);
-  chunks = std::max<int64_t>(1, std::min<int64_t>(chunks, max_workspace_elems / std::max<int64_t>(weight_numel, 1)));
-  geo.tiles_per_block = (geo.tiles + chunks - 1) / chunks;
-  geo.block_chunks = (geo.tiles + geo.tiles_per_block - 1) / geo.tiles_per_block;
-  geo.blocks = p.groups * geo.block_chunks;
+  set_grad_weight_blocks(geo, p, sm_count, resident, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
   return geo;
 }
 
 template <typename scalar_t, bool kSplit, int KP, int NP>
-cudaError_t launch_grouped_mma_grad_weight_kernel(const ConvTransposeParams& p, const GradWeightLinesGeometry& base,
-                                                  const void* input, const void* grad_output, float* workspace,
-                                                  cudaStream_t stream) {
-  GradWeightLinesGeometry geo = base;
+cudaError_t launch_grouped_mma_grad_weight_kernel(const ConvTransposeParams& p, GradWeightLinesGeometry& geo,
+                                                  int sm_count, const void* input, const void* grad_output,
+                                                  float* workspace, cudaStream_t stream) {
   geo.x_lines.copy_elems = lines_copy_elems(p, true, input, int(sizeof(scalar_t)));
   geo.dy_lines.copy_elems = lines_copy_elems(p, false, grad_output, int(sizeof(scalar_t)));
   auto kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP>;
-  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
+  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
   if (err != cudaSuccess) return err;
+  if (grad_weight_resident_from_occupancy()) {
+    int resident = 0;
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, 32 * geo.warps, size_t(geo.smem_bytes));
+    if (err != cudaSuccess) return err;
+    set_grad_weight_blocks(geo, p, sm_count, resident, geo.block_chunks);  // the workspace holds block_chunks splits
+  }
   kernel<<<static_cast<unsigned int>(geo.blocks), 32 * geo.warps, static_cast<size_t>(geo.smem_bytes), stream>>>(
       p, geo, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(grad_output), workspace);
   return cudaGetLastError();
@@ -1337,8 +1359,7 @@ cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, b
     if (err != cudaSuccess) return err;
     return sum_splits(dtype, workspace, 1, sizes, p.weight_strides, grad_weight, stream);
   }
-  const GradWeightLinesGeometry geo =
-      make_grad_weight_lines_geometry(p, sm_count, element_bytes(dtype), max_workspace_elems);
+  GradWeightLinesGeometry geo = make_grad_weight_lines_geometry(p, sm_count, element_bytes(dtype), max_workspace_elems);
   if (geo.blocks == 0) return cudaErrorInvalidValue;  // the tap sums and a one-row tile do not fit
   if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const cudaError_t err = TCONV_MMA_WIDTH_SWITCH(p.in_per_group(), KP, [&] {
@@ -1346,13 +1367,16 @@ cudaError_t grouped_mma_grad_weight(const ConvTransposeParams& p, DType dtype, b
       switch (dtype) {
         case DType::kFloat32:
           return split_tf32
-                     ? launch_grouped_mma_grad_weight_kernel<float, true, KP, NP>(p, geo, input, grad_output, workspace, stream)
-                     : launch_grouped_mma_grad_weight_kernel<float, false, KP, NP>(p, geo, input, grad_output, workspace, stream);
+                     ? launch_grouped_mma_grad_weight_kernel<float, true, KP, NP>(p, geo, sm_count, input, grad_output,
+                                                                                  workspace, stream)
+                     : launch_grouped_mma_grad_weight_kernel<float, false, KP, NP>(p, geo, sm_count, input, grad_output,
+                                                                                   workspace, stream);
         case DType::kFloat16:
-          return launch_grouped_mma_grad_weight_kernel<__half, false, KP, NP>(p, geo, input, grad_output, workspace, stream);
+          return launch_grouped_mma_grad_weight_kernel<__half, false, KP, NP>(p, geo, sm_count, input, grad_output,
+                                                                              workspace, stream);
         case DType::kBFloat16:
-          return launch_grouped_mma_grad_weight_kernel<__nv_bfloat16, false, KP, NP>(p, geo, input, grad_output, workspace,
-                                                                                     stream);
+          return launch_grouped_mma_grad_weight_kernel<__nv_bfloat16, false, KP, NP>(p, geo, sm_count, input,
+                                                                                     grad_output, workspace, stream);
         default:
           return cudaErrorInvalidValue;
       }
