@@ -1047,12 +1047,12 @@ def test_grouped_mma_grad_weight_deterministic(mode):
 
 
 @pytest.mark.parametrize("parts,balanced,deinterleave,occupancy",
-                         [(2, 1, 0, 0), (3, 0, 1, 0), (1, 1, 1, 0), (1, 0, 1, 0), (1, 0, 0, 0), (1, 1, 0, 1)])
+                         [(2, 1, 0, 1), (3, 0, 1, 1), (1, 1, 1, 1), (1, 0, 1, 1), (1, 0, 0, 1), (1, 1, 0, 0)])
 def test_grouped_mma_grad_weight_item_switches(parts, balanced, deinterleave, occupancy):
     """TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS / _BALANCED / _DEINTERLEAVE / _OCCUPANCY (development switches, read once
     per process, so in a fresh interpreter): j parts with their own tap sums, the balanced item order, grad_output rows
-    staged by W phase and the grid from the runtime's resident blocks (fewer splits on the 240-tile L1-73 pattern)
-    agree with float64 in TF32 and 3xTF32, bit-identically on reruns."""
+    staged by W phase and the grid from the shared-memory estimate (OCCUPANCY=0: more splits on the 240-tile L1-73
+    pattern) agree with float64 in TF32 and 3xTF32, bit-identically on reruns."""
     out = _run_isolated(
         "import os\n"
         f"os.environ['TCONV_GROUPED_MMA_GRAD_WEIGHT_JPARTS'] = '{parts}'\n"

@@ -1111,12 +1111,14 @@ void set_grad_weight_blocks(GradWeightLinesGeometry& geo, const ConvTransposePar
   geo.blocks = p.groups * geo.block_chunks;
 }
 
-// TCONV_GROUPED_MMA_GRAD_WEIGHT_OCCUPANCY=1 (development only, read once per process): the grad_weight grid from the
-// runtime's resident blocks per SM (registers too; never more splits than the shared-memory estimate, which sized the
-// workspace), as the lines form's forward does by default. Why: 93-105 registers x 256 threads allow 2 blocks per SM
-// where the estimate may count more, and each extra block adds a split to write and to sum. Not measured yet.
+// The grad_weight grid from the runtime's resident blocks per SM (registers too; never more splits than the
+// shared-memory estimate, which sized the workspace), as the lines form does. Why: 93-105 registers x 256 threads allow
+// 2 blocks per SM where the estimate may count more, and each extra block adds a split to write and to sum. Run 279
+// (H100, grad_weight ms, two rounds, estimate / runtime count): L1-73 bf16 1.915, 1.912 / **1.815, 1.815** (fwd+bwd
+// 3.885 / 3.803), TF32 1.331, 1.319 / 1.320, 1.320; L1-72 and fam09 unchanged (0.500 / 0.500, 0.632 / 0.632 TF32).
+// TCONV_GROUPED_MMA_GRAD_WEIGHT_OCCUPANCY=0 (development only, read once per process) takes the estimate again.
 bool grad_weight_resident_from_occupancy() {
-  static const bool on = development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_OCCUPANCY", 0) != 0;
+  static const bool on = development_switch("TCONV_GROUPED_MMA_GRAD_WEIGHT_OCCUPANCY", 1) != 0;
   return on;
 }
 
