@@ -887,9 +887,9 @@ def test_grouped_mma_lines_kernel_runs():
         assert len({n for n in names if "tconv_grouped_mma_lines_kernel" in n}) == 2, names
 
 
+# Runs after `import os`, the switch set in os.environ and `out_path` defined
+# (test_grouped_mma_lines_switches_bit_identical).
 _LINES_SWITCH_CODE = (
-    "import os, sys\n"
-    "os.environ.update(dict(a.split('=') for a in sys.argv[2:]))\n"
     "import torch, tconv\n"
     "from tconv.harness.precision import precision_mode\n"
     "results = []\n"
@@ -904,24 +904,22 @@ _LINES_SWITCH_CODE = (
     "            gx, = torch.autograd.grad(y, x, dy)\n"
     "            gw = tconv._ops.conv_transpose_grad_weight(dy, x.detach(), list(w.shape), [2] * 3, list(padding), [1] * 3, 4)\n"
     "        results += [y.detach().cpu(), gx.cpu(), gw.cpu()]\n"
-    "torch.save(results, sys.argv[1])\n")
+    "torch.save(results, out_path)\n")
 
 
 @pytest.mark.parametrize("switch", ["TCONV_GROUPED_MMA_LINES_BALANCED=0", "TCONV_GROUPED_MMA_LINES_OCCUPANCY=0"])
 def test_grouped_mma_lines_switches_bit_identical(switch, tmp_path):
     """The lines form's development switches change no bit of its forward or grad_input: each output sums the same
     products in the same order, whichever warp or block runs it. BALANCED=0 deals the tasks in order; OCCUPANCY=0
-    sizes the grid from the shared-memory estimate of resident blocks, not the runtime's count. L1-72's pattern (one round of tasks per tile) and
-    L1-73's with two W stretches per row (two rounds, the staged store), TF32 and bf16, with the tensor-core
-    grad_weight alongside. Development switches are read once per process, hence fresh interpreters."""
-    import subprocess
-    import sys
-    paths = {}
-    for name, switches in (("default", []), ("switched", [switch])):
-        paths[name] = tmp_path / f"{name}.pt"
-        done = subprocess.run([sys.executable, "-c", _LINES_SWITCH_CODE, str(paths[name]), *switches],
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-3000:]
+    sizes the grid from the shared-memory estimate of resident blocks, not the runtime's count. L1-72's pattern (one
+    round of tasks per tile) and L1-73's with two W stretches per row (two rounds, the staged store), TF32 and bf16,
+    with the tensor-core grad_weight alongside. Development switches are read once per process, hence fresh
+    interpreters."""
+    name, value = switch.split("=")
+    paths = {"default": tmp_path / "default.pt", "switched": tmp_path / "switched.pt"}
+    for run, path in paths.items():
+        setting = f"os.environ[{name!r}] = {value!r}\n" if run == "switched" else ""
+        _run_isolated(f"import os\n{setting}out_path = {str(path)!r}\n" + _LINES_SWITCH_CODE)
     default, switched = torch.load(paths["default"]), torch.load(paths["switched"])
     assert len(default) == len(switched) == 12
     for a, b in zip(default, switched):
