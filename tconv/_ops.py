@@ -54,10 +54,13 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # their forward for the fp32 forward with 9-16 output channels per group (fam09, run 78) and the lines form where
 # the group's channels fill an 8 x 8 block (runs 266-267), their grad_weight there in every mode (runs 270-271),
 # and the FFMA kernels elsewhere (csrc/conv_transpose_grouped_mma.cu: grouped_mma_preferred and
-# grouped_mma_grad_weight_preferred).
+# grouped_mma_grad_weight_preferred); "unit_stride_mma" forces the forward and grad_input onto the mma.sync
+# unit-stride kernel for few channels (stride 1, groups 1, kernel D 1, C_in a multiple of 32: csrc/conv_transpose.h;
+# an error elsewhere) and leaves grad_weight as "auto" does; "auto" takes it where csrc/igemm_config.h
+# UnitStrideMmaAutoRule says.
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
-              "igemm_fold", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma")
+              "igemm_fold", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma", "unit_stride_mma")
 algorithm = "auto"
 
 

@@ -1921,3 +1921,68 @@ def test_grad_bias_through_autograd(layout):
         grad = grad.contiguous(memory_format=torch.channels_last)
     (got,) = torch.autograd.grad(out, [b], grad)
     _check_grad_bias(got, grad)
+
+
+# The unit-stride mma.sync kernel for few channels (conv_transpose_unit_stride_mma.cu, UnitStrideMmaTile; compute
+# capability 8.0+), forced by "unit_stride_mma" for the forward and grad_input (grad_weight as under "auto"), every
+# gradient checked. L1-71's k3 over rows of 64-position tiles with a partial last tile; fam11's k3x7 with padding 1x3;
+# 64 channels (two channel stages; grad_input's C_in side too) on rows padded to 16 bytes with W_in not a multiple of
+# a piece (partial last pieces); 96 output channels (three C_out tiles) with H/W dilation and output_padding; padding
+# past dilation x (kernel - 1) (grad_input's padding negative); 1D; 3D with kernel D 1 (planes); W_out 2 (one
+# partial tile); a batch of 0.
+UNIT_STRIDE_MMA_GRID = [
+    # dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout
+    (2, 2, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [19, 126], True, "contiguous"),
+    (2, 1, 32, 32, [3, 7], [1, 3], [0, 0], [1, 1], [9, 130], False, "contiguous"),
+    (2, 2, 64, 64, [3, 3], [1, 1], [0, 0], [1, 1], [10, 34], True, "row_padded"),
+    (2, 1, 32, 96, [2, 5], [0, 2], [1, 0], [2, 2], [7, 40], True, "contiguous"),
+    (2, 2, 32, 32, [3, 3], [3, 1], [0, 0], [1, 1], [12, 80], False, "contiguous"),
+    (1, 3, 32, 64, [5], [2], [0], [1], [300], True, "contiguous"),
+    (3, 2, 32, 32, [1, 3, 3], [0, 1, 1], [0, 0, 0], [1, 1, 1], [3, 10, 20], True, "contiguous"),
+    (2, 1, 32, 32, [1, 1], [0, 0], [0, 0], [1, 1], [5, 2], True, "contiguous"),
+    (2, 0, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [8, 8], True, "contiguous"),
+]
+
+
+@pytest.mark.parametrize("mode", ["tf32", "fp16", "bf16"])
+@pytest.mark.parametrize("case", UNIT_STRIDE_MMA_GRID, ids=[f"m{i}" for i in range(len(UNIT_STRIDE_MMA_GRID))])
+def test_unit_stride_mma(case, mode, poison_allocator):
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+    dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout = case
+    run_case(dims, batch, cin, cout, 1, kernel, [1] * dims, padding, output_padding, dilation, spatial, bias,
+             mode=mode, layout=layout, seed=zlib.crc32(f"{case}unit_mma{mode}".encode()) % 10000,
+             poison=poison_allocator, algorithm="unit_stride_mma")
+
+
+def test_unit_stride_mma_runs_and_refuses():
+    """Under "unit_stride_mma" a forward+backward launches the kernel twice (the forward and grad_input; 4-byte pieces
+    for grad_output rows of 1026 bf16 values, 16-byte ones for the input's 1024); channels_last, a C_in off 32, a
+    W stride, exact fp32 and a 16-bit input at an odd element offset are refused with an error naming the
+    algorithm."""
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+    gen = torch.Generator(device="cuda").manual_seed(43)
+    x = torch.randn(1, 32, 4, 1024, device="cuda", generator=gen).bfloat16().requires_grad_()
+    w = torch.randn(32, 32, 3, 3, device="cuda", generator=gen).bfloat16().requires_grad_()
+    with tconv._ops.use_algorithm("unit_stride_mma"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = tconv.conv_transpose2d(x, w)
+        out.backward(torch.randn_like(out))
+        torch.cuda.synchronize()
+    launches = [e.name for e in prof.events() if "unit_stride_mma_kernel" in e.name]
+    assert len(launches) == 2, launches
+    assert any(", 16>" in n or "16>(" in n for n in launches) and any(", 4>" in n or "4>(" in n for n in launches), \
+        launches
+
+    def refused(mode, x, w, **kwargs):
+        with precision(mode), tconv._ops.use_algorithm("unit_stride_mma"), \
+                pytest.raises(RuntimeError, match="unit_stride_mma"):
+            tconv.conv_transpose2d(x, w, **kwargs)
+    xf, wf = torch.randn(2, 32, 6, 40, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
+    refused("tf32", xf.contiguous(memory_format=torch.channels_last), wf)
+    refused("tf32", torch.randn(2, 48, 6, 40, device="cuda"), torch.randn(48, 32, 3, 3, device="cuda"))
+    refused("tf32", xf, wf, stride=(1, 2))
+    refused("fp32", xf, wf)
+    refused("bf16", torch.randn(2 * 32 * 6 * 40 + 1, device="cuda").bfloat16()[1:].view(2, 32, 6, 40),
+            wf.bfloat16())

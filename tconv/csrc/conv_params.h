@@ -269,4 +269,33 @@ TCONV_HOST_DEVICE int64_t split_begin(int64_t total, int64_t parts, int64_t k) {
                               static_cast<unsigned long long>(parts));
 }
 
+// grad_input at unit stride as a unit-stride forward of grad_output: with o = i - p + k dil, grad_x[i] =
+// sum_k dy[i - p + k dil] w[k], a transposed convolution of dy by w~[k'] = w[K - 1 - k'] at padding dil (K - 1) - p
+// (o' + p' - k' dil = i - p + k dil). Channels swap roles (C_in: grad_output's channels, C_out: grad_input's); the
+// returned weight strides are negative along the kernel, so the caller points the weights at w[0, 0, kD - 1, kH - 1,
+// kW - 1] (unit_stride_flipped_weight_offset elements in).
+inline ConvTransposeParams unit_stride_grad_input_as_forward(const ConvTransposeParams& p) {
+  ConvTransposeParams q = p;
+  q.in_channels = p.out_channels;
+  q.out_channels = p.in_channels;
+  for (int i = 0; i < 3; ++i) {
+    q.in_size[i] = p.out_size[i];
+    q.out_size[i] = p.in_size[i];
+    q.padding[i] = p.dilation[i] * (p.kernel[i] - 1) - p.padding[i];
+  }
+  for (int i = 0; i < 5; ++i) {
+    q.input_strides[i] = p.output_strides[i];
+    q.output_strides[i] = p.input_strides[i];
+  }
+  q.weight_strides[0] = p.weight_strides[1];
+  q.weight_strides[1] = p.weight_strides[0];
+  for (int i = 2; i < 5; ++i) q.weight_strides[i] = -p.weight_strides[i];
+  q.bias_stride = 0;
+  return q;
+}
+inline int64_t unit_stride_flipped_weight_offset(const ConvTransposeParams& p) {
+  return (p.kernel[0] - 1) * p.weight_strides[2] + (p.kernel[1] - 1) * p.weight_strides[3] +
+         (p.kernel[2] - 1) * p.weight_strides[4];
+}
+
 }  // namespace tconv

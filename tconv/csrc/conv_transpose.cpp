@@ -80,10 +80,10 @@ void check_algorithm(const std::string& algorithm) {
   TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "igemm_mma" ||
                   algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
                   algorithm == "igemm_nofold" || algorithm == "igemm_strip" || algorithm == "grouped" ||
-                  algorithm == "grouped_mma",
+                  algorithm == "grouped_mma" || algorithm == "unit_stride_mma",
               "tconv: unknown algorithm '", algorithm,
               "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, igemm_strip, "
-              "grouped, grouped_mma)");
+              "grouped, grouped_mma, unit_stride_mma)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
@@ -213,6 +213,20 @@ bool forward_takes_strip(const ConvTransposeParams& p, DType dtype, bool allow_t
          (algorithm == "igemm_strip" || (algorithm == "auto" && strip_forward_preferred(p, dtype, sm_count)));
 }
 
+// Whether forward_out runs the unit-stride mma.sync kernel: "unit_stride_mma" forces it (an error where it cannot
+// run), "auto" takes it where UnitStrideMmaAutoRule prefers it (igemm_config.h); the grouped kernels come first.
+bool forward_takes_unit_stride_mma(const ConvTransposeParams& p, DType dtype, bool allow_tf32,
+                                   const std::string& algorithm, const void* input, const void* output) {
+  if (algorithm != "auto" && algorithm != "unit_stride_mma") return false;
+  const bool possible = unit_stride_mma_forward_possible(p, dtype, !allow_tf32, input, output);
+  TCONV_CHECK(algorithm != "unit_stride_mma" || possible,
+              "tconv: the unit_stride_mma algorithm does not support this forward (compute capability 8.0+, fp32 in "
+              "TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D padding, C_in a multiple of 32, "
+              "input and output W-contiguous, input rows 4-byte aligned, and the tile's window and weights within "
+              "the shared memory)");
+  return possible && (algorithm == "unit_stride_mma" || unit_stride_mma_forward_preferred(p, dtype));
+}
+
 }  // namespace
 
 void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
@@ -234,6 +248,13 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                                  call.bias, output.data_ptr(), sm_count_of(input),
                                  c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (grouped)");
+    return;
+  }
+  if (forward_takes_unit_stride_mma(p, to_dtype(input), allow_tf32, algorithm, input.data_ptr(), output.data_ptr())) {
+    check_launch(unit_stride_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
+                                         call.bias, output.data_ptr(), sm_count_of(input),
+                                         c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (unit_stride_mma)");
     return;
   }
   if (forward_takes_strip(p, to_dtype(input), allow_tf32, algorithm, sm_count_of(input))) {
@@ -281,6 +302,7 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
   check_algorithm(algorithm);
   if (output.numel() == 0 ||
       grouped_kernel(p, dtype, GatherPass::kForward, allow_tf32, algorithm) != GroupedKernel::kNone ||
+      forward_takes_unit_stride_mma(p, dtype, allow_tf32, algorithm, input.data_ptr(), output.data_ptr()) ||
       !forward_takes_strip(p, dtype, allow_tf32, algorithm, sm_count_of(input)) ||
       !unit_stride_group_stats_possible(p, dtype, norm_groups))
     return none;
@@ -312,6 +334,23 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it wherever it can. No
   // grid bound here (StripAutoRule): without it "auto" splits a 1D call at W stride >= 4 by phases, which run 144
   // measured 5-10x slower than the strip kernel on the small shapes (0.6-0.7 ms against 0.06).
+  if (algorithm == "auto" || algorithm == "unit_stride_mma") {
+    const bool possible = unit_stride_mma_grad_input_possible(p, to_dtype(grad_output), !allow_tf32,
+                                                              grad_output.data_ptr(), grad_input.data_ptr());
+    TCONV_CHECK(algorithm != "unit_stride_mma" || possible,
+                "tconv: the unit_stride_mma algorithm does not support this grad_input (compute capability 8.0+, fp32 "
+                "in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D padding, C_out a multiple of "
+                "32, grad_output and grad_input W-contiguous, grad_output rows 4-byte aligned, and the tile's window "
+                "and weights within the shared memory)");
+    if (possible &&
+        (algorithm == "unit_stride_mma" || unit_stride_mma_grad_input_preferred(p, to_dtype(grad_output)))) {
+      check_launch(unit_stride_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+                                              weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
+                                              c10::cuda::getCurrentCUDAStream().stream()),
+                   "conv_transpose grad_input (unit_stride_mma)");
+      return;
+    }
+  }
   const bool strip_possible =
       strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
   const bool unit_stride_possible = unit_stride_grad_input_possible(p, to_dtype(grad_output), !allow_tf32);
@@ -391,7 +430,10 @@ bool grad_input_strip_possible(const at::Tensor& grad_output, const at::Tensor& 
 
 void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,
                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
-                     bool allow_tf32, const std::string& algorithm) {
+                     bool allow_tf32, const std::string& requested) {
+  check_algorithm(requested);
+  // "unit_stride_mma" forces only the forward and grad_input; grad_weight runs as under "auto".
+  const std::string algorithm = requested == "unit_stride_mma" ? std::string("auto") : requested;
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(input, "input", grad_output);
   check_5d_cuda(grad_weight, "grad_weight", grad_output);

@@ -5506,35 +5506,13 @@ cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void*
   });
 }
 
-// grad_input at unit stride is the unit-stride forward of grad_output: with o = i - p + k dil, grad_x[i] =
-// sum_k dy[i - p + k dil] w[k], a transposed convolution of dy by w~[k'] = w[K - 1 - k'] at padding dil (K - 1) - p
-// (o' + p' - k' dil = i - p + k dil). Channels swap roles (K: C_out, N: C_in). The packing reads the flipped weights
-// through negative strides from w[0, 0, kD - 1, kH - 1, kW - 1], so no kernel changes.
-namespace {
-ConvTransposeParams unit_stride_grad_input_params(const ConvTransposeParams& p) {
-  ConvTransposeParams q = p;
-  q.in_channels = p.out_channels;
-  q.out_channels = p.in_channels;
-  for (int i = 0; i < 3; ++i) {
-    q.in_size[i] = p.out_size[i];
-    q.out_size[i] = p.in_size[i];
-    q.padding[i] = p.dilation[i] * (p.kernel[i] - 1) - p.padding[i];
-  }
-  for (int i = 0; i < 5; ++i) {
-    q.input_strides[i] = p.output_strides[i];
-    q.output_strides[i] = p.input_strides[i];
-  }
-  q.weight_strides[0] = p.weight_strides[1];
-  q.weight_strides[1] = p.weight_strides[0];
-  for (int i = 2; i < 5; ++i) q.weight_strides[i] = -p.weight_strides[i];
-  q.bias_stride = 0;
-  return q;
-}
-}  // namespace
+// grad_input at unit stride is the unit-stride forward of grad_output (conv_params.h:
+// unit_stride_grad_input_as_forward); the packing reads the flipped weights through negative strides, so no kernel
+// changes.
 
 bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32) {
   if (p.groups != 1) return false;
-  const ConvTransposeParams q = unit_stride_grad_input_params(p);
+  const ConvTransposeParams q = unit_stride_grad_input_as_forward(p);
   for (int i = 0; i < 3; ++i)  // output_padding 0: the equivalent forward's output is exactly grad_input
     if (q.padding[i] < 0 || q.out_size[i] != q.in_size[i] + q.dilation[i] * (q.kernel[i] - 1) - 2 * q.padding[i])
       return false;
@@ -5542,19 +5520,18 @@ bool unit_stride_grad_input_possible(const ConvTransposeParams& p, DType dtype, 
 }
 
 bool unit_stride_grad_input_preferred(const ConvTransposeParams& p, DType dtype, int sm_count) {
-  return strip_forward_preferred(unit_stride_grad_input_params(p), dtype, sm_count);
+  return strip_forward_preferred(unit_stride_grad_input_as_forward(p), dtype, sm_count);
 }
 
 int64_t unit_stride_grad_input_packed_elems(const ConvTransposeParams& p, DType dtype) {
-  return unit_stride_packed_weight_elems(unit_stride_grad_input_params(p), dtype);
+  return unit_stride_packed_weight_elems(unit_stride_grad_input_as_forward(p), dtype);
 }
 
 cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
                                    const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream) {
-  const int64_t last_tap = (p.kernel[0] - 1) * p.weight_strides[2] + (p.kernel[1] - 1) * p.weight_strides[3] +
-                           (p.kernel[2] - 1) * p.weight_strides[4];
-  const void* flipped = static_cast<const char*>(weight) + last_tap * element_bytes(dtype);
-  return unit_stride_forward(unit_stride_grad_input_params(p), dtype, grad_output, flipped, nullptr, grad_input,
+  const void* flipped =
+      static_cast<const char*>(weight) + unit_stride_flipped_weight_offset(p) * element_bytes(dtype);
+  return unit_stride_forward(unit_stride_grad_input_as_forward(p), dtype, grad_output, flipped, nullptr, grad_input,
                              packed_weight, stream);
 }
 

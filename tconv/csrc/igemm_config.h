@@ -697,4 +697,43 @@ struct StripGradWeightTile {
   }
 };
 
+// The unit-stride mma.sync forward (conv_transpose_unit_stride_mma.cu) for few channels (C_in a multiple of 32, any
+// C_out in tiles of 32), also grad_input at unit stride as the forward of grad_output. A tile is kRows output rows x
+// kWarpM output positions x kBlockN output channels, one row per warp; K walks the (kh, kw) taps over a window of the
+// input staged once per tile and kChannels-channel stage (position-major, kChannels channels per position, so every
+// tap's A fragment is an ldmatrix at a shifted position), with all of the C_out tile's weights resident in shared
+// memory for the block's life. Why these sizes (L1-71, C 32 -> 32, k3): a warp's 64 x 32 (16-bit) or 32 x 32 (fp32)
+// fragment keeps 64 or 32 accumulators per thread, so two 256-thread blocks fit an SM's registers; the window (10
+// rows x 72 positions x 32 channels) costs 1.25 staged values per output position and tap row instead of 3.
+// Not yet measured against other sizes.
+template <int kElemBytesArg>
+struct UnitStrideMmaTile {
+  static constexpr int kElemBytes = kElemBytesArg;
+  static constexpr int kThreads = 256, kWarps = kThreads / 32;
+  static constexpr int kRows = kWarps;                             // output rows per tile: one per warp
+  static constexpr int kWarpM = kElemBytes == 2 ? 64 : 32;         // output positions per warp (the tile's width)
+  static constexpr int kMTiles = kWarpM / 16;
+  static constexpr int kBlockN = 32;                               // output channels per tile (four n8 fragments)
+  static constexpr int kChannels = 32;                             // input channels per stage
+  static constexpr int kChunkElems = 16 / kElemBytes;              // elements per 16-byte chunk
+  static constexpr int kPositionChunks = kChannels * kElemBytes / 16;  // 16-byte chunks per staged position
+  static constexpr int kKSteps = kPositionChunks / 2;              // MMA K steps per tap and stage (two chunks each)
+  // Staged output rows (one per channel) of a warp, in elements: the padding puts the four channels a quad stores
+  // in distinct banks (16-bit: 144-byte rows; fp32: 144-byte rows).
+  static constexpr int kOutPitch = kWarpM + (kElemBytes == 2 ? 8 : 4);
+  static constexpr int kOutBytes = kWarps * kBlockN * kOutPitch * kElemBytes;
+  static constexpr int kSharedBytes = 227 * 1024;  // the opt-in maximum per block on sm_90 (sm_80: 163 KiB)
+  // 16-bit: two blocks per SM where the shared memory allows (L1-71: 111 KB each), so one block's transpose and store
+  // overlap the other's MMAs; 128 registers per thread then. fp32 windows are twice the bytes: one block.
+  static constexpr int kBlocksPerSm = kElemBytes == 2 ? 2 : 1;
+};
+
+// Where "auto" takes the unit-stride mma.sync forward (and grad_input) over the other kernels, given that it can run:
+// channel counts up to these, per precision. First guess before any measurement (the narrow-channel rows L1-71,
+// fam11 at 32 channels; fam01, fam05 at 64): see notes/perf.md, session 43.
+struct UnitStrideMmaAutoRule {
+  static constexpr int kMaxInChannels = 64, kMaxOutChannels = 64;
+  static constexpr bool k16Bit = true, kTf32 = true;
+};
+
 }  // namespace tconv

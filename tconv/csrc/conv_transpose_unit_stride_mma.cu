@@ -1,0 +1,542 @@
+// The unit-stride forward on mma.sync for few channels (UnitStrideMmaTile, igemm_config.h), and grad_input at unit
+// stride as that forward of grad_output (conv_params.h: unit_stride_grad_input_as_forward).
+//
+//   out[n, co, d, y, x] = bias[co] + sum_{ci, ky, kx} in[n, ci, d, y + p_h - ky dil_h, x + p_w - kx dil_w] w[ci, co, ky, kx]
+//
+// Why a kernel of its own: at 32 channels (L1-71: C 32 -> 32, k3, 8 x 512 x 1024) the GEMM is M = 4.2 M positions,
+// N = 32, K = 288, and the wgmma strip form ran at 81 TFLOP/s in bf16 (0.95 ms, slower than cuDNN) with its tensor
+// pipe 12 % busy: it loads each input row once per (kd, kh) tap as scalars and its N = 32 tiles are mostly idle
+// (notes/perf.md, run 233). Here a block stages a window of the input once per tile (every tap reads it at a shifted
+// position through ldmatrix), keeps the C_out tile's weights resident, and issues m16n8 MMAs whose N is exactly the
+// 32 channels. The floor on an H200 is about 0.13 ms in bf16 (540 MB moved; 77 GFLOP).
+//
+// Per tile and stage of kChannels input channels:
+//   1. cp.async copies the window [channel][row][position] as the tensor holds it (16-byte pieces where rows are
+//      16-byte aligned, else 4-byte ones), for the next step while this one computes;
+//   2. the block transposes it to [row][position][channel] (16-bit: two channels per 32-bit word, as the k16 MMA
+//      wants its K pairs; fp32: rounded to TF32), 16-byte chunks swizzled so that ldmatrix's eight rows (eight
+//      consecutive positions) hit distinct banks;
+//   3. each warp runs its row's kMTiles x 4 fragments over every (ky, kx) tap and K step.
+// The store stages each warp's outputs as [channel][position] in the transposed window's memory (dead by then) and
+// writes whole rows of 128 bytes per channel.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include "conv_transpose.h"
+#include "dispatch.h"
+#include "igemm_config.h"
+#include "mma_sm80.h"
+
+namespace tconv {
+namespace {
+
+struct UnitStrideMmaArgs {
+  const void* x;     // scalar_t [N, C_in, D, H_in, W_in], W contiguous
+  void* y;           // scalar_t [N, C_out, D, H_out, W_out], W contiguous
+  const void* w;     // scalar_t [C_in, C_out, 1, kH, kW] through w_stride (negative for grad_input's flipped taps)
+  const void* bias;  // scalar_t [C_out] or null
+  int64_t x_stride[5], y_stride[5], w_stride[5], bias_stride;
+  int depth, in_h, in_w, out_h, out_w;
+  int c_in, c_out, kernel_h, kernel_w, pad_h, pad_w, dil_h, dil_w;
+  int tiles_x, tiles_y, planes;  // planes = N x D
+  int64_t tiles;                 // tiles_x x tiles_y x planes x C_out tiles (C_out tiles slowest)
+  int window_rows;               // kRows + (kH - 1) dil_h
+  int window_chunks;             // 16-byte chunks per window row
+  int x_shift;                   // window start minus its 16-byte aligned start, in positions
+  int raw_channel_pitch;         // elements between two channels of the raw window
+  int pair_stores;               // 16-bit output: two positions per 4-byte store (even strides, aligned)
+};
+
+// Shared memory of a launch, in bytes: [stage][tap][C_out tile row] weights, then the transposed window (which the
+// store reuses), then the raw window.
+struct UnitStrideMmaSmem {
+  int weight_bytes, window_bytes, raw_bytes;
+  __host__ __device__ int total() const { return weight_bytes + window_bytes + raw_bytes; }
+};
+template <int kElemBytes>
+__host__ __device__ __forceinline__ UnitStrideMmaSmem unit_stride_mma_smem(int c_in, int taps, int window_rows, int window_chunks, int raw_pitch) {
+  using Tile = UnitStrideMmaTile<kElemBytes>;
+  UnitStrideMmaSmem s;
+  s.weight_bytes = c_in * taps * Tile::kBlockN * kElemBytes;
+  const int positions = window_chunks * Tile::kChunkElems;
+  const int window = window_rows * positions * Tile::kChannels * kElemBytes;
+  s.window_bytes = window > Tile::kOutBytes ? window : Tile::kOutBytes;
+  s.raw_bytes = Tile::kChannels * raw_pitch * kElemBytes;
+  return s;
+}
+
+// The 16-byte chunk where logical chunk `chunk` of shared row `row` lives. Rows of 4 chunks (64 bytes, two per
+// 128-byte bank line) XOR with bits 1-2 of the row, rows of 8 with bits 0-2: eight consecutive rows at one logical
+// chunk then cover all eight 16-byte bank groups (ldmatrix reads eight rows per phase).
+__device__ __forceinline__ int swizzle_chunk(int row, int chunk, int row_chunks) {
+  return row_chunks == 4 ? chunk ^ ((row >> 1) & 3) : chunk ^ (row & 7);
+}
+
+__device__ __forceinline__ void ldmatrix_x4(const void* smem, uint32_t& r0, uint32_t& r1, uint32_t& r2,
+                                            uint32_t& r3) {
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+               : "r"(address));
+}
+
+// One piece of the raw window: the first src_bytes of kBytes from global memory, zeros after them (src-size 0 reads
+// nothing: a piece outside the input, or the part of a piece past the row's end).
+template <int kBytes>
+__device__ __forceinline__ void copy_piece(void* smem, const void* gmem, int src_bytes) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  if constexpr (kBytes == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(src_bytes));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem), "r"(src_bytes));
+  }
+}
+__device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void copy_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+
+template <typename scalar_t>
+__device__ __forceinline__ uint32_t weight_bits(const scalar_t* w, int64_t at, bool valid) {
+  if constexpr (sizeof(scalar_t) == 2) {
+    return valid ? uint32_t(reinterpret_cast<const unsigned short*>(w)[at]) : 0u;
+  } else {
+    return valid ? to_tf32(w[at]) : 0u;
+  }
+}
+
+struct TileAt {
+  int x0, y0, n, d, co0;
+};
+template <class Tile>
+__device__ __forceinline__ TileAt tile_at(const UnitStrideMmaArgs& a, int64_t t) {
+  TileAt at;
+  at.x0 = int(t % a.tiles_x) * Tile::kWarpM;
+  t /= a.tiles_x;
+  at.y0 = int(t % a.tiles_y) * Tile::kRows;
+  t /= a.tiles_y;
+  const int plane = int(t % a.planes);
+  at.co0 = int(t / a.planes) * Tile::kBlockN;
+  at.n = plane / a.depth;
+  at.d = plane % a.depth;
+  return at;
+}
+
+// kPieceBytes: 16 where every window row starts 16-byte aligned (UnitStrideMmaPlan), else 4.
+template <typename scalar_t, int kPieceBytes>
+__global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThreads,
+                                  UnitStrideMmaTile<int(sizeof(scalar_t))>::kBlocksPerSm)
+    tconv_unit_stride_mma_kernel(const UnitStrideMmaArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  using Tile = UnitStrideMmaTile<int(sizeof(scalar_t))>;
+  using mma_t = scalar_t;
+  constexpr int kElem = int(sizeof(scalar_t)), E = Tile::kChunkElems, PC = Tile::kPositionChunks;
+  constexpr int kPieceElems = kPieceBytes / kElem;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int taps = a.kernel_h * a.kernel_w;
+  const int stages = a.c_in / Tile::kChannels;
+  const int positions = a.window_chunks * E;  // per window row
+  const UnitStrideMmaSmem layout =
+      unit_stride_mma_smem<kElem>(a.c_in, taps, a.window_rows, a.window_chunks, a.raw_channel_pitch);
+  unsigned char* const w_s = smem;
+  unsigned char* const xt_s = smem + layout.weight_bytes;
+  scalar_t* const raw_s = reinterpret_cast<scalar_t*>(xt_s + layout.window_bytes);
+  const scalar_t* const x = static_cast<const scalar_t*>(a.x);
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+
+  const int64_t my_tiles = a.tiles > int64_t(blockIdx.x) ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+  const int64_t steps = my_tiles * stages;
+  if (steps == 0) return;
+
+  auto issue_window = [&](int64_t step) {
+    const TileAt at = tile_at<Tile>(a, int64_t(blockIdx.x) + step / stages * gridDim.x);
+    const int stage = int(step % stages);
+    const int64_t base = at.n * a.x_stride[0] + at.d * a.x_stride[2] + int64_t(stage * Tile::kChannels) * a.x_stride[1];
+    const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h;
+    const int col0 = at.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift;
+    const int row_pieces = positions / kPieceElems;
+    const int total = Tile::kChannels * a.window_rows * row_pieces;
+    for (int i = tid; i < total; i += Tile::kThreads) {
+      const int piece = i % row_pieces, rest = i / row_pieces;
+      const int r = rest % a.window_rows, channel = rest / a.window_rows;
+      const int iy = row0 + r, ix = col0 + piece * kPieceElems;
+      // Pieces start at multiples of their size from the row's start (the window start is 16-byte aligned), so a
+      // piece lies wholly left of the row or starts inside it; one at the row's end reads only what is inside.
+      const int inside = iy >= 0 && iy < a.in_h && ix >= 0 ? min(a.in_w - ix, kPieceElems) : 0;
+      const bool valid = inside > 0;
+      const scalar_t* src = valid ? x + base + channel * a.x_stride[1] + iy * a.x_stride[3] + ix : x;
+      copy_piece<kPieceBytes>(raw_s + channel * a.raw_channel_pitch + r * positions + piece * kPieceElems, src,
+                              valid ? inside * kElem : 0);
+    }
+    copy_commit();
+  };
+
+  // The C_out tile's weights for every stage and tap, row (stage, tap, channel) of PC chunks in K order.
+  auto load_weights = [&](int co0) {
+    const scalar_t* w = static_cast<const scalar_t*>(a.w);
+    const int total = stages * taps * Tile::kBlockN * PC;
+    for (int i = tid; i < total; i += Tile::kThreads) {
+      const int chunk = i % PC, row = i / PC;
+      const int co = row % Tile::kBlockN, tap = (row / Tile::kBlockN) % taps, stage = row / Tile::kBlockN / taps;
+      const bool inside = co0 + co < a.c_out;
+      const int64_t at = int64_t(co0 + co) * a.w_stride[1] + (tap / a.kernel_w) * a.w_stride[3] +
+                         (tap % a.kernel_w) * a.w_stride[4] +
+                         int64_t(stage * Tile::kChannels + chunk * E) * a.w_stride[0];
+      uint32_t word[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        if constexpr (kElem == 2) {
+          word[k] = weight_bits(w, at + (2 * k) * a.w_stride[0], inside) |
+                    (weight_bits(w, at + (2 * k + 1) * a.w_stride[0], inside) << 16);
+        } else {
+          word[k] = weight_bits(w, at + k * a.w_stride[0], inside);
+        }
+      }
+      *reinterpret_cast<uint4*>(w_s + (row * PC + swizzle_chunk(row, chunk, PC)) * 16) =
+          make_uint4(word[0], word[1], word[2], word[3]);
+    }
+  };
+
+  // Raw [channel][row][position] -> [row][position][channel]: a unit is E channels x E positions (one chunk each),
+  // 16-bit units in two halves of four positions (8-byte reads) so that 128 registers hold the kernel without spills.
+  auto transpose_window = [&]() {
+    const int units = a.window_rows * a.window_chunks * PC;
+    for (int u = tid; u < units; u += Tile::kThreads) {
+      const int group = u % PC, rest = u / PC;
+      const int chunk = rest % a.window_chunks, r = rest / a.window_chunks;
+      const scalar_t* const from = raw_s + group * E * a.raw_channel_pitch + r * positions + chunk * E;
+      const int position0 = r * positions + chunk * E;
+      if constexpr (kElem == 2) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          uint2 v[E];
+#pragma unroll
+          for (int c = 0; c < E; ++c) v[c] = *reinterpret_cast<const uint2*>(from + c * a.raw_channel_pitch + 4 * half);
+#pragma unroll
+          for (int j = 0; j < 4; ++j) {
+            // Position 4 half + j of channels 2k and 2k + 1: halves j % 2 of their words j / 2.
+            const uint32_t selector = j % 2 ? 0x7632u : 0x5410u;
+            uint32_t word[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+              const uint32_t lo = j / 2 ? v[2 * k].y : v[2 * k].x, hi = j / 2 ? v[2 * k + 1].y : v[2 * k + 1].x;
+              word[k] = __byte_perm(lo, hi, selector);
+            }
+            const int position = position0 + 4 * half + j;
+            *reinterpret_cast<uint4*>(xt_s + (position * PC + swizzle_chunk(position, group, PC)) * 16) =
+                make_uint4(word[0], word[1], word[2], word[3]);
+          }
+        }
+      } else {
+        uint4 v[E];
+#pragma unroll
+        for (int c = 0; c < E; ++c) v[c] = *reinterpret_cast<const uint4*>(from + c * a.raw_channel_pitch);
+#pragma unroll
+        for (int i = 0; i < E; ++i) {
+          uint32_t word[4];
+#pragma unroll
+          for (int k = 0; k < 4; ++k) word[k] = to_tf32(reinterpret_cast<const float*>(&v[k])[i]);
+          const int position = position0 + i;
+          *reinterpret_cast<uint4*>(xt_s + (position * PC + swizzle_chunk(position, group, PC)) * 16) =
+              make_uint4(word[0], word[1], word[2], word[3]);
+        }
+      }
+    }
+  };
+
+  float acc[Tile::kMTiles][4][4];
+  int weights_for = -1;
+  issue_window(0);
+  for (int64_t step = 0; step < steps; ++step) {
+    const TileAt at = tile_at<Tile>(a, int64_t(blockIdx.x) + step / stages * gridDim.x);
+    const int stage = int(step % stages);
+    copy_wait_all();
+    __syncthreads();  // the window landed for every thread; every warp is done with the previous step's shared data
+    if (at.co0 != weights_for) {
+      load_weights(at.co0);
+      weights_for = at.co0;
+    }
+    transpose_window();
+    __syncthreads();
+    if (step + 1 < steps) issue_window(step + 1);
+    if (stage == 0) {
+#pragma unroll
+      for (int mt = 0; mt < Tile::kMTiles; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+    }
+    // ldmatrix lanes: A rows = positions (lane % 8, + 8 for lanes 8-15 and 24-31), chunk + 1 for lanes 16-31;
+    // B rows = channels (lane % 8, + 8 for lanes 16-31), chunk + 1 for lanes 8-15 and 24-31.
+    const int a_row = (lane & 7) + (((lane >> 3) & 1) << 3), a_chunk = lane >> 4;
+    const int b_row = (lane & 7) + ((lane >> 4) << 3), b_chunk = (lane >> 3) & 1;
+    for (int ky = 0; ky < a.kernel_h; ++ky) {
+      const int r = warp + (a.kernel_h - 1 - ky) * a.dil_h;
+      for (int kx = 0; kx < a.kernel_w; ++kx) {
+        const int q0 = r * positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
+        const int w_row0 = ((stage * taps) + ky * a.kernel_w + kx) * Tile::kBlockN;
+#pragma unroll
+        for (int s = 0; s < Tile::kKSteps; ++s) {
+          uint32_t b[4][2];
+#pragma unroll
+          for (int np = 0; np < 2; ++np) {
+            const int row = w_row0 + np * 16 + b_row;
+            ldmatrix_x4(w_s + (row * PC + swizzle_chunk(row, 2 * s + b_chunk, PC)) * 16, b[2 * np][0],
+                        b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
+          }
+#pragma unroll
+          for (int mt = 0; mt < Tile::kMTiles; ++mt) {
+            const int position = q0 + mt * 16 + a_row;
+            uint32_t av[4];
+            ldmatrix_x4(xt_s + (position * PC + swizzle_chunk(position, 2 * s + a_chunk, PC)) * 16, av[0], av[1],
+                        av[2], av[3]);
+#pragma unroll
+            for (int nt = 0; nt < 4; ++nt) mma_m16n8<mma_t>(acc[mt][nt], av, b[nt]);
+          }
+        }
+      }
+    }
+    if (stage != stages - 1) continue;
+
+    // Store: the accumulators (position gid / gid + 8, channels 2 tig / + 1 of each n8) to this warp's rows of the
+    // staging area, then channel rows of kWarpM positions to the output.
+    __syncthreads();  // the staging area is the transposed window, which other warps may still be reading
+    scalar_t* const staged = reinterpret_cast<scalar_t*>(xt_s) + warp * Tile::kBlockN * Tile::kOutPitch;
+    const int gid = lane >> 2, tig = lane & 3;
+    const scalar_t* bias = static_cast<const scalar_t*>(a.bias);
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+      const int c = nt * 8 + 2 * tig;
+      float b0 = 0.f, b1 = 0.f;
+      if (bias != nullptr) {
+        if (at.co0 + c < a.c_out) b0 = to_acc(bias[(at.co0 + c) * a.bias_stride]);
+        if (at.co0 + c + 1 < a.c_out) b1 = to_acc(bias[(at.co0 + c + 1) * a.bias_stride]);
+      }
+#pragma unroll
+      for (int mt = 0; mt < Tile::kMTiles; ++mt) {
+        const int position = mt * 16 + gid;
+        staged[c * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][0] + b0);
+        staged[(c + 1) * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][1] + b1);
+        staged[c * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][2] + b0);
+        staged[(c + 1) * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][3] + b1);
+      }
+    }
+    __syncwarp();
+    const int oy = at.y0 + warp;
+    if (oy < a.out_h) {
+      scalar_t* const y = static_cast<scalar_t*>(a.y) + at.n * a.y_stride[0] + at.d * a.y_stride[2] +
+                          int64_t(oy) * a.y_stride[3] + at.x0;
+      const int channels = min(Tile::kBlockN, a.c_out - at.co0);
+      constexpr int kPer = kElem == 2 ? 2 : 1;  // positions per lane and channel row
+      const int position = kPer * lane;
+      const int ox = at.x0 + position;
+      for (int c = 0; c < channels; ++c) {
+        scalar_t* const out = y + int64_t(at.co0 + c) * a.y_stride[1] + position;
+        const scalar_t* const from = staged + c * Tile::kOutPitch + position;
+        if constexpr (kPer == 2) {
+          if (a.pair_stores && ox + 1 < a.out_w) {
+            *reinterpret_cast<uint32_t*>(out) = *reinterpret_cast<const uint32_t*>(from);
+          } else {
+            if (ox < a.out_w) out[0] = from[0];
+            if (ox + 1 < a.out_w) out[1] = from[1];
+          }
+        } else {
+          if (ox < a.out_w) out[0] = from[0];
+        }
+      }
+    }
+  }
+#endif
+}
+
+// Which launches the kernel can serve, and their geometry.
+struct UnitStrideMmaPlan {
+  bool possible = false;
+  int piece_bytes = 0, window_rows = 0, window_chunks = 0, x_shift = 0, raw_pitch = 0, smem_bytes = 0;
+  bool pair_stores = false;
+};
+
+int max_shared_optin(int device) {
+  static std::mutex mutex;
+  static int cached[64];
+  static bool known[64] = {};
+  std::lock_guard<std::mutex> lock(mutex);
+  if (device < 0 || device >= 64) return 0;
+  if (!known[device]) {
+    int value = 0, major = 0;
+    if (cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+      value = 0;
+    cached[device] = major >= 8 ? value : 0;  // mma.sync k16 on bf16, cp.async: sm_80
+    known[device] = true;
+  }
+  return cached[device];
+}
+
+bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % uintptr_t(bytes) == 0; }
+
+template <int kElemBytes>
+UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, const void* output) {
+  using Tile = UnitStrideMmaTile<kElemBytes>;
+  UnitStrideMmaPlan plan;
+  if (p.groups != 1 || p.in_channels % Tile::kChannels != 0 || p.in_channels == 0 || p.out_channels < 1) return plan;
+  for (int i = 0; i < 3; ++i)
+    if (p.stride[i] != 1) return plan;
+  // One D tap and no D padding: output plane d reads input plane d.
+  if (p.kernel[0] != 1 || p.padding[0] != 0 || p.out_size[0] != p.in_size[0]) return plan;
+  if (p.input_strides[4] != 1 || p.output_strides[4] != 1) return plan;
+  const int64_t limits[] = {p.in_size[1], p.in_size[2], p.out_size[1], p.out_size[2], p.in_channels, p.out_channels,
+                            p.kernel[1], p.kernel[2], p.dilation[1], p.dilation[2]};
+  for (int64_t v : limits)
+    if (v > (1 << 20)) return plan;
+  if (std::abs(p.padding[1]) > (1 << 20) || std::abs(p.padding[2]) > (1 << 20)) return plan;
+  // Window pieces: 16 bytes where every input row starts 16-byte aligned, else 4 where rows start 4-byte aligned
+  // (fp32: any; 16-bit: even strides and an aligned start).
+  const int64_t* xs = p.input_strides;
+  auto rows_aligned = [&](int elems) {
+    return xs[0] % elems == 0 && xs[1] % elems == 0 && xs[2] % elems == 0 && xs[3] % elems == 0 &&
+           aligned_to(input, elems * kElemBytes);
+  };
+  if (rows_aligned(Tile::kChunkElems))
+    plan.piece_bytes = 16;
+  else if (rows_aligned(4 / kElemBytes))
+    plan.piece_bytes = 4;
+  else
+    return plan;
+  const int64_t* ys = p.output_strides;
+  plan.pair_stores = kElemBytes == 2 && ys[0] % 2 == 0 && ys[1] % 2 == 0 && ys[2] % 2 == 0 && ys[3] % 2 == 0 &&
+                     aligned_to(output, 4);
+  constexpr int E = Tile::kChunkElems;
+  const int64_t start = p.padding[2] - (p.kernel[2] - 1) * p.dilation[2];  // window start for x0 = 0
+  plan.x_shift = int(((start % E) + E) % E);
+  plan.window_rows = int(Tile::kRows + (p.kernel[1] - 1) * p.dilation[1]);
+  const int64_t span = plan.x_shift + Tile::kWarpM + (p.kernel[2] - 1) * p.dilation[2];
+  plan.window_chunks = int((span + E - 1) / E);
+  // Raw channel pitch: the window plus 16 bytes, so that consecutive channels' rows start in other banks.
+  plan.raw_pitch = plan.window_rows * plan.window_chunks * E + E;
+  const UnitStrideMmaSmem smem = unit_stride_mma_smem<kElemBytes>(
+      int(p.in_channels), int(p.kernel[1] * p.kernel[2]), plan.window_rows, plan.window_chunks, plan.raw_pitch);
+  plan.smem_bytes = smem.total();
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return plan;
+  if (plan.smem_bytes > std::min(max_shared_optin(device), Tile::kSharedBytes)) return plan;
+  plan.possible = true;
+  return plan;
+}
+
+UnitStrideMmaPlan plan_for(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                           const void* output) {
+  if (is_16bit(dtype)) return plan_typed<2>(p, input, output);
+  if (dtype == DType::kFloat32 && !split_tf32) return plan_typed<4>(p, input, output);
+  return UnitStrideMmaPlan{};
+}
+
+template <typename scalar_t, int kPieceBytes>
+cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& plan, const void* input,
+                         const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream) {
+  using Tile = UnitStrideMmaTile<int(sizeof(scalar_t))>;
+  UnitStrideMmaArgs a{};
+  a.x = input;
+  a.y = output;
+  a.w = weight;
+  a.bias = bias;
+  for (int i = 0; i < 5; ++i) {
+    a.x_stride[i] = p.input_strides[i];
+    a.y_stride[i] = p.output_strides[i];
+    a.w_stride[i] = p.weight_strides[i];
+  }
+  a.bias_stride = p.bias_stride;
+  a.depth = int(p.out_size[0]);
+  a.in_h = int(p.in_size[1]);
+  a.in_w = int(p.in_size[2]);
+  a.out_h = int(p.out_size[1]);
+  a.out_w = int(p.out_size[2]);
+  a.c_in = int(p.in_channels);
+  a.c_out = int(p.out_channels);
+  a.kernel_h = int(p.kernel[1]);
+  a.kernel_w = int(p.kernel[2]);
+  a.pad_h = int(p.padding[1]);
+  a.pad_w = int(p.padding[2]);
+  a.dil_h = int(p.dilation[1]);
+  a.dil_w = int(p.dilation[2]);
+  a.tiles_x = int((p.out_size[2] + Tile::kWarpM - 1) / Tile::kWarpM);
+  a.tiles_y = int((p.out_size[1] + Tile::kRows - 1) / Tile::kRows);
+  const int64_t planes = p.batch * p.out_size[0];
+  const int64_t co_tiles = (p.out_channels + Tile::kBlockN - 1) / Tile::kBlockN;
+  a.tiles = int64_t(a.tiles_x) * a.tiles_y * planes * co_tiles;
+  if (a.tiles == 0) return cudaSuccess;
+  if (planes > INT32_MAX || a.tiles > (int64_t(1) << 40)) return cudaErrorInvalidValue;
+  a.planes = int(planes);
+  a.window_rows = plan.window_rows;
+  a.window_chunks = plan.window_chunks;
+  a.x_shift = plan.x_shift;
+  a.raw_channel_pitch = plan.raw_pitch;
+  a.pair_stores = plan.pair_stores ? 1 : 0;
+  auto kernel = tconv_unit_stride_mma_kernel<scalar_t, kPieceBytes>;
+  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
+  if (err != cudaSuccess) return err;
+  int resident = 0;
+  err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, Tile::kThreads, plan.smem_bytes);
+  if (err != cudaSuccess) return err;
+  const int64_t blocks = std::min<int64_t>(a.tiles, int64_t(std::max(resident, 1)) * sm_count);
+  kernel<<<unsigned(blocks), Tile::kThreads, plan.smem_bytes, stream>>>(a);
+  return cudaGetLastError();
+}
+
+cudaError_t launch(const ConvTransposeParams& p, DType dtype, const UnitStrideMmaPlan& plan, const void* input,
+                   const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream) {
+  if (!plan.possible) return cudaErrorInvalidValue;
+  return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    return plan.piece_bytes == 16
+               ? launch_typed<scalar_t, 16>(p, plan, input, weight, bias, output, sm_count, stream)
+               : launch_typed<scalar_t, 4>(p, plan, input, weight, bias, output, sm_count, stream);
+  });
+}
+
+}  // namespace
+
+bool unit_stride_mma_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                                      const void* output) {
+  return plan_for(p, dtype, split_tf32, input, output).possible;
+}
+
+bool unit_stride_mma_forward_preferred(const ConvTransposeParams& p, DType dtype) {
+  static const int rule = development_switch("TCONV_UNIT_STRIDE_MMA", -1);
+  if (rule == 0) return false;
+  if (rule == 1) return true;
+  return p.in_channels <= UnitStrideMmaAutoRule::kMaxInChannels &&
+         p.out_channels <= UnitStrideMmaAutoRule::kMaxOutChannels &&
+         (is_16bit(dtype) ? UnitStrideMmaAutoRule::k16Bit : UnitStrideMmaAutoRule::kTf32);
+}
+
+cudaError_t unit_stride_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+                                    const void* weight, const void* bias, void* output, int sm_count,
+                                    cudaStream_t stream) {
+  const UnitStrideMmaPlan plan = plan_for(p, dtype, split_tf32, input, output);
+  return launch(p, dtype, plan, input, weight, bias, output, sm_count, stream);
+}
+
+bool unit_stride_mma_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32,
+                                         const void* grad_output, const void* grad_input) {
+  return p.groups == 1 &&
+         plan_for(unit_stride_grad_input_as_forward(p), dtype, split_tf32, grad_output, grad_input).possible;
+}
+
+bool unit_stride_mma_grad_input_preferred(const ConvTransposeParams& p, DType dtype) {
+  return unit_stride_mma_forward_preferred(unit_stride_grad_input_as_forward(p), dtype);
+}
+
+cudaError_t unit_stride_mma_grad_input(const ConvTransposeParams& p, DType dtype, bool split_tf32,
+                                       const void* grad_output, const void* weight, void* grad_input, int sm_count,
+                                       cudaStream_t stream) {
+  if (p.groups != 1) return cudaErrorInvalidValue;
+  const ConvTransposeParams q = unit_stride_grad_input_as_forward(p);
+  const UnitStrideMmaPlan plan = plan_for(q, dtype, split_tf32, grad_output, grad_input);
+  const void* flipped =
+      static_cast<const char*>(weight) + unit_stride_flipped_weight_offset(p) * element_bytes(dtype);
+  return launch(q, dtype, plan, grad_output, flipped, nullptr, grad_input, sm_count, stream);
+}
+
+}  // namespace tconv
