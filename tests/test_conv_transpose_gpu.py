@@ -1428,13 +1428,15 @@ def test_unit_stride_forward_where_planned():
     assert unit_stride_launches_fwd_bwd(x3, w3) == 2
     assert unit_stride_launches_fwd_bwd(x2, w2) == 0
     # bf16 and fp16 (either TF32 mode) from K 288 (StripAutoRule, run 206; channels rounded up to whole 32-channel
-    # stages): the 3D shape's forward and grad_input, the 32-channel 2D forward (K 288), not a 1 x 3 kernel (K 96).
+    # stages): the 3D shape's forward and grad_input, the 64-channel 2D forward, not a 1 x 3 kernel (K 96); the
+    # 32-channel 2D forward now takes the unit-stride mma.sync kernel (UnitStrideMmaAutoRule, run 282).
     x5, w5 = torch.randn(4, 16, 64, 256, device="cuda"), torch.randn(16, 16, 1, 3, device="cuda")
     for dtype, mode in ((torch.bfloat16, "tf32"), (torch.float16, "fp32")):
         x16, w16 = x3.to(dtype), w3.to(dtype)
         assert "strip_unit_stride_forward_kernel" in kernel_names(x16, w16, mode)
         assert unit_stride_launches_fwd_bwd(x16, w16) == 2
-        assert "strip_unit_stride_forward_kernel" in kernel_names(x2.to(dtype), w2.to(dtype), mode)
+        assert "strip_unit_stride_forward_kernel" in kernel_names(x4.to(dtype), w4.to(dtype), mode)
+        assert "unit_stride_mma_kernel" in kernel_names(x2.to(dtype), w2.to(dtype), mode)
         assert "strip_unit_stride_forward_kernel" not in kernel_names(x5.to(dtype), w5.to(dtype), mode)
 
 
@@ -1927,17 +1929,18 @@ def test_grad_bias_through_autograd(layout):
 # capability 8.0+), forced by "unit_stride_mma" for the forward and grad_input (grad_weight as under "auto"), every
 # gradient checked. L1-71's k3 over rows of 64-position tiles with a partial last tile; fam11's k3x7 with padding 1x3;
 # 64 channels (two channel stages; grad_input's C_in side too) on rows padded to 16 bytes with W_in not a multiple of
-# a piece (partial last pieces); 96 output channels (three C_out tiles) with H/W dilation and output_padding; padding
-# past dilation x (kernel - 1) (grad_input's padding negative); 1D; 3D with kernel D 1 (planes); W_out 2 (one
-# partial tile); a batch of 0.
+# a piece (partial last pieces); H/W dilation with output_padding; padding past dilation x (kernel - 1) (grad_input's
+# padding negative); 1D with 96 output channels (three C_out tiles; grad_input's three stages); 3D with kernel D 1
+# (planes); W_out 2 (one partial tile); a batch of 0. (Run 282: a k2x5 case with 96 output channels could not run
+# grad_input in fp32: its weights, 123 KB, and the window did not fit.)
 UNIT_STRIDE_MMA_GRID = [
     # dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout
     (2, 2, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [19, 126], True, "contiguous"),
     (2, 1, 32, 32, [3, 7], [1, 3], [0, 0], [1, 1], [9, 130], False, "contiguous"),
     (2, 2, 64, 64, [3, 3], [1, 1], [0, 0], [1, 1], [10, 34], True, "row_padded"),
-    (2, 1, 32, 96, [2, 5], [0, 2], [1, 0], [2, 2], [7, 40], True, "contiguous"),
+    (2, 1, 32, 64, [2, 5], [0, 2], [1, 0], [2, 2], [7, 40], True, "contiguous"),
     (2, 2, 32, 32, [3, 3], [3, 1], [0, 0], [1, 1], [12, 80], False, "contiguous"),
-    (1, 3, 32, 64, [5], [2], [0], [1], [300], True, "contiguous"),
+    (1, 3, 32, 96, [5], [2], [0], [1], [300], True, "contiguous"),
     (3, 2, 32, 32, [1, 3, 3], [0, 1, 1], [0, 0, 0], [1, 1, 1], [3, 10, 20], True, "contiguous"),
     (2, 1, 32, 32, [1, 1], [0, 0], [0, 0], [1, 1], [5, 2], True, "contiguous"),
     (2, 0, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [8, 8], True, "contiguous"),
@@ -1986,3 +1989,31 @@ def test_unit_stride_mma_runs_and_refuses():
     refused("fp32", xf, wf)
     refused("bf16", torch.randn(2 * 32 * 6 * 40 + 1, device="cuda").bfloat16()[1:].view(2, 32, 6, 40),
             wf.bfloat16())
+
+
+def test_unit_stride_mma_where_planned():
+    """Under "auto" (UnitStrideMmaAutoRule, run 282) the unit-stride mma.sync kernel runs the forward and grad_input
+    of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape, smaller), not in TF32 or exact
+    fp32, not with 64 channels on either side, and not on a channels_last input."""
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+
+    def launches(cin, cout, mode, channels_last=False):
+        x = torch.randn(2, cin, 16, 128, device="cuda", dtype=dtype_of(mode))
+        if channels_last:
+            x = x.contiguous(memory_format=torch.channels_last)
+        x.requires_grad_()
+        w = torch.randn(cin, cout, 3, 3, device="cuda", dtype=dtype_of(mode), requires_grad=True)
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose2d(x, w)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return sum("unit_stride_mma_kernel" in e.name for e in prof.events())
+    assert launches(32, 32, "bf16") == 2
+    assert launches(32, 32, "fp16") == 2
+    assert launches(32, 32, "tf32") == 0
+    assert launches(32, 32, "fp32") == 0
+    assert launches(64, 32, "bf16") == 0  # the forward's C_in 64; grad_input's C_out 64
+    assert launches(32, 64, "bf16") == 0
+    assert launches(32, 32, "bf16", channels_last=True) == 0

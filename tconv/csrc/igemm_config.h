@@ -728,12 +728,17 @@ struct UnitStrideMmaTile {
   static constexpr int kBlocksPerSm = kElemBytes == 2 ? 2 : 1;
 };
 
-// Where "auto" takes the unit-stride mma.sync forward (and grad_input) over the other kernels, given that it can run:
-// channel counts up to these, per precision. First guess before any measurement (the narrow-channel rows L1-71,
-// fam11 at 32 channels; fam01, fam05 at 64): see notes/perf.md, session 43.
+// Where "auto" takes the unit-stride mma.sync forward (and grad_input) over the other kernels, given that it can run.
+// Run 282 (H200, one process, "auto" without it against it forced, fwd / fwd+bwd ms):
+//   L1-71 (C 32 -> 32, k3)     bf16 0.957 / 3.297 -> 0.519 / 2.605   TF32 1.027 / 3.168 -> 1.180 / 3.861
+//   fam11 (C 32 -> 32, k3x7)   bf16 1.077 / 3.420 -> 0.853 / 2.972   TF32 1.309 / 4.898 -> 1.606 / 5.531
+//   fam01 (C 64 -> 64, k3)     bf16 2.605 / 10.29 -> 4.566 / 15.89   TF32 4.041 / 12.46 -> 8.384 / 24.38
+//   fam05 (C 64 -> 64, k3x7)   bf16 0.930 / 4.503 -> 1.805 / 6.487   TF32 cannot run (shared memory)
+// so 16-bit data with 32 channels on each side only: fp32 runs one block per SM at half the MMA rate and loses to the
+// wgmma strip form; at 64 channels the window is staged once per 32-channel C_out tile and transposed per stage.
 struct UnitStrideMmaAutoRule {
-  static constexpr int kMaxInChannels = 64, kMaxOutChannels = 64;
-  static constexpr bool k16Bit = true, kTf32 = true;
+  static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
+  static constexpr bool k16Bit = true, kTf32 = false;
 };
 
 }  // namespace tconv
