@@ -33,9 +33,9 @@ import torch
 # folds under "auto" wherever "igemm_fold" would), grad_input does not fold.
 CANDIDATES = {
     "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold", "grouped",
-                "grouped_mma", "direct"),
+                "grouped_mma", "unit_stride_mma", "direct"),
     "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "grouped",
-                   "grouped_mma", "direct"),
+                   "grouped_mma", "unit_stride_mma", "direct"),
     "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "grouped", "grouped_mma", "direct"),
 }
 # The direct (FFMA gather) kernels are the reference path: hundreds of milliseconds on the suite's GEMM

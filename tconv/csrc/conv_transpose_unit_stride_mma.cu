@@ -151,25 +151,42 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   const int64_t steps = my_tiles * stages;
   if (steps == 0) return;
 
+  // This thread's pieces of a window are the same in every step: piece tid + k kThreads of the (channel, row, piece)
+  // order, walked without divisions (run 282 counted ~70 instructions per piece with them, ~11 pieces per thread
+  // and step, all issued between the barrier and the MMAs).
+  const int row_pieces = positions / kPieceElems;
+  const int window_pieces = Tile::kChannels * a.window_rows * row_pieces;
+  const int first_piece = tid % row_pieces, first_line = tid / row_pieces;
+  const int first_r = first_line % a.window_rows, first_channel = first_line / a.window_rows;
+  constexpr int kStride = Tile::kThreads;
+  const int step_piece = kStride % row_pieces, step_line = kStride / row_pieces;
+  const int step_r = step_line % a.window_rows, step_channel = step_line / a.window_rows;
   auto issue_window = [&](int64_t step) {
     const TileAt at = tile_at<Tile>(a, int64_t(blockIdx.x) + step / stages * gridDim.x);
     const int stage = int(step % stages);
-    const int64_t base = at.n * a.x_stride[0] + at.d * a.x_stride[2] + int64_t(stage * Tile::kChannels) * a.x_stride[1];
+    const scalar_t* const tile_x = x + at.n * a.x_stride[0] + at.d * a.x_stride[2] +
+                                   int64_t(stage * Tile::kChannels) * a.x_stride[1];
     const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h;
     const int col0 = at.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift;
-    const int row_pieces = positions / kPieceElems;
-    const int total = Tile::kChannels * a.window_rows * row_pieces;
-    for (int i = tid; i < total; i += Tile::kThreads) {
-      const int piece = i % row_pieces, rest = i / row_pieces;
-      const int r = rest % a.window_rows, channel = rest / a.window_rows;
+    int piece = first_piece, r = first_r, channel = first_channel;
+    for (int i = tid; i < window_pieces; i += kStride) {
       const int iy = row0 + r, ix = col0 + piece * kPieceElems;
       // Pieces start at multiples of their size from the row's start (the window start is 16-byte aligned), so a
       // piece lies wholly left of the row or starts inside it; one at the row's end reads only what is inside.
       const int inside = iy >= 0 && iy < a.in_h && ix >= 0 ? min(a.in_w - ix, kPieceElems) : 0;
       const bool valid = inside > 0;
-      const scalar_t* src = valid ? x + base + channel * a.x_stride[1] + iy * a.x_stride[3] + ix : x;
+      const scalar_t* src = valid ? tile_x + channel * a.x_stride[1] + iy * a.x_stride[3] + ix : x;
       copy_piece<kPieceBytes>(raw_s + channel * a.raw_channel_pitch + r * positions + piece * kPieceElems, src,
                               valid ? inside * kElem : 0);
+      piece += step_piece;
+      const int carry = piece >= row_pieces ? 1 : 0;
+      piece -= carry * row_pieces;
+      r += step_r + carry;
+      channel += step_channel;
+      if (r >= a.window_rows) {  // step_r + carry <= window_rows: one wrap at most
+        r -= a.window_rows;
+        ++channel;
+      }
     }
     copy_commit();
   };
