@@ -259,6 +259,20 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(32, 64, 3, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
     out = tconv.conv_transpose3d(x, w, None, 1, 1)
     out.backward(torch.randn_like(out))
+# The unit-stride mma.sync kernel, forced: bf16 with 64 channels (two stages, two C_out tiles), x 34 wide in rows of 40
+# (16-byte pieces, a partial last one) and grad_output rows of 36 (4-byte pieces); fp32 in TF32 mode on a 1D call
+# with 96 output channels (three C_out tiles; grad_input's three stages).
+with tconv._ops.use_algorithm("unit_stride_mma"):
+    x = torch.randn(2, 64, 9, 40, device=DEVICE, dtype=torch.bfloat16)[..., :34].requires_grad_()
+    w = torch.randn(64, 64, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    b = torch.randn(64, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    out = tconv.conv_transpose2d(x, w, b)
+    out.backward(torch.randn_like(out))
+    with precision_mode("tf32"):
+        x = torch.randn(2, 32, 50, device=DEVICE, requires_grad=True)
+        w = torch.randn(32, 96, 5, device=DEVICE, requires_grad=True)
+        out = tconv.conv_transpose1d(x, w, None, 1, 2)
+        out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")
