@@ -213,18 +213,25 @@ bool forward_takes_strip(const ConvTransposeParams& p, DType dtype, bool allow_t
          (algorithm == "igemm_strip" || (algorithm == "auto" && strip_forward_preferred(p, dtype, sm_count)));
 }
 
-// Whether forward_out runs the unit-stride mma.sync kernel: "unit_stride_mma" forces it (an error where it cannot
-// run), "auto" takes it where UnitStrideMmaAutoRule prefers it (igemm_config.h); the grouped kernels come first.
+// Whether a pass runs the unit-stride mma.sync kernel: "unit_stride_mma" forces it (an error naming `conditions`
+// where it cannot run), "auto" takes it where UnitStrideMmaAutoRule prefers it (igemm_config.h) and it can run. The
+// rule is asked first, so "auto" plans only the calls it would take.
+template <class Possible>
+bool takes_unit_stride_mma(const std::string& algorithm, bool preferred, Possible possible, const char* conditions) {
+  if (algorithm == "unit_stride_mma") {
+    TCONV_CHECK(possible(), "tconv: the unit_stride_mma algorithm does not support this ", conditions);
+    return true;
+  }
+  return algorithm == "auto" && preferred && possible();
+}
 bool forward_takes_unit_stride_mma(const ConvTransposeParams& p, DType dtype, bool allow_tf32,
                                    const std::string& algorithm, const void* input, const void* output) {
-  if (algorithm != "auto" && algorithm != "unit_stride_mma") return false;
-  const bool possible = unit_stride_mma_forward_possible(p, dtype, !allow_tf32, input, output);
-  TCONV_CHECK(algorithm != "unit_stride_mma" || possible,
-              "tconv: the unit_stride_mma algorithm does not support this forward (compute capability 8.0+, fp32 in "
-              "TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D padding, C_in a multiple of 32, "
-              "input and output W-contiguous, input rows 4-byte aligned, and the tile's window and weights within "
-              "the shared memory)");
-  return possible && (algorithm == "unit_stride_mma" || unit_stride_mma_forward_preferred(p, dtype));
+  return takes_unit_stride_mma(
+      algorithm, unit_stride_mma_forward_preferred(p, dtype),
+      [&] { return unit_stride_mma_forward_possible(p, dtype, !allow_tf32, input, output); },
+      "forward (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D "
+      "padding, C_in a multiple of 32, input and output W-contiguous, input rows 4-byte aligned, and the tile's "
+      "window and weights within the shared memory)");
 }
 
 }  // namespace
@@ -334,22 +341,20 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it wherever it can. No
   // grid bound here (StripAutoRule): without it "auto" splits a 1D call at W stride >= 4 by phases, which run 144
   // measured 5-10x slower than the strip kernel on the small shapes (0.6-0.7 ms against 0.06).
-  if (algorithm == "auto" || algorithm == "unit_stride_mma") {
-    const bool possible = unit_stride_mma_grad_input_possible(p, to_dtype(grad_output), !allow_tf32,
-                                                              grad_output.data_ptr(), grad_input.data_ptr());
-    TCONV_CHECK(algorithm != "unit_stride_mma" || possible,
-                "tconv: the unit_stride_mma algorithm does not support this grad_input (compute capability 8.0+, fp32 "
-                "in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D padding, C_out a multiple of "
-                "32, grad_output and grad_input W-contiguous, grad_output rows 4-byte aligned, and the tile's window "
-                "and weights within the shared memory)");
-    if (possible &&
-        (algorithm == "unit_stride_mma" || unit_stride_mma_grad_input_preferred(p, to_dtype(grad_output)))) {
-      check_launch(unit_stride_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
-                                              weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
-                                              c10::cuda::getCurrentCUDAStream().stream()),
-                   "conv_transpose grad_input (unit_stride_mma)");
-      return;
-    }
+  if (takes_unit_stride_mma(
+          algorithm, unit_stride_mma_grad_input_preferred(p, to_dtype(grad_output)),
+          [&] {
+            return unit_stride_mma_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+                                                       grad_input.data_ptr());
+          },
+          "grad_input (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 "
+          "without D padding, C_out a multiple of 32, grad_output and grad_input W-contiguous, grad_output rows "
+          "4-byte aligned, and the tile's window and weights within the shared memory)")) {
+    check_launch(unit_stride_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+                                            weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
+                                            c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose grad_input (unit_stride_mma)");
+    return;
   }
   const bool strip_possible =
       strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());

@@ -26,7 +26,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
 #include "conv_transpose.h"
 #include "dispatch.h"
 #include "igemm_config.h"
@@ -377,21 +376,15 @@ struct UnitStrideMmaPlan {
   bool pair_stores = false;
 };
 
-int max_shared_optin(int device) {
-  static std::mutex mutex;
-  static int cached[64];
-  static bool known[64] = {};
-  std::lock_guard<std::mutex> lock(mutex);
-  if (device < 0 || device >= 64) return 0;
-  if (!known[device]) {
-    int value = 0, major = 0;
-    if (cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
-      value = 0;
-    cached[device] = major >= 8 ? value : 0;  // mma.sync k16 on bf16, cp.async: sm_80
-    known[device] = true;
-  }
-  return cached[device];
+// The largest dynamic shared memory a block may opt into on the current device; 0 below compute capability 8.0
+// (mma.sync k16 on bf16 and cp.async need sm_80) or where the device cannot be asked.
+int shared_optin_bytes() {
+  int device = 0, bytes = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+    return 0;
+  return major >= 8 ? bytes : 0;
 }
 
 bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % uintptr_t(bytes) == 0; }
@@ -438,10 +431,7 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
   const UnitStrideMmaSmem smem = unit_stride_mma_smem<kElemBytes>(
       int(p.in_channels), int(p.kernel[1] * p.kernel[2]), plan.window_rows, plan.window_chunks, plan.raw_pitch);
   plan.smem_bytes = smem.total();
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return plan;
-  if (plan.smem_bytes > std::min(max_shared_optin(device), Tile::kSharedBytes)) return plan;
-  plan.possible = true;
+  plan.possible = plan.smem_bytes <= shared_optin_bytes();
   return plan;
 }
 

@@ -722,7 +722,6 @@ struct UnitStrideMmaTile {
   // in distinct banks (16-bit: 144-byte rows; fp32: 144-byte rows).
   static constexpr int kOutPitch = kWarpM + (kElemBytes == 2 ? 8 : 4);
   static constexpr int kOutBytes = kWarps * kBlockN * kOutPitch * kElemBytes;
-  static constexpr int kSharedBytes = 227 * 1024;  // the opt-in maximum per block on sm_90 (sm_80: 163 KiB)
   // 16-bit: two blocks per SM where the shared memory allows (L1-71: 111 KB each), so one block's transpose and store
   // overlap the other's MMAs; 128 registers per thread then. fp32 windows are twice the bytes: one block.
   static constexpr int kBlocksPerSm = kElemBytes == 2 ? 2 : 1;
