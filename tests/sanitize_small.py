@@ -261,7 +261,7 @@ with tconv._ops.use_algorithm("auto"):
     out.backward(torch.randn_like(out))
 # The unit-stride mma.sync kernel, forced: bf16 with 64 channels (two stages, two C_out tiles), x 34 wide in rows of 40
 # (16-byte pieces, a partial last one) and grad_output rows of 36 (4-byte pieces); fp32 in TF32 mode on a 1D call
-# with 96 output channels (three C_out tiles; grad_input's three stages).
+# with 96 output channels (three C_out tiles; grad_input's three stages); 1D calls on folded tiles.
 with tconv._ops.use_algorithm("unit_stride_mma"):
     x = torch.randn(2, 64, 9, 40, device=DEVICE, dtype=torch.bfloat16)[..., :34].requires_grad_()
     w = torch.randn(64, 64, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
@@ -273,6 +273,17 @@ with tconv._ops.use_algorithm("unit_stride_mma"):
         w = torch.randn(32, 96, 5, device=DEVICE, requires_grad=True)
         out = tconv.conv_transpose1d(x, w, None, 1, 2)
         out.backward(torch.randn_like(out))
+        # Folded tiles (the warps side by side along x): two of 256 positions, the second partial.
+        x = torch.randn(1, 32, 300, device=DEVICE, requires_grad=True)
+        w = torch.randn(32, 32, 5, device=DEVICE, requires_grad=True)
+        out = tconv.conv_transpose1d(x, w)
+        out.backward(torch.randn_like(out))
+    # Folded bf16 tiles of 512 positions with dilation 3 and two C_out tiles: x rows of 600 (16-byte pieces),
+    # grad_output rows of 612 (4-byte pieces; grad_input's two stages).
+    x = torch.randn(2, 32, 600, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    w = torch.randn(32, 64, 5, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    out = tconv.conv_transpose1d(x, w, None, 1, 0, 0, 1, 3)
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

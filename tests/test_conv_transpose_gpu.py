@@ -1932,7 +1932,9 @@ def test_grad_bias_through_autograd(layout):
 # a piece (partial last pieces); H/W dilation with output_padding; padding past dilation x (kernel - 1) (grad_input's
 # padding negative); 1D with 96 output channels (three C_out tiles; grad_input's three stages); 3D with kernel D 1
 # (planes); W_out 2 (one partial tile); a batch of 0. (Run 282: a k2x5 case with 96 output channels could not run
-# grad_input in fp32: its weights, 123 KB, and the window did not fit.)
+# grad_input in fp32: its weights, 123 KB, and the window did not fit.) Folded tiles (the warps side by side along x,
+# unit_stride_mma_folds): the 1D cases (one with dilation 3 over three tiles of 512 positions, bf16, or five of 256,
+# fp32, the last partial) and a 2D call with two output rows and a k3 window over them.
 UNIT_STRIDE_MMA_GRID = [
     # dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout
     (2, 2, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [19, 126], True, "contiguous"),
@@ -1944,6 +1946,8 @@ UNIT_STRIDE_MMA_GRID = [
     (3, 2, 32, 32, [1, 3, 3], [0, 1, 1], [0, 0, 0], [1, 1, 1], [3, 10, 20], True, "contiguous"),
     (2, 1, 32, 32, [1, 1], [0, 0], [0, 0], [1, 1], [5, 2], True, "contiguous"),
     (2, 0, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [8, 8], True, "contiguous"),
+    (1, 2, 32, 64, [5], [0], [0], [3], [1100], False, "contiguous"),
+    (2, 2, 32, 32, [3, 3], [1, 1], [0, 0], [1, 1], [2, 500], True, "contiguous"),
 ]
 
 

@@ -44,7 +44,9 @@ struct UnitStrideMmaArgs {
   int c_in, c_out, kernel_h, kernel_w, pad_h, pad_w, dil_h, dil_w;
   int tiles_x, tiles_y, planes;  // planes = N x D
   int64_t tiles;                 // tiles_x x tiles_y x planes x C_out tiles (C_out tiles slowest)
-  int window_rows;               // kRows + (kH - 1) dil_h
+  int fold;                      // the warps side by side along x in one row (UnitStrideMmaPlan::fold)
+  int tile_rows, tile_w;         // output rows and positions per tile: kRows x kWarpM, or folded 1 x kRows kWarpM
+  int window_rows;               // tile_rows + (kH - 1) dil_h
   int window_chunks;             // 16-byte chunks per window row
   int x_shift;                   // window start minus its 16-byte aligned start, in positions
   int raw_channel_pitch;         // elements between two channels of the raw window
@@ -113,9 +115,9 @@ struct TileAt {
 template <class Tile>
 __device__ __forceinline__ TileAt tile_at(const UnitStrideMmaArgs& a, int64_t t) {
   TileAt at;
-  at.x0 = int(t % a.tiles_x) * Tile::kWarpM;
+  at.x0 = int(t % a.tiles_x) * a.tile_w;
   t /= a.tiles_x;
-  at.y0 = int(t % a.tiles_y) * Tile::kRows;
+  at.y0 = int(t % a.tiles_y) * a.tile_rows;
   t /= a.tiles_y;
   const int plane = int(t % a.planes);
   at.co0 = int(t / a.planes) * Tile::kBlockN;
@@ -145,6 +147,8 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   scalar_t* const raw_s = reinterpret_cast<scalar_t*>(xt_s + layout.window_bytes);
   const scalar_t* const x = static_cast<const scalar_t*>(a.x);
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  // This warp's output row and first position within the tile.
+  const int warp_row = a.fold ? 0 : warp, warp_x = a.fold ? warp * Tile::kWarpM : 0;
 
   const int64_t my_tiles = a.tiles > int64_t(blockIdx.x) ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
   const int64_t steps = my_tiles * stages;
@@ -291,9 +295,9 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     const int a_row = (lane & 7) + (((lane >> 3) & 1) << 3), a_chunk = lane >> 4;
     const int b_row = (lane & 7) + ((lane >> 4) << 3), b_chunk = (lane >> 3) & 1;
     for (int ky = 0; ky < a.kernel_h; ++ky) {
-      const int r = warp + (a.kernel_h - 1 - ky) * a.dil_h;
+      const int r = warp_row + (a.kernel_h - 1 - ky) * a.dil_h;
       for (int kx = 0; kx < a.kernel_w; ++kx) {
-        const int q0 = r * positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
+        const int q0 = r * positions + warp_x + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
         const int w_row0 = ((stage * taps) + ky * a.kernel_w + kx) * Tile::kBlockN;
 #pragma unroll
         for (int s = 0; s < Tile::kKSteps; ++s) {
@@ -342,14 +346,14 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       }
     }
     __syncwarp();
-    const int oy = at.y0 + warp;
+    const int oy = at.y0 + warp_row;
     if (oy < a.out_h) {
       scalar_t* const y = static_cast<scalar_t*>(a.y) + at.n * a.y_stride[0] + at.d * a.y_stride[2] +
-                          int64_t(oy) * a.y_stride[3] + at.x0;
+                          int64_t(oy) * a.y_stride[3] + at.x0 + warp_x;
       const int channels = min(Tile::kBlockN, a.c_out - at.co0);
       constexpr int kPer = kElem == 2 ? 2 : 1;  // positions per lane and channel row
       const int position = kPer * lane;
-      const int ox = at.x0 + position;
+      const int ox = at.x0 + warp_x + position;
       for (int c = 0; c < channels; ++c) {
         scalar_t* const out = y + int64_t(at.co0 + c) * a.y_stride[1] + position;
         const scalar_t* const from = staged + c * Tile::kOutPitch + position;
@@ -372,9 +376,25 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 // Which launches the kernel can serve, and their geometry.
 struct UnitStrideMmaPlan {
   bool possible = false;
+  // fold: the tile is one output row of kRows x kWarpM positions, one warp per kWarpM of them, instead of kRows rows
+  // of kWarpM (unit_stride_mma_folds).
+  bool fold = false;
+  int tile_rows = 0, tile_w = 0;
   int piece_bytes = 0, window_rows = 0, window_chunks = 0, x_shift = 0, raw_pitch = 0, smem_bytes = 0;
   bool pair_stores = false;
 };
+
+// Whether the warps go side by side along x: where a tile of kRows rows would leave more of its outputs outside the
+// output than a folded one (1D calls have one row, so seven of eight warps would compute nothing), compared by the
+// share of computed positions that are stored.
+template <class Tile>
+bool unit_stride_mma_folds(int64_t out_h, int64_t out_w) {
+  if (out_h < 1 || out_w < 1) return false;
+  auto padded = [](int64_t n, int64_t unit) { return (n + unit - 1) / unit * unit; };
+  const double rows_used = double(out_h * out_w) / double(padded(out_h, Tile::kRows) * padded(out_w, Tile::kWarpM));
+  const double folded_used = double(out_w) / double(padded(out_w, int64_t(Tile::kRows) * Tile::kWarpM));
+  return folded_used > rows_used;
+}
 
 // The largest dynamic shared memory a block may opt into on the current device; 0 below compute capability 8.0
 // (mma.sync k16 on bf16 and cp.async need sm_80) or where the device cannot be asked.
@@ -423,8 +443,11 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
   constexpr int E = Tile::kChunkElems;
   const int64_t start = p.padding[2] - (p.kernel[2] - 1) * p.dilation[2];  // window start for x0 = 0
   plan.x_shift = int(((start % E) + E) % E);
-  plan.window_rows = int(Tile::kRows + (p.kernel[1] - 1) * p.dilation[1]);
-  const int64_t span = plan.x_shift + Tile::kWarpM + (p.kernel[2] - 1) * p.dilation[2];
+  plan.fold = unit_stride_mma_folds<Tile>(p.out_size[1], p.out_size[2]);
+  plan.tile_rows = plan.fold ? 1 : Tile::kRows;
+  plan.tile_w = plan.fold ? Tile::kRows * Tile::kWarpM : Tile::kWarpM;
+  plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
+  const int64_t span = plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2];
   plan.window_chunks = int((span + E - 1) / E);
   // Raw channel pitch: the window plus 16 bytes, so that consecutive channels' rows start in other banks.
   plan.raw_pitch = plan.window_rows * plan.window_chunks * E + E;
@@ -470,8 +493,11 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   a.pad_w = int(p.padding[2]);
   a.dil_h = int(p.dilation[1]);
   a.dil_w = int(p.dilation[2]);
-  a.tiles_x = int((p.out_size[2] + Tile::kWarpM - 1) / Tile::kWarpM);
-  a.tiles_y = int((p.out_size[1] + Tile::kRows - 1) / Tile::kRows);
+  a.fold = plan.fold ? 1 : 0;
+  a.tile_rows = plan.tile_rows;
+  a.tile_w = plan.tile_w;
+  a.tiles_x = int((p.out_size[2] + plan.tile_w - 1) / plan.tile_w);
+  a.tiles_y = int((p.out_size[1] + plan.tile_rows - 1) / plan.tile_rows);
   const int64_t planes = p.batch * p.out_size[0];
   const int64_t co_tiles = (p.out_channels + Tile::kBlockN - 1) / Tile::kBlockN;
   a.tiles = int64_t(a.tiles_x) * a.tiles_y * planes * co_tiles;
