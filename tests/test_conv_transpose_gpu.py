@@ -1996,21 +1996,24 @@ def test_unit_stride_mma_runs_and_refuses():
 
 
 def test_unit_stride_mma_where_planned():
-    """Under "auto" (UnitStrideMmaAutoRule, run 282) the unit-stride mma.sync kernel runs the forward and grad_input
-    of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape, smaller), not in TF32 or exact
-    fp32, not with 64 channels on either side, and not on a channels_last input."""
+    """Under "auto" (UnitStrideMmaAutoRule, runs 282 and 286) the unit-stride mma.sync kernel runs the forward and
+    grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape, smaller), not in TF32
+    or exact fp32, not with 64 channels on either side, and not on a channels_last input; on folded tiles (1D) it runs
+    both passes of a bf16 call with 32 -> 64 channels (fam08's, smaller), neither at 64 -> 64 nor in TF32."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
 
-    def launches(cin, cout, mode, channels_last=False):
-        x = torch.randn(2, cin, 16, 128, device="cuda", dtype=dtype_of(mode))
+    def launches(cin, cout, mode, channels_last=False, dims=2):
+        # 2D: 16 x 128 positions, k3; 1D: 3000 positions, k5 with dilation 3
+        x = torch.randn(2, cin, *((16, 128) if dims == 2 else (3000,)), device="cuda", dtype=dtype_of(mode))
         if channels_last:
             x = x.contiguous(memory_format=torch.channels_last)
         x.requires_grad_()
-        w = torch.randn(cin, cout, 3, 3, device="cuda", dtype=dtype_of(mode), requires_grad=True)
+        w = torch.randn(cin, cout, *((3, 3) if dims == 2 else (5,)), device="cuda", dtype=dtype_of(mode),
+                        requires_grad=True)
         with precision(mode), tconv._ops.use_algorithm("auto"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            out = tconv.conv_transpose2d(x, w)
+            out = tconv.conv_transpose2d(x, w) if dims == 2 else tconv.conv_transpose1d(x, w, dilation=3)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
         return sum("unit_stride_mma_kernel" in e.name for e in prof.events())
@@ -2021,3 +2024,7 @@ def test_unit_stride_mma_where_planned():
     assert launches(64, 32, "bf16") == 0  # the forward's C_in 64; grad_input's C_out 64
     assert launches(32, 64, "bf16") == 0
     assert launches(32, 32, "bf16", channels_last=True) == 0
+    assert launches(32, 64, "bf16", dims=1) == 2
+    assert launches(64, 32, "fp16", dims=1) == 2
+    assert launches(64, 64, "bf16", dims=1) == 0
+    assert launches(32, 64, "tf32", dims=1) == 0

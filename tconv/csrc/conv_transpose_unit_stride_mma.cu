@@ -443,18 +443,26 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
   constexpr int E = Tile::kChunkElems;
   const int64_t start = p.padding[2] - (p.kernel[2] - 1) * p.dilation[2];  // window start for x0 = 0
   plan.x_shift = int(((start % E) + E) % E);
-  plan.fold = unit_stride_mma_folds<Tile>(p.out_size[1], p.out_size[2]);
-  plan.tile_rows = plan.fold ? 1 : Tile::kRows;
-  plan.tile_w = plan.fold ? Tile::kRows * Tile::kWarpM : Tile::kWarpM;
-  plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
-  const int64_t span = plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2];
-  plan.window_chunks = int((span + E - 1) / E);
-  // Raw channel pitch: the window plus 16 bytes, so that consecutive channels' rows start in other banks.
-  plan.raw_pitch = plan.window_rows * plan.window_chunks * E + E;
-  const UnitStrideMmaSmem smem = unit_stride_mma_smem<kElemBytes>(
-      int(p.in_channels), int(p.kernel[1] * p.kernel[2]), plan.window_rows, plan.window_chunks, plan.raw_pitch);
-  plan.smem_bytes = smem.total();
-  plan.possible = plan.smem_bytes <= shared_optin_bytes();
+  // The geometry of folded or row tiles; the other one where the preferred one's shared memory does not fit (a
+  // folded fp32 k3x7 tile needs 289 KB).
+  const int optin = shared_optin_bytes();
+  auto set_geometry = [&](bool fold) {
+    plan.fold = fold;
+    plan.tile_rows = fold ? 1 : Tile::kRows;
+    plan.tile_w = fold ? Tile::kRows * Tile::kWarpM : Tile::kWarpM;
+    plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
+    const int64_t span = plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2];
+    plan.window_chunks = int((span + E - 1) / E);
+    // Raw channel pitch: the window plus 16 bytes, so that consecutive channels' rows start in other banks.
+    plan.raw_pitch = plan.window_rows * plan.window_chunks * E + E;
+    const UnitStrideMmaSmem smem = unit_stride_mma_smem<kElemBytes>(
+        int(p.in_channels), int(p.kernel[1] * p.kernel[2]), plan.window_rows, plan.window_chunks, plan.raw_pitch);
+    plan.smem_bytes = smem.total();
+    plan.possible = plan.smem_bytes <= optin;
+  };
+  const bool fold = unit_stride_mma_folds<Tile>(p.out_size[1], p.out_size[2]);
+  set_geometry(fold);
+  if (!plan.possible) set_geometry(!fold);
   return plan;
 }
 
@@ -541,9 +549,14 @@ bool unit_stride_mma_forward_preferred(const ConvTransposeParams& p, DType dtype
   static const int rule = development_switch("TCONV_UNIT_STRIDE_MMA", -1);
   if (rule == 0) return false;
   if (rule == 1) return true;
-  return p.in_channels <= UnitStrideMmaAutoRule::kMaxInChannels &&
-         p.out_channels <= UnitStrideMmaAutoRule::kMaxOutChannels &&
-         (is_16bit(dtype) ? UnitStrideMmaAutoRule::k16Bit : UnitStrideMmaAutoRule::kTf32);
+  using Rule = UnitStrideMmaAutoRule;
+  if (!(is_16bit(dtype) ? Rule::k16Bit : Rule::kTf32)) return false;
+  const bool fold = is_16bit(dtype) ? unit_stride_mma_folds<UnitStrideMmaTile<2>>(p.out_size[1], p.out_size[2])
+                                    : unit_stride_mma_folds<UnitStrideMmaTile<4>>(p.out_size[1], p.out_size[2]);
+  if (fold)
+    return p.in_channels <= Rule::kMaxFoldedChannels && p.out_channels <= Rule::kMaxFoldedChannels &&
+           p.in_channels * p.out_channels <= Rule::kMaxFoldedChannelPairs;
+  return p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels;
 }
 
 cudaError_t unit_stride_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,

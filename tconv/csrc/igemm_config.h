@@ -735,8 +735,14 @@ struct UnitStrideMmaTile {
 //   fam05 (C 64 -> 64, k3x7)   bf16 0.930 / 4.503 -> 1.805 / 6.487   TF32 cannot run (shared memory)
 // so 16-bit data with 32 channels on each side only: fp32 runs one block per SM at half the MMA rate and loses to the
 // wgmma strip form; at 64 channels the window is staged once per 32-channel C_out tile and transposed per stage.
+// Folded tiles (1D calls, unit_stride_mma_folds), run 286 (H200, same comparison, fwd / fwd+bwd ms):
+//   fam08 (1D, C 32 -> 64, k5, dilation 3)  bf16 1.007 / 3.673 -> 0.681 / 2.968   TF32 1.137 / 3.690 -> 1.355 / 4.098
+//   fam04 (1D, C 128 -> 128, k3)            bf16 1.504 / 7.298 -> 3.603 / 13.21   TF32 3.179 / 9.996 -> 10.02 / 27.41
+// fam08's forward (32 -> 64) and its grad_input (64 -> 32 as a forward) both win, so folded tiles take up to 64
+// channels on a side with at most 32 x 64 pairs; 64 x 64 is unmeasured folded (it lost on row tiles, fam01).
 struct UnitStrideMmaAutoRule {
   static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
+  static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
   static constexpr bool k16Bit = true, kTf32 = false;
 };
 
