@@ -51,6 +51,9 @@ struct UnitStrideMmaArgs {
   int x_shift;                   // window start minus its 16-byte aligned start, in positions
   int raw_channel_pitch;         // elements between two channels of the raw window
   int pair_stores;               // 16-bit output: two positions per 4-byte store (even strides, aligned)
+  // The window copy (issue_window): pieces per window row, (row, piece) places per channel, and the copy groups,
+  // kThreads / places (at least 1) threads per place, each taking every copy_groups-th channel.
+  int row_pieces, places, copy_groups;
 };
 
 // Shared memory of a launch, in bytes: [stage][tap][C_out tile row] weights, then the transposed window (which the
@@ -74,13 +77,15 @@ __host__ __device__ __forceinline__ UnitStrideMmaSmem unit_stride_mma_smem(int c
 // The 16-byte chunk where logical chunk `chunk` of shared row `row` lives. Rows of 4 chunks (64 bytes, two per
 // 128-byte bank line) XOR with bits 1-2 of the row, rows of 8 with bits 0-2: eight consecutive rows at one logical
 // chunk then cover all eight 16-byte bank groups (ldmatrix reads eight rows per phase).
+__device__ __forceinline__ int swizzle_term(int row, int row_chunks) { return row_chunks == 4 ? (row >> 1) & 3 : row & 7; }
 __device__ __forceinline__ int swizzle_chunk(int row, int chunk, int row_chunks) {
-  return row_chunks == 4 ? chunk ^ ((row >> 1) & 3) : chunk ^ (row & 7);
+  return chunk ^ swizzle_term(row, row_chunks);
 }
+// Rows 16 apart share the XOR term (it reads bits 0-2 of the row), and chunk 2 s + c (c in 0, 1) lies at chunk
+// (c ^ term) ^ 2 s: one XOR per tap and K step addresses a lane's fragments in every 16-row tile (run 287's source
+// page: the per-fragment swizzle was 61 of the MMA loop's 105 instructions per tap).
 
-__device__ __forceinline__ void ldmatrix_x4(const void* smem, uint32_t& r0, uint32_t& r1, uint32_t& r2,
-                                            uint32_t& r3) {
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+__device__ __forceinline__ void ldmatrix_x4(unsigned address, uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
                : "r"(address));
@@ -89,8 +94,7 @@ __device__ __forceinline__ void ldmatrix_x4(const void* smem, uint32_t& r0, uint
 // One piece of the raw window: the first src_bytes of kBytes from global memory, zeros after them (src-size 0 reads
 // nothing: a piece outside the input, or the part of a piece past the row's end).
 template <int kBytes>
-__device__ __forceinline__ void copy_piece(void* smem, const void* gmem, int src_bytes) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+__device__ __forceinline__ void copy_piece(unsigned dst, const void* gmem, int src_bytes) {
   if constexpr (kBytes == 16) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(src_bytes));
   } else {
@@ -144,6 +148,8 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       unit_stride_mma_smem<kElem>(a.c_in, taps, a.window_rows, a.window_chunks, a.raw_channel_pitch);
   unsigned char* const w_s = smem;
   unsigned char* const xt_s = smem + layout.weight_bytes;
+  const unsigned w_address = static_cast<unsigned>(__cvta_generic_to_shared(w_s));
+  const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(xt_s));
   scalar_t* const raw_s = reinterpret_cast<scalar_t*>(xt_s + layout.window_bytes);
   const scalar_t* const x = static_cast<const scalar_t*>(a.x);
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -154,41 +160,35 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   const int64_t steps = my_tiles * stages;
   if (steps == 0) return;
 
-  // This thread's pieces of a window are the same in every step: piece tid + k kThreads of the (channel, row, piece)
-  // order, walked without divisions (run 282 counted ~70 instructions per piece with them, ~11 pieces per thread
-  // and step, all issued between the barrier and the MMAs).
-  const int row_pieces = positions / kPieceElems;
-  const int window_pieces = Tile::kChannels * a.window_rows * row_pieces;
-  const int first_piece = tid % row_pieces, first_line = tid / row_pieces;
-  const int first_r = first_line % a.window_rows, first_channel = first_line / a.window_rows;
+  // This thread's places (window row, piece) are the same in every step: place tid % places (and + kThreads where
+  // the window has more places than threads), channels tid / places + k copy_groups. Where and whether a place
+  // reads the input is worked out once per place and step, and each channel's piece then costs a pointer step and
+  // the copy (run 287's source page: ~35 instructions per piece when the walk moved through rows and channels).
+  const int copy_group = tid / a.places, first_place = tid % a.places;
+  const unsigned raw_address = static_cast<unsigned>(__cvta_generic_to_shared(raw_s));
   constexpr int kStride = Tile::kThreads;
-  const int step_piece = kStride % row_pieces, step_line = kStride / row_pieces;
-  const int step_r = step_line % a.window_rows, step_channel = step_line / a.window_rows;
   auto issue_window = [&](int64_t step) {
     const TileAt at = tile_at<Tile>(a, int64_t(blockIdx.x) + step / stages * gridDim.x);
     const int stage = int(step % stages);
     const scalar_t* const tile_x = x + at.n * a.x_stride[0] + at.d * a.x_stride[2] +
-                                   int64_t(stage * Tile::kChannels) * a.x_stride[1];
+                                   int64_t(stage * Tile::kChannels + copy_group) * a.x_stride[1];
     const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h;
     const int col0 = at.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift;
-    int piece = first_piece, r = first_r, channel = first_channel;
-    for (int i = tid; i < window_pieces; i += kStride) {
-      const int iy = row0 + r, ix = col0 + piece * kPieceElems;
-      // Pieces start at multiples of their size from the row's start (the window start is 16-byte aligned), so a
-      // piece lies wholly left of the row or starts inside it; one at the row's end reads only what is inside.
-      const int inside = iy >= 0 && iy < a.in_h && ix >= 0 ? min(a.in_w - ix, kPieceElems) : 0;
-      const bool valid = inside > 0;
-      const scalar_t* src = valid ? tile_x + channel * a.x_stride[1] + iy * a.x_stride[3] + ix : x;
-      copy_piece<kPieceBytes>(raw_s + channel * a.raw_channel_pitch + r * positions + piece * kPieceElems, src,
-                              valid ? inside * kElem : 0);
-      piece += step_piece;
-      const int carry = piece >= row_pieces ? 1 : 0;
-      piece -= carry * row_pieces;
-      r += step_r + carry;
-      channel += step_channel;
-      if (r >= a.window_rows) {  // step_r + carry <= window_rows: one wrap at most
-        r -= a.window_rows;
-        ++channel;
+    if (copy_group < a.copy_groups) {
+      for (int place = first_place; place < a.places; place += kStride) {
+        const int r = place / a.row_pieces, piece = place - r * a.row_pieces;
+        const int iy = row0 + r, ix = col0 + piece * kPieceElems;
+        // Pieces start at multiples of their size from the row's start (the window start is 16-byte aligned), so a
+        // piece lies wholly left of the row or starts inside it; one at the row's end reads only what is inside.
+        const int inside = iy >= 0 && iy < a.in_h && ix >= 0 ? min(a.in_w - ix, kPieceElems) : 0;
+        const bool valid = inside > 0;
+        const scalar_t* src = valid ? tile_x + iy * a.x_stride[3] + ix : x;
+        const int64_t src_step = valid ? a.copy_groups * a.x_stride[1] : 0;
+        unsigned dst = raw_address + unsigned((copy_group * a.raw_channel_pitch + r * positions + piece * kPieceElems) * kElem);
+        const unsigned dst_step = unsigned(a.copy_groups * a.raw_channel_pitch * kElem);
+        for (int channel = copy_group; channel < Tile::kChannels;
+             channel += a.copy_groups, src += src_step, dst += dst_step)
+          copy_piece<kPieceBytes>(dst, src, valid ? inside * kElem : 0);
       }
     }
     copy_commit();
@@ -291,29 +291,36 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
           for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
     }
     // ldmatrix lanes: A rows = positions (lane % 8, + 8 for lanes 8-15 and 24-31), chunk + 1 for lanes 16-31;
-    // B rows = channels (lane % 8, + 8 for lanes 16-31), chunk + 1 for lanes 8-15 and 24-31.
+    // B rows = channels (lane % 8, + 8 for lanes 16-31), chunk + 1 for lanes 8-15 and 24-31. Addresses in bytes of
+    // shared memory, rows of kRowBytes; fragment tiles 16 rows apart add 16 kRowBytes (swizzle_term).
+    constexpr int kRowBytes = PC * 16;
     const int a_row = (lane & 7) + (((lane >> 3) & 1) << 3), a_chunk = lane >> 4;
     const int b_row = (lane & 7) + ((lane >> 4) << 3), b_chunk = (lane >> 3) & 1;
-    for (int ky = 0; ky < a.kernel_h; ++ky) {
-      const int r = warp_row + (a.kernel_h - 1 - ky) * a.dil_h;
-      for (int kx = 0; kx < a.kernel_w; ++kx) {
-        const int q0 = r * positions + warp_x + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
-        const int w_row0 = ((stage * taps) + ky * a.kernel_w + kx) * Tile::kBlockN;
+    // B rows (stage, tap, channel): tap rows start at multiples of kBlockN = 32, so the term is the lane's.
+    const unsigned b_lane = w_address + b_row * kRowBytes;
+    const int b_chunk_bytes = (b_chunk ^ swizzle_term(b_row, PC)) << 4;
+    unsigned b_tap = b_lane + unsigned(stage * taps * Tile::kBlockN * kRowBytes);
+    // The lane's A row at tap (ky, kx): window row warp_row + (kH - 1 - ky) dil_h, position warp_x + (kW - 1 - kx)
+    // dil_w + x_shift + a_row.
+    int a_ky = (warp_row + (a.kernel_h - 1) * a.dil_h) * positions + warp_x + (a.kernel_w - 1) * a.dil_w + a.x_shift +
+               a_row;
+    for (int ky = 0; ky < a.kernel_h; ++ky, a_ky -= a.dil_h * positions) {
+      int a_at = a_ky;
+      for (int kx = 0; kx < a.kernel_w; ++kx, a_at -= a.dil_w, b_tap += Tile::kBlockN * kRowBytes) {
+        const unsigned a_lane = xt_address + a_at * kRowBytes;
+        const int a_chunk_bytes = (a_chunk ^ swizzle_term(a_at, PC)) << 4;
 #pragma unroll
         for (int s = 0; s < Tile::kKSteps; ++s) {
           uint32_t b[4][2];
 #pragma unroll
-          for (int np = 0; np < 2; ++np) {
-            const int row = w_row0 + np * 16 + b_row;
-            ldmatrix_x4(w_s + (row * PC + swizzle_chunk(row, 2 * s + b_chunk, PC)) * 16, b[2 * np][0],
-                        b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
-          }
+          for (int np = 0; np < 2; ++np)
+            ldmatrix_x4(b_tap + np * 16 * kRowBytes + (b_chunk_bytes ^ (32 * s)), b[2 * np][0], b[2 * np][1],
+                        b[2 * np + 1][0], b[2 * np + 1][1]);
+          const unsigned a_step = a_lane + (a_chunk_bytes ^ (32 * s));
 #pragma unroll
           for (int mt = 0; mt < Tile::kMTiles; ++mt) {
-            const int position = q0 + mt * 16 + a_row;
             uint32_t av[4];
-            ldmatrix_x4(xt_s + (position * PC + swizzle_chunk(position, 2 * s + a_chunk, PC)) * 16, av[0], av[1],
-                        av[2], av[3]);
+            ldmatrix_x4(a_step + mt * 16 * kRowBytes, av[0], av[1], av[2], av[3]);
 #pragma unroll
             for (int nt = 0; nt < 4; ++nt) mma_m16n8<mma_t>(acc[mt][nt], av, b[nt]);
           }
@@ -347,25 +354,23 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     }
     __syncwarp();
     const int oy = at.y0 + warp_row;
-    if (oy < a.out_h) {
-      scalar_t* const y = static_cast<scalar_t*>(a.y) + at.n * a.y_stride[0] + at.d * a.y_stride[2] +
-                          int64_t(oy) * a.y_stride[3] + at.x0 + warp_x;
+    constexpr int kPer = kElem == 2 ? 2 : 1;  // positions per lane and channel row
+    const int position = kPer * lane;
+    const int ox = at.x0 + warp_x + position;
+    if (oy < a.out_h && ox < a.out_w) {
+      scalar_t* out = static_cast<scalar_t*>(a.y) + at.n * a.y_stride[0] + at.d * a.y_stride[2] +
+                      int64_t(oy) * a.y_stride[3] + int64_t(at.co0) * a.y_stride[1] + ox;
+      const scalar_t* from = staged + position;
       const int channels = min(Tile::kBlockN, a.c_out - at.co0);
-      constexpr int kPer = kElem == 2 ? 2 : 1;  // positions per lane and channel row
-      const int position = kPer * lane;
-      const int ox = at.x0 + warp_x + position;
-      for (int c = 0; c < channels; ++c) {
-        scalar_t* const out = y + int64_t(at.co0 + c) * a.y_stride[1] + position;
-        const scalar_t* const from = staged + c * Tile::kOutPitch + position;
-        if constexpr (kPer == 2) {
-          if (a.pair_stores && ox + 1 < a.out_w) {
-            *reinterpret_cast<uint32_t*>(out) = *reinterpret_cast<const uint32_t*>(from);
-          } else {
-            if (ox < a.out_w) out[0] = from[0];
-            if (ox + 1 < a.out_w) out[1] = from[1];
-          }
-        } else {
-          if (ox < a.out_w) out[0] = from[0];
+      // Channel rows a y_stride[1] apart; the lane's conditions are the same in every row.
+      if (kPer == 2 && a.pair_stores && ox + 1 < a.out_w) {
+        for (int c = 0; c < channels; ++c, out += a.y_stride[1], from += Tile::kOutPitch)
+          *reinterpret_cast<uint32_t*>(out) = *reinterpret_cast<const uint32_t*>(from);
+      } else {
+        const bool second = kPer == 2 && ox + 1 < a.out_w;
+        for (int c = 0; c < channels; ++c, out += a.y_stride[1], from += Tile::kOutPitch) {
+          out[0] = from[0];
+          if (second) out[1] = from[1];
         }
       }
     }
@@ -517,6 +522,9 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   a.x_shift = plan.x_shift;
   a.raw_channel_pitch = plan.raw_pitch;
   a.pair_stores = plan.pair_stores ? 1 : 0;
+  a.row_pieces = plan.window_chunks * Tile::kChunkElems / (kPieceBytes / int(sizeof(scalar_t)));
+  a.places = plan.window_rows * a.row_pieces;
+  a.copy_groups = std::max(1, Tile::kThreads / a.places);
   auto kernel = tconv_unit_stride_mma_kernel<scalar_t, kPieceBytes>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
