@@ -16,3 +16,17 @@ def test_only_selects_the_named_rows_in_table_order():
 def test_without_only_every_row_runs():
     args = dev_common.sweep_arguments("doc", [])
     assert dev_common.selected(SHAPES, args.only) == SHAPES
+
+
+import smem_bank_model  # noqa: E402
+
+
+def test_bank_model_gives_run_287s_conflicts_and_the_patchs_skew_removes_the_read_ones():
+    """L1-71's row-tile window (10 rows x 9 chunks): ncu (run 287) measured 4-way read and 2-way write conflicts in
+    unit_stride_mma's transpose; the model gives the same, and with session44-transpose_skew.patch's layout reads at
+    the conflict-free count on row and folded windows, writes unchanged."""
+    reads, writes = smem_bank_model.model(10, 9, skew=False)
+    assert 3.8 < reads <= 4.0 and 1.9 < writes <= 2.0
+    for rows, chunks in ((10, 9), (10, 10), (1, 67), (3, 5)):
+        reads, writes = smem_bank_model.model(rows, chunks, skew=True)
+        assert reads == 1.0 and writes < 2.0
