@@ -56,6 +56,16 @@ struct UnitStrideMmaArgs {
   int row_pieces, places, copy_groups;
 };
 
+// Where raw channel `channel`'s window starts, in elements from the raw window's start. 16-bit: channels 16-31 start
+// 64 bytes later, so that the transpose's 8-byte reads (four 8-channel groups, the odd groups reading the other half
+// of their 16-byte chunks first) fall on 32 distinct banks per 16-lane phase; without it (run 287's ncu) they were
+// 4-way conflicts, since 8 channel pitches are a multiple of 128 bytes. Modelled offline: 1.00 wavefronts per
+// phase for L1-71, fam11 and fam08's windows.
+template <int kElemBytes>
+__host__ __device__ __forceinline__ int raw_channel_start(int channel, int raw_pitch) {
+  return channel * raw_pitch + (kElemBytes == 2 ? ((channel >> 4) & 1) * 32 : 0);
+}
+
 // Shared memory of a launch, in bytes: [stage][tap][C_out tile row] weights, then the transposed window (which the
 // store reuses), then the raw window.
 struct UnitStrideMmaSmem {
@@ -70,7 +80,8 @@ __host__ __device__ __forceinline__ UnitStrideMmaSmem unit_stride_mma_smem(int c
   const int positions = window_chunks * Tile::kChunkElems;
   const int window = window_rows * positions * Tile::kChannels * kElemBytes;
   s.window_bytes = window > Tile::kOutBytes ? window : Tile::kOutBytes;
-  s.raw_bytes = Tile::kChannels * raw_pitch * kElemBytes;
+  // The last channel's start plus a pitch: channel kChannels would carry no skew (run 289's overrun).
+  s.raw_bytes = (raw_channel_start<kElemBytes>(Tile::kChannels - 1, raw_pitch) + raw_pitch) * kElemBytes;
   return s;
 }
 
@@ -117,7 +128,7 @@ struct TileAt {
   int x0, y0, n, d, co0;
 };
 template <class Tile>
-__device__ __forceinline__ TileAt tile_at(const UnitStrideMmaArgs& a, int64_t t) {
+__device__ __forceinline__ TileAt tile_at(const UnitStrideMmaArgs& a, int t) {  // 32-bit: the host bounds tiles
   TileAt at;
   at.x0 = int(t % a.tiles_x) * a.tile_w;
   t /= a.tiles_x;
@@ -156,6 +167,8 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   // This warp's output row and first position within the tile.
   const int warp_row = a.fold ? 0 : warp, warp_x = a.fold ? warp * Tile::kWarpM : 0;
 
+  // The block's steps: tiles blockIdx.x + k gridDim.x, each in `stages` channel stages; the tile and stage of a
+  // step are tracked as the steps go (a 64-bit division per step cost ~2 % of the instructions).
   const int64_t my_tiles = a.tiles > int64_t(blockIdx.x) ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
   const int64_t steps = my_tiles * stages;
   if (steps == 0) return;
@@ -167,9 +180,8 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   const int copy_group = tid / a.places, first_place = tid % a.places;
   const unsigned raw_address = static_cast<unsigned>(__cvta_generic_to_shared(raw_s));
   constexpr int kStride = Tile::kThreads;
-  auto issue_window = [&](int64_t step) {
-    const TileAt at = tile_at<Tile>(a, int64_t(blockIdx.x) + step / stages * gridDim.x);
-    const int stage = int(step % stages);
+  auto issue_window = [&](int tile, int stage) {
+    const TileAt at = tile_at<Tile>(a, tile);
     const scalar_t* const tile_x = x + at.n * a.x_stride[0] + at.d * a.x_stride[2] +
                                    int64_t(stage * Tile::kChannels + copy_group) * a.x_stride[1];
     const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h;
@@ -184,11 +196,10 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
         const bool valid = inside > 0;
         const scalar_t* src = valid ? tile_x + iy * a.x_stride[3] + ix : x;
         const int64_t src_step = valid ? a.copy_groups * a.x_stride[1] : 0;
-        unsigned dst = raw_address + unsigned((copy_group * a.raw_channel_pitch + r * positions + piece * kPieceElems) * kElem);
-        const unsigned dst_step = unsigned(a.copy_groups * a.raw_channel_pitch * kElem);
-        for (int channel = copy_group; channel < Tile::kChannels;
-             channel += a.copy_groups, src += src_step, dst += dst_step)
-          copy_piece<kPieceBytes>(dst, src, valid ? inside * kElem : 0);
+        const unsigned dst = raw_address + unsigned((r * positions + piece * kPieceElems) * kElem);
+        for (int channel = copy_group; channel < Tile::kChannels; channel += a.copy_groups, src += src_step)
+          copy_piece<kPieceBytes>(dst + raw_channel_start<kElem>(channel, a.raw_channel_pitch) * kElem, src,
+                                  valid ? inside * kElem : 0);
       }
     }
     copy_commit();
@@ -227,11 +238,12 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     for (int u = tid; u < units; u += Tile::kThreads) {
       const int group = u % PC, rest = u / PC;
       const int chunk = rest % a.window_chunks, r = rest / a.window_chunks;
-      const scalar_t* const from = raw_s + group * E * a.raw_channel_pitch + r * positions + chunk * E;
+      const scalar_t* const from = raw_s + raw_channel_start<kElem>(group * E, a.raw_channel_pitch) + r * positions + chunk * E;
       const int position0 = r * positions + chunk * E;
       if constexpr (kElem == 2) {
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
+        for (int h = 0; h < 2; ++h) {
+          const int half = h ^ (group & 1);  // raw_channel_start: the odd groups read the other half first
           uint2 v[E];
 #pragma unroll
           for (int c = 0; c < E; ++c) v[c] = *reinterpret_cast<const uint2*>(from + c * a.raw_channel_pitch + 4 * half);
@@ -269,10 +281,12 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 
   float acc[Tile::kMTiles][4][4];
   int weights_for = -1;
-  issue_window(0);
-  for (int64_t step = 0; step < steps; ++step) {
-    const TileAt at = tile_at<Tile>(a, int64_t(blockIdx.x) + step / stages * gridDim.x);
-    const int stage = int(step % stages);
+  issue_window(int(blockIdx.x), 0);
+  int tile = int(blockIdx.x), stage = 0, next_tile = tile, next_stage = 0;
+  for (int64_t step = 0; step < steps; ++step, tile = next_tile, stage = next_stage) {
+    const TileAt at = tile_at<Tile>(a, tile);
+    next_stage = stage + 1 == stages ? 0 : stage + 1;
+    next_tile = next_stage == 0 ? tile + int(gridDim.x) : tile;
     copy_wait_all();
     __syncthreads();  // the window landed for every thread; every warp is done with the previous step's shared data
     if (at.co0 != weights_for) {
@@ -281,7 +295,7 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     }
     transpose_window();
     __syncthreads();
-    if (step + 1 < steps) issue_window(step + 1);
+    if (step + 1 < steps) issue_window(next_tile, next_stage);
     if (stage == 0) {
 #pragma unroll
       for (int mt = 0; mt < Tile::kMTiles; ++mt)
@@ -515,7 +529,8 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   const int64_t co_tiles = (p.out_channels + Tile::kBlockN - 1) / Tile::kBlockN;
   a.tiles = int64_t(a.tiles_x) * a.tiles_y * planes * co_tiles;
   if (a.tiles == 0) return cudaSuccess;
-  if (planes > INT32_MAX || a.tiles > (int64_t(1) << 40)) return cudaErrorInvalidValue;
+  // Tile indices are 32-bit in the kernel (tile + gridDim.x included).
+  if (planes > INT32_MAX || a.tiles > INT32_MAX / 2) return cudaErrorInvalidValue;
   a.planes = int(planes);
   a.window_rows = plan.window_rows;
   a.window_chunks = plan.window_chunks;
