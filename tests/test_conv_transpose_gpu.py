@@ -1996,20 +1996,21 @@ def test_unit_stride_mma_runs_and_refuses():
 
 
 def test_unit_stride_mma_where_planned():
-    """Under "auto" (UnitStrideMmaAutoRule, runs 282 and 286) the unit-stride mma.sync kernel runs the forward and
-    grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape, smaller), not in TF32
-    or exact fp32, not with 64 channels on either side, and not on a channels_last input; on folded tiles (1D) it runs
-    both passes of a bf16 call with 32 -> 64 channels (fam08's, smaller), neither at 64 -> 64 nor in TF32."""
+    """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286 and 288) the unit-stride mma.sync kernel runs the forward
+    and grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape, smaller) and in
+    TF32 (at most 9 taps: a k3 x 7 call stays off it in TF32, not in bf16), not in exact fp32, not with 64 channels on
+    either side, and not on a channels_last input; on folded tiles (1D) it runs both passes of a bf16 call with
+    32 -> 64 channels (fam08's, smaller), neither at 64 -> 64 nor in TF32."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
 
-    def launches(cin, cout, mode, channels_last=False, dims=2):
-        # 2D: 16 x 128 positions, k3; 1D: 3000 positions, k5 with dilation 3
+    def launches(cin, cout, mode, channels_last=False, dims=2, kernel_w=3):
+        # 2D: 16 x 128 positions, k3 x kernel_w; 1D: 3000 positions, k5 with dilation 3
         x = torch.randn(2, cin, *((16, 128) if dims == 2 else (3000,)), device="cuda", dtype=dtype_of(mode))
         if channels_last:
             x = x.contiguous(memory_format=torch.channels_last)
         x.requires_grad_()
-        w = torch.randn(cin, cout, *((3, 3) if dims == 2 else (5,)), device="cuda", dtype=dtype_of(mode),
+        w = torch.randn(cin, cout, *((3, kernel_w) if dims == 2 else (5,)), device="cuda", dtype=dtype_of(mode),
                         requires_grad=True)
         with precision(mode), tconv._ops.use_algorithm("auto"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
@@ -2019,7 +2020,9 @@ def test_unit_stride_mma_where_planned():
         return sum("unit_stride_mma_kernel" in e.name for e in prof.events())
     assert launches(32, 32, "bf16") == 2
     assert launches(32, 32, "fp16") == 2
-    assert launches(32, 32, "tf32") == 0
+    assert launches(32, 32, "tf32") == 2  # 9 taps (run 288: L1-71 TF32 won)
+    assert launches(32, 32, "tf32", kernel_w=7) == 0  # 21 taps (fam11 TF32 lost)
+    assert launches(32, 32, "bf16", kernel_w=7) == 2
     assert launches(32, 32, "fp32") == 0
     assert launches(64, 32, "bf16") == 0  # the forward's C_in 64; grad_input's C_out 64
     assert launches(32, 64, "bf16") == 0

@@ -10,7 +10,7 @@
 // position through ldmatrix), keeps the C_out tile's weights resident, and issues m16n8 MMAs whose N is exactly the
 // 32 channels. The floor on an H200 is about 0.13 ms in bf16 (540 MB moved; 77 GFLOP). Run 282 (H200): L1-71 bf16
 // forward 0.957 -> 0.519 ms (150 TFLOP/s, 25 % of the floor's speed), fwd+bwd 3.297 -> 2.605 with grad_input here too;
-// TF32 and 64 channels lost (igemm_config.h: UnitStrideMmaAutoRule has the rows).
+// 64 channels lost, and TF32 beyond 9 taps (igemm_config.h: UnitStrideMmaAutoRule has the rows).
 //
 // Per tile and stage of kChannels input channels:
 //   1. cp.async copies the window [channel][row][position] as the tensor holds it (16-byte pieces where rows are
@@ -576,6 +576,7 @@ bool unit_stride_mma_forward_preferred(const ConvTransposeParams& p, DType dtype
   if (!(is_16bit(dtype) ? Rule::k16Bit : Rule::kTf32)) return false;
   const bool fold = is_16bit(dtype) ? unit_stride_mma_folds<UnitStrideMmaTile<2>>(p.out_size[1], p.out_size[2])
                                     : unit_stride_mma_folds<UnitStrideMmaTile<4>>(p.out_size[1], p.out_size[2]);
+  if (!is_16bit(dtype) && (fold ? !Rule::kTf32Folded : p.kernel[1] * p.kernel[2] > Rule::kMaxTf32Taps)) return false;
   if (fold)
     return p.in_channels <= Rule::kMaxFoldedChannels && p.out_channels <= Rule::kMaxFoldedChannels &&
            p.in_channels * p.out_channels <= Rule::kMaxFoldedChannelPairs;

@@ -740,10 +740,16 @@ struct UnitStrideMmaTile {
 //   fam04 (1D, C 128 -> 128, k3)            bf16 1.504 / 7.298 -> 3.603 / 13.21   TF32 3.179 / 9.996 -> 10.02 / 27.41
 // fam08's forward (32 -> 64) and its grad_input (64 -> 32 as a forward) both win, so folded tiles take up to 64
 // channels on a side with at most 32 x 64 pairs; 64 x 64 is unmeasured folded (it lost on row tiles, fam01).
+// TF32 after 1308fdd's instruction cuts, run 288 (H200, same comparison, fwd / fwd+bwd ms):
+//   L1-71 (k3, 9 taps)     1.016 / 3.133 -> 0.937 / 3.065   fam11 (k3x7, 21 taps)   1.302 / 4.881 -> 1.368 / 5.003
+// fp32's one block per SM leaves the MMAs unhidden, so the kernel wins where the window's staging dominates (few
+// taps per staged value) and the wgmma strip form wins as K grows: TF32 takes row tiles at 32 channels a side with
+// at most 9 taps (kh x kw), and never folded tiles (fam08 above).
 struct UnitStrideMmaAutoRule {
   static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
   static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
-  static constexpr bool k16Bit = true, kTf32 = false;
+  static constexpr bool k16Bit = true, kTf32 = true, kTf32Folded = false;
+  static constexpr int kMaxTf32Taps = 9;
 };
 
 }  // namespace tconv
