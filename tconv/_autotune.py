@@ -36,7 +36,8 @@ CANDIDATES = {
                 "grouped_mma", "unit_stride_mma", "direct"),
     "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "grouped",
                    "grouped_mma", "unit_stride_mma", "direct"),
-    "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "grouped", "grouped_mma", "direct"),
+    "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "grouped", "grouped_mma", "unit_stride_mma",
+                    "direct"),
 }
 # The direct (FFMA gather) kernels are the reference path: hundreds of milliseconds on the suite's GEMM
 # shapes (L1-68 bf16 forward took 418 ms there, logs/run12-quick_half.log), so they are timed only on

@@ -1926,7 +1926,7 @@ def test_grad_bias_through_autograd(layout):
 
 
 # The unit-stride mma.sync kernel for few channels (conv_transpose_unit_stride_mma.cu, UnitStrideMmaTile; compute
-# capability 8.0+), forced by "unit_stride_mma" for the forward and grad_input (grad_weight as under "auto"), every
+# capability 8.0+), forced by "unit_stride_mma" for the forward and grad_input (and fp16/bf16 grad_weight), every
 # gradient checked. L1-71's k3 over rows of 64-position tiles with a partial last tile; fam11's k3x7 with padding 1x3;
 # 64 channels (two channel stages; grad_input's C_in side too) on rows padded to 16 bytes with W_in not a multiple of
 # a piece (partial last pieces); H/W dilation with output_padding; padding past dilation x (kernel - 1) (grad_input's
@@ -2031,3 +2031,83 @@ def test_unit_stride_mma_where_planned():
     assert launches(64, 32, "fp16", dims=1) == 2
     assert launches(64, 64, "bf16", dims=1) == 0
     assert launches(32, 64, "tf32", dims=1) == 0
+
+
+# The unit-stride grad_weight on mma.sync (UnitStrideMmaGradWeightTile, 16-bit data), forced by "unit_stride_mma":
+# grad_output rows of 132 (4-byte pieces) against x rows of 130; rows of 128 (16-byte pieces on both sides) with
+# padding 1; two C_in stages and two C_out tiles (40: a partial one) with k3x7 over a padded-row input; folded tiles
+# (1D, dilation 3, three tiles of 512); 3D with kernel D 1 (planes) and 16 output channels; 25 taps (7 in the first
+# tap group, the most a warp holds) with W dilation 2; a batch of 0 (zeros).
+UNIT_STRIDE_MMA_GRAD_WEIGHT_CASES = [
+    # input shape, weight shape, padding, dilation, input layout
+    ((2, 32, 20, 130), (32, 32, 3, 3), (0, 0), (1, 1), "contiguous"),
+    ((1, 32, 17, 128), (32, 32, 3, 3), (1, 1), (1, 1), "contiguous"),
+    ((2, 64, 9, 70), (64, 40, 3, 7), (1, 3), (1, 1), "row_padded"),
+    ((2, 32, 1100), (32, 64, 5), (0,), (3,), "contiguous"),
+    ((2, 32, 3, 10, 20), (32, 16, 1, 3, 3), (0, 1, 1), (1, 1, 1), "contiguous"),
+    ((1, 32, 12, 40), (32, 32, 5, 5), (2, 2), (1, 2), "contiguous"),
+    ((0, 32, 8, 8), (32, 32, 3, 3), (0, 0), (1, 1), "contiguous"),
+]
+
+
+@pytest.mark.parametrize("mode", ["fp16", "bf16"])
+@pytest.mark.parametrize("case", UNIT_STRIDE_MMA_GRAD_WEIGHT_CASES,
+                         ids=[f"w{i}" for i in range(len(UNIT_STRIDE_MMA_GRAD_WEIGHT_CASES))])
+def test_unit_stride_mma_grad_weight(case, mode):
+    """The kernel runs (profiler), is bit-identical between calls, and matches float64 within twice torch's own error
+    in the same dtype (check_close)."""
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernels need compute capability 8.0")
+    x_shape, w_shape, padding, dilation, layout = case
+    dims, dtype = len(w_shape) - 2, dtype_of(mode)
+    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"{case}{mode}".encode()) % 10000)
+    x = make_tensor(x_shape, dtype, layout, gen)
+    w = torch.randn(w_shape, generator=gen, device="cuda").to(dtype)
+    ours_fn = {1: tconv.conv_transpose1d, 2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}[dims]
+    torch_fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[dims]
+
+    def grad_weight(fn, x, w, grad=None):
+        w = w.detach().requires_grad_()
+        out = fn(x, w, None, 1, padding, 0, 1, dilation)
+        if grad is None:
+            grad = torch.randn(out.shape, generator=gen, device=out.device).to(out.dtype)
+        return torch.autograd.grad(out, w, grad)[0], grad
+
+    with tconv._ops.use_algorithm("unit_stride_mma"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        got, grad = grad_weight(ours_fn, x, w)
+        torch.cuda.synchronize()
+    assert any("unit_stride_mma_grad_weight_kernel" in e.name for e in prof.events())
+    with tconv._ops.use_algorithm("unit_stride_mma"):
+        assert torch.equal(grad_weight(ours_fn, x, w, grad)[0], got), "grad_weight changed between calls"
+    if x_shape[0] == 0:
+        assert torch.count_nonzero(got) == 0
+        return
+    ref64, _ = grad_weight(torch_fn, x.double().cpu(), w.double().cpu(), grad.double().cpu())
+    torch_same, _ = grad_weight(torch_fn, x, w, grad)
+    check_close("grad_weight", got, ref64.cuda(), torch_same, mode)
+
+
+def test_unit_stride_mma_grad_weight_where_planned():
+    """Under "auto" (UnitStrideMmaGradWeightAutoRule) the unit-stride grad_weight runs a 2D k3 call with 32 channels
+    on each side in bf16 and fp16, not in TF32, and not with 64 channels on a side; TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT
+    = 0 keeps it off."""
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernels need compute capability 8.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "0":
+        pytest.skip("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0 turns the rule off")
+
+    def launches(cin, cout, mode):
+        x = torch.randn(2, cin, 16, 128, device="cuda", dtype=dtype_of(mode))
+        w = torch.randn(cin, cout, 3, 3, device="cuda", dtype=dtype_of(mode), requires_grad=True)
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose2d(x, w)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return sum("unit_stride_mma_grad_weight_kernel" in e.name for e in prof.events())
+    assert launches(32, 32, "bf16") == 1
+    assert launches(32, 32, "fp16") == 1
+    assert launches(32, 32, "tf32") == 0
+    assert launches(64, 32, "bf16") == 0
+    assert launches(32, 64, "bf16") == 0

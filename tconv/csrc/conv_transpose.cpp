@@ -437,7 +437,7 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
                      bool allow_tf32, const std::string& requested) {
   check_algorithm(requested);
-  // "unit_stride_mma" forces only the forward and grad_input; grad_weight runs as under "auto".
+  // "unit_stride_mma" forces the unit-stride grad_weight where it can run; elsewhere grad_weight runs as under "auto".
   const std::string algorithm = requested == "unit_stride_mma" ? std::string("auto") : requested;
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(input, "input", grad_output);
@@ -449,6 +449,17 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
+  if ((requested == "unit_stride_mma" || (algorithm == "auto" && unit_stride_mma_grad_weight_preferred(p, dtype))) &&
+      unit_stride_mma_grad_weight_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
+    const at::Tensor workspace = at::empty(
+        {unit_stride_mma_grad_weight_workspace_elems(p, dtype, input.data_ptr(), grad_output.data_ptr(), sm_count,
+                                                     budget)},
+        acc_options);
+    check_launch(unit_stride_mma_grad_weight(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+                                             workspace.data_ptr<float>(), sm_count, budget, stream),
+                 "conv_transpose grad_weight (unit_stride_mma)");
+    return;
+  }
   if (use_grouped_mma_grad_weight(p, dtype, algorithm)) {
     const at::Tensor workspace =
         at::empty({grouped_mma_grad_weight_workspace_elems(p, dtype, sm_count, budget)}, acc_options);

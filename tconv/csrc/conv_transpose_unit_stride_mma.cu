@@ -561,6 +561,343 @@ cudaError_t launch(const ConvTransposeParams& p, DType dtype, const UnitStrideMm
   });
 }
 
+
+// ---- grad_weight (UnitStrideMmaGradWeightTile) ----
+
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, uint32_t& r0, uint32_t& r1, uint32_t& r2,
+                                                  uint32_t& r3) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+               : "r"(address));
+}
+
+// A staged block of kChannels channels x rows x (row_chunks 16-byte chunks) positions: the cp.async copy into raw
+// [channel][row][position] (raw_channel_start pitches) and the transpose to [row][position][channel], rows of 64
+// bytes swizzled as the forward's window.
+struct StagedRows {
+  int rows, row_chunks, raw_pitch;
+  int row_pieces, places, copy_groups;  // (row, piece) places per channel; kThreads / places threads per place
+};
+template <int kElemBytes, int kPieceBytes>
+StagedRows staged_rows(int rows, int row_chunks, int raw_pitch, int threads) {
+  StagedRows s;
+  s.rows = rows;
+  s.row_chunks = row_chunks;
+  s.raw_pitch = raw_pitch;
+  s.row_pieces = row_chunks * 16 / kPieceBytes;
+  s.places = rows * s.row_pieces;
+  s.copy_groups = std::max(1, threads / s.places);
+  return s;
+}
+__host__ __device__ __forceinline__ int staged_raw_bytes(int raw_pitch) {
+  return (raw_channel_start<2>(31, raw_pitch) + raw_pitch) * 2;
+}
+
+// Copies rows row0.. and positions col0.. (col0 + piece offsets: whole pieces from a 16-byte aligned start) of
+// channels [0, channels) from `base` (channel 0 of the plane), zeros outside [0, h) x [0, w) and past `channels`.
+template <typename scalar_t, int kThreads, int kPieceBytes>
+__device__ __forceinline__ void stage_copy(const StagedRows& g, const scalar_t* base, int64_t channel_stride,
+                                           int64_t row_stride, int row0, int col0, int h, int w, int channels,
+                                           unsigned raw_address, const scalar_t* any) {
+  constexpr int kElem = int(sizeof(scalar_t)), kPieceElems = kPieceBytes / kElem;
+  const int tid = threadIdx.x, copy_group = tid / g.places;
+  if (copy_group >= g.copy_groups) return;
+  const int positions = g.row_chunks * (16 / kElem);
+  for (int place = tid % g.places; place < g.places; place += kThreads) {
+    const int r = place / g.row_pieces, piece = place - r * g.row_pieces;
+    const int iy = row0 + r, ix = col0 + piece * kPieceElems;
+    const int inside = iy >= 0 && iy < h && ix >= 0 ? min(w - ix, kPieceElems) : 0;
+    const bool valid = inside > 0;
+    const scalar_t* src = valid ? base + iy * row_stride + ix + copy_group * channel_stride : any;
+    const int64_t src_step = valid ? g.copy_groups * channel_stride : 0;
+    const unsigned dst = raw_address + unsigned((r * positions + piece * kPieceElems) * kElem);
+    for (int channel = copy_group; channel < 32; channel += g.copy_groups, src += src_step)
+      copy_piece<kPieceBytes>(dst + raw_channel_start<kElem>(channel, g.raw_pitch) * kElem, src,
+                              valid && channel < channels ? inside * kElem : 0);
+  }
+}
+
+// Raw [channel][row][position] -> [row][position][channel] (16-bit: 32 channels = 4 chunks per position), as the
+// forward's transpose_window.
+template <int kThreads>
+__device__ __forceinline__ void stage_transpose(const StagedRows& g, const uint16_t* raw, unsigned char* out) {
+  constexpr int E = 8, PC = 4;
+  const int positions = g.row_chunks * E;
+  const int units = g.rows * g.row_chunks * PC;
+  for (int u = threadIdx.x; u < units; u += kThreads) {
+    const int group = u % PC, rest = u / PC;
+    const int chunk = rest % g.row_chunks, r = rest / g.row_chunks;
+    const uint16_t* const from = raw + raw_channel_start<2>(group * E, g.raw_pitch) + r * positions + chunk * E;
+    const int position0 = r * positions + chunk * E;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int half = h ^ (group & 1);
+      uint2 v[E];
+#pragma unroll
+      for (int c = 0; c < E; ++c) v[c] = *reinterpret_cast<const uint2*>(from + c * g.raw_pitch + 4 * half);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const uint32_t selector = j % 2 ? 0x7632u : 0x5410u;
+        uint32_t word[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const uint32_t lo = j / 2 ? v[2 * k].y : v[2 * k].x, hi = j / 2 ? v[2 * k + 1].y : v[2 * k + 1].x;
+          word[k] = __byte_perm(lo, hi, selector);
+        }
+        const int position = position0 + 4 * half + j;
+        *reinterpret_cast<uint4*>(out + (position * PC + swizzle_chunk(position, group, PC)) * 16) =
+            make_uint4(word[0], word[1], word[2], word[3]);
+      }
+    }
+  }
+}
+
+struct UnitStrideMmaGradWeightArgs {
+  const void* x;   // scalar_t [N, C_in, D, H_in, W_in], W contiguous
+  const void* dy;  // scalar_t [N, C_out, D, H_out, W_out], W contiguous
+  float* partial;  // fp32 [splits][C_in][C_out][taps]
+  int64_t x_stride[5], dy_stride[5];
+  int depth, in_h, in_w, out_h, out_w;
+  int c_in, c_out, kernel_h, kernel_w, pad_h, pad_w, dil_h, dil_w, taps;
+  int tiles_x, tiles_y, spatial_tiles, tile_rows, tile_w;
+  int stages, jobs, splits;  // jobs = stages x C_out tiles; block b: job b % jobs, split b / jobs
+  int x_shift;               // the window's start minus its 16-byte aligned start, in positions
+  StagedRows window, grad;   // the input window (with the taps' halo) and the grad_output tile
+  int window_bytes, grad_bytes, window_raw_bytes;  // shared layout: window, grad tile, window raw, grad raw
+};
+
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes>
+__global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, 1)
+    tconv_unit_stride_mma_grad_weight_kernel(const UnitStrideMmaGradWeightArgs a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  using G = UnitStrideMmaGradWeightTile;
+  constexpr int PC = 4, kRowBytes = PC * 16;
+  extern __shared__ __align__(16) unsigned char smem[];
+  unsigned char* const xt_s = smem;
+  unsigned char* const dyt_s = smem + a.window_bytes;
+  uint16_t* const x_raw = reinterpret_cast<uint16_t*>(dyt_s + a.grad_bytes);
+  uint16_t* const dy_raw = reinterpret_cast<uint16_t*>(dyt_s + a.grad_bytes + a.window_raw_bytes);
+  const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(xt_s));
+  const unsigned dyt_address = static_cast<unsigned>(__cvta_generic_to_shared(dyt_s));
+  const unsigned x_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(x_raw));
+  const unsigned dy_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(dy_raw));
+  const scalar_t* const x = static_cast<const scalar_t*>(a.x);
+  const scalar_t* const dy = static_cast<const scalar_t*>(a.dy);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
+  const int stage = job % a.stages, co0 = job / a.stages * G::kBlockN;
+  const int ci0 = stage * G::kChannels;
+  const int window_positions = a.window.row_chunks * 8;
+
+  auto issue = [&](int t) {
+    const int x0 = (t % a.tiles_x) * a.tile_w;
+    t /= a.tiles_x;
+    const int y0 = (t % a.tiles_y) * a.tile_rows;
+    const int plane = t / a.tiles_y, n = plane / a.depth, d = plane % a.depth;
+    stage_copy<scalar_t, G::kThreads, kXPieceBytes>(
+        a.window, x + n * a.x_stride[0] + d * a.x_stride[2] + int64_t(ci0) * a.x_stride[1], a.x_stride[1],
+        a.x_stride[3], y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h,
+        x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift, a.in_h, a.in_w, G::kChannels, x_raw_address, x);
+    stage_copy<scalar_t, G::kThreads, kDyPieceBytes>(
+        a.grad, dy + n * a.dy_stride[0] + d * a.dy_stride[2] + int64_t(co0) * a.dy_stride[1], a.dy_stride[1],
+        a.dy_stride[3], y0, x0, a.out_h, a.out_w, a.c_out - co0, dy_raw_address, dy);
+    copy_commit();
+  };
+
+  // This warp: C_in half mt, taps group + 4 i (i < my_taps); per tap its window offset in positions.
+  const int mt = warp & 1, group = warp >> 1;
+  const int my_taps = a.taps > group ? (a.taps - 1 - group) / G::kTapGroups + 1 : 0;
+  int tap_offset[G::kGroupTaps];
+#pragma unroll
+  for (int i = 0; i < G::kGroupTaps; ++i) {
+    const int tap = group + G::kTapGroups * i, ky = tap / a.kernel_w, kx = tap % a.kernel_w;
+    tap_offset[i] = (a.kernel_h - 1 - ky) * a.dil_h * window_positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
+  }
+  float acc[G::kGroupTaps][4][4];
+#pragma unroll
+  for (int i = 0; i < G::kGroupTaps; ++i)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][nt][e] = 0.f;
+
+  // ldmatrix.trans lanes. A (M = C_in, K = positions) from the window: rows = positions (lane % 8, + 8 for lanes
+  // 16-31), chunk = C_in group 2 mt (+ 1 for lanes 8-15 and 24-31). B (K = positions, N = C_out) from the grad
+  // tile: rows = positions (lane % 8, + 8 for lanes 8-15 and 24-31), chunk = C_out group 2 np (+ 1 for lanes 16-31).
+  const int a_row = (lane & 7) + ((lane >> 4) << 3), a_chunk = 2 * mt + ((lane >> 3) & 1);
+  const int b_row = (lane & 7) + (((lane >> 3) & 1) << 3), b_chunk = lane >> 4;
+  const int steps_per_row = a.tile_w / 16, k_steps = a.tile_rows * steps_per_row;
+
+  int t = split;
+  if (t < a.spatial_tiles) issue(t);
+  for (; t < a.spatial_tiles; t += a.splits) {
+    copy_wait_all();
+    __syncthreads();  // the copies landed; every warp is done with the previous tile's staged data
+    stage_transpose<G::kThreads>(a.window, x_raw, xt_s);
+    stage_transpose<G::kThreads>(a.grad, dy_raw, dyt_s);
+    __syncthreads();
+    if (t + a.splits < a.spatial_tiles) issue(t + a.splits);
+    if (my_taps == 0) continue;
+    for (int s = 0; s < k_steps; ++s) {
+      const int r = s / steps_per_row, xk = (s - r * steps_per_row) * 16;
+      const int b_position = r * a.tile_w + xk + b_row;
+      uint32_t b[4][2];
+#pragma unroll
+      for (int np = 0; np < 2; ++np)
+        ldmatrix_x4_trans(dyt_address + b_position * kRowBytes + (swizzle_chunk(b_position, 2 * np + b_chunk, PC) << 4),
+                          b[2 * np][0], b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
+      const int a_base = r * window_positions + xk + a_row;
+#pragma unroll
+      for (int i = 0; i < G::kGroupTaps; ++i) {
+        if (i < my_taps) {
+          const int position = a_base + tap_offset[i];
+          uint32_t av[4];
+          ldmatrix_x4_trans(xt_address + position * kRowBytes + (swizzle_chunk(position, a_chunk, PC) << 4), av[0],
+                            av[1], av[2], av[3]);
+#pragma unroll
+          for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
+        }
+      }
+    }
+  }
+
+  // This split's partial sums: C_in ci0 + 16 mt + gid (+ 8), C_out co0 + 8 nt + 2 tig (+ 1).
+  const int gid = lane >> 2, tig = lane & 3;
+  float* const out = a.partial + int64_t(split) * a.c_in * a.c_out * a.taps;
+#pragma unroll
+  for (int i = 0; i < G::kGroupTaps; ++i) {
+    if (i >= my_taps) break;
+    const int tap = group + G::kTapGroups * i;
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int ci = ci0 + 16 * mt + gid + (e >= 2 ? 8 : 0), co = co0 + 8 * nt + 2 * tig + (e & 1);
+        if (co < a.c_out) out[(int64_t(ci) * a.c_out + co) * a.taps + tap] = acc[i][nt][e];
+      }
+  }
+#endif
+}
+
+// grad_weight[ci][co][0][ky][kx] = the splits' partial sums, added in split order.
+template <typename scalar_t>
+__global__ void tconv_unit_stride_mma_grad_weight_sum(const float* partial, int splits, int c_in, int c_out, int taps,
+                                                      int kernel_w, int64_t ws0, int64_t ws1, int64_t ws3,
+                                                      int64_t ws4, scalar_t* grad_weight) {
+  const int64_t elems = int64_t(c_in) * c_out * taps;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < elems; i += int64_t(gridDim.x) * blockDim.x) {
+    float sum = 0.f;
+    for (int s = 0; s < splits; ++s) sum += partial[s * elems + i];
+    const int tap = int(i % taps);
+    const int64_t pair = i / taps;
+    const int co = int(pair % c_out), ci = int(pair / c_out);
+    grad_weight[ci * ws0 + co * ws1 + (tap / kernel_w) * ws3 + (tap % kernel_w) * ws4] = from_acc<scalar_t>(sum);
+  }
+}
+
+struct UnitStrideMmaGradWeightPlan {
+  bool possible = false;
+  UnitStrideMmaPlan window;  // the forward's tile geometry and input window
+  int dy_piece_bytes = 0, grad_raw_pitch = 0, smem_bytes = 0;
+};
+
+// Shared bytes: the transposed window, the transposed grad tile, then their raw copies.
+UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType dtype, const void* input,
+                                             const void* grad_output) {
+  using G = UnitStrideMmaGradWeightTile;
+  UnitStrideMmaGradWeightPlan plan;
+  if (!is_16bit(dtype) || p.kernel[1] * p.kernel[2] > G::kMaxTaps) return plan;
+  plan.window = plan_typed<2>(p, input, grad_output);  // the forward's conditions on x; output strides: grad_output's
+  if (!plan.window.possible) return plan;
+  const int64_t* ds = p.output_strides;
+  auto rows_aligned = [&](int elems) {
+    return ds[0] % elems == 0 && ds[1] % elems == 0 && ds[2] % elems == 0 && ds[3] % elems == 0 &&
+           aligned_to(grad_output, elems * 2);
+  };
+  plan.dy_piece_bytes = rows_aligned(8) ? 16 : rows_aligned(2) ? 4 : 0;
+  if (plan.dy_piece_bytes == 0) return plan;
+  const UnitStrideMmaPlan& w = plan.window;
+  plan.grad_raw_pitch = w.tile_rows * w.tile_w + 8;
+  const int window_bytes = w.window_rows * w.window_chunks * 8 * 64;
+  const int grad_bytes = w.tile_rows * w.tile_w * 64;
+  plan.smem_bytes = window_bytes + grad_bytes + staged_raw_bytes(w.raw_pitch) + staged_raw_bytes(plan.grad_raw_pitch);
+  plan.possible = plan.smem_bytes <= shared_optin_bytes();
+  return plan;
+}
+
+int64_t grad_weight_splits(const ConvTransposeParams& p, const UnitStrideMmaGradWeightPlan& plan, int sm_count,
+                           int64_t max_workspace_elems) {
+  using G = UnitStrideMmaGradWeightTile;
+  const UnitStrideMmaPlan& w = plan.window;
+  const int64_t spatial = (p.out_size[2] + w.tile_w - 1) / w.tile_w * ((p.out_size[1] + w.tile_rows - 1) / w.tile_rows) *
+                          p.batch * p.out_size[0];
+  const int64_t jobs = p.in_channels / G::kChannels * ((p.out_channels + G::kBlockN - 1) / G::kBlockN);
+  const int64_t per_split = p.in_channels * p.out_channels * p.kernel[1] * p.kernel[2];
+  int64_t splits = std::max<int64_t>(1, (sm_count + jobs - 1) / jobs);  // one block per SM (its shared memory)
+  splits = std::min<int64_t>(splits, std::max<int64_t>(1, max_workspace_elems / per_split));
+  return std::max<int64_t>(1, std::min<int64_t>(splits, spatial));
+}
+
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes>
+cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideMmaGradWeightPlan& plan,
+                                     const void* input, const void* grad_output, void* grad_weight, float* workspace,
+                                     int64_t splits, cudaStream_t stream) {
+  using G = UnitStrideMmaGradWeightTile;
+  const UnitStrideMmaPlan& w = plan.window;
+  UnitStrideMmaGradWeightArgs a{};
+  a.x = input;
+  a.dy = grad_output;
+  a.partial = workspace;
+  for (int i = 0; i < 5; ++i) {
+    a.x_stride[i] = p.input_strides[i];
+    a.dy_stride[i] = p.output_strides[i];
+  }
+  a.depth = int(p.out_size[0]);
+  a.in_h = int(p.in_size[1]);
+  a.in_w = int(p.in_size[2]);
+  a.out_h = int(p.out_size[1]);
+  a.out_w = int(p.out_size[2]);
+  a.c_in = int(p.in_channels);
+  a.c_out = int(p.out_channels);
+  a.kernel_h = int(p.kernel[1]);
+  a.kernel_w = int(p.kernel[2]);
+  a.taps = a.kernel_h * a.kernel_w;
+  a.pad_h = int(p.padding[1]);
+  a.pad_w = int(p.padding[2]);
+  a.dil_h = int(p.dilation[1]);
+  a.dil_w = int(p.dilation[2]);
+  a.tile_rows = w.tile_rows;
+  a.tile_w = w.tile_w;
+  a.tiles_x = int((p.out_size[2] + w.tile_w - 1) / w.tile_w);
+  a.tiles_y = int((p.out_size[1] + w.tile_rows - 1) / w.tile_rows);
+  const int64_t spatial = int64_t(a.tiles_x) * a.tiles_y * p.batch * p.out_size[0];
+  a.stages = a.c_in / G::kChannels;
+  a.jobs = a.stages * ((a.c_out + G::kBlockN - 1) / G::kBlockN);
+  const int64_t blocks = int64_t(a.jobs) * splits;
+  if (spatial > INT32_MAX / 2 || blocks > INT32_MAX || p.batch * p.out_size[0] > INT32_MAX)
+    return cudaErrorInvalidValue;
+  a.spatial_tiles = int(spatial);
+  a.splits = int(splits);
+  a.x_shift = w.x_shift;
+  a.window = staged_rows<2, kXPieceBytes>(w.window_rows, w.window_chunks, w.raw_pitch, G::kThreads);
+  a.grad = staged_rows<2, kDyPieceBytes>(w.tile_rows, w.tile_w / 8, plan.grad_raw_pitch, G::kThreads);
+  a.window_bytes = w.window_rows * w.window_chunks * 8 * 64;
+  a.grad_bytes = w.tile_rows * w.tile_w * 64;
+  a.window_raw_bytes = staged_raw_bytes(w.raw_pitch);
+  auto kernel = tconv_unit_stride_mma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes>;
+  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
+  if (err != cudaSuccess) return err;
+  kernel<<<unsigned(blocks), G::kThreads, plan.smem_bytes, stream>>>(a);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  const int64_t elems = p.in_channels * p.out_channels * a.taps;
+  const int sum_blocks = int(std::min<int64_t>((elems + 255) / 256, 4096));
+  tconv_unit_stride_mma_grad_weight_sum<scalar_t><<<sum_blocks, 256, 0, stream>>>(
+      workspace, int(splits), a.c_in, a.c_out, a.taps, a.kernel_w, p.weight_strides[0], p.weight_strides[1],
+      p.weight_strides[3], p.weight_strides[4], static_cast<scalar_t*>(grad_weight));
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 bool unit_stride_mma_forward_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
@@ -609,6 +946,54 @@ cudaError_t unit_stride_mma_grad_input(const ConvTransposeParams& p, DType dtype
   const void* flipped =
       static_cast<const char*>(weight) + unit_stride_flipped_weight_offset(p) * element_bytes(dtype);
   return launch(q, dtype, plan, grad_output, flipped, nullptr, grad_input, sm_count, stream);
+}
+
+bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dtype, const void* input,
+                                          const void* grad_output) {
+  return grad_weight_plan(p, dtype, input, grad_output).possible;
+}
+
+bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype) {
+  static const int rule = development_switch("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", -1);
+  if (rule == 0) return false;
+  if (rule == 1) return true;
+  using Rule = UnitStrideMmaGradWeightAutoRule;
+  return is_16bit(dtype) && p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels;
+}
+
+int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, const void* input,
+                                                    const void* grad_output, int sm_count,
+                                                    int64_t max_workspace_elems) {
+  const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
+  if (!plan.possible) return 0;
+  return grad_weight_splits(p, plan, sm_count, max_workspace_elems) * p.in_channels * p.out_channels * p.kernel[1] *
+         p.kernel[2];
+}
+
+cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input,
+                                        const void* grad_output, void* grad_weight, float* workspace, int sm_count,
+                                        int64_t max_workspace_elems, cudaStream_t stream) {
+  const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
+  if (!plan.possible) return cudaErrorInvalidValue;
+  const int64_t splits = grad_weight_splits(p, plan, sm_count, max_workspace_elems);
+  const bool x16 = plan.window.piece_bytes == 16, dy16 = plan.dy_piece_bytes == 16;
+  auto typed = [&](auto zero) -> cudaError_t {
+    using scalar_t = decltype(zero);
+    if (x16 && dy16)
+      return launch_grad_weight_typed<scalar_t, 16, 16>(p, plan, input, grad_output, grad_weight, workspace, splits,
+                                                        stream);
+    if (x16)
+      return launch_grad_weight_typed<scalar_t, 16, 4>(p, plan, input, grad_output, grad_weight, workspace, splits,
+                                                       stream);
+    if (dy16)
+      return launch_grad_weight_typed<scalar_t, 4, 16>(p, plan, input, grad_output, grad_weight, workspace, splits,
+                                                       stream);
+    return launch_grad_weight_typed<scalar_t, 4, 4>(p, plan, input, grad_output, grad_weight, workspace, splits,
+                                                    stream);
+  };
+  if (dtype == DType::kFloat16) return typed(__half());
+  if (dtype == DType::kBFloat16) return typed(__nv_bfloat16());
+  return cudaErrorInvalidValue;
 }
 
 }  // namespace tconv

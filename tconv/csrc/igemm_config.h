@@ -752,4 +752,26 @@ struct UnitStrideMmaAutoRule {
   static constexpr int kMaxTf32Taps = 9;
 };
 
+// The unit-stride grad_weight on mma.sync (conv_transpose_unit_stride_mma.cu), 16-bit data: a block stages the same
+// input window as the forward's tile (8 rows x 64 positions, or one folded row of 512) and the grad_output tile it
+// reaches, both position-major, and sums grad_weight[ci][co][tap] = sum over the tile's positions of window[position +
+// tap shift][ci] x grad_output[position][co] with K = positions: ldmatrix.trans reads both operands, so a tap's shift
+// is a row offset. Warps: the C_in 16-half (w % 2) x a group of taps (taps w / 2 + 4 i), every position of the tile;
+// per K step a warp loads grad_output's fragments once for all its taps. kGroupTaps bounds a warp's taps (kernel
+// area at most kTapGroups x kGroupTaps = 28: 3x3, 3x7, 5x5 and 1D kernels to 28 taps), kGroupTaps x 16 accumulators
+// per thread. Split-K over the tiles (fp32 partials per split, summed in a fixed order). Why: L1-71's bf16
+// grad_weight ran ~1.3 ms on the shifted-x wgmma kernel (half of every m64 idle at 32 channels); its floor is
+// ~0.13 ms (540 MB read, 77 GFLOP). Not yet measured against other sizes.
+struct UnitStrideMmaGradWeightTile {
+  static constexpr int kThreads = 256, kWarps = kThreads / 32;
+  static constexpr int kTapGroups = kWarps / 2, kGroupTaps = 7, kMaxTaps = kTapGroups * kGroupTaps;
+  static constexpr int kChannels = 32, kBlockN = 32;  // C_in per stage (M), C_out per tile (N)
+};
+
+// Where "auto" takes the unit-stride grad_weight (given that it can run): 16-bit data with 32 channels a side, the
+// forward's rule (a first guess, to be measured).
+struct UnitStrideMmaGradWeightAutoRule {
+  static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
+};
+
 }  // namespace tconv
