@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <type_traits>
 #include "conv_transpose.h"
 #include "dispatch.h"
 #include "igemm_config.h"
@@ -662,23 +663,23 @@ struct UnitStrideMmaGradWeightArgs {
   int tiles_x, tiles_y, spatial_tiles, tile_rows, tile_w;
   int stages, jobs, splits;  // jobs = stages x C_out tiles; block b: job b % jobs, split b / jobs
   int x_shift;               // the window's start minus its 16-byte aligned start, in positions
-  StagedRows window, grad;   // the input window (with the taps' halo) and the grad_output tile
-  int window_bytes, grad_bytes, window_raw_bytes;  // shared layout: window, grad tile, window raw, grad raw
+  StagedRows window, grad;   // the input window (with the taps' halo, transposed) and the grad_output tile (raw)
+  int window_bytes, window_raw_bytes;  // shared layout: transposed window, window raw, grad raw
 };
 
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes>
-__global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, 1)
+// kGroupTaps: the most taps a warp holds (16 accumulators each); 3 (at most 12 taps) keeps the kernel within 128
+// registers, so two blocks share an SM and one's transpose and copies overlap the other's MMAs.
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kGroupTaps>
+__global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupTaps <= 3 ? 2 : 1)
     tconv_unit_stride_mma_grad_weight_kernel(const UnitStrideMmaGradWeightArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   using G = UnitStrideMmaGradWeightTile;
   constexpr int PC = 4, kRowBytes = PC * 16;
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned char* const xt_s = smem;
-  unsigned char* const dyt_s = smem + a.window_bytes;
-  uint16_t* const x_raw = reinterpret_cast<uint16_t*>(dyt_s + a.grad_bytes);
-  uint16_t* const dy_raw = reinterpret_cast<uint16_t*>(dyt_s + a.grad_bytes + a.window_raw_bytes);
+  uint16_t* const x_raw = reinterpret_cast<uint16_t*>(smem + a.window_bytes);
+  uint16_t* const dy_raw = reinterpret_cast<uint16_t*>(smem + a.window_bytes + a.window_raw_bytes);
   const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(xt_s));
-  const unsigned dyt_address = static_cast<unsigned>(__cvta_generic_to_shared(dyt_s));
   const unsigned x_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(x_raw));
   const unsigned dy_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(dy_raw));
   const scalar_t* const x = static_cast<const scalar_t*>(a.x);
@@ -689,83 +690,108 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, 1)
   const int ci0 = stage * G::kChannels;
   const int window_positions = a.window.row_chunks * 8;
 
-  auto issue = [&](int t) {
-    const int x0 = (t % a.tiles_x) * a.tile_w;
+  struct Where {
+    int x0, y0, n, d;
+  };
+  auto where = [&](int t) {
+    Where w;
+    w.x0 = (t % a.tiles_x) * a.tile_w;
     t /= a.tiles_x;
-    const int y0 = (t % a.tiles_y) * a.tile_rows;
-    const int plane = t / a.tiles_y, n = plane / a.depth, d = plane % a.depth;
+    w.y0 = (t % a.tiles_y) * a.tile_rows;
+    const int plane = t / a.tiles_y;
+    w.n = plane / a.depth;
+    w.d = plane % a.depth;
+    return w;
+  };
+  auto issue_window = [&](int t) {
+    const Where w = where(t);
     stage_copy<scalar_t, G::kThreads, kXPieceBytes>(
-        a.window, x + n * a.x_stride[0] + d * a.x_stride[2] + int64_t(ci0) * a.x_stride[1], a.x_stride[1],
-        a.x_stride[3], y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h,
-        x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift, a.in_h, a.in_w, G::kChannels, x_raw_address, x);
+        a.window, x + w.n * a.x_stride[0] + w.d * a.x_stride[2] + int64_t(ci0) * a.x_stride[1], a.x_stride[1],
+        a.x_stride[3], w.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h,
+        w.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift, a.in_h, a.in_w, G::kChannels, x_raw_address, x);
+    copy_commit();
+  };
+  auto issue_grad = [&](int t) {
+    const Where w = where(t);
     stage_copy<scalar_t, G::kThreads, kDyPieceBytes>(
-        a.grad, dy + n * a.dy_stride[0] + d * a.dy_stride[2] + int64_t(co0) * a.dy_stride[1], a.dy_stride[1],
-        a.dy_stride[3], y0, x0, a.out_h, a.out_w, a.c_out - co0, dy_raw_address, dy);
+        a.grad, dy + w.n * a.dy_stride[0] + w.d * a.dy_stride[2] + int64_t(co0) * a.dy_stride[1], a.dy_stride[1],
+        a.dy_stride[3], w.y0, w.x0, a.out_h, a.out_w, a.c_out - co0, dy_raw_address, dy);
     copy_commit();
   };
 
-  // This warp: C_in half mt, taps group + 4 i (i < my_taps); per tap its window offset in positions.
+  // This warp: C_in half mt, taps group + kTapGroups i (i < my_taps); per tap its window offset in positions.
   const int mt = warp & 1, group = warp >> 1;
   const int my_taps = a.taps > group ? (a.taps - 1 - group) / G::kTapGroups + 1 : 0;
-  int tap_offset[G::kGroupTaps];
+  int tap_offset[kGroupTaps];
 #pragma unroll
-  for (int i = 0; i < G::kGroupTaps; ++i) {
+  for (int i = 0; i < kGroupTaps; ++i) {
     const int tap = group + G::kTapGroups * i, ky = tap / a.kernel_w, kx = tap % a.kernel_w;
     tap_offset[i] = (a.kernel_h - 1 - ky) * a.dil_h * window_positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
   }
-  float acc[G::kGroupTaps][4][4];
+  float acc[kGroupTaps][4][4];
 #pragma unroll
-  for (int i = 0; i < G::kGroupTaps; ++i)
+  for (int i = 0; i < kGroupTaps; ++i)
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][nt][e] = 0.f;
 
-  // ldmatrix.trans lanes. A (M = C_in, K = positions) from the window: rows = positions (lane % 8, + 8 for lanes
-  // 16-31), chunk = C_in group 2 mt (+ 1 for lanes 8-15 and 24-31). B (K = positions, N = C_out) from the grad
-  // tile: rows = positions (lane % 8, + 8 for lanes 8-15 and 24-31), chunk = C_out group 2 np (+ 1 for lanes 16-31).
+  // A (M = C_in, K = positions), ldmatrix.trans from the transposed window: rows = positions (lane % 8, + 8 for
+  // lanes 16-31), chunk = C_in group 2 mt (+ 1 for lanes 8-15 and 24-31). B (K = positions, N = C_out), plain
+  // ldmatrix from the raw grad tile [channel][row][position]: rows = channels 16 np + lane % 8 (+ 8 for lanes 16-31),
+  // positions + 8 for lanes 8-15 and 24-31 (channel rows 16-byte aligned: pitch and raw_channel_start's skew).
   const int a_row = (lane & 7) + ((lane >> 4) << 3), a_chunk = 2 * mt + ((lane >> 3) & 1);
-  const int b_row = (lane & 7) + (((lane >> 3) & 1) << 3), b_chunk = lane >> 4;
+  unsigned b_lane[2];
+#pragma unroll
+  for (int np = 0; np < 2; ++np)
+    b_lane[np] = dy_raw_address +
+                 unsigned(raw_channel_start<2>(16 * np + ((lane >> 4) << 3) + (lane & 7), a.grad.raw_pitch) +
+                          (((lane >> 3) & 1) << 3)) * 2u;
   const int steps_per_row = a.tile_w / 16, k_steps = a.tile_rows * steps_per_row;
 
   int t = split;
-  if (t < a.spatial_tiles) issue(t);
+  if (t < a.spatial_tiles) {
+    issue_window(t);
+    issue_grad(t);
+  }
   for (; t < a.spatial_tiles; t += a.splits) {
+    const int next = t + a.splits;
     copy_wait_all();
-    __syncthreads();  // the copies landed; every warp is done with the previous tile's staged data
+    __syncthreads();  // this tile's copies landed for every thread
     stage_transpose<G::kThreads>(a.window, x_raw, xt_s);
-    stage_transpose<G::kThreads>(a.grad, dy_raw, dyt_s);
-    __syncthreads();
-    if (t + a.splits < a.spatial_tiles) issue(t + a.splits);
-    if (my_taps == 0) continue;
-    for (int s = 0; s < k_steps; ++s) {
-      const int r = s / steps_per_row, xk = (s - r * steps_per_row) * 16;
-      const int b_position = r * a.tile_w + xk + b_row;
-      uint32_t b[4][2];
+    __syncthreads();  // the window is transposed; its raw copy is free
+    if (next < a.spatial_tiles) issue_window(next);
+    if (my_taps > 0) {
+      for (int s = 0; s < k_steps; ++s) {
+        const int r = s / steps_per_row, xk = (s - r * steps_per_row) * 16;
+        const unsigned b_step = unsigned(r * a.tile_w + xk) * 2u;
+        uint32_t b[4][2];
 #pragma unroll
-      for (int np = 0; np < 2; ++np)
-        ldmatrix_x4_trans(dyt_address + b_position * kRowBytes + (swizzle_chunk(b_position, 2 * np + b_chunk, PC) << 4),
-                          b[2 * np][0], b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
-      const int a_base = r * window_positions + xk + a_row;
+        for (int np = 0; np < 2; ++np)
+          ldmatrix_x4(b_lane[np] + b_step, b[2 * np][0], b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
+        const int a_base = r * window_positions + xk + a_row;
 #pragma unroll
-      for (int i = 0; i < G::kGroupTaps; ++i) {
-        if (i < my_taps) {
-          const int position = a_base + tap_offset[i];
-          uint32_t av[4];
-          ldmatrix_x4_trans(xt_address + position * kRowBytes + (swizzle_chunk(position, a_chunk, PC) << 4), av[0],
-                            av[1], av[2], av[3]);
+        for (int i = 0; i < kGroupTaps; ++i) {
+          if (i < my_taps) {
+            const int position = a_base + tap_offset[i];
+            uint32_t av[4];
+            ldmatrix_x4_trans(xt_address + position * kRowBytes + (swizzle_chunk(position, a_chunk, PC) << 4), av[0],
+                              av[1], av[2], av[3]);
 #pragma unroll
-          for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
+            for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
+          }
         }
       }
     }
+    __syncthreads();  // every warp is done with the grad tile and the transposed window
+    if (next < a.spatial_tiles) issue_grad(next);
   }
 
   // This split's partial sums: C_in ci0 + 16 mt + gid (+ 8), C_out co0 + 8 nt + 2 tig (+ 1).
   const int gid = lane >> 2, tig = lane & 3;
   float* const out = a.partial + int64_t(split) * a.c_in * a.c_out * a.taps;
 #pragma unroll
-  for (int i = 0; i < G::kGroupTaps; ++i) {
+  for (int i = 0; i < kGroupTaps; ++i) {
     if (i >= my_taps) break;
     const int tap = group + G::kTapGroups * i;
 #pragma unroll
@@ -797,18 +823,21 @@ __global__ void tconv_unit_stride_mma_grad_weight_sum(const float* partial, int 
 
 struct UnitStrideMmaGradWeightPlan {
   bool possible = false;
-  UnitStrideMmaPlan window;  // the forward's tile geometry and input window
-  int dy_piece_bytes = 0, grad_raw_pitch = 0, smem_bytes = 0;
+  int x_piece_bytes = 0, dy_piece_bytes = 0, x_shift = 0;
+  int tile_rows = 0, tile_w = 0, window_rows = 0, window_chunks = 0, window_raw_pitch = 0, grad_raw_pitch = 0;
+  int group_taps = 0, blocks_per_sm = 0, smem_bytes = 0;
 };
 
-// Shared bytes: the transposed window, the transposed grad tile, then their raw copies.
+// Shared bytes: the transposed window, then the raw window and the raw grad tile.
 UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType dtype, const void* input,
                                              const void* grad_output) {
   using G = UnitStrideMmaGradWeightTile;
   UnitStrideMmaGradWeightPlan plan;
-  if (!is_16bit(dtype) || p.kernel[1] * p.kernel[2] > G::kMaxTaps) return plan;
-  plan.window = plan_typed<2>(p, input, grad_output);  // the forward's conditions on x; output strides: grad_output's
-  if (!plan.window.possible) return plan;
+  const int64_t taps = p.kernel[1] * p.kernel[2];
+  if (!is_16bit(dtype) || taps > G::kMaxTaps) return plan;
+  // The forward's conditions on the input (and W-contiguous grad_output), its piece size and window shift.
+  const UnitStrideMmaPlan forward = plan_typed<2>(p, input, grad_output);
+  if (!forward.possible) return plan;
   const int64_t* ds = p.output_strides;
   auto rows_aligned = [&](int elems) {
     return ds[0] % elems == 0 && ds[1] % elems == 0 && ds[2] % elems == 0 && ds[3] % elems == 0 &&
@@ -816,34 +845,47 @@ UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType
   };
   plan.dy_piece_bytes = rows_aligned(8) ? 16 : rows_aligned(2) ? 4 : 0;
   if (plan.dy_piece_bytes == 0) return plan;
-  const UnitStrideMmaPlan& w = plan.window;
-  plan.grad_raw_pitch = w.tile_rows * w.tile_w + 8;
-  const int window_bytes = w.window_rows * w.window_chunks * 8 * 64;
-  const int grad_bytes = w.tile_rows * w.tile_w * 64;
-  plan.smem_bytes = window_bytes + grad_bytes + staged_raw_bytes(w.raw_pitch) + staged_raw_bytes(plan.grad_raw_pitch);
-  plan.possible = plan.smem_bytes <= shared_optin_bytes();
+  plan.x_piece_bytes = forward.piece_bytes;
+  plan.x_shift = forward.x_shift;
+  // Row tiles of kRows x kWidth, or one row of kFoldedWidth where that stores a larger share of what it computes.
+  auto padded = [](int64_t n, int64_t unit) { return (n + unit - 1) / unit * unit; };
+  const int64_t out_h = p.out_size[1], out_w = p.out_size[2];
+  const bool fold = out_h >= 1 && out_w >= 1 &&
+                    double(out_w) / double(padded(out_w, G::kFoldedWidth)) >
+                        double(out_h * out_w) / double(padded(out_h, G::kRows) * padded(out_w, G::kWidth));
+  plan.tile_rows = fold ? 1 : G::kRows;
+  plan.tile_w = fold ? G::kFoldedWidth : G::kWidth;
+  plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
+  plan.window_chunks = int((plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2] + 7) / 8);
+  plan.window_raw_pitch = plan.window_rows * plan.window_chunks * 8 + 8;
+  plan.grad_raw_pitch = plan.tile_rows * plan.tile_w + 8;
+  plan.group_taps = taps <= G::kTapGroups * 3 ? 3 : G::kGroupTaps;
+  const int64_t smem = int64_t(plan.window_rows) * plan.window_chunks * 8 * 64 +
+                       staged_raw_bytes(plan.window_raw_pitch) + staged_raw_bytes(plan.grad_raw_pitch);
+  if (smem > shared_optin_bytes()) return plan;
+  plan.smem_bytes = int(smem);
+  plan.blocks_per_sm = plan.group_taps == 3 && 2 * smem <= G::kSmBytesForTwo ? 2 : 1;
+  plan.possible = true;
   return plan;
 }
 
 int64_t grad_weight_splits(const ConvTransposeParams& p, const UnitStrideMmaGradWeightPlan& plan, int sm_count,
                            int64_t max_workspace_elems) {
   using G = UnitStrideMmaGradWeightTile;
-  const UnitStrideMmaPlan& w = plan.window;
-  const int64_t spatial = (p.out_size[2] + w.tile_w - 1) / w.tile_w * ((p.out_size[1] + w.tile_rows - 1) / w.tile_rows) *
-                          p.batch * p.out_size[0];
+  const int64_t spatial = (p.out_size[2] + plan.tile_w - 1) / plan.tile_w *
+                          ((p.out_size[1] + plan.tile_rows - 1) / plan.tile_rows) * p.batch * p.out_size[0];
   const int64_t jobs = p.in_channels / G::kChannels * ((p.out_channels + G::kBlockN - 1) / G::kBlockN);
   const int64_t per_split = p.in_channels * p.out_channels * p.kernel[1] * p.kernel[2];
-  int64_t splits = std::max<int64_t>(1, (sm_count + jobs - 1) / jobs);  // one block per SM (its shared memory)
+  int64_t splits = std::max<int64_t>(1, (int64_t(sm_count) * plan.blocks_per_sm + jobs - 1) / jobs);
   splits = std::min<int64_t>(splits, std::max<int64_t>(1, max_workspace_elems / per_split));
   return std::max<int64_t>(1, std::min<int64_t>(splits, spatial));
 }
 
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes>
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kGroupTaps>
 cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideMmaGradWeightPlan& plan,
                                      const void* input, const void* grad_output, void* grad_weight, float* workspace,
                                      int64_t splits, cudaStream_t stream) {
   using G = UnitStrideMmaGradWeightTile;
-  const UnitStrideMmaPlan& w = plan.window;
   UnitStrideMmaGradWeightArgs a{};
   a.x = input;
   a.dy = grad_output;
@@ -866,10 +908,10 @@ cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStr
   a.pad_w = int(p.padding[2]);
   a.dil_h = int(p.dilation[1]);
   a.dil_w = int(p.dilation[2]);
-  a.tile_rows = w.tile_rows;
-  a.tile_w = w.tile_w;
-  a.tiles_x = int((p.out_size[2] + w.tile_w - 1) / w.tile_w);
-  a.tiles_y = int((p.out_size[1] + w.tile_rows - 1) / w.tile_rows);
+  a.tile_rows = plan.tile_rows;
+  a.tile_w = plan.tile_w;
+  a.tiles_x = int((p.out_size[2] + plan.tile_w - 1) / plan.tile_w);
+  a.tiles_y = int((p.out_size[1] + plan.tile_rows - 1) / plan.tile_rows);
   const int64_t spatial = int64_t(a.tiles_x) * a.tiles_y * p.batch * p.out_size[0];
   a.stages = a.c_in / G::kChannels;
   a.jobs = a.stages * ((a.c_out + G::kBlockN - 1) / G::kBlockN);
@@ -878,13 +920,12 @@ cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStr
     return cudaErrorInvalidValue;
   a.spatial_tiles = int(spatial);
   a.splits = int(splits);
-  a.x_shift = w.x_shift;
-  a.window = staged_rows<2, kXPieceBytes>(w.window_rows, w.window_chunks, w.raw_pitch, G::kThreads);
-  a.grad = staged_rows<2, kDyPieceBytes>(w.tile_rows, w.tile_w / 8, plan.grad_raw_pitch, G::kThreads);
-  a.window_bytes = w.window_rows * w.window_chunks * 8 * 64;
-  a.grad_bytes = w.tile_rows * w.tile_w * 64;
-  a.window_raw_bytes = staged_raw_bytes(w.raw_pitch);
-  auto kernel = tconv_unit_stride_mma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes>;
+  a.x_shift = plan.x_shift;
+  a.window = staged_rows<2, kXPieceBytes>(plan.window_rows, plan.window_chunks, plan.window_raw_pitch, G::kThreads);
+  a.grad = staged_rows<2, kDyPieceBytes>(plan.tile_rows, plan.tile_w / 8, plan.grad_raw_pitch, G::kThreads);
+  a.window_bytes = plan.window_rows * plan.window_chunks * 8 * 64;
+  a.window_raw_bytes = staged_raw_bytes(plan.window_raw_pitch);
+  auto kernel = tconv_unit_stride_mma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kGroupTaps>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
   kernel<<<unsigned(blocks), G::kThreads, plan.smem_bytes, stream>>>(a);
@@ -976,20 +1017,20 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
   const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
   if (!plan.possible) return cudaErrorInvalidValue;
   const int64_t splits = grad_weight_splits(p, plan, sm_count, max_workspace_elems);
-  const bool x16 = plan.window.piece_bytes == 16, dy16 = plan.dy_piece_bytes == 16;
+  const bool x16 = plan.x_piece_bytes == 16, dy16 = plan.dy_piece_bytes == 16, few = plan.group_taps == 3;
   auto typed = [&](auto zero) -> cudaError_t {
     using scalar_t = decltype(zero);
-    if (x16 && dy16)
-      return launch_grad_weight_typed<scalar_t, 16, 16>(p, plan, input, grad_output, grad_weight, workspace, splits,
-                                                        stream);
-    if (x16)
-      return launch_grad_weight_typed<scalar_t, 16, 4>(p, plan, input, grad_output, grad_weight, workspace, splits,
-                                                       stream);
-    if (dy16)
-      return launch_grad_weight_typed<scalar_t, 4, 16>(p, plan, input, grad_output, grad_weight, workspace, splits,
-                                                       stream);
-    return launch_grad_weight_typed<scalar_t, 4, 4>(p, plan, input, grad_output, grad_weight, workspace, splits,
-                                                    stream);
+    auto go = [&](auto x_piece, auto dy_piece) -> cudaError_t {
+      constexpr int kX = decltype(x_piece)::value, kDy = decltype(dy_piece)::value;
+      return few ? launch_grad_weight_typed<scalar_t, kX, kDy, 3>(p, plan, input, grad_output, grad_weight, workspace,
+                                                                 splits, stream)
+                 : launch_grad_weight_typed<scalar_t, kX, kDy, UnitStrideMmaGradWeightTile::kGroupTaps>(
+                       p, plan, input, grad_output, grad_weight, workspace, splits, stream);
+    };
+    using P16 = std::integral_constant<int, 16>;
+    using P4 = std::integral_constant<int, 4>;
+    if (x16) return dy16 ? go(P16(), P16()) : go(P16(), P4());
+    return dy16 ? go(P4(), P16()) : go(P4(), P4());
   };
   if (dtype == DType::kFloat16) return typed(__half());
   if (dtype == DType::kBFloat16) return typed(__nv_bfloat16());

@@ -752,20 +752,23 @@ struct UnitStrideMmaAutoRule {
   static constexpr int kMaxTf32Taps = 9;
 };
 
-// The unit-stride grad_weight on mma.sync (conv_transpose_unit_stride_mma.cu), 16-bit data: a block stages the same
-// input window as the forward's tile (8 rows x 64 positions, or one folded row of 512) and the grad_output tile it
-// reaches, both position-major, and sums grad_weight[ci][co][tap] = sum over the tile's positions of window[position +
-// tap shift][ci] x grad_output[position][co] with K = positions: ldmatrix.trans reads both operands, so a tap's shift
-// is a row offset. Warps: the C_in 16-half (w % 2) x a group of taps (taps w / 2 + 4 i), every position of the tile;
-// per K step a warp loads grad_output's fragments once for all its taps. kGroupTaps bounds a warp's taps (kernel
-// area at most kTapGroups x kGroupTaps = 28: 3x3, 3x7, 5x5 and 1D kernels to 28 taps), kGroupTaps x 16 accumulators
-// per thread. Split-K over the tiles (fp32 partials per split, summed in a fixed order). Why: L1-71's bf16
-// grad_weight ran ~1.3 ms on the shifted-x wgmma kernel (half of every m64 idle at 32 channels); its floor is
-// ~0.13 ms (540 MB read, 77 GFLOP). Not yet measured against other sizes.
+// The unit-stride grad_weight on mma.sync (conv_transpose_unit_stride_mma.cu), 16-bit data. A block stages an input
+// window (kRows x kWidth output positions and the taps' halo, or one folded row of kFoldedWidth) transposed to
+// position-major, and the grad_output tile raw ([channel][row][position]); it sums grad_weight[ci][co][tap] = sum over
+// the tile's positions of window[position + tap shift][ci] x grad_output[co][position] with K = positions: A by
+// ldmatrix.trans (a tap's shift is a row offset), B by plain ldmatrix from the raw tile (no transpose). Warps: the
+// C_in 16-half (w % 2) x a group of taps (taps w / 2 + 4 i), every position of the tile; per K step a warp loads
+// grad_output's fragments once for all its taps. At most 12 taps a warp holds 3 (48 accumulators) and two blocks
+// share an SM; up to kMaxTaps = 28, 7 and one block. Split-K over the tiles (fp32 partials per split, summed in a
+// fixed order). Why: L1-71's bf16 grad_weight ran ~1.3 ms on the shifted-x wgmma kernel (half of every m64 idle at
+// 32 channels); its floor is ~0.13 ms (540 MB read, 77 GFLOP). Run 293's first form (8-row tiles, both operands
+// transposed, one block per SM: 159 KB) ran it in 0.941 ms.
 struct UnitStrideMmaGradWeightTile {
   static constexpr int kThreads = 256, kWarps = kThreads / 32;
   static constexpr int kTapGroups = kWarps / 2, kGroupTaps = 7, kMaxTaps = kTapGroups * kGroupTaps;
   static constexpr int kChannels = 32, kBlockN = 32;  // C_in per stage (M), C_out per tile (N)
+  static constexpr int kRows = 4, kWidth = 64, kFoldedWidth = 256;
+  static constexpr int kSmBytesForTwo = 200 * 1024;  // two blocks' shared memory per SM (Hopper: 228 KB)
 };
 
 // Where "auto" takes the unit-stride grad_weight (given that it can run): 16-bit data with 32 channels a side, the
