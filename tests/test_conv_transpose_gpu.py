@@ -2089,17 +2089,17 @@ def test_unit_stride_mma_grad_weight(case, mode):
 
 
 def test_unit_stride_mma_grad_weight_where_planned():
-    """Under "auto" (UnitStrideMmaGradWeightAutoRule) the unit-stride grad_weight runs a 2D k3 call with 32 channels
-    on each side in bf16 and fp16, not in TF32, and not with 64 channels on a side; TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT
-    = 0 keeps it off."""
+    """Under "auto" (UnitStrideMmaGradWeightAutoRule, run 294) the unit-stride grad_weight runs a 2D k3 call with 32
+    input channels and 32 or 64 output channels in bf16 and fp16, not in TF32, not with 64 input channels and not
+    with a k3x7 kernel (21 taps); TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT = 0 keeps it off."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernels need compute capability 8.0")
     if os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "0":
         pytest.skip("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0 turns the rule off")
 
-    def launches(cin, cout, mode):
+    def launches(cin, cout, mode, kernel_w=3):
         x = torch.randn(2, cin, 16, 128, device="cuda", dtype=dtype_of(mode))
-        w = torch.randn(cin, cout, 3, 3, device="cuda", dtype=dtype_of(mode), requires_grad=True)
+        w = torch.randn(cin, cout, 3, kernel_w, device="cuda", dtype=dtype_of(mode), requires_grad=True)
         with precision(mode), tconv._ops.use_algorithm("auto"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             out = tconv.conv_transpose2d(x, w)
@@ -2110,4 +2110,5 @@ def test_unit_stride_mma_grad_weight_where_planned():
     assert launches(32, 32, "fp16") == 1
     assert launches(32, 32, "tf32") == 0
     assert launches(64, 32, "bf16") == 0
-    assert launches(32, 64, "bf16") == 0
+    assert launches(32, 64, "bf16") == 1
+    assert launches(32, 32, "bf16", kernel_w=7) == 0

@@ -999,7 +999,8 @@ bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType d
   if (rule == 0) return false;
   if (rule == 1) return true;
   using Rule = UnitStrideMmaGradWeightAutoRule;
-  return is_16bit(dtype) && p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels;
+  return is_16bit(dtype) && p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels &&
+         p.kernel[1] * p.kernel[2] <= Rule::kMaxTaps;
 }
 
 int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, const void* input,

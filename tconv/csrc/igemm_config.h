@@ -771,10 +771,15 @@ struct UnitStrideMmaGradWeightTile {
   static constexpr int kSmBytesForTwo = 200 * 1024;  // two blocks' shared memory per SM (Hopper: 228 KB)
 };
 
-// Where "auto" takes the unit-stride grad_weight (given that it can run): 16-bit data with 32 channels a side, the
-// forward's rule (a first guess, to be measured).
+// Where "auto" takes the unit-stride grad_weight (given that it can run). Run 294 (H200, one build, bf16 fwd+bwd ms,
+// "auto" with the kernel off / forced; the forward and grad_input are unit_stride_mma's either way):
+//   L1-71 (C 32 -> 32, k3: 9 taps, 4-row tiles)        2.093 -> 1.398   (grad_weight 0.649 ms)
+//   fam08 (1D, C 32 -> 64, k5 dilation 3, folded)     2.461 -> 2.000
+//   fam11 (C 32 -> 32, k3x7: 21 taps, one block/SM)   2.429 -> 2.472   (grad_weight 1.275 ms: the 7-tap groups lose)
+// so 16-bit data, C_in 32, C_out up to 64 and at most 12 taps (the two-blocks-per-SM form). 64 input channels
+// (two stages) are unmeasured.
 struct UnitStrideMmaGradWeightAutoRule {
-  static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
+  static constexpr int kMaxInChannels = 32, kMaxOutChannels = 64, kMaxTaps = 12;
 };
 
 }  // namespace tconv
