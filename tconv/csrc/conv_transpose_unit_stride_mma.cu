@@ -404,16 +404,20 @@ struct UnitStrideMmaPlan {
   bool pair_stores = false;
 };
 
-// Whether the warps go side by side along x: where a tile of kRows rows would leave more of its outputs outside the
-// output than a folded one (1D calls have one row, so seven of eight warps would compute nothing), compared by the
-// share of computed positions that are stored.
-template <class Tile>
-bool unit_stride_mma_folds(int64_t out_h, int64_t out_w) {
+// Whether one row of folded_width positions stores a larger share of the positions it computes than tiles of rows x
+// width do.
+bool folded_stores_more(int64_t out_h, int64_t out_w, int64_t rows, int64_t width, int64_t folded_width) {
   if (out_h < 1 || out_w < 1) return false;
   auto padded = [](int64_t n, int64_t unit) { return (n + unit - 1) / unit * unit; };
-  const double rows_used = double(out_h * out_w) / double(padded(out_h, Tile::kRows) * padded(out_w, Tile::kWarpM));
-  const double folded_used = double(out_w) / double(padded(out_w, int64_t(Tile::kRows) * Tile::kWarpM));
+  const double rows_used = double(out_h * out_w) / double(padded(out_h, rows) * padded(out_w, width));
+  const double folded_used = double(out_w) / double(padded(out_w, folded_width));
   return folded_used > rows_used;
+}
+// Whether the warps go side by side along x: where a tile of kRows rows would leave more of its outputs outside the
+// output than a folded one (1D calls have one row, so seven of eight warps would compute nothing).
+template <class Tile>
+bool unit_stride_mma_folds(int64_t out_h, int64_t out_w) {
+  return folded_stores_more(out_h, out_w, Tile::kRows, Tile::kWarpM, int64_t(Tile::kRows) * Tile::kWarpM);
 }
 
 // The largest dynamic shared memory a block may opt into on the current device; 0 below compute capability 8.0
@@ -848,11 +852,7 @@ UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType
   plan.x_piece_bytes = forward.piece_bytes;
   plan.x_shift = forward.x_shift;
   // Row tiles of kRows x kWidth, or one row of kFoldedWidth where that stores a larger share of what it computes.
-  auto padded = [](int64_t n, int64_t unit) { return (n + unit - 1) / unit * unit; };
-  const int64_t out_h = p.out_size[1], out_w = p.out_size[2];
-  const bool fold = out_h >= 1 && out_w >= 1 &&
-                    double(out_w) / double(padded(out_w, G::kFoldedWidth)) >
-                        double(out_h * out_w) / double(padded(out_h, G::kRows) * padded(out_w, G::kWidth));
+  const bool fold = folded_stores_more(p.out_size[1], p.out_size[2], G::kRows, G::kWidth, G::kFoldedWidth);
   plan.tile_rows = fold ? 1 : G::kRows;
   plan.tile_w = fold ? G::kFoldedWidth : G::kWidth;
   plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
