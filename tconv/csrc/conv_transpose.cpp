@@ -450,14 +450,13 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
   if ((requested == "unit_stride_mma" || (algorithm == "auto" && unit_stride_mma_grad_weight_preferred(p, dtype))) &&
-      unit_stride_mma_grad_weight_possible(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr())) {
+      unit_stride_mma_grad_weight_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
     const at::Tensor workspace = at::empty(
-        {unit_stride_mma_grad_weight_workspace_elems(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr(),
-                                                     sm_count, budget)},
+        {unit_stride_mma_grad_weight_workspace_elems(p, dtype, input.data_ptr(), grad_output.data_ptr(), sm_count,
+                                                     budget)},
         acc_options);
-    check_launch(unit_stride_mma_grad_weight(p, dtype, !allow_tf32, input.data_ptr(), grad_output.data_ptr(),
-                                             grad_weight.data_ptr(), workspace.data_ptr<float>(), sm_count, budget,
-                                             stream),
+    check_launch(unit_stride_mma_grad_weight(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+                                             workspace.data_ptr<float>(), sm_count, budget, stream),
                  "conv_transpose grad_weight (unit_stride_mma)");
     return;
   }

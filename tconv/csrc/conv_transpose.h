@@ -152,17 +152,17 @@ bool unit_stride_mma_grad_input_preferred(const ConvTransposeParams& p, DType dt
 cudaError_t unit_stride_mma_grad_input(const ConvTransposeParams& p, DType dtype, bool split_tf32,
                                        const void* grad_output, const void* weight, void* grad_input, int sm_count,
                                        cudaStream_t stream);
-// grad_weight at unit stride on mma.sync (16-bit data, and fp32 in TF32 mode; UnitStrideMmaGradWeightTile): the forward's tile conditions on
+// grad_weight at unit stride on mma.sync (16-bit data; UnitStrideMmaGradWeightTile): the forward's tile conditions on
 // the input, grad_output W-contiguous with rows 4-byte aligned, at most 28 taps. Workspace:
 // unit_stride_mma_grad_weight_workspace_elems fp32 (split partial sums within max_workspace_elems, at least one
 // weight's worth). p.weight_strides describe grad_weight.
-bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dtype, const void* input,
                                           const void* grad_output);
 bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype);  // "auto"
-int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
-                                                    const void* input, const void* grad_output, int sm_count,
+int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, const void* input,
+                                                    const void* grad_output, int sm_count,
                                                     int64_t max_workspace_elems);
-cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input,
                                         const void* grad_output, void* grad_weight, float* workspace, int sm_count,
                                         int64_t max_workspace_elems, cudaStream_t stream);
 

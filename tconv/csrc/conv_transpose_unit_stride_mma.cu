@@ -594,19 +594,8 @@ StagedRows staged_rows(int rows, int row_chunks, int raw_pitch, int threads) {
   s.copy_groups = std::max(1, threads / s.places);
   return s;
 }
-template <int kElemBytes = 2>
 __host__ __device__ __forceinline__ int staged_raw_bytes(int raw_pitch) {
-  return (raw_channel_start<kElemBytes>(31, raw_pitch) + raw_pitch) * kElemBytes;
-}
-
-// TF32 (the fp32 grad_weight): each staged value rounded in place, as the forward's transpose rounds its window.
-template <int kThreads>
-__device__ __forceinline__ void round_staged_tf32(const StagedRows& g, float* raw) {
-  const int per_channel = g.rows * g.row_chunks * 4;
-  for (int i = threadIdx.x; i < 32 * per_channel; i += kThreads) {
-    float* v = raw + (i / per_channel) * g.raw_pitch + i % per_channel;
-    *v = __uint_as_float(to_tf32(*v));
-  }
+  return (raw_channel_start<2>(31, raw_pitch) + raw_pitch) * 2;
 }
 
 // Copies rows row0.. and positions col0.. (col0 + piece offsets: whole pieces from a 16-byte aligned start) of
@@ -692,8 +681,8 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
   constexpr int PC = 4, kRowBytes = PC * 16;
   extern __shared__ __align__(16) unsigned char smem[];
   unsigned char* const xt_s = smem;
-  unsigned char* const x_raw = smem + a.window_bytes;  // fp32: no transposed window (window_bytes 0)
-  unsigned char* const dy_raw = smem + a.window_bytes + a.window_raw_bytes;
+  uint16_t* const x_raw = reinterpret_cast<uint16_t*>(smem + a.window_bytes);
+  uint16_t* const dy_raw = reinterpret_cast<uint16_t*>(smem + a.window_bytes + a.window_raw_bytes);
   const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(xt_s));
   const unsigned x_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(x_raw));
   const unsigned dy_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(dy_raw));
@@ -703,8 +692,7 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
   const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
   const int stage = job % a.stages, co0 = job / a.stages * G::kBlockN;
   const int ci0 = stage * G::kChannels;
-  constexpr int kElem = int(sizeof(scalar_t));
-  const int window_positions = a.window.row_chunks * (16 / kElem);
+  const int window_positions = a.window.row_chunks * 8;
 
   struct Where {
     int x0, y0, n, d;
@@ -761,12 +749,9 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
 #pragma unroll
   for (int np = 0; np < 2; ++np)
     b_lane[np] = dy_raw_address +
-                 unsigned(raw_channel_start<kElem>(16 * np + ((lane >> 4) << 3) + (lane & 7), a.grad.raw_pitch) +
-                          (((lane >> 3) & 1) << 3)) * unsigned(kElem);
-  // TF32 (m16n8k8, K steps of 8 positions): A and B by 32-bit loads straight from the raw copies, channel rows of
-  // pitch = 4 mod 8 words, so the (channel gid, position tig) lanes of a fragment hit 32 distinct banks.
-  constexpr int kStep = kElem == 2 ? 16 : 8;
-  const int steps_per_row = a.tile_w / kStep, k_steps = a.tile_rows * steps_per_row;
+                 unsigned(raw_channel_start<2>(16 * np + ((lane >> 4) << 3) + (lane & 7), a.grad.raw_pitch) +
+                          (((lane >> 3) & 1) << 3)) * 2u;
+  const int steps_per_row = a.tile_w / 16, k_steps = a.tile_rows * steps_per_row;
 
   int t = split;
   if (t < a.spatial_tiles) {
@@ -777,64 +762,32 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
     const int next = t + a.splits;
     copy_wait_all();
     __syncthreads();  // this tile's copies landed for every thread
-    if constexpr (kElem == 2) {
-      stage_transpose<G::kThreads>(a.window, reinterpret_cast<const uint16_t*>(x_raw), xt_s);
-      __syncthreads();  // the window is transposed; its raw copy is free
-      if (next < a.spatial_tiles) issue_window(next);
-    } else {
-      round_staged_tf32<G::kThreads>(a.window, reinterpret_cast<float*>(x_raw));
-      round_staged_tf32<G::kThreads>(a.grad, reinterpret_cast<float*>(dy_raw));
-      __syncthreads();
-    }
+    stage_transpose<G::kThreads>(a.window, x_raw, xt_s);
+    __syncthreads();  // the window is transposed; its raw copy is free
+    if (next < a.spatial_tiles) issue_window(next);
     if (my_taps > 0) {
       for (int s = 0; s < k_steps; ++s) {
-        const int r = s / steps_per_row, xk = (s - r * steps_per_row) * kStep;
-        if constexpr (kElem == 2) {
-          const unsigned b_step = unsigned(r * a.tile_w + xk) * 2u;
-          uint32_t b[4][2];
+        const int r = s / steps_per_row, xk = (s - r * steps_per_row) * 16;
+        const unsigned b_step = unsigned(r * a.tile_w + xk) * 2u;
+        uint32_t b[4][2];
 #pragma unroll
-          for (int np = 0; np < 2; ++np)
-            ldmatrix_x4(b_lane[np] + b_step, b[2 * np][0], b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
-          const int a_base = r * window_positions + xk + a_row;
+        for (int np = 0; np < 2; ++np)
+          ldmatrix_x4(b_lane[np] + b_step, b[2 * np][0], b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
+        const int a_base = r * window_positions + xk + a_row;
 #pragma unroll
-          for (int i = 0; i < kGroupTaps; ++i) {
-            if (i < my_taps) {
-              const int position = a_base + tap_offset[i];
-              uint32_t av[4];
-              ldmatrix_x4_trans(xt_address + position * kRowBytes + (swizzle_chunk(position, a_chunk, PC) << 4),
-                                av[0], av[1], av[2], av[3]);
+        for (int i = 0; i < kGroupTaps; ++i) {
+          if (i < my_taps) {
+            const int position = a_base + tap_offset[i];
+            uint32_t av[4];
+            ldmatrix_x4_trans(xt_address + position * kRowBytes + (swizzle_chunk(position, a_chunk, PC) << 4), av[0],
+                              av[1], av[2], av[3]);
 #pragma unroll
-              for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
-            }
-          }
-        } else {
-          const int gid = lane >> 2, tig = lane & 3;
-          const uint32_t* const dyw = reinterpret_cast<const uint32_t*>(dy_raw) + gid * a.grad.raw_pitch +
-                                      r * a.tile_w + xk + tig;
-          uint32_t b[4][2];
-#pragma unroll
-          for (int nt = 0; nt < 4; ++nt) {
-            b[nt][0] = dyw[8 * nt * a.grad.raw_pitch];
-            b[nt][1] = dyw[8 * nt * a.grad.raw_pitch + 4];
-          }
-          const uint32_t* const xw = reinterpret_cast<const uint32_t*>(x_raw) + (16 * mt + gid) * a.window.raw_pitch +
-                                     r * window_positions + xk + tig;
-#pragma unroll
-          for (int i = 0; i < kGroupTaps; ++i) {
-            if (i < my_taps) {
-              const uint32_t* const at = xw + tap_offset[i];
-              const uint32_t av[4] = {at[0], at[8 * a.window.raw_pitch], at[4], at[8 * a.window.raw_pitch + 4]};
-#pragma unroll
-              for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
-            }
+            for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
           }
         }
       }
     }
-    __syncthreads();  // every warp is done with the staged data
-    if constexpr (kElem == 4) {
-      if (next < a.spatial_tiles) issue_window(next);
-    }
+    __syncthreads();  // every warp is done with the grad tile and the transposed window
     if (next < a.spatial_tiles) issue_grad(next);
   }
 
@@ -877,29 +830,25 @@ struct UnitStrideMmaGradWeightPlan {
   int x_piece_bytes = 0, dy_piece_bytes = 0, x_shift = 0;
   int tile_rows = 0, tile_w = 0, window_rows = 0, window_chunks = 0, window_raw_pitch = 0, grad_raw_pitch = 0;
   int group_taps = 0, blocks_per_sm = 0, smem_bytes = 0;
-  int elem_bytes = 0, window_bytes = 0, window_raw_bytes = 0;
 };
 
 // Shared bytes: the transposed window, then the raw window and the raw grad tile.
-UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType dtype, bool split_tf32,
-                                             const void* input, const void* grad_output) {
+UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType dtype, const void* input,
+                                             const void* grad_output) {
   using G = UnitStrideMmaGradWeightTile;
   UnitStrideMmaGradWeightPlan plan;
   const int64_t taps = p.kernel[1] * p.kernel[2];
-  const bool tf32 = dtype == DType::kFloat32 && !split_tf32;
-  if (!(is_16bit(dtype) || tf32) || taps > G::kMaxTaps) return plan;
-  const int elem = tf32 ? 4 : 2, chunk_elems = 16 / elem;
+  if (!is_16bit(dtype) || taps > G::kMaxTaps) return plan;
   // The forward's conditions on the input (and W-contiguous grad_output), its piece size and window shift.
-  const UnitStrideMmaPlan forward = tf32 ? plan_typed<4>(p, input, grad_output) : plan_typed<2>(p, input, grad_output);
+  const UnitStrideMmaPlan forward = plan_typed<2>(p, input, grad_output);
   if (!forward.possible) return plan;
   const int64_t* ds = p.output_strides;
   auto rows_aligned = [&](int elems) {
     return ds[0] % elems == 0 && ds[1] % elems == 0 && ds[2] % elems == 0 && ds[3] % elems == 0 &&
-           aligned_to(grad_output, elems * elem);
+           aligned_to(grad_output, elems * 2);
   };
-  plan.dy_piece_bytes = rows_aligned(chunk_elems) ? 16 : rows_aligned(4 / elem) ? 4 : 0;
+  plan.dy_piece_bytes = rows_aligned(8) ? 16 : rows_aligned(2) ? 4 : 0;
   if (plan.dy_piece_bytes == 0) return plan;
-  plan.elem_bytes = elem;
   plan.x_piece_bytes = forward.piece_bytes;
   plan.x_shift = forward.x_shift;
   // Row tiles of kRows x kWidth, or one row of kFoldedWidth where that stores a larger share of what it computes.
@@ -907,17 +856,12 @@ UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType
   plan.tile_rows = fold ? 1 : G::kRows;
   plan.tile_w = fold ? G::kFoldedWidth : G::kWidth;
   plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
-  plan.window_chunks =
-      int((plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2] + chunk_elems - 1) / chunk_elems);
-  const int window_elems = plan.window_rows * plan.window_chunks * chunk_elems;
-  // 16-bit: a 16-byte pad (the transpose's reads); fp32: pitches of 4 mod 8 words (conflict-free fragment loads).
-  plan.window_raw_pitch = tf32 ? (window_elems + 7) / 8 * 8 + 4 : window_elems + 8;
-  plan.grad_raw_pitch = plan.tile_rows * plan.tile_w + (tf32 ? 4 : 8);
+  plan.window_chunks = int((plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2] + 7) / 8);
+  plan.window_raw_pitch = plan.window_rows * plan.window_chunks * 8 + 8;
+  plan.grad_raw_pitch = plan.tile_rows * plan.tile_w + 8;
   plan.group_taps = taps <= G::kTapGroups * 3 ? 3 : G::kGroupTaps;
-  plan.window_bytes = tf32 ? 0 : window_elems * 64;  // the transposed window: 16-bit only
-  plan.window_raw_bytes = tf32 ? staged_raw_bytes<4>(plan.window_raw_pitch) : staged_raw_bytes<2>(plan.window_raw_pitch);
-  const int64_t smem = int64_t(plan.window_bytes) + plan.window_raw_bytes +
-                       (tf32 ? staged_raw_bytes<4>(plan.grad_raw_pitch) : staged_raw_bytes<2>(plan.grad_raw_pitch));
+  const int64_t smem = int64_t(plan.window_rows) * plan.window_chunks * 8 * 64 +
+                       staged_raw_bytes(plan.window_raw_pitch) + staged_raw_bytes(plan.grad_raw_pitch);
   if (smem > shared_optin_bytes()) return plan;
   plan.smem_bytes = int(smem);
   plan.blocks_per_sm = plan.group_taps == 3 && 2 * smem <= G::kSmBytesForTwo ? 2 : 1;
@@ -977,12 +921,10 @@ cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStr
   a.spatial_tiles = int(spatial);
   a.splits = int(splits);
   a.x_shift = plan.x_shift;
-  constexpr int kElem = int(sizeof(scalar_t));
-  a.window = staged_rows<kElem, kXPieceBytes>(plan.window_rows, plan.window_chunks, plan.window_raw_pitch, G::kThreads);
-  a.grad = staged_rows<kElem, kDyPieceBytes>(plan.tile_rows, plan.tile_w * kElem / 16, plan.grad_raw_pitch,
-                                             G::kThreads);
-  a.window_bytes = plan.window_bytes;
-  a.window_raw_bytes = plan.window_raw_bytes;
+  a.window = staged_rows<2, kXPieceBytes>(plan.window_rows, plan.window_chunks, plan.window_raw_pitch, G::kThreads);
+  a.grad = staged_rows<2, kDyPieceBytes>(plan.tile_rows, plan.tile_w / 8, plan.grad_raw_pitch, G::kThreads);
+  a.window_bytes = plan.window_rows * plan.window_chunks * 8 * 64;
+  a.window_raw_bytes = staged_raw_bytes(plan.window_raw_pitch);
   auto kernel = tconv_unit_stride_mma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kGroupTaps>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
@@ -1047,9 +989,9 @@ cudaError_t unit_stride_mma_grad_input(const ConvTransposeParams& p, DType dtype
   return launch(q, dtype, plan, grad_output, flipped, nullptr, grad_input, sm_count, stream);
 }
 
-bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dtype, const void* input,
                                           const void* grad_output) {
-  return grad_weight_plan(p, dtype, split_tf32, input, grad_output).possible;
+  return grad_weight_plan(p, dtype, input, grad_output).possible;
 }
 
 bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype) {
@@ -1057,23 +999,23 @@ bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType d
   if (rule == 0) return false;
   if (rule == 1) return true;
   using Rule = UnitStrideMmaGradWeightAutoRule;
-  return (is_16bit(dtype) || Rule::kTf32) && p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels &&
+  return is_16bit(dtype) && p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels &&
          p.kernel[1] * p.kernel[2] <= Rule::kMaxTaps;
 }
 
-int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
-                                                    const void* input, const void* grad_output, int sm_count,
+int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, const void* input,
+                                                    const void* grad_output, int sm_count,
                                                     int64_t max_workspace_elems) {
-  const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, split_tf32, input, grad_output);
+  const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
   if (!plan.possible) return 0;
   return grad_weight_splits(p, plan, sm_count, max_workspace_elems) * p.in_channels * p.out_channels * p.kernel[1] *
          p.kernel[2];
 }
 
-cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
+cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input,
                                         const void* grad_output, void* grad_weight, float* workspace, int sm_count,
                                         int64_t max_workspace_elems, cudaStream_t stream) {
-  const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, split_tf32, input, grad_output);
+  const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
   if (!plan.possible) return cudaErrorInvalidValue;
   const int64_t splits = grad_weight_splits(p, plan, sm_count, max_workspace_elems);
   const bool x16 = plan.x_piece_bytes == 16, dy16 = plan.dy_piece_bytes == 16, few = plan.group_taps == 3;
@@ -1093,7 +1035,6 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
   };
   if (dtype == DType::kFloat16) return typed(__half());
   if (dtype == DType::kBFloat16) return typed(__nv_bfloat16());
-  if (dtype == DType::kFloat32 && !split_tf32) return typed(float());
   return cudaErrorInvalidValue;
 }
 

@@ -780,7 +780,6 @@ struct UnitStrideMmaGradWeightTile {
 // (two stages) are unmeasured.
 struct UnitStrideMmaGradWeightAutoRule {
   static constexpr int kMaxInChannels = 32, kMaxOutChannels = 64, kMaxTaps = 12;
-  static constexpr bool kTf32 = false;  // the TF32 form (32-bit fragment loads from the raw copies) is unmeasured
 };
 
 }  // namespace tconv
