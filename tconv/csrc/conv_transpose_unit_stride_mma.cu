@@ -579,9 +579,25 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, uint32_t& r0
 // A staged block of kChannels channels x rows x (row_chunks 16-byte chunks) positions: the cp.async copy into raw
 // [channel][row][position] (raw_channel_start pitches) and the transpose to [row][position][channel], rows of 64
 // bytes swizzled as the forward's window.
+// n / d for the staging's small operands (n * d < 2^32) by one multiply-high: magic = ceil(2^32 / d), 0 for d = 1.
+// Why: each runtime division is ~20 instructions, and the staging of every tile ran five of them per thread.
+struct SmallDivisor {
+  uint32_t d, magic;
+};
+inline SmallDivisor small_divisor(int d) {
+  SmallDivisor s;
+  s.d = uint32_t(d);
+  s.magic = d == 1 ? 0u : uint32_t(((uint64_t(1) << 32) + uint64_t(d) - 1) / uint64_t(d));
+  return s;
+}
+__device__ __forceinline__ int small_div(int n, SmallDivisor s) {
+  return s.magic ? int(__umulhi(uint32_t(n), s.magic)) : n;
+}
+
 struct StagedRows {
   int rows, row_chunks, raw_pitch;
   int row_pieces, places, copy_groups;  // (row, piece) places per channel; kThreads / places threads per place
+  SmallDivisor by_row_pieces, by_places, by_row_chunks;
 };
 template <int kElemBytes, int kPieceBytes>
 StagedRows staged_rows(int rows, int row_chunks, int raw_pitch, int threads) {
@@ -592,6 +608,9 @@ StagedRows staged_rows(int rows, int row_chunks, int raw_pitch, int threads) {
   s.row_pieces = row_chunks * 16 / kPieceBytes;
   s.places = rows * s.row_pieces;
   s.copy_groups = std::max(1, threads / s.places);
+  s.by_row_pieces = small_divisor(s.row_pieces);
+  s.by_places = small_divisor(s.places);
+  s.by_row_chunks = small_divisor(s.row_chunks);
   return s;
 }
 __host__ __device__ __forceinline__ int staged_raw_bytes(int raw_pitch) {
@@ -605,11 +624,11 @@ __device__ __forceinline__ void stage_copy(const StagedRows& g, const scalar_t* 
                                            int64_t row_stride, int row0, int col0, int h, int w, int channels,
                                            unsigned raw_address, const scalar_t* any) {
   constexpr int kElem = int(sizeof(scalar_t)), kPieceElems = kPieceBytes / kElem;
-  const int tid = threadIdx.x, copy_group = tid / g.places;
+  const int tid = threadIdx.x, copy_group = small_div(tid, g.by_places);
   if (copy_group >= g.copy_groups) return;
   const int positions = g.row_chunks * (16 / kElem);
-  for (int place = tid % g.places; place < g.places; place += kThreads) {
-    const int r = place / g.row_pieces, piece = place - r * g.row_pieces;
+  for (int place = tid - copy_group * g.places; place < g.places; place += kThreads) {
+    const int r = small_div(place, g.by_row_pieces), piece = place - r * g.row_pieces;
     const int iy = row0 + r, ix = col0 + piece * kPieceElems;
     const int inside = iy >= 0 && iy < h && ix >= 0 ? min(w - ix, kPieceElems) : 0;
     const bool valid = inside > 0;
@@ -631,7 +650,7 @@ __device__ __forceinline__ void stage_transpose(const StagedRows& g, const uint1
   const int units = g.rows * g.row_chunks * PC;
   for (int u = threadIdx.x; u < units; u += kThreads) {
     const int group = u % PC, rest = u / PC;
-    const int chunk = rest % g.row_chunks, r = rest / g.row_chunks;
+    const int r = small_div(rest, g.by_row_chunks), chunk = rest - r * g.row_chunks;
     const uint16_t* const from = raw + raw_channel_start<2>(group * E, g.raw_pitch) + r * positions + chunk * E;
     const int position0 = r * positions + chunk * E;
 #pragma unroll
@@ -707,16 +726,14 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
     w.d = plane % a.depth;
     return w;
   };
-  auto issue_window = [&](int t) {
-    const Where w = where(t);
+  auto issue_window = [&](const Where& w) {
     stage_copy<scalar_t, G::kThreads, kXPieceBytes>(
         a.window, x + w.n * a.x_stride[0] + w.d * a.x_stride[2] + int64_t(ci0) * a.x_stride[1], a.x_stride[1],
         a.x_stride[3], w.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h,
         w.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift, a.in_h, a.in_w, G::kChannels, x_raw_address, x);
     copy_commit();
   };
-  auto issue_grad = [&](int t) {
-    const Where w = where(t);
+  auto issue_grad = [&](const Where& w) {
     stage_copy<scalar_t, G::kThreads, kDyPieceBytes>(
         a.grad, dy + w.n * a.dy_stride[0] + w.d * a.dy_stride[2] + int64_t(co0) * a.dy_stride[1], a.dy_stride[1],
         a.dy_stride[3], w.y0, w.x0, a.out_h, a.out_w, a.c_out - co0, dy_raw_address, dy);
@@ -751,44 +768,61 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
     b_lane[np] = dy_raw_address +
                  unsigned(raw_channel_start<2>(16 * np + ((lane >> 4) << 3) + (lane & 7), a.grad.raw_pitch) +
                           (((lane >> 3) & 1) << 3)) * 2u;
-  const int steps_per_row = a.tile_w / 16, k_steps = a.tile_rows * steps_per_row;
-
   int t = split;
   if (t < a.spatial_tiles) {
-    issue_window(t);
-    issue_grad(t);
+    const Where w = where(t);
+    issue_window(w);
+    issue_grad(w);
   }
   for (; t < a.spatial_tiles; t += a.splits) {
     const int next = t + a.splits;
+    const Where w_next = where(next < a.spatial_tiles ? next : t);
     copy_wait_all();
     __syncthreads();  // this tile's copies landed for every thread
     stage_transpose<G::kThreads>(a.window, x_raw, xt_s);
     __syncthreads();  // the window is transposed; its raw copy is free
-    if (next < a.spatial_tiles) issue_window(next);
+    if (next < a.spatial_tiles) issue_window(w_next);
     if (my_taps > 0) {
-      for (int s = 0; s < k_steps; ++s) {
-        const int r = s / steps_per_row, xk = (s - r * steps_per_row) * 16;
-        const unsigned b_step = unsigned(r * a.tile_w + xk) * 2u;
-        uint32_t b[4][2];
-#pragma unroll
-        for (int np = 0; np < 2; ++np)
-          ldmatrix_x4(b_lane[np] + b_step, b[2 * np][0], b[2 * np][1], b[2 * np + 1][0], b[2 * np + 1][1]);
-        const int a_base = r * window_positions + xk + a_row;
+      // Per row r, each tap's A address once: K steps of 16 positions move it by 16 rows of the transposed window,
+      // which keep the swizzle term (bits 1-2 of the row), so the steps take immediate offsets (no division or
+      // address arithmetic per K step; tile_w is 64 or 256, so whole groups of four steps).
+      for (int r = 0; r < a.tile_rows; ++r) {
+        unsigned a_address[kGroupTaps];
 #pragma unroll
         for (int i = 0; i < kGroupTaps; ++i) {
-          if (i < my_taps) {
-            const int position = a_base + tap_offset[i];
-            uint32_t av[4];
-            ldmatrix_x4_trans(xt_address + position * kRowBytes + (swizzle_chunk(position, a_chunk, PC) << 4), av[0],
-                              av[1], av[2], av[3]);
+          const int position = r * window_positions + a_row + tap_offset[i];
+          a_address[i] = xt_address + position * kRowBytes + (swizzle_chunk(position, a_chunk, PC) << 4);
+        }
+        unsigned b_row[2];
 #pragma unroll
-            for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
+        for (int np = 0; np < 2; ++np) b_row[np] = b_lane[np] + unsigned(r * a.tile_w) * 2u;
+        for (int x4 = 0; x4 < a.tile_w; x4 += 64) {
+#pragma unroll
+          for (int step = 0; step < 4; ++step) {
+            uint32_t b[4][2];
+#pragma unroll
+            for (int np = 0; np < 2; ++np)
+              ldmatrix_x4(b_row[np] + unsigned(step * 16 * 2), b[2 * np][0], b[2 * np][1], b[2 * np + 1][0],
+                          b[2 * np + 1][1]);
+#pragma unroll
+            for (int i = 0; i < kGroupTaps; ++i) {
+              if (i < my_taps) {
+                uint32_t av[4];
+                ldmatrix_x4_trans(a_address[i] + unsigned(step * 16 * kRowBytes), av[0], av[1], av[2], av[3]);
+#pragma unroll
+                for (int nt = 0; nt < 4; ++nt) mma_m16n8<scalar_t>(acc[i][nt], av, b[nt]);
+              }
+            }
           }
+#pragma unroll
+          for (int np = 0; np < 2; ++np) b_row[np] += 64u * 2u;
+#pragma unroll
+          for (int i = 0; i < kGroupTaps; ++i) a_address[i] += 64u * kRowBytes;
         }
       }
     }
     __syncthreads();  // every warp is done with the grad tile and the transposed window
-    if (next < a.spatial_tiles) issue_grad(next);
+    if (next < a.spatial_tiles) issue_grad(w_next);
   }
 
   // This split's partial sums: C_in ci0 + 16 mt + gid (+ 8), C_out co0 + 8 nt + 2 tig (+ 1).
