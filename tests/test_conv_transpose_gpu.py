@@ -2089,9 +2089,9 @@ def test_unit_stride_mma_grad_weight(case, mode):
 
 
 def test_unit_stride_mma_grad_weight_where_planned():
-    """Under "auto" (UnitStrideMmaGradWeightAutoRule, run 294) the unit-stride grad_weight runs a 2D k3 call with 32
-    input channels and 32 or 64 output channels in bf16 and fp16, not in TF32, not with 64 input channels and not
-    with a k3x7 kernel (21 taps); TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT = 0 keeps it off."""
+    """Under "auto" (UnitStrideMmaGradWeightAutoRule, runs 298-299) the unit-stride grad_weight runs 2D calls with 32
+    or 64 channels on each side and up to 21 taps (k3, k3x7) in bf16 and fp16, not in TF32, not with 128 channels on
+    either side and not with 24 taps (k3x8); TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT = 0 keeps it off."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernels need compute capability 8.0")
     if os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "0":
@@ -2109,6 +2109,10 @@ def test_unit_stride_mma_grad_weight_where_planned():
     assert launches(32, 32, "bf16") == 1
     assert launches(32, 32, "fp16") == 1
     assert launches(32, 32, "tf32") == 0
-    assert launches(64, 32, "bf16") == 0
+    assert launches(64, 32, "bf16") == 1
     assert launches(32, 64, "bf16") == 1
-    assert launches(32, 32, "bf16", kernel_w=7) == 0
+    assert launches(64, 64, "bf16") == 1
+    assert launches(32, 32, "bf16", kernel_w=7) == 1
+    assert launches(128, 32, "bf16") == 0
+    assert launches(32, 128, "bf16") == 0
+    assert launches(32, 32, "bf16", kernel_w=8) == 0

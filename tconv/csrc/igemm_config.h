@@ -775,11 +775,22 @@ struct UnitStrideMmaGradWeightTile {
 // "auto" with the kernel off / forced; the forward and grad_input are unit_stride_mma's either way):
 //   L1-71 (C 32 -> 32, k3: 9 taps, 4-row tiles)        2.093 -> 1.398   (grad_weight 0.649 ms)
 //   fam08 (1D, C 32 -> 64, k5 dilation 3, folded)     2.461 -> 2.000
-//   fam11 (C 32 -> 32, k3x7: 21 taps, one block/SM)   2.429 -> 2.472   (grad_weight 1.275 ms: the 7-tap groups lose)
-// so 16-bit data, C_in 32, C_out up to 64 and at most 12 taps (the two-blocks-per-SM form). 64 input channels
-// (two stages) are unmeasured.
+//   fam11 (C 32 -> 32, k3x7: 21 taps, one block/SM)   2.429 -> 2.472   (grad_weight 1.275 ms: the 7-tap groups lost)
+// After 66b24a7 (each tap's A address once per row, no divisions in the staging: L1-71's grad_weight 317M -> 206M
+// instructions by ncu), runs 298-299 (H200, one build, bf16 fwd+bwd ms, the rule of 49dc122 / the kernel wherever it
+// runs, TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=1; grad_weight kernel ms in brackets, shifted-x or tf32-path kernel first):
+//   L1-71 (32 -> 32, 9 taps)                  1.213 by the rule                   (0.476)
+//   fam08 (1D 32 -> 64, 5 taps, folded)       1.710 by the rule                   (0.701)
+//   fam11 (32 -> 32, k3x7: 21 taps)           2.450 -> 2.094                      (1.247 -> 0.902)
+//   fam01 (64 -> 64, k3: two stages)          10.38 -> 8.715                      (5.118 -> 3.533)
+//   fam05 (64 -> 64, k3x7: 21 taps)           4.496 -> 3.862                      (2.614 -> 2.009)
+//   fam06 (64 -> 128, k3x5: four C_out tiles) 4.068 -> 11.09                      (1.435 -> 8.462)
+//   fam04 (1D 128 -> 128, k3, folded)         7.326 -> 11.84                      (4.289 -> 8.771)
+// so 16-bit data with at most 64 channels on each side (each C_out tile restages the input window, each stage the
+// grad_output tile: at 128 channels the wgmma and TF32-path kernels win by 2x) and at most 21 taps (the most
+// measured; the kernel takes 28).
 struct UnitStrideMmaGradWeightAutoRule {
-  static constexpr int kMaxInChannels = 32, kMaxOutChannels = 64, kMaxTaps = 12;
+  static constexpr int kMaxInChannels = 64, kMaxOutChannels = 64, kMaxTaps = 21;
 };
 
 }  // namespace tconv
