@@ -284,6 +284,11 @@ with tconv._ops.use_algorithm("unit_stride_mma"):
     w = torch.randn(32, 64, 5, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
     out = tconv.conv_transpose1d(x, w, None, 1, 0, 0, 1, 3)
     out.backward(torch.randn_like(out))
+    # The grad_weight alone with 33 output channels (a second C_out tile of one channel, odd: single partial stores).
+    x = torch.randn(2, 32, 10, 50, device=DEVICE, dtype=torch.bfloat16)
+    w = torch.randn(32, 33, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    out = tconv.conv_transpose2d(x, w, None, 1, 1)
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

@@ -2047,6 +2047,7 @@ UNIT_STRIDE_MMA_GRAD_WEIGHT_CASES = [
     ((2, 32, 3, 10, 20), (32, 16, 1, 3, 3), (0, 1, 1), (1, 1, 1), "contiguous"),
     ((1, 32, 12, 40), (32, 32, 5, 5), (2, 2), (1, 2), "contiguous"),
     ((0, 32, 8, 8), (32, 32, 3, 3), (0, 0), (1, 1), "contiguous"),
+    ((2, 32, 10, 50), (32, 33, 3, 3), (1, 1), (1, 1), "contiguous"),  # odd C_out: the partials' single stores
 ]
 
 

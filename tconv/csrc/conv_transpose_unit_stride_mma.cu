@@ -653,6 +653,10 @@ __device__ __forceinline__ void stage_transpose(const StagedRows& g, const uint1
     const int r = small_div(rest, g.by_row_chunks), chunk = rest - r * g.row_chunks;
     const uint16_t* const from = raw + raw_channel_start<2>(group * E, g.raw_pitch) + r * positions + chunk * E;
     const int position0 = r * positions + chunk * E;
+    // Odd units store their four positions in the order 1 0 3 2, so the two units of a quarter-warp's 16-byte stores
+    // fill both 64-byte halves of a bank line: in order they took twice the wavefronts (run 298's ncu; modelled
+    // offline: L1-71's window 432 -> 216 store wavefronts per tile, reads unchanged).
+    const int odd = rest & 1;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int half = h ^ (group & 1);
@@ -661,14 +665,14 @@ __device__ __forceinline__ void stage_transpose(const StagedRows& g, const uint1
       for (int c = 0; c < E; ++c) v[c] = *reinterpret_cast<const uint2*>(from + c * g.raw_pitch + 4 * half);
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        const uint32_t selector = j % 2 ? 0x7632u : 0x5410u;
+        const uint32_t selector = (j % 2) ^ odd ? 0x7632u : 0x5410u;
         uint32_t word[4];
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
           const uint32_t lo = j / 2 ? v[2 * k].y : v[2 * k].x, hi = j / 2 ? v[2 * k + 1].y : v[2 * k + 1].x;
           word[k] = __byte_perm(lo, hi, selector);
         }
-        const int position = position0 + 4 * half + j;
+        const int position = position0 + 4 * half + (j ^ odd);
         *reinterpret_cast<uint4*>(out + (position * PC + swizzle_chunk(position, group, PC)) * 16) =
             make_uint4(word[0], word[1], word[2], word[3]);
       }
@@ -679,7 +683,7 @@ __device__ __forceinline__ void stage_transpose(const StagedRows& g, const uint1
 struct UnitStrideMmaGradWeightArgs {
   const void* x;   // scalar_t [N, C_in, D, H_in, W_in], W contiguous
   const void* dy;  // scalar_t [N, C_out, D, H_out, W_out], W contiguous
-  float* partial;  // fp32 [splits][C_in][C_out][taps]
+  float* partial;  // fp32 [splits][taps][C_in][C_out]
   int64_t x_stride[5], dy_stride[5];
   int depth, in_h, in_w, out_h, out_w;
   int c_in, c_out, kernel_h, kernel_w, pad_h, pad_w, dil_h, dil_w, taps;
@@ -825,9 +829,12 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
     if (next < a.spatial_tiles) issue_grad(w_next);
   }
 
-  // This split's partial sums: C_in ci0 + 16 mt + gid (+ 8), C_out co0 + 8 nt + 2 tig (+ 1).
+  // This split's partial sums: C_in ci0 + 16 mt + gid (+ 8), C_out co0 + 8 nt + 2 tig (+ 1), tap-major so that a
+  // lane's two C_out neighbours are one 8-byte store and a quad's four are a whole 32-byte sector (C_out-major with
+  // the taps innermost, run 298's ncu counted 4 of 32 bytes used per stored sector).
   const int gid = lane >> 2, tig = lane & 3;
   float* const out = a.partial + int64_t(split) * a.c_in * a.c_out * a.taps;
+  const bool pairs = a.c_out % 2 == 0;
 #pragma unroll
   for (int i = 0; i < kGroupTaps; ++i) {
     if (i >= my_taps) break;
@@ -835,9 +842,15 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int ci = ci0 + 16 * mt + gid + (e >= 2 ? 8 : 0), co = co0 + 8 * nt + 2 * tig + (e & 1);
-        if (co < a.c_out) out[(int64_t(ci) * a.c_out + co) * a.taps + tap] = acc[i][nt][e];
+      for (int e = 0; e < 4; e += 2) {
+        const int ci = ci0 + 16 * mt + gid + (e >= 2 ? 8 : 0), co = co0 + 8 * nt + 2 * tig;
+        float* const at = out + (int64_t(tap) * a.c_in + ci) * a.c_out + co;
+        if (pairs && co < a.c_out) {
+          *reinterpret_cast<float2*>(at) = make_float2(acc[i][nt][e], acc[i][nt][e + 1]);
+        } else {
+          if (co < a.c_out) at[0] = acc[i][nt][e];
+          if (co + 1 < a.c_out) at[1] = acc[i][nt][e + 1];
+        }
       }
   }
 #endif
@@ -852,9 +865,9 @@ __global__ void tconv_unit_stride_mma_grad_weight_sum(const float* partial, int 
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < elems; i += int64_t(gridDim.x) * blockDim.x) {
     float sum = 0.f;
     for (int s = 0; s < splits; ++s) sum += partial[s * elems + i];
-    const int tap = int(i % taps);
-    const int64_t pair = i / taps;
-    const int co = int(pair % c_out), ci = int(pair / c_out);
+    const int co = int(i % c_out);
+    const int64_t rest = i / c_out;
+    const int ci = int(rest % c_in), tap = int(rest / c_in);
     grad_weight[ci * ws0 + co * ws1 + (tap / kernel_w) * ws3 + (tap % kernel_w) * ws4] = from_acc<scalar_t>(sum);
   }
 }
