@@ -576,13 +576,10 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, uint32_t& r0
                : "r"(address));
 }
 
-// A staged block of kChannels channels x rows x (row_chunks 16-byte chunks) positions: the cp.async copy into raw
-// [channel][row][position] (raw_channel_start pitches) and the transpose to [row][position][channel], rows of 64
-// bytes swizzled as the forward's window.
 // n / d for the staging's small operands (n * d < 2^32) by one multiply-high: magic = ceil(2^32 / d), 0 for d = 1.
 // Why: each runtime division is ~20 instructions, and the staging of every tile ran five of them per thread.
 struct SmallDivisor {
-  uint32_t d, magic;
+  uint32_t d, magic;  // d: the divisor itself, for reading in a debugger; the kernels use magic
 };
 inline SmallDivisor small_divisor(int d) {
   SmallDivisor s;
@@ -594,6 +591,9 @@ __device__ __forceinline__ int small_div(int n, SmallDivisor s) {
   return s.magic ? int(__umulhi(uint32_t(n), s.magic)) : n;
 }
 
+// A staged block of kChannels channels x rows x (row_chunks 16-byte chunks) positions: the cp.async copy into raw
+// [channel][row][position] (raw_channel_start pitches) and the transpose to [row][position][channel], rows of 64
+// bytes swizzled as the forward's window.
 struct StagedRows {
   int rows, row_chunks, raw_pitch;
   int row_pieces, places, copy_groups;  // (row, piece) places per channel; kThreads / places threads per place
@@ -787,6 +787,7 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
     __syncthreads();  // the window is transposed; its raw copy is free
     if (next < a.spatial_tiles) issue_window(w_next);
     if (my_taps > 0) {
+      static_assert(G::kWidth % 64 == 0 && G::kFoldedWidth % 64 == 0, "tile rows of whole four-step groups");
       // Per row r, each tap's A address once: K steps of 16 positions move it by 16 rows of the transposed window,
       // which keep the swizzle term (bits 1-2 of the row), so the steps take immediate offsets (no division or
       // address arithmetic per K step; tile_w is 64 or 256, so whole groups of four steps).
