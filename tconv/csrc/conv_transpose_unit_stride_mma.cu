@@ -26,7 +26,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <type_traits>
 #include "conv_transpose.h"
 #include "dispatch.h"
 #include "igemm_config.h"
@@ -579,11 +578,10 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, uint32_t& r0
 // n / d for the staging's small operands (n * d < 2^32) by one multiply-high: magic = ceil(2^32 / d), 0 for d = 1.
 // Why: each runtime division is ~20 instructions, and the staging of every tile ran five of them per thread.
 struct SmallDivisor {
-  uint32_t d, magic;  // d: the divisor itself, for reading in a debugger; the kernels use magic
+  uint32_t magic;
 };
 inline SmallDivisor small_divisor(int d) {
   SmallDivisor s;
-  s.d = uint32_t(d);
   s.magic = d == 1 ? 0u : uint32_t(((uint64_t(1) << 32) + uint64_t(d) - 1) / uint64_t(d));
   return s;
 }
@@ -694,10 +692,10 @@ struct UnitStrideMmaGradWeightArgs {
   int window_bytes, window_raw_bytes;  // shared layout: transposed window, window raw, grad raw
 };
 
-// kGroupTaps: the most taps a warp holds (16 accumulators each); 3 (at most 12 taps) keeps the kernel within 128
-// registers, so two blocks share an SM and one's transpose and copies overlap the other's MMAs.
+// kGroupTaps: the most taps a warp holds (16 accumulators each); kFewGroupTaps (at most 12 taps) keeps the kernel
+// within 128 registers, so two blocks share an SM and one's transpose and copies overlap the other's MMAs.
 template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kGroupTaps>
-__global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupTaps <= 3 ? 2 : 1)
+__global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupTaps <= UnitStrideMmaGradWeightTile::kFewGroupTaps ? 2 : 1)
     tconv_unit_stride_mma_grad_weight_kernel(const UnitStrideMmaGradWeightArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   using G = UnitStrideMmaGradWeightTile;
@@ -907,12 +905,12 @@ UnitStrideMmaGradWeightPlan grad_weight_plan(const ConvTransposeParams& p, DType
   plan.window_chunks = int((plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2] + 7) / 8);
   plan.window_raw_pitch = plan.window_rows * plan.window_chunks * 8 + 8;
   plan.grad_raw_pitch = plan.tile_rows * plan.tile_w + 8;
-  plan.group_taps = taps <= G::kTapGroups * 3 ? 3 : G::kGroupTaps;
+  plan.group_taps = taps <= G::kTapGroups * G::kFewGroupTaps ? G::kFewGroupTaps : G::kGroupTaps;
   const int64_t smem = int64_t(plan.window_rows) * plan.window_chunks * 8 * 64 +
                        staged_raw_bytes(plan.window_raw_pitch) + staged_raw_bytes(plan.grad_raw_pitch);
   if (smem > shared_optin_bytes()) return plan;
   plan.smem_bytes = int(smem);
-  plan.blocks_per_sm = plan.group_taps == 3 && 2 * smem <= G::kSmBytesForTwo ? 2 : 1;
+  plan.blocks_per_sm = plan.group_taps == G::kFewGroupTaps && 2 * smem <= G::kSmBytesForTwo ? 2 : 1;
   plan.possible = true;
   return plan;
 }
@@ -1068,20 +1066,20 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
   const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
   if (!plan.possible) return cudaErrorInvalidValue;
   const int64_t splits = grad_weight_splits(p, plan, sm_count, max_workspace_elems);
-  const bool x16 = plan.x_piece_bytes == 16, dy16 = plan.dy_piece_bytes == 16, few = plan.group_taps == 3;
+  using G = UnitStrideMmaGradWeightTile;
+  const bool x16 = plan.x_piece_bytes == 16, dy16 = plan.dy_piece_bytes == 16;
+  const bool few = plan.group_taps == G::kFewGroupTaps;
   auto typed = [&](auto zero) -> cudaError_t {
     using scalar_t = decltype(zero);
-    auto go = [&](auto x_piece, auto dy_piece) -> cudaError_t {
-      constexpr int kX = decltype(x_piece)::value, kDy = decltype(dy_piece)::value;
-      return few ? launch_grad_weight_typed<scalar_t, kX, kDy, 3>(p, plan, input, grad_output, grad_weight, workspace,
-                                                                 splits, stream)
-                 : launch_grad_weight_typed<scalar_t, kX, kDy, UnitStrideMmaGradWeightTile::kGroupTaps>(
-                       p, plan, input, grad_output, grad_weight, workspace, splits, stream);
-    };
-    using P16 = std::integral_constant<int, 16>;
-    using P4 = std::integral_constant<int, 4>;
-    if (x16) return dy16 ? go(P16(), P16()) : go(P16(), P4());
-    return dy16 ? go(P4(), P16()) : go(P4(), P4());
+    return TCONV_BOOL_SWITCH(x16, kX16, [&] {
+      return TCONV_BOOL_SWITCH(dy16, kDy16, [&] {
+        return TCONV_BOOL_SWITCH(few, kFew, [&] {
+          return launch_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4,
+                                          kFew ? G::kFewGroupTaps : G::kGroupTaps>(
+              p, plan, input, grad_output, grad_weight, workspace, splits, stream);
+        });
+      });
+    });
   };
   if (dtype == DType::kFloat16) return typed(__half());
   if (dtype == DType::kBFloat16) return typed(__nv_bfloat16());

@@ -766,6 +766,7 @@ struct UnitStrideMmaAutoRule {
 struct UnitStrideMmaGradWeightTile {
   static constexpr int kThreads = 256, kWarps = kThreads / 32;
   static constexpr int kTapGroups = kWarps / 2, kGroupTaps = 7, kMaxTaps = kTapGroups * kGroupTaps;
+  static constexpr int kFewGroupTaps = 3;  // <= kTapGroups x 3 taps: 48 accumulators, <= 128 registers, two blocks/SM
   static constexpr int kChannels = 32, kBlockN = 32;  // C_in per stage (M), C_out per tile (N)
   static constexpr int kRows = 4, kWidth = 64, kFoldedWidth = 256;
   static constexpr int kSmBytesForTwo = 200 * 1024;  // two blocks' shared memory per SM (Hopper: 228 KB)
