@@ -55,9 +55,9 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # the group's channels fill an 8 x 8 block (runs 266-267), their grad_weight there in every mode (runs 270-271),
 # and the FFMA kernels elsewhere (csrc/conv_transpose_grouped_mma.cu: grouped_mma_preferred and
 # grouped_mma_grad_weight_preferred); "unit_stride_mma" forces the forward and grad_input onto the mma.sync
-# unit-stride kernel for few channels (stride 1, groups 1, kernel D 1, C_in a multiple of 32: csrc/conv_transpose.h;
-# an error elsewhere) and fp16/bf16 grad_weight onto its unit-stride grad_weight kernel where that runs ("auto"
-# elsewhere); "auto" takes them where csrc/igemm_config.h UnitStrideMmaAutoRule and UnitStrideMmaGradWeightAutoRule
+# unit-stride kernel for few channels (stride 1, groups 1, kernel D 1, C_in a multiple of 32, 16 in TF32:
+# csrc/conv_transpose.h; an error elsewhere) and fp16/bf16 grad_weight onto its unit-stride grad_weight kernel where
+# that runs ("auto" elsewhere); "auto" takes them where csrc/igemm_config.h UnitStrideMmaAutoRule and UnitStrideMmaGradWeightAutoRule
 # say.
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",

@@ -278,6 +278,12 @@ with tconv._ops.use_algorithm("unit_stride_mma"):
         w = torch.randn(32, 32, 5, device=DEVICE, requires_grad=True)
         out = tconv.conv_transpose1d(x, w)
         out.backward(torch.randn_like(out))
+        # Row tiles with 48 input channels (three 16-channel fp32 stages) and 16 output channels (grad_input: one
+        # stage, C_out 48 in two tiles, the second partial).
+        x = torch.randn(1, 48, 9, 30, device=DEVICE, requires_grad=True)
+        w = torch.randn(48, 16, 3, 3, device=DEVICE, requires_grad=True)
+        out = tconv.conv_transpose2d(x, w, None, 1, 1)
+        out.backward(torch.randn_like(out))
     # Folded bf16 tiles of 512 positions with dilation 3 and two C_out tiles: x rows of 600 (16-byte pieces),
     # grad_output rows of 612 (4-byte pieces; grad_input's two stages).
     x = torch.randn(2, 32, 600, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)

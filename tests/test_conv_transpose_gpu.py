@@ -1962,11 +1962,29 @@ def test_unit_stride_mma(case, mode, poison_allocator):
              poison=poison_allocator, algorithm="unit_stride_mma")
 
 
+# fp32 stages 16 input channels (UnitStrideMmaTile<4>::kChannels), so TF32 also takes C_in 16 (one stage) and 48
+# (three stages, with grad_input's C_out side 48: two C_out tiles, the second partial).
+UNIT_STRIDE_MMA_FP32_GRID = [
+    (2, 2, 16, 32, [3, 3], [1, 1], [0, 0], [1, 1], [12, 70], True, "contiguous"),
+    (2, 1, 48, 16, [3, 5], [0, 2], [0, 0], [1, 2], [9, 50], True, "row_padded"),
+]
+
+
+@pytest.mark.parametrize("case", UNIT_STRIDE_MMA_FP32_GRID, ids=[f"f{i}" for i in range(len(UNIT_STRIDE_MMA_FP32_GRID))])
+def test_unit_stride_mma_tf32_stages(case, poison_allocator):
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+    dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias, layout = case
+    run_case(dims, batch, cin, cout, 1, kernel, [1] * dims, padding, output_padding, dilation, spatial, bias,
+             mode="tf32", layout=layout, seed=zlib.crc32(f"{case}unit_mma_tf32".encode()) % 10000,
+             poison=poison_allocator, algorithm="unit_stride_mma")
+
+
 def test_unit_stride_mma_runs_and_refuses():
     """Under "unit_stride_mma" a forward+backward launches the kernel twice (the forward and grad_input; 4-byte pieces
-    for grad_output rows of 1026 bf16 values, 16-byte ones for the input's 1024); channels_last, a C_in off 32, a
-    W stride, exact fp32 and a 16-bit input at an odd element offset are refused with an error naming the
-    algorithm."""
+    for grad_output rows of 1026 bf16 values, 16-byte ones for the input's 1024); channels_last, a C_in off 16
+    (TF32) or 32 (bf16), a W stride, exact fp32 and a 16-bit input at an odd element offset are refused with an error
+    naming the algorithm."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
     gen = torch.Generator(device="cuda").manual_seed(43)
@@ -1988,7 +2006,8 @@ def test_unit_stride_mma_runs_and_refuses():
             tconv.conv_transpose2d(x, w, **kwargs)
     xf, wf = torch.randn(2, 32, 6, 40, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
     refused("tf32", xf.contiguous(memory_format=torch.channels_last), wf)
-    refused("tf32", torch.randn(2, 48, 6, 40, device="cuda"), torch.randn(48, 32, 3, 3, device="cuda"))
+    refused("tf32", torch.randn(2, 40, 6, 40, device="cuda"), torch.randn(40, 32, 3, 3, device="cuda"))
+    refused("bf16", torch.randn(2, 48, 6, 40, device="cuda").bfloat16(), torch.randn(48, 32, 3, 3, device="cuda").bfloat16())
     refused("tf32", xf, wf, stride=(1, 2))
     refused("fp32", xf, wf)
     refused("bf16", torch.randn(2 * 32 * 6 * 40 + 1, device="cuda").bfloat16()[1:].view(2, 32, 6, 40),

@@ -230,8 +230,8 @@ bool forward_takes_unit_stride_mma(const ConvTransposeParams& p, DType dtype, bo
       algorithm, unit_stride_mma_forward_preferred(p, dtype),
       [&] { return unit_stride_mma_forward_possible(p, dtype, !allow_tf32, input, output); },
       "forward (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D "
-      "padding, C_in a multiple of 32, input and output W-contiguous, input rows 4-byte aligned, and the tile's "
-      "window and weights within the shared memory)");
+      "padding, C_in a multiple of 32 (16 in TF32), input and output W-contiguous, input rows 4-byte aligned, and "
+      "the tile's window and weights within the shared memory)");
 }
 
 }  // namespace
@@ -348,8 +348,8 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
                                                        grad_input.data_ptr());
           },
           "grad_input (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 "
-          "without D padding, C_out a multiple of 32, grad_output and grad_input W-contiguous, grad_output rows "
-          "4-byte aligned, and the tile's window and weights within the shared memory)")) {
+          "without D padding, C_out a multiple of 32 (16 in TF32), grad_output and grad_input W-contiguous, "
+          "grad_output rows 4-byte aligned, and the tile's window and weights within the shared memory)")) {
     check_launch(unit_stride_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
                                             weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
                                             c10::cuda::getCurrentCUDAStream().stream()),

@@ -60,10 +60,13 @@ struct UnitStrideMmaArgs {
 // 64 bytes later, so that the transpose's 8-byte reads (four 8-channel groups, the odd groups reading the other half
 // of their 16-byte chunks first) fall on 32 distinct banks per 16-lane phase; without it (run 287's ncu) they were
 // 4-way conflicts, since 8 channel pitches are a multiple of 128 bytes. Modelled offline: 1.00 wavefronts per
-// phase for L1-71, fam11 and fam08's windows.
+// phase for L1-71, fam11 and fam08's windows. fp32 (16 channels, four 4-channel groups): channels 8-15 start 32
+// bytes later and the pitch is an odd number of 16-byte chunks (UnitStrideMmaPlan), so that a transpose phase's eight
+// 16-byte reads (groups 0-3 at two consecutive chunks) land in chunks 4 (g & 1) + 2 (g >> 1) + {0, 1} mod 8 of a
+// bank line, all eight distinct; with an even spacing of 4-channel groups they were 2-way (4-way at 32 channels).
 template <int kElemBytes>
 __host__ __device__ __forceinline__ int raw_channel_start(int channel, int raw_pitch) {
-  return channel * raw_pitch + (kElemBytes == 2 ? ((channel >> 4) & 1) * 32 : 0);
+  return channel * raw_pitch + (kElemBytes == 2 ? ((channel >> 4) & 1) * 32 : ((channel >> 3) & 1) * 8);
 }
 
 // Shared memory of a launch, in bytes: [stage][tap][C_out tile row] weights, then the transposed window (which the
@@ -476,8 +479,10 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
     plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
     const int64_t span = plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2];
     plan.window_chunks = int((span + E - 1) / E);
-    // Raw channel pitch: the window plus 16 bytes, so that consecutive channels' rows start in other banks.
-    plan.raw_pitch = plan.window_rows * plan.window_chunks * E + E;
+    // Raw channel pitch: the window plus 16 bytes, so that consecutive channels' rows start in other banks; fp32
+    // rounds it up to an odd number of chunks (raw_channel_start).
+    const int window_chunks_total = plan.window_rows * plan.window_chunks;
+    plan.raw_pitch = (window_chunks_total + (kElemBytes == 4 && window_chunks_total % 2 == 1 ? 2 : 1)) * E;
     const UnitStrideMmaSmem smem = unit_stride_mma_smem<kElemBytes>(
         int(p.in_channels), int(p.kernel[1] * p.kernel[2]), plan.window_rows, plan.window_chunks, plan.raw_pitch);
     plan.smem_bytes = smem.total();
@@ -1003,6 +1008,7 @@ bool unit_stride_mma_forward_preferred(const ConvTransposeParams& p, DType dtype
   const bool fold = is_16bit(dtype) ? unit_stride_mma_folds<UnitStrideMmaTile<2>>(p.out_size[1], p.out_size[2])
                                     : unit_stride_mma_folds<UnitStrideMmaTile<4>>(p.out_size[1], p.out_size[2]);
   if (!is_16bit(dtype) && (fold ? !Rule::kTf32Folded : p.kernel[1] * p.kernel[2] > Rule::kMaxTf32Taps)) return false;
+  if (!is_16bit(dtype) && p.in_channels < Rule::kMinTf32InChannels) return false;
   if (fold)
     return p.in_channels <= Rule::kMaxFoldedChannels && p.out_channels <= Rule::kMaxFoldedChannels &&
            p.in_channels * p.out_channels <= Rule::kMaxFoldedChannelPairs;

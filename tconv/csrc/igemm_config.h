@@ -697,7 +697,7 @@ struct StripGradWeightTile {
   }
 };
 
-// The unit-stride mma.sync forward (conv_transpose_unit_stride_mma.cu) for few channels (C_in a multiple of 32, any
+// The unit-stride mma.sync forward (conv_transpose_unit_stride_mma.cu) for few channels (C_in a multiple of kChannels, any
 // C_out in tiles of 32), also grad_input at unit stride as the forward of grad_output. A tile is kRows output rows x
 // kWarpM output positions x kBlockN output channels, one row per warp; K walks the (kh, kw) taps over a window of the
 // input staged once per tile and kChannels-channel stage (position-major, kChannels channels per position, so every
@@ -714,7 +714,10 @@ struct UnitStrideMmaTile {
   static constexpr int kWarpM = kElemBytes == 2 ? 64 : 32;         // output positions per warp (the tile's width)
   static constexpr int kMTiles = kWarpM / 16;
   static constexpr int kBlockN = 32;                               // output channels per tile (four n8 fragments)
-  static constexpr int kChannels = 32;                             // input channels per stage
+  // Input channels per stage: 32 in 16-bit; 16 in fp32, so that the fp32 window and its raw copy take 23 KB each
+  // at L1-71 (46 KB at 32) and two blocks fit an SM (97 KB each; 129.5 KB at 32 channels allowed one, and run 303's
+  // ncu found that one block's 8 warps kept issue slots 29-35 % busy).
+  static constexpr int kChannels = kElemBytes == 2 ? 32 : 16;
   static constexpr int kChunkElems = 16 / kElemBytes;              // elements per 16-byte chunk
   static constexpr int kPositionChunks = kChannels * kElemBytes / 16;  // 16-byte chunks per staged position
   static constexpr int kKSteps = kPositionChunks / 2;              // MMA K steps per tap and stage (two chunks each)
@@ -722,9 +725,9 @@ struct UnitStrideMmaTile {
   // in distinct banks (16-bit: 144-byte rows; fp32: 144-byte rows).
   static constexpr int kOutPitch = kWarpM + (kElemBytes == 2 ? 8 : 4);
   static constexpr int kOutBytes = kWarps * kBlockN * kOutPitch * kElemBytes;
-  // 16-bit: two blocks per SM where the shared memory allows (L1-71: 111 KB each), so one block's transpose and store
-  // overlap the other's MMAs; 128 registers per thread then. fp32 windows are twice the bytes: one block.
-  static constexpr int kBlocksPerSm = kElemBytes == 2 ? 2 : 1;
+  // Two blocks per SM where the shared memory allows (L1-71: 111 KB each in 16-bit, 97 KB in fp32), so one block's
+  // transpose and store overlap the other's MMAs; 128 registers per thread then.
+  static constexpr int kBlocksPerSm = 2;
 };
 
 // Where "auto" takes the unit-stride mma.sync forward (and grad_input) over the other kernels, given that it can run.
@@ -750,6 +753,8 @@ struct UnitStrideMmaAutoRule {
   static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
   static constexpr bool k16Bit = true, kTf32 = true, kTf32Folded = false;
   static constexpr int kMaxTf32Taps = 9;
+  // fp32 stages 16 channels, so TF32 could take C_in 16; only 32 has been measured.
+  static constexpr int kMinTf32InChannels = 32;
 };
 
 // The unit-stride grad_weight on mma.sync (conv_transpose_unit_stride_mma.cu), 16-bit data. A block stages an input
