@@ -34,6 +34,20 @@
 namespace tconv {
 namespace {
 
+// n / d for the staging's small operands (n * d < 2^32) by one multiply-high: magic = ceil(2^32 / d), 0 for d = 1.
+// Why: each runtime division is ~20 instructions, and the staging of every tile ran five of them per thread.
+struct SmallDivisor {
+  uint32_t magic;
+};
+inline SmallDivisor small_divisor(int d) {
+  SmallDivisor s;
+  s.magic = d == 1 ? 0u : uint32_t(((uint64_t(1) << 32) + uint64_t(d) - 1) / uint64_t(d));
+  return s;
+}
+__device__ __forceinline__ int small_div(int n, SmallDivisor s) {
+  return s.magic ? int(__umulhi(uint32_t(n), s.magic)) : n;
+}
+
 struct UnitStrideMmaArgs {
   const void* x;     // scalar_t [N, C_in, D, H_in, W_in], W contiguous
   void* y;           // scalar_t [N, C_out, D, H_out, W_out], W contiguous
@@ -54,6 +68,7 @@ struct UnitStrideMmaArgs {
   // The window copy (issue_window): pieces per window row, (row, piece) places per channel, and the copy groups,
   // kThreads / places (at least 1) threads per place, each taking every copy_groups-th channel.
   int row_pieces, places, copy_groups;
+  SmallDivisor by_row_pieces, by_window_chunks;
 };
 
 // Where raw channel `channel`'s window starts, in elements from the raw window's start. 16-bit: channels 16-31 start
@@ -183,15 +198,14 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   const int copy_group = tid / a.places, first_place = tid % a.places;
   const unsigned raw_address = static_cast<unsigned>(__cvta_generic_to_shared(raw_s));
   constexpr int kStride = Tile::kThreads;
-  auto issue_window = [&](int tile, int stage) {
-    const TileAt at = tile_at<Tile>(a, tile);
+  auto issue_window = [&](const TileAt& at, int stage) {
     const scalar_t* const tile_x = x + at.n * a.x_stride[0] + at.d * a.x_stride[2] +
                                    int64_t(stage * Tile::kChannels + copy_group) * a.x_stride[1];
     const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h;
     const int col0 = at.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift;
     if (copy_group < a.copy_groups) {
       for (int place = first_place; place < a.places; place += kStride) {
-        const int r = place / a.row_pieces, piece = place - r * a.row_pieces;
+        const int r = small_div(place, a.by_row_pieces), piece = place - r * a.row_pieces;
         const int iy = row0 + r, ix = col0 + piece * kPieceElems;
         // Pieces start at multiples of their size from the row's start (the window start is 16-byte aligned), so a
         // piece lies wholly left of the row or starts inside it; one at the row's end reads only what is inside.
@@ -240,7 +254,7 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     const int units = a.window_rows * a.window_chunks * PC;
     for (int u = tid; u < units; u += Tile::kThreads) {
       const int group = u % PC, rest = u / PC;
-      const int chunk = rest % a.window_chunks, r = rest / a.window_chunks;
+      const int r = small_div(rest, a.by_window_chunks), chunk = rest - r * a.window_chunks;
       const scalar_t* const from = raw_s + raw_channel_start<kElem>(group * E, a.raw_channel_pitch) + r * positions + chunk * E;
       const int position0 = r * positions + chunk * E;
       if constexpr (kElem == 2) {
@@ -284,12 +298,15 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 
   float acc[Tile::kMTiles][4][4];
   int weights_for = -1;
-  issue_window(int(blockIdx.x), 0);
+  // A tile's place is worked out once, when its first stage is issued (run 307's source page: three tile_at
+  // divisions per 16-channel fp32 step were ~10 % of the instructions).
+  TileAt at = tile_at<Tile>(a, int(blockIdx.x)), next_at = at;
+  issue_window(at, 0);
   int tile = int(blockIdx.x), stage = 0, next_tile = tile, next_stage = 0;
-  for (int64_t step = 0; step < steps; ++step, tile = next_tile, stage = next_stage) {
-    const TileAt at = tile_at<Tile>(a, tile);
+  for (int64_t step = 0; step < steps; ++step, tile = next_tile, stage = next_stage, at = next_at) {
     next_stage = stage + 1 == stages ? 0 : stage + 1;
     next_tile = next_stage == 0 ? tile + int(gridDim.x) : tile;
+    if (next_stage == 0 && step + 1 < steps) next_at = tile_at<Tile>(a, next_tile);
     copy_wait_all();
     __syncthreads();  // the window landed for every thread; every warp is done with the previous step's shared data
     if (at.co0 != weights_for) {
@@ -298,7 +315,7 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     }
     transpose_window();
     __syncthreads();
-    if (step + 1 < steps) issue_window(next_tile, next_stage);
+    if (step + 1 < steps) issue_window(next_at, next_stage);
     if (stage == 0) {
 #pragma unroll
       for (int mt = 0; mt < Tile::kMTiles; ++mt)
@@ -549,6 +566,9 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   a.row_pieces = plan.window_chunks * Tile::kChunkElems / (kPieceBytes / int(sizeof(scalar_t)));
   a.places = plan.window_rows * a.row_pieces;
   a.copy_groups = std::max(1, Tile::kThreads / a.places);
+  // Exact where n x d < 2^32: places and units are bounded by the window, which fits shared memory (< 2^14).
+  a.by_row_pieces = small_divisor(a.row_pieces);
+  a.by_window_chunks = small_divisor(a.window_chunks);
   auto kernel = tconv_unit_stride_mma_kernel<scalar_t, kPieceBytes>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
@@ -578,20 +598,6 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, uint32_t& r0
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
                : "r"(address));
-}
-
-// n / d for the staging's small operands (n * d < 2^32) by one multiply-high: magic = ceil(2^32 / d), 0 for d = 1.
-// Why: each runtime division is ~20 instructions, and the staging of every tile ran five of them per thread.
-struct SmallDivisor {
-  uint32_t magic;
-};
-inline SmallDivisor small_divisor(int d) {
-  SmallDivisor s;
-  s.magic = d == 1 ? 0u : uint32_t(((uint64_t(1) << 32) + uint64_t(d) - 1) / uint64_t(d));
-  return s;
-}
-__device__ __forceinline__ int small_div(int n, SmallDivisor s) {
-  return s.magic ? int(__umulhi(uint32_t(n), s.magic)) : n;
 }
 
 // A staged block of kChannels channels x rows x (row_chunks 16-byte chunks) positions: the cp.async copy into raw
