@@ -748,6 +748,11 @@ struct UnitStrideMmaTile {
 // fp32's one block per SM leaves the MMAs unhidden, so the kernel wins where the window's staging dominates (few
 // taps per staged value) and the wgmma strip form wins as K grows: TF32 takes row tiles at 32 channels a side with
 // at most 9 taps (kh x kw), and never folded tiles (fam08 above).
+// fp32 in 16-channel stages, two blocks per SM (72f68c3), run 306 (H100, same comparison, TF32 fwd / fwd+bwd ms):
+//   L1-71 (k3, 9 taps)  1.026 / 3.153 -> 0.763 / 2.725   fam08 (folded)  1.132 / 3.714 -> 1.091 / 3.623
+//   fam11 (k3x7, 21 taps: 86 KB of fp32 weights, still one block)        1.324 / 4.973 -> 1.407 / 5.141
+// fam08's folded TF32 now wins by 4 % / 2 % in one run; the rule waits for a second run and the where-planned test
+// on a GPU before it takes folded TF32 tiles.
 struct UnitStrideMmaAutoRule {
   static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
   static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
