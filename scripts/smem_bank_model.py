@@ -78,8 +78,8 @@ def model(rows, chunks, skew, order=False):
                 reads += wavefronts([2 * (start((u % ROW_CHUNKS) * CHUNK_ELEMS) + (u // ROW_CHUNKS) * CHUNK_ELEMS
                                           + c * pitch + 4 * half) for u, half in zip(lanes, halves)], 8)
             for j in range(4):
-                positions_written = [(u // ROW_CHUNKS) * CHUNK_ELEMS + 4 * half + (j ^ ((u // ROW_CHUNKS) & 1) if order else j)
-                                     for u, half in zip(lanes, halves)]
+                positions_written = [(u // ROW_CHUNKS) * CHUNK_ELEMS + 4 * half
+                                     + (j ^ ((u // ROW_CHUNKS) & 1) if order else j) for u, half in zip(lanes, halves)]
                 writes += wavefronts([(p * ROW_CHUNKS + ((u % ROW_CHUNKS) ^ swizzle_term(p))) * 16
                                       for u, p in zip(lanes, positions_written)], 16)
             requests += 1

@@ -57,8 +57,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # grouped_mma_grad_weight_preferred); "unit_stride_mma" forces the forward and grad_input onto the mma.sync
 # unit-stride kernel for few channels (stride 1, groups 1, kernel D 1, C_in a multiple of 32, 16 in TF32:
 # csrc/conv_transpose.h; an error elsewhere) and fp16/bf16 grad_weight onto its unit-stride grad_weight kernel where
-# that runs ("auto" elsewhere); "auto" takes them where csrc/igemm_config.h UnitStrideMmaAutoRule and UnitStrideMmaGradWeightAutoRule
-# say.
+# that runs ("auto" elsewhere); "auto" takes them where csrc/igemm_config.h UnitStrideMmaAutoRule and
+# UnitStrideMmaGradWeightAutoRule say.
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma", "unit_stride_mma")

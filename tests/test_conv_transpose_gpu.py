@@ -1970,7 +1970,8 @@ UNIT_STRIDE_MMA_FP32_GRID = [
 ]
 
 
-@pytest.mark.parametrize("case", UNIT_STRIDE_MMA_FP32_GRID, ids=[f"f{i}" for i in range(len(UNIT_STRIDE_MMA_FP32_GRID))])
+@pytest.mark.parametrize("case", UNIT_STRIDE_MMA_FP32_GRID,
+                         ids=[f"f{i}" for i in range(len(UNIT_STRIDE_MMA_FP32_GRID))])
 def test_unit_stride_mma_tf32_stages(case, poison_allocator):
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
@@ -2007,7 +2008,8 @@ def test_unit_stride_mma_runs_and_refuses():
     xf, wf = torch.randn(2, 32, 6, 40, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
     refused("tf32", xf.contiguous(memory_format=torch.channels_last), wf)
     refused("tf32", torch.randn(2, 40, 6, 40, device="cuda"), torch.randn(40, 32, 3, 3, device="cuda"))
-    refused("bf16", torch.randn(2, 48, 6, 40, device="cuda").bfloat16(), torch.randn(48, 32, 3, 3, device="cuda").bfloat16())
+    refused("bf16", torch.randn(2, 48, 6, 40, device="cuda").bfloat16(),
+            torch.randn(48, 32, 3, 3, device="cuda").bfloat16())
     refused("tf32", xf, wf, stride=(1, 2))
     refused("fp32", xf, wf)
     refused("bf16", torch.randn(2 * 32 * 6 * 40 + 1, device="cuda").bfloat16()[1:].view(2, 32, 6, 40),

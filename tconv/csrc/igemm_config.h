@@ -697,14 +697,14 @@ struct StripGradWeightTile {
   }
 };
 
-// The unit-stride mma.sync forward (conv_transpose_unit_stride_mma.cu) for few channels (C_in a multiple of kChannels, any
-// C_out in tiles of 32), also grad_input at unit stride as the forward of grad_output. A tile is kRows output rows x
-// kWarpM output positions x kBlockN output channels, one row per warp; K walks the (kh, kw) taps over a window of the
+// The unit-stride mma.sync forward (conv_transpose_unit_stride_mma.cu) for few channels (C_in a multiple of kChannels,
+// any C_out in tiles of 32), also grad_input at unit stride as the forward of grad_output. A tile is kRows output rows
+// x kWarpM output positions x kBlockN output channels, one row per warp; K walks the (kh, kw) taps over a window of the
 // input staged once per tile and kChannels-channel stage (position-major, kChannels channels per position, so every
 // tap's A fragment is an ldmatrix at a shifted position), with all of the C_out tile's weights resident in shared
 // memory for the block's life. Why these sizes (L1-71, C 32 -> 32, k3): a warp's 64 x 32 (16-bit) or 32 x 32 (fp32)
-// fragment keeps 64 or 32 accumulators per thread, so two 256-thread blocks fit an SM's registers; the window (10
-// rows x 72 positions x 32 channels) costs 1.25 staged values per output position and tap row instead of 3.
+// fragment keeps 64 or 32 accumulators per thread, so two 256-thread blocks fit an SM's registers; the window (10 rows
+// x 72 positions x 32 channels) costs 1.25 staged values per output position and tap row instead of 3.
 // Not yet measured against other sizes.
 template <int kElemBytesArg>
 struct UnitStrideMmaTile {
