@@ -12,7 +12,8 @@ ROUNDS="${ROUNDS:-2}"; PRECISIONS="${PRECISIONS:-bf16}"
 export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
 mkdir -p "$OUT"
 if [ -z "${SKIP_BUILD:-}" ]; then
-  rm -f /tmp/tconv_build/*/lock /tmp/old_build/*/lock  # a killed build's lock on a warm machine (run 309)
+  # A killed build's lock on a warm machine (run 309); by hand, since the old tree's CLI may lack --break-lock.
+  rm -f /tmp/tconv_build/*/lock /tmp/old_build/*/lock
   TCONV_BUILD_DIR=/tmp/tconv_build python3 -m tconv build > "$OUT/build_new.log" 2>&1 &
   new=$!
   (cd "$OLD" && TCONV_BUILD_DIR=/tmp/old_build PYTHONPATH="$OLD" python3 -m tconv build > "$OUT/build_old.log" 2>&1) &

@@ -16,10 +16,7 @@ mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" TCONV_BUILD_DIR="${TCONV_BUILD_DIR:-/tmp/tconv_build}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
-# A lock left in the build directory by a build killed earlier on this warm machine blocks every later build
-# (run 309 waited on one until its limit); nothing else builds here during a call.
-rm -f "$TCONV_BUILD_DIR"/*/lock
-python3 -m tconv build > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; echo BUILD FAILED; exit 1; }
+python3 -m tconv build --break-lock > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; echo BUILD FAILED; exit 1; }
 tail -2 "$OUT/build.log"
 if [ -n "${PROBLEMS:-}" ] && [ "${TIMING_FIRST:-0}" = 1 ]; then
   timeout "${TIMING_TIMEOUT:-200}" env ${TIMING_ENV:-} python3 scripts/quick_timing.py $PROBLEMS --precision ${PRECISIONS:-tf32} --algorithm ${ALGORITHMS:-auto} --runs ${RUNS:-10} --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log"

@@ -11,10 +11,7 @@ export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" TC
 pack() { tar czf "$OUT/profile.tgz" -C "$WORK" . 2>/dev/null; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$WORK/gpu.txt"
 python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
-# A lock left in the build directory by a build killed earlier on this warm machine blocks every later build
-# (run 309 waited on one until its limit); nothing else builds here during a call.
-rm -f "$TCONV_BUILD_DIR"/*/lock
-python3 -m tconv build > "$WORK/build.log" 2>&1 || { tail -40 "$WORK/build.log"; pack; echo BUILD FAILED; exit 1; }
+python3 -m tconv build --break-lock > "$WORK/build.log" 2>&1 || { tail -40 "$WORK/build.log"; pack; echo BUILD FAILED; exit 1; }
 ALL=$(python3 -c "import sys; sys.path.insert(0, 'problems'); import suites; print(' '.join(suites.ALL + suites.BLOCKS))")
 timeout 240 python3 scripts/kernel_breakdown.py $ALL --precision tf32 --iters 3 --json "$WORK/breakdown_tf32.json" 2>&1 | tee "$WORK/breakdown_tf32.log"
 pack

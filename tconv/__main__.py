@@ -1,5 +1,6 @@
 """Command line: python -m tconv {info,build,verify,bench,summary,digest} (also installed as `tconv`)."""
 import argparse
+import os
 import sys
 
 
@@ -40,11 +41,18 @@ def _info() -> int:
     return 0
 
 
-def _build_cmd(verbose: bool) -> int:
+def _build_cmd(verbose: bool, break_lock: bool = False) -> int:
     import torch
 
     from . import _build
 
+    if break_lock:
+        # torch's extension builder waits forever on the lock file a killed build leaves in the build directory
+        # (run 309 waited on one until its device call's limit); only for callers that know no build is running.
+        lock = os.path.join(_build.build_directory(), "lock")
+        if os.path.exists(lock):
+            os.remove(lock)
+            print(f"tconv build: removed a stale lock ({lock})", file=sys.stderr)
     if torch.version.cuda is None:
         print("tconv build: this torch has no CUDA support; nothing to build", file=sys.stderr)
         return 2
@@ -60,6 +68,8 @@ def main(argv=None) -> int:
     sub.add_parser("info", help="versions, GPU, built archs, registered ops")
     build = sub.add_parser("build", help="compile the CUDA extension ahead of time")
     build.add_argument("--verbose", action="store_true")
+    build.add_argument("--break-lock", action="store_true",
+                       help="first delete the build directory's lock, left by a killed build (no build may be running)")
     sub.add_parser("verify", help="verify a solution against its problem (see: tconv verify -h)", add_help=False)
     sub.add_parser("bench", help="benchmark problems (see: tconv bench -h)", add_help=False)
     sub.add_parser("summary", help="suite geomeans of tconv bench results files (see: tconv summary -h)",
@@ -73,7 +83,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command == "info":
         return _info()
-    return _build_cmd(args.verbose)
+    return _build_cmd(args.verbose, args.break_lock)
 
 
 if __name__ == "__main__":

@@ -262,3 +262,19 @@ def test_build_command_without_cuda(capsys):
 
     assert main(["build"]) == 2
     assert "no CUDA support" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(torch.version.cuda is not None, reason="a torch with CUDA would build here")
+def test_build_break_lock_removes_a_stale_lock(tmp_path, monkeypatch, capsys):
+    """A killed build's lock (run 309 waited on one) is removed by --break-lock, and only with it."""
+    from tconv import _build
+    from tconv.__main__ import main
+
+    monkeypatch.setenv("TCONV_BUILD_DIR", str(tmp_path))
+    directory = _build.build_directory()
+    os.makedirs(directory)
+    lock = os.path.join(directory, "lock")
+    open(lock, "w").close()
+    assert main(["build"]) == 2 and os.path.exists(lock)
+    assert main(["build", "--break-lock"]) == 2 and not os.path.exists(lock)
+    assert "removed a stale lock" in capsys.readouterr().err
