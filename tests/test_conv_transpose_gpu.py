@@ -471,6 +471,18 @@ def shifted_x_maps(case, layout, mode):
     return x_maps and (dy_maps or dy_copied)
 
 
+def unit_stride_mma_grad_weight_rule_admits(case, mode):
+    """Whether "auto" may give the case's grad_weight to the unit-stride mma.sync kernel (UnitStrideMmaGradWeightAutoRule
+    in csrc/igemm_config.h, with the kernel's own conditions: stride 1, groups 1, kernel D 1, C_in a multiple of 32)."""
+    dims, _, cin, cout, groups, kernel, stride = case[:7]
+    if mode not in ("fp16", "bf16") or os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "0":
+        return False
+    kernel_d = kernel[0] if dims == 3 else 1
+    rule = os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "1" or (
+        cin <= 64 and cout <= 64 and math.prod(kernel[-2:]) <= 21)
+    return all(s == 1 for s in stride) and groups == 1 and kernel_d == 1 and cin % 32 == 0 and rule
+
+
 @pytest.mark.parametrize("algorithm", ["auto", "igemm"])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("layout", ["contiguous", "row_padded", "misaligned", "channels_last", "strided"])
@@ -490,9 +502,12 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
                     and shifted_x_channels_taken(dims, cin // groups, cout // groups, kernel_w, mode,
                                                  math.prod(kernel[:-1])))
         names = grad_weight_kernel_names(prof)
+        # 16-bit unit-stride calls with few channels go to the mma.sync grad_weight first, where it runs
+        unit_stride = any("unit_stride_mma_grad_weight_kernel" in n for n in names)
+        assert not unit_stride or unit_stride_mma_grad_weight_rule_admits(SHIFTED_X_GRID[case], mode), names
         data = {"tf32": "float", "fp16": "__half", "bf16": "__nv_bfloat16"}[mode]
         took = shifted_x_kernel_ran(names, data, kernel_w)
-        assert took == mappable, names
+        assert took == (mappable and not unit_stride), names
 
 
 def test_grad_weight_shifted_x_where_planned():
@@ -1967,6 +1982,8 @@ def test_unit_stride_mma(case, mode, poison_allocator):
 UNIT_STRIDE_MMA_FP32_GRID = [
     (2, 2, 16, 32, [3, 3], [1, 1], [0, 0], [1, 1], [12, 70], True, "contiguous"),
     (2, 1, 48, 16, [3, 5], [0, 2], [0, 0], [1, 2], [9, 50], True, "row_padded"),
+    # A 9-row window: fp32 raw parts of 5 and 4 rows; W_out 100 in two 64-position tiles, the second partial.
+    (2, 2, 32, 32, [2, 3], [0, 1], [0, 0], [1, 1], [11, 100], True, "contiguous"),
 ]
 
 
@@ -2017,11 +2034,11 @@ def test_unit_stride_mma_runs_and_refuses():
 
 
 def test_unit_stride_mma_where_planned():
-    """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286 and 288) the unit-stride mma.sync kernel runs the forward
+    """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286, 288 and 311) the unit-stride mma.sync kernel runs the forward
     and grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape, smaller) and in
     TF32 (at most 9 taps: a k3 x 7 call stays off it in TF32, not in bf16), not in exact fp32, not with 64 channels on
     either side, and not on a channels_last input; on folded tiles (1D) it runs both passes of a bf16 call with
-    32 -> 64 channels (fam08's, smaller), neither at 64 -> 64 nor in TF32."""
+    32 -> 64 channels (fam08's, smaller) in bf16 and in TF32 (run 311), not at 64 -> 64 nor in exact fp32."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
 
@@ -2051,7 +2068,9 @@ def test_unit_stride_mma_where_planned():
     assert launches(32, 64, "bf16", dims=1) == 2
     assert launches(64, 32, "fp16", dims=1) == 2
     assert launches(64, 64, "bf16", dims=1) == 0
-    assert launches(32, 64, "tf32", dims=1) == 0
+    assert launches(32, 64, "tf32", dims=1) == 2  # run 311: fam08 TF32 won folded
+    assert launches(64, 64, "tf32", dims=1) == 0
+    assert launches(32, 64, "fp32", dims=1) == 0
 
 
 # The unit-stride grad_weight on mma.sync (UnitStrideMmaGradWeightTile, 16-bit data), forced by "unit_stride_mma":

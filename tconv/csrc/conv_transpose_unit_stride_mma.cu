@@ -61,12 +61,13 @@ struct UnitStrideMmaArgs {
   int fold;                      // the warps side by side along x in one row (UnitStrideMmaPlan::fold)
   int tile_rows, tile_w;         // output rows and positions per tile: kRows x kWarpM, or folded 1 x kRows kWarpM
   int window_rows;               // tile_rows + (kH - 1) dil_h
+  int part_rows, raw_parts;      // window rows per raw part, and the parts (at most UnitStrideMmaTile::kRawParts)
   int window_chunks;             // 16-byte chunks per window row
   int x_shift;                   // window start minus its 16-byte aligned start, in positions
   int raw_channel_pitch;         // elements between two channels of the raw window
   int pair_stores;               // 16-bit output: two positions per 4-byte store (even strides, aligned)
-  // The window copy (issue_window): pieces per window row, (row, piece) places per channel, and the copy groups,
-  // kThreads / places (at least 1) threads per place, each taking every copy_groups-th channel.
+  // The window copy (issue_window): pieces per window row, (row, piece) places per channel and part, and the copy
+  // groups, kThreads / places (at least 1) threads per place, each taking every copy_groups-th channel.
   int row_pieces, places, copy_groups;
   SmallDivisor by_row_pieces, by_window_chunks;
 };
@@ -198,10 +199,11 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   const int copy_group = tid / a.places, first_place = tid % a.places;
   const unsigned raw_address = static_cast<unsigned>(__cvta_generic_to_shared(raw_s));
   constexpr int kStride = Tile::kThreads;
-  auto issue_window = [&](const TileAt& at, int stage) {
+  auto issue_window = [&](const TileAt& at, int stage, int part) {
     const scalar_t* const tile_x = x + at.n * a.x_stride[0] + at.d * a.x_stride[2] +
                                    int64_t(stage * Tile::kChannels + copy_group) * a.x_stride[1];
-    const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h;
+    const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h + part * a.part_rows;
+    const int row_end = Tile::kRawParts > 1 ? min(a.part_rows, a.window_rows - part * a.part_rows) : a.part_rows;
     const int col0 = at.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift;
     if (copy_group < a.copy_groups) {
       for (int place = first_place; place < a.places; place += kStride) {
@@ -209,7 +211,9 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
         const int iy = row0 + r, ix = col0 + piece * kPieceElems;
         // Pieces start at multiples of their size from the row's start (the window start is 16-byte aligned), so a
         // piece lies wholly left of the row or starts inside it; one at the row's end reads only what is inside.
-        const int inside = iy >= 0 && iy < a.in_h && ix >= 0 ? min(a.in_w - ix, kPieceElems) : 0;
+        const int inside = iy >= 0 && iy < a.in_h && ix >= 0 && (Tile::kRawParts == 1 || r < row_end)
+                               ? min(a.in_w - ix, kPieceElems)
+                               : 0;
         const bool valid = inside > 0;
         const scalar_t* src = valid ? tile_x + iy * a.x_stride[3] + ix : x;
         const int64_t src_step = valid ? a.copy_groups * a.x_stride[1] : 0;
@@ -250,13 +254,16 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 
   // Raw [channel][row][position] -> [row][position][channel]: a unit is E channels x E positions (one chunk each),
   // 16-bit units in two halves of four positions (8-byte reads) so that 128 registers hold the kernel without spills.
-  auto transpose_window = [&]() {
-    const int units = a.window_rows * a.window_chunks * PC;
+  auto transpose_window = [&](int part) {
+    const int units = a.part_rows * a.window_chunks * PC;
     for (int u = tid; u < units; u += Tile::kThreads) {
       const int group = u % PC, rest = u / PC;
       const int r = small_div(rest, a.by_window_chunks), chunk = rest - r * a.window_chunks;
+      if constexpr (Tile::kRawParts > 1) {
+        if (part * a.part_rows + r >= a.window_rows) break;  // units grow with r: the rest lie past the window too
+      }
       const scalar_t* const from = raw_s + raw_channel_start<kElem>(group * E, a.raw_channel_pitch) + r * positions + chunk * E;
-      const int position0 = r * positions + chunk * E;
+      const int position0 = (part * a.part_rows + r) * positions + chunk * E;
       if constexpr (kElem == 2) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -280,15 +287,25 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
           }
         }
       } else {
+        // Odd units store their positions in the order 1 0 3 2: a phase's two units then fill both 64-byte halves
+        // of the bank line (positions of either parity) instead of one twice (scripts/smem_bank_model.py --fp32
+        // --order: 2x -> 1x; run 307's ncu counted these stores at 2x). Not in 16-bit: the two extra live values
+        // spill its 128 registers.
+        const int odd = rest & 1;
         uint4 v[E];
 #pragma unroll
         for (int c = 0; c < E; ++c) v[c] = *reinterpret_cast<const uint4*>(from + c * a.raw_channel_pitch);
+        uint32_t rounded[E][E];
+#pragma unroll
+        for (int k = 0; k < E; ++k)
+#pragma unroll
+          for (int i = 0; i < E; ++i) rounded[k][i] = to_tf32(reinterpret_cast<const float*>(&v[k])[i]);
 #pragma unroll
         for (int i = 0; i < E; ++i) {
           uint32_t word[4];
 #pragma unroll
-          for (int k = 0; k < 4; ++k) word[k] = to_tf32(reinterpret_cast<const float*>(&v[k])[i]);
-          const int position = position0 + i;
+          for (int k = 0; k < 4; ++k) word[k] = odd ? rounded[k][i ^ 1] : rounded[k][i];
+          const int position = position0 + (i ^ odd);
           *reinterpret_cast<uint4*>(xt_s + (position * PC + swizzle_chunk(position, group, PC)) * 16) =
               make_uint4(word[0], word[1], word[2], word[3]);
         }
@@ -301,7 +318,7 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   // A tile's place is worked out once, when its first stage is issued (run 307's source page: tile_at's three
   // divisions, twice per 16-channel fp32 step, were ~10 % of the instructions).
   TileAt at = tile_at<Tile>(a, int(blockIdx.x)), next_at = at;
-  issue_window(at, 0);
+  issue_window(at, 0, 0);
   int tile = int(blockIdx.x), stage = 0, next_tile = tile, next_stage = 0;
   for (int64_t step = 0; step < steps; ++step, tile = next_tile, stage = next_stage, at = next_at) {
     next_stage = stage + 1 == stages ? 0 : stage + 1;
@@ -313,9 +330,18 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       load_weights(at.co0);
       weights_for = at.co0;
     }
-    transpose_window();
+    transpose_window(0);
     __syncthreads();
-    if (step + 1 < steps) issue_window(next_at, next_stage);
+    // fp32: the window's later rows, through the same raw buffer; this copy's wait is covered by the SM's other block.
+#pragma unroll 1
+    for (int part = 1; Tile::kRawParts > 1 && part < a.raw_parts; ++part) {
+      issue_window(at, stage, part);
+      copy_wait_all();
+      __syncthreads();
+      transpose_window(part);
+      __syncthreads();
+    }
+    if (step + 1 < steps) issue_window(next_at, next_stage, 0);
     if (stage == 0) {
 #pragma unroll
       for (int mt = 0; mt < Tile::kMTiles; ++mt)
@@ -364,47 +390,53 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     if (stage != stages - 1) continue;
 
     // Store: the accumulators (position gid / gid + 8, channels 2 tig / + 1 of each n8) to this warp's rows of the
-    // staging area, then channel rows of kWarpM positions to the output.
+    // staging area, then channel rows of kWarpM / kOutHalves positions to the output, half the m-tiles at a time.
     __syncthreads();  // the staging area is the transposed window, which other warps may still be reading
     scalar_t* const staged = reinterpret_cast<scalar_t*>(xt_s) + warp * Tile::kBlockN * Tile::kOutPitch;
     const int gid = lane >> 2, tig = lane & 3;
     const scalar_t* bias = static_cast<const scalar_t*>(a.bias);
+    constexpr int kHalfTiles = Tile::kMTiles / Tile::kOutHalves, kHalfWidth = Tile::kWarpM / Tile::kOutHalves;
+    constexpr int kPer = kHalfWidth / 32;  // positions per lane and channel row
+    static_assert(kPer * 32 == kHalfWidth && (kPer == 1 || kPer == 2), "a staged row is one or two positions a lane");
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
-      const int c = nt * 8 + 2 * tig;
-      float b0 = 0.f, b1 = 0.f;
-      if (bias != nullptr) {
-        if (at.co0 + c < a.c_out) b0 = to_acc(bias[(at.co0 + c) * a.bias_stride]);
-        if (at.co0 + c + 1 < a.c_out) b1 = to_acc(bias[(at.co0 + c + 1) * a.bias_stride]);
-      }
+    for (int oh = 0; oh < Tile::kOutHalves; ++oh) {
+      if (oh > 0) __syncwarp();  // every lane has read the previous half's rows
 #pragma unroll
-      for (int mt = 0; mt < Tile::kMTiles; ++mt) {
-        const int position = mt * 16 + gid;
-        staged[c * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][0] + b0);
-        staged[(c + 1) * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][1] + b1);
-        staged[c * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][2] + b0);
-        staged[(c + 1) * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][3] + b1);
+      for (int nt = 0; nt < 4; ++nt) {
+        const int c = nt * 8 + 2 * tig;
+        float b0 = 0.f, b1 = 0.f;
+        if (bias != nullptr) {
+          if (at.co0 + c < a.c_out) b0 = to_acc(bias[(at.co0 + c) * a.bias_stride]);
+          if (at.co0 + c + 1 < a.c_out) b1 = to_acc(bias[(at.co0 + c + 1) * a.bias_stride]);
+        }
+#pragma unroll
+        for (int m = 0; m < kHalfTiles; ++m) {
+          const int mt = oh * kHalfTiles + m, position = m * 16 + gid;
+          staged[c * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][0] + b0);
+          staged[(c + 1) * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][1] + b1);
+          staged[c * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][2] + b0);
+          staged[(c + 1) * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][3] + b1);
+        }
       }
-    }
-    __syncwarp();
-    const int oy = at.y0 + warp_row;
-    constexpr int kPer = kElem == 2 ? 2 : 1;  // positions per lane and channel row
-    const int position = kPer * lane;
-    const int ox = at.x0 + warp_x + position;
-    if (oy < a.out_h && ox < a.out_w) {
-      scalar_t* out = static_cast<scalar_t*>(a.y) + at.n * a.y_stride[0] + at.d * a.y_stride[2] +
-                      int64_t(oy) * a.y_stride[3] + int64_t(at.co0) * a.y_stride[1] + ox;
-      const scalar_t* from = staged + position;
-      const int channels = min(Tile::kBlockN, a.c_out - at.co0);
-      // Channel rows a y_stride[1] apart; the lane's conditions are the same in every row.
-      if (kPer == 2 && a.pair_stores && ox + 1 < a.out_w) {
-        for (int c = 0; c < channels; ++c, out += a.y_stride[1], from += Tile::kOutPitch)
-          *reinterpret_cast<uint32_t*>(out) = *reinterpret_cast<const uint32_t*>(from);
-      } else {
-        const bool second = kPer == 2 && ox + 1 < a.out_w;
-        for (int c = 0; c < channels; ++c, out += a.y_stride[1], from += Tile::kOutPitch) {
-          out[0] = from[0];
-          if (second) out[1] = from[1];
+      __syncwarp();
+      const int oy = at.y0 + warp_row;
+      const int position = kPer * lane;
+      const int ox = at.x0 + warp_x + oh * kHalfWidth + position;
+      if (oy < a.out_h && ox < a.out_w) {
+        scalar_t* out = static_cast<scalar_t*>(a.y) + at.n * a.y_stride[0] + at.d * a.y_stride[2] +
+                        int64_t(oy) * a.y_stride[3] + int64_t(at.co0) * a.y_stride[1] + ox;
+        const scalar_t* from = staged + position;
+        const int channels = min(Tile::kBlockN, a.c_out - at.co0);
+        // Channel rows a y_stride[1] apart; the lane's conditions are the same in every row.
+        if (kPer == 2 && a.pair_stores && ox + 1 < a.out_w) {
+          for (int c = 0; c < channels; ++c, out += a.y_stride[1], from += Tile::kOutPitch)
+            *reinterpret_cast<uint32_t*>(out) = *reinterpret_cast<const uint32_t*>(from);
+        } else {
+          const bool second = kPer == 2 && ox + 1 < a.out_w;
+          for (int c = 0; c < channels; ++c, out += a.y_stride[1], from += Tile::kOutPitch) {
+            out[0] = from[0];
+            if (second) out[1] = from[1];
+          }
         }
       }
     }
@@ -419,7 +451,7 @@ struct UnitStrideMmaPlan {
   // of kWarpM (unit_stride_mma_folds).
   bool fold = false;
   int tile_rows = 0, tile_w = 0;
-  int piece_bytes = 0, window_rows = 0, window_chunks = 0, x_shift = 0, raw_pitch = 0, smem_bytes = 0;
+  int piece_bytes = 0, window_rows = 0, part_rows = 0, window_chunks = 0, x_shift = 0, raw_pitch = 0, smem_bytes = 0;
   bool pair_stores = false;
 };
 
@@ -496,9 +528,10 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
     plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
     const int64_t span = plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2];
     plan.window_chunks = int((span + E - 1) / E);
-    // Raw channel pitch: the window plus 16 bytes, so that consecutive channels' rows start in other banks; fp32
+    plan.part_rows = (plan.window_rows + Tile::kRawParts - 1) / Tile::kRawParts;  // the raw buffer holds one part
+    // Raw channel pitch: a part's rows plus 16 bytes, so that consecutive channels' rows start in other banks; fp32
     // rounds it up to an odd number of chunks (raw_channel_start).
-    const int window_chunks_total = plan.window_rows * plan.window_chunks;
+    const int window_chunks_total = plan.part_rows * plan.window_chunks;
     plan.raw_pitch = (window_chunks_total + (kElemBytes == 4 && window_chunks_total % 2 == 1 ? 2 : 1)) * E;
     const UnitStrideMmaSmem smem = unit_stride_mma_smem<kElemBytes>(
         int(p.in_channels), int(p.kernel[1] * p.kernel[2]), plan.window_rows, plan.window_chunks, plan.raw_pitch);
@@ -564,7 +597,9 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   a.raw_channel_pitch = plan.raw_pitch;
   a.pair_stores = plan.pair_stores ? 1 : 0;
   a.row_pieces = plan.window_chunks * Tile::kChunkElems / (kPieceBytes / int(sizeof(scalar_t)));
-  a.places = plan.window_rows * a.row_pieces;
+  a.part_rows = plan.part_rows;
+  a.raw_parts = (plan.window_rows + plan.part_rows - 1) / plan.part_rows;  // one where a window has one row
+  a.places = plan.part_rows * a.row_pieces;
   a.copy_groups = std::max(1, Tile::kThreads / a.places);
   // Exact where n x d < 2^32: places and units are bounded by the window, which fits shared memory (< 2^14).
   a.by_row_pieces = small_divisor(a.row_pieces);
@@ -1013,7 +1048,8 @@ bool unit_stride_mma_forward_preferred(const ConvTransposeParams& p, DType dtype
   if (!(is_16bit(dtype) ? Rule::k16Bit : Rule::kTf32)) return false;
   const bool fold = is_16bit(dtype) ? unit_stride_mma_folds<UnitStrideMmaTile<2>>(p.out_size[1], p.out_size[2])
                                     : unit_stride_mma_folds<UnitStrideMmaTile<4>>(p.out_size[1], p.out_size[2]);
-  if (!is_16bit(dtype) && (fold ? !Rule::kTf32Folded : p.kernel[1] * p.kernel[2] > Rule::kMaxTf32Taps)) return false;
+  const int64_t taps = p.kernel[1] * p.kernel[2];
+  if (!is_16bit(dtype) && ((fold && !Rule::kTf32Folded) || taps > Rule::kMaxTf32Taps)) return false;
   if (!is_16bit(dtype) && p.in_channels < Rule::kMinTf32InChannels) return false;
   if (fold)
     return p.in_channels <= Rule::kMaxFoldedChannels && p.out_channels <= Rule::kMaxFoldedChannels &&

@@ -711,7 +711,7 @@ struct UnitStrideMmaTile {
   static constexpr int kElemBytes = kElemBytesArg;
   static constexpr int kThreads = 256, kWarps = kThreads / 32;
   static constexpr int kRows = kWarps;                             // output rows per tile: one per warp
-  static constexpr int kWarpM = kElemBytes == 2 ? 64 : 32;         // output positions per warp (the tile's width)
+  static constexpr int kWarpM = 64;                                // output positions per warp (the tile's width)
   static constexpr int kMTiles = kWarpM / 16;
   static constexpr int kBlockN = 32;                               // output channels per tile (four n8 fragments)
   // Input channels per stage: 32 in 16-bit; 16 in fp32, so that the fp32 window and its raw copy take 23 KB each
@@ -723,7 +723,13 @@ struct UnitStrideMmaTile {
   static constexpr int kKSteps = kPositionChunks / 2;              // MMA K steps per tap and stage (two chunks each)
   // Staged output rows (one per channel) of a warp, in elements: the padding puts the four channels a quad stores
   // in distinct banks (16-bit: 144-byte rows; fp32: 144-byte rows).
-  static constexpr int kOutPitch = kWarpM + (kElemBytes == 2 ? 8 : 4);
+  // fp32: the raw window is copied in kRawParts parts of its rows (one buffer of a part's rows), and each warp stages
+  // its outputs in kOutHalves halves of its m-tiles, so that 64-position tiles fit two blocks per SM (L1-71: 100 KB;
+  // whole, 150 KB). A 64-position warp tile loads 25 % fewer fragment bytes per MMA than a 32-position one (run
+  // 307's ncu: ldmatrix was 57 % of the shared-memory wavefronts at 32).
+  static constexpr int kRawParts = kElemBytes == 2 ? 1 : 2;
+  static constexpr int kOutHalves = kElemBytes == 2 ? 1 : 2;
+  static constexpr int kOutPitch = kWarpM / kOutHalves + (kElemBytes == 2 ? 8 : 4);
   static constexpr int kOutBytes = kWarps * kBlockN * kOutPitch * kElemBytes;
   // Two blocks per SM where the shared memory allows (L1-71: 111 KB each in 16-bit, 97 KB in fp32), so one block's
   // transpose and store overlap the other's MMAs; 128 registers per thread then.
@@ -751,12 +757,15 @@ struct UnitStrideMmaTile {
 // fp32 in 16-channel stages, two blocks per SM (72f68c3), run 306 (H100, same comparison, TF32 fwd / fwd+bwd ms):
 //   L1-71 (k3, 9 taps)  1.026 / 3.153 -> 0.763 / 2.725   fam08 (folded)  1.132 / 3.714 -> 1.091 / 3.623
 //   fam11 (k3x7, 21 taps: 86 KB of fp32 weights, still one block)        1.324 / 4.973 -> 1.407 / 5.141
-// fam08's folded TF32 now wins by 4 % / 2 % in one run; the rule waits for a second run and the where-planned test
-// on a GPU before it takes folded TF32 tiles.
+// fam08's folded TF32 won by 4 % / 2 % in that run. With 64-position fp32 warp tiles (the raw window in two row
+// parts, output staged in halves) and the split sum in 8 lanes, run 311 (H200, one process each, "auto" / forced):
+//   L1-71 (k3, 9 taps)         0.644 / 2.412 -> 0.642 / 2.406   (702e70b forced: 0.678 / 2.557)
+//   fam08 (folded, 5 taps)     1.124 / 3.643 -> 0.782 / 2.925   (702e70b forced: 0.912 / 3.228)
+// so TF32 takes folded tiles too (same channel limits as 16-bit), both forms with at most 9 taps.
 struct UnitStrideMmaAutoRule {
   static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
   static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
-  static constexpr bool k16Bit = true, kTf32 = true, kTf32Folded = false;
+  static constexpr bool k16Bit = true, kTf32 = true, kTf32Folded = true;
   static constexpr int kMaxTf32Taps = 9;
   // fp32 stages 16 channels, so TF32 could take C_in 16; only 32 has been measured.
   static constexpr int kMinTf32InChannels = 32;
