@@ -2034,11 +2034,12 @@ def test_unit_stride_mma_runs_and_refuses():
 
 
 def test_unit_stride_mma_where_planned():
-    """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286, 288 and 311) the unit-stride mma.sync kernel runs the forward
-    and grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape, smaller) and in
-    TF32 (at most 9 taps: a k3 x 7 call stays off it in TF32, not in bf16), not in exact fp32, not with 64 channels on
-    either side, and not on a channels_last input; on folded tiles (1D) it runs both passes of a bf16 call with
-    32 -> 64 channels (fam08's, smaller) in bf16 and in TF32 (run 311), not at 64 -> 64 nor in exact fp32."""
+    """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286, 288, 311 and 313) the unit-stride mma.sync kernel runs
+    the forward and grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape,
+    smaller) and in TF32 (at most 21 taps, k3 x 7, as in bf16; k3 x 8 stays off it in TF32), not in exact fp32, not
+    with 64 channels on either side, and not on a channels_last input; on folded tiles (1D) it runs both passes of a
+    call with 32 -> 64 channels (fam08's, smaller) in bf16 and in TF32 (run 311), not at 64 -> 64 nor in exact
+    fp32."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
 
@@ -2059,7 +2060,8 @@ def test_unit_stride_mma_where_planned():
     assert launches(32, 32, "bf16") == 2
     assert launches(32, 32, "fp16") == 2
     assert launches(32, 32, "tf32") == 2  # 9 taps (run 288: L1-71 TF32 won)
-    assert launches(32, 32, "tf32", kernel_w=7) == 0  # 21 taps (fam11 TF32 lost)
+    assert launches(32, 32, "tf32", kernel_w=7) == 2  # 21 taps (run 313: fam11 TF32 won)
+    assert launches(32, 32, "tf32", kernel_w=8) == 0  # 24 taps: unmeasured
     assert launches(32, 32, "bf16", kernel_w=7) == 2
     assert launches(32, 32, "fp32") == 0
     assert launches(64, 32, "bf16") == 0  # the forward's C_in 64; grad_input's C_out 64

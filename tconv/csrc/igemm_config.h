@@ -761,12 +761,14 @@ struct UnitStrideMmaTile {
 // parts, output staged in halves) and the split sum in 8 lanes, run 311 (H200, one process each, "auto" / forced):
 //   L1-71 (k3, 9 taps)         0.644 / 2.412 -> 0.642 / 2.406   (702e70b forced: 0.678 / 2.557)
 //   fam08 (folded, 5 taps)     1.124 / 3.643 -> 0.782 / 2.925   (702e70b forced: 0.912 / 3.228)
-// so TF32 takes folded tiles too (same channel limits as 16-bit), both forms with at most 9 taps.
+// so TF32 takes folded tiles too (same channel limits as 16-bit). Run 313 (H200, same build as 311, "auto" against
+// forced): fam11 (k3x7, 21 taps) 1.304 / 4.839 -> 1.159 / 4.546, so TF32 takes up to 21 taps as 16-bit does (the
+// most measured).
 struct UnitStrideMmaAutoRule {
   static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
   static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
   static constexpr bool k16Bit = true, kTf32 = true, kTf32Folded = true;
-  static constexpr int kMaxTf32Taps = 9;
+  static constexpr int kMaxTf32Taps = 21;
   // fp32 stages 16 channels, so TF32 could take C_in 16; only 32 has been measured.
   static constexpr int kMinTf32InChannels = 32;
 };
