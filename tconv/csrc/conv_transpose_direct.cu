@@ -438,42 +438,57 @@ tconv_grad_bias_channels_inner_kernel(const scalar_t* __restrict__ dy, const Gra
 }
 
 // Sums `splits` partial buffers of `numel` logical elements in a fixed order and stores element e
-// (logical index over `sizes`, row-major) at its strided place in `out`. A block takes kSumColumns elements with
-// kSumLanes threads each: lane l adds splits l, l + kSumLanes, ... in order, then the lanes' sums are added in lane
-// order, the same order for any grid. Why: one thread per element ran L1-71's TF32 grad_weight sum (9216 elements x
-// 528 splits) on 36 blocks, 36 of 132 SMs, in 60.6 us (run 303's ncu), against ~7 us to read its 19.5 MB.
-constexpr int kSumLanes = 8, kSumColumns = kThreads / kSumLanes;
+// (logical index over `sizes`, row-major) at its strided place in `out`. A block takes kThreads / lanes elements with
+// `lanes` threads each: lane l adds splits l, l + lanes, ... in order, then the lanes' sums are added in lane order;
+// the order depends only on `lanes`, which depends only on the sizes (sum_splits_lanes), never on the grid.
 template <typename scalar_t>
 __global__ void __launch_bounds__(kThreads)
 tconv_sum_splits_kernel(const typename AccType<scalar_t>::type* __restrict__ partial, int64_t splits,
-                        int64_t numel, scalar_t* __restrict__ out,
+                        int64_t numel, int lanes, scalar_t* __restrict__ out,
                         int64_t s1, int64_t s2, int64_t s3, int64_t s4, int64_t st0, int64_t st1,
                         int64_t st2, int64_t st3, int64_t st4) {
   using acc_t = typename AccType<scalar_t>::type;
-  __shared__ acc_t lane_sums[kSumLanes][kSumColumns];
-  const int column = threadIdx.x % kSumColumns, split_lane = threadIdx.x / kSumColumns;
+  __shared__ acc_t lane_sums[kThreads];
+  const int columns = kThreads / lanes;
+  const int column = threadIdx.x % columns, split_lane = threadIdx.x / columns;
   // The block's element loop is uniform (every thread runs every iteration: the barriers below).
-  for (int64_t first = int64_t(blockIdx.x) * kSumColumns; first < numel; first += int64_t(gridDim.x) * kSumColumns) {
+  for (int64_t first = int64_t(blockIdx.x) * columns; first < numel; first += int64_t(gridDim.x) * columns) {
     const int64_t e = first + column;
     acc_t sum = acc_t(0);
     if (e < numel)
-      for (int64_t s = split_lane; s < splits; s += kSumLanes) sum += partial[s * numel + e];
-    lane_sums[split_lane][column] = sum;
-    __syncthreads();
+      for (int64_t s = split_lane; s < splits; s += lanes) sum += partial[s * numel + e];
+    if (lanes > 1) {
+      lane_sums[threadIdx.x] = sum;
+      __syncthreads();
+      if (split_lane == 0)
+        for (int l = 1; l < lanes; ++l) sum += lane_sums[l * columns + column];
+    }
     if (split_lane == 0 && e < numel) {
-      acc_t total = lane_sums[0][column];
-#pragma unroll
-      for (int l = 1; l < kSumLanes; ++l) total += lane_sums[l][column];
       int64_t rem = e;
       const int64_t i4 = rem % s4; rem /= s4;
       const int64_t i3 = rem % s3; rem /= s3;
       const int64_t i2 = rem % s2; rem /= s2;
       const int64_t i1 = rem % s1;
       const int64_t i0 = rem / s1;
-      out[i0 * st0 + i1 * st1 + i2 * st2 + i3 * st3 + i4 * st4] = from_acc<scalar_t>(total);
+      out[i0 * st0 + i1 * st1 + i2 * st2 + i3 * st3 + i4 * st4] = from_acc<scalar_t>(sum);
     }
-    __syncthreads();  // lane_sums is rewritten by the next iteration
+    if (lanes > 1) __syncthreads();  // lane_sums is rewritten by the next iteration
   }
+}
+
+// Threads per element in the split sum: more than one only where one thread per element leaves the GPU short of
+// blocks and each lane still adds several splits. Run 303's ncu: L1-71's TF32 grad_weight sum (9216 elements x 528
+// splits, one lane: 36 blocks) took 60.6 us against ~7 us to read its 19.5 MB; with 8 lanes (288 blocks) run 314
+// measured 8 us. Run 314 also found eight lanes on DCGAN's 2.1M elements x 1 split at 94 us, against 18 us with one
+// (runs 193-224): seven idle lanes per element leave one warp per block for the index divisions.
+constexpr int kMaxSumLanes = 8;
+constexpr int64_t kSumLanesMaxBlocks = 1024, kSumMinSplitsPerLane = 8;
+int sum_splits_lanes(int64_t splits, int64_t numel) {
+  int lanes = 1;
+  while (lanes < kMaxSumLanes && ceil_div<int64_t>(numel * lanes, kThreads) < kSumLanesMaxBlocks &&
+         splits >= 2 * lanes * kSumMinSplitsPerLane)
+    lanes *= 2;
+  return lanes;
 }
 
 bool needs_int64(const ConvTransposeParams& p) {
@@ -491,10 +506,11 @@ template <typename scalar_t>
 cudaError_t launch_sum_splits(const void* workspace, int64_t splits, const int64_t sizes[5],
                               const int64_t strides[5], void* out, cudaStream_t stream) {
   const int64_t numel = sizes[0] * sizes[1] * sizes[2] * sizes[3] * sizes[4];
-  const unsigned int grid =
-      static_cast<unsigned int>(std::max<int64_t>(1, std::min<int64_t>(ceil_div<int64_t>(numel, kSumColumns), 65535)));
+  const int lanes = sum_splits_lanes(splits, numel);
+  const unsigned int grid = static_cast<unsigned int>(
+      std::max<int64_t>(1, std::min<int64_t>(ceil_div<int64_t>(numel, kThreads / lanes), 65535)));
   tconv_sum_splits_kernel<scalar_t><<<grid, kThreads, 0, stream>>>(
-      static_cast<const typename AccType<scalar_t>::type*>(workspace), splits, numel,
+      static_cast<const typename AccType<scalar_t>::type*>(workspace), splits, numel, lanes,
       static_cast<scalar_t*>(out), sizes[1], sizes[2], sizes[3], sizes[4], strides[0], strides[1],
       strides[2], strides[3], strides[4]);
   return cudaGetLastError();
@@ -603,8 +619,8 @@ GradBiasPlan plan_grad_bias(const ConvTransposeParams& p, int element_bytes, boo
 }
 
 // Above this many splits the partials themselves are reduced by the channels walk first (to
-// ceil(splits / kGradBiasSplitsPerSum) rows): launch_sum_splits gives kSumLanes threads per channel, which
-// would read thousands of splits one after another (channels_last, or few channels).
+// ceil(splits / kGradBiasSplitsPerSum) rows): launch_sum_splits gives at most kMaxSumLanes threads per channel,
+// which would read thousands of splits one after another (channels_last, or few channels).
 constexpr int64_t kGradBiasDirectSplits = 64;
 constexpr int64_t kGradBiasSplitsPerSum = 128;
 
