@@ -702,10 +702,10 @@ struct StripGradWeightTile {
 // x kWarpM output positions x kBlockN output channels, one row per warp; K walks the (kh, kw) taps over a window of the
 // input staged once per tile and kChannels-channel stage (position-major, kChannels channels per position, so every
 // tap's A fragment is an ldmatrix at a shifted position), with all of the C_out tile's weights resident in shared
-// memory for the block's life. Why these sizes (L1-71, C 32 -> 32, k3): a warp's 64 x 32 (16-bit) or 32 x 32 (fp32)
-// fragment keeps 64 or 32 accumulators per thread, so two 256-thread blocks fit an SM's registers; the window (10 rows
-// x 72 positions x 32 channels) costs 1.25 staged values per output position and tap row instead of 3.
-// Not yet measured against other sizes.
+// memory for the block's life. Why these sizes (L1-71, C 32 -> 32, k3): a warp's 64 x 32 fragment keeps 64
+// accumulators per thread, so two 256-thread blocks fit an SM's registers; the window (10 rows x 72 positions)
+// costs 1.25 staged values per output position and tap row instead of 3. fp32 had 32-position warp tiles until
+// session 47's patches (run 311: L1-71 TF32 forward 0.678 -> 0.642 ms at 64). Other sizes are unmeasured.
 template <int kElemBytesArg>
 struct UnitStrideMmaTile {
   static constexpr int kElemBytes = kElemBytesArg;
