@@ -475,11 +475,11 @@ def unit_stride_mma_grad_weight_rule_admits(case, mode):
     """Whether "auto" may give the case's grad_weight to the unit-stride mma.sync kernel (UnitStrideMmaGradWeightAutoRule
     in csrc/igemm_config.h, with the kernel's own conditions: stride 1, groups 1, kernel D 1, C_in a multiple of 32)."""
     dims, _, cin, cout, groups, kernel, stride = case[:7]
-    if mode not in ("fp16", "bf16") or os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "0":
+    switch = os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "")
+    if mode not in ("fp16", "bf16") or switch == "0":
         return False
     kernel_d = kernel[0] if dims == 3 else 1
-    rule = os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "1" or (
-        cin <= 64 and cout <= 64 and math.prod(kernel[-2:]) <= 21)
+    rule = switch == "1" or (cin <= 64 and cout <= 64 and math.prod(kernel[-2:]) <= 21)
     return all(s == 1 for s in stride) and groups == 1 and kernel_d == 1 and cin % 32 == 0 and rule
 
 
