@@ -290,8 +290,9 @@ def grad_weight_kernel_names(prof):
 
 def test_grad_weight_packed_taps_where_planned():
     """On Hopper in TF32 mode fam07's channels (48 -> 24, k3) run grad_weight as the packed wgmma kernel with two
-    m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; both on the 48-wide C_in tile, and 56
-    input channels on the 64-wide one; exact fp32 takes no wgmma kernel."""
+    m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; both on the 48-wide C_in tile. 56 and
+    64 input channels (64-wide C_in tiles, L2-61's 64 -> 128) take the mma.sync kernel (grad_weight_keeps_wgmma), as
+    does exact fp32."""
     if not wgmma_kernels_run():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
@@ -308,9 +309,10 @@ def test_grad_weight_packed_taps_where_planned():
     assert any("grad_weight_wgmma_kernel<float, 2, 3, 2, 48>" in n for n in names), names
     names = grad_weight_kernels(64, "tf32")
     assert any("grad_weight_wgmma_kernel<float, 2, 3, 3, 48>" in n for n in names), names
-    names = grad_weight_kernels(24, "tf32", cin=56)
-    assert any("grad_weight_wgmma_kernel<float, 2, 3, 2, 64>" in n for n in names), names
-    assert not any("wgmma" in n for n in grad_weight_kernels(24, "fp32"))
+    for names in (grad_weight_kernels(24, "tf32", cin=56), grad_weight_kernels(128, "tf32", cin=64),
+                  grad_weight_kernels(24, "fp32")):
+        assert any("grad_weight_tf32_kernel<float" in n for n in names), names
+        assert not any("wgmma" in n for n in names), names
 
 
 # The rows grad_weight kernels (tconv_igemm_grad_weight_wgmma_rows[_specialized]_kernel, Hopper, fp32 data in TF32

@@ -6155,6 +6155,26 @@ bool grad_weight_wgmma_any_dims() {
   static const bool any = development_switch("TCONV_GRAD_WEIGHT_WGMMA_ANY_DIMS", 0) != 0;
   return any;
 }
+// TCONV_GRAD_WEIGHT_TF32_MMA_SYNC=0 (development only, read once per process) keeps fp32 data on the wgmma kernel at
+// every C_in tile (grad_weight_keeps_wgmma), for A/B timings in one build.
+bool grad_weight_tf32_mma_sync_allowed() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_TF32_MMA_SYNC", 1) != 0;
+  return allowed;
+}
+// Of the calls grad_weight_uses_wgmma gives the wgmma kernel, fp32 data (TF32) keep it only on its 48-wide C_in tile
+// (33-48 input channels per group, where mma.sync's 64 rows would be a quarter padding); at 64-wide tiles the mma.sync
+// kernel is faster since its later changes (the stage cursor, the split balancing). Run 320 (H100, one build,
+// scripts/grad_weight_sweep_3d.py: grad_weight alone, k3, "auto" = wgmma against igemm_mma = mma.sync, ms;
+// N,C_in,C_out,S):
+//   48-wide tile:  8,48,48,64 3.795 vs 4.267   8,48,96,48 3.161 vs 3.626   (fam07's 48 -> 24, run 319: 10.43 vs 14.22)
+//   64-wide tiles: 16,64,128,32 (L2-61) 2.373 vs 2.166   16,64,64,32 1.458 vs 1.339   8,64,256,32 2.350 vs 2.130
+//                  8,128,128,32 2.838 vs 2.568   16,128,64,32 2.799 vs 2.542   4,64,128,48 1.923 vs 1.781
+//                  32,64,128,16 0.981 vs 0.961   4,64,64,64 2.295 vs 2.090   8,96,96,32 2.295 vs 2.151
+//                  8,96,192,32 3.578 vs 3.365
+// 16-bit data were not measured so (they take the shifted-x kernel where it runs) and keep the wgmma kernel.
+bool grad_weight_keeps_wgmma(const WeightGradPlan& plan, DType dtype) {
+  return dtype != DType::kFloat32 || plan.wgmma_block_n == 48 || !grad_weight_tf32_mma_sync_allowed();
+}
 bool grad_weight_uses_wgmma(const ConvTransposeParams& p, const WeightGradPlan& plan, DType dtype, bool split_tf32,
                             bool allow_wgmma, int device) {
   return use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) && plan.warps_m == 2 &&
@@ -6342,7 +6362,8 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
                              grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device)) &&
            grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan = plan_grad_weight_shifted_x(p, dtype, sm_count, max_workspace_elems);
-  const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
+  const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device) &&
+                     grad_weight_keeps_wgmma(w.plan, dtype);
   w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), wgmma);
   if (device >= 0) balance_grad_weight_splits(w.plan, grad_weight_slots(w.kernel, device, sm_count));
   return w;

@@ -66,7 +66,6 @@ struct UnitStrideMmaArgs {
   int x_shift;                   // window start minus its 16-byte aligned start, in positions
   int raw_channel_pitch;         // elements between two channels of the raw window
   int pair_stores;               // 16-bit output: two positions per 4-byte store (even strides, aligned)
-  int early_warps;               // parted windows: warps on part 0's rows run their MMAs while part 1 loads
   // The window copy (issue_window): pieces per window row, (row, piece) places per channel and part, and the copy
   // groups, kThreads / places (at least 1) threads per place, each taking every copy_groups-th channel.
   int row_pieces, places, copy_groups;
@@ -186,9 +185,6 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   // This warp's output row and first position within the tile.
   const int warp_row = a.fold ? 0 : warp, warp_x = a.fold ? warp * Tile::kWarpM : 0;
-  // Whether every tap of this warp reads window rows of raw part 0 only (its last row is warp_row + (kH - 1) dil_h).
-  static_assert(Tile::kRawParts <= 2, "the MMA rounds stage one later part");
-  const bool early_warp = a.early_warps && warp_row + (a.kernel_h - 1) * a.dil_h < a.part_rows;
 
   // The block's steps: tiles blockIdx.x + k gridDim.x, each in `stages` channel stages; the tile and stage of a
   // step are tracked as the steps go (a 64-bit division per step cost ~2 % of the instructions).
@@ -336,69 +332,60 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     }
     transpose_window(0);
     __syncthreads();
-    // fp32: the window's later rows come through the same raw buffer, so part 1 is issued only now. The warps whose
-    // taps read part 0's rows alone (early_warp) run this stage's MMAs while it is in flight; the others after it
-    // is transposed. Run 319's source page (H100, L1-71 TF32): the barrier after part 1's wait held 13 % of the
-    // stall samples, all long scoreboard.
-    auto stage_mmas = [&]() {
-      if (stage == 0) {
+    // fp32: the window's later rows, through the same raw buffer; this copy's wait is covered by the SM's other block.
+#pragma unroll 1
+    for (int part = 1; Tile::kRawParts > 1 && part < a.raw_parts; ++part) {
+      issue_window(at, stage, part);
+      copy_wait_all();
+      __syncthreads();
+      transpose_window(part);
+      __syncthreads();
+    }
+    if (step + 1 < steps) issue_window(next_at, next_stage, 0);
+    if (stage == 0) {
 #pragma unroll
-        for (int mt = 0; mt < Tile::kMTiles; ++mt)
+      for (int mt = 0; mt < Tile::kMTiles; ++mt)
 #pragma unroll
-          for (int nt = 0; nt < 4; ++nt)
+        for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
-      }
-      // ldmatrix lanes: A rows = positions (lane % 8, + 8 for lanes 8-15 and 24-31), chunk + 1 for lanes 16-31;
-      // B rows = channels (lane % 8, + 8 for lanes 16-31), chunk + 1 for lanes 8-15 and 24-31. Addresses in bytes of
-      // shared memory, rows of kRowBytes; fragment tiles 16 rows apart add 16 kRowBytes (swizzle_term).
-      constexpr int kRowBytes = PC * 16;
-      const int a_row = (lane & 7) + (((lane >> 3) & 1) << 3), a_chunk = lane >> 4;
-      const int b_row = (lane & 7) + ((lane >> 4) << 3), b_chunk = (lane >> 3) & 1;
-      // B rows (stage, tap, channel): tap rows start at multiples of kBlockN = 32, so the term is the lane's.
-      const unsigned b_lane = w_address + b_row * kRowBytes;
-      const int b_chunk_bytes = (b_chunk ^ swizzle_term(b_row, PC)) << 4;
-      unsigned b_tap = b_lane + unsigned(stage * taps * Tile::kBlockN * kRowBytes);
-      // The lane's A row at tap (ky, kx): window row warp_row + (kH - 1 - ky) dil_h, position warp_x + (kW - 1 - kx)
-      // dil_w + x_shift + a_row.
-      int a_ky = (warp_row + (a.kernel_h - 1) * a.dil_h) * positions + warp_x + (a.kernel_w - 1) * a.dil_w + a.x_shift +
-                 a_row;
-      for (int ky = 0; ky < a.kernel_h; ++ky, a_ky -= a.dil_h * positions) {
-        int a_at = a_ky;
-        for (int kx = 0; kx < a.kernel_w; ++kx, a_at -= a.dil_w, b_tap += Tile::kBlockN * kRowBytes) {
-          const unsigned a_lane = xt_address + a_at * kRowBytes;
-          const int a_chunk_bytes = (a_chunk ^ swizzle_term(a_at, PC)) << 4;
+          for (int e = 0; e < 4; ++e) acc[mt][nt][e] = 0.f;
+    }
+    // ldmatrix lanes: A rows = positions (lane % 8, + 8 for lanes 8-15 and 24-31), chunk + 1 for lanes 16-31;
+    // B rows = channels (lane % 8, + 8 for lanes 16-31), chunk + 1 for lanes 8-15 and 24-31. Addresses in bytes of
+    // shared memory, rows of kRowBytes; fragment tiles 16 rows apart add 16 kRowBytes (swizzle_term).
+    constexpr int kRowBytes = PC * 16;
+    const int a_row = (lane & 7) + (((lane >> 3) & 1) << 3), a_chunk = lane >> 4;
+    const int b_row = (lane & 7) + ((lane >> 4) << 3), b_chunk = (lane >> 3) & 1;
+    // B rows (stage, tap, channel): tap rows start at multiples of kBlockN = 32, so the term is the lane's.
+    const unsigned b_lane = w_address + b_row * kRowBytes;
+    const int b_chunk_bytes = (b_chunk ^ swizzle_term(b_row, PC)) << 4;
+    unsigned b_tap = b_lane + unsigned(stage * taps * Tile::kBlockN * kRowBytes);
+    // The lane's A row at tap (ky, kx): window row warp_row + (kH - 1 - ky) dil_h, position warp_x + (kW - 1 - kx)
+    // dil_w + x_shift + a_row.
+    int a_ky = (warp_row + (a.kernel_h - 1) * a.dil_h) * positions + warp_x + (a.kernel_w - 1) * a.dil_w + a.x_shift +
+               a_row;
+    for (int ky = 0; ky < a.kernel_h; ++ky, a_ky -= a.dil_h * positions) {
+      int a_at = a_ky;
+      for (int kx = 0; kx < a.kernel_w; ++kx, a_at -= a.dil_w, b_tap += Tile::kBlockN * kRowBytes) {
+        const unsigned a_lane = xt_address + a_at * kRowBytes;
+        const int a_chunk_bytes = (a_chunk ^ swizzle_term(a_at, PC)) << 4;
 #pragma unroll
-          for (int s = 0; s < Tile::kKSteps; ++s) {
-            uint32_t b[4][2];
+        for (int s = 0; s < Tile::kKSteps; ++s) {
+          uint32_t b[4][2];
 #pragma unroll
-            for (int np = 0; np < 2; ++np)
-              ldmatrix_x4(b_tap + np * 16 * kRowBytes + (b_chunk_bytes ^ (32 * s)), b[2 * np][0], b[2 * np][1],
-                          b[2 * np + 1][0], b[2 * np + 1][1]);
-            const unsigned a_step = a_lane + (a_chunk_bytes ^ (32 * s));
+          for (int np = 0; np < 2; ++np)
+            ldmatrix_x4(b_tap + np * 16 * kRowBytes + (b_chunk_bytes ^ (32 * s)), b[2 * np][0], b[2 * np][1],
+                        b[2 * np + 1][0], b[2 * np + 1][1]);
+          const unsigned a_step = a_lane + (a_chunk_bytes ^ (32 * s));
 #pragma unroll
-            for (int mt = 0; mt < Tile::kMTiles; ++mt) {
-              uint32_t av[4];
-              ldmatrix_x4(a_step + mt * 16 * kRowBytes, av[0], av[1], av[2], av[3]);
+          for (int mt = 0; mt < Tile::kMTiles; ++mt) {
+            uint32_t av[4];
+            ldmatrix_x4(a_step + mt * 16 * kRowBytes, av[0], av[1], av[2], av[3]);
 #pragma unroll
-              for (int nt = 0; nt < 4; ++nt) mma_m16n8<mma_t>(acc[mt][nt], av, b[nt]);
-            }
+            for (int nt = 0; nt < 4; ++nt) mma_m16n8<mma_t>(acc[mt][nt], av, b[nt]);
           }
         }
       }
-    };
-    if (Tile::kRawParts > 1 && a.raw_parts > 1) {
-      issue_window(at, stage, 1);
-      if (early_warp) stage_mmas();
-      copy_wait_all();
-      __syncthreads();
-      transpose_window(1);
-      __syncthreads();
-      if (step + 1 < steps) issue_window(next_at, next_stage, 0);
-      if (!early_warp) stage_mmas();
-    } else {
-      if (step + 1 < steps) issue_window(next_at, next_stage, 0);
-      stage_mmas();
     }
     if (stage != stages - 1) continue;
 
@@ -564,13 +551,6 @@ UnitStrideMmaPlan plan_for(const ConvTransposeParams& p, DType dtype, bool split
   return UnitStrideMmaPlan{};
 }
 
-// TCONV_UNIT_STRIDE_MMA_EARLY_WARPS=0 (development only, read once per process) runs every warp's MMAs after the
-// whole window is staged, for A/B timings of the early warps in one build.
-bool unit_stride_mma_early_warps() {
-  static const bool early = development_switch("TCONV_UNIT_STRIDE_MMA_EARLY_WARPS", 1) != 0;
-  return early;
-}
-
 template <typename scalar_t, int kPieceBytes>
 cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& plan, const void* input,
                          const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream) {
@@ -616,7 +596,6 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   a.x_shift = plan.x_shift;
   a.raw_channel_pitch = plan.raw_pitch;
   a.pair_stores = plan.pair_stores ? 1 : 0;
-  a.early_warps = unit_stride_mma_early_warps() ? 1 : 0;
   a.row_pieces = plan.window_chunks * Tile::kChunkElems / (kPieceBytes / int(sizeof(scalar_t)));
   a.part_rows = plan.part_rows;
   a.raw_parts = (plan.window_rows + plan.part_rows - 1) / plan.part_rows;  // one where a window has one row
