@@ -370,9 +370,9 @@ def test_grad_weight_rows_where_planned():
 # The shifted-x grad_weight kernel (tconv_igemm_grad_weight_wgmma_shifted_x_kernel, Hopper, fp32 data in TF32 mode and
 # fp16/bf16 data): W stride and dilation 1, >= 16 input and output channels per group (C_in in tiles of 32, kernel W in
 # groups of up to 5 taps; before TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE: kernel W 1-5, 16-32 input and >= 32 output channels
-# per group; fp32 data of 3D kernels with > 32 input channels per group keep the wgmma kernel), and tensors a TMA tensor
-# map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output too, or through the
-# flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit; not with
+# per group; fp32 data of 3D kernels with > 32 input channels per group keep the wgmma or mma.sync kernel), and tensors
+# a TMA tensor map can describe: W contiguous, every other stride a multiple of 16 bytes (x always; grad_output too, or
+# through the flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit; not with
 # TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0; a 16-bit grad_output that neither map takes has its rows copied in 4-byte
 # pieces where W_out is even: s9, s18, s19, not with TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0). x's rows are multiples of
 # 16 bytes in "contiguous" where W is a multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs
@@ -433,8 +433,8 @@ def shifted_x_taps(kernel_w):
 
 def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode, rows=3):
     """Whether the shifted-x kernel takes a group's channels and kernel W (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE); fp32 data
-    of 3D kernels with more than 32 input channels per group keep the wgmma kernel, and so do kernels of one (kd, kh)
-    row."""
+    of 3D kernels with more than 32 input channels per group keep the wgmma kernel (the mma.sync one at 64-wide C_in
+    tiles), and so do kernels of one (kd, kh) row."""
     if cin_g < 16 or cout_g < 16 or (mode == "tf32" and dims == 3 and cin_g > 32 and kernel_w > 1) or rows < 2:
         return False
     return SHIFTED_X_WIDE or (kernel_w <= 5 and cin_g <= 32 and cout_g >= 32)
@@ -516,7 +516,7 @@ def test_grad_weight_shifted_x_where_planned():
     """On Hopper in TF32 mode L1-68's k3x5x5 (C 32 -> 64) runs grad_weight as the shifted-x kernel with five W taps,
     a k3 one with three, and so does bf16 data (unless TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0); kernel W 7 (two groups
     of 4 taps), and 64 input channels per group in bf16, take it unless TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=0; exact
-    fp32, W stride 2 and 64 input channels per group of fp32 data (the wgmma kernel's) do not. A grad_output whose
+    fp32, W stride 2 and 64 input channels per group of fp32 data (the mma.sync kernel's) do not. A grad_output whose
     rows are not a multiple of 16 bytes (W_out 26) takes it through the flat map (5 x 8 x 26 per channel), unless
     TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0."""
     if not wgmma_kernels_run():

@@ -6328,9 +6328,10 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
 #endif
 }
 // input / grad_output: the rows kernel's alignment test (the workspace query passes the same pointers as the launch).
-// fp32 data that the wgmma kernel takes (3D, > 32 input channels per group) stay there rather than take the shifted-x
-// kernel, whose TF32 form pays for its rounders; fp16/bf16 data, widened to TF32 in that kernel, take the shifted-x
-// one. Run 225 (H100, one build, TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=1 / 0, two rounds, fwd+bwd ms), shifted-x / before:
+// fp32 data that the wgmma kernel takes (3D, > 32 input channels per group) stay off the shifted-x kernel, whose TF32
+// form pays for its rounders: on the wgmma kernel, or the mma.sync one at 64-wide C_in tiles (grad_weight_keeps_wgmma);
+// fp16/bf16 data, widened to TF32 in that kernel, take the shifted-x one. Run 225 (H100, one build,
+// TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE=1 / 0, two rounds, fwd+bwd ms), shifted-x / before:
 //   TF32: L2-61 6.15-6.19 / 5.61-5.65, fam03 8.32-8.45 / 7.52-7.57, fam07 23.17 / 19.31 (these keep the wgmma kernel);
 //         fam06 7.43-7.54 / 10.07, fam05 5.65-5.68 / 7.10-7.16, fam02 3.34 / 3.80, fam01 12.64-12.69 / 14.10,
 //         fam11 4.93-4.97 / 6.89 (2D and kernel W 7 ones had the mma.sync kernel);
