@@ -4,6 +4,9 @@ difference between the algorithms' results relative to the largest |value|, as a
 
     python3 scripts/grad_weight_timing.py l1_73_convt3d_strided_padded_grouped --precision tf32 bf16 \
         --algorithm auto grouped_mma --runs 20 [--json OUT]
+
+An entry "k3d:N,C_in,C_out,S" times a 3D call beside the suite's instead of a problem: input S x S x S, kernel 3,
+stride 1, no padding (run 320 swept the fp32 grad_weight kernels so: grad_weight_keeps_wgmma in conv_transpose_igemm.cu).
 """
 import argparse
 from pathlib import Path
@@ -26,14 +29,26 @@ def conv_of(model):
     raise ValueError("no transposed convolution in the model")
 
 
-def time_grad_weight(stem: str, precision: str, algorithms, runs: int, warmup: int):
-    model, inputs = build_model(stem, precision)
+def grad_weight_call(entry: str, precision: str):
+    """grad_output, input and the weight's (shape, stride, padding, dilation, groups) of a problem stem's first
+    transposed convolution, or of a "k3d:N,C_in,C_out,S" entry."""
+    if entry.startswith("k3d:"):
+        n, c_in, c_out, size = (int(v) for v in entry[4:].split(","))
+        dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision, torch.float32)
+        x = torch.randn(n, c_in, size, size, size, device="cuda", dtype=dtype)
+        grad = torch.randn(n, c_out, size + 2, size + 2, size + 2, device="cuda", dtype=dtype)
+        return grad, x, ([c_in, c_out, 3, 3, 3], [1] * 3, [0] * 3, [1] * 3, 1)
+    model, inputs = build_model(entry, precision)
     conv = conv_of(model)
     x = inputs[0]
     with torch.no_grad():
         out = conv(x)
     grad = torch.randn_like(out)
-    args = (list(conv.weight.shape), list(conv.stride), list(conv.padding), list(conv.dilation), conv.groups)
+    return grad, x, (list(conv.weight.shape), list(conv.stride), list(conv.padding), list(conv.dilation), conv.groups)
+
+
+def time_grad_weight(stem: str, precision: str, algorithms, runs: int, warmup: int):
+    grad, x, args = grad_weight_call(stem, precision)
     rows, results = [], {}
     with precision_mode(precision):
         for algorithm in algorithms:
@@ -55,7 +70,7 @@ def time_grad_weight(stem: str, precision: str, algorithms, runs: int, warmup: i
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("problems", nargs="+", help="stems under problems/")
+    parser.add_argument("problems", nargs="+", help='stems under problems/, or "k3d:N,C_in,C_out,S"')
     parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
     parser.add_argument("--algorithm", nargs="+", default=["auto", "grouped_mma"])
     parser.add_argument("--runs", type=int, default=20)

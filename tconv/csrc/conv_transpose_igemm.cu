@@ -6163,9 +6163,10 @@ bool grad_weight_tf32_mma_sync_allowed() {
 }
 // Of the calls grad_weight_uses_wgmma gives the wgmma kernel, fp32 data (TF32) keep it only on its 48-wide C_in tile
 // (33-48 input channels per group, where mma.sync's 64 rows would be a quarter padding); at 64-wide tiles the mma.sync
-// kernel is faster since its later changes (the stage cursor, the split balancing). Run 320 (H100, one build,
-// scripts/grad_weight_sweep_3d.py: grad_weight alone, k3, "auto" = wgmma against igemm_mma = mma.sync, ms;
-// N,C_in,C_out,S):
+// kernel is now the faster (run 34 found the opposite before its stage cursor and split balancing; not profiled, and
+// its <float, 2, 3, 3, 64> instantiation spills 24 / 40 bytes at nvcc 13.0). Run 320 (H100, one build,
+// grad_weight alone as scripts/grad_weight_timing.py's k3d:N,C_in,C_out,S entries time it, "auto" = wgmma against
+// igemm_mma = mma.sync, ms; N,C_in,C_out,S):
 //   48-wide tile:  8,48,48,64 3.795 vs 4.267   8,48,96,48 3.161 vs 3.626   (fam07's 48 -> 24, run 319: 10.43 vs 14.22)
 //   64-wide tiles: 16,64,128,32 (L2-61) 2.373 vs 2.166   16,64,64,32 1.458 vs 1.339   8,64,256,32 2.350 vs 2.130
 //                  8,128,128,32 2.838 vs 2.568   16,128,64,32 2.799 vs 2.542   4,64,128,48 1.923 vs 1.781
