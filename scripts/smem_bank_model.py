@@ -14,9 +14,8 @@ rows start 64 bytes later and odd channel groups read the second half of their c
 --fp32 models the fp32 window of 72f68c3 on: 16 channels per stage (4 chunks per position), a unit of 4 channels x 4
 positions read as four 16-byte rows and written as four 16-byte chunks; the raw pitch an odd number of chunks and
 channels 8-15 32 bytes later (raw_channel_start). Run 307's ncu (L1-71 TF32) found its reads conflict-free and its
-writes at 2x, as the model gives. From 6748288 to session 49 the fp32 raw window was copied and transposed in two
-parts of its rows, each with a pitch of its own (model a part's rows). Session 49's 8-channel fp32 stages (2 chunks per
-position, the whole window in one part) are not modelled here.
+writes at 2x, as the model gives. Since 6748288 the fp32 raw window is copied and transposed in two parts of its rows
+(UnitStrideMmaTile<4>::kRawParts), each with a pitch of its own: pass a part's rows (ceil(window rows / 2)).
 """
 import argparse
 

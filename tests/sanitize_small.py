@@ -278,8 +278,8 @@ with tconv._ops.use_algorithm("unit_stride_mma"):
         w = torch.randn(32, 32, 5, device=DEVICE, requires_grad=True)
         out = tconv.conv_transpose1d(x, w)
         out.backward(torch.randn_like(out))
-        # Row tiles with 48 input channels (six 8-channel fp32 stages) and 16 output channels (grad_input: two
-        # stages, C_out 48 in two tiles, the second partial).
+        # Row tiles with 48 input channels (three 16-channel fp32 stages) and 16 output channels (grad_input: one
+        # stage, C_out 48 in two tiles, the second partial).
         x = torch.randn(1, 48, 9, 30, device=DEVICE, requires_grad=True)
         w = torch.randn(48, 16, 3, 3, device=DEVICE, requires_grad=True)
         out = tconv.conv_transpose2d(x, w, None, 1, 1)

@@ -230,7 +230,7 @@ bool forward_takes_unit_stride_mma(const ConvTransposeParams& p, DType dtype, bo
       algorithm, unit_stride_mma_forward_preferred(p, dtype),
       [&] { return unit_stride_mma_forward_possible(p, dtype, !allow_tf32, input, output); },
       "forward (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D "
-      "padding, C_in a multiple of 32 (8 in TF32), input and output W-contiguous, input rows 4-byte aligned, and "
+      "padding, C_in a multiple of 32 (16 in TF32), input and output W-contiguous, input rows 4-byte aligned, and "
       "the tile's window and weights within the shared memory)");
 }
 

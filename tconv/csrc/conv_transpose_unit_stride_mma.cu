@@ -61,11 +61,12 @@ struct UnitStrideMmaArgs {
   int fold;                      // the warps side by side along x in one row (UnitStrideMmaPlan::fold)
   int tile_rows, tile_w;         // output rows and positions per tile: kRows x kWarpM, or folded 1 x kRows kWarpM
   int window_rows;               // tile_rows + (kH - 1) dil_h
+  int part_rows, raw_parts;      // window rows per raw part, and the parts (at most UnitStrideMmaTile::kRawParts)
   int window_chunks;             // 16-byte chunks per window row
   int x_shift;                   // window start minus its 16-byte aligned start, in positions
   int raw_channel_pitch;         // elements between two channels of the raw window
   int pair_stores;               // 16-bit output: two positions per 4-byte store (even strides, aligned)
-  // The window copy (issue_window): pieces per window row, (row, piece) places per channel, and the copy
+  // The window copy (issue_window): pieces per window row, (row, piece) places per channel and part, and the copy
   // groups, kThreads / places (at least 1) threads per place, each taking every copy_groups-th channel.
   int row_pieces, places, copy_groups;
   SmallDivisor by_row_pieces, by_window_chunks;
@@ -75,14 +76,13 @@ struct UnitStrideMmaArgs {
 // 64 bytes later, so that the transpose's 8-byte reads (four 8-channel groups, the odd groups reading the other half
 // of their 16-byte chunks first) fall on 32 distinct banks per 16-lane phase; without it (run 287's ncu) they were
 // 4-way conflicts, since 8 channel pitches are a multiple of 128 bytes. Modelled offline: 1.00 wavefronts per
-// phase for L1-71, fam11 and fam08's windows. fp32 (8 channels, two 4-channel groups) needs no skew: the pitch is an
-// odd number of 16-byte chunks (UnitStrideMmaPlan), so group 1 starts 4 chunks mod 8 after group 0, and a transpose
-// phase's eight 16-byte reads (the two groups at four consecutive chunks) land in eight distinct chunks of a bank
-// line. (At 16 fp32 channels, sessions 44-48, channels 8-15 also started 32 bytes later.)
+// phase for L1-71, fam11 and fam08's windows. fp32 (16 channels, four 4-channel groups): channels 8-15 start 32
+// bytes later and the pitch is an odd number of 16-byte chunks (UnitStrideMmaPlan), so that a transpose phase's eight
+// 16-byte reads (groups 0-3 at two consecutive chunks) land in chunks 4 (g & 1) + 2 (g >> 1) + {0, 1} mod 8 of a
+// bank line, all eight distinct; with an even spacing of 4-channel groups they were 2-way (4-way at 32 channels).
 template <int kElemBytes>
 __host__ __device__ __forceinline__ int raw_channel_start(int channel, int raw_pitch) {
-  static_assert(kElemBytes == 2 || UnitStrideMmaTile<4>::kChannels == 8, "the fp32 start has no skew term");
-  return channel * raw_pitch + (kElemBytes == 2 ? ((channel >> 4) & 1) * 32 : 0);
+  return channel * raw_pitch + (kElemBytes == 2 ? ((channel >> 4) & 1) * 32 : ((channel >> 3) & 1) * 8);
 }
 
 // Shared memory of a launch, in bytes: [stage][tap][C_out tile row] weights, then the transposed window (which the
@@ -104,12 +104,10 @@ __host__ __device__ __forceinline__ UnitStrideMmaSmem unit_stride_mma_smem(int c
   return s;
 }
 
-// The 16-byte chunk where logical chunk `chunk` of shared row `row` lives. Rows of 2 chunks (32 bytes, four per
-// 128-byte bank line) XOR with bit 2 of the row, rows of 4 with bits 1-2, rows of 8 with bits 0-2: eight consecutive
-// rows at one logical chunk then cover all eight 16-byte bank groups (ldmatrix reads eight rows per phase).
-__device__ __forceinline__ int swizzle_term(int row, int row_chunks) {
-  return row_chunks == 2 ? (row >> 2) & 1 : row_chunks == 4 ? (row >> 1) & 3 : row & 7;
-}
+// The 16-byte chunk where logical chunk `chunk` of shared row `row` lives. Rows of 4 chunks (64 bytes, two per
+// 128-byte bank line) XOR with bits 1-2 of the row, rows of 8 with bits 0-2: eight consecutive rows at one logical
+// chunk then cover all eight 16-byte bank groups (ldmatrix reads eight rows per phase).
+__device__ __forceinline__ int swizzle_term(int row, int row_chunks) { return row_chunks == 4 ? (row >> 1) & 3 : row & 7; }
 __device__ __forceinline__ int swizzle_chunk(int row, int chunk, int row_chunks) {
   return chunk ^ swizzle_term(row, row_chunks);
 }
@@ -201,10 +199,11 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   const int copy_group = tid / a.places, first_place = tid % a.places;
   const unsigned raw_address = static_cast<unsigned>(__cvta_generic_to_shared(raw_s));
   constexpr int kStride = Tile::kThreads;
-  auto issue_window = [&](const TileAt& at, int stage) {
+  auto issue_window = [&](const TileAt& at, int stage, int part) {
     const scalar_t* const tile_x = x + at.n * a.x_stride[0] + at.d * a.x_stride[2] +
                                    int64_t(stage * Tile::kChannels + copy_group) * a.x_stride[1];
-    const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h;
+    const int row0 = at.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h + part * a.part_rows;
+    const int row_end = Tile::kRawParts > 1 ? min(a.part_rows, a.window_rows - part * a.part_rows) : a.part_rows;
     const int col0 = at.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift;
     if (copy_group < a.copy_groups) {
       for (int place = first_place; place < a.places; place += kStride) {
@@ -212,7 +211,9 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
         const int iy = row0 + r, ix = col0 + piece * kPieceElems;
         // Pieces start at multiples of their size from the row's start (the window start is 16-byte aligned), so a
         // piece lies wholly left of the row or starts inside it; one at the row's end reads only what is inside.
-        const int inside = iy >= 0 && iy < a.in_h && ix >= 0 ? min(a.in_w - ix, kPieceElems) : 0;
+        const int inside = iy >= 0 && iy < a.in_h && ix >= 0 && (Tile::kRawParts == 1 || r < row_end)
+                               ? min(a.in_w - ix, kPieceElems)
+                               : 0;
         const bool valid = inside > 0;
         const scalar_t* src = valid ? tile_x + iy * a.x_stride[3] + ix : x;
         const int64_t src_step = valid ? a.copy_groups * a.x_stride[1] : 0;
@@ -229,8 +230,6 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   auto load_weights = [&](int co0) {
     const scalar_t* w = static_cast<const scalar_t*>(a.w);
     const int total = stages * taps * Tile::kBlockN * PC;
-    // Not unrolled: it runs once per C_out tile, and at 8 fp32 channels per stage its unrolled copies spilled.
-#pragma unroll 1
     for (int i = tid; i < total; i += Tile::kThreads) {
       const int chunk = i % PC, row = i / PC;
       const int co = row % Tile::kBlockN, tap = (row / Tile::kBlockN) % taps, stage = row / Tile::kBlockN / taps;
@@ -255,13 +254,16 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 
   // Raw [channel][row][position] -> [row][position][channel]: a unit is E channels x E positions (one chunk each),
   // 16-bit units in two halves of four positions (8-byte reads) so that 128 registers hold the kernel without spills.
-  auto transpose_window = [&]() {
-    const int units = a.window_rows * a.window_chunks * PC;
+  auto transpose_window = [&](int part) {
+    const int units = a.part_rows * a.window_chunks * PC;
     for (int u = tid; u < units; u += Tile::kThreads) {
       const int group = u % PC, rest = u / PC;
       const int r = small_div(rest, a.by_window_chunks), chunk = rest - r * a.window_chunks;
+      if constexpr (Tile::kRawParts > 1) {
+        if (part * a.part_rows + r >= a.window_rows) break;  // units grow with r: the rest lie past the window too
+      }
       const scalar_t* const from = raw_s + raw_channel_start<kElem>(group * E, a.raw_channel_pitch) + r * positions + chunk * E;
-      const int position0 = r * positions + chunk * E;
+      const int position0 = (part * a.part_rows + r) * positions + chunk * E;
       if constexpr (kElem == 2) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -316,7 +318,7 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   // A tile's place is worked out once, when its first stage is issued (run 307's source page: tile_at's three
   // divisions, twice per 16-channel fp32 step, were ~10 % of the instructions).
   TileAt at = tile_at<Tile>(a, int(blockIdx.x)), next_at = at;
-  issue_window(at, 0);
+  issue_window(at, 0, 0);
   int tile = int(blockIdx.x), stage = 0, next_tile = tile, next_stage = 0;
   for (int64_t step = 0; step < steps; ++step, tile = next_tile, stage = next_stage, at = next_at) {
     next_stage = stage + 1 == stages ? 0 : stage + 1;
@@ -328,9 +330,18 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       load_weights(at.co0);
       weights_for = at.co0;
     }
-    transpose_window();
-    __syncthreads();  // the window is transposed: the raw buffer takes the next step's copy during this step's MMAs
-    if (step + 1 < steps) issue_window(next_at, next_stage);
+    transpose_window(0);
+    __syncthreads();
+    // fp32: the window's later rows, through the same raw buffer; this copy's wait is covered by the SM's other block.
+#pragma unroll 1
+    for (int part = 1; Tile::kRawParts > 1 && part < a.raw_parts; ++part) {
+      issue_window(at, stage, part);
+      copy_wait_all();
+      __syncthreads();
+      transpose_window(part);
+      __syncthreads();
+    }
+    if (step + 1 < steps) issue_window(next_at, next_stage, 0);
     if (stage == 0) {
 #pragma unroll
       for (int mt = 0; mt < Tile::kMTiles; ++mt)
@@ -440,7 +451,7 @@ struct UnitStrideMmaPlan {
   // of kWarpM (unit_stride_mma_folds).
   bool fold = false;
   int tile_rows = 0, tile_w = 0;
-  int piece_bytes = 0, window_rows = 0, window_chunks = 0, x_shift = 0, raw_pitch = 0, smem_bytes = 0;
+  int piece_bytes = 0, window_rows = 0, part_rows = 0, window_chunks = 0, x_shift = 0, raw_pitch = 0, smem_bytes = 0;
   bool pair_stores = false;
 };
 
@@ -517,9 +528,10 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
     plan.window_rows = int(plan.tile_rows + (p.kernel[1] - 1) * p.dilation[1]);
     const int64_t span = plan.x_shift + plan.tile_w + (p.kernel[2] - 1) * p.dilation[2];
     plan.window_chunks = int((span + E - 1) / E);
-    // Raw channel pitch: the window's rows plus 16 bytes, so that consecutive channels' rows start in other banks;
-    // fp32 rounds it up to an odd number of chunks (raw_channel_start).
-    const int window_chunks_total = plan.window_rows * plan.window_chunks;
+    plan.part_rows = (plan.window_rows + Tile::kRawParts - 1) / Tile::kRawParts;  // the raw buffer holds one part
+    // Raw channel pitch: a part's rows plus 16 bytes, so that consecutive channels' rows start in other banks; fp32
+    // rounds it up to an odd number of chunks (raw_channel_start).
+    const int window_chunks_total = plan.part_rows * plan.window_chunks;
     plan.raw_pitch = (window_chunks_total + (kElemBytes == 4 && window_chunks_total % 2 == 1 ? 2 : 1)) * E;
     const UnitStrideMmaSmem smem = unit_stride_mma_smem<kElemBytes>(
         int(p.in_channels), int(p.kernel[1] * p.kernel[2]), plan.window_rows, plan.window_chunks, plan.raw_pitch);
@@ -585,7 +597,9 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   a.raw_channel_pitch = plan.raw_pitch;
   a.pair_stores = plan.pair_stores ? 1 : 0;
   a.row_pieces = plan.window_chunks * Tile::kChunkElems / (kPieceBytes / int(sizeof(scalar_t)));
-  a.places = plan.window_rows * a.row_pieces;
+  a.part_rows = plan.part_rows;
+  a.raw_parts = (plan.window_rows + plan.part_rows - 1) / plan.part_rows;  // one where a window has one row
+  a.places = plan.part_rows * a.row_pieces;
   a.copy_groups = std::max(1, Tile::kThreads / a.places);
   // Exact where n x d < 2^32: places and units are bounded by the window, which fits shared memory (< 2^14).
   a.by_row_pieces = small_divisor(a.row_pieces);

@@ -714,26 +714,24 @@ struct UnitStrideMmaTile {
   static constexpr int kWarpM = 64;                                // output positions per warp (the tile's width)
   static constexpr int kMTiles = kWarpM / 16;
   static constexpr int kBlockN = 32;                               // output channels per tile (four n8 fragments)
-  // Input channels per stage: 32 in 16-bit; 8 in fp32, so that the fp32 window and its raw copy take 22 KB each at
-  // L1-71 and two blocks fit an SM with the whole raw window prefetched under the previous step's MMAs (96 KB each).
-  // History: 32 channels allowed one block (129.5 KB; run 303's ncu: 8 warps kept issue slots 29-35 % busy); 16
-  // channels fit two at 32-position warp tiles (97 KB), but 64-position ones only with the raw window copied in two
-  // row parts, the second loaded while the block waited (run 319's source page: that wait held 13 % of L1-71's TF32
-  // stall samples). At 8 channels a tile has twice the steps, each with one wait and two barriers instead of two and
-  // four, the same MMAs, fragment loads, copies and transposes in all.
-  static constexpr int kChannels = kElemBytes == 2 ? 32 : 8;
+  // Input channels per stage: 32 in 16-bit; 16 in fp32, so that the fp32 window and its raw copy take 23 KB each
+  // at L1-71 (46 KB at 32) and two blocks fit an SM (97 KB each; 129.5 KB at 32 channels allowed one, and run 303's
+  // ncu found that one block's 8 warps kept issue slots 29-35 % busy).
+  static constexpr int kChannels = kElemBytes == 2 ? 32 : 16;
   static constexpr int kChunkElems = 16 / kElemBytes;              // elements per 16-byte chunk
   static constexpr int kPositionChunks = kChannels * kElemBytes / 16;  // 16-byte chunks per staged position
   static constexpr int kKSteps = kPositionChunks / 2;              // MMA K steps per tap and stage (two chunks each)
   // Staged output rows (one per channel) of a warp, in elements: the padding puts the four channels a quad stores
   // in distinct banks (16-bit: 144-byte rows; fp32: 144-byte rows).
-  // fp32: each warp stages its outputs in kOutHalves halves of its m-tiles, so that the staging fits the window's
-  // memory (37 KB against 70 KB whole). A 64-position warp tile loads 25 % fewer fragment bytes per MMA than a
-  // 32-position one (run 307's ncu: ldmatrix was 57 % of the shared-memory wavefronts at 32).
+  // fp32: the raw window is copied in kRawParts parts of its rows (one buffer of a part's rows), and each warp stages
+  // its outputs in kOutHalves halves of its m-tiles, so that 64-position tiles fit two blocks per SM (L1-71: 100 KB;
+  // whole, 150 KB). A 64-position warp tile loads 25 % fewer fragment bytes per MMA than a 32-position one (run
+  // 307's ncu: ldmatrix was 57 % of the shared-memory wavefronts at 32).
+  static constexpr int kRawParts = kElemBytes == 2 ? 1 : 2;
   static constexpr int kOutHalves = kElemBytes == 2 ? 1 : 2;
   static constexpr int kOutPitch = kWarpM / kOutHalves + (kElemBytes == 2 ? 8 : 4);
   static constexpr int kOutBytes = kWarps * kBlockN * kOutPitch * kElemBytes;
-  // Two blocks per SM where the shared memory allows (L1-71: 111 KB each in 16-bit, 96 KB in fp32), so one block's
+  // Two blocks per SM where the shared memory allows (L1-71: 111 KB each in 16-bit, 97 KB in fp32), so one block's
   // transpose and store overlap the other's MMAs; 128 registers per thread then.
   static constexpr int kBlocksPerSm = 2;
 };
@@ -771,7 +769,7 @@ struct UnitStrideMmaAutoRule {
   static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
   static constexpr bool k16Bit = true, kTf32 = true, kTf32Folded = true;
   static constexpr int kMaxTf32Taps = 21;
-  // fp32 stages 8 channels, so TF32 could take C_in 8, 16 or 24; only 32 has been measured.
+  // fp32 stages 16 channels, so TF32 could take C_in 16; only 32 has been measured.
   static constexpr int kMinTf32InChannels = 32;
 };
 
