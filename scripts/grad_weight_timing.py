@@ -6,7 +6,8 @@ difference between the algorithms' results relative to the largest |value|, as a
         --algorithm auto grouped_mma --runs 20 [--json OUT]
 
 An entry "k3d:N,C_in,C_out,S" times a 3D call beside the suite's instead of a problem: input S x S x S, kernel 3,
-stride 1, no padding (run 320 swept the fp32 grad_weight kernels so: grad_weight_keeps_wgmma in conv_transpose_igemm.cu).
+stride 1, no padding (run 320 swept the fp32 grad_weight kernels so: grad_weight_keeps_wgmma in
+conv_transpose_igemm.cu).
 """
 import argparse
 from pathlib import Path

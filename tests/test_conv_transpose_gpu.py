@@ -288,11 +288,15 @@ def grad_weight_kernel_names(prof):
     return [e.name for e in prof.events() if "grad_weight" in e.name]
 
 
+# TCONV_GRAD_WEIGHT_TF32_MMA_SYNC=0 keeps fp32 data on the wgmma grad_weight kernel at 64-wide C_in tiles too.
+TF32_MMA_SYNC = os.environ.get("TCONV_GRAD_WEIGHT_TF32_MMA_SYNC", "1") not in ("", "0")
+
+
 def test_grad_weight_packed_taps_where_planned():
     """On Hopper in TF32 mode fam07's channels (48 -> 24, k3) run grad_weight as the packed wgmma kernel with two
     m64 blocks for its three taps; 48 -> 64 channels keep one block per tap; both on the 48-wide C_in tile. 56 and
-    64 input channels (64-wide C_in tiles, L2-61's 64 -> 128) take the mma.sync kernel (grad_weight_keeps_wgmma), as
-    does exact fp32."""
+    64 input channels (64-wide C_in tiles, L2-61's 64 -> 128) take the mma.sync kernel (grad_weight_keeps_wgmma;
+    with TCONV_GRAD_WEIGHT_TF32_MMA_SYNC=0 the wgmma kernel, 56 packed in two blocks), as does exact fp32."""
     if not wgmma_kernels_run():
         pytest.skip("the wgmma kernels run on sm_90a builds on compute capability 9.0")
 
@@ -309,8 +313,13 @@ def test_grad_weight_packed_taps_where_planned():
     assert any("grad_weight_wgmma_kernel<float, 2, 3, 2, 48>" in n for n in names), names
     names = grad_weight_kernels(64, "tf32")
     assert any("grad_weight_wgmma_kernel<float, 2, 3, 3, 48>" in n for n in names), names
-    for names in (grad_weight_kernels(24, "tf32", cin=56), grad_weight_kernels(128, "tf32", cin=64),
-                  grad_weight_kernels(24, "fp32")):
+    names = grad_weight_kernels(24, "tf32", cin=56)
+    if TF32_MMA_SYNC:
+        mma_sync_calls = [names, grad_weight_kernels(128, "tf32", cin=64)]
+    else:
+        assert any("grad_weight_wgmma_kernel<float, 2, 3, 2, 64>" in n for n in names), names
+        mma_sync_calls = []
+    for names in mma_sync_calls + [grad_weight_kernels(24, "fp32")]:
         assert any("grad_weight_tf32_kernel<float" in n for n in names), names
         assert not any("wgmma" in n for n in names), names
 
