@@ -32,10 +32,10 @@ import torch
 # igemm_* variants are listed only where they can differ: grad_weight has no window and no phase split (and
 # folds under "auto" wherever "igemm_fold" would), grad_input does not fold.
 CANDIDATES = {
-    "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold", "grouped",
-                "grouped_mma", "unit_stride_mma", "direct"),
-    "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "grouped",
-                   "grouped_mma", "unit_stride_mma", "direct"),
+    "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold",
+                "igemm_tma", "grouped", "grouped_mma", "unit_stride_mma", "direct"),
+    "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "igemm_tma",
+                   "grouped", "grouped_mma", "unit_stride_mma", "direct"),
     "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "grouped", "grouped_mma", "unit_stride_mma",
                     "direct"),
 }

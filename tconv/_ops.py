@@ -58,10 +58,12 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # unit-stride kernel for few channels (stride 1, groups 1, kernel D 1, C_in a multiple of 32, 16 in TF32:
 # csrc/conv_transpose.h; an error elsewhere) and fp16/bf16 grad_weight onto its unit-stride grad_weight kernel where
 # that runs ("auto" elsewhere); "auto" takes them where csrc/igemm_config.h UnitStrideMmaAutoRule and
-# UnitStrideMmaGradWeightAutoRule say.
+# UnitStrideMmaGradWeightAutoRule say; "igemm_tma" runs the forward and grad_input on the TMA gather wherever it can
+# run (sm_90a, fp32 data in TF32 mode, phase grids that tile into 128-position boxes: csrc/conv_transpose_igemm_tma.cu;
+# "igemm" elsewhere), which "auto" and "igemm" take where it is planned and the other "igemm_*" variants never.
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
-              "igemm_fold", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma", "unit_stride_mma")
+              "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "grouped", "grouped_mma", "unit_stride_mma")
 algorithm = "auto"
 
 

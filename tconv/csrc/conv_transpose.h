@@ -52,10 +52,15 @@ enum class GatherWindow : int { kAuto = 0, kForce = 1, kOff = 2 };
 // the pixel shuffle in the store): kAuto where the tap grid has no zero slots and W is contiguous, kForce
 // wherever it is possible, kOff never (tests and A/B timings).
 enum class GatherFold : int { kAuto = 0, kForce = 1, kOff = 2 };
+// GatherOptions.tma: the TMA gather (conv_transpose_igemm_tma.cu: the source copied once to channels-last, each
+// stage's A tile one TMA box, both wgmma operands from shared memory): kAuto where it is possible and planned,
+// kForce wherever it is possible, kOff never (the algorithms that name another gather form, and A/B timings).
+enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2 };
 struct GatherOptions {
   bool allow_wgmma = true;
   GatherWindow window = GatherWindow::kAuto;
   GatherFold fold = GatherFold::kAuto;
+  GatherTma tma = GatherTma::kAuto;
 };
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass);
 bool igemm_dtype_supported(DType dtype);  // fp32, fp16, bf16
@@ -69,6 +74,12 @@ int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass,
 cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream);
+// The TMA gather (conv_transpose_igemm_tma.cu), which igemm_gather runs where this returns > 0: the elements of its
+// fp32 workspace (the packed weights, then the channels-last TF32 copy of src); 0 where it does not run.
+int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                                   const GatherOptions& options);
+cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const GatherOptions& options, const void* src,
+                       const void* weight, const void* bias, void* dst, float* workspace, cudaStream_t stream);
 
 // grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data widened to fp32 in the
 // kernel; StripGradInputTile in igemm_config.h): 1D lines (kernel 1, stride 1, padding 0 along D and H), groups 1,

@@ -9,14 +9,15 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 //
-// The host entry points compile in three translation units, so that nvcc builds their kernels in parallel: as one
+// The host entry points compile in four translation units, so that nvcc builds their kernels in parallel: as one
 // unit the file took 170 s for sm_90a on one core (session 33), while the device builds took 254-273 s in all. The
-// file alone is the gathers' part; conv_transpose_igemm_strip.cu and conv_transpose_igemm_grad_weight.cu include it
-// for the strip and unit-stride forms and for grad_weight. The kernels above the parts are templates, so each part
+// file alone is the gathers' part; conv_transpose_igemm_strip.cu, conv_transpose_igemm_grad_weight.cu and
+// conv_transpose_igemm_tma.cu include it for the strip and unit-stride forms, for grad_weight and for the TMA gather. The kernels above the parts are templates, so each part
 // instantiates only its own (the same 316 sm_90a kernels, registers unchanged).
 #define TCONV_IGEMM_PART_GATHER 1
 #define TCONV_IGEMM_PART_STRIP 2
 #define TCONV_IGEMM_PART_GRAD_WEIGHT 3
+#define TCONV_IGEMM_PART_TMA 4
 #ifndef TCONV_IGEMM_PART
 #define TCONV_IGEMM_PART TCONV_IGEMM_PART_GATHER
 #endif
@@ -505,6 +506,29 @@ __device__ __forceinline__ void tma_load_5d(void* dst, const CUtensorMap* map, i
       "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(shared_address(bar))
       : "memory");
 #endif
+}
+// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda); nullptr where unavailable.
+using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                   CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+EncodeTiledFn encode_tiled_fn() {
+  static const EncodeTiledFn fn = [] {
+    void* entry = nullptr;
+#if CUDART_VERSION >= 12050
+    cudaDriverEntryPointQueryResult status{};
+    const bool found = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault,
+                                                        &status) == cudaSuccess &&
+                       status == cudaDriverEntryPointSuccess;
+#else  // CUDA 12.0-12.4: the three-argument form (the status argument is not in every one of them)
+    const bool found = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &entry, cudaEnableDefault) == cudaSuccess;
+#endif
+    if (!found || entry == nullptr) {
+      (void)cudaGetLastError();
+      return EncodeTiledFn(nullptr);
+    }
+    return reinterpret_cast<EncodeTiledFn>(entry);
+  }();
+  return fn;
 }
 #endif
 
@@ -4748,6 +4772,8 @@ bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
 
 int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                                   const GatherOptions& options) {
+  const int64_t tma = gather_tma_workspace_elems(p, pass, dtype, split_tf32, options);
+  if (tma > 0) return tma;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return -1;
   return packed_weight_elems(plan_gather(p, pass, dtype, split_tf32, options, device).args);
@@ -4759,6 +4785,9 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
+  // The same decision as igemm_packed_weight_elems, which sized packed_weight for it.
+  if (gather_tma_workspace_elems(p, pass, dtype, split_tf32, options) > 0)
+    return gather_tma(p, pass, options, src, weight, bias, dst, packed_weight, stream);
   int device = 0;
   const cudaError_t device_err = cudaGetDevice(&device);
   if (device_err != cudaSuccess) return device_err;
@@ -5806,29 +5835,6 @@ void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
 // The kernel a grad_weight plan runs: one dispatch for its launch and for the occupancy query that sizes the
 // splits (balance_grad_weight_splits).
 #if defined(TCONV_TENSOR_MAPS)
-// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda); nullptr where unavailable.
-using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                   const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                   CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-EncodeTiledFn encode_tiled_fn() {
-  static const EncodeTiledFn fn = [] {
-    void* entry = nullptr;
-#if CUDART_VERSION >= 12050
-    cudaDriverEntryPointQueryResult status{};
-    const bool found = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault,
-                                                        &status) == cudaSuccess &&
-                       status == cudaDriverEntryPointSuccess;
-#else  // CUDA 12.0-12.4: the three-argument form (the status argument is not in every one of them)
-    const bool found = cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &entry, cudaEnableDefault) == cudaSuccess;
-#endif
-    if (!found || entry == nullptr) {
-      (void)cudaGetLastError();
-      return EncodeTiledFn(nullptr);
-    }
-    return reinterpret_cast<EncodeTiledFn>(entry);
-  }();
-  return fn;
-}
 // A 5-D fp32 tensor map (W, C, H, D, N) over a tensor with element strides `strides` (N, C, D, H, W order, W = 1),
 // boxes of box_w x box_c x 1 x 1 x 1, zeros outside.
 cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* sizes, const int64_t* strides,

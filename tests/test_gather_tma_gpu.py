@@ -1,0 +1,101 @@
+"""The TMA gather on the GPU (skipped without CUDA; the kernel checks run on compute capability 9.0 with sm_90a code).
+
+The forward and grad_input GEMMs of TF32-mode fp32 calls whose phase grids split into 128-position boxes run on
+csrc/conv_transpose_igemm_tma.cu: the source is copied to channels-last once (TF32-rounded), each stage's A tile is
+one TMA box of that copy, and both wgmma operands come from shared memory. Checked here, under "igemm_tma" (the TMA
+gather wherever it can run): the precision contract against float64 and PyTorch on shapes that cover each box form
+(whole W lines of 128, several H lines, several D planes), grad_input's traversal stride, source shifts past every
+edge (zeros from the box), a phase with no taps (bias only), a partial column tile, a partial channel chunk, groups,
+dilation and output_padding, both memory layouts and an empty batch; that the kernel is what runs, under "auto" too
+where it is planned, and not under the variants that pin another gather form.
+"""
+import pytest
+import torch
+
+import tconv
+from conftest import cuda_ready
+from test_conv_transpose_gpu import TCONV_FN, run_case
+from test_gather_specialized_gpu import hopper_wgmma
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+TMA_KERNEL = "tconv_igemm_gather_tma_kernel"
+
+# dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+CASES = {
+    # DCGAN-like: 16 x 16 phase grids (boxes of 8 H lines x 16), grad_input at traversal stride 2
+    "dcgan_like": (2, 2, 128, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
+    # U-Net-like 3D up-conv: 8 x 8 x 8 phase grids (boxes of 2 D planes), grad_input at stride 2 in every dimension
+    "unet_like": (3, 2, 64, 128, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [8, 8, 8], False),
+    # 1D vocoder-like: 256-position phase lines (two boxes per line), grad_input's boxes of 256 at stride 2
+    "vocoder_like": (1, 2, 64, 128, 1, [4], [2], [1], [0], [1], [256], True),
+    # a partial column tile (160 = 128 + 32) and a partial channel chunk (48 input channels: zeros past the tensor)
+    "partial_tiles": (2, 2, 48, 160, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
+    # two groups of 32 input and 128 output channels
+    "grouped": (2, 2, 64, 256, 2, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
+    # stride 1, nine taps whose shifts reach past every edge (4 lines of 32 per box)
+    "stride1_k3": (2, 2, 64, 128, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True),
+    # dilation 2 with output_padding: the odd forward phases have no taps (bias only)
+    "dilated_empty_phase": (2, 2, 64, 128, 1, [3, 3], [2, 2], [2, 2], [1, 1], [2, 2], [16, 16], True),
+    # asymmetric kernel and strides, 3D: 4 channel chunks of 3 (forward) and 12 taps (grad_input), the ring wrapping
+    "asym_3d": (3, 1, 128, 128, 1, [2, 3, 2], [2, 1, 2], [0, 1, 0], [0, 0, 0], [1, 1, 1], [4, 16, 8], True),
+    # an empty batch
+    "empty_batch": (2, 0, 64, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
+}
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tma_gather_meets_the_contract(name, layout, poison_allocator):
+    run_case(*CASES[name], mode="tf32", layout=layout, seed=13, poison=poison_allocator, algorithm="igemm_tma")
+
+
+def _kernels_run(algorithm, case="dcgan_like"):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES[case]
+    x = torch.randn(batch, cin, *spatial, device="cuda", requires_grad=True)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", requires_grad=True)
+    old = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = True
+    try:
+        with tconv._ops.use_algorithm(algorithm), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+    finally:
+        torch.backends.cudnn.allow_tf32 = old
+    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+
+
+@pytest.mark.parametrize("algorithm", ["igemm_tma", "auto", "igemm"])
+def test_tma_gather_is_what_runs(algorithm):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    names = _kernels_run(algorithm)
+    assert sum(TMA_KERNEL in n for n in names) == 2, names  # the forward and grad_input
+
+
+@pytest.mark.parametrize("algorithm", ["igemm_nowindow", "igemm_window", "igemm_mma", "igemm_nofold"])
+def test_tma_gather_stays_off_under_other_gather_forms(algorithm):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    names = _kernels_run(algorithm)
+    assert not any(TMA_KERNEL in n for n in names), names
+
+
+def test_tma_gather_leaves_exact_fp32_and_16bit_alone():
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    x = torch.randn(2, 128, 16, 16, device="cuda")
+    w = torch.randn(128, 128, 4, 4, device="cuda")
+    old = torch.backends.cudnn.allow_tf32
+    try:
+        for allow_tf32, dtype in [(False, torch.float32), (True, torch.bfloat16)]:
+            torch.backends.cudnn.allow_tf32 = allow_tf32
+            with tconv._ops.use_algorithm("igemm_tma"), \
+                    torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                tconv.conv_transpose2d(x.to(dtype), w.to(dtype), None, 2, 1)
+                torch.cuda.synchronize()
+            assert not any(TMA_KERNEL in e.name for e in prof.events()), (allow_tf32, dtype)
+    finally:
+        torch.backends.cudnn.allow_tf32 = old
