@@ -9,6 +9,10 @@ edge (zeros from the box), a phase with no taps (bias only), a partial column ti
 dilation and output_padding, both memory layouts and an empty batch; that the kernel is what runs, under "auto" too
 where it is planned, and not under the variants that pin another gather form.
 """
+import os
+import subprocess
+import sys
+
 import pytest
 import torch
 
@@ -39,6 +43,10 @@ CASES = {
     "dilated_empty_phase": (2, 2, 64, 128, 1, [3, 3], [2, 2], [2, 2], [1, 1], [2, 2], [16, 16], True),
     # asymmetric kernel and strides, 3D: 4 channel chunks of 3 (forward) and 12 taps (grad_input), the ring wrapping
     "asym_3d": (3, 1, 128, 128, 1, [2, 3, 2], [2, 1, 2], [0, 1, 0], [0, 0, 0], [1, 1, 1], [4, 16, 8], True),
+    # 256-column tiles (forward: 320 columns, a partial second tile; grad_input: 256)
+    "wide_columns": (2, 2, 256, 320, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
+    # what "auto" takes (K of 2048 both ways): 64 forward stages, grad_input on the 256-column tile at 512 columns
+    "dcgan_auto": (2, 2, 512, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
     # an empty batch
     "empty_batch": (2, 0, 64, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
 }
@@ -50,7 +58,7 @@ def test_tma_gather_meets_the_contract(name, layout, poison_allocator):
     run_case(*CASES[name], mode="tf32", layout=layout, seed=13, poison=poison_allocator, algorithm="igemm_tma")
 
 
-def _kernels_run(algorithm, case="dcgan_like"):
+def _kernels_run(algorithm, case="dcgan_auto"):
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES[case]
     x = torch.randn(batch, cin, *spatial, device="cuda", requires_grad=True)
     w = torch.randn(cin, cout // groups, *kernel, device="cuda", requires_grad=True)
@@ -99,3 +107,31 @@ def test_tma_gather_leaves_exact_fp32_and_16bit_alone():
             assert not any(TMA_KERNEL in e.name for e in prof.events()), (allow_tf32, dtype)
     finally:
         torch.backends.cudnn.allow_tf32 = old
+
+
+def test_tma_gather_tile_widths_agree_bitwise(tmp_path):
+    """The 128- and 256-column tiles issue the same wgmmas per output in the same K order, so the same bits;
+    TCONV_GATHER_TMA_WIDE is read once per process."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = """
+import sys, torch, tconv
+torch.backends.cudnn.allow_tf32 = True
+g = torch.Generator(device="cuda").manual_seed(7)
+x = torch.randn(2, 256, 16, 16, device="cuda", generator=g, requires_grad=True)
+w = torch.randn(256, 320, 4, 4, device="cuda", generator=g)
+b = torch.randn(320, device="cuda", generator=g)
+with tconv._ops.use_algorithm("igemm_tma"):
+    out = tconv.conv_transpose2d(x, w, b, 2, 1)
+    (gi,) = torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+torch.save([out.detach().cpu(), gi.cpu()], sys.argv[1])
+"""
+    results = {}
+    for value in ("1", "0"):
+        path = tmp_path / f"wide_{value}.pt"
+        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                             env=dict(os.environ, TCONV_GATHER_TMA_WIDE=value))
+        assert run.returncode == 0, run.stderr[-3000:]
+        results[value] = torch.load(path)
+    for i, (wide, narrow) in enumerate(zip(results["1"], results["0"])):
+        assert torch.equal(wide, narrow), f"tensor {i}: max difference {(wide - narrow).abs().max().item()}"

@@ -25,19 +25,6 @@ namespace {
 
 #if defined(TCONV_TENSOR_MAPS)
 
-struct TmaGatherTile {
-  static constexpr int kBlockM = 128, kBlockN = 128, kBlockK = 32;
-  static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;  // two MMA warpgroups, one producer
-  static constexpr int kStages = 6;  // 6 x 32 KB: one block per SM
-  static constexpr int kStageAFloats = kBlockM * kBlockK, kStageBFloats = kBlockK * kBlockN;
-  static constexpr int kStageFloats = kStageAFloats + kStageBFloats;
-  static constexpr uint32_t kStageBytes = kStageFloats * sizeof(float);
-  static constexpr int kLdC = kBlockM + 4;  // the epilogue's staged tile [N][M + 4]
-  static_assert(kBlockN * kLdC <= kStages * kStageFloats, "the staged tile fits in the pipeline buffers");
-  static_assert(kBlockK * sizeof(float) == 128, "an A row is one 128-byte swizzle row");
-  static_assert(kBlockN == WgmmaWiderGatherTile::kPackedBlockN && kBlockK == kGatherBlockK,
-                "the packed weights of the 128-column wgmma tile");
-};
 
 struct TmaGatherArgs {
   CUtensorMap src_map;  // the channels-last TF32 copy: (C, W, H, D, N), boxes of 32 channels x the tile's positions
@@ -59,10 +46,10 @@ __device__ __forceinline__ void mma_warpgroups_sync() { asm volatile("bar.sync 1
 // Blocks: column tiles fastest, then phases, then M tiles, so the column tiles of one A box run together (the box is
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.
-__global__ void __launch_bounds__(TmaGatherTile::kThreads, 1)
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using T = TmaGatherTile;
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kStages = T::kStages, kLdC = T::kLdC;
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_gather_smem[];
@@ -236,7 +223,7 @@ struct TmaGatherPlan {
   bool ok = false;
   GatherArgs args{};
   int tile[3] = {1, 1, 1}, tiles[3] = {1, 1, 1};
-  int n_tiles = 0, c_pitch = 0;
+  int block_n = TmaGatherTile::kBlockN, n_tiles = 0, c_pitch = 0;
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
 };
 // The box of a phase grid of extents e (D, H, W): 128 positions, whole along W unless W holds several boxes.
@@ -266,6 +253,11 @@ bool gather_tma_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA", 1) != 0;
   return enabled;
 }
+// TCONV_GATHER_TMA_WIDE=0 (development only, read once per process) keeps every call on the 128-column tile.
+bool gather_tma_wide_enabled() {
+  static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
+  return enabled;
+}
 TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                               const GatherOptions& options) {
   TmaGatherPlan plan;
@@ -281,8 +273,10 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   // One group's chunks must not reach into the next group's channels; a single group's last chunk reads zeros past
   // the tensor.
   if (a.groups > 1 && a.k_channels % TmaGatherTile::kBlockK != 0) return plan;
-  // 128 columns: fewer channels would be mostly padding ("igemm_tma" still takes them, for the tests).
-  if (options.tma == GatherTma::kAuto && a.n_channels < TmaGatherTile::kBlockN) return plan;
+  // "auto" and "igemm": igemm_config.h, TmaGatherTile (the measurements); "igemm_tma" takes any call it can run.
+  if (options.tma == GatherTma::kAuto &&
+      (a.n_channels < TmaGatherTile::kBlockN || int64_t(max_phase_taps(a)) * a.k_rows < kTmaGatherMinK))
+    return plan;
   int e[3];
   for (int i = 0; i < 3; ++i) {
     if (a.dst_size[i] % a.dst_step[i] != 0 || a.src_step[i] > 8) return plan;
@@ -294,50 +288,28 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.tiles[i] = e[i] / plan.tile[i];
   }
   const int64_t m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
-  plan.n_tiles = (a.n_channels + TmaGatherTile::kBlockN - 1) / TmaGatherTile::kBlockN;
+  if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled()) plan.block_n = TmaGatherWideTile::kBlockN;
+  plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
   if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles > 0x7fffffff) return plan;
   const int64_t channels = int64_t(a.groups) * a.k_channels;
   plan.c_pitch = int((channels + 3) / 4 * 4);  // the map's strides are whole 16 bytes
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   if (positions >= (int64_t(1) << 31) || a.batch > 65535) return plan;
-  a.ldw = packed_row_length(a.n_channels, GatherKernel::kWgmmaWider);
+  a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
-  plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;  // 1 KB: the copy starts on a 1024-byte boundary
+  plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
   plan.copy_elems = int64_t(a.batch) * positions * plan.c_pitch;
   plan.args = a;
   plan.ok = true;
   return plan;
 }
 
-#endif  // TCONV_TENSOR_MAPS
-
-}  // namespace
-
-int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
-                                   const GatherOptions& options) {
-#if defined(TCONV_TENSOR_MAPS)
-  const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
-  return plan.ok ? plan.copy_offset + plan.copy_elems : 0;
-#else
-  (void)p, (void)pass, (void)dtype, (void)split_tf32, (void)options;
-  return 0;
-#endif
-}
-
-cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const GatherOptions& options, const void* src,
-                       const void* weight, const void* bias, void* dst, float* workspace, cudaStream_t stream) {
-#if defined(TCONV_TENSOR_MAPS)
-  TmaGatherPlan plan = plan_tma_gather(p, pass, DType::kFloat32, false, options);
-  if (!plan.ok) return cudaErrorInvalidValue;
-  if (reinterpret_cast<uintptr_t>(workspace) % 1024 != 0) return cudaErrorMisalignedAddress;
+// Packs the weights in T's column blocks, copies the source to channels-last, encodes its map and launches T's kernel.
+template <class T>
+cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
+                           cudaStream_t stream) {
   GatherArgs& a = plan.args;
-  if (a.batch == 0) return cudaSuccess;
-  a.src = src;
-  a.dst = dst;
-  a.packed_weight = workspace;
-  a.bias = pass == GatherPass::kForward ? bias : nullptr;
   float* copy = workspace + plan.copy_offset;
-  using T = TmaGatherTile;
   if (plan.packed_elems > 0) {
     const unsigned int grid = unsigned(std::min<int64_t>(plan.packed_elems / (8 * T::kBlockN), 8192));
     tconv_igemm_pack_weight_kernel<float><<<std::max(grid, 1u), 256, 0, stream>>>(
@@ -353,7 +325,7 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   {
     const dim3 grid(unsigned((positions + 31) / 32), unsigned((channels + 31) / 32), unsigned(a.batch));
     tconv_gather_tma_channels_last_kernel<<<grid, 256, 0, stream>>>(
-        static_cast<const float*>(src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2], a.src_stride[3],
+        static_cast<const float*>(a.src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2], a.src_stride[3],
         a.src_stride[4], channels, plan.c_pitch, a.src_size[0], a.src_size[1], a.src_size[2], positions);
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
@@ -383,14 +355,47 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   if (encoded != CUDA_SUCCESS) return cudaErrorInvalidValue;
   const int64_t blocks = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2] * a.phases[0] *
                          a.phases[1] * a.phases[2] * plan.n_tiles;
-  if (blocks == 0) return cudaSuccess;
   const int taps = max_phase_taps(a);
   const size_t smem = size_t(T::kStages) * T::kStageBytes + 1024 + size_t(taps) * sizeof(int4);
-  auto kernel = tconv_igemm_gather_tma_kernel;
+  auto kernel = tconv_igemm_gather_tma_kernel<T>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
   return cudaGetLastError();
+}
+
+#endif  // TCONV_TENSOR_MAPS
+
+}  // namespace
+
+int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                                   const GatherOptions& options) {
+#if defined(TCONV_TENSOR_MAPS)
+  const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
+  return plan.ok ? plan.copy_offset + plan.copy_elems : 0;
+#else
+  (void)p, (void)pass, (void)dtype, (void)split_tf32, (void)options;
+  return 0;
+#endif
+}
+
+cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const GatherOptions& options, const void* src,
+                       const void* weight, const void* bias, void* dst, float* workspace, cudaStream_t stream) {
+#if defined(TCONV_TENSOR_MAPS)
+  TmaGatherPlan plan = plan_tma_gather(p, pass, DType::kFloat32, false, options);
+  if (!plan.ok) return cudaErrorInvalidValue;
+  // The bulk copies of the packed weights and the tensor map's base need 16-byte addresses (the caching allocator
+  // gives more).
+  if (reinterpret_cast<uintptr_t>(workspace) % 16 != 0) return cudaErrorMisalignedAddress;
+  GatherArgs& a = plan.args;
+  if (a.batch == 0) return cudaSuccess;
+  a.src = src;
+  a.dst = dst;
+  a.packed_weight = workspace;
+  a.bias = pass == GatherPass::kForward ? bias : nullptr;
+  return plan.block_n == TmaGatherWideTile::kBlockN
+             ? run_tma_gather<TmaGatherWideTile>(p, plan, weight, workspace, stream)
+             : run_tma_gather<TmaGatherTile>(p, plan, weight, workspace, stream);
 #else
   (void)p, (void)pass, (void)options, (void)src, (void)weight, (void)bias, (void)dst, (void)workspace, (void)stream;
   return cudaErrorNotSupported;

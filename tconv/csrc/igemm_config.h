@@ -183,6 +183,36 @@ using WideShallowGatherTile16 = GatherGemmTile<64, 2, false, 4, 3, kShallowGathe
 using WgmmaWideShallowGatherTile16 = GatherGemmTile<64, 2, true, 4, 3, kShallowGatherBlockK>;
 constexpr int kGatherBlockK = 32;  // every tile but the shallow ones: the packed weights' rows are padded to it
 
+// The TMA gather (conv_transpose_igemm_tma.cu): 128 positions x 128 columns x 32 channels per stage, A one TMA box of
+// the source's channels-last TF32 copy (128-byte rows, 128-byte swizzle), B the 128-column wgmma tile's packed slice by
+// one bulk copy, both read by wgmma from shared memory; two MMA warpgroups and one producer thread, 6 stages of 32 KB,
+// one block per SM.
+template <int kBlockNArg, int kStagesArg>
+struct TmaGatherTileOf {
+  static constexpr int kBlockM = 128, kBlockN = kBlockNArg, kBlockK = 32;
+  static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;  // two MMA warpgroups, one producer
+  static constexpr int kStages = kStagesArg;
+  static constexpr int kStageAFloats = kBlockM * kBlockK, kStageBFloats = kBlockK * kBlockN;
+  static constexpr int kStageFloats = kStageAFloats + kStageBFloats;
+  static constexpr unsigned kStageBytes = kStageFloats * 4;
+  static constexpr int kLdC = kBlockM + 4;  // the epilogue's staged tile [N][M + 4]
+  static_assert(kBlockN * kLdC <= kStages * kStageFloats, "the staged tile fits in the pipeline buffers");
+  static_assert(kStages * kStageBytes + 1024 + 512 * 16 <= 227 * 1024, "the ring, alignment slack and taps fit");
+  static_assert(kBlockK * 4 == 128, "an A row is one 128-byte swizzle row");
+  static_assert(kBlockK == kGatherBlockK, "the packed weights' chunks");
+};
+using TmaGatherTile = TmaGatherTileOf<128, 6>;
+// 256 columns where the call has them: each A box feeds twice the MMAs (half the A bytes and the per-stage handoffs
+// per MMA); 4 stages of 48 KB. Not measured yet.
+using TmaGatherWideTile = TmaGatherTileOf<256, 4>;
+// "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
+// source once, which only a long K repays, and short K loops pay the ring's fill and the epilogue per few stages.
+// Run 324 (H100, TF32, tconv's autotune: each form timed once per signature in one process, ms, TMA / the gather's
+// best cp.async form): DCGAN forward (K 4 x 512) 0.342 / 0.419, grad_input (16 x 256) 0.328 / 0.503; U-Net forward
+// (1 x 256) 0.386 / 0.359 (the W fold), grad_input (8 x 128) 0.404 / 0.306; VAE forward (1 x 256) 0.856 / 0.715,
+// grad_input (4 x 128) 0.837 / 0.587.
+constexpr int kTmaGatherMinK = 2048;
+
 }  // namespace tconv
 
 namespace tconv {
