@@ -1,0 +1,79 @@
+"""How long the host takes to issue one forward+backward of a problem's model, against how long the GPU takes to run
+it: when the host takes longer, a timed loop without synchronisation (tconv bench, quick_timing.py) measures the host,
+not the kernels. A development tool: it prints, per model (the solution's ModelNew and the original Model),
+  - host ms per fwd+bwd: perf_counter over `--iters` back-to-back calls issued behind a long GPU sleep (so the launch
+    queue never makes the host wait), divided by the count;
+  - GPU ms per fwd+bwd: CUDA events around the same calls with the host far ahead;
+and, with --cprofile N, the top N functions of a cProfile of the host side.
+
+    python3 scripts/host_overhead.py real_dcgan_up --precision tf32 --iters 20 --cprofile 25
+"""
+import argparse
+import cProfile
+import io
+import pstats
+import time
+
+import torch
+
+from dev_common import build_model, clear_grads
+from tconv.harness.precision import precision_mode
+from tconv.harness.tensors import backward_all, make_leaves, tensor_list
+
+
+def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int) -> None:
+    model, inputs = build_model(stem, precision, which)
+    with precision_mode(precision):
+        leaves = make_leaves(inputs)
+        grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
+
+        def step():
+            clear_grads(model, leaves)
+            backward_all(tensor_list(model(*leaves)), grads)
+
+        for _ in range(3):
+            step()
+        torch.cuda.synchronize()
+        torch.cuda._sleep(int(2e9))  # ~1 s of GPU time ahead of the calls: the host never waits on the queue
+        begin = time.perf_counter()
+        for _ in range(iters):
+            step()
+        host_ms = (time.perf_counter() - begin) * 1e3 / iters
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(int(2e9))
+        start.record()
+        for _ in range(iters):
+            step()
+        end.record()
+        torch.cuda.synchronize()
+        gpu_ms = start.elapsed_time(end) / iters
+        print(f"{stem} {precision} {which}: host {host_ms:.3f} ms per fwd+bwd, GPU {gpu_ms:.3f} ms", flush=True)
+        if cprofile_top:
+            torch.cuda._sleep(int(2e9))
+            profiler = cProfile.Profile()
+            profiler.enable()
+            for _ in range(iters):
+                step()
+            profiler.disable()
+            torch.cuda.synchronize()
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(cprofile_top)
+            print(text.getvalue(), flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("problems", nargs="+")
+    parser.add_argument("--precision", default="tf32", choices=["tf32", "fp32", "fp16", "bf16"])
+    parser.add_argument("--iters", type=int, default=20)
+    parser.add_argument("--cprofile", type=int, default=0, help="print the top N host functions (0: none)")
+    args = parser.parse_args(argv)
+    for stem in args.problems:
+        for which in ("new", "original"):
+            measure(stem, args.precision, which, args.iters, args.cprofile if which == "new" else 0)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
