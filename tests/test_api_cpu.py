@@ -183,6 +183,43 @@ def test_torch_compile_traces_without_graph_breaks():
 
 
 @needs_library
+def test_plain_eager_calls_skip_the_library_dispatch():
+    """Plain eager calls run the autograd.Function (the same implementations, less host time: _plain_eager_call);
+    meta tensors, FakeTensor, Python dispatch modes and tracing keep the registered op and its fake kernel."""
+    mod = tconv.ConvTranspose2d(4, 6, 3, stride=2, padding=1, groups=2)
+    x = torch.rand(2, 4, 5, 6, requires_grad=True)
+    out = mod(x)
+    assert type(out.grad_fn).__name__.startswith("_ConvTransposeFunction"), type(out.grad_fn).__name__
+    torch.testing.assert_close(out, torch.nn.functional.conv_transpose2d(x, mod.weight, mod.bias, 2, 1, groups=2))
+    out.sum().backward()
+    assert x.grad is not None and mod.weight.grad is not None and mod.bias.grad is not None
+
+    meta = tconv.conv_transpose2d(torch.empty(2, 4, 5, 6, device="meta"), torch.empty(4, 3, 3, 3, device="meta"),
+                                  None, 2, 1, groups=2)
+    assert meta.device.type == "meta" and meta.shape == out.shape
+
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        fake = tconv.conv_transpose2d(torch.empty(2, 4, 5, 6), torch.empty(4, 3, 3, 3), None, 2, 1, groups=2)
+    assert fake.shape == out.shape
+
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class RecordOps(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    with RecordOps() as mode:
+        tconv.conv_transpose2d(x.detach(), mod.weight.detach(), None, 2, 1, groups=2)
+    assert any("tconv.conv_transpose" in op for op in mode.ops), mode.ops
+
+
+@needs_library
 @pytest.mark.parametrize("dims", [1, 2, 3])
 def test_opcheck_cpu(dims):
     from torch.library import opcheck
