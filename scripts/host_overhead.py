@@ -4,9 +4,11 @@ not the kernels. A development tool: it prints, per model (the solution's ModelN
   - host ms per fwd+bwd: perf_counter over `--iters` back-to-back calls issued behind a long GPU sleep (so the launch
     queue never makes the host wait), divided by the count;
   - GPU ms per fwd+bwd: CUDA events around the same calls with the host far ahead;
-and, with --cprofile N, the top N functions of a cProfile of the host side.
+and, with --cprofile N, the top N functions of a cProfile of the host side; with --entry-points, the host time of each
+call into the C++ extension (its entry points timed by wrappers on the loaded module: planning, allocation and
+launches, not the kernels).
 
-    python3 scripts/host_overhead.py real_dcgan_up --precision tf32 --iters 20 --cprofile 25
+    python3 scripts/host_overhead.py real_dcgan_up --precision tf32 --iters 20 --cprofile 25 --entry-points
 """
 import argparse
 import cProfile
@@ -21,7 +23,40 @@ from tconv.harness.precision import precision_mode
 from tconv.harness.tensors import backward_all, make_leaves, tensor_list
 
 
-def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int) -> None:
+class EntryPointTimer:
+    """Wraps every callable of the loaded extension with a perf_counter timer (host time per call)."""
+
+    def __init__(self, module):
+        self.module, self.saved, self.totals = module, {}, {}
+        for name in dir(module):
+            fn = getattr(module, name)
+            if name.startswith("_") or not callable(fn):
+                continue
+            self.saved[name] = fn
+            setattr(module, name, self._wrap(name, fn))
+
+    def _wrap(self, name, fn):
+        def timed(*args, **kwargs):
+            begin = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                total = self.totals.setdefault(name, [0.0, 0])
+                total[0] += time.perf_counter() - begin
+                total[1] += 1
+        return timed
+
+    def restore(self):
+        for name, fn in self.saved.items():
+            setattr(self.module, name, fn)
+
+    def report(self, iters: int) -> str:
+        rows = sorted(self.totals.items(), key=lambda item: -item[1][0])
+        return "\n".join(f"  {name:34s} {1e3 * seconds / iters:8.3f} ms per fwd+bwd ({count // iters} calls)"
+                         for name, (seconds, count) in rows)
+
+
+def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int, entry_points: bool = False) -> None:
     model, inputs = build_model(stem, precision, which)
     with precision_mode(precision):
         leaves = make_leaves(inputs)
@@ -60,6 +95,18 @@ def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int
             text = io.StringIO()
             pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(cprofile_top)
             print(text.getvalue(), flush=True)
+        if entry_points:
+            import tconv
+            timer = EntryPointTimer(tconv._build.load())
+            torch.cuda._sleep(int(2e9))
+            try:
+                for _ in range(iters):
+                    step()
+            finally:
+                timer.restore()
+            torch.cuda.synchronize()
+            print(f"{stem} {precision} {which}: host time inside the extension's entry points\n{timer.report(iters)}",
+                  flush=True)
 
 
 def main(argv=None) -> int:
@@ -68,10 +115,12 @@ def main(argv=None) -> int:
     parser.add_argument("--precision", default="tf32", choices=["tf32", "fp32", "fp16", "bf16"])
     parser.add_argument("--iters", type=int, default=20)
     parser.add_argument("--cprofile", type=int, default=0, help="print the top N host functions (0: none)")
+    parser.add_argument("--entry-points", action="store_true", help="time each call into the C++ extension")
     args = parser.parse_args(argv)
     for stem in args.problems:
         for which in ("new", "original"):
-            measure(stem, args.precision, which, args.iters, args.cprofile if which == "new" else 0)
+            measure(stem, args.precision, which, args.iters, args.cprofile if which == "new" else 0,
+                    args.entry_points and which == "new")
     return 0
 
 
