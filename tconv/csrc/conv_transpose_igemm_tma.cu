@@ -198,7 +198,7 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 // (the tensor map's channel extent stops at C).
 __global__ void __launch_bounds__(256) tconv_gather_tma_channels_last_kernel(
     const float* __restrict__ src, float* __restrict__ dst, int64_t s0, int64_t s1, int64_t s2, int64_t s3, int64_t s4,
-    int channels, int c_pitch, int size_d, int size_h, int size_w, int64_t positions) {
+    int channels, int c_pitch, int size_h, int size_w, int64_t positions) {
   __shared__ float tile[32][33];
   const int64_t p0 = int64_t(blockIdx.x) * 32;
   const int c0 = blockIdx.y * 32, n = blockIdx.z;
@@ -215,7 +215,6 @@ __global__ void __launch_bounds__(256) tconv_gather_tma_channels_last_kernel(
     const int64_t q = p0 + i;
     if (q < positions && c0 + tx < channels) dst[(n * positions + q) * c_pitch + c0 + tx] = tile[tx][i];
   }
-  (void)size_d;
 }
 
 // The plan of a call on the TMA gather, or ok = false.
@@ -326,7 +325,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
     const dim3 grid(unsigned((positions + 31) / 32), unsigned((channels + 31) / 32), unsigned(a.batch));
     tconv_gather_tma_channels_last_kernel<<<grid, 256, 0, stream>>>(
         static_cast<const float*>(a.src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2], a.src_stride[3],
-        a.src_stride[4], channels, plan.c_pitch, a.src_size[0], a.src_size[1], a.src_size[2], positions);
+        a.src_stride[4], channels, plan.c_pitch, a.src_size[1], a.src_size[2], positions);
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
   }
