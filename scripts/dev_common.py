@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tconv.harness.precision import compute_dtype  # noqa: E402
 from tconv.harness.problem import import_file  # noqa: E402
-from tconv.harness.tensors import to_device  # noqa: E402
+from tconv.harness.tensors import backward_all, make_leaves, tensor_list, to_device  # noqa: E402
 
 
 def build_model(stem: str, precision: str, which: str = "new"):
@@ -37,6 +37,18 @@ def clear_grads(model, leaves) -> None:
     for t in leaves:
         if isinstance(t, torch.Tensor):
             t.grad = None
+
+
+def fwd_bwd_step(model, inputs):
+    """One forward+backward of model on inputs with fixed random output grads, grads cleared first (call it under the
+    precision mode it is timed in: the grads' shapes come from one forward here)."""
+    leaves = make_leaves(inputs)
+    grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
+
+    def step():
+        clear_grads(model, leaves)
+        backward_all(tensor_list(model(*leaves)), grads)
+    return step
 
 
 def write_rows(path: Path, rows) -> None:

@@ -18,9 +18,8 @@ import time
 
 import torch
 
-from dev_common import build_model, clear_grads
+from dev_common import build_model, fwd_bwd_step
 from tconv.harness.precision import precision_mode
-from tconv.harness.tensors import backward_all, make_leaves, tensor_list
 
 
 class EntryPointTimer:
@@ -59,12 +58,7 @@ class EntryPointTimer:
 def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int, entry_points: bool = False) -> None:
     model, inputs = build_model(stem, precision, which)
     with precision_mode(precision):
-        leaves = make_leaves(inputs)
-        grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
-
-        def step():
-            clear_grads(model, leaves)
-            backward_all(tensor_list(model(*leaves)), grads)
+        step = fwd_bwd_step(model, inputs)
 
         for _ in range(3):
             step()

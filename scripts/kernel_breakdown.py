@@ -15,20 +15,14 @@ from pathlib import Path
 
 import torch
 
-from dev_common import build_model, clear_grads, write_rows
+from dev_common import build_model, fwd_bwd_step, write_rows
 from tconv.harness.precision import precision_mode
-from tconv.harness.tensors import backward_all, make_leaves, tensor_list
 
 
 def kernel_times(stem: str, precision: str, iters: int, which: str) -> dict:
     model, inputs = build_model(stem, precision, which)
     with precision_mode(precision):
-        leaves = make_leaves(inputs)
-        grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
-
-        def step():
-            clear_grads(model, leaves)
-            backward_all(tensor_list(model(*leaves)), grads)
+        step = fwd_bwd_step(model, inputs)
 
         step()  # warm-up (JIT build, packing caches, cuDNN plans)
         torch.cuda.synchronize()
