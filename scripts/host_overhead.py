@@ -4,9 +4,11 @@ not the kernels. A development tool: it prints, per model (the solution's ModelN
   - host ms per fwd+bwd: perf_counter over `--iters` back-to-back calls issued behind a long GPU sleep (so the launch
     queue never makes the host wait), divided by the count;
   - GPU ms per fwd+bwd: CUDA events around the same calls with the host far ahead;
+  - host ms per no-grad forward, measured like the first;
 and, with --cprofile N, the top N functions of a cProfile of the host side; with --entry-points, the host time of each
 call into the C++ extension (its entry points timed by wrappers on the loaded module: planning, allocation and
-launches, not the kernels).
+launches, not the kernels); with --noop-extension, tconv's model runs with every entry point replaced by a no-op (no
+build needed, no kernels, wrong results): the host time of everything but the extension (Python, autograd, allocation).
 
     python3 scripts/host_overhead.py real_dcgan_up --precision tf32 --iters 20 --cprofile 25 --entry-points
 """
@@ -55,6 +57,19 @@ class EntryPointTimer:
                          for name, (seconds, count) in rows)
 
 
+class NoOpExtension:
+    """Stands in for the loaded extension: every entry point returns None, the one query False."""
+
+    def __getattr__(self, name):
+        return (lambda *args: False) if name.endswith("_possible") else (lambda *args: None)
+
+
+def install_noop_extension() -> None:
+    import tconv._build
+    stub = NoOpExtension()
+    tconv._build.load = lambda: stub
+
+
 def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int, entry_points: bool = False) -> None:
     model, inputs = build_model(stem, precision, which)
     with precision_mode(precision):
@@ -77,7 +92,15 @@ def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int
         end.record()
         torch.cuda.synchronize()
         gpu_ms = start.elapsed_time(end) / iters
-        print(f"{stem} {precision} {which}: host {host_ms:.3f} ms per fwd+bwd, GPU {gpu_ms:.3f} ms", flush=True)
+        torch.cuda._sleep(int(2e9))
+        begin = time.perf_counter()
+        with torch.no_grad():
+            for _ in range(iters):
+                model(*inputs)
+        forward_host_ms = (time.perf_counter() - begin) * 1e3 / iters
+        torch.cuda.synchronize()
+        print(f"{stem} {precision} {which}: host {host_ms:.3f} ms per fwd+bwd, GPU {gpu_ms:.3f} ms; "
+              f"host {forward_host_ms:.3f} ms per no-grad forward", flush=True)
         if cprofile_top:
             torch.cuda._sleep(int(2e9))
             profiler = cProfile.Profile()
@@ -110,7 +133,11 @@ def main(argv=None) -> int:
     parser.add_argument("--iters", type=int, default=20)
     parser.add_argument("--cprofile", type=int, default=0, help="print the top N host functions (0: none)")
     parser.add_argument("--entry-points", action="store_true", help="time each call into the C++ extension")
+    parser.add_argument("--noop-extension", action="store_true",
+                        help="replace the extension's entry points by no-ops (host time of everything else)")
     args = parser.parse_args(argv)
+    if args.noop_extension:
+        install_noop_extension()
     for stem in args.problems:
         for which in ("new", "original"):
             measure(stem, args.precision, which, args.iters, args.cprofile if which == "new" else 0,

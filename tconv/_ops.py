@@ -107,9 +107,14 @@ def _pad3(values: Sequence[int], fill: int) -> List[int]:
 
 
 def _as_5d(t: torch.Tensor) -> torch.Tensor:
-    """[N, C, *spatial] viewed as [N, C, D, H, W] (leading spatial dims of size 1; no copy)."""
-    while t.dim() < 5:
-        t = t.unsqueeze(2)
+    """[N, C, *spatial] viewed as [N, C, D, H, W] (leading spatial dims of size 1; no copy). unsqueeze, not one
+    view(shape): parsing a shape costs more host time than the second unsqueeze of a 1D call (~2.3 against ~0.9 us a
+    call on the CI machine's CPU)."""
+    dims = t.dim()
+    if dims == 4:
+        return t.unsqueeze(2)
+    if dims == 3:
+        return t.unsqueeze(2).unsqueeze(2)
     return t
 
 
@@ -130,31 +135,48 @@ def _conv_flops(input_shape, weight_shape) -> float:
     return flops
 
 
-def _run(op, launch, result, key_tensors, key_args, flops, phase_split_possible=False, fold_possible=False):
+def _run(op, launch, result, key_tensors, key_args, tf32, flops_shapes, phase_split_possible=False,
+         fold_possible=False):
     """Runs a pass: a forced algorithm as given; otherwise the heuristic, or with tconv's autotune on the
-    cached/tuned winner (tconv/_autotune.py)."""
+    cached/tuned winner (tconv/_autotune.py). flops_shapes: the (input, weight) shapes the FLOP count comes from
+    (counted only for the autotune's candidates)."""
     if algorithm != "auto" or not _autotune.autotune_enabled():
         launch(algorithm)
         return
-    tf32 = conv_tf32_allowed()
     exact = result.dtype == torch.float64 or (result.dtype == torch.float32 and not tf32)
     key = _autotune.signature(op, key_tensors, *key_args, tf32)
+    flops = _conv_flops(*flops_shapes)
     _autotune.run(op, key, _autotune.candidates_for(op, flops, phase_split_possible, fold_possible), launch, result,
                   exact, torch.cuda.is_current_stream_capturing())
+
+
+def _pads(stride, padding, dilation):
+    """stride, padding and dilation as 3-entry tuples (leading D/H entries 1, 0, 1), made once per argument set."""
+    key = (tuple(stride), tuple(padding), tuple(dilation))
+    pads = _PADS.get(key)
+    if pads is None:
+        pads = _PADS[key] = (tuple(_pad3(stride, 1)), tuple(_pad3(padding, 0)), tuple(_pad3(dilation, 1)))
+        if len(_PADS) > 1024:
+            _PADS.clear()
+            _PADS[key] = pads
+    return pads
+
+
+_PADS = {}
 
 
 def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups):
     _check_cuda_dtype(input, "conv_transpose")
     shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
     out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
-    args5 = (_as_5d(input), _as_5d(weight), bias, _as_5d(out), _pad3(stride, 1), _pad3(padding, 0),
-             _pad3(dilation, 1), groups)
+    tf32 = conv_tf32_allowed()
+    args5 = (_as_5d(input), _as_5d(weight), bias, _as_5d(out)) + _pads(stride, padding, dilation) + (groups, tf32)
 
     def launch(name):
-        _build.load().forward_out(*args5, conv_tf32_allowed(), _kernel_algorithm(name))
+        _build.load().forward_out(*args5, _kernel_algorithm(name))
 
-    _run("forward", launch, out, (input, weight, bias, out), (stride, padding, dilation, groups),
-         _conv_flops(input.shape, weight.shape), fold_possible=int(stride[-1]) > 1)
+    _run("forward", launch, out, (input, weight, bias, out), (stride, padding, dilation, groups), tf32,
+         (input.shape, weight.shape), fold_possible=int(stride[-1]) > 1)
     return out
 
 
@@ -163,14 +185,15 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
     grad_input = torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
                              memory_format=_args.memory_format_of(grad_output))
     grad_output5, weight5, grad_input5 = _as_5d(grad_output), _as_5d(weight), _as_5d(grad_input)
-    stride3, padding3, dilation3 = _pad3(stride, 1), _pad3(padding, 0), _pad3(dilation, 1)
+    stride3, padding3, dilation3 = _pads(stride, padding, dilation)
     split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3, dilation3)
+    tf32 = conv_tf32_allowed()
 
     def launch(name):
         calls = [(grad_input5, grad_output5, weight5, stride3, padding3, dilation3, False)]
         # Where "auto" runs the whole call on the strip kernel, the split would only hide it.
         strip = name == "auto" and split is not None and _build.load().grad_input_strip_possible(
-            grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups, conv_tf32_allowed())
+            grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups, tf32)
         take_split = name == "igemm_phase_split" or (name == "auto" and not strip and _phase_split.auto_prefers(
             split, grad_output5.shape, weight5.shape, groups, grad_output.dtype))
         if take_split and split is not None and grad_input.numel() > 0:
@@ -179,24 +202,25 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
             kernel_algorithm = _kernel_algorithm(name)
             if window and kernel_algorithm in ("auto", "igemm"):
                 kernel_algorithm = "igemm_window"
-            _build.load().grad_input_out(go, w, gi, s, p, d, groups, conv_tf32_allowed(), kernel_algorithm)
+            _build.load().grad_input_out(go, w, gi, s, p, d, groups, tf32, kernel_algorithm)
 
     _run("grad_input", launch, grad_input, (grad_output, weight, grad_input), (stride, padding, dilation, groups),
-         _conv_flops(input_size, weight.shape), phase_split_possible=split is not None)
+         tf32, (input_size, weight.shape), phase_split_possible=split is not None)
     return grad_input
 
 
 def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, padding, dilation, groups):
     _check_cuda_dtype(grad_output, "conv_transpose_grad_weight")
     grad_weight = torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
-    args5 = (_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight), _pad3(stride, 1), _pad3(padding, 0),
-             _pad3(dilation, 1), groups)
+    tf32 = conv_tf32_allowed()
+    args5 = (_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight)) + _pads(stride, padding, dilation) + (
+        groups, tf32)
 
     def launch(name):
-        _build.load().grad_weight_out(*args5, conv_tf32_allowed(), _kernel_algorithm(name))
+        _build.load().grad_weight_out(*args5, _kernel_algorithm(name))
 
     _run("grad_weight", launch, grad_weight, (grad_output, input, grad_weight), (stride, padding, dilation, groups),
-         _conv_flops(input.shape, weight_size), fold_possible=int(stride[-1]) > 1)
+         tf32, (input.shape, weight_size), fold_possible=int(stride[-1]) > 1)
     return grad_weight
 
 
@@ -305,25 +329,25 @@ def _plain_eager_call(*tensors) -> bool:
     figure is not measured yet. Only plain tensors outside any tracing, transform or mode: torch.compile / export,
     FakeTensor and other subclasses, functorch transforms and Python dispatch or function modes keep the registered
     op (and its fake kernel)."""
-    compiler = getattr(torch, "compiler", None)
-    if compiler is not None and getattr(compiler, "is_compiling", lambda: False)():
+    if _is_compiling() or _is_tracing() or _functorch_transforms_active() or _torch_function_mode_enabled():
         return False
     for t in tensors:  # nn.Parameter is a plain tensor here (its torch function handling is disabled)
-        if t is not None and (type(t) is not torch.Tensor and type(t) is not torch.nn.Parameter or
-                              t.device.type not in ("cuda", "cpu")):  # meta tensors take the fake kernel
-            return False
-    if torch.jit.is_tracing():  # the trace records the registered op
-        return False
-    c = torch._C
-    if getattr(c, "_are_functorch_transforms_active", lambda: False)():
-        return False
-    if getattr(c, "_is_torch_function_mode_enabled", lambda: False)():
-        return False
-    try:
-        from torch.utils._python_dispatch import _get_current_dispatch_mode
-    except ImportError:  # pragma: no cover - every torch that has torch.library's register_autograd has it
-        return False
-    return _get_current_dispatch_mode() is None
+        if t is not None and (type(t) not in _PLAIN_TENSOR_TYPES or not (t.is_cuda or t.is_cpu)):
+            return False  # meta tensors take the fake kernel
+    return _current_dispatch_mode() is None
+
+
+# The state _plain_eager_call reads, looked up once (it runs on every call; run 330's cProfile had it at ~10 us).
+_PLAIN_TENSOR_TYPES = (torch.Tensor, torch.nn.Parameter)
+_is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: False)
+_is_tracing = torch.jit.is_tracing  # the trace records the registered op
+_functorch_transforms_active = getattr(torch._C, "_are_functorch_transforms_active", lambda: False)
+_torch_function_mode_enabled = getattr(torch._C, "_is_torch_function_mode_enabled", lambda: False)
+try:
+    from torch.utils._python_dispatch import _get_current_dispatch_mode as _current_dispatch_mode
+except ImportError:  # pragma: no cover - every torch that has torch.library's register_autograd has it
+    def _current_dispatch_mode():
+        return True  # unknown: keep the registered op
 
 
 if USE_TORCH_LIBRARY:

@@ -55,6 +55,46 @@ def test_bad_arguments_raise_like_torch(name, args, kwargs, compare_message):
         assert str(tconv_err.value).splitlines()[0] == str(torch_err.value).splitlines()[0]
 
 
+@pytest.mark.parametrize("name,args,kwargs,compare_message", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
+def test_bad_arguments_raise_after_a_validated_call_of_the_same_shapes(name, args, kwargs, compare_message):
+    """The checks' cache (_args._VALIDATED) stores passing calls only: a good call first must not let a bad one
+    through, and stride=True must not pass as the cached stride=1."""
+    good = tconv.conv_transpose2d(X, W, torch.rand(3))
+    assert good.shape == F.conv_transpose2d(X, W, torch.rand(3)).shape
+    with pytest.raises(Exception) as torch_err:
+        F.conv_transpose2d(*args, **kwargs)
+    with pytest.raises(Exception) as tconv_err:
+        tconv.conv_transpose2d(*args, **kwargs)
+    assert type(tconv_err.value) is type(torch_err.value), (torch_err.value, tconv_err.value)
+
+
+def test_validated_calls_are_cached_by_everything_the_checks_read():
+    _args._VALIDATED.clear()
+    tconv.conv_transpose2d(X, W, stride=1)
+    assert len(_args._VALIDATED) == 1
+    tconv.conv_transpose2d(X.clone(), W.clone(), stride=1)  # same metadata: the same entry
+    assert len(_args._VALIDATED) == 1
+    with pytest.raises(TypeError):
+        tconv.conv_transpose2d(X, W, stride=True)
+    with pytest.raises(TypeError):
+        tconv.conv_transpose2d(X, W, groups=True)
+    tconv.conv_transpose2d(X, W, stride=[1])
+    tconv.conv_transpose2d(X.double(), W.double(), stride=1)
+    assert len(_args._VALIDATED) == 3
+    with pytest.raises(RuntimeError, match="same"):
+        tconv.conv_transpose2d(X, W.double())
+    assert len(_args._VALIDATED) == 3
+
+
+def test_as_5d_views_every_layout():
+    for t in (torch.rand(2, 3, 7), torch.rand(2, 3, 4, 5), torch.rand(2, 3, 4, 5).to(memory_format=torch.channels_last),
+              torch.rand(2, 3, 4, 5)[:, :, ::2, 1:], torch.rand(2, 3, 4, 5, 6), torch.rand(0, 3, 4)):
+        view = _ops._as_5d(t)
+        assert view.dim() == 5 and view.data_ptr() == t.data_ptr()
+        assert torch.equal(view.reshape(t.shape), t)
+        assert view.shape[:2] == t.shape[:2] and view.shape[5 - (t.dim() - 2):] == t.shape[2:]
+
+
 def test_zero_dilation_and_small_output_messages_are_clear():
     with pytest.raises(RuntimeError, match="dilation should be greater than zero"):
         tconv.conv_transpose2d(X, W, dilation=0)

@@ -186,8 +186,12 @@ def test_forced_algorithm_takes_precedence(monkeypatch):
     monkeypatch.setattr(_ops.torch.cuda, "is_current_stream_capturing", lambda: False)
     _autotune.set_autotune(True)
     with _ops.use_algorithm("igemm_mma"):
-        _ops._run("forward", launched.append, torch.zeros(3), (torch.zeros(3),), (1,), 1.0)
+        _ops._run("forward", launched.append, torch.zeros(3), (torch.zeros(3),), (1,), True, ((1, 1, 1), (1, 1, 1)))
     assert launched == ["igemm_mma"] and not _autotune.autotune_cache()
+
+
+# (input, weight) shapes whose FLOPs (2 x 10^12) rule out the direct kernel (_autotune.DIRECT_MAX_FLOPS).
+_SHAPES_OF_2E12_FLOPS = ((1, 1000, 1000, 1000), (1000, 1000, 1))
 
 
 def test_ops_run_tunes_through_the_cache(monkeypatch):
@@ -201,11 +205,11 @@ def test_ops_run_tunes_through_the_cache(monkeypatch):
     monkeypatch.setattr(_ops.torch.cuda, "is_current_stream_capturing", lambda: False)
     monkeypatch.setattr(_autotune, "cuda_median_ms", lambda fn, repeats=5: fn() or {"auto": 2.0}.get(launched[-1], 1.0))
     _autotune.set_autotune(True)
-    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), 1e12)
+    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), True, _SHAPES_OF_2E12_FLOPS)
     (key, tuning), = _autotune.autotune_cache().items()
     assert key[0] == "grad_weight" and tuning.winner != "auto" and "direct" not in launched
     launched.clear()
-    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), 1e12)
+    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), True, _SHAPES_OF_2E12_FLOPS)
     assert launched == [tuning.winner]
 
 

@@ -147,6 +147,17 @@ def test_plan_refusals_explain(shapes, why, monkeypatch):
     assert split is None and why in reason
 
 
+def test_plans_are_made_once_per_argument_set(monkeypatch):
+    shapes = ([1, 2, 1, 1, 16], [2, 2, 1, 1, 4], [1, 2, 1, 1, 8], [1, 1, 2], [0, 0, 1], [1, 1, 1])
+    _phase_split._PLANS.clear()
+    first = _phase_split.plan(*shapes)
+    assert first == _phase_split._plan(*shapes) and first[0] is not None
+    assert _phase_split.plan(*(tuple(v) for v in shapes)) is first  # lists and tuples: one entry
+    monkeypatch.setenv("TCONV_PHASE_SPLIT_EDGES", "0")  # the edges switch is part of the key
+    assert _phase_split.plan(*shapes) == _phase_split._plan(*shapes)
+    assert len(_phase_split._PLANS) == 2
+
+
 def test_edged_plan_needs_no_multiple_of_the_stride():
     # W_out 11 at stride 2 has no centred view; counted from -p (k4 p1: offsets 0..3, 2 x 2) it has an interior.
     split, _ = _phase_split.plan([1, 2, 1, 1, 11], [2, 2, 1, 1, 4], [1, 2, 1, 1, 5], [1, 1, 2], [1, 1, 1], [1, 1, 1])

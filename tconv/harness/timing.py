@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 import torch
 
@@ -68,8 +68,12 @@ def time_cuda(
     warmup: int,
     before_each: Optional[Callable[[], None]] = None,
     flush_l2: bool = True,
+    trace: Optional[List[Tuple[float, float]]] = None,
 ) -> TimingStats:
-    """Median/p20/p80 milliseconds of `run` on the current CUDA device, one event pair per run."""
+    """Median/p20/p80 milliseconds of `run` on the current CUDA device, one event pair per run. trace, where given,
+    gets (host ms, GPU ms) per timed run in order: the host's time to issue the run (before_each, flush, events and
+    the call) beside its events' time. Where the first approaches the second, the events time launch gaps
+    (scripts/bench_host_trace.py)."""
     if runs < 1:
         raise ValueError("runs must be at least 1")
     flush = _L2Flusher(torch.device("cuda", torch.cuda.current_device())) if flush_l2 else None
@@ -79,8 +83,10 @@ def time_cuda(
         run()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
+    host_ms = []
     torch.cuda.synchronize()
     for start, end in zip(starts, ends):
+        begin = time.perf_counter()
         if before_each is not None:
             before_each()
         if flush is not None:
@@ -88,8 +94,12 @@ def time_cuda(
         start.record()
         run()
         end.record()
+        host_ms.append((time.perf_counter() - begin) * 1e3)
     torch.cuda.synchronize()
-    return TimingStats.from_samples([start.elapsed_time(end) for start, end in zip(starts, ends)])
+    gpu_ms = [start.elapsed_time(end) for start, end in zip(starts, ends)]
+    if trace is not None:
+        trace.extend(zip(host_ms, gpu_ms))
+    return TimingStats.from_samples(gpu_ms)
 
 
 def time_cpu(
