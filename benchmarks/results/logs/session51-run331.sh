@@ -24,7 +24,8 @@ for stem in real_dcgan_up real_dcgan_up real_unet3d_up; do
 done
 rm -f "$OUT"/bench/*.png
 echo "bench after $(( $(date +%s) - start )) s"
-timeout 150 python3 -m pytest -q -rfE --maxfail=20 -p no:cacheprovider tests/test_conv_transpose_gpu.py \
-  -k "tf32 and igemm" tests/test_fused_gpu.py tests/test_gather_tma_gpu.py tests/test_optimize_gpu.py 2>&1 \
-  | tee "$OUT/pytest.log" | tail -4
+timeout 100 python3 -m pytest -q -rfE --maxfail=20 -p no:cacheprovider tests/test_conv_transpose_gpu.py \
+  -k "tf32 and igemm" 2>&1 | tee "$OUT/pytest.log" | tail -2
+timeout 120 python3 -m pytest -q -rfE --maxfail=20 -p no:cacheprovider tests/test_fused_gpu.py \
+  tests/test_gather_tma_gpu.py tests/test_optimize_gpu.py 2>&1 | tee -a "$OUT/pytest.log" | tail -2
 echo "total $(( $(date +%s) - start )) s"
