@@ -58,6 +58,17 @@ _VALIDATED = {}
 _VALIDATED_LIMIT = 1024
 
 
+def _compiling_test():
+    """torch.compiler.is_compiling (torch >= 2.3), else torch._dynamo's (2.0-2.2), else none (1.13: no compiler)."""
+    test = getattr(getattr(torch, "compiler", None), "is_compiling", None)
+    if test is None and hasattr(torch, "compile"):
+        test = getattr(getattr(torch, "_dynamo", None), "is_compiling", None)
+    return test or (lambda: False)
+
+
+_is_compiling = _compiling_test()
+
+
 def _plain_int_key(value):
     """`value` as a hashable key part when it is an int or a tuple/list of ints (bools and SymInts excluded: True
     hashes like 1 and must still raise); None otherwise (the call is not cached)."""
@@ -78,7 +89,9 @@ def check_conv_transpose_args(input: torch.Tensor, weight: torch.Tensor, bias: O
     params = (_plain_int_key(stride), _plain_int_key(padding), _plain_int_key(output_padding),
               _plain_int_key(dilation), _plain_int_key(groups))
     key = None
-    if None not in params:
+    # Never under torch.compile: a traced lookup would guard the compiled frame on the dict, and every new eager
+    # argument set would then recompile it (tests/test_api_cpu.py). The checks cost nothing at run time there.
+    if None not in params and not _is_compiling():
         key = (dims, op_name, _metadata_key(input), _metadata_key(weight), _metadata_key(bias)) + params
         try:
             cached = _VALIDATED.get(key)

@@ -339,7 +339,7 @@ def _plain_eager_call(*tensors) -> bool:
 
 # The state _plain_eager_call reads, looked up once (it runs on every call; run 330's cProfile had it at ~10 us).
 _PLAIN_TENSOR_TYPES = (torch.Tensor, torch.nn.Parameter)
-_is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: False)
+_is_compiling = _args._is_compiling
 _is_tracing = torch.jit.is_tracing  # the trace records the registered op
 _functorch_transforms_active = getattr(torch._C, "_are_functorch_transforms_active", lambda: False)
 _torch_function_mode_enabled = getattr(torch._C, "_is_torch_function_mode_enabled", lambda: False)

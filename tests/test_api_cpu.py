@@ -222,6 +222,21 @@ def test_torch_compile_traces_without_graph_breaks():
     assert x.grad is not None and mod.weight.grad is not None
 
 
+def test_eager_calls_between_compiled_calls_cause_no_recompile():
+    """The argument checks' cache is a global dict: traced by dynamo, its changes would fail the compiled frame's
+    guards (a recompile after every new eager shape, then eager fallback at the recompile limit)."""
+    counter = pytest.importorskip("torch._dynamo.testing").CompileCounter()
+    mod = tconv.ConvTranspose2d(4, 6, 3, stride=2, padding=1)
+    compiled = torch.compile(mod, backend=counter)
+    x = torch.rand(2, 4, 5, 6)
+    compiled(x)
+    compiled(x)
+    for size in (3, 4, 7):  # new argument sets through the eager path
+        tconv.conv_transpose2d(torch.rand(1, 4, size, size), mod.weight, stride=2)
+    torch.testing.assert_close(compiled(x), mod(x))
+    assert counter.frame_count == 1
+
+
 @needs_library
 def test_plain_eager_calls_skip_the_library_dispatch():
     """Plain eager calls run the autograd.Function (the same implementations, less host time: _plain_eager_call);
