@@ -231,6 +231,25 @@ def conv_transpose_grad_bias_cuda(grad_output):
     return grad_bias
 
 
+# Shapes only: the fake kernels (torch.library) and the meta-device implementations (the autograd.Function path).
+def conv_transpose_meta(input, weight, bias, stride, padding, output_padding, dilation, groups):
+    shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
+    return torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
+
+
+def conv_transpose_grad_input_meta(grad_output, weight, input_size, stride, padding, dilation, groups):
+    return torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
+                       memory_format=_args.memory_format_of(grad_output))
+
+
+def conv_transpose_grad_weight_meta(grad_output, input, weight_size, stride, padding, dilation, groups):
+    return torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
+
+
+def conv_transpose_grad_bias_meta(grad_output):
+    return grad_output.new_empty([grad_output.shape[1]])
+
+
 _TORCH_CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 _TORCH_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 
@@ -270,6 +289,9 @@ def conv_transpose_grad_bias_cpu(grad_output):
         return grad_output.sum(dim=[0] + list(range(2, grad_output.dim())))
 
 
+_IMPLS = {name: (globals()[name + "_cuda"], globals()[name + "_cpu"], globals()[name + "_meta"]) for name in OPS}
+
+
 # ---------------------------------------------------------------------------------------------
 # Autograd, written once for both registration paths.
 # ---------------------------------------------------------------------------------------------
@@ -279,9 +301,9 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
     grad_input_op, grad_weight_op, grad_bias_op = conv_transpose_grad_input, conv_transpose_grad_weight, \
         conv_transpose_grad_bias
     if direct:
-        grad_input_op = _by_device(conv_transpose_grad_input_cuda, conv_transpose_grad_input_cpu, grad)
-        grad_weight_op = _by_device(conv_transpose_grad_weight_cuda, conv_transpose_grad_weight_cpu, grad)
-        grad_bias_op = _by_device(conv_transpose_grad_bias_cuda, conv_transpose_grad_bias_cpu, grad)
+        grad_input_op = _impl_for("conv_transpose_grad_input", grad)
+        grad_weight_op = _impl_for("conv_transpose_grad_weight", grad)
+        grad_bias_op = _impl_for("conv_transpose_grad_bias", grad)
     grad_input = grad_weight = grad_bias = None
     if needs_input_grad[0]:
         grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
@@ -292,11 +314,19 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
     return grad_input, grad_weight, grad_bias
 
 
-def _by_device(cuda_impl, cpu_impl, t: torch.Tensor):
+def _impl_for(op: str, t: torch.Tensor):
+    """The implementation of one of OPS for t's device (the dispatcher's job where the op is not registered)."""
+    cuda_impl, cpu_impl, meta_impl = _IMPLS[op]
+    return _by_device(cuda_impl, cpu_impl, t, meta_impl)
+
+
+def _by_device(cuda_impl, cpu_impl, t: torch.Tensor, meta_impl=None):
     if t.is_cuda:
         return cuda_impl
     if t.device.type == "cpu":
         return cpu_impl
+    if t.device.type == "meta" and meta_impl is not None:
+        return meta_impl
     raise NotImplementedError(f"tconv: no implementation for device type {t.device.type!r} (CUDA and CPU only)")
 
 
@@ -308,7 +338,7 @@ class _ConvTransposeFunction(torch.autograd.Function):
         ctx.save_for_backward(input, weight)
         ctx.has_bias = bias is not None
         ctx.conv_args = (stride, padding, dilation, groups)
-        impl = _by_device(conv_transpose_cuda, conv_transpose_cpu, input)
+        impl = _impl_for("conv_transpose", input)
         return impl(input, weight, bias, stride, padding, output_padding, dilation, groups)
 
     @staticmethod
@@ -317,6 +347,17 @@ class _ConvTransposeFunction(torch.autograd.Function):
         grads = _backward(grad, input, weight, ctx.has_bias, ctx.needs_input_grad, *ctx.conv_args,
                           direct=_plain_eager_call(grad, input, weight))
         return grads + (None,) * 5
+
+
+def _eager_conv_transpose(input, weight, bias, stride, padding, output_padding, dilation, groups):
+    """The forward in eager mode: through the autograd.Function where a gradient will be needed, else the
+    implementation directly (inference, torch.no_grad): the Function's apply costs host time on every call and records
+    nothing there."""
+    if torch.is_grad_enabled() and (input.requires_grad or weight.requires_grad or
+                                    (bias is not None and bias.requires_grad)):
+        return _ConvTransposeFunction.apply(input, weight, bias, stride, padding, output_padding, dilation, groups)
+    impl = _impl_for("conv_transpose", input)
+    return impl(input, weight, bias, stride, padding, output_padding, dilation, groups)
 
 
 def _plain_eager_call(*tensors) -> bool:
@@ -365,23 +406,8 @@ if USE_TORCH_LIBRARY:
         _lib.impl(_name, globals()[_name + "_cuda"], "CUDA")
         _lib.impl(_name, globals()[_name + "_cpu"], "CPU")
 
-    @torch.library.register_fake("tconv::conv_transpose")
-    def _conv_transpose_fake(input, weight, bias, stride, padding, output_padding, dilation, groups):
-        shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
-        return torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
-
-    @torch.library.register_fake("tconv::conv_transpose_grad_input")
-    def _conv_transpose_grad_input_fake(grad_output, weight, input_size, stride, padding, dilation, groups):
-        return torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
-                           memory_format=_args.memory_format_of(grad_output))
-
-    @torch.library.register_fake("tconv::conv_transpose_grad_weight")
-    def _conv_transpose_grad_weight_fake(grad_output, input, weight_size, stride, padding, dilation, groups):
-        return torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
-
-    @torch.library.register_fake("tconv::conv_transpose_grad_bias")
-    def _conv_transpose_grad_bias_fake(grad_output):
-        return grad_output.new_empty([grad_output.shape[1]])
+    for _name in OPS:
+        torch.library.register_fake("tconv::" + _name)(globals()[_name + "_meta"])
 
     def _setup_context(ctx, inputs, output):
         input, weight, bias, stride, padding, output_padding, dilation, groups = inputs
@@ -400,7 +426,7 @@ if USE_TORCH_LIBRARY:
 
     def conv_transpose(input, weight, bias, stride, padding, output_padding, dilation, groups):
         if _plain_eager_call(input, weight, bias):
-            return _ConvTransposeFunction.apply(input, weight, bias, stride, padding, output_padding, dilation, groups)
+            return _eager_conv_transpose(input, weight, bias, stride, padding, output_padding, dilation, groups)
         return _conv_transpose_op(input, weight, bias, stride, padding, output_padding, dilation, groups)
 
     conv_transpose_grad_input = torch.ops.tconv.conv_transpose_grad_input.default
@@ -408,18 +434,18 @@ if USE_TORCH_LIBRARY:
     conv_transpose_grad_bias = torch.ops.tconv.conv_transpose_grad_bias.default
 else:
     def conv_transpose(input, weight, bias, stride, padding, output_padding, dilation, groups):
-        return _ConvTransposeFunction.apply(input, weight, bias, stride, padding, output_padding, dilation, groups)
+        return _eager_conv_transpose(input, weight, bias, stride, padding, output_padding, dilation, groups)
 
     def conv_transpose_grad_input(grad_output, weight, input_size, stride, padding, dilation, groups):
-        impl = _by_device(conv_transpose_grad_input_cuda, conv_transpose_grad_input_cpu, grad_output)
+        impl = _impl_for("conv_transpose_grad_input", grad_output)
         return impl(grad_output, weight, input_size, stride, padding, dilation, groups)
 
     def conv_transpose_grad_weight(grad_output, input, weight_size, stride, padding, dilation, groups):
-        impl = _by_device(conv_transpose_grad_weight_cuda, conv_transpose_grad_weight_cpu, grad_output)
+        impl = _impl_for("conv_transpose_grad_weight", grad_output)
         return impl(grad_output, input, weight_size, stride, padding, dilation, groups)
 
     def conv_transpose_grad_bias(grad_output):
-        return _by_device(conv_transpose_grad_bias_cuda, conv_transpose_grad_bias_cpu, grad_output)(grad_output)
+        return _impl_for("conv_transpose_grad_bias", grad_output)(grad_output)
 
 
 def registered_ops() -> List[str]:

@@ -150,7 +150,8 @@ _PLANS = {}
 
 
 def _plan(grad_output_shape: Sequence[int], weight_shape: Sequence[int], input_shape: Sequence[int],
-          stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> Tuple[Optional[PhaseSplitPlan], str]:
+          stride: Sequence[int], padding: Sequence[int],
+          dilation: Sequence[int]) -> Tuple[Optional[PhaseSplitPlan], str]:
     s, p, d = int(stride[2]), int(padding[2]), int(dilation[2])
     out_w, in_w = int(grad_output_shape[4]), int(input_shape[4])
     if s == 1:

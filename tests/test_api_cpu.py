@@ -249,6 +249,18 @@ def test_plain_eager_calls_skip_the_library_dispatch():
     out.sum().backward()
     assert x.grad is not None and mod.weight.grad is not None and mod.bias.grad is not None
 
+    # Where no gradient is needed the forward skips the Function too (_eager_conv_transpose): same values, no graph.
+    reference = torch.nn.functional.conv_transpose2d(x, mod.weight, mod.bias, 2, 1, groups=2)
+    with torch.no_grad():
+        plain = mod(x)
+    assert plain.grad_fn is None and not plain.requires_grad
+    torch.testing.assert_close(plain, reference)
+    detached = tconv.conv_transpose2d(x.detach(), mod.weight.detach(), mod.bias.detach(), 2, 1, groups=2)
+    assert detached.grad_fn is None
+    torch.testing.assert_close(detached, reference)
+    only_bias = tconv.conv_transpose2d(x.detach(), mod.weight.detach(), mod.bias, 2, 1, groups=2)
+    assert type(only_bias.grad_fn).__name__.startswith("_ConvTransposeFunction")
+
     meta = tconv.conv_transpose2d(torch.empty(2, 4, 5, 6, device="meta"), torch.empty(4, 3, 3, 3, device="meta"),
                                   None, 2, 1, groups=2)
     assert meta.device.type == "meta" and meta.shape == out.shape
@@ -301,6 +313,13 @@ def test_autograd_function_path_on_cpu():
         "w = torch.rand(4, 3, 3, 3, dtype=torch.float64, requires_grad=True)\n"
         "b = torch.rand(6, dtype=torch.float64, requires_grad=True)\n"
         "assert torch.autograd.gradcheck(lambda *a: tconv.conv_transpose2d(*a, stride=2, padding=1, groups=2), (x, w, b))\n"
+        "with torch.no_grad():\n"  # the forward without the Function (_eager_conv_transpose)
+        "    torch.testing.assert_close(tconv.conv_transpose2d(x, w, b, 2, 1, 1, 2), F.conv_transpose2d(x, w, b, 2, 1, 1, 2))\n"
+        "xm, wm = (torch.empty_like(t, device='meta', requires_grad=True) for t in (x, w))\n"  # meta tensors: shapes only
+        "ym = tconv.conv_transpose2d(xm, wm, None, 2, 1, 1, 2)\n"
+        "assert ym.device.type == 'meta' and ym.shape == F.conv_transpose2d(x, w, None, 2, 1, 1, 2).shape\n"
+        "ym.sum().backward()\n"
+        "assert xm.grad.shape == x.shape and wm.grad.shape == w.shape\n"
         "print('ok')\n")
     env = dict(os.environ, TCONV_DISABLE_TORCH_LIBRARY="1")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
