@@ -7,7 +7,10 @@ not the kernels. A development tool: it prints, per model (the solution's ModelN
   - host ms per no-grad forward, measured like the first;
 and, with --cprofile N, the top N functions of a cProfile of the host side; with --entry-points, the host time of each
 call into the C++ extension (its entry points timed by wrappers on the loaded module: planning, allocation and
-launches, not the kernels); with --noop-extension, tconv's model runs with every entry point replaced by a no-op (no
+launches, not the kernels); with --host-api N, the top N host-side events of a torch.profiler trace (CPU and CUDA
+activities) by self time per fwd+bwd: ATen calls, the CUDA runtime calls the profiler records (launches, attribute
+and occupancy queries, allocations), and each entry point as a record_function range (its self time: the C++ not
+spent in recorded calls); with --noop-extension, tconv's model runs with every entry point replaced by a no-op (no
 build needed, no kernels, wrong results): the host time of everything but the extension (Python, autograd, allocation).
 
     python3 scripts/host_overhead.py real_dcgan_up --precision tf32 --iters 20 --cprofile 25 --entry-points
@@ -70,7 +73,44 @@ def install_noop_extension() -> None:
     tconv._build.load = lambda: stub
 
 
-def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int, entry_points: bool = False) -> None:
+class EntryPointRanges(EntryPointTimer):
+    """Wraps every callable of the loaded extension in a torch.profiler record_function range of its name."""
+
+    def _wrap(self, name, fn):
+        def ranged(*args, **kwargs):
+            with torch.profiler.record_function(f"tconv_C.{name}"):
+                return fn(*args, **kwargs)
+        return ranged
+
+
+def host_api_table(step, iters: int, top: int, entry_ranges: bool) -> str:
+    """The top host-side events of `iters` steps under torch.profiler, by self CPU time, per step (entry_ranges: the
+    extension's entry points as ranges; tconv's model only)."""
+    import tconv
+    ranges = EntryPointRanges(tconv._build.load()) if entry_ranges else None
+    activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+    try:
+        torch.cuda._sleep(int(2e9))
+        with torch.profiler.profile(activities=activities) as prof:
+            for _ in range(iters):
+                step()
+        torch.cuda.synchronize()
+    finally:
+        if ranges is not None:
+            ranges.restore()
+    rows = []
+    for event in prof.key_averages():
+        if event.device_type != torch.autograd.DeviceType.CPU:
+            continue
+        rows.append((event.self_cpu_time_total / iters, event.cpu_time_total / iters, event.count // iters, event.key))
+    rows.sort(key=lambda row: -row[0])
+    lines = [f"  {'self us':>9s} {'total us':>9s} {'calls':>5s}  event (per fwd+bwd)"]
+    lines += [f"  {self_us:9.1f} {total_us:9.1f} {calls:5d}  {key[:110]}" for self_us, total_us, calls, key in rows[:top]]
+    return "\n".join(lines)
+
+
+def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int, entry_points: bool = False,
+            host_api_top: int = 0) -> None:
     model, inputs = build_model(stem, precision, which)
     with precision_mode(precision):
         step = fwd_bwd_step(model, inputs)
@@ -124,6 +164,9 @@ def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int
             torch.cuda.synchronize()
             print(f"{stem} {precision} {which}: host time inside the extension's entry points\n{timer.report(iters)}",
                   flush=True)
+        if host_api_top:
+            print(f"{stem} {precision} {which}: host-side events under torch.profiler (its own overhead included)\n"
+                  f"{host_api_table(step, iters, host_api_top, which == 'new')}", flush=True)
 
 
 def main(argv=None) -> int:
@@ -133,6 +176,8 @@ def main(argv=None) -> int:
     parser.add_argument("--iters", type=int, default=20)
     parser.add_argument("--cprofile", type=int, default=0, help="print the top N host functions (0: none)")
     parser.add_argument("--entry-points", action="store_true", help="time each call into the C++ extension")
+    parser.add_argument("--host-api", type=int, default=0, metavar="N",
+                        help="print the top N host-side events of a torch.profiler trace (0: none)")
     parser.add_argument("--noop-extension", action="store_true",
                         help="replace the extension's entry points by no-ops (host time of everything else)")
     args = parser.parse_args(argv)
@@ -141,7 +186,7 @@ def main(argv=None) -> int:
     for stem in args.problems:
         for which in ("new", "original"):
             measure(stem, args.precision, which, args.iters, args.cprofile if which == "new" else 0,
-                    args.entry_points and which == "new")
+                    args.entry_points and which == "new", args.host_api)
     return 0
 
 
