@@ -374,7 +374,7 @@ def _plain_eager_call(*tensors) -> bool:
     if _is_compiling() or _is_tracing() or _functorch_transforms_active() or _torch_function_mode_enabled():
         return False
     for t in tensors:  # nn.Parameter is a plain tensor here (its torch function handling is disabled)
-        if t is not None and (type(t) not in _PLAIN_TENSOR_TYPES or not (t.is_cuda or t.is_cpu)):
+        if t is not None and (type(t) not in _PLAIN_TENSOR_TYPES or not (t.is_cuda or t.device.type == "cpu")):
             return False  # meta tensors take the fake kernel
     return _current_dispatch_mode() is None
 
