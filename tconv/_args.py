@@ -62,7 +62,11 @@ def _compiling_test():
     """torch.compiler.is_compiling (torch >= 2.3), else torch._dynamo's (2.0-2.2), else none (1.13: no compiler)."""
     test = getattr(getattr(torch, "compiler", None), "is_compiling", None)
     if test is None and hasattr(torch, "compile"):
-        test = getattr(getattr(torch, "_dynamo", None), "is_compiling", None)
+        try:
+            import torch._dynamo  # not imported by `import torch` there
+            test = getattr(torch._dynamo, "is_compiling", None)
+        except ImportError:  # pragma: no cover
+            test = None
     return test or (lambda: False)
 
 
