@@ -4,6 +4,7 @@ PyTorch's rules, error types and messages are mirrored here once, so tconv rejec
 torch.nn.functional.conv_transpose{1,2,3}d rejects, with the same exception type. Output shapes and
 the output memory format are decided here too, so real and fake kernels cannot disagree.
 """
+import importlib
 from typing import List, Optional, Sequence, Tuple
 
 import torch
@@ -62,9 +63,8 @@ def _compiling_test():
     """torch.compiler.is_compiling (torch >= 2.3), else torch._dynamo's (2.0-2.2), else none (1.13: no compiler)."""
     test = getattr(getattr(torch, "compiler", None), "is_compiling", None)
     if test is None and hasattr(torch, "compile"):
-        try:
-            import torch._dynamo  # not imported by `import torch` there
-            test = getattr(torch._dynamo, "is_compiling", None)
+        try:  # torch._dynamo is not imported by `import torch` there
+            test = getattr(importlib.import_module("torch._dynamo"), "is_compiling", None)
         except ImportError:  # pragma: no cover
             test = None
     return test or (lambda: False)
