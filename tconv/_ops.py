@@ -59,8 +59,9 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # csrc/conv_transpose.h; an error elsewhere) and fp16/bf16 grad_weight onto its unit-stride grad_weight kernel where
 # that runs ("auto" elsewhere); "auto" takes them where csrc/igemm_config.h UnitStrideMmaAutoRule and
 # UnitStrideMmaGradWeightAutoRule say; "igemm_tma" runs the forward and grad_input on the TMA gather wherever it can
-# run (sm_90a, fp32 data in TF32 mode, phase grids that tile into 128-position boxes: csrc/conv_transpose_igemm_tma.cu;
-# "igemm" elsewhere), which "auto" and "igemm" take where it is planned and the other "igemm_*" variants never.
+# run (sm_90a, fp32 data in TF32 mode, phase grids of one extent per phase: csrc/conv_transpose_igemm_tma.cu;
+# "igemm" elsewhere; it alone takes grids that 128-position boxes do not tile exactly, and 64-column tiles), which
+# "auto" and "igemm" take where it is planned (exactly tiled grids) and the other "igemm_*" variants never.
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "grouped", "grouped_mma", "unit_stride_mma")

@@ -6,8 +6,9 @@ one TMA box of that copy, and both wgmma operands come from shared memory. Check
 gather wherever it can run): the precision contract against float64 and PyTorch on shapes that cover each box form
 (whole W lines of 128, several H lines, several D planes), grad_input's traversal stride, source shifts past every
 edge (zeros from the box), a phase with no taps (bias only), a partial column tile, a partial channel chunk, groups,
-dilation and output_padding, both memory layouts and an empty batch; that the kernel is what runs, under "auto" too
-where it is planned, and not under the variants that pin another gather form.
+dilation and output_padding, both memory layouts and an empty batch, and (under "igemm_tma" only) grids no box tiles
+exactly and 64-column tiles; that the kernel is what runs, under "auto" too where it is planned, and not under the
+variants that pin another gather form.
 """
 import os
 import subprocess
@@ -49,6 +50,13 @@ CASES = {
     "dcgan_auto": (2, 2, 512, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
     # an empty batch
     "empty_batch": (2, 0, 64, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
+    # "igemm_tma" only: grids no box tiles (forward 7 x 8 x 9, grad_input 5 x 6 x 7: boxes past the end, rows not
+    # stored) on 64-column tiles both ways, like L2-61's 34^3
+    "partial_boxes_3d": (3, 2, 64, 64, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 7], True),
+    # four phases of 9 x 10 each, 160 columns (a partial second 128-column tile); grad_input's 32 columns
+    "partial_boxes_phases": (2, 2, 32, 160, 1, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [9, 10], True),
+    # L1-68-like: 75 taps of 32 channels, 64 columns, an 8 x 12 x 12 grid
+    "partial_boxes_l1_68": (3, 1, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [6, 8, 8], False),
 }
 
 
@@ -81,6 +89,18 @@ def test_tma_gather_is_what_runs(algorithm):
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     names = _kernels_run(algorithm)
     assert sum(TMA_KERNEL in n for n in names) == 2, names  # the forward and grad_input
+
+
+@pytest.mark.parametrize("algorithm", ["igemm_tma", "auto"])
+def test_partial_boxes_and_64_columns_only_under_igemm_tma(algorithm):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    names = _kernels_run(algorithm, "partial_boxes_3d")
+    ran = [n for n in names if TMA_KERNEL in n]
+    if algorithm == "igemm_tma":
+        assert len(ran) == 2 and all("TmaGatherTileOfILi64E" in n or "TmaGatherTileOf<64" in n for n in ran), names
+    else:
+        assert not ran, names
 
 
 @pytest.mark.parametrize("algorithm", ["igemm_nowindow", "igemm_window", "igemm_mma", "igemm_nofold"])

@@ -17,6 +17,9 @@
 // extent, source steps within the TMA's traversal stride (<= 8, boxes <= 256 elements per dimension), and the group's
 // K channels whole 32-channel chunks (or one group, whose last chunk the box fills with zeros past the tensor).
 // Grad_input at stride s reads grad_output at every s-th position: the box's traversal stride does that.
+// Under "igemm_tma" only (not measured yet, igemm_config.h: TmaGatherNarrowTile) it also takes grids no box tiles
+// exactly (the fewest-rows box; the rows past the grid read whatever the box holds there and are not stored) and
+// runs calls of at most 64 columns on 64-column tiles.
 #define TCONV_IGEMM_PART TCONV_IGEMM_PART_TMA
 #include "conv_transpose_igemm.cu"
 
@@ -30,7 +33,8 @@ struct TmaGatherArgs {
   CUtensorMap src_map;  // the channels-last TF32 copy: (C, W, H, D, N), boxes of 32 channels x the tile's positions
   GatherArgs g;         // geometry, taps, packed weights and destination, as the gather kernels take them
   int tile[3];          // positions of a tile along D, H, W (their product is kBlockM)
-  int tiles[3];         // tiles per phase along D, H, W
+  int tiles[3];         // tiles per phase along D, H, W (the last may run past the extent)
+  int extent[3];        // the phase grid along D, H, W: rows at or past it are not stored
   int n_tiles;          // column tiles of a group
 };
 
@@ -175,6 +179,7 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
   mma_warpgroups_sync();
   const int m = tid % BM, first_col = tid / BM;
   const int lw = m % t.tile[2], lh = (m / t.tile[2]) % t.tile[1], ld = m / (t.tile[2] * t.tile[1]);
+  if (j0[0] + ld >= t.extent[0] || j0[1] + lh >= t.extent[1] || j0[2] + lw >= t.extent[2]) return;
   float* out = static_cast<float*>(a.dst) + int64_t(n_img) * a.dst_stride[0] +
                int64_t(r[0] + (j0[0] + ld) * a.dst_step[0]) * a.dst_stride[2] +
                int64_t(r[1] + (j0[1] + lh) * a.dst_step[1]) * a.dst_stride[3] +
@@ -221,7 +226,7 @@ __global__ void __launch_bounds__(256) tconv_gather_tma_channels_last_kernel(
 struct TmaGatherPlan {
   bool ok = false;
   GatherArgs args{};
-  int tile[3] = {1, 1, 1}, tiles[3] = {1, 1, 1};
+  int tile[3] = {1, 1, 1}, tiles[3] = {1, 1, 1}, extent[3] = {1, 1, 1};
   int block_n = TmaGatherTile::kBlockN, n_tiles = 0, c_pitch = 0;
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
 };
@@ -245,6 +250,29 @@ bool tma_gather_tile(const int (&e)[3], int (&tile)[3]) {
   tile[1] = e[1];
   tile[0] = rest / e[1];
   return true;
+}
+// Where no box tiles the grid exactly ("igemm_tma" only): the power-of-two box of 128 positions whose whole boxes
+// cover the grid with the fewest rows, within the TMA's 256 elements per box dimension (tile x source step).
+bool tma_gather_partial_tile(const int (&e)[3], const int (&src_step)[3], int (&tile)[3]) {
+  constexpr int kPositions = TmaGatherTile::kBlockM;
+  int64_t best = -1;
+  for (int tw = 1; tw <= kPositions; tw *= 2) {
+    for (int th = 1; tw * th <= kPositions; th *= 2) {
+      const int td = kPositions / (tw * th);
+      const int t[3] = {td, th, tw};
+      int64_t rows = 1;
+      bool fits = true;
+      for (int i = 0; i < 3; ++i) {
+        fits = fits && t[i] * src_step[i] <= 256 && (t[i] == 1 || t[i] < 2 * e[i]);
+        rows *= int64_t((e[i] + t[i] - 1) / t[i]) * t[i];
+      }
+      if (fits && (best < 0 || rows < best)) {
+        best = rows;
+        for (int i = 0; i < 3; ++i) tile[i] = t[i];
+      }
+    }
+  }
+  return best > 0;
 }
 // TCONV_GATHER_TMA=0 (development only, read once per process) keeps "auto" and "igemm" off the TMA gather, for A/B
 // timings in one build.
@@ -281,13 +309,16 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     if (a.dst_size[i] % a.dst_step[i] != 0 || a.src_step[i] > 8) return plan;
     e[i] = a.dst_size[i] / a.dst_step[i];
   }
-  if (!tma_gather_tile(e, plan.tile)) return plan;
+  const bool forced = options.tma == GatherTma::kForce;
+  if (!tma_gather_tile(e, plan.tile) && !(forced && tma_gather_partial_tile(e, a.src_step, plan.tile))) return plan;
   for (int i = 0; i < 3; ++i) {
     if (plan.tile[i] * a.src_step[i] > 256) return plan;
-    plan.tiles[i] = e[i] / plan.tile[i];
+    plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
+    plan.extent[i] = e[i];
   }
   const int64_t m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
   if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled()) plan.block_n = TmaGatherWideTile::kBlockN;
+  if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
   plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
   if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles > 0x7fffffff) return plan;
   const int64_t channels = int64_t(a.groups) * a.k_channels;
@@ -334,6 +365,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   for (int i = 0; i < 3; ++i) {
     t.tile[i] = plan.tile[i];
     t.tiles[i] = plan.tiles[i];
+    t.extent[i] = plan.extent[i];
   }
   t.n_tiles = plan.n_tiles;
   const EncodeTiledFn encode = encode_tiled_fn();
@@ -392,9 +424,14 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   a.dst = dst;
   a.packed_weight = workspace;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
-  return plan.block_n == TmaGatherWideTile::kBlockN
-             ? run_tma_gather<TmaGatherWideTile>(p, plan, weight, workspace, stream)
-             : run_tma_gather<TmaGatherTile>(p, plan, weight, workspace, stream);
+  switch (plan.block_n) {
+    case TmaGatherWideTile::kBlockN:
+      return run_tma_gather<TmaGatherWideTile>(p, plan, weight, workspace, stream);
+    case TmaGatherNarrowTile::kBlockN:
+      return run_tma_gather<TmaGatherNarrowTile>(p, plan, weight, workspace, stream);
+    default:
+      return run_tma_gather<TmaGatherTile>(p, plan, weight, workspace, stream);
+  }
 #else
   (void)p, (void)pass, (void)options, (void)src, (void)weight, (void)bias, (void)dst, (void)workspace, (void)stream;
   return cudaErrorNotSupported;

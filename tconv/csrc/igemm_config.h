@@ -205,6 +205,12 @@ using TmaGatherTile = TmaGatherTileOf<128, 6>;
 // 256 columns where the call has them: each A box feeds twice the MMAs (half the A bytes and the per-stage handoffs
 // per MMA); 4 stages of 48 KB. Not measured yet.
 using TmaGatherWideTile = TmaGatherTileOf<256, 4>;
+// 64 columns (8 stages of 24 KB) for calls of at most 64 columns, and boxes that run past the phase grid's end (the
+// rows past it are computed and not stored) where no box tiles the grid exactly: both only under "igemm_tma" until
+// measured. Why: L1-68's forward (K 75 x 32, 64 columns, a 66 x 68 x 68 grid: 2 x 8 x 8 boxes cover it at 89 % of
+// rows) runs at 212 TF/s on the cp.async gathers (run 332), 1.8 % short of its 6x target, and L2-61's (K 27 x 64, a
+// 34^3 grid: 4 x 4 x 8 boxes at 76 %) at 178.
+using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
 // source once, which only a long K repays, and short K loops pay the ring's fill and the epilogue per few stages.
 // Run 324 (H100, TF32, tconv's autotune: each form timed once per signature in one process, ms, TMA / the gather's
