@@ -52,11 +52,19 @@ def check_input_dims(input: torch.Tensor, dims: int, op_name: str) -> bool:
     return input.dim() == dims + 1
 
 
+def remember(cache: dict, key, value, limit: int = 1024):
+    """cache[key] = value, returned; the cache is emptied first once it holds `limit` entries (a model calls with a
+    few argument sets, a sweep over shapes must not grow it without bound)."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 # Calls that passed the checks, by everything the checks read (the tensors' metadata and the arguments). A model
 # calls with the same arguments every step, and the checks' Python took ~40 us of host time per call (run 330, H200,
 # DCGAN: cProfile). Failing calls are never stored, so they raise every time.
 _VALIDATED = {}
-_VALIDATED_LIMIT = 1024
 
 
 def _compiling_test():
@@ -106,9 +114,7 @@ def check_conv_transpose_args(input: torch.Tensor, weight: torch.Tensor, bias: O
     checked = _check_conv_transpose_args(input, weight, bias, stride, padding, output_padding, dilation, groups, dims,
                                          op_name)
     if key is not None:
-        if len(_VALIDATED) >= _VALIDATED_LIMIT:
-            _VALIDATED.clear()
-        _VALIDATED[key] = checked
+        remember(_VALIDATED, key, checked)
     return checked
 
 

@@ -156,10 +156,8 @@ def _pads(stride, padding, dilation):
     key = (tuple(stride), tuple(padding), tuple(dilation))
     pads = _PADS.get(key)
     if pads is None:
-        pads = _PADS[key] = (tuple(_pad3(stride, 1)), tuple(_pad3(padding, 0)), tuple(_pad3(dilation, 1)))
-        if len(_PADS) > 1024:
-            _PADS.clear()
-            _PADS[key] = pads
+        pads = _args.remember(_PADS, key, (tuple(_pad3(stride, 1)), tuple(_pad3(padding, 0)),
+                                           tuple(_pad3(dilation, 1))))
     return pads
 
 

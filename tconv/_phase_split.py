@@ -28,6 +28,8 @@ from typing import Optional, Sequence, Tuple
 
 import torch
 
+from . import _args
+
 
 # Mirrors of the GEMM path's limits (conv_transpose_igemm.cu kMaxKernelPerDim, igemm_config.h kMaxTaps;
 # tests/test_phase_split_cpu.py checks they agree): a split past them would make "igemm" refuse a call
@@ -139,10 +141,8 @@ def plan(grad_output_shape: Sequence[int], weight_shape: Sequence[int], input_sh
            tuple(dilation), _edges_mode())
     planned = _PLANS.get(key)
     if planned is None:
-        planned = _plan(grad_output_shape, weight_shape, input_shape, stride, padding, dilation)
-        if len(_PLANS) >= 1024:
-            _PLANS.clear()
-        _PLANS[key] = planned
+        planned = _args.remember(_PLANS, key, _plan(grad_output_shape, weight_shape, input_shape, stride, padding,
+                                                    dilation))
     return planned
 
 
