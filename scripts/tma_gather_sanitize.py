@@ -1,5 +1,6 @@
 """A small TMA-gather workload for compute-sanitizer (memcheck): forward and grad_input of a DCGAN-like call under
-"igemm_tma" on both tile widths (128 and 256 columns), with bias, a partial column tile and zero-filled box edges."""
+"igemm_tma" on both tile widths (128 and 256 columns), with bias, a partial column tile and zero-filled box edges;
+then a 3D call whose grids no box tiles exactly (partial boxes, rows past the grid not stored) on 64-column tiles."""
 import torch
 
 import tconv
@@ -13,5 +14,10 @@ with tconv._ops.use_algorithm("igemm_tma"):
         b = torch.randn(cout, device="cuda", generator=g)
         out = tconv.conv_transpose2d(x, w, b, 2, 1)
         torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+    x = torch.randn(2, 64, 5, 6, 7, device="cuda", generator=g, requires_grad=True)
+    w = torch.randn(64, 64, 3, 3, 3, device="cuda", generator=g)
+    b = torch.randn(64, device="cuda", generator=g)
+    out = tconv.conv_transpose3d(x, w, b, 1, 0)
+    torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
 torch.cuda.synchronize()
 print("tma gather sanitize workload: ok")
