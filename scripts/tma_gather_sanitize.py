@@ -1,6 +1,7 @@
 """A small TMA-gather workload for compute-sanitizer (memcheck): forward and grad_input of a DCGAN-like call under
 "igemm_tma" on both tile widths (128 and 256 columns), with bias, a partial column tile and zero-filled box edges;
-then a 3D call whose grids no box tiles exactly (partial boxes, rows past the grid not stored) on 64-column tiles."""
+then a 3D call whose grids no box tiles exactly (partial boxes, rows past the grid not stored) on 64-column tiles;
+then the W-tap window ("igemm_tma_window"): a narrow 3D grid (rows in lines of extent_w + span) and a wide 1D one."""
 import torch
 
 import tconv
@@ -19,5 +20,12 @@ with tconv._ops.use_algorithm("igemm_tma"):
     b = torch.randn(64, device="cuda", generator=g)
     out = tconv.conv_transpose3d(x, w, b, 1, 0)
     torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+with tconv._ops.use_algorithm("igemm_tma_window"):
+    for shape, weight, pad in [((2, 32, 4, 12, 20), (32, 64, 3, 5, 5), 0), ((2, 32, 700), (32, 32, 5), 2)]:
+        x = torch.randn(*shape, device="cuda", generator=g, requires_grad=True)
+        w = torch.randn(*weight, device="cuda", generator=g)
+        fn = tconv.conv_transpose3d if len(shape) == 5 else tconv.conv_transpose1d
+        out = fn(x, w, None, 1, pad)
+        torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
 torch.cuda.synchronize()
 print("tma gather sanitize workload: ok")

@@ -61,10 +61,13 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # UnitStrideMmaGradWeightAutoRule say; "igemm_tma" runs the forward and grad_input on the TMA gather wherever it can
 # run (sm_90a, fp32 data in TF32 mode, phase grids of one extent per phase: csrc/conv_transpose_igemm_tma.cu;
 # "igemm" elsewhere; it alone takes grids that 128-position boxes do not tile exactly, and 64-column tiles), which
-# "auto" and "igemm" take where it is planned (exactly tiled grids) and the other "igemm_*" variants never.
+# "auto" and "igemm" take where it is planned (exactly tiled grids) and the other "igemm_*" variants never;
+# "igemm_tma_window" is "igemm_tma" with the W taps of a (D, H) tap on one box at row shifts where that applies
+# (W source step 1, 2-8 W taps; csrc/igemm_config.h TmaWindowTileOf), for tests and timings only until measured.
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
-              "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "grouped", "grouped_mma", "unit_stride_mma")
+              "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "grouped", "grouped_mma",
+              "unit_stride_mma")
 algorithm = "auto"
 
 

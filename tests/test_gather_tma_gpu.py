@@ -59,6 +59,30 @@ CASES = {
     "partial_boxes_l1_68": (3, 1, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [6, 8, 8], False),
 }
 
+# "igemm_tma_window": the W taps of a (D, H) tap on one box, each a row shift of the wgmma descriptor. Besides CASES
+# (where the window applies, and the per-tap boxes where it does not: grad_input at W stride 2, one W tap), these
+# cover each geometry: narrow grids (GEMM rows in lines of extent_w + span, a block's 256 rows crossing lines and
+# planes), wide ones (two 128-position boxes per block, on one line or two), each column tile (32, 64, 128).
+WINDOW_CASES = {
+    # L1-68-like (5 W taps, 75 taps of 32 channels, 64 columns): narrow, 4 blocks' rows over two planes each
+    "window_l1_68_like": (3, 2, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 12, 20], True),
+    # tiny planes (output 4 x 5 with W padding 1): one block's rows span many planes' worth of box lines
+    "window_tiny_planes": (3, 2, 32, 64, 1, [2, 2, 3], [1, 1, 1], [0, 0, 1], [0, 0, 0], [1, 1, 1], [3, 3, 5], True),
+    # wide lines (W 300: pitch 302 > 256): three segments per line, blocks straddling lines, 128 columns
+    "window_wide_2d": (2, 1, 64, 128, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
+    # 1D, W dilation 3 (shifts 3 apart, span 12), 32 columns, wide
+    "window_1d_dilated": (1, 2, 32, 32, 1, [5], [1], [2], [0], [3], [700], False),
+    # phases of 3 and 2 W taps, a partial channel chunk (48), 96 columns (a partial 128-column tile)
+    "window_phases": (2, 2, 48, 96, 1, [3, 5], [2, 2], [1, 2], [1, 1], [1, 1], [9, 13], True),
+    # H stride 2, W stride 1: grad_input's boxes traverse H at step 2 with the W window
+    "window_h_stride": (2, 2, 64, 64, 1, [3, 3], [2, 1], [1, 1], [1, 0], [1, 1], [10, 40], True),
+    # two groups of 32 channels
+    "window_groups": (2, 2, 64, 64, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [12, 20], True),
+    # seven W taps (the widest instantiated loop but one), narrow
+    "window_seven_taps": (2, 2, 32, 48, 1, [1, 7], [1, 1], [0, 3], [0, 0], [1, 1], [6, 40], True),
+}
+WINDOW_KERNEL = "tconv_igemm_gather_tma_window_kernel"
+
 
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -66,8 +90,27 @@ def test_tma_gather_meets_the_contract(name, layout, poison_allocator):
     run_case(*CASES[name], mode="tf32", layout=layout, seed=13, poison=poison_allocator, algorithm="igemm_tma")
 
 
-def _kernels_run(algorithm, case="dcgan_auto"):
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES[case]
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(WINDOW_CASES))
+def test_tma_window_meets_the_contract(name, layout, poison_allocator):
+    case = CASES[name] if name in CASES else WINDOW_CASES[name]
+    run_case(*case, mode="tf32", layout=layout, seed=17, poison=poison_allocator, algorithm="igemm_tma_window")
+
+
+@pytest.mark.parametrize("name, forward, grad_input", [
+    ("window_l1_68_like", True, True), ("window_wide_2d", True, True), ("window_h_stride", True, True),
+    ("window_phases", True, False),  # grad_input at W stride 2: the per-tap boxes
+])
+def test_tma_window_is_what_runs(name, forward, grad_input):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    names = _kernels_run("igemm_tma_window", name, WINDOW_CASES)
+    assert sum(WINDOW_KERNEL in n for n in names) == int(forward) + int(grad_input), names
+    assert sum(TMA_KERNEL in n for n in names) == 2 - int(forward) - int(grad_input), names
+
+
+def _kernels_run(algorithm, case="dcgan_auto", cases=CASES):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = cases[case]
     x = torch.randn(batch, cin, *spatial, device="cuda", requires_grad=True)
     w = torch.randn(cin, cout // groups, *kernel, device="cuda", requires_grad=True)
     old = torch.backends.cudnn.allow_tf32
@@ -108,7 +151,15 @@ def test_tma_gather_stays_off_under_other_gather_forms(algorithm):
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     names = _kernels_run(algorithm)
-    assert not any(TMA_KERNEL in n for n in names), names
+    assert not any(TMA_KERNEL in n or WINDOW_KERNEL in n for n in names), names
+
+
+@pytest.mark.parametrize("algorithm", ["igemm_tma", "auto", "igemm"])
+def test_tma_window_only_under_its_algorithm(algorithm):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    names = _kernels_run(algorithm, "window_l1_68_like", WINDOW_CASES)
+    assert not any(WINDOW_KERNEL in n for n in names), names
 
 
 def test_tma_gather_leaves_exact_fp32_and_16bit_alone():

@@ -80,17 +80,19 @@ void check_algorithm(const std::string& algorithm) {
   TCONV_CHECK(algorithm == "auto" || algorithm == "direct" || algorithm == "igemm" || algorithm == "igemm_mma" ||
                   algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
                   algorithm == "igemm_nofold" || algorithm == "igemm_strip" || algorithm == "grouped" ||
-                  algorithm == "grouped_mma" || algorithm == "unit_stride_mma" || algorithm == "igemm_tma",
+                  algorithm == "grouped_mma" || algorithm == "unit_stride_mma" || algorithm == "igemm_tma" ||
+                  algorithm == "igemm_tma_window",
               "tconv: unknown algorithm '", algorithm,
               "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, igemm_strip, "
-              "igemm_tma, grouped, grouped_mma, unit_stride_mma)");
+              "igemm_tma, igemm_tma_window, grouped, grouped_mma, unit_stride_mma)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
 // tests and A/B timings reach every kernel: "igemm_mma" keeps them (and grad_weight) on the mma.sync kernels (the sm_80
 // path) on Hopper too, "igemm_window" takes the W-tap window wherever it is possible, "igemm_nowindow"
 // never; "igemm_fold" takes the forward's W fold wherever it is possible, "igemm_nofold" never; "igemm_tma" takes the
-// TMA gather wherever it is possible, and every other "igemm_*" variant keeps the gathers off it.
+// TMA gather's per-tap boxes wherever it is possible, "igemm_tma_window" its W-tap window where that applies (the
+// per-tap boxes elsewhere), and every other "igemm_*" variant keeps the gathers off it.
 bool forces_igemm(const std::string& algorithm) { return algorithm.rfind("igemm", 0) == 0; }
 GatherOptions gather_options(const std::string& algorithm) {
   GatherOptions options;
@@ -101,6 +103,7 @@ GatherOptions gather_options(const std::string& algorithm) {
   if (algorithm == "igemm_nofold") options.fold = GatherFold::kOff;
   // The variants that pin another gather form keep it off the TMA gather; "igemm_tma" takes it wherever possible.
   if (algorithm == "igemm_tma") options.tma = GatherTma::kForce;
+  else if (algorithm == "igemm_tma_window") options.tma = GatherTma::kForceWindow;
   else if (algorithm != "igemm" && algorithm != "auto") options.tma = GatherTma::kOff;
   return options;
 }

@@ -54,8 +54,9 @@ enum class GatherWindow : int { kAuto = 0, kForce = 1, kOff = 2 };
 enum class GatherFold : int { kAuto = 0, kForce = 1, kOff = 2 };
 // GatherOptions.tma: the TMA gather (conv_transpose_igemm_tma.cu: the source copied once to channels-last, each
 // stage's A tile one TMA box, both wgmma operands from shared memory): kAuto where it is possible and planned,
-// kForce wherever it is possible, kOff never (the algorithms that name another gather form, and A/B timings).
-enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2 };
+// kForce wherever it is possible, kOff never (the algorithms that name another gather form, and A/B timings);
+// kForceWindow as kForce, with the W-tap window (TmaWindowTileOf) where it applies.
+enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2, kForceWindow = 3 };
 struct GatherOptions {
   bool allow_wgmma = true;
   GatherWindow window = GatherWindow::kAuto;

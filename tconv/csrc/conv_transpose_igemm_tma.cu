@@ -197,6 +197,261 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #endif
 }
 
+// The TMA window: the W taps of a (D, H) tap read the same source lines at shifts, so one A box serves all of them,
+// each tap's A tile a row shift of the wgmma descriptor (igemm_config.h, TmaWindowTileOf: why). A block computes 256
+// GEMM rows as four m64 sub-tiles, each a run of 64 consecutive shared-memory rows of its stage's box:
+// - narrow grids (pitch = extent_w + span <= 256): the GEMM rows of a (image, d) plane are lines of `pitch` rows,
+//   the last `span` of each computed and dropped (as the cp.async window's); the box is `lines` whole source lines
+//   from the block's first line, and sub-tile s starts at row_start + 64 s;
+// - wide grids: segments of 128 positions of a line, two per block; each is a box of 128 + span source positions,
+//   and sub-tile s starts at segment s / 2's box, 64 (s % 2) rows in.
+// Tap t's A tile then starts shift_t - w_first rows further on. That is a start inside the 128-byte swizzle's 8-row
+// pattern, which the descriptor's base offset (bits 49-51: the start's row within its 1024-byte pattern) states.
+struct TmaWindowArgs {
+  CUtensorMap src_map;  // the channels-last TF32 copy: (C, W, H, D, N), boxes of 32 channels x box_w x lines
+  GatherArgs g;
+  int extent[3];        // the phase grid along D, H, W (every phase the same)
+  int pitch;            // narrow: GEMM rows per line; 0: wide
+  int w_segments;       // wide: segments per line
+  int tiles_per_plane;  // blocks of kBlockM rows per (image, d) plane
+  int box_w, segment_rows;  // wide: a box's W extent and the rows between the two boxes (1024-byte multiples)
+  int n_tiles;
+  int stages;
+  uint32_t a_bytes, stage_bytes;  // the A region of a stage; a whole stage (A, then the B slices), 1024-byte multiple
+  uint32_t a_box_bytes;           // what the stage's boxes deliver (wide: less than a_bytes, whose boxes are aligned)
+  int base_offset;      // development: 1 = descriptor base offsets (the default), 0 = none (TCONV_TMA_WINDOW_BASE)
+};
+
+// A block's pipeline ring as the MMA loop reads it.
+struct TmaWindowRing {
+  unsigned char* base;
+  uint32_t stage_bytes, a_bytes;
+  int stages;
+  uint64_t* full;
+  uint64_t* empty;
+};
+// The MMA warpgroups' K loop at kWidth W taps per stage: per stage, each tap's B slice against both of this
+// warpgroup's sub-tiles at the tap's row shift. One wgmma group stays in flight; a stage is released once the group
+// after it has been issued and its own has completed.
+template <class T, int kWidth>
+__device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kSubTiles / 2][T::kBlockN / 2],
+                                                    const TmaWindowRing& ring, int iterations,
+                                                    const int (&sub_row)[T::kSubTiles / 2],
+                                                    const int (*w_taps)[2], int w_first, uint32_t base_offset_on) {
+  constexpr int BN = T::kBlockN, BK = T::kBlockK, kSub = T::kSubTiles / 2;
+  int shift[kWidth];
+#pragma unroll
+  for (int tap = 0; tap < kWidth; ++tap) shift[tap] = w_taps[tap][0] - w_first;
+  int stage = 0, previous = 0;
+  uint32_t full_parity = 0;
+  for (int it = 0; it < iterations; ++it) {
+    mbarrier_wait(&ring.full[stage], full_parity);
+    const unsigned char* stage_at = ring.base + size_t(stage) * ring.stage_bytes;
+    const uint32_t a_address = static_cast<uint32_t>(__cvta_generic_to_shared(stage_at));
+    const float* Bs = reinterpret_cast<const float*>(stage_at + ring.a_bytes);
+    wgmma_fence();
+#pragma unroll
+    for (int tap = 0; tap < kWidth; ++tap) {
+      const WgmmaDescriptor b_desc = wgmma_descriptor(Bs + tap * T::kSliceFloats);
+#pragma unroll
+      for (int i = 0; i < kSub; ++i) {
+        const uint32_t address = a_address + uint32_t(sub_row[i] + shift[tap]) * 128u;
+        const WgmmaDescriptor a_desc = {((address & 0x3FFFF) >> 4) | (1u << 16),
+                                        uint32_t(1024 >> 4) | (1u << 30) |
+                                            ((((address >> 7) & 7u) * base_offset_on) << 17)};
+#pragma unroll
+        for (int k8 = 0; k8 < BK / 8; ++k8)
+          wgmma_tf32_shared<BN>(acc[i], a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+      }
+    }
+    wgmma_commit();
+    wgmma_wait<1>();
+    if (it > 0) mbarrier_arrive(&ring.empty[previous]);
+    previous = stage;
+    if (++stage == ring.stages) {
+      stage = 0;
+      full_parity ^= 1;
+    }
+  }
+  wgmma_wait<0>();
+}
+
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, 1)
+tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kLdC = T::kLdC, kSub = T::kSubTiles / 2;
+  const GatherArgs& a = t.g;
+  extern __shared__ __align__(1024) unsigned char tma_window_smem[];
+  unsigned char* ring =
+      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(tma_window_smem) + 1023) & ~uintptr_t(1023));
+  int4* tap_table = reinterpret_cast<int4*>(ring + size_t(t.stages) * t.stage_bytes);
+  __shared__ int tap_lists[3][kMaxKernelPerDim][2];
+  __shared__ int tap_counts[3];
+  __shared__ float column_bias[BN];
+  __shared__ uint64_t stage_full[T::kMaxStages], stage_empty[T::kMaxStages];
+
+  const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];
+  int64_t block = blockIdx.x;
+  const int n_tile = int(block % t.n_tiles);
+  block /= t.n_tiles;
+  int ph = int(block % phase_count);
+  block /= phase_count;
+  const int plane_tile = int(block % t.tiles_per_plane);
+  block /= t.tiles_per_plane;
+  const int d = int(block % t.extent[0]);
+  const int n_img = int(block / t.extent[0]);
+  int r[3];
+  r[2] = ph % a.phases[2];
+  ph /= a.phases[2];
+  r[1] = ph % a.phases[1];
+  r[0] = ph / a.phases[1];
+  const int g = blockIdx.y, n0 = n_tile * BN;
+  const int tid = threadIdx.x;
+  const bool narrow = t.pitch > 0;
+  // narrow: the block's first GEMM row of the plane, its line and its row within the line (= within the box)
+  const int m0 = plane_tile * BM;
+  const int h_first = narrow ? m0 / t.pitch : 0;
+  const int row_start = narrow ? m0 - h_first * t.pitch : 0;
+
+  if (a.bias != nullptr) {
+    const int64_t first = int64_t(g) * a.n_channels + n0;
+    for (int c = tid; c < BN; c += T::kThreads)
+      column_bias[c] = n0 + c < a.n_channels ? static_cast<const float*>(a.bias)[(first + c) * a.bias_stride] : 0.f;
+  }
+  if (tid == 0) {
+    for (int s = 0; s < t.stages; ++s) {
+      mbarrier_init(&stage_full[s], 1);
+      mbarrier_init(&stage_empty[s], T::kMmaThreads);
+    }
+    fence_mbarrier_init();
+  }
+  build_tap_table(a, r, tap_table, tap_lists, tap_counts);
+  const int group_width = tap_counts[2], tap_groups = tap_counts[0] * tap_counts[1];
+  int w_first = 0;
+  for (int i = 0; i < group_width; ++i) w_first = i == 0 ? tap_lists[2][0][0] : min(w_first, tap_lists[2][i][0]);
+  const int chunks = (a.k_rows + BK - 1) / BK;
+  const int iterations = group_width == 0 ? 0 : tap_groups * chunks;
+  const uint32_t slice_bytes = T::kSliceFloats * sizeof(float);
+
+  if (tid >= T::kMmaThreads) {
+    if (tid != T::kMmaThreads) return;
+    const float* b_base = a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw + int64_t(n_tile) * BK * BN;
+    const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw, b_chunk_step = int64_t(BK) * a.ldw;
+    int stage = 0, group = 0, chunk = 0;
+    uint32_t empty_parity = 0;
+    for (int it = 0; it < iterations; ++it) {
+      if (it >= t.stages) mbarrier_wait(&stage_empty[stage], empty_parity);
+      const int4 info = tap_table[group * group_width];  // the group's D and H shifts
+      unsigned char* stage_at = ring + size_t(stage) * t.stage_bytes;
+      mbarrier_arrive_expect_tx(&stage_full[stage], t.a_box_bytes + uint32_t(group_width) * slice_bytes);
+      const int channel = g * a.k_channels + chunk * BK;
+      const int src_d = d * a.src_step[0] + info.x;
+      if (narrow) {
+        tma_load_5d(stage_at, &t.src_map, channel, w_first, h_first * a.src_step[1] + info.y, src_d, n_img,
+                    &stage_full[stage]);
+      } else {
+#pragma unroll
+        for (int seg = 0; seg < 2; ++seg) {
+          const int q = plane_tile * 2 + seg;
+          const int h = q / t.w_segments, w0 = (q - h * t.w_segments) * T::kSegment;
+          tma_load_5d(stage_at + size_t(seg) * t.segment_rows * 128, &t.src_map, channel, w0 + w_first,
+                      h * a.src_step[1] + info.y, src_d, n_img, &stage_full[stage]);
+        }
+      }
+      float* Bs = reinterpret_cast<float*>(stage_at + t.a_bytes);
+      for (int i = 0; i < group_width; ++i)
+        bulk_copy_to_shared(Bs + i * T::kSliceFloats,
+                            b_base + tap_table[group * group_width + i].w * b_tap_step + chunk * b_chunk_step,
+                            slice_bytes, &stage_full[stage]);
+      if (++chunk == chunks) {
+        chunk = 0;
+        ++group;
+      }
+      if (++stage == t.stages) {
+        stage = 0;
+        if (it >= t.stages) empty_parity ^= 1;
+      }
+    }
+    return;
+  }
+
+  // MMA warpgroups: warpgroup wg computes sub-tiles 2 wg and 2 wg + 1 against every B slice of the stage.
+  const int warpgroup = uniform_warpgroup();
+  int sub_row[kSub];  // each sub-tile's first row in the stage's A region, before the tap's shift
+#pragma unroll
+  for (int i = 0; i < kSub; ++i) {
+    const int s = warpgroup * kSub + i;
+    sub_row[i] = narrow ? row_start + 64 * s : (s / 2) * t.segment_rows + (s % 2) * 64;
+  }
+  float acc[kSub][BN / 2];
+#pragma unroll
+  for (int i = 0; i < kSub; ++i)
+#pragma unroll
+    for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.f;
+  const uint32_t base_offset_on = t.base_offset != 0 ? 1u : 0u;
+  const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
+  switch (group_width) {  // whole W tap loops: a runtime one made ptxas fence the wgmmas (C7519)
+    case 1: tma_window_mma_loop<T, 1>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 2: tma_window_mma_loop<T, 2>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 3: tma_window_mma_loop<T, 3>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 4: tma_window_mma_loop<T, 4>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 5: tma_window_mma_loop<T, 5>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 6: tma_window_mma_loop<T, 6>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 7: tma_window_mma_loop<T, 7>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 8: tma_window_mma_loop<T, 8>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    default: break;  // no taps in this phase (bias only); the host plans at most kMaxGroupWidth
+  }
+
+  // Epilogue: stage the tile as [N][M] with the bias, then each thread writes one GEMM row for every other column.
+  mma_warpgroups_sync();
+  float* Cs = reinterpret_cast<float*>(ring);
+  const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const bool has_bias = a.bias != nullptr;
+#pragma unroll
+  for (int i = 0; i < kSub; ++i) {
+    const int row = (warpgroup * kSub + i) * 64 + (warp % 4) * 16 + gid;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+      const int col = j * 8 + 2 * tig;
+      const float b0 = has_bias ? column_bias[col] : 0.f, b1 = has_bias ? column_bias[col + 1] : 0.f;
+      Cs[col * kLdC + row] = acc[i][4 * j] + b0;
+      Cs[(col + 1) * kLdC + row] = acc[i][4 * j + 1] + b1;
+      Cs[col * kLdC + row + 8] = acc[i][4 * j + 2] + b0;
+      Cs[(col + 1) * kLdC + row + 8] = acc[i][4 * j + 3] + b1;
+    }
+  }
+  mma_warpgroups_sync();
+  const int columns = min(BN, a.n_channels - n0);
+  for (int m = tid; m < BM * 2; m += T::kMmaThreads) {  // (row, column parity) pairs: BM rows, two column phases
+    const int row = m % BM, first_col = m / BM;
+    int h, w;
+    if (narrow) {
+      const int q = m0 + row;
+      h = q / t.pitch;
+      w = q - h * t.pitch;
+    } else {
+      const int q = plane_tile * 2 + row / T::kSegment;
+      h = q / t.w_segments;
+      w = (q - h * t.w_segments) * T::kSegment + row % T::kSegment;
+    }
+    if (h >= t.extent[1] || w >= t.extent[2]) continue;
+    float* out = static_cast<float*>(a.dst) + int64_t(n_img) * a.dst_stride[0] +
+                 int64_t(r[0] + d * a.dst_step[0]) * a.dst_stride[2] + int64_t(r[1] + h * a.dst_step[1]) * a.dst_stride[3] +
+                 int64_t(r[2] + w * a.dst_step[2]) * a.dst_stride[4] +
+                 (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
+    const int64_t column_step = 2 * a.dst_stride[1];
+    const float* staged = Cs + first_col * kLdC + row;
+#pragma unroll 4
+    for (int col = first_col; col < columns; col += 2) {
+      *out = *staged;
+      out += column_step;
+      staged += 2 * kLdC;
+    }
+  }
+#endif
+}
+
 // src (N, C, D, H, W at any strides) -> dst (N, D, H, W, c_pitch) contiguous, TF32-rounded (the wgmmas truncate what
 // they read; rounding here gives the gather kernels' round-to-nearest). A block moves 32 positions x 32 channels
 // through shared memory, reading along positions and writing along channels; channels c..c_pitch stay unwritten
@@ -229,6 +484,10 @@ struct TmaGatherPlan {
   int tile[3] = {1, 1, 1}, tiles[3] = {1, 1, 1}, extent[3] = {1, 1, 1};
   int block_n = TmaGatherTile::kBlockN, n_tiles = 0, c_pitch = 0;
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
+  // The window form (window = true; TmaWindowArgs says what each field is)
+  bool window = false;
+  int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
+  uint32_t a_bytes = 0, stage_bytes = 0, a_box_bytes = 0;
 };
 // The box of a phase grid of extents e (D, H, W): 128 positions, whole along W unless W holds several boxes.
 bool tma_gather_tile(const int (&e)[3], int (&tile)[3]) {
@@ -285,6 +544,77 @@ bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
   return enabled;
 }
+// TCONV_TMA_WINDOW_BASE=0 (development only): descriptors without the base offset, to test what the field does.
+int tma_window_base_offset() {
+  static const int on = development_switch("TCONV_TMA_WINDOW_BASE", 1) != 0 ? 1 : 0;
+  return on;
+}
+// The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
+// no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
+// stages in shared memory.
+template <class T>
+bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
+  constexpr int BM = T::kBlockM;
+  int max_span = 0, max_width = 0;
+  for (int r = 0; r < a.phases[2]; ++r) {
+    int lo = 0, hi = 0, count = 0;
+    for (int k = 0; k < a.kernel[2]; ++k) {
+      int shift;
+      if (a.forward) {
+        const int v = r + a.padding[2] - k * a.dilation[2];
+        if (v % a.stride[2] != 0) continue;
+        shift = v / a.stride[2];
+      } else {
+        shift = k * a.dilation[2] - a.padding[2];
+      }
+      lo = count == 0 ? shift : std::min(lo, shift);
+      hi = count == 0 ? shift : std::max(hi, shift);
+      ++count;
+    }
+    max_width = std::max(max_width, count);
+    if (count > 0) max_span = std::max(max_span, hi - lo);
+  }
+  if (max_width < 2 || max_width > T::kMaxGroupWidth) return false;
+  int a_rows;
+  const int pitch = e[2] + max_span;
+  const int narrow_lines = (pitch - 1 + BM - 1 + max_span) / pitch + 1;
+  if (pitch <= 256 && narrow_lines * a.src_step[1] <= 256) {
+    plan.pitch = pitch;
+    plan.box_w = pitch;
+    plan.box_lines = narrow_lines;
+    a_rows = pitch * narrow_lines;
+    plan.a_box_bytes = uint32_t(a_rows) * 128u;
+    plan.tiles_per_plane = int((int64_t(e[1]) * pitch + BM - 1) / BM);
+  } else {
+    if (T::kSegment + max_span > 256 || a.src_step[1] > 256) return false;
+    plan.pitch = 0;
+    plan.box_w = T::kSegment + max_span;
+    plan.box_lines = 1;
+    plan.segment_rows = (plan.box_w + 7) / 8 * 8;  // each box on a 1024-byte boundary
+    a_rows = 2 * plan.segment_rows;
+    plan.a_box_bytes = 2u * uint32_t(plan.box_w) * 128u;
+    plan.w_segments = (e[2] + T::kSegment - 1) / T::kSegment;
+    plan.tiles_per_plane = int((int64_t(e[1]) * plan.w_segments + 1) / 2);
+  }
+  plan.a_bytes = uint32_t(a_rows) * 128u;
+  const uint32_t stage = plan.a_bytes + uint32_t(max_width) * T::kSliceFloats * 4u;
+  plan.stage_bytes = (stage + 1023u) / 1024u * 1024u;
+  const int64_t room = T::kSharedBytes - 1024 - 4096 - int64_t(max_phase_taps(a)) * int64_t(sizeof(int4));
+  plan.stages = int(std::min<int64_t>(T::kMaxStages, room / plan.stage_bytes));
+  if (plan.stages < 2 || int64_t(T::kBlockN) * T::kLdC * 4 > int64_t(plan.stages) * plan.stage_bytes) return false;
+  const int64_t blocks = int64_t(a.batch) * e[0] * plan.tiles_per_plane * a.phases[0] * a.phases[1] * a.phases[2] *
+                         ((a.n_channels + T::kBlockN - 1) / T::kBlockN);
+  if (blocks > 0x7fffffff || int64_t(plan.tiles_per_plane) * BM >= (int64_t(1) << 31)) return false;
+  plan.block_n = T::kBlockN;
+  plan.window = true;
+  return true;
+}
+bool plan_tma_window(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
+  if (a.src_step[2] != 1 || a.fold != 1) return false;
+  if (a.n_channels <= TmaWindowNarrowTile::kBlockN) return plan_tma_window_of<TmaWindowNarrowTile>(a, e, plan);
+  if (a.n_channels <= TmaWindowTile::kBlockN) return plan_tma_window_of<TmaWindowTile>(a, e, plan);
+  return plan_tma_window_of<TmaWindowWideTile>(a, e, plan);
+}
 TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                               const GatherOptions& options) {
   TmaGatherPlan plan;
@@ -309,18 +639,25 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     if (a.dst_size[i] % a.dst_step[i] != 0 || a.src_step[i] > 8) return plan;
     e[i] = a.dst_size[i] / a.dst_step[i];
   }
-  const bool forced = options.tma == GatherTma::kForce;
-  if (!tma_gather_tile(e, plan.tile) && !(forced && tma_gather_partial_tile(e, a.src_step, plan.tile))) return plan;
-  for (int i = 0; i < 3; ++i) {
-    if (plan.tile[i] * a.src_step[i] > 256) return plan;
-    plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
-    plan.extent[i] = e[i];
+  const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow;
+  for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
+  if (options.tma == GatherTma::kForceWindow && plan_tma_window(a, e, plan)) {
+    plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
+  } else {
+    plan.window = false;
+    if (!tma_gather_tile(e, plan.tile) && !(forced && tma_gather_partial_tile(e, a.src_step, plan.tile))) return plan;
+    for (int i = 0; i < 3; ++i) {
+      if (plan.tile[i] * a.src_step[i] > 256) return plan;
+      plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
+    }
+    const int64_t m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
+    plan.block_n = TmaGatherTile::kBlockN;
+    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled())
+      plan.block_n = TmaGatherWideTile::kBlockN;
+    if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
+    plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
+    if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles > 0x7fffffff) return plan;
   }
-  const int64_t m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
-  if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled()) plan.block_n = TmaGatherWideTile::kBlockN;
-  if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
-  plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
-  if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles > 0x7fffffff) return plan;
   const int64_t channels = int64_t(a.groups) * a.k_channels;
   plan.c_pitch = int((channels + 3) / 4 * 4);  // the map's strides are whole 16 bytes
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
@@ -334,32 +671,59 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   return plan;
 }
 
-// Packs the weights in T's column blocks, copies the source to channels-last, encodes its map and launches T's kernel.
-template <class T>
-cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
-                           cudaStream_t stream) {
+// Packs the weights in column blocks of block_n and copies the source to channels-last (TF32-rounded) after them.
+cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight,
+                               float* workspace, int block_n, cudaStream_t stream) {
   GatherArgs& a = plan.args;
   float* copy = workspace + plan.copy_offset;
   if (plan.packed_elems > 0) {
-    const unsigned int grid = unsigned(std::min<int64_t>(plan.packed_elems / (8 * T::kBlockN), 8192));
+    const unsigned int grid = unsigned(std::min<int64_t>(plan.packed_elems / (8 * block_n), 8192));
     tconv_igemm_pack_weight_kernel<float><<<std::max(grid, 1u), 256, 0, stream>>>(
         static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
         p.weight_strides[3], p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
-        a.block_k, a.k_pad, a.n_channels, a.ldw, T::kBlockN, true, a.forward, true, a.fold, a.fold_kernel_w,
+        a.block_k, a.k_pad, a.n_channels, a.ldw, block_n, true, a.forward, true, a.fold, a.fold_kernel_w,
         a.fold_dilation, workspace);
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
   }
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   const int channels = a.groups * a.k_channels;
-  {
-    const dim3 grid(unsigned((positions + 31) / 32), unsigned((channels + 31) / 32), unsigned(a.batch));
-    tconv_gather_tma_channels_last_kernel<<<grid, 256, 0, stream>>>(
-        static_cast<const float*>(a.src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2], a.src_stride[3],
-        a.src_stride[4], channels, plan.c_pitch, a.src_size[1], a.src_size[2], positions);
-    const cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
+  const dim3 grid(unsigned((positions + 31) / 32), unsigned((channels + 31) / 32), unsigned(a.batch));
+  tconv_gather_tma_channels_last_kernel<<<grid, 256, 0, stream>>>(
+      static_cast<const float*>(a.src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2], a.src_stride[3],
+      a.src_stride[4], channels, plan.c_pitch, a.src_size[1], a.src_size[2], positions);
+  return cudaGetLastError();
+}
+
+// The channels-last copy's tensor map: boxes of 32 channels x box_w x box_h x box_d positions, traversing every
+// src_step-th position (grad_input's stride), 128-byte swizzle.
+cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float* copy, int box_w, int box_h,
+                              int box_d) {
+  const GatherArgs& a = plan.args;
+  const EncodeTiledFn encode = encode_tiled_fn();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
+  const cuuint64_t b = sizeof(float);
+  const cuuint64_t dims[5] = {cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.src_size[2]),
+                              cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]), cuuint64_t(a.batch)};
+  const cuuint64_t row = cuuint64_t(plan.c_pitch) * b;
+  const cuuint64_t bytes[4] = {row, row * a.src_size[2], row * a.src_size[2] * a.src_size[1],
+                               row * cuuint64_t(positions)};
+  const cuuint32_t box[5] = {cuuint32_t(kGatherBlockK), cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), 1};
+  const cuuint32_t steps[5] = {1, cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1};
+  const CUresult encoded = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, copy, dims, bytes, box, steps,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// The per-tap boxes: T's kernel.
+template <class T>
+cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
+                           cudaStream_t stream) {
+  GatherArgs& a = plan.args;
+  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, stream);
+  if (err != cudaSuccess) return err;
   TmaGatherArgs t{};
   t.g = a;
   for (int i = 0; i < 3; ++i) {
@@ -368,28 +732,50 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
     t.extent[i] = plan.extent[i];
   }
   t.n_tiles = plan.n_tiles;
-  const EncodeTiledFn encode = encode_tiled_fn();
-  if (encode == nullptr) return cudaErrorNotSupported;
-  const cuuint64_t b = sizeof(float);
-  const cuuint64_t dims[5] = {cuuint64_t(channels), cuuint64_t(a.src_size[2]), cuuint64_t(a.src_size[1]),
-                              cuuint64_t(a.src_size[0]), cuuint64_t(a.batch)};
-  const cuuint64_t row = cuuint64_t(plan.c_pitch) * b;
-  const cuuint64_t bytes[4] = {row, row * a.src_size[2], row * a.src_size[2] * a.src_size[1],
-                               row * cuuint64_t(positions)};
-  // The box traverses tile x step source positions per dimension and keeps every step-th (grad_input's stride).
-  const cuuint32_t box[5] = {cuuint32_t(T::kBlockK), cuuint32_t(plan.tile[2] * a.src_step[2]),
-                             cuuint32_t(plan.tile[1] * a.src_step[1]), cuuint32_t(plan.tile[0] * a.src_step[0]), 1};
-  const cuuint32_t steps[5] = {1, cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1};
-  const CUresult encoded = encode(&t.src_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, copy, dims, bytes, box, steps,
-                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (encoded != CUDA_SUCCESS) return cudaErrorInvalidValue;
+  err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, plan.tile[2] * a.src_step[2],
+                          plan.tile[1] * a.src_step[1], plan.tile[0] * a.src_step[0]);
+  if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2] * a.phases[0] *
                          a.phases[1] * a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
   const size_t smem = size_t(T::kStages) * T::kStageBytes + 1024 + size_t(taps) * sizeof(int4);
   auto kernel = tconv_igemm_gather_tma_kernel<T>;
-  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  if (err != cudaSuccess) return err;
+  kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
+  return cudaGetLastError();
+}
+
+// The window form: T's window kernel.
+template <class T>
+cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
+                           cudaStream_t stream) {
+  GatherArgs& a = plan.args;
+  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, stream);
+  if (err != cudaSuccess) return err;
+  TmaWindowArgs t{};
+  t.g = a;
+  for (int i = 0; i < 3; ++i) t.extent[i] = plan.extent[i];
+  t.pitch = plan.pitch;
+  t.w_segments = plan.w_segments;
+  t.tiles_per_plane = plan.tiles_per_plane;
+  t.box_w = plan.box_w;
+  t.segment_rows = plan.segment_rows;
+  t.n_tiles = plan.n_tiles;
+  t.stages = plan.stages;
+  t.a_bytes = plan.a_bytes;
+  t.stage_bytes = plan.stage_bytes;
+  t.a_box_bytes = plan.a_box_bytes;
+  t.base_offset = tma_window_base_offset();
+  err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, plan.box_w,
+                          plan.box_lines * a.src_step[1], 1);
+  if (err != cudaSuccess) return err;
+  const int64_t blocks = int64_t(a.batch) * plan.extent[0] * plan.tiles_per_plane * a.phases[0] * a.phases[1] *
+                         a.phases[2] * plan.n_tiles;
+  const int taps = max_phase_taps(a);
+  const size_t smem = size_t(plan.stages) * plan.stage_bytes + 1024 + size_t(taps) * sizeof(int4);
+  auto kernel = tconv_igemm_gather_tma_window_kernel<T>;
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
   return cudaGetLastError();
@@ -424,6 +810,16 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   a.dst = dst;
   a.packed_weight = workspace;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
+  if (plan.window) {
+    switch (plan.block_n) {
+      case TmaWindowNarrowTile::kBlockN:
+        return run_tma_window<TmaWindowNarrowTile>(p, plan, weight, workspace, stream);
+      case TmaWindowTile::kBlockN:
+        return run_tma_window<TmaWindowTile>(p, plan, weight, workspace, stream);
+      default:
+        return run_tma_window<TmaWindowWideTile>(p, plan, weight, workspace, stream);
+    }
+  }
   switch (plan.block_n) {
     case TmaGatherWideTile::kBlockN:
       return run_tma_gather<TmaGatherWideTile>(p, plan, weight, workspace, stream);

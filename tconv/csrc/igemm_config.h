@@ -211,6 +211,30 @@ using TmaGatherWideTile = TmaGatherTileOf<256, 4>;
 // rows) runs at 212 TF/s on the cp.async gathers (run 332), 1.8 % short of its 6x target, and L2-61's (K 27 x 64, a
 // 34^3 grid: 4 x 4 x 8 boxes at 76 %) at 178.
 using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
+// The TMA window (conv_transpose_igemm_tma.cu, "igemm_tma" only until measured): the W taps of a (D, H) tap share
+// one A box, each tap a row shift of the wgmma descriptor, so a stage carries one box and the group's B slices.
+// Why: the per-tap boxes above move 128 x 32 A floats and 32 x BN B floats per tap; at 64 columns that is 24 KB per
+// 0.5 MFLOP, and run 334 (H200, forced "igemm_tma") ran L1-68's forward at 9.93 ms against 6.01 on the unit-stride
+// kernel, ~6 TB/s of L2-to-shared traffic. With 256 rows per block and the 5 W taps on one box, L1-68's stage is
+// 45 KB of A (5 lines of 72) and 40 KB of B per 5.2 MFLOP, 2.8x fewer bytes per FLOP. 256 rows: two m64 sub-tiles
+// per MMA warpgroup, so each B slice feeds four wgmmas. Stages: as many as fit (at least 2, at most kMaxStages).
+template <int kBlockNArg>
+struct TmaWindowTileOf {
+  static constexpr int kBlockM = 256, kBlockN = kBlockNArg, kBlockK = 32;
+  static constexpr int kSubTiles = kBlockM / 64;  // m64 sub-tiles, kSubTiles / 2 per MMA warpgroup
+  static constexpr int kSegment = 128;            // wide lines: positions per box (two boxes per block)
+  static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;
+  static constexpr int kMaxStages = 8;
+  static constexpr int kMaxGroupWidth = 8;                 // W taps per stage: the MMA loops instantiated
+  static constexpr int kSliceFloats = kBlockK * kBlockN;  // one tap's B slice
+  static constexpr int kLdC = kBlockM + 4;
+  static constexpr int kSharedBytes = 227 * 1024;
+  static_assert(kBlockK * 4 == 128, "an A row is one 128-byte swizzle row");
+  static_assert(kBlockK == kGatherBlockK, "the packed weights' chunks");
+};
+using TmaWindowNarrowTile = TmaWindowTileOf<32>;
+using TmaWindowTile = TmaWindowTileOf<64>;
+using TmaWindowWideTile = TmaWindowTileOf<128>;
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
 // source once, which only a long K repays, and short K loops pay the ring's fill and the epilogue per few stages.
 // Run 324 (H100, TF32, tconv's autotune: each form timed once per signature in one process, ms, TMA / the gather's
