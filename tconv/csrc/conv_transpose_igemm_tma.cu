@@ -205,10 +205,12 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 //   from the block's first line, and sub-tile s starts at row_start + 64 s;
 // - wide grids: segments of 128 positions of a line, two per block; each is a box of 128 + span source positions,
 //   and sub-tile s starts at segment s / 2's box, 64 (s % 2) rows in.
-// Tap t's A tile then starts shift_t - w_first rows further on. That is a start inside the 128-byte swizzle's 8-row
-// pattern, which the descriptor's base offset (bits 49-51: the start's row within its 1024-byte pattern) states.
+// Tap t's A tile then starts shift_t - w_first rows (64 bytes each) further on, inside the 64-byte swizzle's 512-byte
+// pattern. The TMA unit and wgmma both take the swizzle from the shared-memory address bits, so a shifted start reads
+// what the box wrote with the descriptor's base offset left 0 (run 335: with base offsets, errors of the outputs'
+// size).
 struct TmaWindowArgs {
-  CUtensorMap src_map;  // the channels-last TF32 copy: (C, W, H, D, N), boxes of 32 channels x box_w x lines
+  CUtensorMap src_map;  // the channels-last TF32 copy: (C, W, H, D, N), boxes of 16 channels x box_w x lines
   GatherArgs g;
   int extent[3];        // the phase grid along D, H, W (every phase the same)
   int pitch;            // narrow: GEMM rows per line; 0: wide
@@ -219,7 +221,6 @@ struct TmaWindowArgs {
   int stages;
   uint32_t a_bytes, stage_bytes;  // the A region of a stage; a whole stage (A, then the B slices), 1024-byte multiple
   uint32_t a_box_bytes;           // what the stage's boxes deliver (wide: less than a_bytes, whose boxes are aligned)
-  int base_offset;      // development: 1 = descriptor base offsets (the default), 0 = none (TCONV_TMA_WINDOW_BASE)
 };
 
 // A block's pipeline ring as the MMA loop reads it.
@@ -237,7 +238,7 @@ template <class T, int kWidth>
 __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kSubTiles / 2][T::kBlockN / 2],
                                                     const TmaWindowRing& ring, int iterations,
                                                     const int (&sub_row)[T::kSubTiles / 2],
-                                                    const int (*w_taps)[2], int w_first, uint32_t base_offset_on) {
+                                                    const int (*w_taps)[2], int w_first) {
   constexpr int BN = T::kBlockN, BK = T::kBlockK, kSub = T::kSubTiles / 2;
   int shift[kWidth];
 #pragma unroll
@@ -255,12 +256,12 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kSubTiles / 
       const WgmmaDescriptor b_desc = wgmma_descriptor(Bs + tap * T::kSliceFloats);
 #pragma unroll
       for (int i = 0; i < kSub; ++i) {
-        const uint32_t address = a_address + uint32_t(sub_row[i] + shift[tap]) * 128u;
-        const WgmmaDescriptor a_desc = {((address & 0x3FFFF) >> 4) | (1u << 16),
-                                        uint32_t(1024 >> 4) | (1u << 30) |
-                                            ((((address >> 7) & 7u) * base_offset_on) << 17)};
+        // K-major, 64-byte swizzle (layout type 2): stride byte offset 512 (the next 8 rows), leading byte offset
+        // unused (a wgmma's K fits one row)
+        const uint32_t address = a_address + uint32_t(sub_row[i] + shift[tap]) * uint32_t(T::kRowBytes);
+        const WgmmaDescriptor a_desc = {((address & 0x3FFFF) >> 4) | (1u << 16), uint32_t(512 >> 4) | (2u << 30)};
 #pragma unroll
-        for (int k8 = 0; k8 < BK / 8; ++k8)
+        for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step is 32 bytes along the swizzled row, 8 x BN floats of B
           wgmma_tf32_shared<BN>(acc[i], a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
       }
     }
@@ -336,8 +337,12 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 
   if (tid >= T::kMmaThreads) {
     if (tid != T::kMmaThreads) return;
-    const float* b_base = a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw + int64_t(n_tile) * BK * BN;
-    const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw, b_chunk_step = int64_t(BK) * a.ldw;
+    // The packed weights come in chunks of kGatherBlockK rows, each [column tile][k8 step][BN x 8]: a stage's BK rows
+    // are BK / 8 consecutive k8 blocks of its chunk's slice.
+    constexpr int kPerChunk = kGatherBlockK / BK;
+    const float* b_base =
+        a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw + int64_t(n_tile) * kGatherBlockK * BN;
+    const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw, b_chunk_step = int64_t(kGatherBlockK) * a.ldw;
     int stage = 0, group = 0, chunk = 0;
     uint32_t empty_parity = 0;
     for (int it = 0; it < iterations; ++it) {
@@ -355,14 +360,15 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
         for (int seg = 0; seg < 2; ++seg) {
           const int q = plane_tile * 2 + seg;
           const int h = q / t.w_segments, w0 = (q - h * t.w_segments) * T::kSegment;
-          tma_load_5d(stage_at + size_t(seg) * t.segment_rows * 128, &t.src_map, channel, w0 + w_first,
+          tma_load_5d(stage_at + size_t(seg) * t.segment_rows * T::kRowBytes, &t.src_map, channel, w0 + w_first,
                       h * a.src_step[1] + info.y, src_d, n_img, &stage_full[stage]);
         }
       }
       float* Bs = reinterpret_cast<float*>(stage_at + t.a_bytes);
       for (int i = 0; i < group_width; ++i)
         bulk_copy_to_shared(Bs + i * T::kSliceFloats,
-                            b_base + tap_table[group * group_width + i].w * b_tap_step + chunk * b_chunk_step,
+                            b_base + tap_table[group * group_width + i].w * b_tap_step +
+                                (chunk / kPerChunk) * b_chunk_step + (chunk % kPerChunk) * BK * BN,
                             slice_bytes, &stage_full[stage]);
       if (++chunk == chunks) {
         chunk = 0;
@@ -389,17 +395,16 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   for (int i = 0; i < kSub; ++i)
 #pragma unroll
     for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.f;
-  const uint32_t base_offset_on = t.base_offset != 0 ? 1u : 0u;
   const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
   switch (group_width) {  // whole W tap loops: a runtime one made ptxas fence the wgmmas (C7519)
-    case 1: tma_window_mma_loop<T, 1>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
-    case 2: tma_window_mma_loop<T, 2>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
-    case 3: tma_window_mma_loop<T, 3>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
-    case 4: tma_window_mma_loop<T, 4>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
-    case 5: tma_window_mma_loop<T, 5>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
-    case 6: tma_window_mma_loop<T, 6>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
-    case 7: tma_window_mma_loop<T, 7>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
-    case 8: tma_window_mma_loop<T, 8>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first, base_offset_on); break;
+    case 1: tma_window_mma_loop<T, 1>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 2: tma_window_mma_loop<T, 2>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 3: tma_window_mma_loop<T, 3>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 4: tma_window_mma_loop<T, 4>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 5: tma_window_mma_loop<T, 5>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 6: tma_window_mma_loop<T, 6>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 7: tma_window_mma_loop<T, 7>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 8: tma_window_mma_loop<T, 8>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
     default: break;  // no taps in this phase (bias only); the host plans at most kMaxGroupWidth
   }
 
@@ -544,11 +549,6 @@ bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
   return enabled;
 }
-// TCONV_TMA_WINDOW_BASE=0 (development only): descriptors without the base offset, to test what the field does.
-int tma_window_base_offset() {
-  static const int on = development_switch("TCONV_TMA_WINDOW_BASE", 1) != 0 ? 1 : 0;
-  return on;
-}
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
 // stages in shared memory.
@@ -583,20 +583,20 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
     plan.box_w = pitch;
     plan.box_lines = narrow_lines;
     a_rows = pitch * narrow_lines;
-    plan.a_box_bytes = uint32_t(a_rows) * 128u;
+    plan.a_box_bytes = uint32_t(a_rows) * uint32_t(T::kRowBytes);
     plan.tiles_per_plane = int((int64_t(e[1]) * pitch + BM - 1) / BM);
   } else {
     if (T::kSegment + max_span > 256 || a.src_step[1] > 256) return false;
     plan.pitch = 0;
     plan.box_w = T::kSegment + max_span;
     plan.box_lines = 1;
-    plan.segment_rows = (plan.box_w + 7) / 8 * 8;  // each box on a 1024-byte boundary
+    plan.segment_rows = (plan.box_w + 15) / 16 * 16;  // each box on a 1024-byte boundary
     a_rows = 2 * plan.segment_rows;
-    plan.a_box_bytes = 2u * uint32_t(plan.box_w) * 128u;
+    plan.a_box_bytes = 2u * uint32_t(plan.box_w) * uint32_t(T::kRowBytes);
     plan.w_segments = (e[2] + T::kSegment - 1) / T::kSegment;
     plan.tiles_per_plane = int((int64_t(e[1]) * plan.w_segments + 1) / 2);
   }
-  plan.a_bytes = uint32_t(a_rows) * 128u;
+  plan.a_bytes = (uint32_t(a_rows) * uint32_t(T::kRowBytes) + 1023u) / 1024u * 1024u;  // B slices 16-byte aligned
   const uint32_t stage = plan.a_bytes + uint32_t(max_width) * T::kSliceFloats * 4u;
   plan.stage_bytes = (stage + 1023u) / 1024u * 1024u;
   const int64_t room = T::kSharedBytes - 1024 - 4096 - int64_t(max_phase_taps(a)) * int64_t(sizeof(int4));
@@ -698,7 +698,8 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
 // The channels-last copy's tensor map: boxes of 32 channels x box_w x box_h x box_d positions, traversing every
 // src_step-th position (grad_input's stride), 128-byte swizzle.
 cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float* copy, int box_w, int box_h,
-                              int box_d) {
+                              int box_d, int box_c = kGatherBlockK,
+                              CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   const GatherArgs& a = plan.args;
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
@@ -709,11 +710,11 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
   const cuuint64_t row = cuuint64_t(plan.c_pitch) * b;
   const cuuint64_t bytes[4] = {row, row * a.src_size[2], row * a.src_size[2] * a.src_size[1],
                                row * cuuint64_t(positions)};
-  const cuuint32_t box[5] = {cuuint32_t(kGatherBlockK), cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), 1};
+  const cuuint32_t box[5] = {cuuint32_t(box_c), cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), 1};
   const cuuint32_t steps[5] = {1, cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1};
   const CUresult encoded = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, copy, dims, bytes, box, steps,
-                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -766,9 +767,8 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   t.a_bytes = plan.a_bytes;
   t.stage_bytes = plan.stage_bytes;
   t.a_box_bytes = plan.a_box_bytes;
-  t.base_offset = tma_window_base_offset();
   err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, plan.box_w,
-                          plan.box_lines * a.src_step[1], 1);
+                          plan.box_lines * a.src_step[1], 1, T::kBlockK, CU_TENSOR_MAP_SWIZZLE_64B);
   if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(a.batch) * plan.extent[0] * plan.tiles_per_plane * a.phases[0] * a.phases[1] *
                          a.phases[2] * plan.n_tiles;

@@ -218,9 +218,14 @@ using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
 // kernel, ~6 TB/s of L2-to-shared traffic. With 256 rows per block and the 5 W taps on one box, L1-68's stage is
 // 45 KB of A (5 lines of 72) and 40 KB of B per 5.2 MFLOP, 2.8x fewer bytes per FLOP. 256 rows: two m64 sub-tiles
 // per MMA warpgroup, so each B slice feeds four wgmmas. Stages: as many as fit (at least 2, at most kMaxStages).
+// 16 channels per stage (64-byte rows, 64-byte swizzle): run 335 (H200, 32-channel stages of 85 KB, so 2 stages on
+// L1-68) ran L1-68's forward at 6.75 ms against auto's 6.07, fam01 5.21 / 4.02, L1-71 1.45 / 0.65; at 16 channels
+// L1-68's stage is 23 + 20 KB, 5 stages. Run 335 also found the descriptor's base-offset field wrong for these
+// row shifts (errors of the outputs' size with it, TF32-sized without): the swizzle follows the address bits.
 template <int kBlockNArg>
 struct TmaWindowTileOf {
-  static constexpr int kBlockM = 256, kBlockN = kBlockNArg, kBlockK = 32;
+  static constexpr int kBlockM = 256, kBlockN = kBlockNArg, kBlockK = 16;
+  static constexpr int kRowBytes = kBlockK * 4;   // an A row: one 64-byte swizzle row
   static constexpr int kSubTiles = kBlockM / 64;  // m64 sub-tiles, kSubTiles / 2 per MMA warpgroup
   static constexpr int kSegment = 128;            // wide lines: positions per box (two boxes per block)
   static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;
@@ -229,8 +234,8 @@ struct TmaWindowTileOf {
   static constexpr int kSliceFloats = kBlockK * kBlockN;  // one tap's B slice
   static constexpr int kLdC = kBlockM + 4;
   static constexpr int kSharedBytes = 227 * 1024;
-  static_assert(kBlockK * 4 == 128, "an A row is one 128-byte swizzle row");
-  static_assert(kBlockK == kGatherBlockK, "the packed weights' chunks");
+  static_assert(kRowBytes == 64, "an A row is one 64-byte swizzle row");
+  static_assert(kGatherBlockK % kBlockK == 0, "a stage's B slice is a whole part of a packed chunk");
 };
 using TmaWindowNarrowTile = TmaWindowTileOf<32>;
 using TmaWindowTile = TmaWindowTileOf<64>;
