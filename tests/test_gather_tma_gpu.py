@@ -62,7 +62,8 @@ CASES = {
 # "igemm_tma_window": the W taps of a (D, H) tap on one box, each a row shift of the wgmma descriptor. Besides CASES
 # (where the window applies, and the per-tap boxes where it does not: grad_input at W stride 2, one W tap), these
 # cover each geometry: narrow grids (GEMM rows in lines of extent_w + span, a block's 256 rows crossing lines and
-# planes), wide ones (two 128-position boxes per block, on one line or two), each column tile (32, 64, 128).
+# planes), wide ones (two 128-position boxes per block, on one line or two), both column tiles (64, 128; calls of at
+# most 32 columns pad to 64).
 WINDOW_CASES = {
     # L1-68-like (5 W taps, 75 taps of 32 channels, 64 columns): narrow, 4 blocks' rows over two planes each
     "window_l1_68_like": (3, 2, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 12, 20], True),
@@ -70,7 +71,7 @@ WINDOW_CASES = {
     "window_tiny_planes": (3, 2, 32, 64, 1, [2, 2, 3], [1, 1, 1], [0, 0, 1], [0, 0, 0], [1, 1, 1], [3, 3, 5], True),
     # wide lines (W 300: pitch 302 > 256): three segments per line, blocks straddling lines, 128 columns
     "window_wide_2d": (2, 1, 64, 128, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
-    # 1D, W dilation 3 (shifts 3 apart, span 12), 32 columns, wide
+    # 1D, W dilation 3 (shifts 3 apart, span 12), 32 columns (padded to 64), wide
     "window_1d_dilated": (1, 2, 32, 32, 1, [5], [1], [2], [0], [3], [700], False),
     # phases of 3 and 2 W taps, a partial channel chunk (48), 96 columns (a partial 128-column tile)
     "window_phases": (2, 2, 48, 96, 1, [3, 5], [2, 2], [1, 2], [1, 1], [1, 1], [9, 13], True),

@@ -197,15 +197,16 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #endif
 }
 
-// The TMA window: the W taps of a (D, H) tap read the same source lines at shifts, so one A box serves all of them,
-// each tap's A tile a row shift of the wgmma descriptor (igemm_config.h, TmaWindowTileOf: why). A block computes 256
-// GEMM rows as four m64 sub-tiles, each a run of 64 consecutive shared-memory rows of its stage's box:
+// The TMA window: the W taps of a (D, H) tap read the same source lines at shifts, so one box of the channels-last
+// copy serves all of them, each tap's operand a row shift of the wgmma descriptor (igemm_config.h, TmaWindowTileOf:
+// why). A block computes 256 GEMM rows (positions), two runs of 128 consecutive shared-memory rows of its stage's box,
+// one per MMA warpgroup:
 // - narrow grids (pitch = extent_w + span <= 256): the GEMM rows of a (image, d) plane are lines of `pitch` rows,
 //   the last `span` of each computed and dropped (as the cp.async window's); the box is `lines` whole source lines
-//   from the block's first line, and sub-tile s starts at row_start + 64 s;
-// - wide grids: segments of 128 positions of a line, two per block; each is a box of 128 + span source positions,
-//   and sub-tile s starts at segment s / 2's box, 64 (s % 2) rows in.
-// Tap t's A tile then starts shift_t - w_first rows (64 bytes each) further on, inside the 64-byte swizzle's 512-byte
+//   from the block's first line, and warpgroup wg's run starts at row_start + 128 wg;
+// - wide grids: segments of 128 positions of a line, two per block, each a box of 128 + span source positions, one
+//   per warpgroup.
+// Tap t's rows then start shift_t - w_first rows (64 bytes each) further on, inside the 64-byte swizzle's 512-byte
 // pattern. The TMA unit and wgmma both take the swizzle from the shared-memory address bits, so a shifted start reads
 // what the box wrote with the descriptor's base offset left 0 (run 335: with base offsets, errors of the outputs'
 // size).
@@ -231,15 +232,16 @@ struct TmaWindowRing {
   uint64_t* full;
   uint64_t* empty;
 };
-// The MMA warpgroups' K loop at kWidth W taps per stage: per stage, each tap's B slice against both of this
-// warpgroup's sub-tiles at the tap's row shift. One wgmma group stays in flight; a stage is released once the group
-// after it has been issued and its own has completed.
+// The MMA warpgroups' K loop at kWidth W taps per stage. The operands are swapped against the per-tap kernel: A is a
+// tap's packed weights (kMTiles m64 tiles of output channels), B the warpgroup's 128 positions of the window at the
+// tap's row shift (n128), so each wgmma reads 2 + 4 KB of shared memory per 64 x 128 x 8 MACs instead of 2 + 2 KB
+// per 64 x 64 x 8 (64-column calls), the bandwidth a TF32 wgmma at full rate needs. One wgmma group stays in flight;
+// a stage is released once the group after it has been issued and its own has completed.
 template <class T, int kWidth>
-__device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kSubTiles / 2][T::kBlockN / 2],
-                                                    const TmaWindowRing& ring, int iterations,
-                                                    const int (&sub_row)[T::kSubTiles / 2],
+__device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::kPositions / 2],
+                                                    const TmaWindowRing& ring, int iterations, int window_row,
                                                     const int (*w_taps)[2], int w_first) {
-  constexpr int BN = T::kBlockN, BK = T::kBlockK, kSub = T::kSubTiles / 2;
+  constexpr int BN = T::kBlockN, BK = T::kBlockK;
   int shift[kWidth];
 #pragma unroll
   for (int tap = 0; tap < kWidth; ++tap) shift[tap] = w_taps[tap][0] - w_first;
@@ -248,21 +250,23 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kSubTiles / 
   for (int it = 0; it < iterations; ++it) {
     mbarrier_wait(&ring.full[stage], full_parity);
     const unsigned char* stage_at = ring.base + size_t(stage) * ring.stage_bytes;
-    const uint32_t a_address = static_cast<uint32_t>(__cvta_generic_to_shared(stage_at));
+    const uint32_t window_address = static_cast<uint32_t>(__cvta_generic_to_shared(stage_at));
     const float* Bs = reinterpret_cast<const float*>(stage_at + ring.a_bytes);
     wgmma_fence();
 #pragma unroll
     for (int tap = 0; tap < kWidth; ++tap) {
-      const WgmmaDescriptor b_desc = wgmma_descriptor(Bs + tap * T::kSliceFloats);
+      // K-major, 64-byte swizzle (layout type 2): stride byte offset 512 (the next 8 positions), leading byte offset
+      // unused (a wgmma's K fits one row)
+      const uint32_t address = window_address + uint32_t(window_row + shift[tap]) * uint32_t(T::kRowBytes);
+      const WgmmaDescriptor x_desc = {((address & 0x3FFFF) >> 4) | (1u << 16), uint32_t(512 >> 4) | (2u << 30)};
 #pragma unroll
-      for (int i = 0; i < kSub; ++i) {
-        // K-major, 64-byte swizzle (layout type 2): stride byte offset 512 (the next 8 rows), leading byte offset
-        // unused (a wgmma's K fits one row)
-        const uint32_t address = a_address + uint32_t(sub_row[i] + shift[tap]) * uint32_t(T::kRowBytes);
-        const WgmmaDescriptor a_desc = {((address & 0x3FFFF) >> 4) | (1u << 16), uint32_t(512 >> 4) | (2u << 30)};
+      for (int mt = 0; mt < T::kMTiles; ++mt) {
+        // The packed slice as A: [k8][channel group of 8][k half][8 channels][4 k], channel 64 mt at 512 mt floats
+        const WgmmaDescriptor w_desc = wgmma_descriptor(Bs + tap * T::kSliceFloats + mt * 512);
 #pragma unroll
-        for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step is 32 bytes along the swizzled row, 8 x BN floats of B
-          wgmma_tf32_shared<BN>(acc[i], a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+        for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step: 8 x BN floats of the slice, 32 bytes along the window row
+          wgmma_tf32_shared<T::kPositions>(acc[mt], w_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)),
+                                           x_desc.at(uint32_t(k8 * 2)));
       }
     }
     wgmma_commit();
@@ -281,7 +285,7 @@ template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kLdC = T::kLdC, kSub = T::kSubTiles / 2;
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kLdC = T::kLdC;
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_window_smem[];
   unsigned char* ring =
@@ -382,48 +386,46 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     return;
   }
 
-  // MMA warpgroups: warpgroup wg computes sub-tiles 2 wg and 2 wg + 1 against every B slice of the stage.
+  // MMA warpgroups: warpgroup wg computes every column (output channel) of the block's positions 128 wg .. 128 wg + 127,
+  // which start at window_row in the stage's A region (narrow: row_start + 128 wg; wide: segment wg's box).
   const int warpgroup = uniform_warpgroup();
-  int sub_row[kSub];  // each sub-tile's first row in the stage's A region, before the tap's shift
+  const int window_row = narrow ? row_start + T::kPositions * warpgroup : warpgroup * t.segment_rows;
+  float acc[T::kMTiles][T::kPositions / 2];
 #pragma unroll
-  for (int i = 0; i < kSub; ++i) {
-    const int s = warpgroup * kSub + i;
-    sub_row[i] = narrow ? row_start + 64 * s : (s / 2) * t.segment_rows + (s % 2) * 64;
-  }
-  float acc[kSub][BN / 2];
+  for (int i = 0; i < T::kMTiles; ++i)
 #pragma unroll
-  for (int i = 0; i < kSub; ++i)
-#pragma unroll
-    for (int j = 0; j < BN / 2; ++j) acc[i][j] = 0.f;
+    for (int j = 0; j < T::kPositions / 2; ++j) acc[i][j] = 0.f;
   const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
   switch (group_width) {  // whole W tap loops: a runtime one made ptxas fence the wgmmas (C7519)
-    case 1: tma_window_mma_loop<T, 1>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
-    case 2: tma_window_mma_loop<T, 2>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
-    case 3: tma_window_mma_loop<T, 3>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
-    case 4: tma_window_mma_loop<T, 4>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
-    case 5: tma_window_mma_loop<T, 5>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
-    case 6: tma_window_mma_loop<T, 6>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
-    case 7: tma_window_mma_loop<T, 7>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
-    case 8: tma_window_mma_loop<T, 8>(acc, ring_info, iterations, sub_row, tap_lists[2], w_first); break;
+    case 1: tma_window_mma_loop<T, 1>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 2: tma_window_mma_loop<T, 2>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 3: tma_window_mma_loop<T, 3>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 4: tma_window_mma_loop<T, 4>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 5: tma_window_mma_loop<T, 5>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 6: tma_window_mma_loop<T, 6>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 7: tma_window_mma_loop<T, 7>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 8: tma_window_mma_loop<T, 8>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
     default: break;  // no taps in this phase (bias only); the host plans at most kMaxGroupWidth
   }
 
-  // Epilogue: stage the tile as [N][M] with the bias, then each thread writes one GEMM row for every other column.
+  // Epilogue: stage the tile as [channel][position] with the bias (accumulator 4 j + 2 h + l of m tile mt: channel
+  // 64 mt + 16 (warp % 4) + gid + 8 h, position 128 wg + 8 j + 2 tig + l), then each thread writes one position for
+  // every other channel.
   mma_warpgroups_sync();
   float* Cs = reinterpret_cast<float*>(ring);
   const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const bool has_bias = a.bias != nullptr;
 #pragma unroll
-  for (int i = 0; i < kSub; ++i) {
-    const int row = (warpgroup * kSub + i) * 64 + (warp % 4) * 16 + gid;
+  for (int mt = 0; mt < T::kMTiles; ++mt) {
+    const int channel = mt * 64 + (warp % 4) * 16 + gid;
+    const float b0 = has_bias ? column_bias[channel] : 0.f, b1 = has_bias ? column_bias[channel + 8] : 0.f;
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j) {
-      const int col = j * 8 + 2 * tig;
-      const float b0 = has_bias ? column_bias[col] : 0.f, b1 = has_bias ? column_bias[col + 1] : 0.f;
-      Cs[col * kLdC + row] = acc[i][4 * j] + b0;
-      Cs[(col + 1) * kLdC + row] = acc[i][4 * j + 1] + b1;
-      Cs[col * kLdC + row + 8] = acc[i][4 * j + 2] + b0;
-      Cs[(col + 1) * kLdC + row + 8] = acc[i][4 * j + 3] + b1;
+    for (int j = 0; j < T::kPositions / 8; ++j) {
+      const int position = warpgroup * T::kPositions + j * 8 + 2 * tig;
+      Cs[channel * kLdC + position] = acc[mt][4 * j] + b0;
+      Cs[channel * kLdC + position + 1] = acc[mt][4 * j + 1] + b0;
+      Cs[(channel + 8) * kLdC + position] = acc[mt][4 * j + 2] + b1;
+      Cs[(channel + 8) * kLdC + position + 1] = acc[mt][4 * j + 3] + b1;
     }
   }
   mma_warpgroups_sync();
@@ -611,7 +613,6 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
 }
 bool plan_tma_window(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
   if (a.src_step[2] != 1 || a.fold != 1) return false;
-  if (a.n_channels <= TmaWindowNarrowTile::kBlockN) return plan_tma_window_of<TmaWindowNarrowTile>(a, e, plan);
   if (a.n_channels <= TmaWindowTile::kBlockN) return plan_tma_window_of<TmaWindowTile>(a, e, plan);
   return plan_tma_window_of<TmaWindowWideTile>(a, e, plan);
 }
@@ -812,8 +813,6 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
   if (plan.window) {
     switch (plan.block_n) {
-      case TmaWindowNarrowTile::kBlockN:
-        return run_tma_window<TmaWindowNarrowTile>(p, plan, weight, workspace, stream);
       case TmaWindowTile::kBlockN:
         return run_tma_window<TmaWindowTile>(p, plan, weight, workspace, stream);
       default:

@@ -222,11 +222,15 @@ using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
 // L1-68) ran L1-68's forward at 6.75 ms against auto's 6.07, fam01 5.21 / 4.02, L1-71 1.45 / 0.65; at 16 channels
 // L1-68's stage is 23 + 20 KB, 5 stages. Run 335 also found the descriptor's base-offset field wrong for these
 // row shifts (errors of the outputs' size with it, TF32-sized without): the swizzle follows the address bits.
+// The wgmmas take the weights as A (m64 tiles of output channels) and the window as B (n128: a warpgroup's positions):
+// with positions as M, a 64-column call's wgmma (m64n64k8) read as many shared-memory bytes per MAC as the SM serves
+// at the full TF32 rate; n128 against m64 reads 25 % fewer. Calls of at most 32 columns pad them to 64.
 template <int kBlockNArg>
 struct TmaWindowTileOf {
   static constexpr int kBlockM = 256, kBlockN = kBlockNArg, kBlockK = 16;
-  static constexpr int kRowBytes = kBlockK * 4;   // an A row: one 64-byte swizzle row
-  static constexpr int kSubTiles = kBlockM / 64;  // m64 sub-tiles, kSubTiles / 2 per MMA warpgroup
+  static constexpr int kRowBytes = kBlockK * 4;   // a window row (one position): one 64-byte swizzle row
+  static constexpr int kPositions = kBlockM / 2;  // per MMA warpgroup: the wgmmas' N
+  static constexpr int kMTiles = kBlockN / 64;    // m64 tiles of output channels
   static constexpr int kSegment = 128;            // wide lines: positions per box (two boxes per block)
   static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;
   static constexpr int kMaxStages = 8;
@@ -237,7 +241,7 @@ struct TmaWindowTileOf {
   static_assert(kRowBytes == 64, "an A row is one 64-byte swizzle row");
   static_assert(kGatherBlockK % kBlockK == 0, "a stage's B slice is a whole part of a packed chunk");
 };
-using TmaWindowNarrowTile = TmaWindowTileOf<32>;
+static_assert(TmaWindowTileOf<64>::kMTiles == 1 && TmaWindowTileOf<128>::kMTiles == 2, "whole m64 channel tiles");
 using TmaWindowTile = TmaWindowTileOf<64>;
 using TmaWindowWideTile = TmaWindowTileOf<128>;
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
