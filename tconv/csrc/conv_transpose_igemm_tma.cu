@@ -199,13 +199,12 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 
 // The TMA window: the W taps of a (D, H) tap read the same source lines at shifts, so one box of the channels-last
 // copy serves all of them, each tap's operand a row shift of the wgmma descriptor (igemm_config.h, TmaWindowTileOf:
-// why). A block computes 256 GEMM rows (positions), two runs of 128 consecutive shared-memory rows of its stage's box,
-// one per MMA warpgroup:
+// why). A block computes kBlockM GEMM rows (positions) as runs of 128 consecutive shared-memory rows of its stage's
+// boxes, kRuns per MMA warpgroup (run i of warpgroup wg is the block's run kRuns wg + i):
 // - narrow grids (pitch = extent_w + span <= 256): the GEMM rows of a (image, d) plane are lines of `pitch` rows,
 //   the last `span` of each computed and dropped (as the cp.async window's); the box is `lines` whole source lines
-//   from the block's first line, and warpgroup wg's run starts at row_start + 128 wg;
-// - wide grids: segments of 128 positions of a line, two per block, each a box of 128 + span source positions, one
-//   per warpgroup.
+//   from the block's first line, and run j starts at row_start + 128 j;
+// - wide grids: segments of 128 positions of a line, one per run, each a box of 128 + span source positions.
 // Tap t's rows then start shift_t - w_first rows (64 bytes each) further on, inside the 64-byte swizzle's 512-byte
 // pattern. The TMA unit and wgmma both take the swizzle from the shared-memory address bits, so a shifted start reads
 // what the box wrote with the descriptor's base offset left 0 (run 335: with base offsets, errors of the outputs'
@@ -238,9 +237,10 @@ struct TmaWindowRing {
 // per 64 x 64 x 8 (64-column calls), the bandwidth a TF32 wgmma at full rate needs. One wgmma group stays in flight;
 // a stage is released once the group after it has been issued and its own has completed.
 template <class T, int kWidth>
-__device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::kPositions / 2],
-                                                    const TmaWindowRing& ring, int iterations, int window_row,
-                                                    const int (*w_taps)[2], int w_first) {
+__device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::kRuns][T::kPositions / 2],
+                                                    const TmaWindowRing& ring, int iterations,
+                                                    const int (&window_row)[T::kRuns], const int (*w_taps)[2],
+                                                    int w_first) {
   constexpr int BN = T::kBlockN, BK = T::kBlockK;
   int shift[kWidth];
 #pragma unroll
@@ -255,18 +255,21 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::
     wgmma_fence();
 #pragma unroll
     for (int tap = 0; tap < kWidth; ++tap) {
-      // K-major, 64-byte swizzle (layout type 2): stride byte offset 512 (the next 8 positions), leading byte offset
-      // unused (a wgmma's K fits one row)
-      const uint32_t address = window_address + uint32_t(window_row + shift[tap]) * uint32_t(T::kRowBytes);
-      const WgmmaDescriptor x_desc = {((address & 0x3FFFF) >> 4) | (1u << 16), uint32_t(512 >> 4) | (2u << 30)};
 #pragma unroll
-      for (int mt = 0; mt < T::kMTiles; ++mt) {
-        // The packed slice as A: [k8][channel group of 8][k half][8 channels][4 k], channel 64 mt at 512 mt floats
-        const WgmmaDescriptor w_desc = wgmma_descriptor(Bs + tap * T::kSliceFloats + mt * 512);
+      for (int run = 0; run < T::kRuns; ++run) {
+        // K-major, 64-byte swizzle (layout type 2): stride byte offset 512 (the next 8 positions), leading byte
+        // offset unused (a wgmma's K fits one row)
+        const uint32_t address = window_address + uint32_t(window_row[run] + shift[tap]) * uint32_t(T::kRowBytes);
+        const WgmmaDescriptor x_desc = {((address & 0x3FFFF) >> 4) | (1u << 16), uint32_t(512 >> 4) | (2u << 30)};
 #pragma unroll
-        for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step: 8 x BN floats of the slice, 32 bytes along the window row
-          wgmma_tf32_shared<T::kPositions>(acc[mt], w_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)),
-                                           x_desc.at(uint32_t(k8 * 2)));
+        for (int mt = 0; mt < T::kMTiles; ++mt) {
+          // The packed slice as A: [k8][channel group of 8][k half][8 channels][4 k], channel 64 mt at 512 mt floats
+          const WgmmaDescriptor w_desc = wgmma_descriptor(Bs + tap * T::kSliceFloats + mt * 512);
+#pragma unroll
+          for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step: 8 x BN floats of the slice, 32 bytes along the row
+            wgmma_tf32_shared<T::kPositions>(acc[mt][run], w_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)),
+                                             x_desc.at(uint32_t(k8 * 2)));
+        }
       }
     }
     wgmma_commit();
@@ -361,8 +364,8 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
                     &stage_full[stage]);
       } else {
 #pragma unroll
-        for (int seg = 0; seg < 2; ++seg) {
-          const int q = plane_tile * 2 + seg;
+        for (int seg = 0; seg < 2 * T::kRuns; ++seg) {
+          const int q = plane_tile * 2 * T::kRuns + seg;
           const int h = q / t.w_segments, w0 = (q - h * t.w_segments) * T::kSegment;
           tma_load_5d(stage_at + size_t(seg) * t.segment_rows * T::kRowBytes, &t.src_map, channel, w0 + w_first,
                       h * a.src_step[1] + info.y, src_d, n_img, &stage_full[stage]);
@@ -386,15 +389,22 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     return;
   }
 
-  // MMA warpgroups: warpgroup wg computes every column (output channel) of the block's positions 128 wg .. 128 wg + 127,
-  // which start at window_row in the stage's A region (narrow: row_start + 128 wg; wide: segment wg's box).
+  // MMA warpgroups: warpgroup wg computes every column (output channel) of the block's runs kRuns wg + i, each
+  // starting at window_row[i] in the stage's A region (narrow: row_start + 128 j; wide: segment j's box).
   const int warpgroup = uniform_warpgroup();
-  const int window_row = narrow ? row_start + T::kPositions * warpgroup : warpgroup * t.segment_rows;
-  float acc[T::kMTiles][T::kPositions / 2];
+  int window_row[T::kRuns];
+#pragma unroll
+  for (int i = 0; i < T::kRuns; ++i) {
+    const int run = warpgroup * T::kRuns + i;
+    window_row[i] = narrow ? row_start + T::kPositions * run : run * t.segment_rows;
+  }
+  float acc[T::kMTiles][T::kRuns][T::kPositions / 2];
 #pragma unroll
   for (int i = 0; i < T::kMTiles; ++i)
 #pragma unroll
-    for (int j = 0; j < T::kPositions / 2; ++j) acc[i][j] = 0.f;
+    for (int k = 0; k < T::kRuns; ++k)
+#pragma unroll
+      for (int j = 0; j < T::kPositions / 2; ++j) acc[i][k][j] = 0.f;
   const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
   switch (group_width) {  // whole W tap loops: a runtime one made ptxas fence the wgmmas (C7519)
     case 1: tma_window_mma_loop<T, 1>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
@@ -408,9 +418,9 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     default: break;  // no taps in this phase (bias only); the host plans at most kMaxGroupWidth
   }
 
-  // Epilogue: stage the tile as [channel][position] with the bias (accumulator 4 j + 2 h + l of m tile mt: channel
-  // 64 mt + 16 (warp % 4) + gid + 8 h, position 128 wg + 8 j + 2 tig + l), then each thread writes one position for
-  // every other channel.
+  // Epilogue: stage the tile as [channel][position] with the bias (accumulator 4 j + 2 h + l of m tile mt, run i:
+  // channel 64 mt + 16 (warp % 4) + gid + 8 h, position 128 (kRuns wg + i) + 8 j + 2 tig + l), then each thread
+  // writes one position for every other channel.
   mma_warpgroups_sync();
   float* Cs = reinterpret_cast<float*>(ring);
   const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -420,13 +430,15 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     const int channel = mt * 64 + (warp % 4) * 16 + gid;
     const float b0 = has_bias ? column_bias[channel] : 0.f, b1 = has_bias ? column_bias[channel + 8] : 0.f;
 #pragma unroll
-    for (int j = 0; j < T::kPositions / 8; ++j) {
-      const int position = warpgroup * T::kPositions + j * 8 + 2 * tig;
-      Cs[channel * kLdC + position] = acc[mt][4 * j] + b0;
-      Cs[channel * kLdC + position + 1] = acc[mt][4 * j + 1] + b0;
-      Cs[(channel + 8) * kLdC + position] = acc[mt][4 * j + 2] + b1;
-      Cs[(channel + 8) * kLdC + position + 1] = acc[mt][4 * j + 3] + b1;
-    }
+    for (int i = 0; i < T::kRuns; ++i)
+#pragma unroll
+      for (int j = 0; j < T::kPositions / 8; ++j) {
+        const int position = (warpgroup * T::kRuns + i) * T::kPositions + j * 8 + 2 * tig;
+        Cs[channel * kLdC + position] = acc[mt][i][4 * j] + b0;
+        Cs[channel * kLdC + position + 1] = acc[mt][i][4 * j + 1] + b0;
+        Cs[(channel + 8) * kLdC + position] = acc[mt][i][4 * j + 2] + b1;
+        Cs[(channel + 8) * kLdC + position + 1] = acc[mt][i][4 * j + 3] + b1;
+      }
   }
   mma_warpgroups_sync();
   const int columns = min(BN, a.n_channels - n0);
@@ -438,7 +450,7 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
       h = q / t.pitch;
       w = q - h * t.pitch;
     } else {
-      const int q = plane_tile * 2 + row / T::kSegment;
+      const int q = plane_tile * 2 * T::kRuns + row / T::kSegment;
       h = q / t.w_segments;
       w = (q - h * t.w_segments) * T::kSegment + row % T::kSegment;
     }
@@ -593,10 +605,11 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
     plan.box_w = T::kSegment + max_span;
     plan.box_lines = 1;
     plan.segment_rows = (plan.box_w + 15) / 16 * 16;  // each box on a 1024-byte boundary
-    a_rows = 2 * plan.segment_rows;
-    plan.a_box_bytes = 2u * uint32_t(plan.box_w) * uint32_t(T::kRowBytes);
+    constexpr int kSegments = 2 * T::kRuns;
+    a_rows = kSegments * plan.segment_rows;
+    plan.a_box_bytes = uint32_t(kSegments) * uint32_t(plan.box_w) * uint32_t(T::kRowBytes);
     plan.w_segments = (e[2] + T::kSegment - 1) / T::kSegment;
-    plan.tiles_per_plane = int((int64_t(e[1]) * plan.w_segments + 1) / 2);
+    plan.tiles_per_plane = int((int64_t(e[1]) * plan.w_segments + kSegments - 1) / kSegments);
   }
   plan.a_bytes = (uint32_t(a_rows) * uint32_t(T::kRowBytes) + 1023u) / 1024u * 1024u;  // B slices 16-byte aligned
   const uint32_t stage = plan.a_bytes + uint32_t(max_width) * T::kSliceFloats * 4u;

@@ -225,13 +225,21 @@ using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
 // The wgmmas take the weights as A (m64 tiles of output channels) and the window as B (n128: a warpgroup's positions):
 // with positions as M, a 64-column call's wgmma (m64n64k8) read as many shared-memory bytes per MAC as the SM serves
 // at the full TF32 rate; n128 against m64 reads 25 % fewer. Calls of at most 32 columns pad them to 64.
+// Runs 338-339 (ncu, L1-68 forward, 256 positions per block): 5.69 ms at 60 % of the TF32 rate, the MMA warps' wait
+// for stage_full holding 53 % of the stall samples: the boxes and slices arrive at ~4.8 TB/s (43 KB per stage), the
+// same L2-to-shared rate the per-tap boxes reached (run 334). So the 64-column tile takes 512 positions per block
+// (two runs of 128 per warpgroup): each B slice serves twice the positions and the box's whole-line over-fetch is
+// paid once per 512 rows, 28 % fewer bytes per MAC on L1-68 (62 KB per stage of 2.6 M MACs against 43 KB per
+// 1.3 M). The 128-column tile stays at 256 (two m64 channel tiles already, 128 accumulators a thread).
 template <int kBlockNArg>
 struct TmaWindowTileOf {
-  static constexpr int kBlockM = 256, kBlockN = kBlockNArg, kBlockK = 16;
+  static constexpr int kBlockN = kBlockNArg, kBlockK = 16;
   static constexpr int kRowBytes = kBlockK * 4;   // a window row (one position): one 64-byte swizzle row
-  static constexpr int kPositions = kBlockM / 2;  // per MMA warpgroup: the wgmmas' N
+  static constexpr int kPositions = 128;          // per wgmma: its N
   static constexpr int kMTiles = kBlockN / 64;    // m64 tiles of output channels
-  static constexpr int kSegment = 128;            // wide lines: positions per box (two boxes per block)
+  static constexpr int kRuns = kBlockN == 64 ? 2 : 1;  // runs of kPositions per MMA warpgroup
+  static constexpr int kBlockM = 2 * kRuns * kPositions;
+  static constexpr int kSegment = kPositions;     // wide lines: positions per box (one box per run)
   static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;
   static constexpr int kMaxStages = 8;
   static constexpr int kMaxGroupWidth = 8;                 // W taps per stage: the MMA loops instantiated
