@@ -207,3 +207,50 @@ torch.save([out.detach().cpu(), gi.cpu()], sys.argv[1])
         results[value] = torch.load(path)
     for i, (wide, narrow) in enumerate(zip(results["1"], results["0"])):
         assert torch.equal(wide, narrow), f"tensor {i}: max difference {(wide - narrow).abs().max().item()}"
+
+
+@pytest.mark.parametrize("name, algorithm, percent", [
+    ("window_l1_68_like", "igemm_tma_window", 6),  # forward copy 5.2 % of the output per image: 2 chunks of 1
+    ("dcgan_like", "igemm_tma", 13),                # forward 12.5 % per image: 2 chunks of 1
+])
+def test_copy_budget_chunks_agree_bitwise(tmp_path, name, algorithm, percent):
+    """TCONV_TMA_COPY_BUDGET (read once per process) splits the batch into chunks whose channels-last copy fits the
+    budget; each output is the same sum in the same order, so the forward's bits do not change. grad_input's copy
+    (grad_output, larger per image) passes the budget, so it leaves the TMA gather: checked against the whole-batch
+    run within TF32 error."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    case = CASES[name] if name in CASES else WINDOW_CASES[name]
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    code = f"""
+import sys, torch, tconv
+from test_conv_transpose_gpu import TCONV_FN
+torch.backends.cudnn.allow_tf32 = True
+g = torch.Generator(device="cuda").manual_seed(11)
+x = torch.randn({batch}, {cin}, *{spatial}, device="cuda", generator=g, requires_grad=True)
+w = torch.randn({cin}, {cout // groups}, *{kernel}, device="cuda", generator=g)
+b = torch.randn({cout}, device="cuda", generator=g)
+def gemms(prof):
+    return sum("{TMA_KERNEL}" in e.name or "{WINDOW_KERNEL}" in e.name for e in prof.events()
+               if e.device_type == torch.autograd.DeviceType.CUDA)
+with tconv._ops.use_algorithm("{algorithm}"):
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as forward:
+        out = TCONV_FN[{dims}](x, w, b, {stride}, {padding}, {output_padding}, {groups}, {dilation})
+        torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as backward:
+        (gi,) = torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+        torch.cuda.synchronize()
+torch.save([out.detach().cpu(), gi.cpu(), gemms(forward), gemms(backward)], sys.argv[1])
+"""
+    results = {}
+    for value in (str(percent), "0"):
+        path = tmp_path / f"budget_{value}.pt"
+        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                             cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_TMA_COPY_BUDGET=value))
+        assert run.returncode == 0, run.stderr[-3000:]
+        results[value] = torch.load(path)
+    chunked, whole = results[str(percent)], results["0"]
+    # TMA GEMM launches, forward and grad_input: two chunks and none (over the budget) against one and one
+    assert chunked[2:] == [2, 0] and whole[2:] == [1, 1], (chunked[2:], whole[2:])
+    assert torch.equal(chunked[0], whole[0]), f"forward: max difference {(chunked[0] - whole[0]).abs().max().item()}"
+    torch.testing.assert_close(chunked[1], whole[1], rtol=2e-3, atol=2e-3)

@@ -503,6 +503,7 @@ struct TmaGatherPlan {
   int tile[3] = {1, 1, 1}, tiles[3] = {1, 1, 1}, extent[3] = {1, 1, 1};
   int block_n = TmaGatherTile::kBlockN, n_tiles = 0, c_pitch = 0;
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
+  int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
   // The window form (window = true; TmaWindowArgs says what each field is)
   bool window = false;
   int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
@@ -557,6 +558,22 @@ bool tma_gather_partial_tile(const int (&e)[3], const int (&src_step)[3], int (&
 bool gather_tma_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA", 1) != 0;
   return enabled;
+}
+// TCONV_TMA_COPY_BUDGET=<percent> (development only, read once per process; unset: no bound) holds the channels-last
+// copy to that share of the conv's output, copying and running the batch in chunks of whole images (and refusing the
+// TMA gather where one image passes it). Why: the issue allows extra device memory of at most 10 % of the output,
+// and the whole-batch copy is 50 % of DCGAN's output in the forward and 100 % in grad_input (grad_output's copy).
+// Not measured yet: where it is on, chunks of few images leave grids smaller than the GPU (DCGAN: 6 to 12 images).
+int tma_copy_budget_percent() {
+  static const int percent = development_switch("TCONV_TMA_COPY_BUDGET", 0);
+  return percent;
+}
+// Images per chunk of the copy: the whole batch without a budget, else as many as the budget holds (0: none fits).
+int64_t tma_copy_batch(const ConvTransposeParams& p, int64_t batch, int64_t image_elems) {
+  const int percent = tma_copy_budget_percent();
+  if (percent <= 0 || batch == 0) return batch;
+  const int64_t output = p.batch * p.out_channels * p.out_spatial();
+  return std::min(batch, output / 100 * percent / std::max<int64_t>(image_elems, 1));
 }
 // TCONV_GATHER_TMA_WIDE=0 (development only, read once per process) keeps every call on the 128-column tile.
 bool gather_tma_wide_enabled() {
@@ -679,7 +696,9 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
-  plan.copy_elems = int64_t(a.batch) * positions * plan.c_pitch;
+  plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch);
+  if (a.batch > 0 && plan.copy_batch == 0) return plan;
+  plan.copy_elems = plan.copy_batch * positions * plan.c_pitch;
   plan.args = a;
   plan.ok = true;
   return plan;
@@ -687,10 +706,10 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
 
 // Packs the weights in column blocks of block_n and copies the source to channels-last (TF32-rounded) after them.
 cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight,
-                               float* workspace, int block_n, cudaStream_t stream) {
+                               float* workspace, int block_n, bool pack, cudaStream_t stream) {
   GatherArgs& a = plan.args;
   float* copy = workspace + plan.copy_offset;
-  if (plan.packed_elems > 0) {
+  if (pack && plan.packed_elems > 0) {
     const unsigned int grid = unsigned(std::min<int64_t>(plan.packed_elems / (8 * block_n), 8192));
     tconv_igemm_pack_weight_kernel<float><<<std::max(grid, 1u), 256, 0, stream>>>(
         static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
@@ -735,9 +754,9 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
 // The per-tap boxes: T's kernel.
 template <class T>
 cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
-                           cudaStream_t stream) {
+                           bool pack, cudaStream_t stream) {
   GatherArgs& a = plan.args;
-  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, stream);
+  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, pack, stream);
   if (err != cudaSuccess) return err;
   TmaGatherArgs t{};
   t.g = a;
@@ -764,9 +783,9 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
 // The window form: T's window kernel.
 template <class T>
 cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
-                           cudaStream_t stream) {
+                           bool pack, cudaStream_t stream) {
   GatherArgs& a = plan.args;
-  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, stream);
+  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, pack, stream);
   if (err != cudaSuccess) return err;
   TmaWindowArgs t{};
   t.g = a;
@@ -819,27 +838,38 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   // gives more).
   if (reinterpret_cast<uintptr_t>(workspace) % 16 != 0) return cudaErrorMisalignedAddress;
   GatherArgs& a = plan.args;
-  if (a.batch == 0) return cudaSuccess;
-  a.src = src;
-  a.dst = dst;
+  const int64_t batch = a.batch;
+  if (batch == 0) return cudaSuccess;
   a.packed_weight = workspace;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
-  if (plan.window) {
-    switch (plan.block_n) {
-      case TmaWindowTile::kBlockN:
-        return run_tma_window<TmaWindowTile>(p, plan, weight, workspace, stream);
-      default:
-        return run_tma_window<TmaWindowWideTile>(p, plan, weight, workspace, stream);
+  // Chunks of copy_batch images (all of them without a copy budget), each copied and then computed; the weights are
+  // packed once. One stream orders a chunk's copy after the previous chunk's kernel, which read the same buffer.
+  for (int64_t n0 = 0; n0 < batch; n0 += plan.copy_batch) {
+    TmaGatherPlan chunk = plan;
+    chunk.args.batch = int(std::min(plan.copy_batch, batch - n0));
+    chunk.args.src = static_cast<const float*>(src) + n0 * a.src_stride[0];
+    chunk.args.dst = static_cast<float*>(dst) + n0 * a.dst_stride[0];
+    const bool pack = n0 == 0;
+    cudaError_t err;
+    if (plan.window) {
+      err = plan.block_n == TmaWindowTile::kBlockN
+                ? run_tma_window<TmaWindowTile>(p, chunk, weight, workspace, pack, stream)
+                : run_tma_window<TmaWindowWideTile>(p, chunk, weight, workspace, pack, stream);
+    } else {
+      switch (plan.block_n) {
+        case TmaGatherWideTile::kBlockN:
+          err = run_tma_gather<TmaGatherWideTile>(p, chunk, weight, workspace, pack, stream);
+          break;
+        case TmaGatherNarrowTile::kBlockN:
+          err = run_tma_gather<TmaGatherNarrowTile>(p, chunk, weight, workspace, pack, stream);
+          break;
+        default:
+          err = run_tma_gather<TmaGatherTile>(p, chunk, weight, workspace, pack, stream);
+      }
     }
+    if (err != cudaSuccess) return err;
   }
-  switch (plan.block_n) {
-    case TmaGatherWideTile::kBlockN:
-      return run_tma_gather<TmaGatherWideTile>(p, plan, weight, workspace, stream);
-    case TmaGatherNarrowTile::kBlockN:
-      return run_tma_gather<TmaGatherNarrowTile>(p, plan, weight, workspace, stream);
-    default:
-      return run_tma_gather<TmaGatherTile>(p, plan, weight, workspace, stream);
-  }
+  return cudaSuccess;
 #else
   (void)p, (void)pass, (void)options, (void)src, (void)weight, (void)bias, (void)dst, (void)workspace, (void)stream;
   return cudaErrorNotSupported;
