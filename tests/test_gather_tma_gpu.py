@@ -254,3 +254,41 @@ torch.save([out.detach().cpu(), gi.cpu(), gemms(forward), gemms(backward)], sys.
     assert chunked[2:] == [2, 0] and whole[2:] == [1, 1], (chunked[2:], whole[2:])
     assert torch.equal(chunked[0], whole[0]), f"forward: max difference {(chunked[0] - whole[0]).abs().max().item()}"
     torch.testing.assert_close(chunked[1], whole[1], rtol=2e-3, atol=2e-3)
+
+
+def test_window_auto_rule_behind_its_switch(tmp_path):
+    """TCONV_TMA_WINDOW_AUTO=1 (read once per process) lets "auto" run the forward of a narrow-grid, 64-column,
+    long-K call on the TMA window (igemm_config.h, TmaWindowAutoRule), with the forced form's bits; a wide-line call
+    and grad_input stay where they were."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = f"""
+import sys, torch, tconv
+from test_conv_transpose_gpu import TCONV_FN
+torch.backends.cudnn.allow_tf32 = True
+g = torch.Generator(device="cuda").manual_seed(3)
+def window_launches(fn, x, w, grad=False):
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = fn(x, w)
+        if grad:
+            torch.autograd.grad(out, [x], torch.ones_like(out))
+        torch.cuda.synchronize()
+    return out.detach().cpu(), sum("{WINDOW_KERNEL}" in e.name for e in prof.events()
+                                   if e.device_type == torch.autograd.DeviceType.CUDA)
+x = torch.randn(2, 32, 4, 12, 20, device="cuda", generator=g, requires_grad=True)
+w = torch.randn(32, 64, 3, 5, 5, device="cuda", generator=g)
+auto_out, auto_runs = window_launches(tconv.conv_transpose3d, x, w, grad=True)
+with tconv._ops.use_algorithm("igemm_tma_window"):
+    forced_out, _ = window_launches(tconv.conv_transpose3d, x, w)
+wide = torch.randn(1, 64, 5, 300, device="cuda", generator=g)
+_, wide_runs = window_launches(lambda a, b: tconv.conv_transpose2d(a, b, None, 1, 1), wide,
+                               torch.randn(64, 64, 3, 3, device="cuda", generator=g))
+torch.save([auto_out, forced_out, auto_runs, wide_runs], sys.argv[1])
+"""
+    path = tmp_path / "auto.pt"
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                         cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_TMA_WINDOW_AUTO="1"))
+    assert run.returncode == 0, run.stderr[-3000:]
+    auto_out, forced_out, auto_runs, wide_runs = torch.load(path)
+    assert auto_runs == 1 and wide_runs == 0, (auto_runs, wide_runs)  # the forward only; not the wide lines
+    assert torch.equal(auto_out, forced_out)

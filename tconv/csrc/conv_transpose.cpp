@@ -264,6 +264,17 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped)");
     return;
   }
+  if (algorithm == "auto" && gather_tma_window_preferred(p, GatherPass::kForward, to_dtype(input), !allow_tf32)) {
+    const GatherOptions options = gather_options("igemm_tma_window");
+    const at::Tensor workspace =
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, options)},
+                  input.options().dtype(at::kFloat));
+    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, options, input.data_ptr(),
+                              weight.data_ptr(), call.bias, output.data_ptr(), workspace.data_ptr<float>(),
+                              c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (TMA window)");
+    return;
+  }
   if (forward_takes_unit_stride_mma(p, to_dtype(input), allow_tf32, algorithm, input.data_ptr(), output.data_ptr())) {
     check_launch(unit_stride_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
                                          call.bias, output.data_ptr(), sm_count_of(input),

@@ -81,6 +81,9 @@ int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass
                                    const GatherOptions& options);
 cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const GatherOptions& options, const void* src,
                        const void* weight, const void* bias, void* dst, float* workspace, cudaStream_t stream);
+// Whether "auto" runs this pass on the TMA window (igemm_config.h, TmaWindowAutoRule), with the options of
+// "igemm_tma_window"; false unless TCONV_TMA_WINDOW_AUTO=1 (development, until a verified suite run).
+bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32);
 
 // grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data widened to fp32 in the
 // kernel; StripGradInputTile in igemm_config.h): 1D lines (kernel 1, stride 1, padding 0 along D and H), groups 1,

@@ -818,6 +818,23 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
 
 }  // namespace
 
+bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32) {
+#if defined(TCONV_TENSOR_MAPS)
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_AUTO", 0) != 0;
+  if (!enabled || pass != GatherPass::kForward) return false;
+  GatherOptions options;
+  options.tma = GatherTma::kForceWindow;
+  const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
+  if (!plan.ok || !plan.window || plan.pitch == 0) return false;
+  const GatherArgs& a = plan.args;
+  return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&
+         int64_t(max_phase_taps(a)) * a.k_rows >= TmaWindowAutoRule::kMinK;
+#else
+  (void)p, (void)pass, (void)dtype, (void)split_tf32;
+  return false;
+#endif
+}
+
 int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                                    const GatherOptions& options) {
 #if defined(TCONV_TENSOR_MAPS)

@@ -252,6 +252,16 @@ struct TmaWindowTileOf {
 static_assert(TmaWindowTileOf<64>::kMTiles == 1 && TmaWindowTileOf<128>::kMTiles == 2, "whole m64 channel tiles");
 using TmaWindowTile = TmaWindowTileOf<64>;
 using TmaWindowWideTile = TmaWindowTileOf<128>;
+// Where "auto" would take the TMA window (behind TCONV_TMA_WINDOW_AUTO=1 until a verified suite run): the forward, on
+// narrow grids (whole lines of extent_w + span <= 256 positions in a box), 33-64 output channels per group (the
+// 64-column tile; 32 or fewer pad to 64 and were not timed), a K (taps per phase x input channels) of at least 1296.
+// Run 340 (H200, TF32, forward ms, "auto" / "igemm_tma_window", one process): L1-68 (K 2400, 64 columns, pitch 72)
+// 6.077 / 4.860, fam03 (1296, 48, 68) 1.843 / 1.630; not taken: fam01 (wide lines, 576) 4.045 / 4.823, and
+// the 128-column tile's L2-61 (1728) 1.301 / 1.283 (level). grad_input through the window was not timed alone.
+struct TmaWindowAutoRule {
+  static constexpr int kMinChannels = 33, kMaxChannels = 64;
+  static constexpr int kMinK = 1296;
+};
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
 // source once, which only a long K repays, and short K loops pay the ring's fill and the epilogue per few stages.
 // Run 324 (H100, TF32, tconv's autotune: each form timed once per signature in one process, ms, TMA / the gather's
