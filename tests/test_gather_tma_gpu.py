@@ -8,7 +8,9 @@ gather wherever it can run): the precision contract against float64 and PyTorch 
 edge (zeros from the box), a phase with no taps (bias only), a partial column tile, a partial channel chunk, groups,
 dilation and output_padding, both memory layouts and an empty batch, and (under "igemm_tma" only) grids no box tiles
 exactly and 64-column tiles; that the kernel is what runs, under "auto" too where it is planned, and not under the
-variants that pin another gather form.
+variants that pin another gather form. Under "igemm_tma_window" the same contract for the W-tap window (every case
+above, and WINDOW_CASES for its geometries), which kernels run, the copy budget's batch chunks
+(TCONV_TMA_COPY_BUDGET) and the window's "auto" rule behind TCONV_TMA_WINDOW_AUTO.
 """
 import os
 import subprocess
@@ -61,9 +63,9 @@ CASES = {
 
 # "igemm_tma_window": the W taps of a (D, H) tap on one box, each a row shift of the wgmma descriptor. Besides CASES
 # (where the window applies, and the per-tap boxes where it does not: grad_input at W stride 2, one W tap), these
-# cover each geometry: narrow grids (GEMM rows in lines of extent_w + span, a block's 256 rows crossing lines and
-# planes), wide ones (two 128-position boxes per block, on one line or two), both column tiles (64, 128; calls of at
-# most 32 columns pad to 64).
+# cover each geometry: narrow grids (GEMM rows in lines of extent_w + span; a block takes whole lines, or where they
+# fill less than 7/8 of it, rows from any line start), wide ones (one 128-position box per run, runs on one line or
+# several), both column tiles (64, 128; calls of at most 32 columns pad to 64).
 WINDOW_CASES = {
     # L1-68-like (5 W taps, 75 taps of 32 channels, 64 columns): narrow, 4 blocks' rows over two planes each
     "window_l1_68_like": (3, 2, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 12, 20], True),
@@ -79,6 +81,8 @@ WINDOW_CASES = {
     "window_h_stride": (2, 2, 64, 64, 1, [3, 3], [2, 1], [1, 1], [1, 0], [1, 1], [10, 40], True),
     # two groups of 32 channels
     "window_groups": (2, 2, 64, 64, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [12, 20], True),
+    # pitch 180: two whole lines would fill 360 of 512 rows, so blocks of 512 rows start at any row (3 box lines)
+    "window_narrow_any_row": (2, 1, 32, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [7, 178], True),
     # seven W taps (the widest instantiated loop but one), narrow
     "window_seven_taps": (2, 2, 32, 48, 1, [1, 7], [1, 1], [0, 3], [0, 0], [1, 1], [6, 40], True),
 }

@@ -203,7 +203,10 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 // boxes, kRuns per MMA warpgroup (run i of warpgroup wg is the block's run kRuns wg + i):
 // - narrow grids (pitch = extent_w + span <= 256): the GEMM rows of a (image, d) plane are lines of `pitch` rows,
 //   the last `span` of each computed and dropped (as the cp.async window's); the box is `lines` whole source lines
-//   from the block's first line, and run j starts at row_start + 128 j;
+//   from the block's first line, and run j starts at row_start + 128 j. Where whole lines fill at least 7/8 of the
+//   block (tile_lines > 0), a block takes tile_lines whole lines instead (row_start 0, the rows past them computed
+//   and dropped), so its box holds no line it does not store: L1-68's 7 lines of 72 are 504 of 512 rows and 32 KB,
+//   where 512 rows from any line start need 9 lines (41 KB);
 // - wide grids: segments of 128 positions of a line, one per run, each a box of 128 + span source positions.
 // Tap t's rows then start shift_t - w_first rows (64 bytes each) further on, inside the 64-byte swizzle's 512-byte
 // pattern. The TMA unit and wgmma both take the swizzle from the shared-memory address bits, so a shifted start reads
@@ -214,6 +217,7 @@ struct TmaWindowArgs {
   GatherArgs g;
   int extent[3];        // the phase grid along D, H, W (every phase the same)
   int pitch;            // narrow: GEMM rows per line; 0: wide
+  int tile_lines;       // narrow: whole lines per block (0: blocks of kBlockM rows from any row)
   int w_segments;       // wide: segments per line
   int tiles_per_plane;  // blocks of kBlockM rows per (image, d) plane
   int box_w, segment_rows;  // wide: a box's W extent and the rows between the two boxes (1024-byte multiples)
@@ -318,9 +322,10 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   const int tid = threadIdx.x;
   const bool narrow = t.pitch > 0;
   // narrow: the block's first GEMM row of the plane, its line and its row within the line (= within the box)
-  const int m0 = plane_tile * BM;
+  const int m0 = t.tile_lines > 0 ? plane_tile * t.tile_lines * t.pitch : plane_tile * BM;
   const int h_first = narrow ? m0 / t.pitch : 0;
   const int row_start = narrow ? m0 - h_first * t.pitch : 0;
+  const int rows_stored = t.tile_lines > 0 ? t.tile_lines * t.pitch : BM;  // narrow
 
   if (a.bias != nullptr) {
     const int64_t first = int64_t(g) * a.n_channels + n0;
@@ -446,6 +451,7 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     const int row = m % BM, first_col = m / BM;
     int h, w;
     if (narrow) {
+      if (row >= rows_stored) continue;
       const int q = m0 + row;
       h = q / t.pitch;
       w = q - h * t.pitch;
@@ -506,7 +512,8 @@ struct TmaGatherPlan {
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
   // The window form (window = true; TmaWindowArgs says what each field is)
   bool window = false;
-  int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
+  int pitch = 0, tile_lines = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0;
+  int stages = 0;
   uint32_t a_bytes = 0, stage_bytes = 0, a_box_bytes = 0;
 };
 // The box of a phase grid of extents e (D, H, W): 128 positions, whole along W unless W holds several boxes.
@@ -609,8 +616,19 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   int a_rows;
   const int pitch = e[2] + max_span;
   const int narrow_lines = (pitch - 1 + BM - 1 + max_span) / pitch + 1;
-  if (pitch <= 256 && narrow_lines * a.src_step[1] <= 256) {
+  const int whole_lines = std::min(BM / pitch, 256 / a.src_step[1]);
+  if (pitch <= 256 && 8 * whole_lines * pitch >= 7 * BM) {
+    // Whole lines per block; the A region also covers the reads of the dropped rows past them (BM + span rows).
     plan.pitch = pitch;
+    plan.tile_lines = whole_lines;
+    plan.box_w = pitch;
+    plan.box_lines = whole_lines;
+    plan.a_box_bytes = uint32_t(pitch * whole_lines) * uint32_t(T::kRowBytes);
+    a_rows = std::max(pitch * whole_lines, BM + max_span);
+    plan.tiles_per_plane = (e[1] + whole_lines - 1) / whole_lines;
+  } else if (pitch <= 256 && narrow_lines * a.src_step[1] <= 256) {
+    plan.pitch = pitch;
+    plan.tile_lines = 0;
     plan.box_w = pitch;
     plan.box_lines = narrow_lines;
     a_rows = pitch * narrow_lines;
@@ -791,6 +809,7 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   t.g = a;
   for (int i = 0; i < 3; ++i) t.extent[i] = plan.extent[i];
   t.pitch = plan.pitch;
+  t.tile_lines = plan.tile_lines;
   t.w_segments = plan.w_segments;
   t.tiles_per_plane = plan.tiles_per_plane;
   t.box_w = plan.box_w;
