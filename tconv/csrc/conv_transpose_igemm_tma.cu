@@ -587,6 +587,12 @@ bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
   return enabled;
 }
+// TCONV_TMA_WINDOW_WHOLE_LINES=0 (development only, read once per process) keeps narrow grids on blocks of kBlockM rows
+// from any line start, for an A/B of the whole-line blocks in one build.
+bool tma_window_whole_lines_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_WHOLE_LINES", 1) != 0;
+  return enabled;
+}
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
 // stages in shared memory.
@@ -617,7 +623,7 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   const int pitch = e[2] + max_span;
   const int narrow_lines = (pitch - 1 + BM - 1 + max_span) / pitch + 1;
   const int whole_lines = std::min(BM / pitch, 256 / a.src_step[1]);
-  if (pitch <= 256 && 8 * whole_lines * pitch >= 7 * BM) {
+  if (pitch <= 256 && 8 * whole_lines * pitch >= 7 * BM && tma_window_whole_lines_enabled()) {
     // Whole lines per block; the A region also covers the reads of the dropped rows past them (BM + span rows).
     plan.pitch = pitch;
     plan.tile_lines = whole_lines;
