@@ -599,25 +599,8 @@ bool tma_window_whole_lines_enabled() {
 template <class T>
 bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
   constexpr int BM = T::kBlockM;
-  int max_span = 0, max_width = 0;
-  for (int r = 0; r < a.phases[2]; ++r) {
-    int lo = 0, hi = 0, count = 0;
-    for (int k = 0; k < a.kernel[2]; ++k) {
-      int shift;
-      if (a.forward) {
-        const int v = r + a.padding[2] - k * a.dilation[2];
-        if (v % a.stride[2] != 0) continue;
-        shift = v / a.stride[2];
-      } else {
-        shift = k * a.dilation[2] - a.padding[2];
-      }
-      lo = count == 0 ? shift : std::min(lo, shift);
-      hi = count == 0 ? shift : std::max(hi, shift);
-      ++count;
-    }
-    max_width = std::max(max_width, count);
-    if (count > 0) max_span = std::max(max_span, hi - lo);
-  }
+  const WindowPlan w_taps = window_plan(a);  // the W taps and shifts of every phase
+  const int max_span = w_taps.max_span, max_width = w_taps.max_taps;
   if (max_width < 2 || max_width > T::kMaxGroupWidth) return false;
   int a_rows;
   const int pitch = e[2] + max_span;
