@@ -265,7 +265,8 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
     return;
   }
   if (algorithm == "auto" && gather_tma_window_preferred(p, GatherPass::kForward, to_dtype(input), !allow_tf32)) {
-    const GatherOptions options = gather_options("igemm_tma_window");
+    GatherOptions options;
+    options.tma = GatherTma::kAutoWindow;
     const at::Tensor workspace =
         at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, options)},
                   input.options().dtype(at::kFloat));

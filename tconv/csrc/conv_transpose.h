@@ -56,7 +56,9 @@ enum class GatherFold : int { kAuto = 0, kForce = 1, kOff = 2 };
 // stage's A tile one TMA box, both wgmma operands from shared memory): kAuto where it is possible and planned,
 // kForce wherever it is possible, kOff never (the algorithms that name another gather form, and A/B timings);
 // kForceWindow as kForce, with the W-tap window (TmaWindowTileOf) where it applies.
-enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2, kForceWindow = 3 };
+// kAutoWindow: "auto"'s own choice of the W-tap window (TmaWindowAutoRule), held to the copy budget's rules as kAuto
+// is; kForce and kForceWindow ("igemm_tma", "igemm_tma_window") run wherever they can.
+enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2, kForceWindow = 3, kAutoWindow = 4 };
 struct GatherOptions {
   bool allow_wgmma = true;
   GatherWindow window = GatherWindow::kAuto;

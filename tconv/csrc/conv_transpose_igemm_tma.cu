@@ -203,10 +203,7 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 // boxes, kRuns per MMA warpgroup (run i of warpgroup wg is the block's run kRuns wg + i):
 // - narrow grids (pitch = extent_w + span <= 256): the GEMM rows of a (image, d) plane are lines of `pitch` rows,
 //   the last `span` of each computed and dropped (as the cp.async window's); the box is `lines` whole source lines
-//   from the block's first line, and run j starts at row_start + 128 j. Where whole lines fill at least 7/8 of the
-//   block (tile_lines > 0), a block takes tile_lines whole lines instead (row_start 0, the rows past them computed
-//   and dropped), so its box holds no line it does not store: L1-68's 7 lines of 72 are 504 of 512 rows and 32 KB,
-//   where 512 rows from any line start need 9 lines (41 KB);
+//   from the block's first line, and run j starts at row_start + 128 j;
 // - wide grids: segments of 128 positions of a line, one per run, each a box of 128 + span source positions.
 // Tap t's rows then start shift_t - w_first rows (64 bytes each) further on, inside the 64-byte swizzle's 512-byte
 // pattern. The TMA unit and wgmma both take the swizzle from the shared-memory address bits, so a shifted start reads
@@ -217,7 +214,6 @@ struct TmaWindowArgs {
   GatherArgs g;
   int extent[3];        // the phase grid along D, H, W (every phase the same)
   int pitch;            // narrow: GEMM rows per line; 0: wide
-  int tile_lines;       // narrow: whole lines per block (0: blocks of kBlockM rows from any row)
   int w_segments;       // wide: segments per line
   int tiles_per_plane;  // blocks of kBlockM rows per (image, d) plane
   int box_w, segment_rows;  // wide: a box's W extent and the rows between the two boxes (1024-byte multiples)
@@ -322,10 +318,9 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   const int tid = threadIdx.x;
   const bool narrow = t.pitch > 0;
   // narrow: the block's first GEMM row of the plane, its line and its row within the line (= within the box)
-  const int m0 = t.tile_lines > 0 ? plane_tile * t.tile_lines * t.pitch : plane_tile * BM;
+  const int m0 = plane_tile * BM;
   const int h_first = narrow ? m0 / t.pitch : 0;
   const int row_start = narrow ? m0 - h_first * t.pitch : 0;
-  const int rows_stored = t.tile_lines > 0 ? t.tile_lines * t.pitch : BM;  // narrow
 
   if (a.bias != nullptr) {
     const int64_t first = int64_t(g) * a.n_channels + n0;
@@ -451,7 +446,6 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     const int row = m % BM, first_col = m / BM;
     int h, w;
     if (narrow) {
-      if (row >= rows_stored) continue;
       const int q = m0 + row;
       h = q / t.pitch;
       w = q - h * t.pitch;
@@ -512,8 +506,7 @@ struct TmaGatherPlan {
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
   // The window form (window = true; TmaWindowArgs says what each field is)
   bool window = false;
-  int pitch = 0, tile_lines = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0;
-  int stages = 0;
+  int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
   uint32_t a_bytes = 0, stage_bytes = 0, a_box_bytes = 0;
 };
 // The box of a phase grid of extents e (D, H, W): 128 positions, whole along W unless W holds several boxes.
@@ -566,31 +559,34 @@ bool gather_tma_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA", 1) != 0;
   return enabled;
 }
-// TCONV_TMA_COPY_BUDGET=<percent> (development only, read once per process; unset: no bound) holds the channels-last
-// copy to that share of the conv's output, copying and running the batch in chunks of whole images (and refusing the
-// TMA gather where one image passes it). Why: the issue allows extra device memory of at most 10 % of the output,
-// and the whole-batch copy is 50 % of DCGAN's output in the forward and 100 % in grad_input (grad_output's copy).
-// Not measured yet: where it is on, chunks of few images leave grids smaller than the GPU (DCGAN: 6 to 12 images).
-int tma_copy_budget_percent() {
-  static const int percent = development_switch("TCONV_TMA_COPY_BUDGET", 0);
-  return percent;
+// The channels-last copy's bound as a share of the conv's output (percent; 0: none). The issue allows extra device
+// memory of at most 10 % of the output, and the whole-batch copy is 43 % of L1-68's output in the forward, 50 % of
+// DCGAN's and 100 % in grad_input (grad_output's copy): the batch runs in chunks of whole images whose copy fits,
+// or not on the TMA gather. TCONV_TMA_COPY_BUDGET=<percent> (development only, read once per process) sets it for
+// every form; unset, "auto"'s forms take kTmaCopyBudgetPercent and the forced ones ("igemm_tma", "igemm_tma_window":
+// tests and A/Bs on small batches, whose one image passes 10 %) none.
+int tma_copy_budget_percent(bool forced) {
+  static const int percent = development_switch("TCONV_TMA_COPY_BUDGET", -1);
+  return percent >= 0 ? percent : forced ? 0 : kTmaCopyBudgetPercent;
 }
 // Images per chunk of the copy: the whole batch without a budget, else as many as the budget holds (0: none fits).
-int64_t tma_copy_batch(const ConvTransposeParams& p, int64_t batch, int64_t image_elems) {
-  const int percent = tma_copy_budget_percent();
+int64_t tma_copy_batch(const ConvTransposeParams& p, int64_t batch, int64_t image_elems, bool forced) {
+  const int percent = tma_copy_budget_percent(forced);
   if (percent <= 0 || batch == 0) return batch;
   const int64_t output = p.batch * p.out_channels * p.out_spatial();
   return std::min(batch, output / 100 * percent / std::max<int64_t>(image_elems, 1));
 }
+int sm_count_of_device(int device) {
+  int count = 0;
+  if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 1;
+  }
+  return std::max(count, 1);
+}
 // TCONV_GATHER_TMA_WIDE=0 (development only, read once per process) keeps every call on the 128-column tile.
 bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
-  return enabled;
-}
-// TCONV_TMA_WINDOW_WHOLE_LINES=0 (development only, read once per process) keeps narrow grids on blocks of kBlockM rows
-// from any line start, for an A/B of the whole-line blocks in one build.
-bool tma_window_whole_lines_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_WINDOW_WHOLE_LINES", 1) != 0;
   return enabled;
 }
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
@@ -605,19 +601,8 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   int a_rows;
   const int pitch = e[2] + max_span;
   const int narrow_lines = (pitch - 1 + BM - 1 + max_span) / pitch + 1;
-  const int whole_lines = std::min(BM / pitch, 256 / a.src_step[1]);
-  if (pitch <= 256 && 8 * whole_lines * pitch >= 7 * BM && tma_window_whole_lines_enabled()) {
-    // Whole lines per block; the A region also covers the reads of the dropped rows past them (BM + span rows).
+  if (pitch <= 256 && narrow_lines * a.src_step[1] <= 256) {
     plan.pitch = pitch;
-    plan.tile_lines = whole_lines;
-    plan.box_w = pitch;
-    plan.box_lines = whole_lines;
-    plan.a_box_bytes = uint32_t(pitch * whole_lines) * uint32_t(T::kRowBytes);
-    a_rows = std::max(pitch * whole_lines, BM + max_span);
-    plan.tiles_per_plane = (e[1] + whole_lines - 1) / whole_lines;
-  } else if (pitch <= 256 && narrow_lines * a.src_step[1] <= 256) {
-    plan.pitch = pitch;
-    plan.tile_lines = 0;
     plan.box_w = pitch;
     plan.box_lines = narrow_lines;
     a_rows = pitch * narrow_lines;
@@ -656,7 +641,7 @@ bool plan_tma_window(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan
 TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                               const GatherOptions& options) {
   TmaGatherPlan plan;
-  if (options.tma == GatherTma::kOff || (options.tma == GatherTma::kAuto && !gather_tma_enabled())) return plan;
+  if (options.tma == GatherTma::kOff || ((options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow) && !gather_tma_enabled())) return plan;
   if (dtype != DType::kFloat32 || split_tf32 || !options.allow_wgmma || !igemm_supported(p, pass)) return plan;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
@@ -678,8 +663,9 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     e[i] = a.dst_size[i] / a.dst_step[i];
   }
   const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow;
+  const bool window = options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow;
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
-  if (options.tma == GatherTma::kForceWindow && plan_tma_window(a, e, plan)) {
+  if (window && plan_tma_window(a, e, plan)) {
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
   } else {
     plan.window = false;
@@ -703,8 +689,16 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
-  plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch);
+  plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch, forced);
   if (a.batch > 0 && plan.copy_batch == 0) return plan;
+  if (!forced && plan.copy_batch < a.batch) {
+    // "auto" chunks only where each chunk's grid still fills the GPU (igemm_config.h, kTmaChunkMinWaves).
+    const int64_t image_blocks =
+        (plan.window ? int64_t(plan.extent[0]) * plan.tiles_per_plane
+                     : int64_t(plan.tiles[0]) * plan.tiles[1] * plan.tiles[2]) *
+        a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles * a.groups;
+    if (plan.copy_batch * image_blocks < int64_t(kTmaChunkMinWaves) * sm_count_of_device(device)) return plan;
+  }
   plan.copy_elems = plan.copy_batch * positions * plan.c_pitch;
   plan.args = a;
   plan.ok = true;
@@ -798,7 +792,6 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   t.g = a;
   for (int i = 0; i < 3; ++i) t.extent[i] = plan.extent[i];
   t.pitch = plan.pitch;
-  t.tile_lines = plan.tile_lines;
   t.w_segments = plan.w_segments;
   t.tiles_per_plane = plan.tiles_per_plane;
   t.box_w = plan.box_w;
@@ -828,10 +821,10 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
 
 bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32) {
 #if defined(TCONV_TENSOR_MAPS)
-  static const bool enabled = development_switch("TCONV_TMA_WINDOW_AUTO", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_AUTO", 1) != 0;
   if (!enabled || pass != GatherPass::kForward) return false;
   GatherOptions options;
-  options.tma = GatherTma::kForceWindow;
+  options.tma = GatherTma::kAutoWindow;
   const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
   if (!plan.ok || !plan.window || plan.pitch == 0) return false;
   const GatherArgs& a = plan.args;

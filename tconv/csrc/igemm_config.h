@@ -231,9 +231,9 @@ using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
 // (two runs of 128 per warpgroup): each B slice serves twice the positions and the box's whole-line over-fetch is
 // paid once per 512 rows, 28 % fewer bytes per MAC on L1-68 (62 KB per stage of 2.6 M MACs against 43 KB per
 // 1.3 M). The 128-column tile stays at 256 (two m64 channel tiles already, 128 accumulators a thread).
-// After run 340, not measured: narrow grids take whole lines per block where they fill at least 7/8 of it, so the box
-// carries no line the block does not store (L1-68: 7 lines of 72, 32 KB of A per stage instead of 9 lines' 41 KB,
-// 14 % fewer bytes per stored row with the B slices; 4 stages instead of 3).
+// Tried and removed: blocks of whole lines on narrow grids (no box line unstored; L1-68 32 KB of A per stage instead
+// of 41). Run 341 (H200, alternating processes, ms): L1-68 forward 4.828 against 4.828-4.872 from any line start,
+// fam03 1.746-1.748 against 1.625-1.626, and L1-68's fwd+bwd under the forced window 22.2-22.3 against 21.3-21.4.
 template <int kBlockNArg>
 struct TmaWindowTileOf {
   static constexpr int kBlockN = kBlockNArg, kBlockK = 16;
@@ -255,12 +255,14 @@ struct TmaWindowTileOf {
 static_assert(TmaWindowTileOf<64>::kMTiles == 1 && TmaWindowTileOf<128>::kMTiles == 2, "whole m64 channel tiles");
 using TmaWindowTile = TmaWindowTileOf<64>;
 using TmaWindowWideTile = TmaWindowTileOf<128>;
-// Where "auto" would take the TMA window (behind TCONV_TMA_WINDOW_AUTO=1 until a verified suite run): the forward, on
-// narrow grids (whole lines of extent_w + span <= 256 positions in a box), 33-64 output channels per group (the
-// 64-column tile; 32 or fewer pad to 64 and were not timed), a K (taps per phase x input channels) of at least 1296.
-// Run 340 (H200, TF32, forward ms, "auto" / "igemm_tma_window", one process): L1-68 (K 2400, 64 columns, pitch 72)
-// 6.077 / 4.860, fam03 (1296, 48, 68) 1.843 / 1.630; not taken: fam01 (wide lines, 576) 4.045 / 4.823, and
-// the 128-column tile's L2-61 (1728) 1.301 / 1.283 (level). grad_input through the window was not timed alone.
+// Where "auto" takes the TMA window: the forward, on narrow grids (whole lines of extent_w + span <= 256 positions in
+// a box), 33-64 output channels per group (the 64-column tile; 32 or fewer pad to 64 and were not timed), a K (taps
+// per phase x input channels) of at least 1296, and the copy budget's rules below (TCONV_TMA_WINDOW_AUTO=0 turns it
+// off: development only). Run 340 (H200, TF32, forward ms, "auto" / "igemm_tma_window", one process): L1-68 (K 2400,
+// 64 columns, pitch 72) 6.077 / 4.860, fam03 (1296, 48, 68) 1.843 / 1.630; not taken: fam01 (wide lines, 576)
+// 4.045 / 4.823, and the 128-column tile's L2-61 (1728) 1.301 / 1.283 (level). Run 341: under a 10 % copy budget
+// L1-68 runs chunks of 3 images at 4.900-4.953 (fwd+bwd 20.76 against 21.73); fam03's one image is 11.4 % of its
+// output, so it stays where it was. grad_input through the window: L1-68's ~8.0 ms against "auto"'s 7.15 (run 341).
 struct TmaWindowAutoRule {
   static constexpr int kMinChannels = 33, kMaxChannels = 64;
   static constexpr int kMinK = 1296;
@@ -272,6 +274,15 @@ struct TmaWindowAutoRule {
 // (1 x 256) 0.386 / 0.359 (the W fold), grad_input (8 x 128) 0.404 / 0.306; VAE forward (1 x 256) 0.856 / 0.715,
 // grad_input (4 x 128) 0.837 / 0.587.
 constexpr int kTmaGatherMinK = 2048;
+// The bound on extra device memory: the channels-last copy (the TMA gather's source) holds at most this share
+// of the conv's output; larger batches run in chunks of whole images (conv_transpose_igemm_tma.cu, tma_copy_batch).
+constexpr int kTmaCopyBudgetPercent = 10;
+// "auto" chunks the batch only where each chunk's grid covers the SMs this many times; else the call leaves the TMA
+// gather. Run 341 (H200, TF32, ms, the whole batch against chunks under a 10 % budget): L1-68's window forward
+// 4.83-4.87 against 4.90-4.95 in chunks of 3 images (1980 blocks, 15 waves); DCGAN's "auto" fwd / fwd+bwd
+// 0.258-0.260 / 0.943-0.950 against 0.386-0.390 / 1.86-1.88 in chunks of 12 images forward (192 blocks, 1.5 waves)
+// and 6 in grad_input.
+constexpr int kTmaChunkMinWaves = 4;
 
 }  // namespace tconv
 
