@@ -37,8 +37,8 @@ cat "$LOG/tma_use.log"
 echo "moved (besides L1-68 and DCGAN, benched in run 342): ${MOVED:-none}"
 built=$(( $(date +%s) - start ))
 if [ -n "$MOVED" ]; then
-  TCONV_COMMIT="${TCONV_COMMIT:-unknown}" timeout $(( 585 - built )) python3 -m tconv bench $MOVED --precision tf32 \
-    --no-compile --runs 20 --warmup 3 --time-budget $(( 560 - built )) --out "$OUT/bench" 2>&1 | grep -v Warning \
+  TCONV_COMMIT="${TCONV_COMMIT:-unknown}" timeout $(( 530 - built )) python3 -m tconv bench $MOVED --precision tf32 \
+    --no-compile --runs 20 --warmup 3 --time-budget $(( 500 - built )) --out "$OUT/bench" 2>&1 | grep -v Warning \
     | tee "$LOG/bench.log" | grep -E "verified|left|FAIL|rror"
   rm -f "$OUT"/bench/*.png
 fi
