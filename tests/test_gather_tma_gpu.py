@@ -137,10 +137,10 @@ def test_tma_gather_is_what_runs():
 
 
 # TCONV_TMA_COPY_BUDGET (read once per process): unset, "auto" and "igemm" hold the channels-last copy to 10 % of the
-# output, which one image of dcgan_auto passes (50 % forward, 100 % grad_input); at 30 % the forward's chunks of one
-# image leave a grid far smaller than the GPU (igemm_config.h, kTmaChunkMinWaves), so "auto" leaves the TMA gather
-# there too; with no bound (0) both passes take it.
-@pytest.mark.parametrize("budget, launches", [(None, 0), ("30", 0), ("0", 2)])
+# output, which one image of dcgan_auto passes (50 % each pass); at 60 % chunks of one image fit, but take two waves of
+# blocks where the whole batch takes one (igemm_config.h, kTmaChunkWaveSlack), so "auto" leaves the TMA gather there
+# too; with no bound (0) both passes take it.
+@pytest.mark.parametrize("budget, launches", [(None, 0), ("60", 0), ("0", 2)])
 @pytest.mark.parametrize("algorithm", ["auto", "igemm"])
 def test_tma_gather_under_auto_keeps_the_copy_budget(tmp_path, algorithm, budget, launches):
     if not hopper_wgmma():
@@ -326,9 +326,9 @@ torch.save([auto_out, forced_out, auto_runs, wide_runs], sys.argv[1])
 
 
 def test_window_auto_rule_keeps_the_copy_budget(tmp_path):
-    """Under the default budget "auto" takes the window in chunks of whole images where each chunk's grid fills the
-    GPU (here 4 chunks of 5 images, 630 blocks each: an H100's or H200's 132 SMs need 528), with the whole batch's
-    bits; where one image passes the budget it stays off the window."""
+    """Under the default budget "auto" takes the window in chunks of whole images where they take no more waves of
+    blocks than the whole batch (here 4 chunks of 5 images, 630 blocks each: 20 waves either way on 132 SMs), with the
+    whole batch's bits; where one image passes the budget it stays off the window."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     code = f"""

@@ -594,6 +594,21 @@ int64_t tma_copy_batch(const ConvTransposeParams& p, int64_t batch, int64_t imag
   const int64_t output = p.batch * p.out_channels * p.out_spatial();
   return std::min(batch, output / 100 * percent / std::max<int64_t>(image_elems, 1));
 }
+// "auto"'s images per chunk, at most `most`: the size whose chunks take the fewest waves of one block per SM (the TMA
+// kernels' occupancy), the larger on a tie; 0 where that passes the whole batch's waves by more than a
+// kTmaChunkWaveSlack share (igemm_config.h: the measurements), so the call leaves the TMA gather.
+int64_t tma_chunk_images(int64_t batch, int64_t most, int64_t image_blocks, int sms) {
+  const auto waves = [&](int64_t images) { return (images * image_blocks + sms - 1) / sms; };
+  int64_t best = 0, best_waves = 0;
+  for (int64_t c = most; c >= 1; --c) {
+    const int64_t total = batch / c * waves(c) + waves(batch % c);
+    if (best == 0 || total < best_waves) {
+      best = c;
+      best_waves = total;
+    }
+  }
+  return best_waves * kTmaChunkWaveSlack.den <= waves(batch) * kTmaChunkWaveSlack.num ? best : 0;
+}
 int sm_count_of_device(int device) {
   int count = 0;
   if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
@@ -710,12 +725,12 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch, forced);
   if (a.batch > 0 && plan.copy_batch == 0) return plan;
   if (!forced && plan.copy_batch < a.batch) {
-    // "auto" chunks only where each chunk's grid still fills the GPU (igemm_config.h, kTmaChunkMinWaves).
     const int64_t image_blocks =
         (plan.window ? int64_t(plan.extent[0]) * plan.tiles_per_plane
                      : int64_t(plan.tiles[0]) * plan.tiles[1] * plan.tiles[2]) *
         a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles * a.groups;
-    if (plan.copy_batch * image_blocks < int64_t(kTmaChunkMinWaves) * sm_count_of_device(device)) return plan;
+    plan.copy_batch = tma_chunk_images(a.batch, plan.copy_batch, image_blocks, sm_count_of_device(device));
+    if (plan.copy_batch == 0) return plan;
   }
   plan.copy_elems = plan.copy_batch * positions * plan.c_pitch;
   plan.args = a;

@@ -277,12 +277,17 @@ constexpr int kTmaGatherMinK = 2048;
 // The bound on extra device memory: the channels-last copy (the TMA gather's source) holds at most this share
 // of the conv's output; larger batches run in chunks of whole images (conv_transpose_igemm_tma.cu, tma_copy_batch).
 constexpr int kTmaCopyBudgetPercent = 10;
-// "auto" chunks the batch only where each chunk's grid covers the SMs this many times; else the call leaves the TMA
-// gather. Run 341 (H200, TF32, ms, the whole batch against chunks under a 10 % budget): L1-68's window forward
-// 4.83-4.87 against 4.90-4.95 in chunks of 3 images (1980 blocks, 15 waves); DCGAN's "auto" fwd / fwd+bwd
-// 0.258-0.260 / 0.943-0.950 against 0.386-0.390 / 1.86-1.88 in chunks of 12 images forward (192 blocks, 1.5 waves)
-// and 6 in grad_input.
-constexpr int kTmaChunkMinWaves = 4;
+// "auto" sizes the chunks for the fewest waves (one block per SM) and chunks only where they take at most this share
+// of the whole batch's waves; else the call leaves the TMA gather. Run 341 / 342 (H200, TF32, "auto" ms):
+// - DCGAN forward (8 blocks an image): the whole batch 0.258-0.263 (4 waves); chunks of 12 images 0.386-0.390 (6
+//   waves: 1.5x); without the TMA gather 0.420. So 1.5x the waves still wins, a little.
+// - DCGAN grad_input (4 blocks an image): chunks of 6 images take 11 waves against 2, and fwd+bwd went 0.943-0.959 ->
+//   1.86-1.88 (1.36 without the TMA gather): refused.
+// - L1-68's window: chunks of 3 images (1980 blocks, 15 whole waves: 80 against 80) 4.90-4.95 against 4.83-4.87.
+struct WaveSlack {
+  int num, den;
+};
+constexpr WaveSlack kTmaChunkWaveSlack{3, 2};
 
 }  // namespace tconv
 
