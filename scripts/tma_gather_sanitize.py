@@ -1,7 +1,8 @@
 """A small TMA-gather workload for compute-sanitizer (memcheck): forward and grad_input of a DCGAN-like call under
 "igemm_tma" on both tile widths (128 and 256 columns), with bias, a partial column tile and zero-filled box edges;
 then a 3D call whose grids no box tiles exactly (partial boxes, rows past the grid not stored) on 64-column tiles;
-then the W-tap window ("igemm_tma_window"): a narrow 3D grid (rows in lines of extent_w + span) and a wide 1D one."""
+then the W-tap window ("igemm_tma_window"): a narrow 3D grid (rows in lines of extent_w + span) and a wide 1D one;
+then the direct form ("igemm_tma_direct", boxes of the source itself): a 2D stride-2 forward and a 3D stride-1 call."""
 import torch
 
 import tconv
@@ -26,6 +27,14 @@ with tconv._ops.use_algorithm("igemm_tma_window"):
         w = torch.randn(*weight, device="cuda", generator=g)
         fn = tconv.conv_transpose3d if len(shape) == 5 else tconv.conv_transpose1d
         out = fn(x, w, None, 1, pad)
+        torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+with tconv._ops.use_algorithm("igemm_tma_direct"):
+    for shape, weight, stride, pad in [((2, 64, 16, 16), (64, 160, 4, 4), 2, 1),
+                                       ((2, 64, 6, 12, 20), (64, 64, 3, 3, 3), 1, 1)]:
+        x = torch.randn(*shape, device="cuda", generator=g, requires_grad=True)
+        w = torch.randn(*weight, device="cuda", generator=g)
+        fn = tconv.conv_transpose3d if len(shape) == 5 else tconv.conv_transpose2d
+        out = fn(x, w, None, stride, pad)
         torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
 torch.cuda.synchronize()
 print("tma gather sanitize workload: ok")

@@ -63,11 +63,13 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # "igemm" elsewhere; it alone takes grids that 128-position boxes do not tile exactly, and 64-column tiles), which
 # "auto" and "igemm" take where it is planned (exactly tiled grids) and the other "igemm_*" variants never;
 # "igemm_tma_window" is "igemm_tma" with the W taps of a (D, H) tap on one box at row shifts where that applies
-# (W source step 1, 2-8 W taps; csrc/igemm_config.h TmaWindowTileOf), for tests and timings only until measured.
+# (W source step 1, 2-8 W taps; csrc/igemm_config.h TmaWindowTileOf), which "auto" takes for some forwards;
+# "igemm_tma_direct" is "igemm_tma" with its boxes taken from the source itself (no channels-last copy: A fragments
+# rounded in the MMA threads), for tests and timings only (written without a GPU run, session 53).
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
-              "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "grouped", "grouped_mma",
-              "unit_stride_mma")
+              "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "igemm_tma_direct",
+              "grouped", "grouped_mma", "unit_stride_mma")
 algorithm = "auto"
 
 

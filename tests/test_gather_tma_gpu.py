@@ -93,6 +93,39 @@ def test_tma_gather_meets_the_contract(name, layout, poison_allocator):
     run_case(*CASES[name], mode="tf32", layout=layout, seed=13, poison=poison_allocator, algorithm="igemm_tma")
 
 
+# "igemm_tma_direct": the per-tap boxes taken from the source itself (no channels-last copy), A fragments rounded by the
+# MMA threads; where the source cannot be mapped (channels_last, a W traversal stride, W rows of the box not whole 16
+# bytes) the call runs on "igemm", which the contract covers the same.
+DIRECT_KERNEL = "tconv_igemm_gather_tma_direct_kernel"
+COPY_KERNEL = "tconv_gather_tma_channels_last_kernel"
+DIRECT_CASES = {
+    # boxes of 64 lines x 2 positions: a box's W rows are 8 bytes, which the source's map cannot take
+    "two_position_lines": (2, 2, 64, 128, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [64, 2], True),
+}
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(DIRECT_CASES))
+def test_tma_direct_meets_the_contract(name, layout, poison_allocator):
+    case = CASES[name] if name in CASES else DIRECT_CASES[name]
+    run_case(*case, mode="tf32", layout=layout, seed=19, poison=poison_allocator, algorithm="igemm_tma_direct")
+
+
+@pytest.mark.parametrize("name, forward, grad_input", [
+    ("dcgan_like", True, False),        # grad_input reads grad_output at W stride 2: not mapped
+    ("stride1_k3", True, True),
+    ("asym_3d", True, False),           # grad_input at W stride 2
+    ("partial_boxes_3d", True, True),   # boxes past the grid (1 x 8 x 16 forward, 8 x 2 x 8 grad_input)
+    ("two_position_lines", False, False),
+])
+def test_tma_direct_is_what_runs(name, forward, grad_input):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    names = _kernels_run("igemm_tma_direct", name, {**CASES, **DIRECT_CASES})
+    assert sum(DIRECT_KERNEL in n for n in names) == int(forward) + int(grad_input), names
+    assert not any(COPY_KERNEL in n or TMA_KERNEL in n or WINDOW_KERNEL in n for n in names), names
+
+
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES) + sorted(WINDOW_CASES))
 def test_tma_window_meets_the_contract(name, layout, poison_allocator):

@@ -81,10 +81,10 @@ void check_algorithm(const std::string& algorithm) {
                   algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
                   algorithm == "igemm_nofold" || algorithm == "igemm_strip" || algorithm == "grouped" ||
                   algorithm == "grouped_mma" || algorithm == "unit_stride_mma" || algorithm == "igemm_tma" ||
-                  algorithm == "igemm_tma_window",
+                  algorithm == "igemm_tma_window" || algorithm == "igemm_tma_direct",
               "tconv: unknown algorithm '", algorithm,
               "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, igemm_strip, "
-              "igemm_tma, igemm_tma_window, grouped, grouped_mma, unit_stride_mma)");
+              "igemm_tma, igemm_tma_window, igemm_tma_direct, grouped, grouped_mma, unit_stride_mma)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
@@ -92,7 +92,8 @@ void check_algorithm(const std::string& algorithm) {
 // path) on Hopper too, "igemm_window" takes the W-tap window wherever it is possible, "igemm_nowindow"
 // never; "igemm_fold" takes the forward's W fold wherever it is possible, "igemm_nofold" never; "igemm_tma" takes the
 // TMA gather's per-tap boxes wherever it is possible, "igemm_tma_window" its W-tap window where that applies (the
-// per-tap boxes elsewhere), and every other "igemm_*" variant keeps the gathers off it.
+// per-tap boxes elsewhere), "igemm_tma_direct" its per-tap boxes of the source itself (no channels-last copy; "igemm"
+// where its box cannot map the source), and every other "igemm_*" variant keeps the gathers off it.
 bool forces_igemm(const std::string& algorithm) { return algorithm.rfind("igemm", 0) == 0; }
 GatherOptions gather_options(const std::string& algorithm) {
   GatherOptions options;
@@ -104,6 +105,7 @@ GatherOptions gather_options(const std::string& algorithm) {
   // The variants that pin another gather form keep it off the TMA gather; "igemm_tma" takes it wherever possible.
   if (algorithm == "igemm_tma") options.tma = GatherTma::kForce;
   else if (algorithm == "igemm_tma_window") options.tma = GatherTma::kForceWindow;
+  else if (algorithm == "igemm_tma_direct") options.tma = GatherTma::kForceDirect;
   else if (algorithm != "igemm" && algorithm != "auto") options.tma = GatherTma::kOff;
   return options;
 }

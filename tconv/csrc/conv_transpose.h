@@ -57,8 +57,9 @@ enum class GatherFold : int { kAuto = 0, kForce = 1, kOff = 2 };
 // kForce wherever it is possible, kOff never (the algorithms that name another gather form, and A/B timings);
 // kForceWindow as kForce, with the W-tap window (TmaWindowTileOf) where it applies.
 // kAutoWindow: "auto"'s own choice of the W-tap window (TmaWindowAutoRule), held to the copy budget's rules as kAuto
-// is; kForce and kForceWindow ("igemm_tma", "igemm_tma_window") run wherever they can.
-enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2, kForceWindow = 3, kAutoWindow = 4 };
+// is; kForce, kForceWindow and kForceDirect ("igemm_tma", "igemm_tma_window", "igemm_tma_direct": the per-tap boxes
+// of the source itself, no copy) run wherever they can.
+enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2, kForceWindow = 3, kAutoWindow = 4, kForceDirect = 5 };
 struct GatherOptions {
   bool allow_wgmma = true;
   GatherWindow window = GatherWindow::kAuto;
@@ -83,8 +84,8 @@ int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass
                                    const GatherOptions& options);
 cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const GatherOptions& options, const void* src,
                        const void* weight, const void* bias, void* dst, float* workspace, cudaStream_t stream);
-// Whether "auto" runs this pass on the TMA window (igemm_config.h, TmaWindowAutoRule), with the options of
-// "igemm_tma_window"; false unless TCONV_TMA_WINDOW_AUTO=1 (development, until a verified suite run).
+// Whether "auto" runs this pass on the TMA window (igemm_config.h, TmaWindowAutoRule, within the copy budget), with
+// GatherTma::kAutoWindow; TCONV_TMA_WINDOW_AUTO=0 (development) turns the rule off.
 bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32);
 
 // grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data widened to fp32 in the

@@ -50,10 +50,9 @@ __device__ __forceinline__ void mma_warpgroups_sync() { asm volatile("bar.sync 1
 // Blocks: column tiles fastest, then phases, then M tiles, so the column tiles of one A box run together (the box is
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.
-template <class T>
-__global__ void __launch_bounds__(T::kThreads, 1)
-tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// kDirect: the direct form below (boxes of the source itself, A by register fragments).
+template <class T, bool kDirect>
+__device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kStages = T::kStages, kLdC = T::kLdC;
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_gather_smem[];
@@ -116,8 +115,12 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
       const int4 info = tap_table[tap];
       float* As = smem + stage * T::kStageFloats;
       mbarrier_arrive_expect_tx(&stage_full[stage], T::kStageBytes);
-      tma_load_5d(As, &t.src_map, g * a.k_channels + chunk * BK, j0[2] * a.src_step[2] + info.z,
-                  j0[1] * a.src_step[1] + info.y, j0[0] * a.src_step[0] + info.x, n_img, &stage_full[stage]);
+      const int w = j0[2] * a.src_step[2] + info.z, h = j0[1] * a.src_step[1] + info.y;
+      const int d = j0[0] * a.src_step[0] + info.x, c = g * a.k_channels + chunk * BK;
+      if constexpr (kDirect)
+        tma_load_5d(As, &t.src_map, w, h, d, c, n_img, &stage_full[stage]);
+      else
+        tma_load_5d(As, &t.src_map, c, w, h, d, n_img, &stage_full[stage]);
       bulk_copy_to_shared(As + T::kStageAFloats, b_base + info.w * b_tap_step + chunk * b_chunk_step,
                           T::kStageBFloats * sizeof(float), &stage_full[stage]);
       if (++chunk == chunks) {
@@ -140,25 +143,50 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
   int stage = 0, previous = 0;
   uint32_t full_parity = 0;
-  for (int it = 0; it < iterations; ++it) {
-    mbarrier_wait(&stage_full[stage], full_parity);
-    const float* As = smem + stage * T::kStageFloats;
-    const WgmmaDescriptor a_desc = wgmma_descriptor_sw128(As + warpgroup * 64 * BK);
-    const WgmmaDescriptor b_desc = wgmma_descriptor(As + T::kStageAFloats);
-    wgmma_fence();
-#pragma unroll
-    for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step is 32 bytes along the swizzled row, 8 x BN floats of B
-      wgmma_tf32_shared<BN>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
-    wgmma_commit();
-    wgmma_wait<1>();
-    if (it > 0) mbarrier_arrive(&stage_empty[previous]);
+  const auto next_stage = [&]() {
     previous = stage;
     if (++stage == kStages) {
       stage = 0;
       full_parity ^= 1;
     }
+  };
+  if constexpr (kDirect) {
+    // A stage's A fragments are loaded and rounded into one of two register sets (a set is rewritten only after its
+    // wgmmas completed). The released stage's A was read by this thread's generic loads, B by the async proxy; the
+    // producer refills it through the async proxy.
+    const int wg_row = warpgroup * 64 + (tid / 32 % 4) * 16;
+    uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
+    auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
+      mbarrier_wait(&stage_full[stage], full_parity);
+      const float* As = smem + stage * T::kStageFloats;
+      load_warpgroup_a<false, BK, true>(a_frag, As, BM, wg_row, tid % 32);
+      warpgroup_issue_mma<BN, BK, float>(acc, a_frag, As + T::kStageAFloats);
+      wgmma_wait<1>();
+      keep_registers_until_here<BK>(a_previous);
+      if (it > 0) {
+        fence_generic_to_async_shared();
+        mbarrier_arrive(&stage_empty[previous]);
+      }
+      next_stage();
+    };
+    run_paired_steps(iterations, step, a_even, a_odd);
+  } else {
+    for (int it = 0; it < iterations; ++it) {
+      mbarrier_wait(&stage_full[stage], full_parity);
+      const float* As = smem + stage * T::kStageFloats;
+      const WgmmaDescriptor a_desc = wgmma_descriptor_sw128(As + warpgroup * 64 * BK);
+      const WgmmaDescriptor b_desc = wgmma_descriptor(As + T::kStageAFloats);
+      wgmma_fence();
+#pragma unroll
+      for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step is 32 bytes along the swizzled row, 8 x BN floats of B
+        wgmma_tf32_shared<BN>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+      wgmma_commit();
+      wgmma_wait<1>();
+      if (it > 0) mbarrier_arrive(&stage_empty[previous]);
+      next_stage();
+    }
+    wgmma_wait<0>();
   }
-  wgmma_wait<0>();
 
   // Epilogue: every stage has been read (each MMA thread waited for its last group); stage the tile as [N][M] with the
   // bias, then each thread writes one position for every other column, so a warp's stores run along W.
@@ -194,6 +222,29 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
     out += column_step;
     staged += 2 * kLdC;
   }
+}
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, 1)
+tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  tma_gather_block<T, false>(t);
+#endif
+}
+
+// The direct form ("igemm_tma_direct", not in "auto"; written in session 53 without a GPU run): the gather kernel
+// above with no channels-last copy. Why: the copy is extra device memory (the issue allows 10 % of the output; the
+// whole-batch copy is 50-100 % of DCGAN's, so "auto" chunks or refuses it) and a pass over the source. TF32 wgmma
+// reads only K-major shared operands, but A may come from registers: the box is taken straight from the user's
+// (N, C, D, H, W) tensor, 32 channels x the tile's positions, positions contiguous ([K][M], as the cp.async gather's
+// A tile), and each MMA thread loads its A fragments from it and rounds them to TF32 (load_warpgroup_a, natural
+// order), as the cp.async gather's MMA warps do. B is the packed weights' slice by descriptor, as above. Not
+// measured: the fragment loads of a 128-position row pitch meet 4-way bank conflicts (lanes tig = 0..3 read channel
+// rows 128 floats apart); a padded pitch needs one box per channel row or a swizzled box (notes/perf.md, Session 53).
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, 1)
+tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  tma_gather_block<T, true>(t);
 #endif
 }
 
@@ -522,6 +573,7 @@ struct TmaGatherPlan {
   int block_n = TmaGatherTile::kBlockN, n_tiles = 0, c_pitch = 0;
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
+  bool direct = false;     // the direct form: boxes of the source itself, no copy
   // The window form (window = true; TmaWindowArgs says what each field is)
   bool window = false;
   int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
@@ -695,7 +747,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     if (a.dst_size[i] % a.dst_step[i] != 0 || a.src_step[i] > 8) return plan;
     e[i] = a.dst_size[i] / a.dst_step[i];
   }
-  const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow;
+  const bool direct = options.tma == GatherTma::kForceDirect;
+  const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || direct;
   const bool window = options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow;
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
   if (window && plan_tma_window(a, e, plan)) {
@@ -709,7 +762,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     }
     const int64_t m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
     plan.block_n = TmaGatherTile::kBlockN;
-    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled())
+    // The direct form's MMA threads also hold two A fragment sets: it stays on the 128-column tile.
+    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() && !direct)
       plan.block_n = TmaGatherWideTile::kBlockN;
     if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
@@ -722,6 +776,20 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
+  if (direct) {
+    // The box is the source's own: W contiguous, the other strides whole 16 bytes, the box's W rows whole 16 bytes,
+    // and no traversal stride along W (the map's first dimension; whether TMA honours a stride there is unchecked,
+    // so grad_input at W stride > 1 takes "igemm").
+    bool mappable = a.src_stride[4] == 1 && plan.tile[2] % 4 == 0 && a.src_step[2] == 1;
+    for (int i = 0; i < 4; ++i) mappable = mappable && a.src_stride[i] % 4 == 0;
+    if (!mappable) return plan;
+    plan.direct = true;
+    plan.copy_batch = a.batch;
+    plan.copy_elems = 0;
+    plan.args = a;
+    plan.ok = true;
+    return plan;
+  }
   plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch, forced);
   if (a.batch > 0 && plan.copy_batch == 0) return plan;
   if (!forced && plan.copy_batch < a.batch) {
@@ -753,6 +821,7 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess) return err;
   }
+  if (plan.direct) return cudaSuccess;
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   const int channels = a.groups * a.k_channels;
   const dim3 grid(unsigned((positions + kCopyPositions - 1) / kCopyPositions), unsigned((channels + 31) / 32),
@@ -786,11 +855,31 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// The per-tap boxes: T's kernel.
-template <class T>
+// The direct form's tensor map: the source itself as (W, H, D, C, N), boxes of box_w x box_h x box_d positions x 32
+// channels traversing every src_step-th position, no swizzle (the MMA threads read it by fragments).
+cudaError_t encode_direct_map(CUtensorMap* map, const TmaGatherPlan& plan, int box_w, int box_h, int box_d) {
+  const GatherArgs& a = plan.args;
+  const EncodeTiledFn encode = encode_tiled_fn();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const cuuint64_t b = sizeof(float);
+  const cuuint64_t dims[5] = {cuuint64_t(a.src_size[2]), cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]),
+                              cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.batch)};
+  const cuuint64_t bytes[4] = {cuuint64_t(a.src_stride[3]) * b, cuuint64_t(a.src_stride[2]) * b,
+                               cuuint64_t(a.src_stride[1]) * b, cuuint64_t(a.src_stride[0]) * b};
+  const cuuint32_t box[5] = {cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), cuuint32_t(kGatherBlockK), 1};
+  const cuuint32_t steps[5] = {cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1, 1};
+  const CUresult encoded = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, const_cast<void*>(a.src), dims, bytes, box,
+                                  steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// The per-tap boxes: T's kernel, or its direct form (kDirect: boxes of the source itself, no copy).
+template <class T, bool kDirect = false>
 cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
                            bool pack, cudaStream_t stream) {
   GatherArgs& a = plan.args;
+  if (kDirect && reinterpret_cast<uintptr_t>(a.src) % 16 != 0) return cudaErrorMisalignedAddress;  // the map base
   cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, pack, stream);
   if (err != cudaSuccess) return err;
   TmaGatherArgs t{};
@@ -801,14 +890,21 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
     t.extent[i] = plan.extent[i];
   }
   t.n_tiles = plan.n_tiles;
-  err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, plan.tile[2] * a.src_step[2],
-                          plan.tile[1] * a.src_step[1], plan.tile[0] * a.src_step[0]);
+  const int box_w = plan.tile[2] * a.src_step[2], box_h = plan.tile[1] * a.src_step[1];
+  const int box_d = plan.tile[0] * a.src_step[0];
+  void (*kernel)(TmaGatherArgs);
+  if constexpr (kDirect) {  // (instantiated for the tiles the direct form plans only: its RS wgmmas stop at n128)
+    err = encode_direct_map(&t.src_map, plan, box_w, box_h, box_d);
+    kernel = tconv_igemm_gather_tma_direct_kernel<T>;
+  } else {
+    err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d);
+    kernel = tconv_igemm_gather_tma_kernel<T>;
+  }
   if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2] * a.phases[0] *
                          a.phases[1] * a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
   const size_t smem = size_t(T::kStages) * T::kStageBytes + 1024 + size_t(taps) * sizeof(int4);
-  auto kernel = tconv_igemm_gather_tma_kernel<T>;
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
@@ -894,6 +990,13 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   if (batch == 0) return cudaSuccess;
   a.packed_weight = workspace;
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
+  if (plan.direct) {
+    a.src = src;
+    a.dst = dst;
+    return plan.block_n == TmaGatherNarrowTile::kBlockN
+               ? run_tma_gather<TmaGatherNarrowTile, true>(p, plan, weight, workspace, true, stream)
+               : run_tma_gather<TmaGatherTile, true>(p, plan, weight, workspace, true, stream);
+  }
   // Chunks of copy_batch images (all of them without a copy budget), each copied and then computed; the weights are
   // packed once. One stream orders a chunk's copy after the previous chunk's kernel, which read the same buffer.
   for (int64_t n0 = 0; n0 < batch; n0 += plan.copy_batch) {
