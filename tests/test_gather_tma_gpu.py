@@ -126,6 +126,29 @@ def test_tma_direct_is_what_runs(name, forward, grad_input):
     assert not any(COPY_KERNEL in n or TMA_KERNEL in n or WINDOW_KERNEL in n for n in names), names
 
 
+def test_tma_direct_w_step(tmp_path):
+    """TCONV_TMA_DIRECT_W_STEP=1 (read once per process) lets "igemm_tma_direct" map grad_output read at W stride 2
+    (DCGAN's grad_input) with a traversal stride on the map's first dimension: the contract must hold and the direct
+    kernel run both passes. Off by default until this has passed on a GPU."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = f"""
+import sys, torch
+from test_conv_transpose_gpu import run_case
+from test_gather_tma_gpu import CASES, _kernels_run
+def poison():  # conftest's poison_allocator: NaN where a kernel writes nothing
+    torch.empty(64 << 20, device="cuda").fill_(float("nan"))
+for name in ("dcgan_like", "asym_3d"):
+    run_case(*CASES[name], mode="tf32", layout="contiguous", seed=23, poison=poison, algorithm="igemm_tma_direct")
+torch.save(sum("{DIRECT_KERNEL}" in n for n in _kernels_run("igemm_tma_direct", "dcgan_like")), sys.argv[1])
+"""
+    path = tmp_path / "w_step.pt"
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                         cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_TMA_DIRECT_W_STEP="1"))
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert torch.load(path) == 2
+
+
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES) + sorted(WINDOW_CASES))
 def test_tma_window_meets_the_contract(name, layout, poison_allocator):

@@ -674,6 +674,13 @@ bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
   return enabled;
 }
+// TCONV_TMA_DIRECT_W_STEP=1 (development only, read once per process): "igemm_tma_direct" also maps sources read at a
+// W step (grad_input at W stride > 1) with a traversal stride on the map's first dimension, to check on a GPU
+// whether TMA honours it (tests/test_gather_tma_gpu.py, test_tma_direct_w_step).
+bool tma_direct_w_step_allowed() {
+  static const bool allowed = development_switch("TCONV_TMA_DIRECT_W_STEP", 0) != 0;
+  return allowed;
+}
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
 // stages in shared memory.
@@ -778,9 +785,11 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
   if (direct) {
     // The box is the source's own: W contiguous, the other strides whole 16 bytes, the box's W rows whole 16 bytes,
-    // and no traversal stride along W (the map's first dimension; whether TMA honours a stride there is unchecked,
-    // so grad_input at W stride > 1 takes "igemm").
-    bool mappable = a.src_stride[4] == 1 && plan.tile[2] % 4 == 0 && a.src_step[2] == 1;
+    // and no traversal stride along W (the map's first dimension: whether TMA honours a stride there is unchecked,
+    // so grad_input at W stride > 1 takes "igemm" unless TCONV_TMA_DIRECT_W_STEP=1, development only, for that
+    // check).
+    bool mappable = a.src_stride[4] == 1 && plan.tile[2] % 4 == 0 &&
+                    (a.src_step[2] == 1 || tma_direct_w_step_allowed());
     for (int i = 0; i < 4; ++i) mappable = mappable && a.src_stride[i] % 4 == 0;
     if (!mappable) return plan;
     plan.direct = true;
