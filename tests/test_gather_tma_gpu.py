@@ -126,6 +126,35 @@ def test_tma_direct_is_what_runs(name, forward, grad_input):
     assert not any(COPY_KERNEL in n or TMA_KERNEL in n or WINDOW_KERNEL in n for n in names), names
 
 
+@pytest.mark.parametrize("name", ["stride1_k3", "dcgan_like", "partial_boxes_3d"])
+def test_tma_direct_agrees_bitwise_with_the_copy(name):
+    """The direct form rounds A in registers as the copy rounds it (round to nearest), and issues the same wgmmas in
+    the same K order, so its forward and (where both run it) grad_input give the copy-based gather's bits."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES[name]
+    g = torch.Generator(device="cuda").manual_seed(29)
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g, requires_grad=True)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g)
+    b = torch.randn(cout, device="cuda", generator=g)
+    results = {}
+    old = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = True
+    try:
+        for algorithm in ("igemm_tma", "igemm_tma_direct"):
+            with tconv._ops.use_algorithm(algorithm):
+                out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+                grad = torch.randn(out.shape, device="cuda", generator=torch.Generator(device="cuda").manual_seed(31))
+                (gi,) = torch.autograd.grad(out, [x], grad)
+            results[algorithm] = (out.detach(), gi)
+    finally:
+        torch.backends.cudnn.allow_tf32 = old
+    copy, direct = results["igemm_tma"], results["igemm_tma_direct"]
+    assert torch.equal(copy[0], direct[0]), f"forward: max difference {(copy[0] - direct[0]).abs().max().item()}"
+    if stride == [1] * len(stride):  # grad_input at W stride 2 runs "igemm" under the direct form
+        assert torch.equal(copy[1], direct[1]), f"grad_input: max difference {(copy[1] - direct[1]).abs().max().item()}"
+
+
 def test_tma_direct_w_step(tmp_path):
     """TCONV_TMA_DIRECT_W_STEP=1 (read once per process) lets "igemm_tma_direct" map grad_output read at W stride 2
     (DCGAN's grad_input) with a traversal stride on the map's first dimension: the contract must hold and the direct
