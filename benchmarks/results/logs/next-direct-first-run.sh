@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Prepared in session 53 for the next session's first GPU call (rename to sessionNN-runMMM.sh when it runs):
+# igemm_tma_direct (written without a GPU) — its tests, the W-step check, memcheck of the sanitize workload, then
+# forward/fwd+bwd timings of DCGAN, L1-68 and L2-61 under the direct form against the copy-based TMA gather (whole
+# batch: TCONV_TMA_COPY_BUDGET=0) and "auto".
+set -uo pipefail
+OUT="${OUT:-/tmp/tconv_out}"
+LOG="$OUT/logs"; mkdir -p "$LOG"
+export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST=9.0 TCONV_BUILD_DIR=/tmp/tconv_build
+start=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
+python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/build.log"; exit 1; }
+echo "built after $(( $(date +%s) - start )) s"
+timeout 150 python3 -m pytest -q -rfE --maxfail=10 -p no:cacheprovider tests/test_gather_tma_gpu.py -k direct \
+  2>&1 | tee "$LOG/pytest_direct.log" | tail -4
+timeout 60 compute-sanitizer --tool memcheck --print-limit 20 python3 scripts/tma_gather_sanitize.py 2>&1 \
+  | tail -3 | tee "$LOG/memcheck.log"
+echo "tests after $(( $(date +%s) - start )) s"
+S="real_dcgan_up l1_68_convt3d_square_input_asym_kernel l2_61_convt3d_relu_groupnorm"
+(cd scripts
+ for round in 1 2; do
+   timeout 50 python3 quick_timing.py $S --precision tf32 --algorithm igemm_tma_direct auto --runs 10 \
+     --json "$LOG/direct_r$round.json" 2>&1 | sed "s/^/r$round /" | tee -a "$LOG/timing.log"
+   TCONV_TMA_COPY_BUDGET=0 timeout 50 python3 quick_timing.py $S --precision tf32 --algorithm igemm_tma --runs 10 \
+     --json "$LOG/copy_r$round.json" 2>&1 | sed "s/^/r$round /" | tee -a "$LOG/timing.log"
+ done)
+tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
+echo "total $(( $(date +%s) - start )) s"
