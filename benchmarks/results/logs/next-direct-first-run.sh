@@ -25,5 +25,6 @@ S="real_dcgan_up l1_68_convt3d_square_input_asym_kernel l2_61_convt3d_relu_group
    TCONV_TMA_COPY_BUDGET=0 timeout 50 python3 quick_timing.py $S --precision tf32 --algorithm igemm_tma --runs 10 \
      --json "$LOG/copy_r$round.json" 2>&1 | sed "s/^/r$round /" | tee -a "$LOG/timing.log"
  done)
+rm -f "$LOG/build.log"
 tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
 echo "total $(( $(date +%s) - start )) s"
