@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 53 for the next session's first GPU call (rename to sessionNN-runMMM.sh when it runs):
+# Session 54, run 345 (prepared in session 53 as next-direct-first-run.sh):
 # igemm_tma_direct (written without a GPU) — its tests, the W-step check, memcheck of the sanitize workload, then
 # forward/fwd+bwd timings of DCGAN, L1-68 and L2-61 under the direct form against the copy-based TMA gather (whole
 # batch: TCONV_TMA_COPY_BUDGET=0) and "auto".
