@@ -36,7 +36,16 @@ struct TmaGatherArgs {
   int tiles[3];         // tiles per phase along D, H, W (the last may run past the extent)
   int extent[3];        // the phase grid along D, H, W: rows at or past it are not stored
   int n_tiles;          // column tiles of a group
+  // The direct form's ring (the copy form's is T's): a stage is the box (32 channels x tile[0] x tile[1] x box_w,
+  // a_box_floats, from a 16-byte W start) padded to a_floats, then the B slice.
+  int box_w;            // tile[2] + kDirectWSlack
+  int stages, stage_floats, a_floats, a_box_floats;
 };
+// The direct form's boxes start at the 16-byte W position at or before the tap's (TMA faults on a tile-mode box whose
+// first element along the map's first dimension is not 16-byte aligned: run 346, an illegal instruction for every
+// call with a W shift that is not a multiple of 4, as the shifted-x grad_weight's boxes, rows_alignment_offset,
+// already knew), so a box carries 4 more positions per W line and the MMA threads read from the tap's offset.
+constexpr int kDirectWSlack = 4;
 
 // K-major, 128-byte swizzle (8-row atoms of 1024 bytes, 1024-byte aligned): start address, leading byte offset 1 (not
 // used when a wgmma's K fits one swizzle row), stride byte offset 1024 (the next 8 rows), layout type 1 (128B).
@@ -59,7 +68,12 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   // The swizzled boxes need 1024-byte alignment, which the dynamic allocation does not promise (gather_tma sizes it
   // with that much slack).
   float* smem = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(tma_gather_smem) + 1023) & ~uintptr_t(1023));
-  int4* tap_table = reinterpret_cast<int4*>(smem + kStages * T::kStageFloats);
+  // The ring: T's for the copy form, the plan's (fewer, larger stages) for the direct form
+  const int stages = kDirect ? t.stages : kStages;
+  const int stage_floats = kDirect ? t.stage_floats : T::kStageFloats;
+  const int a_floats = kDirect ? t.a_floats : T::kStageAFloats;
+  const uint32_t stage_tx = kDirect ? uint32_t(t.a_box_floats + T::kStageBFloats) * 4u : T::kStageBytes;
+  int4* tap_table = reinterpret_cast<int4*>(smem + stages * stage_floats);
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
   __shared__ float column_bias[BN];
@@ -92,7 +106,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       column_bias[c] = n0 + c < a.n_channels ? static_cast<const float*>(a.bias)[(first + c) * a.bias_stride] : 0.f;
   }
   if (tid == 0) {
-    for (int s = 0; s < kStages; ++s) {
+    for (int s = 0; s < stages; ++s) {
       mbarrier_init(&stage_full[s], 1);                 // the producer's arrival with the stage's bytes
       mbarrier_init(&stage_empty[s], T::kMmaThreads);  // every MMA thread's release
     }
@@ -111,25 +125,25 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
     int stage = 0, tap = 0, chunk = 0;
     uint32_t empty_parity = 0;
     for (int it = 0; it < iterations; ++it) {
-      if (it >= kStages) mbarrier_wait(&stage_empty[stage], empty_parity);
+      if (it >= stages) mbarrier_wait(&stage_empty[stage], empty_parity);
       const int4 info = tap_table[tap];
-      float* As = smem + stage * T::kStageFloats;
-      mbarrier_arrive_expect_tx(&stage_full[stage], T::kStageBytes);
+      float* As = smem + stage * stage_floats;
+      mbarrier_arrive_expect_tx(&stage_full[stage], stage_tx);
       const int w = j0[2] * a.src_step[2] + info.z, h = j0[1] * a.src_step[1] + info.y;
       const int d = j0[0] * a.src_step[0] + info.x, c = g * a.k_channels + chunk * BK;
-      if constexpr (kDirect)
-        tma_load_5d(As, &t.src_map, w, h, d, c, n_img, &stage_full[stage]);
+      if constexpr (kDirect)  // from the 16-byte W position at or before w (floor: w may be negative)
+        tma_load_5d(As, &t.src_map, w & ~(kDirectWSlack - 1), h, d, c, n_img, &stage_full[stage]);
       else
         tma_load_5d(As, &t.src_map, c, w, h, d, n_img, &stage_full[stage]);
-      bulk_copy_to_shared(As + T::kStageAFloats, b_base + info.w * b_tap_step + chunk * b_chunk_step,
+      bulk_copy_to_shared(As + a_floats, b_base + info.w * b_tap_step + chunk * b_chunk_step,
                           T::kStageBFloats * sizeof(float), &stage_full[stage]);
       if (++chunk == chunks) {
         chunk = 0;
         ++tap;
       }
-      if (++stage == kStages) {
+      if (++stage == stages) {
         stage = 0;
-        if (it >= kStages) empty_parity ^= 1;
+        if (it >= stages) empty_parity ^= 1;
       }
     }
     return;
@@ -145,7 +159,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   uint32_t full_parity = 0;
   const auto next_stage = [&]() {
     previous = stage;
-    if (++stage == kStages) {
+    if (++stage == stages) {
       stage = 0;
       full_parity ^= 1;
     }
@@ -154,18 +168,40 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
     // A stage's A fragments are loaded and rounded into one of two register sets (a set is rewritten only after its
     // wgmmas completed). The released stage's A was read by this thread's generic loads, B by the async proxy; the
     // producer refills it through the async proxy.
-    const int wg_row = warpgroup * 64 + (tid / 32 % 4) * 16;
+    // This thread's fragment rows (wg_row + gid, + 8) as box offsets; a stage's tap adds its W offset in the box.
+    const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
+    const int channel_pitch = t.a_box_floats / kGatherBlockK;
+    int row_at[2];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int m = warpgroup * 64 + (tid / 32 % 4) * 16 + gid + 8 * i;
+      const int lw = m % t.tile[2], line = m / t.tile[2];
+      row_at[i] = line * t.box_w + lw + tig * channel_pitch;
+    }
+    int tap = 0, chunk = 0;
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
     auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
       mbarrier_wait(&stage_full[stage], full_parity);
-      const float* As = smem + stage * T::kStageFloats;
-      load_warpgroup_a<false, BK, true>(a_frag, As, BM, wg_row, tid % 32);
-      warpgroup_issue_mma<BN, BK, float>(acc, a_frag, As + T::kStageAFloats);
+      const float* As = smem + stage * stage_floats + ((j0[2] + tap_table[tap].z) & (kDirectWSlack - 1));
+#pragma unroll
+      for (int k8 = 0; k8 < BK / 8; ++k8) {  // the m16n8k8 A fragment: rows gid, gid + 8 at k tig, then k tig + 4
+        const float* k_row = As + k8 * 8 * channel_pitch;
+        uint32_t unused;
+        split_tf32<false, false>(k_row[row_at[0]], a_frag[k8][0], unused);
+        split_tf32<false, false>(k_row[row_at[1]], a_frag[k8][1], unused);
+        split_tf32<false, false>(k_row[row_at[0] + 4 * channel_pitch], a_frag[k8][2], unused);
+        split_tf32<false, false>(k_row[row_at[1] + 4 * channel_pitch], a_frag[k8][3], unused);
+      }
+      warpgroup_issue_mma<BN, BK, float>(acc, a_frag, smem + stage * stage_floats + a_floats);
       wgmma_wait<1>();
       keep_registers_until_here<BK>(a_previous);
       if (it > 0) {
         fence_generic_to_async_shared();
         mbarrier_arrive(&stage_empty[previous]);
+      }
+      if (++chunk == chunks) {
+        chunk = 0;
+        ++tap;
       }
       next_stage();
     };
@@ -231,15 +267,14 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #endif
 }
 
-// The direct form ("igemm_tma_direct", not in "auto"; written in session 53 without a GPU run): the gather kernel
-// above with no channels-last copy. Why: the copy is extra device memory (the issue allows 10 % of the output; the
-// whole-batch copy is 50-100 % of DCGAN's, so "auto" chunks or refuses it) and a pass over the source. TF32 wgmma
-// reads only K-major shared operands, but A may come from registers: the box is taken straight from the user's
-// (N, C, D, H, W) tensor, 32 channels x the tile's positions, positions contiguous ([K][M], as the cp.async gather's
-// A tile), and each MMA thread loads its A fragments from it and rounds them to TF32 (load_warpgroup_a, natural
-// order), as the cp.async gather's MMA warps do. B is the packed weights' slice by descriptor, as above. Not
-// measured: the fragment loads of a 128-position row pitch meet 4-way bank conflicts (lanes tig = 0..3 read channel
-// rows 128 floats apart); a padded pitch needs one box per channel row or a swizzled box (notes/perf.md, Session 53).
+// The direct form ("igemm_tma_direct", not in "auto"): the gather kernel above with no channels-last copy. Why: the
+// copy is extra device memory (the issue allows 10 % of the output; the whole-batch copy is 50-100 % of DCGAN's, so
+// "auto" chunks or refuses it) and a pass over the source. TF32 wgmma reads only K-major shared operands, but A may
+// come from registers: the box is taken straight from the user's (N, C, D, H, W) tensor, 32 channels x the tile's
+// lines of tile[2] + kDirectWSlack positions from a 16-byte W start, and each MMA thread loads its A fragments from
+// the tap's offset in it and rounds them to TF32, as the cp.async gather's MMA warps do. B is the packed weights'
+// slice by descriptor, as above. The fragment loads meet bank conflicts where the channel pitch is a multiple of 32
+// floats (4-way for 16-position lines: pitch 160).
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
@@ -574,6 +609,7 @@ struct TmaGatherPlan {
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
   bool direct = false;     // the direct form: boxes of the source itself, no copy
+  int direct_stages = 0, direct_a_floats = 0, direct_a_box_floats = 0;  // TmaGatherArgs says what each is
   // The window form (window = true; TmaWindowArgs says what each field is)
   bool window = false;
   int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
@@ -673,13 +709,6 @@ int sm_count_of_device(int device) {
 bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
   return enabled;
-}
-// TCONV_TMA_DIRECT_W_STEP=1 (development only, read once per process): "igemm_tma_direct" also maps sources read at a
-// W step (grad_input at W stride > 1) with a traversal stride on the map's first dimension, to check on a GPU
-// whether TMA honours it (tests/test_gather_tma_gpu.py, test_tma_direct_w_step).
-bool tma_direct_w_step_allowed() {
-  static const bool allowed = development_switch("TCONV_TMA_DIRECT_W_STEP", 0) != 0;
-  return allowed;
 }
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
@@ -784,14 +813,28 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.packed_elems = packed_weight_elems(a);
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
   if (direct) {
-    // The box is the source's own: W contiguous, the other strides whole 16 bytes, the box's W rows whole 16 bytes,
-    // and no traversal stride along W (the map's first dimension: whether TMA honours a stride there is unchecked,
-    // so grad_input at W stride > 1 takes "igemm" unless TCONV_TMA_DIRECT_W_STEP=1, development only, for that
-    // check).
-    bool mappable = a.src_stride[4] == 1 && plan.tile[2] % 4 == 0 &&
-                    (a.src_step[2] == 1 || tma_direct_w_step_allowed());
+    // The box is the source's own: W contiguous, the other strides whole 16 bytes, the box's W rows whole 16 bytes
+    // (tile[2] a multiple of 4: with the 16-byte start, kDirectWSlack, they stay whole), and no traversal stride
+    // along W (a box from a 16-byte start at W step s would put the tap's first position s * offset in, which the
+    // W extent of 256 limits further; grad_input at W stride > 1 takes "igemm").
+    bool mappable = a.src_stride[4] == 1 && plan.tile[2] % 4 == 0 && a.src_step[2] == 1 &&
+                    plan.tile[2] + kDirectWSlack <= 256;
     for (int i = 0; i < 4; ++i) mappable = mappable && a.src_stride[i] % 4 == 0;
     if (!mappable) return plan;
+    // The ring takes at most the copy form's bytes (T::kStages stages of T), in as many of its larger stages as fit.
+    const int box_floats = kGatherBlockK * (plan.tile[2] + kDirectWSlack) * plan.tile[1] * plan.tile[0];
+    plan.direct_a_box_floats = box_floats;
+    plan.direct_a_floats = (box_floats + 255) / 256 * 256;  // B's slice (and the next stage) on 1 KB
+    const bool narrow = plan.block_n == TmaGatherNarrowTile::kBlockN;
+    const int b_floats = narrow ? TmaGatherNarrowTile::kStageBFloats : TmaGatherTile::kStageBFloats;
+    const int64_t ring_floats = narrow ? int64_t(TmaGatherNarrowTile::kStages) * TmaGatherNarrowTile::kStageFloats
+                                       : int64_t(TmaGatherTile::kStages) * TmaGatherTile::kStageFloats;
+    const int max_stages = narrow ? TmaGatherNarrowTile::kStages : TmaGatherTile::kStages;
+    const int stage_floats = plan.direct_a_floats + b_floats;
+    plan.direct_stages = int(std::min<int64_t>(max_stages, ring_floats / stage_floats));
+    const int ld_c = narrow ? TmaGatherNarrowTile::kLdC : TmaGatherTile::kLdC;
+    if (plan.direct_stages < 2 || int64_t(plan.direct_stages) * stage_floats < int64_t(plan.block_n) * ld_c)
+      return plan;  // (the epilogue stages the tile in the ring)
     plan.direct = true;
     plan.copy_batch = a.batch;
     plan.copy_elems = 0;
@@ -899,7 +942,12 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
     t.extent[i] = plan.extent[i];
   }
   t.n_tiles = plan.n_tiles;
-  const int box_w = plan.tile[2] * a.src_step[2], box_h = plan.tile[1] * a.src_step[1];
+  t.box_w = plan.tile[2] + kDirectWSlack;
+  t.stages = kDirect ? plan.direct_stages : T::kStages;
+  t.a_floats = kDirect ? plan.direct_a_floats : T::kStageAFloats;
+  t.a_box_floats = kDirect ? plan.direct_a_box_floats : T::kStageAFloats;
+  t.stage_floats = t.a_floats + T::kStageBFloats;
+  const int box_w = kDirect ? t.box_w : plan.tile[2] * a.src_step[2], box_h = plan.tile[1] * a.src_step[1];
   const int box_d = plan.tile[0] * a.src_step[0];
   void (*kernel)(TmaGatherArgs);
   if constexpr (kDirect) {  // (instantiated for the tiles the direct form plans only: its RS wgmmas stop at n128)
@@ -913,7 +961,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   const int64_t blocks = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2] * a.phases[0] *
                          a.phases[1] * a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
-  const size_t smem = size_t(T::kStages) * T::kStageBytes + 1024 + size_t(taps) * sizeof(int4);
+  const size_t smem = size_t(t.stages) * t.stage_floats * sizeof(float) + 1024 + size_t(taps) * sizeof(int4);
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
