@@ -104,6 +104,8 @@ DIRECT_CASES = {
     "two_position_lines": (2, 2, 64, 128, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [64, 2], True),
     # W shifts -3 .. 3 on lines of 32 (boxes of 36 from a 16-byte start, past both edges), 64 columns
     "w_shifts_past_both_edges": (2, 2, 32, 64, 1, [1, 7], [1, 1], [0, 3], [0, 0], [1, 1], [4, 32], True),
+    # boxes past a 5 x 6 x 8 grid both ways (tiles of 8 x 2 x 8), 8-position lines: rows of whole 16 bytes
+    "partial_boxes_w8": (3, 2, 64, 64, 1, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [5, 6, 8], True),
 }
 
 
@@ -118,7 +120,8 @@ def test_tma_direct_meets_the_contract(name, layout, poison_allocator):
     ("dcgan_like", True, False),        # grad_input reads grad_output at W stride 2: not mapped
     ("stride1_k3", True, True),
     ("asym_3d", True, False),           # grad_input at W stride 2
-    ("partial_boxes_3d", True, True),   # boxes past the grid (1 x 8 x 16 forward, 8 x 2 x 8 grad_input)
+    ("partial_boxes_3d", False, False),  # source rows of 7 and 9 floats: not whole 16 bytes
+    ("partial_boxes_w8", True, True),
     ("two_position_lines", False, False),
 ])
 def test_tma_direct_is_what_runs(name, forward, grad_input):
@@ -129,13 +132,14 @@ def test_tma_direct_is_what_runs(name, forward, grad_input):
     assert not any(COPY_KERNEL in n or TMA_KERNEL in n or WINDOW_KERNEL in n for n in names), names
 
 
-@pytest.mark.parametrize("name", ["stride1_k3", "dcgan_like", "partial_boxes_3d"])
+@pytest.mark.parametrize("name", ["stride1_k3", "dcgan_like", "partial_boxes_w8", "w_shifts_past_both_edges"])
 def test_tma_direct_agrees_bitwise_with_the_copy(name):
     """The direct form rounds A in registers as the copy rounds it (round to nearest), and issues the same wgmmas in
     the same K order, so its forward and (where both run it) grad_input give the copy-based gather's bits."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES[name]
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = \
+        {**CASES, **DIRECT_CASES}[name]
     g = torch.Generator(device="cuda").manual_seed(29)
     x = torch.randn(batch, cin, *spatial, device="cuda", generator=g, requires_grad=True)
     w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g)
