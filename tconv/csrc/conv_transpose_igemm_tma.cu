@@ -46,10 +46,11 @@ struct TmaGatherArgs {
 // first element along the map's first dimension is not 16-byte aligned: run 346, an illegal instruction for every
 // call with a W shift that is not a multiple of 4, as the shifted-x grad_weight's boxes, rows_alignment_offset,
 // already knew), so a box carries at least 4 more positions per W line and the MMA threads read from the tap's
-// offset. The box may carry more (W positions, H lines, D planes: direct_box_of) so that its channel pitch is an odd
-// multiple of 8 floats: the 4 lanes of a fragment row (channels tig, 32-bit loads) then hit 4 different 8-bank
-// groups. At the tile's own pitch (a multiple of 32 for every 128-position tile with whole 16-byte lines) they hit
-// one, 4-way conflicts: run 347, DCGAN forward 0.400 ms against 0.254 on the copy, L1-68's 34.2 against 9.9.
+// offset. Measured (H200, forward, "igemm_tma_direct" against the copy, "igemm_tma" without a budget): DCGAN 0.400
+// against 0.254 ms, L2-61 4.25 against 1.89, L1-68 34.2 against 9.9 (run 347). The box's rows are W lines of
+// tile[2] + 4 floats, one per (channel, line): 256 rows of 80 bytes per DCGAN stage, 512 of 48 bytes per L1-68 stage,
+// against the copy's 128 rows of 128 bytes, and the slowdown follows the row count, not the bytes (padding the box
+// for conflict-free fragment loads made it slower, run 348). So the form stays out of "auto".
 constexpr int kDirectWSlack = 4;
 
 // K-major, 128-byte swizzle (8-row atoms of 1024 bytes, 1024-byte aligned): start address, leading byte offset 1 (not
@@ -278,8 +279,7 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 // come from registers: the box is taken straight from the user's (N, C, D, H, W) tensor, 32 channels x the tile's
 // lines of tile[2] + kDirectWSlack positions from a 16-byte W start, and each MMA thread loads its A fragments from
 // the tap's offset in it and rounds them to TF32, as the cp.async gather's MMA warps do. B is the packed weights'
-// slice by descriptor, as above. The box is padded so that the fragment loads meet no bank conflicts
-// (kDirectWSlack: why).
+// slice by descriptor, as above. Slower than the copy on every shape measured (kDirectWSlack: the numbers and why).
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
@@ -716,21 +716,14 @@ bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
   return enabled;
 }
-// The direct form's box for tile (D, H, W): the fewest positions with tile[2] + 4 .. + 32 along W (whole 16 bytes),
-// up to 3 more H lines and 2 more D planes, whose channel pitch is 8 or 24 modulo 32 floats (kDirectWSlack: why);
-// false where none fits the TMA's 256 elements per box dimension.
+// The direct form's box for tile (D, H, W): tile[2] + kDirectWSlack positions along W (whole 16 bytes), the tile's
+// lines and planes; false past the TMA's 256 elements per box dimension. Not padded further: boxes padded to a
+// conflict-free channel pitch (8 or 24 modulo 32 floats: 20 x 10 lines for DCGAN's 16 x 8 tile) were slower still
+// (run 348: DCGAN forward 0.456 ms against 0.400, L1-68's 46.8 against 34.2), so the fragment loads' 4-way conflicts
+// are not what bounds the form (kDirectWSlack: what does).
 bool direct_box_of(const int (&tile)[3], const int (&step)[3], int (&box)[3]) {
-  int best = 0;
-  for (int w = tile[2] + kDirectWSlack; w <= tile[2] + 32; w += 4)
-    for (int h = tile[1]; h <= tile[1] + 3; ++h)
-      for (int d = tile[0]; d <= tile[0] + 2; ++d) {
-        const int pitch = w * h * d;
-        if ((pitch % 32 != 8 && pitch % 32 != 24) || (best != 0 && pitch >= best)) continue;
-        if (w > 256 || h * step[1] > 256 || d * step[0] > 256) continue;
-        best = pitch;
-        box[0] = d, box[1] = h, box[2] = w;
-      }
-  return best != 0;
+  box[0] = tile[0], box[1] = tile[1], box[2] = tile[2] + kDirectWSlack;
+  return box[2] <= 256 && box[1] * step[1] <= 256 && box[0] * step[0] <= 256;
 }
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
