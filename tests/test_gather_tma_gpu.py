@@ -94,13 +94,15 @@ def test_tma_gather_meets_the_contract(name, layout, poison_allocator):
 
 
 # "igemm_tma_direct": the per-tap boxes taken from the source itself (no channels-last copy), A fragments rounded by the
-# MMA threads from the tap's offset in a box that starts on 16 bytes along W; where the source cannot be mapped
-# (channels_last, a W traversal stride, W rows of the box not whole 16 bytes) the call runs on "igemm", which the
-# contract covers the same.
+# MMA threads from the tap's offset in a box that starts on 16 bytes along W. Tiles of whole source lines take flat
+# boxes (H and W joined: dcgan_like, stride1_k3, asym_3d, w_shifts_past_both_edges, the positions whose W left the
+# line zeroed), the others boxes of W lines (unet_like, partial_boxes_w8; row_padded sources, whose lines are not
+# contiguous). Where the source cannot be mapped (channels_last, a W traversal stride, W rows of the box not whole 16
+# bytes) the call runs on "igemm", which the contract covers the same.
 DIRECT_KERNEL = "tconv_igemm_gather_tma_direct_kernel"
 COPY_KERNEL = "tconv_gather_tma_channels_last_kernel"
 DIRECT_CASES = {
-    # boxes of 64 lines x 2 positions: a box's W rows are 8 bytes, which the source's map cannot take
+    # tiles of 64 lines x 2 positions: flat boxes (alone, rows of 8 bytes could not be mapped; row_padded: refused)
     "two_position_lines": (2, 2, 64, 128, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [64, 2], True),
     # W shifts -3 .. 3 on lines of 32 (boxes of 36 from a 16-byte start, past both edges), 64 columns
     "w_shifts_past_both_edges": (2, 2, 32, 64, 1, [1, 7], [1, 1], [0, 3], [0, 0], [1, 1], [4, 32], True),
@@ -109,7 +111,7 @@ DIRECT_CASES = {
 }
 
 
-@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "row_padded"])
 @pytest.mark.parametrize("name", sorted(CASES) + sorted(DIRECT_CASES))
 def test_tma_direct_meets_the_contract(name, layout, poison_allocator):
     case = CASES[name] if name in CASES else DIRECT_CASES[name]
@@ -122,7 +124,7 @@ def test_tma_direct_meets_the_contract(name, layout, poison_allocator):
     ("asym_3d", True, False),           # grad_input at W stride 2
     ("partial_boxes_3d", False, False),  # source rows of 7 and 9 floats: not whole 16 bytes
     ("partial_boxes_w8", True, True),
-    ("two_position_lines", False, False),
+    ("two_position_lines", True, True),
 ])
 def test_tma_direct_is_what_runs(name, forward, grad_input):
     if not hopper_wgmma():
@@ -160,6 +162,44 @@ def test_tma_direct_agrees_bitwise_with_the_copy(name):
     assert torch.equal(copy[0], direct[0]), f"forward: max difference {(copy[0] - direct[0]).abs().max().item()}"
     if stride == [1] * len(stride):  # grad_input at W stride 2 runs "igemm" under the direct form
         assert torch.equal(copy[1], direct[1]), f"grad_input: max difference {(copy[1] - direct[1]).abs().max().item()}"
+
+
+def test_tma_direct_auto_switch(tmp_path):
+    """TCONV_TMA_DIRECT_AUTO=1 (read once per process): "auto" runs dcgan_auto's forward (flat boxes: its tiles are
+    whole lines of the source) on the direct form, with no copy and the forced form's bits, under the default copy
+    budget, which keeps the copy-based gather off this call; grad_input (W stride 2: not mapped) stays off TMA.
+    Unset, "auto" launches neither TMA kernel here."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = f"""
+import sys, torch, tconv
+from test_gather_tma_gpu import _kernels_run, CASES
+from test_conv_transpose_gpu import TCONV_FN
+torch.backends.cudnn.allow_tf32 = True
+dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES["dcgan_auto"]
+g = torch.Generator(device="cuda").manual_seed(7)
+x = torch.randn(batch, cin, *spatial, device="cuda", generator=g)
+w = torch.randn(cin, cout, *kernel, device="cuda", generator=g)
+outs = []
+for algorithm in ("auto", "igemm_tma_direct"):
+    with tconv._ops.use_algorithm(algorithm):
+        outs.append(TCONV_FN[dims](x, w, None, stride, padding).cpu())
+names = _kernels_run("auto")
+torch.save([outs, [sum(k in n for n in names) for k in ("{DIRECT_KERNEL}", "{COPY_KERNEL}", "{TMA_KERNEL}")]],
+           sys.argv[1])
+"""
+    for switch, launches in (("1", [1, 0, 0]), (None, [0, 0, 0])):
+        env = {k: v for k, v in os.environ.items() if k not in ("TCONV_TMA_DIRECT_AUTO", "TCONV_TMA_COPY_BUDGET")}
+        if switch is not None:
+            env["TCONV_TMA_DIRECT_AUTO"] = switch
+        path = tmp_path / f"direct_auto_{switch}.pt"
+        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                             cwd=os.path.dirname(__file__), env=env)
+        assert run.returncode == 0, run.stderr[-3000:]
+        (auto_out, direct_out), counts = torch.load(path)
+        assert counts == launches, (switch, counts)
+        if switch == "1":
+            assert torch.equal(auto_out, direct_out)
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])

@@ -41,6 +41,7 @@ struct TmaGatherArgs {
   // a_floats, then the B slice.
   int box_w, box_h, box_d;
   int stages, stage_floats, a_floats, a_box_floats;
+  int flat_w;  // flat boxes (kDirectFlatSlack): the source's W, its lines joined along the map's first dimension; or 0
 };
 // The direct form's boxes start at the 16-byte W position at or before the tap's (TMA faults on a tile-mode box whose
 // first element along the map's first dimension is not 16-byte aligned: run 346, an illegal instruction for every
@@ -52,6 +53,13 @@ struct TmaGatherArgs {
 // against the copy's 128 rows of 128 bytes, and the slowdown follows the row count, not the bytes (padding the box
 // for conflict-free fragment loads made it slower, run 348). So the form stays out of "auto".
 constexpr int kDirectWSlack = 4;
+// Flat boxes: where a tile is whole source lines (tile[2] = the source's W, unit H step, lines contiguous), the map's
+// first dimension is H x W joined, so a box is one row of the tile's 128 positions plus this slack per channel (32
+// rows of 544 bytes a stage against tile[1] x 32 of 16 .. 80), and the MMA threads zero the positions whose W, shifted
+// by the tap, left the line (the joined dimension wraps them into the next or previous line; past the first and last
+// line the box reads zeros). Tiles of one line segment take the same row. 8: the 16-byte start needs 3, and a channel
+// pitch of 136 floats (8 modulo 32) keeps the fragment loads free of bank conflicts.
+constexpr int kDirectFlatSlack = 8;
 
 // K-major, 128-byte swizzle (8-row atoms of 1024 bytes, 1024-byte aligned): start address, leading byte offset 1 (not
 // used when a wgmma's K fits one swizzle row), stride byte offset 1024 (the next 8 rows), layout type 1 (128B).
@@ -137,9 +145,10 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       mbarrier_arrive_expect_tx(&stage_full[stage], stage_tx);
       const int w = j0[2] * a.src_step[2] + info.z, h = j0[1] * a.src_step[1] + info.y;
       const int d = j0[0] * a.src_step[0] + info.x, c = g * a.k_channels + chunk * BK;
-      if constexpr (kDirect)  // from the 16-byte W position at or before w (floor: w may be negative)
-        tma_load_5d(As, &t.src_map, w & ~(kDirectWSlack - 1), h, d, c, n_img, &stage_full[stage]);
-      else
+      if constexpr (kDirect) {  // from the 16-byte position at or before the first (floor: it may be negative)
+        const int first = t.flat_w > 0 ? h * t.flat_w + w : w;
+        tma_load_5d(As, &t.src_map, first & ~3, t.flat_w > 0 ? 0 : h, d, c, n_img, &stage_full[stage]);
+      } else
         tma_load_5d(As, &t.src_map, c, w, h, d, n_img, &stage_full[stage]);
       bulk_copy_to_shared(As + a_floats, b_base + info.w * b_tap_step + chunk * b_chunk_step,
                           T::kStageBFloats * sizeof(float), &stage_full[stage]);
@@ -177,26 +186,34 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
     // This thread's fragment rows (wg_row + gid, + 8) as box offsets; a stage's tap adds its W offset in the box.
     const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
     const int channel_pitch = t.a_box_floats / kGatherBlockK;
-    int row_at[2];
+    const bool flat = t.flat_w > 0;
+    int row_at[2], row_w[2];
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
       const int m = warpgroup * 64 + (tid / 32 % 4) * 16 + gid + 8 * i;
       const int lw = m % t.tile[2], lh = m / t.tile[2] % t.tile[1], ld = m / (t.tile[2] * t.tile[1]);
-      row_at[i] = (ld * t.box_h + lh) * t.box_w + lw + tig * channel_pitch;
+      row_at[i] = (flat ? m : (ld * t.box_h + lh) * t.box_w + lw) + tig * channel_pitch;
+      row_w[i] = lw;  // flat: the row's W (the tile is whole lines)
     }
     int tap = 0, chunk = 0;
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
     auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
       mbarrier_wait(&stage_full[stage], full_parity);
-      const float* As = smem + stage * stage_floats + ((j0[2] + tap_table[tap].z) & (kDirectWSlack - 1));
+      const int4 info = tap_table[tap];
+      const int w = j0[2] + info.z;  // (W step 1; flat: j0[2] = 0)
+      const int first = flat ? (j0[1] * a.src_step[1] + info.y) * t.flat_w + w : w;
+      const float* As = smem + stage * stage_floats + (first & 3);
+      // flat: positions whose W left the line read as zeros (unsigned: below 0 too); otherwise every row is valid
+      const bool valid0 = !flat || unsigned(row_w[0] + info.z) < unsigned(t.flat_w);
+      const bool valid1 = !flat || unsigned(row_w[1] + info.z) < unsigned(t.flat_w);
 #pragma unroll
       for (int k8 = 0; k8 < BK / 8; ++k8) {  // the m16n8k8 A fragment: rows gid, gid + 8 at k tig, then k tig + 4
         const float* k_row = As + k8 * 8 * channel_pitch;
         uint32_t unused;
-        split_tf32<false, false>(k_row[row_at[0]], a_frag[k8][0], unused);
-        split_tf32<false, false>(k_row[row_at[1]], a_frag[k8][1], unused);
-        split_tf32<false, false>(k_row[row_at[0] + 4 * channel_pitch], a_frag[k8][2], unused);
-        split_tf32<false, false>(k_row[row_at[1] + 4 * channel_pitch], a_frag[k8][3], unused);
+        split_tf32<false, false>(valid0 ? k_row[row_at[0]] : 0.f, a_frag[k8][0], unused);
+        split_tf32<false, false>(valid1 ? k_row[row_at[1]] : 0.f, a_frag[k8][1], unused);
+        split_tf32<false, false>(valid0 ? k_row[row_at[0] + 4 * channel_pitch] : 0.f, a_frag[k8][2], unused);
+        split_tf32<false, false>(valid1 ? k_row[row_at[1] + 4 * channel_pitch] : 0.f, a_frag[k8][3], unused);
       }
       warpgroup_issue_mma<BN, BK, float>(acc, a_frag, smem + stage * stage_floats + a_floats);
       wgmma_wait<1>();
@@ -616,6 +633,7 @@ struct TmaGatherPlan {
   bool direct = false;     // the direct form: boxes of the source itself, no copy
   int direct_stages = 0, direct_a_floats = 0, direct_a_box_floats = 0;  // TmaGatherArgs says what each is
   int direct_box[3] = {1, 1, 1};                                         // box_d, box_h, box_w
+  int direct_flat_w = 0;                                                 // TmaGatherArgs::flat_w
   // The window form (window = true; TmaWindowArgs says what each field is)
   bool window = false;
   int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
@@ -716,14 +734,27 @@ bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
   return enabled;
 }
-// The direct form's box for tile (D, H, W): tile[2] + kDirectWSlack positions along W (whole 16 bytes), the tile's
-// lines and planes; false past the TMA's 256 elements per box dimension. Not padded further: boxes padded to a
-// conflict-free channel pitch (8 or 24 modulo 32 floats: 20 x 10 lines for DCGAN's 16 x 8 tile) were slower still
-// (run 348: DCGAN forward 0.456 ms against 0.400, L1-68's 46.8 against 34.2), so the fragment loads' 4-way conflicts
-// are not what bounds the form (kDirectWSlack: what does).
-bool direct_box_of(const int (&tile)[3], const int (&step)[3], int (&box)[3]) {
+// The direct form's box for tile (D, H, W) of a phase grid extent_w wide, a source of source_w positions a line and the
+// call's source steps: one row per channel (tile[1] x tile[2] + kDirectFlatSlack positions) where the tile is one
+// line segment or flat (flat_w = W, kDirectFlatSlack: where), else tile[2] + kDirectWSlack positions along W with the
+// tile's lines and planes; false where a row is not whole 16 bytes or passes the TMA's 256 elements per box
+// dimension. Boxes of W lines are not padded further: padded to a conflict-free channel pitch (8 or 24 modulo 32
+// floats: 20 x 10 lines for DCGAN's 16 x 8 tile) they were slower still (run 348: DCGAN forward 0.456 ms against
+// 0.400, L1-68's 46.8 against 34.2), so the fragment loads' 4-way conflicts are not what bounds them (kDirectWSlack:
+// what does).
+bool direct_box_of(const int (&tile)[3], const int (&step)[3], int extent_w, int source_w, bool lines_contiguous,
+                   int (&box)[3], int& flat_w) {
+  const bool one_line = tile[0] == 1 && tile[1] == 1;
+  flat_w = !one_line && tile[0] == 1 && tile[2] == source_w && extent_w == source_w && step[1] == 1 &&
+                   lines_contiguous
+               ? source_w
+               : 0;
+  if (one_line || flat_w > 0) {
+    box[0] = 1, box[1] = 1, box[2] = tile[1] * tile[2] + kDirectFlatSlack;
+    return (flat_w > 0 || tile[2] % 4 == 0) && box[2] <= 256;
+  }
   box[0] = tile[0], box[1] = tile[1], box[2] = tile[2] + kDirectWSlack;
-  return box[2] <= 256 && box[1] * step[1] <= 256 && box[0] * step[0] <= 256;
+  return tile[2] % 4 == 0 && box[2] <= 256 && box[1] * step[1] <= 256 && box[0] * step[0] <= 256;
 }
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
@@ -774,6 +805,26 @@ bool plan_tma_window(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan
   if (a.n_channels <= TmaWindowTile::kBlockN) return plan_tma_window_of<TmaWindowTile>(a, e, plan);
   return plan_tma_window_of<TmaWindowWideTile>(a, e, plan);
 }
+// Whether the direct form can map the source for plan.tile (setting plan.direct_box and direct_flat_w): W contiguous,
+// the map's strides whole 16 bytes, the box's rows whole 16 bytes (direct_box_of), and no traversal stride along W (a
+// box from a 16-byte start at W step s would put the tap's first position s * offset in, which the W extent of 256
+// limits further; grad_input at W stride > 1 takes "igemm"). Flat boxes join H into the first dimension, so the H
+// stride is not a map stride there.
+bool plan_direct_box(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
+  bool mappable = a.src_stride[4] == 1 && a.src_step[2] == 1 &&
+                  direct_box_of(plan.tile, a.src_step, e[2], a.src_size[2], a.src_stride[3] == a.src_size[2],
+                                plan.direct_box, plan.direct_flat_w);
+  for (int i = 0; i < 4; ++i)
+    mappable = mappable && ((a.src_stride[i] > 0 && a.src_stride[i] % 4 == 0) || (i == 3 && plan.direct_flat_w));
+  return mappable;
+}
+// TCONV_TMA_DIRECT_AUTO=1 (development only, read once per process): "auto"'s per-tap TMA gather takes the direct form
+// where its boxes are one row per channel (no copy, so no copy budget), for the A/B that decides whether it becomes
+// the default.
+bool tma_direct_auto_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_DIRECT_AUTO", 0) != 0;
+  return enabled;
+}
 TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                               const GatherOptions& options) {
   TmaGatherPlan plan;
@@ -798,8 +849,10 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     if (a.dst_size[i] % a.dst_step[i] != 0 || a.src_step[i] > 8) return plan;
     e[i] = a.dst_size[i] / a.dst_step[i];
   }
-  const bool direct = options.tma == GatherTma::kForceDirect;
-  const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || direct;
+  const bool force_direct = options.tma == GatherTma::kForceDirect;
+  const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || force_direct;
+  const bool automatic = options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow;
+  bool direct = false;
   const bool window = options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow;
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
   if (window && plan_tma_window(a, e, plan)) {
@@ -812,6 +865,13 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
       plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
     }
     const int64_t m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
+    // The direct form where forced, or under "auto" with TCONV_TMA_DIRECT_AUTO=1 where its boxes are one row per
+    // channel (kDirectWSlack: why boxes of W lines stay out).
+    if (force_direct || (automatic && tma_direct_auto_enabled())) {
+      direct = plan_direct_box(a, e, plan);
+      if (!direct && force_direct) return plan;
+      direct = direct && (force_direct || plan.direct_box[1] == 1);
+    }
     plan.block_n = TmaGatherTile::kBlockN;
     // The direct form's MMA threads also hold two A fragment sets: it stays on the 128-column tile.
     if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() && !direct)
@@ -828,14 +888,6 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.packed_elems = packed_weight_elems(a);
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
   if (direct) {
-    // The box is the source's own: W contiguous, the other strides whole 16 bytes, the box's W rows whole 16 bytes
-    // (tile[2] a multiple of 4: with the 16-byte start, kDirectWSlack, they stay whole), and no traversal stride
-    // along W (a box from a 16-byte start at W step s would put the tap's first position s * offset in, which the
-    // W extent of 256 limits further; grad_input at W stride > 1 takes "igemm").
-    bool mappable = a.src_stride[4] == 1 && plan.tile[2] % 4 == 0 && a.src_step[2] == 1 &&
-                    direct_box_of(plan.tile, a.src_step, plan.direct_box);
-    for (int i = 0; i < 4; ++i) mappable = mappable && a.src_stride[i] % 4 == 0;
-    if (!mappable) return plan;
     // The ring takes at most the copy form's bytes (T::kStages stages of T), in as many of its larger stages as fit.
     const int box_floats = kGatherBlockK * plan.direct_box[0] * plan.direct_box[1] * plan.direct_box[2];
     plan.direct_a_box_floats = box_floats;
@@ -923,18 +975,24 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
 }
 
 // The direct form's tensor map: the source itself as (W, H, D, C, N), boxes of box_w x box_h x box_d positions x 32
-// channels traversing every src_step-th position, no swizzle (the MMA threads read it by fragments).
+// channels traversing every src_step-th position, no swizzle (the MMA threads read it by fragments); flat boxes
+// (plan.direct_flat_w) map (H x W joined, 1, D, C, N), the second dimension a placeholder of extent 1.
 cudaError_t encode_direct_map(CUtensorMap* map, const TmaGatherPlan& plan, int box_w, int box_h, int box_d) {
   const GatherArgs& a = plan.args;
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
   const cuuint64_t b = sizeof(float);
-  const cuuint64_t dims[5] = {cuuint64_t(a.src_size[2]), cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]),
-                              cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.batch)};
-  const cuuint64_t bytes[4] = {cuuint64_t(a.src_stride[3]) * b, cuuint64_t(a.src_stride[2]) * b,
-                               cuuint64_t(a.src_stride[1]) * b, cuuint64_t(a.src_stride[0]) * b};
+  const bool flat = plan.direct_flat_w > 0;
+  const cuuint64_t dims[5] = {
+      flat ? cuuint64_t(a.src_size[1]) * cuuint64_t(a.src_size[2]) : cuuint64_t(a.src_size[2]),
+      flat ? 1 : cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]),
+      cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.batch)};
+  const cuuint64_t bytes[4] = {cuuint64_t(flat ? a.src_stride[2] : a.src_stride[3]) * b,
+                               cuuint64_t(a.src_stride[2]) * b, cuuint64_t(a.src_stride[1]) * b,
+                               cuuint64_t(a.src_stride[0]) * b};
   const cuuint32_t box[5] = {cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), cuuint32_t(kGatherBlockK), 1};
-  const cuuint32_t steps[5] = {cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1, 1};
+  const cuuint32_t steps[5] = {cuuint32_t(a.src_step[2]), cuuint32_t(flat ? 1 : a.src_step[1]),
+                               cuuint32_t(a.src_step[0]), 1, 1};
   const CUresult encoded = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, const_cast<void*>(a.src), dims, bytes, box,
                                   steps, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                   CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -958,6 +1016,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   }
   t.n_tiles = plan.n_tiles;
   t.box_d = plan.direct_box[0], t.box_h = plan.direct_box[1], t.box_w = plan.direct_box[2];
+  t.flat_w = plan.direct_flat_w;
   t.stages = kDirect ? plan.direct_stages : T::kStages;
   t.a_floats = kDirect ? plan.direct_a_floats : T::kStageAFloats;
   t.a_box_floats = kDirect ? plan.direct_a_box_floats : T::kStageAFloats;
