@@ -6,6 +6,7 @@ honest ones must pass. A few tests at the end need CUDA and are skipped without 
 """
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import torch
 
 import tconv.harness.bench as bench
 import tconv.harness.sources as sources
+import tconv.harness.summary as summary
 import tconv.harness.verify as verify_module
 from tconv.harness.compare import compare_to_reference, judge, measure, pool_baselines, round_to_tf32, scaled_error
 from tconv.harness.conv_detect import is_conv_kernel
@@ -449,6 +451,7 @@ def test_bench_rows_json_and_chart_on_cpu(tmp_path):
                                  "peaks", "tconv_autotune"}
     assert saved["env"]["tconv_sources"] == sources.tree_digest(CHEATS.parent.parent)
     assert saved["env"]["tconv_autotune"] is False
+    assert saved["env"]["tconv_switches"] == bench.tconv_switches()
     assert saved["rows"][0]["problem"] == "tiny_ok" and saved["complete"] is True
     partial = bench.write_json(rows[:1], env, tmp_path / "partial.json", complete=False)
     assert json.loads(partial.read_text())["complete"] is False
@@ -574,3 +577,25 @@ def test_results_names_never_collide(tmp_path):
     env = {"gpu": "NVIDIA H200"}
     first, second = bench.results_stem(env, tmp_path), bench.results_stem(env, tmp_path)
     assert first != second and second.startswith(first) and (tmp_path / f"{first}.json").exists()
+
+
+def test_bench_records_development_switches(tmp_path, monkeypatch):
+    """A results file says which TCONV_* switches were set (not TCONV_COMMIT or TCONV_BUILD_DIR, which name the
+    sources and the build); a file with other switches does not resume or merge with it."""
+    for key in [k for k in os.environ if k.startswith("TCONV_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("TCONV_COMMIT", "abc1234")
+    monkeypatch.setenv("TCONV_BUILD_DIR", str(tmp_path / "build"))
+    assert bench.tconv_switches() is None  # what older files hold: they resume as before
+    settings = bench.BenchSettings(runs=3, warmup=1, compile_mode=False)
+    plain = bench.environment(torch.device("cpu"), settings.peaks, settings, CHEATS.parent.parent)
+    monkeypatch.setenv("TCONV_TMA_DIRECT_AUTO", "1")
+    monkeypatch.setenv("TCONV_GATHER_TMA", "0")
+    assert bench.tconv_switches() == {"TCONV_GATHER_TMA": "0", "TCONV_TMA_DIRECT_AUTO": "1"}
+    switched = bench.environment(torch.device("cpu"), settings.peaks, settings, CHEATS.parent.parent)
+    assert switched["tconv_switches"] == {"TCONV_GATHER_TMA": "0", "TCONV_TMA_DIRECT_AUTO": "1"}
+    path = bench.write_json([], plain, tmp_path / "plain.json", complete=False)
+    with pytest.raises(ValueError, match="tconv_switches"):
+        bench.load_resumable(path, switched)
+    assert "development switches set" in summary.format_summary(switched, {})
+    assert "development switches" not in summary.format_summary(plain, {})

@@ -347,7 +347,18 @@ def run_benchmarks(
 
 # What must agree between a results file and the run that resumes it.
 RESUME_KEYS = ("gpu", "torch", "cuda", "cudnn", "tconv_commit", "tconv_sources", "runs", "warmup", "tconv_autotune",
-               "peaks")
+               "peaks", "tconv_switches")
+
+# Environment variables that name where the sources or the build live, not what runs.
+_NOT_SWITCHES = ("TCONV_COMMIT", "TCONV_BUILD_DIR")
+
+
+def tconv_switches() -> Optional[Dict[str, str]]:
+    """The TCONV_* environment variables set for this run (development switches such as TCONV_TMA_DIRECT_AUTO, which
+    change which kernels run), or None: a results file says what it measured (run 349's DCGAN row was taken with a
+    switch that its file could not show)."""
+    found = {k: v for k, v in os.environ.items() if k.startswith("TCONV_") and k not in _NOT_SWITCHES}
+    return dict(sorted(found.items())) or None
 
 
 def load_resumable(path: Path, env: Dict[str, Any]) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
@@ -474,6 +485,7 @@ def environment(device: torch.device, peaks: Optional[Dict[str, float]], setting
         "python": platform.python_version(),
         "peaks": peaks,
         "tconv_autotune": settings.autotune,
+        "tconv_switches": tconv_switches(),
         "runs": settings.runs,
         "warmup": settings.warmup,
         "timing": "CUDA event pair per run, median/p20/p80; L2 flushed before each run" if device.type == "cuda" else "perf_counter per run",
@@ -629,6 +641,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     env = environment(device, settings.peaks, settings, root)
     print(f"tconv bench on {env['gpu']} (torch {env['torch']}, CUDA {env['cuda']}, cuDNN {env['cudnn']}, tconv {env['tconv_commit']})", flush=True)
+    if env.get("tconv_switches"):
+        print(f"development switches set: {env['tconv_switches']}", flush=True)
     return bench_to_files(specs, args.precision, settings, device, env,
                           args.out or root / "benchmarks" / "results", args.resume, args.time_budget)
 

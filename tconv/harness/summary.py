@@ -112,6 +112,8 @@ def _fmt_mean(entry: Dict[str, Any], pass_name: str, baseline: str) -> str:
 
 def format_summary(env: Dict[str, Any], summary: Dict[str, Dict[str, Any]]) -> str:
     lines = [f"{env.get('gpu')}, torch {env.get('torch')}, cuDNN {env.get('cudnn')}, tconv {env.get('tconv_commit')}"]
+    if env.get("tconv_switches"):
+        lines.append(f"development switches set: {env['tconv_switches']}")
     for precision, entry in summary.items():
         lines.append(f"{precision}: {entry['rows']}/{entry['suite_size']} suite rows verified")
         for pass_name, title in (("fwd", "forward"), ("fwdbwd", "fwd+bwd")):
