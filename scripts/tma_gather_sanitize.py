@@ -2,7 +2,8 @@
 "igemm_tma" on both tile widths (128 and 256 columns), with bias, a partial column tile and zero-filled box edges;
 then a 3D call whose grids no box tiles exactly (partial boxes, rows past the grid not stored) on 64-column tiles;
 then the W-tap window ("igemm_tma_window"): a narrow 3D grid (rows in lines of extent_w + span) and a wide 1D one;
-then the direct form ("igemm_tma_direct", boxes of the source itself): a 2D stride-2 forward and a 3D stride-1 call."""
+then the direct form ("igemm_tma_direct", boxes of the source itself): a 2D stride-2 forward (flat boxes) and a 3D
+stride-1 call (boxes of W lines)."""
 import torch
 
 import tconv

@@ -296,7 +296,10 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 // come from registers: the box is taken straight from the user's (N, C, D, H, W) tensor, 32 channels x the tile's
 // lines of tile[2] + kDirectWSlack positions from a 16-byte W start, and each MMA thread loads its A fragments from
 // the tap's offset in it and rounds them to TF32, as the cp.async gather's MMA warps do. B is the packed weights'
-// slice by descriptor, as above. Slower than the copy on every shape measured (kDirectWSlack: the numbers and why).
+// slice by descriptor, as above. Measured: boxes of W lines are slower than the copy everywhere (kDirectWSlack);
+// one row per channel (kDirectFlatSlack) runs DCGAN's forward in 0.366 ms, against 0.386 for "auto"'s copy held to
+// the budget in chunks and 0.255 for the whole-batch copy the budget forbids (run 349): the kernel itself takes 0.349
+// ms, ~1.8x the copy form's GEMM, so its limit is past the box (not yet profiled).
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
@@ -819,8 +822,10 @@ bool plan_direct_box(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan
   return mappable;
 }
 // TCONV_TMA_DIRECT_AUTO=1 (development only, read once per process): "auto"'s per-tap TMA gather takes the direct form
-// where its boxes are one row per channel (no copy, so no copy budget), for the A/B that decides whether it becomes
-// the default.
+// where its boxes are one row per channel (no copy, so no copy budget). Run 349 (H200): DCGAN forward 0.365-0.366 ms
+// against 0.385-0.388 with it off, fwd+bwd 1.295-1.298 against 1.333-1.337. Off by default until the tests that pin
+// "auto"'s kernels run with it on and one-line tiles (1D, wide W: no copy budget binds there, so the copy may win)
+// are measured.
 bool tma_direct_auto_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_DIRECT_AUTO", 0) != 0;
   return enabled;
