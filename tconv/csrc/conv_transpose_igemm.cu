@@ -808,6 +808,26 @@ __device__ __forceinline__ void warp_taps_mma(float (&acc)[kMaxTaps][2][NT][4], 
     for (int t = 0; t < kMaxTaps; ++t) add_tile(acc[t], part[kSplitTf32 ? t : 0]);
 }
 
+// Where phase r's grid position j (D, H, W) of image n lands in dst, at channel 0 (the caller adds its channel).
+__device__ __forceinline__ int64_t phase_position_offset(const GatherArgs& a, int64_t n, const int (&r)[3],
+                                                         const int (&j)[3]) {
+  return n * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
+         int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] + int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
+}
+// One output position's columns first, first + kStep, ... below `columns`: from the staged tile (column c at
+// staged + (c - first) * kLdC) to out (at (c - first) * channel_stride), a shared load, a conversion and a store each.
+template <int kStep, int kLdC, typename scalar_t>
+__device__ __forceinline__ void store_staged_columns(scalar_t* out, int64_t channel_stride, const float* staged,
+                                                     int first, int columns) {
+  const int64_t column_step = int64_t(kStep) * channel_stride;
+#pragma unroll 4
+  for (int col = first; col < columns; col += kStep) {
+    *out = from_acc<scalar_t>(*staged);
+    out += column_step;
+    staged += kStep * kLdC;
+  }
+}
+
 // The phase's tap table: per dim the valid kernel offsets (shift c into src coordinates and the
 // kernel index k), then their product; built in a fixed order so results are deterministic.
 __device__ __forceinline__ int build_tap_table(const GatherArgs& a, const int (&r)[3], int4* table,
@@ -1396,22 +1416,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   int64_t n_img;
   decode(m, j, n_img);
   if (j[2] >= extent[2]) return;  // a window line's extra rows
-  scalar_t* dst_pos = static_cast<scalar_t*>(a.dst) + n_img * a.dst_stride[0] +
-                      int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
-                      int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] +
-                      int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
-  // Per column one shared load, one conversion, one store and a pointer step (the staged tile holds the
-  // bias).
+  scalar_t* dst_pos = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j);
   const int columns = min(BN, a.n_channels - n0);
-  const int64_t column_step = int64_t(kStoreRowStep) * a.dst_stride[1];
   scalar_t* out = dst_pos + (int64_t(g) * a.n_channels + n0 + store_row) * a.dst_stride[1];
-  const float* staged_column = Cs + store_row * kLdC + store_m;
-#pragma unroll 4
-  for (int col = store_row; col < columns; col += kStoreRowStep) {
-    *out = from_acc<scalar_t>(*staged_column);
-    out += column_step;
-    staged_column += kStoreRowStep * kLdC;
-  }
+  // (the staged tile holds the bias)
+  store_staged_columns<kStoreRowStep, kLdC>(out, a.dst_stride[1], Cs + store_row * kLdC + store_m, store_row, columns);
 }
 
 struct WeightGradArgs {

@@ -267,20 +267,11 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   const int m = tid % BM, first_col = tid / BM;
   const int lw = m % t.tile[2], lh = (m / t.tile[2]) % t.tile[1], ld = m / (t.tile[2] * t.tile[1]);
   if (j0[0] + ld >= t.extent[0] || j0[1] + lh >= t.extent[1] || j0[2] + lw >= t.extent[2]) return;
-  float* out = static_cast<float*>(a.dst) + int64_t(n_img) * a.dst_stride[0] +
-               int64_t(r[0] + (j0[0] + ld) * a.dst_step[0]) * a.dst_stride[2] +
-               int64_t(r[1] + (j0[1] + lh) * a.dst_step[1]) * a.dst_stride[3] +
-               int64_t(r[2] + (j0[2] + lw) * a.dst_step[2]) * a.dst_stride[4] +
+  const int j[3] = {j0[0] + ld, j0[1] + lh, j0[2] + lw};
+  float* out = static_cast<float*>(a.dst) + phase_position_offset(a, n_img, r, j) +
                (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
-  const int columns = min(BN, a.n_channels - n0);
-  const int64_t column_step = 2 * a.dst_stride[1];
-  const float* staged = Cs + first_col * kLdC + m;
-#pragma unroll 4
-  for (int col = first_col; col < columns; col += 2) {
-    *out = *staged;
-    out += column_step;
-    staged += 2 * kLdC;
-  }
+  store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + m, first_col,
+                                min(BN, a.n_channels - n0));
 }
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
@@ -566,18 +557,10 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
       w = (q - h * t.w_segments) * T::kSegment + row % T::kSegment;
     }
     if (h >= t.extent[1] || w >= t.extent[2]) continue;
-    float* out = static_cast<float*>(a.dst) + int64_t(n_img) * a.dst_stride[0] +
-                 int64_t(r[0] + d * a.dst_step[0]) * a.dst_stride[2] + int64_t(r[1] + h * a.dst_step[1]) * a.dst_stride[3] +
-                 int64_t(r[2] + w * a.dst_step[2]) * a.dst_stride[4] +
+    const int j[3] = {d, h, w};
+    float* out = static_cast<float*>(a.dst) + phase_position_offset(a, n_img, r, j) +
                  (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
-    const int64_t column_step = 2 * a.dst_stride[1];
-    const float* staged = Cs + first_col * kLdC + row;
-#pragma unroll 4
-    for (int col = first_col; col < columns; col += 2) {
-      *out = *staged;
-      out += column_step;
-      staged += 2 * kLdC;
-    }
+    store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + row, first_col, columns);
   }
 #endif
 }
