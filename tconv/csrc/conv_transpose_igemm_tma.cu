@@ -81,7 +81,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   extern __shared__ __align__(1024) unsigned char tma_gather_smem[];
   // The swizzled boxes need 1024-byte alignment, which the dynamic allocation does not promise (gather_tma sizes it
   // with that much slack).
-  float* smem = reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(tma_gather_smem) + 1023) & ~uintptr_t(1023));
+  float* smem = reinterpret_cast<float*>(shared_aligned_1024(tma_gather_smem));
   // The ring: T's for the copy form, the plan's (fewer, larger stages) for the direct form
   const int stages = kDirect ? t.stages : kStages;
   const int stage_floats = kDirect ? t.stage_floats : T::kStageFloats;
@@ -393,8 +393,7 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kLdC = T::kLdC;
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_window_smem[];
-  unsigned char* ring =
-      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(tma_window_smem) + 1023) & ~uintptr_t(1023));
+  unsigned char* ring = shared_aligned_1024(tma_window_smem);
   int4* tap_table = reinterpret_cast<int4*>(ring + size_t(t.stages) * t.stage_bytes);
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
