@@ -65,7 +65,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # "igemm_tma_window" is "igemm_tma" with the W taps of a (D, H) tap on one box at row shifts where that applies
 # (W source step 1, 2-8 W taps; csrc/igemm_config.h TmaWindowTileOf), which "auto" takes for some forwards;
 # "igemm_tma_direct" is "igemm_tma" with its boxes taken from the source itself (no channels-last copy: A fragments
-# rounded in the MMA threads), for tests and timings only (written without a GPU run, session 53).
+# rounded in the MMA threads) wherever it can map them; "auto" and "igemm" take it only where the copy budget refuses
+# the copy and the boxes are one row per channel (csrc/conv_transpose_igemm_tma.cu, tma_direct_auto_enabled).
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "igemm_tma_direct",

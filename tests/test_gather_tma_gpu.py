@@ -165,10 +165,10 @@ def test_tma_direct_agrees_bitwise_with_the_copy(name):
 
 
 def test_tma_direct_auto_switch(tmp_path):
-    """TCONV_TMA_DIRECT_AUTO=1 (read once per process): "auto" runs dcgan_auto's forward (flat boxes: its tiles are
-    whole lines of the source) on the direct form, with no copy and the forced form's bits, under the default copy
-    budget, which keeps the copy-based gather off this call; grad_input (W stride 2: not mapped) stays off TMA.
-    Unset, "auto" launches neither TMA kernel here."""
+    """By default "auto" runs dcgan_auto's forward (flat boxes: its tiles are whole lines of the source) on the direct
+    form, with no copy and the forced form's bits: the default copy budget refuses the copy-based gather here;
+    grad_input (W stride 2: not mapped) stays off TMA. TCONV_TMA_DIRECT_AUTO=0 (read once per process) keeps "auto"
+    off the direct form, so it launches no TMA kernel here."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     code = f"""
@@ -188,7 +188,7 @@ names = _kernels_run("auto")
 torch.save([outs, [sum(k in n for n in names) for k in ("{DIRECT_KERNEL}", "{COPY_KERNEL}", "{TMA_KERNEL}")]],
            sys.argv[1])
 """
-    for switch, launches in (("1", [1, 0, 0]), (None, [0, 0, 0])):
+    for switch, launches in ((None, [1, 0, 0]), ("0", [0, 0, 0])):
         env = {k: v for k, v in os.environ.items() if k not in ("TCONV_TMA_DIRECT_AUTO", "TCONV_TMA_COPY_BUDGET")}
         if switch is not None:
             env["TCONV_TMA_DIRECT_AUTO"] = switch
@@ -198,7 +198,7 @@ torch.save([outs, [sum(k in n for n in names) for k in ("{DIRECT_KERNEL}", "{COP
         assert run.returncode == 0, run.stderr[-3000:]
         (auto_out, direct_out), counts = torch.load(path)
         assert counts == launches, (switch, counts)
-        if switch == "1":
+        if switch is None:
             assert torch.equal(auto_out, direct_out)
 
 
@@ -247,9 +247,10 @@ def test_tma_gather_is_what_runs():
 
 # TCONV_TMA_COPY_BUDGET (read once per process): unset, "auto" and "igemm" hold the channels-last copy to 10 % of the
 # output, which one image of dcgan_auto passes (50 % each pass); at 60 % chunks of one image fit, but take two waves of
-# blocks where the whole batch takes one (igemm_config.h, kTmaChunkWaveSlack), so "auto" leaves the TMA gather there
-# too; with no bound (0) both passes take it.
-@pytest.mark.parametrize("budget, launches", [(None, 0), ("60", 0), ("0", 2)])
+# blocks where the whole batch takes one (igemm_config.h, kTmaChunkWaveSlack), so the copy is refused there too and the
+# forward takes the direct form (its boxes are one row per channel; grad_input's W stride 2 is not mapped); with no
+# bound (0) both passes take the copy, which is faster where it fits. Launches: (copy-form GEMM, direct form).
+@pytest.mark.parametrize("budget, launches", [(None, [0, 1]), ("60", [0, 1]), ("0", [2, 0])])
 @pytest.mark.parametrize("algorithm", ["auto", "igemm"])
 def test_tma_gather_under_auto_keeps_the_copy_budget(tmp_path, algorithm, budget, launches):
     if not hopper_wgmma():
@@ -257,7 +258,8 @@ def test_tma_gather_under_auto_keeps_the_copy_budget(tmp_path, algorithm, budget
     code = f"""
 import sys, torch
 from test_gather_tma_gpu import _kernels_run
-torch.save(sum("{TMA_KERNEL}" in n for n in _kernels_run("{algorithm}")), sys.argv[1])
+names = _kernels_run("{algorithm}")
+torch.save([sum(k in n for n in names) for k in ("{TMA_KERNEL}", "{DIRECT_KERNEL}")], sys.argv[1])
 """
     env = {k: v for k, v in os.environ.items() if k != "TCONV_TMA_COPY_BUDGET"}
     if budget is not None:

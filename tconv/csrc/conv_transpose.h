@@ -57,8 +57,9 @@ enum class GatherFold : int { kAuto = 0, kForce = 1, kOff = 2 };
 // kForce wherever it is possible, kOff never (the algorithms that name another gather form, and A/B timings);
 // kForceWindow as kForce, with the W-tap window (TmaWindowTileOf) where it applies.
 // kAutoWindow: "auto"'s own choice of the W-tap window (TmaWindowAutoRule), held to the copy budget's rules as kAuto
-// is; kForce, kForceWindow and kForceDirect ("igemm_tma", "igemm_tma_window", "igemm_tma_direct": the per-tap boxes
-// of the source itself, no copy) run wherever they can.
+// is; kAuto also takes the direct form (the per-tap boxes of the source itself, no copy) where the budget refuses the
+// copy and its boxes are one row per channel; kForce, kForceWindow and kForceDirect ("igemm_tma", "igemm_tma_window",
+// "igemm_tma_direct") run wherever they can.
 enum class GatherTma : int { kAuto = 0, kForce = 1, kOff = 2, kForceWindow = 3, kAutoWindow = 4, kForceDirect = 5 };
 struct GatherOptions {
   bool allow_wgmma = true;

@@ -281,16 +281,18 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #endif
 }
 
-// The direct form ("igemm_tma_direct", not in "auto"): the gather kernel above with no channels-last copy. Why: the
-// copy is extra device memory (the issue allows 10 % of the output; the whole-batch copy is 50-100 % of DCGAN's, so
-// "auto" chunks or refuses it) and a pass over the source. TF32 wgmma reads only K-major shared operands, but A may
+// The direct form ("igemm_tma_direct"; "auto" where the copy is refused): the gather kernel above with no
+// channels-last copy. Why: the copy is extra device memory (the issue allows 10 % of the output; the whole-batch copy
+// is 50-100 % of DCGAN's, so "auto" chunks or refuses it) and a pass over the source. TF32 wgmma reads only K-major shared operands, but A may
 // come from registers: the box is taken straight from the user's (N, C, D, H, W) tensor, 32 channels x the tile's
 // lines of tile[2] + kDirectWSlack positions from a 16-byte W start, and each MMA thread loads its A fragments from
 // the tap's offset in it and rounds them to TF32, as the cp.async gather's MMA warps do. B is the packed weights'
 // slice by descriptor, as above. Measured: boxes of W lines are slower than the copy everywhere (kDirectWSlack);
-// one row per channel (kDirectFlatSlack) runs DCGAN's forward in 0.366 ms, against 0.386 for "auto"'s copy held to
-// the budget in chunks and 0.255 for the whole-batch copy the budget forbids (run 349): the kernel itself takes 0.349
-// ms, ~1.8x the copy form's GEMM, so its limit is past the box (not yet profiled).
+// one row per channel (kDirectFlatSlack) runs DCGAN's forward in 0.324-0.326 ms against 0.250 for the whole-batch
+// copy the budget forbids (run 351; the kernel 0.306 ms against the copy form's GEMM at 0.218). Run 350's ncu had
+// the fragment loads as generic 64-bit loads (shared_aligned_1024 fixed that: 0.349 -> 0.306 ms); what remains is
+// issue-bound (6.2 cycles per issued instruction, tensor pipe 50 %, run 351): per k8 step each MMA thread loads,
+// selects and rounds 4 words, where the copy form's threads issue one wgmma.
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
@@ -803,13 +805,13 @@ bool plan_direct_box(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan
     mappable = mappable && ((a.src_stride[i] > 0 && a.src_stride[i] % 4 == 0) || (i == 3 && plan.direct_flat_w));
   return mappable;
 }
-// TCONV_TMA_DIRECT_AUTO=1 (development only, read once per process): "auto"'s per-tap TMA gather takes the direct form
-// where its boxes are one row per channel (no copy, so no copy budget). Run 349 (H200): DCGAN forward 0.365-0.366 ms
-// against 0.385-0.388 with it off, fwd+bwd 1.295-1.298 against 1.333-1.337. Off by default until the tests that pin
-// "auto"'s kernels run with it on and one-line tiles (1D, wide W: no copy budget binds there, so the copy may win)
-// are measured.
+// "auto"'s per-tap TMA gather takes the direct form where the copy budget refuses the copy (tma_copy_batch,
+// tma_chunk_images) and the direct boxes are one row per channel: it replaces the cp.async gather there, not the copy,
+// which stays faster where it fits (H200, DCGAN forward, run 351: whole-batch copy 0.250 ms, direct 0.324-0.326,
+// the cp.async gather 0.377-0.378; fwd+bwd 1.260 against 1.318-1.323). TCONV_TMA_DIRECT_AUTO=0 (development, read
+// once per process) keeps "auto" off it.
 bool tma_direct_auto_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_DIRECT_AUTO", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_DIRECT_AUTO", 1) != 0;
   return enabled;
 }
 TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
@@ -839,7 +841,18 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const bool force_direct = options.tma == GatherTma::kForceDirect;
   const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || force_direct;
   const bool automatic = options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow;
-  bool direct = false;
+  bool direct = false, direct_fallback = false;
+  int64_t m_tiles = 0;
+  // The column tile: 256 columns where wide enough, except for the direct form, whose MMA threads also hold two A
+  // fragment sets (it stays on 128); 64 for narrow forced calls.
+  const auto set_column_tiles = [&](bool direct_form) {
+    plan.block_n = TmaGatherTile::kBlockN;
+    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() && !direct_form)
+      plan.block_n = TmaGatherWideTile::kBlockN;
+    if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
+    plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
+    return m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles <= 0x7fffffff;
+  };
   const bool window = options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow;
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
   if (window && plan_tma_window(a, e, plan)) {
@@ -851,21 +864,15 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
       if (plan.tile[i] * a.src_step[i] > 256) return plan;
       plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
     }
-    const int64_t m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
-    // The direct form where forced, or under "auto" with TCONV_TMA_DIRECT_AUTO=1 where its boxes are one row per
-    // channel (kDirectWSlack: why boxes of W lines stay out).
+    m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
+    // The direct form where forced; under "auto" a fallback where the copy is refused (tma_direct_auto_enabled),
+    // with boxes of one row per channel (kDirectWSlack: why boxes of W lines stay out).
     if (force_direct || (automatic && tma_direct_auto_enabled())) {
-      direct = plan_direct_box(a, e, plan);
-      if (!direct && force_direct) return plan;
-      direct = direct && (force_direct || plan.direct_box[1] == 1);
+      direct_fallback = plan_direct_box(a, e, plan) && (force_direct || plan.direct_box[1] == 1);
+      if (!direct_fallback && force_direct) return plan;
+      direct = force_direct;
     }
-    plan.block_n = TmaGatherTile::kBlockN;
-    // The direct form's MMA threads also hold two A fragment sets: it stays on the 128-column tile.
-    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() && !direct)
-      plan.block_n = TmaGatherWideTile::kBlockN;
-    if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
-    plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
-    if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles > 0x7fffffff) return plan;
+    if (!set_column_tiles(direct)) return plan;
   }
   const int64_t channels = int64_t(a.groups) * a.k_channels;
   plan.c_pitch = int((channels + 3) / 4 * 4);  // the map's strides are whole 16 bytes
@@ -874,6 +881,23 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
+  if (!direct) {
+    plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch, forced);
+    if (!forced && a.batch > 0 && 0 < plan.copy_batch && plan.copy_batch < a.batch) {
+      const int64_t image_blocks =
+          (plan.window ? int64_t(plan.extent[0]) * plan.tiles_per_plane
+                       : int64_t(plan.tiles[0]) * plan.tiles[1] * plan.tiles[2]) *
+          a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles * a.groups;
+      plan.copy_batch = tma_chunk_images(a.batch, plan.copy_batch, image_blocks, sm_count_of_device(device));
+    }
+    if (a.batch > 0 && plan.copy_batch == 0) {  // the copy is refused: the direct form, or no TMA
+      if (!direct_fallback || !set_column_tiles(true)) return plan;
+      direct = true;
+      a.ldw = plan.n_tiles * plan.block_n;
+      plan.packed_elems = packed_weight_elems(a);
+      plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
+    }
+  }
   if (direct) {
     // The ring takes at most the copy form's bytes (T::kStages stages of T), in as many of its larger stages as fit.
     const int box_floats = kGatherBlockK * plan.direct_box[0] * plan.direct_box[1] * plan.direct_box[2];
@@ -895,16 +919,6 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.args = a;
     plan.ok = true;
     return plan;
-  }
-  plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch, forced);
-  if (a.batch > 0 && plan.copy_batch == 0) return plan;
-  if (!forced && plan.copy_batch < a.batch) {
-    const int64_t image_blocks =
-        (plan.window ? int64_t(plan.extent[0]) * plan.tiles_per_plane
-                     : int64_t(plan.tiles[0]) * plan.tiles[1] * plan.tiles[2]) *
-        a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles * a.groups;
-    plan.copy_batch = tma_chunk_images(a.batch, plan.copy_batch, image_blocks, sm_count_of_device(device));
-    if (plan.copy_batch == 0) return plan;
   }
   plan.copy_elems = plan.copy_batch * positions * plan.c_pitch;
   plan.args = a;
