@@ -26,8 +26,16 @@ ALL=$(python3 -c "import sys; sys.path.insert(0, 'problems'); import suites; pri
 (cd scripts
  [ "$(left)" -gt 40 ] && timeout $(( $(left) - 10 )) python3 kernel_breakdown.py $ALL --precision tf32 --iters 1 \
    --json "$LOG/kernels_default.json" > "$LOG/kernels_default.log" 2>&1
- grep -E "^== |gather_tma" "$LOG/kernels_default.log" | cut -c1-120 > "$LOG/tma_use.log"
- grep -B1 "gather_tma" "$LOG/kernels_default.log" | cut -c1-110; grep -c "^== " "$LOG/kernels_default.log")
+ python3 - "$LOG/kernels_default.json" <<'PY' 2>&1 | tee "$LOG/tma_use.log"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+print(f"{len(rows)} problems profiled")
+for r in rows:
+    tma = [(k["name"].split("<")[0].split("::")[-1], k["launches"], round(k["ms"], 3)) for k in r["kernels"]
+           if "gather_tma" in k["name"]]
+    print(r["problem"], round(r["total_ms"], 3), tma or "no TMA kernel")
+PY
+)
 rm -f "$OUT"/bench/*.png "$LOG/build.log"
 tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
 echo "total $(( $(date +%s) - start )) s"
