@@ -63,8 +63,8 @@ def main(argv=None) -> int:
             print(f"== {stem} {precision} {args.model}: {row['total_ms']:.3f} ms of kernels per fwd+bwd", flush=True)
             for k in row["kernels"][:8]:
                 print(f"   {k['ms']:9.3f} ms  x{k['launches']:<3d} {k['name'][:150]}", flush=True)
-    if args.json:
-        write_rows(args.json, rows)
+            if args.json:  # after every row, so a run cut short by its time limit keeps what it measured
+                write_rows(args.json, rows)
     return 0
 
 
