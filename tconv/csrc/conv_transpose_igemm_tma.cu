@@ -805,11 +805,12 @@ bool plan_direct_box(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan
     mappable = mappable && ((a.src_stride[i] > 0 && a.src_stride[i] % 4 == 0) || (i == 3 && plan.direct_flat_w));
   return mappable;
 }
-// "auto"'s per-tap TMA gather takes the direct form where the copy budget refuses the copy (tma_copy_batch,
-// tma_chunk_images) and the direct boxes are one row per channel: it replaces the cp.async gather there, not the copy,
-// which stays faster where it fits (H200, DCGAN forward, run 351: whole-batch copy 0.250 ms, direct 0.324-0.326,
-// the cp.async gather 0.377-0.378; fwd+bwd 1.260 against 1.318-1.323). TCONV_TMA_DIRECT_AUTO=0 (development, read
-// once per process) keeps "auto" off it.
+// "auto"'s per-tap TMA gather takes the direct form where the copy budget refuses the whole batch's copy
+// (tma_copy_batch) and the direct boxes are one row per channel: it replaces the budget's chunks of the copy (or the
+// cp.async gather where chunks are refused too), not the whole-batch copy, which stays faster where it fits (H200,
+// DCGAN forward, run 351: whole-batch copy 0.250 ms, direct 0.324-0.326, 6 chunks of the copy 0.377-0.378 (run 352:
+// the chunks 0.307 + copies 0.035 of kernel time); fwd+bwd 1.260 against 1.318-1.323). TCONV_TMA_DIRECT_AUTO=0
+// (development, read once per process) keeps "auto" off it.
 bool tma_direct_auto_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_DIRECT_AUTO", 1) != 0;
   return enabled;
@@ -883,15 +884,18 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
   if (!direct) {
     plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch, forced);
-    if (!forced && a.batch > 0 && 0 < plan.copy_batch && plan.copy_batch < a.batch) {
+    // The whole batch's copy or the direct form; chunks of the copy or no TMA where the direct form cannot run.
+    const bool copy_whole = plan.copy_batch == a.batch;
+    if (!forced && !copy_whole && !direct_fallback && plan.copy_batch > 0) {
       const int64_t image_blocks =
           (plan.window ? int64_t(plan.extent[0]) * plan.tiles_per_plane
                        : int64_t(plan.tiles[0]) * plan.tiles[1] * plan.tiles[2]) *
           a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles * a.groups;
       plan.copy_batch = tma_chunk_images(a.batch, plan.copy_batch, image_blocks, sm_count_of_device(device));
     }
-    if (a.batch > 0 && plan.copy_batch == 0) {  // the copy is refused: the direct form, or no TMA
-      if (!direct_fallback || !set_column_tiles(true)) return plan;
+    if (a.batch > 0 && plan.copy_batch == 0 && !direct_fallback) return plan;
+    if (!copy_whole && direct_fallback) {
+      if (!set_column_tiles(true)) return plan;
       direct = true;
       a.ldw = plan.n_tiles * plan.block_n;
       plan.packed_elems = packed_weight_elems(a);
