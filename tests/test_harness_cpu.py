@@ -8,6 +8,7 @@ honest ones must pass. A few tests at the end need CUDA and are skipped without 
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -570,6 +571,24 @@ def test_git_commit_prefers_tconv_commit_variable(monkeypatch, tmp_path):
     assert bench.git_commit(Path(__file__).resolve().parent.parent) == "0123abc"
     monkeypatch.delenv("TCONV_COMMIT")
     assert bench.git_commit(tmp_path) == "unknown"  # tmp_path is in no repository
+
+
+def test_tconv_commit_naming_other_code_is_flagged(monkeypatch, tmp_path):
+    """A TCONV_COMMIT whose code git knows and which is not the tree that runs (a stale copy of the repository on the
+    GPU machine answered `git rev-parse`) is recorded as '<commit>-mismatch'; one git cannot resolve is kept as given."""
+    monkeypatch.setattr(bench.sources, "tree_digest", lambda root: "aaaa")
+    monkeypatch.setattr(bench.sources, "commit_digest", lambda commit, root: {"old": "bbbb", "same": "aaaa"}[commit])
+    monkeypatch.setenv("TCONV_COMMIT", "old")
+    assert bench.git_commit(tmp_path) == "old-mismatch"
+    monkeypatch.setenv("TCONV_COMMIT", "same")
+    assert bench.git_commit(tmp_path) == "same"
+
+    def unknown(commit, root):
+        raise subprocess.CalledProcessError(128, ["git", "ls-tree", commit])
+
+    monkeypatch.setattr(bench.sources, "commit_digest", unknown)
+    monkeypatch.setenv("TCONV_COMMIT", "abc1234")
+    assert bench.git_commit(tmp_path) == "abc1234"
 
 
 def test_results_names_never_collide(tmp_path):

@@ -447,17 +447,32 @@ def format_table(rows: Sequence[Dict[str, Any]]) -> str:
     return "\n".join([group, render(headers)] + [render(line) for line in cells])
 
 
+def checked_commit(named: str, root: Path) -> str:
+    """`named` with '-mismatch' where git at root knows that commit and its code (sources.commit_digest) is not the
+    tree's (sources.tree_digest); as given where git cannot tell. Why: runs 352-353 passed TCONV_COMMIT from
+    `git rev-parse` evaluated on the GPU machine, whose stale copy of the repository named the session's first
+    commit, not the code that ran."""
+    try:
+        named_digest = sources.commit_digest(named, root)
+    except (OSError, subprocess.CalledProcessError):
+        return named
+    tree = sources.tree_digest(root)
+    return named if tree is None or tree == named_digest else f"{named}-mismatch"
+
+
 def git_commit(root: Path) -> str:
     """HEAD of the checkout, with '-dirty' when tracked files differ from it or the code folders
     (tconv/, problems/, solutions/) hold files git does not track.
 
     The environment variable TCONV_COMMIT, when set, names the commit instead (set it to
     `git rev-parse HEAD` when sending a copy of the tree to a GPU machine); no git: 'unknown'.
+    A TCONV_COMMIT whose code the checkout's git knows and which differs from the tree that runs
+    is recorded with '-mismatch'.
     """
     # An explicit TCONV_COMMIT wins: on the GPU machine, runs 9 and 10 found a stale repository
     # above the copied tree and recorded its HEAD instead of the code that ran.
     if os.environ.get("TCONV_COMMIT"):
-        return os.environ["TCONV_COMMIT"]
+        return checked_commit(os.environ["TCONV_COMMIT"], root)
     git = sources.git_command(root)
     try:
         head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True)
