@@ -202,6 +202,49 @@ torch.save([outs, [sum(k in n for n in names) for k in ("{DIRECT_KERNEL}", "{COP
             assert torch.equal(auto_out, direct_out)
 
 
+def test_tma_direct_fixed_pitch_agrees_bitwise(tmp_path):
+    """TCONV_TMA_DIRECT_FIXED_PITCH=1 (read once per process): one-row boxes run the direct kernel built for their
+    136-float channel pitch (compile-time fragment offsets), with the same loads, roundings and wgmmas in the same
+    order as the kernel that reads the pitch at run time, so the same bits; boxes of W lines keep the latter."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = """
+import sys, torch, tconv
+from test_gather_tma_gpu import CASES, DIRECT_CASES
+from test_conv_transpose_gpu import TCONV_FN
+torch.backends.cudnn.allow_tf32 = True
+outs, names = [], []
+for name in ("dcgan_like", "stride1_k3", "two_position_lines", "unet_like"):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = \
+        {**CASES, **DIRECT_CASES}[name]
+    g = torch.Generator(device="cuda").manual_seed(11)
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g)
+    b = torch.randn(cout, device="cuda", generator=g)
+    with tconv._ops.use_algorithm("igemm_tma_direct"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        outs.append(TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation).cpu())
+        torch.cuda.synchronize()
+    names.append([e.name for e in prof.events() if "gather_tma_direct" in e.name])
+torch.save([outs, names], sys.argv[1])
+"""
+    results = {}
+    for switch in ("1", "0"):
+        env = dict(os.environ, TCONV_TMA_DIRECT_FIXED_PITCH=switch)
+        path = tmp_path / f"fixed_pitch_{switch}.pt"
+        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                             cwd=os.path.dirname(__file__), env=env)
+        assert run.returncode == 0, run.stderr[-3000:]
+        results[switch] = torch.load(path)
+    (fixed, fixed_names), (runtime, runtime_names) = results["1"], results["0"]
+    for i, (a, b) in enumerate(zip(fixed, runtime)):
+        assert torch.equal(a, b), f"case {i}: max difference {(a - b).abs().max().item()}"
+    # one-row boxes (dcgan_like, stride1_k3, two_position_lines: flat) take the 136-pitch kernel under the switch;
+    # unet_like's boxes of W lines never do
+    assert [any(", 136>" in n for n in names) for names in fixed_names] == [True, True, True, False], fixed_names
+    assert not any(", 136>" in n for names in runtime_names for n in names), runtime_names
+
+
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES) + sorted(WINDOW_CASES))
 def test_tma_window_meets_the_contract(name, layout, poison_allocator):
