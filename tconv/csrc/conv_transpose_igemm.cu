@@ -2977,6 +2977,62 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
   }
 }
 
+// The staged pack (fp32 weights whose kernel taps are contiguous, no W fold): the same packed layout, but read in the
+// weight's own order. Why: the per-element kernel above reads 4 bytes per 32-byte sector (its threads walk the
+// fragment order, so neighbours are channels apart), and DCGAN's 2.1M-float weight took 2 x 0.032 ms to pack per
+// fwd+bwd (runs 349-353, 5 % of it); at whole sectors that is ~8 MB each way, a few microseconds. A block takes one
+// (k8 step, 32 columns) piece of a column block for up to kPackTapGroup taps: it reads the piece's channels with their
+// taps contiguous (one run of taps x 32 or x 8 floats per channel), stages them, then writes each tap's 256 floats,
+// which are contiguous in the packed order. TCONV_PACK_STAGED=1 (development) until measured.
+constexpr int kPackTapGroup = 16;
+constexpr int kPackChannelPitch = kPackTapGroup + 1;                // per (k, n): the group's taps
+constexpr int kPackKPitch = 32 * kPackChannelPitch + 8;             // per k: 32 columns; + 8: the reads' banks differ
+__global__ void __launch_bounds__(256)
+tconv_igemm_pack_weight_staged_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1, int groups, int taps,
+                                      int k_channels, int block_k, int k_pad, int n_channels, int ldw, int block_cols,
+                                      bool wgmma_order, bool forward, bool round_tf32, float* __restrict__ packed) {
+  __shared__ float staged[8 * kPackKPitch];  // [k][n][tap]
+  const int BK = block_k, chunks = k_pad / BK, k8_steps = BK / 8;
+  const int column_blocks = ldw / block_cols, pieces = block_cols / 32;
+  const int tap_groups = (taps + kPackTapGroup - 1) / kPackTapGroup;
+  const int64_t units = int64_t(groups) * tap_groups * chunks * column_blocks * k8_steps * pieces;
+  for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+    int64_t rest = u;
+    const int piece = int(rest % pieces); rest /= pieces;
+    const int k8 = int(rest % k8_steps); rest /= k8_steps;
+    const int column_block = int(rest % column_blocks); rest /= column_blocks;
+    const int chunk = int(rest % chunks); rest /= chunks;
+    const int tap_group = int(rest % tap_groups);
+    const int g = int(rest / tap_groups);
+    const int tap0 = tap_group * kPackTapGroup, group_taps = min(kPackTapGroup, taps - tap0);
+    const int k_first = chunk * BK + k8 * 8, n_first = column_block * block_cols + piece * 32;
+    __syncthreads();  // the previous unit's writes have read `staged`
+    // forward: K = input channel (ws0) outer, N = output channel inner; grad_input: the other way round; taps last
+    for (int e = threadIdx.x; e < 256 * group_taps; e += blockDim.x) {
+      const int t = e % group_taps, pair = e / group_taps;
+      const int k = forward ? pair / 32 : pair % 8, n = forward ? pair % 32 : pair / 8;
+      const int kc = k_first + k, nc = n_first + n;
+      float v = 0.f;
+      if (kc < k_channels && nc < n_channels) {
+        const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc);
+        const int64_t co = forward ? nc : kc;
+        v = w[ci * ws0 + co * ws1 + tap0 + t];
+        if (round_tf32) v = __uint_as_float(to_tf32(v));
+      }
+      staged[k * kPackKPitch + n * kPackChannelPitch + t] = v;
+    }
+    __syncthreads();
+    const int64_t first_step =
+        (((int64_t(g) * taps + tap0) * chunks + chunk) * column_blocks + column_block) * k8_steps + k8;
+    const int64_t tap_step = int64_t(chunks) * column_blocks * k8_steps;  // steps between consecutive taps
+    for (int e = threadIdx.x; e < 256 * group_taps; e += blockDim.x) {
+      const int t = e / 256, o = e % 256;
+      const BFragmentCoord at = wgmma_order ? wgmma_b_coord(o) : b_fragment_coord(o);
+      packed[(first_step + t * tap_step) * (8 * block_cols) + piece * 256 + o] =
+          staged[at.k * kPackKPitch + at.n * kPackChannelPitch + t];
+    }
+  }
+}
 // ---- grad_input over grad_output strips (StripGradInputTile, igemm_config.h; sm_90a, TF32 mode) ----
 template <typename scalar_t>  // float (TF32 MMAs), __half or __nv_bfloat16 (widened: the same MMAs on exact values)
 struct StripArgs {
@@ -4404,6 +4460,36 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
 
 // Elements of the packed weights (B) of a call described by a (ldw set).
 int64_t packed_weight_elems(const GatherArgs& a) { return int64_t(a.groups) * a.taps_total * a.k_pad * a.ldw; }
+bool pack_staged_enabled() {
+  static const bool enabled = development_switch("TCONV_PACK_STAGED", 0) != 0;
+  return enabled;
+}
+// Packs a gather GEMM's weights (B, the layout above tconv_igemm_pack_weight_kernel) in column blocks of block_cols.
+template <typename scalar_t>
+cudaError_t pack_gather_weight(const scalar_t* weight, const int64_t (&ws)[5], const GatherArgs& a, int block_cols,
+                               bool wgmma_order, bool round_tf32, float* packed, cudaStream_t stream) {
+  const int64_t elems = packed_weight_elems(a);
+  if (elems <= 0) return cudaSuccess;
+  // Taps contiguous: kW at stride 1, kH at kW, kD at kH kW (a dimension of one tap may have any stride).
+  const int kd = a.taps_total / (a.kernel[1] * a.kernel[2]), kh = a.kernel[1], kw = a.kernel[2];
+  const bool taps_contiguous =
+      (kw == 1 || ws[4] == 1) && (kh == 1 || ws[3] == kw) && (kd == 1 || ws[2] == int64_t(kh) * kw);
+  if constexpr (std::is_same<scalar_t, float>::value) {
+    if (a.fold == 1 && taps_contiguous && block_cols % 32 == 0 && pack_staged_enabled()) {
+      const unsigned int grid = unsigned(std::min<int64_t>(elems / 256 / std::min(a.taps_total, kPackTapGroup), 8192));
+      tconv_igemm_pack_weight_staged_kernel<<<std::max(grid, 1u), 256, 0, stream>>>(
+          weight, ws[0], ws[1], a.groups, a.taps_total, a.k_channels, a.block_k, a.k_pad, a.n_channels, a.ldw,
+          block_cols, wgmma_order, a.forward, round_tf32, packed);
+      return cudaGetLastError();
+    }
+  }
+  const unsigned int grid = unsigned(std::min<int64_t>(elems / (8 * block_cols), 8192));
+  tconv_igemm_pack_weight_kernel<scalar_t><<<std::max(grid, 1u), 256, 0, stream>>>(
+      weight, ws[0], ws[1], ws[2], ws[3], ws[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
+      a.block_k, a.k_pad, a.n_channels, a.ldw, block_cols, wgmma_order, a.forward, round_tf32, a.fold,
+      a.fold_kernel_w, a.fold_dilation, packed);
+  return cudaGetLastError();
+}
 
 // Most taps any phase of this pass has (sizes the tap table in shared memory).
 int max_phase_taps(const GatherArgs& a) {
@@ -4504,17 +4590,10 @@ cudaError_t launch_gather_deepest(const GatherArgs& a, bool split_tf32, int64_t 
 template <class Tile, typename scalar_t>
 cudaError_t run_gather_tile(const GatherArgs& a, const void* weight, const int64_t (&weight_strides)[5],
                             bool split_tf32, bool window, int64_t m_tiles, int taps, int device, cudaStream_t stream) {
-  const int64_t packed = packed_weight_elems(a);
-  if (packed > 0) {
-    const unsigned int grid = unsigned(std::min<int64_t>(packed / (8 * Tile::kPackedBlockN), 8192));
-    tconv_igemm_pack_weight_kernel<scalar_t><<<grid, 256, 0, stream>>>(
-        static_cast<const scalar_t*>(weight), weight_strides[0], weight_strides[1], weight_strides[2],
-        weight_strides[3], weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
-        a.block_k, a.k_pad, a.n_channels, a.ldw, Tile::kPackedBlockN, Tile::kWgmma, a.forward, !split_tf32, a.fold,
-        a.fold_kernel_w, a.fold_dilation, const_cast<float*>(a.packed_weight));
-    const cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess) return err;
-  }
+  const cudaError_t packed_err =
+      pack_gather_weight(static_cast<const scalar_t*>(weight), weight_strides, a, Tile::kPackedBlockN, Tile::kWgmma,
+                         !split_tf32, const_cast<float*>(a.packed_weight), stream);
+  if (packed_err != cudaSuccess) return packed_err;
   return window ? launch_gather_deepest<Tile, scalar_t, true>(a, split_tf32, m_tiles, taps, device, stream)
                 : launch_gather_deepest<Tile, scalar_t, false>(a, split_tf32, m_tiles, taps, device, stream);
 }

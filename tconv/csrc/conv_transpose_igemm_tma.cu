@@ -971,13 +971,8 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
   GatherArgs& a = plan.args;
   float* copy = workspace + plan.copy_offset;
   if (pack && plan.packed_elems > 0) {
-    const unsigned int grid = unsigned(std::min<int64_t>(plan.packed_elems / (8 * block_n), 8192));
-    tconv_igemm_pack_weight_kernel<float><<<std::max(grid, 1u), 256, 0, stream>>>(
-        static_cast<const float*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[2],
-        p.weight_strides[3], p.weight_strides[4], a.kernel[1], a.kernel[2], a.groups, a.taps_total, a.k_channels,
-        a.block_k, a.k_pad, a.n_channels, a.ldw, block_n, true, a.forward, true, a.fold, a.fold_kernel_w,
-        a.fold_dilation, workspace);
-    const cudaError_t err = cudaGetLastError();
+    const cudaError_t err =
+        pack_gather_weight(static_cast<const float*>(weight), p.weight_strides, a, block_n, true, true, workspace, stream);
     if (err != cudaSuccess) return err;
   }
   if (plan.direct) return cudaSuccess;

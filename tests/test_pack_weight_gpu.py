@@ -1,0 +1,72 @@
+"""The staged weight pack of the gather GEMMs on the GPU (skipped without CUDA).
+
+`TCONV_PACK_STAGED=1` (development, read once per process) packs fp32 weights whose kernel taps are contiguous with
+`tconv_igemm_pack_weight_staged_kernel`, which reads the weight in its own order and stages up to 16 taps of a
+(k8 step, 32 columns) piece; the per-element kernel reads it in the packed order. Both write the same layout, so
+every output that the gather GEMMs compute from it must be bitwise the same either way: forward and grad_input,
+on wgmma tiles (128 and 256 columns), mma.sync tiles (32-column fragment order), the TMA forms, in TF32 mode (the
+weights rounded on the way) and exact fp32 (3xTF32: not rounded), with groups, channels past the tile (zeros),
+two tap groups (27 taps) and a weight whose taps are not contiguous (the per-element kernel packs it either way).
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from conftest import cuda_ready
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+STAGED_KERNEL = "tconv_igemm_pack_weight_staged_kernel"
+
+CODE = """
+import sys, torch, tconv
+from test_conv_transpose_gpu import TCONV_FN
+cases = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, spatial, weight layout
+    (2, 2, 256, 160, 1, [4, 4], [2, 2], [1, 1], [8, 8], "contiguous"),        # DCGAN-like, a partial column tile
+    (2, 2, 96, 320, 1, [3, 3], [1, 1], [1, 1], [9, 16], "contiguous"),        # 256-column tiles where wide enough
+    (3, 1, 72, 136, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 5, 6], "contiguous"),  # 27 taps (16 + 11), groups of 36
+    (1, 2, 128, 64, 1, [16], [8], [4], [40], "contiguous"),                   # 1D, 16 taps
+    (2, 2, 64, 128, 1, [3, 5], [1, 2], [1, 2], [10, 12], "taps_strided"),     # taps not contiguous: per-element pack
+]
+results, names = [], []
+for mode in ("tf32", "fp32"):
+    torch.backends.cudnn.allow_tf32 = mode == "tf32"
+    for algorithm in ("igemm", "igemm_mma", "igemm_tma"):
+        for dims, batch, cin, cout, groups, kernel, stride, padding, spatial, layout in cases:
+            g = torch.Generator(device="cuda").manual_seed(17)
+            x = torch.randn(batch, cin, *spatial, device="cuda", generator=g, requires_grad=True)
+            w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g)
+            if layout == "taps_strided":  # the same values with the last kernel dimension's stride not 1
+                w = w.transpose(-1, -2).contiguous().transpose(-1, -2)
+            b = torch.randn(cout, device="cuda", generator=g)
+            with tconv._ops.use_algorithm(algorithm), \\
+                    torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                out = TCONV_FN[dims](x, w, b, stride, padding, 0, groups)
+                (gx,) = torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+                torch.cuda.synchronize()
+            results += [out.detach().cpu(), gx.cpu()]
+            names.append(sum("{staged}" in e.name for e in prof.events()))
+torch.save([results, names], sys.argv[1])
+""".replace("{staged}", STAGED_KERNEL)
+
+
+def test_staged_pack_agrees_bitwise(tmp_path):
+    runs = {}
+    for switch in ("1", "0"):
+        path = tmp_path / f"staged_{switch}.pt"
+        run = subprocess.run([sys.executable, "-c", CODE, str(path)], capture_output=True, text=True, timeout=900,
+                             cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_PACK_STAGED=switch))
+        assert run.returncode == 0, run.stderr[-3000:]
+        runs[switch] = torch.load(path)
+    (staged, staged_launches), (plain, plain_launches) = runs["1"], runs["0"]
+    for i, (a, b) in enumerate(zip(staged, plain)):
+        assert torch.equal(a, b), f"tensor {i}: max difference {(a - b).abs().max().item()}"
+    assert not any(plain_launches), plain_launches
+    # every case but the strided-taps one packs through the staged kernel where a gather GEMM runs (some algorithm
+    # and case pairs run none, e.g. the TMA forms where their tile does not apply); never the strided one
+    assert any(staged_launches), staged_launches
+    assert not any(staged_launches[4::5]), staged_launches
