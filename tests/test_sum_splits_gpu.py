@@ -1,0 +1,64 @@
+"""The split sum's row-major store on the GPU (skipped without CUDA).
+
+`TCONV_SUM_SPLITS_ROW_MAJOR=1` (development, read once per process) lets `tconv_sum_splits_kernel` store element e
+at offset e where the output's strides lay its sizes out row-major, instead of decoding e into five indices. The sums
+are added in the same order either way, so grad_weight and grad_bias must be bitwise the same with it on and off:
+TF32, exact fp32 and bf16, one split and many, groups, 1D to 3D, and a weight whose gradient is not row-major
+(channels_last_3d: the decoding store, under the switch too).
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from conftest import cuda_ready
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+CODE = """
+import sys, torch, tconv
+from test_conv_transpose_gpu import TCONV_FN
+cases = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, spatial, weight memory format
+    (2, 8, 256, 128, 1, [4, 4], [2, 2], [1, 1], [16, 16], "contiguous"),    # DCGAN-like
+    (2, 2, 32, 32, 1, [3, 3], [1, 1], [1, 1], [64, 200], "contiguous"),     # L1-71-like: many splits
+    (3, 2, 64, 64, 8, [3, 5, 3], [2, 2, 2], [1, 2, 1], [6, 8, 8], "contiguous"),  # grouped, strided
+    (1, 4, 64, 32, 1, [7], [1], [3], [500], "contiguous"),
+    (3, 2, 32, 48, 1, [3, 3, 3], [1, 1, 1], [1, 1, 1], [8, 8, 8], "channels_last"),  # not row-major
+]
+results, launches = [], []
+for mode, dtype in (("tf32", torch.float32), ("fp32", torch.float32), ("bf16", torch.bfloat16)):
+    torch.backends.cudnn.allow_tf32 = mode == "tf32"
+    for dims, batch, cin, cout, groups, kernel, stride, padding, spatial, layout in cases:
+        g = torch.Generator(device="cuda").manual_seed(23)
+        x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype)
+        w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
+        if layout == "channels_last":
+            w = w.contiguous(memory_format=torch.channels_last_3d)
+        w.requires_grad_(True)
+        b = torch.randn(cout, device="cuda", generator=g).to(dtype).requires_grad_(True)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = TCONV_FN[dims](x, w, b, stride, padding, 0, groups)
+            gw, gb = torch.autograd.grad(out, [w, b], torch.randn(out.shape, device="cuda", generator=g).to(dtype))
+            torch.cuda.synchronize()
+        results += [gw.float().cpu(), gb.float().cpu()]
+        launches.append(sum("sum_splits_kernel" in e.name and "true>" in e.name for e in prof.events()))
+torch.save([results, launches], sys.argv[1])
+"""
+
+
+def test_row_major_split_sum_agrees_bitwise(tmp_path):
+    runs = {}
+    for switch in ("1", "0"):
+        path = tmp_path / f"row_major_{switch}.pt"
+        run = subprocess.run([sys.executable, "-c", CODE, str(path)], capture_output=True, text=True, timeout=900,
+                             cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_SUM_SPLITS_ROW_MAJOR=switch))
+        assert run.returncode == 0, run.stderr[-3000:]
+        runs[switch] = torch.load(path)
+    (on, on_launches), (off, off_launches) = runs["1"], runs["0"]
+    for i, (a, b) in enumerate(zip(on, off)):
+        assert torch.equal(a, b), f"tensor {i}: max difference {(a - b).abs().max().item()}"
+    assert not any(off_launches), off_launches
+    assert any(on_launches), on_launches  # the row-major store ran somewhere
