@@ -388,6 +388,50 @@ torch.save([out.detach().cpu(), gi.cpu()], sys.argv[1])
         assert torch.equal(wide, narrow), f"tensor {i}: max difference {(wide - narrow).abs().max().item()}"
 
 
+def test_tma_direct_wide_agrees_bitwise(tmp_path):
+    """TCONV_TMA_DIRECT_WIDE=1 (read once per process): the direct form on 256 columns where a call has them (its MMA
+    warpgroups take the producer's registers by setmaxnreg). Each output's wgmmas run the same K order as on the
+    128-column tile, so the same bits, with the run-time pitch and the fixed one; a partial second column tile (320);
+    grad_input (W stride 2) stays off the direct form."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = f"""
+import sys, torch, tconv
+torch.backends.cudnn.allow_tf32 = True
+outs, names = [], []
+for cin, cout, kernel, stride, padding, spatial in [(256, 320, 4, 2, 1, 16), (128, 256, 3, 1, 1, 32)]:
+    g = torch.Generator(device="cuda").manual_seed(7)
+    x = torch.randn(2, cin, spatial, spatial, device="cuda", generator=g, requires_grad=True)
+    w = torch.randn(cin, cout, kernel, kernel, device="cuda", generator=g)
+    b = torch.randn(cout, device="cuda", generator=g)
+    with tconv._ops.use_algorithm("igemm_tma_direct"), \\
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = tconv.conv_transpose2d(x, w, b, stride, padding)
+        (gi,) = torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+        torch.cuda.synchronize()
+    outs += [out.detach().cpu(), gi.cpu()]
+    names.append([e.name for e in prof.events() if "{DIRECT_KERNEL}" in e.name])
+torch.save([outs, names], sys.argv[1])
+"""
+    results = {}
+    for wide, fixed in (("1", "0"), ("1", "1"), ("0", "0")):
+        path = tmp_path / f"direct_wide_{wide}_{fixed}.pt"
+        env = dict(os.environ, TCONV_TMA_DIRECT_WIDE=wide, TCONV_TMA_DIRECT_FIXED_PITCH=fixed)
+        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
+                             cwd=os.path.dirname(__file__), env=env)
+        assert run.returncode == 0, run.stderr[-3000:]
+        results[(wide, fixed)] = torch.load(path)
+    narrow_outs, narrow_names = results[("0", "0")]
+    assert not any("TmaGatherTileOf<256" in n for names in narrow_names for n in names), narrow_names
+    for key in (("1", "0"), ("1", "1")):
+        outs, names = results[key]
+        for i, (a, b) in enumerate(zip(outs, narrow_outs)):
+            assert torch.equal(a, b), f"{key}, tensor {i}: max difference {(a - b).abs().max().item()}"
+        # the forward of both calls on the 256-column direct kernel, nothing else on the direct form
+        assert [sum("TmaGatherTileOf<256, 4>" in n for n in call) for call in names] == [1, 1], (key, names)
+        assert [len(call) for call in names] == [1, 2], (key, names)  # the stride-1 call's grad_input maps too
+
+
 @pytest.mark.parametrize("name, algorithm, percent", [
     ("window_l1_68_like", "igemm_tma_window", 11),  # forward copy 10.4 % of the output per image: 2 chunks of 1
     ("dcgan_like", "igemm_tma", 13),                # forward 12.5 % per image: 2 chunks of 1

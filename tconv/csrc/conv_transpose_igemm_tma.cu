@@ -65,6 +65,13 @@ constexpr int kDirectFlatSlack = 8;
 // at a run-time pitch each load adds its own address arithmetic (run 351's direct kernel: issue-bound, 6.2 cycles per
 // issued instruction). Under TCONV_TMA_DIRECT_FIXED_PITCH=1 only (development) until measured.
 constexpr int kDirectRowPitch = 128 + kDirectFlatSlack;
+// The direct form on 256 columns (TCONV_TMA_DIRECT_WIDE=1, development, until measured): each thread's A fragments
+// then feed twice the MACs (run 351: the 128-column kernel is issue-bound, its per-stage fragment work the difference
+// from the copy form, whose GEMM runs DCGAN on 256 columns in 0.218 ms against the direct form's 0.306). 128
+// accumulators and two fragment sets pass the 168 registers a thread of a 384-thread block starts with, so the
+// producer warpgroup gives registers to the MMA warpgroups (setmaxnreg, as WgmmaWiderSpecializedGatherTile).
+constexpr int kDirectWideProducerRegisters = 40, kDirectWideMmaRegisters = 232;
+static_assert(kDirectWideProducerRegisters * 128 + kDirectWideMmaRegisters * 256 <= 65536, "one block per SM");
 
 // K-major, 128-byte swizzle (8-row atoms of 1024 bytes, 1024-byte aligned): start address, leading byte offset 1 (not
 // used when a wgmma's K fits one swizzle row), stride byte offset 1024 (the next 8 rows), layout type 1 (128B).
@@ -136,7 +143,9 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   const int chunks = (a.k_rows + BK - 1) / BK;
   const int iterations = taps * chunks;
 
+  constexpr bool kTradeRegisters = kDirect && BN > 128;
   if (tid >= T::kMmaThreads) {
+    if constexpr (kTradeRegisters) warpgroup_registers_down<kDirectWideProducerRegisters>();
     if (tid != T::kMmaThreads) return;
     // Producer: stage `it` holds tap it / chunks at channel chunk it % chunks. A is the box whose corner is the
     // tile's first position at that tap's source shift; B the packed weights' contiguous BK x BN slice.
@@ -172,6 +181,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
 
   // MMA warpgroups: rows 64 wg .. 64 wg + 63 of every stage's A box against the whole B slice. One wgmma group stays
   // in flight: a stage is released once the group after it has been issued and its own has completed.
+  if constexpr (kTradeRegisters) warpgroup_registers_up<kDirectWideMmaRegisters>();
   const int warpgroup = uniform_warpgroup();
   float acc[BN / 2];
 #pragma unroll
@@ -844,6 +854,12 @@ bool tma_direct_auto_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_DIRECT_AUTO", 1) != 0;
   return enabled;
 }
+// TCONV_TMA_DIRECT_WIDE=1 (development only, read once per process): the direct form on 256 columns where the call has
+// them (kDirectWideMmaRegisters).
+bool tma_direct_wide_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_DIRECT_WIDE", 0) != 0;
+  return enabled;
+}
 // TCONV_TMA_DIRECT_FIXED_PITCH=1 (development only, read once per process): one-row boxes run the direct kernel built
 // for kDirectRowPitch.
 bool tma_direct_fixed_pitch_enabled() {
@@ -880,10 +896,12 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   bool direct = false, direct_fallback = false;
   int64_t m_tiles = 0;
   // The column tile: 256 columns where wide enough, except for the direct form, whose MMA threads also hold two A
-  // fragment sets (it stays on 128); 64 for narrow forced calls.
+  // fragment sets (it stays on 128 unless TCONV_TMA_DIRECT_WIDE=1: kDirectWideMmaRegisters); 64 for narrow forced
+  // calls.
   const auto set_column_tiles = [&](bool direct_form) {
     plan.block_n = TmaGatherTile::kBlockN;
-    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() && !direct_form)
+    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() &&
+        (!direct_form || tma_direct_wide_enabled()))
       plan.block_n = TmaGatherWideTile::kBlockN;
     if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
@@ -943,13 +961,21 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.direct_a_box_floats = box_floats;
     plan.direct_a_floats = (box_floats + 255) / 256 * 256;  // B's slice (and the next stage) on 1 KB
     const bool narrow = plan.block_n == TmaGatherNarrowTile::kBlockN;
-    const int b_floats = narrow ? TmaGatherNarrowTile::kStageBFloats : TmaGatherTile::kStageBFloats;
+    const bool wide = plan.block_n == TmaGatherWideTile::kBlockN;
+    const int b_floats = narrow ? TmaGatherNarrowTile::kStageBFloats
+                                : wide ? TmaGatherWideTile::kStageBFloats : TmaGatherTile::kStageBFloats;
+    // 256 columns: as many stages of the wide tile's count as fit the opt-in shared memory beside the alignment
+    // slack, the tap table and the kernel's static arrays (the copy form's 4 x 48 KB ring holds only 3 of these)
+    const int64_t wide_room =
+        (int64_t(227) * 1024 - 1024 - 4096 - int64_t(max_phase_taps(a)) * int64_t(sizeof(int4))) / 4;
     const int64_t ring_floats = narrow ? int64_t(TmaGatherNarrowTile::kStages) * TmaGatherNarrowTile::kStageFloats
+                                : wide ? wide_room
                                        : int64_t(TmaGatherTile::kStages) * TmaGatherTile::kStageFloats;
-    const int max_stages = narrow ? TmaGatherNarrowTile::kStages : TmaGatherTile::kStages;
+    const int max_stages = narrow ? TmaGatherNarrowTile::kStages
+                                  : wide ? TmaGatherWideTile::kStages : TmaGatherTile::kStages;
     const int stage_floats = plan.direct_a_floats + b_floats;
     plan.direct_stages = int(std::min<int64_t>(max_stages, ring_floats / stage_floats));
-    const int ld_c = narrow ? TmaGatherNarrowTile::kLdC : TmaGatherTile::kLdC;
+    const int ld_c = narrow ? TmaGatherNarrowTile::kLdC : wide ? TmaGatherWideTile::kLdC : TmaGatherTile::kLdC;
     if (plan.direct_stages < 2 || int64_t(plan.direct_stages) * stage_floats < int64_t(plan.block_n) * ld_c)
       return plan;  // (the epilogue stages the tile in the ring)
     plan.direct = true;
@@ -1060,7 +1086,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   const int box_h = (kDirect ? t.box_h : plan.tile[1]) * a.src_step[1];
   const int box_d = (kDirect ? t.box_d : plan.tile[0]) * a.src_step[0];
   void (*kernel)(TmaGatherArgs);
-  if constexpr (kDirect) {  // (instantiated for the tiles the direct form plans only: its RS wgmmas stop at n128)
+  if constexpr (kDirect) {
     err = encode_direct_map(&t.src_map, plan, box_w, box_h, box_d);
     const bool one_row = t.box_d == 1 && t.box_h == 1 && t.box_w == kDirectRowPitch &&
                          t.a_box_floats == kGatherBlockK * kDirectRowPitch;
@@ -1163,9 +1189,14 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   if (plan.direct) {
     a.src = src;
     a.dst = dst;
-    return plan.block_n == TmaGatherNarrowTile::kBlockN
-               ? run_tma_gather<TmaGatherNarrowTile, true>(p, plan, weight, workspace, true, stream)
-               : run_tma_gather<TmaGatherTile, true>(p, plan, weight, workspace, true, stream);
+    switch (plan.block_n) {
+      case TmaGatherWideTile::kBlockN:
+        return run_tma_gather<TmaGatherWideTile, true>(p, plan, weight, workspace, true, stream);
+      case TmaGatherNarrowTile::kBlockN:
+        return run_tma_gather<TmaGatherNarrowTile, true>(p, plan, weight, workspace, true, stream);
+      default:
+        return run_tma_gather<TmaGatherTile, true>(p, plan, weight, workspace, true, stream);
+    }
   }
   // Chunks of copy_batch images (all of them without a copy budget), each copied and then computed; the weights are
   // packed once. One stream orders a chunk's copy after the previous chunk's kernel, which read the same buffer.
