@@ -649,7 +649,8 @@ TCONV_DEFINE_WGMMA_TF32_SHARED(128)
   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-#define TCONV_WGMMA_SS_ARGS256 \
+// The 128 accumulator operands of an n256 wgmma (the SS form here, the RS form below)
+#define TCONV_WGMMA_ACC256 \
   "{" \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -658,8 +659,8 @@ TCONV_DEFINE_WGMMA_TF32_SHARED(128)
   "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, " \
-  "%128, %129"
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+#define TCONV_WGMMA_SS_ARGS256 TCONV_WGMMA_ACC256 "%128, %129"
 TCONV_DEFINE_WGMMA_TF32_SHARED(256)
 TCONV_DEFINE_WGMMA_SHARED_A(256, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_SHARED_A(256, __nv_bfloat16, "k16.f32.bf16.bf16")
@@ -693,20 +694,11 @@ TCONV_DEFINE_WGMMA(32, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(48, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(64, float, "k8.f32.tf32.tf32")
 TCONV_DEFINE_WGMMA(128, float, "k8.f32.tf32.tf32")
-// n256 from registers: the direct TMA form's 256-column tile (conv_transpose_igemm_tma.cu, kDirectWideRegisters)
-#define TCONV_WGMMA_ARGS256 \
-  "{" \
-  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
-  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
-  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, " \
-  "{%128, %129, %130, %131}, %132"
+// n256 from registers: the direct TMA form's 256-column tile (conv_transpose_igemm_tma.cu, kDirectWideMmaRegisters)
+#define TCONV_WGMMA_ARGS256 TCONV_WGMMA_ACC256 "{%128, %129, %130, %131}, %132"
 TCONV_DEFINE_WGMMA(256, float, "k8.f32.tf32.tf32")
 #undef TCONV_WGMMA_ARGS256
+#undef TCONV_WGMMA_ACC256
 #undef TCONV_WGMMA_D256
 // fp16/bf16 with A in registers (the shifted-x grad_weight's grad_output fragments): m64nNk16, whose A registers are
 // an m16n8k16 A fragment per warp; the immediates end with imm-trans-b = 0 (B K-major), which TF32 takes none of.
