@@ -322,16 +322,16 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 
 // The direct form ("igemm_tma_direct"; "auto" where the copy is refused): the gather kernel above with no
 // channels-last copy. Why: the copy is extra device memory (the issue allows 10 % of the output; the whole-batch copy
-// is 50-100 % of DCGAN's, so "auto" chunks or refuses it) and a pass over the source. TF32 wgmma reads only K-major shared operands, but A may
-// come from registers: the box is taken straight from the user's (N, C, D, H, W) tensor, 32 channels x the tile's
-// lines of tile[2] + kDirectWSlack positions from a 16-byte W start, and each MMA thread loads its A fragments from
-// the tap's offset in it and rounds them to TF32, as the cp.async gather's MMA warps do. B is the packed weights'
-// slice by descriptor, as above. Measured: boxes of W lines are slower than the copy everywhere (kDirectWSlack);
-// one row per channel (kDirectFlatSlack) runs DCGAN's forward in 0.324-0.326 ms against 0.250 for the whole-batch
-// copy the budget forbids (run 351; the kernel 0.306 ms against the copy form's GEMM at 0.218). Run 350's ncu had
-// the fragment loads as generic 64-bit loads (shared_aligned_1024 fixed that: 0.349 -> 0.306 ms); what remains is
-// issue-bound (6.2 cycles per issued instruction, tensor pipe 50 %, run 351): per k8 step each MMA thread loads,
-// selects and rounds 4 words, where the copy form's threads issue one wgmma.
+// is 50-100 % of DCGAN's, so "auto" chunks or refuses it) and a pass over the source. TF32 wgmma reads only K-major
+// shared operands, but A may come from registers: the box is taken straight from the user's (N, C, D, H, W) tensor,
+// 32 channels x the tile's lines of tile[2] + kDirectWSlack positions from a 16-byte W start, and each MMA thread
+// loads its A fragments from the tap's offset in it and rounds them to TF32, as the cp.async gather's MMA warps do.
+// B is the packed weights' slice by descriptor, as above. Measured: boxes of W lines are slower than the copy
+// everywhere (kDirectWSlack); one row per channel (kDirectFlatSlack) runs DCGAN's forward in 0.324-0.326 ms against
+// 0.250 for the whole-batch copy the budget forbids (run 351; the kernel 0.306 ms against the copy form's GEMM at
+// 0.218). Run 350's ncu had the fragment loads as generic 64-bit loads (shared_aligned_1024 fixed that: 0.349 ->
+// 0.306 ms); what remains is issue-bound (6.2 cycles per issued instruction, tensor pipe 50 %, run 351): per k8 step
+// each MMA thread loads, selects and rounds 4 words, where the copy form's threads issue one wgmma.
 template <class T, int kPitch>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
@@ -997,8 +997,8 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
   GatherArgs& a = plan.args;
   float* copy = workspace + plan.copy_offset;
   if (pack && plan.packed_elems > 0) {
-    const cudaError_t err =
-        pack_gather_weight(static_cast<const float*>(weight), p.weight_strides, a, block_n, true, true, workspace, stream);
+    const cudaError_t err = pack_gather_weight(static_cast<const float*>(weight), p.weight_strides, a, block_n, true,
+                                               true, workspace, stream);
     if (err != cudaSuccess) return err;
   }
   if (plan.direct) return cudaSuccess;
