@@ -2993,10 +2993,13 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
 constexpr int kPackTapGroup = 16;
 constexpr int kPackChannelPitch = kPackTapGroup + 1;                // per (k, n): the group's taps
 constexpr int kPackKPitch = 32 * kPackChannelPitch + 8;             // per k: 32 columns; + 8: the reads' banks differ
+// (A template, float only, so that only the translation units that pack through it compile it.)
+template <typename scalar_t>
 __global__ void __launch_bounds__(256)
-tconv_igemm_pack_weight_staged_kernel(const float* __restrict__ w, int64_t ws0, int64_t ws1, int groups, int taps,
+tconv_igemm_pack_weight_staged_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1, int groups, int taps,
                                       int k_channels, int block_k, int k_pad, int n_channels, int ldw, int block_cols,
                                       bool wgmma_order, bool forward, bool round_tf32, float* __restrict__ packed) {
+  static_assert(std::is_same<scalar_t, float>::value, "fp32 weights (16-bit ones pack as channel pairs)");
   __shared__ float staged[8 * kPackKPitch];  // [k][n][tap]
   const int BK = block_k, chunks = k_pad / BK, k8_steps = BK / 8;
   const int column_blocks = ldw / block_cols, pieces = block_cols / 32;
@@ -4466,7 +4469,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
 
 // Elements of the packed weights (B) of a call described by a (ldw set).
 int64_t packed_weight_elems(const GatherArgs& a) { return int64_t(a.groups) * a.taps_total * a.k_pad * a.ldw; }
-bool pack_staged_enabled() {
+inline bool pack_staged_enabled() {
   static const bool enabled = development_switch("TCONV_PACK_STAGED", 0) != 0;
   return enabled;
 }
@@ -4483,7 +4486,7 @@ cudaError_t pack_gather_weight(const scalar_t* weight, const int64_t (&ws)[5], c
   if constexpr (std::is_same<scalar_t, float>::value) {
     if (a.fold == 1 && taps_contiguous && block_cols % 32 == 0 && pack_staged_enabled()) {
       const unsigned int grid = unsigned(std::min<int64_t>(elems / 256 / std::min(a.taps_total, kPackTapGroup), 8192));
-      tconv_igemm_pack_weight_staged_kernel<<<std::max(grid, 1u), 256, 0, stream>>>(
+      tconv_igemm_pack_weight_staged_kernel<float><<<std::max(grid, 1u), 256, 0, stream>>>(
           weight, ws[0], ws[1], a.groups, a.taps_total, a.k_channels, a.block_k, a.k_pad, a.n_channels, a.ldw,
           block_cols, wgmma_order, a.forward, round_tf32, packed);
       return cudaGetLastError();
