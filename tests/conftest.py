@@ -16,6 +16,29 @@ def wgmma_kernels_run() -> bool:
     return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
 
 
+def run_under_switch(code: str, tmp_path, switch: str, values=("1", "0"), timeout: int = 900) -> dict:
+    """Runs `code` (which saves its results to sys.argv[1]) in a fresh process per value of the development switch
+    `switch` (tconv reads its switches once per process), from the tests folder; {value: what it saved}."""
+    import os
+    import subprocess
+    import sys
+    results = {}
+    for value in values:
+        path = tmp_path / f"{switch.lower()}_{value}.pt"
+        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=timeout,
+                             cwd=os.path.dirname(__file__), env=dict(os.environ, **{switch: value}))
+        assert run.returncode == 0, run.stderr[-3000:]
+        results[value] = torch.load(path)
+    return results
+
+
+def assert_bitwise_equal(tensors, references, label=""):
+    """Every tensor of one run equals the other run's, bit for bit."""
+    assert len(tensors) == len(references), label
+    for i, (a, b) in enumerate(zip(tensors, references)):
+        assert torch.equal(a, b), f"{label} tensor {i}: max difference {(a - b).abs().max().item()}"
+
+
 @pytest.fixture
 def poison_allocator():
     """Fill the CUDA caching allocator's free blocks with NaN so an element a kernel never writes

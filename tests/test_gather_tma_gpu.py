@@ -20,7 +20,7 @@ import pytest
 import torch
 
 import tconv
-from conftest import cuda_ready
+from conftest import assert_bitwise_equal, cuda_ready, run_under_switch
 from test_conv_transpose_gpu import TCONV_FN, run_case
 from test_gather_specialized_gpu import hopper_wgmma
 
@@ -228,17 +228,9 @@ for name in ("dcgan_like", "stride1_k3", "two_position_lines", "unet_like"):
     names.append([e.name for e in prof.events() if "gather_tma_direct" in e.name])
 torch.save([outs, names], sys.argv[1])
 """
-    results = {}
-    for switch in ("1", "0"):
-        env = dict(os.environ, TCONV_TMA_DIRECT_FIXED_PITCH=switch)
-        path = tmp_path / f"fixed_pitch_{switch}.pt"
-        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
-                             cwd=os.path.dirname(__file__), env=env)
-        assert run.returncode == 0, run.stderr[-3000:]
-        results[switch] = torch.load(path)
+    results = run_under_switch(code, tmp_path, "TCONV_TMA_DIRECT_FIXED_PITCH")
     (fixed, fixed_names), (runtime, runtime_names) = results["1"], results["0"]
-    for i, (a, b) in enumerate(zip(fixed, runtime)):
-        assert torch.equal(a, b), f"case {i}: max difference {(a - b).abs().max().item()}"
+    assert_bitwise_equal(fixed, runtime)
     # one-row boxes (dcgan_like, stride1_k3, two_position_lines: flat) take the 136-pitch kernel under the switch;
     # unet_like's boxes of W lines never do
     assert [any(", 136>" in n for n in names) for names in fixed_names] == [True, True, True, False], fixed_names
@@ -425,8 +417,7 @@ torch.save([outs, names], sys.argv[1])
     assert not any("TmaGatherTileOf<256" in n for names in narrow_names for n in names), narrow_names
     for key in (("1", "0"), ("1", "1")):
         outs, names = results[key]
-        for i, (a, b) in enumerate(zip(outs, narrow_outs)):
-            assert torch.equal(a, b), f"{key}, tensor {i}: max difference {(a - b).abs().max().item()}"
+        assert_bitwise_equal(outs, narrow_outs, str(key))
         # the forward of both calls on the 256-column direct kernel, nothing else on the direct form
         assert [sum("TmaGatherTileOf<256, 4>" in n for n in call) for call in names] == [1, 1], (key, names)
         assert [len(call) for call in names] == [1, 2], (key, names)  # the stride-1 call's grad_input maps too

@@ -8,14 +8,9 @@ on wgmma tiles (128 and 256 columns), mma.sync tiles (32-column fragment order),
 weights rounded on the way) and exact fp32 (3xTF32: not rounded), with groups, channels past the tile (zeros),
 two tap groups (27 taps) and a weight whose taps are not contiguous (the per-element kernel packs it either way).
 """
-import os
-import subprocess
-import sys
-
 import pytest
-import torch
 
-from conftest import cuda_ready
+from conftest import assert_bitwise_equal, cuda_ready, run_under_switch
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
@@ -55,16 +50,9 @@ torch.save([results, names], sys.argv[1])
 
 
 def test_staged_pack_agrees_bitwise(tmp_path):
-    runs = {}
-    for switch in ("1", "0"):
-        path = tmp_path / f"staged_{switch}.pt"
-        run = subprocess.run([sys.executable, "-c", CODE, str(path)], capture_output=True, text=True, timeout=900,
-                             cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_PACK_STAGED=switch))
-        assert run.returncode == 0, run.stderr[-3000:]
-        runs[switch] = torch.load(path)
+    runs = run_under_switch(CODE, tmp_path, "TCONV_PACK_STAGED")
     (staged, staged_launches), (plain, plain_launches) = runs["1"], runs["0"]
-    for i, (a, b) in enumerate(zip(staged, plain)):
-        assert torch.equal(a, b), f"tensor {i}: max difference {(a - b).abs().max().item()}"
+    assert_bitwise_equal(staged, plain)
     assert not any(plain_launches), plain_launches
     # every case but the strided-taps one packs through the staged kernel where a gather GEMM runs (some algorithm
     # and case pairs run none, e.g. the TMA forms where their tile does not apply); never the strided one

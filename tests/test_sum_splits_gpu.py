@@ -6,14 +6,9 @@ are added in the same order either way, so grad_weight and grad_bias must be bit
 TF32, exact fp32 and bf16, one split and many, groups, 1D to 3D, and a weight whose gradient is not row-major
 (channels_last_3d: the decoding store, under the switch too).
 """
-import os
-import subprocess
-import sys
-
 import pytest
-import torch
 
-from conftest import cuda_ready
+from conftest import assert_bitwise_equal, cuda_ready, run_under_switch
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
@@ -50,15 +45,8 @@ torch.save([results, launches], sys.argv[1])
 
 
 def test_row_major_split_sum_agrees_bitwise(tmp_path):
-    runs = {}
-    for switch in ("1", "0"):
-        path = tmp_path / f"row_major_{switch}.pt"
-        run = subprocess.run([sys.executable, "-c", CODE, str(path)], capture_output=True, text=True, timeout=900,
-                             cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_SUM_SPLITS_ROW_MAJOR=switch))
-        assert run.returncode == 0, run.stderr[-3000:]
-        runs[switch] = torch.load(path)
+    runs = run_under_switch(CODE, tmp_path, "TCONV_SUM_SPLITS_ROW_MAJOR")
     (on, on_launches), (off, off_launches) = runs["1"], runs["0"]
-    for i, (a, b) in enumerate(zip(on, off)):
-        assert torch.equal(a, b), f"tensor {i}: max difference {(a - b).abs().max().item()}"
+    assert_bitwise_equal(on, off)
     assert not any(off_launches), off_launches
     assert any(on_launches), on_launches  # the row-major store ran somewhere
