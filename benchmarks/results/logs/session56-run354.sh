@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 55 for the next session's first GPU call (rename to sessionNN-runMMM.sh when it runs): the direct
+# Session 56, run 354 (prepared in session 55 as next-session-first-run.sh): the direct
 # TMA kernel built for one-row boxes' 136-float pitch (TCONV_TMA_DIRECT_FIXED_PITCH=1, written without a GPU: its
 # fragment loads at compile-time offsets; the default kernels' PTX is unchanged). Its bitwise test and the direct
 # contract tests under the switch, memcheck, DCGAN timings with the switch off / on (forward 0.322-0.326 ms, kernel
