@@ -202,41 +202,6 @@ torch.save([outs, [sum(k in n for n in names) for k in ("{DIRECT_KERNEL}", "{COP
             assert torch.equal(auto_out, direct_out)
 
 
-def test_tma_direct_fixed_pitch_agrees_bitwise(tmp_path):
-    """TCONV_TMA_DIRECT_FIXED_PITCH=1 (read once per process): one-row boxes run the direct kernel built for their
-    136-float channel pitch (compile-time fragment offsets), with the same loads, roundings and wgmmas in the same
-    order as the kernel that reads the pitch at run time, so the same bits; boxes of W lines keep the latter."""
-    if not hopper_wgmma():
-        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    code = """
-import sys, torch, tconv
-from test_gather_tma_gpu import CASES, DIRECT_CASES
-from test_conv_transpose_gpu import TCONV_FN
-torch.backends.cudnn.allow_tf32 = True
-outs, names = [], []
-for name in ("dcgan_like", "stride1_k3", "two_position_lines", "unet_like"):
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = \
-        {**CASES, **DIRECT_CASES}[name]
-    g = torch.Generator(device="cuda").manual_seed(11)
-    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g)
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g)
-    b = torch.randn(cout, device="cuda", generator=g)
-    with tconv._ops.use_algorithm("igemm_tma_direct"), \
-            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        outs.append(TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation).cpu())
-        torch.cuda.synchronize()
-    names.append([e.name for e in prof.events() if "gather_tma_direct" in e.name])
-torch.save([outs, names], sys.argv[1])
-"""
-    results = run_under_switch(code, tmp_path, "TCONV_TMA_DIRECT_FIXED_PITCH")
-    (fixed, fixed_names), (runtime, runtime_names) = results["1"], results["0"]
-    assert_bitwise_equal(fixed, runtime)
-    # one-row boxes (dcgan_like, stride1_k3, two_position_lines: flat) take the 136-pitch kernel under the switch;
-    # unet_like's boxes of W lines never do
-    assert [any(", 136>" in n for n in names) for names in fixed_names] == [True, True, True, False], fixed_names
-    assert not any(", 136>" in n for names in runtime_names for n in names), runtime_names
-
-
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES) + sorted(WINDOW_CASES))
 def test_tma_window_meets_the_contract(name, layout, poison_allocator):
@@ -381,10 +346,10 @@ torch.save([out.detach().cpu(), gi.cpu()], sys.argv[1])
 
 
 def test_tma_direct_wide_agrees_bitwise(tmp_path):
-    """TCONV_TMA_DIRECT_WIDE=1 (read once per process): the direct form on 256 columns where a call has them (its MMA
-    warpgroups take the producer's registers by setmaxnreg). Each output's wgmmas run the same K order as on the
-    128-column tile, so the same bits, with the run-time pitch and the fixed one; a partial second column tile (320);
-    grad_input (W stride 2) stays off the direct form."""
+    """The direct form on 256 columns where a call has them (its MMA warpgroups take the producer's registers by
+    setmaxnreg; TCONV_TMA_DIRECT_WIDE=0, read once per process, keeps 128). Each output's wgmmas run the same K order
+    as on the 128-column tile, so the same bits; a partial second column tile (320); grad_input (W stride 2) stays off
+    the direct form."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     code = f"""
@@ -405,22 +370,13 @@ for cin, cout, kernel, stride, padding, spatial in [(256, 320, 4, 2, 1, 16), (12
     names.append([e.name for e in prof.events() if "{DIRECT_KERNEL}" in e.name])
 torch.save([outs, names], sys.argv[1])
 """
-    results = {}
-    for wide, fixed in (("1", "0"), ("1", "1"), ("0", "0")):
-        path = tmp_path / f"direct_wide_{wide}_{fixed}.pt"
-        env = dict(os.environ, TCONV_TMA_DIRECT_WIDE=wide, TCONV_TMA_DIRECT_FIXED_PITCH=fixed)
-        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=600,
-                             cwd=os.path.dirname(__file__), env=env)
-        assert run.returncode == 0, run.stderr[-3000:]
-        results[(wide, fixed)] = torch.load(path)
-    narrow_outs, narrow_names = results[("0", "0")]
-    assert not any("TmaGatherTileOf<256" in n for names in narrow_names for n in names), narrow_names
-    for key in (("1", "0"), ("1", "1")):
-        outs, names = results[key]
-        assert_bitwise_equal(outs, narrow_outs, str(key))
-        # the forward of both calls on the 256-column direct kernel, nothing else on the direct form
-        assert [sum("TmaGatherTileOf<256, 4>" in n for n in call) for call in names] == [1, 1], (key, names)
-        assert [len(call) for call in names] == [1, 2], (key, names)  # the stride-1 call's grad_input maps too
+    results = run_under_switch(code, tmp_path, "TCONV_TMA_DIRECT_WIDE")
+    (outs, names), (narrow_outs, narrow_names) = results["1"], results["0"]
+    assert not any("TmaGatherTileOf<256" in n for call in narrow_names for n in call), narrow_names
+    assert_bitwise_equal(outs, narrow_outs)
+    # the forward of both calls on the 256-column direct kernel, nothing else on the direct form
+    assert [sum("TmaGatherTileOf<256, 4>" in n for n in call) for call in names] == [1, 1], names
+    assert [len(call) for call in names] == [1, 2], names  # the stride-1 call's grad_input maps too
 
 
 @pytest.mark.parametrize("name, algorithm, percent", [

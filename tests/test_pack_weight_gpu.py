@@ -1,12 +1,13 @@
 """The staged weight pack of the gather GEMMs on the GPU (skipped without CUDA).
 
-`TCONV_PACK_STAGED=1` (development, read once per process) packs fp32 weights whose kernel taps are contiguous with
-`tconv_igemm_pack_weight_staged_kernel`, which reads the weight in its own order and stages up to 16 taps of a
-(k8 step, 32 columns) piece; the per-element kernel reads it in the packed order. Both write the same layout, so
-every output that the gather GEMMs compute from it must be bitwise the same either way: forward and grad_input,
-on wgmma tiles (128 and 256 columns), mma.sync tiles (32-column fragment order), the TMA forms, in TF32 mode (the
-weights rounded on the way) and exact fp32 (3xTF32: not rounded), with groups, channels past the tile (zeros),
-two tap groups (27 taps) and a weight whose taps are not contiguous (the per-element kernel packs it either way).
+fp32 weights whose kernel taps are contiguous pack through `tconv_igemm_pack_weight_staged_kernel` unless
+`TCONV_PACK_STAGED=0` (development, read once per process); it reads the weight in its own order and stages up to 16
+taps of a (k8 step, 32 columns) piece; the per-element kernel reads it in the packed order. Both write the same
+layout, so every output that the gather GEMMs compute from it must be bitwise the same either way: forward and
+grad_input, on wgmma tiles (128 and 256 columns), mma.sync tiles (32-column fragment order), the TMA forms, in TF32
+mode (the weights rounded on the way) and exact fp32 (3xTF32: not rounded), with groups, channels past the tile
+(zeros), two tap groups (27 taps) and a weight whose taps are not contiguous (the per-element kernel packs it either
+way).
 """
 import pytest
 

@@ -1,10 +1,10 @@
-"""The split sum's row-major store on the GPU (skipped without CUDA).
+"""The split sum's 32-bit index decoding on the GPU (skipped without CUDA).
 
-`TCONV_SUM_SPLITS_ROW_MAJOR=1` (development, read once per process) lets `tconv_sum_splits_kernel` store element e
-at offset e where the output's strides lay its sizes out row-major, instead of decoding e into five indices. The sums
-are added in the same order either way, so grad_weight and grad_bias must be bitwise the same with it on and off:
-TF32, exact fp32 and bf16, one split and many, groups, 1D to 3D, and a weight whose gradient is not row-major
-(channels_last_3d: the decoding store, under the switch too).
+`tconv_sum_splits_kernel` decodes each element's index in 32 bits where the count and every offset fit, in 64 bits
+otherwise; `TCONV_SUM_SPLITS_INDEX64=1` (development, read once per process) takes the 64-bit decoding everywhere.
+The sums are added in the same order and stored at the same places either way, so grad_weight and grad_bias must be
+bitwise the same with it on and off: TF32, exact fp32 and bf16, one split and many, groups, 1D to 3D, a weight whose
+gradient is not row-major (channels_last_3d) and the folded views of grad_weight (DCGAN-like).
 """
 import pytest
 
@@ -39,14 +39,16 @@ for mode, dtype in (("tf32", torch.float32), ("fp32", torch.float32), ("bf16", t
             gw, gb = torch.autograd.grad(out, [w, b], torch.randn(out.shape, device="cuda", generator=g).to(dtype))
             torch.cuda.synchronize()
         results += [gw.float().cpu(), gb.float().cpu()]
-        launches.append(sum("sum_splits_kernel" in e.name and "true>" in e.name for e in prof.events()))
+        launches.append([sum("sum_splits_kernel" in e.name and index in e.name for e in prof.events())
+                         for index in ("unsigned int>", "long>")])
 torch.save([results, launches], sys.argv[1])
 """
 
 
-def test_row_major_split_sum_agrees_bitwise(tmp_path):
-    runs = run_under_switch(CODE, tmp_path, "TCONV_SUM_SPLITS_ROW_MAJOR")
-    (on, on_launches), (off, off_launches) = runs["1"], runs["0"]
-    assert_bitwise_equal(on, off)
-    assert not any(off_launches), off_launches
-    assert any(on_launches), on_launches  # the row-major store ran somewhere
+def test_index32_split_sum_agrees_bitwise(tmp_path):
+    runs = run_under_switch(CODE, tmp_path, "TCONV_SUM_SPLITS_INDEX64")
+    (index64, launches64), (index32, launches32) = runs["1"], runs["0"]
+    assert_bitwise_equal(index32, index64)
+    # the split sums in 32 bits by default (every case fits), in 64 when forced
+    assert any(n32 for n32, _ in launches32) and not any(n64 for _, n64 in launches32), launches32
+    assert any(n64 for _, n64 in launches64) and not any(n32 for n32, _ in launches64), launches64

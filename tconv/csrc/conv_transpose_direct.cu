@@ -441,11 +441,11 @@ tconv_grad_bias_channels_inner_kernel(const scalar_t* __restrict__ dy, const Gra
 // (logical index over `sizes`, row-major) at its strided place in `out`. A block takes kThreads / lanes elements with
 // `lanes` threads each: lane l adds splits l, l + lanes, ... in order, then the lanes' sums are added in lane order;
 // the order depends only on `lanes`, which depends only on the sizes (sum_splits_lanes), never on the grid.
-// kRowMajor: `out` is laid out as `sizes` in row-major order, so element e is at offset e (the mixed-radix index's
-// strides are those products) and the five 64-bit divisions per element go. Why: DCGAN's grad_weight sum (2.1M
-// elements, one split: a copy of 8 MB) took 0.029 ms (run 353), about what those divisions cost, against ~5 us to
-// move its bytes. TCONV_SUM_SPLITS_ROW_MAJOR=1 (development) until measured.
-template <typename scalar_t, bool kRowMajor = false>
+// index_t: the type the index decoding runs in, uint32_t where every logical index and offset fits it
+// (sum_splits_index32). Why: DCGAN's grad_weight sum (2.1M elements, one split, its folded view not row-major: a copy
+// of 8 MB) took 0.029 ms (runs 353-354), about what five 64-bit divisions per element cost, against ~5 us to move its
+// bytes; 32-bit divisions are a few instructions inline.
+template <typename scalar_t, typename index_t>
 __global__ void __launch_bounds__(kThreads)
 tconv_sum_splits_kernel(const typename AccType<scalar_t>::type* __restrict__ partial, int64_t splits,
                         int64_t numel, int lanes, scalar_t* __restrict__ out,
@@ -467,16 +467,15 @@ tconv_sum_splits_kernel(const typename AccType<scalar_t>::type* __restrict__ par
       if (split_lane == 0)
         for (int l = 1; l < lanes; ++l) sum += lane_sums[l * columns + column];
     }
-    if (kRowMajor && split_lane == 0 && e < numel) {
-      out[e] = from_acc<scalar_t>(sum);
-    } else if (split_lane == 0 && e < numel) {
-      int64_t rem = e;
-      const int64_t i4 = rem % s4; rem /= s4;
-      const int64_t i3 = rem % s3; rem /= s3;
-      const int64_t i2 = rem % s2; rem /= s2;
-      const int64_t i1 = rem % s1;
-      const int64_t i0 = rem / s1;
-      out[i0 * st0 + i1 * st1 + i2 * st2 + i3 * st3 + i4 * st4] = from_acc<scalar_t>(sum);
+    if (split_lane == 0 && e < numel) {
+      index_t rem = index_t(e);
+      const index_t i4 = rem % index_t(s4); rem /= index_t(s4);
+      const index_t i3 = rem % index_t(s3); rem /= index_t(s3);
+      const index_t i2 = rem % index_t(s2); rem /= index_t(s2);
+      const index_t i1 = rem % index_t(s1);
+      const index_t i0 = rem / index_t(s1);
+      out[i0 * index_t(st0) + i1 * index_t(st1) + i2 * index_t(st2) + i3 * index_t(st3) + i4 * index_t(st4)] =
+          from_acc<scalar_t>(sum);
     }
     if (lanes > 1) __syncthreads();  // lane_sums is rewritten by the next iteration
   }
@@ -508,18 +507,22 @@ bool needs_int64(const ConvTransposeParams& p) {
          max_offset(out_sizes, p.output_strides, 5) >= kLimit || max_offset(w_sizes, p.weight_strides, 5) >= kLimit;
 }
 
-bool sum_splits_row_major_enabled() {
-  static const bool enabled = development_switch("TCONV_SUM_SPLITS_ROW_MAJOR", 0) != 0;
-  return enabled;
+// TCONV_SUM_SPLITS_INDEX64=1 (development, read once per process): the 64-bit decoding everywhere (the bitwise test
+// of the 32-bit one; calls past 32 bits take it anyway).
+bool sum_splits_index64_forced() {
+  static const bool forced = development_switch("TCONV_SUM_SPLITS_INDEX64", 0) != 0;
+  return forced;
 }
-// Whether strides lay `sizes` out row-major (a dimension of size 1 may have any stride).
-bool row_major_strides(const int64_t sizes[5], const int64_t strides[5]) {
-  int64_t expected = 1;
-  for (int i = 4; i >= 0; --i) {
-    if (sizes[i] != 1 && strides[i] != expected) return false;
-    expected *= sizes[i];
+// Whether the element count and every offset into `out` (non-negative strides) fit 32 bits.
+bool sum_splits_index32(const int64_t sizes[5], const int64_t strides[5]) {
+  constexpr int64_t kLimit = int64_t(1) << 31;
+  int64_t numel = 1, last_offset = 0;
+  for (int i = 0; i < 5; ++i) {
+    if (strides[i] < 0) return false;
+    numel *= sizes[i];
+    last_offset += (sizes[i] - 1) * strides[i];
   }
-  return true;
+  return numel < kLimit && last_offset < kLimit && !sum_splits_index64_forced();
 }
 
 template <typename scalar_t>
@@ -529,8 +532,8 @@ cudaError_t launch_sum_splits(const void* workspace, int64_t splits, const int64
   const int lanes = sum_splits_lanes(splits, numel);
   const unsigned int grid = static_cast<unsigned int>(
       std::max<int64_t>(1, std::min<int64_t>(ceil_div<int64_t>(numel, kThreads / lanes), 65535)));
-  const bool row_major = row_major_strides(sizes, strides) && sum_splits_row_major_enabled();
-  const auto kernel = row_major ? tconv_sum_splits_kernel<scalar_t, true> : tconv_sum_splits_kernel<scalar_t, false>;
+  const auto kernel = sum_splits_index32(sizes, strides) ? tconv_sum_splits_kernel<scalar_t, uint32_t>
+                                                         : tconv_sum_splits_kernel<scalar_t, int64_t>;
   kernel<<<grid, kThreads, 0, stream>>>(
       static_cast<const typename AccType<scalar_t>::type*>(workspace), splits, numel, lanes,
       static_cast<scalar_t*>(out), sizes[1], sizes[2], sizes[3], sizes[4], strides[0], strides[1],

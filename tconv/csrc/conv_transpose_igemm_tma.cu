@@ -60,16 +60,14 @@ constexpr int kDirectWSlack = 4;
 // line the box reads zeros). Tiles of one line segment take the same row. 8: the 16-byte start needs 3, and a channel
 // pitch of 136 floats (8 modulo 32) keeps the fragment loads free of bank conflicts.
 constexpr int kDirectFlatSlack = 8;
-// The channel pitch of a one-row box (flat, or one line segment): every such box is a tile of 128 positions plus the
-// slack. The kernel built for it reads its fragments at compile-time offsets from two per-thread addresses a stage;
-// at a run-time pitch each load adds its own address arithmetic (run 351's direct kernel: issue-bound, 6.2 cycles per
-// issued instruction). Under TCONV_TMA_DIRECT_FIXED_PITCH=1 only (development) until measured.
-constexpr int kDirectRowPitch = 128 + kDirectFlatSlack;
-// The direct form on 256 columns (TCONV_TMA_DIRECT_WIDE=1, development, until measured): each thread's A fragments
-// then feed twice the MACs (run 351: the 128-column kernel is issue-bound, its per-stage fragment work the difference
-// from the copy form, whose GEMM runs DCGAN on 256 columns in 0.218 ms against the direct form's 0.306). 128
-// accumulators and two fragment sets pass the 168 registers a thread of a 384-thread block starts with, so the
-// producer warpgroup gives registers to the MMA warpgroups (setmaxnreg, as WgmmaWiderSpecializedGatherTile).
+// The direct form on 256 columns where a call has them: each thread's A fragments then feed twice the MACs (run 351:
+// the 128-column kernel is issue-bound, its per-stage fragment work the difference from the copy form, whose GEMM
+// runs DCGAN on 256 columns in 0.218 ms against the direct form's 0.306). 128 accumulators and two fragment sets pass
+// the 168 registers a thread of a 384-thread block starts with, so the producer warpgroup gives registers to the MMA
+// warpgroups (setmaxnreg, as WgmmaWiderSpecializedGatherTile). Measured (run 354, H200, DCGAN TF32, two rounds):
+// forward 0.320 -> 0.232-0.234 ms, fwd+bwd 1.253 -> 1.171-1.173; the kernel 0.304 -> 0.214 (ncu: tensor pipe 72.7 %,
+// 168 registers). Reading the fragments at compile-time offsets (a kernel built for one-row boxes' 136-float pitch)
+// measured level in the same run (128 columns 0.321 ms, 256 columns 0.235), so the pitch stays a run-time value.
 constexpr int kDirectWideProducerRegisters = 40, kDirectWideMmaRegisters = 232;
 static_assert(kDirectWideProducerRegisters * 128 + kDirectWideMmaRegisters * 256 <= 65536, "one block per SM");
 
@@ -85,9 +83,8 @@ __device__ __forceinline__ void mma_warpgroups_sync() { asm volatile("bar.sync 1
 // Blocks: column tiles fastest, then phases, then M tiles, so the column tiles of one A box run together (the box is
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.
-// kDirect: the direct form below (boxes of the source itself, A by register fragments); kPitch: its channel pitch in
-// floats where fixed at compile time (kDirectRowPitch), 0 where read from the arguments.
-template <class T, bool kDirect, int kPitch = 0>
+// kDirect: the direct form below (boxes of the source itself, A by register fragments).
+template <class T, bool kDirect>
 __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kStages = T::kStages, kLdC = T::kLdC;
   const GatherArgs& a = t.g;
@@ -201,7 +198,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
     // producer refills it through the async proxy.
     // This thread's fragment rows (wg_row + gid, + 8) as box offsets; a stage's tap adds its W offset in the box.
     const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
-    const int channel_pitch = kPitch > 0 ? kPitch : t.a_box_floats / kGatherBlockK;
+    const int channel_pitch = t.a_box_floats / kGatherBlockK;
     const bool flat = t.flat_w > 0;
     int row_at[2], row_w[2];
 #pragma unroll
@@ -222,37 +219,14 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       // flat: positions whose W left the line read as zeros (unsigned: below 0 too); otherwise every row is valid
       const bool valid0 = !flat || unsigned(row_w[0] + info.z) < unsigned(t.flat_w);
       const bool valid1 = !flat || unsigned(row_w[1] + info.z) < unsigned(t.flat_w);
-      if constexpr (kPitch > 0) {
-        // Every load unconditional at a constant offset from one of two addresses (a one-row box holds the tile's
-        // 128 positions from the tap's offset, at most 3, inside its 136), the zeros selected after.
-        const float* row0 = As + row_at[0];
-        const float* row1 = As + row_at[1];
-        float v[BK / 8][4];
 #pragma unroll
-        for (int k8 = 0; k8 < BK / 8; ++k8) {
-          v[k8][0] = row0[k8 * 8 * kPitch];
-          v[k8][1] = row1[k8 * 8 * kPitch];
-          v[k8][2] = row0[(k8 * 8 + 4) * kPitch];
-          v[k8][3] = row1[(k8 * 8 + 4) * kPitch];
-        }
-#pragma unroll
-        for (int k8 = 0; k8 < BK / 8; ++k8) {
-          uint32_t unused;
-          split_tf32<false, false>(valid0 ? v[k8][0] : 0.f, a_frag[k8][0], unused);
-          split_tf32<false, false>(valid1 ? v[k8][1] : 0.f, a_frag[k8][1], unused);
-          split_tf32<false, false>(valid0 ? v[k8][2] : 0.f, a_frag[k8][2], unused);
-          split_tf32<false, false>(valid1 ? v[k8][3] : 0.f, a_frag[k8][3], unused);
-        }
-      } else {
-#pragma unroll
-        for (int k8 = 0; k8 < BK / 8; ++k8) {  // the m16n8k8 A fragment: rows gid, gid + 8 at k tig, then k tig + 4
-          const float* k_row = As + k8 * 8 * channel_pitch;
-          uint32_t unused;
-          split_tf32<false, false>(valid0 ? k_row[row_at[0]] : 0.f, a_frag[k8][0], unused);
-          split_tf32<false, false>(valid1 ? k_row[row_at[1]] : 0.f, a_frag[k8][1], unused);
-          split_tf32<false, false>(valid0 ? k_row[row_at[0] + 4 * channel_pitch] : 0.f, a_frag[k8][2], unused);
-          split_tf32<false, false>(valid1 ? k_row[row_at[1] + 4 * channel_pitch] : 0.f, a_frag[k8][3], unused);
-        }
+      for (int k8 = 0; k8 < BK / 8; ++k8) {  // the m16n8k8 A fragment: rows gid, gid + 8 at k tig, then k tig + 4
+        const float* k_row = As + k8 * 8 * channel_pitch;
+        uint32_t unused;
+        split_tf32<false, false>(valid0 ? k_row[row_at[0]] : 0.f, a_frag[k8][0], unused);
+        split_tf32<false, false>(valid1 ? k_row[row_at[1]] : 0.f, a_frag[k8][1], unused);
+        split_tf32<false, false>(valid0 ? k_row[row_at[0] + 4 * channel_pitch] : 0.f, a_frag[k8][2], unused);
+        split_tf32<false, false>(valid1 ? k_row[row_at[1] + 4 * channel_pitch] : 0.f, a_frag[k8][3], unused);
       }
       warpgroup_issue_mma<BN, BK, float>(acc, a_frag, smem + stage * stage_floats + a_floats);
       wgmma_wait<1>();
@@ -330,13 +304,14 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 // everywhere (kDirectWSlack); one row per channel (kDirectFlatSlack) runs DCGAN's forward in 0.324-0.326 ms against
 // 0.250 for the whole-batch copy the budget forbids (run 351; the kernel 0.306 ms against the copy form's GEMM at
 // 0.218). Run 350's ncu had the fragment loads as generic 64-bit loads (shared_aligned_1024 fixed that: 0.349 ->
-// 0.306 ms); what remains is issue-bound (6.2 cycles per issued instruction, tensor pipe 50 %, run 351): per k8 step
-// each MMA thread loads, selects and rounds 4 words, where the copy form's threads issue one wgmma.
-template <class T, int kPitch>
+// 0.306 ms); what remained was issue-bound (6.2 cycles per issued instruction, tensor pipe 50 %, run 351): per k8
+// step each MMA thread loads, selects and rounds 4 words, where the copy form's threads issue one wgmma. On 256
+// columns those words feed twice the MACs: 0.214 ms, forward 0.233 (run 354; kDirectWideMmaRegisters).
+template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  tma_gather_block<T, true, kPitch>(t);
+  tma_gather_block<T, true>(t);
 #endif
 }
 
@@ -854,16 +829,10 @@ bool tma_direct_auto_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_DIRECT_AUTO", 1) != 0;
   return enabled;
 }
-// TCONV_TMA_DIRECT_WIDE=1 (development only, read once per process): the direct form on 256 columns where the call has
-// them (kDirectWideMmaRegisters).
+// TCONV_TMA_DIRECT_WIDE=0 (development only, read once per process) keeps the direct form on 128 columns
+// (kDirectWideMmaRegisters: why 256).
 bool tma_direct_wide_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_DIRECT_WIDE", 0) != 0;
-  return enabled;
-}
-// TCONV_TMA_DIRECT_FIXED_PITCH=1 (development only, read once per process): one-row boxes run the direct kernel built
-// for kDirectRowPitch.
-bool tma_direct_fixed_pitch_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_DIRECT_FIXED_PITCH", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_DIRECT_WIDE", 1) != 0;
   return enabled;
 }
 TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
@@ -895,9 +864,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const bool automatic = options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow;
   bool direct = false, direct_fallback = false;
   int64_t m_tiles = 0;
-  // The column tile: 256 columns where wide enough, except for the direct form, whose MMA threads also hold two A
-  // fragment sets (it stays on 128 unless TCONV_TMA_DIRECT_WIDE=1: kDirectWideMmaRegisters); 64 for narrow forced
-  // calls.
+  // The column tile: 256 columns where wide enough (the direct form's MMA threads also hold two A fragment sets:
+  // kDirectWideMmaRegisters); 64 for narrow forced calls.
   const auto set_column_tiles = [&](bool direct_form) {
     plan.block_n = TmaGatherTile::kBlockN;
     if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() &&
@@ -1088,10 +1056,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   void (*kernel)(TmaGatherArgs);
   if constexpr (kDirect) {
     err = encode_direct_map(&t.src_map, plan, box_w, box_h, box_d);
-    const bool one_row = t.box_d == 1 && t.box_h == 1 && t.box_w == kDirectRowPitch &&
-                         t.a_box_floats == kGatherBlockK * kDirectRowPitch;
-    kernel = one_row && tma_direct_fixed_pitch_enabled() ? tconv_igemm_gather_tma_direct_kernel<T, kDirectRowPitch>
-                                                         : tconv_igemm_gather_tma_direct_kernel<T, 0>;
+    kernel = tconv_igemm_gather_tma_direct_kernel<T>;
   } else {
     err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d);
     kernel = tconv_igemm_gather_tma_kernel<T>;
