@@ -438,13 +438,15 @@ tconv_grad_bias_channels_inner_kernel(const scalar_t* __restrict__ dy, const Gra
 }
 
 // Sums `splits` partial buffers of `numel` logical elements in a fixed order and stores element e
-// (logical index over `sizes`, row-major) at its strided place in `out`. A block takes kThreads / lanes elements with
-// `lanes` threads each: lane l adds splits l, l + lanes, ... in order, then the lanes' sums are added in lane order;
-// the order depends only on `lanes`, which depends only on the sizes (sum_splits_lanes), never on the grid.
-// index_t: the type the index decoding runs in, uint32_t where every logical index and offset fits it
-// (sum_splits_index32). Why: DCGAN's grad_weight sum (2.1M elements, one split, its folded view not row-major: a copy
-// of 8 MB) took 0.029 ms (runs 353-354), about what five 64-bit divisions per element cost, against ~5 us to move its
-// bytes; 32-bit divisions are a few instructions inline.
+// (logical index over `sizes`, row-major) at its strided place in `out`. A block takes kThreads / lanes columns of
+// kSumElems consecutive elements with `lanes` threads each: lane l adds splits l, l + lanes, ... in order, then the
+// lanes' sums are added in lane order; the order depends only on `lanes`, which depends only on the sizes
+// (sum_splits_lanes), never on the grid or kSumElems.
+// A column decodes its first element's index once (in index_t: uint32_t where every logical index and offset fits,
+// sum_splits_index32) and steps the others by carries. Why: DCGAN's grad_weight sum (2.1M elements, one split, its
+// folded view not row-major: a copy of 8 MB, ~5 us of DRAM traffic) took 24 us with 32-bit decoding (run 355), 29
+// with 64-bit (runs 353-355), one element per thread: a decode per element, one load in flight per thread.
+constexpr int kSumElems = 4;
 template <typename scalar_t, typename index_t>
 __global__ void __launch_bounds__(kThreads)
 tconv_sum_splits_kernel(const typename AccType<scalar_t>::type* __restrict__ partial, int64_t splits,
@@ -452,30 +454,57 @@ tconv_sum_splits_kernel(const typename AccType<scalar_t>::type* __restrict__ par
                         int64_t s1, int64_t s2, int64_t s3, int64_t s4, int64_t st0, int64_t st1,
                         int64_t st2, int64_t st3, int64_t st4) {
   using acc_t = typename AccType<scalar_t>::type;
-  __shared__ acc_t lane_sums[kThreads];
+  __shared__ acc_t lane_sums[kThreads * kSumElems];
   const int columns = kThreads / lanes;
   const int column = threadIdx.x % columns, split_lane = threadIdx.x / columns;
+  const int64_t step = int64_t(columns) * kSumElems;
   // The block's element loop is uniform (every thread runs every iteration: the barriers below).
-  for (int64_t first = int64_t(blockIdx.x) * columns; first < numel; first += int64_t(gridDim.x) * columns) {
-    const int64_t e = first + column;
-    acc_t sum = acc_t(0);
-    if (e < numel)
-      for (int64_t s = split_lane; s < splits; s += lanes) sum += partial[s * numel + e];
+  for (int64_t first = int64_t(blockIdx.x) * step; first < numel; first += int64_t(gridDim.x) * step) {
+    const int64_t e0 = first + int64_t(column) * kSumElems;
+    acc_t sum[kSumElems];
+#pragma unroll
+    for (int j = 0; j < kSumElems; ++j) sum[j] = acc_t(0);
+    for (int64_t s = split_lane; s < splits; s += lanes) {
+      const acc_t* split = partial + s * numel + e0;
+#pragma unroll
+      for (int j = 0; j < kSumElems; ++j)
+        if (e0 + j < numel) sum[j] += split[j];
+    }
     if (lanes > 1) {
-      lane_sums[threadIdx.x] = sum;
+#pragma unroll
+      for (int j = 0; j < kSumElems; ++j) lane_sums[threadIdx.x * kSumElems + j] = sum[j];
       __syncthreads();
       if (split_lane == 0)
-        for (int l = 1; l < lanes; ++l) sum += lane_sums[l * columns + column];
+        for (int l = 1; l < lanes; ++l)
+#pragma unroll
+          for (int j = 0; j < kSumElems; ++j) sum[j] += lane_sums[(l * columns + column) * kSumElems + j];
     }
-    if (split_lane == 0 && e < numel) {
-      index_t rem = index_t(e);
-      const index_t i4 = rem % index_t(s4); rem /= index_t(s4);
-      const index_t i3 = rem % index_t(s3); rem /= index_t(s3);
-      const index_t i2 = rem % index_t(s2); rem /= index_t(s2);
-      const index_t i1 = rem % index_t(s1);
-      const index_t i0 = rem / index_t(s1);
-      out[i0 * index_t(st0) + i1 * index_t(st1) + i2 * index_t(st2) + i3 * index_t(st3) + i4 * index_t(st4)] =
-          from_acc<scalar_t>(sum);
+    if (split_lane == 0 && e0 < numel) {
+      index_t rem = index_t(e0);
+      index_t i4 = rem % index_t(s4); rem /= index_t(s4);
+      index_t i3 = rem % index_t(s3); rem /= index_t(s3);
+      index_t i2 = rem % index_t(s2); rem /= index_t(s2);
+      index_t i1 = rem % index_t(s1);
+      index_t i0 = rem / index_t(s1);
+#pragma unroll
+      for (int j = 0; j < kSumElems; ++j) {
+        if (e0 + j < numel)
+          out[i0 * index_t(st0) + i1 * index_t(st1) + i2 * index_t(st2) + i3 * index_t(st3) + i4 * index_t(st4)] =
+              from_acc<scalar_t>(sum[j]);
+        if (++i4 == index_t(s4)) {
+          i4 = 0;
+          if (++i3 == index_t(s3)) {
+            i3 = 0;
+            if (++i2 == index_t(s2)) {
+              i2 = 0;
+              if (++i1 == index_t(s1)) {
+                i1 = 0;
+                ++i0;
+              }
+            }
+          }
+        }
+      }
     }
     if (lanes > 1) __syncthreads();  // lane_sums is rewritten by the next iteration
   }
@@ -530,8 +559,8 @@ cudaError_t launch_sum_splits(const void* workspace, int64_t splits, const int64
                               const int64_t strides[5], void* out, cudaStream_t stream) {
   const int64_t numel = sizes[0] * sizes[1] * sizes[2] * sizes[3] * sizes[4];
   const int lanes = sum_splits_lanes(splits, numel);
-  const unsigned int grid = static_cast<unsigned int>(
-      std::max<int64_t>(1, std::min<int64_t>(ceil_div<int64_t>(numel, kThreads / lanes), 65535)));
+  const unsigned int grid = static_cast<unsigned int>(std::max<int64_t>(
+      1, std::min<int64_t>(ceil_div<int64_t>(numel, int64_t(kThreads / lanes) * kSumElems), 65535)));
   const auto kernel = sum_splits_index32(sizes, strides) ? tconv_sum_splits_kernel<scalar_t, uint32_t>
                                                          : tconv_sum_splits_kernel<scalar_t, int64_t>;
   kernel<<<grid, kThreads, 0, stream>>>(

@@ -2985,8 +2985,8 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
 
 // The staged pack (fp32 weights whose kernel taps are contiguous, no W fold): the same packed layout, but read in the
 // weight's own order. Why: the per-element kernel above reads 4 bytes per 32-byte sector (its threads walk the
-// fragment order, so neighbours are channels apart), and DCGAN's 2.1M-float weight took 2 x 0.032 ms to pack per
-// fwd+bwd (runs 349-353, 5 % of it); at whole sectors that is ~8 MB each way, a few microseconds. A block takes one
+// fragment order, so neighbours are channels apart), and DCGAN's 2.1M-float weight took 2 x 16 us to pack per
+// fwd+bwd (runs 349-355); at whole sectors that is ~8 MB each way, a few microseconds. A block takes one
 // (k8 step, 32 columns) piece of a column block for up to kPackTapGroup taps: it reads the piece's channels with their
 // taps contiguous (one run of taps x 32 or x 8 floats per channel), stages them, then writes each tap's 256 floats,
 // which are contiguous in the packed order. TCONV_PACK_STAGED=0 (development, read once per process) keeps the
@@ -3017,46 +3017,36 @@ tconv_igemm_pack_weight_staged_kernel(const scalar_t* __restrict__ w, int64_t ws
     const int g = int(rest / tap_groups);
     const int tap0 = tap_group * kPackTapGroup, group_taps = min(kPackTapGroup, taps - tap0);
     const int k_first = chunk * BK + k8 * 8, n_first = column_block * block_cols + piece * 32;
-    // All of a thread's loads are issued before its first shared store (run 354: a loop of load, then store, one
-    // element at a time, packed DCGAN's weights in 0.034 ms against 0.032 for the per-element kernel: a chain of
-    // kPackTapGroup memory latencies per thread).
+    // Thread = one (k, n) of the piece, reading that channel pair's taps (contiguous) in one unrolled run, so no
+    // index is divided per element and all the loads are in flight together. Run 355: a thread per packed element
+    // (e / group_taps, e % group_taps per element) packed DCGAN's weights in 2 x 14 us against ~2 x 4 us of DRAM
+    // traffic (8 MB each way).
     // forward: K = input channel (ws0) outer, N = output channel inner; grad_input: the other way round; taps last
-    const int elements = kPackThreads * group_taps;
+    const int k = forward ? threadIdx.x / 32 : threadIdx.x % 8, n = forward ? threadIdx.x % 32 : threadIdx.x / 8;
+    const int kc = k_first + k, nc = n_first + n;
+    const bool inside = kc < k_channels && nc < n_channels;
+    const scalar_t* taps_of_pair =
+        w + (int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc)) * ws0 +
+        int64_t(forward ? nc : kc) * ws1 + tap0;
     float v[kPackTapGroup];
 #pragma unroll
-    for (int i = 0; i < kPackTapGroup; ++i) {
-      const int e = threadIdx.x + i * kPackThreads;
-      const int t = e % group_taps, pair = e / group_taps;
-      const int k = forward ? pair / 32 : pair % 8, n = forward ? pair % 32 : pair / 8;
-      const int kc = k_first + k, nc = n_first + n;
-      v[i] = 0.f;
-      if (e < elements && kc < k_channels && nc < n_channels) {
-        const int64_t ci = int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc);
-        const int64_t co = forward ? nc : kc;
-        v[i] = w[ci * ws0 + co * ws1 + tap0 + t];
-      }
-    }
+    for (int t = 0; t < kPackTapGroup; ++t) v[t] = inside && t < group_taps ? taps_of_pair[t] : 0.f;
     __syncthreads();  // the previous unit's writes have read `staged`
 #pragma unroll
-    for (int i = 0; i < kPackTapGroup; ++i) {
-      const int e = threadIdx.x + i * kPackThreads;
-      const int t = e % group_taps, pair = e / group_taps;
-      const int k = forward ? pair / 32 : pair % 8, n = forward ? pair % 32 : pair / 8;
-      if (e < elements)
-        staged[k * kPackKPitch + n * kPackChannelPitch + t] = round_tf32 ? __uint_as_float(to_tf32(v[i])) : v[i];
-    }
+    for (int t = 0; t < kPackTapGroup; ++t)
+      if (t < group_taps)
+        staged[k * kPackKPitch + n * kPackChannelPitch + t] = round_tf32 ? __uint_as_float(to_tf32(v[t])) : v[t];
     __syncthreads();
     const int64_t first_step =
         (((int64_t(g) * taps + tap0) * chunks + chunk) * column_blocks + column_block) * k8_steps + k8;
     const int64_t tap_step = int64_t(chunks) * column_blocks * k8_steps;  // steps between consecutive taps
+    const int o = threadIdx.x;  // one packed element of each of the unit's taps
+    const BFragmentCoord at = wgmma_order ? wgmma_b_coord(o) : b_fragment_coord(o);
 #pragma unroll
-    for (int i = 0; i < kPackTapGroup; ++i) {
-      const int t = i, o = threadIdx.x;  // one element of each of the unit's taps
-      const BFragmentCoord at = wgmma_order ? wgmma_b_coord(o) : b_fragment_coord(o);
+    for (int t = 0; t < kPackTapGroup; ++t)
       if (t < group_taps)
         packed[(first_step + t * tap_step) * (8 * block_cols) + piece * 256 + o] =
             staged[at.k * kPackKPitch + at.n * kPackChannelPitch + t];
-    }
   }
 }
 // ---- grad_input over grad_output strips (StripGradInputTile, igemm_config.h; sm_90a, TF32 mode) ----
