@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Prepared in session 56 for the next session's first GPU call (rename to sessionNN-runMMM.sh when it runs).
+# DCGAN's grad_input (0.482 ms of its 1.136 ms fwd+bwd, run 356) runs the plain 128-column wgmma gather tile
+# because its GEMM rows are "spread" (W stride 2; choose_wider_gather). That rule was measured on HiFi-GAN (stride
+# 8), never on DCGAN. This call times TCONV_GATHER_SPECIALIZED=0 / 1 / 2 (plain, 128 or 256 producers) against the
+# default, two rounds, with the kernel breakdown of each. It also times the same switches on HiFi-GAN and U-Net,
+# so a narrower rule (e.g. by stride) can be checked against the shapes that set the current one.
+# Pass TCONV_COMMIT=<sha from the development machine>.
+set -uo pipefail
+OUT="${OUT:-/tmp/tconv_out}"
+LOG="$OUT/logs"; mkdir -p "$LOG"
+export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST=9.0 TCONV_BUILD_DIR=/tmp/tconv_build
+start=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
+python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/build.log"; exit 1; }
+echo "built after $(( $(date +%s) - start )) s"
+(cd scripts
+ for round in 1 2; do
+   for mode in default 0 1 2; do
+     switches=""; [ "$mode" != default ] && switches="TCONV_GATHER_SPECIALIZED=$mode"
+     env $switches timeout 60 python3 quick_timing.py real_dcgan_up real_hifigan_up real_unet3d_up --precision tf32 \
+       --algorithm auto --runs 10 --json "$LOG/auto_spec_${mode}_r$round.json" 2>&1 \
+       | sed "s/^/r$round spec=$mode /" | tee -a "$LOG/timing.log"
+   done
+ done
+ for mode in default 1 2; do
+   switches=""; [ "$mode" != default ] && switches="TCONV_GATHER_SPECIALIZED=$mode"
+   env $switches timeout 40 python3 kernel_breakdown.py real_dcgan_up --precision tf32 --iters 1 \
+     --json "$LOG/kernels_dcgan_spec_$mode.json" > "$LOG/kernels_dcgan_spec_$mode.log" 2>&1
+   echo "spec=$mode"; grep -A4 "^== " "$LOG/kernels_dcgan_spec_$mode.log" | cut -c1-150
+ done)
+rm -f "$LOG/build.log"
+tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
+echo "total $(( $(date +%s) - start )) s"
