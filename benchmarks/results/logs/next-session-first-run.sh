@@ -4,7 +4,8 @@
 # because its GEMM rows are "spread" (W stride 2; choose_wider_gather). That rule was measured on HiFi-GAN (stride
 # 8), never on DCGAN. This call times TCONV_GATHER_SPECIALIZED=0 / 1 / 2 (plain, 128 or 256 producers) against the
 # default, two rounds, with the kernel breakdown of each. It also times the same switches on HiFi-GAN and U-Net,
-# so a narrower rule (e.g. by stride) can be checked against the shapes that set the current one.
+# so a narrower rule (e.g. by stride) can be checked against the shapes that set the current one. Last, racecheck of
+# the split sum (session 56 gave it 4 elements per thread; run 356 ran memcheck only).
 # Pass TCONV_COMMIT=<sha from the development machine>.
 set -uo pipefail
 OUT="${OUT:-/tmp/tconv_out}"
@@ -30,6 +31,9 @@ echo "built after $(( $(date +%s) - start )) s"
      --json "$LOG/kernels_dcgan_spec_$mode.json" > "$LOG/kernels_dcgan_spec_$mode.log" 2>&1
    echo "spec=$mode"; grep -A4 "^== " "$LOG/kernels_dcgan_spec_$mode.log" | cut -c1-150
  done)
+timeout 100 compute-sanitizer --tool racecheck --kernel-name kns=sum_splits python3 tests/sanitize_small.py \
+  > "$LOG/racecheck_sum_splits.log" 2>&1
+echo "racecheck sum_splits rc $?: $(tail -1 "$LOG/racecheck_sum_splits.log")"
 rm -f "$LOG/build.log"
 tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
 echo "total $(( $(date +%s) - start )) s"
