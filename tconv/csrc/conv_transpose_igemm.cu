@@ -4493,7 +4493,8 @@ cudaError_t pack_gather_weight(const scalar_t* weight, const int64_t (&ws)[5], c
       (kw == 1 || ws[4] == 1) && (kh == 1 || ws[3] == kw) && (kd == 1 || ws[2] == int64_t(kh) * kw);
   if constexpr (std::is_same<scalar_t, float>::value) {
     if (a.fold == 1 && taps_contiguous && block_cols % 32 == 0 && pack_staged_enabled()) {
-      const unsigned int grid = unsigned(std::min<int64_t>(elems / kPackThreads / std::min(a.taps_total, kPackTapGroup), 8192));
+      const int64_t blocks = elems / kPackThreads / std::min(a.taps_total, kPackTapGroup);  // ~ one unit each
+      const unsigned int grid = unsigned(std::min<int64_t>(blocks, 8192));
       tconv_igemm_pack_weight_staged_kernel<float><<<std::max(grid, 1u), kPackThreads, 0, stream>>>(
           weight, ws[0], ws[1], a.groups, a.taps_total, a.k_channels, a.block_k, a.k_pad, a.n_channels, a.ldw,
           block_cols, wgmma_order, a.forward, round_tf32, packed);
