@@ -4636,18 +4636,26 @@ bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype 
 
 // The gather kernel for a call: wgmma on Hopper for TF32-mode work with more than 32 channels (its
 // tile width by the channel count), else mma.sync (3xTF32 included).
-enum class GatherKernel { kMmaNarrow, kMmaWide, kWgmmaWide, kWgmmaWider };
+// kWgmmaWidest: fp32 data only (plan_gather; igemm_config.h, WgmmaWidestGatherTile).
+enum class GatherKernel { kMmaNarrow, kMmaWide, kWgmmaWide, kWgmmaWider, kWgmmaWidest };
 GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   const bool narrow = n_channels <= NarrowGatherTile::kBlockN;
   if (!wgmma) return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kMmaWide;
   if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
   return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kWgmmaWide;
 }
+// TCONV_GATHER_WIDEST=1 (development only, read once per process): the 256-column plain wgmma tile for fp32 calls
+// with that many columns (WgmmaWidestGatherTile).
+bool gather_widest_enabled() {
+  static const bool enabled = development_switch("TCONV_GATHER_WIDEST", 0) != 0;
+  return enabled;
+}
 int packed_block_n(GatherKernel kernel) {
   switch (kernel) {
     case GatherKernel::kMmaNarrow: return NarrowGatherTile::kPackedBlockN;
     case GatherKernel::kMmaWide: return WideGatherTile::kPackedBlockN;
     case GatherKernel::kWgmmaWide: return WgmmaWideGatherTile::kPackedBlockN;
+    case GatherKernel::kWgmmaWidest: return WgmmaWidestGatherTile::kPackedBlockN;
     default: return WgmmaWiderGatherTile::kPackedBlockN;
   }
 }
@@ -4665,6 +4673,7 @@ int tile_block_n(GatherKernel kernel) {
     case GatherKernel::kMmaNarrow: return NarrowGatherTile::kBlockN;
     case GatherKernel::kMmaWide: return WideGatherTile::kBlockN;
     case GatherKernel::kWgmmaWide: return WgmmaWideGatherTile::kBlockN;
+    case GatherKernel::kWgmmaWidest: return WgmmaWidestGatherTile::kBlockN;
     default: return WgmmaWiderGatherTile::kBlockN;
   }
 }
@@ -4748,6 +4757,11 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
   if (use_fold(plan.args, options.fold, dtype, split_tf32, wgmma)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
+  // (not where a specialized tile is forced: TCONV_GATHER_SPECIALIZED picks among the 128-column tiles)
+  if (dtype == DType::kFloat32 && plan.kernel == GatherKernel::kWgmmaWider &&
+      plan.args.n_channels >= WgmmaWidestGatherTile::kBlockN && gather_widest_enabled() &&
+      gather_specialized_override() < 0)
+    plan.kernel = GatherKernel::kWgmmaWidest;
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
     const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider;
     if (has_shallow_tile && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);
@@ -4782,6 +4796,8 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
                                                                                  window, m_tiles, taps, device, stream)
                        : run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window,
                                                                         m_tiles, taps, device, stream);
+      case GatherKernel::kWgmmaWidest:
+        return cudaErrorInvalidValue;  // fp32 only (plan_gather)
       default:
         return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
                                                                device, stream);
@@ -4797,6 +4813,9 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
       case GatherKernel::kWgmmaWide:
         return run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
                                                               taps, device, stream);
+      case GatherKernel::kWgmmaWidest:
+        return run_gather_tile<WgmmaWidestGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
+                                                                taps, device, stream);
       default:
         static_assert(WgmmaWiderSpecializedGatherTile::kPackedBlockN == WgmmaWiderGatherTile::kPackedBlockN,
                       "one packing per kernel choice");
