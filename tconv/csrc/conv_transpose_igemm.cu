@@ -4644,10 +4644,10 @@ GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
   return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kWgmmaWide;
 }
-// TCONV_GATHER_WIDEST=1 (development only, read once per process): the 256-column plain wgmma tile for fp32 calls
-// with that many columns (WgmmaWidestGatherTile).
+// The 256-column plain wgmma tile for fp32 calls with that many columns (WgmmaWidestGatherTile: the measurements).
+// TCONV_GATHER_WIDEST=0 (development only, read once per process) keeps them on the 128-column tiles.
 bool gather_widest_enabled() {
-  static const bool enabled = development_switch("TCONV_GATHER_WIDEST", 0) != 0;
+  static const bool enabled = development_switch("TCONV_GATHER_WIDEST", 1) != 0;
   return enabled;
 }
 int packed_block_n(GatherKernel kernel) {

@@ -153,12 +153,17 @@ using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 //   HiFi-GAN (grad_input spread)  3.768 / 19.21, 3.690 / 20.13, 3.688 / 20.25 (forward specialized either way)
 using WgmmaWiderSpecializedGatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 128>;
 using WgmmaWiderSpecialized2GatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 256>;
-// 256 columns on the plain wgmma tile (fp32 data, TF32; >= 256 channels per group), under TCONV_GATHER_WIDEST=1
-// (development) until measured. Why: DCGAN's grad_input (N = 512 input channels, the plain 128-column tile because
+// 256 columns on the plain wgmma tile (fp32 data, TF32; >= 256 channels per group; TCONV_GATHER_WIDEST=0 keeps the
+// 128-column tiles, development only). Why: DCGAN's grad_input (N = 512 input channels, the plain 128-column tile because
 // its rows are spread: W stride 2) runs 143 TFLOP/s; run 350's ncu had it at L2 70 % and the tensor pipe at 33 %.
 // With 256 columns each gathered A element feeds twice the MMAs and the A traffic through L2 halves (2 column tiles
 // of the 512 channels instead of 4), as the 256-column TMA tiles did for the forward (the direct form's kernel 0.304
 // -> 0.214 ms, run 354). 128 accumulators a thread (157 registers at 128 columns); 4 stages of 49 KB.
+// Measured (run 357, H200, TF32 `auto`, tconv only, two rounds, against the default then and the specialized tiles):
+//   DCGAN fwd+bwd 1.150-1.154 -> 1.080-1.081 ms (grad_input's kernel 0.477 -> 0.410 ms; the 128- and 256-producer
+//     specialized tiles 0.468 and 0.460); U-Net 3D (forward W-folded to 256 columns, grad_input 256) fwd
+//     0.359-0.360 -> 0.255-0.256 ms, fwd+bwd 1.238-1.240 -> 1.083-1.088; HiFi-GAN level (8.02-8.04 / 8.01-8.05),
+//     its grad_input's specialized tile replaced. Bits equal to the 128-column tile's (test_gather_widest_gpu.py).
 using WgmmaWidestGatherTile = GatherGemmTile<256, 1, true>;
 constexpr int kSpecializedMinStages = 12;
 // fp16/bf16 data (native k16 MMAs on channel pairs): each thread holds its stage's A channel pairs in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 56 for the next session's first GPU call (rename to sessionNN-runMMM.sh when it runs).
+# Prepared in session 56; run as session 57 run 357.
 # DCGAN's grad_input (0.482 ms of its 1.136 ms fwd+bwd, run 356) runs the plain 128-column wgmma gather tile
 # because its GEMM rows are "spread" (W stride 2; choose_wider_gather). That rule was measured on HiFi-GAN (stride
 # 8), never on DCGAN. This call times TCONV_GATHER_SPECIALIZED=0 / 1 / 2 (plain, 128 or 256 producers) against the
