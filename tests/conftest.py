@@ -16,16 +16,18 @@ def wgmma_kernels_run() -> bool:
     return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
 
 
-def run_under_switch(code: str, tmp_path, switch: str, values=("1", "0"), timeout: int = 900) -> dict:
-    """Runs `code` (which saves its results to sys.argv[1]) in a fresh process per value of the development switch
-    `switch` (tconv reads its switches once per process), from the tests folder; {value: what it saved}."""
+def run_under_switch(code: str, tmp_path, switch: str, values=("1", "0"), timeout: int = 900, args=()) -> dict:
+    """Runs `code` (which saves its results to sys.argv[1]; `args` follow it) in a fresh process per value of the
+    development switch `switch` (tconv reads its switches once per process), from the tests folder; {value: what it
+    saved}."""
     import os
     import subprocess
     import sys
     results = {}
     for value in values:
         path = tmp_path / f"{switch.lower()}_{value}.pt"
-        run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=timeout,
+        run = subprocess.run([sys.executable, "-c", code, str(path), *args], capture_output=True, text=True,
+                             timeout=timeout,
                              cwd=os.path.dirname(__file__), env=dict(os.environ, **{switch: value}))
         assert run.returncode == 0, run.stderr[-3000:]
         results[value] = torch.load(path)

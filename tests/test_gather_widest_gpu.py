@@ -37,17 +37,18 @@ import sys, torch, tconv
 from test_gather_widest_gpu import CASES
 from test_conv_transpose_gpu import TCONV_FN
 torch.backends.cudnn.allow_tf32 = True
+dtype = getattr(torch, sys.argv[2])
 outs, counts = [], []
 for name in sorted(CASES):
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = CASES[name]
     g = torch.Generator(device="cuda").manual_seed(29)
-    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g, requires_grad=True)
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g)
-    b = torch.randn(cout, device="cuda", generator=g) if bias else None
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
+    b = torch.randn(cout, device="cuda", generator=g).to(dtype) if bias else None
     with tconv._ops.use_algorithm("igemm"), \\
             torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
-        (gi,) = torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+        (gi,) = torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g).to(dtype))
         torch.cuda.synchronize()
     outs += [out.detach().cpu(), gi.cpu()]
     counts.append(sum("WIDEST" in e.name for e in prof.events()))
@@ -60,7 +61,11 @@ def test_widest_gather_agrees_bitwise(tmp_path, tma, monkeypatch):
     if not hopper_wgmma():
         pytest.skip("the wgmma tiles are built for sm_90a and run on compute capability 9.0")
     monkeypatch.setenv("TCONV_GATHER_TMA", tma)  # 0: the forwards too on the cp.async gather
-    runs = run_under_switch(CODE, tmp_path, "TCONV_GATHER_WIDEST")
+    runs = run_under_switch(CODE, tmp_path, "TCONV_GATHER_WIDEST", args=("float32",))
+    check_widest_runs(runs, tma)
+
+
+def check_widest_runs(runs, tma):
     (widest, widest_counts), (plain, plain_counts) = runs["1"], runs["0"]
     assert_bitwise_equal(widest, plain)
     assert not any(plain_counts), plain_counts
@@ -72,6 +77,17 @@ def test_widest_gather_agrees_bitwise(tmp_path, tma, monkeypatch):
         assert any(widest_counts), widest_counts
 
 
+# fp16/bf16 data: the same tile under TCONV_GATHER_WIDEST16=1 (off by default until measured); the 16-bit wgmmas
+# read A from shared memory, so the 128- and 256-column tiles issue the same k16 products per column in one order.
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("tma", ["0", "1"])
+def test_widest16_gather_agrees_bitwise(tmp_path, tma, dtype, monkeypatch):
+    if not hopper_wgmma():
+        pytest.skip("the wgmma tiles are built for sm_90a and run on compute capability 9.0")
+    monkeypatch.setenv("TCONV_GATHER_TMA", tma)
+    check_widest_runs(run_under_switch(CODE, tmp_path, "TCONV_GATHER_WIDEST16", args=(dtype,)), tma)
+
+
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_widest_gather_meets_the_contract(name, layout, poison_allocator):
@@ -79,3 +95,12 @@ def test_widest_gather_meets_the_contract(name, layout, poison_allocator):
         pytest.skip("the 256-column tile is off under TCONV_GATHER_WIDEST=0 (the 128-column tiles' contract is "
                     "tested elsewhere)")
     run_case(*CASES[name], mode="tf32", layout=layout, seed=31, poison=poison_allocator, algorithm="igemm")
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_widest16_gather_meets_the_contract(name, layout, mode, poison_allocator):
+    if os.environ.get("TCONV_GATHER_WIDEST16") != "1":
+        pytest.skip("runs under TCONV_GATHER_WIDEST16=1 (the default 16-bit tiles' contract is tested elsewhere)")
+    run_case(*CASES[name], mode=mode, layout=layout, seed=37, poison=poison_allocator, algorithm="igemm")

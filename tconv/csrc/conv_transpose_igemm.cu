@@ -4636,7 +4636,7 @@ bool uses_split_tf32(DType dtype, bool split_tf32) { return split_tf32 && dtype 
 
 // The gather kernel for a call: wgmma on Hopper for TF32-mode work with more than 32 channels (its
 // tile width by the channel count), else mma.sync (3xTF32 included).
-// kWgmmaWidest: fp32 data only (plan_gather; igemm_config.h, WgmmaWidestGatherTile).
+// kWgmmaWidest: the 256-column plain tile (plan_gather; igemm_config.h, WgmmaWidestGatherTile).
 enum class GatherKernel { kMmaNarrow, kMmaWide, kWgmmaWide, kWgmmaWider, kWgmmaWidest };
 GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   const bool narrow = n_channels <= NarrowGatherTile::kBlockN;
@@ -4648,6 +4648,12 @@ GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
 // TCONV_GATHER_WIDEST=0 (development only, read once per process) keeps them on the 128-column tiles.
 bool gather_widest_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_WIDEST", 1) != 0;
+  return enabled;
+}
+// TCONV_GATHER_WIDEST16=1 (development only, read once per process): the same tile for fp16/bf16 data, off until
+// measured (igemm_config.h, WgmmaWidestGatherTile).
+bool gather_widest16_enabled() {
+  static const bool enabled = development_switch("TCONV_GATHER_WIDEST16", 0) != 0;
   return enabled;
 }
 int packed_block_n(GatherKernel kernel) {
@@ -4758,12 +4764,12 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (use_fold(plan.args, options.fold, dtype, split_tf32, wgmma)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
   // (not where a specialized tile is forced: TCONV_GATHER_SPECIALIZED picks among the 128-column tiles)
-  if (dtype == DType::kFloat32 && plan.kernel == GatherKernel::kWgmmaWider &&
-      plan.args.n_channels >= WgmmaWidestGatherTile::kBlockN && gather_widest_enabled() &&
-      gather_specialized_override() < 0)
+  if (plan.kernel == GatherKernel::kWgmmaWider && plan.args.n_channels >= WgmmaWidestGatherTile::kBlockN &&
+      (dtype == DType::kFloat32 ? gather_widest_enabled() && gather_specialized_override() < 0
+                                : gather_widest16_enabled()))
     plan.kernel = GatherKernel::kWgmmaWidest;
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
-    const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider;
+    const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider && plan.kernel != GatherKernel::kWgmmaWidest;
     if (has_shallow_tile && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);
   }
   plan.args.ldw = packed_row_length(plan.args.n_channels, plan.kernel);
@@ -4797,7 +4803,8 @@ cudaError_t run_gather(GatherKernel kernel, const GatherArgs& a, const void* wei
                        : run_gather_tile<WgmmaWideGatherTile, scalar_t>(a, weight, weight_strides, false, window,
                                                                         m_tiles, taps, device, stream);
       case GatherKernel::kWgmmaWidest:
-        return cudaErrorInvalidValue;  // fp32 only (plan_gather)
+        return run_gather_tile<WgmmaWidestGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles,
+                                                                taps, device, stream);
       default:
         return run_gather_tile<WgmmaWiderGatherTile, scalar_t>(a, weight, weight_strides, false, window, m_tiles, taps,
                                                                device, stream);
