@@ -4644,16 +4644,10 @@ GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
   return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kWgmmaWide;
 }
-// The 256-column plain wgmma tile for fp32 calls with that many columns (WgmmaWidestGatherTile: the measurements).
+// The 256-column plain wgmma tile for calls with that many columns (WgmmaWidestGatherTile: the measurements).
 // TCONV_GATHER_WIDEST=0 (development only, read once per process) keeps them on the 128-column tiles.
 bool gather_widest_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_WIDEST", 1) != 0;
-  return enabled;
-}
-// TCONV_GATHER_WIDEST16=1 (development only, read once per process): the same tile for fp16/bf16 data, off until
-// measured (igemm_config.h, WgmmaWidestGatherTile).
-bool gather_widest16_enabled() {
-  static const bool enabled = development_switch("TCONV_GATHER_WIDEST16", 0) != 0;
   return enabled;
 }
 int packed_block_n(GatherKernel kernel) {
@@ -4763,10 +4757,9 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
   if (use_fold(plan.args, options.fold, dtype, split_tf32, wgmma)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
-  // (not where a specialized tile is forced: TCONV_GATHER_SPECIALIZED picks among the 128-column tiles)
+  // (for fp32 data not where a specialized tile is forced: TCONV_GATHER_SPECIALIZED picks among the 128-column tiles)
   if (plan.kernel == GatherKernel::kWgmmaWider && plan.args.n_channels >= WgmmaWidestGatherTile::kBlockN &&
-      (dtype == DType::kFloat32 ? gather_widest_enabled() && gather_specialized_override() < 0
-                                : gather_widest16_enabled()))
+      gather_widest_enabled() && (dtype != DType::kFloat32 || gather_specialized_override() < 0))
     plan.kernel = GatherKernel::kWgmmaWidest;
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
     const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider && plan.kernel != GatherKernel::kWgmmaWidest;

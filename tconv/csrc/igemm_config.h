@@ -153,8 +153,8 @@ using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 //   HiFi-GAN (grad_input spread)  3.768 / 19.21, 3.690 / 20.13, 3.688 / 20.25 (forward specialized either way)
 using WgmmaWiderSpecializedGatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 128>;
 using WgmmaWiderSpecialized2GatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 256>;
-// 256 columns on the plain wgmma tile (fp32 data, TF32; >= 256 channels per group; TCONV_GATHER_WIDEST=0 keeps the
-// 128-column tiles, development only). Why: DCGAN's grad_input (N = 512 input channels, the plain 128-column tile because
+// 256 columns on the plain wgmma tile (fp32 data in TF32 mode, fp16, bf16; >= 256 channels per group;
+// TCONV_GATHER_WIDEST=0 keeps the 128-column tiles, development only). Why: DCGAN's grad_input (N = 512 input channels, the plain 128-column tile because
 // its rows are spread: W stride 2) runs 143 TFLOP/s; run 350's ncu had it at L2 70 % and the tensor pipe at 33 %.
 // With 256 columns each gathered A element feeds twice the MMAs and the A traffic through L2 halves (2 column tiles
 // of the 512 channels instead of 4), as the 256-column TMA tiles did for the forward (the direct form's kernel 0.304
@@ -164,6 +164,11 @@ using WgmmaWiderSpecialized2GatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 
 //     specialized tiles 0.468 and 0.460); U-Net 3D (forward W-folded to 256 columns, grad_input 256) fwd
 //     0.359-0.360 -> 0.255-0.256 ms, fwd+bwd 1.238-1.240 -> 1.083-1.088; HiFi-GAN level (8.02-8.04 / 8.01-8.05),
 //     its grad_input's specialized tile replaced. Bits equal to the 128-column tile's (test_gather_widest_gpu.py).
+//   Run 358 (same build, the switch both ways): VAE fwd 0.704 -> 0.489 ms, fwd+bwd 1.902 -> 1.590; U-Net block
+//     0.614 -> 0.518 / 1.850 -> 1.720; fam13 0.813 -> 0.805; HiFi-GAN fwd+bwd 7.99-8.01 -> 8.03 (within its spread).
+//   16-bit data (the wgmmas read A from shared memory; 248-254 registers, no spills), run 359, bf16 `auto`, two
+//     rounds: DCGAN fwd 0.348 -> 0.245 ms, fwd+bwd 1.600 -> 1.440; U-Net 3D 0.355 -> 0.252 / 1.216 -> 1.060; VAE
+//     0.704 -> 0.490 / 2.372 -> 2.033; HiFi-GAN 1.678 / 7.87-7.91 both ways.
 using WgmmaWidestGatherTile = GatherGemmTile<256, 1, true>;
 constexpr int kSpecializedMinStages = 12;
 // fp16/bf16 data (native k16 MMAs on channel pairs): each thread holds its stage's A channel pairs in
