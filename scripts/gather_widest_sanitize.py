@@ -1,9 +1,10 @@
 """A small workload of the 256-column plain gather tile for compute-sanitizer (memcheck). Run it under
-TCONV_GATHER_TMA=0 (read once per process, so the forwards take the cp.async gather too): forward and grad_input of
+TCONV_GATHER_WIDEST=2 TCONV_GATHER_TMA=0 (read once per process: the 256-column tile whatever the grid, and the
+forwards on the cp.async gather too): forward and grad_input of
 tests/test_gather_widest_gpu.py's cases under "igemm" (the W fold over a partial column tile, grad_input's spread
 rows, the W-tap window, groups of 256, a single stage), in fp32 data or the dtypes named on the command line:
 
-    TCONV_GATHER_TMA=0 python3 scripts/gather_widest_sanitize.py float32 bfloat16 float16
+    TCONV_GATHER_WIDEST=2 TCONV_GATHER_TMA=0 python3 scripts/gather_widest_sanitize.py float32 bfloat16 float16
 """
 import sys
 from pathlib import Path

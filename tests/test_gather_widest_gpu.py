@@ -2,16 +2,20 @@
 
 By default the wgmma gather GEMMs (fp32 data in TF32 mode, fp16, bf16) with at least 256 columns (output channels
 per group; input channels for grad_input; channels x stride under the W fold) run on `GatherGemmTile<256, 1, true>`
-instead of the 128-column tiles (igemm_config.h, WgmmaWidestGatherTile: why and the measurements);
-`TCONV_GATHER_WIDEST=0` (development, read once per process) keeps the 128-column tiles. Checked here: that it gives the bits of the 128-column plain tile (the same
+instead of the 128-column tiles (igemm_config.h, WgmmaWidestGatherTile: why and the measurements), unless the
+128-column grid would fit in one wave of the GPU (conv_transpose_igemm.cu, gather_widest_fills).
+`TCONV_GATHER_WIDEST` (development, read once per process): 0 keeps the 128-column tiles, 2 takes the 256-column one
+whatever the grid. Checked here, with 2 against 0: that it gives the bits of the 128-column plain tile (the same
 wgmmas per column in the same K order) on a DCGAN-like call (grad_input's spread rows, the forward's W fold over 640
 columns: a partial column tile), the W-tap window, groups of 256 and a single stage, with and without the TMA forms
-in the way; that it is what runs; and, unless the test process runs under TCONV_GATHER_WIDEST=0, the precision
-contract on the same shapes (poisoned outputs, both layouts), in all three dtypes.
+in the way, in all three dtypes; that it is what runs; when the test process runs under TCONV_GATHER_WIDEST=2, the
+precision contract on the same shapes (poisoned outputs, both layouts, all three dtypes); and the default rule: a
+one-wave grid keeps 128 columns, a larger one takes 256.
 """
 import os
 
 import pytest
+import torch
 
 from conftest import assert_bitwise_equal, cuda_ready, run_under_switch
 from test_conv_transpose_gpu import run_case
@@ -61,12 +65,12 @@ def test_widest_gather_agrees_bitwise(tmp_path, tma, monkeypatch):
     if not hopper_wgmma():
         pytest.skip("the wgmma tiles are built for sm_90a and run on compute capability 9.0")
     monkeypatch.setenv("TCONV_GATHER_TMA", tma)  # 0: the forwards too on the cp.async gather
-    runs = run_under_switch(CODE, tmp_path, "TCONV_GATHER_WIDEST", args=("float32",))
+    runs = run_under_switch(CODE, tmp_path, "TCONV_GATHER_WIDEST", values=("2", "0"), args=("float32",))
     check_widest_runs(runs, tma)
 
 
 def check_widest_runs(runs, tma):
-    (widest, widest_counts), (plain, plain_counts) = runs["1"], runs["0"]
+    (widest, widest_counts), (plain, plain_counts) = runs["2"], runs["0"]
     assert_bitwise_equal(widest, plain)
     assert not any(plain_counts), plain_counts
     # sorted(CASES): dcgan_like and grouped have >= 256 columns in the forward and grad_input, long_k_window and
@@ -85,15 +89,15 @@ def test_widest16_gather_agrees_bitwise(tmp_path, tma, dtype, monkeypatch):
     if not hopper_wgmma():
         pytest.skip("the wgmma tiles are built for sm_90a and run on compute capability 9.0")
     monkeypatch.setenv("TCONV_GATHER_TMA", tma)
-    check_widest_runs(run_under_switch(CODE, tmp_path, "TCONV_GATHER_WIDEST", args=(dtype,)), tma)
+    check_widest_runs(run_under_switch(CODE, tmp_path, "TCONV_GATHER_WIDEST", values=("2", "0"), args=(dtype,)), tma)
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_widest_gather_meets_the_contract(name, layout, poison_allocator):
-    if os.environ.get("TCONV_GATHER_WIDEST") == "0":
-        pytest.skip("the 256-column tile is off under TCONV_GATHER_WIDEST=0 (the 128-column tiles' contract is "
-                    "tested elsewhere)")
+    if os.environ.get("TCONV_GATHER_WIDEST") != "2":
+        pytest.skip("runs under TCONV_GATHER_WIDEST=2 (these shapes' grids are too small for the default rule to take "
+                    "the 256-column tile; the 128-column tiles' contract is tested elsewhere)")
     run_case(*CASES[name], mode="tf32", layout=layout, seed=31, poison=poison_allocator, algorithm="igemm")
 
 
@@ -101,7 +105,34 @@ def test_widest_gather_meets_the_contract(name, layout, poison_allocator):
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_widest16_gather_meets_the_contract(name, layout, mode, poison_allocator):
-    if os.environ.get("TCONV_GATHER_WIDEST") == "0":
-        pytest.skip("the 256-column tile is off under TCONV_GATHER_WIDEST=0 (the 128-column tiles' contract is "
-                    "tested elsewhere)")
+    if os.environ.get("TCONV_GATHER_WIDEST") != "2":
+        pytest.skip("runs under TCONV_GATHER_WIDEST=2 (see above)")
     run_case(*CASES[name], mode=mode, layout=layout, seed=37, poison=poison_allocator, algorithm="igemm")
+
+
+RULE_CODE = """
+import sys, torch, tconv
+torch.backends.cudnn.allow_tf32 = True
+counts = []
+for batch, size in [(1, 8), (16, 32)]:  # 2 blocks of 128 columns per pass; 256 (more than one wave of 132 SMs)
+    x = torch.randn(batch, 256, size, size, device="cuda", requires_grad=True)
+    w = torch.randn(256, 256, 3, 3, device="cuda")
+    with tconv._ops.use_algorithm("igemm"), \\
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = tconv.conv_transpose2d(x, w, None, 1, 1)
+        torch.autograd.grad(out, [x], torch.randn_like(out))
+        torch.cuda.synchronize()
+    counts.append(sum("WIDEST" in e.name for e in prof.events()))
+torch.save(counts, sys.argv[1])
+""".replace("WIDEST", WIDEST_KERNEL)
+
+
+def test_widest_gather_rule_by_grid(tmp_path):
+    """By default (TCONV_GATHER_WIDEST=1) a call whose 128-column grid fits in one wave keeps the 128-column tiles;
+    a larger one takes the 256-column tile in both the forward and grad_input (the cp.async gather: TMA off)."""
+    if not hopper_wgmma():
+        pytest.skip("the wgmma tiles are built for sm_90a and run on compute capability 9.0")
+    if torch.cuda.get_device_properties(0).multi_processor_count >= 256:
+        pytest.skip("the large shape's 256 blocks of 128 columns must exceed one wave")
+    small, large = run_under_switch(RULE_CODE, tmp_path, "TCONV_GATHER_TMA", values=("0",))["0"]
+    assert small == 0 and large >= 2, (small, large)

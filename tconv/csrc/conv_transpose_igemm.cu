@@ -4644,11 +4644,32 @@ GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
   return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kWgmmaWide;
 }
-// The 256-column plain wgmma tile for calls with that many columns (WgmmaWidestGatherTile: the measurements).
-// TCONV_GATHER_WIDEST=0 (development only, read once per process) keeps them on the 128-column tiles.
-bool gather_widest_enabled() {
-  static const bool enabled = development_switch("TCONV_GATHER_WIDEST", 1) != 0;
-  return enabled;
+// The 256-column plain wgmma tile for calls with that many columns (WgmmaWidestGatherTile: the measurements), where
+// the 128-column tiles' grid would take more than one wave (gather_widest_fills). TCONV_GATHER_WIDEST (development
+// only, read once per process): 0 keeps every call on the 128-column tiles, 2 takes the 256-column one wherever it
+// applies, whatever the grid (the bitwise tests' small shapes); 1, the default, as above.
+int gather_widest_mode() {
+  static const int mode = development_switch("TCONV_GATHER_WIDEST", 1);
+  return mode;
+}
+// Both tiles run one block per SM, and a 256-column block takes about 1.7 times a 128-column one's time (run 357,
+// DCGAN's grad_input, 128 row tiles x 512 channels: 0.410 ms on 256 blocks of 256 columns against 0.477 on 512 of
+// 128, i.e. 2 and 4 waves of 132 SMs, ~0.205 and ~0.12 ms a wave). So where the 128-column grid fits in one wave (a
+// small batch or image, e.g. a generator's first layers), it takes ~1 block time against the 256-column grid's ~1.7,
+// and keeps the 128-column tiles. Counted without the W-tap window's extra rows per line (a lower bound of the
+// grid). Written without a GPU: not yet timed on a shape where it keeps 128 columns.
+bool gather_widest_fills(const GatherArgs& a, int device) {
+  int sms = 0;
+  if (device < 0 || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  int64_t rows = a.batch;
+  for (int i = 0; i < 3; ++i) rows *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  const int64_t m_tiles = (rows + WgmmaWiderGatherTile::kBlockM - 1) / WgmmaWiderGatherTile::kBlockM;
+  const int64_t blocks = m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * a.groups *
+                         ((a.n_channels + WgmmaWiderGatherTile::kBlockN - 1) / WgmmaWiderGatherTile::kBlockN);
+  return blocks > sms;
 }
 int packed_block_n(GatherKernel kernel) {
   switch (kernel) {
@@ -4758,8 +4779,10 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (use_fold(plan.args, options.fold, dtype, split_tf32, wgmma)) fold_w(plan.args);
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
   // (for fp32 data not where a specialized tile is forced: TCONV_GATHER_SPECIALIZED picks among the 128-column tiles)
+  const int widest = gather_widest_mode();
   if (plan.kernel == GatherKernel::kWgmmaWider && plan.args.n_channels >= WgmmaWidestGatherTile::kBlockN &&
-      gather_widest_enabled() && (dtype != DType::kFloat32 || gather_specialized_override() < 0))
+      widest != 0 && (dtype != DType::kFloat32 || gather_specialized_override() < 0) &&
+      (widest == 2 || gather_widest_fills(plan.args, device)))
     plan.kernel = GatherKernel::kWgmmaWidest;
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
     const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider && plan.kernel != GatherKernel::kWgmmaWidest;
@@ -6359,8 +6382,18 @@ bool grad_weight_rows_allowed() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS", 2) != 0;
   return allowed;
 }
+// TCONV_GRAD_WEIGHT_ROWS_3D=1 (development only, read once per process; off until measured): the rows kernel for
+// kD > 1 as well. Its blocks (decode_weight_block's kd), stage cursor (id), TMA boxes (5-D maps; a grad_output D row
+// outside the tensor is zero-filled) and sums (the folded [C_in, C_out/g, 2, kD, kH] view at T = 1) are written for
+// any kD, but only 2D problems ever ran it. Why try: U-Net 3D's k2 s2 grad_weight (256 x 1024 outputs over 65,536
+// positions, 34 GFLOP) takes 0.542 ms on the mma.sync kernel (run 359, 63 TFLOP/s), where VAE's (twice the GEMM,
+// 2D) takes 0.520 on the rows kernel.
+bool grad_weight_rows_3d() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS_3D", 0) != 0;
+  return allowed;
+}
 // The rows kernel (WeightWgmmaRowsTile) where it can run: fp32 data in TF32 mode on sm_90a, a W fold of 2 (W stride
-// 2, dilation 1, kernel 2 or 4) with kD = 1, an even kH, folded W tap groups of at most 2, 128 or more input
+// 2, dilation 1, kernel 2 or 4) with kD = 1 (any kD under TCONV_GRAD_WEIGHT_ROWS_3D=1), an even kH, folded W tap groups of at most 2, 128 or more input
 // channels per group, and both tensors as TMA tensor maps take them (W-contiguous, the other strides multiples of
 // 16 bytes, 16-byte-aligned data; the driver's encoder available).
 // real: the call's own description (the maps are over the real tensors); the encoder must accept both maps (e.g. a
@@ -6373,7 +6406,7 @@ bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTranspose
   if (device < 0 || dtype != DType::kFloat32 || !grad_weight_rows_allowed() ||
       !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
     return false;
-  if (fold != T::kFold || folded.kernel[0] != 1 || folded.kernel[1] % T::kRowGroups != 0 ||
+  if (fold != T::kFold || (folded.kernel[0] != 1 && !grad_weight_rows_3d()) || folded.kernel[1] % T::kRowGroups != 0 ||
       plan.largest_group > T::kMaxTaps || folded.in_per_group() < T::kBlockN)
     return false;
   const int64_t *x = folded.input_strides, *dy = folded.output_strides;

@@ -153,8 +153,9 @@ using WgmmaWiderGatherTile = GatherGemmTile<128, 1, true>;
 //   HiFi-GAN (grad_input spread)  3.768 / 19.21, 3.690 / 20.13, 3.688 / 20.25 (forward specialized either way)
 using WgmmaWiderSpecializedGatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 128>;
 using WgmmaWiderSpecialized2GatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 256>;
-// 256 columns on the plain wgmma tile (fp32 data in TF32 mode, fp16, bf16; >= 256 channels per group;
-// TCONV_GATHER_WIDEST=0 keeps the 128-column tiles, development only). Why: DCGAN's grad_input (N = 512 input channels, the plain 128-column tile because
+// 256 columns on the plain wgmma tile (fp32 data in TF32 mode, fp16, bf16; >= 256 channels per group; not where the
+// 128-column grid fits in one wave: conv_transpose_igemm.cu, gather_widest_fills; TCONV_GATHER_WIDEST=0 keeps the
+// 128-column tiles, 2 takes this one whatever the grid, development only). Why: DCGAN's grad_input (N = 512 input channels, the plain 128-column tile because
 // its rows are spread: W stride 2) runs 143 TFLOP/s; run 350's ncu had it at L2 70 % and the tensor pipe at 33 %.
 // With 256 columns each gathered A element feeds twice the MMAs and the A traffic through L2 halves (2 column tiles
 // of the 512 channels instead of 4), as the 256-column TMA tiles did for the forward (the direct form's kernel 0.304
