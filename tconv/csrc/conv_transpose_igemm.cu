@@ -4644,6 +4644,14 @@ GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
   return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kWgmmaWide;
 }
+// GEMM rows per phase of a gather pass: batch x D x H extents x row_length (the W line's extent, gather_line_length,
+// or the W-tap window's padded line); igemm_gather's grid covers the largest phase.
+int64_t gather_line_length(const GatherArgs& a) { return (a.dst_size[2] + a.dst_step[2] - 1) / a.dst_step[2]; }
+int64_t gather_rows_per_phase(const GatherArgs& a, int64_t row_length) {
+  int64_t rows = a.batch;
+  for (int i = 0; i < 2; ++i) rows *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  return rows * row_length;
+}
 // The 256-column plain wgmma tile for calls with that many columns (WgmmaWidestGatherTile: the measurements), where
 // the 128-column tiles' grid would take more than one wave (gather_widest_fills). TCONV_GATHER_WIDEST (development
 // only, read once per process): 0 keeps every call on the 128-column tiles, 2 takes the 256-column one wherever it
@@ -4664,8 +4672,7 @@ bool gather_widest_fills(const GatherArgs& a, int device) {
     (void)cudaGetLastError();
     return true;
   }
-  int64_t rows = a.batch;
-  for (int i = 0; i < 3; ++i) rows *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  const int64_t rows = gather_rows_per_phase(a, gather_line_length(a));
   const int64_t m_tiles = (rows + WgmmaWiderGatherTile::kBlockM - 1) / WgmmaWiderGatherTile::kBlockM;
   const int64_t blocks = m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * a.groups *
                          ((a.n_channels + WgmmaWiderGatherTile::kBlockN - 1) / WgmmaWiderGatherTile::kBlockN);
@@ -4959,11 +4966,8 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   a.bias = pass == GatherPass::kForward ? bias : nullptr;
   const WindowPlan plan = window_plan(a);
   const bool window = use_window(a, plan, options.window, uses_split_tf32(dtype, split_tf32));
-  // GEMM rows per phase: batch x D x H extents x the W line (extent, plus span with the window);
-  // the grid covers the largest phase, whose blocks past their own phase's rows return at once.
-  int64_t max_rows = a.batch;
-  for (int i = 0; i < 2; ++i) max_rows *= (a.dst_size[i] + a.dst_step[i] - 1) / a.dst_step[i];
-  max_rows *= window ? plan.max_row_len : (a.dst_size[2] + a.dst_step[2] - 1) / a.dst_step[2];
+  // The grid covers the largest phase, whose blocks past their own phase's rows return at once.
+  const int64_t max_rows = gather_rows_per_phase(a, window ? plan.max_row_len : gather_line_length(a));
   static_assert(WideGatherTile::kBlockM == NarrowGatherTile::kBlockM &&
                     WideGatherTile::kBlockM == WgmmaWideGatherTile::kBlockM &&
                     WideGatherTile::kBlockM == WgmmaWiderGatherTile::kBlockM,
