@@ -9,8 +9,7 @@
 #    in both switch values, memcheck, then a same-build A/B on U-Net 3D (grad_weight 0.542 ms on the mma.sync kernel,
 #    run 359; VAE's twice-larger 2D GEMM takes 0.520 on the rows kernel) and the U-Net block, two rounds, with
 #    U-Net's kernel census under the switch.
-# 2. bf16 kernel census of DCGAN and HiFi-GAN (both far below eager in bf16 fwd+bwd: 0.36x and ~0.7x), the next
-#    session's lead.
+# (The bf16 census and grad_weight A/B are next-session-second-run.sh.)
 # Pass TCONV_COMMIT=<sha from the development machine>.
 set -uo pipefail
 OUT="${OUT:-/tmp/tconv_out}"
@@ -44,11 +43,7 @@ OUT="$LOG" SWITCH=TCONV_GRAD_WEIGHT_ROWS_3D VALUES="1 0" ROUNDS=2 PRECISIONS=tf3
  TCONV_GRAD_WEIGHT_ROWS_3D=1 timeout 40 python3 kernel_breakdown.py real_unet3d_up --precision tf32 --iters 1 \
    --json "$LOG/kernels_unet_rows3d.json" > "$LOG/kernels_unet_rows3d.log" 2>&1
  grep -A5 "^== " "$LOG/kernels_unet_rows3d.log" | cut -c1-150
- for stem in real_dcgan_up real_hifigan_up; do
-   timeout 40 python3 kernel_breakdown.py $stem --precision bf16 --iters 1 --json "$LOG/kernels_${stem}_bf16.json" \
-     > "$LOG/kernels_${stem}_bf16.log" 2>&1
-   grep -A6 "^== " "$LOG/kernels_${stem}_bf16.log" | cut -c1-150
- done)
+)
 rm -f "$LOG/build.log"
 tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
 echo "total $(( $(date +%s) - start )) s"
