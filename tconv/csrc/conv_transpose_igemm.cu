@@ -6397,9 +6397,9 @@ bool grad_weight_rows_3d() {
   return allowed;
 }
 // The rows kernel (WeightWgmmaRowsTile) where it can run: fp32 data in TF32 mode on sm_90a, a W fold of 2 (W stride
-// 2, dilation 1, kernel 2 or 4) with kD = 1 (any kD under TCONV_GRAD_WEIGHT_ROWS_3D=1), an even kH, folded W tap groups of at most 2, 128 or more input
-// channels per group, and both tensors as TMA tensor maps take them (W-contiguous, the other strides multiples of
-// 16 bytes, 16-byte-aligned data; the driver's encoder available).
+// 2, dilation 1, kernel 2 or 4) with kD = 1 (any kD under TCONV_GRAD_WEIGHT_ROWS_3D=1), an even kH, folded W tap
+// groups of at most 2, 128 or more input channels per group, and both tensors as TMA tensor maps take them
+// (W-contiguous, the other strides multiples of 16 bytes, 16-byte-aligned data; the driver's encoder available).
 // real: the call's own description (the maps are over the real tensors); the encoder must accept both maps (e.g. a
 // stride-0 expanded dimension may not be), so the workspace query and the launch agree.
 bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTransposeParams& folded, int fold,

@@ -155,11 +155,12 @@ using WgmmaWiderSpecializedGatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 1
 using WgmmaWiderSpecialized2GatherTile = GatherGemmTile<128, 1, true, 6, 4, 32, 256>;
 // 256 columns on the plain wgmma tile (fp32 data in TF32 mode, fp16, bf16; >= 256 channels per group; not where the
 // 128-column grid fits in one wave: conv_transpose_igemm.cu, gather_widest_fills; TCONV_GATHER_WIDEST=0 keeps the
-// 128-column tiles, 2 takes this one whatever the grid, development only). Why: DCGAN's grad_input (N = 512 input channels, the plain 128-column tile because
-// its rows are spread: W stride 2) runs 143 TFLOP/s; run 350's ncu had it at L2 70 % and the tensor pipe at 33 %.
-// With 256 columns each gathered A element feeds twice the MMAs and the A traffic through L2 halves (2 column tiles
-// of the 512 channels instead of 4), as the 256-column TMA tiles did for the forward (the direct form's kernel 0.304
-// -> 0.214 ms, run 354). 128 accumulators a thread (157 registers at 128 columns); 4 stages of 49 KB.
+// 128-column tiles, 2 takes this one whatever the grid, development only). Why: DCGAN's grad_input (N = 512 input
+// channels, the plain 128-column tile because its rows are spread: W stride 2) runs 143 TFLOP/s; run 350's ncu had
+// it at L2 70 % and the tensor pipe at 33 %. With 256 columns each gathered A element feeds twice the MMAs and the A
+// traffic through L2 halves (2 column tiles of the 512 channels instead of 4), as the 256-column TMA tiles did for
+// the forward (the direct form's kernel 0.304 -> 0.214 ms, run 354). 128 accumulators a thread (157 registers at 128
+// columns); 4 stages of 49 KB.
 // Measured (run 357, H200, TF32 `auto`, tconv only, two rounds, against the default then and the specialized tiles):
 //   DCGAN fwd+bwd 1.150-1.154 -> 1.080-1.081 ms (grad_input's kernel 0.477 -> 0.410 ms; the 128- and 256-producer
 //     specialized tiles 0.468 and 0.460); U-Net 3D (forward W-folded to 256 columns, grad_input 256) fwd
