@@ -4644,6 +4644,15 @@ GatherKernel choose_gather_kernel(int n_channels, bool wgmma) {
   if (n_channels >= WgmmaWiderGatherTile::kBlockN) return GatherKernel::kWgmmaWider;
   return narrow ? GatherKernel::kMmaNarrow : GatherKernel::kWgmmaWide;
 }
+// 1 where the query fails (its error cleared, so a later launch check reports only the launch's own).
+int sm_count_of_device(int device) {
+  int count = 0;
+  if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 1;
+  }
+  return std::max(count, 1);
+}
 // GEMM rows per phase of a gather pass: batch x D x H extents x row_length (the W line's extent, gather_line_length,
 // or the W-tap window's padded line); igemm_gather's grid covers the largest phase.
 int64_t gather_line_length(const GatherArgs& a) { return (a.dst_size[2] + a.dst_step[2] - 1) / a.dst_step[2]; }
@@ -4667,16 +4676,11 @@ int gather_widest_mode() {
 // and keeps the 128-column tiles. Counted without the W-tap window's extra rows per line (a lower bound of the
 // grid). Written without a GPU: not yet timed on a shape where it keeps 128 columns.
 bool gather_widest_fills(const GatherArgs& a, int device) {
-  int sms = 0;
-  if (device < 0 || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return true;
-  }
   const int64_t rows = gather_rows_per_phase(a, gather_line_length(a));
   const int64_t m_tiles = (rows + WgmmaWiderGatherTile::kBlockM - 1) / WgmmaWiderGatherTile::kBlockM;
   const int64_t blocks = m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * a.groups *
                          ((a.n_channels + WgmmaWiderGatherTile::kBlockN - 1) / WgmmaWiderGatherTile::kBlockN);
-  return blocks > sms;
+  return blocks > sm_count_of_device(device);
 }
 int packed_block_n(GatherKernel kernel) {
   switch (kernel) {

@@ -722,14 +722,6 @@ int64_t tma_chunk_images(int64_t batch, int64_t most, int64_t image_blocks, int 
   }
   return best_waves * kTmaChunkWaveSlack.den <= waves(batch) * kTmaChunkWaveSlack.num ? best : 0;
 }
-int sm_count_of_device(int device) {
-  int count = 0;
-  if (cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 1;
-  }
-  return std::max(count, 1);
-}
 // TCONV_GATHER_TMA_WIDE=0 (development only, read once per process) keeps every call on the 128-column tile.
 bool gather_tma_wide_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA_WIDE", 1) != 0;
