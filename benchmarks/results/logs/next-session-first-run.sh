@@ -11,15 +11,7 @@
 #    U-Net's kernel census under the switch.
 # (The bf16 census and grad_weight A/B are next-session-second-run.sh.)
 # Pass TCONV_COMMIT=<sha from the development machine>.
-set -uo pipefail
-OUT="${OUT:-/tmp/tconv_out}"
-LOG="$OUT/logs"; mkdir -p "$LOG"
-export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST=9.0 TCONV_BUILD_DIR=/tmp/tconv_build
-start=$(date +%s)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
-python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/build.log"; exit 1; }
-echo "built after $(( $(date +%s) - start )) s"
+source scripts/device_prelude.sh
 timeout 150 python3 -m pytest -q -rfE -p no:cacheprovider tests/test_gather_widest_gpu.py -k "not 1-float16" 2>&1 \
   | tee "$LOG/pytest_widest.log" | tail -2
 TCONV_GATHER_WIDEST=2 timeout 60 python3 -m pytest -q -rfE -p no:cacheprovider tests/test_gather_widest_gpu.py \
@@ -44,6 +36,4 @@ OUT="$LOG" SWITCH=TCONV_GRAD_WEIGHT_ROWS_3D VALUES="1 0" ROUNDS=2 PRECISIONS=tf3
    --json "$LOG/kernels_unet_rows3d.json" > "$LOG/kernels_unet_rows3d.log" 2>&1
  grep -A5 "^== " "$LOG/kernels_unet_rows3d.log" | cut -c1-150
 )
-rm -f "$LOG/build.log"
-tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
-echo "total $(( $(date +%s) - start )) s"
+device_finish

@@ -6,15 +6,7 @@
 # which "auto" keeps on mma.sync from run 34's TF32-only measurements (DCGAN 1.17 vs 1.08 ms, HiFi-GAN 12.4 vs 11.2,
 # before the ordered split-K); in bf16 the two kernels' MMA rates differ, and it was never timed there. Also on
 # the 2D/1D suite rows whose bf16 fwd+bwd is weakest (fam01, fam06, L1-71). Pass TCONV_COMMIT=<sha>.
-set -uo pipefail
-OUT="${OUT:-/tmp/tconv_out}"
-LOG="$OUT/logs"; mkdir -p "$LOG"
-export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST=9.0 TCONV_BUILD_DIR=/tmp/tconv_build
-start=$(date +%s)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
-python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/build.log"; exit 1; }
-echo "built after $(( $(date +%s) - start )) s"
+source scripts/device_prelude.sh
 (cd scripts
  for stem in real_dcgan_up real_hifigan_up; do
    for switch in 0 1; do
@@ -26,6 +18,4 @@ echo "built after $(( $(date +%s) - start )) s"
 OUT="$LOG" SWITCH=TCONV_GRAD_WEIGHT_WGMMA_ANY_DIMS VALUES="1 0" ROUNDS=2 PRECISIONS=bf16 timeout 240 \
   bash scripts/device_switch_ab.sh real_dcgan_up real_hifigan_up fam01_convt2d_k3_1024x1024 \
   fam06_convt2d_k3x5_128x256 l1_71_convt2d_asym_input_square_kernel 2>&1 | cut -c1-170 | tee "$LOG/timing.log"
-rm -f "$LOG/build.log"
-tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
-echo "total $(( $(date +%s) - start )) s"
+device_finish

@@ -1,0 +1,19 @@
+# Sourced by a one-GPU call's script (benchmarks/results/logs/session*-run*.sh): the environment, $OUT/logs as $LOG,
+# the GPU's name, the editable install and the build (its log dropped at the end by device_finish). Exits the call
+# if the build fails. Afterwards `device_finish` packs $LOG into $OUT/logs.tgz (the device tool returns few files).
+#   source scripts/device_prelude.sh; ...; device_finish
+set -uo pipefail
+OUT="${OUT:-/tmp/tconv_out}"
+LOG="$OUT/logs"; mkdir -p "$LOG"
+export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" \
+  TCONV_BUILD_DIR="${TCONV_BUILD_DIR:-/tmp/tconv_build}"
+start=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
+python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/build.log"; exit 1; }
+echo "built after $(( $(date +%s) - start )) s"
+device_finish() {
+  rm -f "$LOG/build.log"
+  tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
+  echo "total $(( $(date +%s) - start )) s"
+}
