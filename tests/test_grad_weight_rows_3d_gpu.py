@@ -1,15 +1,15 @@
-"""The rows grad_weight kernel on 3D problems (kD > 1) under TCONV_GRAD_WEIGHT_ROWS_3D=1 (skipped without CUDA).
+"""The rows grad_weight kernel on 3D problems (kD > 1), the default since run 361 (skipped without CUDA).
 
 The rows kernel (tconv_igemm_grad_weight_wgmma_rows[_specialized]_kernel: Hopper, fp32 data in TF32 mode, a W fold
-of 2, an even kH, >= 128 input channels per group, TMA-mappable tensors) has only been planned for kD = 1. Its blocks,
-stage cursor, 5-D boxes and sums are written for any kD, and the development switch TCONV_GRAD_WEIGHT_ROWS_3D=1 (read
-once per process, off by default until timed: conv_transpose_igemm.cu, grad_weight_rows_3d) lets 3D problems take
-it. Checked here, in a fresh process per value of the switch: the precision contract of every gradient (against
-float64 and against PyTorch in TF32) on a U-Net-like k2 s2, a kD 3 / D stride 1 / padded one with a partial C_in
-tile and two W chunks, and a grouped one with D dilation and output padding (all W kernel 2 at W stride 2: a 3D
-grad_weight folds only where the W kernel equals the stride, grad_weight_fold_shape), in two layouts; and that the rows
-kernel is what runs for the contiguous ones under the switch and never without it (nor for channels_last, whose W
-is not contiguous).
+of 2, an even kH, >= 128 input channels per group, TMA-mappable tensors) was first planned for kD = 1 only. Its
+blocks, stage cursor, 5-D boxes and sums are written for any kD; run 361 measured it on U-Net 3D (grad_weight 0.542 ->
+0.270 ms) and it became the default, with the development switch TCONV_GRAD_WEIGHT_ROWS_3D=0 (read once per process:
+conv_transpose_igemm.cu, grad_weight_rows_3d) keeping 3D problems off it. Checked here, in a fresh process per value
+of the switch: the precision contract of every gradient (against float64 and against PyTorch in TF32) on a U-Net-like
+k2 s2, a kD 3 / D stride 1 / padded one with a partial C_in tile and two W chunks, and a grouped one with D dilation
+and output padding (all W kernel 2 at W stride 2: a 3D grad_weight folds only where the W kernel equals the stride,
+grad_weight_fold_shape), in two layouts; and that the rows kernel is what runs for the contiguous ones under 1 (the
+default) and never under 0 (nor for channels_last, whose W is not contiguous).
 """
 import pytest
 

@@ -4662,25 +4662,27 @@ int64_t gather_rows_per_phase(const GatherArgs& a, int64_t row_length) {
   return rows * row_length;
 }
 // The 256-column plain wgmma tile for calls with that many columns (WgmmaWidestGatherTile: the measurements), where
-// the 128-column tiles' grid would take more than one wave (gather_widest_fills). TCONV_GATHER_WIDEST (development
+// the 128-column tiles' grid would fill more than half a wave (gather_widest_fills). TCONV_GATHER_WIDEST (development
 // only, read once per process): 0 keeps every call on the 128-column tiles, 2 takes the 256-column one wherever it
 // applies, whatever the grid (the bitwise tests' small shapes); 1, the default, as above.
 int gather_widest_mode() {
   static const int mode = development_switch("TCONV_GATHER_WIDEST", 1);
   return mode;
 }
-// Both tiles run one block per SM, and a 256-column block takes about 1.7 times a 128-column one's time (run 357,
-// DCGAN's grad_input, 128 row tiles x 512 channels: 0.410 ms on 256 blocks of 256 columns against 0.477 on 512 of
-// 128, i.e. 2 and 4 waves of 132 SMs, ~0.205 and ~0.12 ms a wave). So where the 128-column grid fits in one wave (a
-// small batch or image, e.g. a generator's first layers), it takes ~1 block time against the 256-column grid's ~1.7,
-// and keeps the 128-column tiles. Counted without the W-tap window's extra rows per line (a lower bound of the
-// grid). Written without a GPU: not yet timed on a shape where it keeps 128 columns.
+// Both tiles run one block per SM. Alone on its SM, a 256-column block takes ~1.33 times a 128-column one's time
+// (run 361, scripts/widest_rule_timing.py, forward with TMA off: 16 x 1024->512 4x4 k4 s2, 32 blocks of 128
+// columns, 0.131 ms against 0.173 on 16 of 256; 16 x 512->256 8x8, 64 blocks, 0.064 against 0.085). With the grid
+// near a full wave the L2 feeds every SM and the 256-column tile's A traffic (loaded once, not once per 128
+// columns) decides: 8 x 256->256 32x32 k3 s1, 128 blocks of 128, 0.104 ms against 0.075 on 64 of 256; at 2 and 4
+// waves (batch 16, 32) the two are level in that script and 256 wins on DCGAN's grad_input (run 357: 0.410 against
+// 0.477 ms). So a call keeps the 128-column tiles where their grid fills at most half a wave (e.g. a generator's
+// first layers). Counted without the W-tap window's extra rows per line (a lower bound of the grid).
 bool gather_widest_fills(const GatherArgs& a, int device) {
   const int64_t rows = gather_rows_per_phase(a, gather_line_length(a));
   const int64_t m_tiles = (rows + WgmmaWiderGatherTile::kBlockM - 1) / WgmmaWiderGatherTile::kBlockM;
   const int64_t blocks = m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * a.groups *
                          ((a.n_channels + WgmmaWiderGatherTile::kBlockN - 1) / WgmmaWiderGatherTile::kBlockN);
-  return blocks > sm_count_of_device(device);
+  return 2 * blocks > sm_count_of_device(device);
 }
 int packed_block_n(GatherKernel kernel) {
   switch (kernel) {
@@ -6390,18 +6392,18 @@ bool grad_weight_rows_allowed() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS", 2) != 0;
   return allowed;
 }
-// TCONV_GRAD_WEIGHT_ROWS_3D=1 (development only, read once per process; off until measured): the rows kernel for
-// kD > 1 as well. Its blocks (decode_weight_block's kd), stage cursor (id), TMA boxes (5-D maps; a grad_output D row
-// outside the tensor is zero-filled) and sums (the folded [C_in, C_out/g, 2, kD, kH] view at T = 1) are written for
-// any kD, but only 2D problems ever ran it. Why try: U-Net 3D's k2 s2 grad_weight (256 x 1024 outputs over 65,536
-// positions, 34 GFLOP) takes 0.542 ms on the mma.sync kernel (run 359, 63 TFLOP/s), where VAE's (twice the GEMM,
-// 2D) takes 0.520 on the rows kernel.
+// The rows kernel for kD > 1 as well: its blocks (decode_weight_block's kd), stage cursor (id), TMA boxes (5-D maps;
+// a grad_output D row outside the tensor is zero-filled) and sums (the folded [C_in, C_out/g, 2, kD, kH] view at
+// T = 1) are written for any kD. Measured (run 361): U-Net 3D's k2 s2 grad_weight (256 x 1024 outputs over 65,536
+// positions, 34 GFLOP) 0.542 ms on the mma.sync kernel (run 359) -> 0.270 on the rows kernel; the layer's TF32
+// fwd+bwd 1.092 -> 0.822 ms, the U-Net block's 1.716 -> 1.444. TCONV_GRAD_WEIGHT_ROWS_3D=0 (development only, read
+// once per process) keeps 3D problems off it, for A/B timings in one build.
 bool grad_weight_rows_3d() {
-  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS_3D", 0) != 0;
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS_3D", 1) != 0;
   return allowed;
 }
 // The rows kernel (WeightWgmmaRowsTile) where it can run: fp32 data in TF32 mode on sm_90a, a W fold of 2 (W stride
-// 2, dilation 1, kernel 2 or 4) with kD = 1 (any kD under TCONV_GRAD_WEIGHT_ROWS_3D=1), an even kH, folded W tap
+// 2, dilation 1, kernel 2 or 4), any kD (TCONV_GRAD_WEIGHT_ROWS_3D=0: kD = 1 only), an even kH, folded W tap
 // groups of at most 2, 128 or more input channels per group, and both tensors as TMA tensor maps take them
 // (W-contiguous, the other strides multiples of 16 bytes, 16-byte-aligned data; the driver's encoder available).
 // real: the call's own description (the maps are over the real tensors); the encoder must accept both maps (e.g. a
