@@ -700,7 +700,8 @@ TCONV_DEFINE_WGMMA(256, float, "k8.f32.tf32.tf32")
 #undef TCONV_WGMMA_ARGS256
 #undef TCONV_WGMMA_ACC256
 #undef TCONV_WGMMA_D256
-// fp16/bf16 with A in registers (the shifted-x grad_weight's grad_output fragments): m64nNk16, whose A registers are
+// fp16/bf16 with A in registers (the shifted-x and 16-bit rows grad_weight's grad_output fragments): m64nNk16, whose
+// A registers are
 // an m16n8k16 A fragment per warp; the immediates end with imm-trans-b = 0 (B K-major), which TF32 takes none of.
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define TCONV_DEFINE_WGMMA_16BIT(N, TYPE, KIND)                                                               \
@@ -718,6 +719,8 @@ TCONV_DEFINE_WGMMA_16BIT(32, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_16BIT(32, __nv_bfloat16, "k16.f32.bf16.bf16")
 TCONV_DEFINE_WGMMA_16BIT(64, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_16BIT(64, __nv_bfloat16, "k16.f32.bf16.bf16")
+TCONV_DEFINE_WGMMA_16BIT(128, __half, "k16.f32.f16.f16")  // the 16-bit rows grad_weight kernel
+TCONV_DEFINE_WGMMA_16BIT(128, __nv_bfloat16, "k16.f32.bf16.bf16")
 #undef TCONV_DEFINE_WGMMA_16BIT
 #undef TCONV_DEFINE_WGMMA
 #undef TCONV_WGMMA_ARGS32
@@ -2082,10 +2085,12 @@ struct RowsWeightArgs {
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
-// split's end asks for image N (outside both maps: zeros).
-template <int kRowGroups, int kUnits>
+// split's end asks for image N (outside both maps: zeros). elem_t: the data's type; 16-bit x arrives as two boxes of
+// kXBoxW positions (WeightWgmmaRows16Tile), fp32 x as one.
+template <int kRowGroups, int kUnits, typename elem_t = float>
 struct RowsStageIssuer {
   using T = WeightWgmmaRowsTile<kRowGroups>;
+  static constexpr bool k16Bit = sizeof(elem_t) == 2;
   WeightStageCursor<false> cur;
   int x_channel, dy_channel, ow_base;
   __device__ __forceinline__ RowsStageIssuer(const RowsWeightArgs& args, const WeightBlock& blk, int e)
@@ -2093,16 +2098,20 @@ struct RowsStageIssuer {
         x_channel(blk.g * args.a.cin_g + blk.ci0),
         dy_channel((blk.g * args.a.cout_g + blk.co0) / T::kFold),
         ow_base(2 * blk.taps.kw0 - args.a.fold_padding - e) {}
-  // units: kUnits consecutive units of T::kUnitFloats (x box, then the raw rows of each warpgroup).
-  __device__ __forceinline__ void issue(const RowsWeightArgs& args, const WeightBlock& blk, float* units,
+  // units: kUnits consecutive units of T::kUnitFloats elements (x, then the raw rows of each warpgroup).
+  __device__ __forceinline__ void issue(const RowsWeightArgs& args, const WeightBlock& blk, elem_t* units,
                                         uint64_t* bar) {
     const WeightGradArgs& a = args.a;
-    mbarrier_arrive_expect_tx(bar, uint32_t(kUnits * T::kUnitFloats * sizeof(float)));
+    mbarrier_arrive_expect_tx(bar, uint32_t(kUnits * T::kUnitFloats * sizeof(elem_t)));
 #pragma unroll
     for (int v = 0; v < kUnits; ++v) {
-      float* const unit = units + v * T::kUnitFloats;
+      elem_t* const unit = units + v * T::kUnitFloats;
       const int iw0 = cur.wc * T::kBlockK, n = cur.u < blk.u_end ? int(cur.n) : args.batch;
       tma_load_5d(unit, &args.x_map, iw0, x_channel, cur.ih, cur.id, n, bar);
+      if constexpr (k16Bit) {
+        constexpr int kBox = WeightWgmmaRows16Tile<kRowGroups>::kXBoxW;
+        tma_load_5d(unit + T::kBlockN * kBox, &args.x_map, iw0 + kBox, x_channel, cur.ih, cur.id, n, bar);
+      }
       const int od = cur.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
 #pragma unroll
       for (int w = 0; w < kRowGroups; ++w) {
@@ -2113,9 +2122,11 @@ struct RowsStageIssuer {
     }
   }
 };
-// The box's first W element must lie on 16 bytes (iw0 is a multiple of 16), so the raw rows start e positions early.
+// The box's first W element must lie on 16 bytes (iw0 is a multiple of 16), so the raw rows start e positions early
+// (kAlign: elements per 16 bytes).
+template <int kAlign = 4>
 __device__ __forceinline__ int rows_alignment_offset(const WeightGradArgs& a, const WTapGroup& taps) {
-  return ((2 * taps.kw0 - a.fold_padding) % 4 + 4) % 4;
+  return ((2 * taps.kw0 - a.fold_padding) % kAlign + kAlign) % kAlign;
 }
 // A fragments of one stage: this thread's rows wwarp * 16 + gid (+ 8) are channel wwarp * 8 + gid / 2 (+ 4), phase
 // gid % 2, whose strip column c lies at raw column 2 c + phase + e (frag_at). Taps past the group's count load zeros
@@ -2414,6 +2425,104 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
     load_rows_fragments<kRowGroups, kUnits, kMaxTaps>(frag, slots + slot * kUnits * kUnit, frag_at,
                                                       blk.taps.shift_step, blk.taps.count);
     issue_rows_wgmmas<kRowGroups, kUnits, kMaxTaps>(acc, frag, b_tiles + slot * kUnits * T::kStageB);
+    wgmma_wait<0>();
+    // This thread's generic reads of the raw rows before the refill's async writes.
+    fence_generic_to_async_shared();
+    mbarrier_arrive(&empty[slot]);
+  }
+
+  float* const out = weight_sums_destination<T::kThreads>(a, work);
+  store_rows_weight_sums<kMaxTaps, BN>(a, work, blk, out, kh, wwarp, acc);
+  pass_split_turn<T::kThreads>(a, work);
+}
+// The rows kernel for fp16/bf16 data (WeightWgmmaRows16Tile): the fp32 forms' blocks, units, raw grad_output rows
+// and sums. A producer warpgroup after the kRowGroups consumer warpgroups; its thread 0 waits until every consumer
+// has released a slot (empty[s]) and issues the slot's boxes (full[s]): per unit, x as two 8-position boxes that form
+// the B tile, and each warpgroup's raw rows. Consumers: wait full[s], build the A fragments from the raw rows (rows
+// gid, gid + 8 = folded columns (channel, phase) as in the fp32 forms; per register strip columns 2 tig, 2 tig + 1
+// (+ 8) of the tap's shift, which lie two raw positions apart: two 16-bit loads), one m64n128k16 per unit and tap,
+// wait, release the slot.
+template <typename scalar_t, int kRowGroups, int kMaxTaps, int kUnits>
+__global__ void __launch_bounds__(WeightWgmmaRows16Tile<kRowGroups>::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightArgs args) {
+  using T = WeightWgmmaRows16Tile<kRowGroups>;
+  static_assert(sizeof(scalar_t) == 2, "fp16/bf16 data");
+  static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, S = T::stages(kUnits), LDR = T::kLdRaw, kUnit = T::kUnitElems;
+  const WeightGradArgs& a = args.a;
+  extern __shared__ __align__(128) float rows16_smem[];
+  scalar_t* const slots = reinterpret_cast<scalar_t*>(rows16_smem);                  // [S][kUnits][x, raw rows]
+  uint64_t* const full = reinterpret_cast<uint64_t*>(slots + S * kUnits * kUnit);  // [S]: boxes landed
+  uint64_t* const empty = full + S;                                                  // [S]: consumers done
+
+  const WeightWork work = weight_block_work(a);
+  const WeightBlock blk = decode_weight_block(a, work, BN, BM, T::kMaxStripShift, kRowGroups);
+  const int iterations = int(blk.u_end - blk.u_begin + kUnits - 1) / kUnits;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
+  if (tid == 0) {
+#pragma unroll
+    for (int st = 0; st < S; ++st) {
+      mbarrier_init(&full[st], 1);
+      mbarrier_init(&empty[st], T::kThreads);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+  const int e = rows_alignment_offset<8>(a, blk.taps);
+
+  if (group == kRowGroups) {
+    warpgroup_registers_down<T::kProducerRegisters>();
+    if (warp % 4 == 0 && lane == 0) {
+      RowsStageIssuer<kRowGroups, kUnits, scalar_t> issuer(args, blk, e);
+      for (int it = 0; it < iterations; ++it) {
+        const int slot = it % S;
+        wait_stage_slot_empty<S>(empty, it);
+        issuer.issue(args, blk, slots + slot * kUnits * kUnit, &full[slot]);
+      }
+    }
+    return;  // the consumers' ordered epilogue passes a barrier of their own (weight_sums_barrier)
+  }
+
+  warpgroup_registers_up<T::kConsumerRegisters>();
+  const int wwarp = warp % 4, gid = lane / 4, tig = lane % 4;
+  const int kh = blk.kh + group;  // this warpgroup's kH row (the plan makes kH a multiple of kRowGroups)
+  float acc[kMaxTaps][BN / 2];
+#pragma unroll
+  for (int t = 0; t < kMaxTaps; ++t)
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
+  // Strip column c of phase gid % 2 lies at raw position 2 c + gid % 2 + e; this thread's first is c = 2 tig.
+  const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * LDR + gid % 2 + e + 4 * tig;
+  const int shift_step = blk.taps.shift_step, count = blk.taps.count;
+  for (int it = 0; it < iterations; ++it) {
+    const int slot = it % S;
+    mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
+    const scalar_t* const stage = slots + slot * kUnits * kUnit;
+    uint32_t frag[kUnits][kMaxTaps][4];
+#pragma unroll
+    for (int v = 0; v < kUnits; ++v)
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) {
+        // Taps past the group's count load zeros (their wgmmas still issue: no branch between a stage's wgmmas).
+        const uint16_t* const p = reinterpret_cast<const uint16_t*>(stage + v * kUnit + frag_at) + 2 * t * shift_step;
+        const bool live = t < count;
+        const auto pair = [&](int at) { return live ? uint32_t(p[at]) | (uint32_t(p[at + 2]) << 16) : 0u; };
+        frag[v][t][0] = pair(0);
+        frag[v][t][1] = pair(4 * LDR);
+        frag[v][t][2] = pair(16);
+        frag[v][t][3] = pair(4 * LDR + 16);
+        // Every fragment is built before the first wgmma (as in the shifted-x kernel: ptxas fences otherwise).
+        asm volatile("" : "+r"(frag[v][t][0]), "+r"(frag[v][t][1]), "+r"(frag[v][t][2]), "+r"(frag[v][t][3]));
+      }
+    wgmma_fence();
+#pragma unroll
+    for (int v = 0; v < kUnits; ++v) {
+      const uint64_t b_desc = wgmma_smem_descriptor(reinterpret_cast<const float*>(stage + v * kUnit),
+                                                    T::kBLeadingBytes, T::kBStrideBytes);
+#pragma unroll
+      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, scalar_t>(acc[t], frag[v][t], b_desc);
+    }
+    wgmma_commit();
     wgmma_wait<0>();
     // This thread's generic reads of the raw rows before the refill's async writes.
     fence_generic_to_async_shared();
@@ -6102,7 +6211,10 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   using T = WeightWgmmaRowsTile<2>;
   const bool shifted_x = shifted_x_unit > 0;
   const ShiftedXBoxes boxes = shifted_x_boxes(dtype, shifted_x_unit);
-  const int x_box_w = shifted_x ? boxes.x_w : T::kBlockK, dy_box_w = boxes.dy_w;
+  const int x_box_w = shifted_x                      ? boxes.x_w
+                      : dtype == DType::kFloat32 ? T::kBlockK
+                                                 : WeightWgmmaRows16Tile<2>::kXBoxW,  // two boxes per unit
+            dy_box_w = boxes.dy_w;
   const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
   const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
   const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, x_box_w,
@@ -6265,11 +6377,31 @@ GradWeightKernel shifted_x_grad_weight_kernel(const WeightGradPlan& plan) {
 GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
   return grad_weight_rows_units() == 2 ? wgmma_rows_grad_weight_units<2>(plan) : wgmma_rows_grad_weight_units<1>(plan);
 }
+// The 16-bit rows kernel (fp16/bf16 data), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
+template <typename scalar_t, int kUnits>
+GradWeightKernel wgmma_rows16_grad_weight_units(const WeightGradPlan& plan) {
+#if defined(TCONV_TENSOR_MAPS)
+  using T = WeightWgmmaRows16Tile<2>;
+  constexpr int kBytes = T::shared_bytes(kUnits);
+  if (plan.largest_group == 1)
+    return {nullptr, T::kBlockThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 1, kUnits>, kBytes};
+  return {nullptr, T::kBlockThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 2, kUnits>, kBytes};
+#else
+  (void)plan;
+  return {nullptr, 0};
+#endif
+}
+template <typename scalar_t>
+GradWeightKernel wgmma_rows16_grad_weight_kernel(const WeightGradPlan& plan) {
+  return grad_weight_rows_units() == 2 ? wgmma_rows16_grad_weight_units<scalar_t, 2>(plan)
+                                       : wgmma_rows16_grad_weight_units<scalar_t, 1>(plan);
+}
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {
   if (plan.shifted_x) return shifted_x_grad_weight_kernel<scalar_t>(plan);
-  if constexpr (std::is_same<scalar_t, float>::value) {
-    if (plan.row_groups > 1) return wgmma_rows_grad_weight_kernel(plan);
+  if (plan.row_groups > 1) {
+    if constexpr (std::is_same<scalar_t, float>::value) return wgmma_rows_grad_weight_kernel(plan);
+    else return wgmma_rows16_grad_weight_kernel<scalar_t>(plan);
   }
   if (wgmma) return wgmma_grad_weight_kernel<scalar_t>(plan);
   if constexpr (std::is_same<scalar_t, float>::value) {
@@ -6402,7 +6534,14 @@ bool grad_weight_rows_3d() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS_3D", 1) != 0;
   return allowed;
 }
-// The rows kernel (WeightWgmmaRowsTile) where it can run: fp32 data in TF32 mode on sm_90a, a W fold of 2 (W stride
+// TCONV_GRAD_WEIGHT_ROWS16=0 (development only, read once per process) keeps fp16/bf16 problems off the 16-bit rows
+// kernel (WeightWgmmaRows16Tile), on the widened mma.sync kernels, for A/B timings in one build.
+bool grad_weight_rows16() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS16", 1) != 0;
+  return allowed;
+}
+// The rows kernel (WeightWgmmaRowsTile; for fp16/bf16 WeightWgmmaRows16Tile) where it can run: fp32 data in TF32
+// mode or fp16/bf16 data (TCONV_GRAD_WEIGHT_ROWS16=0: fp32 only) on sm_90a, a W fold of 2 (W stride
 // 2, dilation 1, kernel 2 or 4), any kD (TCONV_GRAD_WEIGHT_ROWS_3D=0: kD = 1 only), an even kH, folded W tap
 // groups of at most 2, 128 or more input channels per group, and both tensors as TMA tensor maps take them
 // (W-contiguous, the other strides multiples of 16 bytes, 16-byte-aligned data; the driver's encoder available).
@@ -6413,7 +6552,7 @@ bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTranspose
                             const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRowsTile<2>;
-  if (device < 0 || dtype != DType::kFloat32 || !grad_weight_rows_allowed() ||
+  if (device < 0 || (dtype != DType::kFloat32 && !grad_weight_rows16()) || !grad_weight_rows_allowed() ||
       !use_wgmma(dtype, uses_split_tf32(dtype, split_tf32), allow_wgmma, device) || encode_tiled_fn() == nullptr)
     return false;
   if (fold != T::kFold || (folded.kernel[0] != 1 && !grad_weight_rows_3d()) || folded.kernel[1] % T::kRowGroups != 0 ||
@@ -6421,11 +6560,12 @@ bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTranspose
     return false;
   const int64_t *x = folded.input_strides, *dy = folded.output_strides;
   if (x[4] != 1 || dy[4] != 1) return false;
+  const int64_t align = 16 / element_bytes(dtype);  // elements per 16 bytes
   for (int i = 0; i < 4; ++i)
-    if (x[i] % 4 != 0 || dy[i] % 4 != 0) return false;
+    if (x[i] % align != 0 || dy[i] % align != 0) return false;
   if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
   RowsWeightArgs trial{};
-  return rows_weight_tensor_maps(real, input, grad_output, trial) == cudaSuccess;
+  return rows_weight_tensor_maps(real, input, grad_output, trial, 0, dtype) == cudaSuccess;
 #else
   (void)real, (void)folded, (void)fold, (void)plan, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device,
       (void)input, (void)grad_output;

@@ -490,6 +490,32 @@ struct WeightWgmmaRowsTile {
                 "within the opt-in maximum");
 };
 
+// The rows kernel for fp16/bf16 data (tconv_igemm_grad_weight_wgmma_rows16_kernel): the same blocks, units, raw
+// grad_output rows and sums, with m64n128k16 wgmmas (one per unit and tap) at the 16-bit rate. wgmma reads 16-bit B
+// as it is, so nothing rounds x: its box arrives as two TMA boxes of 8 positions (one K core matrix each, 128 rows x 16
+// bytes), which is the B tile itself ([K core][C_in / 8][8][8]: K-adjacent core matrices kBlockN x 16 bytes apart),
+// and the producer warpgroup is one thread issuing boxes. Element counts per unit as the fp32 tile's (x: 128 x 16,
+// raw rows: 32 x 56 per warpgroup), half the bytes, so twice the stages fit. Why: DCGAN's bf16 grad_weight took 0.880
+// ms on the widened mma.sync kernel (fp16/bf16 values through TF32 MMAs; run 362), against 0.41 for the TF32 rows
+// kernel on the same GEMM.
+template <int kRowGroupsArg>
+struct WeightWgmmaRows16Tile : WeightWgmmaRowsTile<kRowGroupsArg> {
+  using Base = WeightWgmmaRowsTile<kRowGroupsArg>;
+  static constexpr int kXBoxW = 8;                                       // positions per x box: one K core matrix
+  static constexpr int kUnitElems = Base::kUnitFloats;                   // x (both boxes), then the raw rows
+  static constexpr int kBLeadingBytes = Base::kBlockN * kXBoxW * 2, kBStrideBytes = 128;
+  static constexpr int kProducerThreads = 128;
+  static constexpr int kBlockThreads = Base::kThreads + kProducerThreads;
+  TCONV_TILE_FN int stages(int units) { return units == 1 ? 16 : 8; }
+  TCONV_TILE_FN int shared_bytes(int units) { return stages(units) * units * kUnitElems * 2 + 2 * stages(units) * 8; }
+  static_assert(Base::kBlockK == 2 * kXBoxW, "a unit is two K core matrices: one m64n128k16");
+  static_assert(Base::kLdRaw >= 2 * (Base::kBlockK + Base::kMaxStripShift - 1) + Base::kFold + 7,
+                "a raw row starts up to 7 positions early (16 bytes of 16-bit data)");
+  static_assert((Base::kStageA * 2) % 128 == 0 && (kUnitElems * 2) % 128 == 0 && (Base::kBlockN * kXBoxW * 2) % 128 == 0,
+                "TMA boxes land 128-byte aligned");
+  static_assert(shared_bytes(1) <= 227 * 1024 && shared_bytes(2) <= 227 * 1024, "within the opt-in maximum");
+};
+
 // The shifted-x grad_weight kernel (Hopper, fp32 data in TF32 mode; W stride 1 and dilation 1, kernel W <= 5, <= 32
 // input channels per group: L1-68's k3x5x5 with C 32 -> 64). K runs over grad_output positions j, so
 // dW[ci, co, kw] = sum_j dy[co, j] x[ci, j + p - kw]: A is the unshifted grad_output row, whose fragments serve every W
