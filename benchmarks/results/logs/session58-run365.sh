@@ -2,7 +2,8 @@
 # Session 58, run 365 (one H200, the session's last ~4 minutes of device time): TCONV_GRAD_WEIGHT_ROWS16_OVERLAP=1
 # (the 16-bit rows grad_weight kernel keeps one stage's wgmmas in flight while it loads the next stage's fragments;
 # off by default, written after run 364). A quick check of its bf16 grad_weight (DCGAN's layer at batch 16) against
-# float64 and against the default kernel, then a same-build A/B on DCGAN and VAE (bf16, two rounds). Pass TCONV_COMMIT=<sha>.
+# float64 and against the default kernel, then a same-build A/B on DCGAN and VAE (bf16, two rounds).
+# Pass TCONV_COMMIT=<sha>.
 source scripts/device_prelude.sh
 for v in 1 0; do
   TCONV_GRAD_WEIGHT_ROWS16_OVERLAP=$v timeout 30 python3 - <<'PY' 2>&1 | tee -a "$LOG/check.log"
