@@ -2441,12 +2441,11 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
 // the B tile, and each warpgroup's raw rows. Consumers: wait full[s], build the A fragments from the raw rows (rows
 // gid, gid + 8 = folded columns (channel, phase) as in the fp32 forms; per register strip columns 2 tig, 2 tig + 1
 // (+ 8) of the tap's shift, which lie two raw positions apart: two 16-bit loads), one m64n128k16 per unit and tap,
-// wait, release the slot. kOverlap (TCONV_GRAD_WEIGHT_ROWS16_OVERLAP=1, off until measured): a stage's wgmmas stay in
-// flight while the next stage's fragments load, and its slot is released one stage later. Why try: run 363's DCGAN
-// grad_weight (0.309 ms, 222 TFLOP/s) keeps the tensor pipe about a quarter busy (4 m64n128k16 per warpgroup and
-// stage, ~256 clocks at the bf16 rate, against ~1.25 us per stage), so each warpgroup's serial wait-load-issue-wait
-// chain, not the MMAs or the L2 (~2.4 TB/s), looks like the limit.
-template <typename scalar_t, int kRowGroups, int kMaxTaps, int kUnits, bool kOverlap>
+// wait, release the slot. Tried and removed (run 365, one build, bf16 fwd+bwd ms, two rounds): keeping one stage's
+// wgmmas in flight while the next stage's fragments load (two fragment sets, each slot released a stage later) gave
+// the same bits and DCGAN 0.869-0.875 against 0.873-0.875, VAE 1.303-1.304 against 1.301-1.302; so at 0.309 ms (222
+// TFLOP/s, the tensor pipe about a quarter busy) the warpgroups' serial wait-load-issue-wait chain is not the limit.
+template <typename scalar_t, int kRowGroups, int kMaxTaps, int kUnits>
 __global__ void __launch_bounds__(WeightWgmmaRows16Tile<kRowGroups>::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightArgs args) {
   using T = WeightWgmmaRows16Tile<kRowGroups>;
@@ -2498,13 +2497,11 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
   // Strip column c of phase gid % 2 lies at raw position 2 c + gid % 2 + e; this thread's first is c = 2 tig.
   const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * LDR + gid % 2 + e + 4 * tig;
   const int shift_step = blk.taps.shift_step, count = blk.taps.count;
-  using Fragments = uint32_t[kUnits][kMaxTaps][4];
-  // Stage it: wait for its boxes, build its fragments into f, issue its wgmmas. Then wait until at most kInFlight
-  // stages' wgmmas are pending and release the slot (and fragments) of the stage that completed.
-  const auto run_stage = [&](int it, Fragments& f) {
+  for (int it = 0; it < iterations; ++it) {
     const int slot = it % S;
     mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
     const scalar_t* const stage = slots + slot * kUnits * kUnit;
+    uint32_t frag[kUnits][kMaxTaps][4];
 #pragma unroll
     for (int v = 0; v < kUnits; ++v)
 #pragma unroll
@@ -2513,12 +2510,12 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
         const uint16_t* const p = reinterpret_cast<const uint16_t*>(stage + v * kUnit + frag_at) + 2 * t * shift_step;
         const bool live = t < count;
         const auto pair = [&](int at) { return live ? uint32_t(p[at]) | (uint32_t(p[at + 2]) << 16) : 0u; };
-        f[v][t][0] = pair(0);
-        f[v][t][1] = pair(4 * LDR);
-        f[v][t][2] = pair(16);
-        f[v][t][3] = pair(4 * LDR + 16);
+        frag[v][t][0] = pair(0);
+        frag[v][t][1] = pair(4 * LDR);
+        frag[v][t][2] = pair(16);
+        frag[v][t][3] = pair(4 * LDR + 16);
         // Every fragment is built before the first wgmma (as in the shifted-x kernel: ptxas fences otherwise).
-        asm volatile("" : "+r"(f[v][t][0]), "+r"(f[v][t][1]), "+r"(f[v][t][2]), "+r"(f[v][t][3]));
+        asm volatile("" : "+r"(frag[v][t][0]), "+r"(frag[v][t][1]), "+r"(frag[v][t][2]), "+r"(frag[v][t][3]));
       }
     wgmma_fence();
 #pragma unroll
@@ -2526,57 +2523,13 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
       const uint64_t b_desc = wgmma_smem_descriptor(reinterpret_cast<const float*>(stage + v * kUnit),
                                                     T::kBLeadingBytes, T::kBStrideBytes);
 #pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, scalar_t>(acc[t], f[v][t], b_desc);
+      for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, scalar_t>(acc[t], frag[v][t], b_desc);
     }
     wgmma_commit();
-  };
-  // A stage's slot is released once its wgmmas completed: this thread's generic reads of the raw rows are ordered
-  // before the refill's async writes.
-  const auto release = [&](int it) {
-    fence_generic_to_async_shared();
-    mbarrier_arrive(&empty[it % S]);
-  };
-  // The fragments' registers stay live (untouched) until the wgmmas reading them are known complete.
-  const auto hold = [](const Fragments& f) {
-#pragma unroll
-    for (int v = 0; v < kUnits; ++v)
-#pragma unroll
-      for (int t = 0; t < kMaxTaps; ++t)
-        asm volatile("" ::"r"(f[v][t][0]), "r"(f[v][t][1]), "r"(f[v][t][2]), "r"(f[v][t][3]));
-  };
-  if constexpr (kOverlap) {
-    // One stage's wgmmas stay in flight while the next stage's fragments load: two fragment sets, alternating.
-    Fragments even{}, odd{};
-    int it = 0;
-    for (; it + 1 < iterations; it += 2) {
-      run_stage(it, even);
-      wgmma_wait<1>();
-      hold(odd);
-      if (it > 0) release(it - 1);
-      run_stage(it + 1, odd);
-      wgmma_wait<1>();
-      hold(even);
-      release(it);
-    }
-    if (it < iterations) {
-      run_stage(it, even);
-      wgmma_wait<1>();
-      hold(odd);
-      if (it > 0) release(it - 1);
-      ++it;
-    }
     wgmma_wait<0>();
-    hold(even);
-    hold(odd);
-    if (it > 0) release(it - 1);
-  } else {
-    for (int it = 0; it < iterations; ++it) {
-      Fragments f;
-      run_stage(it, f);
-      wgmma_wait<0>();
-      hold(f);
-      release(it);
-    }
+    // This thread's generic reads of the raw rows before the refill's async writes.
+    fence_generic_to_async_shared();
+    mbarrier_arrive(&empty[slot]);
   }
 
   float* const out = weight_sums_destination<T::kThreads>(a, work);
@@ -6428,20 +6381,14 @@ GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
   return grad_weight_rows_units() == 2 ? wgmma_rows_grad_weight_units<2>(plan) : wgmma_rows_grad_weight_units<1>(plan);
 }
 // The 16-bit rows kernel (fp16/bf16 data), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
-// TCONV_GRAD_WEIGHT_ROWS16_OVERLAP=1 (development only, read once per process; off until measured): the 16-bit rows
-// kernel keeps one stage's wgmmas in flight while it loads the next stage's fragments.
-bool grad_weight_rows16_overlap() {
-  static const bool overlap = development_switch("TCONV_GRAD_WEIGHT_ROWS16_OVERLAP", 0) != 0;
-  return overlap;
-}
-template <typename scalar_t, int kUnits, bool kOverlap>
+template <typename scalar_t, int kUnits>
 GradWeightKernel wgmma_rows16_grad_weight_units(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRows16Tile<2>;
-  constexpr int kBytes = T::shared_bytes(kUnits), kThreads = T::kBlockThreads;
+  constexpr int kBytes = T::shared_bytes(kUnits);
   if (plan.largest_group == 1)
-    return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 1, kUnits, kOverlap>, kBytes};
-  return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 2, kUnits, kOverlap>, kBytes};
+    return {nullptr, T::kBlockThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 1, kUnits>, kBytes};
+  return {nullptr, T::kBlockThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 2, kUnits>, kBytes};
 #else
   (void)plan;
   return {nullptr, 0};
@@ -6449,11 +6396,8 @@ GradWeightKernel wgmma_rows16_grad_weight_units(const WeightGradPlan& plan) {
 }
 template <typename scalar_t>
 GradWeightKernel wgmma_rows16_grad_weight_kernel(const WeightGradPlan& plan) {
-  if (grad_weight_rows16_overlap())
-    return grad_weight_rows_units() == 2 ? wgmma_rows16_grad_weight_units<scalar_t, 2, true>(plan)
-                                         : wgmma_rows16_grad_weight_units<scalar_t, 1, true>(plan);
-  return grad_weight_rows_units() == 2 ? wgmma_rows16_grad_weight_units<scalar_t, 2, false>(plan)
-                                       : wgmma_rows16_grad_weight_units<scalar_t, 1, false>(plan);
+  return grad_weight_rows_units() == 2 ? wgmma_rows16_grad_weight_units<scalar_t, 2>(plan)
+                                       : wgmma_rows16_grad_weight_units<scalar_t, 1>(plan);
 }
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {
