@@ -11,7 +11,7 @@ and never under 0 (nor for channels_last, whose W is not contiguous).
 """
 import pytest
 
-from conftest import cuda_ready, run_under_switch, wgmma_kernels_run
+from conftest import assert_bitwise_equal, cuda_ready, run_under_switch, wgmma_kernels_run
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
@@ -58,3 +58,38 @@ def test_grad_weight_rows16_under_switch(tmp_path):
                 if not (on and off) or took != (layout == "contiguous", False):
                     wrong.append((i, mode, layout, on, off))
     assert not wrong, wrong
+
+
+# The swizzled form (TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1, off by default: x as one 32-byte-swizzled box per unit) reads
+# the same values into the same wgmmas in the same order: grad_weight bit for bit as the default form's, and the
+# swizzled kernel is what runs.
+SWIZZLE_CODE = """
+import sys, torch, tconv
+from test_grad_weight_rows16_gpu import ROWS16_GRID
+FUNCTIONS = {2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}
+grads, names = [], []
+g = torch.Generator(device="cuda").manual_seed(11)
+for dtype in (torch.bfloat16, torch.float16):
+    for dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias in ROWS16_GRID:
+        x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype)
+        w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype).requires_grad_()
+        with tconv._ops.use_algorithm("igemm"), \\
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = FUNCTIONS[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+            out.backward(torch.randn(out.shape, device="cuda", generator=g).to(dtype))
+            torch.cuda.synchronize()
+        grads.append(w.grad.cpu())
+        names.append([e.name for e in prof.events() if "rows16" in e.name])
+torch.save((grads, names), sys.argv[1])
+"""
+
+
+def test_grad_weight_rows16_swizzled_same_bits(tmp_path):
+    if not wgmma_kernels_run():
+        pytest.skip("the rows kernels run on sm_90a builds on compute capability 9.0")
+    runs = run_under_switch(SWIZZLE_CODE, tmp_path, "TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE")
+    (swizzled, swizzled_names), (plain, plain_names) = runs["1"], runs["0"]
+    assert_bitwise_equal(swizzled, plain, "grad_weight, swizzled x against two boxes")
+    for on, off in zip(swizzled_names, plain_names):
+        assert on and all(", true>(" in n for n in on), on
+        assert off and all(", false>(" in n for n in off), off

@@ -2085,12 +2085,12 @@ struct RowsWeightArgs {
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
-// split's end asks for image N (outside both maps: zeros). elem_t: the data's type; 16-bit x arrives as two boxes of
-// kXBoxW positions (WeightWgmmaRows16Tile), fp32 x as one.
-template <int kRowGroups, int kUnits, typename elem_t = float>
+// split's end asks for image N (outside both maps: zeros). elem_t: the data's type; kXBoxes: 16-bit x arrives as two
+// boxes of kXBoxW positions (WeightWgmmaRows16Tile) or, swizzled, one; fp32 x as one.
+template <int kRowGroups, int kUnits, typename elem_t = float, int kXBoxes = 1>
 struct RowsStageIssuer {
   using T = WeightWgmmaRowsTile<kRowGroups>;
-  static constexpr bool k16Bit = sizeof(elem_t) == 2;
+  static_assert(kXBoxes == 1 || (kXBoxes == 2 && sizeof(elem_t) == 2), "two x boxes: 16-bit data");
   WeightStageCursor<false> cur;
   int x_channel, dy_channel, ow_base;
   __device__ __forceinline__ RowsStageIssuer(const RowsWeightArgs& args, const WeightBlock& blk, int e)
@@ -2108,7 +2108,7 @@ struct RowsStageIssuer {
       elem_t* const unit = units + v * T::kUnitFloats;
       const int iw0 = cur.wc * T::kBlockK, n = cur.u < blk.u_end ? int(cur.n) : args.batch;
       tma_load_5d(unit, &args.x_map, iw0, x_channel, cur.ih, cur.id, n, bar);
-      if constexpr (k16Bit) {
+      if constexpr (kXBoxes == 2) {
         constexpr int kBox = WeightWgmmaRows16Tile<kRowGroups>::kXBoxW;
         tma_load_5d(unit + T::kBlockN * kBox, &args.x_map, iw0 + kBox, x_channel, cur.ih, cur.id, n, bar);
       }
@@ -2445,7 +2445,10 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
 // wgmmas in flight while the next stage's fragments load (two fragment sets, each slot released a stage later) gave
 // the same bits and DCGAN 0.869-0.875 against 0.873-0.875, VAE 1.303-1.304 against 1.301-1.302; so at 0.309 ms (222
 // TFLOP/s, the tensor pipe about a quarter busy) the warpgroups' serial wait-load-issue-wait chain is not the limit.
-template <typename scalar_t, int kRowGroups, int kMaxTaps, int kUnits>
+// kSwizzledX (TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1, off until measured): x as one 32-byte-swizzled box per unit, read
+// by a layout-type-3 descriptor (WeightWgmmaRows16Tile::kSwizzledBStrideBytes). Why try: the form above asks TMA for
+// 320 box rows per unit, 256 of them x rows of 16 bytes; this one for 192.
+template <typename scalar_t, int kRowGroups, int kMaxTaps, int kUnits, bool kSwizzledX>
 __global__ void __launch_bounds__(WeightWgmmaRows16Tile<kRowGroups>::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightArgs args) {
   using T = WeightWgmmaRows16Tile<kRowGroups>;
@@ -2453,8 +2456,9 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
   static_assert(kMaxTaps >= 1 && kMaxTaps <= T::kMaxTaps, "taps per block within the tile's limit");
   constexpr int BM = T::kBlockM, BN = T::kBlockN, S = T::stages(kUnits), LDR = T::kLdRaw, kUnit = T::kUnitElems;
   const WeightGradArgs& a = args.a;
-  extern __shared__ __align__(128) float rows16_smem[];
-  scalar_t* const slots = reinterpret_cast<scalar_t*>(rows16_smem);                  // [S][kUnits][x, raw rows]
+  extern __shared__ __align__(128) unsigned char rows16_smem[];
+  // The swizzled x boxes start on the swizzle's atoms (256 bytes; shared_bytes leaves the slack)
+  scalar_t* const slots = reinterpret_cast<scalar_t*>(kSwizzledX ? shared_aligned_1024(rows16_smem) : rows16_smem);
   uint64_t* const full = reinterpret_cast<uint64_t*>(slots + S * kUnits * kUnit);  // [S]: boxes landed
   uint64_t* const empty = full + S;                                                  // [S]: consumers done
 
@@ -2476,7 +2480,7 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
   if (group == kRowGroups) {
     warpgroup_registers_down<T::kProducerRegisters>();
     if (warp % 4 == 0 && lane == 0) {
-      RowsStageIssuer<kRowGroups, kUnits, scalar_t> issuer(args, blk, e);
+      RowsStageIssuer<kRowGroups, kUnits, scalar_t, kSwizzledX ? 1 : 2> issuer(args, blk, e);
       for (int it = 0; it < iterations; ++it) {
         const int slot = it % S;
         wait_stage_slot_empty<S>(empty, it);
@@ -2520,8 +2524,15 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
     wgmma_fence();
 #pragma unroll
     for (int v = 0; v < kUnits; ++v) {
-      const uint64_t b_desc = wgmma_smem_descriptor(reinterpret_cast<const float*>(stage + v * kUnit),
-                                                    T::kBLeadingBytes, T::kBStrideBytes);
+      const float* const b_tile = reinterpret_cast<const float*>(stage + v * kUnit);
+      uint64_t b_desc;
+      if constexpr (kSwizzledX) {
+        const uint32_t address = static_cast<uint32_t>(__cvta_generic_to_shared(b_tile));
+        b_desc = (uint64_t(uint32_t(T::kSwizzledBStrideBytes >> 4) | (3u << 30)) << 32) |
+                 (((address & 0x3FFFF) >> 4) | (1u << 16));
+      } else {
+        b_desc = wgmma_smem_descriptor(b_tile, T::kBLeadingBytes, T::kBStrideBytes);
+      }
 #pragma unroll
       for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, scalar_t>(acc[t], frag[v][t], b_desc);
     }
@@ -6117,7 +6128,8 @@ void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
 // A 5-D fp32 tensor map (W, C, H, D, N) over a tensor with element strides `strides` (N, C, D, H, W order, W = 1),
 // boxes of box_w x box_c x 1 x 1 x 1, zeros outside.
 cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* sizes, const int64_t* strides,
-                            int box_w, int box_c, DType dtype = DType::kFloat32) {
+                            int box_w, int box_c, DType dtype = DType::kFloat32,
+                            CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE) {
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
   const cuuint64_t dims[5] = {cuuint64_t(sizes[4]), cuuint64_t(sizes[1]), cuuint64_t(sizes[3]), cuuint64_t(sizes[2]),
@@ -6130,7 +6142,7 @@ cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* s
                                    : dtype == DType::kFloat16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                                               : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   const CUresult r = encode(map, type, 5, const_cast<void*>(data), dims, bytes, box, unit,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -6204,24 +6216,34 @@ ShiftedXBoxes shifted_x_boxes(DType dtype, int unit) {
                       : (unit == 32 ? shifted_x_boxes_of<2, 32>() : shifted_x_boxes_of<2, 16>());
   return unit == 32 ? shifted_x_boxes_of<4, 32>() : shifted_x_boxes_of<4, 16>();
 }
+// TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1 (development only, read once per process; off until measured): the 16-bit rows
+// kernel's swizzled form (one 32-byte-swizzled x box per unit). The x map and the kernel choice both read it.
+bool grad_weight_rows16_swizzle() {
+  static const bool swizzle = development_switch("TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE", 0) != 0;
+  return swizzle;
+}
 // The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x_unit
 // > 0: the shifted-x kernel's boxes instead (the x window, 64 grad_output channels x a row), of `dtype`'s elements
-// (the rows kernel: fp32 only). A grad_output whose rows are no multiple of 16 bytes (L1-71: 1026 floats) has
-// no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one dimension instead (rows.dy_flat; the
-// kernel's flat_dy_row places and masks each row).
+// (the rows kernels: fp32, or fp16/bf16 with the x box split or swizzled). A grad_output whose rows are no multiple
+// of 16 bytes (L1-71: 1026 floats) has no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one
+// dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
                                     RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32) {
   using T = WeightWgmmaRowsTile<2>;
   const bool shifted_x = shifted_x_unit > 0;
   const ShiftedXBoxes boxes = shifted_x_boxes(dtype, shifted_x_unit);
-  const int x_box_w = shifted_x                      ? boxes.x_w
-                      : dtype == DType::kFloat32 ? T::kBlockK
-                                                 : WeightWgmmaRows16Tile<2>::kXBoxW,  // two boxes per unit
+  // 16-bit rows kernel: x as two boxes per unit, or one in the 32-byte swizzle (grad_weight_rows16_swizzle)
+  const bool rows16 = !shifted_x && dtype != DType::kFloat32, swizzled = rows16 && grad_weight_rows16_swizzle();
+  const int x_box_w = shifted_x                ? boxes.x_w
+                      : rows16 && !swizzled ? WeightWgmmaRows16Tile<2>::kXBoxW
+                                            : T::kBlockK,
             dy_box_w = boxes.dy_w;
   const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
   const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
-  const cudaError_t err = encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, x_box_w,
-                                          shifted_x ? WeightShiftedXShape::kBlockN : T::kBlockN, dtype);
+  const cudaError_t err =
+      encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, x_box_w,
+                      shifted_x ? WeightShiftedXShape::kBlockN : T::kBlockN, dtype,
+                      swizzled ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE);
   if (err != cudaSuccess) return err;
   const int64_t* dy = p.output_strides;
   const ShiftedXDyRead read = shifted_x_dy_read(p, dtype);
@@ -6381,14 +6403,14 @@ GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
   return grad_weight_rows_units() == 2 ? wgmma_rows_grad_weight_units<2>(plan) : wgmma_rows_grad_weight_units<1>(plan);
 }
 // The 16-bit rows kernel (fp16/bf16 data), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
-template <typename scalar_t, int kUnits>
+template <typename scalar_t, int kUnits, bool kSwizzledX>
 GradWeightKernel wgmma_rows16_grad_weight_units(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRows16Tile<2>;
-  constexpr int kBytes = T::shared_bytes(kUnits);
+  constexpr int kBytes = T::shared_bytes(kUnits), kThreads = T::kBlockThreads;
   if (plan.largest_group == 1)
-    return {nullptr, T::kBlockThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 1, kUnits>, kBytes};
-  return {nullptr, T::kBlockThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 2, kUnits>, kBytes};
+    return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 1, kUnits, kSwizzledX>, kBytes};
+  return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_rows16_kernel<scalar_t, 2, 2, kUnits, kSwizzledX>, kBytes};
 #else
   (void)plan;
   return {nullptr, 0};
@@ -6396,8 +6418,11 @@ GradWeightKernel wgmma_rows16_grad_weight_units(const WeightGradPlan& plan) {
 }
 template <typename scalar_t>
 GradWeightKernel wgmma_rows16_grad_weight_kernel(const WeightGradPlan& plan) {
-  return grad_weight_rows_units() == 2 ? wgmma_rows16_grad_weight_units<scalar_t, 2>(plan)
-                                       : wgmma_rows16_grad_weight_units<scalar_t, 1>(plan);
+  if (grad_weight_rows16_swizzle())
+    return grad_weight_rows_units() == 2 ? wgmma_rows16_grad_weight_units<scalar_t, 2, true>(plan)
+                                         : wgmma_rows16_grad_weight_units<scalar_t, 1, true>(plan);
+  return grad_weight_rows_units() == 2 ? wgmma_rows16_grad_weight_units<scalar_t, 2, false>(plan)
+                                       : wgmma_rows16_grad_weight_units<scalar_t, 1, false>(plan);
 }
 template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {

@@ -504,15 +504,23 @@ struct WeightWgmmaRows16Tile : WeightWgmmaRowsTile<kRowGroupsArg> {
   static constexpr int kXBoxW = 8;                                       // positions per x box: one K core matrix
   static constexpr int kUnitElems = Base::kUnitFloats;                   // x (both boxes), then the raw rows
   static constexpr int kBLeadingBytes = Base::kBlockN * kXBoxW * 2, kBStrideBytes = 128;
+  // The swizzled form (TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1): x as one box of kBlockK positions (32-byte rows) in the
+  // 32-byte swizzle, which wgmma reads as it lands (K-major, layout type 3): 8-row atoms of 256 bytes, stride byte
+  // offset 256, the leading one unused (a wgmma's K is the whole row). Half the x box rows per unit (128 of 32 bytes
+  // instead of 256 of 16).
+  static constexpr int kSwizzledBStrideBytes = 8 * Base::kBlockK * 2;
   static constexpr int kProducerThreads = 128;
   static constexpr int kBlockThreads = Base::kThreads + kProducerThreads;
   TCONV_TILE_FN int stages(int units) { return units == 1 ? 16 : 8; }
-  TCONV_TILE_FN int shared_bytes(int units) { return stages(units) * units * kUnitElems * 2 + 2 * stages(units) * 8; }
+  // + 1024: the swizzled form aligns its ring to the swizzle's atoms (the dynamic allocation promises 16 bytes)
+  TCONV_TILE_FN int shared_bytes(int units) {
+    return stages(units) * units * kUnitElems * 2 + 2 * stages(units) * 8 + 1024;
+  }
   static_assert(Base::kBlockK == 2 * kXBoxW, "a unit is two K core matrices: one m64n128k16");
   static_assert(Base::kLdRaw >= 2 * (Base::kBlockK + Base::kMaxStripShift - 1) + Base::kFold + 7,
                 "a raw row starts up to 7 positions early (16 bytes of 16-bit data)");
-  static_assert((Base::kStageA * 2) % 128 == 0 && (kUnitElems * 2) % 128 == 0 && (Base::kBlockN * kXBoxW * 2) % 128 == 0,
-                "TMA boxes land 128-byte aligned");
+  static_assert((Base::kStageA * 2) % 128 == 0 && (kUnitElems * 2) % 256 == 0 && (Base::kBlockN * kXBoxW * 2) % 128 == 0,
+                "TMA boxes land 128-byte aligned, the swizzled x boxes on 256 bytes");
   static_assert(shared_bytes(1) <= 227 * 1024 && shared_bytes(2) <= 227 * 1024, "within the opt-in maximum");
 };
 
