@@ -497,7 +497,8 @@ struct WeightWgmmaRowsTile {
 // and the producer warpgroup is one thread issuing boxes. Element counts per unit as the fp32 tile's (x: 128 x 16,
 // raw rows: 32 x 56 per warpgroup), half the bytes, so twice the stages fit. Why: DCGAN's bf16 grad_weight took 0.880
 // ms on the widened mma.sync kernel (fp16/bf16 values through TF32 MMAs; run 362), against 0.41 for the TF32 rows
-// kernel on the same GEMM.
+// kernel on the same GEMM. Measured (run 363, one build): 0.309 ms; bf16 fwd+bwd DCGAN 1.438 -> 0.868 ms, VAE 2.03 ->
+// 1.30, U-Net 3D 1.06 -> 0.68-0.77.
 template <int kRowGroupsArg>
 struct WeightWgmmaRows16Tile : WeightWgmmaRowsTile<kRowGroupsArg> {
   using Base = WeightWgmmaRowsTile<kRowGroupsArg>;
