@@ -395,6 +395,12 @@ __device__ __forceinline__ uint64_t wgmma_smem_descriptor(const float* tile, int
                                                        int stride_bytes = kWgmmaStrideBytes) {
   return wgmma_descriptor(tile, leading_bytes, stride_bytes).at(0);
 }
+// K-major in a swizzle (layout type: 1 = 128-byte, 2 = 64-byte, 3 = 32-byte rows): stride byte offset = the next 8
+// rows, leading byte offset 1 (unused where a wgmma's K fits one swizzled row). The tile starts on the swizzle's atoms.
+__device__ __forceinline__ uint64_t wgmma_swizzled_descriptor(const void* tile, int stride_bytes, uint32_t layout) {
+  const uint32_t address = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
+  return (uint64_t(uint32_t(stride_bytes >> 4) | (layout << 30)) << 32) | (((address & 0x3FFFF) >> 4) | (1u << 16));
+}
 // A value every lane of the warp holds already (this thread's warpgroup, a pipeline slot), through a shuffle so that
 // the compiler sees it warp-uniform: the wgmma descriptors built on it can then be formed in uniform registers, not
 // moved there per wgmma (R2UR: run 156's SASS, 4 per HGMMA; run 159's, 3 per kernel).
@@ -2525,14 +2531,8 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
 #pragma unroll
     for (int v = 0; v < kUnits; ++v) {
       const float* const b_tile = reinterpret_cast<const float*>(stage + v * kUnit);
-      uint64_t b_desc;
-      if constexpr (kSwizzledX) {
-        const uint32_t address = static_cast<uint32_t>(__cvta_generic_to_shared(b_tile));
-        b_desc = (uint64_t(uint32_t(T::kSwizzledBStrideBytes >> 4) | (3u << 30)) << 32) |
-                 (((address & 0x3FFFF) >> 4) | (1u << 16));
-      } else {
-        b_desc = wgmma_smem_descriptor(b_tile, T::kBLeadingBytes, T::kBStrideBytes);
-      }
+      const uint64_t b_desc = kSwizzledX ? wgmma_swizzled_descriptor(b_tile, T::kSwizzledBStrideBytes, 3u)
+                                         : wgmma_smem_descriptor(b_tile, T::kBLeadingBytes, T::kBStrideBytes);
 #pragma unroll
       for (int t = 0; t < kMaxTaps; ++t) wgmma_mma<BN, scalar_t>(acc[t], frag[v][t], b_desc);
     }
