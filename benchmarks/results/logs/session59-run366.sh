@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 58 for the next session's first GPU call (rename to sessionNN-runMMM.sh when it runs).
+# Prepared in session 58; run 366 (session 59).
 # The 16-bit rows grad_weight kernel's swizzled form (TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1, off by default, written in
 # session 58 after its device time: x as one 32-byte-swizzled TMA box per unit, read by a layout-type-3 descriptor,
 # instead of two 8-position boxes; TMA rows per unit 320 -> 192). Run 363 measured the default form: DCGAN's bf16
