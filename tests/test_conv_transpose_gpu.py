@@ -1438,7 +1438,7 @@ def test_unit_stride_forward_where_planned():
     assert "_strip_" not in kernel_names(x3, w3, "fp32")
     x2, w2 = torch.randn(4, 32, 64, 256, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
     assert "strip_unit_stride_forward_kernel" not in kernel_names(x2, w2, "tf32")
-    # 64 input channels: K 576, past StripAutoRule's 512 (run 159: fam01's 576 won 1.16x, fam04's 384 lost)
+    # 64 input channels: K 576, past StripAutoRule's 384 (run 159: fam01's 576 won 1.16x; run 367: fam04's 384 won)
     x4, w4 = torch.randn(4, 64, 64, 256, device="cuda"), torch.randn(64, 64, 3, 3, device="cuda")
     assert "strip_unit_stride_forward_kernel" in kernel_names(x4, w4, "tf32")
 

@@ -60,7 +60,7 @@ def test_grad_weight_rows16_under_switch(tmp_path):
     assert not wrong, wrong
 
 
-# The swizzled form (TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1, off by default: x as one 32-byte-swizzled box per unit) reads
+# The swizzled form (the default; TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=0 gives two 8-position x boxes per unit) reads
 # the same values into the same wgmmas in the same order: grad_weight bit for bit as the default form's, and the
 # swizzled kernel is what runs.
 SWIZZLE_CODE = """

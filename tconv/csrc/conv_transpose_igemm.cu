@@ -2451,9 +2451,11 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
 // wgmmas in flight while the next stage's fragments load (two fragment sets, each slot released a stage later) gave
 // the same bits and DCGAN 0.869-0.875 against 0.873-0.875, VAE 1.303-1.304 against 1.301-1.302; so at 0.309 ms (222
 // TFLOP/s, the tensor pipe about a quarter busy) the warpgroups' serial wait-load-issue-wait chain is not the limit.
-// kSwizzledX (TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1, off until measured): x as one 32-byte-swizzled box per unit, read
-// by a layout-type-3 descriptor (WeightWgmmaRows16Tile::kSwizzledBStrideBytes). Why try: the form above asks TMA for
-// 320 box rows per unit, 256 of them x rows of 16 bytes; this one for 192.
+// kSwizzledX (the default; TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=0 gives the two-box form): x as one 32-byte-swizzled box
+// per unit, read by a layout-type-3 descriptor (WeightWgmmaRows16Tile::kSwizzledBStrideBytes). Why: the two-box form
+// asks TMA for 320 box rows per unit, 256 of them x rows of 16 bytes; this one for 192. Measured (H200, bf16): ncu
+// (run 367) DCGAN 309 -> 279 us, U-Net 3D 208 -> 174 us (L2 throughput 84 % either way there); profiler census U-Net
+// 3D 0.211 -> 0.179 ms; fwd+bwd (run 366, two rounds) DCGAN 0.860-0.865 -> 0.839-0.841 ms, VAE 1.300 -> 1.262.
 template <typename scalar_t, int kRowGroups, int kMaxTaps, int kUnits, bool kSwizzledX>
 __global__ void __launch_bounds__(WeightWgmmaRows16Tile<kRowGroups>::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightArgs args) {
@@ -5762,12 +5764,20 @@ bool strip_forward_possible(const ConvTransposeParams& p, DType dtype, bool spli
   return strip_lines_forward_possible(p, dtype, split_tf32) || unit_stride_forward_possible(p, dtype, split_tf32);
 }
 
+// TCONV_UNIT_STRIDE_MIN_K_FP32 (development only, read once per process): the least K at which "auto" takes the
+// unit-stride form for fp32 data, instead of StripAutoRule's, for A/B timings of the bound in one build.
+namespace {
+int unit_stride_forward_min_k(int elem_bytes) {
+  static const int fp32_override = development_switch("TCONV_UNIT_STRIDE_MIN_K_FP32", 0);
+  return elem_bytes == 4 && fp32_override > 0 ? fp32_override : StripAutoRule::unit_stride_forward_min_k(elem_bytes);
+}
+}  // namespace
+
 bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_count) {
   if (takes_unit_stride_form(p)) {  // measured on W-contiguous tensors only (runs 147-150)
     const UnitStridePlan plan = unit_stride_plan(p, dtype);
     return p.input_strides[4] == 1 && p.output_strides[4] == 1 &&
-           p.kernel_volume() * plan.channel_stages * plan.channels >=
-               StripAutoRule::unit_stride_forward_min_k(plan.elem_bytes) &&
+           p.kernel_volume() * plan.channel_stages * plan.channels >= unit_stride_forward_min_k(plan.elem_bytes) &&
            plan.row_tiles * plan.n_tiles >= StripAutoRule::forward_min_blocks(sm_count);
   }
   if (p.stride[2] % 8 != 0) return false;
@@ -6216,10 +6226,11 @@ ShiftedXBoxes shifted_x_boxes(DType dtype, int unit) {
                       : (unit == 32 ? shifted_x_boxes_of<2, 32>() : shifted_x_boxes_of<2, 16>());
   return unit == 32 ? shifted_x_boxes_of<4, 32>() : shifted_x_boxes_of<4, 16>();
 }
-// TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1 (development only, read once per process; off until measured): the 16-bit rows
-// kernel's swizzled form (one 32-byte-swizzled x box per unit). The x map and the kernel choice both read it.
+// TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE (development only, read once per process): 0 gives the 16-bit rows kernel's
+// two-box form instead of its swizzled one (one 32-byte-swizzled x box per unit, the default since run 367). The x map
+// and the kernel choice both read it.
 bool grad_weight_rows16_swizzle() {
-  static const bool swizzle = development_switch("TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE", 0) != 0;
+  static const bool swizzle = development_switch("TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE", 1) != 0;
   return swizzle;
 }
 // The rows kernel's maps over the real tensors (p: the call's real description, not the folded one); shifted_x_unit

@@ -505,7 +505,8 @@ struct WeightWgmmaRows16Tile : WeightWgmmaRowsTile<kRowGroupsArg> {
   static constexpr int kXBoxW = 8;                                       // positions per x box: one K core matrix
   static constexpr int kUnitElems = Base::kUnitFloats;                   // x (both boxes), then the raw rows
   static constexpr int kBLeadingBytes = Base::kBlockN * kXBoxW * 2, kBStrideBytes = 128;
-  // The swizzled form (TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=1): x as one box of kBlockK positions (32-byte rows) in the
+  // The swizzled form (the default since run 367; TCONV_GRAD_WEIGHT_ROWS16_SWIZZLE=0 gives the two boxes above: its
+  // measurements are at the kernel, conv_transpose_igemm.cu): x as one box of kBlockK positions (32-byte rows) in the
   // 32-byte swizzle, which wgmma reads as it lands (K-major, layout type 3): 8-row atoms of 256 bytes, stride byte
   // offset 256, the leading one unused (a wgmma's K is the whole row). Half the x box rows per unit (128 of 32 bytes
   // instead of 256 of 16).
@@ -818,9 +819,12 @@ static_assert(StripUnitStrideForwardTile::stage_floats(128, 7, 2) == StripUnitSt
 // 1.46x L1-71 (K 288), 1.48x fam07, 1.55x fam03, 1.76x L1-68 (7.35 -> 4.17 ms), 1.99x fam11, 2.98x fam02; grad_input
 // 1.07x (fam04) to 2.18x (fam02). So 16-bit data take the least K measured, 288 (untimed below it); fp16 was timed
 // on L1-68 only (1.78x forward, 1.85x grad_input). Run 203's TF32-on-widened-values form had lost from 64 channels.
+// Run 367 (H200, ncu, TF32 forward of fam04, K 384, one launch each): the unit-stride form 2.36 ms against the
+// mma.sync gather's 3.18 that "auto" ran (tensor pipe 36 % against 27 %), after the many changes to the form since
+// run 159. So fp32 data take it from 384 (TCONV_UNIT_STRIDE_MIN_K_FP32 overrides the bound for A/B timings).
 struct StripAutoRule {
   TCONV_TILE_FN int forward_min_blocks(int sm_count) { return sm_count; }
-  TCONV_TILE_FN int unit_stride_forward_min_k(int elem_bytes = 4) { return elem_bytes == 2 ? 288 : 512; }
+  TCONV_TILE_FN int unit_stride_forward_min_k(int elem_bytes = 4) { return elem_bytes == 2 ? 288 : 384; }
   TCONV_TILE_FN int grad_weight_min_blocks(int sm_count) { return sm_count / 6; }
 };
 
