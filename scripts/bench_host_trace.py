@@ -2,7 +2,8 @@
 bench.time_model, the same L2 flush and gradient reset) for a problem's original Model and then its ModelNew in one
 process, as `tconv bench` does, and prints per timed run the GPU ms (its event pair) beside the host ms the loop took to
 issue that run (before_each, flush, events and the call). Where the host ms per run approach the GPU's, the events
-measure the launch gaps; session 50's DCGAN fwd+bwd rows spread 1.07-1.42 ms over kernels that sum to ~0.96.
+measure the launch gaps; session 50's DCGAN fwd+bwd rows spread 1.07-1.42 ms over kernels that sum to ~0.96. Also
+prints the caching allocator's cudaMalloc / cudaFree / retry counts during each timing.
 A development tool:
 
     python3 scripts/bench_host_trace.py real_dcgan_up --precision tf32 --runs 20
@@ -27,6 +28,16 @@ def traced_time_cuda(run, runs, warmup, before_each=None, flush_l2=True):
     return stats
 
 
+# The caching allocator's counters that a host stall inside the timed loop would show: cudaMalloc / cudaFree calls
+# (a free synchronizes the device) and retries after freeing cached blocks.
+ALLOCATOR_COUNTERS = ("num_alloc_retries", "num_device_alloc", "num_device_free", "num_sync_all_streams")
+
+
+def allocator_counters() -> dict:
+    stats = torch.cuda.memory_stats()
+    return {k: stats.get(k, 0) for k in ALLOCATOR_COUNTERS}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("problem")
@@ -45,7 +56,11 @@ def main(argv=None) -> int:
     for label, model in (("original", prepared.model), ("tconv", model_new), ("original", prepared.model),
                          ("tconv", model_new)):
         _traces.clear()
+        before = allocator_counters()
         stats = bench.time_model(model, model, prepared, args.precision, settings, device)
+        after = allocator_counters()
+        print(f"{args.problem} {label} allocator during the timing: "
+              + " ".join(f"{k} +{after[k] - before[k]}" for k in before), flush=True)
         for pass_name, (timed, trace) in zip(("fwd", "fwdbwd"), _traces):
             host = sorted(h for h, _ in trace)
             print(f"{args.problem} {label} {pass_name}: median GPU {timed.median_ms:.3f} ms (p20 {timed.p20_ms:.3f}, "
