@@ -30,14 +30,17 @@ import torch
 
 # Candidates per op, the heuristic first (it is the baseline the others are checked against). The
 # igemm_* variants are listed only where they can differ: grad_weight has no window and no phase split (and
-# folds under "auto" wherever "igemm_fold" would), grad_input does not fold.
+# folds under "auto" wherever "igemm_fold" would), grad_input does not fold. "igemm_strip" (the strip and unit-stride
+# kernels; where they cannot run, the forward and grad_weight fall back to the gathers and grad_input refuses) was
+# missing until session 59: run 318's autotune never timed fam04's unit-stride forward, which run 367 measured at
+# 2.36 ms against the 3.18 of the gather "auto" ran.
 CANDIDATES = {
     "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold",
-                "igemm_tma", "grouped", "grouped_mma", "unit_stride_mma", "direct"),
+                "igemm_tma", "igemm_strip", "grouped", "grouped_mma", "unit_stride_mma", "direct"),
     "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "igemm_tma",
-                   "grouped", "grouped_mma", "unit_stride_mma", "direct"),
-    "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "grouped", "grouped_mma", "unit_stride_mma",
-                    "direct"),
+                   "igemm_strip", "grouped", "grouped_mma", "unit_stride_mma", "direct"),
+    "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma",
+                    "unit_stride_mma", "direct"),
 }
 # The direct (FFMA gather) kernels are the reference path: hundreds of milliseconds on the suite's GEMM
 # shapes (L1-68 bf16 forward took 418 ms there, logs/run12-quick_half.log), so they are timed only on

@@ -167,6 +167,8 @@ def test_candidates_follow_size_and_phase_split():
     assert "igemm_nofold" in _autotune.candidates_for("grad_weight", 1e6, fold_possible=True)
     for op, names in _autotune.CANDIDATES.items():
         assert names[0] == "auto" and set(names) <= set(_ops.ALGORITHMS), op
+        # the strip and unit-stride kernels are timed too (run 318's autotune had missed fam04's unit-stride forward)
+        assert "igemm_strip" in _autotune.candidates_for(op, 1e12), op
 
 
 def test_signature_separates_layouts_dtypes_and_modes():
