@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 59 for the next session (one H200; rename to sessionNN-runMMM.sh when it runs): stale rules.
+# Prepared in session 59 (as next-session-second-run.sh), run as session 60's run 371 (one H200): stale rules.
 # Session 59 found fam04's TF32 forward on a 1.35x slower kernel for want of a re-timed rule (run 367), and found that
 # tconv's autotune had no "igemm_strip" candidate, so run 318's autotune sweep could not see it. Now that it has, time
 # every pass's candidates on the whole TF32 suite and on the bf16 one (quick_timing --algorithm autotune: each
@@ -14,10 +14,11 @@ fam05_convt2d_k3x7_512x512 fam06_convt2d_k3x5_128x256 fam07_convt3d_k3_96x96x96 
 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 fam10_convt3d_k3_s2_p1_d2_16x32x32 fam11_convt2d_k3x7_p1x3_512x1024
 fam12_convt1d_k3_s2_p1_d2_131072 fam13_convt2d_k3_s5_p1_d2_64x128 real_unet3d_up real_dcgan_up real_hifigan_up
 real_vae_up"
+timeout 60 python3 -m pytest -q -x tests/test_conv_transpose_gpu.py -k test_autotune_results_meet_the_contract 2>&1 | tail -5 | tee "$LOG/pytest_autotune.log"
 (cd scripts
  for precision in tf32 bf16; do
    echo "== $precision at $(( $(date +%s) - start )) s"
-   timeout 190 python3 quick_timing.py $SUITE --precision $precision --algorithm autotune --runs 5 --warmup 1 \
+   timeout 165 python3 quick_timing.py $SUITE --precision $precision --algorithm autotune --runs 5 --warmup 1 \
      --json "$LOG/autotune_$precision.json" 2>&1 | grep -v Warn | tee "$LOG/autotune_$precision.log" | cut -c1-220
  done
  echo "== passes where a candidate beats auto by more than 3 %"
