@@ -14,6 +14,11 @@ What a user should know:
   kernel cannot win on speed.
 - While tuning, one extra tensor the size of the op's result exists (the heuristic's result, kept for the
   comparison).
+- Candidates keep tconv's memory contract: one that allocates more during its run than the heuristic does and
+  more than a tenth of the transposed convolution's output (grad_weight: or its own size, as the heuristic's
+  split-K budget) is refused. The forced gather forms copy without the heuristic's budget (run 371: "igemm_tma" ran
+  DCGAN's TF32 grad_input on a channels-last copy of twice the output's bytes); the count is the caching
+  allocator's own allocated-bytes counter, read before and after the candidate's first run.
 - Under CUDA graph capture nothing is tuned: a cached winner is used, otherwise the heuristic.
 - A forced algorithm (tconv._ops.use_algorithm) takes precedence over the autotune.
 - Like cudnn.benchmark, the winner may differ between processes when two candidates run equally fast; all
@@ -148,26 +153,50 @@ def cuda_median_ms(launch: Callable[[], None], repeats: int = REPEATS) -> float:
     return statistics.median(start.elapsed_time(end) for start, end in events)
 
 
+def allocated_bytes_counter(device: torch.device) -> Callable[[], int]:
+    """The bytes the caching allocator has handed out on `device` so far (a running total that only grows; reading
+    it changes no state); 0 off CUDA."""
+    if device.type != "cuda":
+        return lambda: 0
+    return lambda: torch.cuda.memory_stats(device).get("allocated_bytes.all.allocated", 0)
+
+
 def tune(candidates: Sequence[str], launch: Callable[[str], None], result: torch.Tensor, tolerance: float,
-         measure: Callable[[Callable[[], None], int], float]) -> Tuning:
+         measure: Callable[[Callable[[], None], int], float], memory_bytes: Optional[int] = None,
+         allocated: Optional[Callable[[], int]] = None) -> Tuning:
     """Runs each candidate (launch(name) writes `result`; a RuntimeError means it cannot run this call),
-    checks it against the first candidate's result, times the ones that agree with measure(fn, repeats)
-    and leaves `result` holding the winner's output."""
+    checks it against the first candidate's result and its allocations against max(memory_bytes, what the first
+    candidate allocates) (allocated(): a running count of bytes allocated; memory_bytes None: no bound), times the
+    ones that pass with measure(fn, repeats) and leaves `result` holding the winner's output."""
+    allocated = allocated or allocated_bytes_counter(result.device)
+
+    def launch_counted(name: str, used: list) -> None:
+        before = allocated()
+        launch(name)
+        used.append(allocated() - before)
+
     baseline = candidates[0]
-    launch(baseline)
+    baseline_used = []
+    launch_counted(baseline, baseline_used)
+    allowed = None if memory_bytes is None else max(memory_bytes, baseline_used[0])
     reference = result.detach().clone()
     tuning = Tuning(winner=baseline)
     tuning.times_ms[baseline] = measure(lambda: launch(baseline), REPEATS)
     last = baseline
     for name in candidates[1:]:
         result.fill_(float("nan"))  # an element the candidate leaves unwritten fails the comparison
+        used = []
         try:
-            warm_ms = measure(lambda: launch(name), 1)  # also the support check
+            warm_ms = measure(lambda: launch_counted(name, used), 1)  # also the support check
         except RuntimeError as err:
             tuning.refused[name] = str(err).splitlines()[0] if str(err) else type(err).__name__
             launch(last)  # the refusal comes before any launch, but the result was poisoned above
             continue
         last = name
+        if allowed is not None and max(used, default=0) > allowed:
+            tuning.refused[name] = (f"allocates {max(used) / 2**20:.3g} MiB in a run, over the "
+                                    f"{allowed / 2**20:.3g} MiB tconv's memory contract allows here")
+            continue
         error = normalised_error(result, reference)
         if not error <= tolerance:
             tuning.refused[name] = f"result differs from {baseline}'s by {error:.3g} (tolerance {tolerance:g})"
@@ -185,10 +214,12 @@ def tune(candidates: Sequence[str], launch: Callable[[str], None], result: torch
 
 
 def run(op: str, key: Hashable, candidates: Sequence[str], launch: Callable[[str], None], result: torch.Tensor,
-        exact: bool, capturing: bool, measure: Optional[Callable[[Callable[[], None], int], float]] = None) -> str:
+        exact: bool, capturing: bool, measure: Optional[Callable[[Callable[[], None], int], float]] = None,
+        memory_bytes: Optional[int] = None) -> str:
     """Runs the op: with autotune off (or an empty result) through the heuristic (candidates[0]); with it on,
-    through the cached winner for `key`, tuning first on a miss unless the stream is being captured.
-    Returns the algorithm that produced `result`."""
+    through the cached winner for `key`, tuning first on a miss unless the stream is being captured (memory_bytes:
+    what a candidate may allocate in a run beyond what the heuristic does, tune's bound). Returns the algorithm that
+    produced `result`."""
     if not _enabled or result.numel() == 0:
         launch(candidates[0])
         return candidates[0]
@@ -201,7 +232,7 @@ def run(op: str, key: Hashable, candidates: Sequence[str], launch: Callable[[str
         launch(candidates[0])
         return candidates[0]
     tuning = tune(candidates, launch, result, TOLERANCE_EXACT if exact else TOLERANCE_ROUNDED,
-                  measure if measure is not None else cuda_median_ms)
+                  measure if measure is not None else cuda_median_ms, memory_bytes)
     with _lock:
         _cache[key] = tuning
     return tuning.winner

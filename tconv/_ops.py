@@ -142,19 +142,24 @@ def _conv_flops(input_shape, weight_shape) -> float:
     return flops
 
 
-def _run(op, launch, result, key_tensors, key_args, tf32, flops_shapes, phase_split_possible=False,
-         fold_possible=False):
+def _run(op, launch, result, key_tensors, key_args, tf32, flops_shapes, conv_output,
+         phase_split_possible=False, fold_possible=False):
     """Runs a pass: a forced algorithm as given; otherwise the heuristic, or with tconv's autotune on the
     cached/tuned winner (tconv/_autotune.py). flops_shapes: the (input, weight) shapes the FLOP count comes from
-    (counted only for the autotune's candidates)."""
+    (counted only for the autotune's candidates); conv_output: the transposed convolution's output (the forward's
+    result, grad_output in the backward), a tenth of whose bytes bound a candidate's extra memory (grad_weight: or
+    its own size, like the heuristic's split-K budget)."""
     if algorithm != "auto" or not _autotune.autotune_enabled():
         launch(algorithm)
         return
     exact = result.dtype == torch.float64 or (result.dtype == torch.float32 and not tf32)
     key = _autotune.signature(op, key_tensors, *key_args, tf32)
     flops = _conv_flops(*flops_shapes)
+    memory_bytes = conv_output.numel() * conv_output.element_size() // 10
+    if op == "grad_weight":
+        memory_bytes = max(memory_bytes, result.numel() * max(4, result.element_size()))
     _autotune.run(op, key, _autotune.candidates_for(op, flops, phase_split_possible, fold_possible), launch, result,
-                  exact, torch.cuda.is_current_stream_capturing())
+                  exact, torch.cuda.is_current_stream_capturing(), memory_bytes=memory_bytes)
 
 
 def _pads(stride, padding, dilation):
@@ -181,7 +186,7 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
         _build.load().forward_out(*args5, _kernel_algorithm(name))
 
     _run("forward", launch, out, (input, weight, bias, out), (stride, padding, dilation, groups), tf32,
-         (input.shape, weight.shape), fold_possible=int(stride[-1]) > 1)
+         (input.shape, weight.shape), out, fold_possible=int(stride[-1]) > 1)
     return out
 
 
@@ -210,7 +215,7 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
             _build.load().grad_input_out(go, w, gi, s, p, d, groups, tf32, kernel_algorithm)
 
     _run("grad_input", launch, grad_input, (grad_output, weight, grad_input), (stride, padding, dilation, groups),
-         tf32, (input_size, weight.shape), phase_split_possible=split is not None)
+         tf32, (input_size, weight.shape), grad_output, phase_split_possible=split is not None)
     return grad_input
 
 
@@ -225,7 +230,7 @@ def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, pad
         _build.load().grad_weight_out(*args5, _kernel_algorithm(name))
 
     _run("grad_weight", launch, grad_weight, (grad_output, input, grad_weight), (stride, padding, dilation, groups),
-         tf32, (input.shape, weight_size), fold_possible=int(stride[-1]) > 1)
+         tf32, (input.shape, weight_size), grad_output, fold_possible=int(stride[-1]) > 1)
     return grad_weight
 
 

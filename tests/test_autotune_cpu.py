@@ -113,6 +113,40 @@ def test_tune_stops_timing_a_far_slower_candidate():
     assert k.launches.count("direct") == 1
 
 
+@pytest.mark.parametrize("memory_bytes, winner", [(None, "igemm_tma"), (1000, "igemm"), (5000, "igemm_tma")])
+def test_tune_refuses_a_candidate_that_allocates_past_the_memory_contract(memory_bytes, winner):
+    """A candidate may allocate what the heuristic does or memory_bytes, whichever is more (run 371: the forced TMA
+    gather's whole-batch copy of grad_output, twice the output's bytes, won DCGAN's grad_input)."""
+    k = FakeKernels({"auto": 2.0, "igemm": 1.5, "igemm_tma": 1.0})
+    per_run = {"auto": 800, "igemm": 800, "igemm_tma": 4000}
+    total = [0]
+
+    def launch(name):
+        total[0] += per_run[name]
+        k.launch(name)
+
+    tuning = _autotune.tune(("auto", "igemm", "igemm_tma"), launch, k.result, 3e-2, k.measure, memory_bytes,
+                            allocated=lambda: total[0])
+    assert tuning.winner == winner and k.last == winner
+    if winner == "igemm":
+        assert set(tuning.times_ms) == {"auto", "igemm"}
+        assert tuning.refused["igemm_tma"].startswith("allocates 0.00381 MiB in a run, over the 0.000954 MiB")
+    else:
+        assert not tuning.refused
+
+
+def test_tune_allows_what_the_heuristic_allocates():
+    k = FakeKernels({"auto": 2.0, "igemm": 1.0})
+    total = [0]
+
+    def launch(name):
+        total[0] += 3000
+        k.launch(name)
+
+    tuning = _autotune.tune(("auto", "igemm"), launch, k.result, 3e-2, k.measure, 100, allocated=lambda: total[0])
+    assert tuning.winner == "igemm" and not tuning.refused
+
+
 def test_run_is_off_by_default_and_caches_when_on():
     k = FakeKernels({"auto": 2.0, "igemm": 1.0})
     assert not _autotune.autotune_enabled() or os.environ.get("TCONV_AUTOTUNE") == "1"
@@ -188,7 +222,8 @@ def test_forced_algorithm_takes_precedence(monkeypatch):
     monkeypatch.setattr(_ops.torch.cuda, "is_current_stream_capturing", lambda: False)
     _autotune.set_autotune(True)
     with _ops.use_algorithm("igemm_mma"):
-        _ops._run("forward", launched.append, torch.zeros(3), (torch.zeros(3),), (1,), True, ((1, 1, 1), (1, 1, 1)))
+        _ops._run("forward", launched.append, torch.zeros(3), (torch.zeros(3),), (1,), True, ((1, 1, 1), (1, 1, 1)),
+                  torch.zeros(3))
     assert launched == ["igemm_mma"] and not _autotune.autotune_cache()
 
 
@@ -207,11 +242,11 @@ def test_ops_run_tunes_through_the_cache(monkeypatch):
     monkeypatch.setattr(_ops.torch.cuda, "is_current_stream_capturing", lambda: False)
     monkeypatch.setattr(_autotune, "cuda_median_ms", lambda fn, repeats=5: fn() or {"auto": 2.0}.get(launched[-1], 1.0))
     _autotune.set_autotune(True)
-    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), True, _SHAPES_OF_2E12_FLOPS)
+    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), True, _SHAPES_OF_2E12_FLOPS, torch.zeros(30))
     (key, tuning), = _autotune.autotune_cache().items()
     assert key[0] == "grad_weight" and tuning.winner != "auto" and "direct" not in launched
     launched.clear()
-    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), True, _SHAPES_OF_2E12_FLOPS)
+    _ops._run("grad_weight", launch, result, (torch.zeros(3),), (1,), True, _SHAPES_OF_2E12_FLOPS, torch.zeros(30))
     assert launched == [tuning.winner]
 
 
