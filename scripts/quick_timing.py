@@ -51,7 +51,7 @@ def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: 
             print(f"  autotune {entry['op']:11s} -> {entry['winner']:17s} "
                   + " ".join(f"{k}={v:.3f}" for k, v in entry["times_ms"].items()), flush=True)
             for name, why in entry["refused"].items():  # those that ran but lost on memory or a far slower start
-                if why.startswith(("allocates", "first run")):
+                if why.startswith(("allocates", "first runs")):
                     print(f"    refused {name}: {why}", flush=True)
     tconv.clear_autotune_cache()
     return row
