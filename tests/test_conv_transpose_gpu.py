@@ -1764,6 +1764,30 @@ def test_exact_two_tap_window_where_planned():
                  seed=seed, algorithm="auto")
 
 
+@pytest.mark.parametrize("mode", ["tf32", "bf16"])
+def test_window_span2_rule_where_planned(mode):
+    """W-strided forwards with three W taps at consecutive shifts (k3 s2 d2) keep the W-tap window under "auto" only
+    from 128 input channels (igemm_config.h, kWindowSpan2MinChannels; run 372); stride 1 with span 4 keeps it at 32.
+    Every call stays within the precision contract (run_case)."""
+    def forward_windows(cin, stride, padding, dilation):
+        gen = torch.Generator(device="cuda").manual_seed(cin + stride)
+        dtype = torch.bfloat16 if mode == "bf16" else torch.float32
+        x = torch.randn(2, cin, 256, device="cuda", generator=gen).to(dtype)
+        w = torch.randn(cin, 32, 3, device="cuda", generator=gen).to(dtype)
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose1d(x, w, stride=stride, padding=padding, dilation=dilation)
+            torch.cuda.synchronize()
+        names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
+        assert names, [e.name for e in prof.events()]
+        return [n.split(">(")[0].rsplit(",", 1)[1].strip() == "true" for n in names]
+    assert not any(forward_windows(32, 2, 1, 2)) and not any(forward_windows(64, 2, 1, 2))
+    assert all(forward_windows(128, 2, 1, 2))
+    for cin, stride, seed in ((32, 2, 51), (128, 2, 52)):
+        run_case(1, 2, cin, 32, 1, [3], [stride], [1], [0], [2], [256], True, mode=mode, layout="contiguous",
+                 seed=seed, algorithm="auto")
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("case", [GRID[16], GRID[13], GRID[26], GRID[4], GROUPED_GRID[0]],
                          ids=["hifigan", "g13", "dcgan", "g4", "gg0"])

@@ -5039,12 +5039,21 @@ WindowPlan window_plan(const GatherArgs& a) {
 // and 239 (H100, scripts/quick_timing.py, "auto" against "igemm_window" in one process, exact forward):
 // HiFi-GAN (k16 s8, two taps, span 1, 8192-position lines) 11.29-11.39 -> 10.06-10.14 ms; DCGAN (two taps,
 // 16-position lines: 6 % extra rows) 1.315-1.325 -> 1.366-1.383, a loss about its extra rows' share.
+// TCONV_WINDOW_SPAN2_MIN_CHANNELS (development only, read once per process) overrides kWindowSpan2MinChannels (0: the
+// window wherever the rule before run 372 took it).
+int window_span2_min_channels() {
+  static const int channels = development_switch("TCONV_WINDOW_SPAN2_MIN_CHANNELS", kWindowSpan2MinChannels);
+  return channels;
+}
 bool window_possible(const GatherArgs& a, const WindowPlan& plan) {
   return a.src_step[2] == 1 && plan.max_span <= WideGatherTile::kMaxWindowSpan;
 }
 bool use_window(const GatherArgs& a, const WindowPlan& plan, GatherWindow mode, bool exact_fp32) {
   if (mode == GatherWindow::kOff || !window_possible(a, plan)) return false;
   if (mode == GatherWindow::kForce) return true;
+  const bool w_strided = a.stride[2] > 1 || a.fold > 1;
+  if (plan.max_taps == 3 && plan.max_span == 2 && w_strided && a.k_channels < window_span2_min_channels())
+    return false;  // igemm_config.h, kWindowSpan2MinChannels
   if (plan.max_taps >= 3) return 10 * plan.max_span <= plan.min_extent;
   return exact_fp32 && plan.max_taps == 2 && 100 * plan.max_span <= plan.min_extent;
 }

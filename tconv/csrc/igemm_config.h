@@ -649,6 +649,15 @@ constexpr double kFoldMaxWorkRatio = 1.03;
 // slower, fam13 0.710 -> 0.836 ms, fam12 0.67x, fam10 0.63x, 2D k3 s3 0.239 -> 0.342 (only 2D k5 s5 gained, 1.09x).
 constexpr double kFoldMaxFlopsPerOutputByte = 120.0;
 
+// The W-tap window (conv_transpose_igemm.cu, use_window) on W-strided forwards whose phase (or fold) has three W taps
+// at consecutive shifts (span 2: k3 at stride 2 and dilation 2): "auto" keeps it only from this many input channels
+// per group. Run 372 (H200, scripts/gather_rule_sweep.py, the forward alone, window / no window, ms): fam10 (3D, C 32)
+// TF32 0.733 / 0.709, bf16 0.544 / 0.519; fam12 (1D, C 32) 0.770 / 0.750 bf16, 1.003 / 0.969 TF32 (the fold's taps);
+// 1D C 64 0.620 / 0.617, 0.469 / 0.443; 1D C 128 0.733 / 0.774, 0.548 / 0.555 (the window wins). At stride 1 the window
+// won at 32 channels with span 4 (k3 d2: 0.208 / 0.223, bf16 0.186 / 0.203) and, in run 34, on L2-61's 64 (span 2),
+// so the bound is for W-strided calls only. run 371's autotune sweep picked "igemm_nowindow" on fam10 and fam12 alone.
+constexpr int kWindowSpan2MinChannels = 128;
+
 }  // namespace tconv
 
 namespace tconv {
