@@ -5,7 +5,9 @@ A development sweep, not a report (the GPU tests check every form's results):
   "igemm_mma"); fam13's folded forward has K 32 and ran 0.667 ms on mma.sync against 0.802 on wgmma;
 - the W-tap window at 32 input channels (fam10, fam12: "igemm_window" vs "igemm_nowindow");
 - grad_input on the TMA gather without the channels-last copy ("igemm_tma_direct") where the copy budget keeps
-  "auto" off it (DCGAN: "igemm_tma" with the whole copy, 2x the output's bytes, ran 0.226 ms against 0.417).
+  "auto" off it (DCGAN: "igemm_tma" with the whole copy, 2x the output's bytes, ran 0.226 ms against 0.417);
+- the tiny-K forwards on the grouped FFMA kernel in 16-channel output tiles ("grouped_tiled", session 60; refused
+  where it cannot run: groups 1, at most 32 input channels).
 
     python3 scripts/gather_rule_sweep.py --precision tf32 bf16 [--json OUT] [--only NAME ...]
 """
@@ -39,7 +41,8 @@ SHAPES = [
     ("dcgan_k4s2_grad_input", "grad_input", 64, 512, 256, [16, 16], [4, 4], [2, 2], [1, 1], [1, 1]),
     ("2d_k4s2_c256_grad_input", "grad_input", 16, 256, 256, [32, 32], [4, 4], [2, 2], [1, 1], [1, 1]),
 ]
-ALGORITHMS = ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_tma", "igemm_tma_direct")
+ALGORITHMS = ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_tma", "igemm_tma_direct",
+              "grouped_tiled")
 
 
 def main(argv=None) -> int:

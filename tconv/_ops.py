@@ -67,10 +67,15 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # "igemm_tma_direct" is "igemm_tma" with its boxes taken from the source itself (no channels-last copy: A fragments
 # rounded in the MMA threads) wherever it can map them; "auto" and "igemm" take it only where the copy budget refuses
 # the copy and the boxes are one row per channel (csrc/conv_transpose_igemm_tma.cu, tma_direct_auto_enabled).
+# "grouped_tiled" runs the forward on the grouped FFMA kernel in tiles of 16 output channels (groups 1, at most 32 input
+# channels: csrc/conv_transpose.h, grouped_tiled_forward; written in session 60, unmeasured, so "auto" takes it only
+# under TCONV_GROUPED_TILED_AUTO=1), the backward as "auto".
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "igemm_tma_direct",
-              "grouped", "grouped_mma", "unit_stride_mma")
+              "grouped", "grouped_mma", "grouped_tiled", "unit_stride_mma")
+# Algorithms that pick a forward kernel only; the backward passes run as under "auto" with them.
+FORWARD_ONLY_ALGORITHMS = ("grouped_tiled",)
 algorithm = "auto"
 
 
@@ -150,7 +155,7 @@ def _run(op, launch, result, key_tensors, key_args, tf32, flops_shapes, conv_out
     result, grad_output in the backward), a tenth of whose bytes bound a candidate's extra memory (grad_weight: or
     its own size, like the heuristic's split-K budget)."""
     if algorithm != "auto" or not _autotune.autotune_enabled():
-        launch(algorithm)
+        launch("auto" if op != "forward" and algorithm in FORWARD_ONLY_ALGORITHMS else algorithm)
         return
     exact = result.dtype == torch.float64 or (result.dtype == torch.float32 and not tf32)
     key = _autotune.signature(op, key_tensors, *key_args, tf32)

@@ -1605,7 +1605,7 @@ def random_config(rng):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "igemm_window", "igemm_phase_split",
-                                                   "igemm_fold", "grouped", "grouped_mma"])
+                                                   "igemm_fold", "grouped", "grouped_mma", "grouped_tiled"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)
@@ -1615,8 +1615,64 @@ def test_random_sweep(seed, algorithm, poison_allocator):
         pytest.skip("not a grouped-kernel shape")
     if algorithm == "grouped_mma" and not grouped_mma_supported(case, mode):
         pytest.skip("not a shape of the tensor-core grouped kernels")
+    if algorithm == "grouped_tiled" and not grouped_tiled_supported(case, mode):
+        pytest.skip("not a shape of the tiled grouped forward")
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
     run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
+
+
+def grouped_tiled_supported(case, mode):
+    """Mirror of grouped_tiled_forward_supported() in conv_transpose_grouped.cu: groups 1, at most 32 input channels,
+    more than 16 output channels, a tile's weights (taps x C_in rounded up to a power of two x 16) within 48 KiB."""
+    dims, batch, cin, cout, groups, kernel = case[:6]
+    taps = 1
+    for k in kernel:
+        taps *= k
+    acc_bytes = 8 if mode == "fp64" else 4
+    tile_weight_bytes = taps * (1 << (cin - 1).bit_length()) * 16 * acc_bytes
+    return groups == 1 and cin <= 32 and cout > 16 and tile_weight_bytes <= 48 * 1024
+
+
+# The grouped forward kernel in tiles of 16 output channels (session 60, "grouped_tiled"): tiny-K shapes (fam13's k3 s5
+# d2 at 32 input channels, k2 s2 up-convs), a partial last tile (40 = 16 + 16 + 8), 1D with bias and output padding,
+# 3D, and a C_in that is not a power of two.
+GROUPED_TILED_CASES = {
+    "fam13_like": (2, 2, 32, 64, 1, [3, 3], [5, 5], [1, 1], [0, 0], [2, 2], [6, 9], False),
+    "k2s2_partial_tile": (2, 2, 16, 40, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [7, 12], True),
+    "1d_k3s2d2_op": (1, 3, 24, 33, 1, [3], [2], [1], [1], [2], [37], True),
+    "3d_k2s2": (3, 2, 32, 24, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 5], False),
+    "2d_k3s1_c5": (2, 1, 5, 17, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 6], True),
+}
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", list(GROUPED_TILED_CASES))
+def test_grouped_tiled_meets_the_contract(name, mode, layout, poison_allocator):
+    case = GROUPED_TILED_CASES[name]
+    assert grouped_tiled_supported(case, mode)
+    run_case(*case, mode=mode, layout=layout, seed=60, poison=poison_allocator, algorithm="grouped_tiled")
+
+
+def test_grouped_tiled_is_what_runs_and_stays_out_of_auto():
+    """One launch of the grouped forward kernel per 16-channel tile under "grouped_tiled" (the backward as "auto");
+    none under "auto" (TCONV_GROUPED_TILED_AUTO unset); a call it cannot run is refused with the conditions."""
+    gen = torch.Generator(device="cuda").manual_seed(13)
+    x = torch.randn(2, 32, 6, 9, device="cuda", generator=gen)
+    w = torch.randn(32, 40, 3, 3, device="cuda", generator=gen)
+
+    def forward_launches(algorithm):
+        with tconv._ops.use_algorithm(algorithm), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose2d(x, w, stride=5, padding=1, dilation=2)
+            torch.cuda.synchronize()
+        return sum("tconv_grouped_forward_kernel" in e.name for e in prof.events()
+                   if e.device_type == torch.autograd.DeviceType.CUDA)
+    assert forward_launches("grouped_tiled") == 3
+    if os.environ.get("TCONV_GROUPED_TILED_AUTO", "0") == "0":
+        assert forward_launches("auto") == 0
+    with tconv._ops.use_algorithm("grouped_tiled"), pytest.raises(RuntimeError, match="grouped_tiled algorithm"):
+        tconv.conv_transpose2d(x, torch.randn(32, 20, 3, 3, device="cuda"), stride=5, groups=2)
 
 
 def random_grouped_config(rng):
@@ -1638,6 +1694,8 @@ def test_random_sweep_grouped(seed, algorithm, poison_allocator):
         pytest.skip("not a grouped-kernel shape")
     if algorithm == "grouped_mma" and not grouped_mma_supported(case, mode):
         pytest.skip("not a shape of the tensor-core grouped kernels")
+    if algorithm == "grouped_tiled" and not grouped_tiled_supported(case, mode):
+        pytest.skip("not a shape of the tiled grouped forward")
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
     run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
 

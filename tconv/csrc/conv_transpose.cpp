@@ -81,10 +81,10 @@ void check_algorithm(const std::string& algorithm) {
                   algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
                   algorithm == "igemm_nofold" || algorithm == "igemm_strip" || algorithm == "grouped" ||
                   algorithm == "grouped_mma" || algorithm == "unit_stride_mma" || algorithm == "igemm_tma" ||
-                  algorithm == "igemm_tma_window" || algorithm == "igemm_tma_direct",
+                  algorithm == "igemm_tma_window" || algorithm == "igemm_tma_direct" || algorithm == "grouped_tiled",
               "tconv: unknown algorithm '", algorithm,
               "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, igemm_strip, "
-              "igemm_tma, igemm_tma_window, igemm_tma_direct, grouped, grouped_mma, unit_stride_mma)");
+              "igemm_tma, igemm_tma_window, igemm_tma_direct, grouped, grouped_mma, grouped_tiled, unit_stride_mma)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
@@ -266,6 +266,21 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped)");
     return;
   }
+  // The grouped FFMA kernel in output-channel tiles (conv_transpose.h: grouped_tiled_forward, unmeasured).
+  const bool tiled = algorithm == "grouped_tiled" ||
+                     (algorithm == "auto" && grouped_tiled_forward_preferred(p) &&
+                      grouped_tiled_forward_supported(p, to_dtype(input)));
+  if (tiled) {
+    TCONV_CHECK(grouped_tiled_forward_supported(p, to_dtype(input)), "tconv: the grouped_tiled algorithm does not "
+                "support this forward (groups 1, at most ", kGroupedTiledMaxInChannels, " input channels, more than ",
+                kGroupedTileOutChannels, " output channels, a tile's weights within ", kGroupedMaxSharedBytes / 1024,
+                " KiB of shared memory, every tensor below 2^31 elements)");
+    check_launch(grouped_tiled_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(), call.bias,
+                                       output.data_ptr(), sm_count_of(input),
+                                       c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (grouped_tiled)");
+    return;
+  }
   if (algorithm == "auto" && gather_tma_window_preferred(p, GatherPass::kForward, to_dtype(input), !allow_tf32)) {
     GatherOptions options;
     options.tma = GatherTma::kAutoWindow;
@@ -353,7 +368,9 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
 
 void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
                     at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
-                    bool allow_tf32, const std::string& algorithm) {
+                    bool allow_tf32, const std::string& requested) {
+  // "grouped_tiled" picks a forward kernel; grad_input runs as under "auto".
+  const std::string algorithm = requested == "grouped_tiled" ? std::string("auto") : requested;
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(weight, "weight", grad_output);
   check_5d_cuda(grad_input, "grad_input", grad_output);
@@ -459,7 +476,8 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
                      bool allow_tf32, const std::string& requested) {
   check_algorithm(requested);
   // "unit_stride_mma" forces the unit-stride grad_weight where it can run; elsewhere grad_weight runs as under "auto".
-  const std::string algorithm = requested == "unit_stride_mma" ? std::string("auto") : requested;
+  const std::string algorithm =
+      requested == "unit_stride_mma" || requested == "grouped_tiled" ? std::string("auto") : requested;
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(input, "input", grad_output);
   check_5d_cuda(grad_weight, "grad_weight", grad_output);

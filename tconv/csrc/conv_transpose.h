@@ -222,6 +222,20 @@ bool grouped_offsets_fit(const ConvTransposeParams& p);
 bool grouped_preferred(const ConvTransposeParams& p);  // the "auto" heuristic (channel product)
 cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                             const void* bias, void* output, int sm_count, cudaStream_t stream);
+// The same forward kernel for more channels (groups 1): up to kGroupedTiledMaxInChannels input channels and the output
+// channels in tiles of kGroupedTileOutChannels, one launch per tile, the tile's weights (taps x 32 x 16) in shared
+// memory. For calls of tiny K (input channels x an output's taps), whose GEMM forms are store-bound: fam13's TF32
+// forward (K 32, 831 MB written) ran 0.80 ms on the wgmma gather and 0.66 on the mma.sync one (run 374), both writing
+// at a quarter of the write floor's pace (run 375, ncu: one or two blocks per SM, the epilogue's latency exposed).
+// Written in session 60 without a GPU: "grouped_tiled" forces it; "auto" takes it only under
+// TCONV_GROUPED_TILED_AUTO=1 (development), where K <= kGroupedTiledAutoMaxK, until it is measured.
+constexpr int64_t kGroupedTiledMaxInChannels = 32;
+constexpr int kGroupedTileOutChannels = 16;
+constexpr int64_t kGroupedTiledAutoMaxK = 32;
+bool grouped_tiled_forward_supported(const ConvTransposeParams& p, DType dtype);
+bool grouped_tiled_forward_preferred(const ConvTransposeParams& p);
+cudaError_t grouped_tiled_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                                  const void* bias, void* output, int sm_count, cudaStream_t stream);
 // p.input_strides describe grad_input, p.output_strides grad_output.
 cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
                                const void* weight, void* grad_input, int sm_count, cudaStream_t stream);

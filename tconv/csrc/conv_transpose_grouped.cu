@@ -32,6 +32,9 @@ constexpr int kThreads = 256;
 // from `nvcc -Xptxas -v` (nvcc 13.0, sm_90) so the fp32 8x8 instantiations do not spill: the
 // forward fits 64 registers (1024 threads/SM), grad_input needs 80 (768 threads/SM). Not measured.
 constexpr int kForwardMinBlocksPerSm = 4;
+// The tiled forward's 32 input channels (grouped_tiled_forward) hold 32 inputs + 16 accumulators + 16 weights a
+// thread: 128 registers (two blocks per SM; fp64 one, whose 64-bit values spilled 88-140 bytes at two). Not measured.
+constexpr int kTiledForwardMinBlocksPerSm = 2;
 constexpr int kGradInputMinBlocksPerSm = 3;
 // Forward: row steps per block above which the phases' warps are held together (grouped_forward).
 constexpr int kSyncRowsMinSteps = 16;
@@ -189,7 +192,9 @@ __device__ __forceinline__ void accumulate_taps(const TapWalk<int>& walk_d, cons
 // kSyncRows: a barrier per row step (grouped_forward says where); without it the loop is the same as before the
 // barrier existed (run 81: the barrier-ready loop with the barrier off was still 5 % slower on L1-72).
 template <typename scalar_t, int CI, int CO, bool kSyncRows>
-__global__ void __launch_bounds__(kThreads, kForwardMinBlocksPerSm)
+__global__ void __launch_bounds__(kThreads, CI * CO <= 256         ? kForwardMinBlocksPerSm
+                                          : sizeof(scalar_t) == 8 ? 1
+                                                                  : kTiledForwardMinBlocksPerSm)
 tconv_grouped_forward_kernel(const ConvTransposeParams p, const PhaseSteps st, const Geometry geo,
                              const scalar_t* __restrict__ x, const scalar_t* __restrict__ w,
                              const scalar_t* __restrict__ bias, scalar_t* __restrict__ y, bool vec_in, bool vec_out) {
@@ -632,6 +637,49 @@ GradWeightPlan plan_grad_weight(const ConvTransposeParams& p, DType dtype, int s
   return plan;
 }
 
+// The forward kernel's launch for p, which grouped_supported or grouped_tiled_forward_supported accepted (CI and CO
+// the compile-time channel counts: C_in/g and C_out/g rounded up to powers of two, or the tiles').
+template <typename scalar_t, int CI, int CO>
+cudaError_t launch_grouped_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                                   const void* bias, void* output, int sm_count, cudaStream_t stream) {
+  PhaseSteps st;
+  for (int i = 0; i < kSpatialDims; ++i) {
+    const int64_t g = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
+    st.k_step[i] = static_cast<int>(p.stride[i] / g);
+    st.i_step[i] = static_cast<int>(p.dilation[i] / g);
+  }
+  const int64_t wq = (p.out_size[2] + p.stride[2] - 1) / p.stride[2];
+  const Geometry geo = make_geometry(p, p.out_size[0] * p.out_size[1], p.stride[2] * wq, sm_count);
+  if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
+  // At W stride > 1 the warps of different phases write alternate words of the same sectors, and their
+  // walks differ in length (L1-73: one W tap at even ow, two at odd). Unsynchronised, they drift apart by
+  // up to half a block's rows, and L2 evicts half-written sectors: DRAM then fills and writes them twice
+  // (run 74, ncu: 1.49 GB written and 0.84 GB read for a 1.04 GB output and a 0.13 GB input). A barrier
+  // per row step bounds the drift to one row. Only where a block has many row steps: otherwise the block's
+  // length bounds the drift anyway. Run 80 (H200, TF32 forward, same process): L1-73 (63 steps per block)
+  // 1.426 -> 1.288 ms. L1-72 (9 steps) went 0.529 -> 0.555 with the barrier, and run 81 still measured 0.556
+  // with the barrier off and the barrier-ready loop. So that loss was the loop's, and it is why the kernel
+  // without the barrier is now a separate instantiation (kSyncRows). Whether L1-72 gains from the barrier
+  // has not been measured.
+  const bool sync_rows = p.stride[2] > 1 && geo.rows_per_chunk / geo.rows_parallel > kSyncRowsMinSteps;
+  const size_t smem = size_t(p.kernel_volume()) * CI * CO * size_t(accumulator_bytes(dtype));
+  const bool vec_in = channels_vectorizable<scalar_t, CI>(input, p.input_strides, p.in_per_group());
+  const bool vec_out = channels_vectorizable<scalar_t, CO>(output, p.output_strides, p.out_per_group());
+  return TCONV_BOOL_SWITCH(sync_rows, kSyncRows, [&] {
+    tconv_grouped_forward_kernel<scalar_t, CI, CO, kSyncRows>
+        <<<static_cast<unsigned int>(geo.blocks), dim3(geo.tile_w, geo.rows_parallel), smem, stream>>>(
+            p, st, geo, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(weight),
+            static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(output), vec_in, vec_out);
+    return cudaGetLastError();
+  });
+}
+
+// The tiled forward's channel counts: up to kGroupedTiledMaxInChannels inputs (a power of two 1..32), output channels
+// in tiles of kGroupedTileOutChannels.
+int64_t tiled_forward_shared_bytes(const ConvTransposeParams& p, DType dtype) {
+  return p.kernel_volume() * round_up_pow2(p.in_per_group()) * kGroupedTileOutChannels * accumulator_bytes(dtype);
+}
+
 }  // namespace
 
 bool grouped_supported(const ConvTransposeParams& p, DType dtype) {
@@ -659,43 +707,57 @@ bool grouped_preferred(const ConvTransposeParams& p) {
   return p.in_per_group() * p.out_per_group() <= kGroupedPreferredMaxChannelProduct;
 }
 
+bool grouped_tiled_forward_supported(const ConvTransposeParams& p, DType dtype) {
+  const int64_t cin = p.in_per_group(), cout = p.out_per_group();
+  if (p.groups != 1 || cin < 1 || cin > kGroupedTiledMaxInChannels || cout <= kGroupedTileOutChannels) return false;
+  return tiled_forward_shared_bytes(p, dtype) <= kGroupedMaxSharedBytes && grouped_offsets_fit(p);
+}
+
+bool grouped_tiled_forward_preferred(const ConvTransposeParams& p) {
+  static const int enabled = development_switch("TCONV_GROUPED_TILED_AUTO", 0);
+  if (enabled == 0) return false;
+  int64_t taps = 1;  // the most taps an output position has, per dim: ceil(kernel / (s / gcd(s, d)))
+  for (int i = 0; i < kSpatialDims; ++i) {
+    const int64_t step = p.stride[i] / gcd_of<int64_t>(p.stride[i], p.dilation[i]);
+    taps *= (p.kernel[i] + step - 1) / step;
+  }
+  return p.in_per_group() * taps <= kGroupedTiledAutoMaxK;
+}
+
+cudaError_t grouped_tiled_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                                  const void* bias, void* output, int sm_count, cudaStream_t stream) {
+  if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;
+  if (!grouped_tiled_forward_supported(p, dtype)) return cudaErrorInvalidValue;
+  const int64_t bytes = element_bytes(dtype);
+  for (int64_t co0 = 0; co0 < p.out_channels; co0 += kGroupedTileOutChannels) {
+    // One launch per tile: the tile's channels as a call of their own (groups 1), by pointer offsets.
+    ConvTransposeParams tile = p;
+    tile.out_channels = std::min<int64_t>(kGroupedTileOutChannels, p.out_channels - co0);
+    const char* w = static_cast<const char*>(weight) + co0 * p.weight_strides[1] * bytes;
+    const char* b = bias != nullptr ? static_cast<const char*>(bias) + co0 * p.bias_stride * bytes : nullptr;
+    char* y = static_cast<char*>(output) + co0 * p.output_strides[1] * bytes;
+    const cudaError_t err = TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+      return TCONV_POW2_SWITCH(std::min(round_up_pow2(p.in_per_group()), 16), CI, [&] {
+        return round_up_pow2(p.in_per_group()) == 32
+                   ? launch_grouped_forward<scalar_t, 32, kGroupedTileOutChannels>(tile, dtype, input, w, b, y,
+                                                                                  sm_count, stream)
+                   : launch_grouped_forward<scalar_t, CI, kGroupedTileOutChannels>(tile, dtype, input, w, b, y,
+                                                                                  sm_count, stream);
+      });
+    });
+    if (err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
+}
+
 cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                             const void* bias, void* output, int sm_count, cudaStream_t stream) {
   if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;
   if (!grouped_supported(p, dtype)) return cudaErrorInvalidValue;
-  PhaseSteps st;
-  for (int i = 0; i < kSpatialDims; ++i) {
-    const int64_t g = gcd_of<int64_t>(p.stride[i], p.dilation[i]);
-    st.k_step[i] = static_cast<int>(p.stride[i] / g);
-    st.i_step[i] = static_cast<int>(p.dilation[i] / g);
-  }
-  const int64_t wq = (p.out_size[2] + p.stride[2] - 1) / p.stride[2];
-  const Geometry geo = make_geometry(p, p.out_size[0] * p.out_size[1], p.stride[2] * wq, sm_count);
-  if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
-  // At W stride > 1 the warps of different phases write alternate words of the same sectors, and their
-  // walks differ in length (L1-73: one W tap at even ow, two at odd). Unsynchronised, they drift apart by
-  // up to half a block's rows, and L2 evicts half-written sectors: DRAM then fills and writes them twice
-  // (run 74, ncu: 1.49 GB written and 0.84 GB read for a 1.04 GB output and a 0.13 GB input). A barrier
-  // per row step bounds the drift to one row. Only where a block has many row steps: otherwise the block's
-  // length bounds the drift anyway. Run 80 (H200, TF32 forward, same process): L1-73 (63 steps per block)
-  // 1.426 -> 1.288 ms. L1-72 (9 steps) went 0.529 -> 0.555 with the barrier, and run 81 still measured 0.556
-  // with the barrier off and the barrier-ready loop. So that loss was the loop's, and it is why the kernel
-  // without the barrier is now a separate instantiation (kSyncRows). Whether L1-72 gains from the barrier
-  // has not been measured.
-  const bool sync_rows = p.stride[2] > 1 && geo.rows_per_chunk / geo.rows_parallel > kSyncRowsMinSteps;
-  const size_t smem = static_cast<size_t>(shared_bytes(p, dtype));
   return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return TCONV_POW2_SWITCH(round_up_pow2(p.in_per_group()), CI, [&] {
       return TCONV_POW2_SWITCH(round_up_pow2(p.out_per_group()), CO, [&] {
-        const bool vec_in = channels_vectorizable<scalar_t, CI>(input, p.input_strides, p.in_per_group());
-        const bool vec_out = channels_vectorizable<scalar_t, CO>(output, p.output_strides, p.out_per_group());
-        return TCONV_BOOL_SWITCH(sync_rows, kSyncRows, [&] {
-          tconv_grouped_forward_kernel<scalar_t, CI, CO, kSyncRows>
-              <<<static_cast<unsigned int>(geo.blocks), dim3(geo.tile_w, geo.rows_parallel), smem, stream>>>(
-                  p, st, geo, static_cast<const scalar_t*>(input), static_cast<const scalar_t*>(weight),
-                  static_cast<const scalar_t*>(bias), static_cast<scalar_t*>(output), vec_in, vec_out);
-          return cudaGetLastError();
-        });
+        return launch_grouped_forward<scalar_t, CI, CO>(p, dtype, input, weight, bias, output, sm_count, stream);
       });
     });
   });
