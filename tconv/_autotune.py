@@ -158,6 +158,10 @@ def allocated_bytes_counter(device: torch.device) -> Callable[[], int]:
     it changes no state); 0 off CUDA."""
     if device.type != "cuda":
         return lambda: 0
+    try:  # a pluggable allocator may keep no statistics: then nothing is counted (and nothing refused for memory)
+        torch.cuda.memory_stats(device)
+    except (RuntimeError, AttributeError):
+        return lambda: 0
     return lambda: torch.cuda.memory_stats(device).get("allocated_bytes.all.allocated", 0)
 
 
