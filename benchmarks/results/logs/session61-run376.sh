@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 60 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Prepared in session 60; run 376 (session 61, one H200).
 # The tiled grouped forward ("grouped_tiled", written without a GPU in session 60: the grouped FFMA kernel with up to
 # 32 input channels, output channels in tiles of 16, one launch per tile):
 # 1. its contract tests (5 shapes x 4 modes x 3 layouts, poisoned outputs, gradients), the kernel-choice test and the
