@@ -41,7 +41,7 @@ import torch
 # 2.36 ms against the 3.18 of the gather "auto" ran.
 CANDIDATES = {
     "forward": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_fold", "igemm_nofold",
-                "igemm_tma", "igemm_strip", "grouped", "grouped_mma", "grouped_tiled", "unit_stride_mma", "direct"),
+                "igemm_tma", "igemm_strip", "grouped", "grouped_mma", "unit_stride_mma", "direct"),
     "grad_input": ("auto", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split", "igemm_tma",
                    "igemm_strip", "grouped", "grouped_mma", "unit_stride_mma", "direct"),
     "grad_weight": ("auto", "igemm", "igemm_mma", "igemm_nofold", "igemm_strip", "grouped", "grouped_mma",

@@ -68,8 +68,8 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # rounded in the MMA threads) wherever it can map them; "auto" and "igemm" take it only where the copy budget refuses
 # the copy and the boxes are one row per channel (csrc/conv_transpose_igemm_tma.cu, tma_direct_auto_enabled).
 # "grouped_tiled" runs the forward on the grouped FFMA kernel in tiles of 16 output channels (groups 1, at most 32 input
-# channels: csrc/conv_transpose.h, grouped_tiled_forward; written in session 60, unmeasured, so "auto" takes it only
-# under TCONV_GROUPED_TILED_AUTO=1), the backward as "auto".
+# channels: csrc/conv_transpose.h, grouped_tiled_forward; slower than the GEMM forms wherever run 376 timed it, so
+# "auto" never takes it), the backward as "auto".
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "igemm_tma_direct",

@@ -1656,7 +1656,7 @@ def test_grouped_tiled_meets_the_contract(name, mode, layout, poison_allocator):
 
 def test_grouped_tiled_is_what_runs_and_stays_out_of_auto():
     """One launch of the grouped forward kernel per 16-channel tile under "grouped_tiled" (the backward as "auto");
-    none under "auto" (TCONV_GROUPED_TILED_AUTO unset); a call it cannot run is refused with the conditions."""
+    none under "auto"; a call it cannot run is refused with the conditions."""
     gen = torch.Generator(device="cuda").manual_seed(13)
     x = torch.randn(2, 32, 6, 9, device="cuda", generator=gen)
     w = torch.randn(32, 40, 3, 3, device="cuda", generator=gen)
@@ -1669,8 +1669,7 @@ def test_grouped_tiled_is_what_runs_and_stays_out_of_auto():
         return sum("tconv_grouped_forward_kernel" in e.name for e in prof.events()
                    if e.device_type == torch.autograd.DeviceType.CUDA)
     assert forward_launches("grouped_tiled") == 3
-    if os.environ.get("TCONV_GROUPED_TILED_AUTO", "0") == "0":
-        assert forward_launches("auto") == 0
+    assert forward_launches("auto") == 0
     with tconv._ops.use_algorithm("grouped_tiled"), pytest.raises(RuntimeError, match="grouped_tiled algorithm"):
         tconv.conv_transpose2d(x, torch.randn(32, 20, 3, 3, device="cuda"), stride=5, groups=2)
 
@@ -1844,6 +1843,35 @@ def test_window_span2_rule_where_planned(mode):
     for cin, stride, seed in ((32, 2, 51), (128, 2, 52)):
         run_case(1, 2, cin, 32, 1, [3], [stride], [1], [0], [2], [256], True, mode=mode, layout="contiguous",
                  seed=seed, algorithm="auto")
+
+
+@pytest.mark.skipif(os.environ.get("TCONV_GATHER_MMA_SYNC_MAX_K") is not None,
+                    reason="TCONV_GATHER_MMA_SYNC_MAX_K replaces the rule under test")
+def test_shallow_tf32_forward_takes_mma_sync():
+    """TF32 forwards whose GEMM K (input channels x the phase's taps, after the W fold) is at most 32 run on the
+    mma.sync gather under "auto" (igemm_config.h kGatherMmaSyncMaxK; run 376: fam13 0.80 -> 0.67 ms); at K 64 they
+    keep the wgmma one, as do bf16 forwards at K 32. Both calls meet the precision contract (run_case)."""
+    if not wgmma_kernels_run():
+        pytest.skip("the wgmma kernels do not run on this device")
+
+    def gather_tiles_wgmma(cin, mode):
+        gen = torch.Generator(device="cuda").manual_seed(cin)
+        dtype = torch.bfloat16 if mode == "bf16" else torch.float32
+        x = torch.randn(2, cin, 8, 16, device="cuda", generator=gen).to(dtype)
+        w = torch.randn(cin, 64, 3, 3, device="cuda", generator=gen).to(dtype)
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose2d(x, w, stride=5, padding=1, dilation=2)
+            torch.cuda.synchronize()
+        names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
+        assert names, [e.name for e in prof.events()]
+        return [re.search(r"GatherGemmTile<\d+, \d+, (true|false)", n).group(1) == "true" for n in names]
+    assert not any(gather_tiles_wgmma(32, "tf32"))
+    assert all(gather_tiles_wgmma(64, "tf32"))
+    assert all(gather_tiles_wgmma(32, "bf16"))
+    for cin, seed in ((16, 61), (32, 62)):
+        run_case(2, 2, cin, 64, 1, [3, 3], [5, 5], [1, 1], [0, 0], [2, 2], [8, 16], True, mode="tf32",
+                 layout="contiguous", seed=seed, algorithm="auto")
 
 
 @pytest.mark.parametrize("mode", MODES)

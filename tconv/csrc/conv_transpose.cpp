@@ -266,11 +266,8 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped)");
     return;
   }
-  // The grouped FFMA kernel in output-channel tiles (conv_transpose.h: grouped_tiled_forward, unmeasured).
-  const bool tiled = algorithm == "grouped_tiled" ||
-                     (algorithm == "auto" && grouped_tiled_forward_preferred(p) &&
-                      grouped_tiled_forward_supported(p, to_dtype(input)));
-  if (tiled) {
+  // The grouped FFMA kernel in output-channel tiles (conv_transpose.h: grouped_tiled_forward; forced only).
+  if (algorithm == "grouped_tiled") {
     TCONV_CHECK(grouped_tiled_forward_supported(p, to_dtype(input)), "tconv: the grouped_tiled algorithm does not "
                 "support this forward (groups 1, at most ", kGroupedTiledMaxInChannels, " input channels, more than ",
                 kGroupedTileOutChannels, " output channels, a tile's weights within ", kGroupedMaxSharedBytes / 1024,

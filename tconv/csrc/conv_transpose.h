@@ -227,13 +227,12 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
 // memory. For calls of tiny K (input channels x an output's taps), whose GEMM forms are store-bound: fam13's TF32
 // forward (K 32, 831 MB written) ran 0.80 ms on the wgmma gather and 0.66 on the mma.sync one (run 374), both writing
 // at a quarter of the write floor's pace (run 375, ncu: one or two blocks per SM, the epilogue's latency exposed).
-// Written in session 60 without a GPU: "grouped_tiled" forces it; "auto" takes it only under
-// TCONV_GROUPED_TILED_AUTO=1 (development), where K <= kGroupedTiledAutoMaxK, until it is measured.
+// Measured in run 376 (H200, forward alone, TF32 / bf16 ms) and slower than the GEMM forms everywhere: fam13 1.516 /
+// 0.992 against 0.801 / 0.708 under "auto", k2 s2 at 16-32 input channels 1.5-2.8x, k4 s2 and k3 s2 d2 at 32 3-4x.
+// So only "grouped_tiled" runs it (a second kernel form for the tests to check the GEMMs' results against).
 constexpr int64_t kGroupedTiledMaxInChannels = 32;
 constexpr int kGroupedTileOutChannels = 16;
-constexpr int64_t kGroupedTiledAutoMaxK = 32;
 bool grouped_tiled_forward_supported(const ConvTransposeParams& p, DType dtype);
-bool grouped_tiled_forward_preferred(const ConvTransposeParams& p);
 cudaError_t grouped_tiled_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                                   const void* bias, void* output, int sm_count, cudaStream_t stream);
 // p.input_strides describe grad_input, p.output_strides grad_output.

@@ -713,17 +713,6 @@ bool grouped_tiled_forward_supported(const ConvTransposeParams& p, DType dtype) 
   return tiled_forward_shared_bytes(p, dtype) <= kGroupedMaxSharedBytes && grouped_offsets_fit(p);
 }
 
-bool grouped_tiled_forward_preferred(const ConvTransposeParams& p) {
-  static const int enabled = development_switch("TCONV_GROUPED_TILED_AUTO", 0);
-  if (enabled == 0) return false;
-  int64_t taps = 1;  // the most taps an output position has, per dim: ceil(kernel / (s / gcd(s, d)))
-  for (int i = 0; i < kSpatialDims; ++i) {
-    const int64_t step = p.stride[i] / gcd_of<int64_t>(p.stride[i], p.dilation[i]);
-    taps *= (p.kernel[i] + step - 1) / step;
-  }
-  return p.in_per_group() * taps <= kGroupedTiledAutoMaxK;
-}
-
 cudaError_t grouped_tiled_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                                   const void* bias, void* output, int sm_count, cudaStream_t stream) {
   if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;

@@ -4902,6 +4902,16 @@ bool use_fold(const GatherArgs& a, GatherFold mode, DType dtype, bool split_tf32
   return fold_work_ratio(a) <= kFoldMaxWorkRatio ||
          fold_tf32_flops_per_output_byte(a, split_tf32) <= kFoldMaxFlopsPerOutputByte;
 }
+// TF32 forwards whose whole GEMM K (input channels per group x the phase's taps, after the fold) is at most
+// kGatherMmaSyncMaxK take the mma.sync kernel (igemm_config.h: the measurements). TCONV_GATHER_MMA_SYNC_MAX_K
+// (development only, read once per process) replaces the bound; 0 keeps every such call on wgmma, for A/B timings.
+int gather_mma_sync_max_k() {
+  static const int bound = development_switch("TCONV_GATHER_MMA_SYNC_MAX_K", kGatherMmaSyncMaxK);
+  return bound;
+}
+bool gather_takes_shallow_mma_sync(const GatherArgs& a, DType dtype) {
+  return dtype == DType::kFloat32 && a.forward && int64_t(a.k_channels) * max_phase_taps(a) <= gather_mma_sync_max_k();
+}
 // The launch description of a gather pass: its arguments (folded where use_fold says so) and kernel, with
 // the packed weights' row length set for it. igemm_packed_weight_elems and igemm_gather both plan here.
 struct GatherLaunch {
@@ -4913,8 +4923,9 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   GatherLaunch plan;
   plan.args = make_args(p, pass, nullptr, nullptr, nullptr, nullptr);
   if (dtype != DType::kFloat32) set_k_rows(plan.args, 2);
-  const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
+  bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
   if (use_fold(plan.args, options.fold, dtype, split_tf32, wgmma)) fold_w(plan.args);
+  if (wgmma && gather_takes_shallow_mma_sync(plan.args, dtype)) wgmma = false;
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
   // (for fp32 data not where a specialized tile is forced: TCONV_GATHER_SPECIALIZED picks among the 128-column tiles)
   const int widest = gather_widest_mode();

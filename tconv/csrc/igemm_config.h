@@ -648,6 +648,14 @@ constexpr double kFoldMaxWorkRatio = 1.03;
 // fp16/bf16 data keeps the work-ratio rule with whole channels per tile (use_fold): run 166 had every other bf16 fold
 // slower, fam13 0.710 -> 0.836 ms, fam12 0.67x, fam10 0.63x, 2D k3 s3 0.239 -> 0.342 (only 2D k5 s5 gained, 1.09x).
 constexpr double kFoldMaxFlopsPerOutputByte = 120.0;
+// TF32 forwards with a GEMM K of one stage (input channels per group x the phase's taps, after the fold) run on the
+// mma.sync kernel (gather_takes_shallow_mma_sync): with one K block a block loads, multiplies once and stores, and
+// the wgmma tiles' one block per SM (221 registers on fam13's 256-column tile, 11.7 % occupancy in run 375's ncu)
+// leaves the stores without other blocks' work to hide under. Run 376 (H200, scripts/gather_rule_sweep.py, forward
+// alone, "igemm" vs "igemm_mma", TF32 ms): fam13 (k3 s5 d2, C_in 32, folded to 320 columns) 0.801 vs 0.665;
+// K 16 and 32 at k2 s2 (folded, 128 columns) level (0.194 / 0.195 vs 0.194 / 0.196), 3D k2 s2 C_in 32 0.186 vs 0.192;
+// at K 64 wgmma leads (2D k2 s2 0.214 vs 0.233, 3D 0.209 vs 0.228). bf16 keeps wgmma: fam13 0.708 vs 0.709.
+constexpr int kGatherMmaSyncMaxK = 32;
 
 // The W-tap window (conv_transpose_igemm.cu, use_window) on W-strided forwards whose phase (or fold) has three W taps
 // at consecutive shifts (span 2: k3 at stride 2 and dilation 2): "auto" keeps it only from this many input channels
