@@ -1848,28 +1848,32 @@ def test_window_span2_rule_where_planned(mode):
 @pytest.mark.skipif(os.environ.get("TCONV_GATHER_MMA_SYNC_MAX_K") is not None,
                     reason="TCONV_GATHER_MMA_SYNC_MAX_K replaces the rule under test")
 def test_shallow_tf32_forward_takes_mma_sync():
-    """TF32 forwards whose GEMM K (input channels x the phase's taps, after the W fold) is at most 32 run on the
-    mma.sync gather under "auto" (igemm_config.h kGatherMmaSyncMaxK; run 376: fam13 0.80 -> 0.67 ms); at K 64 they
-    keep the wgmma one, as do bf16 forwards at K 32. Both calls meet the precision contract (run_case)."""
+    """TF32 forwards whose GEMM K (input channels x the phase's taps, after the W fold) is at most 64 and whose columns
+    (output channels x the fold) the wgmma tile does not divide run on the mma.sync gather under "auto"
+    (igemm_config.h kGatherMmaSyncMaxK; runs 376-377: fam13 0.806 -> 0.669 ms). Columns it divides, a deeper K and
+    bf16 keep the wgmma one. The calls meet the precision contract (run_case)."""
     if not wgmma_kernels_run():
         pytest.skip("the wgmma kernels do not run on this device")
 
-    def gather_tiles_wgmma(cin, mode):
-        gen = torch.Generator(device="cuda").manual_seed(cin)
+    def gather_tiles_wgmma(cin, cout, kernel, stride, padding, dilation, mode):
+        gen = torch.Generator(device="cuda").manual_seed(cin + cout)
         dtype = torch.bfloat16 if mode == "bf16" else torch.float32
         x = torch.randn(2, cin, 8, 16, device="cuda", generator=gen).to(dtype)
-        w = torch.randn(cin, 64, 3, 3, device="cuda", generator=gen).to(dtype)
+        w = torch.randn(cin, cout, kernel, kernel, device="cuda", generator=gen).to(dtype)
         with precision(mode), tconv._ops.use_algorithm("auto"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            tconv.conv_transpose2d(x, w, stride=5, padding=1, dilation=2)
+            tconv.conv_transpose2d(x, w, stride=stride, padding=padding, dilation=dilation)
             torch.cuda.synchronize()
         names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
         assert names, [e.name for e in prof.events()]
         return [re.search(r"GatherGemmTile<\d+, \d+, (true|false)", n).group(1) == "true" for n in names]
-    assert not any(gather_tiles_wgmma(32, "tf32"))
-    assert all(gather_tiles_wgmma(64, "tf32"))
-    assert all(gather_tiles_wgmma(32, "bf16"))
-    for cin, seed in ((16, 61), (32, 62)):
+    fam13_like = (3, 5, 1, 2)  # K = C_in (one tap per phase), 5 x C_out columns
+    assert not any(gather_tiles_wgmma(32, 64, *fam13_like, "tf32"))  # 320 columns
+    assert not any(gather_tiles_wgmma(64, 64, *fam13_like, "tf32"))
+    assert all(gather_tiles_wgmma(128, 64, *fam13_like, "tf32"))  # K 128
+    assert all(gather_tiles_wgmma(32, 128, *fam13_like, "tf32"))  # 640 columns: 128-column tiles at this grid
+    assert all(gather_tiles_wgmma(32, 64, *fam13_like, "bf16"))
+    for cin, seed in ((16, 61), (64, 62)):
         run_case(2, 2, cin, 64, 1, [3, 3], [5, 5], [1, 1], [0, 0], [2, 2], [8, 16], True, mode="tf32",
                  layout="contiguous", seed=seed, algorithm="auto")
 

@@ -4903,14 +4903,16 @@ bool use_fold(const GatherArgs& a, GatherFold mode, DType dtype, bool split_tf32
          fold_tf32_flops_per_output_byte(a, split_tf32) <= kFoldMaxFlopsPerOutputByte;
 }
 // TF32 forwards whose whole GEMM K (input channels per group x the phase's taps, after the fold) is at most
-// kGatherMmaSyncMaxK take the mma.sync kernel (igemm_config.h: the measurements). TCONV_GATHER_MMA_SYNC_MAX_K
-// (development only, read once per process) replaces the bound; 0 keeps every such call on wgmma, for A/B timings.
+// kGatherMmaSyncMaxK, and whose columns the wgmma kernel's tiles (wgmma_kernel) do not divide, take the mma.sync
+// kernel (igemm_config.h: the measurements). TCONV_GATHER_MMA_SYNC_MAX_K (development only, read once per process)
+// replaces the bound; 0 keeps every such call on wgmma, for A/B timings.
 int gather_mma_sync_max_k() {
   static const int bound = development_switch("TCONV_GATHER_MMA_SYNC_MAX_K", kGatherMmaSyncMaxK);
   return bound;
 }
-bool gather_takes_shallow_mma_sync(const GatherArgs& a, DType dtype) {
-  return dtype == DType::kFloat32 && a.forward && int64_t(a.k_channels) * max_phase_taps(a) <= gather_mma_sync_max_k();
+bool gather_takes_shallow_mma_sync(const GatherArgs& a, DType dtype, GatherKernel wgmma_kernel) {
+  return dtype == DType::kFloat32 && a.forward && a.n_channels % tile_block_n(wgmma_kernel) != 0 &&
+         int64_t(a.k_channels) * max_phase_taps(a) <= gather_mma_sync_max_k();
 }
 // The launch description of a gather pass: its arguments (folded where use_fold says so) and kernel, with
 // the packed weights' row length set for it. igemm_packed_weight_elems and igemm_gather both plan here.
@@ -4923,9 +4925,8 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   GatherLaunch plan;
   plan.args = make_args(p, pass, nullptr, nullptr, nullptr, nullptr);
   if (dtype != DType::kFloat32) set_k_rows(plan.args, 2);
-  bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
+  const bool wgmma = use_wgmma(dtype, split_tf32, options.allow_wgmma, device);
   if (use_fold(plan.args, options.fold, dtype, split_tf32, wgmma)) fold_w(plan.args);
-  if (wgmma && gather_takes_shallow_mma_sync(plan.args, dtype)) wgmma = false;
   plan.kernel = choose_gather_kernel(plan.args.n_channels, wgmma);
   // (for fp32 data not where a specialized tile is forced: TCONV_GATHER_SPECIALIZED picks among the 128-column tiles)
   const int widest = gather_widest_mode();
@@ -4933,6 +4934,8 @@ GatherLaunch plan_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
       widest != 0 && (dtype != DType::kFloat32 || gather_specialized_override() < 0) &&
       (widest == 2 || gather_widest_fills(plan.args, device)))
     plan.kernel = GatherKernel::kWgmmaWidest;
+  if (wgmma && gather_takes_shallow_mma_sync(plan.args, dtype, plan.kernel))
+    plan.kernel = choose_gather_kernel(plan.args.n_channels, false);
   if (dtype != DType::kFloat32) {  // igemm_config.h, the 16-bit tiles: why and the measurements
     const bool has_shallow_tile = plan.kernel != GatherKernel::kWgmmaWider && plan.kernel != GatherKernel::kWgmmaWidest;
     if (has_shallow_tile && plan.args.k_rows <= kShallowGatherBlockK) set_k_rows(plan.args, 2, kShallowGatherBlockK);

@@ -648,14 +648,20 @@ constexpr double kFoldMaxWorkRatio = 1.03;
 // fp16/bf16 data keeps the work-ratio rule with whole channels per tile (use_fold): run 166 had every other bf16 fold
 // slower, fam13 0.710 -> 0.836 ms, fam12 0.67x, fam10 0.63x, 2D k3 s3 0.239 -> 0.342 (only 2D k5 s5 gained, 1.09x).
 constexpr double kFoldMaxFlopsPerOutputByte = 120.0;
-// TF32 forwards with a GEMM K of one stage (input channels per group x the phase's taps, after the fold) run on the
-// mma.sync kernel (gather_takes_shallow_mma_sync): with one K block a block loads, multiplies once and stores, and
-// the wgmma tiles' one block per SM (221 registers on fam13's 256-column tile, 11.7 % occupancy in run 375's ncu)
-// leaves the stores without other blocks' work to hide under. Run 376 (H200, scripts/gather_rule_sweep.py, forward
-// alone, "igemm" vs "igemm_mma", TF32 ms): fam13 (k3 s5 d2, C_in 32, folded to 320 columns) 0.801 vs 0.665;
-// K 16 and 32 at k2 s2 (folded, 128 columns) level (0.194 / 0.195 vs 0.194 / 0.196), 3D k2 s2 C_in 32 0.186 vs 0.192;
-// at K 64 wgmma leads (2D k2 s2 0.214 vs 0.233, 3D 0.209 vs 0.228). bf16 keeps wgmma: fam13 0.708 vs 0.709.
-constexpr int kGatherMmaSyncMaxK = 32;
+// TF32 forwards with a shallow GEMM K (input channels per group x the phase's taps, after the fold) whose columns the
+// wgmma tile does not divide run on the mma.sync kernel, whose 64-column tiles waste less of them
+// (gather_takes_shallow_mma_sync). With one or two K blocks a block loads, multiplies and stores, and the wgmma
+// tiles' one block per SM (221 registers on fam13's 256-column tile, 11.7 % occupancy in run 375's ncu) leaves the
+// stores nothing to hide under. Runs 376-377 (H200, scripts/gather_rule_sweep.py, forward alone, TF32 ms, wgmma vs
+// mma.sync; columns = output channels x the W fold):
+//   columns the wgmma tile pads:   fam13 (k3 s5 d2, C_in 32, 320 columns) 0.806 vs 0.669, C_in 16 0.808 vs 0.669,
+//     C_in 64 (K 64) 0.829 vs 0.724, 160 columns 0.517 vs 0.391, 640 columns 1.432 vs 1.327;
+//     1D k3 s3 C_in 32 (192 columns) 1.500 vs 1.246
+//   columns it divides (K 16-64):  2D k2 s2 128 columns 0.197 vs 0.194, 256 0.285 vs 0.380, 512 0.149 vs 0.192;
+//     1D k4 s4 256 columns 1.093 vs 1.586; 3D k2 s2 64 columns 0.188 vs 0.192, 128 0.372 vs 0.372,
+//     256 0.149 vs 0.195; 2D k2 s2 C_in 64 0.214 vs 0.233 (run 376)
+// Not timed above K 64. bf16 keeps wgmma: fam13 0.708 vs 0.709 (run 376).
+constexpr int kGatherMmaSyncMaxK = 64;
 
 // The W-tap window (conv_transpose_igemm.cu, use_window) on W-strided forwards whose phase (or fold) has three W taps
 // at consecutive shifts (span 2: k3 at stride 2 and dilation 2): "auto" keeps it only from this many input channels
