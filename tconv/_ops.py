@@ -320,12 +320,46 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
         grad_weight_op = _impl_for("conv_transpose_grad_weight", grad)
         grad_bias_op = _impl_for("conv_transpose_grad_bias", grad)
     grad_input = grad_weight = grad_bias = None
+    if direct and grad.is_cuda and needs_input_grad[0] and needs_input_grad[1] and _CONCURRENT_BACKWARD:
+        return _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, has_bias,
+                                    needs_input_grad, stride, padding, dilation, groups)
     if needs_input_grad[0]:
         grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
     if needs_input_grad[1]:
         grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
     if has_bias and needs_input_grad[2]:
         grad_bias = grad_bias_op(grad)
+    return grad_input, grad_weight, grad_bias
+
+
+# TCONV_CONCURRENT_BACKWARD=1 (development only, read at import; plain eager calls only): grad_weight and grad_bias run
+# on a side stream beside grad_input, so that one pass's last partial wave overlaps the other's work. Unmeasured.
+_CONCURRENT_BACKWARD = os.environ.get("TCONV_CONCURRENT_BACKWARD", "0") == "1"
+_side_streams = {}
+
+
+def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, has_bias, needs_input_grad,
+                         stride, padding, dilation, groups):
+    """_backward's passes with grad_weight (and grad_bias) on a per-device side stream that waits for the current one,
+    which waits for it before returning: the caller sees the ordering of one stream. The side stream's outputs are
+    recorded on the current stream, so the caching allocator does not hand their memory to side-stream work while
+    the current stream may still read them; inputs the current stream allocated are read on the side stream only
+    before the current stream's wait, after which every later use or reuse of their memory is ordered."""
+    main = torch.cuda.current_stream(grad.device)
+    side = _side_streams.get(grad.device)
+    if side is None:
+        side = _side_streams.setdefault(grad.device, torch.cuda.Stream(grad.device))
+    side.wait_stream(main)
+    grad_bias = None
+    with torch.cuda.stream(side):
+        grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
+        if has_bias and needs_input_grad[2]:
+            grad_bias = grad_bias_op(grad)
+    grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
+    main.wait_stream(side)
+    for t in (grad_weight, grad_bias):
+        if t is not None:
+            t.record_stream(main)
     return grad_input, grad_weight, grad_bias
 
 
