@@ -98,13 +98,6 @@ __device__ __forceinline__ void cp_async_16(float* smem, const float* gmem, bool
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 16 : 0));
 }
-// The same copy through L1 (cp.async.ca). Why: run 379's ncu source counters had every cp.async.cg of 16 bytes in the
-// strip grad_weight kernel count one L2 sector per thread (32 per warp instruction for 512 contiguous or 8 x 64-byte
-// bytes: twice the ideal 16), and the L2 saw them (543 M sectors, 17.4 GB, for ~8.8 GB of tile loads on HiFi-GAN).
-__device__ __forceinline__ void cp_async_16_l1(float* smem, const float* gmem, bool valid) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 16 : 0));
-}
 // kCount 4-byte copies, one per channel row: rows src_step apart in global memory, dst_step apart in
 // shared memory. kChecked: copy i happens only when i * row_unit < rows_left (a partial tile; the
 // others zero-fill from `fallback`); unchecked tiles skip that test and the pointer select.
@@ -4299,14 +4292,10 @@ __global__ void tconv_igemm_strip_unit_stride_pack_weight_kernel(const scalar_t*
 
 // ---- grad_weight over grad_output strips (StripGradWeightTile, igemm_config.h; sm_90a, TF32 mode or 16-bit data) ----
 // Four consecutive elements by cp.async into shared memory (16 bytes of fp32, 8 of fp16/bf16), zeros where !valid.
-// through_l1: fp32 data by cp.async.ca (cp_async_16_l1: why); 16-bit data always take it.
 template <typename scalar_t>
-__device__ __forceinline__ void cp_async_quad(scalar_t* smem, const scalar_t* gmem, bool valid, bool through_l1) {
+__device__ __forceinline__ void cp_async_quad(scalar_t* smem, const scalar_t* gmem, bool valid) {
   if constexpr (sizeof(scalar_t) == 4) {
-    if (through_l1)
-      cp_async_16_l1(smem, gmem, valid);
-    else
-      cp_async_16(smem, gmem, valid);
+    cp_async_16(smem, gmem, valid);
   } else {
     const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
@@ -4333,7 +4322,6 @@ struct StripWeightArgs {
   int chunks_per_line;  // kBlockK-position chunks of a line
   int64_t chunks;       // lines x chunks_per_line: the GEMM's K in stages
   int splits;
-  bool copies_through_l1;  // fp32 pieces by cp.async.ca (strip_copies_through_l1)
 };
 
 // Block: kBlockM rows (output channel, W tap) = kBlockM / (T s) output channels x all their taps, by kBlockN input
@@ -4440,7 +4428,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < kXCopies; ++i) {
         const bool ok = x_source[i] >= 0 && u0 + x_u[i] < a.in_w;
-        cp_async_quad(raw + x_offset(i), ok ? a.x + x_line + x_source[i] + u0 : a.x, ok, a.copies_through_l1);
+        cp_async_quad(raw + x_offset(i), ok ? a.x + x_line + x_source[i] + u0 : a.x, ok);
       }
 #pragma unroll
       for (int i = 0; i < kStripCopies; ++i) {
@@ -4448,7 +4436,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
         const int w = strip_w[i] + kStride * u0;
         const bool ok = w >= 0 && w + 4 <= a.out_w;
         const scalar_t* src = ok ? a.dy + dy_line + strip_source[i] + kStride * u0 : a.dy;
-        cp_async_quad(raw + kXFloats + 4 * (tid + i * kThreads), src, ok, a.copies_through_l1);
+        cp_async_quad(raw + kXFloats + 4 * (tid + i * kThreads), src, ok);
       }
       step_chunk();
     }
@@ -5408,12 +5396,6 @@ int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_c
          p.kernel[2];
 }
 
-// TCONV_STRIP_COPY_L1 (development only, read once per process): 1 copies the strip grad_weight kernel's fp32 pieces
-// through L1 (cp_async_16_l1: why), 0 (the default until measured) bypasses it, for A/B timings in one build.
-bool strip_copies_through_l1() {
-  static const bool through = development_switch("TCONV_STRIP_COPY_L1", 0) != 0;
-  return through;
-}
 template <typename scalar_t>
 cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, const void* input,
                                     const void* grad_output, void* grad_weight, float* workspace, int sm_count,
@@ -5431,7 +5413,6 @@ cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, c
   a.chunks_per_line = int((p.in_size[2] + Tile::kBlockK - 1) / Tile::kBlockK);
   a.chunks = p.batch * p.in_size[0] * p.in_size[1] * a.chunks_per_line;
   a.splits = strip_grad_weight_splits(p, sm_count, max_workspace_elems);
-  a.copies_through_l1 = strip_copies_through_l1();
   const int64_t sizes[5] = {p.in_channels, p.out_channels, 1, 1, p.kernel[2]};
   const int64_t weight = p.in_channels * p.out_channels * p.kernel[2];
   if (weight == 0) return cudaSuccess;
