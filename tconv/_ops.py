@@ -320,9 +320,10 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
         grad_weight_op = _impl_for("conv_transpose_grad_weight", grad)
         grad_bias_op = _impl_for("conv_transpose_grad_bias", grad)
     grad_input = grad_weight = grad_bias = None
-    if direct and grad.is_cuda and needs_input_grad[0] and needs_input_grad[1] and _CONCURRENT_BACKWARD:
-        return _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, has_bias,
-                                    needs_input_grad, stride, padding, dilation, groups)
+    if direct and grad.is_cuda and needs_input_grad[0] and needs_input_grad[1] and _CONCURRENT_BACKWARD and \
+            not _autotune.autotune_enabled():
+        return _backward_maybe_concurrent(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight,
+                                          has_bias and needs_input_grad[2], stride, padding, dilation, groups)
     if needs_input_grad[0]:
         grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
     if needs_input_grad[1]:
@@ -332,14 +333,72 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
     return grad_input, grad_weight, grad_bias
 
 
-# TCONV_CONCURRENT_BACKWARD=1 (development only, read at import; plain eager calls only): grad_weight and grad_bias run
-# on a side stream beside grad_input, so that one pass's last partial wave overlaps the other's work. Unmeasured.
+# TCONV_CONCURRENT_BACKWARD=1 (development only, read at import; plain eager calls with the autotune off): grad_weight
+# and grad_bias run on a side stream beside grad_input where their extra memory together keeps the contract
+# (concurrent_backward_fits), so that one pass's last partial wave overlaps the other's work. Run 379 (H200, TF32
+# fwd+bwd, without the memory rule): DCGAN -6.3 %, U-Net 3D -3.8 %, fam13 -2.7 %, L1-72 -2.0 %, six more rows -0.6 to
+# -1.9 %, L1-68 level. The memory rule is untested on a GPU; the default waits for that.
 _CONCURRENT_BACKWARD = os.environ.get("TCONV_CONCURRENT_BACKWARD", "0") == "1"
 _side_streams = {}
+# _backward_signature -> (whether the passes may run at once, grad_input's extra bytes, grad_weight's), measured on the
+# signature's first call
+_concurrent_fits = {}
+_CONCURRENT_FITS_LIMIT = 4096
 
 
-def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, has_bias, needs_input_grad,
-                         stride, padding, dilation, groups):
+def concurrent_backward_fits(grad_input_extra: int, grad_weight_extra: int, output_bytes: int,
+                             weight_bytes: int) -> bool:
+    """Whether grad_input and grad_weight (with grad_bias) may run at once, from what each allocated beyond its own
+    gradient when run alone (its running allocation total: an upper bound of its peak). Together they must stay within
+    a tenth of the transposed convolution's output (README "Device memory"), or add at most one weight's bytes to the
+    larger of the two: the weight-sized buffers (packed weights, one split-K buffer) are what both passes hold on small
+    outputs, where a tenth is less than a weight. A negative extra means the allocator's counter did not see the
+    pass's own gradient (no statistics): no concurrency."""
+    if grad_input_extra < 0 or grad_weight_extra < 0:
+        return False
+    return grad_input_extra + grad_weight_extra <= max(output_bytes // 10,
+                                                       max(grad_input_extra, grad_weight_extra) + weight_bytes)
+
+
+def _backward_signature(grad, input, weight, stride, padding, dilation, groups, with_bias):
+    """What the passes' plans, and so their workspaces, depend on: shapes, strides, dtype, device, the conv's
+    arguments, the algorithm, the TF32 mode and the tensors' 16-byte alignment (the TMA forms need it)."""
+    return (grad.device.index, grad.dtype, tuple(grad.shape), grad.stride(), tuple(input.shape), input.stride(),
+            tuple(weight.shape), weight.stride(), tuple(stride), tuple(padding), tuple(dilation), groups, with_bias,
+            algorithm, conv_tf32_allowed(), grad.data_ptr() % 16, input.data_ptr() % 16, weight.data_ptr() % 16)
+
+
+def _nbytes(t: Optional[torch.Tensor]) -> int:
+    return 0 if t is None else t.numel() * t.element_size()
+
+
+def _backward_maybe_concurrent(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, with_bias, stride,
+                               padding, dilation, groups):
+    """The passes at once where this signature's first call, run one after the other with the allocator's counter read
+    around each pass, found them within concurrent_backward_fits; one after the other elsewhere."""
+    key = _backward_signature(grad, input, weight, stride, padding, dilation, groups, with_bias)
+    fits = _concurrent_fits.get(key, (None,))[0]
+    if fits:
+        return _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, with_bias,
+                                    stride, padding, dilation, groups)
+    allocated = _autotune.allocated_bytes_counter(grad.device) if fits is None else (lambda: 0)
+    before = allocated()
+    grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
+    between = allocated()
+    grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
+    grad_bias = grad_bias_op(grad) if with_bias else None
+    if fits is None:
+        after = allocated()
+        if len(_concurrent_fits) >= _CONCURRENT_FITS_LIMIT:
+            _concurrent_fits.clear()
+        extras = (between - before - _nbytes(grad_input),
+                  after - between - _nbytes(grad_weight) - _nbytes(grad_bias))
+        _concurrent_fits[key] = (concurrent_backward_fits(*extras, _nbytes(grad), _nbytes(weight)),) + extras
+    return grad_input, grad_weight, grad_bias
+
+
+def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, with_bias, stride,
+                         padding, dilation, groups):
     """_backward's passes with grad_weight (and grad_bias) on a per-device side stream that waits for the current one,
     which waits for it before returning: the caller sees the ordering of one stream. The side stream's outputs are
     recorded on the current stream, so the caching allocator does not hand their memory to side-stream work while
@@ -353,7 +412,7 @@ def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, inpu
     grad_bias = None
     with torch.cuda.stream(side):
         grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
-        if has_bias and needs_input_grad[2]:
+        if with_bias:
             grad_bias = grad_bias_op(grad)
     grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
     main.wait_stream(side)

@@ -1845,6 +1845,47 @@ def test_window_span2_rule_where_planned(mode):
                  seed=seed, algorithm="auto")
 
 
+@pytest.mark.parametrize("mode", ["tf32", "bf16"])
+def test_concurrent_backward_matches_serial(mode, monkeypatch):
+    """TCONV_CONCURRENT_BACKWARD's path (switched on here): a signature's first backward runs the passes one after the
+    other and records their extra allocations and whether they fit the memory rule together (concurrent_backward_fits);
+    later ones run grad_weight and grad_bias on the side stream where they fit. The gradients are the serial path's,
+    bit for bit, and the current stream is the caller's again afterwards."""
+    gen = torch.Generator(device="cuda").manual_seed(379)
+    dtype = torch.bfloat16 if mode == "bf16" else torch.float32
+    x = torch.randn(4, 64, 16, 16, device="cuda", generator=gen).to(dtype).requires_grad_()
+    w = torch.randn(64, 32, 4, 4, device="cuda", generator=gen).to(dtype).requires_grad_()
+    b = torch.randn(32, device="cuda", generator=gen).to(dtype).requires_grad_()
+    dy = torch.randn(4, 32, 32, 32, device="cuda", generator=gen).to(dtype)
+
+    def gradients():
+        for t in (x, w, b):
+            t.grad = None
+        tconv.conv_transpose2d(x, w, b, stride=2, padding=1).backward(dy)
+        return [t.grad.clone() for t in (x, w, b)]
+    stream = torch.cuda.current_stream()
+    monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
+    with precision(mode):
+        serial = gradients()
+        monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", True)
+        runs = [gradients() for _ in range(3)]
+    assert len(tconv._ops._concurrent_fits) == 1
+    fits, grad_input_extra, grad_weight_extra = next(iter(tconv._ops._concurrent_fits.values()))
+    assert grad_input_extra >= 0 and grad_weight_extra >= 0, (grad_input_extra, grad_weight_extra)
+    assert fits == tconv._ops.concurrent_backward_fits(grad_input_extra, grad_weight_extra,
+                                                       dy.numel() * dy.element_size(), w.numel() * w.element_size())
+    # the side-stream path itself, whatever this shape's measured workspaces
+    monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
+    monkeypatch.setattr(tconv._ops, "concurrent_backward_fits", lambda *extras: True)
+    with precision(mode):
+        runs += [gradients() for _ in range(3)]
+    assert next(iter(tconv._ops._concurrent_fits.values()))[0] is True
+    for run in runs:
+        for mine, theirs in zip(run, serial):
+            assert torch.equal(mine, theirs)
+    assert torch.cuda.current_stream() == stream
+
+
 @pytest.mark.skipif(os.environ.get("TCONV_GATHER_MMA_SYNC_MAX_K") is not None,
                     reason="TCONV_GATHER_MMA_SYNC_MAX_K replaces the rule under test")
 def test_shallow_tf32_forward_takes_mma_sync():

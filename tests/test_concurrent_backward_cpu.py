@@ -1,0 +1,56 @@
+"""The concurrent backward's memory rule and signature (tconv/_ops.py, TCONV_CONCURRENT_BACKWARD), on CPU: which
+measured workspaces let grad_input and grad_weight run at once, what tells two calls' plans apart, and that CPU calls
+never take the side-stream path. The GPU test (test_concurrent_backward_matches_serial) runs the path itself."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tconv
+from tconv import _ops
+
+MB = 1 << 20
+
+
+@pytest.mark.parametrize("grad_input_extra, grad_weight_extra, output_bytes, weight_bytes, fits", [
+    (0, 0, 100 * MB, 1 * MB, True),  # nothing beside the gradients
+    (0, 30 * MB, 100 * MB, 1 * MB, True),  # one pass alone holds memory: running at once adds none
+    (4 * MB, 5 * MB, 100 * MB, 1 * MB, True),  # within a tenth of the output together
+    (6 * MB, 6 * MB, 100 * MB, 1 * MB, False),  # two copies of 6 %: 12 % at once
+    (8 * MB, 8 * MB, 64 * MB, 8 * MB, True),  # DCGAN-like: packed weights beside one split-K buffer
+    (8 * MB, 16 * MB, 64 * MB, 8 * MB, True),
+    (16 * MB, 16 * MB, 64 * MB, 8 * MB, False),  # two weights past the larger pass
+    (-1, 0, 100 * MB, 1 * MB, False),  # the counter did not see the gradient: no statistics
+    (0, -5, 100 * MB, 1 * MB, False),
+])
+def test_concurrent_backward_fits(grad_input_extra, grad_weight_extra, output_bytes, weight_bytes, fits):
+    assert _ops.concurrent_backward_fits(grad_input_extra, grad_weight_extra, output_bytes, weight_bytes) is fits
+
+
+def test_backward_signature_tells_plans_apart():
+    x, w, g = torch.zeros(2, 4, 5, 6), torch.zeros(4, 3, 3, 3), torch.zeros(2, 3, 7, 8)
+    args = ([1, 1], [0, 0], [1, 1], 1, True)
+    same = _ops._backward_signature(g.clone(), x.clone(), w.clone(), *args)
+    assert _ops._backward_signature(g, x, w, *args) == same
+    assert _ops._backward_signature(g.contiguous(memory_format=torch.channels_last), x, w, *args) != same
+    assert _ops._backward_signature(g.double(), x.double(), w.double(), *args) != same
+    assert _ops._backward_signature(g, x, w, [1, 1], [0, 0], [1, 1], 1, False) != same
+    with _ops.use_algorithm("igemm"):
+        assert _ops._backward_signature(g, x, w, *args) != same
+
+
+def test_cpu_backward_never_takes_the_concurrent_path(monkeypatch):
+    monkeypatch.setattr(_ops, "_CONCURRENT_BACKWARD", True)
+    monkeypatch.setattr(_ops, "_concurrent_fits", {})
+    gen = torch.Generator().manual_seed(61)
+    x = torch.randn(2, 4, 5, 6, generator=gen, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(4, 3, 3, 3, generator=gen, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(3, generator=gen, dtype=torch.float64, requires_grad=True)
+    dy = torch.randn(2, 3, 11, 13, generator=gen, dtype=torch.float64)
+    tconv.conv_transpose2d(x, w, b, stride=2).backward(dy)
+    ours = [t.grad for t in (x, w, b)]
+    for t in (x, w, b):
+        t.grad = None
+    F.conv_transpose2d(x, w, b, stride=2).backward(dy)
+    for mine, theirs in zip(ours, (x.grad, w.grad, b.grad)):
+        torch.testing.assert_close(mine, theirs)
+    assert _ops._concurrent_fits == {}
