@@ -4322,6 +4322,7 @@ struct StripWeightArgs {
   int chunks_per_line;  // kBlockK-position chunks of a line
   int64_t chunks;       // lines x chunks_per_line: the GEMM's K in stages
   int splits;
+  bool x_copy_by_channel;  // fp32 data: x pieces copied a channel's 64 bytes per 4 lanes (strip_x_copy_by_channel)
 };
 
 // Block: kBlockM rows (output channel, W tap) = kBlockM / (T s) output channels x all their taps, by kBlockN input
@@ -4401,6 +4402,18 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     const int p = warp + 8 * i, quad = 4 * (p % kQuadGroups) + lane / 8;
     return ((p / kQuadGroups) * (BK / 4) + quad) * 32 + (lane % 8) * 4;
   };
+  // By channel (a.x_copy_by_channel, fp32 data): the copy of lane L takes channel L / 4 of the task, 4 positions from
+  // 4 (L % 4), so the four lanes of one request read one channel's 64 contiguous bytes (2 sectors) instead of four
+  // channels' 16 (4 half-used sectors: run 379 counted 32 shared wavefronts and 32 L2 sectors per warp instruction of
+  // these copies, ideal 4 and 16). The raw task (128 floats) holds piece (channel c, quad q) at 16-byte chunk
+  // q * 8 + (c + 2 q) % 8: a request's four chunks and a store phase's eight (one quad, channels 0-7) fall in distinct
+  // bank groups. The store then reads the piece of its slot position (c = lane % 8, q = lane / 8), which another lane
+  // of the same warp copied: a __syncwarp after the wait orders it.
+  static_assert(kQuadGroups == 1, "one 16-position task per 8 channels");
+  const bool x_by_channel = sizeof(scalar_t) == 4 && a.x_copy_by_channel;
+  auto x_raw_offset = [&](int i, int c, int q) {
+    return x_by_channel ? (warp + 8 * i) * 128 + 4 * (q * 8 + (c + 2 * q) % 8) : x_offset(i);
+  };
   // Stage q's copies into raw slot q % kRaw, one commit group per stage (an empty one past the last stage, so that
   // the group count stays q + kRaw when stage q is stored).
   // Each piece's source, fixed per thread but for the stage's line and u0: x at x_line + x_source[i] + u0 (-1: a
@@ -4410,8 +4423,8 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   int x_u[kXCopies], strip_w[kStripCopies];
 #pragma unroll
   for (int i = 0; i < kXCopies; ++i) {
-    const int p = warp + 8 * i, ci = n0 + (p / kQuadGroups) * 8 + lane % 8;
-    x_u[i] = 4 * (4 * (p % kQuadGroups) + lane / 8);
+    const int p = warp + 8 * i, ci = n0 + (p / kQuadGroups) * 8 + (x_by_channel ? lane / 4 : lane % 8);
+    x_u[i] = 4 * (4 * (p % kQuadGroups) + (x_by_channel ? lane % 4 : lane / 8));
     x_source[i] = ci < a.c_in ? int64_t(ci) * a.x_stride[1] + x_u[i] : -1;
   }
 #pragma unroll
@@ -4428,7 +4441,7 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < kXCopies; ++i) {
         const bool ok = x_source[i] >= 0 && u0 + x_u[i] < a.in_w;
-        cp_async_quad(raw + x_offset(i), ok ? a.x + x_line + x_source[i] + u0 : a.x, ok);
+        cp_async_quad(raw + x_raw_offset(i, lane / 4, lane % 4), ok ? a.x + x_line + x_source[i] + u0 : a.x, ok);
       }
 #pragma unroll
       for (int i = 0; i < kStripCopies; ++i) {
@@ -4461,11 +4474,13 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   auto store_stage = [&](int q, int slot) {
     const scalar_t* raw = raw_ring + (q % kRaw) * kRawElems;
     float* X = smem + slot * kSlotFloats;
+    if (x_by_channel) __syncwarp();
 #pragma unroll
     for (int i = 0; i < kXCopies; ++i) {
-      const int o = x_offset(i);
-      *reinterpret_cast<float4*>(X + o) = tf32_rounded(shared_quad_as_float(raw + o));
+      *reinterpret_cast<float4*>(X + x_offset(i)) =
+          tf32_rounded(shared_quad_as_float(raw + x_raw_offset(i, lane % 8, lane / 8)));
     }
+    if (x_by_channel) __syncwarp();  // the raw slot's next copies (issue_stage) come after every lane's read
     float* A = X + kXFloats;
 #pragma unroll
     for (int i = 0; i < kStripCopies; ++i) {
@@ -5396,6 +5411,13 @@ int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_c
          p.kernel[2];
 }
 
+// TCONV_STRIP_X_COPY_BY_CHANNEL (development only, read once per process): 1 copies the strip grad_weight kernel's
+// fp32 x pieces by channel (StripWeightArgs::x_copy_by_channel; written in session 61 without a GPU), 0 (the default
+// until measured) as before, for A/B timings in one build.
+bool strip_x_copy_by_channel() {
+  static const bool by_channel = development_switch("TCONV_STRIP_X_COPY_BY_CHANNEL", 0) != 0;
+  return by_channel;
+}
 template <typename scalar_t>
 cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, const void* input,
                                     const void* grad_output, void* grad_weight, float* workspace, int sm_count,
@@ -5413,6 +5435,7 @@ cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, c
   a.chunks_per_line = int((p.in_size[2] + Tile::kBlockK - 1) / Tile::kBlockK);
   a.chunks = p.batch * p.in_size[0] * p.in_size[1] * a.chunks_per_line;
   a.splits = strip_grad_weight_splits(p, sm_count, max_workspace_elems);
+  a.x_copy_by_channel = strip_x_copy_by_channel();
   const int64_t sizes[5] = {p.in_channels, p.out_channels, 1, 1, p.kernel[2]};
   const int64_t weight = p.in_channels * p.out_channels * p.kernel[2];
   if (weight == 0) return cudaSuccess;
