@@ -4406,13 +4406,12 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   // 4 (L % 4), so the four lanes of one request read one channel's 64 contiguous bytes (2 sectors) instead of four
   // channels' 16 (4 half-used sectors: run 379 counted 32 shared wavefronts and 32 L2 sectors per warp instruction of
   // these copies, ideal 4 and 16). The raw task (128 floats) holds piece (channel c, quad q) at 16-byte chunk
-  // q * 8 + (c + 2 q) % 8: a request's four chunks and a store phase's eight (one quad, channels 0-7) fall in distinct
-  // bank groups. The store then reads the piece of its slot position (c = lane % 8, q = lane / 8), which another lane
-  // of the same warp copied: a __syncwarp after the wait orders it.
+  // Tile::x_raw_chunk(c, q) (bank-skewed: igemm_config.h). The store then reads the piece of its slot position
+  // (c = lane % 8, q = lane / 8), which another lane of the same warp copied: a __syncwarp after the wait orders it.
   static_assert(kQuadGroups == 1, "one 16-position task per 8 channels");
   const bool x_by_channel = sizeof(scalar_t) == 4 && a.x_copy_by_channel;
   auto x_raw_offset = [&](int i, int c, int q) {
-    return x_by_channel ? (warp + 8 * i) * 128 + 4 * (q * 8 + (c + 2 * q) % 8) : x_offset(i);
+    return x_by_channel ? (warp + 8 * i) * 128 + 4 * Tile::x_raw_chunk(c, q) : x_offset(i);
   };
   // Stage q's copies into raw slot q % kRaw, one commit group per stage (an empty one past the last stage, so that
   // the group count stays q + kRaw when stage q is stored).

@@ -879,6 +879,21 @@ struct StripGradWeightTile {
   TCONV_TILE_FN int strip_copies(int stride, int taps) {
     return (kBlockM / (taps * stride) * strip_rows(taps) * (stride / 4) + kThreads - 1) / kThreads;
   }
+  // The x copies by channel (conv_transpose_igemm.cu, StripWeightArgs::x_copy_by_channel): piece (channel c of a
+  // warp's 8, position quad q) sits at 16-byte chunk x_raw_chunk(c, q) of the warp's 32, so that the four chunks one
+  // copy request writes (one c, q = 0-3) and the eight one store phase reads (one q, c = 0-7) lie in distinct bank
+  // groups (chunk % 8).
+  TCONV_TILE_FN int x_raw_chunk(int c, int q) { return q * 8 + (c + 2 * q) % 8; }
+  TCONV_TILE_FN bool x_raw_chunks_conflict_free() {
+    for (int c = 0; c < 8; ++c)
+      for (int q = 0; q < 4; ++q)
+        for (int other = 0; other < 8; ++other) {
+          if (other < 4 && other != q && x_raw_chunk(c, q) % 8 == x_raw_chunk(c, other) % 8) return false;
+          if (other != c && x_raw_chunk(c, q) % 8 == x_raw_chunk(other, q) % 8) return false;
+          if (x_raw_chunk(c, q) < 0 || x_raw_chunk(c, q) >= 32) return false;
+        }
+    return true;
+  }
   // A raw stage: the x tile and each thread's strip pieces (16 bytes per copy), as cp.async leaves them.
   TCONV_TILE_FN int raw_floats(int stride, int taps) { return kXFloats + strip_copies(stride, taps) * kThreads * 4; }
   // As many raw stages as the shared memory left by the slots holds: every one is a stage of latency covered.
@@ -888,6 +903,7 @@ struct StripGradWeightTile {
                : kMaxRaw;
   }
 };
+static_assert(StripGradWeightTile::x_raw_chunks_conflict_free(), "the by-channel x layout: distinct bank groups");
 
 // The unit-stride mma.sync forward (conv_transpose_unit_stride_mma.cu) for few channels (C_in a multiple of kChannels,
 // any C_out in tiles of 32), also grad_input at unit stride as the forward of grad_output. A tile is kRows output rows
