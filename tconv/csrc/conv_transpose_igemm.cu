@@ -4340,7 +4340,7 @@ struct StripWeightArgs {
 // slot refilled is the one read two iterations earlier. fp16/bf16 data: the raw ring holds the pieces as they are
 // (8 bytes of 4 elements, cp_async_quad), and the slot stores widen them to fp32, exact in TF32, so the MMAs are the
 // fp32 data's (a k16 form would need a 16-bit slot layout; not written).
-template <typename scalar_t, int kSlots, int kRaw, int kStride, int kTaps>
+template <typename scalar_t, int kSlots, int kRaw, int kStride, int kTaps, bool kXByChannel>
 __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     tconv_igemm_strip_grad_weight_kernel(const StripWeightArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -4402,14 +4402,16 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     const int p = warp + 8 * i, quad = 4 * (p % kQuadGroups) + lane / 8;
     return ((p / kQuadGroups) * (BK / 4) + quad) * 32 + (lane % 8) * 4;
   };
-  // By channel (a.x_copy_by_channel, fp32 data): the copy of lane L takes channel L / 4 of the task, 4 positions from
-  // 4 (L % 4), so the four lanes of one request read one channel's 64 contiguous bytes (2 sectors) instead of four
-  // channels' 16 (4 half-used sectors: run 379 counted 32 shared wavefronts and 32 L2 sectors per warp instruction of
-  // these copies, ideal 4 and 16). The raw task (128 floats) holds piece (channel c, quad q) at 16-byte chunk
-  // Tile::x_raw_chunk(c, q) (bank-skewed: igemm_config.h). The store then reads the piece of its slot position
-  // (c = lane % 8, q = lane / 8), which another lane of the same warp copied: a __syncwarp after the wait orders it.
+  // By channel (kXByChannel, fp32 data; StripWeightArgs::x_copy_by_channel picks it): the copy of lane L takes
+  // channel L / 4 of the task, 4 positions from 4 (L % 4), so the four lanes of one request read one channel's 64
+  // contiguous bytes (2 sectors) instead of four channels' 16 (4 half-used sectors: run 379 counted 32 shared
+  // wavefronts and 32 L2 sectors per warp instruction of these copies, ideal 4 and 16). The raw task (128 floats)
+  // holds piece (channel c, quad q) at 16-byte chunk Tile::x_raw_chunk(c, q) (bank-skewed: igemm_config.h). The
+  // store then reads the piece of its slot position (c = lane % 8, q = lane / 8), which another lane of the same warp
+  // copied: a __syncwarp after the wait orders it.
   static_assert(kQuadGroups == 1, "one 16-position task per 8 channels");
-  const bool x_by_channel = sizeof(scalar_t) == 4 && a.x_copy_by_channel;
+  static_assert(!kXByChannel || sizeof(scalar_t) == 4, "by channel: the fp32 copies' 16-byte pieces");
+  constexpr bool x_by_channel = kXByChannel;
   auto x_raw_offset = [&](int i, int c, int q) {
     return x_by_channel ? (warp + 8 * i) * 128 + 4 * Tile::x_raw_chunk(c, q) : x_offset(i);
   };
@@ -4473,13 +4475,13 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   auto store_stage = [&](int q, int slot) {
     const scalar_t* raw = raw_ring + (q % kRaw) * kRawElems;
     float* X = smem + slot * kSlotFloats;
-    if (x_by_channel) __syncwarp();
+    if constexpr (x_by_channel) __syncwarp();
 #pragma unroll
     for (int i = 0; i < kXCopies; ++i) {
       *reinterpret_cast<float4*>(X + x_offset(i)) =
           tf32_rounded(shared_quad_as_float(raw + x_raw_offset(i, lane % 8, lane / 8)));
     }
-    if (x_by_channel) __syncwarp();  // the raw slot's next copies (issue_stage) come after every lane's read
+    if constexpr (x_by_channel) __syncwarp();  // the raw slot's next copies come after every lane's read
     float* A = X + kXFloats;
 #pragma unroll
     for (int i = 0; i < kStripCopies; ++i) {
@@ -5389,7 +5391,10 @@ cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, const d
   constexpr int kRaw = Tile::raw_stages(kStride, kTaps);
   constexpr int kBytes = int(sizeof(float)) * Tile::kSlots * Tile::kSlotFloats +
                          int(sizeof(scalar_t)) * kRaw * Tile::raw_floats(kStride, kTaps);
-  auto kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps>;
+  auto kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false>;
+  if constexpr (sizeof(scalar_t) == 4)  // the by-channel x copies (development: strip_x_copy_by_channel)
+    if (a.x_copy_by_channel)
+      kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, true>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
