@@ -1798,6 +1798,23 @@ def test_phase_split_is_taken_where_planned(monkeypatch):
         calls.clear()
 
 
+def auto_gather_kernel_names(mode, call):
+    """The gather GEMM kernels (tconv_igemm_gather_tf32_kernel instantiations) that call() launches under "auto" in
+    precision mode `mode`; at least one."""
+    with precision(mode), tconv._ops.use_algorithm("auto"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        call()
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
+    assert names, [e.name for e in prof.events()]
+    return names
+
+
+def windowed(names):
+    """Per gather kernel name: whether it is the W-tap window form (kWindow, the kernel's last template argument)."""
+    return [n.split(">(")[0].rsplit(",", 1)[1].strip() == "true" for n in names]
+
+
 def test_exact_two_tap_window_where_planned():
     """Exact fp32 (3xTF32) forwards with two W taps per phase take the W-tap window under "auto" where its extra
     rows are under 1 % of a line (HiFi-GAN's k16 s8 on 128-position lines), not on 16-position lines (DCGAN-like);
@@ -1806,14 +1823,7 @@ def test_exact_two_tap_window_where_planned():
         gen = torch.Generator(device="cuda").manual_seed(length)
         x = torch.randn(2, 40, length, device="cuda", generator=gen)
         w = torch.randn(40, 24, 16, device="cuda", generator=gen)
-        with precision("fp32"), tconv._ops.use_algorithm("auto"), \
-                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            tconv.conv_transpose1d(x, w, stride=8, padding=4)
-            torch.cuda.synchronize()
-        names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
-        assert names, [e.name for e in prof.events()]
-        # kWindow is the gather kernel's last template argument
-        return [n.split(">(")[0].rsplit(",", 1)[1].strip() == "true" for n in names]
+        return windowed(auto_gather_kernel_names("fp32", lambda: tconv.conv_transpose1d(x, w, stride=8, padding=4)))
     assert all(forward_windows(128))
     assert not any(forward_windows(16))
     for length, seed in ((128, 41), (16, 42)):
@@ -1831,13 +1841,8 @@ def test_window_span2_rule_where_planned(mode):
         dtype = torch.bfloat16 if mode == "bf16" else torch.float32
         x = torch.randn(2, cin, 256, device="cuda", generator=gen).to(dtype)
         w = torch.randn(cin, 32, 3, device="cuda", generator=gen).to(dtype)
-        with precision(mode), tconv._ops.use_algorithm("auto"), \
-                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            tconv.conv_transpose1d(x, w, stride=stride, padding=padding, dilation=dilation)
-            torch.cuda.synchronize()
-        names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
-        assert names, [e.name for e in prof.events()]
-        return [n.split(">(")[0].rsplit(",", 1)[1].strip() == "true" for n in names]
+        return windowed(auto_gather_kernel_names(
+            mode, lambda: tconv.conv_transpose1d(x, w, stride=stride, padding=padding, dilation=dilation)))
     assert not any(forward_windows(32, 2, 1, 2)) and not any(forward_windows(64, 2, 1, 2))
     assert all(forward_windows(128, 2, 1, 2))
     for cin, stride, seed in ((32, 2, 51), (128, 2, 52)):
@@ -1901,12 +1906,8 @@ def test_shallow_tf32_forward_takes_mma_sync():
         dtype = torch.bfloat16 if mode == "bf16" else torch.float32
         x = torch.randn(2, cin, 8, 16, device="cuda", generator=gen).to(dtype)
         w = torch.randn(cin, cout, kernel, kernel, device="cuda", generator=gen).to(dtype)
-        with precision(mode), tconv._ops.use_algorithm("auto"), \
-                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            tconv.conv_transpose2d(x, w, stride=stride, padding=padding, dilation=dilation)
-            torch.cuda.synchronize()
-        names = [e.name for e in prof.events() if "gather_tf32_kernel" in e.name]
-        assert names, [e.name for e in prof.events()]
+        names = auto_gather_kernel_names(
+            mode, lambda: tconv.conv_transpose2d(x, w, stride=stride, padding=padding, dilation=dilation))
         return [re.search(r"GatherGemmTile<\d+, \d+, (true|false)", n).group(1) == "true" for n in names]
     fam13_like = (3, 5, 1, 2)  # K = C_in (one tap per phase), 5 x C_out columns
     assert not any(gather_tiles_wgmma(32, 64, *fam13_like, "tf32"))  # 320 columns
