@@ -1,6 +1,10 @@
 """The concurrent backward's memory rule and signature (tconv/_ops.py, TCONV_CONCURRENT_BACKWARD), on CPU: which
 measured workspaces let grad_input and grad_weight run at once, what tells two calls' plans apart, and that CPU calls
 never take the side-stream path. The GPU test (test_concurrent_backward_matches_serial) runs the path itself."""
+import os
+import subprocess
+import sys
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -24,6 +28,18 @@ MB = 1 << 20
 ])
 def test_concurrent_backward_fits(grad_input_extra, grad_weight_extra, output_bytes, weight_bytes, fits):
     assert _ops.concurrent_backward_fits(grad_input_extra, grad_weight_extra, output_bytes, weight_bytes) is fits
+
+
+@pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("0", False)])
+def test_concurrent_backward_is_the_default(value, on):
+    """On unless TCONV_CONCURRENT_BACKWARD=0 (read at import: a fresh interpreter per value)."""
+    env = {k: v for k, v in os.environ.items() if k != "TCONV_CONCURRENT_BACKWARD"}
+    if value is not None:
+        env["TCONV_CONCURRENT_BACKWARD"] = value
+    code = "from tconv import _ops; print(_ops._CONCURRENT_BACKWARD)"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip().splitlines()[-1] == str(on)
 
 
 def test_backward_signature_tells_plans_apart():

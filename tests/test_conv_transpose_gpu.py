@@ -1852,10 +1852,10 @@ def test_window_span2_rule_where_planned(mode):
 
 @pytest.mark.parametrize("mode", ["tf32", "bf16"])
 def test_concurrent_backward_matches_serial(mode, monkeypatch):
-    """TCONV_CONCURRENT_BACKWARD's path (switched on here): a signature's first backward runs the passes one after the
-    other and records their extra allocations and whether they fit the memory rule together (concurrent_backward_fits);
-    later ones run grad_weight and grad_bias on the side stream where they fit. The gradients are the serial path's,
-    bit for bit, and the current stream is the caller's again afterwards."""
+    """The concurrent backward (on by default; switched off here for the serial reference): a signature's first
+    backward runs the passes one after the other and records their extra allocations and whether they fit the memory
+    rule together (concurrent_backward_fits); later ones run grad_weight and grad_bias on the side stream where they
+    fit. The gradients are the serial path's, bit for bit, and the current stream is the caller's again afterwards."""
     gen = torch.Generator(device="cuda").manual_seed(379)
     dtype = torch.bfloat16 if mode == "bf16" else torch.float32
     x = torch.randn(4, 64, 16, 16, device="cuda", generator=gen).to(dtype).requires_grad_()
@@ -1871,7 +1871,9 @@ def test_concurrent_backward_matches_serial(mode, monkeypatch):
     stream = torch.cuda.current_stream()
     monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
     with precision(mode):
+        monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", False)
         serial = gradients()
+        assert not tconv._ops._concurrent_fits
         monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", True)
         runs = [gradients() for _ in range(3)]
     assert len(tconv._ops._concurrent_fits) == 1

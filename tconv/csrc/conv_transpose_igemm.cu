@@ -5392,7 +5392,7 @@ cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, const d
   constexpr int kBytes = int(sizeof(float)) * Tile::kSlots * Tile::kSlotFloats +
                          int(sizeof(scalar_t)) * kRaw * Tile::raw_floats(kStride, kTaps);
   auto kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false>;
-  if constexpr (sizeof(scalar_t) == 4)  // the by-channel x copies (development: strip_x_copy_by_channel)
+  if constexpr (sizeof(scalar_t) == 4)  // fp32: the by-channel x copies unless switched off (strip_x_copy_by_channel)
     if (a.x_copy_by_channel)
       kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, true>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
@@ -5415,11 +5415,13 @@ int64_t strip_grad_weight_workspace_elems(const ConvTransposeParams& p, int sm_c
          p.kernel[2];
 }
 
-// TCONV_STRIP_X_COPY_BY_CHANNEL (development only, read once per process): 1 copies the strip grad_weight kernel's
-// fp32 x pieces by channel (StripWeightArgs::x_copy_by_channel; written in session 61 without a GPU), 0 (the default
-// until measured) as before, for A/B timings in one build.
+// Whether the strip grad_weight kernel copies its fp32 x pieces by channel (StripWeightArgs::x_copy_by_channel).
+// Run 381 (H200, HiFi-GAN TF32, ncu): the kernel's shared wavefronts 778 M -> 438 M (the ideal count is ~445 M), its
+// time 3.88 -> 3.80 ms; fwd+bwd 8.036-8.065 -> 7.990-7.997 ms in alternating processes; racecheck clean. So the
+// shared-memory path was not its limit either. TCONV_STRIP_X_COPY_BY_CHANNEL=0 (development only, read once per
+// process) gives the old lane mapping, for A/B timings in one build; 16-bit data always take it.
 bool strip_x_copy_by_channel() {
-  static const bool by_channel = development_switch("TCONV_STRIP_X_COPY_BY_CHANNEL", 0) != 0;
+  static const bool by_channel = development_switch("TCONV_STRIP_X_COPY_BY_CHANNEL", 1) != 0;
   return by_channel;
 }
 template <typename scalar_t>
