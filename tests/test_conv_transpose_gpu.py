@@ -1303,9 +1303,8 @@ STRIP_UNIT_STRIDE_GRID = [
     (2, 1, 24, 96, [3, 5], [1, 2], [0, 0], [1, 1], [5, 42], True, "misaligned"),
     # the 128-channel wide-rows tile with x pairs at T = 7 (W padding 4), a partial last row tile
     (3, 1, 16, 128, [2, 2, 7], [0, 1, 4], [0, 0, 0], [1, 1, 1], [3, 4, 18], True, "contiguous"),
-    # more row tiles than SMs (the persistent form, TCONV_UNIT_STRIDE_PERSISTENT=1: several tiles per block, a tile's
-    # store beside the next one's loads): 313 wide-rows tiles; 158 64-channel tiles with channels_last output; 180
-    # tiles of which those inside the D planes that no tap reaches (D dilation 3 over one input plane) hold no stage
+    # more row tiles than SMs: 313 wide-rows tiles; 158 64-channel tiles with channels_last output; 180 tiles of which
+    # those inside the D planes that no tap reaches (D dilation 3 over one input plane) hold no stage (the bias only)
     (1, 4, 40, 128, [3], [1], [0], [1], [20000], True, "contiguous"),
     (2, 2, 16, 64, [3, 5], [1, 2], [0, 0], [1, 1], [40, 500], True, "channels_last"),
     (3, 12, 8, 64, [2, 3, 3], [0, 1, 1], [0, 0, 0], [3, 1, 1], [1, 30, 30], True, "contiguous"),
@@ -1341,7 +1340,7 @@ STRIP_UNIT_STRIDE_GRAD_INPUT_GRID = [
     (1, 3, 300, 40, [3], [1], [1], [700], True, "contiguous"),
     (1, 2, 17, 50, [5], [0], [1], [3], True, "contiguous"),
     (3, 0, 16, 8, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 4, 4], True, "contiguous"),
-    # 313 row tiles of 128 channels (grad_input's C_in): several per block in the persistent form
+    # 313 row tiles of 128 channels (grad_input's C_in)
     (1, 4, 128, 40, [3], [1], [1], [20000], True, "contiguous"),
 ]
 
@@ -1479,11 +1478,11 @@ UNIT_STRIDE_TAP_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_TAP_PAIRS", "1") not i
 
 def unit_stride_flags(name):
     """The boolean template arguments of a unit-stride forward kernel's name, by name (kWeightsAsA, kTapPairs,
-    kGroupStats, kXPairs, kPersistent, in the kernel's order): read by position, so that a new argument at the end
-    does not break the tests that read them (runs 249 and 261 failed on patterns that ended at the last argument)."""
+    kGroupStats, kXPairs, in the kernel's order): read by position, so that a new argument at the end does not break
+    the tests that read them (runs 249 and 261 failed on patterns that ended at the last argument)."""
     args = [a.strip() for a in name.split("unit_stride_forward_kernel<", 1)[1].split(">", 1)[0].split(",")]
     flags = [a in ("true", "(bool)1") for a in args[7:]]
-    return dict(zip(("weights_as_a", "tap_pairs", "group_stats", "x_pairs", "persistent"), flags))
+    return dict(zip(("weights_as_a", "tap_pairs", "group_stats", "x_pairs"), flags))
 
 
 @pytest.mark.parametrize("taps", [3, 5, 7])
@@ -1510,63 +1509,6 @@ def test_unit_stride_tap_pairs_where_switched(taps):
     assert names and all(pairs(n) == UNIT_STRIDE_TAP_PAIRS for n in names), names
     names = unit_stride_kernels(64)
     assert names and not any(pairs(n) for n in names), names
-
-
-UNIT_STRIDE_PERSISTENT = os.environ.get("TCONV_UNIT_STRIDE_PERSISTENT", "0") not in ("", "0")
-
-
-@pytest.mark.parametrize("cout", [32, 64, 128])
-def test_unit_stride_persistent_where_switched(cout):
-    """With TCONV_UNIT_STRIDE_PERSISTENT=1 the weights-as-A tiles (64 and 128 channels) run the persistent form, the
-    32-channel tap-pairs tiles never do; without it nothing does."""
-    if not wgmma_kernels_run():
-        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    x = torch.randn(2, 24, 4, 5, 40, device="cuda")
-    w = torch.randn(24, cout, 3, 3, 5, device="cuda")
-    with precision("tf32"), tconv._ops.use_algorithm("igemm_strip"), \
-            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        tconv.conv_transpose3d(x, w, padding=(1, 1, 2))
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
-    assert names, "the unit-stride forward did not run"
-    expected = UNIT_STRIDE_PERSISTENT and cout > 32
-    assert all(unit_stride_flags(n).get("persistent", False) == expected for n in names), names
-
-
-_PERSISTENT_CHILD = """
-import sys, torch, tconv
-gen = torch.Generator(device="cuda").manual_seed(62)
-results = []
-for dtype in (torch.float32, torch.bfloat16):
-    for cin, cout, spatial, kernel, padding in ((40, 128, [1, 1, 9000], [1, 1, 3], [0, 0, 1]),
-                                                 (16, 64, [3, 40, 300], [3, 3, 5], [1, 1, 2])):
-        x = torch.randn([4, cin] + spatial, device="cuda", generator=gen).to(dtype)
-        w = torch.randn([cin, cout] + kernel, device="cuda", generator=gen).to(dtype)
-        b = torch.randn(cout, device="cuda", generator=gen).to(dtype)
-        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
-        with tconv._ops.use_algorithm("igemm_strip"):
-            results.append(tconv.conv_transpose3d(x, w, b, padding=padding).cpu())
-torch.save(results, sys.argv[1])
-"""
-
-
-def test_unit_stride_persistent_matches_per_tile(tmp_path):
-    """The persistent form computes each tile's accumulators in the per-tile kernel's order and adds the bias the same
-    way, so its outputs are the per-tile kernel's bit for bit (fp32 in TF32 mode and bf16; 1D-like lines of 128
-    channels and 3D ones of 64, over more row tiles than SMs). One process per value of the switch (read once per
-    process)."""
-    if not wgmma_kernels_run():
-        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    outputs = {}
-    for value in ("1", "0"):
-        path = tmp_path / f"persistent_{value}.pt"
-        env = dict(os.environ, TCONV_UNIT_STRIDE_PERSISTENT=value)
-        completed = subprocess.run([sys.executable, "-c", _PERSISTENT_CHILD, str(path)], capture_output=True,
-                                   text=True, env=env, timeout=600)
-        assert completed.returncode == 0, completed.stderr[-3000:]
-        outputs[value] = torch.load(path)
-    for persistent, per_tile in zip(outputs["1"], outputs["0"]):
-        assert torch.equal(persistent, per_tile)
 
 
 UNIT_STRIDE_X_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_X_PAIRS", "1") not in ("", "0")

@@ -3291,17 +3291,10 @@ struct StripXGroup {
 //                          changes);
 //   kSets = 2, kDepth = 2: stage s in set s % 2 throughout, loaded two iterations before its store (the loop
 //                          unrolled by two, so that the set is a constant).
-// after_issue(it) (the persistent unit-stride forward: `stages` counts a block's stages over all its tiles): called
-// once iteration it's wgmmas are committed; true where it ended a tile, waited for every wgmma group and stored it
-// (the loop then skips its own wait). The copies and loads of the next tile's first stages are in flight by then, so
-// a tile's store overlaps the next tile's fill.
-struct NoTileEnd {
-  __device__ __forceinline__ bool operator()(int) const { return false; }
-};
 template <int kStages, int kSets, int kDepth, int kInFlight, typename CopyAsync, typename Load, typename Store,
-          typename Issue, typename AfterIssue = NoTileEnd>
+          typename Issue>
 __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_async, Load&& load, Store&& store,
-                                                   Issue&& issue, AfterIssue&& after_issue = AfterIssue{}) {
+                                                   Issue&& issue) {
   constexpr int kAhead = kStages - 1 - kInFlight;
   static_assert(kAhead >= 1 && (kInFlight == 1 || kInFlight == 2), "a slot to refill past those in flight");
   static_assert(kSets == 1 || kDepth == 2 || (kSets == 2 && kAhead % 2 == 0),
@@ -3341,7 +3334,7 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
     wgmma_fence();
     issue(uniform_int(read_slot));
     wgmma_commit();
-    if (!after_issue(it)) wgmma_wait<kInFlight>();
+    wgmma_wait<kInFlight>();
     read_slot = read_slot + 1 == kStages ? 0 : read_slot + 1;
     write_slot = write_slot + 1 == kStages ? 0 : write_slot + 1;
   };
@@ -3848,22 +3841,14 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // are (exact products, fp32 sums). A 16-bit stage holds twice the channels in the fp32 stage's bytes (K groups of 8
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
-// kPersistent (unit_stride_persistent; the weights-as-A tiles without statistics): a grid of one wave, block b taking
-// row tiles b, b + gridDim.x, ...: its stages over all those tiles are one pipeline (run_strip_pipeline's
-// after_issue), so the copies and loads of a tile's first stages are in flight while the tile before it is stored,
-// and each tile is stored from the accumulators' own layout (store_tile_direct) with no shared-memory staging or
-// barrier. Run 382 (H200, TF32, scripts/unit_stride_fixed_cost.py) put the cost paid once per tile at 49 % of fam04's
-// forward (1.17 of 2.38 ms), 31 % of fam01's and 30 % of fam06's.
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
-          bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
-          bool kPersistent = false>
+          bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false>
 __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripUnitStrideForwardTile;
   constexpr int BM = Tile::kBlockM, R = Tile::kRows, kThreads = Tile::kThreads;
   static_assert(!kTapPairs || (kWeightsAsA && kBlockN == 32), "tap pairs: 32 channels x 2 taps as A's 64 rows");
-  static_assert(!kPersistent || (kWeightsAsA && !kTapPairs && !kGroupStats), "persistent: weights-as-A tiles");
   // K groups per stage (taps, or tap pairs) and the packed weights' rows per tile.
   constexpr int kKTaps = Tile::k_taps(kTaps, kTapPairs), kWRows = Tile::weight_rows(kBlockN, kTapPairs);
   // K groups: 16 bytes of one row, 4 fp32 channels (k8 steps) or 8 fp16/bf16 ones (k16 steps).
@@ -3905,32 +3890,19 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     const int v = o + p;
     return v < 0 ? -1 : (v / dil < kernel - 1 ? v / dil : kernel - 1);
   };
-  struct TileTaps {
-    int kd_lo, kd_hi, kh_lo, kh_hi, stages;
-  };
-  auto tile_taps = [&](int64_t t0) -> TileTaps {  // the hull of the tile whose first column is t0
-    const LineOf first = line_of(t0 > 0 ? t0 : 0);
-    const LineOf last = line_of((t0 + BM - 1 < a.rows ? t0 + BM : a.rows) - 1);
-    TileTaps t{0, a.kernel_d - 1, 0, a.kernel_h - 1, 0};
-    if (first.n == last.n) {
-      t.kd_lo = tap_lo(first.od, a.pad_d, a.dil_d, a.in_d);
-      t.kd_hi = tap_hi(last.od, a.pad_d, a.dil_d, a.kernel_d);
-      if (first.od == last.od) {
-        t.kh_lo = tap_lo(first.oh, a.pad_h, a.dil_h, a.in_h);
-        t.kh_hi = tap_hi(last.oh, a.pad_h, a.dil_h, a.kernel_h);
-      }
+  const LineOf first = line_of(r0 > 0 ? r0 : 0);
+  const LineOf last = line_of((r0 + BM - 1 < a.rows ? r0 + BM : a.rows) - 1);
+  int kd_lo = 0, kd_hi = a.kernel_d - 1, kh_lo = 0, kh_hi = a.kernel_h - 1;
+  if (first.n == last.n) {
+    kd_lo = tap_lo(first.od, a.pad_d, a.dil_d, a.in_d);
+    kd_hi = tap_hi(last.od, a.pad_d, a.dil_d, a.kernel_d);
+    if (first.od == last.od) {
+      kh_lo = tap_lo(first.oh, a.pad_h, a.dil_h, a.in_h);
+      kh_hi = tap_hi(last.oh, a.pad_h, a.dil_h, a.kernel_h);
     }
-    const int taps_d = t.kd_hi >= t.kd_lo ? t.kd_hi - t.kd_lo + 1 : 0;
-    const int taps_h = t.kh_hi >= t.kh_lo ? t.kh_hi - t.kh_lo + 1 : 0;
-    t.stages = taps_d * taps_h * a.channel_stages;
-    return t;
-  };
-  const TileTaps taps0 = tile_taps(r0);
-  // kPersistent: this block's tiles start at r0 and every tile_step rows after; the pipeline runs all their stages.
-  const int64_t tile_step = int64_t(gridDim.x) * BM;
-  int stages = taps0.stages;
-  if constexpr (kPersistent)
-    for (int64_t t0 = r0 + tile_step; t0 < a.rows; t0 += tile_step) stages += tile_taps(t0).stages;
+  }
+  const int taps_d = kd_hi >= kd_lo ? kd_hi - kd_lo + 1 : 0, taps_h = kh_hi >= kh_lo ? kh_hi - kh_lo + 1 : 0;
+  const int stages = taps_d * taps_h * a.channel_stages;
 
   // This thread's padded input rows: row tid for every K group, and for tid < kTailLoads row kThreads + tid / kGroups
   // of group tid % kGroups. Row v holds, for tap (kd, kh), x[n, :, od + p_d - kd dil_d, oh + p_h - kh dil_h, iw] with
@@ -3940,9 +3912,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     int id0, ih0;  // od + p_d, oh + p_h
     bool inside;   // inside some line, and iw inside x
   };
-  auto padded_row = [&](int64_t t0, int v) {
+  auto padded_row = [&](int v) {
     PaddedRow row{0, 0, 0, false};
-    const int64_t q = t0 + v;
+    const int64_t q = r0 + v;
     if (q < 0 || q >= a.rows) return row;
     const LineOf l = line_of(q);
     const int iw = l.w + a.pad_w - (kTaps - 1);
@@ -3958,38 +3930,23 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   const int tail_group = tid % kGroups;
   const int main_index = kXPairs ? 2 * (tid % (BM / 2)) : tid, group0 = kXPairs ? tid / (BM / 2) : 0;
   const int tail_index = kThreads + kRowsPerThread * (tid / kGroups);
+  const PaddedRow main_row = padded_row(main_index);
+  const PaddedRow tail_row = padded_row(tail_thread ? tail_index : BM + kTaps);  // past: not inside
   // The stage cursors: load and copy_async each see consecutive stages (run_strip_pipeline), so each steps a
-  // (kd, kh, channel stage) cursor instead of dividing; kPersistent: and on from a tile's last stage to the first of
-  // the block's next tile with any (t0 its first column, left its stages not yet stepped past).
+  // (kd, kh, channel stage) cursor instead of dividing.
   struct StageCursor {
     int kd, kh, cs;
-    int kh_lo, kh_hi, left;
-    int64_t t0;
-  };
-  auto cursor_at = [&](int64_t t0) -> StageCursor {
-    TileTaps t = t0 == r0 ? taps0 : tile_taps(t0);
-    if constexpr (kPersistent) {
-      while (t.stages == 0 && t0 + tile_step < a.rows) {
-        t0 += tile_step;
-        t = tile_taps(t0);
-      }
-    }
-    return StageCursor{t.kd_lo, t.kh_lo, 0, t.kh_lo, t.kh_hi, t.stages, t0};
   };
   auto step = [&](StageCursor& c) {
     if (++c.cs == a.channel_stages) {
       c.cs = 0;
-      if (++c.kh > (kPersistent ? c.kh_hi : taps0.kh_hi)) {
-        c.kh = kPersistent ? c.kh_lo : taps0.kh_lo;
+      if (++c.kh > kh_hi) {
+        c.kh = kh_lo;
         ++c.kd;
       }
     }
-    if constexpr (kPersistent)
-      if (--c.left == 0 && c.t0 + tile_step < a.rows) c = cursor_at(c.t0 + tile_step);
   };
-  StageCursor load_at = cursor_at(r0), copy_at = load_at;
-  PaddedRow main_row = padded_row(load_at.t0, main_index);
-  PaddedRow tail_row = padded_row(load_at.t0, tail_thread ? tail_index : BM + kTaps);  // past: not inside
+  StageCursor load_at{kd_lo, kh_lo, 0}, copy_at{kd_lo, kh_lo, 0};
   // Offsets at the load cursor's (kd, kh), and whether the rows are inside x there.
   const scalar_t* x_main = a.x;
   const scalar_t* x_tail = a.x;
@@ -4030,14 +3987,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       held_tail[set] = load_held(x_tail + int64_t(c0 + kGroupChannels * tail_group) * a.x_stride[1], tail_inside,
                                  a.c_in - c0 - kGroupChannels * tail_group);
     const int kd = load_at.kd, kh = load_at.kh;
-    const int64_t t0 = load_at.t0;
     step(load_at);
-    const bool next_tile = kPersistent && load_at.t0 != t0;
-    if (next_tile) {
-      main_row = padded_row(load_at.t0, main_index);
-      tail_row = padded_row(load_at.t0, tail_thread ? tail_index : BM + kTaps);
-    }
-    if (next_tile || load_at.kd != kd || load_at.kh != kh) {
+    if (load_at.kd != kd || load_at.kh != kh) {
       locate(main_row, x_main, main_inside);
       locate(tail_row, x_tail, tail_inside);
       tail_inside = tail_inside && tail_thread;
@@ -4102,7 +4053,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   for (int h = 0; h < kHalves; ++h)
 #pragma unroll
     for (int i = 0; i < kAccPerHalf; ++i) acc[h][i] = 0.f;
-  auto issue_stage = [&](int slot) {
+  run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
     const WgmmaDescriptor x_desc = wgmma_descriptor(stage + (kWideRows ? 0 : warpgroup * 128 * 4), kALeadingBytes,
                                                     kAStrideBytes),
@@ -4126,101 +4077,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
         }
       }
     }
-  };
-  if constexpr (kPersistent) {
-    // Accumulator i: channel ch0 + 8 (i % 4 >= 2) of the tile, row row0 + 8 (i / 4) + i % 2 of the tile (as staged
-    // below); a warp's store covers 8 channels x 8 consecutive rows. The rows' lines are stepped, not divided.
-    // What a store needs beyond the tile is recomputed per tile, not held in registers through the K loop.
-    auto store_tile_direct = [&](int64_t t0) {
-      const int lane = tid % 32;
-      const int ch0 = (kWideRows ? 64 * warpgroup : 0) + 16 * ((tid % 128) / 32) + lane / 4;
-      const int row0 = (kWideRows ? 0 : 128 * warpgroup) + 2 * (lane % 4);
-      int64_t q = t0 + row0;
-      if (q >= a.rows) return;
-      const int64_t channel_stride = a.y_stride[1];
-      float bias_of[2];
-      bool channel_ok[2];
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int co = n_tile * kBlockN + ch0 + 8 * h;
-        channel_ok[h] = co < a.c_out;
-        const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
-        bias_of[h] = ldg_or_zero(at, at != nullptr && channel_ok[h]);
-      }
-      scalar_t* const y_channels = a.y + int64_t(n_tile * kBlockN + ch0) * channel_stride;
-      const RowCoords c = decode_row(q, a.out_d, a.out_h, a.line_rows);
-      int n = int(c.outer), od = c.i0, oh = c.i1, w = c.i2;
-      auto line_at = [&]() {
-        return y_channels + n * a.y_stride[0] + int64_t(od) * a.y_stride[2] + int64_t(oh) * a.y_stride[3];
-      };
-      scalar_t* line = line_at();
-#pragma unroll
-      for (int j = 0; j < kAccPerHalf / 4; ++j) {
-        if (j > 0) {
-          q += 8;
-          if (q >= a.rows) break;
-          w += 8;
-          if (w >= a.line_rows) {
-            do {
-              w -= a.line_rows;
-              if (++oh == a.out_h) {
-                oh = 0;
-                if (++od == a.out_d) {
-                  od = 0;
-                  ++n;
-                }
-              }
-            } while (w >= a.line_rows);
-            line = line_at();
-          }
-        }
-        if (w >= a.out_w) continue;  // a dropped row (row q + 1 then is too)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          if (!channel_ok[h]) continue;
-          scalar_t* out = line + 8 * h * channel_stride + int64_t(w) * a.y_stride[4];
-          const float v0 = acc[0][4 * j + 2 * h] + bias_of[h], v1 = acc[0][4 * j + 2 * h + 1] + bias_of[h];
-          if (a.pair_stores && w + 1 < a.out_w) {
-            store_value_pair(out, v0, v1);
-          } else {
-            *out = from_acc<scalar_t>(v0);
-            if (w + 1 < a.out_w) out[a.y_stride[4]] = from_acc<scalar_t>(v1);
-          }
-        }
-      }
-    };
-    // The tile being computed, and the pipeline iteration of its last stage; tiles without stages store the bias.
-    int64_t store_t0 = r0;
-    int tile_end = taps0.stages - 1;
-    auto next_tile_with_stages = [&]() {
-      for (;;) {
-        store_t0 += tile_step;
-        if (store_t0 >= a.rows) return;
-        const int tile_stages = tile_taps(store_t0).stages;
-        if (tile_stages > 0) {
-          tile_end += tile_stages;
-          return;
-        }
-        store_tile_direct(store_t0);
-      }
-    };
-    if (taps0.stages == 0) {
-      store_tile_direct(r0);
-      next_tile_with_stages();
-    }
-    run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, issue_stage, [&](int it) {
-      if (it != tile_end) return false;
-      wgmma_wait<0>();
-      store_tile_direct(store_t0);
-#pragma unroll
-      for (int i = 0; i < kAccPerHalf; ++i) acc[0][i] = 0.f;
-      next_tile_with_stages();
-      return true;
-    });
-    return;
-  } else {
-    run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, issue_stage);
-  }
+  });
 
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
@@ -4353,8 +4210,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
       __syncthreads();
       store_staged_rows(Cs, kXPitch, bias_s);
       if constexpr (kGroupStats)
-        unit_stride_group_stats<BM, kBlockN, kXPitch>(a, Cs, reinterpret_cast<int*>(bias_s + kBlockN), r0,
-                                                      line_of(r0 > 0 ? r0 : 0).n, n_tile);
+        unit_stride_group_stats<BM, kBlockN, kXPitch>(a, Cs, reinterpret_cast<int*>(bias_s + kBlockN), r0, first.n,
+                                                      n_tile);
       return;
     }
   }
@@ -5795,14 +5652,6 @@ bool unit_stride_wide_rows() {
   static const bool wide = development_switch("TCONV_UNIT_STRIDE_WIDE_ROWS", 1) != 0;
   return wide;
 }
-// The persistent form of the weights-as-A tiles (the kernel's kPersistent): one wave of blocks, each running its
-// tiles' stages as one pipeline and storing each tile from its accumulators while the next tile's first stages load.
-// TCONV_UNIT_STRIDE_PERSISTENT=1 (development only, read once per process; written in session 62, off until timed)
-// takes it.
-bool unit_stride_persistent() {
-  static const bool persistent = development_switch("TCONV_UNIT_STRIDE_PERSISTENT", 0) != 0;
-  return persistent;
-}
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream,
                                        bool x_pairs = false) {
@@ -5822,32 +5671,18 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     constexpr int kChannels = Tile::channels(kWRows, kKTaps, kElemBytes);
     auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
                                                                kTapPairs, kTapPairs>;
-    dim3 blocks = grid;
     if constexpr ((kBlockN == 64 || kBlockN == 128) && !kTapPairs) {
       // Weights as A: the 64-channel tiles, and the 128-channel ones as wide rows; x pairs (unit_stride_x_pairs) on
       // either form. The statistics below keep their own x-as-A, per-position instantiation.
       const bool weights_as_a = kBlockN == 64 ? !unit_stride_weights_as_a_disabled() : unit_stride_wide_rows();
-      const bool persistent = weights_as_a && a.group_partials == nullptr && unit_stride_persistent();
       if (weights_as_a)
-        kernel = persistent
-                     ? tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
-                                                                    true, false, false, false, true>
-                     : tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
-                                                                    true>;
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
       if constexpr (kElemBytes == 2) {
         if (x_pairs)
-          kernel = !weights_as_a ? tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps,
-                                                                                kChannels, false, false, false, true>
-                   : persistent ? tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps,
-                                                                               kChannels, true, false, false, true, true>
+          kernel = weights_as_a ? tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps,
+                                                                               kChannels, true, false, false, true>
                                 : tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps,
-                                                                               kChannels, true, false, false, true>;
-      }
-      if (persistent) {  // one block per SM (the kernel's shared memory): one wave over the channel tiles
-        int device = 0;
-        if (cudaGetDevice(&device) != cudaSuccess) return cudaGetLastError();
-        const unsigned per_tile = unsigned(std::max(1, sm_count_of_device(device) / int(grid.y)));
-        blocks.x = std::min(grid.x, per_tile);
+                                                                               kChannels, false, false, false, true>;
       }
     }
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
@@ -5859,7 +5694,7 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     }
     const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
     if (err != cudaSuccess) return err;
-    kernel<<<blocks, Tile::kThreads, size_t(kBytes), stream>>>(a);
+    kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
     return cudaGetLastError();
   }
 }
