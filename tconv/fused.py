@@ -295,13 +295,16 @@ def _conv_act_group_norm_fake(input, weight, bias, gamma, beta, stride, padding,
 def _conv_act_group_norm_backward(grad_z, input, weight, y, mean, rstd, gamma, has_bias, needs, conv_args,
                                   kernel_args, backward_op):
     """Gradients (input, weight, bias, gamma, beta) of the block: the epilogue's backward gives grad_y (and gamma's
-    and beta's), then the conv's backward takes grad_y."""
+    and beta's), then the conv's backward takes grad_y, in a plain eager call (_ops._plain_eager_call) through the
+    implementations, so that its grad_weight may run beside grad_input as the conv's own backward does
+    (_ops._backward_maybe_concurrent)."""
     mask = [bool(needs[0] or needs[1] or (needs[2] and has_bias)), bool(needs[3] and gamma is not None),
             bool(needs[4])]
     grad_y, grad_gamma, grad_beta = backward_op(grad_z, y, mean, rstd, gamma, *kernel_args, mask)
     grad_input = grad_weight = grad_bias = None
     if mask[0]:
-        grad_input, grad_weight, grad_bias = _ops._backward(grad_y, input, weight, has_bias, needs[:3], *conv_args)
+        grad_input, grad_weight, grad_bias = _ops._backward(grad_y, input, weight, has_bias, needs[:3], *conv_args,
+                                                            direct=_ops._plain_eager_call(grad_y, input, weight))
     return (grad_input, grad_weight, grad_bias, grad_gamma if mask[1] else None, grad_beta if mask[2] else None)
 
 

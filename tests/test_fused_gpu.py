@@ -255,6 +255,45 @@ def test_conv_transpose_act_group_norm3d_end_to_end(layout, poison_allocator):
         torch.testing.assert_close(got.double(), want, atol=1e-4 * scale, rtol=1e-4, msg=lambda m: f"{name}: {m}")
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_fused_backward_runs_the_conv_passes_concurrently(dtype, monkeypatch):
+    """The block's backward takes the conv's concurrent path (grad_weight and grad_bias on the side stream beside
+    grad_input, _ops._backward_maybe_concurrent) in plain eager calls: a signature's first backward records the passes'
+    extras, later ones (the rule forced to admit them here) run concurrently, and every gradient is the serial path's
+    bit for bit, with the caller's stream current afterwards."""
+    gen = torch.Generator(device="cuda").manual_seed(61)
+    conv = nn.ConvTranspose3d(16, 32, 3, bias=True).cuda().to(dtype)
+    norm = nn.GroupNorm(8, 32).cuda().to(dtype)
+    with torch.no_grad():
+        for p in list(conv.parameters()) + list(norm.parameters()):
+            p.copy_(torch.randn(p.shape, device="cuda", generator=gen).to(dtype) * 0.5)
+    block = tconv.ConvTransposeActGroupNorm3d.fuse(conv, nn.ReLU(), norm)
+    x = torch.randn(2, 16, 6, 8, 7, device="cuda", generator=gen).to(dtype).requires_grad_()
+    grad = torch.randn(2, 32, 8, 10, 9, device="cuda", generator=gen).to(dtype)
+    params = list(block.parameters())
+
+    def gradients():
+        out = block(x)
+        assert _fused_epilogue_ran(out), "the fused block did not run"
+        return [g.clone() for g in torch.autograd.grad(out, [x] + params, grad)]
+
+    stream = torch.cuda.current_stream()
+    monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
+    monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", False)
+    serial = gradients()
+    assert not tconv._ops._concurrent_fits
+    monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", True)
+    monkeypatch.setattr(tconv._ops, "concurrent_backward_fits", lambda *extras: True)
+    runs = [gradients() for _ in range(3)]
+    assert len(tconv._ops._concurrent_fits) == 1, "the conv's backward did not take the concurrent path"
+    assert next(iter(tconv._ops._concurrent_fits.values()))[0] is True
+    assert len(serial) == 5
+    for run in runs:
+        for mine, theirs in zip(run, serial):
+            assert torch.equal(mine, theirs)
+    assert torch.cuda.current_stream() == stream
+
+
 @pytest.mark.skipif(not tconv._ops.USE_TORCH_LIBRARY, reason="torch.library custom-op API unavailable")
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_act_group_norm_op_opcheck_cuda(layout):
