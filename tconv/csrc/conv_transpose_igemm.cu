@@ -94,11 +94,6 @@ __device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool 
   return v;
 }
 
-// A hint, no data: L2 fetches the 128-byte line of p (inside an allocation: the callers check their bounds).
-template <typename T>
-__device__ __forceinline__ void prefetch_global_l2(const T* p) {
-  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
-}
 __device__ __forceinline__ void cp_async_16(float* smem, const float* gmem, bool valid) {
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 16 : 0));
@@ -3296,14 +3291,16 @@ struct StripXGroup {
 //                          changes);
 //   kSets = 2, kDepth = 2: stage s in set s % 2 throughout, loaded two iterations before its store (the loop
 //                          unrolled by two, so that the set is a constant).
-// issue_first (uniform): an iteration issues its stage's wgmmas before it stores the registers of the stage kAhead on,
-// so that a store still waiting on its loads (the ring's fill, where stage kAhead's loads were issued only after
-// stage 0's store) waits beside the MMAs instead of ahead of them. The stores stay before the next iteration's
-// barrier, and the slot they fill is not the one the wgmmas read.
-template <int kStages, int kSets, int kDepth, int kInFlight, typename CopyAsync, typename Load, typename Store,
-          typename Issue>
+// kIssueFirst: an iteration issues its stage's wgmmas before it stores the registers of the stage kAhead on, so
+// that a store still waiting on its loads (the ring's fill, where stage kAhead's loads leave only after stage 0's
+// store) waits beside the MMAs instead of ahead of them. The stores stay before the next iteration's barrier, and the
+// slot they fill is not the one the wgmmas read. A compile-time choice: run 386 had it as a runtime branch, and
+// ptxas then injected warpgroup.arrive (C7519) around the wgmmas of every unit-stride instantiation, which cost
+// 3-9 % of their forwards (fam06 2.021 -> 2.210 ms, L2-61 TF32 1.304 -> 1.390).
+template <int kStages, int kSets, int kDepth, int kInFlight, bool kIssueFirst = false, typename CopyAsync,
+          typename Load, typename Store, typename Issue>
 __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_async, Load&& load, Store&& store,
-                                                   Issue&& issue, bool issue_first = false) {
+                                                   Issue&& issue) {
   constexpr int kAhead = kStages - 1 - kInFlight;
   static_assert(kAhead >= 1 && (kInFlight == 1 || kInFlight == 2), "a slot to refill past those in flight");
   static_assert(kSets == 1 || kDepth == 2 || (kSets == 2 && kAhead % 2 == 0),
@@ -3334,7 +3331,7 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
     // Stage it is complete for everyone (its copies landed, its registers stored at least one barrier ago), and
     // both warpgroups have finished stage it - 1 - kInFlight, whose slot is refilled now.
     __syncthreads();
-    if (issue_first) {
+    if constexpr (kIssueFirst) {
       wgmma_fence();
       issue(uniform_int(read_slot));
       wgmma_commit();
@@ -3345,7 +3342,7 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
     }
     cp_async_commit();
     if (it + kAhead + kDepth < stages) load(set, it + kAhead + kDepth);
-    if (!issue_first) {
+    if constexpr (!kIssueFirst) {
       wgmma_fence();
       issue(uniform_int(read_slot));
       wgmma_commit();
@@ -3731,10 +3728,6 @@ struct StripUnitStrideArgs {
   // memory and store rows as the weights-as-A tiles do; pair_stores, rows 2 i and 2 i + 1 of a tile are adjacent
   // output positions on one even element (one 4-byte or 8-byte store for both).
   int staged_store, pair_stores;
-  // issue_first: run_strip_pipeline's order (set_unit_stride_fill_plan). prefetch_ahead > 0: each block asks L2 for
-  // the x rows (at its first (kd, kh) tap, every input channel) of the block prefetch_ahead on in launch order, which
-  // starts about when this one ends where one block runs per SM (a wave of SM-count blocks ahead).
-  int issue_first, prefetch_ahead;
   // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
   // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the x-as-A form only), null: none. Block
   // (b, n tile) writes its Welford partial of (sample n, group g) at split (b - n rows_per_sample / kBlockM) x
@@ -4073,26 +4066,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   for (int h = 0; h < kHalves; ++h)
 #pragma unroll
     for (int i = 0; i < kAccPerHalf; ++i) acc[h][i] = 0.f;
-  // The padded row of thread tid in the block a.prefetch_ahead blocks on (grid x fastest), at (kd, kh) = (0, 0): the
-  // input line every later tap's rows also reach from some output line of the tiles that follow (an approximation
-  // at the edges, where (0, 0) falls outside x). Contiguous channels take one request per 128-byte line.
-  bool prefetch_pending = a.prefetch_ahead > 0;
-  auto prefetch_later_tile = [&]() {
-    prefetch_pending = false;
-    const int64_t later = int64_t(blockIdx.y) * gridDim.x + blockIdx.x + a.prefetch_ahead;
-    if (later >= int64_t(gridDim.x) * gridDim.y) return;
-    const int64_t bx = later % gridDim.x;
-    const int64_t q = (kTapPairs ? bx * (BM - 1) - 1 : bx * BM) + tid;
-    if (q < 0 || q >= a.rows) return;
-    const LineOf l = line_of(q);
-    const int iw = l.w + a.pad_w - (kTaps - 1), id = l.od + a.pad_d, ih = l.oh + a.pad_h;
-    if (iw < 0 || iw >= a.in_w || id >= a.in_d || ih >= a.in_h) return;
-    const scalar_t* at = a.x + l.n * a.x_stride[0] + int64_t(id) * a.x_stride[2] + int64_t(ih) * a.x_stride[3] +
-                         int64_t(iw) * a.x_stride[4];
-    const int channel_step = a.x_stride[1] == 1 ? 128 / kElemBytes : 1;
-    for (int c = 0; c < a.c_in; c += channel_step) prefetch_global_l2(at + int64_t(c) * a.x_stride[1]);
-  };
-  run_strip_pipeline<kStages, 2, kDepth, kInFlight>(stages, copy_async, load, store, [&](int slot) {
+  // Issue first (run_strip_pipeline): run 386, fam04 / fam01 / fam06 / L2-61 forwards 1-3 % faster.
+  run_strip_pipeline<kStages, 2, kDepth, kInFlight, true>(stages, copy_async, load, store, [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
     const WgmmaDescriptor x_desc = wgmma_descriptor(stage + (kWideRows ? 0 : warpgroup * 128 * 4), kALeadingBytes,
                                                     kAStrideBytes),
@@ -4116,8 +4091,7 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
         }
       }
     }
-    if (prefetch_pending) prefetch_later_tile();  // beside the first stage's MMAs
-  }, a.issue_first != 0);
+  });
 
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
@@ -5664,23 +5638,6 @@ void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTran
   a.staged_store = staged && w_contiguous;
   a.pair_stores = pairs && w_contiguous && even_lines;
 }
-// The ring's fill (StripUnitStrideArgs::issue_first, prefetch_ahead). Run 385's source profile of fam04's TF32 forward
-// (H200) had 16.6 % of the samples in the fill, 71 % of them long-scoreboard waits on the first stages' x loads
-// (stage kAhead's loads leave only after stage 0's store), 10.3 % in the block's set-up and 22.7 % in the store.
-// TCONV_UNIT_STRIDE_ISSUE_FIRST and TCONV_UNIT_STRIDE_PREFETCH (waves of SM-count blocks ahead; 0: none) are
-// development switches read once per process, so one build times each way.
-template <typename scalar_t>
-void set_unit_stride_fill_plan(StripUnitStrideArgs<scalar_t>& a) {
-  static const int issue_first = development_switch("TCONV_UNIT_STRIDE_ISSUE_FIRST", 0) != 0;
-  static const int prefetch_waves = development_switch("TCONV_UNIT_STRIDE_PREFETCH", 0);
-  a.issue_first = issue_first;
-  a.prefetch_ahead = 0;
-  if (prefetch_waves > 0) {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) (void)cudaGetLastError();
-    a.prefetch_ahead = prefetch_waves * sm_count_of_device(device);
-  }
-}
 // The 128-channel tiles as weights as A over all 256 rows (the kernel's kWideRows: one m64n256k8 per warpgroup and k8
 // step, 17 % less shared-memory traffic per FLOP than two m64n128k8). Measured (run 256, H200, forward ms wide / x as
 // A): L2-61 TF32 1.30 / 1.415, bf16 0.865 / 0.92; fam06 TF32 1.983 / 2.105, bf16 1.388 / 1.443; fam04 level in TF32
@@ -5796,7 +5753,6 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   a.dil_h = int(p.dilation[1]);
   a.channel_stages = plan.channel_stages;
   set_unit_stride_store_plan(a, p, plan);
-  set_unit_stride_fill_plan(a);
   a.group_partials = nullptr;
   if (stats != nullptr) {
     if (!unit_stride_group_stats_possible(p, dtype, stats->groups) ||
