@@ -3482,7 +3482,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
   float acc[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
-  run_strip_pipeline<kStages, 1, 1, 1>(
+  run_strip_pipeline<kStages, 1, 1, 1, true>(  // issue first: as the unit-stride forward (run 387)
       a.stages, copy_weights, [&](int, int stage) { load_strips(stage); }, [&](int, int slot) { store_strips(slot); },
       [&](int slot) { issue_strip_steps<kSteps>(acc, smem + slot * kStageFloats, warpgroup, b_offset); });
 
@@ -3639,7 +3639,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
   float acc[128];
 #pragma unroll
   for (int i = 0; i < 128; ++i) acc[i] = 0.f;
-  run_strip_pipeline<kStages, 2, 1, 1>(
+  run_strip_pipeline<kStages, 2, 1, 1, true>(  // issue first: as the unit-stride forward (run 387)
       a.stages, copy_weights, [&](int set, int stage) { load_x(held[set], held_tail[set], stage); },
       [&](int set, int slot) { store_x(held[set], held_tail[set], slot); },
       [&](int slot) { issue_strip_steps<kSteps, scalar_t>(acc, smem + slot * kStageFloats, warpgroup, b_offset); });
@@ -4066,7 +4066,9 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   for (int h = 0; h < kHalves; ++h)
 #pragma unroll
     for (int i = 0; i < kAccPerHalf; ++i) acc[h][i] = 0.f;
-  // Issue first (run_strip_pipeline): run 386, fam04 / fam01 / fam06 / L2-61 forwards 1-3 % faster.
+  // Issue first (run_strip_pipeline). Run 387 (H200, TF32 forward ms, against runs 382 / 385 on the same GPU model):
+  // fam04 (K 384, forced) 2.376 -> 2.297, its per-tile part 1.171 -> 0.952; fam01 4.160 -> 4.090; fam06 2.021 ->
+  // 1.927; L2-61 1.304 -> 1.278 (bf16 0.772 -> 0.762).
   run_strip_pipeline<kStages, 2, kDepth, kInFlight, true>(stages, copy_async, load, store, [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
     const WgmmaDescriptor x_desc = wgmma_descriptor(stage + (kWideRows ? 0 : warpgroup * 128 * 4), kALeadingBytes,
