@@ -1511,6 +1511,38 @@ def test_unit_stride_tap_pairs_where_switched(taps):
     assert names and not any(pairs(n) for n in names), names
 
 
+UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "0") not in ("", "0")
+
+
+@pytest.mark.skipif(not UNIT_STRIDE_HALF_TILE, reason="TCONV_UNIT_STRIDE_HALF_TILE=1 (read at load) puts the fp32 "
+                    "weights-as-A tiles on the two-blocks-per-SM tile")
+@pytest.mark.parametrize("cout, taps, half", [(64, 3, True), (64, 7, True), (128, 3, True), (128, 5, True),
+                                              (128, 7, False), (32, 3, False)])
+def test_unit_stride_half_tile_where_switched(cout, taps, half):
+    """With the switch on, fp32 unit-stride forwards and grad_inputs of 64 output channels (T 3-7) and 128 (T 3, 5)
+    run StripUnitStrideForwardHalfTile's kernel (128 rows, one warpgroup: `UnitStrideTile<128, ...` in the name),
+    and meet the precision contract against float64 with every gradient (run_case); 128 channels at T 7 and the
+    32-channel tap-pairs tiles keep the 256-row tile; bf16 never takes it."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+
+    def unit_stride_kernels(dtype, mode):
+        x = torch.randn(2, cout, 4, 5, 300, device="cuda").to(dtype).requires_grad_()
+        w = torch.randn(cout, cout, 3, 3, taps, device="cuda").to(dtype)
+        with precision(mode), tconv._ops.use_algorithm("igemm_strip"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose3d(x, w, padding=(1, 1, taps // 2))
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        return [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
+    names = unit_stride_kernels(torch.float32, "tf32")
+    assert len(names) == 2, names  # the forward and grad_input (C_in = C_out here)
+    assert all(("UnitStrideTile<128" in n) == half for n in names), names
+    assert not any("UnitStrideTile<128" in n for n in unit_stride_kernels(torch.bfloat16, "tf32"))
+    run_case(3, 2, cout, cout, 1, [3, 3, taps], [1, 1, 1], [1, 1, taps // 2], [0, 0, 0], [1, 1, 1], [4, 5, 300],
+             True, mode="tf32", layout="contiguous", seed=cout + taps, algorithm="igemm_strip")
+
+
 UNIT_STRIDE_X_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_X_PAIRS", "1") not in ("", "0")
 
 

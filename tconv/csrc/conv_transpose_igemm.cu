@@ -3856,12 +3856,14 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // are (exact products, fp32 sums). A 16-bit stage holds twice the channels in the fp32 stage's bytes (K groups of 8
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
+// Tile (igemm_config.h: UnitStrideTile): StripUnitStrideForwardTile, or StripUnitStrideForwardHalfTile (128 rows, one
+// warpgroup, two blocks per SM; its 128-channel tiles take A as two 64-channel halves, kChannelHalves).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
-          bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false>
-__global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
+          bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
+          typename Tile = StripUnitStrideForwardTile>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using Tile = StripUnitStrideForwardTile;
   constexpr int BM = Tile::kBlockM, R = Tile::kRows, kThreads = Tile::kThreads;
   static_assert(!kTapPairs || (kWeightsAsA && kBlockN == 32), "tap pairs: 32 channels x 2 taps as A's 64 rows");
   // K groups per stage (taps, or tap pairs) and the packed weights' rows per tile.
@@ -4059,10 +4061,18 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   // kBlockM rows as B, one m64n256k8 per k8 step: 10 KB of shared reads per 262 KFLOP, against the x-as-A tile's
   // two m64n128k8 per warpgroup (12 KB: B read once per m64 half), which at a full tensor pipe would need ~96 % of
   // shared-memory bandwidth (run 252's L2-61 TF32 profile: 1.31e8 wavefronts, ~48 % busy at ~50 % tensor activity).
-  constexpr bool kWideRows = kWeightsAsA && kWRows == 128;
-  static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256),
-                "weights as A: one m64 of output channels (or channel-tap pairs), or two warpgroups' m64 of 128");
-  constexpr int kHalves = kWeightsAsA ? 1 : 2, kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
+  // kChannelHalves (the half tile's one warpgroup over 128 channels): two m64n128k8 per k8 step, A the step's first
+  // and second 64 channels (8 of its 8-channel groups each, 128 descriptor units apart), B all kBlockM rows.
+  constexpr bool kChannelHalves = kWeightsAsA && kWRows == 128 && kThreads == 128;
+  constexpr bool kWideRows = kWeightsAsA && kWRows == 128 && !kChannelHalves;
+  static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256) ||
+                    (kChannelHalves && !kTapPairs && BM == 128),
+                "weights as A: one m64 of output channels (or channel-tap pairs), two warpgroups' m64 of 128, or one "
+                "warpgroup's two m64 halves of 128");
+  static_assert(kThreads == 256 || (kWeightsAsA && !kTapPairs && !kGroupStats && !kXPairs),
+                "the one-warpgroup tile: weights as A, per-position x loads, no statistics");
+  constexpr int kHalves = kWeightsAsA ? (kChannelHalves ? 2 : 1) : 2;
+  constexpr int kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
 #pragma unroll
   for (int h = 0; h < kHalves; ++h)
@@ -4083,9 +4093,12 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
           wgmma_mma_shared_a<256, scalar_t>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
         else wgmma_tf32_shared<256>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
       } else if constexpr (kWeightsAsA) {
-        if constexpr (k16Bit)
-          wgmma_mma_shared_a<128, scalar_t>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
-        else wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
+#pragma unroll
+        for (int h = 0; h < kHalves; ++h) {
+          if constexpr (k16Bit)
+            wgmma_mma_shared_a<128, scalar_t>(acc[h], w_desc.at(b_offset(j) + 128 * h), x_desc.at(a_offset(j)));
+          else wgmma_tf32_shared<128>(acc[h], w_desc.at(b_offset(j) + 128 * h), x_desc.at(a_offset(j)));
+        }
       } else {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -4165,7 +4178,8 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
   };
   if constexpr (kWeightsAsA) {
     // Accumulator i: channel 16 warp + gid (+ 8 for i % 4 >= 2) of the tile, row 128 wg + 8 (i / 4) + 2 tig + i % 2
-    // of the block (kWideRows: channel 64 wg + 16 warp + gid (+ 8), row 8 (i / 4) + 2 tig + i % 2). Staged as
+    // of the block (kWideRows: channel 64 wg + 16 warp + gid (+ 8), row 8 (i / 4) + 2 tig + i % 2; kChannelHalves:
+    // half h's channels 64 h on). Staged as
     // Cs[channel][row] (a pitch of 8 mod 32 words: a float2 store of 8 channels x 4 row pairs touches every bank once
     // per half-warp), then stored by rows.
     constexpr int kPitch = BM + 8;
@@ -4176,14 +4190,16 @@ __global__ void __launch_bounds__(StripUnitStrideForwardTile::kThreads, 1)
     float* bias_s = smem + kWRows * kPitch;
     __syncthreads();  // every warp's last wgmma reads of the stages are complete
 #pragma unroll
-    for (int j = 0; j < kAccPerHalf / 4; ++j)
+    for (int h = 0; h < kHalves; ++h)
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int channel = (kWideRows ? 64 * warpgroup : 0) + warp * 16 + gid + 8 * half;
-        const int row = (kWideRows ? 0 : warpgroup * 128) + 8 * j + 2 * tig;
-        *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
-            make_float2(acc[0][4 * j + 2 * half], acc[0][4 * j + 2 * half + 1]);
-      }
+      for (int j = 0; j < kAccPerHalf / 4; ++j)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int channel = (kWideRows ? 64 * warpgroup : 0) + 64 * h + warp * 16 + gid + 8 * half;
+          const int row = (kWideRows ? 0 : warpgroup * 128) + 8 * j + 2 * tig;
+          *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
+              make_float2(acc[h][4 * j + 2 * half], acc[h][4 * j + 2 * half + 1]);
+        }
     stage_bias(bias_s);
     __syncthreads();
     if constexpr (kTapPairs) {  // r0 is odd in every other block: one row per thread
@@ -5556,15 +5572,25 @@ bool unit_stride_tap_pairs() {
   static const bool pairs = development_switch("TCONV_UNIT_STRIDE_TAP_PAIRS", 1) != 0;
   return pairs;
 }
+bool unit_stride_weights_as_a_disabled();
+bool unit_stride_wide_rows();
+// StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE=1 (development only, read once per
+// process; off until timed) puts the fp32 weights-as-A tiles it has kernels for on it.
+bool unit_stride_half_tile() {
+  static const bool half = development_switch("TCONV_UNIT_STRIDE_HALF_TILE", 0) != 0;
+  return half;
+}
 struct UnitStridePlan {
   int elem_bytes;  // 4 (fp32, TF32 MMAs) or 2 (fp16/bf16, k16 MMAs)
   int block_n, taps, channels, channel_stages, line_rows;
   bool tap_pairs;      // the kTapPairs form: A rows = 32 channels x 2 taps, tiles of kBlockM - 1 stored rows
+  bool half_tile;      // StripUnitStrideForwardHalfTile's blocks (their stages' channels, their 128 rows)
   int w_rows, k_taps;  // the packed weights' rows per tile and K groups per stage (taps, or tap pairs)
   int64_t rows, row_tiles, n_tiles;
 };
 UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   using Tile = StripUnitStrideForwardTile;
+  using HalfTile = StripUnitStrideForwardHalfTile;
   UnitStridePlan plan;
   plan.elem_bytes = element_bytes(dtype);
   plan.block_n = Tile::block_n(p.out_channels);
@@ -5573,11 +5599,17 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   plan.tap_pairs = plan.block_n == 32 && (unit_stride_tap_pairs() || plan.elem_bytes == 2);
   plan.w_rows = Tile::weight_rows(plan.block_n, plan.tap_pairs);
   plan.k_taps = Tile::k_taps(plan.taps, plan.tap_pairs);
-  plan.channels = Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
+  // The half tile's instantiations: fp32, weights as A, 64 channels at T 3-7 and 128 at T 3 or 5.
+  plan.half_tile = unit_stride_half_tile() && plan.elem_bytes == 4 && !plan.tap_pairs &&
+                   ((plan.block_n == 64 && !unit_stride_weights_as_a_disabled()) ||
+                    (plan.block_n == 128 && unit_stride_wide_rows() && plan.taps <= 5));
+  plan.channels = plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
+                                 : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
   plan.line_rows = int(p.out_size[2] + p.kernel[2] - 1);
   plan.rows = p.batch * p.out_size[0] * p.out_size[1] * plan.line_rows;
-  const int stored_rows = plan.tap_pairs ? Tile::kBlockM - 1 : Tile::kBlockM;
+  const int block_rows = plan.half_tile ? HalfTile::kBlockM : Tile::kBlockM;
+  const int stored_rows = plan.tap_pairs ? block_rows - 1 : block_rows;
   plan.row_tiles = (plan.rows + stored_rows - 1) / stored_rows;
   plan.n_tiles = (p.out_channels + plan.block_n - 1) / plan.block_n;
   return plan;
@@ -5716,11 +5748,26 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     return cudaGetLastError();
   }
 }
+// The half tile (UnitStridePlan::half_tile): fp32, weights as A, per-position x loads, no statistics.
+template <int kBlockN, int kTaps>
+cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<float>& a, const dim3& grid, cudaStream_t stream) {
+  using Tile = StripUnitStrideForwardHalfTile;
+  constexpr int kStages = Tile::stages(kBlockN, kTaps), kChannels = Tile::channels(kBlockN, kTaps);
+  constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps) * int(sizeof(float));
+  static_assert(kStages >= 4 && kBytes <= Tile::kSharedBytes, "two wgmma groups in flight, two blocks per SM");
+  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<float, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                             false, false, false, Tile>;
+  const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
+  if (err != cudaSuccess) return err;
+  kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
+  return cudaGetLastError();
+}
 // In 4-byte words whatever the data type.
 int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
+  // A stage's weight_floats, at the plan's channels per stage (the half tile's may differ)
   return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
-         StripUnitStrideForwardTile::weight_floats(plan.w_rows, plan.k_taps, plan.elem_bytes);
+         (int64_t(plan.w_rows) * plan.channels * plan.k_taps * plan.elem_bytes / 4);
 }
 template <typename scalar_t>  // dtype: scalar_t's
 cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
@@ -5772,6 +5819,19 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
     a.stat_act = {static_cast<Activation>(stats->activation), stats->act_arg0, stats->act_arg1};
   }
   const dim3 grid(unsigned(plan.row_tiles), unsigned(plan.n_tiles), 1);
+  if constexpr (std::is_same_v<scalar_t, float>) {
+    if (plan.half_tile) {
+      if (a.group_partials != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible refuses it
+      switch (plan.block_n * 8 + plan.taps) {
+        case 64 * 8 + 3: return launch_unit_stride_half_tile<64, 3>(a, grid, stream);
+        case 64 * 8 + 5: return launch_unit_stride_half_tile<64, 5>(a, grid, stream);
+        case 64 * 8 + 7: return launch_unit_stride_half_tile<64, 7>(a, grid, stream);
+        case 128 * 8 + 3: return launch_unit_stride_half_tile<128, 3>(a, grid, stream);
+        case 128 * 8 + 5: return launch_unit_stride_half_tile<128, 5>(a, grid, stream);
+        default: return cudaErrorInvalidValue;  // unit_stride_plan plans no other half tile
+      }
+    }
+  }
   const bool x_pairs = unit_stride_x_pairs(p, plan, input);
   if (plan.tap_pairs) {
     switch (plan.taps) {
@@ -5808,6 +5868,7 @@ bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype,
   using Tile = StripUnitStrideForwardTile;
   if (!takes_unit_stride_form(p) || groups < 1 || p.out_channels % groups != 0) return false;
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
+  if (plan.half_tile) return false;  // the statistics' instantiation is the 256-row tile's
   const int64_t cpg = p.out_channels / groups;
   // The 128-channel tiles (x as A; their kGroupStats instantiation), groups inside a tile or of whole tiles.
   if (plan.block_n != 128 || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;

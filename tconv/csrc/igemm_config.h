@@ -774,23 +774,27 @@ static_assert(decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).outer == 4 &&
 // lines, so short lines (L2-61's 34 outputs) fill the 256-row tile. Versus the 1D strip forward, the roles of the
 // operands swap (there M = C_out s): at stride 1 C_out is the short side (24-128 in the suite), and wgmma's N takes
 // any multiple of 8 where M comes in 64s.
-struct StripUnitStrideForwardTile {
-  static constexpr int kThreads = 256;  // two warpgroups, each 128 rows (two m64 halves) x all kBlockN channels
-  static constexpr int kBlockM = 256;
+// UnitStrideTile<...> is the block shape; StripUnitStrideForwardTile (below) is the default one, and
+// StripUnitStrideForwardHalfTile the two-blocks-per-SM one.
+template <int kBlockM_, int kThreads_, int kSharedKiB, int kBlocksPerSm_, int kMaxStageWeightBytes>
+struct UnitStrideTile {
+  static constexpr int kThreads = kThreads_;  // one or two warpgroups of 128 rows each, one row per thread
+  static constexpr int kBlockM = kBlockM_;
+  static constexpr int kBlocksPerSm = kBlocksPerSm_;  // __launch_bounds__'s minimum: what registers must allow
   static constexpr int kMaxTaps = 7;
-  static constexpr int kRows = 264;  // x rows per quad column: kBlockM + T - 1, rounded up to 8
-  static constexpr int kSharedBytes = 227 * 1024;  // the opt-in maximum per block on sm_90
+  static constexpr int kRows = (kBlockM + kMaxTaps - 1 + 7) / 8 * 8;  // x rows per quad column: kBlockM + T - 1
+  static constexpr int kSharedBytes = kSharedKiB * 1024;  // per block; 227 KB is the opt-in maximum on sm_90
   // Not measured against other values here: the 256 x BN tile, kMaxStages and the 32 KB cap below follow the 1D strip
   // kernels' six-stage ring (run 124). Run 152 measured only the pipeline's groups in flight (two: 1-2 % faster).
   static constexpr int kMaxStages = 6;
-  static_assert(kRows >= kBlockM + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
-  // Input channels per stage for fp32 data: 16 (two k8 steps per tap), 8 where a stage's weights would pass 32 KB
-  // (128 output channels at T = 5 or 7), so that four or more stages fit. fp16/bf16 data (elem_bytes 2, k16 MMAs on
-  // the values as they are) take twice the channels in the same bytes: a stage's shared memory, its 16-byte K groups
-  // (8 channels instead of 4) and its wgmma instructions are the fp32 stage's, each k16 MMA twice a k8's work.
-  // Sizes below are in 4-byte words whatever the data type.
+  static_assert(kRows >= kBlockM + kMaxTaps - 1 && kRows % 8 == 0 && kThreads == kBlockM, "one row per thread");
+  // Input channels per stage for fp32 data: 16 (two k8 steps per tap), 8 where a stage's weights would pass
+  // kMaxStageWeightBytes (32 KB: 128 output channels at T = 5 or 7), so that four or more stages fit. fp16/bf16 data
+  // (elem_bytes 2, k16 MMAs on the values as they are) take twice the channels in the same bytes: a stage's shared
+  // memory, its 16-byte K groups (8 channels instead of 4) and its wgmma instructions are the fp32 stage's, each k16
+  // MMA twice a k8's work. Sizes below are in 4-byte words whatever the data type.
   TCONV_TILE_FN int channels(int block_n, int taps, int elem_bytes = 4) {
-    return (block_n * 16 * taps * 4 <= 32 * 1024 ? 16 : 8) * 4 / elem_bytes;
+    return (block_n * 16 * taps * 4 <= kMaxStageWeightBytes ? 16 : 8) * 4 / elem_bytes;
   }
   TCONV_TILE_FN int group_channels(int elem_bytes = 4) { return 16 / elem_bytes; }  // channels per 16-byte K group
   TCONV_TILE_FN int weight_floats(int block_n, int taps, int elem_bytes = 4) {
@@ -813,6 +817,25 @@ struct StripUnitStrideForwardTile {
   TCONV_TILE_FN int weight_rows(int block_n, bool tap_pairs) { return tap_pairs ? 64 : block_n; }
   TCONV_TILE_FN int k_taps(int taps, bool tap_pairs) { return tap_pairs ? (taps + 1) / 2 : taps; }
 };
+using StripUnitStrideForwardTile = UnitStrideTile<256, 256, 227, 1, 32 * 1024>;
+static_assert(StripUnitStrideForwardTile::kRows == 264, "x rows per quad column as before the template");
+// Two blocks per SM (TCONV_UNIT_STRIDE_HALF_TILE=1, development, off; fp32 weights-as-A tiles of 64 channels at
+// T 3-7 and 128 channels at T 3 or 5): 128 rows, one warpgroup, at most 113 KB of shared memory and 255 registers a
+// thread, so that one block's set-up, ring fill and store (run 385: 10.3 %, 16.6 % and 22.7 % of fam04's forward
+// with one block per SM) overlap the other block's K loop. Stages of 8 channels where 16 would pass 16 KB of weights,
+// so that four or more stages fit (run_strip_pipeline keeps two wgmma groups in flight). The 128-channel tile then
+// runs two m64n128k8 per k8 step (A: the two 64-channel halves), 12 KB of shared reads per 262 KFLOP against the
+// wide rows' 10, and reads the weights once per 128 rows instead of 256. Untimed.
+using StripUnitStrideForwardHalfTile = UnitStrideTile<128, 128, 113, 2, 16 * 1024>;
+static_assert(StripUnitStrideForwardHalfTile::kRows == 136 &&
+                  StripUnitStrideForwardHalfTile::stages(128, 3) * StripUnitStrideForwardHalfTile::stage_floats(128, 3) *
+                          4 <= 113 * 1024 &&
+                  StripUnitStrideForwardHalfTile::stages(128, 3) >= 4 &&
+                  StripUnitStrideForwardHalfTile::stages(128, 5) >= 4 &&
+                  StripUnitStrideForwardHalfTile::stages(64, 3) >= 4 &&
+                  StripUnitStrideForwardHalfTile::stages(64, 5) >= 4 &&
+                  StripUnitStrideForwardHalfTile::stages(64, 7) >= 4,
+              "the half tile's planned shapes keep two wgmma groups in flight");
 static_assert(StripUnitStrideForwardTile::stage_floats(128, 7, 2) == StripUnitStrideForwardTile::stage_floats(128, 7) &&
                   StripUnitStrideForwardTile::stage_floats(64, 3, 2) == StripUnitStrideForwardTile::stage_floats(64, 3),
               "a 16-bit stage is the fp32 stage's bytes");
