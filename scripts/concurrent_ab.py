@@ -1,7 +1,9 @@
 """Same-process A/B of the concurrent backward (tconv._ops._CONCURRENT_BACKWARD switched between rounds, so one
-import and one model serve both settings): fwd+bwd median ms per round and setting. A development measurement.
+import and one model serve both settings): fwd+bwd median ms per round and setting. --kernels also lists, per
+setting, one fwd+bwd's CUDA kernels with their durations and start offsets (torch.profiler), to see which pass
+stretches when the passes share the GPU. A development measurement.
 
-    python3 scripts/concurrent_ab.py fam08_convt1d_k5_d3_131072 [--precision tf32] [--rounds 3] [--runs 10]
+    python3 scripts/concurrent_ab.py fam08_convt1d_k5_d3_131072 [--precision tf32] [--rounds 3] [--runs 10] [--kernels]
 """
 import argparse
 
@@ -14,12 +16,30 @@ from tconv.harness.tensors import backward_all, make_leaves, tensor_list
 from tconv.harness.timing import time_cuda
 
 
+def print_kernels(label, run, before):
+    """One run's CUDA kernels: start (us from the first kernel), duration (us) and name, in start order."""
+    before()
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        run()
+        torch.cuda.synchronize()
+    events = sorted((e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA),
+                    key=lambda e: e.time_range.start)
+    if not events:
+        return
+    t0 = events[0].time_range.start
+    print(f"-- {label}: {len(events)} kernels", flush=True)
+    for e in events:
+        print(f"   {e.time_range.start - t0:9.1f} {e.time_range.elapsed_us():9.1f}  {e.name[:110]}", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("problems", nargs="+")
     parser.add_argument("--precision", default="tf32")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--kernels", action="store_true", help="one profiled fwd+bwd per setting")
     args = parser.parse_args(argv)
     for stem in args.problems:
         model, inputs = build_model(stem, args.precision)
@@ -35,6 +55,10 @@ def main(argv=None) -> int:
                     stats = time_cuda(forward_backward, args.runs, 2, before_each=lambda: clear_grads(model, leaves))
                     print(f"{stem} {args.precision} round {round_} concurrent={int(on)} fwd+bwd "
                           f"{stats.median_ms:.3f} ({stats.p20_ms:.3f}-{stats.p80_ms:.3f}) ms", flush=True)
+            if args.kernels:
+                for on in (True, False):
+                    tconv._ops._CONCURRENT_BACKWARD = on
+                    print_kernels(f"{stem} concurrent={int(on)}", forward_backward, lambda: clear_grads(model, leaves))
         del model, inputs
     return 0
 

@@ -12,7 +12,7 @@
 source scripts/device_prelude.sh
 left() { [ $(( $(date +%s) - start )) -lt "$1" ]; }
 (cd scripts && timeout 100 python3 concurrent_ab.py fam08_convt1d_k5_d3_131072 l1_71_convt2d_asym_input_square_kernel \
-  l1_68_convt3d_square_input_asym_kernel --rounds 2 --runs 10 2>&1 | grep -v Warn) | tee "$LOG/concurrent_ab.log"
+  l1_68_convt3d_square_input_asym_kernel --rounds 2 --runs 10 --kernels 2>&1 | grep -v Warn) | tee "$LOG/concurrent_ab.log"
 echo "== half tile tests at $(( $(date +%s) - start )) s"
 left 330 && TCONV_UNIT_STRIDE_HALF_TILE=1 timeout 120 python3 -m pytest -q tests/test_conv_transpose_gpu.py -k \
   "strip_unit_stride or unit_stride_half_tile or unit_stride_tap_pairs or unit_stride_x_pairs" 2>&1 | tail -6 \
