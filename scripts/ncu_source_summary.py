@@ -62,15 +62,45 @@ def summarize(rows: List[Dict[str, str]], top: int) -> List[str]:
     return out
 
 
+SEGMENT_KINDS = ("HGMMA", "BAR.SYNC", "LDGSTS", "LDG", "STG", "LDS", "STS", "EXIT")
+
+
+def opcode(source: str) -> str:
+    """A SASS line's opcode with its modifiers ("LDG.E.128"), past a predicate ("@!P2")."""
+    tokens = [t for t in source.split() if not t.startswith("@")]
+    return tokens[0] if tokens else ""
+
+
+def segments(rows: List[Dict[str, str]], size: int) -> List[str]:
+    """The samples by runs of `size` consecutive SASS instructions, with each run's largest executed count and the
+    instruction kinds in it: where a kernel's time sits between its set-up, its K loop (the HGMMA run, executed once
+    per stage) and its epilogue (session 63 read fam04's unit-stride forward so)."""
+    total = sum(samples(r) for r in rows) or 1
+    out = [f"samples by runs of {size} instructions (first, last, samples, share, max executed, kinds):"]
+    for first in range(0, len(rows), size):
+        part = rows[first:first + size]
+        count = sum(samples(r) for r in part)
+        executed = max(int((r["Instructions Executed"] or "0").replace(",", "")) for r in part)
+        opcodes = [opcode(r["Source"]) for r in part]
+        kinds = [k for k in SEGMENT_KINDS if any(op == k or op.startswith(k + ".") for op in opcodes)]
+        out.append(f"  {first:5d} {first + len(part) - 1:5d} {count:8d} {100 * count / total:5.1f} % {executed:10d}  "
+                   f"{' '.join(kinds)}")
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("csv", nargs="+", help="ncu source-page CSV files (.csv or .csv.gz)")
     parser.add_argument("--top", type=int, default=20, help="hottest instructions to list")
+    parser.add_argument("--segments", type=int, default=0, metavar="N",
+                        help="also the samples by runs of N consecutive instructions")
     args = parser.parse_args(argv)
     for path in args.csv:
         kernel, rows = load(path)
         print(f"== {path}\n{kernel[:220]}")
         print("\n".join(summarize(rows, args.top)))
+        if args.segments > 0:
+            print("\n".join(segments(rows, args.segments)))
     return 0
 
 

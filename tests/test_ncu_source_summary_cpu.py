@@ -41,3 +41,16 @@ def test_summary_counts_reasons_hot_lines_and_mbarrier_spins(tmp_path):
         # the spin on the executed try_wait runs to its branch (2 + 3 + 80); the never-executed one is left out
         spins = lines[lines.index("mbarrier waits (samples from the try_wait to the branch that retries it):") + 1:]
         assert len(spins) == 1 and "samples      85" in spins[0] and "85.0 %" in spins[0]
+
+
+def test_segments_share_samples_by_instruction_runs_and_name_their_kinds(tmp_path):
+    path = tmp_path / "page.csv"
+    write_page(path, False)
+    _, rows = ncu_source_summary.load(str(path))
+    lines = ncu_source_summary.segments(rows, 4)
+    assert len(lines) == 3
+    first, second = lines[1].split(), lines[2].split()
+    assert first[:5] == ["0", "3", "95", "95.0", "%"] and first[5] == "100" and first[6:] == ["HGMMA"]
+    assert second[:5] == ["4", "5", "5", "5.0", "%"] and second[6:] == ["LDS"]
+    assert ncu_source_summary.opcode("      @!P2  BRA 0x7fdb677b1f10") == "BRA"
+    assert ncu_source_summary.opcode("  LDGSTS.E.BYPASS.128 [R1], desc[UR4][R2.64]") == "LDGSTS.E.BYPASS.128"
