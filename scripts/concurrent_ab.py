@@ -4,6 +4,7 @@ setting, one fwd+bwd's CUDA kernels with their durations and start offsets (torc
 stretches when the passes share the GPU. A development measurement.
 
     python3 scripts/concurrent_ab.py fam08_convt1d_k5_d3_131072 [--precision tf32] [--rounds 3] [--runs 10] [--kernels]
+        [--orders]
 """
 import argparse
 
@@ -40,7 +41,11 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--kernels", action="store_true", help="one profiled fwd+bwd per setting")
+    parser.add_argument("--orders", action="store_true",
+                        help="also concurrent with grad_input launched first (_ops._CONCURRENT_GRAD_INPUT_FIRST)")
     args = parser.parse_args(argv)
+    # (concurrent, grad_input first): on as launched by default, off, and on with grad_input first
+    settings = [(True, False), (False, False)] + ([(True, True)] if args.orders else [])
     for stem in args.problems:
         model, inputs = build_model(stem, args.precision)
         with precision_mode(args.precision):
@@ -50,15 +55,16 @@ def main(argv=None) -> int:
             def forward_backward():
                 backward_all(tensor_list(model(*leaves)), grads)
             for round_ in range(args.rounds):
-                for on in (True, False):
-                    tconv._ops._CONCURRENT_BACKWARD = on
+                for on, input_first in settings:
+                    tconv._ops._CONCURRENT_BACKWARD, tconv._ops._CONCURRENT_GRAD_INPUT_FIRST = on, input_first
                     stats = time_cuda(forward_backward, args.runs, 2, before_each=lambda: clear_grads(model, leaves))
-                    print(f"{stem} {args.precision} round {round_} concurrent={int(on)} fwd+bwd "
-                          f"{stats.median_ms:.3f} ({stats.p20_ms:.3f}-{stats.p80_ms:.3f}) ms", flush=True)
+                    print(f"{stem} {args.precision} round {round_} concurrent={int(on)} input_first={int(input_first)} "
+                          f"fwd+bwd {stats.median_ms:.3f} ({stats.p20_ms:.3f}-{stats.p80_ms:.3f}) ms", flush=True)
             if args.kernels:
-                for on in (True, False):
-                    tconv._ops._CONCURRENT_BACKWARD = on
-                    print_kernels(f"{stem} concurrent={int(on)}", forward_backward, lambda: clear_grads(model, leaves))
+                for on, input_first in settings:
+                    tconv._ops._CONCURRENT_BACKWARD, tconv._ops._CONCURRENT_GRAD_INPUT_FIRST = on, input_first
+                    print_kernels(f"{stem} concurrent={int(on)} input_first={int(input_first)}", forward_backward,
+                                  lambda: clear_grads(model, leaves))
         del model, inputs
     return 0
 

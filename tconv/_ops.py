@@ -342,6 +342,12 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
 # -6.7 %, fam13 -2.4 %, L1-72 -2.0 %, fam10 -1.4 %. TCONV_CONCURRENT_BACKWARD=0 (read at import) runs them one after
 # the other.
 _CONCURRENT_BACKWARD = os.environ.get("TCONV_CONCURRENT_BACKWARD", "1") != "0"
+# The order the concurrent passes are launched in: grad_weight's (side stream) first, as timed in runs 379-382, or
+# grad_input's first (TCONV_CONCURRENT_GRAD_INPUT_FIRST=1, development, read at import): the pass launched first takes
+# the SMs, and a persistent grad_input (unit_stride_mma: resident x SM-count blocks with static shares) that starts
+# behind a GPU-filling grad_weight finishes its late blocks' whole shares afterwards, the suspect in fam08's fwd+bwd
+# (run 358: 2.940 ms, run 388: 3.492). Untimed: scripts/concurrent_ab.py --orders times both.
+_CONCURRENT_GRAD_INPUT_FIRST = os.environ.get("TCONV_CONCURRENT_GRAD_INPUT_FIRST", "0") == "1"
 _side_streams = {}
 # _backward_signature -> (whether the passes may run at once, grad_input's extra bytes, grad_weight's), measured on the
 # signature's first call
@@ -411,13 +417,16 @@ def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, inpu
     side = _side_streams.get(grad.device)
     if side is None:
         side = _side_streams.setdefault(grad.device, torch.cuda.Stream(grad.device))
-    side.wait_stream(main)
-    grad_bias = None
+    side.wait_stream(main)  # before grad_input is queued: the side stream waits for none of it
+    grad_bias = grad_input = None
+    if _CONCURRENT_GRAD_INPUT_FIRST:
+        grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
     with torch.cuda.stream(side):
         grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
         if with_bias:
             grad_bias = grad_bias_op(grad)
-    grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
+    if grad_input is None:
+        grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
     main.wait_stream(side)
     for t in (grad_weight, grad_bias):
         if t is not None:

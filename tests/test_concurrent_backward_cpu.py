@@ -30,16 +30,21 @@ def test_concurrent_backward_fits(grad_input_extra, grad_weight_extra, output_by
     assert _ops.concurrent_backward_fits(grad_input_extra, grad_weight_extra, output_bytes, weight_bytes) is fits
 
 
+def _ops_attribute_at_import(variable, value, attribute):
+    """_ops.<attribute> in a fresh interpreter whose environment sets `variable` to `value` (None: unset), as text."""
+    env = {k: v for k, v in os.environ.items() if k != variable}
+    if value is not None:
+        env[variable] = value
+    code = f"from tconv import _ops; print(_ops.{attribute})"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout.strip().splitlines()[-1]
+
+
 @pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("0", False)])
 def test_concurrent_backward_is_the_default(value, on):
     """On unless TCONV_CONCURRENT_BACKWARD=0 (read at import: a fresh interpreter per value)."""
-    env = {k: v for k, v in os.environ.items() if k != "TCONV_CONCURRENT_BACKWARD"}
-    if value is not None:
-        env["TCONV_CONCURRENT_BACKWARD"] = value
-    code = "from tconv import _ops; print(_ops._CONCURRENT_BACKWARD)"
-    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.strip().splitlines()[-1] == str(on)
+    assert _ops_attribute_at_import("TCONV_CONCURRENT_BACKWARD", value, "_CONCURRENT_BACKWARD") == str(on)
 
 
 def test_backward_signature_tells_plans_apart():
@@ -70,3 +75,11 @@ def test_cpu_backward_never_takes_the_concurrent_path(monkeypatch):
     for mine, theirs in zip(ours, (x.grad, w.grad, b.grad)):
         torch.testing.assert_close(mine, theirs)
     assert _ops._concurrent_fits == {}
+
+
+@pytest.mark.parametrize("value, first", [(None, False), ("0", False), ("1", True)])
+def test_grad_input_first_is_off_by_default(value, first):
+    """The concurrent passes' launch order: grad_weight's first unless TCONV_CONCURRENT_GRAD_INPUT_FIRST=1 (read at
+    import: a fresh interpreter per value)."""
+    assert _ops_attribute_at_import("TCONV_CONCURRENT_GRAD_INPUT_FIRST", value,
+                                    "_CONCURRENT_GRAD_INPUT_FIRST") == str(first)

@@ -1889,8 +1889,9 @@ def test_window_span2_rule_where_planned(mode):
                  seed=seed, algorithm="auto")
 
 
+@pytest.mark.parametrize("grad_input_first", [False, True])
 @pytest.mark.parametrize("mode", ["tf32", "bf16"])
-def test_concurrent_backward_matches_serial(mode, monkeypatch):
+def test_concurrent_backward_matches_serial(mode, grad_input_first, monkeypatch):
     """The concurrent backward (on by default; switched off here for the serial reference): a signature's first
     backward runs the passes one after the other and records their extra allocations and whether they fit the memory
     rule together (concurrent_backward_fits); later ones run grad_weight and grad_bias on the side stream where they
@@ -1909,6 +1910,7 @@ def test_concurrent_backward_matches_serial(mode, monkeypatch):
         return [t.grad.clone() for t in (x, w, b)]
     stream = torch.cuda.current_stream()
     monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
+    monkeypatch.setattr(tconv._ops, "_CONCURRENT_GRAD_INPUT_FIRST", grad_input_first)  # either launch order
     with precision(mode):
         monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", False)
         serial = gradients()
