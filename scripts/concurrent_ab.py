@@ -1,10 +1,12 @@
 """Same-process A/B of the concurrent backward (tconv._ops._CONCURRENT_BACKWARD switched between rounds, so one
-import and one model serve both settings): fwd+bwd median ms per round and setting. --kernels also lists, per
-setting, one fwd+bwd's CUDA kernels with their durations and start offsets (torch.profiler), to see which pass
-stretches when the passes share the GPU. A development measurement.
+import and one model serve both settings; the per-signature decisions are cleared at each switch and remade in the
+warm-up): fwd+bwd median ms per round and setting. --kernels also lists, per setting, one fwd+bwd's CUDA kernels with
+their durations and start offsets (torch.profiler), to see which pass stretches when the passes share the GPU.
+--persistent adds a third setting: concurrent even where grad_input runs on a persistent grid
+(_ops._CONCURRENT_PERSISTENT_GRAD_INPUT). A development measurement.
 
     python3 scripts/concurrent_ab.py fam08_convt1d_k5_d3_131072 [--precision tf32] [--rounds 3] [--runs 10] [--kernels]
-        [--orders]
+        [--persistent]
 """
 import argparse
 
@@ -34,6 +36,12 @@ def print_kernels(label, run, before):
         print(f"   {e.time_range.start - t0:9.1f} {e.time_range.elapsed_us():9.1f}  {e.name[:110]}", flush=True)
 
 
+def use_setting(concurrent: bool, beside_persistent: bool):
+    tconv._ops._CONCURRENT_BACKWARD = concurrent
+    tconv._ops._CONCURRENT_PERSISTENT_GRAD_INPUT = beside_persistent
+    tconv._ops._concurrent_fits.clear()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("problems", nargs="+")
@@ -41,11 +49,11 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--kernels", action="store_true", help="one profiled fwd+bwd per setting")
-    parser.add_argument("--orders", action="store_true",
-                        help="also concurrent with grad_input launched first (_ops._CONCURRENT_GRAD_INPUT_FIRST)")
+    parser.add_argument("--persistent", action="store_true",
+                        help="also concurrent beside a persistent grad_input (_ops._CONCURRENT_PERSISTENT_GRAD_INPUT)")
     args = parser.parse_args(argv)
-    # (concurrent, grad_input first): on as launched by default, off, and on with grad_input first
-    settings = [(True, False), (False, False)] + ([(True, True)] if args.orders else [])
+    # (concurrent, beside a persistent grad_input too): the default, off, and on everywhere the memory rule allows
+    settings = [(True, False), (False, False)] + ([(True, True)] if args.persistent else [])
     for stem in args.problems:
         model, inputs = build_model(stem, args.precision)
         with precision_mode(args.precision):
@@ -55,15 +63,16 @@ def main(argv=None) -> int:
             def forward_backward():
                 backward_all(tensor_list(model(*leaves)), grads)
             for round_ in range(args.rounds):
-                for on, input_first in settings:
-                    tconv._ops._CONCURRENT_BACKWARD, tconv._ops._CONCURRENT_GRAD_INPUT_FIRST = on, input_first
+                for on, persistent in settings:
+                    use_setting(on, persistent)
                     stats = time_cuda(forward_backward, args.runs, 2, before_each=lambda: clear_grads(model, leaves))
-                    print(f"{stem} {args.precision} round {round_} concurrent={int(on)} input_first={int(input_first)} "
+                    print(f"{stem} {args.precision} round {round_} concurrent={int(on)} persistent={int(persistent)} "
                           f"fwd+bwd {stats.median_ms:.3f} ({stats.p20_ms:.3f}-{stats.p80_ms:.3f}) ms", flush=True)
             if args.kernels:
-                for on, input_first in settings:
-                    tconv._ops._CONCURRENT_BACKWARD, tconv._ops._CONCURRENT_GRAD_INPUT_FIRST = on, input_first
-                    print_kernels(f"{stem} concurrent={int(on)} input_first={int(input_first)}", forward_backward,
+                for on, persistent in settings:
+                    use_setting(on, persistent)
+                    forward_backward()  # the signature's first backward, one after the other, remakes the decision
+                    print_kernels(f"{stem} concurrent={int(on)} persistent={int(persistent)}", forward_backward,
                                   lambda: clear_grads(model, leaves))
         del model, inputs
     return 0

@@ -342,12 +342,12 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
 # -6.7 %, fam13 -2.4 %, L1-72 -2.0 %, fam10 -1.4 %. TCONV_CONCURRENT_BACKWARD=0 (read at import) runs them one after
 # the other.
 _CONCURRENT_BACKWARD = os.environ.get("TCONV_CONCURRENT_BACKWARD", "1") != "0"
-# The order the concurrent passes are launched in: grad_weight's (side stream) first, as timed in runs 379-382, or
-# grad_input's first (TCONV_CONCURRENT_GRAD_INPUT_FIRST=1, development, read at import): the pass launched first takes
-# the SMs, and a persistent grad_input (unit_stride_mma: resident x SM-count blocks with static shares) that starts
-# behind a GPU-filling grad_weight finishes its late blocks' whole shares afterwards, the suspect in fam08's fwd+bwd
-# (run 358: 2.940 ms, run 388: 3.492). Untimed: scripts/concurrent_ab.py --orders times both.
-_CONCURRENT_GRAD_INPUT_FIRST = os.environ.get("TCONV_CONCURRENT_GRAD_INPUT_FIRST", "0") == "1"
+# A grad_input on a persistent grid (unit_stride_mma: SM-count blocks with static shares of the tiles) keeps the
+# passes one after the other: beside a GPU-filling grad_weight its late-starting blocks finish their whole shares
+# afterwards, and either launch order stretches one pass. Run 389 (H200, TF32 fwd+bwd, one process): fam08 3.495 ms
+# concurrent against 2.959 one after the other (grad_input first: 3.507), L1-71 2.414 against 2.437.
+# TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT=1 (development, read at import) runs them at once anyway.
+_CONCURRENT_PERSISTENT_GRAD_INPUT = os.environ.get("TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT", "0") == "1"
 _side_streams = {}
 # _backward_signature -> (whether the passes may run at once, grad_input's extra bytes, grad_weight's), measured on the
 # signature's first call
@@ -402,8 +402,18 @@ def _backward_maybe_concurrent(grad_input_op, grad_weight_op, grad_bias_op, grad
             _concurrent_fits.clear()
         extras = (between - before - _nbytes(grad_input),
                   after - between - _nbytes(grad_weight) - _nbytes(grad_bias))
-        _concurrent_fits[key] = (concurrent_backward_fits(*extras, _nbytes(grad), _nbytes(weight)),) + extras
+        fits = concurrent_backward_fits(*extras, _nbytes(grad), _nbytes(weight)) and (
+            _CONCURRENT_PERSISTENT_GRAD_INPUT or not _grad_input_persistent(grad, weight, grad_input, stride, padding,
+                                                                            dilation, groups))
+        _concurrent_fits[key] = (fits,) + extras
     return grad_input, grad_weight, grad_bias
+
+
+def _grad_input_persistent(grad, weight, grad_input, stride, padding, dilation, groups) -> bool:
+    """Whether grad_input's pass runs on a persistent grid (the C++ layer's choice for this call, as it just ran)."""
+    return _build.load().grad_input_persistent(_as_5d(grad), _as_5d(weight), _as_5d(grad_input),
+                                               *_pads(stride, padding, dilation), groups, conv_tf32_allowed(),
+                                               _kernel_algorithm(algorithm))
 
 
 def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, with_bias, stride,
@@ -418,15 +428,12 @@ def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, inpu
     if side is None:
         side = _side_streams.setdefault(grad.device, torch.cuda.Stream(grad.device))
     side.wait_stream(main)  # before grad_input is queued: the side stream waits for none of it
-    grad_bias = grad_input = None
-    if _CONCURRENT_GRAD_INPUT_FIRST:
-        grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
+    grad_bias = None
     with torch.cuda.stream(side):
         grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
         if with_bias:
             grad_bias = grad_bias_op(grad)
-    if grad_input is None:
-        grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
+    grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
     main.wait_stream(side)
     for t in (grad_weight, grad_bias):
         if t is not None:

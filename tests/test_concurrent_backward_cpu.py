@@ -77,9 +77,9 @@ def test_cpu_backward_never_takes_the_concurrent_path(monkeypatch):
     assert _ops._concurrent_fits == {}
 
 
-@pytest.mark.parametrize("value, first", [(None, False), ("0", False), ("1", True)])
-def test_grad_input_first_is_off_by_default(value, first):
-    """The concurrent passes' launch order: grad_weight's first unless TCONV_CONCURRENT_GRAD_INPUT_FIRST=1 (read at
-    import: a fresh interpreter per value)."""
-    assert _ops_attribute_at_import("TCONV_CONCURRENT_GRAD_INPUT_FIRST", value,
-                                    "_CONCURRENT_GRAD_INPUT_FIRST") == str(first)
+@pytest.mark.parametrize("value, beside", [(None, False), ("0", False), ("1", True)])
+def test_persistent_grad_input_keeps_the_passes_serial_by_default(value, beside):
+    """A persistent grad_input keeps the passes one after the other unless TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT=1
+    (read at import: a fresh interpreter per value)."""
+    assert _ops_attribute_at_import("TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT", value,
+                                    "_CONCURRENT_PERSISTENT_GRAD_INPUT") == str(beside)

@@ -1511,36 +1511,39 @@ def test_unit_stride_tap_pairs_where_switched(taps):
     assert names and not any(pairs(n) for n in names), names
 
 
-UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "0") not in ("", "0")
+UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") not in ("", "0")
 
 
-@pytest.mark.skipif(not UNIT_STRIDE_HALF_TILE, reason="TCONV_UNIT_STRIDE_HALF_TILE=1 (read at load) puts the fp32 "
-                    "weights-as-A tiles on the two-blocks-per-SM tile")
-@pytest.mark.parametrize("cout, taps, half", [(64, 3, True), (64, 7, True), (128, 3, True), (128, 5, True),
-                                              (128, 7, False), (32, 3, False)])
-def test_unit_stride_half_tile_where_switched(cout, taps, half):
-    """With the switch on, fp32 unit-stride forwards and grad_inputs of 64 output channels (T 3-7) and 128 (T 3, 5)
-    run StripUnitStrideForwardHalfTile's kernel (128 rows, one warpgroup: `UnitStrideTile<128, ...` in the name),
-    and meet the precision contract against float64 with every gradient (run_case); 128 channels at T 7 and the
-    32-channel tap-pairs tiles keep the 256-row tile; bf16 never takes it."""
+@pytest.mark.parametrize("channels, kernel, half", [(64, [1, 3, 3], True), (64, [1, 3, 5], True),
+                                                    (64, [1, 1, 7], True), (64, [2, 3, 3], True),
+                                                    (64, [3, 3, 3], False), (64, [3, 3, 7], False),
+                                                    (128, [1, 3, 3], False), (32, [1, 3, 3], False)])
+def test_unit_stride_half_tile_where_the_rule_takes_it(channels, kernel, half):
+    """fp32 unit-stride forwards and grad_inputs of 64 output channels whose K (C_in x taps) is at most 1152
+    (StripUnitStrideHalfTileRule, igemm_config.h) run StripUnitStrideForwardHalfTile's kernel (128 rows, one
+    warpgroup: `UnitStrideTile<128, ...` in the name) unless TCONV_UNIT_STRIDE_HALF_TILE=0; a deeper K, 128 channels,
+    the 32-channel tap-pairs tiles and bf16 keep the 256-row tile. The calls meet the precision contract against
+    float64 with every gradient (run_case)."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    half = half and UNIT_STRIDE_HALF_TILE
+    padding = [k // 2 for k in kernel]
 
-    def unit_stride_kernels(dtype, mode):
-        x = torch.randn(2, cout, 4, 5, 300, device="cuda").to(dtype).requires_grad_()
-        w = torch.randn(cout, cout, 3, 3, taps, device="cuda").to(dtype)
-        with precision(mode), tconv._ops.use_algorithm("igemm_strip"), \
+    def unit_stride_kernels(dtype):
+        x = torch.randn(2, channels, 4, 5, 300, device="cuda").to(dtype).requires_grad_()
+        w = torch.randn(channels, channels, *kernel, device="cuda").to(dtype)
+        with precision("tf32"), tconv._ops.use_algorithm("igemm_strip"), \
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            out = tconv.conv_transpose3d(x, w, padding=(1, 1, taps // 2))
+            out = tconv.conv_transpose3d(x, w, padding=padding)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
         return [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
-    names = unit_stride_kernels(torch.float32, "tf32")
+    names = unit_stride_kernels(torch.float32)
     assert len(names) == 2, names  # the forward and grad_input (C_in = C_out here)
     assert all(("UnitStrideTile<128" in n) == half for n in names), names
-    assert not any("UnitStrideTile<128" in n for n in unit_stride_kernels(torch.bfloat16, "tf32"))
-    run_case(3, 2, cout, cout, 1, [3, 3, taps], [1, 1, 1], [1, 1, taps // 2], [0, 0, 0], [1, 1, 1], [4, 5, 300],
-             True, mode="tf32", layout="contiguous", seed=cout + taps, algorithm="igemm_strip")
+    assert not any("UnitStrideTile<128" in n for n in unit_stride_kernels(torch.bfloat16))
+    run_case(3, 2, channels, channels, 1, kernel, [1, 1, 1], padding, [0, 0, 0], [1, 1, 1], [4, 5, 300], True,
+             mode="tf32", layout="contiguous", seed=channels + sum(kernel), algorithm="igemm_strip")
 
 
 UNIT_STRIDE_X_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_X_PAIRS", "1") not in ("", "0")
@@ -1889,9 +1892,8 @@ def test_window_span2_rule_where_planned(mode):
                  seed=seed, algorithm="auto")
 
 
-@pytest.mark.parametrize("grad_input_first", [False, True])
 @pytest.mark.parametrize("mode", ["tf32", "bf16"])
-def test_concurrent_backward_matches_serial(mode, grad_input_first, monkeypatch):
+def test_concurrent_backward_matches_serial(mode, monkeypatch):
     """The concurrent backward (on by default; switched off here for the serial reference): a signature's first
     backward runs the passes one after the other and records their extra allocations and whether they fit the memory
     rule together (concurrent_backward_fits); later ones run grad_weight and grad_bias on the side stream where they
@@ -1910,7 +1912,6 @@ def test_concurrent_backward_matches_serial(mode, grad_input_first, monkeypatch)
         return [t.grad.clone() for t in (x, w, b)]
     stream = torch.cuda.current_stream()
     monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
-    monkeypatch.setattr(tconv._ops, "_CONCURRENT_GRAD_INPUT_FIRST", grad_input_first)  # either launch order
     with precision(mode):
         monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", False)
         serial = gradients()
@@ -1932,6 +1933,42 @@ def test_concurrent_backward_matches_serial(mode, grad_input_first, monkeypatch)
         for mine, theirs in zip(run, serial):
             assert torch.equal(mine, theirs)
     assert torch.cuda.current_stream() == stream
+
+
+@pytest.mark.parametrize("mode", ["tf32", "bf16"])
+def test_persistent_grad_input_keeps_the_backward_serial(mode, monkeypatch):
+    """Where grad_input runs on the persistent unit_stride_mma grid (a fam08-like 1D call: stride 1, dilation 3), a
+    signature's decision is one after the other although the memory rule holds; with
+    _CONCURRENT_PERSISTENT_GRAD_INPUT it is the memory rule's. Both paths' gradients equal the serial ones, bit for
+    bit."""
+    gen = torch.Generator(device="cuda").manual_seed(389)
+    dtype = torch.bfloat16 if mode == "bf16" else torch.float32
+    x = torch.randn(4, 32, 4096, device="cuda", generator=gen).to(dtype).requires_grad_()
+    w = torch.randn(32, 64, 5, device="cuda", generator=gen).to(dtype).requires_grad_()
+    dy = torch.randn(4, 64, 4096 + 12, device="cuda", generator=gen).to(dtype)
+
+    def gradients():
+        for t in (x, w):
+            t.grad = None
+        tconv.conv_transpose1d(x, w, dilation=3).backward(dy)
+        return [t.grad.clone() for t in (x, w)]
+    monkeypatch.setattr(tconv._ops, "concurrent_backward_fits", lambda *extras: True)
+    with precision(mode):
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            gradients()
+            torch.cuda.synchronize()
+        assert any("unit_stride_mma_kernel" in e.name for e in prof.events()), "grad_input is not the persistent grid"
+        monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", False)
+        serial = gradients()
+        monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", True)
+        for beside_persistent in (False, True):
+            monkeypatch.setattr(tconv._ops, "_CONCURRENT_PERSISTENT_GRAD_INPUT", beside_persistent)
+            monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
+            runs = [gradients() for _ in range(3)]
+            assert [entry[0] for entry in tconv._ops._concurrent_fits.values()] == [beside_persistent]
+            for run in runs:
+                for mine, theirs in zip(run, serial):
+                    assert torch.equal(mine, theirs)
 
 
 @pytest.mark.skipif(os.environ.get("TCONV_GATHER_MMA_SYNC_MAX_K") is not None,

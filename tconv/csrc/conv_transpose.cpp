@@ -363,28 +363,44 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
   return partials;
 }
 
-void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
-                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
-                    bool allow_tf32, const std::string& requested) {
-  // "grouped_tiled" picks a forward kernel; grad_input runs as under "auto".
-  const std::string algorithm = requested == "grouped_tiled" ? std::string("auto") : requested;
+// grad_input_out's argument checks and parameters, shared with its queries below.
+ConvTransposeParams grad_input_params(const at::Tensor& grad_output, const at::Tensor& weight,
+                                      const at::Tensor& grad_input, at::IntArrayRef stride, at::IntArrayRef padding,
+                                      at::IntArrayRef dilation, int64_t groups) {
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(weight, "weight", grad_output);
   check_5d_cuda(grad_input, "grad_input", grad_output);
-  const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
+  return make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
+}
+// "grouped_tiled" picks a forward kernel; grad_input runs as under "auto".
+std::string grad_input_algorithm(const std::string& requested) {
+  return requested == "grouped_tiled" ? std::string("auto") : requested;
+}
+// Whether grad_input_out runs the unit-stride mma.sync kernel (a persistent grid: SM-count blocks with static
+// shares of the tiles).
+bool grad_input_takes_unit_stride_mma(const ConvTransposeParams& p, const at::Tensor& grad_output,
+                                      const at::Tensor& grad_input, bool allow_tf32, const std::string& algorithm) {
+  return takes_unit_stride_mma(
+      algorithm, unit_stride_mma_grad_input_preferred(p, to_dtype(grad_output)),
+      [&] {
+        return unit_stride_mma_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
+                                                   grad_input.data_ptr());
+      },
+      "grad_input (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 "
+      "without D padding, C_out a multiple of 32 (16 in TF32), grad_output and grad_input W-contiguous, "
+      "grad_output rows 4-byte aligned, and the tile's window and weights within the shared memory)");
+}
+
+void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
+                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
+                    bool allow_tf32, const std::string& requested) {
+  const std::string algorithm = grad_input_algorithm(requested);
+  const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
   // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it wherever it can. No
   // grid bound here (StripAutoRule): without it "auto" splits a 1D call at W stride >= 4 by phases, which run 144
   // measured 5-10x slower than the strip kernel on the small shapes (0.6-0.7 ms against 0.06).
-  if (takes_unit_stride_mma(
-          algorithm, unit_stride_mma_grad_input_preferred(p, to_dtype(grad_output)),
-          [&] {
-            return unit_stride_mma_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
-                                                       grad_input.data_ptr());
-          },
-          "grad_input (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 "
-          "without D padding, C_out a multiple of 32 (16 in TF32), grad_output and grad_input W-contiguous, "
-          "grad_output rows 4-byte aligned, and the tile's window and weights within the shared memory)")) {
+  if (grad_input_takes_unit_stride_mma(p, grad_output, grad_input, allow_tf32, algorithm)) {
     check_launch(unit_stride_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
                                             weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
                                             c10::cuda::getCurrentCUDAStream().stream()),
@@ -459,13 +475,21 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
 bool grad_input_strip_possible(const at::Tensor& grad_output, const at::Tensor& weight, const at::Tensor& grad_input,
                                at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
                                int64_t groups, bool allow_tf32) {
-  check_5d_cuda(grad_output, "grad_output", grad_output);
-  check_5d_cuda(weight, "weight", grad_output);
-  check_5d_cuda(grad_input, "grad_input", grad_output);
-  const ConvTransposeParams p = make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
+  const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
   return strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
                                    grad_input.data_ptr());
+}
+
+// Whether grad_input_out runs this call on a persistent grid (the unit-stride mma.sync kernel): Python then keeps the
+// backward's passes one after the other (tconv/_ops.py, the concurrent backward).
+bool grad_input_persistent(const at::Tensor& grad_output, const at::Tensor& weight, const at::Tensor& grad_input,
+                           at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
+                           bool allow_tf32, const std::string& requested) {
+  const std::string algorithm = grad_input_algorithm(requested);
+  const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
+  const c10::cuda::CUDAGuard guard(grad_output.device());
+  return grad_input_takes_unit_stride_mma(p, grad_output, grad_input, allow_tf32, algorithm);
 }
 
 void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,
@@ -574,6 +598,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("grad_input_out", &tconv::grad_input_out, "conv_transpose grad_input into a preallocated 5-D tensor");
   m.def("grad_input_strip_possible", &tconv::grad_input_strip_possible,
         "whether grad_input_out runs this call on the strip kernel under \"auto\"");
+  m.def("grad_input_persistent", &tconv::grad_input_persistent,
+        "whether grad_input_out runs this call on a persistent grid (SM-count blocks with static shares)");
   m.def("grad_weight_out", &tconv::grad_weight_out, "conv_transpose grad_weight into a preallocated 5-D tensor");
   m.def("grad_bias_out", &tconv::grad_bias_out, "conv_transpose grad_bias into a preallocated 1-D tensor");
   m.def("compiled_arch_list", &tconv::compiled_arch_list, "architectures the CUDA sources were compiled for");

@@ -3857,7 +3857,8 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
 // Tile (igemm_config.h: UnitStrideTile): StripUnitStrideForwardTile, or StripUnitStrideForwardHalfTile (128 rows, one
-// warpgroup, two blocks per SM; its 128-channel tiles take A as two 64-channel halves, kChannelHalves).
+// warpgroup, two blocks per SM; its 128-channel tiles take A as two 64-channel halves, kChannelHalves: written and
+// measured in run 389, slower than the 256-row tile at 128 channels, so not instantiated since).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
           typename Tile = StripUnitStrideForwardTile>
@@ -5574,10 +5575,10 @@ bool unit_stride_tap_pairs() {
 }
 bool unit_stride_weights_as_a_disabled();
 bool unit_stride_wide_rows();
-// StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE=1 (development only, read once per
-// process; off until timed) puts the fp32 weights-as-A tiles it has kernels for on it.
-bool unit_stride_half_tile() {
-  static const bool half = development_switch("TCONV_UNIT_STRIDE_HALF_TILE", 0) != 0;
+// StripUnitStrideForwardHalfTile (igemm_config.h) where StripUnitStrideHalfTileRule takes it;
+// TCONV_UNIT_STRIDE_HALF_TILE=0 (development only, read once per process) keeps every call on the 256-row tile.
+bool unit_stride_half_tile_enabled() {
+  static const bool half = development_switch("TCONV_UNIT_STRIDE_HALF_TILE", 1) != 0;
   return half;
 }
 struct UnitStridePlan {
@@ -5599,10 +5600,11 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   plan.tap_pairs = plan.block_n == 32 && (unit_stride_tap_pairs() || plan.elem_bytes == 2);
   plan.w_rows = Tile::weight_rows(plan.block_n, plan.tap_pairs);
   plan.k_taps = Tile::k_taps(plan.taps, plan.tap_pairs);
-  // The half tile's instantiations: fp32, weights as A, 64 channels at T 3-7 and 128 at T 3 or 5.
-  plan.half_tile = unit_stride_half_tile() && plan.elem_bytes == 4 && !plan.tap_pairs &&
-                   ((plan.block_n == 64 && !unit_stride_weights_as_a_disabled()) ||
-                    (plan.block_n == 128 && unit_stride_wide_rows() && plan.taps <= 5));
+  // The half tile's instantiations: fp32, weights as A, 64 channels at T 3-7.
+  const long long k = (long long)p.in_channels * p.kernel[0] * p.kernel[1] * p.kernel[2];
+  plan.half_tile = unit_stride_half_tile_enabled() && plan.elem_bytes == 4 && !plan.tap_pairs &&
+                   plan.block_n == StripUnitStrideHalfTileRule::kBlockN && !unit_stride_weights_as_a_disabled() &&
+                   k <= StripUnitStrideHalfTileRule::kMaxK;
   plan.channels = plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
                                  : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
@@ -5826,8 +5828,6 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
         case 64 * 8 + 3: return launch_unit_stride_half_tile<64, 3>(a, grid, stream);
         case 64 * 8 + 5: return launch_unit_stride_half_tile<64, 5>(a, grid, stream);
         case 64 * 8 + 7: return launch_unit_stride_half_tile<64, 7>(a, grid, stream);
-        case 128 * 8 + 3: return launch_unit_stride_half_tile<128, 3>(a, grid, stream);
-        case 128 * 8 + 5: return launch_unit_stride_half_tile<128, 5>(a, grid, stream);
         default: return cudaErrorInvalidValue;  // unit_stride_plan plans no other half tile
       }
     }

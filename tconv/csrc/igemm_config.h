@@ -819,19 +819,28 @@ struct UnitStrideTile {
 };
 using StripUnitStrideForwardTile = UnitStrideTile<256, 256, 227, 1, 32 * 1024>;
 static_assert(StripUnitStrideForwardTile::kRows == 264, "x rows per quad column as before the template");
-// Two blocks per SM (TCONV_UNIT_STRIDE_HALF_TILE=1, development, off; fp32 weights-as-A tiles of 64 channels at
-// T 3-7 and 128 channels at T 3 or 5): 128 rows, one warpgroup, at most 113 KB of shared memory and 255 registers a
-// thread, so that one block's set-up, ring fill and store (run 385: 10.3 %, 16.6 % and 22.7 % of fam04's forward
-// with one block per SM) overlap the other block's K loop. Stages of 8 channels where 16 would pass 16 KB of weights,
-// so that four or more stages fit (run_strip_pipeline keeps two wgmma groups in flight). The 128-channel tile then
-// runs two m64n128k8 per k8 step (A: the two 64-channel halves), 12 KB of shared reads per 262 KFLOP against the
-// wide rows' 10, and reads the weights once per 128 rows instead of 256. Untimed.
+// Two blocks per SM: 128 rows, one warpgroup, at most 113 KB of shared memory and 255 registers a thread, so that one
+// block's set-up, ring fill and store (run 385: 10.3 %, 16.6 % and 22.7 % of fam04's forward with one block per SM)
+// overlap the other block's K loop. Stages of 8 channels where 16 would pass 16 KB of weights, so that four or more
+// stages fit (run_strip_pipeline keeps two wgmma groups in flight). Fixed cost and cost per K (= C_in x taps) fitted
+// over C_in (scripts/unit_stride_fixed_cost.py, run 389, H200, TF32 forward ms; 256-row tile -> this one):
+//   fam01 (2D, 8 x 1024 x 1024, C_out 64, k3x3)   fixed 1.128 -> 0.671, per K 5.027 -> 5.350 us: wins to K ~1400
+//     K 288 2.654 -> 2.554, K 576 4.124 -> 3.681, K 1152 6.634 -> 6.342, K 2304 12.82 -> 13.22
+//   fam05 (C 64 -> 64, k3x7: K 1344)             1.489 -> 1.504
+//   fam04 (1D, C_out 128, k3)                     fixed 1.064 -> 0.851, per K 3.206 -> 4.235 us: K 384 2.295 -> 2.499
+//   fam06 (C_out 128, k3x5)                       fixed 0.646 -> 0.437, per K 1.351 -> 1.616 us: K 960 level
+//   L2-61 (C 64 -> 128, k3x3x3: K 1728)           1.277 -> 1.368
+// At 128 channels a k8 step's two m64n128 (the A halves) read 12 KB of shared memory per 262 KFLOP against the wide
+// rows' 10, and the per-K cost grew 20-32 %; at 64 channels it grew 6 %. So "auto" takes it for fp32 weights-as-A
+// tiles of 64 channels at K <= kMaxK only (the largest K measured to win).
 using StripUnitStrideForwardHalfTile = UnitStrideTile<128, 128, 113, 2, 16 * 1024>;
+struct StripUnitStrideHalfTileRule {
+  static constexpr int kBlockN = 64;
+  static constexpr long long kMaxK = 1152;
+};
 static_assert(StripUnitStrideForwardHalfTile::kRows == 136 &&
-                  StripUnitStrideForwardHalfTile::stages(128, 3) * StripUnitStrideForwardHalfTile::stage_floats(128, 3) *
+                  StripUnitStrideForwardHalfTile::stages(64, 3) * StripUnitStrideForwardHalfTile::stage_floats(64, 3) *
                           4 <= 113 * 1024 &&
-                  StripUnitStrideForwardHalfTile::stages(128, 3) >= 4 &&
-                  StripUnitStrideForwardHalfTile::stages(128, 5) >= 4 &&
                   StripUnitStrideForwardHalfTile::stages(64, 3) >= 4 &&
                   StripUnitStrideForwardHalfTile::stages(64, 5) >= 4 &&
                   StripUnitStrideForwardHalfTile::stages(64, 7) >= 4,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 63 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Prepared in session 63; run as session 64 run 389 (one H200).
 # 1. fam08's fwd+bwd regression (run 358: 2.940 ms, run 388: 3.492; forward level): the concurrent backward on / off
 #    in one process (scripts/concurrent_ab.py) on fam08 and the other rows whose passes are persistent or SM-sized
 #    (L1-71's unit_stride_mma; L1-68's split-K grad_weight), with a third setting: concurrent with grad_input
