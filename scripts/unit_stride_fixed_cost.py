@@ -1,11 +1,12 @@
 """How much of a unit-stride strip forward block's time is paid once per block (pipeline fill, tap set-up, the
 staged store) rather than per K stage: the forward of one output shape timed under "igemm_strip" at several input
-channel counts (a longer K loop per block, the same grid and the same stores), TF32 mode. A straight line through
+channel counts (a longer K loop per block, the same grid and the same stores), TF32 mode or 16-bit data
+(--precision: the first given). A straight line through
 (K, ms) has the per-K cost as its slope and the fixed cost as its intercept; intercept / time is the share a
 persistent form that overlaps a block's store with the next block's loads could at best hide. A development
 measurement for the design, not a report.
 
-    python3 scripts/unit_stride_fixed_cost.py [--runs 20] [--only fam04 fam01] [--json OUT]
+    python3 scripts/unit_stride_fixed_cost.py [--runs 20] [--only fam04 fam01] [--precision bf16] [--json OUT]
 """
 import sys
 from pathlib import Path
@@ -41,26 +42,28 @@ def line_fit(points):
 def main(argv=None) -> int:
     args = sweep_arguments(__doc__, argv)
     rows = []
+    precision = args.precision[0]
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision, torch.float32)
     for name, x_shape, w_shape, padding, channels in selected(SHAPES, args.only):
         dims = len(x_shape) - 2
         ones = [1] * dims
         points = []
         for c_in in channels:
-            x = torch.randn([x_shape[0], c_in] + x_shape[2:], device="cuda")
-            weight = torch.randn([c_in] + w_shape[1:], device="cuda")
-            bias = torch.randn(w_shape[1], device="cuda")
+            x = torch.randn([x_shape[0], c_in] + x_shape[2:], device="cuda", dtype=dtype)
+            weight = torch.randn([c_in] + w_shape[1:], device="cuda", dtype=dtype)
+            bias = torch.randn(w_shape[1], device="cuda", dtype=dtype)
             k = c_in
             for size in w_shape[2:]:
                 k *= size
-            with precision_mode("tf32"), _ops.use_algorithm("igemm_strip"):
+            with precision_mode(precision), _ops.use_algorithm("igemm_strip"):
                 fn = lambda: _ops.conv_transpose(x, weight, bias, ones, padding, [0] * dims, ones, 1)  # noqa: E731
                 stats = time_cuda(fn, runs=args.runs, warmup=3)
             flops = 2.0 * x.numel() * weight[0].numel()
             points.append((k, stats.median_ms))
-            row = {"shape": name, "c_in": c_in, "k": k, "ms": stats.median_ms, "p20_ms": stats.p20_ms,
+            row = {"shape": name, "precision": precision, "c_in": c_in, "k": k, "ms": stats.median_ms, "p20_ms": stats.p20_ms,
                    "p80_ms": stats.p80_ms, "tflops": flops / stats.median_ms / 1e9}
             rows.append(row)
-            print(f"{name:6s} C_in {c_in:4d} K {k:5d}  {stats.median_ms:8.3f} ms"
+            print(f"{name:6s} {precision} C_in {c_in:4d} K {k:5d}  {stats.median_ms:8.3f} ms"
                   f" ({stats.p20_ms:.3f}-{stats.p80_ms:.3f})  {row['tflops']:6.1f} TFLOP/s", flush=True)
             del x, weight, bias
             torch.cuda.empty_cache()

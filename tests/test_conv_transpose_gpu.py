@@ -1511,7 +1511,7 @@ def test_unit_stride_tap_pairs_where_switched(taps):
     assert names and not any(pairs(n) for n in names), names
 
 
-UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") not in ("", "0")
+UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"
 
 
 @pytest.mark.parametrize("channels, kernel, half", [(64, [1, 3, 3], True), (64, [1, 3, 5], True),
@@ -1521,12 +1521,14 @@ UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") not i
 def test_unit_stride_half_tile_where_the_rule_takes_it(channels, kernel, half):
     """fp32 unit-stride forwards and grad_inputs of 64 output channels whose K (C_in x taps) is at most 1152
     (StripUnitStrideHalfTileRule, igemm_config.h) run StripUnitStrideForwardHalfTile's kernel (128 rows, one
-    warpgroup: `UnitStrideTile<128, ...` in the name) unless TCONV_UNIT_STRIDE_HALF_TILE=0; a deeper K, 128 channels,
-    the 32-channel tap-pairs tiles and bf16 keep the 256-row tile. The calls meet the precision contract against
-    float64 with every gradient (run_case)."""
+    warpgroup: `UnitStrideTile<128, ...` in the name); a deeper K, 128 channels, the 32-channel tap-pairs tiles and
+    16-bit data (no rule yet) keep the 256-row tile. TCONV_UNIT_STRIDE_HALF_TILE=0 keeps every call off it, =2 puts
+    every call with a kernel on it (64 channels; fp32, or 16-bit at T 3). The calls meet the precision contract
+    against float64 with every gradient (run_case), in TF32 and bf16."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    half = half and UNIT_STRIDE_HALF_TILE
+    half_fp32 = {"0": False, "2": channels == 64}.get(UNIT_STRIDE_HALF_TILE, half)
+    half_16bit = UNIT_STRIDE_HALF_TILE == "2" and channels == 64 and kernel[2] == 3
     padding = [k // 2 for k in kernel]
 
     def unit_stride_kernels(dtype):
@@ -1538,12 +1540,13 @@ def test_unit_stride_half_tile_where_the_rule_takes_it(channels, kernel, half):
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
         return [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
-    names = unit_stride_kernels(torch.float32)
-    assert len(names) == 2, names  # the forward and grad_input (C_in = C_out here)
-    assert all(("UnitStrideTile<128" in n) == half for n in names), names
-    assert not any("UnitStrideTile<128" in n for n in unit_stride_kernels(torch.bfloat16))
-    run_case(3, 2, channels, channels, 1, kernel, [1, 1, 1], padding, [0, 0, 0], [1, 1, 1], [4, 5, 300], True,
-             mode="tf32", layout="contiguous", seed=channels + sum(kernel), algorithm="igemm_strip")
+    for dtype, half in ((torch.float32, half_fp32), (torch.bfloat16, half_16bit)):
+        names = unit_stride_kernels(dtype)
+        assert len(names) == 2, names  # the forward and grad_input (C_in = C_out here)
+        assert all(("UnitStrideTile<128" in n) == half for n in names), (dtype, names)
+    for mode in ("tf32", "bf16"):
+        run_case(3, 2, channels, channels, 1, kernel, [1, 1, 1], padding, [0, 0, 0], [1, 1, 1], [4, 5, 300], True,
+                 mode=mode, layout="contiguous", seed=channels + sum(kernel), algorithm="igemm_strip")
 
 
 UNIT_STRIDE_X_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_X_PAIRS", "1") not in ("", "0")

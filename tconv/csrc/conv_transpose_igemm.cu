@@ -4070,8 +4070,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
                     (kChannelHalves && !kTapPairs && BM == 128),
                 "weights as A: one m64 of output channels (or channel-tap pairs), two warpgroups' m64 of 128, or one "
                 "warpgroup's two m64 halves of 128");
-  static_assert(kThreads == 256 || (kWeightsAsA && !kTapPairs && !kGroupStats && !kXPairs),
-                "the one-warpgroup tile: weights as A, per-position x loads, no statistics");
+  static_assert(kThreads == 256 || (kWeightsAsA && !kTapPairs && !kGroupStats),
+                "the one-warpgroup tile: weights as A, no statistics");
   constexpr int kHalves = kWeightsAsA ? (kChannelHalves ? 2 : 1) : 2;
   constexpr int kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
@@ -5575,11 +5575,11 @@ bool unit_stride_tap_pairs() {
 }
 bool unit_stride_weights_as_a_disabled();
 bool unit_stride_wide_rows();
-// StripUnitStrideForwardHalfTile (igemm_config.h) where StripUnitStrideHalfTileRule takes it;
-// TCONV_UNIT_STRIDE_HALF_TILE=0 (development only, read once per process) keeps every call on the 256-row tile.
-bool unit_stride_half_tile_enabled() {
-  static const bool half = development_switch("TCONV_UNIT_STRIDE_HALF_TILE", 1) != 0;
-  return half;
+// StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE (development only, read once per
+// process) 1 (default) where StripUnitStrideHalfTileRule takes it, 0 nowhere, 2 wherever it has kernels (to time it).
+int unit_stride_half_tile_mode() {
+  static const int mode = development_switch("TCONV_UNIT_STRIDE_HALF_TILE", 1);
+  return mode;
 }
 struct UnitStridePlan {
   int elem_bytes;  // 4 (fp32, TF32 MMAs) or 2 (fp16/bf16, k16 MMAs)
@@ -5600,11 +5600,13 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   plan.tap_pairs = plan.block_n == 32 && (unit_stride_tap_pairs() || plan.elem_bytes == 2);
   plan.w_rows = Tile::weight_rows(plan.block_n, plan.tap_pairs);
   plan.k_taps = Tile::k_taps(plan.taps, plan.tap_pairs);
-  // The half tile's instantiations: fp32, weights as A, 64 channels at T 3-7.
+  // The half tile's kernels: weights as A, 64 channels, fp32 at T 3-7 and fp16/bf16 at T 3.
+  using HalfRule = StripUnitStrideHalfTileRule;
+  const int half_mode = unit_stride_half_tile_mode();
   const long long k = (long long)p.in_channels * p.kernel[0] * p.kernel[1] * p.kernel[2];
-  plan.half_tile = unit_stride_half_tile_enabled() && plan.elem_bytes == 4 && !plan.tap_pairs &&
-                   plan.block_n == StripUnitStrideHalfTileRule::kBlockN && !unit_stride_weights_as_a_disabled() &&
-                   k <= StripUnitStrideHalfTileRule::kMaxK;
+  plan.half_tile = half_mode != 0 && !plan.tap_pairs && plan.block_n == HalfRule::kBlockN &&
+                   !unit_stride_weights_as_a_disabled() && (plan.elem_bytes == 4 || plan.taps == 3) &&
+                   (half_mode == 2 || k <= (plan.elem_bytes == 4 ? HalfRule::kMaxK : HalfRule::kMaxK16Bit));
   plan.channels = plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
                                  : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
@@ -5750,15 +5752,18 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     return cudaGetLastError();
   }
 }
-// The half tile (UnitStridePlan::half_tile): fp32, weights as A, per-position x loads, no statistics.
-template <int kBlockN, int kTaps>
-cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<float>& a, const dim3& grid, cudaStream_t stream) {
+// The half tile (UnitStridePlan::half_tile): weights as A, no statistics; 16-bit x per position or in pairs.
+template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false>
+cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid,
+                                         cudaStream_t stream) {
   using Tile = StripUnitStrideForwardHalfTile;
-  constexpr int kStages = Tile::stages(kBlockN, kTaps), kChannels = Tile::channels(kBlockN, kTaps);
-  constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps) * int(sizeof(float));
+  constexpr int kElemBytes = int(sizeof(scalar_t));
+  constexpr int kStages = Tile::stages(kBlockN, kTaps, kElemBytes);
+  constexpr int kChannels = Tile::channels(kBlockN, kTaps, kElemBytes);
+  constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps, kElemBytes) * int(sizeof(float));
   static_assert(kStages >= 4 && kBytes <= Tile::kSharedBytes, "two wgmma groups in flight, two blocks per SM");
-  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<float, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                             false, false, false, Tile>;
+  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                             false, false, kXPairs, Tile>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -5821,18 +5826,22 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
     a.stat_act = {static_cast<Activation>(stats->activation), stats->act_arg0, stats->act_arg1};
   }
   const dim3 grid(unsigned(plan.row_tiles), unsigned(plan.n_tiles), 1);
-  if constexpr (std::is_same_v<scalar_t, float>) {
-    if (plan.half_tile) {
-      if (a.group_partials != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible refuses it
+  const bool x_pairs = unit_stride_x_pairs(p, plan, input);
+  if (plan.half_tile) {
+    if (a.group_partials != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible refuses it
+    if constexpr (std::is_same_v<scalar_t, float>) {
       switch (plan.block_n * 8 + plan.taps) {
-        case 64 * 8 + 3: return launch_unit_stride_half_tile<64, 3>(a, grid, stream);
-        case 64 * 8 + 5: return launch_unit_stride_half_tile<64, 5>(a, grid, stream);
-        case 64 * 8 + 7: return launch_unit_stride_half_tile<64, 7>(a, grid, stream);
+        case 64 * 8 + 3: return launch_unit_stride_half_tile<float, 64, 3>(a, grid, stream);
+        case 64 * 8 + 5: return launch_unit_stride_half_tile<float, 64, 5>(a, grid, stream);
+        case 64 * 8 + 7: return launch_unit_stride_half_tile<float, 64, 7>(a, grid, stream);
         default: return cudaErrorInvalidValue;  // unit_stride_plan plans no other half tile
       }
+    } else {
+      if (plan.block_n != 64 || plan.taps != 3) return cudaErrorInvalidValue;
+      return x_pairs ? launch_unit_stride_half_tile<scalar_t, 64, 3, true>(a, grid, stream)
+                     : launch_unit_stride_half_tile<scalar_t, 64, 3>(a, grid, stream);
     }
   }
-  const bool x_pairs = unit_stride_x_pairs(p, plan, input);
   if (plan.tap_pairs) {
     switch (plan.taps) {
       case 3: return launch_unit_stride_forward<scalar_t, 32, 3, true>(a, grid, stream);

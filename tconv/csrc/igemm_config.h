@@ -832,18 +832,21 @@ static_assert(StripUnitStrideForwardTile::kRows == 264, "x rows per quad column 
 //   L2-61 (C 64 -> 128, k3x3x3: K 1728)           1.277 -> 1.368
 // At 128 channels a k8 step's two m64n128 (the A halves) read 12 KB of shared memory per 262 KFLOP against the wide
 // rows' 10, and the per-K cost grew 20-32 %; at 64 channels it grew 6 %. So "auto" takes it for fp32 weights-as-A
-// tiles of 64 channels at K <= kMaxK only (the largest K measured to win).
+// tiles of 64 channels at K <= kMaxK only (the largest K measured to win). fp16/bf16 tiles of 64 channels at T 3 have
+// kernels (a 16-bit K step costs half an fp32 one, so the fixed part weighs more) but no rule yet: kMaxK16Bit 0 until
+// timed (TCONV_UNIT_STRIDE_HALF_TILE=2 runs it wherever it has kernels).
 using StripUnitStrideForwardHalfTile = UnitStrideTile<128, 128, 113, 2, 16 * 1024>;
 struct StripUnitStrideHalfTileRule {
   static constexpr int kBlockN = 64;
-  static constexpr long long kMaxK = 1152;
+  static constexpr long long kMaxK = 1152, kMaxK16Bit = 0;
 };
 static_assert(StripUnitStrideForwardHalfTile::kRows == 136 &&
                   StripUnitStrideForwardHalfTile::stages(64, 3) * StripUnitStrideForwardHalfTile::stage_floats(64, 3) *
                           4 <= 113 * 1024 &&
                   StripUnitStrideForwardHalfTile::stages(64, 3) >= 4 &&
                   StripUnitStrideForwardHalfTile::stages(64, 5) >= 4 &&
-                  StripUnitStrideForwardHalfTile::stages(64, 7) >= 4,
+                  StripUnitStrideForwardHalfTile::stages(64, 7) >= 4 &&
+                  StripUnitStrideForwardHalfTile::stages(64, 3, 2) >= 4,
               "the half tile's planned shapes keep two wgmma groups in flight");
 static_assert(StripUnitStrideForwardTile::stage_floats(128, 7, 2) == StripUnitStrideForwardTile::stage_floats(128, 7) &&
                   StripUnitStrideForwardTile::stage_floats(64, 3, 2) == StripUnitStrideForwardTile::stage_floats(64, 3),
