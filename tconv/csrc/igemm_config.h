@@ -832,13 +832,14 @@ static_assert(StripUnitStrideForwardTile::kRows == 264, "x rows per quad column 
 //   L2-61 (C 64 -> 128, k3x3x3: K 1728)           1.277 -> 1.368
 // At 128 channels a k8 step's two m64n128 (the A halves) read 12 KB of shared memory per 262 KFLOP against the wide
 // rows' 10, and the per-K cost grew 20-32 %; at 64 channels it grew 6 %. So "auto" takes it for fp32 weights-as-A
-// tiles of 64 channels at K <= kMaxK only (the largest K measured to win). fp16/bf16 tiles of 64 channels at T 3 have
-// kernels (a 16-bit K step costs half an fp32 one, so the fixed part weighs more) but no rule yet: kMaxK16Bit 0 until
-// timed (TCONV_UNIT_STRIDE_HALF_TILE=2 runs it wherever it has kernels).
+// tiles of 64 channels at K <= kMaxK only (the largest K measured to win). fp16/bf16 tiles of 64 channels at T 3 (its
+// 16-bit kernels) win at every K measured, their per-K cost lower too (run 391, bf16 forward ms, 256-row tile -> this
+// one; fam01's shape): fixed 0.905 -> 0.878 ms, per K 2.884 -> 2.569 us; K 288 1.811 -> 1.744, K 576 2.580 -> 2.336,
+// K 1152 4.075 -> 3.649, K 2304 7.613 -> 6.881. So kMaxK16Bit bounds nothing.
 using StripUnitStrideForwardHalfTile = UnitStrideTile<128, 128, 113, 2, 16 * 1024>;
 struct StripUnitStrideHalfTileRule {
   static constexpr int kBlockN = 64;
-  static constexpr long long kMaxK = 1152, kMaxK16Bit = 0;
+  static constexpr long long kMaxK = 1152, kMaxK16Bit = 1LL << 62;
 };
 static_assert(StripUnitStrideForwardHalfTile::kRows == 136 &&
                   StripUnitStrideForwardHalfTile::stages(64, 3) * StripUnitStrideForwardHalfTile::stage_floats(64, 3) *
