@@ -17,3 +17,15 @@ device_finish() {
   tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
   echo "total $(( $(date +%s) - start )) s"
 }
+# Verified bench rows, one `tconv bench` process each, while the call has time: bench_rows END_S stem:precision:limit
+# ... runs a row only if it can end (its limit in seconds) by END_S after the start; logs to $LOG/bench.log.
+bench_rows() {
+  local end_s="$1" row stem precision limit; shift
+  for row in "$@"; do
+    IFS=: read -r stem precision limit <<< "$row"
+    [ $(( $(date +%s) - start + limit )) -lt "$end_s" ] || continue
+    timeout "$limit" python3 -m tconv bench "$stem" --precision "$precision" --no-compile --runs 20 --warmup 3 \
+      --out "$OUT" 2>&1 | grep -vE "^\s*$" | tee -a "$LOG/bench.log" | grep -v "^chart\|^results"
+  done
+  rm -f "$OUT"/*.png
+}
