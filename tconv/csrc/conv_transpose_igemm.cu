@@ -3857,8 +3857,8 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
 // Tile (igemm_config.h: UnitStrideTile): StripUnitStrideForwardTile, or StripUnitStrideForwardHalfTile (128 rows, one
-// warpgroup, two blocks per SM; its 128-channel tiles take A as two 64-channel halves, kChannelHalves: written and
-// measured in run 389, slower than the 256-row tile at 128 channels, so not instantiated since).
+// warpgroup, two blocks per SM; 64-channel weights-as-A tiles only: its 128-channel form, two m64 channel halves per
+// k step, lost to the 256-row tile in run 389 and was taken out).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
           typename Tile = StripUnitStrideForwardTile>
@@ -4062,17 +4062,12 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   // kBlockM rows as B, one m64n256k8 per k8 step: 10 KB of shared reads per 262 KFLOP, against the x-as-A tile's
   // two m64n128k8 per warpgroup (12 KB: B read once per m64 half), which at a full tensor pipe would need ~96 % of
   // shared-memory bandwidth (run 252's L2-61 TF32 profile: 1.31e8 wavefronts, ~48 % busy at ~50 % tensor activity).
-  // kChannelHalves (the half tile's one warpgroup over 128 channels): two m64n128k8 per k8 step, A the step's first
-  // and second 64 channels (8 of its 8-channel groups each, 128 descriptor units apart), B all kBlockM rows.
-  constexpr bool kChannelHalves = kWeightsAsA && kWRows == 128 && kThreads == 128;
-  constexpr bool kWideRows = kWeightsAsA && kWRows == 128 && !kChannelHalves;
-  static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256) ||
-                    (kChannelHalves && !kTapPairs && BM == 128),
-                "weights as A: one m64 of output channels (or channel-tap pairs), two warpgroups' m64 of 128, or one "
-                "warpgroup's two m64 halves of 128");
+  constexpr bool kWideRows = kWeightsAsA && kWRows == 128;
+  static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256),
+                "weights as A: one m64 of output channels (or channel-tap pairs), or two warpgroups' m64 of 128");
   static_assert(kThreads == 256 || (kWeightsAsA && !kTapPairs && !kGroupStats),
                 "the one-warpgroup tile: weights as A, no statistics");
-  constexpr int kHalves = kWeightsAsA ? (kChannelHalves ? 2 : 1) : 2;
+  constexpr int kHalves = kWeightsAsA ? 1 : 2;
   constexpr int kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
 #pragma unroll
@@ -4094,12 +4089,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
           wgmma_mma_shared_a<256, scalar_t>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
         else wgmma_tf32_shared<256>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
       } else if constexpr (kWeightsAsA) {
-#pragma unroll
-        for (int h = 0; h < kHalves; ++h) {
-          if constexpr (k16Bit)
-            wgmma_mma_shared_a<128, scalar_t>(acc[h], w_desc.at(b_offset(j) + 128 * h), x_desc.at(a_offset(j)));
-          else wgmma_tf32_shared<128>(acc[h], w_desc.at(b_offset(j) + 128 * h), x_desc.at(a_offset(j)));
-        }
+        if constexpr (k16Bit)
+          wgmma_mma_shared_a<128, scalar_t>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
+        else wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
       } else {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -4179,8 +4171,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   };
   if constexpr (kWeightsAsA) {
     // Accumulator i: channel 16 warp + gid (+ 8 for i % 4 >= 2) of the tile, row 128 wg + 8 (i / 4) + 2 tig + i % 2
-    // of the block (kWideRows: channel 64 wg + 16 warp + gid (+ 8), row 8 (i / 4) + 2 tig + i % 2; kChannelHalves:
-    // half h's channels 64 h on). Staged as
+    // of the block (kWideRows: channel 64 wg + 16 warp + gid (+ 8), row 8 (i / 4) + 2 tig + i % 2). Staged as
     // Cs[channel][row] (a pitch of 8 mod 32 words: a float2 store of 8 channels x 4 row pairs touches every bank once
     // per half-warp), then stored by rows.
     constexpr int kPitch = BM + 8;
@@ -4196,7 +4187,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
       for (int j = 0; j < kAccPerHalf / 4; ++j)
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-          const int channel = (kWideRows ? 64 * warpgroup : 0) + 64 * h + warp * 16 + gid + 8 * half;
+          const int channel = (kWideRows ? 64 * warpgroup : 0) + warp * 16 + gid + 8 * half;
           const int row = (kWideRows ? 0 : warpgroup * 128) + 8 * j + 2 * tig;
           *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
               make_float2(acc[h][4 * j + 2 * half], acc[h][4 * j + 2 * half + 1]);
