@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 64 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Session 65, run 393 (one H200), prepared in session 64.
 # 1. Why the 16-bit half tile's K loop is cheaper per K than the 256-row tile's (run 391, fam01 bf16: 2.569 against
 #    2.884 us per K): warp-stall breakdowns of fam01's bf16 unit-stride forward on the half tile (the default) and on
 #    the 256-row tile (TCONV_UNIT_STRIDE_HALF_TILE=0). If the 256-row tile's two warpgroups stall on the barrier
