@@ -3857,9 +3857,8 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
 // Tile (igemm_config.h: UnitStrideTile): StripUnitStrideForwardTile, or StripUnitStrideForwardHalfTile (128 rows, one
-// warpgroup, two blocks per SM; its 128-channel tiles take A as two 64-channel halves, kChannelHalves: lost to the
-// 256-row tile in fp32 (run 389), instantiated for fp16/bf16 only, where the 256-row tile's two warpgroups wait on the
-// stage barrier twice as long as the half tile's one (run 393's stall breakdowns)).
+// warpgroup, two blocks per SM; 64-channel weights-as-A tiles only: its 128-channel form, two m64 channel halves per
+// k step, lost to the 256-row tile in run 389 and was taken out).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
           typename Tile = StripUnitStrideForwardTile>
@@ -4063,17 +4062,12 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   // kBlockM rows as B, one m64n256k8 per k8 step: 10 KB of shared reads per 262 KFLOP, against the x-as-A tile's
   // two m64n128k8 per warpgroup (12 KB: B read once per m64 half), which at a full tensor pipe would need ~96 % of
   // shared-memory bandwidth (run 252's L2-61 TF32 profile: 1.31e8 wavefronts, ~48 % busy at ~50 % tensor activity).
-  // kChannelHalves (the half tile's one warpgroup over 128 channels): two m64n128k8 per k8 step, A the step's first
-  // and second 64 channels (8 of its 8-channel groups each, 128 descriptor units apart), B all kBlockM rows.
-  constexpr bool kChannelHalves = kWeightsAsA && kWRows == 128 && kThreads == 128;
-  constexpr bool kWideRows = kWeightsAsA && kWRows == 128 && !kChannelHalves;
-  static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256) ||
-                    (kChannelHalves && !kTapPairs && BM == 128),
-                "weights as A: one m64 of output channels (or channel-tap pairs), two warpgroups' m64 of 128, or one "
-                "warpgroup's two m64 halves of 128");
+  constexpr bool kWideRows = kWeightsAsA && kWRows == 128;
+  static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256),
+                "weights as A: one m64 of output channels (or channel-tap pairs), or two warpgroups' m64 of 128");
   static_assert(kThreads == 256 || (kWeightsAsA && !kTapPairs && !kGroupStats),
                 "the one-warpgroup tile: weights as A, no statistics");
-  constexpr int kHalves = kWeightsAsA ? (kChannelHalves ? 2 : 1) : 2;
+  constexpr int kHalves = kWeightsAsA ? 1 : 2;
   constexpr int kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
 #pragma unroll
@@ -4095,12 +4089,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
           wgmma_mma_shared_a<256, scalar_t>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
         else wgmma_tf32_shared<256>(acc[0], w_desc.at(b_offset(j) + 128 * warpgroup), x_desc.at(a_offset(j)));
       } else if constexpr (kWeightsAsA) {
-#pragma unroll
-        for (int h = 0; h < kHalves; ++h) {
-          if constexpr (k16Bit)
-            wgmma_mma_shared_a<128, scalar_t>(acc[h], w_desc.at(b_offset(j) + 128 * h), x_desc.at(a_offset(j)));
-          else wgmma_tf32_shared<128>(acc[h], w_desc.at(b_offset(j) + 128 * h), x_desc.at(a_offset(j)));
-        }
+        if constexpr (k16Bit)
+          wgmma_mma_shared_a<128, scalar_t>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
+        else wgmma_tf32_shared<128>(acc[0], w_desc.at(b_offset(j)), x_desc.at(a_offset(j)));
       } else {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -4180,8 +4171,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   };
   if constexpr (kWeightsAsA) {
     // Accumulator i: channel 16 warp + gid (+ 8 for i % 4 >= 2) of the tile, row 128 wg + 8 (i / 4) + 2 tig + i % 2
-    // of the block (kWideRows: channel 64 wg + 16 warp + gid (+ 8), row 8 (i / 4) + 2 tig + i % 2; kChannelHalves:
-    // half h's channels 64 h on). Staged as
+    // of the block (kWideRows: channel 64 wg + 16 warp + gid (+ 8), row 8 (i / 4) + 2 tig + i % 2). Staged as
     // Cs[channel][row] (a pitch of 8 mod 32 words: a float2 store of 8 channels x 4 row pairs touches every bank once
     // per half-warp), then stored by rows.
     constexpr int kPitch = BM + 8;
@@ -4197,7 +4187,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
       for (int j = 0; j < kAccPerHalf / 4; ++j)
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-          const int channel = (kWideRows ? 64 * warpgroup : 0) + 64 * h + warp * 16 + gid + 8 * half;
+          const int channel = (kWideRows ? 64 * warpgroup : 0) + warp * 16 + gid + 8 * half;
           const int row = (kWideRows ? 0 : warpgroup * 128) + 8 * j + 2 * tig;
           *reinterpret_cast<float2*>(Cs + channel * kPitch + row) =
               make_float2(acc[h][4 * j + 2 * half], acc[h][4 * j + 2 * half + 1]);
@@ -5601,16 +5591,13 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   plan.tap_pairs = plan.block_n == 32 && (unit_stride_tap_pairs() || plan.elem_bytes == 2);
   plan.w_rows = Tile::weight_rows(plan.block_n, plan.tap_pairs);
   plan.k_taps = Tile::k_taps(plan.taps, plan.tap_pairs);
-  // The half tile's kernels: weights as A; fp32 at 64 channels, T 3-7; fp16/bf16 at 64 channels, T 3-7, and at 128
-  // channels (two m64 halves), T 3 or 5.
+  // The half tile's kernels: weights as A, 64 channels, fp32 at T 3-7 and fp16/bf16 at T 3.
   using HalfRule = StripUnitStrideHalfTileRule;
   const int half_mode = unit_stride_half_tile_mode();
   const long long k = (long long)p.in_channels * p.kernel[0] * p.kernel[1] * p.kernel[2];
-  const bool half_kernel = !plan.tap_pairs && !unit_stride_weights_as_a_disabled() &&
-                           (plan.block_n == 64 || (plan.block_n == 128 && plan.elem_bytes == 2 && plan.taps <= 5));
-  const bool half_rule = plan.block_n == HalfRule::kBlockN &&
-                         (plan.elem_bytes == 4 ? k <= HalfRule::kMaxK : plan.taps == 3 && k <= HalfRule::kMaxK16Bit);
-  plan.half_tile = half_kernel && (half_mode == 2 || (half_mode == 1 && half_rule));
+  plan.half_tile = half_mode != 0 && !plan.tap_pairs && plan.block_n == HalfRule::kBlockN &&
+                   !unit_stride_weights_as_a_disabled() && (plan.elem_bytes == 4 || plan.taps == 3) &&
+                   (half_mode == 2 || k <= (plan.elem_bytes == 4 ? HalfRule::kMaxK : HalfRule::kMaxK16Bit));
   plan.channels = plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
                                  : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
@@ -5756,11 +5743,10 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     return cudaGetLastError();
   }
 }
-// The half tile (UnitStridePlan::half_tile): weights as A, no statistics; 16-bit x per position or in pairs (fp32
-// x is never paired: unit_stride_x_pairs).
-template <typename scalar_t, int kBlockN, int kTaps>
-cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream,
-                                         bool x_pairs) {
+// The half tile (UnitStridePlan::half_tile): weights as A, no statistics; 16-bit x per position or in pairs.
+template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false>
+cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid,
+                                         cudaStream_t stream) {
   using Tile = StripUnitStrideForwardHalfTile;
   constexpr int kElemBytes = int(sizeof(scalar_t));
   constexpr int kStages = Tile::stages(kBlockN, kTaps, kElemBytes);
@@ -5768,14 +5754,7 @@ cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<scalar_t>& a,
   constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps, kElemBytes) * int(sizeof(float));
   static_assert(kStages >= 4 && kBytes <= Tile::kSharedBytes, "two wgmma groups in flight, two blocks per SM");
   auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                             false, false, false, Tile>;
-  if constexpr (kElemBytes == 2) {
-    if (x_pairs)
-      kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                            false, false, true, Tile>;
-  } else if (x_pairs) {
-    return cudaErrorInvalidValue;
-  }
+                                                             false, false, kXPairs, Tile>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -5843,20 +5822,15 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
     if (a.group_partials != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible refuses it
     if constexpr (std::is_same_v<scalar_t, float>) {
       switch (plan.block_n * 8 + plan.taps) {
-        case 64 * 8 + 3: return launch_unit_stride_half_tile<float, 64, 3>(a, grid, stream, x_pairs);
-        case 64 * 8 + 5: return launch_unit_stride_half_tile<float, 64, 5>(a, grid, stream, x_pairs);
-        case 64 * 8 + 7: return launch_unit_stride_half_tile<float, 64, 7>(a, grid, stream, x_pairs);
+        case 64 * 8 + 3: return launch_unit_stride_half_tile<float, 64, 3>(a, grid, stream);
+        case 64 * 8 + 5: return launch_unit_stride_half_tile<float, 64, 5>(a, grid, stream);
+        case 64 * 8 + 7: return launch_unit_stride_half_tile<float, 64, 7>(a, grid, stream);
         default: return cudaErrorInvalidValue;  // unit_stride_plan plans no other half tile
       }
     } else {
-      switch (plan.block_n * 8 + plan.taps) {
-        case 64 * 8 + 3: return launch_unit_stride_half_tile<scalar_t, 64, 3>(a, grid, stream, x_pairs);
-        case 64 * 8 + 5: return launch_unit_stride_half_tile<scalar_t, 64, 5>(a, grid, stream, x_pairs);
-        case 64 * 8 + 7: return launch_unit_stride_half_tile<scalar_t, 64, 7>(a, grid, stream, x_pairs);
-        case 128 * 8 + 3: return launch_unit_stride_half_tile<scalar_t, 128, 3>(a, grid, stream, x_pairs);
-        case 128 * 8 + 5: return launch_unit_stride_half_tile<scalar_t, 128, 5>(a, grid, stream, x_pairs);
-        default: return cudaErrorInvalidValue;  // unit_stride_plan plans no other half tile
-      }
+      if (plan.block_n != 64 || plan.taps != 3) return cudaErrorInvalidValue;
+      return x_pairs ? launch_unit_stride_half_tile<scalar_t, 64, 3, true>(a, grid, stream)
+                     : launch_unit_stride_half_tile<scalar_t, 64, 3>(a, grid, stream);
     }
   }
   if (plan.tap_pairs) {

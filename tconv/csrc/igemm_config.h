@@ -835,10 +835,15 @@ static_assert(StripUnitStrideForwardTile::kRows == 264, "x rows per quad column 
 // tiles of 64 channels at K <= kMaxK only (the largest K measured to win). fp16/bf16 tiles of 64 channels at T 3 (its
 // 16-bit kernels) win at every K measured, their per-K cost lower too (run 391, bf16 forward ms, 256-row tile -> this
 // one; fam01's shape): fixed 0.905 -> 0.878 ms, per K 2.884 -> 2.569 us; K 288 1.811 -> 1.744, K 576 2.580 -> 2.336,
-// K 1152 4.075 -> 3.649, K 2304 7.613 -> 6.881. So kMaxK16Bit bounds nothing. Run 393 (ncu, bf16 forward): the
-// 256-row tile's warps stall on the stage barrier 0.63 cycles per issued instruction on fam01 and 1.10 on fam04 (128
-// channels), the half tile's 0.31 on fam01; so 16-bit data also have half-tile kernels at 64 channels T 5 and 7 and at
-// 128 channels T 3 and 5 (two m64 halves, kChannelHalves), under TCONV_UNIT_STRIDE_HALF_TILE=2 until timed.
+// K 1152 4.075 -> 3.649, K 2304 7.613 -> 6.881. So kMaxK16Bit bounds nothing.
+// Lost and removed, 16-bit half-tile kernels beyond 64 channels at T 3 (run 394, bf16, quick_timing, two rounds each,
+// the rule -> the half tile there; fwd and fwd+bwd ms): 128 channels as two m64 halves (kChannelHalves, as run 389's
+// fp32 form) fam04 T 3 1.447 -> 1.681, 7.096 -> 7.569; fam06's forward (128, T 5) level, 1.194 -> 1.196; 64 channels
+// at T 5 (fam06's grad_input) fwd+bwd 3.945 -> 4.165, at T 7 (fam05) 0.891 -> 0.960, 3.687 -> 3.849. Run 393's
+// ncu had the 256-row tile's warps stalled on the stage barrier twice as long as the half tile's (fam01 bf16: 0.63
+// against 0.31 cycles per issued instruction; fam04 bf16: 1.10). The 128-channel half tile cut fam04's barrier stall
+// to 0.46, but its long-scoreboard stall rose 1.34 -> 2.04 and its tensor pipe fell 29.9 -> 25.2 %; at T 5 and 7 its
+// 16 KB weight cap halves the channels per stage (16 against the 256-row tile's 32), doubling the steps per K.
 using StripUnitStrideForwardHalfTile = UnitStrideTile<128, 128, 113, 2, 16 * 1024>;
 struct StripUnitStrideHalfTileRule {
   static constexpr int kBlockN = 64;
@@ -850,9 +855,7 @@ static_assert(StripUnitStrideForwardHalfTile::kRows == 136 &&
                   StripUnitStrideForwardHalfTile::stages(64, 3) >= 4 &&
                   StripUnitStrideForwardHalfTile::stages(64, 5) >= 4 &&
                   StripUnitStrideForwardHalfTile::stages(64, 7) >= 4 &&
-                  StripUnitStrideForwardHalfTile::stages(64, 3, 2) >= 4 &&
-                  StripUnitStrideForwardHalfTile::stages(64, 7, 2) >= 4 &&
-                  StripUnitStrideForwardHalfTile::stages(128, 5, 2) >= 4,
+                  StripUnitStrideForwardHalfTile::stages(64, 3, 2) >= 4,
               "the half tile's planned shapes keep two wgmma groups in flight");
 static_assert(StripUnitStrideForwardTile::stage_floats(128, 7, 2) == StripUnitStrideForwardTile::stage_floats(128, 7) &&
                   StripUnitStrideForwardTile::stage_floats(64, 3, 2) == StripUnitStrideForwardTile::stage_floats(64, 3),
