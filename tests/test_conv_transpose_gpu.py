@@ -2249,6 +2249,41 @@ def test_unit_stride_mma_tf32_stages(case, poison_allocator):
              poison=poison_allocator, algorithm="unit_stride_mma")
 
 
+def test_unit_stride_mma_dynamic_tiles_match_static(tmp_path):
+    """With TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES=1 (a per-process switch, so one subprocess each way) blocks take their
+    later tiles from a counter instead of static shares. Every tile is computed as before, so the forward and
+    grad_input are bitwise the static ones, in TF32 and bf16. The shapes have more tiles than resident blocks (the
+    forward 1024 tiles of 8 x 64 positions over two C_out tiles, grad_input 512; an H200 holds at most 264 blocks), so
+    the counter is used."""
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+    code = (
+        "import sys, torch, tconv\n"
+        "from tconv.harness.precision import precision_mode\n"
+        "results = {}\n"
+        "for mode, dtype in (('tf32', torch.float32), ('bf16', torch.bfloat16)):\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(7)\n"
+        "    x = torch.randn(4, 32, 62, 1022, device='cuda', generator=gen).to(dtype).requires_grad_()\n"
+        "    w = torch.randn(32, 64, 3, 3, device='cuda', generator=gen).to(dtype)\n"
+        "    with precision_mode(mode), tconv._ops.use_algorithm('unit_stride_mma'):\n"
+        "        out = tconv.conv_transpose2d(x, w)\n"
+        "        grad_x, = torch.autograd.grad(out, [x], torch.randn(out.shape, device='cuda', generator=gen).to(dtype))\n"
+        "    results[mode] = (out.cpu(), grad_x.cpu())\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = {}
+    for dynamic in ("0", "1"):
+        path = tmp_path / f"dynamic_{dynamic}.pt"
+        env = dict(os.environ, TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES=dynamic)
+        completed = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                                   timeout=300, env=env)
+        assert completed.returncode == 0, completed.stderr[-3000:]
+        saved[dynamic] = torch.load(path)
+    for mode in ("tf32", "bf16"):
+        for static, dynamic in zip(saved["0"][mode], saved["1"][mode]):
+            assert torch.equal(static, dynamic), mode
+            assert static.abs().sum() > 0, mode
+
+
 def test_unit_stride_mma_runs_and_refuses():
     """Under "unit_stride_mma" a forward+backward launches the kernel twice (the forward and grad_input; 4-byte pieces
     for grad_output rows of 1026 bf16 values, 16-byte ones for the input's 1024); channels_last, a C_in off 16

@@ -222,6 +222,12 @@ bool forward_takes_strip(const ConvTransposeParams& p, DType dtype, bool allow_t
          (algorithm == "igemm_strip" || (algorithm == "auto" && strip_forward_preferred(p, dtype, sm_count)));
 }
 
+// unit_stride_mma's tile counter where its tiles are dynamic (an undefined tensor otherwise); the caching allocator
+// keeps the 4 bytes ordered on the current stream, where the launch zeroes and the kernel uses them.
+at::Tensor unit_stride_mma_tile_counter(const at::Tensor& like) {
+  return unit_stride_mma_dynamic_tiles() ? at::empty({1}, like.options().dtype(at::kInt)) : at::Tensor();
+}
+int* counter_pointer(const at::Tensor& counter) { return counter.defined() ? counter.data_ptr<int>() : nullptr; }
 // Whether a pass runs the unit-stride mma.sync kernel: "unit_stride_mma" forces it (an error naming `conditions`
 // where it cannot run), "auto" takes it where UnitStrideMmaAutoRule prefers it (igemm_config.h) and it can run. The
 // rule is asked first, so "auto" plans only the calls it would take.
@@ -291,8 +297,9 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
     return;
   }
   if (forward_takes_unit_stride_mma(p, to_dtype(input), allow_tf32, algorithm, input.data_ptr(), output.data_ptr())) {
+    const at::Tensor counter = unit_stride_mma_tile_counter(input);
     check_launch(unit_stride_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
-                                         call.bias, output.data_ptr(), sm_count_of(input),
+                                         call.bias, output.data_ptr(), counter_pointer(counter), sm_count_of(input),
                                          c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (unit_stride_mma)");
     return;
@@ -401,9 +408,10 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   // grid bound here (StripAutoRule): without it "auto" splits a 1D call at W stride >= 4 by phases, which run 144
   // measured 5-10x slower than the strip kernel on the small shapes (0.6-0.7 ms against 0.06).
   if (grad_input_takes_unit_stride_mma(p, grad_output, grad_input, allow_tf32, algorithm)) {
+    const at::Tensor counter = unit_stride_mma_tile_counter(grad_output);
     check_launch(unit_stride_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
-                                            weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
-                                            c10::cuda::getCurrentCUDAStream().stream()),
+                                            weight.data_ptr(), grad_input.data_ptr(), counter_pointer(counter),
+                                            sm_count_of(grad_output), c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose grad_input (unit_stride_mma)");
     return;
   }

@@ -70,6 +70,10 @@ struct UnitStrideMmaArgs {
   // groups, kThreads / places (at least 1) threads per place, each taking every copy_groups-th channel.
   int row_pieces, places, copy_groups;
   SmallDivisor by_row_pieces, by_window_chunks;
+  // Dynamic tiles (unit_stride_mma_dynamic_tiles): a zeroed counter; a block's first tile is blockIdx.x, each later
+  // one gridDim.x plus the counter's next value, so blocks that start late (behind another pass's blocks) take fewer
+  // tiles. Null: the static shares, tiles blockIdx.x + k gridDim.x.
+  int* tile_counter;
 };
 
 // Where raw channel `channel`'s window starts, in elements from the raw window's start. 16-bit: channels 16-31 start
@@ -186,11 +190,13 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   // This warp's output row and first position within the tile.
   const int warp_row = a.fold ? 0 : warp, warp_x = a.fold ? warp * Tile::kWarpM : 0;
 
-  // The block's steps: tiles blockIdx.x + k gridDim.x, each in `stages` channel stages; the tile and stage of a
-  // step are tracked as the steps go (a 64-bit division per step cost ~2 % of the instructions).
-  const int64_t my_tiles = a.tiles > int64_t(blockIdx.x) ? (a.tiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
-  const int64_t steps = my_tiles * stages;
-  if (steps == 0) return;
+  // The block's steps: its tiles (blockIdx.x, then as a.tile_counter says), each in `stages` channel stages; the tile
+  // and stage of a step are tracked as the steps go (a 64-bit division per step cost ~2 % of the instructions).
+  const int tiles = int(a.tiles);  // the host bounds tiles to 32 bits, tile + gridDim.x included
+  if (int(blockIdx.x) >= tiles || stages == 0) return;
+  // The tile after the current one, claimed by thread 0 in the tile's first step and read by every thread after the
+  // first barrier of its last step (the second barrier of that step separates the read from the next claim).
+  __shared__ int claimed_tile;
 
   // This thread's places (window row, piece) are the same in every step: place tid % places (and + kThreads where
   // the window has more places than threads), channels tid / places + k copy_groups. Where and whether a place
@@ -320,12 +326,17 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   TileAt at = tile_at<Tile>(a, int(blockIdx.x)), next_at = at;
   issue_window(at, 0, 0);
   int tile = int(blockIdx.x), stage = 0, next_tile = tile, next_stage = 0;
-  for (int64_t step = 0; step < steps; ++step, tile = next_tile, stage = next_stage, at = next_at) {
+  for (bool more = true; more; tile = next_tile, stage = next_stage, at = next_at) {
     next_stage = stage + 1 == stages ? 0 : stage + 1;
-    next_tile = next_stage == 0 ? tile + int(gridDim.x) : tile;
-    if (next_stage == 0 && step + 1 < steps) next_at = tile_at<Tile>(a, next_tile);
+    if (a.tile_counter != nullptr && stage == 0 && tid == 0)
+      claimed_tile = int(gridDim.x) + atomicAdd(a.tile_counter, 1);
     copy_wait_all();
     __syncthreads();  // the window landed for every thread; every warp is done with the previous step's shared data
+    if (next_stage == 0) {
+      next_tile = a.tile_counter != nullptr ? claimed_tile : tile + int(gridDim.x);
+      if (next_tile < tiles) next_at = tile_at<Tile>(a, next_tile);
+    }
+    more = next_tile < tiles;
     if (at.co0 != weights_for) {
       load_weights(at.co0);
       weights_for = at.co0;
@@ -341,7 +352,7 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       transpose_window(part);
       __syncthreads();
     }
-    if (step + 1 < steps) issue_window(next_at, next_stage, 0);
+    if (more) issue_window(next_at, next_stage, 0);
     if (stage == 0) {
 #pragma unroll
       for (int mt = 0; mt < Tile::kMTiles; ++mt)
@@ -553,7 +564,8 @@ UnitStrideMmaPlan plan_for(const ConvTransposeParams& p, DType dtype, bool split
 
 template <typename scalar_t, int kPieceBytes>
 cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& plan, const void* input,
-                         const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream) {
+                         const void* weight, const void* bias, void* output, int* tile_counter, int sm_count,
+                         cudaStream_t stream) {
   using Tile = UnitStrideMmaTile<int(sizeof(scalar_t))>;
   UnitStrideMmaArgs a{};
   a.x = input;
@@ -611,17 +623,23 @@ cudaError_t launch_typed(const ConvTransposeParams& p, const UnitStrideMmaPlan& 
   err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, Tile::kThreads, plan.smem_bytes);
   if (err != cudaSuccess) return err;
   const int64_t blocks = std::min<int64_t>(a.tiles, int64_t(std::max(resident, 1)) * sm_count);
+  a.tile_counter = blocks < a.tiles ? tile_counter : nullptr;  // one tile a block needs no counter
+  if (a.tile_counter != nullptr) {
+    err = cudaMemsetAsync(a.tile_counter, 0, sizeof(int), stream);
+    if (err != cudaSuccess) return err;
+  }
   kernel<<<unsigned(blocks), Tile::kThreads, plan.smem_bytes, stream>>>(a);
   return cudaGetLastError();
 }
 
 cudaError_t launch(const ConvTransposeParams& p, DType dtype, const UnitStrideMmaPlan& plan, const void* input,
-                   const void* weight, const void* bias, void* output, int sm_count, cudaStream_t stream) {
+                   const void* weight, const void* bias, void* output, int* tile_counter, int sm_count,
+                   cudaStream_t stream) {
   if (!plan.possible) return cudaErrorInvalidValue;
   return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return plan.piece_bytes == 16
-               ? launch_typed<scalar_t, 16>(p, plan, input, weight, bias, output, sm_count, stream)
-               : launch_typed<scalar_t, 4>(p, plan, input, weight, bias, output, sm_count, stream);
+               ? launch_typed<scalar_t, 16>(p, plan, input, weight, bias, output, tile_counter, sm_count, stream)
+               : launch_typed<scalar_t, 4>(p, plan, input, weight, bias, output, tile_counter, sm_count, stream);
   });
 }
 
@@ -1057,11 +1075,16 @@ bool unit_stride_mma_forward_preferred(const ConvTransposeParams& p, DType dtype
   return p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels;
 }
 
+bool unit_stride_mma_dynamic_tiles() {
+  static const bool dynamic = development_switch("TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES", 0) != 0;
+  return dynamic;
+}
+
 cudaError_t unit_stride_mma_forward(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
-                                    const void* weight, const void* bias, void* output, int sm_count,
-                                    cudaStream_t stream) {
+                                    const void* weight, const void* bias, void* output, int* tile_counter,
+                                    int sm_count, cudaStream_t stream) {
   const UnitStrideMmaPlan plan = plan_for(p, dtype, split_tf32, input, output);
-  return launch(p, dtype, plan, input, weight, bias, output, sm_count, stream);
+  return launch(p, dtype, plan, input, weight, bias, output, tile_counter, sm_count, stream);
 }
 
 bool unit_stride_mma_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32,
@@ -1075,14 +1098,14 @@ bool unit_stride_mma_grad_input_preferred(const ConvTransposeParams& p, DType dt
 }
 
 cudaError_t unit_stride_mma_grad_input(const ConvTransposeParams& p, DType dtype, bool split_tf32,
-                                       const void* grad_output, const void* weight, void* grad_input, int sm_count,
-                                       cudaStream_t stream) {
+                                       const void* grad_output, const void* weight, void* grad_input,
+                                       int* tile_counter, int sm_count, cudaStream_t stream) {
   if (p.groups != 1) return cudaErrorInvalidValue;
   const ConvTransposeParams q = unit_stride_grad_input_as_forward(p);
   const UnitStrideMmaPlan plan = plan_for(q, dtype, split_tf32, grad_output, grad_input);
   const void* flipped =
       static_cast<const char*>(weight) + unit_stride_flipped_weight_offset(p) * element_bytes(dtype);
-  return launch(q, dtype, plan, grad_output, flipped, nullptr, grad_input, sm_count, stream);
+  return launch(q, dtype, plan, grad_output, flipped, nullptr, grad_input, tile_counter, sm_count, stream);
 }
 
 bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dtype, const void* input,
