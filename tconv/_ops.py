@@ -342,10 +342,11 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
 # -6.7 %, fam13 -2.4 %, L1-72 -2.0 %, fam10 -1.4 %. TCONV_CONCURRENT_BACKWARD=0 (read at import) runs them one after
 # the other.
 _CONCURRENT_BACKWARD = os.environ.get("TCONV_CONCURRENT_BACKWARD", "1") != "0"
-# A grad_input on a persistent grid (unit_stride_mma: SM-count blocks with static shares of the tiles) keeps the
-# passes one after the other: beside a GPU-filling grad_weight its late-starting blocks finish their whole shares
-# afterwards, and either launch order stretches one pass. Run 389 (H200, TF32 fwd+bwd, one process): fam08 3.495 ms
-# concurrent against 2.959 one after the other (grad_input first: 3.507), L1-71 2.414 against 2.437.
+# A grad_input on a persistent grid (unit_stride_mma: SM-count blocks) keeps the passes one after the other: beside a
+# GPU-filling grad_weight its late-starting blocks finish their tiles afterwards, and either launch order stretches
+# one pass. Run 389 (H200, TF32 fwd+bwd, one process, static shares of the tiles): fam08 3.495 ms concurrent against
+# 2.959 one after the other (grad_input first: 3.507), L1-71 2.414 against 2.437. Run 395, with the tiles dynamic (a
+# counter): fam08 3.514 against 2.913, L1-71 2.404 against 2.414, fam11 level; so the rule stays.
 # TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT=1 (development, read at import) runs them at once anyway.
 _CONCURRENT_PERSISTENT_GRAD_INPUT = os.environ.get("TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT", "0") == "1"
 _side_streams = {}

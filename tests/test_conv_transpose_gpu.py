@@ -2250,11 +2250,11 @@ def test_unit_stride_mma_tf32_stages(case, poison_allocator):
 
 
 def test_unit_stride_mma_dynamic_tiles_match_static(tmp_path):
-    """With TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES=1 (a per-process switch, so one subprocess each way) blocks take their
-    later tiles from a counter instead of static shares. Every tile is computed as before, so the forward and
-    grad_input are bitwise the static ones, in TF32 and bf16. The shapes have more tiles than resident blocks (the
-    forward 1024 tiles of 8 x 64 positions over two C_out tiles, grad_input 512; an H200 holds at most 264 blocks), so
-    the counter is used."""
+    """TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES is a per-process switch, so one subprocess each way. With 1 (the default)
+    blocks take their later tiles from a counter, with 0 as static shares. Every tile is computed as before, so the
+    forward and grad_input are bitwise the static ones, in TF32 and bf16. The shapes have more tiles than resident
+    blocks (the forward 1024 tiles of 8 x 64 positions over two C_out tiles, grad_input 512; an H200 holds at most 264
+    blocks), so the counter is used."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
     code = (

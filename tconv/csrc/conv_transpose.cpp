@@ -383,8 +383,8 @@ ConvTransposeParams grad_input_params(const at::Tensor& grad_output, const at::T
 std::string grad_input_algorithm(const std::string& requested) {
   return requested == "grouped_tiled" ? std::string("auto") : requested;
 }
-// Whether grad_input_out runs the unit-stride mma.sync kernel (a persistent grid: SM-count blocks with static
-// shares of the tiles).
+// Whether grad_input_out runs the unit-stride mma.sync kernel (a persistent grid: SM-count blocks that take the
+// tiles from a counter).
 bool grad_input_takes_unit_stride_mma(const ConvTransposeParams& p, const at::Tensor& grad_output,
                                       const at::Tensor& grad_input, bool allow_tf32, const std::string& algorithm) {
   return takes_unit_stride_mma(
@@ -607,7 +607,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("grad_input_strip_possible", &tconv::grad_input_strip_possible,
         "whether grad_input_out runs this call on the strip kernel under \"auto\"");
   m.def("grad_input_persistent", &tconv::grad_input_persistent,
-        "whether grad_input_out runs this call on a persistent grid (SM-count blocks with static shares)");
+        "whether grad_input_out runs this call on a persistent grid (SM-count blocks)");
   m.def("grad_weight_out", &tconv::grad_weight_out, "conv_transpose grad_weight into a preallocated 5-D tensor");
   m.def("grad_bias_out", &tconv::grad_bias_out, "conv_transpose grad_bias into a preallocated 1-D tensor");
   m.def("compiled_arch_list", &tconv::compiled_arch_list, "architectures the CUDA sources were compiled for");

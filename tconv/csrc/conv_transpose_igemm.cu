@@ -3726,6 +3726,11 @@ struct StripUnitStrideArgs {
   int in_d, in_h, in_w, out_d, out_h, out_w, line_rows;  // line_rows = W_out + T - 1
   int c_in, c_out, kernel_d, kernel_h, pad_d, pad_h, pad_w, dil_d, dil_h;
   int channel_stages;   // ceil(C_in / kChannels)
+  // The set-up's divisions (decode_row's radices, the tap hulls' dilations) as fast divisors where fast_divisions
+  // (unit_stride_fast_divisions), else the hardware's.
+  RowDivisors row_div;
+  FastDivisor by_dil_d, by_dil_h;
+  int fast_divisions;
   // The store (set_unit_stride_store_plan): staged_store, the x-as-A tiles stage their accumulators in shared
   // memory and store rows as the weights-as-A tiles do; pair_stores, rows 2 i and 2 i + 1 of a tile are adjacent
   // output positions on one even element (one 4-byte or 8-byte store for both).
@@ -3764,7 +3769,8 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
     const int64_t q = r0 + tid;
     int tag = -1;
     if (q < a.rows) {
-      const RowCoords c = decode_row(q, a.out_d, a.out_h, a.line_rows);
+      const RowCoords c = a.fast_divisions ? decode_row(q, a.out_d, a.out_h, a.line_rows, a.row_div)
+                                           : decode_row(q, a.out_d, a.out_h, a.line_rows);
       if (c.i2 < a.out_w) tag = int(c.outer) - n0;
     }
     tags[tid] = tag;
@@ -3895,28 +3901,33 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   struct LineOf {
     int n, od, oh, w;  // w: the row within its line, 0 .. line_rows - 1
   };
+  const bool fast = a.fast_divisions != 0;
   auto line_of = [&](int64_t row) {
-    const RowCoords c = decode_row(row, a.out_d, a.out_h, a.line_rows);
+    const RowCoords c = fast ? decode_row(row, a.out_d, a.out_h, a.line_rows, a.row_div)
+                             : decode_row(row, a.out_d, a.out_h, a.line_rows);
     return LineOf{int(c.outer), c.i0, c.i1, c.i2};
   };
+  auto divide = [&](int v, int d, FastDivisor by) { return fast ? int(fast_div(uint32_t(v), by)) : v / d; };
   // Taps k with 0 <= o + p - k dil < size, as [lo, hi] within [0, kernel): lo = ceil((o + p - size + 1) / dil).
-  auto tap_lo = [](int o, int p, int dil, int size) {
+  auto tap_lo = [&](int o, int p, int dil, FastDivisor by, int size) {
     const int v = o + p - size + 1;
-    return v <= 0 ? 0 : (v + dil - 1) / dil;
+    return v <= 0 ? 0 : divide(v + dil - 1, dil, by);
   };
-  auto tap_hi = [](int o, int p, int dil, int kernel) {
+  auto tap_hi = [&](int o, int p, int dil, FastDivisor by, int kernel) {
     const int v = o + p;
-    return v < 0 ? -1 : (v / dil < kernel - 1 ? v / dil : kernel - 1);
+    if (v < 0) return -1;
+    const int k = divide(v, dil, by);
+    return k < kernel - 1 ? k : kernel - 1;
   };
   const LineOf first = line_of(r0 > 0 ? r0 : 0);
   const LineOf last = line_of((r0 + BM - 1 < a.rows ? r0 + BM : a.rows) - 1);
   int kd_lo = 0, kd_hi = a.kernel_d - 1, kh_lo = 0, kh_hi = a.kernel_h - 1;
   if (first.n == last.n) {
-    kd_lo = tap_lo(first.od, a.pad_d, a.dil_d, a.in_d);
-    kd_hi = tap_hi(last.od, a.pad_d, a.dil_d, a.kernel_d);
+    kd_lo = tap_lo(first.od, a.pad_d, a.dil_d, a.by_dil_d, a.in_d);
+    kd_hi = tap_hi(last.od, a.pad_d, a.dil_d, a.by_dil_d, a.kernel_d);
     if (first.od == last.od) {
-      kh_lo = tap_lo(first.oh, a.pad_h, a.dil_h, a.in_h);
-      kh_hi = tap_hi(last.oh, a.pad_h, a.dil_h, a.kernel_h);
+      kh_lo = tap_lo(first.oh, a.pad_h, a.dil_h, a.by_dil_h, a.in_h);
+      kh_hi = tap_hi(last.oh, a.pad_h, a.dil_h, a.by_dil_h, a.kernel_h);
     }
   }
   const int taps_d = kd_hi >= kd_lo ? kd_hi - kd_lo + 1 : 0, taps_h = kh_hi >= kh_lo ? kh_hi - kh_lo + 1 : 0;
@@ -5566,6 +5577,13 @@ bool unit_stride_tap_pairs() {
 }
 bool unit_stride_weights_as_a_disabled();
 bool unit_stride_wide_rows();
+// The unit-stride forward's set-up divisions by fast divisors (igemm_config.h: fast_div).
+// TCONV_UNIT_STRIDE_FAST_DIVISIONS=0 (development only, read once per process) keeps the hardware's, so one build
+// times both. Untimed (run 396 times it).
+bool unit_stride_fast_divisions() {
+  static const bool fast = development_switch("TCONV_UNIT_STRIDE_FAST_DIVISIONS", 1) != 0;
+  return fast;
+}
 // StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE (development only, read once per
 // process) 1 (default) where StripUnitStrideHalfTileRule takes it, 0 nowhere, 2 wherever it has kernels (to time it).
 int unit_stride_half_tile_mode() {
@@ -5801,6 +5819,10 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   a.dil_d = int(p.dilation[0]);
   a.dil_h = int(p.dilation[1]);
   a.channel_stages = plan.channel_stages;
+  a.fast_divisions = unit_stride_fast_divisions() ? 1 : 0;
+  a.row_div = row_divisors(a.out_d, a.out_h, a.line_rows);
+  a.by_dil_d = fast_divisor(uint32_t(a.dil_d));
+  a.by_dil_h = fast_divisor(uint32_t(a.dil_h));
   set_unit_stride_store_plan(a, p, plan);
   a.group_partials = nullptr;
   if (stats != nullptr) {

@@ -1075,8 +1075,15 @@ bool unit_stride_mma_forward_preferred(const ConvTransposeParams& p, DType dtype
   return p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels;
 }
 
+// Dynamic tiles by default; TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES=0 (development only, read once per process) keeps the
+// static shares, so one build times both. Run 395 (H200, one build, TF32 quick_timing, static -> dynamic, ms):
+// L1-71 fwd 0.659 -> 0.640, fwd+bwd 2.462 -> 2.415; fam08 fwd 0.785 -> 0.766, fwd+bwd 2.963 -> 2.923; fam11 level
+// (1.175 / 4.614 against 1.177 / 4.619); bf16 fam08 fwd+bwd 1.634 -> 1.626 (concurrent_ab.py). Why, not profiled:
+// the blocks' tiles do not cost the same (edge tiles, an SM's two blocks sharing it unevenly), so static shares end
+// in a tail that the counter shortens. Beside the concurrent backward's grad_weight it does not mend fam08 (3.514
+// against 2.913 serial), so a grad_input on this grid still keeps the passes serial (grad_input_persistent).
 bool unit_stride_mma_dynamic_tiles() {
-  static const bool dynamic = development_switch("TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES", 0) != 0;
+  static const bool dynamic = development_switch("TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES", 1) != 0;
   return dynamic;
 }
 

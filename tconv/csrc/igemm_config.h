@@ -762,6 +762,65 @@ static_assert(decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).outer == 4 &&
                   decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).i1 == 967 &&
                   decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000).i2 == 295, "decode_row at 2^32 - 1");
 
+// n / d for any 32-bit n and d >= 1 by a multiply-high, an add and a shift (Granlund and Montgomery's round-up
+// method: l = ceil(log2 d), mul = floor(2^32 (2^l - d) / d) + 1, n / d = (mulhi(n, mul) + n) >> l, the sum in 64
+// bits). Why: a runtime 32-bit division is ~20 instructions with a MUFU reciprocal, and the unit-stride forward's
+// block set-up chains them (decode_row's three per row, four rows, and the tap hulls' divisions by the dilation):
+// run 385's source page had the set-up at 10.3 % of fam04's forward, its stalls "wait" and "short scoreboard".
+struct FastDivisor {
+  uint32_t mul = 1, shift = 0;
+};
+TCONV_TILE_FN FastDivisor fast_divisor(uint32_t d) {
+  uint32_t l = 0;
+  while (l < 32 && (uint64_t(1) << l) < d) ++l;
+  FastDivisor f;
+  f.mul = uint32_t((uint64_t(1) << 32) * ((uint64_t(1) << l) - d) / d + 1);
+  f.shift = l;
+  return f;
+}
+TCONV_TILE_FN uint32_t fast_div(uint32_t n, FastDivisor f) {
+  const uint32_t t = uint32_t((uint64_t(n) * f.mul) >> 32);
+  return uint32_t((uint64_t(t) + n) >> f.shift);
+}
+// Spot checks at the edges (d = 1, powers of two, 3, 7, a prime near 2^16, 2^32 - 1; n = 0, d - 1, d, UINT32_MAX);
+// tests/test_fast_divisor_cpu.py checks the same formula over random and edge operands in Python.
+static_assert(fast_div(UINT32_MAX, fast_divisor(1)) == UINT32_MAX && fast_div(0, fast_divisor(1)) == 0 &&
+                  fast_div(UINT32_MAX, fast_divisor(2)) == UINT32_MAX / 2 && fast_div(1, fast_divisor(2)) == 0 &&
+                  fast_div(UINT32_MAX, fast_divisor(3)) == UINT32_MAX / 3 && fast_div(2, fast_divisor(3)) == 0 &&
+                  fast_div(3, fast_divisor(3)) == 1 && fast_div(UINT32_MAX, fast_divisor(7)) == UINT32_MAX / 7 &&
+                  fast_div(UINT32_MAX, fast_divisor(65521)) == UINT32_MAX / 65521 &&
+                  fast_div(65520, fast_divisor(65521)) == 0 && fast_div(65521, fast_divisor(65521)) == 1 &&
+                  fast_div(UINT32_MAX, fast_divisor(65538)) == UINT32_MAX / 65538 &&
+                  fast_div(UINT32_MAX - 1, fast_divisor(UINT32_MAX)) == 0 &&
+                  fast_div(UINT32_MAX, fast_divisor(UINT32_MAX)) == 1 &&
+                  fast_div(UINT32_MAX, fast_divisor(1u << 31)) == 1 &&
+                  fast_div(123456789, fast_divisor(1000)) == 123456,
+              "fast_div");
+// decode_row's radices as fast divisors (the host sets them once per call).
+struct RowDivisors {
+  FastDivisor size0, size1, size2;
+};
+inline RowDivisors row_divisors(int size0, int size1, int size2) {
+  return {fast_divisor(uint32_t(size0)), fast_divisor(uint32_t(size1)), fast_divisor(uint32_t(size2))};
+}
+// decode_row with the 32-bit path's divisions as fast_div; rows past 2^32 divide as decode_row does.
+TCONV_TILE_FN RowCoords decode_row(int64_t q, int size0, int size1, int size2, const RowDivisors& by) {
+  if (q <= int64_t(UINT32_MAX)) {
+    const uint32_t u = uint32_t(q), q2 = fast_div(u, by.size2), q1 = fast_div(q2, by.size1),
+                   q0 = fast_div(q1, by.size0);
+    return {int64_t(q0), int(q1 - q0 * uint32_t(size0)), int(q2 - q1 * uint32_t(size1)),
+            int(u - q2 * uint32_t(size2))};
+  }
+  return decode_row(q, size0, size1, size2);
+}
+static_assert(decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000,
+                         RowDivisors{fast_divisor(1000), fast_divisor(1000), fast_divisor(1000)}).i1 == 967 &&
+                  decode_row(((int64_t(5) * 7 + 3) * 11 + 10) * 13 + 12, 7, 11, 13,
+                             RowDivisors{fast_divisor(7), fast_divisor(11), fast_divisor(13)}).outer == 5 &&
+                  decode_row(((int64_t(5) * 7 + 3) * 11 + 10) * 13 + 12, 7, 11, 13,
+                             RowDivisors{fast_divisor(7), fast_divisor(11), fast_divisor(13)}).i2 == 12,
+              "decode_row by fast divisors");
+
 // The forward at unit stride (conv_transpose_igemm.cu, strip_forward's second form; Hopper, TF32 mode): stride 1 in
 // D, H and W, W dilation 1, a W kernel of T = 3, 5 or 7 taps, any D/H kernel, dilation and padding. Output position
 // ow of a line reads x at ow + p - t through W tap t. Lay every output line out as W_out + T - 1 rows, one after the
