@@ -6,7 +6,9 @@ profiler adds overhead and nothing is verified; published timings come from `tco
     python3 scripts/kernel_breakdown.py l1_68_convt3d_square_input_asym_kernel real_hifigan_up \
         --precision tf32 --iters 3 [--json OUT] [--model original]
 
-`--model original` profiles the original Model instead (what cuDNN runs, for comparison).
+`--model original` profiles the original Model instead (what cuDNN runs, for comparison); `--cudnn-benchmark` runs
+either with `torch.backends.cudnn.benchmark` on (the bench's cuDNN-benchmark column: its algorithm search happens in
+the warm-up step, outside the profile).
 """
 import argparse
 import sys
@@ -19,9 +21,9 @@ from dev_common import build_model, fwd_bwd_step, write_rows
 from tconv.harness.precision import precision_mode
 
 
-def kernel_times(stem: str, precision: str, iters: int, which: str) -> dict:
+def kernel_times(stem: str, precision: str, iters: int, which: str, cudnn_benchmark: bool = False) -> dict:
     model, inputs = build_model(stem, precision, which)
-    with precision_mode(precision):
+    with precision_mode(precision, cudnn_benchmark=cudnn_benchmark):
         step = fwd_bwd_step(model, inputs)
 
         step()  # warm-up (JIT build, packing caches, cuDNN plans)
@@ -39,7 +41,7 @@ def kernel_times(stem: str, precision: str, iters: int, which: str) -> dict:
             totals[event.name][0] += us
             totals[event.name][1] += 1
     kernels = sorted(((name, t / iters / 1000.0, n // iters) for name, (t, n) in totals.items()), key=lambda r: -r[1])
-    return {"problem": stem, "precision": precision, "model": which,
+    return {"problem": stem, "precision": precision, "model": which, "cudnn_benchmark": cudnn_benchmark,
             "total_ms": sum(ms for _, ms, _ in kernels),
             "kernels": [{"name": name, "ms": ms, "launches": n} for name, ms, n in kernels]}
 
@@ -50,6 +52,7 @@ def main(argv=None) -> int:
     parser.add_argument("--precision", nargs="+", default=["tf32"], choices=["tf32", "fp32", "fp16", "bf16"])
     parser.add_argument("--iters", type=int, default=3)
     parser.add_argument("--model", choices=["new", "original"], default="new")
+    parser.add_argument("--cudnn-benchmark", action="store_true", help="torch.backends.cudnn.benchmark on")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
@@ -58,9 +61,10 @@ def main(argv=None) -> int:
     rows = []
     for stem in args.problems:
         for precision in args.precision:
-            row = kernel_times(stem, precision, args.iters, args.model)
+            row = kernel_times(stem, precision, args.iters, args.model, args.cudnn_benchmark)
             rows.append(row)
-            print(f"== {stem} {precision} {args.model}: {row['total_ms']:.3f} ms of kernels per fwd+bwd", flush=True)
+            label = args.model + (" cudnn.benchmark" if args.cudnn_benchmark else "")
+            print(f"== {stem} {precision} {label}: {row['total_ms']:.3f} ms of kernels per fwd+bwd", flush=True)
             for k in row["kernels"][:8]:
                 print(f"   {k['ms']:9.3f} ms  x{k['launches']:<3d} {k['name'][:150]}", flush=True)
             if args.json:  # after every row, so a run cut short by its time limit keeps what it measured

@@ -5577,9 +5577,11 @@ bool unit_stride_tap_pairs() {
 }
 bool unit_stride_weights_as_a_disabled();
 bool unit_stride_wide_rows();
-// The unit-stride forward's set-up divisions by fast divisors (igemm_config.h: fast_div).
+// The unit-stride forward's set-up divisions by fast divisors (igemm_config.h: fast_div), by default.
 // TCONV_UNIT_STRIDE_FAST_DIVISIONS=0 (development only, read once per process) keeps the hardware's, so one build
-// times both. Untimed (run 396 times it).
+// times both. Run 396 (H200, one build, TF32 quick_timing, two rounds, hardware -> fast, fwd / fwd+bwd ms): fam04
+// 2.289 / 8.270-8.288 -> 2.247-2.252 / 8.197; fam06 1.896-1.897 / 6.893-6.903 -> 1.865-1.869 / 6.834-6.839; L2-61
+// 1.283-1.284 / 5.037-5.042 -> 1.269-1.279 / 5.015-5.017.
 bool unit_stride_fast_divisions() {
   static const bool fast = development_switch("TCONV_UNIT_STRIDE_FAST_DIVISIONS", 1) != 0;
   return fast;
