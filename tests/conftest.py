@@ -41,6 +41,26 @@ def assert_bitwise_equal(tensors, references, label=""):
         assert torch.equal(a, b), f"{label} tensor {i}: max difference {(a - b).abs().max().item()}"
 
 
+def run_host_cpp(name: str, tmp_path):
+    """Compiles tests/cpp/<name>.cpp against tconv/csrc with the host compiler (tconv's plain C++ headers: no CUDA, no
+    torch) and runs it; the completed process, after asserting it exited 0."""
+    import os
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    exe = tmp_path / name
+    subprocess.run([os.environ.get("CXX", "g++"), "-std=c++17", "-O2", "-I", os.path.join(here, "..", "tconv", "csrc"),
+                    os.path.join(here, "cpp", f"{name}.cpp"), "-o", str(exe)], check=True)
+    result = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def host_cpp_compiler_missing() -> bool:
+    import os
+    import shutil
+    return shutil.which(os.environ.get("CXX", "g++")) is None
+
+
 @pytest.fixture
 def poison_allocator():
     """Fill the CUDA caching allocator's free blocks with NaN so an element a kernel never writes

@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 import tconv
-from conftest import cuda_ready, wgmma_kernels_run
+from conftest import assert_bitwise_equal, cuda_ready, run_under_switch, wgmma_kernels_run
 from tconv.harness.compare import round_to_tf32 as _round_to_tf32
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
@@ -2267,21 +2267,14 @@ def test_unit_stride_mma_dynamic_tiles_match_static(tmp_path):
         "    w = torch.randn(32, 64, 3, 3, device='cuda', generator=gen).to(dtype)\n"
         "    with precision_mode(mode), tconv._ops.use_algorithm('unit_stride_mma'):\n"
         "        out = tconv.conv_transpose2d(x, w)\n"
-        "        grad_x, = torch.autograd.grad(out, [x], torch.randn(out.shape, device='cuda', generator=gen).to(dtype))\n"
-        "    results[mode] = (out.cpu(), grad_x.cpu())\n"
+        "        grad = torch.randn(out.shape, device='cuda', generator=gen).to(dtype)\n"
+        "        grad_x, = torch.autograd.grad(out, [x], grad)\n"
+        "    results[mode] = [out.cpu(), grad_x.cpu()]\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = {}
-    for dynamic in ("0", "1"):
-        path = tmp_path / f"dynamic_{dynamic}.pt"
-        env = dict(os.environ, TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES=dynamic)
-        completed = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
-                                   timeout=300, env=env)
-        assert completed.returncode == 0, completed.stderr[-3000:]
-        saved[dynamic] = torch.load(path)
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES", values=("0", "1"), timeout=300)
     for mode in ("tf32", "bf16"):
-        for static, dynamic in zip(saved["0"][mode], saved["1"][mode]):
-            assert torch.equal(static, dynamic), mode
-            assert static.abs().sum() > 0, mode
+        assert all(t.abs().sum() > 0 for t in saved["0"][mode]), mode
+        assert_bitwise_equal(saved["1"][mode], saved["0"][mode], mode)
 
 
 def test_unit_stride_mma_runs_and_refuses():
