@@ -386,7 +386,9 @@ def test_grad_weight_rows_where_planned():
 # through the flat map, D x H x W as one dimension, whose channel stride must be: s7-s9, and s12 in 16-bit; not with
 # TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY=0; a 16-bit grad_output that neither map takes has its rows copied in 4-byte
 # pieces where W_out is even: s9, s18, s19, not with TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0). x's rows are multiples of
-# 16 bytes in "contiguous" where W is a multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded". K runs
+# 16 bytes in "contiguous" where W is a multiple of 4 (fp32) or 8 (16-bit) elements, and always in "row_padded"; rows
+# off 16 bytes take the flat x map where the W padding is at least kernel W - 1 and the channel stride allows (s3 and
+# s12 in 16-bit, s11-s13 in TF32: their windows reach into the neighbouring rows). K runs
 # over grad_output W chunks of 16 and B is shifted copies of the x window (four, or in 16-bit one per tap), so the cases
 # cover every kernel width (a tap pair, two pairs, an odd last tap, one tap), the window's alignment offsets e = (W
 # padding - 4) mod 4 (fp32) and mod 8 (16-bit: s10-s13 give 0-3, the rest 4-7), a last W chunk only partly inside the
@@ -478,7 +480,9 @@ def shifted_x_maps(case, layout, mode):
     out = [(i - 1) * s - 2 * p + d * (k - 1) + op + 1
            for i, s, p, d, k, op in zip(spatial, stride, padding, dilation, kernel, output_padding)]
     align = 4 if mode == "tf32" else 8  # elements per 16 bytes
-    x_maps = layout == "row_padded" or (layout == "contiguous" and spatial[-1] % align == 0)
+    # x rows off 16 bytes take the flat map where no stored tap reads past a row (W padding >= kernel W - 1)
+    x_flat = padding[-1] >= kernel[-1] - 1 and math.prod(spatial) % align == 0
+    x_maps = layout == "row_padded" or (layout == "contiguous" and (spatial[-1] % align == 0 or x_flat))
     dy_maps = out[-1] % align == 0 or (SHIFTED_X_FLAT_DY and math.prod(out) % align == 0)
     dy_copied = mode != "tf32" and SHIFTED_X_COPY_DY and out[-1] % 2 == 0  # 16-bit: 4-byte pieces of the rows
     return x_maps and (dy_maps or dy_copied)
@@ -572,6 +576,56 @@ def test_grad_weight_shifted_x_where_planned():
         assert names and not any("shifted_x" in n for n in names), names
     names = grad_weight_kernels(3, padding_w=0)
     assert names and any("shifted_x" in n for n in names) == SHIFTED_X_FLAT_DY, names
+
+
+# grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding
+# within d (K - 1), no output padding): as the grad_weight of the problem with x and grad_output exchanged, its sums
+# written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0: the swapped x is
+# grad_output, whose 22-wide rows take the shifted-x kernel's flat x map in every mode), 2D with padding and an H
+# dilation (padding 1 -> 3 swapped), an asymmetric 3D kernel with bias, a 1D kernel (other kernels than shifted-x),
+# and L2-61's channels (64 -> 128).
+SWAPPED_GRID = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 20], False),
+    (2, 2, 32, 40, 1, [3, 5], [1, 1], [1, 2], [0, 0], [2, 1], [7, 27], True),
+    (3, 1, 32, 64, 1, [2, 3, 4], [1, 1, 1], [1, 0, 3], [0, 0, 0], [1, 1, 1], [4, 5, 13], True),
+    (1, 3, 16, 48, 1, [5], [1], [2], [0], [1], [61], False),
+    (3, 2, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 4, 30], False),
+]
+
+
+def test_grad_weight_swapped_meets_the_contract(tmp_path):
+    """Each SWAPPED_GRID case in every mode, contiguous and channels_last, meets the contract (run_case: float64 and
+    torch, every gradient, poisoned outputs) under TCONV_GRAD_WEIGHT_SWAP=1 and =0, one subprocess each (tconv reads
+    the switch once per process). The swapped sums differ from the plain ones in some 16-bit or TF32 grad_weight (their
+    order differs), so the switch did change the computation; under 1, fam07's form ran the shifted-x kernel."""
+    code = (
+        "import sys, torch\n"
+        "import test_conv_transpose_gpu as t\n"
+        "def poison(nbytes=256 << 20):\n"
+        "    torch.empty(nbytes // 4, device='cuda').fill_(float('nan'))\n"
+        "results = {}\n"
+        "for i, case in enumerate(t.SWAPPED_GRID):\n"
+        "    for mode in t.MODES:\n"
+        "        for layout in ('contiguous', 'channels_last'):\n"
+        "            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "                t.run_case(*case, mode=mode, layout=layout, seed=900 + i, poison=poison)\n"
+        "            gen = torch.Generator(device='cuda').manual_seed(900 + i)\n"
+        "            x = t.make_tensor([case[1], case[2], *case[10]], t.dtype_of(mode), layout, gen)\n"
+        "            w = t.make_tensor([case[2], case[3], *case[5]], t.dtype_of(mode), 'contiguous', gen)\n"
+        "            w.requires_grad_()\n"
+        "            with t.precision(mode):\n"
+        "                out = t.TCONV_FN[case[0]](x, w, None, case[6], case[7], case[8], 1, case[9])\n"
+        "                grad_w, = torch.autograd.grad(out, [w], torch.ones_like(out))\n"
+        "            results[(i, mode, layout)] = (grad_w.cpu(), t.grad_weight_kernel_names(prof))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SWAP", values=("1", "0"), timeout=600)
+    differs = [key for key, (grad_w, _) in saved["1"].items()
+               if key[1] != "fp32" and not torch.equal(grad_w, saved["0"][key][0])]
+    assert differs, "the swapped grad_weight summed in the plain order everywhere"
+    if wgmma_kernels_run():
+        names = saved["1"][(0, "bf16", "contiguous")][1]
+        assert any("shifted_x" in n for n in names), names
 
 
 def test_grad_weight_rows_expanded_grad_output():

@@ -2086,6 +2086,7 @@ struct RowsWeightArgs {
   int batch;  // images: a unit past the split's end reads image `batch`, outside both maps
   int slide;  // the shifted-x kernel: reuse grad_output rows across consecutive input rows (shifted_x_reach)
   int dy_flat;    // the shifted-x kernel: dy_map is shifted_x_flat_dy_map's (D, H, W as one dimension)
+  int x_flat;     // the shifted-x kernel: x_map has D, H, W as one dimension (shifted_x_flat_x_fits)
   int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies grad_output's rows (shifted_x_copy_dy_fits)
   int word_fragments;  // the 16-bit shifted-x kernel: A fragments as 32-bit words where a row allows (see the kernel)
 };
@@ -2860,7 +2861,13 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
           }
           if (lane == 0) {
             mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
-            tma_load_5d(stage, &args.x_map, j0 + pad_w - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
+            // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
+            // (shifted_x_flat_x_fits).
+            if (args.x_flat)
+              tma_load_5d(stage, &args.x_map, (cur.id * a.in_size[1] + cur.ih) * a.in_size[2] + j0 + pad_w - 4 - e,
+                          x_channel, 0, 0, n, &full[slot]);
+            else
+              tma_load_5d(stage, &args.x_map, j0 + pad_w - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
 #pragma unroll
             for (int w = 0; w < T::kRows; ++w) {
               if (!load[w] || args.dy_copied) continue;
@@ -6329,6 +6336,26 @@ bool shifted_x_flat_dy_fits(const ConvTransposeParams& p, DType dtype) {
   return dy[4] == 1 && dy[3] == p.out_size[2] && (p.out_size[0] == 1 || dy[2] == plane) && dy[0] % align == 0 &&
          dy[1] % align == 0 && p.out_size[0] * plane < (int64_t(1) << 31);
 }
+// Whether the shifted-x kernel can read an x whose rows are no multiple of 16 bytes through a map with D x H x W as
+// one dimension (RowsWeightArgs::x_flat): D, H and W back to back, the image and channel strides on 16 bytes. Such a
+// map has no zeros at the ends of a row: the window of a unit at row end or start reaches into the next or previous
+// row. Every position a stored tap reads for a grad_output position j < W_out, j + p - kw, lies in the row where the
+// W padding is at least the kernel W - 1 (W stride and dilation 1 here); positions j >= W_out of a last unit meet
+// grad_output's zeros. That is the case of a swapped grad_weight (swapped_grad_weight_params) of padding 0.
+bool shifted_x_flat_x_fits(const ConvTransposeParams& p, DType dtype) {
+  const int64_t* x = p.input_strides;
+  const int64_t plane = p.in_size[1] * p.in_size[2], align = elements_per_16_bytes(dtype);
+  return p.padding[2] >= p.kernel[2] - 1 && x[4] == 1 && x[3] == p.in_size[2] &&
+         (p.in_size[0] == 1 || x[2] == plane) && x[0] % align == 0 && x[1] % align == 0 &&
+         p.in_size[0] * plane + p.padding[2] + 64 < (int64_t(1) << 31);
+}
+// Whether x's strides other than W's are all on 16 bytes (the 5-D map).
+bool shifted_x_x_aligned(const ConvTransposeParams& p, DType dtype) {
+  const int64_t align = elements_per_16_bytes(dtype);
+  for (int i = 0; i < 4; ++i)
+    if (p.input_strides[i] % align != 0) return false;
+  return true;
+}
 // TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY=0 (development only, read once per process) leaves grad_output rows that no
 // tensor map takes to the other kernels, for A/B timings of the copied rows in one build. Run 227 (H100, one build, two
 // rounds, bf16 fwd+bwd ms, copied / not): L1-71 3.32 / 3.73, fam05 4.79-4.80 / 5.75-5.78, fam01 11.33-11.35 /
@@ -6406,14 +6433,21 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
             dy_box_w = boxes.dy_w;
   const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
   const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
+  const int64_t* x = p.input_strides;
+  const bool x_flat = shifted_x && !shifted_x_x_aligned(p, dtype);
+  if (x_flat && !shifted_x_flat_x_fits(p, dtype)) return cudaErrorInvalidValue;
+  // The flat x map: (W: D x H x W, C, 1, 1, N), as the flat grad_output map below.
+  const int64_t x_flat_sizes[5] = {p.batch, p.in_channels, 1, 1, p.in_size[0] * p.in_size[1] * p.in_size[2]};
+  const int64_t x_flat_strides[5] = {x[0], x[1], x[0], x[0], 1};
   const cudaError_t err =
-      encode_rows_map(&rows.x_map, input, x_sizes, p.input_strides, x_box_w,
+      encode_rows_map(&rows.x_map, input, x_flat ? x_flat_sizes : x_sizes, x_flat ? x_flat_strides : x, x_box_w,
                       shifted_x ? WeightShiftedXShape::kBlockN : T::kBlockN, dtype,
                       swizzled ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE);
   if (err != cudaSuccess) return err;
   const int64_t* dy = p.output_strides;
   const ShiftedXDyRead read = shifted_x_dy_read(p, dtype);
   rows.dy_flat = shifted_x && read.flat;
+  rows.x_flat = shifted_x && !shifted_x_x_aligned(p, dtype);
   rows.dy_copied = shifted_x && !read.aligned && !read.flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
   if (rows.dy_copied) return cudaSuccess;
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
@@ -6825,11 +6859,9 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
     return false;
   const int64_t *x = p.input_strides, *dy = p.output_strides, align = elements_per_16_bytes(dtype);
   if (x[4] != 1 || dy[4] != 1) return false;
+  if (!shifted_x_x_aligned(p, dtype) && !shifted_x_flat_x_fits(p, dtype)) return false;
   bool dy_rows_aligned = true;
-  for (int i = 0; i < 4; ++i) {
-    if (x[i] % align != 0) return false;
-    dy_rows_aligned = dy_rows_aligned && dy[i] % align == 0;
-  }
+  for (int i = 0; i < 4; ++i) dy_rows_aligned = dy_rows_aligned && dy[i] % align == 0;
   if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype)) &&
       !shifted_x_copy_dy_fits(p, dtype, grad_output))
     return false;
@@ -6924,19 +6956,125 @@ int64_t grad_weight_workspace_elems(const WeightGradPlan& plan, int64_t weight_n
   return plan.ordered ? weight_numel + 1 + plan.tiles : plan.splits * weight_numel;
 }
 
+namespace {
+// The swapped grad_weight. At stride 1, grad_weight[ci][co][k] = sum over images and input positions i of
+// x[ci][i] dy[co][i - p + k d] is also the grad_weight of the problem whose input is grad_output and whose grad_output
+// is x: C_out -> C_in channels, padding d (K - 1) - p, the same kernel and dilation, tap K - 1 - k. Its result
+// [C_out][C_in][k'] is grad_weight transposed and flipped (the sum's view, swapped_grad_weight_view). Where the channel
+// counts or the W lengths tile badly one way (fam07: 24 output channels of the shifted-x kernel's 64-row tiles, W_out
+// 98 in units of 32), the other way can tile better (48 of 64, W 96 in units of 48). Groups 1 only (the view
+// of a grouped result would need a sixth dimension); every padding within d (K - 1) and no output_padding (the
+// output size in + d (K - 1) - 2 p), which stride 1 implies unless the dilation is above 1.
+bool swapped_grad_weight_params(const ConvTransposeParams& p, ConvTransposeParams* swapped) {
+  if (p.groups != 1) return false;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t reach = p.dilation[i] * (p.kernel[i] - 1);
+    if (p.stride[i] != 1 || p.padding[i] > reach || p.out_size[i] != p.in_size[i] + reach - 2 * p.padding[i])
+      return false;
+  }
+  *swapped = p;
+  swapped->in_channels = p.out_channels;
+  swapped->out_channels = p.in_channels;
+  for (int i = 0; i < 3; ++i) {
+    swapped->in_size[i] = p.out_size[i];
+    swapped->out_size[i] = p.in_size[i];
+    swapped->padding[i] = p.dilation[i] * (p.kernel[i] - 1) - p.padding[i];
+  }
+  for (int i = 0; i < 5; ++i) {
+    swapped->input_strides[i] = p.output_strides[i];
+    swapped->output_strides[i] = p.input_strides[i];
+  }
+  // The swapped weight [C_out, C_in, kD, kH, kW], contiguous; only its shape is read.
+  swapped->weight_strides[4] = 1;
+  swapped->weight_strides[3] = p.kernel[2];
+  swapped->weight_strides[2] = p.kernel[1] * p.kernel[2];
+  swapped->weight_strides[1] = p.kernel_volume();
+  swapped->weight_strides[0] = p.in_channels * p.kernel_volume();
+  return true;
+}
+// TCONV_GRAD_WEIGHT_SWAP (development only, read once per process): 0 never swaps, 1 swaps wherever
+// swapped_grad_weight_params allows (any kernel), for A/B timings in one build; unset, grad_weight_swaps' rule.
+int grad_weight_swap_switch() {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SWAP", -1);
+  return mode;
+}
+// The shifted-x kernel's work in grad_output positions (kShiftedXUnitFixedPositions).
+double shifted_x_work(const WeightGradPlan& plan) {
+  return double(plan.tiles) * double(plan.units) * (double(plan.shifted_x_unit) + kShiftedXUnitFixedPositions);
+}
+// Whether grad_weight runs swapped (its description in *swapped): where both ways take the shifted-x kernel and the
+// swapped way's work is below kGradWeightSwapMaxWork of the other's.
+bool grad_weight_swaps(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma, GatherFold fold,
+                       int sm_count, int64_t max_workspace_elems, const void* input, const void* grad_output,
+                       ConvTransposeParams* swapped) {
+  const int mode = grad_weight_swap_switch();
+  if (mode == 0 || !swapped_grad_weight_params(p, swapped)) return false;
+  if (mode == 1) return true;
+  const WeightGradPlan plain =
+      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output)
+          .plan;
+  if (!plain.shifted_x) return false;
+  const WeightGradPlan other = grad_weight_problem(*swapped, dtype, split_tf32, allow_wgmma, fold, sm_count,
+                                                   max_workspace_elems, grad_output, input)
+                                   .plan;
+  return other.shifted_x && shifted_x_work(other) < kGradWeightSwapMaxWork * shifted_x_work(plain);
+}
+// Where the swapped sums go: element (co, ci, k') of the swapped result is grad_weight[ci][co][K - 1 - k'], a view
+// with negative tap strides from the last tap.
+void* swapped_grad_weight_view(const ConvTransposeParams& p, DType dtype, void* grad_weight, int64_t sizes[5],
+                               int64_t strides[5]) {
+  const int64_t* ws = p.weight_strides;
+  const int64_t view_sizes[5] = {p.out_channels, p.in_channels, p.kernel[0], p.kernel[1], p.kernel[2]};
+  const int64_t view_strides[5] = {ws[1], ws[0], -ws[2], -ws[3], -ws[4]};
+  std::copy(view_sizes, view_sizes + 5, sizes);
+  std::copy(view_strides, view_strides + 5, strides);
+  const int64_t last = (p.kernel[0] - 1) * ws[2] + (p.kernel[1] - 1) * ws[3] + (p.kernel[2] - 1) * ws[4];
+  return static_cast<char*>(grad_weight) + last * element_bytes(dtype);
+}
+}  // namespace
+
 int64_t igemm_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
                                           bool allow_wgmma, GatherFold fold, int sm_count,
                                           int64_t max_workspace_elems, const void* input, const void* grad_output) {
-  const WeightGradPlan plan =
-      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output)
-          .plan;
+  ConvTransposeParams swapped;
+  const bool swap = grad_weight_swaps(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input,
+                                      grad_output, &swapped);
+  const WeightGradPlan plan = grad_weight_problem(swap ? swapped : p, dtype, split_tf32, allow_wgmma, fold, sm_count,
+                                                  max_workspace_elems, swap ? grad_output : input,
+                                                  swap ? input : grad_output)
+                                  .plan;
   return grad_weight_workspace_elems(plan, p.in_channels * p.out_per_group() * p.kernel_volume());
 }
+
+namespace {
+cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
+                               GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
+                               const int64_t* view_sizes, const int64_t* view_strides, float* workspace,
+                               int sm_count, int64_t max_workspace_elems, cudaStream_t stream);
+}  // namespace
 
 cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
                               GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
                               float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
+  ConvTransposeParams swapped;
+  if (grad_weight_swaps(real, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output,
+                        &swapped)) {
+    int64_t sizes[5], strides[5];
+    void* const last_tap = swapped_grad_weight_view(real, dtype, grad_weight, sizes, strides);
+    return launch_grad_weight(swapped, dtype, split_tf32, allow_wgmma, fold, grad_output, input, last_tap, sizes,
+                              strides, workspace, sm_count, max_workspace_elems, stream);
+  }
+  return launch_grad_weight(real, dtype, split_tf32, allow_wgmma, fold, input, grad_output, grad_weight, nullptr,
+                            nullptr, workspace, sm_count, max_workspace_elems, stream);
+}
+
+namespace {
+// view_sizes / view_strides (or null: real's weight): where the sums of real's [C_in, C_out/g, kD, kH, kW] go.
+cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
+                               GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
+                               const int64_t* view_sizes, const int64_t* view_strides, float* workspace,
+                               int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   const WeightGradProblem problem = grad_weight_problem(real, dtype, split_tf32, allow_wgmma, fold, sm_count,
                                                        max_workspace_elems, input, grad_output);
   const ConvTransposeParams& p = problem.p;
@@ -6946,6 +7084,10 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   const int64_t* ws = real.weight_strides;
   int64_t sizes[5] = {real.in_channels, real.out_per_group(), real.kernel[0], real.kernel[1], real.kernel[2]};
   int64_t strides[5] = {ws[0], ws[1], ws[2], ws[3], ws[4]};
+  if (view_sizes != nullptr) {  // a swapped problem (stride 1: never folded)
+    std::copy(view_sizes, view_sizes + 5, sizes);
+    std::copy(view_strides, view_strides + 5, strides);
+  }
   if (problem.fold > 1 && p.kernel[2] == 1) {
     const int64_t folded[5] = {real.in_channels, real.out_per_group(), problem.fold, real.kernel[0], real.kernel[1]};
     const int64_t folded_strides[5] = {ws[0], ws[1], ws[4], ws[2], ws[3]};
@@ -7022,6 +7164,7 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
   if (err != cudaSuccess) return err;
   return sum_splits(dtype, workspace, plan.ordered ? 1 : plan.splits, sizes, strides, grad_weight, stream);
 }
+}  // namespace
 
 #endif  // TCONV_IGEMM_PART_GRAD_WEIGHT
 

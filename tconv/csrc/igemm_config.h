@@ -617,6 +617,14 @@ constexpr double kShiftedXUnit32MaxPadding = 1.05;
 // fam02 2.71-2.73 -> 2.35-2.37; copied rows lose: L1-71 (W_out 1026, 1056 positions either way) 3.35-3.37 -> 3.46.
 // Untimed: W_out where 48 computes more positions in fewer units (100: 144 in 3 against 128 in 4), so the factor is 1.
 constexpr double kShiftedXUnit48MaxPadding = 1.0;
+// The shifted-x kernel's cost of a unit in grad_output positions: its positions plus a fixed part (barriers, waits,
+// the copies' set-up) worth ~32 positions, from run 242's L2-61 (bf16 grad_weight's share of 4.05 -> 3.47 ms fwd+bwd
+// for two units of 32 against one of 48: 2 (32 + c) = 1.6 (48 + c)). It ranks the two ways of a swapped grad_weight
+// (grad_weight_swaps): the swapped way runs where its tiles x units x (unit + this) are below kGradWeightSwapMaxWork
+// of the other's. Counts (plain / swapped): fam07 bf16 (48 -> 24 channels, W 96 -> 98) 113 M / 37 M, fam03 31.5 M /
+// 26.8 M, L2-61 15.7 M / 14.2 M.
+constexpr double kShiftedXUnitFixedPositions = 32.0;
+constexpr double kGradWeightSwapMaxWork = 0.9;
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 65 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Session 66, run 397 (one H200; prepared in session 65).
+# 0. The dynamic-tiles test in its refactored form (conftest's run_under_switch; it has not run on a GPU in this form).
 # 1. Why fam07 and fam03 bf16 fwd+bwd trail cuDNN-benchmark (run 393: 0.92x and 0.99x): per-kernel census of tconv's
 #    fwd+bwd, and of the original Model under cuDNN-benchmark (scripts/kernel_breakdown.py --cudnn-benchmark).
 # 2. Verified TF32 rows of the shapes run 396's fast set-up divisions moved (fam04, fam06, L2-61) and fam01/fam05 (the
@@ -7,6 +8,8 @@
 # Pass TCONV_COMMIT=<sha>.
 source scripts/device_prelude.sh
 left() { [ $(( $(date +%s) - start )) -lt "$1" ]; }
+timeout 60 python3 -m pytest -q tests/test_conv_transpose_gpu.py -k unit_stride_mma_dynamic 2>&1 | tail -3 \
+  | tee "$LOG/pytest.log"
 for model in new original; do
   left 330 && (cd scripts && timeout 60 python3 kernel_breakdown.py fam07_convt3d_k3_96x96x96 fam03_convt3d_k3_64x64x64 \
     --precision bf16 --iters 3 --model $model $([ $model = original ] && echo --cudnn-benchmark) \
