@@ -2761,6 +2761,18 @@ __device__ __forceinline__ void copy_shifted_x_dy_rows(const WeightGradArgs& a, 
   }
 }
 
+// A unit's x window in the flat x map (RowsWeightArgs::x_flat: D, H, W as one dimension): a TMA box starts on 16
+// bytes, so the window starts e = 0 .. kAlign - 1 positions before position j0 + pad_w - 4 of the unit's row (the
+// 5-D map's rows start on 16 bytes, so there e depends on pad_w alone).
+struct FlatXWindow {
+  int start, e;
+};
+template <int kAlign, int kUnitK>
+__device__ __forceinline__ FlatXWindow flat_x_window(const WeightGradArgs& a, const ShiftedXCursor& cur, int pad_w) {
+  const int at = (cur.id * a.in_size[1] + cur.ih) * a.in_size[2] + cur.wc * kUnitK + pad_w - 4;
+  return {at - (at & (kAlign - 1)), at & (kAlign - 1)};
+}
+
 // A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
 // tile (kRows flattened (kd, kh) rows; blk.kh is the first, kd * kH + kh), and its split's units: the order and counts
 // of plan_grad_weight_shifted_x's tiles.
@@ -2808,6 +2820,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   uint64_t* const full = reinterpret_cast<uint64_t*>(copies + S * T::kCopyElems);
   uint64_t* const ready = full + S;
   uint64_t* const empty = ready + S;
+  int* const window_e = reinterpret_cast<int*>(empty + S);  // [S]: a flat x window's e, for the rounders
 
   const WeightWork work = weight_block_work(a);
   const WeightBlock blk = decode_shifted_x_block(a, work);
@@ -2860,14 +2873,16 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
             }
           }
           if (lane == 0) {
-            mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
             // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
-            // (shifted_x_flat_x_fits).
-            if (args.x_flat)
-              tma_load_5d(stage, &args.x_map, (cur.id * a.in_size[1] + cur.ih) * a.in_size[2] + j0 + pad_w - 4 - e,
-                          x_channel, 0, 0, n, &full[slot]);
-            else
-              tma_load_5d(stage, &args.x_map, j0 + pad_w - 4 - e, x_channel, cur.ih, cur.id, n, &full[slot]);
+            // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
+            int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
+            if (args.x_flat) {
+              const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
+              window_e[slot] = window.e;
+              x_w = window.start, x_h = 0, x_d = 0;
+            }
+            mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
+            tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
 #pragma unroll
             for (int w = 0; w < T::kRows; ++w) {
               if (!load[w] || args.dy_copied) continue;
@@ -2887,7 +2902,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       for (int it = 0; it < iterations; ++it) {
         const int slot = it % S;
         mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
-        build_shifted_x_copies<T>(e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
+        build_shifted_x_copies<T>(args.x_flat ? window_e[slot] : e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
         fence_generic_to_async_shared();
         mbarrier_arrive(&ready[slot]);
       }

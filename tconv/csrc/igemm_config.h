@@ -592,7 +592,8 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static constexpr int kStageBytes = (kStageElems + kCopyElems) * kElemBytes;
   static constexpr int kStages = kElemBytes == 4 && kUnitK == 16 ? 6 : (227 * 1024 - 256) / kStageBytes;
   static constexpr int kBStrideBytes = kCopyCores * 128;
-  TCONV_TILE_FN int shared_bytes() { return kStages * kStageBytes + 3 * kStages * 8; }
+  // the stages, their three barriers each, and each stage's flat x window offset (RowsWeightArgs::x_flat)
+  TCONV_TILE_FN int shared_bytes() { return kStages * kStageBytes + 3 * kStages * 8 + kStages * 4; }
   static_assert(kDyBoxW >= kBlockK + kAlign - 1 && (kDyBoxW * kElemBytes) % 16 == 0, "a flat row's shift; box rows");
   static_assert((kDyBoxW * kElemBytes / 4) % 8 == 4, "conflict-free fragment rows");
   static_assert((kXElems * kElemBytes) % 128 == 0 && (kDyElems * kElemBytes) % 128 == 0 &&
