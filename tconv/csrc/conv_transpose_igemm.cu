@@ -7017,22 +7017,24 @@ int grad_weight_swap_switch() {
 double shifted_x_work(const WeightGradPlan& plan) {
   return double(plan.tiles) * double(plan.units) * (double(plan.shifted_x_unit) + kShiftedXUnitFixedPositions);
 }
-// Whether grad_weight runs swapped (its description in *swapped): where both ways take the shifted-x kernel and the
-// swapped way's work is below kGradWeightSwapMaxWork of the other's.
+// Whether grad_weight runs swapped (its description in *swapped), for kernels with a D extent (the measured 3D
+// rows; 2D ones are untimed): where the swapped way takes the shifted-x kernel and the plain way either does not
+// (fam07 TF32, whose 48 input channels keep the wgmma kernel) or would do more work (kGradWeightSwapMaxWork).
 bool grad_weight_swaps(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma, GatherFold fold,
                        int sm_count, int64_t max_workspace_elems, const void* input, const void* grad_output,
                        ConvTransposeParams* swapped) {
   const int mode = grad_weight_swap_switch();
   if (mode == 0 || !swapped_grad_weight_params(p, swapped)) return false;
   if (mode == 1) return true;
-  const WeightGradPlan plain =
-      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output)
-          .plan;
-  if (!plain.shifted_x) return false;
+  if (p.kernel[0] < 2) return false;
   const WeightGradPlan other = grad_weight_problem(*swapped, dtype, split_tf32, allow_wgmma, fold, sm_count,
                                                    max_workspace_elems, grad_output, input)
                                    .plan;
-  return other.shifted_x && shifted_x_work(other) < kGradWeightSwapMaxWork * shifted_x_work(plain);
+  if (!other.shifted_x) return false;
+  const WeightGradPlan plain =
+      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output)
+          .plan;
+  return !plain.shifted_x || shifted_x_work(other) < kGradWeightSwapMaxWork * shifted_x_work(plain);
 }
 // Where the swapped sums go: element (co, ci, k') of the swapped result is grad_weight[ci][co][K - 1 - k'], a view
 // with negative tap strides from the last tap.

@@ -622,10 +622,13 @@ constexpr double kShiftedXUnit48MaxPadding = 1.0;
 // the copies' set-up) worth ~32 positions, from run 242's L2-61 (bf16 grad_weight's share of 4.05 -> 3.47 ms fwd+bwd
 // for two units of 32 against one of 48: 2 (32 + c) = 1.6 (48 + c)). It ranks the two ways of a swapped grad_weight
 // (grad_weight_swaps): the swapped way runs where its tiles x units x (unit + this) are below kGradWeightSwapMaxWork
-// of the other's. Counts (plain / swapped): fam07 bf16 (48 -> 24 channels, W 96 -> 98) 113 M / 37 M, fam03 31.5 M /
-// 26.8 M, L2-61 15.7 M / 14.2 M.
+// of the other's. Counts (plain / swapped) and run 399 (H200, one build, TCONV_GRAD_WEIGHT_SWAP=0 / 1, bf16 fwd+bwd
+// ms, two rounds): fam07 (48 -> 24 channels, W 96 -> 98) 113 M / 37 M, 15.54-15.55 / 10.16-10.23; fam03 31.5 M /
+// 26.8 M, 5.108-5.109 / 4.569-4.571; L2-61 15.7 M / 14.2 M, 2.980-2.986 / 2.767-2.769. The count under-rates the
+// swapped way on all three, so the bound is 1: the lower count wins. fam02 (32 -> 16, k 3 x 5 x 7) counts 13.1 M /
+// 13.3 M in bf16 (stays plain) and 19.7 M / 13.3 M in TF32 (units of 16 against 32); L1-68 52 M / 92 M in bf16.
 constexpr double kShiftedXUnitFixedPositions = 32.0;
-constexpr double kGradWeightSwapMaxWork = 0.9;
+constexpr double kGradWeightSwapMaxWork = 1.0;
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
