@@ -627,6 +627,8 @@ constexpr double kShiftedXUnit48MaxPadding = 1.0;
 // 26.8 M, 5.108-5.109 / 4.569-4.571; L2-61 15.7 M / 14.2 M, 2.980-2.986 / 2.767-2.769. The count under-rates the
 // swapped way on all three, so the bound is 1: the lower count wins. fam02 (32 -> 16, k 3 x 5 x 7) counts 13.1 M /
 // 13.3 M in bf16 (stays plain) and 19.7 M / 13.3 M in TF32 (units of 16 against 32); L1-68 52 M / 92 M in bf16.
+// Run 400 (the rule against TCONV_GRAD_WEIGHT_SWAP=0, fwd+bwd ms): fam02 TF32 2.534 / 3.331, bf16 2.279 / 2.280;
+// fam07 TF32 (swapped because its plain way keeps the wgmma kernel) 14.661 / 19.560.
 constexpr double kShiftedXUnitFixedPositions = 32.0;
 constexpr double kGradWeightSwapMaxWork = 1.0;
 
