@@ -2902,7 +2902,8 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       for (int it = 0; it < iterations; ++it) {
         const int slot = it % S;
         mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
-        build_shifted_x_copies<T>(args.x_flat ? window_e[slot] : e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
+        const int unit_e = args.x_flat ? window_e[slot] : e;
+        build_shifted_x_copies<T>(unit_e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
         fence_generic_to_async_shared();
         mbarrier_arrive(&ready[slot]);
       }
@@ -6356,7 +6357,8 @@ bool shifted_x_flat_dy_fits(const ConvTransposeParams& p, DType dtype) {
 // map has no zeros at the ends of a row: the window of a unit at row end or start reaches into the next or previous
 // row. Every position a stored tap reads for a grad_output position j < W_out, j + p - kw, lies in the row where the
 // W padding is at least the kernel W - 1 (W stride and dilation 1 here); positions j >= W_out of a last unit meet
-// grad_output's zeros. That is the case of a swapped grad_weight (swapped_grad_weight_params) of padding 0.
+// grad_output's zeros. That is the case of a swapped grad_weight (swapped_grad_weight_params) of padding 0. Every
+// window start and end (a row's last unit reaches ~W padding + 64 past its row) is a 32-bit TMA coordinate.
 bool shifted_x_flat_x_fits(const ConvTransposeParams& p, DType dtype) {
   const int64_t* x = p.input_strides;
   const int64_t plane = p.in_size[1] * p.in_size[2], align = elements_per_16_bytes(dtype);
@@ -6462,7 +6464,7 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   const int64_t* dy = p.output_strides;
   const ShiftedXDyRead read = shifted_x_dy_read(p, dtype);
   rows.dy_flat = shifted_x && read.flat;
-  rows.x_flat = shifted_x && !shifted_x_x_aligned(p, dtype);
+  rows.x_flat = x_flat;
   rows.dy_copied = shifted_x && !read.aligned && !read.flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
   if (rows.dy_copied) return cudaSuccess;
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
@@ -7019,7 +7021,8 @@ double shifted_x_work(const WeightGradPlan& plan) {
 }
 // Whether grad_weight runs swapped (its description in *swapped), for kernels with a D extent (the measured 3D
 // rows; 2D ones are untimed): where the swapped way takes the shifted-x kernel and the plain way either does not
-// (fam07 TF32, whose 48 input channels keep the wgmma kernel) or would do more work (kGradWeightSwapMaxWork).
+// (fam07 TF32, whose 48 input channels keep the wgmma kernel) or would do more work (kGradWeightSwapMaxWork, with
+// runs 399-400's measurements).
 bool grad_weight_swaps(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma, GatherFold fold,
                        int sm_count, int64_t max_workspace_elems, const void* input, const void* grad_output,
                        ConvTransposeParams* swapped) {
