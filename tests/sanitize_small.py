@@ -259,6 +259,16 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(32, 64, 3, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
     out = tconv.conv_transpose3d(x, w, None, 1, 1)
     out.backward(torch.randn_like(out))
+# The swapped grad_weight (3D, stride 1, padding 0, 48 -> 24 channels: the shifted-x kernel on the problem with x and
+# grad_output exchanged), whose x is grad_output with rows of 22 (no 5-D map; 10 x 10 x 22 per channel): the flat x
+# map, windows on 16 bytes that reach into the neighbouring rows; the sums written transposed and flipped. TF32 (the
+# plain way keeps the wgmma kernel) and bf16 (counted 49 K against 38 K positions).
+with tconv._ops.use_algorithm("auto"):
+    for dtype in (torch.float32, torch.bfloat16):
+        x = torch.randn(2, 48, 8, 8, 20, device=DEVICE, dtype=dtype)
+        w = torch.randn(48, 24, 3, 3, 3, device=DEVICE, dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose3d(x, w)
+        out.backward(torch.randn_like(out))
 # The unit-stride mma.sync kernel, forced: bf16 with 64 channels (two stages, two C_out tiles), x 34 wide in rows of 40
 # (16-byte pieces, a partial last one) and grad_output rows of 36 (4-byte pieces); fp32 in TF32 mode on a 1D call
 # with 96 output channels (three C_out tiles; grad_input's three stages); 1D calls on folded tiles.

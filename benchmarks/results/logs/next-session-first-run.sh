@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Prepared in session 66 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# 1. The GPU tests at session 66's final swap rule (they last ran at run 399's): the swapped grid (now also under the
+#    rule, bitwise against the forced swap), the shifted-x grid (a call may reach the kernel swapped: swap_admits) and
+#    its planning test; memcheck of sanitize_small.py's shifted-x kernels (its swapped case among them).
+# 2. The swap on 2D rows, untimed so far (the rule is 3D only): quick_timing under TCONV_GRAD_WEIGHT_SWAP=1 and 0 on
+#    fam01, fam05, fam06, fam11, L1-71 in bf16 and TF32. A win there extends grad_weight_swaps beyond kernel D > 1.
+# Pass TCONV_COMMIT=<literal sha> (not $(git rev-parse HEAD): the device's copy answers with an older HEAD).
+source scripts/device_prelude.sh
+left() { [ $(( $(date +%s) - start )) -lt "$1" ]; }
+timeout 200 python3 -m pytest -q tests/test_conv_transpose_gpu.py -k "grad_weight_swapped or grad_weight_shifted_x" \
+  --tb=short > "$LOG/pytest.log" 2>&1
+grep -E "^(FAILED|ERROR)|passed|failed" "$LOG/pytest.log" | tail -12
+left 300 && timeout 120 compute-sanitizer --tool memcheck --kernel-name kns=shifted_x python3 tests/sanitize_small.py \
+  > "$LOG/memcheck.log" 2>&1; tail -2 "$LOG/memcheck.log"
+echo "== timing at $(( $(date +%s) - start )) s"
+for swap in 0 1; do
+  left 500 && (cd scripts && TCONV_GRAD_WEIGHT_SWAP=$swap timeout 90 python3 quick_timing.py \
+    fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512 fam06_convt2d_k3x5_128x256 fam11_convt2d_k3x7_p1x3_512x1024 \
+    l1_71_convt2d_asym_input_square_kernel --precision bf16 tf32 --runs 8 --warmup 2 \
+    --json "$LOG/swap2d_$swap.json" 2>&1 | grep -v Warn | sed "s/^/SWAP=$swap /") | tee -a "$LOG/timing_swap2d.log"
+done
+device_finish
