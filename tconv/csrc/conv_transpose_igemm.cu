@@ -6894,6 +6894,14 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
   return false;
 #endif
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_FP32_OVER_WGMMA=1 (development only, read once per process) lets fp32 data that the wgmma
+// kernel takes reach the shifted-x kernel too, for A/B timings in one build: L2-61's swapped TF32 grad_weight (128
+// input channels, W_out 32 in one unit) against its mma.sync one, which run 225's rule (below) decided on the plain
+// orientation (W_out 34 in two units). Untimed.
+bool grad_weight_shifted_x_fp32_over_wgmma() {
+  static const bool over = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_FP32_OVER_WGMMA", 0) != 0;
+  return over;
+}
 // input / grad_output: the rows kernel's alignment test (the workspace query passes the same pointers as the launch).
 // fp32 data that the wgmma kernel takes (3D, > 32 input channels per group) stay off the shifted-x kernel, whose TF32
 // form pays for its rounders: on the wgmma kernel, or the mma.sync one at 64-wide C_in tiles (grad_weight_keeps_wgmma);
@@ -6926,8 +6934,9 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
       grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan =
         plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
-  else if (w.fold == 1 && !(dtype == DType::kFloat32 && device >= 0 &&
-                             grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device)) &&
+  else if (w.fold == 1 &&
+           !(dtype == DType::kFloat32 && device >= 0 && !grad_weight_shifted_x_fp32_over_wgmma() &&
+             grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device)) &&
            grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan = plan_grad_weight_shifted_x(p, dtype, sm_count, max_workspace_elems);
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device) &&
