@@ -6357,8 +6357,10 @@ bool shifted_x_flat_dy_fits(const ConvTransposeParams& p, DType dtype) {
 // map has no zeros at the ends of a row: the window of a unit at row end or start reaches into the next or previous
 // row. Every position a stored tap reads for a grad_output position j < W_out, j + p - kw, lies in the row where the
 // W padding is at least the kernel W - 1 (W stride and dilation 1 here); positions j >= W_out of a last unit meet
-// grad_output's zeros. That is the case of a swapped grad_weight (swapped_grad_weight_params) of padding 0. Every
-// window start and end (a row's last unit reaches ~W padding + 64 past its row) is a 32-bit TMA coordinate.
+// grad_output's zeros (so an infinite x value in the next row's first positions turns its channel's sums to NaN where
+// a 5-D map would leave them infinite; finite values change nothing). That is the case of a swapped grad_weight
+// (swapped_grad_weight_params) of padding 0. Every window start and end (a row's last unit reaches ~W padding + 64
+// past its row) is a 32-bit TMA coordinate.
 bool shifted_x_flat_x_fits(const ConvTransposeParams& p, DType dtype) {
   const int64_t* x = p.input_strides;
   const int64_t plane = p.in_size[1] * p.in_size[2], align = elements_per_16_bytes(dtype);
