@@ -61,15 +61,18 @@ def host_cpp_compiler_missing() -> bool:
     return shutil.which(os.environ.get("CXX", "g++")) is None
 
 
-@pytest.fixture
-def poison_allocator():
+def poison_cuda_allocator(nbytes: int = 256 << 20):
     """Fill the CUDA caching allocator's free blocks with NaN so an element a kernel never writes
     shows up as NaN instead of a stale plausible value."""
-    def poison(nbytes: int = 256 << 20):
-        block = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda")
-        block.fill_(float("nan"))
-        del block
-    return poison
+    block = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda")
+    block.fill_(float("nan"))
+    del block
+
+
+@pytest.fixture
+def poison_allocator():
+    """poison_cuda_allocator, for tests that take it as a fixture."""
+    return poison_cuda_allocator
 
 
 # Every activation the fused epilogue takes (kind, arguments), shared by its CPU and GPU tests.
