@@ -489,13 +489,13 @@ def shifted_x_maps(case, layout, mode):
 
 
 def swap_admits(case):
-    """Whether "auto" may run the case's grad_weight swapped (grad_weight_swaps: a kernel with a D extent, groups 1,
-    stride 1, every padding within d (K - 1), no output padding), unless TCONV_GRAD_WEIGHT_SWAP=0."""
+    """Whether "auto" may run the case's grad_weight swapped (grad_weight_swaps: groups 1, stride 1, every padding
+    within d (K - 1), no output padding; the swapped way takes the shifted-x kernel, which needs two or more (kd, kh)
+    rows), unless TCONV_GRAD_WEIGHT_SWAP=0."""
     dims, _, _, _, groups, kernel, stride, padding, output_padding, dilation = case[:10]
     if os.environ.get("TCONV_GRAD_WEIGHT_SWAP", "") == "0":
         return False
-    kernel_d = kernel[0] if dims == 3 else 1
-    return (kernel_d > 1 and groups == 1 and all(s == 1 for s in stride) and not any(output_padding)
+    return (math.prod(kernel[:-1]) > 1 and groups == 1 and all(s == 1 for s in stride) and not any(output_padding)
             and all(p <= d * (k - 1) for p, d, k in zip(padding, dilation, kernel)))
 
 
@@ -592,13 +592,13 @@ def test_grad_weight_shifted_x_where_planned():
 
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding
 # within d (K - 1), no output padding): as the grad_weight of the problem with x and grad_output exchanged, its sums
-# written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0: the swapped x is
-# grad_output, whose 22-wide rows take the shifted-x kernel's flat x map in every mode), 2D with padding and an H
-# dilation (padding 1 -> 3 swapped), an asymmetric 3D kernel with bias, a 1D kernel (other kernels than shifted-x),
-# and L2-61's channels (64 -> 128).
+# written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0, W 32 -> 34:
+# the swapped x is grad_output, whose 34-wide rows take the shifted-x kernel's flat x map in every mode), 2D with
+# padding and an H dilation (padding 1 -> 3 swapped), an asymmetric 3D kernel with bias, a 1D kernel (other kernels
+# than shifted-x), and L2-61's channels (64 -> 128).
 SWAPPED_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
-    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 20], False),
+    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 32], False),
     (2, 2, 32, 40, 1, [3, 5], [1, 1], [1, 2], [0, 0], [2, 1], [7, 27], True),
     (3, 1, 32, 64, 1, [2, 3, 4], [1, 1, 1], [1, 0, 3], [0, 0, 0], [1, 1, 1], [4, 5, 13], True),
     (1, 3, 16, 48, 1, [5], [1], [2], [0], [1], [61], False),
@@ -609,10 +609,12 @@ SWAPPED_GRID = [
 def test_grad_weight_swapped_meets_the_contract(tmp_path):
     """Each SWAPPED_GRID case in every mode, contiguous and channels_last, meets the contract (run_case: float64 and
     torch, every gradient, poisoned outputs) under TCONV_GRAD_WEIGHT_SWAP=1, =0 and unset (the rule), one subprocess
-    each (tconv reads the switch once per process). The swapped sums differ from the plain ones in some 16-bit or TF32
-    grad_weight (their order differs), so the switch did change the computation; under 1, fam07's form ran the
-    shifted-x kernel. The rule swaps fam07's form in bf16 (it counts 23 K against 21.5 K positions) and in TF32 (the
-    plain way keeps the wgmma kernel): bitwise the forced swap's sums there, not the plain ones."""
+    each (tconv reads the switch once per process). Then one grad_weight per case and mode from fresh random data:
+    the swapped sums differ from the plain ones in some 16-bit or TF32 grad_weight (their order differs), so the
+    switch did change the computation; under 1, fam07's form ran the shifted-x kernel. The rule swaps fam07's form in
+    bf16 (it counts 0.75 of the plain way's work: units of 32 over W_out 32 against 48 over 34) and in TF32 (the plain
+    way keeps the wgmma kernel; 0.41 of its shifted-x plan): bitwise the forced swap's sums there, not the plain ones.
+    (Run 401 compared sums from a grad_output of ones, which every order gave alike.)"""
     code = (
         "import sys, torch\n"
         "import test_conv_transpose_gpu as t\n"
@@ -629,7 +631,8 @@ def test_grad_weight_swapped_meets_the_contract(tmp_path):
         "            w.requires_grad_()\n"
         "            with t.precision(mode):\n"
         "                out = t.TCONV_FN[case[0]](x, w, None, case[6], case[7], case[8], 1, case[9])\n"
-        "                grad_w, = torch.autograd.grad(out, [w], torch.ones_like(out))\n"
+        "                grad = t.make_tensor(list(out.shape), out.dtype, 'contiguous', gen)\n"
+        "                grad_w, = torch.autograd.grad(out, [w], grad)\n"
         "            results[(i, mode, layout)] = (grad_w.cpu(), t.grad_weight_kernel_names(prof))\n"
         "torch.save(results, sys.argv[1])\n")
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SWAP", values=("1", "0", ""), timeout=600)

@@ -6764,6 +6764,7 @@ struct WeightGradProblem {
   WeightGradPlan plan;
   int fold;
   GradWeightKernel kernel;
+  bool fp32_kept_off_shifted_x;  // fp32 data that the wgmma kernel takes (below), not offered the shifted-x one
 };
 // TCONV_GRAD_WEIGHT_ROWS=0 (development only, read once per process) keeps the wgmma / mma.sync kernels where
 // grad_weight_takes_rows would take the rows kernel, for A/B timings in one build.
@@ -6897,14 +6898,16 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
 #endif
 }
 // TCONV_GRAD_WEIGHT_SHIFTED_X_FP32_OVER_WGMMA=1 (development only, read once per process) lets fp32 data that the wgmma
-// kernel takes reach the shifted-x kernel too, for A/B timings in one build: L2-61's swapped TF32 grad_weight (128
-// input channels, W_out 32 in one unit) against its mma.sync one, which run 225's rule (below) decided on the plain
-// orientation (W_out 34 in two units). Untimed.
+// kernel takes reach the shifted-x kernel in the plain orientation too (the swapped one always may: grad_weight_swaps
+// decides there), for A/B timings in one build. Run 401 (H200, one build, 0 / 1, TF32 fwd+bwd ms; both swap under 1):
+// L2-61 5.021 / 4.575, fam03 7.379 / 6.897.
 bool grad_weight_shifted_x_fp32_over_wgmma() {
   static const bool over = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_FP32_OVER_WGMMA", 0) != 0;
   return over;
 }
 // input / grad_output: the rows kernel's alignment test (the workspace query passes the same pointers as the launch).
+// swapped_way: the description is grad_weight_swaps' swapped one, whose fp32 data may take the shifted-x kernel
+// where the rule below keeps them off it (grad_weight_swaps compares the work instead).
 // fp32 data that the wgmma kernel takes (3D, > 32 input channels per group) stay off the shifted-x kernel, whose TF32
 // form pays for its rounders: on the wgmma kernel, or the mma.sync one at 64-wide C_in tiles (grad_weight_keeps_wgmma);
 // fp16/bf16 data, widened to TF32 in that kernel, take the shifted-x one. Run 225 (H100, one build,
@@ -6916,8 +6919,8 @@ bool grad_weight_shifted_x_fp32_over_wgmma() {
 //         fam02 2.61 / 5.35-5.39, fam11 3.40-3.45 / 6.23-6.24.
 WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
                                       GatherFold mode, int sm_count, int64_t max_workspace_elems, const void* input,
-                                      const void* grad_output) {
-  WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1, {}};
+                                      const void* grad_output, bool swapped_way) {
+  WeightGradProblem w{p, plan_grad_weight(p, dtype, split_tf32, sm_count, max_workspace_elems), 1, {}, false};
   if (mode != GatherFold::kOff && grad_weight_fold_shape(p)) {
     const ConvTransposeParams f = grad_weight_folded_params(p);
     const WeightGradPlan plan = plan_grad_weight(f, dtype, split_tf32, sm_count, max_workspace_elems);
@@ -6936,11 +6939,14 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
       grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
     w.plan =
         plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
-  else if (w.fold == 1 &&
-           !(dtype == DType::kFloat32 && device >= 0 && !grad_weight_shifted_x_fp32_over_wgmma() &&
-             grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device)) &&
-           grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output))
-    w.plan = plan_grad_weight_shifted_x(p, dtype, sm_count, max_workspace_elems);
+  else if (w.fold == 1) {
+    w.fp32_kept_off_shifted_x = dtype == DType::kFloat32 && device >= 0 && !swapped_way &&
+                                !grad_weight_shifted_x_fp32_over_wgmma() &&
+                                grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
+    if (!w.fp32_kept_off_shifted_x &&
+        grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output))
+      w.plan = plan_grad_weight_shifted_x(p, dtype, sm_count, max_workspace_elems);
+  }
   const bool wgmma = device >= 0 && grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device) &&
                      grad_weight_keeps_wgmma(w.plan, dtype);
   w.kernel = grad_weight_kernel(w.plan, dtype, uses_split_tf32(dtype, split_tf32), wgmma);
@@ -7030,25 +7036,29 @@ int grad_weight_swap_switch() {
 double shifted_x_work(const WeightGradPlan& plan) {
   return double(plan.tiles) * double(plan.units) * (double(plan.shifted_x_unit) + kShiftedXUnitFixedPositions);
 }
-// Whether grad_weight runs swapped (its description in *swapped), for kernels with a D extent (the measured 3D
-// rows; 2D ones are untimed): where the swapped way takes the shifted-x kernel and the plain way either does not
-// (fam07 TF32, whose 48 input channels keep the wgmma kernel) or would do more work (kGradWeightSwapMaxWork, with
-// runs 399-400's measurements).
+// Whether grad_weight runs swapped (its description in *swapped): where the swapped way takes the shifted-x kernel
+// and would do less work than the plain way's shifted-x kernel (kGradWeightSwapMaxWork), or than the plain way's
+// shifted-x plan where fp32 data keep the wgmma kernel (kGradWeightSwapOverWgmmaMaxWork), or the plain way takes
+// neither (measurements with the constants).
 bool grad_weight_swaps(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma, GatherFold fold,
                        int sm_count, int64_t max_workspace_elems, const void* input, const void* grad_output,
                        ConvTransposeParams* swapped) {
   const int mode = grad_weight_swap_switch();
   if (mode == 0 || !swapped_grad_weight_params(p, swapped)) return false;
   if (mode == 1) return true;
-  if (p.kernel[0] < 2) return false;
   const WeightGradPlan other = grad_weight_problem(*swapped, dtype, split_tf32, allow_wgmma, fold, sm_count,
-                                                   max_workspace_elems, grad_output, input)
+                                                   max_workspace_elems, grad_output, input, true)
                                    .plan;
   if (!other.shifted_x) return false;
-  const WeightGradPlan plain =
-      grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output)
-          .plan;
-  return !plain.shifted_x || shifted_x_work(other) < kGradWeightSwapMaxWork * shifted_x_work(plain);
+  const WeightGradProblem plain = grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count,
+                                                      max_workspace_elems, input, grad_output, false);
+  if (plain.plan.shifted_x)
+    return shifted_x_work(other) < kGradWeightSwapMaxWork * shifted_x_work(plain.plan);
+  if (plain.fp32_kept_off_shifted_x)
+    return shifted_x_work(other) <
+           kGradWeightSwapOverWgmmaMaxWork * shifted_x_work(plan_grad_weight_shifted_x(p, dtype, sm_count,
+                                                                                          max_workspace_elems));
+  return true;
 }
 // Where the swapped sums go: element (co, ci, k') of the swapped result is grad_weight[ci][co][K - 1 - k'], a view
 // with negative tap strides from the last tap.
@@ -7072,7 +7082,7 @@ int64_t igemm_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dt
                                       grad_output, &swapped);
   const WeightGradPlan plan = grad_weight_problem(swap ? swapped : p, dtype, split_tf32, allow_wgmma, fold, sm_count,
                                                   max_workspace_elems, swap ? grad_output : input,
-                                                  swap ? input : grad_output)
+                                                  swap ? input : grad_output, swap)
                                   .plan;
   return grad_weight_workspace_elems(plan, p.in_channels * p.out_per_group() * p.kernel_volume());
 }
@@ -7101,13 +7111,14 @@ cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool
 }
 
 namespace {
-// view_sizes / view_strides (or null: real's weight): where the sums of real's [C_in, C_out/g, kD, kH, kW] go.
+// view_sizes / view_strides (or null: real's weight): where the sums of real's [C_in, C_out/g, kD, kH, kW] go; set,
+// real is grad_weight_swaps' swapped description and is planned as such.
 cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
                                GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
                                const int64_t* view_sizes, const int64_t* view_strides, float* workspace,
                                int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
   const WeightGradProblem problem = grad_weight_problem(real, dtype, split_tf32, allow_wgmma, fold, sm_count,
-                                                       max_workspace_elems, input, grad_output);
+                                                       max_workspace_elems, input, grad_output, view_sizes != nullptr);
   const ConvTransposeParams& p = problem.p;
   const WeightGradPlan& plan = problem.plan;
   // The partial sums are row-major over [C_in, C_out/g, kD, kH, kW] of the described problem; folded, that

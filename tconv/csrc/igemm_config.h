@@ -625,12 +625,24 @@ constexpr double kShiftedXUnit48MaxPadding = 1.0;
 // of the other's. Counts (plain / swapped) and run 399 (H200, one build, TCONV_GRAD_WEIGHT_SWAP=0 / 1, bf16 fwd+bwd
 // ms, two rounds): fam07 (48 -> 24 channels, W 96 -> 98) 113 M / 37 M, 15.54-15.55 / 10.16-10.23; fam03 31.5 M /
 // 26.8 M, 5.108-5.109 / 4.569-4.571; L2-61 15.7 M / 14.2 M, 2.980-2.986 / 2.767-2.769. The count under-rates the
-// swapped way on all three, so the bound is 1: the lower count wins. fam02 (32 -> 16, k 3 x 5 x 7) counts 13.1 M /
-// 13.3 M in bf16 (stays plain) and 19.7 M / 13.3 M in TF32 (units of 16 against 32); L1-68 52 M / 92 M in bf16.
+// swapped way on all three (run 400 set the bound to 1 for 3D kernels only). fam02 (32 -> 16, k 3 x 5 x 7) counts
+// 13.1 M / 13.3 M in bf16 (stays plain) and 19.7 M / 13.3 M in TF32 (units of 16 against 32); L1-68 52 M / 92 M in
+// bf16.
 // Run 400 (the rule against TCONV_GRAD_WEIGHT_SWAP=0, fwd+bwd ms): fam02 TF32 2.534 / 3.331, bf16 2.279 / 2.280;
-// fam07 TF32 (swapped because its plain way keeps the wgmma kernel) 14.661 / 19.560.
+// fam07 TF32 (its plain way keeps the wgmma kernel: kGradWeightSwapOverWgmmaMaxWork) 14.661 / 19.560.
+// Run 401 (TCONV_GRAD_WEIGHT_SWAP=0 / 1, fwd+bwd ms) on 2D rows, counts swapped / plain: TF32 fam06 (64 -> 128, W 256
+// -> 260: units of 32 against 16) 0.64, 6.855 / 6.470; fam05 0.945, 5.295 / 5.252; fam01 0.972, 11.328 / 11.499; L1-71
+// 0.973, 2.405 / 2.493 (its x' rows, 1026 wide, through the flat map); bf16 rows count 1.08-1.17 (the unit of 48 fits
+// their plain W_out; L1-71 and fam01 run the unit-stride mma.sync grad_weight, unswapped). So the bound lies between
+// L2-61 bf16's 0.903 (a win of 7 %) and fam05's 0.945 (level), one bound for 2D and 3D.
 constexpr double kShiftedXUnitFixedPositions = 32.0;
-constexpr double kGradWeightSwapMaxWork = 1.0;
+constexpr double kGradWeightSwapMaxWork = 0.93;
+// fp32 data whose plain way keeps the wgmma kernel (3D, > 32 input channels) run swapped on the shifted-x kernel
+// where it counts below this share of the plain way's shifted-x plan. Run 225 had that plan lose 10-20 % of fwd+bwd at
+// 1 (L2-61, fam03, fam07 TF32); run 401 (TCONV_GRAD_WEIGHT_SHIFTED_X_FP32_OVER_WGMMA=0 / 1, both swapped under 1, TF32
+// fwd+bwd ms) had the swapped one win at L2-61's 0.50 (5.021 / 4.575) and fam03's 0.57 (7.379 / 6.897); fam07 counts
+// 0.30. A line through those puts the break-even near 0.7.
+constexpr double kGradWeightSwapOverWgmmaMaxWork = 0.65;
 
 // Heuristic: the grad_weight GEMM's 32x64 tile is mostly padding when a group has few channels.
 // Measured on an H200 (tconv bench, TF32, fwd+bwd, benchmarks/results/bench_20261121-122012 vs
