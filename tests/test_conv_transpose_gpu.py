@@ -1585,6 +1585,59 @@ def test_unit_stride_tap_pairs_where_switched(taps):
     assert names and not any(pairs(n) for n in names), names
 
 
+# The half tile for the tap-pairs form (TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS, off by default): fam07's channels
+# (48 -> 24, its grad_input on the 64-channel half tile), fam02's k3x5x7 (32 -> 16: forward and grad_input in pairs),
+# partial channel tiles on both sides in 2D fp16 (20 -> 30, kernel W 5), and 1D kernel W 7 (24 -> 32); lines of 39-306
+# rows cross the 127-row blocks.
+HALF_TILE_TAP_PAIRS_CASES = [
+    # dims, batch, cin, cout, kernel, padding, spatial, bias, mode
+    (3, 2, 48, 24, [3, 3, 3], [1, 1, 1], [4, 5, 37], False, "bf16"),
+    (3, 2, 32, 16, [3, 5, 7], [0, 2, 3], [3, 4, 30], True, "tf32"),
+    (2, 2, 20, 30, [3, 5], [1, 2], [6, 70], True, "fp16"),
+    (1, 3, 24, 32, [7], [3], [300], False, "tf32"),
+]
+
+
+def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
+    """Under TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=1 the tap-pairs form (32-channel tiles) of the forward and of
+    grad_input runs StripUnitStrideForwardHalfTile's kernel (128 rows: `UnitStrideTile<128`), under 0 the 256-row
+    one; each case meets the precision contract with every gradient (run_case, "igemm_strip") in both processes, and
+    the two give the same bits: a row's sums run over the same stages in the same order, and the blocks' (kd, kh) hulls
+    differ only by stages of zeros."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    code = (
+        "import sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "results = []\n"
+        "for i, (dims, batch, cin, cout, kernel, padding, spatial, bias, mode) in "
+        "enumerate(t.HALF_TILE_TAP_PAIRS_CASES):\n"
+        "    ones = [1] * dims\n"
+        "    t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias,\n"
+        "               mode=mode, layout='contiguous', seed=60 + i, algorithm='igemm_strip')\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(160 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], t.dtype_of(mode), 'contiguous', gen).requires_grad_()\n"
+        "    w = t.make_tensor([cin, cout, *kernel], t.dtype_of(mode), 'contiguous', gen)\n"
+        "    with t.precision(mode), tconv._ops.use_algorithm('igemm_strip'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        out = t.TCONV_FN[dims](x, w, None, 1, padding)\n"
+        "        grad = t.make_tensor(list(out.shape), out.dtype, 'contiguous', gen)\n"
+        "        grad_x, = torch.autograd.grad(out, [x], grad)\n"
+        "        torch.cuda.synchronize()\n"
+        "    names = [e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name]\n"
+        "    results.append((out.detach().cpu(), grad_x.cpu(), names))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS")
+    for value, half in (("1", True), ("0", False)):
+        for case, (_, _, names) in zip(HALF_TILE_TAP_PAIRS_CASES, saved[value]):
+            if case[-1] == "tf32" and not UNIT_STRIDE_TAP_PAIRS:
+                continue  # fp32 32-channel tiles without pairs (TCONV_UNIT_STRIDE_TAP_PAIRS=0)
+            paired = [n for n in names if unit_stride_flags(n)["tap_pairs"]]
+            assert paired and all(("UnitStrideTile<128" in n) == half for n in paired), (value, case, names)
+    for case, on, off in zip(HALF_TILE_TAP_PAIRS_CASES, saved["1"], saved["0"]):
+        assert_bitwise_equal(on[:2], off[:2], str(case))
+
+
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"
 
 

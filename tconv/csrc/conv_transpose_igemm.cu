@@ -4099,8 +4099,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   constexpr bool kWideRows = kWeightsAsA && kWRows == 128;
   static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256),
                 "weights as A: one m64 of output channels (or channel-tap pairs), or two warpgroups' m64 of 128");
-  static_assert(kThreads == 256 || (kWeightsAsA && !kTapPairs && !kGroupStats),
-                "the one-warpgroup tile: weights as A, no statistics");
+  static_assert(kThreads == 256 || (kWeightsAsA && !kGroupStats), "the one-warpgroup tile: weights as A, no statistics");
   constexpr int kHalves = kWeightsAsA ? 1 : 2;
   constexpr int kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
@@ -5609,6 +5608,14 @@ bool unit_stride_fast_divisions() {
   static const bool fast = development_switch("TCONV_UNIT_STRIDE_FAST_DIVISIONS", 1) != 0;
   return fast;
 }
+// The half tile for the tap-pairs form (32-channel tiles: fam07's and fam02's 16-bit forwards run one 256-row block
+// per SM, run 404's ncu of fam07's with the tensor pipe 24 % active): TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=1
+// (development only, read once per process) plans it, for A/B timings in one build; 0 (the default) keeps the
+// 256-row tile. Untimed.
+bool unit_stride_half_tile_tap_pairs() {
+  static const bool on = development_switch("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS", 0) != 0;
+  return on;
+}
 // StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE (development only, read once per
 // process) 1 (default) where StripUnitStrideHalfTileRule takes it, 0 nowhere, 2 wherever it has kernels (to time it).
 int unit_stride_half_tile_mode() {
@@ -5638,9 +5645,12 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   using HalfRule = StripUnitStrideHalfTileRule;
   const int half_mode = unit_stride_half_tile_mode();
   const long long k = (long long)p.in_channels * p.kernel[0] * p.kernel[1] * p.kernel[2];
-  plan.half_tile = half_mode != 0 && !plan.tap_pairs && plan.block_n == HalfRule::kBlockN &&
-                   !unit_stride_weights_as_a_disabled() && (plan.elem_bytes == 4 || plan.taps == 3) &&
-                   (half_mode == 2 || k <= (plan.elem_bytes == 4 ? HalfRule::kMaxK : HalfRule::kMaxK16Bit));
+  plan.half_tile = half_mode != 0 &&
+                   (plan.tap_pairs ? unit_stride_half_tile_tap_pairs()
+                                   : plan.block_n == HalfRule::kBlockN && !unit_stride_weights_as_a_disabled() &&
+                                         (plan.elem_bytes == 4 || plan.taps == 3) &&
+                                         (half_mode == 2 ||
+                                          k <= (plan.elem_bytes == 4 ? HalfRule::kMaxK : HalfRule::kMaxK16Bit)));
   plan.channels = plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
                                  : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
@@ -5786,18 +5796,20 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     return cudaGetLastError();
   }
 }
-// The half tile (UnitStridePlan::half_tile): weights as A, no statistics; 16-bit x per position or in pairs.
-template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false>
+// The half tile (UnitStridePlan::half_tile): weights as A, no statistics; 16-bit x per position or in pairs, or
+// (kTapPairs) the 32-channel tap-pairs tiles.
+template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false, bool kTapPairs = false>
 cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid,
                                          cudaStream_t stream) {
   using Tile = StripUnitStrideForwardHalfTile;
   constexpr int kElemBytes = int(sizeof(scalar_t));
-  constexpr int kStages = Tile::stages(kBlockN, kTaps, kElemBytes);
-  constexpr int kChannels = Tile::channels(kBlockN, kTaps, kElemBytes);
-  constexpr int kBytes = kStages * Tile::stage_floats(kBlockN, kTaps, kElemBytes) * int(sizeof(float));
+  constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
+  constexpr int kStages = Tile::stages(kWRows, kKTaps, kElemBytes);
+  constexpr int kChannels = Tile::channels(kWRows, kKTaps, kElemBytes);
+  constexpr int kBytes = kStages * Tile::stage_floats(kWRows, kKTaps, kElemBytes) * int(sizeof(float));
   static_assert(kStages >= 4 && kBytes <= Tile::kSharedBytes, "two wgmma groups in flight, two blocks per SM");
   auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                             false, false, kXPairs, Tile>;
+                                                             kTapPairs, false, kXPairs, Tile>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -5867,6 +5879,14 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   const bool x_pairs = unit_stride_x_pairs(p, plan, input);
   if (plan.half_tile) {
     if (a.group_partials != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible refuses it
+    if (plan.tap_pairs) {
+      switch (plan.taps) {
+        case 3: return launch_unit_stride_half_tile<scalar_t, 32, 3, false, true>(a, grid, stream);
+        case 5: return launch_unit_stride_half_tile<scalar_t, 32, 5, false, true>(a, grid, stream);
+        case 7: return launch_unit_stride_half_tile<scalar_t, 32, 7, false, true>(a, grid, stream);
+        default: return cudaErrorInvalidValue;
+      }
+    }
     if constexpr (std::is_same_v<scalar_t, float>) {
       switch (plan.block_n * 8 + plan.taps) {
         case 64 * 8 + 3: return launch_unit_stride_half_tile<float, 64, 3>(a, grid, stream);
