@@ -10,19 +10,22 @@ without a timing are skipped; problems of the suite with no row are listed as mi
 """
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tconv.harness.bench import _suite  # noqa: E402
+from tconv.harness.summary import _usable, summarize  # noqa: E402
 
-# (column, key in a bench row) of the speedups whose geometric means are printed
-SPEEDUPS = [("fwd x eager", "tconv_fwd_speedup_vs_eager"), ("f+b x eager", "tconv_fwdbwd_speedup_vs_eager"),
-            ("fwd x cudnnB", "tconv_fwd_speedup_vs_cudnn_bench"),
-            ("f+b x cudnnB", "tconv_fwdbwd_speedup_vs_cudnn_bench")]
+# (column, pass, baseline) of the speedups printed per row, and of their geometric means (summarize's)
+SPEEDUPS = [("fwd x eager", "fwd", "eager"), ("f+b x eager", "fwdbwd", "eager"),
+            ("fwd x cudnnB", "fwd", "cudnn_bench"), ("f+b x cudnnB", "fwdbwd", "cudnn_bench")]
+
+
+def _key(pass_name: str, baseline: str) -> str:
+    return f"tconv_{pass_name}_speedup_vs_{baseline}"
 
 
 def newest_rows(paths: Sequence[Path], gpu: str) -> Dict[tuple, dict]:
@@ -39,7 +42,7 @@ def newest_rows(paths: Sequence[Path], gpu: str) -> Dict[tuple, dict]:
             continue
         date = str(env.get("date", ""))
         for row in data.get("rows") or []:
-            if not row.get("verified") or row.get("tconv_fwdbwd_speedup_vs_eager") is None:
+            if not _usable(row) or row.get(_key("fwdbwd", "eager")) is None:
                 continue
             key = (row.get("problem"), row.get("precision"))
             if key not in newest or date >= newest[key]["_date"]:
@@ -48,19 +51,17 @@ def newest_rows(paths: Sequence[Path], gpu: str) -> Dict[tuple, dict]:
     return newest
 
 
-def geomean(values: List[float]) -> Optional[float]:
-    values = [v for v in values if v is not None and v > 0]
-    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
-
-
 def estimate(newest: Dict[tuple, dict], suite: Sequence[str], precision: str) -> dict:
-    """The suite's rows in one precision, their geometric means, the missing problems and the rows below 1.0x."""
-    rows = [newest[(p, precision)] for p in suite if (p, precision) in newest]
-    missing = [p for p in suite if (p, precision) not in newest]
-    means = {name: geomean([r.get(key) for r in rows]) for name, key in SPEEDUPS}
-    below = sorted({r["problem"] for r in rows for _, key in SPEEDUPS
-                    if r.get(key) is not None and r[key] < 1.0})
-    return {"precision": precision, "rows": rows, "geomeans": means, "missing": missing, "below_1x": below}
+    """The suite's rows in one precision and tconv summary's figures of them (geometric means, missing problems,
+    rows below 1.0x)."""
+    rows = {key: row for key, row in newest.items() if key[1] == precision}
+    figures = summarize(rows, suite).get(precision) or {"missing": list(suite)}
+    return {"precision": precision, "rows": [rows[(p, precision)] for p in suite if (p, precision) in rows],
+            "geomeans": {name: figures.get(f"geomean_{pass_name}_vs_{baseline}")
+                         for name, pass_name, baseline in SPEEDUPS},
+            "missing": figures["missing"],
+            "below_1x": sorted({problem for name, pass_name, baseline in SPEEDUPS
+                                for problem, _ in figures.get(f"below_1_{pass_name}_vs_{baseline}", [])})}
 
 
 def _format(value: Optional[float], digits: int = 2) -> str:
@@ -70,11 +71,11 @@ def _format(value: Optional[float], digits: int = 2) -> str:
 def print_estimate(result: dict) -> None:
     print(f"== {result['precision']}: newest verified row per problem (an estimate across commits, not a suite run)")
     print(f"{'problem':48s} {'date':10s} {'commit':9s} {'fwd ms':>8s} {'f+b ms':>8s} "
-          + " ".join(f"{name:>12s}" for name, _ in SPEEDUPS))
+          + " ".join(f"{name:>12s}" for name, _, _ in SPEEDUPS))
     for r in result["rows"]:
         print(f"{r['problem']:48s} {r['_date'][:10]:10s} {r['_commit']:9s} {_format(r.get('tconv_fwd_ms'), 3):>8s} "
               f"{_format(r.get('tconv_fwdbwd_ms'), 3):>8s} "
-              + " ".join(f"{_format(r.get(key)):>12s}" for _, key in SPEEDUPS))
+              + " ".join(f"{_format(r.get(_key(p, b))):>12s}" for _, p, b in SPEEDUPS))
     print(f"geomean over {len(result['rows'])} rows: "
           + ", ".join(f"{name} {_format(value)}" for name, value in result["geomeans"].items()))
     if result["missing"]:
