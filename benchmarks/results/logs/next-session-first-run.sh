@@ -3,7 +3,8 @@
 # 1. The half tile for the unit-stride tap-pairs form (TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS, off by default, compiled
 #    but never run on a GPU): the unit-stride tests, among them test_unit_stride_half_tile_tap_pairs_where_switched
 #    (contract, kernel names, bits against the 256-row tile); memcheck of sanitize_small.py's unit-stride kernels with
-#    the switch on (its tap-pairs cases).
+#    the switch on (its tap-pairs cases); memcheck of its shifted-x kernels (the swapped case, W 32 since c7bb27f,
+#    now swapped in TF32 as well).
 # 2. quick_timing under the switch 0 / 1: fam07 and fam02 in bf16 and TF32 (their forwards, and fam02's grad_input,
 #    run tap-pairs tiles: 24 and 16 output channels; run 404's ncu had fam07's bf16 forward at 24 % tensor pipe with
 #    one 256-row block per SM), fam11 bf16. A win makes it the default for those tiles.
@@ -18,6 +19,8 @@ grep -E "^(FAILED|ERROR)|passed|failed" "$LOG/pytest.log" | tail -12
 left 350 && TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=1 timeout 100 compute-sanitizer --tool memcheck \
   --kernel-name kns=unit_stride_forward python3 tests/sanitize_small.py > "$LOG/memcheck.log" 2>&1
 tail -2 "$LOG/memcheck.log"
+left 420 && timeout 100 compute-sanitizer --tool memcheck --kernel-name kns=shifted_x python3 tests/sanitize_small.py \
+  > "$LOG/memcheck_shifted_x.log" 2>&1; tail -2 "$LOG/memcheck_shifted_x.log"  # the swapped case at W 32 (c7bb27f)
 echo "== timing at $(( $(date +%s) - start )) s"
 for on in 0 1; do
   left 510 && (cd scripts && TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=$on timeout 60 python3 quick_timing.py \
