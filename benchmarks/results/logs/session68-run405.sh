@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 67 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Prepared in session 67; run in session 68 as run 405 (one H200).
 # 1. The half tile for the unit-stride tap-pairs form (TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS, off by default, compiled
 #    but never run on a GPU): the unit-stride tests, among them test_unit_stride_half_tile_tap_pairs_where_switched
 #    (contract, kernel names, bits against the 256-row tile); memcheck of sanitize_small.py's unit-stride kernels with
