@@ -1585,25 +1585,37 @@ def test_unit_stride_tap_pairs_where_switched(taps):
     assert names and not any(pairs(n) for n in names), names
 
 
-# The half tile for the tap-pairs form (TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS, off by default): fam07's channels
-# (48 -> 24, its grad_input on the 64-channel half tile), fam02's k3x5x7 (32 -> 16: forward and grad_input in pairs),
-# partial channel tiles on both sides in 2D fp16 (20 -> 30, kernel W 5), and 1D kernel W 7 (24 -> 32); lines of 39-306
+# The half tile for the tap-pairs form (StripUnitStrideHalfTileRule's kTapPairs bounds under
+# TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=1, 0 nowhere, 2 everywhere): fam07's channels (48 -> 24: forward K 1296, its
+# grad_input on the 64-channel tile), fam02's k3x5x7 (32 -> 16: forward K 3360 and grad_input K 1680 in pairs),
+# L1-68's grad_input form (64 -> 32, T 5: K 4800, past the fp32 bound, under it in bf16), partial channel tiles on
+# both sides in 2D fp16 (20 -> 30, kernel W 5: K 300 and 450), and 1D kernel W 7 (24 -> 32, K 168); lines of 39-306
 # rows cross the 127-row blocks.
 HALF_TILE_TAP_PAIRS_CASES = [
     # dims, batch, cin, cout, kernel, padding, spatial, bias, mode
     (3, 2, 48, 24, [3, 3, 3], [1, 1, 1], [4, 5, 37], False, "bf16"),
     (3, 2, 32, 16, [3, 5, 7], [0, 2, 3], [3, 4, 30], True, "tf32"),
+    (3, 1, 32, 64, [3, 5, 5], [1, 2, 2], [3, 5, 40], False, "tf32"),
+    (3, 1, 32, 64, [3, 5, 5], [1, 2, 2], [3, 5, 40], False, "bf16"),
     (2, 2, 20, 30, [3, 5], [1, 2], [6, 70], True, "fp16"),
     (1, 3, 24, 32, [7], [3], [300], False, "tf32"),
 ]
+TAP_PAIRS_MIN_K, TAP_PAIRS_MAX_K_FP32 = 1024, 4096  # StripUnitStrideHalfTileRule (igemm_config.h)
+
+
+def tap_pairs_half_tile_by_rule(k, mode):
+    """Whether the rule gives a tap-pairs tile of this K (C_in x kernel volume of the kernel's own problem: the
+    forward's, or grad_input's with C_out as its C_in) the half tile."""
+    return k >= TAP_PAIRS_MIN_K and (mode != "tf32" or k <= TAP_PAIRS_MAX_K_FP32)
 
 
 def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
-    """Under TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=1 the tap-pairs form (32-channel tiles) of the forward and of
-    grad_input runs StripUnitStrideForwardHalfTile's kernel (128 rows: `UnitStrideTile<128`), under 0 the 256-row
-    one; each case meets the precision contract with every gradient (run_case, "igemm_strip") in both processes, and
-    the two give the same bits: a row's sums run over the same stages in the same order, and the blocks' (kd, kh) hulls
-    differ only by stages of zeros."""
+    """The tap-pairs form (32-channel tiles) of the forward and of grad_input runs StripUnitStrideForwardHalfTile's
+    kernel (128 rows: `UnitStrideTile<128`) where StripUnitStrideHalfTileRule's K bounds take it
+    (TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=1, the default), everywhere under 2 and nowhere under 0; each case meets
+    the precision contract with every gradient (run_case, "igemm_strip") in every process, and the half tile and the
+    256-row one give the same bits: a row's sums run over the same stages in the same order, and the blocks' (kd, kh)
+    hulls differ only by stages of zeros."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     code = (
@@ -1627,16 +1639,30 @@ def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
         "    names = [e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name]\n"
         "    results.append((out.detach().cpu(), grad_x.cpu(), names))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS")
-    for value in ("1", "0"):
-        half = value == "1" and UNIT_STRIDE_HALF_TILE != "0"  # TCONV_UNIT_STRIDE_HALF_TILE=0: no half tile at all
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS", values=("1", "2", "0"))
+    for value in ("1", "2", "0"):
         for case, (_, _, names) in zip(HALF_TILE_TAP_PAIRS_CASES, saved[value]):
-            if case[-1] == "tf32" and not UNIT_STRIDE_TAP_PAIRS:
+            dims, _, cin, cout, kernel, _, _, _, mode = case
+            if mode == "tf32" and not UNIT_STRIDE_TAP_PAIRS:
                 continue  # fp32 32-channel tiles without pairs (TCONV_UNIT_STRIDE_TAP_PAIRS=0)
+            volume = math.prod(kernel)
+            # a forward pairs taps at <= 32 output channels, grad_input at <= 32 input channels
+            for pass_cin, pass_cout in ((cin, cout), (cout, cin)):
+                if pass_cout > 32:
+                    continue
+                half = UNIT_STRIDE_HALF_TILE != "0" and (
+                    value == "2" or (value == "1" and tap_pairs_half_tile_by_rule(pass_cin * volume, mode)))
+                assert any(unit_stride_flags(n)["tap_pairs"] and ("UnitStrideTile<128" in n) == half
+                           for n in names), (value, case, pass_cin, names)
             paired = [n for n in names if unit_stride_flags(n)["tap_pairs"]]
-            assert paired and all(("UnitStrideTile<128" in n) == half for n in paired), (value, case, names)
-    for case, on, off in zip(HALF_TILE_TAP_PAIRS_CASES, saved["1"], saved["0"]):
+            assert paired, (value, case, names)
+            if value != "1":
+                assert all(("UnitStrideTile<128" in n) == (value == "2" and UNIT_STRIDE_HALF_TILE != "0")
+                           for n in paired), (value, case, names)
+    for case, on, off in zip(HALF_TILE_TAP_PAIRS_CASES, saved["2"], saved["0"]):
         assert_bitwise_equal(on[:2], off[:2], str(case))
+    for case, rule, off in zip(HALF_TILE_TAP_PAIRS_CASES, saved["1"], saved["0"]):
+        assert_bitwise_equal(rule[:2], off[:2], str(case))
 
 
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"
@@ -1650,7 +1676,8 @@ def test_unit_stride_half_tile_where_the_rule_takes_it(channels, kernel, half):
     """fp32 unit-stride forwards and grad_inputs of 64 output channels whose K (C_in x taps) is at most 1152, and
     16-bit ones of 64 channels at T 3 whatever their K (StripUnitStrideHalfTileRule, igemm_config.h), run
     StripUnitStrideForwardHalfTile's kernel (128 rows, one warpgroup: `UnitStrideTile<128, ...` in the name); a deeper
-    fp32 K, 128 channels, the 32-channel tap-pairs tiles and 16-bit T 5 or 7 keep the 256-row tile.
+    fp32 K, 128 channels, the 32-channel tap-pairs tiles at K 288 (below the rule's kTapPairsMinK) and 16-bit T 5 or 7
+    keep the 256-row tile.
     TCONV_UNIT_STRIDE_HALF_TILE=0 keeps every call off it, =2 puts every call with a kernel on it (64 channels; fp32,
     or 16-bit at T 3). The calls meet the precision contract against float64 with every gradient (run_case), in TF32
     and bf16."""

@@ -5608,13 +5608,12 @@ bool unit_stride_fast_divisions() {
   static const bool fast = development_switch("TCONV_UNIT_STRIDE_FAST_DIVISIONS", 1) != 0;
   return fast;
 }
-// The half tile for the tap-pairs form (32-channel tiles: fam07's and fam02's 16-bit forwards run one 256-row block
-// per SM, run 404's ncu of fam07's with the tensor pipe 24 % active): TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS=1
-// (development only, read once per process) plans it, for A/B timings in one build; 0 (the default) keeps the
-// 256-row tile. Untimed.
-bool unit_stride_half_tile_tap_pairs() {
-  static const bool on = development_switch("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS", 0) != 0;
-  return on;
+// The half tile for the tap-pairs form (32-channel tiles), where StripUnitStrideHalfTileRule's K bounds take it:
+// TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS (development only, read once per process) 1 (default) there, 0 nowhere, 2 on
+// every tap-pairs tile (to time it).
+int unit_stride_half_tile_tap_pairs_mode() {
+  static const int mode = development_switch("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS", 1);
+  return mode;
 }
 // StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE (development only, read once per
 // process) 1 (default) where StripUnitStrideHalfTileRule takes it, 0 nowhere, 2 wherever it has kernels (to time it).
@@ -5645,8 +5644,11 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   using HalfRule = StripUnitStrideHalfTileRule;
   const int half_mode = unit_stride_half_tile_mode();
   const long long k = (long long)p.in_channels * p.kernel[0] * p.kernel[1] * p.kernel[2];
+  const int pairs_mode = unit_stride_half_tile_tap_pairs_mode();
+  const bool pairs_half = pairs_mode == 2 || (pairs_mode == 1 && k >= HalfRule::kTapPairsMinK &&
+                                               (plan.elem_bytes == 2 || k <= HalfRule::kTapPairsMaxKFp32));
   plan.half_tile = half_mode != 0 &&
-                   (plan.tap_pairs ? unit_stride_half_tile_tap_pairs()
+                   (plan.tap_pairs ? pairs_half
                                    : plan.block_n == HalfRule::kBlockN && !unit_stride_weights_as_a_disabled() &&
                                          (plan.elem_bytes == 4 || plan.taps == 3) &&
                                          (half_mode == 2 ||

@@ -933,6 +933,15 @@ using StripUnitStrideForwardHalfTile = UnitStrideTile<128, 128, 113, 2, 16 * 102
 struct StripUnitStrideHalfTileRule {
   static constexpr int kBlockN = 64;
   static constexpr long long kMaxK = 1152, kMaxK16Bit = 1LL << 62;
+  // The tap-pairs form (32-channel tiles) takes the half tile at kTapPairsMinK <= K, and fp32 data also at K <=
+  // kTapPairsMaxKFp32. quick_timing (H200), 256-row tile -> half tile, ms: run 405, fam07 (48 -> 24, K 1296) forward
+  // bf16 4.827 -> 4.548, TF32 5.177 -> 4.923; fam02 (32 -> 16, k3x5x7, K 3360) forward bf16 0.497 -> 0.467, TF32
+  // 0.708 -> 0.668, fwd+bwd 2.529 -> 2.492 (its grad_input, K 1680, in pairs too). Run 406, two rounds each: L1-68's
+  // grad_input (64 -> 32, T 5, K 4800) fwd+bwd bf16 13.34 -> 12.94-13.10, TF32 20.92-21.03 -> 21.43-21.50 (the per-K
+  // cost of fp32 half tiles grows, as at 64 channels above); fam11 (32 -> 32, K 672) level in both (forward bf16
+  // 0.585, TF32 1.163-1.166); L1-71 bf16 (K 288) fwd+bwd 1.140-1.142 -> 1.150-1.154. Untimed between 672 and 1296
+  // and between 3360 and 4800.
+  static constexpr long long kTapPairsMinK = 1024, kTapPairsMaxKFp32 = 4096;
 };
 static_assert(StripUnitStrideForwardHalfTile::kRows == 136 &&
                   StripUnitStrideForwardHalfTile::stages(64, 3) * StripUnitStrideForwardHalfTile::stage_floats(64, 3) *
