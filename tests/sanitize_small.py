@@ -213,6 +213,13 @@ with tconv._ops.use_algorithm("igemm_strip"):
         out = tconv.conv_transpose3d(x, torch.randn(20, cout, 3, 3, 5, device=DEVICE, dtype=dtype),
                                      torch.randn(cout, device=DEVICE, dtype=dtype), 1, [1, 1, 2])
         out.backward(torch.randn_like(out))
+    # 48 channels into a tap-pairs tile (the half tile at K 1296; under TCONV_UNIT_STRIDE_STAGE_48=1 in 48-channel
+    # stages): the forward at 48 -> 24 in bf16, grad_input at 32 -> 48 in fp16; lines of 39 rows cross the blocks
+    for dtype, cin, cout in ((torch.bfloat16, 48, 24), (torch.float16, 32, 48)):
+        x = torch.randn(2, cin, 3, 4, 37, device=DEVICE, dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose3d(x, torch.randn(cin, cout, 3, 3, 3, device=DEVICE, dtype=dtype),
+                                     torch.randn(cout, device=DEVICE, dtype=dtype), 1, 1)
+        out.backward(torch.randn_like(out))
 # The rows grad_weight kernel (Hopper, TF32 mode, "auto"): k4 s2 p1 over 160 input channels (a partial C_in tile)
 # and 40 output channels (a partial folded C_out tile), W 20 (two 16-position chunks, the second partial).
 with tconv._ops.use_algorithm("auto"):

@@ -1665,6 +1665,70 @@ def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
         assert_bitwise_equal(rule[:2], off[:2], str(case))
 
 
+# 48-channel 16-bit stages (StripUnitStrideForwardHalfTile48, TCONV_UNIT_STRIDE_STAGE_48=1): 16-bit tap-pairs half
+# tiles at T 3 whose C_in (the forward's, or grad_input's C_out) is a multiple of 48 but not of 32. fam07's forward
+# form (48 -> 24, K 1296), 144 input channels in fp16 (three stages of 48, a bias), grad_input's form (32 -> 48: its
+# C_in 48, K 1296), and a 2D 48 -> 24 whose K 432 keeps the 256-row tile and its 32-channel stages.
+STAGE_48_CASES = [
+    # dims, batch, cin, cout, kernel, padding, spatial, bias, mode, passes in 48-channel stages (forward, grad_input)
+    (3, 2, 48, 24, [3, 3, 3], [1, 1, 1], [4, 5, 37], False, "bf16", (True, False)),
+    (3, 1, 144, 32, [3, 3, 3], [0, 1, 1], [3, 4, 50], True, "fp16", (True, False)),
+    (3, 2, 32, 48, [3, 3, 3], [1, 1, 1], [3, 5, 41], False, "bf16", (False, True)),
+    (2, 2, 48, 24, [3, 3], [1, 1], [9, 70], True, "bf16", (False, False)),
+]
+
+
+def unit_stride_stage_channels(name):
+    """A unit-stride forward kernel's kChannels (its seventh template argument): input channels per stage."""
+    args = [a.strip() for a in name.split("unit_stride_forward_kernel<", 1)[1].split(">", 1)[0].split(",")]
+    return int(args[6])
+
+
+def test_unit_stride_stage_48_where_switched(tmp_path):
+    """Under TCONV_UNIT_STRIDE_STAGE_48=1 the 16-bit tap-pairs half tiles at T 3 whose C_in is a multiple of 48 but
+    not of 32 run 48-channel stages (kChannels 48, in the forward or in grad_input, whichever is the tap-pairs pass),
+    and every other unit-stride kernel keeps its channels (32 for 16-bit data); under 0 (the default) no kernel runs
+    48. Each case meets the precision contract with every gradient (run_case, "igemm_strip") in both processes; the
+    two differ in the order of their fp32 sums (three 16-channel k steps per tap pair against two stages of two), so
+    they are compared by the contract, not by bits."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if UNIT_STRIDE_HALF_TILE == "0" or os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS") == "0":
+        pytest.skip("no tap-pairs half tile (TCONV_UNIT_STRIDE_HALF_TILE or _TAP_PAIRS 0), so no 48-channel stages")
+    code = (
+        "import sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "results = []\n"
+        "for i, (dims, batch, cin, cout, kernel, padding, spatial, bias, mode, _) in enumerate(t.STAGE_48_CASES):\n"
+        "    ones = [1] * dims\n"
+        "    t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias,\n"
+        "               mode=mode, layout='contiguous', seed=80 + i, algorithm='igemm_strip')\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(180 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], t.dtype_of(mode), 'contiguous', gen).requires_grad_()\n"
+        "    w = t.make_tensor([cin, cout, *kernel], t.dtype_of(mode), 'contiguous', gen)\n"
+        "    with t.precision(mode), tconv._ops.use_algorithm('igemm_strip'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        out = t.TCONV_FN[dims](x, w, None, 1, padding)\n"
+        "        torch.cuda.synchronize()\n"
+        "    forward = [e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name]\n"
+        "    grad = t.make_tensor(list(out.shape), out.dtype, 'contiguous', gen)\n"
+        "    with t.precision(mode), tconv._ops.use_algorithm('igemm_strip'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        torch.autograd.grad(out, [x], grad)\n"
+        "        torch.cuda.synchronize()\n"
+        "    grad_input = [e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name]\n"
+        "    results.append((forward, grad_input))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_STAGE_48")
+    for value in ("1", "0"):
+        for case, passes in zip(STAGE_48_CASES, saved[value]):
+            for expect_48, names in zip(case[-1], passes):
+                assert len(names) == 1, (value, case, names)
+                channels = unit_stride_stage_channels(names[0])
+                assert channels == (48 if value == "1" and expect_48 else 32), (value, case, names)
+                assert ("UnitStrideTile<128, 128, 113, 2, 16384, 48>" in names[0]) == (channels == 48), names
+
+
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"
 
 

@@ -5615,6 +5615,12 @@ int unit_stride_half_tile_tap_pairs_mode() {
   static const int mode = development_switch("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS", 1);
   return mode;
 }
+// StripUnitStrideForwardHalfTile48 (igemm_config.h): TCONV_UNIT_STRIDE_STAGE_48=1 (development only, read once per
+// process) plans it where it applies (unit_stride_plan); 0, the default, keeps 32-channel stages. Untimed.
+bool unit_stride_stage_48() {
+  static const bool on = development_switch("TCONV_UNIT_STRIDE_STAGE_48", 0) != 0;
+  return on;
+}
 // StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE (development only, read once per
 // process) 1 (default) where StripUnitStrideHalfTileRule takes it, 0 nowhere, 2 wherever it has kernels (to time it).
 int unit_stride_half_tile_mode() {
@@ -5626,6 +5632,7 @@ struct UnitStridePlan {
   int block_n, taps, channels, channel_stages, line_rows;
   bool tap_pairs;      // the kTapPairs form: A rows = 32 channels x 2 taps, tiles of kBlockM - 1 stored rows
   bool half_tile;      // StripUnitStrideForwardHalfTile's blocks (their stages' channels, their 128 rows)
+  bool stage_48;       // StripUnitStrideForwardHalfTile48's 48-channel 16-bit stages (a half tile in tap pairs)
   int w_rows, k_taps;  // the packed weights' rows per tile and K groups per stage (taps, or tap pairs)
   int64_t rows, row_tiles, n_tiles;
 };
@@ -5653,8 +5660,11 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
                                          (plan.elem_bytes == 4 || plan.taps == 3) &&
                                          (half_mode == 2 ||
                                           k <= (plan.elem_bytes == 4 ? HalfRule::kMaxK : HalfRule::kMaxK16Bit)));
-  plan.channels = plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
-                                 : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
+  plan.stage_48 = plan.half_tile && plan.tap_pairs && plan.elem_bytes == 2 && plan.taps == 3 &&
+                  p.in_channels % 48 == 0 && p.in_channels % 32 != 0 && unit_stride_stage_48();
+  plan.channels = plan.stage_48    ? StripUnitStrideForwardHalfTile48::channels(plan.w_rows, plan.k_taps, 2)
+                  : plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
+                                   : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
   plan.channel_stages = int((p.in_channels + plan.channels - 1) / plan.channels);
   plan.line_rows = int(p.out_size[2] + p.kernel[2] - 1);
   plan.rows = p.batch * p.out_size[0] * p.out_size[1] * plan.line_rows;
@@ -5799,11 +5809,11 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
   }
 }
 // The half tile (UnitStridePlan::half_tile): weights as A, no statistics; 16-bit x per position or in pairs, or
-// (kTapPairs) the 32-channel tap-pairs tiles.
-template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false, bool kTapPairs = false>
+// (kTapPairs) the 32-channel tap-pairs tiles, in 48-channel 16-bit stages too (Tile StripUnitStrideForwardHalfTile48).
+template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false, bool kTapPairs = false,
+          typename Tile = StripUnitStrideForwardHalfTile>
 cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid,
                                          cudaStream_t stream) {
-  using Tile = StripUnitStrideForwardHalfTile;
   constexpr int kElemBytes = int(sizeof(scalar_t));
   constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
   constexpr int kStages = Tile::stages(kWRows, kKTaps, kElemBytes);
@@ -5881,6 +5891,12 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   const bool x_pairs = unit_stride_x_pairs(p, plan, input);
   if (plan.half_tile) {
     if (a.group_partials != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible refuses it
+    if constexpr (!std::is_same_v<scalar_t, float>) {
+      if (plan.stage_48)
+        return launch_unit_stride_half_tile<scalar_t, 32, 3, false, true, StripUnitStrideForwardHalfTile48>(a, grid,
+                                                                                                         stream);
+    }
+    if (plan.stage_48) return cudaErrorInvalidValue;  // unit_stride_plan: 16-bit data only
     if (plan.tap_pairs) {
       switch (plan.taps) {
         case 3: return launch_unit_stride_half_tile<scalar_t, 32, 3, false, true>(a, grid, stream);

@@ -861,7 +861,8 @@ static_assert(decode_row(int64_t(UINT32_MAX), 1000, 1000, 1000,
 // any multiple of 8 where M comes in 64s.
 // UnitStrideTile<...> is the block shape; StripUnitStrideForwardTile (below) is the default one, and
 // StripUnitStrideForwardHalfTile the two-blocks-per-SM one.
-template <int kBlockM_, int kThreads_, int kSharedKiB, int kBlocksPerSm_, int kMaxStageWeightBytes>
+template <int kBlockM_, int kThreads_, int kSharedKiB, int kBlocksPerSm_, int kMaxStageWeightBytes,
+          int kChannels16Bit = 0>
 struct UnitStrideTile {
   static constexpr int kThreads = kThreads_;  // one or two warpgroups of 128 rows each, one row per thread
   static constexpr int kBlockM = kBlockM_;
@@ -878,7 +879,9 @@ struct UnitStrideTile {
   // (elem_bytes 2, k16 MMAs on the values as they are) take twice the channels in the same bytes: a stage's shared
   // memory, its 16-byte K groups (8 channels instead of 4) and its wgmma instructions are the fp32 stage's, each k16
   // MMA twice a k8's work. Sizes below are in 4-byte words whatever the data type.
+  // kChannels16Bit, where nonzero, sets a 16-bit stage's channels instead (StripUnitStrideForwardHalfTile48).
   TCONV_TILE_FN int channels(int block_n, int taps, int elem_bytes = 4) {
+    if (kChannels16Bit != 0 && elem_bytes == 2) return kChannels16Bit;
     return (block_n * 16 * taps * 4 <= kMaxStageWeightBytes ? 16 : 8) * 4 / elem_bytes;
   }
   TCONV_TILE_FN int group_channels(int elem_bytes = 4) { return 16 / elem_bytes; }  // channels per 16-byte K group
@@ -943,6 +946,17 @@ struct StripUnitStrideHalfTileRule {
   // and between 3360 and 4800.
   static constexpr long long kTapPairsMinK = 1024, kTapPairsMaxKFp32 = 4096;
 };
+// 16-bit tap-pairs half tiles at T 3 whose C_in is a multiple of 48 but not of 32 (fam07's 48): stages of 48 channels
+// (six K groups), where 32-channel stages leave a partial last stage of zeros (48 channels in 64: a quarter of the
+// MMAs, and half the stages, of fam07's forward; run 404's ncu had it at 24 % tensor pipe, latency-bound, with the
+// stage barrier 0.48 cycles per issued instruction). Four stages of 25 KB fit two blocks per SM (T 5 and 7 would fit
+// three). Written without a GPU (session 68): TCONV_UNIT_STRIDE_STAGE_48=1 (development only) plans it; untimed.
+using StripUnitStrideForwardHalfTile48 = UnitStrideTile<128, 128, 113, 2, 16 * 1024, 48>;
+static_assert(StripUnitStrideForwardHalfTile48::channels(64, 2, 2) == 48 &&
+                  StripUnitStrideForwardHalfTile48::channels(64, 2, 4) == 16 &&
+                  StripUnitStrideForwardHalfTile48::stages(64, 2, 2) == 4 &&
+                  StripUnitStrideForwardHalfTile48::stage_floats(64, 2, 2) * 4 == 6 * 136 * 16 + 64 * 48 * 2 * 2,
+              "48-channel 16-bit stages: six K groups of 136 rows and 64 x 96 weights, four stages");
 static_assert(StripUnitStrideForwardHalfTile::kRows == 136 &&
                   StripUnitStrideForwardHalfTile::stages(64, 3) * StripUnitStrideForwardHalfTile::stage_floats(64, 3) *
                           4 <= 113 * 1024 &&
