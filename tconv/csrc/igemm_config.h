@@ -949,8 +949,8 @@ struct StripUnitStrideHalfTileRule {
 // 16-bit tap-pairs half tiles at T 3 whose C_in is a multiple of 48 but not of 32 (fam07's 48): stages of 48 channels
 // (six K groups), where 32-channel stages leave a partial last stage of zeros (48 channels in 64: a quarter of the
 // MMAs, and half the stages, of fam07's forward; run 404's ncu had it at 24 % tensor pipe, latency-bound, with the
-// stage barrier 0.48 cycles per issued instruction). Four stages of 25 KB fit two blocks per SM (T 5 and 7 would fit
-// three). Written without a GPU (session 68): TCONV_UNIT_STRIDE_STAGE_48=1 (development only) plans it; untimed.
+// stage barrier 0.48 cycles per issued instruction). Four stages of 25 KB fit two blocks per SM (at T 5 and 7 only
+// three would). Written without a GPU (session 68): TCONV_UNIT_STRIDE_STAGE_48=1 (development only) plans it; untimed.
 using StripUnitStrideForwardHalfTile48 = UnitStrideTile<128, 128, 113, 2, 16 * 1024, 48>;
 static_assert(StripUnitStrideForwardHalfTile48::channels(64, 2, 2) == 48 &&
                   StripUnitStrideForwardHalfTile48::channels(64, 2, 4) == 16 &&
