@@ -213,12 +213,14 @@ with tconv._ops.use_algorithm("igemm_strip"):
         out = tconv.conv_transpose3d(x, torch.randn(20, cout, 3, 3, 5, device=DEVICE, dtype=dtype),
                                      torch.randn(cout, device=DEVICE, dtype=dtype), 1, [1, 1, 2])
         out.backward(torch.randn_like(out))
-    # 48 channels into a tap-pairs tile (the half tile at K 1296; under TCONV_UNIT_STRIDE_STAGE_48=1 in 48-channel
-    # stages): the forward at 48 -> 24 in bf16, grad_input at 32 -> 48 in fp16; lines of 39 rows cross the blocks
-    for dtype, cin, cout in ((torch.bfloat16, 48, 24), (torch.float16, 32, 48)):
-        x = torch.randn(2, cin, 3, 4, 37, device=DEVICE, dtype=dtype, requires_grad=True)
+    # 48 channels (under TCONV_UNIT_STRIDE_STAGE_48 = 1, 2 or 3 in 48-channel stages): into a tap-pairs half tile
+    # (K 1296), the forward at 48 -> 24 in bf16 and grad_input at 32 -> 48 in fp16; 48 -> 48 on the 64-channel tiles
+    # (both passes; fp16 with W padding 0 takes x pairs); lines of 39-42 rows cross the blocks
+    for dtype, cin, cout, padding, width in ((torch.bfloat16, 48, 24, 1, 37), (torch.float16, 32, 48, 1, 37),
+                                             (torch.bfloat16, 48, 48, 1, 38), (torch.float16, 48, 48, (1, 1, 0), 38)):
+        x = torch.randn(2, cin, 3, 4, width, device=DEVICE, dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose3d(x, torch.randn(cin, cout, 3, 3, 3, device=DEVICE, dtype=dtype),
-                                     torch.randn(cout, device=DEVICE, dtype=dtype), 1, 1)
+                                     torch.randn(cout, device=DEVICE, dtype=dtype), 1, padding)
         out.backward(torch.randn_like(out))
 # The rows grad_weight kernel (Hopper, TF32 mode, "auto"): k4 s2 p1 over 160 input channels (a partial C_in tile)
 # and 40 output channels (a partial folded C_out tile), W 20 (two 16-position chunks, the second partial).

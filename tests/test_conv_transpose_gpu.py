@@ -1665,36 +1665,43 @@ def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
         assert_bitwise_equal(rule[:2], off[:2], str(case))
 
 
-# 48-channel 16-bit stages (StripUnitStrideForwardHalfTile48, TCONV_UNIT_STRIDE_STAGE_48=1): 16-bit tap-pairs half
-# tiles at T 3 whose C_in (the forward's, or grad_input's C_out) is a multiple of 48 but not of 32. fam07's forward
-# form (48 -> 24, K 1296), 144 input channels in fp16 (three stages of 48, a bias), grad_input's form (32 -> 48: its
-# C_in 48, K 1296), and a 2D 48 -> 24 whose K 432 keeps the 256-row tile and its 32-channel stages.
+# 48-channel 16-bit stages at T 3 where C_in (the forward's, or grad_input's C_out) is a multiple of 48 but not of 32
+# (TCONV_UNIT_STRIDE_STAGE_48: 1 the tap-pairs half tiles, StripUnitStrideForwardHalfTile48; 2 also the 64-channel
+# weights-as-A tiles as 256-row blocks, StripUnitStrideForwardTile48; 3 those on the half tile, one wgmma group in
+# flight; 0, the default, none). fam07's forward form (48 -> 24 in pairs, K 1296), 144 input channels in fp16 (three
+# stages of 48, a bias; grad_input on 128 channels), grad_input's pairs form (32 -> 48), fam03's form (48 -> 48: both
+# passes on 64-channel tiles; fp16 with W padding 0 takes x pairs in both), and a 2D 48 -> 24 whose K 432 keeps the
+# 256-row tap-pairs tile and its 32-channel stages.
 STAGE_48_CASES = [
-    # dims, batch, cin, cout, kernel, padding, spatial, bias, mode, passes in 48-channel stages (forward, grad_input)
-    (3, 2, 48, 24, [3, 3, 3], [1, 1, 1], [4, 5, 37], False, "bf16", (True, False)),
-    (3, 1, 144, 32, [3, 3, 3], [0, 1, 1], [3, 4, 50], True, "fp16", (True, False)),
-    (3, 2, 32, 48, [3, 3, 3], [1, 1, 1], [3, 5, 41], False, "bf16", (False, True)),
-    (2, 2, 48, 24, [3, 3], [1, 1], [9, 70], True, "bf16", (False, False)),
+    # dims, batch, cin, cout, kernel, padding, spatial, bias, mode, (forward, grad_input): "pairs", "c64" or None
+    (3, 2, 48, 24, [3, 3, 3], [1, 1, 1], [4, 5, 37], False, "bf16", ("pairs", None)),
+    (3, 1, 144, 32, [3, 3, 3], [0, 1, 1], [3, 4, 50], True, "fp16", ("pairs", None)),
+    (3, 2, 32, 48, [3, 3, 3], [1, 1, 1], [3, 5, 41], False, "bf16", (None, "pairs")),
+    (3, 2, 48, 48, [3, 3, 3], [1, 1, 1], [4, 5, 38], True, "bf16", ("c64", "c64")),
+    (3, 1, 48, 48, [3, 3, 3], [1, 1, 0], [4, 5, 38], False, "fp16", ("c64", "c64")),
+    (2, 2, 48, 24, [3, 3], [1, 1], [9, 70], True, "bf16", (None, None)),
 ]
 
 
-def unit_stride_stage_channels(name):
-    """A unit-stride forward kernel's kChannels (its seventh template argument): input channels per stage."""
-    args = [a.strip() for a in name.split("unit_stride_forward_kernel<", 1)[1].split(">", 1)[0].split(",")]
-    return int(args[6])
+def unit_stride_template_args(name):
+    """A unit-stride forward kernel's template arguments before its tile (scalar_t, kStages, kDepth, kInFlight,
+    kBlockN, kTaps, kChannels, then the flags), as strings."""
+    return [a.strip() for a in name.split("unit_stride_forward_kernel<", 1)[1].split(">", 1)[0].split(",")]
 
 
 def test_unit_stride_stage_48_where_switched(tmp_path):
-    """Under TCONV_UNIT_STRIDE_STAGE_48=1 the 16-bit tap-pairs half tiles at T 3 whose C_in is a multiple of 48 but
-    not of 32 run 48-channel stages (kChannels 48, in the forward or in grad_input, whichever is the tap-pairs pass),
-    and every other unit-stride kernel keeps its channels (32 for 16-bit data); under 0 (the default) no kernel runs
-    48. Each case meets the precision contract with every gradient (run_case, "igemm_strip") in both processes; the
-    two differ in the order of their fp32 sums (three 16-channel k steps per tap pair against two stages of two), so
-    they are compared by the contract, not by bits."""
+    """TCONV_UNIT_STRIDE_STAGE_48 puts the passes each value names on 48-channel stages (kChannels 48) and on the
+    tile it names (the half tile's `UnitStrideTile<128, 128, 113, 2, 16384, 48>`, the 256-row one's `UnitStrideTile<256,
+    256, 227, 1, 32768, 48>` with value 2; value 3's 64-channel half tile with one wgmma group in flight), and leaves
+    every other unit-stride kernel at 32 channels (16-bit); 0, the default, runs no 48. Each case meets the precision
+    contract with every gradient (run_case, "igemm_strip") under every value; the values differ in the order of their
+    fp32 sums (three 16-channel k steps per tap against two stages of two), so they are compared by the contract, not
+    by bits."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    if UNIT_STRIDE_HALF_TILE == "0" or os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS") == "0":
-        pytest.skip("no tap-pairs half tile (TCONV_UNIT_STRIDE_HALF_TILE or _TAP_PAIRS 0), so no 48-channel stages")
+    if UNIT_STRIDE_HALF_TILE != "1" or os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS", "1") != "1" or \
+            os.environ.get("TCONV_UNIT_STRIDE_WEIGHTS_AS_A", "1") == "0":
+        pytest.skip("the half-tile rules or the weights-as-A tiles are switched away from their defaults")
     code = (
         "import sys, torch, tconv\n"
         "import test_conv_transpose_gpu as t\n"
@@ -1719,14 +1726,23 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
         "    grad_input = [e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name]\n"
         "    results.append((forward, grad_input))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_STAGE_48")
-    for value in ("1", "0"):
+    values = ("1", "2", "3", "0")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_STAGE_48", values=values)
+    half_48, rows_48 = "UnitStrideTile<128, 128, 113, 2, 16384, 48>", "UnitStrideTile<256, 256, 227, 1, 32768, 48>"
+    for value in values:
         for case, passes in zip(STAGE_48_CASES, saved[value]):
-            for expect_48, names in zip(case[-1], passes):
+            for kind, names in zip(case[-1], passes):
                 assert len(names) == 1, (value, case, names)
-                channels = unit_stride_stage_channels(names[0])
-                assert channels == (48 if value == "1" and expect_48 else 32), (value, case, names)
-                assert ("UnitStrideTile<128, 128, 113, 2, 16384, 48>" in names[0]) == (channels == 48), names
+                name, args = names[0], unit_stride_template_args(names[0])
+                expect_48 = (kind == "pairs" and value != "0") or (kind == "c64" and value in ("2", "3"))
+                assert int(args[6]) == (48 if expect_48 else 32), (value, case, name)
+                if not expect_48:
+                    assert "16384, 48>" not in name and "32768, 48>" not in name, (value, case, name)
+                elif kind == "pairs" or value == "3":
+                    assert half_48 in name, (value, case, name)
+                    assert int(args[3]) == (1 if kind == "c64" else 2), (value, case, name)  # kInFlight
+                else:
+                    assert rows_48 in name and int(args[3]) == 2, (value, case, name)
 
 
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"

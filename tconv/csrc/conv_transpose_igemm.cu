@@ -3886,8 +3886,9 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // channels, Tile::channels), so its shared memory, descriptors and wgmma count per stage are the fp32 stage's and each
 // k16 wgmma does twice a k8's work; each thread loads twice the scalars per stage (2 bytes each).
 // Tile (igemm_config.h: UnitStrideTile): StripUnitStrideForwardTile, or StripUnitStrideForwardHalfTile (128 rows, one
-// warpgroup, two blocks per SM; 64-channel weights-as-A tiles only: its 128-channel form, two m64 channel halves per
-// k step, lost to the 256-row tile in run 389 and was taken out).
+// warpgroup, two blocks per SM; 64-channel weights-as-A and tap-pairs tiles only: its 128-channel form, two m64
+// channel halves per k step, lost to the 256-row tile in run 389 and was taken out), or their 48-channel 16-bit
+// forms (StripUnitStrideForwardTile48, StripUnitStrideForwardHalfTile48).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
           typename Tile = StripUnitStrideForwardTile>
@@ -5615,11 +5616,14 @@ int unit_stride_half_tile_tap_pairs_mode() {
   static const int mode = development_switch("TCONV_UNIT_STRIDE_HALF_TILE_TAP_PAIRS", 1);
   return mode;
 }
-// StripUnitStrideForwardHalfTile48 (igemm_config.h): TCONV_UNIT_STRIDE_STAGE_48=1 (development only, read once per
-// process) plans it where it applies (unit_stride_plan); 0, the default, keeps 32-channel stages. Untimed.
-bool unit_stride_stage_48() {
-  static const bool on = development_switch("TCONV_UNIT_STRIDE_STAGE_48", 0) != 0;
-  return on;
+// 48-channel 16-bit stages (igemm_config.h: StripUnitStrideForwardHalfTile48, StripUnitStrideForwardTile48), where
+// C_in is a multiple of 48 but not of 32, at T 3: TCONV_UNIT_STRIDE_STAGE_48 (development only, read once per process)
+// 0 (the default) nowhere; 1 on the tap-pairs half tiles; 2 there and on the 64-channel weights-as-A tiles as
+// 256-row blocks (five stages); 3 there and on the 64-channel half tile (three stages, one wgmma group in flight).
+// Untimed (session 68).
+int unit_stride_stage_48_mode() {
+  static const int mode = development_switch("TCONV_UNIT_STRIDE_STAGE_48", 0);
+  return mode;
 }
 // StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE (development only, read once per
 // process) 1 (default) where StripUnitStrideHalfTileRule takes it, 0 nowhere, 2 wherever it has kernels (to time it).
@@ -5632,7 +5636,7 @@ struct UnitStridePlan {
   int block_n, taps, channels, channel_stages, line_rows;
   bool tap_pairs;      // the kTapPairs form: A rows = 32 channels x 2 taps, tiles of kBlockM - 1 stored rows
   bool half_tile;      // StripUnitStrideForwardHalfTile's blocks (their stages' channels, their 128 rows)
-  bool stage_48;       // StripUnitStrideForwardHalfTile48's 48-channel 16-bit stages (a half tile in tap pairs)
+  bool stage_48;       // 48-channel 16-bit stages (StripUnitStrideForwardHalfTile48, or StripUnitStrideForwardTile48)
   int w_rows, k_taps;  // the packed weights' rows per tile and K groups per stage (taps, or tap pairs)
   int64_t rows, row_tiles, n_tiles;
 };
@@ -5660,8 +5664,14 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
                                          (plan.elem_bytes == 4 || plan.taps == 3) &&
                                          (half_mode == 2 ||
                                           k <= (plan.elem_bytes == 4 ? HalfRule::kMaxK : HalfRule::kMaxK16Bit)));
-  plan.stage_48 = plan.half_tile && plan.tap_pairs && plan.elem_bytes == 2 && plan.taps == 3 &&
-                  p.in_channels % 48 == 0 && p.in_channels % 32 != 0 && unit_stride_stage_48();
+  const int stage_48_mode = unit_stride_stage_48_mode();
+  const bool channels_48 = plan.elem_bytes == 2 && plan.taps == 3 && p.in_channels % 48 == 0 &&
+                           p.in_channels % 32 != 0;
+  const bool weights_as_a_64 = plan.block_n == 64 && !plan.tap_pairs && !unit_stride_weights_as_a_disabled();
+  plan.stage_48 = channels_48 && ((stage_48_mode >= 1 && plan.half_tile && plan.tap_pairs) ||
+                                  (stage_48_mode == 2 && weights_as_a_64) ||
+                                  (stage_48_mode == 3 && weights_as_a_64 && plan.half_tile));
+  if (plan.stage_48 && stage_48_mode == 2 && !plan.tap_pairs) plan.half_tile = false;  // StripUnitStrideForwardTile48
   plan.channels = plan.stage_48    ? StripUnitStrideForwardHalfTile48::channels(plan.w_rows, plan.k_taps, 2)
                   : plan.half_tile ? HalfTile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes)
                                    : Tile::channels(plan.w_rows, plan.k_taps, plan.elem_bytes);
@@ -5808,20 +5818,22 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     return cudaGetLastError();
   }
 }
-// The half tile (UnitStridePlan::half_tile): weights as A, no statistics; 16-bit x per position or in pairs, or
-// (kTapPairs) the 32-channel tap-pairs tiles, in 48-channel 16-bit stages too (Tile StripUnitStrideForwardHalfTile48).
+// Weights-as-A tiles of a given Tile and no statistics: the half tile (UnitStridePlan::half_tile; 16-bit x per position
+// or in pairs, or kTapPairs, the 32-channel tap-pairs tiles) and the 48-channel 16-bit stages
+// (StripUnitStrideForwardHalfTile48, StripUnitStrideForwardTile48), with kInFlight wgmma groups in flight.
 template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false, bool kTapPairs = false,
-          typename Tile = StripUnitStrideForwardHalfTile>
-cudaError_t launch_unit_stride_half_tile(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid,
-                                         cudaStream_t stream) {
+          typename Tile = StripUnitStrideForwardHalfTile, int kInFlight = 2>
+cudaError_t launch_unit_stride_weights_as_a(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid,
+                                            cudaStream_t stream) {
   constexpr int kElemBytes = int(sizeof(scalar_t));
   constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
   constexpr int kStages = Tile::stages(kWRows, kKTaps, kElemBytes);
   constexpr int kChannels = Tile::channels(kWRows, kKTaps, kElemBytes);
   constexpr int kBytes = kStages * Tile::stage_floats(kWRows, kKTaps, kElemBytes) * int(sizeof(float));
-  static_assert(kStages >= 4 && kBytes <= Tile::kSharedBytes, "two wgmma groups in flight, two blocks per SM");
-  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                             kTapPairs, false, kXPairs, Tile>;
+  static_assert(kStages >= kInFlight + 2 && kBytes <= Tile::kSharedBytes,
+                "a stage to refill past the wgmma groups in flight, Tile::kBlocksPerSm blocks per SM");
+  auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, kInFlight, kBlockN, kTaps, kChannels,
+                                                             true, kTapPairs, false, kXPairs, Tile>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -5892,32 +5904,43 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   if (plan.half_tile) {
     if (a.group_partials != nullptr) return cudaErrorInvalidValue;  // unit_stride_group_stats_possible refuses it
     if constexpr (!std::is_same_v<scalar_t, float>) {
-      if (plan.stage_48)
-        return launch_unit_stride_half_tile<scalar_t, 32, 3, false, true, StripUnitStrideForwardHalfTile48>(a, grid,
-                                                                                                         stream);
+      using Tile48 = StripUnitStrideForwardHalfTile48;
+      if (plan.stage_48 && plan.tap_pairs)
+        return launch_unit_stride_weights_as_a<scalar_t, 32, 3, false, true, Tile48>(a, grid, stream);
+      if (plan.stage_48)  // 64 channels: three stages fit, so one wgmma group in flight
+        return x_pairs ? launch_unit_stride_weights_as_a<scalar_t, 64, 3, true, false, Tile48, 1>(a, grid, stream)
+                       : launch_unit_stride_weights_as_a<scalar_t, 64, 3, false, false, Tile48, 1>(a, grid, stream);
     }
     if (plan.stage_48) return cudaErrorInvalidValue;  // unit_stride_plan: 16-bit data only
     if (plan.tap_pairs) {
       switch (plan.taps) {
-        case 3: return launch_unit_stride_half_tile<scalar_t, 32, 3, false, true>(a, grid, stream);
-        case 5: return launch_unit_stride_half_tile<scalar_t, 32, 5, false, true>(a, grid, stream);
-        case 7: return launch_unit_stride_half_tile<scalar_t, 32, 7, false, true>(a, grid, stream);
+        case 3: return launch_unit_stride_weights_as_a<scalar_t, 32, 3, false, true>(a, grid, stream);
+        case 5: return launch_unit_stride_weights_as_a<scalar_t, 32, 5, false, true>(a, grid, stream);
+        case 7: return launch_unit_stride_weights_as_a<scalar_t, 32, 7, false, true>(a, grid, stream);
         default: return cudaErrorInvalidValue;
       }
     }
     if constexpr (std::is_same_v<scalar_t, float>) {
       switch (plan.block_n * 8 + plan.taps) {
-        case 64 * 8 + 3: return launch_unit_stride_half_tile<float, 64, 3>(a, grid, stream);
-        case 64 * 8 + 5: return launch_unit_stride_half_tile<float, 64, 5>(a, grid, stream);
-        case 64 * 8 + 7: return launch_unit_stride_half_tile<float, 64, 7>(a, grid, stream);
+        case 64 * 8 + 3: return launch_unit_stride_weights_as_a<float, 64, 3>(a, grid, stream);
+        case 64 * 8 + 5: return launch_unit_stride_weights_as_a<float, 64, 5>(a, grid, stream);
+        case 64 * 8 + 7: return launch_unit_stride_weights_as_a<float, 64, 7>(a, grid, stream);
         default: return cudaErrorInvalidValue;  // unit_stride_plan plans no other half tile
       }
     } else {
       if (plan.block_n != 64 || plan.taps != 3) return cudaErrorInvalidValue;
-      return x_pairs ? launch_unit_stride_half_tile<scalar_t, 64, 3, true>(a, grid, stream)
-                     : launch_unit_stride_half_tile<scalar_t, 64, 3>(a, grid, stream);
+      return x_pairs ? launch_unit_stride_weights_as_a<scalar_t, 64, 3, true>(a, grid, stream)
+                     : launch_unit_stride_weights_as_a<scalar_t, 64, 3>(a, grid, stream);
     }
   }
+  if constexpr (!std::is_same_v<scalar_t, float>) {
+    if (plan.stage_48 && a.group_partials == nullptr)  // unit_stride_plan: 64 channels at T 3, weights as A
+      return x_pairs ? launch_unit_stride_weights_as_a<scalar_t, 64, 3, true, false, StripUnitStrideForwardTile48>(
+                           a, grid, stream)
+                     : launch_unit_stride_weights_as_a<scalar_t, 64, 3, false, false, StripUnitStrideForwardTile48>(
+                           a, grid, stream);
+  }
+  if (plan.stage_48) return cudaErrorInvalidValue;
   if (plan.tap_pairs) {
     switch (plan.taps) {
       case 3: return launch_unit_stride_forward<scalar_t, 32, 3, true>(a, grid, stream);

@@ -951,7 +951,14 @@ struct StripUnitStrideHalfTileRule {
 // MMAs, and half the stages, of fam07's forward; run 404's ncu had it at 24 % tensor pipe, latency-bound, with the
 // stage barrier 0.48 cycles per issued instruction). Four stages of 25 KB fit two blocks per SM (at T 5 and 7 only
 // three would). Written without a GPU (session 68): TCONV_UNIT_STRIDE_STAGE_48=1 (development only) plans it; untimed.
+// TCONV_UNIT_STRIDE_STAGE_48=2 or 3 also gives them to the 64-channel weights-as-A tiles at T 3 (fam03's 48 -> 48,
+// forward and grad_input): as 256-row blocks (StripUnitStrideForwardTile48, five 43 KB stages), or as the half tile,
+// where only three 31 KB stages fit and so one wgmma group stays in flight. Untimed.
 using StripUnitStrideForwardHalfTile48 = UnitStrideTile<128, 128, 113, 2, 16 * 1024, 48>;
+using StripUnitStrideForwardTile48 = UnitStrideTile<256, 256, 227, 1, 32 * 1024, 48>;
+static_assert(StripUnitStrideForwardTile48::stages(64, 3, 2) == 5 &&
+                  StripUnitStrideForwardHalfTile48::stages(64, 3, 2) == 3,
+              "the 64-channel 48-channel-stage tiles: five 256-row stages, three half-tile ones");
 static_assert(StripUnitStrideForwardHalfTile48::channels(64, 2, 2) == 48 &&
                   StripUnitStrideForwardHalfTile48::channels(64, 2, 4) == 16 &&
                   StripUnitStrideForwardHalfTile48::stages(64, 2, 2) == 4 &&
