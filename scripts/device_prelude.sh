@@ -8,6 +8,9 @@ LOG="$OUT/logs"; mkdir -p "$LOG"
 export PYTHONUNBUFFERED=1 TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}" \
   TCONV_BUILD_DIR="${TCONV_BUILD_DIR:-/tmp/tconv_build}"
 start=$(date +%s)
+# Whether the call is still before END_S seconds from its start: `left END_S && part`, so each part starts only if
+# its timeout can end in time (every run script defined this itself until session 68).
+left() { [ $(( $(date +%s) - start )) -lt "$1" ]; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
 python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/build.log"; exit 1; }

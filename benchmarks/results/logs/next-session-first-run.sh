@@ -15,7 +15,6 @@
 # Pass TCONV_COMMIT=<literal sha> (not $(git rev-parse HEAD): the device's copy answers with an older HEAD).
 # Each part starts only if its timeout ends by ~570 s, so device_finish always runs.
 source scripts/device_prelude.sh
-left() { [ $(( $(date +%s) - start )) -lt "$1" ]; }
 timeout 150 python3 -m pytest -q -p no:cacheprovider tests/test_conv_transpose_gpu.py -k "unit_stride" --tb=short \
   > "$LOG/pytest.log" 2>&1
 grep -E "^(FAILED|ERROR)|passed|failed" "$LOG/pytest.log" | tail -12
