@@ -1659,7 +1659,7 @@ def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
             if value != "1":
                 assert all(("UnitStrideTile<128" in n) == (value == "2" and UNIT_STRIDE_HALF_TILE != "0")
                            for n in paired), (value, case, names)
-    stage_48 = os.environ.get("TCONV_UNIT_STRIDE_STAGE_48", "0") not in ("", "0")
+    stage_48 = os.environ.get("TCONV_UNIT_STRIDE_STAGE_48", "3") != "0"
     for case, on, rule, off in zip(HALF_TILE_TAP_PAIRS_CASES, saved["2"], saved["1"], saved["0"]):
         if stage_48 and case[2] % 48 == 0 and case[2] % 32 != 0 and case[-1] in ("bf16", "fp16"):
             continue  # the half tile's 48-channel stages sum in another order than the 256-row tile's 32
@@ -1670,7 +1670,7 @@ def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
 # 48-channel 16-bit stages at T 3 where C_in (the forward's, or grad_input's C_out) is a multiple of 48 but not of 32
 # (TCONV_UNIT_STRIDE_STAGE_48: 1 the tap-pairs half tiles, StripUnitStrideForwardHalfTile48; 2 also the 64-channel
 # weights-as-A tiles as 256-row blocks, StripUnitStrideForwardTile48; 3 those on the half tile, one wgmma group in
-# flight; 0, the default, none). fam07's forward form (48 -> 24 in pairs, K 1296), 144 input channels in fp16 (three
+# flight, the default; 0 none). fam07's forward form (48 -> 24 in pairs, K 1296), 144 input channels in fp16 (three
 # stages of 48, a bias; grad_input on 128 channels), grad_input's pairs form (32 -> 48), fam03's form (48 -> 48: both
 # passes on 64-channel tiles; fp16 with W padding 0 takes x pairs in both), and a 2D 48 -> 24 whose K 432 keeps the
 # 256-row tap-pairs tile and its 32-channel stages.
@@ -1695,7 +1695,7 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
     """TCONV_UNIT_STRIDE_STAGE_48 puts the passes each value names on 48-channel stages (kChannels 48) and on the
     tile it names (the half tile's `UnitStrideTile<128, 128, 113, 2, 16384, 48>`, the 256-row one's `UnitStrideTile<256,
     256, 227, 1, 32768, 48>` with value 2; value 3's 64-channel half tile with one wgmma group in flight), and leaves
-    every other unit-stride kernel at 32 channels (16-bit); 0, the default, runs no 48. Each case meets the precision
+    every other unit-stride kernel at 32 channels (16-bit); 3 is the default; 0 runs no 48. Each case meets the precision
     contract with every gradient (run_case, "igemm_strip") under every value; the values differ in the order of their
     fp32 sums (three 16-channel k steps per tap against two stages of two), so they are compared by the contract, not
     by bits."""

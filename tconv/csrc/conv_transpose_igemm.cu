@@ -5618,11 +5618,12 @@ int unit_stride_half_tile_tap_pairs_mode() {
 }
 // 48-channel 16-bit stages (igemm_config.h: StripUnitStrideForwardHalfTile48, StripUnitStrideForwardTile48), where
 // C_in is a multiple of 48 but not of 32, at T 3: TCONV_UNIT_STRIDE_STAGE_48 (development only, read once per process)
-// 0 (the default) nowhere; 1 on the tap-pairs half tiles; 2 there and on the 64-channel weights-as-A tiles as
-// 256-row blocks (five stages); 3 there and on the 64-channel half tile (three stages, one wgmma group in flight).
-// Untimed (session 68).
+// 0 nowhere; 1 on the tap-pairs half tiles; 2 there and on the 64-channel weights-as-A tiles as 256-row blocks (five
+// stages); 3 (the default) there and on the 64-channel half tile (three stages, one wgmma group in flight). Run 408
+// (H200, bf16, quick_timing, two rounds, ms): fam07 (48 -> 24, pairs) fwd 4.591 -> 3.475-3.482 under 1, fwd+bwd
+// 9.98 -> 8.87; fam03 (48 -> 48) fwd 1.348 -> 1.231 under 2 and 1.040 under 3, fwd+bwd 4.57 -> 4.35 and 4.01.
 int unit_stride_stage_48_mode() {
-  static const int mode = development_switch("TCONV_UNIT_STRIDE_STAGE_48", 0);
+  static const int mode = development_switch("TCONV_UNIT_STRIDE_STAGE_48", 3);
   return mode;
 }
 // StripUnitStrideForwardHalfTile (igemm_config.h): TCONV_UNIT_STRIDE_HALF_TILE (development only, read once per

@@ -950,10 +950,12 @@ struct StripUnitStrideHalfTileRule {
 // (six K groups), where 32-channel stages leave a partial last stage of zeros (48 channels in 64: a quarter of the
 // MMAs, and half the stages, of fam07's forward; run 404's ncu had it at 24 % tensor pipe, latency-bound, with the
 // stage barrier 0.48 cycles per issued instruction). Four stages of 25 KB fit two blocks per SM (at T 5 and 7 only
-// three would). Written without a GPU (session 68): TCONV_UNIT_STRIDE_STAGE_48=1 (development only) plans it; untimed.
-// TCONV_UNIT_STRIDE_STAGE_48=2 or 3 also gives them to the 64-channel weights-as-A tiles at T 3 (fam03's 48 -> 48,
-// forward and grad_input): as 256-row blocks (StripUnitStrideForwardTile48, five 43 KB stages), or as the half tile,
-// where only three 31 KB stages fit and so one wgmma group stays in flight. Untimed.
+// three would). The 64-channel weights-as-A tiles at T 3 (fam03's 48 -> 48, forward and grad_input) take them too,
+// on the half tile, where only three 31 KB stages fit and so one wgmma group stays in flight; 256-row blocks
+// (StripUnitStrideForwardTile48, five 43 KB stages) lose to it. Run 408 (H200, bf16, ms): fam07 forward 4.591 ->
+// 3.48 (the tensor pipe was a quarter busy: stage count, not MMAs, set its time); fam03 forward 1.348 -> 1.231
+// (256-row) and 1.040 (half tile). TCONV_UNIT_STRIDE_STAGE_48 (conv_transpose_igemm.cu) switches them for A/Bs.
+// Untimed past C_in 48 (144: 3 stages of 48 against 5 of 32).
 using StripUnitStrideForwardHalfTile48 = UnitStrideTile<128, 128, 113, 2, 16 * 1024, 48>;
 using StripUnitStrideForwardTile48 = UnitStrideTile<256, 256, 227, 1, 32 * 1024, 48>;
 static_assert(StripUnitStrideForwardTile48::stages(64, 3, 2) == 5 &&

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 68 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Session 69, run 408 (prepared in session 68 as its next first run; one H200).
 # 1. The 48-channel 16-bit stages (TCONV_UNIT_STRIDE_STAGE_48, off by default, compiled but never run on a GPU): 1 on
 #    the tap-pairs half tiles (fam07's forward), 2 also on the 64-channel tiles as 256-row blocks, 3 those on the half
 #    tile with one wgmma group in flight (fam03's forward and grad_input, 48 -> 48). The unit-stride GPU tests, among
