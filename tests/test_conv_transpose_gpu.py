@@ -650,13 +650,13 @@ def test_grad_weight_shifted_x_slots_where_planned(tmp_path):
 
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding
 # within d (K - 1), no output padding): as the grad_weight of the problem with x and grad_output exchanged, its sums
-# written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0, W 32 -> 34:
-# the swapped x is grad_output, whose 34-wide rows take the shifted-x kernel's flat x map in every mode), 2D with
+# written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0, W 96 -> 98:
+# the swapped x is grad_output, whose 98-wide rows take the shifted-x kernel's flat x map in every mode), 2D with
 # padding and an H dilation (padding 1 -> 3 swapped), an asymmetric 3D kernel with bias, a 1D kernel (other kernels
 # than shifted-x), and L2-61's channels (64 -> 128).
 SWAPPED_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
-    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 32], False),
+    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 96], False),
     (2, 2, 32, 40, 1, [3, 5], [1, 1], [1, 2], [0, 0], [2, 1], [7, 27], True),
     (3, 1, 32, 64, 1, [2, 3, 4], [1, 1, 1], [1, 0, 3], [0, 0, 0], [1, 1, 1], [4, 5, 13], True),
     (1, 3, 16, 48, 1, [5], [1], [2], [0], [1], [61], False),
@@ -670,9 +670,10 @@ def test_grad_weight_swapped_meets_the_contract(tmp_path):
     each (tconv reads the switch once per process). Then one grad_weight per case and mode from fresh random data:
     the swapped sums differ from the plain ones in some 16-bit or TF32 grad_weight (their order differs), so the
     switch did change the computation; under 1, fam07's form ran the shifted-x kernel. The rule swaps fam07's form in
-    bf16 (it counts 0.75 of the plain way's work: units of 32 over W_out 32 against 48 over 34) and in TF32 (the plain
-    way keeps the wgmma kernel; 0.41 of its shifted-x plan): bitwise the forced swap's sums there, not the plain ones.
-    (Run 401 compared sums from a grad_output of ones, which every order gave alike.)"""
+    bf16 (it counts 0.875 of the plain way's work with the plain way's 24 channels in two row slots, 0.58 in one: units
+    of 48 over W_out 96 against 32 over 98) and in TF32 (the plain way keeps the wgmma kernel; 0.40 of its shifted-x
+    plan): bitwise the forced swap's sums there, not the plain ones. (Run 401 compared sums from a grad_output of
+    ones, which every order gave alike; at W 32, run 409, packed row slots kept bf16 plain: 1.12.)"""
     code = (
         "import sys, torch\n"
         "import test_conv_transpose_gpu as t\n"
