@@ -461,8 +461,8 @@ if SHIFTED_X_UNIT_FORCED not in ("16", "32", "48"):
 
 def shifted_x_unit_pattern(data):
     """The unit a shifted-x kernel on `data` (its template's C++ type) runs with, as a regular expression."""
-    if SHIFTED_X_UNIT_FORCED == "48":  # 16-bit grad_output rows that are copied take 32 even then
-        return r"(16|32)" if data == "float" else r"(32|48)"
+    if SHIFTED_X_UNIT_FORCED == "48":
+        return r"(16|32)" if data == "float" else "48"
     return SHIFTED_X_UNIT_FORCED or (r"(16|32)" if data == "float" else r"(32|48)")
 
 
@@ -590,73 +590,15 @@ def test_grad_weight_shifted_x_where_planned():
     assert names and any("shifted_x" in n for n in names) == SHIFTED_X_FLAT_DY, names
 
 
-
-# Packed grad_output row slots in the shifted-x kernel (shifted_x_slots, WeightShiftedXShape::kMaxDySlots): where a
-# group's C_out fits 64 / slots channels and packing lowers the row tiles, each warp (or pair of warps) of a consumer
-# warpgroup takes a flattened (kd, kh) row of its own, so a block covers 3 x slots rows. Groups of 2 keep the calls
-# plain (no swap) and off the unit-stride mma.sync grad_weight. fam02's channels (32 -> 16 per group, k3x5x7: 15 rows,
-# two W tap groups; grad_output through the flat map) in bf16 and TF32; 32 -> 32 per group at k3 (9 rows: two slots
-# of 32 channels); a 2D k7x3 (one kd run of 7 rows in one tile of 12: its chains restart every 3, reach mod 3); 24
-# output channels per group (the 32-channel box reads the next group's eight) with H stride 2 and output padding (no
-# slide); a 16-bit grad_output whose rows are copied (W_out 10, 3 x 5 x 10 per channel: one slot; x row-padded); and a
-# k3x3 of 3 rows (one tile either way: one slot).
-SHIFTED_X_SLOTS_CASES = [
-    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias, mode, layout,
-    # then the blocks per split (grid x) packed and with TCONV_GRAD_WEIGHT_SHIFTED_X_SLOTS=1
-    (3, 2, 64, 32, 2, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 24], False, "bf16", "contiguous",
-     8, 20),
-    (3, 2, 64, 32, 2, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 24], True, "tf32", "contiguous",
-     8, 20),
-    (3, 2, 64, 64, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 5, 16], True, "bf16", "contiguous",
-     4, 6),
-    (2, 2, 64, 32, 2, [7, 3], [1, 1], [3, 1], [0, 0], [1, 1], [9, 16], True, "bf16", "contiguous", 2, 6),
-    (3, 2, 32, 48, 2, [3, 3, 3], [1, 2, 1], [0, 1, 1], [0, 1, 0], [1, 1, 1], [3, 4, 16], True, "fp16", "contiguous",
-     4, 6),
-    (3, 2, 64, 32, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 5, 10], False, "bf16", "row_padded",
-     6, 6),
-    (2, 2, 64, 32, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [6, 16], False, "tf32", "contiguous", 2, 2),
-]
-
-
-def test_grad_weight_shifted_x_slots_where_planned(tmp_path):
-    """The shifted-x kernel's packed row slots: each case meets the precision contract (run_case: float64 and
-    torch, outputs and every gradient) both packed (the default) and with TCONV_GRAD_WEIGHT_SHIFTED_X_SLOTS=1, and its
-    shifted-x launches have the planned blocks per split (row tiles x W tap groups x groups x channel tiles: fewer
-    where slots are packed)."""
-    if not wgmma_kernels_run():
-        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
-    if not (SHIFTED_X_16BIT and SHIFTED_X_WIDE and SHIFTED_X_COPY_DY and SHIFTED_X_FLAT_DY) or \
-            SHIFTED_X_UNIT_FORCED or os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", "1") == "0":
-        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
-    code = (
-        "import json, os, sys, torch, tconv\n"
-        "import test_conv_transpose_gpu as t\n"
-        "results = []\n"
-        "for i, case in enumerate(t.SHIFTED_X_SLOTS_CASES):\n"
-        "    trace = sys.argv[1] + f'.{i}.json'\n"
-        "    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
-        "        t.run_case(*case[:12], mode=case[12], layout=case[13], seed=90 + i)\n"
-        "    prof.export_chrome_trace(trace)\n"
-        "    with open(trace) as f:\n"
-        "        events = json.load(f)['traceEvents']\n"
-        "    os.remove(trace)\n"
-        "    results.append([e['args']['grid'][0] for e in events\n"
-        "                    if e.get('cat') == 'kernel' and 'shifted_x_kernel' in e.get('name', '')])\n"
-        "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_SLOTS", values=("0", "1"))
-    for value, column in (("0", -2), ("1", -1)):
-        for case, grids in zip(SHIFTED_X_SLOTS_CASES, saved[value]):
-            assert grids and all(g == case[column] for g in grids), (value, case, grids)
-
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding
 # within d (K - 1), no output padding): as the grad_weight of the problem with x and grad_output exchanged, its sums
-# written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0, W 96 -> 98:
-# the swapped x is grad_output, whose 98-wide rows take the shifted-x kernel's flat x map in every mode), 2D with
+# written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0, W 32 -> 34:
+# the swapped x is grad_output, whose 34-wide rows take the shifted-x kernel's flat x map in every mode), 2D with
 # padding and an H dilation (padding 1 -> 3 swapped), an asymmetric 3D kernel with bias, a 1D kernel (other kernels
 # than shifted-x), and L2-61's channels (64 -> 128).
 SWAPPED_GRID = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
-    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 96], False),
+    (3, 2, 48, 24, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [5, 6, 32], False),
     (2, 2, 32, 40, 1, [3, 5], [1, 1], [1, 2], [0, 0], [2, 1], [7, 27], True),
     (3, 1, 32, 64, 1, [2, 3, 4], [1, 1, 1], [1, 0, 3], [0, 0, 0], [1, 1, 1], [4, 5, 13], True),
     (1, 3, 16, 48, 1, [5], [1], [2], [0], [1], [61], False),
@@ -670,10 +612,9 @@ def test_grad_weight_swapped_meets_the_contract(tmp_path):
     each (tconv reads the switch once per process). Then one grad_weight per case and mode from fresh random data:
     the swapped sums differ from the plain ones in some 16-bit or TF32 grad_weight (their order differs), so the
     switch did change the computation; under 1, fam07's form ran the shifted-x kernel. The rule swaps fam07's form in
-    bf16 (it counts 0.875 of the plain way's work with the plain way's 24 channels in two row slots, 0.58 in one: units
-    of 48 over W_out 96 against 32 over 98) and in TF32 (the plain way keeps the wgmma kernel; 0.40 of its shifted-x
-    plan): bitwise the forced swap's sums there, not the plain ones. (Run 401 compared sums from a grad_output of
-    ones, which every order gave alike; at W 32, run 409, packed row slots kept bf16 plain: 1.12.)"""
+    bf16 (it counts 0.75 of the plain way's work: units of 32 over W_out 32 against 48 over 34) and in TF32 (the plain
+    way keeps the wgmma kernel; 0.41 of its shifted-x plan): bitwise the forced swap's sums there, not the plain ones.
+    (Run 401 compared sums from a grad_output of ones, which every order gave alike.)"""
     code = (
         "import sys, torch\n"
         "import test_conv_transpose_gpu as t\n"

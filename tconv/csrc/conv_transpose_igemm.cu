@@ -2089,7 +2089,6 @@ struct RowsWeightArgs {
   int x_flat;     // the shifted-x kernel: x_map has D, H, W as one dimension (shifted_x_flat_x_fits)
   int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies grad_output's rows (shifted_x_copy_dy_fits)
   int word_fragments;  // the 16-bit shifted-x kernel: A fragments as 32-bit words where a row allows (see the kernel)
-  int dy_slots;        // the shifted-x kernel: grad_output rows per consumer warpgroup (plan's shifted_x_slots)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2596,24 +2595,20 @@ __device__ __forceinline__ ShiftedXCursor shifted_x_cursor(const WeightGradArgs&
   c.n = u / a.in_size[0];
   return c;
 }
-// A block's grad_output row slots: kRows x args.dy_slots flattened (kd, kh) rows from first_row, slot s the row
-// first_row + s, which warpgroup s / dy_slots computes on (its warps s % dy_slots x 4 / dy_slots onwards, 64 / dy_slots
-// channels). With H stride and dilation 1 (slide), slot s's grad_output row at input row ih + 1 is slot s + 1's at ih
-// when both flattened rows lie in one kd. The reach of s: how many slots after it continue that chain, modulo
-// kMaxChain (longer chains restart, so that no slot is held more than kMaxChain - 1 units past its load: the
-// consumers release a slot `release_lag` units late, which must stay well below the stages). The chain's last slot
-// (reach 0) loads its row every unit; s reads the row it loaded `reach` units earlier, or, within a sweep's first
-// `reach` units, the row of slot s + k that the sweep's first unit loaded for every slot. Rows past kD x kH have
-// reach 0 and load nothing (they compute on stale data and store nothing).
-__device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int first_row, int slot) {
-  constexpr int kMaxChain = WeightShiftedXShape::kRows;  // one row tile's reach before packed slots: unchanged there
+// With H stride and dilation 1 (slide), warpgroup w's grad_output row at input row ih + 1 is warpgroup w + 1's at ih
+// when both flattened rows lie in one kd. The reach of w: how many warpgroups after it continue that chain. The
+// chain's last warpgroup (reach 0) loads its row every unit; w reads the row it loaded `reach` units earlier, or,
+// within a sweep's first `reach` units, the row of warpgroup w + k that the sweep's first unit loaded for every row.
+// Rows past kD x kH have reach 0 and load nothing (they compute on stale data and store nothing).
+__device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int first_row, int w) {
   const WeightGradArgs& a = args.a;
-  const int rows = a.kernel[0] * a.kernel[1], row = first_row + slot;
+  const int rows = a.kernel[0] * a.kernel[1], row = first_row + w;
   if (!args.slide || row >= rows) return 0;
   int reach = 0;
-  const int end = first_row + WeightShiftedXShape::kRows * args.dy_slots;
-  for (int v = row + 1; v < end && v < rows && v / a.kernel[1] == row / a.kernel[1]; ++v) ++reach;
-  return reach % kMaxChain;
+  for (int v = row + 1; v < first_row + WeightShiftedXShape::kRows && v < rows && v / a.kernel[1] == row / a.kernel[1];
+       ++v)
+    ++reach;
+  return reach;
 }
 
 // The rounders' four shifted copies of one unit's x window, by item: C_in row ci = 8 cb + c8 and K core mq, for item
@@ -2719,8 +2714,8 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
 // kBlockM channels from dy_channel) copied by the 32 lanes of a warp in 4-byte pieces, zeros outside the tensor (what
 // the 5-D map's boxes hold; the box columns past kBlockK are not read). For grad_output rows that no tensor map takes
 // (shifted_x_copy_dy_fits: W contiguous, every stride and W a whole number of pieces), e.g. 16-bit L1-71 (W 1026).
-// A lane keeps one piece column of a span of kPieces pieces from position kColumn0 (kPieces divides 32: units of 16
-// or 32 positions; copied rows take no unit of 48, shifted_x_unit).
+// A lane keeps one piece column of a span of kPieces pieces from position kColumn0 (kPieces divides 32), so a unit of
+// 48 16-bit positions is copied as spans of 32 and 16 positions.
 template <typename T, int kColumn0, int kPieces>
 __device__ __forceinline__ void copy_shifted_x_dy_span(const WeightGradArgs& a, void* dy_rows, const bool* load,
                                                        const int* od, const int* oh, int j0, int n, int dy_channel,
@@ -2757,8 +2752,13 @@ __device__ __forceinline__ void copy_shifted_x_dy_rows(const WeightGradArgs& a, 
                                                        const int* od, const int* oh, int j0, int n, int dy_channel,
                                                        int lane) {
   constexpr int kPerPiece = 4 / (16 / T::kAlign), kPieces = T::kBlockK / kPerPiece;
-  static_assert(32 % kPieces == 0, "units of 16 or 32 (copied rows take no unit of 48: shifted_x_unit)");
-  copy_shifted_x_dy_span<T, 0, kPieces>(a, dy_rows, load, od, oh, j0, n, dy_channel, lane);
+  if constexpr (32 % kPieces == 0) {
+    copy_shifted_x_dy_span<T, 0, kPieces>(a, dy_rows, load, od, oh, j0, n, dy_channel, lane);
+  } else {
+    static_assert(kPieces == 24, "a unit of 48 16-bit positions: spans of 32 and 16");
+    copy_shifted_x_dy_span<T, 0, 16>(a, dy_rows, load, od, oh, j0, n, dy_channel, lane);
+    copy_shifted_x_dy_span<T, 32, 8>(a, dy_rows, load, od, oh, j0, n, dy_channel, lane);
+  }
 }
 
 // A unit's x window in the flat x map (RowsWeightArgs::x_flat: D, H, W as one dimension): a TMA box starts on 16
@@ -2776,9 +2776,8 @@ __device__ __forceinline__ FlatXWindow flat_x_window(const WeightGradArgs& a, co
 // A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
 // tile (kRows flattened (kd, kh) rows; blk.kh is the first, kd * kH + kh), and its split's units: the order and counts
 // of plan_grad_weight_shifted_x's tiles.
-__device__ __forceinline__ WeightBlock decode_shifted_x_block(const RowsWeightArgs& args, WeightWork work) {
+__device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradArgs& a, WeightWork work) {
   using T = WeightShiftedXShape;
-  const WeightGradArgs& a = args.a;
   WeightBlock blk{};
   const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + T::kBlockM - 1) / T::kBlockM;
   int tile = work.tile;
@@ -2787,7 +2786,7 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const RowsWeightAr
   blk.g = tile % a.groups; tile /= a.groups;
   blk.taps = WTapGroup{(tile % a.w_groups) * a.max_taps, 1, a.max_taps, 1};
   tile /= a.w_groups;
-  blk.kh = tile * T::kRows * args.dy_slots;
+  blk.kh = tile * T::kRows;
   blk.u_begin = int64_t(work.split) * a.chunk;
   blk.u_end = blk.u_begin + a.chunk < a.units ? blk.u_begin + a.chunk : a.units;
   return blk;
@@ -2824,7 +2823,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   int* const window_e = reinterpret_cast<int*>(empty + S);  // [S]: a flat x window's e, for the rounders
 
   const WeightWork work = weight_block_work(a);
-  const WeightBlock blk = decode_shifted_x_block(args, work);
+  const WeightBlock blk = decode_shifted_x_block(a, work);
   const int iterations = int(blk.u_end - blk.u_begin);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
   // Copied grad_output rows (args.dy_copied): full also waits for each lane of producer warp 0 (its copies).
@@ -2843,57 +2842,37 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       if (lane == 0 || (k16Bit && args.dy_copied)) {
         ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
         const int x_channel = blk.g * a.cin_g + blk.ci0, dy_channel = blk.g * a.cout_g + blk.co0;
-        // Bit s: slot s heads its chain (loads its row every unit); slots past kD x kH load nothing. 12 at most.
-        const int valid_slots = min(T::kRows * args.dy_slots, rows - blk.kh);
-        const uint32_t valid = (1u << valid_slots) - 1u;
-        uint32_t heads = 0;
-        for (int s = 0; s < valid_slots; ++s) heads |= uint32_t(shifted_x_reach(args, blk.kh, s) == 0) << s;
-        const int kd0 = blk.kh / a.kernel[1], kh0 = blk.kh % a.kernel[1], slot_elems = T::kDyElems / args.dy_slots;
-        // f(s, od, oh) for each slot s of `mask` in order, its (kd, kh) stepped on from slot 0's: lane 0's scalar
-        // work per unit lies on the kernel's critical path (run 409: with a division per slot and unit, 12 slots
-        // took fam02's bf16 grad_weight from 1.37 to 5.99 ms).
-        const auto for_each_row = [&](uint32_t mask, auto&& f) {
-          int kd = kd0, kh = kh0, at = 0;
-          for (; mask != 0; mask &= mask - 1) {
-            const int s = __ffs(mask) - 1;
-            for (kh += s - at, at = s; kh >= a.kernel[1]; kh -= a.kernel[1]) ++kd;
-            f(s, cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0],
-              cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1]);
-          }
-        };
+        bool chain_head[T::kRows];
+#pragma unroll
+        for (int w = 0; w < T::kRows; ++w) chain_head[w] = shifted_x_reach(args, blk.kh, w) == 0;
         for (int it = 0; it < iterations; ++it) {
           const int slot = it % S;
           wait_stage_slot_empty<S>(empty, it);
           scalar_t* const stage = stages + slot * T::kStageElems;
           const bool sweep_start = it == 0 || cur.ih == 0;
           const int j0 = cur.wc * BK, n = int(cur.n);
-          const uint32_t loading = sweep_start ? valid : heads;
-          // Copied rows take units of 16 or 32 (shifted_x_unit): at 48 the copies' registers spilled in the producer's
-          // 56 (nvcc 13.0), in code that never ran.
-          if constexpr (k16Bit && kUnitK != 48) {
-            if (args.dy_copied) {  // one slot per warpgroup (shifted_x_slots); no flat map
-              int od[T::kRows], oh[T::kRows];
-              bool load[T::kRows];
+          int od[T::kRows], oh[T::kRows], flat_start[T::kRows];
+          bool load[T::kRows];
+          int loads = 0;
 #pragma unroll
-              for (int w = 0; w < T::kRows; ++w) {
-                const int row = blk.kh + w;
-                od[w] = cur.id * a.stride[0] + row / a.kernel[1] * a.dilation[0] - a.padding[0];
-                oh[w] = cur.ih * a.stride[1] + row % a.kernel[1] * a.dilation[1] - a.padding[1];
-                load[w] = (loading >> w) & 1u;
-              }
+          for (int w = 0; w < T::kRows; ++w) {
+            const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
+            od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
+            oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
+            const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
+            flat_start[w] = flat.start;
+            load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);
+            loads += load[w];
+          }
+          if constexpr (k16Bit) {
+            if (args.dy_copied) {
               copy_shifted_x_dy_rows<T>(a, stages + slot * T::kStageElems + T::kXElems, load, od, oh, j0, n,
                                         dy_channel, lane);
               mbarrier_arrive_on_copies(&full[slot]);
+              loads = 0;
             }
           }
           if (lane == 0) {
-            // A flat map's rows outside the tensor load nothing (its box would hold another row's values).
-            int loads = args.dy_copied ? 0 : __popc(loading);
-            if (args.dy_flat) {
-              loads = 0;
-              for_each_row(loading,
-                           [&](int, int od, int oh) { loads += !flat_dy_row<T::kAlign>(a, od, oh, j0).outside; });
-            }
             // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
             // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
             int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
@@ -2902,18 +2881,17 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
               window_e[slot] = window.e;
               x_w = window.start, x_h = 0, x_d = 0;
             }
-            mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * slot_elems) * sizeof(scalar_t)));
+            mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
             tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
-            if (!args.dy_copied)
-              for_each_row(loading, [&](int s, int od, int oh) {
-                scalar_t* const dst = stage + T::kXElems + s * slot_elems;
-                if (!args.dy_flat) {
-                  tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh, od, n, &full[slot]);
-                  return;
-                }
-                const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od, oh, j0);
-                if (!flat.outside) tma_load_5d(dst, &args.dy_map, flat.start, dy_channel, 0, 0, n, &full[slot]);
-              });
+#pragma unroll
+            for (int w = 0; w < T::kRows; ++w) {
+              if (!load[w] || args.dy_copied) continue;
+              scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
+              if (args.dy_flat)
+                tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
+              else
+                tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
+            }
           }
           cur.advance(a);
         }
@@ -2943,16 +2921,13 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     for (int pr = 0; pr < (kPairs > 0 ? kPairs : 1); ++pr) acc_pair[pr][i] = 0.f;
     if (i < 16) acc_odd[i] = 0.f;
   }
-  // The warp's row slot (shifted_x_reach) and its 16 channels there: slot s's rows lie at s x slot_elems, so the
-  // warp's fragment rows sit where a warpgroup-wide slot's would (64 channels at group x kDyElems).
-  const int warps_per_slot = 4 / args.dy_slots, slot_elems = T::kDyElems / args.dy_slots;
-  const int my_slot = group * args.dy_slots + wwarp / warps_per_slot;
-  const int frag_at = T::kXElems + group * T::kDyElems + (wwarp * 16 + gid) * T::kDyBoxW + (k16Bit ? 0 : tig);
-  const int reach = shifted_x_reach(args, blk.kh, my_slot);
+  const int frag_at = T::kXElems + (wwarp * 16 + gid) * T::kDyBoxW + (k16Bit ? 0 : tig);
+  const int reach = shifted_x_reach(args, blk.kh, group);
   int release_lag = 0;  // a slot's rows are last read release_lag units after it loads (within a sweep)
-  for (int s = 0; s < T::kRows * args.dy_slots; ++s) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, s));
+#pragma unroll
+  for (int w = 0; w < T::kRows; ++w) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, w));
   ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
-  const int my_row = min(blk.kh + my_slot, rows - 1), my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
+  const int my_row = min(blk.kh + group, rows - 1), my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
   int sweep_first = 0;
   for (int it = 0; it < iterations; ++it) {
     const int slot = it % S;
@@ -2970,7 +2945,8 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
     const int source = max(it - reach, sweep_first);  // the unit that loaded this warpgroup's row, at position
-    const scalar_t* const p0 = stages + (source % S) * T::kStageElems + (it - source) * slot_elems + frag_at + shift;
+    const scalar_t* const p0 =
+        stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
     const scalar_t* const copy = copies + slot * T::kCopyElems;
     if constexpr (k16Bit) {
       // Per k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
@@ -3065,13 +3041,13 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     cur.advance(a);
   }
 
-  // Accumulator i = 4 j + 2 h + l: C_out co0 + (wwarp % warps_per_slot) * 16 + gid + 8 h of the slot's row, column
-  // 8 j + 2 tig + l, which in a pair is tap 2 pr + column / 32, C_in column % 32.
+  // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h, column 8 j + 2 tig + l, which in a pair is tap
+  // 2 pr + column / 32, C_in column % 32.
   float* const out = weight_sums_destination<T::kThreads>(a, work);
-  const int row = blk.kh + my_slot;
+  const int row = blk.kh + group;
   if (row < rows) {
     const bool add = a.split_turns != nullptr && work.split > 0;
-    const int co_first = blk.co0 + wwarp % warps_per_slot * 16 + gid;
+    const int co_first = blk.co0 + wwarp * 16 + gid;
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
 #pragma unroll
     for (int pr = 0; pr < kPairs; ++pr)
@@ -6144,7 +6120,6 @@ struct WeightGradPlan {
   int row_groups;      // > 1: the rows kernel (WeightWgmmaRowsTile), kH rows per block
   bool shifted_x;      // the shifted-x kernel (WeightShiftedXTile; w_chunks and units over grad_output chunks)
   int shifted_x_unit;  // and its grad_output positions per unit (kUnitK: 16 or 32)
-  int shifted_x_slots;  // and its grad_output row slots per warpgroup (RowsWeightArgs::dy_slots)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
@@ -6281,8 +6256,7 @@ void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p,
 }
 // TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT (development only, read once per process): 16 or 32 forces the shifted-x kernel's
 // grad_output positions per unit, for A/B timings in one build; anything else leaves it to shifted_x_unit.
-// 48 forces it for 16-bit data only (fp32 has no such tile: the rule below picks its unit) whose grad_output rows come
-// through a tensor map (copied rows take 32).
+// 48 forces it for 16-bit data only (fp32 has no such tile: the rule below picks its unit).
 int shifted_x_unit_switch() {
   static const int unit = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT", 0);
   return unit;
@@ -6295,34 +6269,10 @@ int shifted_x_unit(const ConvTransposeParams& p, DType dtype) {
   if (forced == 16 || forced == 32) return forced;
   const int64_t w = p.out_size[2], at16 = (w + 15) / 16 * 16, at32 = (w + 31) / 32 * 32, at48 = (w + 47) / 48 * 48;
   if (element_bytes(dtype) == 2)
-    return (forced == 48 || double(at48) <= kShiftedXUnit48MaxPadding * double(at32)) && !shifted_x_dy_copied(p, dtype)
+    return forced == 48 || (double(at48) <= kShiftedXUnit48MaxPadding * double(at32) && !shifted_x_dy_copied(p, dtype))
                ? 48
                : 32;
   return double(at32) <= kShiftedXUnit32MaxPadding * double(at16) ? 32 : 16;
-}
-// TCONV_GRAD_WEIGHT_SHIFTED_X_SLOTS (development only, read once per process): 1 keeps one grad_output row per
-// consumer warpgroup everywhere (the kernel before packed row slots), for A/B timings in one build; anything else
-// leaves it to shifted_x_slots' rule.
-int shifted_x_slots_switch() {
-  static const int slots = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLOTS", 0);
-  return slots;
-}
-// The shifted-x kernel's grad_output row slots per consumer warpgroup (WeightShiftedXShape::kMaxDySlots): 64 / slots
-// channels per slot must hold the group's C_out; among the slot counts that do, the fewest row tiles (kRows x slots
-// flattened (kd, kh) rows each), then the fewest slots (a tile count that packing does not lower keeps the
-// warpgroup-wide rows and their single boxes). Copied grad_output rows (shifted_x_dy_copied) keep one slot.
-// fam02 (32 -> 16, k3x5x7: 15 rows) takes 4 (2 row tiles against 5, each computing 16 channels on 64 M rows).
-int shifted_x_slots(const ConvTransposeParams& p, DType dtype) {
-  if (shifted_x_slots_switch() == 1 || shifted_x_dy_copied(p, dtype)) return 1;
-  using T = WeightShiftedXShape;
-  const int64_t rows = p.kernel[0] * p.kernel[1];
-  int best = 1;
-  for (int slots = 2; slots <= T::kMaxDySlots; slots *= 2) {
-    const int64_t tiles = (rows + T::kRows * slots - 1) / (T::kRows * slots);
-    if (p.out_per_group() <= T::kBlockM / slots && tiles < (rows + T::kRows * best - 1) / (T::kRows * best))
-      best = slots;
-  }
-  return best;
 }
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
@@ -6331,9 +6281,9 @@ WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
   const int groups = int((kernel_w + max - 1) / max);
   return {groups, int((kernel_w + groups - 1) / groups)};
 }
-// The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows x shifted_x_slots flattened (kd, kh) rows x W
-// tap groups x groups x C_out tiles of 64 x C_in tiles of 32 (the kernel decodes them in decode_shifted_x_block);
-// units over grad_output W chunks of 16 or 32 (48 for 16-bit data, forced: shifted_x_unit_switch).
+// The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x W tap groups x groups x
+// C_out tiles of 64 x C_in tiles of 32 (the kernel decodes them in decode_shifted_x_block); units over grad_output W
+// chunks of 16 or 32 (48 for 16-bit data, forced: shifted_x_unit_switch).
 WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
                                           int64_t max_workspace_elems) {
   using T = WeightShiftedXShape;
@@ -6344,9 +6294,7 @@ WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dt
   plan.w_groups = w.groups;
   plan.max_taps = plan.largest_group = plan.taps_per_block = w.largest;
   const int64_t rows = p.kernel[0] * p.kernel[1];
-  plan.shifted_x_slots = shifted_x_slots(p, dtype);
-  const int64_t tile_rows = T::kRows * plan.shifted_x_slots;
-  plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
+  plan.tiles = (rows + T::kRows - 1) / T::kRows * w.groups * p.groups *
                ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
   plan.shifted_x_unit = shifted_x_unit(p, dtype);
   plan.w_chunks = int((p.out_size[2] + plan.shifted_x_unit - 1) / plan.shifted_x_unit);
@@ -6554,8 +6502,7 @@ bool grad_weight_rows16_swizzle() {
 // of 16 bytes (L1-71: 1026 floats) has no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one
 // dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
-                                    RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32,
-                                    int shifted_x_slots = 1) {
+                                    RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32) {
   using T = WeightWgmmaRowsTile<2>;
   const bool shifted_x = shifted_x_unit > 0;
   const ShiftedXBoxes boxes = shifted_x_boxes(dtype, shifted_x_unit);
@@ -6583,19 +6530,15 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   rows.dy_flat = shifted_x && read.flat;
   rows.x_flat = x_flat;
   rows.dy_copied = shifted_x && !read.aligned && !read.flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
-  rows.dy_slots = shifted_x ? shifted_x_slots : 1;
-  if (shifted_x_slots < 1 || shifted_x_slots > WeightShiftedXShape::kMaxDySlots ||
-      (rows.dy_copied && shifted_x_slots != 1))
-    return cudaErrorInvalidValue;  // shifted_x_slots: 1, 2 or 4, and 1 for copied rows
-  if (rows.dy_copied) return shifted_x_unit == 48 ? cudaErrorInvalidValue : cudaSuccess;  // the kernel copies no 48
-  const int dy_box_channels = WeightShiftedXShape::kBlockM / rows.dy_slots;  // one row slot's channels
+  if (rows.dy_copied) return cudaSuccess;
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
     const int64_t flat_strides[5] = {dy[0], dy[1], dy[0], dy[0], 1};
-    return encode_rows_map(&rows.dy_map, grad_output, flat_sizes, flat_strides, dy_box_w, dy_box_channels, dtype);
+    return encode_rows_map(&rows.dy_map, grad_output, flat_sizes, flat_strides, dy_box_w, WeightShiftedXShape::kBlockM,
+                           dtype);
   }
   return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, shifted_x ? dy_box_w : T::kLdRaw,
-                         shifted_x ? dy_box_channels : T::kRawRows, dtype);
+                         shifted_x ? WeightShiftedXShape::kBlockM : T::kRawRows, dtype);
 }
 #endif
 
@@ -7313,9 +7256,8 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
-    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows,
-                                                       plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
-                                                       plan.shifted_x ? plan.shifted_x_slots : 1);
+    const cudaError_t mapped =
+        rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

@@ -558,10 +558,6 @@ struct WeightShiftedXShape {
   static constexpr int kBlockN = 32;                     // C_in channels per tap
   static constexpr int kMaxKernelW = 5;                  // W taps per block (wider kernels: shifted_x_w_groups)
   static constexpr int kBLeadingBytes = 128;             // the copies' next core matrix along K
-  // Row slots per warpgroup (RowsWeightArgs::dy_slots): C_out of at most 64 / slots per group leaves the M rows of a
-  // warpgroup-wide grad_output row mostly padding, so each warp (or pair of warps) takes a (kd, kh) row of its own:
-  // a block covers kRows x slots rows with the same x window and copies (shifted_x_slots has the rule).
-  static constexpr int kMaxDySlots = 4;
 };
 // kElemBytes: 4 = fp32 data (TF32 mode, m64nNk8 steps, copies rounded to TF32), 2 = fp16/bf16 (m64nNk16 steps, copies
 // that need no rounding). kUnitK: grad_output positions per unit (a pipeline stage), 16 or 32.
@@ -603,7 +599,6 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert((kXElems * kElemBytes) % 128 == 0 && (kDyElems * kElemBytes) % 128 == 0 &&
                     (kStageElems * kElemBytes) % 128 == 0 && (kCopyElems * kElemBytes) % 128 == 0,
                 "TMA boxes and copies land 128-byte aligned");
-  static_assert((kDyElems / kMaxDySlots * kElemBytes) % 128 == 0, "packed row slots' boxes land 128-byte aligned");
   static_assert(shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 };
 
