@@ -268,6 +268,21 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(32, 64, 3, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
     out = tconv.conv_transpose3d(x, w, None, 1, 1)
     out.backward(torch.randn_like(out))
+# Packed row slots (the lean kernel's, under TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN=4; else the measured kernel): 16 output
+# channels per group over 15 (kd, kh) rows (k3x5x7: two row tiles of 12, the second with 3; each warp of a consumer
+# warpgroup on a row of its own; grad_output rows of 30 through the flat map, 5 x 8 x 30 per channel) in TF32 and
+# bf16, in groups of 2; and 24 output channels per group (two slots of 32: the box of group 0 reads group 1's first 8)
+# at k3x3x3 in fp16.
+with tconv._ops.use_algorithm("auto"):
+    for dtype in (torch.float32, torch.bfloat16):
+        x = torch.randn(2, 64, 3, 4, 24, device=DEVICE, dtype=dtype)
+        w = torch.randn(64, 16, 3, 5, 7, device=DEVICE, dtype=dtype, requires_grad=True)
+        out = tconv.conv_transpose3d(x, w, None, 1, 0, 0, 2)
+        out.backward(torch.randn_like(out))
+    x = torch.randn(2, 32, 3, 4, 16, device=DEVICE, dtype=torch.float16)
+    w = torch.randn(32, 24, 3, 3, 3, device=DEVICE, dtype=torch.float16, requires_grad=True)
+    out = tconv.conv_transpose3d(x, w, None, 1, 1, 0, 2)
+    out.backward(torch.randn_like(out))
 # The swapped grad_weight (3D, stride 1, padding 0, 48 -> 24 channels: the shifted-x kernel on the problem with x and
 # grad_output exchanged), whose x is grad_output with rows of 34 (no 5-D map; 10 x 10 x 34 per channel): the flat x
 # map, windows on 16 bytes that reach into the neighbouring rows; the sums written transposed and flipped. The rule

@@ -590,6 +590,64 @@ def test_grad_weight_shifted_x_where_planned():
     assert names and any("shifted_x" in n for n in names) == SHIFTED_X_FLAT_DY, names
 
 
+# The lean shifted-x kernel (TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN: 1, 2 or 4 row slots per consumer warpgroup at most; 0,
+# the default, the measured kernel) and its packed row slots (shifted_x_slots): where a group's C_out fits 64 / slots
+# channels and packing lowers the row tiles, each warp (or pair of warps) of a consumer warpgroup takes a flattened
+# (kd, kh) row of its own, so a block covers 3 x slots rows. Groups of 2 keep the calls plain (no swap) and off the
+# unit-stride mma.sync grad_weight. fam02's channels (32 -> 16 per group, k3x5x7: 15 rows, two W tap groups of 4;
+# grad_output through the flat map) in bf16 and TF32; 32 -> 32 per group at k3 (9 rows: two slots of 32 channels); a
+# 2D k7x3 (one kd run of 7 rows in one tile of 12: its chains restart every 3, reach mod 3); 24 output channels per
+# group (the 32-channel box reads the next group's eight) with H stride 2 and output padding (no slide); a 16-bit
+# grad_output whose rows are copied (W_out 10, 3 x 5 x 10 per channel: one slot; x row-padded); and a k3x3 of 3 rows
+# (one tile either way: one slot).
+SHIFTED_X_SLOTS_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias, mode, layout,
+    # then the blocks per split (grid x) at 4, 2 and 1 slots at most
+    (3, 2, 64, 32, 2, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 24], False, "bf16", "contiguous",
+     8, 12, 20),
+    (3, 2, 64, 32, 2, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 24], True, "tf32", "contiguous",
+     8, 12, 20),
+    (3, 2, 64, 64, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 5, 16], True, "bf16", "contiguous",
+     4, 4, 6),
+    (2, 2, 64, 32, 2, [7, 3], [1, 1], [3, 1], [0, 0], [1, 1], [9, 16], True, "bf16", "contiguous", 2, 4, 6),
+    (3, 2, 32, 48, 2, [3, 3, 3], [1, 2, 1], [0, 1, 1], [0, 1, 0], [1, 1, 1], [3, 4, 16], True, "fp16", "contiguous",
+     4, 4, 6),
+    (3, 2, 64, 32, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 5, 10], False, "bf16", "row_padded",
+     6, 6, 6),
+    (2, 2, 64, 32, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [6, 16], False, "tf32", "contiguous", 2, 2, 2),
+]
+
+
+def test_grad_weight_shifted_x_lean_where_switched(tmp_path):
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN=4, 2 and 1 every case runs the lean kernel (and under 0 the measured one)
+    with the planned blocks per split (row tiles x W tap groups x groups x channel tiles: fewer where slots are
+    packed), and meets the precision contract (run_case: float64 and torch, outputs and every gradient)."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not (SHIFTED_X_16BIT and SHIFTED_X_WIDE and SHIFTED_X_COPY_DY and SHIFTED_X_FLAT_DY) or \
+            SHIFTED_X_UNIT_FORCED or os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", "1") == "0":
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    code = (
+        "import json, os, sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "results = []\n"
+        "for i, case in enumerate(t.SHIFTED_X_SLOTS_CASES):\n"
+        "    trace = sys.argv[1] + f'.{i}.json'\n"
+        "    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        t.run_case(*case[:12], mode=case[12], layout=case[13], seed=90 + i)\n"
+        "    prof.export_chrome_trace(trace)\n"
+        "    with open(trace) as f:\n"
+        "        events = json.load(f)['traceEvents']\n"
+        "    os.remove(trace)\n"
+        "    results.append([('shifted_x_lean_kernel' in e['name'], e['args']['grid'][0]) for e in events\n"
+        "                    if e.get('cat') == 'kernel' and 'grad_weight_wgmma_shifted_x' in e.get('name', '')])\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", values=("4", "2", "1", "0"))
+    for value, column in (("4", -3), ("2", -2), ("1", -1), ("0", -1)):
+        for case, launches in zip(SHIFTED_X_SLOTS_CASES, saved[value]):
+            assert launches and all(lean == (value != "0") and grid == case[column] for lean, grid in launches), \
+                (value, case, launches)
+
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding
 # within d (K - 1), no output padding): as the grad_weight of the problem with x and grad_output exchanged, its sums
 # written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0, W 32 -> 34:

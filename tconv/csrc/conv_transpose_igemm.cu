@@ -2089,6 +2089,7 @@ struct RowsWeightArgs {
   int x_flat;     // the shifted-x kernel: x_map has D, H, W as one dimension (shifted_x_flat_x_fits)
   int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies grad_output's rows (shifted_x_copy_dy_fits)
   int word_fragments;  // the 16-bit shifted-x kernel: A fragments as 32-bit words where a row allows (see the kernel)
+  int dy_slots;        // the lean shifted-x kernel: grad_output row slots per consumer warpgroup (shifted_x_slots)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2610,6 +2611,21 @@ __device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int f
     ++reach;
   return reach;
 }
+// The lean kernel's row slots (shifted_x_lean_mode): kRows x args.dy_slots flattened (kd, kh) rows from first_row,
+// slot s the row first_row + s, which warpgroup s / dy_slots computes on (its warps from s % dy_slots x 4 / dy_slots,
+// 64 / dy_slots channels). Slot s's reach as shifted_x_reach's, modulo kMaxChain: longer chains (more than kRows
+// slots in one kd) restart, so that no stage is held more than kMaxChain - 1 units past its load (the consumers
+// release a stage release_lag units late, which must stay well below the stages).
+__device__ __forceinline__ int shifted_x_slot_reach(const RowsWeightArgs& args, int first_row, int slot) {
+  constexpr int kMaxChain = WeightShiftedXShape::kRows;
+  const WeightGradArgs& a = args.a;
+  const int rows = a.kernel[0] * a.kernel[1], row = first_row + slot;
+  if (!args.slide || row >= rows) return 0;
+  int reach = 0;
+  const int end = first_row + WeightShiftedXShape::kRows * args.dy_slots;
+  for (int v = row + 1; v < end && v < rows && v / a.kernel[1] == row / a.kernel[1]; ++v) ++reach;
+  return reach % kMaxChain;
+}
 
 // The rounders' four shifted copies of one unit's x window, by item: C_in row ci = 8 cb + c8 and K core mq, for item
 // i = (cb x 5 + mq) x 8 + c8. Copy r's 16 bytes at (ci, mq) are window positions 4 mq + q - r + kE (q = 0..3), all
@@ -2776,7 +2792,8 @@ __device__ __forceinline__ FlatXWindow flat_x_window(const WeightGradArgs& a, co
 // A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
 // tile (kRows flattened (kd, kh) rows; blk.kh is the first, kd * kH + kh), and its split's units: the order and counts
 // of plan_grad_weight_shifted_x's tiles.
-__device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradArgs& a, WeightWork work) {
+__device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradArgs& a, WeightWork work,
+                                                              int tile_rows = WeightShiftedXShape::kRows) {
   using T = WeightShiftedXShape;
   WeightBlock blk{};
   const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + T::kBlockM - 1) / T::kBlockM;
@@ -2786,7 +2803,7 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
   blk.g = tile % a.groups; tile /= a.groups;
   blk.taps = WTapGroup{(tile % a.w_groups) * a.max_taps, 1, a.max_taps, 1};
   tile /= a.w_groups;
-  blk.kh = tile * T::kRows;
+  blk.kh = tile * tile_rows;
   blk.u_begin = int64_t(work.split) * a.chunk;
   blk.u_end = blk.u_begin + a.chunk < a.units ? blk.u_begin + a.chunk : a.units;
   return blk;
@@ -2806,9 +2823,11 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // the copies by descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32); k8 steps for fp32
 // data (TF32), k16 for fp16/bf16. kKernelW: the taps of the block's W tap group (the whole kernel W up to 5; wider
 // kernels as equal groups, e.g. 7 as 4 + 4 with the eighth tap not stored).
-template <typename scalar_t, int kUnitK, int kKernelW>
-__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
-tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
+// kLean (the lean kernel, shifted_x_lean_mode, development only): producer lane 0 walks only the rows a unit loads,
+// their (kd, kh) stepped without division, and a warpgroup may take args.dy_slots rows of 64 / dy_slots channels
+// (shifted_x_slot_reach).
+template <typename scalar_t, int kUnitK, int kKernelW, bool kLean>
+__device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK>;
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "a W tap group within the copies' reach");
@@ -2823,7 +2842,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
   int* const window_e = reinterpret_cast<int*>(empty + S);  // [S]: a flat x window's e, for the rounders
 
   const WeightWork work = weight_block_work(a);
-  const WeightBlock blk = decode_shifted_x_block(a, work);
+  const WeightBlock blk = decode_shifted_x_block(a, work, T::kRows * (kLean ? args.dy_slots : 1));
   const int iterations = int(blk.u_end - blk.u_begin);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
   // Copied grad_output rows (args.dy_copied): full also waits for each lane of producer warp 0 (its copies).
@@ -2842,58 +2861,135 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       if (lane == 0 || (k16Bit && args.dy_copied)) {
         ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
         const int x_channel = blk.g * a.cin_g + blk.ci0, dy_channel = blk.g * a.cout_g + blk.co0;
-        bool chain_head[T::kRows];
-#pragma unroll
-        for (int w = 0; w < T::kRows; ++w) chain_head[w] = shifted_x_reach(args, blk.kh, w) == 0;
-        for (int it = 0; it < iterations; ++it) {
-          const int slot = it % S;
-          wait_stage_slot_empty<S>(empty, it);
-          scalar_t* const stage = stages + slot * T::kStageElems;
-          const bool sweep_start = it == 0 || cur.ih == 0;
-          const int j0 = cur.wc * BK, n = int(cur.n);
-          int od[T::kRows], oh[T::kRows], flat_start[T::kRows];
-          bool load[T::kRows];
-          int loads = 0;
-#pragma unroll
-          for (int w = 0; w < T::kRows; ++w) {
-            const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
-            od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
-            oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
-            const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
-            flat_start[w] = flat.start;
-            load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);
-            loads += load[w];
-          }
-          if constexpr (k16Bit) {
-            if (args.dy_copied) {
-              copy_shifted_x_dy_rows<T>(a, stages + slot * T::kStageElems + T::kXElems, load, od, oh, j0, n,
-                                        dy_channel, lane);
-              mbarrier_arrive_on_copies(&full[slot]);
-              loads = 0;
+        if constexpr (kLean) {
+          // Bit s: slot s heads its chain (loads its row every unit); slots past kD x kH load nothing. 12 at most.
+          const int valid_slots = min(T::kRows * args.dy_slots, rows - blk.kh);
+          const uint32_t valid = (1u << valid_slots) - 1u;
+          uint32_t heads = 0;
+          for (int s = 0; s < valid_slots; ++s) heads |= uint32_t(shifted_x_slot_reach(args, blk.kh, s) == 0) << s;
+          const int kd0 = blk.kh / a.kernel[1], kh0 = blk.kh % a.kernel[1], slot_elems = T::kDyElems / args.dy_slots;
+          // f(s, od, oh) for each slot s of `mask` in order, its (kd, kh) stepped on from slot 0's: lane 0's scalar
+          // work per unit has little slack (run 409: with a division per slot and unit, 12 slots took fam02's bf16
+          // grad_weight from 1.37 to 5.99 ms).
+          const auto for_each_row = [&](uint32_t mask, auto&& f) {
+            int kd = kd0, kh = kh0, at = 0;
+            for (; mask != 0; mask &= mask - 1) {
+              const int s = __ffs(mask) - 1;
+              for (kh += s - at, at = s; kh >= a.kernel[1]; kh -= a.kernel[1]) ++kd;
+              f(s, cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0],
+                cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1]);
             }
-          }
-          if (lane == 0) {
-            // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
-            // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
-            int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
-            if (args.x_flat) {
-              const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
-              window_e[slot] = window.e;
-              x_w = window.start, x_h = 0, x_d = 0;
+          };
+          for (int it = 0; it < iterations; ++it) {
+            const int slot = it % S;
+            wait_stage_slot_empty<S>(empty, it);
+            scalar_t* const stage = stages + slot * T::kStageElems;
+            const bool sweep_start = it == 0 || cur.ih == 0;
+            const int j0 = cur.wc * BK, n = int(cur.n);
+            const uint32_t loading = sweep_start ? valid : heads;
+            // Copied rows take units of 16 or 32 here (plan_grad_weight_shifted_x): at 48 the copies' registers spilled
+            // in the producer's 56 (nvcc 13.0).
+            if constexpr (k16Bit && kUnitK != 48) {
+              if (args.dy_copied) {  // one slot per warpgroup (shifted_x_slots); no flat map
+                int od[T::kRows], oh[T::kRows];
+                bool load[T::kRows];
+#pragma unroll
+                for (int w = 0; w < T::kRows; ++w) {
+                  const int row = blk.kh + w;
+                  od[w] = cur.id * a.stride[0] + row / a.kernel[1] * a.dilation[0] - a.padding[0];
+                  oh[w] = cur.ih * a.stride[1] + row % a.kernel[1] * a.dilation[1] - a.padding[1];
+                  load[w] = (loading >> w) & 1u;
+                }
+                copy_shifted_x_dy_rows<T>(a, stages + slot * T::kStageElems + T::kXElems, load, od, oh, j0, n,
+                                          dy_channel, lane);
+                mbarrier_arrive_on_copies(&full[slot]);
+              }
             }
-            mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
-            tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+            if (lane == 0) {
+              // A flat map's rows outside the tensor load nothing (its box would hold another row's values).
+              int loads = args.dy_copied ? 0 : __popc(loading);
+              if (args.dy_flat) {
+                loads = 0;
+                for_each_row(loading,
+                             [&](int, int od, int oh) { loads += !flat_dy_row<T::kAlign>(a, od, oh, j0).outside; });
+              }
+              // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
+              // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
+              int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
+              if (args.x_flat) {
+                const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
+                window_e[slot] = window.e;
+                x_w = window.start, x_h = 0, x_d = 0;
+              }
+              mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * slot_elems) * sizeof(scalar_t)));
+              tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+              if (!args.dy_copied)
+                for_each_row(loading, [&](int s, int od, int oh) {
+                  scalar_t* const dst = stage + T::kXElems + s * slot_elems;
+                  if (!args.dy_flat) {
+                    tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh, od, n, &full[slot]);
+                    return;
+                  }
+                  const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od, oh, j0);
+                  if (!flat.outside) tma_load_5d(dst, &args.dy_map, flat.start, dy_channel, 0, 0, n, &full[slot]);
+                });
+            }
+            cur.advance(a);
+          }
+        } else {
+          bool chain_head[T::kRows];
+#pragma unroll
+          for (int w = 0; w < T::kRows; ++w) chain_head[w] = shifted_x_reach(args, blk.kh, w) == 0;
+          for (int it = 0; it < iterations; ++it) {
+            const int slot = it % S;
+            wait_stage_slot_empty<S>(empty, it);
+            scalar_t* const stage = stages + slot * T::kStageElems;
+            const bool sweep_start = it == 0 || cur.ih == 0;
+            const int j0 = cur.wc * BK, n = int(cur.n);
+            int od[T::kRows], oh[T::kRows], flat_start[T::kRows];
+            bool load[T::kRows];
+            int loads = 0;
 #pragma unroll
             for (int w = 0; w < T::kRows; ++w) {
-              if (!load[w] || args.dy_copied) continue;
-              scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
-              if (args.dy_flat)
-                tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
-              else
-                tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
+              const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
+              od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
+              oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
+              const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
+              flat_start[w] = flat.start;
+              load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);
+              loads += load[w];
             }
+            if constexpr (k16Bit) {
+              if (args.dy_copied) {
+                copy_shifted_x_dy_rows<T>(a, stages + slot * T::kStageElems + T::kXElems, load, od, oh, j0, n,
+                                          dy_channel, lane);
+                mbarrier_arrive_on_copies(&full[slot]);
+                loads = 0;
+              }
+            }
+            if (lane == 0) {
+              // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
+              // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
+              int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
+              if (args.x_flat) {
+                const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
+                window_e[slot] = window.e;
+                x_w = window.start, x_h = 0, x_d = 0;
+              }
+              mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
+              tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+#pragma unroll
+              for (int w = 0; w < T::kRows; ++w) {
+                if (!load[w] || args.dy_copied) continue;
+                scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
+                if (args.dy_flat)
+                  tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
+                else
+                  tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
+              }
+            }
+            cur.advance(a);
           }
-          cur.advance(a);
         }
       }
       __syncwarp();
@@ -2922,12 +3018,22 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     if (i < 16) acc_odd[i] = 0.f;
   }
   const int frag_at = T::kXElems + (wwarp * 16 + gid) * T::kDyBoxW + (k16Bit ? 0 : tig);
-  const int reach = shifted_x_reach(args, blk.kh, group);
-  int release_lag = 0;  // a slot's rows are last read release_lag units after it loads (within a sweep)
+  // The lean kernel's warp takes slot my_slot, 16 of its 64 / dy_slots channels: slot s's rows lie at s x slot_elems
+  // from the stage's first row, so the warp's fragment rows sit where a warpgroup-wide row's would.
+  const int warps_per_slot = kLean ? 4 / args.dy_slots : 4, slot_elems = kLean ? T::kDyElems / args.dy_slots : 0;
+  const int my_slot = kLean ? group * args.dy_slots + wwarp / warps_per_slot : group;
+  int reach, release_lag = 0;  // a slot's rows are last read release_lag units after it loads (within a sweep)
+  if constexpr (kLean) {
+    reach = shifted_x_slot_reach(args, blk.kh, my_slot);
+    for (int v = 0; v < T::kRows * args.dy_slots; ++v)
+      release_lag = max(release_lag, shifted_x_slot_reach(args, blk.kh, v));
+  } else {
+    reach = shifted_x_reach(args, blk.kh, group);
 #pragma unroll
-  for (int w = 0; w < T::kRows; ++w) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, w));
+    for (int w = 0; w < T::kRows; ++w) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, w));
+  }
   ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
-  const int my_row = min(blk.kh + group, rows - 1), my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
+  const int my_row = min(blk.kh + my_slot, rows - 1), my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
   int sweep_first = 0;
   for (int it = 0; it < iterations; ++it) {
     const int slot = it % S;
@@ -2945,8 +3051,11 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
     const int source = max(it - reach, sweep_first);  // the unit that loaded this warpgroup's row, at position
-    const scalar_t* const p0 =
-        stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
+    const scalar_t* p0;
+    if constexpr (kLean)
+      p0 = stages + (source % S) * T::kStageElems + group * T::kDyElems + (it - source) * slot_elems + frag_at + shift;
+    else
+      p0 = stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
     const scalar_t* const copy = copies + slot * T::kCopyElems;
     if constexpr (k16Bit) {
       // Per k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
@@ -3041,13 +3150,13 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
     cur.advance(a);
   }
 
-  // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h, column 8 j + 2 tig + l, which in a pair is tap
-  // 2 pr + column / 32, C_in column % 32.
+  // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h (lean: (wwarp % warps_per_slot) * 16, of the
+  // slot's row), column 8 j + 2 tig + l, which in a pair is tap 2 pr + column / 32, C_in column % 32.
   float* const out = weight_sums_destination<T::kThreads>(a, work);
-  const int row = blk.kh + group;
+  const int row = blk.kh + my_slot;
   if (row < rows) {
     const bool add = a.split_turns != nullptr && work.split > 0;
-    const int co_first = blk.co0 + wwarp * 16 + gid;
+    const int co_first = blk.co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
 #pragma unroll
     for (int pr = 0; pr < kPairs; ++pr)
@@ -3056,6 +3165,16 @@ tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeigh
       store_shifted_x_sums<16, 32>(a, blk, base, co_first, tig, add, blk.taps.kw0 + kKernelW - 1, acc_odd);
   }
   pass_split_turn<T::kThreads>(a, work);
+}
+template <typename scalar_t, int kUnitK, int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<scalar_t, kUnitK, kKernelW, false>(args);
+}
+template <typename scalar_t, int kUnitK, int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<scalar_t, kUnitK, kKernelW, true>(args);
 }
 
 #endif  // TCONV_TENSOR_MAPS
@@ -6120,6 +6239,8 @@ struct WeightGradPlan {
   int row_groups;      // > 1: the rows kernel (WeightWgmmaRowsTile), kH rows per block
   bool shifted_x;      // the shifted-x kernel (WeightShiftedXTile; w_chunks and units over grad_output chunks)
   int shifted_x_unit;  // and its grad_output positions per unit (kUnitK: 16 or 32)
+  bool shifted_x_lean;  // and its lean form (shifted_x_lean_mode), with shifted_x_slots row slots per warpgroup
+  int shifted_x_slots;
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
@@ -6274,6 +6395,32 @@ int shifted_x_unit(const ConvTransposeParams& p, DType dtype) {
                : 32;
   return double(at32) <= kShiftedXUnit32MaxPadding * double(at16) ? 32 : 16;
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN (development only, read once per process): the shifted-x kernel's lean form
+// (tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel, W tap groups of 3-5 taps) with at most this many grad_output
+// row slots per consumer warpgroup: 1, 2 or 4; 0 (the default) keeps the measured kernel. Session 69: the lean
+// producer and 4 slots, unswitched, lost (run 410, H200, fwd+bwd ms: fam02 bf16 3.64 with 4 slots against 2.35 with
+// one, both against ~2.25 before; TF32 4.20 against 2.49); run 409's first producer, which evaluated every slot twice
+// per unit with a division, took L1-68 TF32 from ~20.9 to 27.9 (one slot) and 25.9 (its swapped way in 2 slots):
+// lane 0's scalar work per unit has little slack. Kept behind this switch for a same-build A/B.
+int shifted_x_lean_mode() {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", 0);
+  return mode == 1 || mode == 2 || mode == 4 ? mode : 0;
+}
+// The lean kernel's grad_output row slots per consumer warpgroup (WeightShiftedXShape::kMaxDySlots), up to
+// `max_slots`: 64 / slots channels per slot must hold the group's C_out; among the counts that do, the fewest row
+// tiles (kRows x slots flattened (kd, kh) rows each), then the fewest slots. Copied grad_output rows keep one.
+int shifted_x_slots(const ConvTransposeParams& p, DType dtype, int max_slots) {
+  if (shifted_x_dy_copied(p, dtype)) return 1;
+  using T = WeightShiftedXShape;
+  const int64_t rows = p.kernel[0] * p.kernel[1];
+  int best = 1;
+  for (int slots = 2; slots <= std::min(max_slots, T::kMaxDySlots); slots *= 2) {
+    const int64_t tiles = (rows + T::kRows * slots - 1) / (T::kRows * slots);
+    if (p.out_per_group() <= T::kBlockM / slots && tiles < (rows + T::kRows * best - 1) / (T::kRows * best))
+      best = slots;
+  }
+  return best;
+}
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
 WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
@@ -6294,9 +6441,14 @@ WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dt
   plan.w_groups = w.groups;
   plan.max_taps = plan.largest_group = plan.taps_per_block = w.largest;
   const int64_t rows = p.kernel[0] * p.kernel[1];
-  plan.tiles = (rows + T::kRows - 1) / T::kRows * w.groups * p.groups *
-               ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
   plan.shifted_x_unit = shifted_x_unit(p, dtype);
+  // The lean kernel copies no rows at a unit of 48 (forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT only)
+  const int lean = shifted_x_lean_mode();
+  plan.shifted_x_lean = lean != 0 && w.largest >= 3 && !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
+  plan.shifted_x_slots = plan.shifted_x_lean ? shifted_x_slots(p, dtype, lean) : 1;
+  const int64_t tile_rows = T::kRows * plan.shifted_x_slots;
+  plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
+               ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
   plan.w_chunks = int((p.out_size[2] + plan.shifted_x_unit - 1) / plan.shifted_x_unit);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
   plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
@@ -6502,7 +6654,8 @@ bool grad_weight_rows16_swizzle() {
 // of 16 bytes (L1-71: 1026 floats) has no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one
 // dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
-                                    RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32) {
+                                    RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32,
+                                    int shifted_x_slots = 1) {
   using T = WeightWgmmaRowsTile<2>;
   const bool shifted_x = shifted_x_unit > 0;
   const ShiftedXBoxes boxes = shifted_x_boxes(dtype, shifted_x_unit);
@@ -6530,15 +6683,18 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   rows.dy_flat = shifted_x && read.flat;
   rows.x_flat = x_flat;
   rows.dy_copied = shifted_x && !read.aligned && !read.flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
+  rows.dy_slots = shifted_x ? shifted_x_slots : 1;
+  if (rows.dy_slots < 1 || rows.dy_slots > WeightShiftedXShape::kMaxDySlots || (rows.dy_copied && rows.dy_slots != 1))
+    return cudaErrorInvalidValue;  // shifted_x_slots: 1, 2 or 4, and 1 for copied rows
   if (rows.dy_copied) return cudaSuccess;
+  const int dy_box_channels = WeightShiftedXShape::kBlockM / rows.dy_slots;  // one row slot's channels
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
     const int64_t flat_strides[5] = {dy[0], dy[1], dy[0], dy[0], 1};
-    return encode_rows_map(&rows.dy_map, grad_output, flat_sizes, flat_strides, dy_box_w, WeightShiftedXShape::kBlockM,
-                           dtype);
+    return encode_rows_map(&rows.dy_map, grad_output, flat_sizes, flat_strides, dy_box_w, dy_box_channels, dtype);
   }
   return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, shifted_x ? dy_box_w : T::kLdRaw,
-                         shifted_x ? WeightShiftedXShape::kBlockM : T::kRawRows, dtype);
+                         shifted_x ? dy_box_channels : T::kRawRows, dtype);
 }
 #endif
 
@@ -6660,6 +6816,12 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK>;
   constexpr int kBytes = T::shared_bytes(), kThreads = T::kBlockThreads;
+  if (plan.shifted_x_lean) {  // plan_grad_weight_shifted_x: W tap groups of 3-5
+    RowsWeightKernelFn lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 5>;
+    if (plan.largest_group == 3) lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 3>;
+    if (plan.largest_group == 4) lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 4>;
+    return {nullptr, kThreads, lean, kBytes};
+  }
   switch (plan.largest_group) {
     case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 1>, kBytes};
     case 2: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 2>, kBytes};
@@ -7256,8 +7418,9 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
-    const cudaError_t mapped =
-        rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype);
+    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows,
+                                                       plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
+                                                       plan.shifted_x ? plan.shifted_x_slots : 1);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

@@ -558,6 +558,10 @@ struct WeightShiftedXShape {
   static constexpr int kBlockN = 32;                     // C_in channels per tap
   static constexpr int kMaxKernelW = 5;                  // W taps per block (wider kernels: shifted_x_w_groups)
   static constexpr int kBLeadingBytes = 128;             // the copies' next core matrix along K
+  // The lean kernel's row slots per warpgroup (RowsWeightArgs::dy_slots, shifted_x_slots): C_out of at most 64 / slots
+  // per group leaves most M rows of a warpgroup-wide grad_output row as padding, so each warp (or pair of warps) may
+  // take a (kd, kh) row of its own, a block covering kRows x slots rows with one x window and its copies.
+  static constexpr int kMaxDySlots = 4;
 };
 // kElemBytes: 4 = fp32 data (TF32 mode, m64nNk8 steps, copies rounded to TF32), 2 = fp16/bf16 (m64nNk16 steps, copies
 // that need no rounding). kUnitK: grad_output positions per unit (a pipeline stage), 16 or 32.
@@ -599,6 +603,7 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert((kXElems * kElemBytes) % 128 == 0 && (kDyElems * kElemBytes) % 128 == 0 &&
                     (kStageElems * kElemBytes) % 128 == 0 && (kCopyElems * kElemBytes) % 128 == 0,
                 "TMA boxes and copies land 128-byte aligned");
+  static_assert((kDyElems / kMaxDySlots * kElemBytes) % 128 == 0, "packed row slots' boxes land 128-byte aligned");
   static_assert(shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 };
 
