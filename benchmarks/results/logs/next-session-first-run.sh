@@ -7,8 +7,8 @@
 #    then 0 / 1 / 2 on L1-68 TF32 (its swapped way packs 32 channels in 2 slots and swaps) and 0 / 1 on fam07 bf16.
 # 2. test_grad_weight_shifted_x_lean_where_switched (kernel names, blocks per split, the contract under 4, 2, 1, 0).
 # 3. Memcheck of sanitize_small.py's shifted-x kernels under LEAN=4 (its packed cases), then under the default.
-# Bench rows for the 48-channel stages (fam07 / fam03 bf16), the unit-stride and shifted-x test files and
-# test_gather_widest_gpu.py belong to the next call.
+# Bench rows for the 48-channel stages (fam07 / fam03 bf16), the unit-stride tests and test_gather_widest_gpu.py:
+# next-session-second-run.sh, the call after this one.
 # Pass TCONV_COMMIT=<literal sha>. Each part starts only if its timeout ends by ~570 s, so device_finish always runs.
 source scripts/device_prelude.sh
 for round in 1 2; do
