@@ -621,7 +621,8 @@ SHIFTED_X_SLOTS_CASES = [
 def test_grad_weight_shifted_x_lean_where_switched(tmp_path):
     """Under TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN=4, 2 and 1 every case runs the lean kernel (and under 0 the measured one)
     with the planned blocks per split (row tiles x W tap groups x groups x channel tiles: fewer where slots are
-    packed), and meets the precision contract (run_case: float64 and torch, outputs and every gradient)."""
+    packed), and meets the precision contract (run_case: float64 and torch, outputs and every gradient). With one slot
+    (1) the lean kernel sums the same products in the same order as the measured one: the same grad_weight bits."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not (SHIFTED_X_16BIT and SHIFTED_X_WIDE and SHIFTED_X_COPY_DY and SHIFTED_X_FLAT_DY) or \
@@ -639,14 +640,26 @@ def test_grad_weight_shifted_x_lean_where_switched(tmp_path):
         "    with open(trace) as f:\n"
         "        events = json.load(f)['traceEvents']\n"
         "    os.remove(trace)\n"
-        "    results.append([('shifted_x_lean_kernel' in e['name'], e['args']['grid'][0]) for e in events\n"
-        "                    if e.get('cat') == 'kernel' and 'grad_weight_wgmma_shifted_x' in e.get('name', '')])\n"
+        "    launches = [('shifted_x_lean_kernel' in e['name'], e['args']['grid'][0]) for e in events\n"
+        "                if e.get('cat') == 'kernel' and 'grad_weight_wgmma_shifted_x' in e.get('name', '')]\n"
+        "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial = case[:11]\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(190 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], t.dtype_of(case[12]), case[13], gen)\n"
+        "    w = t.make_tensor([cin, cout // groups, *kernel], t.dtype_of(case[12]), 'contiguous', gen)\n"
+        "    w.requires_grad_()\n"
+        "    with t.precision(case[12]):\n"
+        "        out = t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)\n"
+        "        grad = t.make_tensor(list(out.shape), out.dtype, 'contiguous', gen)\n"
+        "        grad_w, = torch.autograd.grad(out, [w], grad)\n"
+        "    results.append((launches, grad_w.cpu()))\n"
         "torch.save(results, sys.argv[1])\n")
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", values=("4", "2", "1", "0"))
     for value, column in (("4", -3), ("2", -2), ("1", -1), ("0", -1)):
-        for case, launches in zip(SHIFTED_X_SLOTS_CASES, saved[value]):
+        for case, (launches, _) in zip(SHIFTED_X_SLOTS_CASES, saved[value]):
             assert launches and all(lean == (value != "0") and grid == case[column] for lean, grid in launches), \
                 (value, case, launches)
+    for case, (_, lean), (_, measured) in zip(SHIFTED_X_SLOTS_CASES, saved["1"], saved["0"]):
+        assert_bitwise_equal([lean], [measured], str(case))
 
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding
 # within d (K - 1), no output padding): as the grad_weight of the problem with x and grad_output exchanged, its sums
