@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 69 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Session 70, run 411 (one H200; prepared in session 69 as next-session-first-run.sh; the session's first GPU call):
 # The lean shifted-x grad_weight kernel (TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN: 1 its producer with one row per warpgroup, 2
 # and 4 with up to that many packed row slots; 0, the default, the measured kernel), one build, never run in this form
 # (its bodies are runs 409-410's, which timed them across builds only):
