@@ -268,7 +268,7 @@ with tconv._ops.use_algorithm("auto"):
     w = torch.randn(32, 64, 3, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
     out = tconv.conv_transpose3d(x, w, None, 1, 1)
     out.backward(torch.randn_like(out))
-# Packed row slots (the lean kernel's, under TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN=4; else the measured kernel): 16 output
+# Packed row slots (the lean kernel's: under TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN=4, or 2 in TF32 by rule): 16 output
 # channels per group over 15 (kd, kh) rows (k3x5x7: two row tiles of 12, the second with 3; each warp of a consumer
 # warpgroup on a row of its own; grad_output rows of 30 through the flat map, 5 x 8 x 30 per channel) in TF32 and
 # bf16, in groups of 2; and 24 output channels per group (two slots of 32: the box of group 0 reads group 1's first 8)

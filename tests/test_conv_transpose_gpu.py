@@ -591,7 +591,8 @@ def test_grad_weight_shifted_x_where_planned():
 
 
 # The lean shifted-x kernel (TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN: 1, 2 or 4 row slots per consumer warpgroup at most; 0,
-# the default, the measured kernel) and its packed row slots (shifted_x_slots): where a group's C_out fits 64 / slots
+# the measured kernel; unset, the rule: TF32 packs up to 2 slots, else the measured kernel) and its packed row slots
+# (shifted_x_slots): where a group's C_out fits 64 / slots
 # channels and packing lowers the row tiles, each warp (or pair of warps) of a consumer warpgroup takes a flattened
 # (kd, kh) row of its own, so a block covers 3 x slots rows. Groups of 2 keep the calls plain (no swap) and off the
 # unit-stride mma.sync grad_weight. fam02's channels (32 -> 16 per group, k3x5x7: 15 rows, two W tap groups of 4;
@@ -622,7 +623,9 @@ def test_grad_weight_shifted_x_lean_where_switched(tmp_path):
     """Under TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN=4, 2 and 1 every case runs the lean kernel (and under 0 the measured one)
     with the planned blocks per split (row tiles x W tap groups x groups x channel tiles: fewer where slots are
     packed), and meets the precision contract (run_case: float64 and torch, outputs and every gradient). With one slot
-    (1) the lean kernel sums the same products in the same order as the measured one: the same grad_weight bits."""
+    (1) the lean kernel sums the same products in the same order as the measured one: the same grad_weight bits.
+    Unset (the rule), exactly the TF32 cases whose blocks two slots lower run the lean kernel, with those blocks; the
+    others run the measured kernel."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not (SHIFTED_X_16BIT and SHIFTED_X_WIDE and SHIFTED_X_COPY_DY and SHIFTED_X_FLAT_DY) or \
@@ -653,11 +656,16 @@ def test_grad_weight_shifted_x_lean_where_switched(tmp_path):
         "        grad_w, = torch.autograd.grad(out, [w], grad)\n"
         "    results.append((launches, grad_w.cpu()))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", values=("4", "2", "1", "0"))
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", values=("4", "2", "1", "0", ""))
     for value, column in (("4", -3), ("2", -2), ("1", -1), ("0", -1)):
         for case, (launches, _) in zip(SHIFTED_X_SLOTS_CASES, saved[value]):
             assert launches and all(lean == (value != "0") and grid == case[column] for lean, grid in launches), \
                 (value, case, launches)
+    assert any(case[12] == "tf32" and case[-2] < case[-1] for case in SHIFTED_X_SLOTS_CASES)
+    for case, (launches, _) in zip(SHIFTED_X_SLOTS_CASES, saved[""]):
+        packs = case[12] == "tf32" and case[-2] < case[-1]
+        assert launches and all(lean == packs and grid == case[-2 if packs else -1] for lean, grid in launches), \
+            ("rule", case, launches)
     for case, (_, lean), (_, measured) in zip(SHIFTED_X_SLOTS_CASES, saved["1"], saved["0"]):
         assert_bitwise_equal([lean], [measured], str(case))
 

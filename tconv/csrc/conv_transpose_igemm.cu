@@ -2611,7 +2611,7 @@ __device__ __forceinline__ int shifted_x_reach(const RowsWeightArgs& args, int f
     ++reach;
   return reach;
 }
-// The lean kernel's row slots (shifted_x_lean_mode): kRows x args.dy_slots flattened (kd, kh) rows from first_row,
+// The lean kernel's row slots (shifted_x_lean_slots): kRows x args.dy_slots flattened (kd, kh) rows from first_row,
 // slot s the row first_row + s, which warpgroup s / dy_slots computes on (its warps from s % dy_slots x 4 / dy_slots,
 // 64 / dy_slots channels). Slot s's reach as shifted_x_reach's, modulo kMaxChain: longer chains (more than kRows
 // slots in one kd) restart, so that no stage is held more than kMaxChain - 1 units past its load (the consumers
@@ -2823,9 +2823,9 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // the copies by descriptor, accumulators per tap pair (m64n64) and for a last odd tap (m64n32); k8 steps for fp32
 // data (TF32), k16 for fp16/bf16. kKernelW: the taps of the block's W tap group (the whole kernel W up to 5; wider
 // kernels as equal groups, e.g. 7 as 4 + 4 with the eighth tap not stored).
-// kLean (the lean kernel, shifted_x_lean_mode, development only): producer lane 0 walks only the rows a unit loads,
-// their (kd, kh) stepped without division, and a warpgroup may take args.dy_slots rows of 64 / dy_slots channels
-// (shifted_x_slot_reach).
+// kLean (the lean kernel: TF32 packed rows by rule, shifted_x_lean_slots): producer lane 0 walks only the rows a
+// unit loads, their (kd, kh) stepped without division, and a warpgroup may take args.dy_slots rows of 64 / dy_slots
+// channels (shifted_x_slot_reach).
 template <typename scalar_t, int kUnitK, int kKernelW, bool kLean>
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK>;
@@ -6239,7 +6239,7 @@ struct WeightGradPlan {
   int row_groups;      // > 1: the rows kernel (WeightWgmmaRowsTile), kH rows per block
   bool shifted_x;      // the shifted-x kernel (WeightShiftedXTile; w_chunks and units over grad_output chunks)
   int shifted_x_unit;  // and its grad_output positions per unit (kUnitK: 16 or 32)
-  bool shifted_x_lean;  // and its lean form (shifted_x_lean_mode), with shifted_x_slots row slots per warpgroup
+  bool shifted_x_lean;  // and its lean form (shifted_x_lean_slots), with shifted_x_slots row slots per warpgroup
   int shifted_x_slots;
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
@@ -6395,17 +6395,6 @@ int shifted_x_unit(const ConvTransposeParams& p, DType dtype) {
                : 32;
   return double(at32) <= kShiftedXUnit32MaxPadding * double(at16) ? 32 : 16;
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN (development only, read once per process): the shifted-x kernel's lean form
-// (tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel, W tap groups of 3-5 taps) with at most this many grad_output
-// row slots per consumer warpgroup: 1, 2 or 4; 0 (the default) keeps the measured kernel. Session 69: the lean
-// producer and 4 slots, unswitched, lost (run 410, H200, fwd+bwd ms: fam02 bf16 3.64 with 4 slots against 2.35 with
-// one, both against ~2.25 before; TF32 4.20 against 2.49); run 409's first producer, which evaluated every slot twice
-// per unit with a division, took L1-68 TF32 from ~20.9 to 27.9 (one slot) and 25.9 (its swapped way in 2 slots):
-// lane 0's scalar work per unit has little slack. Kept behind this switch for a same-build A/B.
-int shifted_x_lean_mode() {
-  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", 0);
-  return mode == 1 || mode == 2 || mode == 4 ? mode : 0;
-}
 // The lean kernel's grad_output row slots per consumer warpgroup (WeightShiftedXShape::kMaxDySlots), up to
 // `max_slots`: 64 / slots channels per slot must hold the group's C_out; among the counts that do, the fewest row
 // tiles (kRows x slots flattened (kd, kh) rows each), then the fewest slots. Copied grad_output rows keep one.
@@ -6420,6 +6409,21 @@ int shifted_x_slots(const ConvTransposeParams& p, DType dtype, int max_slots) {
       best = slots;
   }
   return best;
+}
+// TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN (development only, read once per process): 1, 2 or 4 run the shifted-x kernel's
+// lean form (tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel, W tap groups of 3-5 taps) with at most that many
+// grad_output row slots per consumer warpgroup, 0 the measured kernel everywhere; unset (or any other value), the
+// rule: TF32 data pack up to kShiftedXLeanSlotsTf32 slots where that leaves fewer row tiles, and everything else
+// keeps the measured kernel (its one-slot form won only on fam07 bf16, lost on fam02 bf16: run 411). Session 69: 4
+// slots lost on fam02 (run 410); run 409's first producer, which evaluated every slot twice per unit with a
+// division, took L1-68 TF32 from ~20.9 to 27.9 ms: lane 0's scalar work per unit has little slack.
+// Returns the slots of the lean kernel, or 0 for the measured one.
+int shifted_x_lean_slots(const ConvTransposeParams& p, DType dtype) {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", -1);
+  if (mode == 0 || mode == 1 || mode == 2 || mode == 4) return mode == 0 ? 0 : shifted_x_slots(p, dtype, mode);
+  if (element_bytes(dtype) != 4) return 0;
+  const int slots = shifted_x_slots(p, dtype, kShiftedXLeanSlotsTf32);
+  return slots > 1 ? slots : 0;
 }
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
@@ -6443,9 +6447,10 @@ WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dt
   const int64_t rows = p.kernel[0] * p.kernel[1];
   plan.shifted_x_unit = shifted_x_unit(p, dtype);
   // The lean kernel copies no rows at a unit of 48 (forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT only)
-  const int lean = shifted_x_lean_mode();
-  plan.shifted_x_lean = lean != 0 && w.largest >= 3 && !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
-  plan.shifted_x_slots = plan.shifted_x_lean ? shifted_x_slots(p, dtype, lean) : 1;
+  const int lean_slots = shifted_x_lean_slots(p, dtype);
+  plan.shifted_x_lean =
+      lean_slots != 0 && w.largest >= 3 && !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
+  plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
   const int64_t tile_rows = T::kRows * plan.shifted_x_slots;
   plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
                ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
@@ -7256,9 +7261,16 @@ int grad_weight_swap_switch() {
   static const int mode = development_switch("TCONV_GRAD_WEIGHT_SWAP", -1);
   return mode;
 }
-// The shifted-x kernel's work in grad_output positions (kShiftedXUnitFixedPositions).
-double shifted_x_work(const WeightGradPlan& plan) {
-  return double(plan.tiles) * double(plan.units) * (double(plan.shifted_x_unit) + kShiftedXUnitFixedPositions);
+// The shifted-x kernel's work in grad_output positions (kShiftedXUnitFixedPositions) of the plan `plan_p` gave, counted
+// at one row slot per warpgroup: the swap rule's bounds were measured so, and a packed unit costs about its slots'
+// worth of unpacked ones (run 410: fam02 bf16, 4 slots, ~1.65 against ~0.84 us), so packing, which both ways may
+// take, changes neither's rank (it would have kept fam07's TF32 form off its swapped way: 0.80 of the plain count).
+double shifted_x_work(const WeightGradPlan& plan, const ConvTransposeParams& plan_p) {
+  using T = WeightShiftedXShape;
+  const int64_t rows = plan_p.kernel[0] * plan_p.kernel[1];
+  const int64_t packed_row_tiles = (rows + T::kRows * plan.shifted_x_slots - 1) / (T::kRows * plan.shifted_x_slots);
+  const double tiles = double(plan.tiles) / double(packed_row_tiles) * double((rows + T::kRows - 1) / T::kRows);
+  return tiles * double(plan.units) * (double(plan.shifted_x_unit) + kShiftedXUnitFixedPositions);
 }
 // Whether grad_weight runs swapped (its description in *swapped): where the swapped way takes the shifted-x kernel
 // and would do less work than the plain way's shifted-x kernel (kGradWeightSwapMaxWork), or than the plain way's
@@ -7277,11 +7289,11 @@ bool grad_weight_swaps(const ConvTransposeParams& p, DType dtype, bool split_tf3
   const WeightGradProblem plain = grad_weight_problem(p, dtype, split_tf32, allow_wgmma, fold, sm_count,
                                                       max_workspace_elems, input, grad_output, false);
   if (plain.plan.shifted_x)
-    return shifted_x_work(other) < kGradWeightSwapMaxWork * shifted_x_work(plain.plan);
+    return shifted_x_work(other, *swapped) < kGradWeightSwapMaxWork * shifted_x_work(plain.plan, p);
   if (plain.fp32_kept_off_shifted_x)
-    return shifted_x_work(other) <
-           kGradWeightSwapOverWgmmaMaxWork * shifted_x_work(plan_grad_weight_shifted_x(p, dtype, sm_count,
-                                                                                          max_workspace_elems));
+    return shifted_x_work(other, *swapped) <
+           kGradWeightSwapOverWgmmaMaxWork *
+               shifted_x_work(plan_grad_weight_shifted_x(p, dtype, sm_count, max_workspace_elems), p);
   return true;
 }
 // Where the swapped sums go: element (co, ci, k') of the swapped result is grad_weight[ci][co][K - 1 - k'], a view

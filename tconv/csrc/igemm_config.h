@@ -563,6 +563,12 @@ struct WeightShiftedXShape {
   // take a (kd, kh) row of its own, a block covering kRows x slots rows with one x window and its copies.
   static constexpr int kMaxDySlots = 4;
 };
+// The lean shifted-x kernel's row slots by rule (shifted_x_lean_slots): TF32 data pack up to this many grad_output rows
+// per warpgroup where packing leaves fewer row tiles; elsewhere (one slot, 16-bit data) the measured kernel runs. Run
+// 411 (H200, one build, TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN 0 / 1 / 2 / 4, fwd+bwd ms, quick_timing): fam02 TF32 2.491 /
+// 2.477 / **2.120** / 4.19 (two rounds alike), L1-68 TF32 20.81 / 20.53 / **19.63**; fam02 bf16 **2.236** / 2.345 /
+// 2.748 / 3.62 (its split cap of 10 leaves a packed grad_weight 40 blocks on 132 SMs); fam07 bf16 8.872 / 8.727.
+constexpr int kShiftedXLeanSlotsTf32 = 2;
 // kElemBytes: 4 = fp32 data (TF32 mode, m64nNk8 steps, copies rounded to TF32), 2 = fp16/bf16 (m64nNk16 steps, copies
 // that need no rounding). kUnitK: grad_output positions per unit (a pipeline stage), 16 or 32.
 // fp32: the x window from j0 + p - 4 - e (16-byte aligned start, 0 <= e <= 3), kUnitK + 8 wide: taps 0..4 at any e;
