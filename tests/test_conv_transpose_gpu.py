@@ -467,10 +467,11 @@ def shifted_x_unit_pattern(data):
 
 
 def shifted_x_kernel_ran(names, data, kernel_w):
-    """Whether a shifted-x kernel on `data` (its template's C++ type) with kernel_w W taps is among `names`."""
+    """Whether a shifted-x kernel (measured or lean) on `data` (its template's C++ type) with kernel_w W taps is
+    among `names`."""
     taps = shifted_x_taps(kernel_w)
-    pattern = re.compile(rf"grad_weight_wgmma_shifted_x_kernel<{re.escape(data)}, {shifted_x_unit_pattern(data)}, "
-                         rf"{taps}>")
+    pattern = re.compile(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{re.escape(data)}, "
+                         rf"{shifted_x_unit_pattern(data)}, {taps}>")
     return any(pattern.search(n) for n in names)
 
 
@@ -578,7 +579,7 @@ def test_grad_weight_shifted_x_where_planned():
             continue  # bf16's W_out 68 and 34 (136 and 68 bytes) take the flat map, or copied rows
         names = grad_weight_kernels(5, mode, padding_w=padding_w, width=width, height=height)
         data = "float" if mode == "tf32" else "__nv_bfloat16"
-        assert any(f"grad_weight_wgmma_shifted_x_kernel<{data}, {unit}, 5>" in n for n in names), \
+        assert any(re.search(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{data}, {unit}, 5>", n) for n in names), \
             (mode, width, padding_w, height, names)
     names = grad_weight_kernels(7, padding_w=1)
     assert names and shifted_x_kernel_ran(names, "float", 7) == SHIFTED_X_WIDE, names
