@@ -2,7 +2,8 @@
 
 Where the workspace cap (extra memory within 10 % of grad_output, never below one weight-sized buffer) would
 leave a call fewer splits than the GPU needs, the splits add their sums into one buffer in a fixed order
-(conv_transpose_igemm.cu, plan_grad_weight). These shapes are chosen so the cap binds: large weights, small
+(conv_transpose_igemm.cu, plan_grad_weight), or, under TCONV_GRAD_WEIGHT_TURN_BUFFERS=1, into as many buffers as the
+cap holds, each in a fixed order. These shapes are chosen so the cap binds: large weights, small
 activations (DCGAN-like and deep 3D U-Net-like up-convs). Checked: the precision contract against float64 and
 PyTorch, bitwise determinism across runs, the memory rule, and (from the plan log) that the ordered path ran.
 """
@@ -107,3 +108,73 @@ def test_ordered_split_k_is_what_runs():
     splits_on = int(logs["1"].split("->")[1].split()[0])
     assert logs["1"].endswith("(ordered)") and splits_on > 1, logs["1"]
     assert not logs["0"].endswith("(ordered)") and logs["0"].split("->")[1].split()[0] == "1", logs["0"]
+
+
+# Ordered split-K in several buffers (TCONV_GRAD_WEIGHT_TURN_BUFFERS=1: split s adds into buffer s % buffers after
+# split s - buffers, as many buffers as the workspace cap holds). fam02's channels and kernel (32 -> 16, k3x5x7) on a
+# quarter of its volume: grad_output 4 x 16 x 18 x 36 x 70 holds 5 weight-sized fp32 buffers in fp32 and TF32 (2 in
+# bf16) while the GPU wants far more splits; DCGAN's form keeps its one buffer (the cap's floor).
+TURN_BUFFER_CASES = {
+    "fam02_3d": (3, 4, 32, 16, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [16, 32, 64]),
+    "dcgan_2d": CASES["dcgan_2d"],
+}
+TURN_BUFFER_MODES = ["fp32", "tf32", "bf16"]
+
+
+def test_ordered_grad_weight_in_turn_buffers(tmp_path):
+    """Under TCONV_GRAD_WEIGHT_TURN_BUFFERS=1 (one subprocess: tconv reads the switch once): each case and mode meets
+    the contract against float64 and PyTorch, the same bits on a second run (each buffer's splits add in a fixed
+    order, and the buffers are summed in order), within the memory rule; the plan log shows fam02's form ordered in
+    more than one buffer with more splits than buffers in every mode, and DCGAN's in one."""
+    script = textwrap.dedent("""
+        import sys, torch
+        import test_grad_weight_ordered_gpu as t
+        from test_conv_transpose_gpu import dtype_of, precision
+        results = {}
+        for name, case in t.TURN_BUFFER_CASES.items():
+            for mode in t.TURN_BUFFER_MODES:
+                x, w, grad = t._tensors(case, dtype_of(mode), seed=11)
+                with precision(mode):
+                    torch.cuda.synchronize()
+                    base = torch.cuda.memory_allocated()
+                    torch.cuda.reset_peak_memory_stats()
+                    print(f"case {name} {mode}", file=sys.stderr, flush=True)
+                    ours = t._grad_weight(case, x, w, grad)
+                    torch.cuda.synchronize()
+                    extra = torch.cuda.max_memory_allocated() - base - ours.numel() * ours.element_size()
+                    again = t._grad_weight(case, x, w, grad)
+                results[(name, mode)] = (ours.cpu(), again.cpu(), extra)
+        torch.save(results, sys.argv[1])
+    """)
+    path = tmp_path / "turn_buffers.pt"
+    env = dict(os.environ, TCONV_GRAD_WEIGHT_BALANCE="log", TCONV_GRAD_WEIGHT_TURN_BUFFERS="1")
+    run = subprocess.run([sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True,
+                         timeout=600, cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert run.returncode == 0, run.stderr[-3000:]
+    plans, current = {}, None
+    for line in run.stderr.splitlines():
+        if line.startswith("case "):
+            current = tuple(line.split()[1:])
+        elif line.startswith("tconv grad_weight plan") and current is not None:
+            plans[current] = line
+    results = torch.load(path)
+    for (name, mode), (ours, again, extra) in results.items():
+        case = TURN_BUFFER_CASES[name]
+        x, w, grad = _tensors(case, dtype_of(mode), seed=11)
+        with precision(mode):
+            theirs = _torch_grad_weight(case, x, w, grad)
+        ref64 = _torch_grad_weight(case, x.double(), w.double(), grad.double())
+        ideal = _torch_grad_weight(case, round_to_tf32(x), w.double(), round_to_tf32(grad)) if mode == "tf32" else None
+        check_close(f"{name} {mode} grad_weight", ours.cuda(), ref64, theirs, mode, ideal)
+        assert torch.equal(ours, again), (name, mode)
+        allowed = max(grad.numel() * grad.element_size() // 10, w.numel() * 4) + (64 << 10)
+        assert extra <= allowed, (name, mode, extra, allowed)
+        plan = plans.get((name, mode))
+        assert plan is not None, (name, mode, run.stderr[-2000:])
+        splits = int(plan.split("->")[1].split()[0])
+        if name == "fam02_3d":
+            assert "(ordered in " in plan, plan
+            buffers = int(plan.split("(ordered in ")[1].split()[0])
+            assert 1 < buffers < splits, plan
+        else:
+            assert plan.endswith("(ordered)"), plan

@@ -1450,11 +1450,13 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
 struct WeightGradArgs {
   const void* x;   // scalar_t input
   const void* dy;  // scalar_t grad_output
-  float* partial;  // [splits][C_in][C_out/groups][taps]; ordered split-K: one [C_in][C_out/groups][taps]
-  // Ordered split-K (plan_grad_weight: where the workspace cap leaves fewer splits than the GPU needs):
-  // [0] hands out block tickets, [1 + tile] is the split whose turn it is to add into `partial`. nullptr:
-  // every split writes its own slice of `partial`, summed by sum_splits.
+  float* partial;  // [splits][C_in][C_out/groups][taps]; ordered split-K: [turn_buffers][C_in][C_out/groups][taps]
+  // Ordered split-K (plan_grad_weight: where the workspace cap leaves fewer splits than the GPU needs): split s adds
+  // into buffer s % turn_buffers after split s - turn_buffers. [0] hands out block tickets, [1 + b * tiles + tile]
+  // counts the splits that have added into buffer b's tile. nullptr: every split writes its own slice of `partial`;
+  // either way sum_splits adds the slices.
   int* split_turns;
+  int turn_buffers;
   int64_t x_stride[5];
   int64_t dy_stride[5];
   int in_size[3], out_size[3];
@@ -1477,17 +1479,30 @@ struct WeightGradArgs {
 
 // Which tile and split of K a grad_weight block computes. Plain split-K: blockIdx.x and blockIdx.y. Ordered
 // split-K: the block's ticket t from an atomic counter (split t / tiles, tile t % tiles), so tickets follow the
-// order in which blocks start: a block waiting for split s - 1 of its tile (weight_sums_destination) waits on a
-// block that took a smaller ticket and is therefore running or done, whatever order the hardware issues blocks in.
+// order in which blocks start: a block waiting for split s - turn_buffers of its tile (weight_sums_destination) waits
+// on a block that took a smaller ticket and is therefore running or done, whatever order the hardware issues blocks
+// in.
 struct WeightWork {
   int tile, split;
 };
+// Ordered split-K: the buffer the block's split adds into and its turn there (split % turn_buffers and split /
+// turn_buffers), which weight_block_work's thread 0 sets: dividing in the epilogue, where the sums are live, made
+// ptxas spill in the 16-bit shifted-x kernels (session 70, sm_90a: <48, 2-5> 0-8 -> 20 bytes of stores).
+__device__ __forceinline__ int* weight_sums_buffer_turn() {
+  __shared__ int buffer_turn[2];
+  return buffer_turn;
+}
 // The work stays in registers over the main loop: re-reading it from shared memory in the epilogue instead made
 // ptxas spill in the register-capped three-tap kernels (sm_90a, TF32: the wgmma one 24/40 -> 64/108 bytes).
 __device__ __forceinline__ WeightWork weight_block_work(const WeightGradArgs& a) {
   if (a.split_turns == nullptr) return WeightWork{int(blockIdx.x), int(blockIdx.y)};
   __shared__ int ticket;
-  if (threadIdx.x == 0) ticket = atomicAdd(a.split_turns, 1);
+  if (threadIdx.x == 0) {
+    const int t = atomicAdd(a.split_turns, 1), split = t / int(gridDim.x);
+    ticket = t;
+    weight_sums_buffer_turn()[0] = split % a.turn_buffers;
+    weight_sums_buffer_turn()[1] = split / a.turn_buffers;
+  }
   __syncthreads();
   return WeightWork{ticket % int(gridDim.x), ticket / int(gridDim.x)};
 }
@@ -1510,19 +1525,27 @@ __device__ __forceinline__ void weight_sums_barrier() {
   else
     asm volatile("bar.sync 1, %0;\n" ::"n"(kSumThreads) : "memory");
 }
-// The block's destination for its sums. Ordered: waits until the splits before it have added theirs into the one
-// buffer (a fixed order, so the result is deterministic); split 0 stores, the later ones add.
+// Ordered split-K: the split counter of the block's buffer and tile (split_turns).
+__device__ __forceinline__ int* weight_sums_turn(const WeightGradArgs& a, WeightWork w) {
+  return a.split_turns + 1 + int64_t(weight_sums_buffer_turn()[0]) * gridDim.x + w.tile;
+}
+// Whether the block adds its sums to those already in its destination (ordered split-K past a buffer's first split).
+__device__ __forceinline__ bool weight_sums_add(const WeightGradArgs& a, WeightWork w) {
+  return a.split_turns != nullptr && w.split >= a.turn_buffers;
+}
+// The block's destination for its sums. Ordered: waits until the splits before it in its buffer have added theirs
+// (a fixed order, so the result is deterministic); a buffer's first split stores, the later ones add.
 template <int kSumThreads = 0>
 __device__ __forceinline__ float* weight_sums_destination(const WeightGradArgs& a, WeightWork w) {
   if (a.split_turns == nullptr) return a.partial + int64_t(w.split) * a.weight_numel;
-  if (w.split > 0) {
+  if (w.split >= a.turn_buffers) {
     if (threadIdx.x == 0)
-      while (load_acquire_gpu(a.split_turns + 1 + w.tile) != w.split) __nanosleep(64);
+      while (load_acquire_gpu(weight_sums_turn(a, w)) != weight_sums_buffer_turn()[1]) __nanosleep(64);
     weight_sums_barrier<kSumThreads>();
   }
-  return a.partial;
+  return a.partial + int64_t(weight_sums_buffer_turn()[0]) * a.weight_numel;
 }
-// add: ordered split-K past split 0. The earlier sums are read from L2 (__ldcg): another SM wrote them, and this
+// add: ordered split-K past a buffer's first split. The earlier sums are read from L2 (__ldcg): another SM wrote them, and this
 // SM's L1 may hold an older copy.
 __device__ __forceinline__ void store_weight_sum(float* dst, float v, bool add) {
   if (add) v += __ldcg(dst);
@@ -1534,7 +1557,7 @@ __device__ __forceinline__ void pass_split_turn(const WeightGradArgs& a, WeightW
   if (a.split_turns == nullptr) return;
   __threadfence();
   weight_sums_barrier<kSumThreads>();
-  if (threadIdx.x == 0) store_release_gpu(a.split_turns + 1 + w.tile, w.split + 1);
+  if (threadIdx.x == 0) store_release_gpu(weight_sums_turn(a, w), weight_sums_buffer_turn()[1] + 1);
 }
 // A thread's kCount sums stored 8 at a time; add (ordered split-K past split 0): the 8 earlier sums are read before
 // any is written, so their L2 round trips overlap (one read-modify-write at a time would wait kCount times per thread
@@ -1844,7 +1867,7 @@ tconv_igemm_grad_weight_tf32_kernel(const WeightGradArgs a) {
   cp_async_wait<0>();
 
   float* out = weight_sums_destination(a, work);
-  const bool add = a.split_turns != nullptr && work.split > 0;
+  const bool add = weight_sums_add(a, work);
   const int tap_row = (kd * a.kernel[1] + kh) * a.kernel[2];
 #pragma unroll
   for (int t = 0; t < kMaxTaps; ++t) {
@@ -2040,7 +2063,7 @@ tconv_igemm_grad_weight_wgmma_kernel(const WeightGradArgs a) {
 
   // Accumulator i = 4 j + 2 h + l: row warp * 16 + gid + 8 h of block m, C_in column 8 j + 2 tig + l.
   float* out = weight_sums_destination(a, work);
-  const bool add = a.split_turns != nullptr && work.split > 0;
+  const bool add = weight_sums_add(a, work);
   const int tap_row = (kd * a.kernel[1] + kh) * a.kernel[2];
   if constexpr (!kPacked) {
 #pragma unroll
@@ -2185,7 +2208,7 @@ __device__ __forceinline__ void store_rows_weight_sums(const WeightGradArgs& a, 
                                                        const WeightBlock& blk, float* out, int kh, int wwarp,
                                                        const float (&acc)[kMaxTaps][BN / 2]) {
   const int lane = threadIdx.x % 32, gid = lane / 4, tig = lane % 4;
-  const bool add = a.split_turns != nullptr && work.split > 0;
+  const bool add = weight_sums_add(a, work);
   const int tap_row = (blk.kd * a.kernel[1] + kh) * a.kernel[2];
   const int ci_first = blk.ci0 + 2 * tig, co_first = blk.co0 + wwarp * 16 + gid;
   const int64_t ci_step = int64_t(a.cout_g) * a.taps;
@@ -3155,7 +3178,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   float* const out = weight_sums_destination<T::kThreads>(a, work);
   const int row = blk.kh + my_slot;
   if (row < rows) {
-    const bool add = a.split_turns != nullptr && work.split > 0;
+    const bool add = weight_sums_add(a, work);
     const int co_first = blk.co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
 #pragma unroll
@@ -6243,7 +6266,8 @@ struct WeightGradPlan {
   int shifted_x_slots;
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
-  bool ordered;        // ordered split-K: the splits add into one buffer in turn (WeightGradArgs::split_turns)
+  bool ordered;        // ordered split-K: the splits add into buffers in turn (WeightGradArgs::split_turns)
+  int64_t turn_buffers;  // and how many (grad_weight_turn_buffers: at most the splits)
   int64_t plain_splits;  // ordered plans: the splits the workspace cap allows without ordering
 };
 
@@ -6296,7 +6320,21 @@ void set_grad_weight_splits(WeightGradPlan& plan, int64_t splits) {
   plan.chunk = std::max<int64_t>(1, (plan.units + splits - 1) / std::max<int64_t>(splits, 1));
   plan.splits = std::max<int64_t>(1, (plan.units + plan.chunk - 1) / plan.chunk);
 }
+// An ordered plan's buffers: those its splits reach (the balancing may leave fewer splits than planned buffers).
+int64_t grad_weight_turn_buffers(const WeightGradPlan& plan) {
+  return std::max<int64_t>(1, std::min(plan.turn_buffers, plan.splits));
+}
 
+// TCONV_GRAD_WEIGHT_TURN_BUFFERS=1 (development only, read once per process): ordered split-K adds into as many
+// weight-sized buffers as the workspace cap holds (split s into buffer s % buffers, after split s - buffers), up to
+// kGradWeightMaxOrderedSplits splits per buffer, wherever the cap leaves fewer splits than the GPU needs; unset or 0,
+// one buffer, and only below kGradWeightMaxOrderedSplits capped splits (as measured). Written in session 70 without
+// a GPU to run it: run 413 had fam02 bf16 (its cap: 10 splits, 100 blocks on 132 SMs) at 2.236 ms fwd+bwd under the
+// 10 % budget, 1.938 with 4x the memory (40 plain splits) and 1.708 with that and 4 packed row slots.
+bool grad_weight_turn_buffers_allowed() {
+  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_TURN_BUFFERS", 0) != 0;
+  return allowed;
+}
 // TCONV_GRAD_WEIGHT_ORDERED=0 (development only, read once per process) keeps the workspace-capped plain
 // split-K where plan_grad_weight would order the splits: for A/B timings of the two in one build.
 bool grad_weight_ordered_allowed() {
@@ -6369,10 +6407,16 @@ void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p,
   plan.max_splits = std::min<int64_t>(std::max<int64_t>(1, plan.units / 16), 65535);  // >= 16 stages per split
   const int64_t workspace_splits = std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
   const int64_t wanted = std::min(splits, plan.max_splits);
-  plan.ordered =
-      workspace_splits < std::min<int64_t>(wanted, kGradWeightMaxOrderedSplits) && grad_weight_ordered_allowed();
+  // Each buffer comes with a split counter per tile (ints in the fp32 workspace; one buffer may exceed the cap by
+  // those, as the cap's floor of one buffer allows)
+  plan.turn_buffers = grad_weight_turn_buffers_allowed()
+                          ? std::max<int64_t>(1, std::min(workspace_splits, (max_workspace_elems - 1) /
+                                                                                (weight_numel + plan.tiles)))
+                          : 1;
+  const int64_t ordered_splits = plan.turn_buffers * kGradWeightMaxOrderedSplits;
+  plan.ordered = workspace_splits < std::min(wanted, ordered_splits) && grad_weight_ordered_allowed();
   plan.plain_splits = std::min(wanted, workspace_splits);
-  plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? kGradWeightMaxOrderedSplits : workspace_splits);
+  plan.max_splits = std::min<int64_t>(plan.max_splits, plan.ordered ? ordered_splits : workspace_splits);
   set_grad_weight_splits(plan, std::min(splits, plan.max_splits));
 }
 // TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT (development only, read once per process): 16 or 32 forces the shifted-x kernel's
@@ -6522,11 +6566,15 @@ void balance_grad_weight_splits(WeightGradPlan& plan, int64_t slots) {
   }
   set_grad_weight_splits(plan, best);
   choose_grad_weight_ordering(plan, slots);
-  if (mode == 2)
+  if (mode == 2) {
+    const int64_t buffers = grad_weight_turn_buffers(plan);
+    std::string ordering = plan.ordered ? " (ordered)" : "";
+    if (plan.ordered && buffers > 1) ordering = " (ordered in " + std::to_string(buffers) + " buffers)";
     std::fprintf(stderr, "tconv grad_weight plan: tiles %lld, stages %lld, slots %lld, splits %lld -> %lld%s\n",
                  static_cast<long long>(plan.tiles), static_cast<long long>(plan.units),
                  static_cast<long long>(slots), static_cast<long long>(planned), static_cast<long long>(plan.splits),
-                 plan.ordered ? " (ordered)" : "");
+                 ordering.c_str());
+  }
 }
 
 // The kernel a grad_weight plan runs: one dispatch for its launch and for the occupancy query that sizes the
@@ -7214,9 +7262,11 @@ bool igemm_grad_weight_preferred(const ConvTransposeParams& p) {
   return p.in_per_group() * p.out_per_group() >= kGradWeightIgemmMinChannelProduct;
 }
 
-// The fp32 buffer of split sums (ordered: one, followed by the split turns: weight_sums_destination).
+// The fp32 buffers of split sums (ordered: grad_weight_turn_buffers, followed by the ticket and the split counters:
+// WeightGradArgs::split_turns).
 int64_t grad_weight_workspace_elems(const WeightGradPlan& plan, int64_t weight_numel) {
-  return plan.ordered ? weight_numel + 1 + plan.tiles : plan.splits * weight_numel;
+  const int64_t buffers = grad_weight_turn_buffers(plan);
+  return plan.ordered ? buffers * weight_numel + 1 + buffers * plan.tiles : plan.splits * weight_numel;
 }
 
 namespace {
@@ -7390,10 +7440,13 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
   a.x = input;
   a.dy = grad_output;
   a.partial = workspace;
+  const int64_t turn_buffers = grad_weight_turn_buffers(plan);
   if (plan.ordered) {
     static_assert(sizeof(int) == sizeof(float), "the split turns share the float workspace");
-    a.split_turns = reinterpret_cast<int*>(workspace + weight_numel);
-    const cudaError_t err = cudaMemsetAsync(a.split_turns, 0, sizeof(int) * (1 + plan.tiles), stream);
+    a.split_turns = reinterpret_cast<int*>(workspace + turn_buffers * weight_numel);
+    a.turn_buffers = int(turn_buffers);
+    const cudaError_t err =
+        cudaMemsetAsync(a.split_turns, 0, sizeof(int) * (1 + turn_buffers * plan.tiles), stream);
     if (err != cudaSuccess) return err;
   }
   for (int i = 0; i < 5; ++i) {
@@ -7441,7 +7494,7 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
   }
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  return sum_splits(dtype, workspace, plan.ordered ? 1 : plan.splits, sizes, strides, grad_weight, stream);
+  return sum_splits(dtype, workspace, plan.ordered ? turn_buffers : plan.splits, sizes, strides, grad_weight, stream);
 }
 }  // namespace
 
