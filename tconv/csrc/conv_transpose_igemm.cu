@@ -1545,8 +1545,8 @@ __device__ __forceinline__ float* weight_sums_destination(const WeightGradArgs& 
   }
   return a.partial + int64_t(weight_sums_buffer_turn()[0]) * a.weight_numel;
 }
-// add: ordered split-K past a buffer's first split. The earlier sums are read from L2 (__ldcg): another SM wrote them, and this
-// SM's L1 may hold an older copy.
+// add: ordered split-K past a buffer's first split. The earlier sums are read from L2 (__ldcg): another SM wrote
+// them, and this SM's L1 may hold an older copy.
 __device__ __forceinline__ void store_weight_sum(float* dst, float v, bool add) {
   if (add) v += __ldcg(dst);
   *dst = v;
@@ -1559,7 +1559,7 @@ __device__ __forceinline__ void pass_split_turn(const WeightGradArgs& a, WeightW
   weight_sums_barrier<kSumThreads>();
   if (threadIdx.x == 0) store_release_gpu(weight_sums_turn(a, w), weight_sums_buffer_turn()[1] + 1);
 }
-// A thread's kCount sums stored 8 at a time; add (ordered split-K past split 0): the 8 earlier sums are read before
+// A thread's kCount sums stored 8 at a time; add (weight_sums_add): the 8 earlier sums are read before
 // any is written, so their L2 round trips overlap (one read-modify-write at a time would wait kCount times per thread
 // while the tile's later splits wait on this one). inside(i): whether accumulator i lies inside the weight (a partial
 // tile's padding rows and columns are not stored); element(i): its address. Both are evaluated where they are used,
