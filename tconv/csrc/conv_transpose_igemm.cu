@@ -6325,15 +6325,23 @@ int64_t grad_weight_turn_buffers(const WeightGradPlan& plan) {
   return std::max<int64_t>(1, std::min(plan.turn_buffers, plan.splits));
 }
 
-// TCONV_GRAD_WEIGHT_TURN_BUFFERS=1 (development only, read once per process): ordered split-K adds into as many
-// weight-sized buffers as the workspace cap holds (split s into buffer s % buffers, after split s - buffers), up to
-// kGradWeightMaxOrderedSplits splits per buffer, wherever the cap leaves fewer splits than the GPU needs; unset or 0,
-// one buffer, and only below kGradWeightMaxOrderedSplits capped splits (as measured). Written in session 70 without
-// a GPU to run it: run 413 had fam02 bf16 (its cap: 10 splits, 100 blocks on 132 SMs) at 2.236 ms fwd+bwd under the
-// 10 % budget, 1.938 with 4x the memory (40 plain splits) and 1.708 with that and 4 packed row slots.
-bool grad_weight_turn_buffers_allowed() {
-  static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_TURN_BUFFERS", 0) != 0;
-  return allowed;
+// TCONV_GRAD_WEIGHT_TURN_BUFFERS (development only, read once per process): unset or 1, the rule
+// (grad_weight_turn_buffer_rule); 0, one buffer (ordered only below kGradWeightMaxOrderedSplits capped splits, as
+// before session 71); 2, as many buffers as the workspace cap holds wherever the cap leaves fewer splits than the GPU
+// needs (session 70's form, for A/B timings and the mechanism's test).
+int grad_weight_turn_buffers_mode() {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_TURN_BUFFERS", 1);
+  return mode == 0 || mode == 2 ? mode : 1;
+}
+// Ordered split-K in several buffers (split s adds into buffer s % buffers after split s - buffers, up to
+// kGradWeightMaxOrderedSplits splits per buffer) only where the capped plain plan leaves SMs without a block
+// (tiles x capped splits < SMs): there more splits pay for their waits; elsewhere the plain splits already fill the
+// GPU and the waits cost. Run 415 (H200, one build, switch 0 / session 70's form, fwd+bwd ms): fam02 bf16 (10 tiles x 10 capped
+// splits) 2.226 -> 1.996 (1.786 with two packed row slots, shifted_x_lean_slots); U-Net 3D bf16 0.829 -> 0.638; but
+// VAE 1.189 -> 1.335 (bf16) and 1.576 -> 1.697 (TF32), HiFi-GAN 7.666 -> 7.714, whose plain splits fill the GPU.
+bool grad_weight_turn_buffer_rule(int64_t tiles, int64_t workspace_splits, int sm_count) {
+  const int mode = grad_weight_turn_buffers_mode();
+  return mode == 2 || (mode == 1 && tiles * workspace_splits < int64_t(sm_count));
 }
 // TCONV_GRAD_WEIGHT_ORDERED=0 (development only, read once per process) keeps the workspace-capped plain
 // split-K where plan_grad_weight would order the splits: for A/B timings of the two in one build.
@@ -6409,7 +6417,7 @@ void plan_grad_weight_splits(WeightGradPlan& plan, const ConvTransposeParams& p,
   const int64_t wanted = std::min(splits, plan.max_splits);
   // Each buffer comes with a split counter per tile (ints in the fp32 workspace; one buffer may exceed the cap by
   // those, as the cap's floor of one buffer allows)
-  plan.turn_buffers = grad_weight_turn_buffers_allowed()
+  plan.turn_buffers = grad_weight_turn_buffer_rule(plan.tiles, workspace_splits, sm_count)
                           ? std::max<int64_t>(1, std::min(workspace_splits, (max_workspace_elems - 1) /
                                                                                 (weight_numel + plan.tiles)))
                           : 1;
@@ -6457,14 +6465,23 @@ int shifted_x_slots(const ConvTransposeParams& p, DType dtype, int max_slots) {
 // TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN (development only, read once per process): 1, 2 or 4 run the shifted-x kernel's
 // lean form (tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel, W tap groups of 3-5 taps) with at most that many
 // grad_output row slots per consumer warpgroup, 0 the measured kernel everywhere; unset (or any other value), the
-// rule: TF32 data pack up to kShiftedXLeanSlotsTf32 slots where that leaves fewer row tiles, and everything else
-// keeps the measured kernel (its one-slot form won only on fam07 bf16, lost on fam02 bf16: run 411). Session 69: 4
+// rule: TF32 data pack up to kShiftedXLeanSlotsTf32 slots where that leaves fewer row tiles, 16-bit data
+// kShiftedXLeanSlots16 where the splits then fill the GPU in turn buffers (plan_grad_weight_shifted_x), and everything
+// else keeps the measured kernel (its one-slot form won only on fam07 bf16, lost on fam02 bf16: run 411). Session 69: 4
 // slots lost on fam02 (run 410); run 409's first producer, which evaluated every slot twice per unit with a
 // division, took L1-68 TF32 from ~20.9 to 27.9 ms: lane 0's scalar work per unit has little slack.
 // Returns the slots of the lean kernel, or 0 for the measured one.
-int shifted_x_lean_slots(const ConvTransposeParams& p, DType dtype) {
+int shifted_x_lean_slots_switch() {
   static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", -1);
-  if (mode == 0 || mode == 1 || mode == 2 || mode == 4) return mode == 0 ? 0 : shifted_x_slots(p, dtype, mode);
+  return mode;
+}
+bool shifted_x_lean_slots_by_rule() {
+  const int mode = shifted_x_lean_slots_switch();
+  return !(mode == 0 || mode == 1 || mode == 2 || mode == 4);
+}
+int shifted_x_lean_slots(const ConvTransposeParams& p, DType dtype) {
+  const int mode = shifted_x_lean_slots_switch();
+  if (!shifted_x_lean_slots_by_rule()) return mode == 0 ? 0 : shifted_x_slots(p, dtype, mode);
   if (element_bytes(dtype) != 4) return 0;
   const int slots = shifted_x_slots(p, dtype, kShiftedXLeanSlotsTf32);
   return slots > 1 ? slots : 0;
@@ -6479,8 +6496,8 @@ WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
 // The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x W tap groups x groups x
 // C_out tiles of 64 x C_in tiles of 32 (the kernel decodes them in decode_shifted_x_block); units over grad_output W
 // chunks of 16 or 32 (48 for 16-bit data, forced: shifted_x_unit_switch).
-WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
-                                          int64_t max_workspace_elems) {
+WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                    int64_t max_workspace_elems, int lean_slots) {
   using T = WeightShiftedXShape;
   WeightGradPlan plan = plan_grad_weight_tiles(p, dtype, false, 1);
   plan.shifted_x = true;
@@ -6491,7 +6508,6 @@ WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dt
   const int64_t rows = p.kernel[0] * p.kernel[1];
   plan.shifted_x_unit = shifted_x_unit(p, dtype);
   // The lean kernel copies no rows at a unit of 48 (forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT only)
-  const int lean_slots = shifted_x_lean_slots(p, dtype);
   plan.shifted_x_lean =
       lean_slots != 0 && w.largest >= 3 && !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
@@ -6502,6 +6518,21 @@ WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dt
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
   plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
   return plan;
+}
+
+// 16-bit data pack kShiftedXLeanSlots16 row slots too where the plan then orders its splits in several buffers: with
+// the GPU filled by the turn buffers, packing halves the x windows and their copies; under the split cap alone it
+// halves the blocks instead (run 411: fam02 bf16 2.236 -> 2.748 ms at two slots).
+WeightGradPlan plan_grad_weight_shifted_x(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                          int64_t max_workspace_elems) {
+  if (element_bytes(dtype) == 2 && shifted_x_lean_slots_by_rule()) {
+    const int packed_slots = shifted_x_slots(p, dtype, kShiftedXLeanSlots16);
+    if (packed_slots > 1) {
+      WeightGradPlan packed = plan_shifted_x_slots(p, dtype, sm_count, max_workspace_elems, packed_slots);
+      if (packed.shifted_x_lean && packed.ordered && grad_weight_turn_buffers(packed) > 1) return packed;
+    }
+  }
+  return plan_shifted_x_slots(p, dtype, sm_count, max_workspace_elems, shifted_x_lean_slots(p, dtype));
 }
 
 // TCONV_GRAD_WEIGHT_BALANCE (development only, read once per process): 0 keeps the planned splits (for A/B

@@ -570,6 +570,10 @@ struct WeightShiftedXShape {
 // 2.477 / **2.120** / 4.19 (two rounds alike), L1-68 TF32 20.81 / 20.53 / **19.63**; fam02 bf16 **2.236** / 2.345 /
 // 2.748 / 3.62 (its split cap of 10 leaves a packed grad_weight 40 blocks on 132 SMs); fam07 bf16 8.872 / 8.727.
 constexpr int kShiftedXLeanSlotsTf32 = 2;
+// 16-bit data pack this many where the plan then orders its splits in several buffers (grad_weight_turn_buffer_rule).
+// Run 415 (H200, one build, turn buffers as session 70 wrote them, LEAN unset / 4 / 2, fwd+bwd ms, quick_timing):
+// fam02 bf16 1.996 / 1.803 / **1.786** (2.226 in one buffer).
+constexpr int kShiftedXLeanSlots16 = 2;
 // kElemBytes: 4 = fp32 data (TF32 mode, m64nNk8 steps, copies rounded to TF32), 2 = fp16/bf16 (m64nNk16 steps, copies
 // that need no rounding). kUnitK: grad_output positions per unit (a pipeline stage), 16 or 32.
 // fp32: the x window from j0 + p - 4 - e (16-byte aligned start, 0 <= e <= 3), kUnitK + 8 wide: taps 0..4 at any e;

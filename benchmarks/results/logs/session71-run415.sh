@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 70 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs).
+# Session 71, run 415 (prepared in session 70 for the next session's first GPU call, one H200).
 # Ordered split-K in several buffers (TCONV_GRAD_WEIGHT_TURN_BUFFERS=1: as many weight-sized buffers as the 10 %
 # workspace budget holds, split s adding into buffer s % buffers after split s - buffers, up to 8 splits a buffer),
 # written in session 70 without a GPU after run 413 (fam02 bf16 fwd+bwd 2.236 ms at the 10 % budget, 1.938 with 40 %,
