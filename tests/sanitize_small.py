@@ -139,7 +139,7 @@ for case, stride, precision in [((3, torch.float32, False, 32, 32, 4, [3, 4, 9])
                                 ((1, torch.float16, False, 3, 5, 1, [70]), 5, "tf32"),
                                 ((2, torch.float32, True, 32, 32, 2, [4, 6]), 1, "fp32")]:
     run_grouped("grouped_mma", *case, stride=stride, precision=precision)
-# Ordered split-K in several buffers (under TCONV_GRAD_WEIGHT_TURN_BUFFERS=2; else one buffer or plain): 16 -> 16
+# Ordered split-K, meant for several buffers (run 416 planned one in exact fp32, even under TURN_BUFFERS=2): 16 -> 16
 # channels at k3 on a grad_output of 2 x 16 x 10 x 18 x 42, whose 10 % holds 3 fp32 weight-sized buffers, in exact
 # fp32 (the mma.sync kernel) and TF32 (on Hopper the shifted-x kernel, two packed row slots).
 for precision in ("fp32", "tf32"):

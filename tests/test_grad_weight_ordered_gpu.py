@@ -3,9 +3,10 @@
 Where the workspace cap (extra memory within 10 % of grad_output, never below one weight-sized buffer) would
 leave a call fewer splits than the GPU needs, the splits add their sums into one buffer in a fixed order
 (conv_transpose_igemm.cu, plan_grad_weight), or, where the capped plain splits leave SMs without a block (and under
-TCONV_GRAD_WEIGHT_TURN_BUFFERS=2 wherever the cap binds), into as many buffers as the cap holds, each in a fixed order. These shapes are chosen so the cap binds: large weights, small
-activations (DCGAN-like and deep 3D U-Net-like up-convs). Checked: the precision contract against float64 and
-PyTorch, bitwise determinism across runs, the memory rule, and (from the plan log) that the ordered path ran.
+TCONV_GRAD_WEIGHT_TURN_BUFFERS=2 wherever the cap binds), into as many buffers as the cap holds, each in a fixed
+order. These shapes are chosen so the cap binds: large weights, small activations (DCGAN-like and deep 3D
+U-Net-like up-convs). Checked: the precision contract against float64 and PyTorch, bitwise determinism across runs,
+the memory rule, and (from the plan log) that the ordered path ran.
 """
 import os
 import subprocess
@@ -113,11 +114,10 @@ def test_ordered_split_k_is_what_runs():
 # Ordered split-K in several buffers (TCONV_GRAD_WEIGHT_TURN_BUFFERS=2: split s adds into buffer s % buffers after
 # split s - buffers, as many buffers as the workspace cap holds, wherever the cap binds). fam02's channels and kernel
 # (32 -> 16, k3x5x7) on a quarter of its volume: grad_output 4 x 16 x 18 x 36 x 70 holds 5 weight-sized fp32 buffers
-# in fp32 and TF32 (2 in bf16) while the GPU wants far more splits; 16 -> 16 at k3 on a grad_output of 2 x 16 x 10 x
-# 18 x 42 holds 3 (sanitize_small.py's case); DCGAN's form keeps its one buffer (the cap's floor).
+# in fp32 and TF32 (2 in bf16) while the GPU wants far more splits; DCGAN's form keeps its one buffer (the cap's
+# floor). (Run 416: 16 -> 16 at k3 on a grad_output of 2 x 16 x 10 x 18 x 42 planned one buffer in exact fp32.)
 TURN_BUFFER_CASES = {
     "fam02_3d": (3, 4, 32, 16, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [16, 32, 64]),
-    "small_3d": (3, 2, 16, 16, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [8, 16, 40]),
     "dcgan_2d": CASES["dcgan_2d"],
 }
 TURN_BUFFER_MODES = ["fp32", "tf32", "bf16"]
@@ -125,7 +125,7 @@ TURN_BUFFER_MODES = ["fp32", "tf32", "bf16"]
 # hold the exact mode's allclose(1e-4) on the elements near zero: run 415 had 21 of its 53760 elements off by up to
 # 2.6e-4 (1.8e-7 of the largest), where torch's own fp32 convolution on the CPU misses 1097 by up to 1.2e-2. There the
 # exact mode is held to fp32 summation instead, within this fraction of the largest element (4x below tf32's FLOOR);
-# small_3d's 10240-long sums keep the contract.
+# the shorter sums of test_ordered_grad_weight_meets_the_contract_and_is_deterministic keep the contract.
 LONG_SUM_FP32_ERROR = 1e-6
 LONG_SUM_CASES = {"fam02_3d"}
 
@@ -184,9 +184,56 @@ def test_ordered_grad_weight_in_turn_buffers(tmp_path):
         plan = plans.get((name, mode))
         assert plan is not None, (name, mode, run.stderr[-2000:])
         splits = int(plan.split("->")[1].split()[0])
-        if name != "dcgan_2d":
+        if name == "fam02_3d":
             assert "(ordered in " in plan, plan
             buffers = int(plan.split("(ordered in ")[1].split()[0])
             assert 1 < buffers < splits, plan
         else:
             assert plan.endswith("(ordered)"), plan
+
+
+# The default rule (grad_weight_turn_buffer_rule): several buffers only where the capped plain splits leave SMs
+# without a block: fam02's form in bf16 (6 tiles x 2 capped splits), not the VAE decoder's up-conv (k2 s2,
+# C 256 -> 128, 16 x 128 x 128 input: 8 tiles x 51 capped splits, plain).
+RULE_CASES = {
+    "fam02_3d": (TURN_BUFFER_CASES["fam02_3d"], "(ordered in "),
+    "vae_2d": ((2, 16, 256, 128, [2, 2], [2, 2], [0, 0], [0, 0], [128, 128]), None),
+}
+
+
+def test_turn_buffers_by_rule(tmp_path):
+    """Without the switch, bf16 grad_weight orders fam02's form in several buffers and leaves VAE's plain; both meet
+    the contract."""
+    script = textwrap.dedent("""
+        import sys, torch
+        import test_grad_weight_ordered_gpu as t
+        results = {}
+        for name, (case, _) in t.RULE_CASES.items():
+            x, w, grad = t._tensors(case, torch.bfloat16, seed=5)
+            print(f"case {name}", file=sys.stderr, flush=True)
+            results[name] = t._grad_weight(case, x, w, grad).cpu()
+        torch.save(results, sys.argv[1])
+    """)
+    path = str(tmp_path / "turn_rule.pt")
+    env = {k: v for k, v in os.environ.items() if k != "TCONV_GRAD_WEIGHT_TURN_BUFFERS"}
+    env["TCONV_GRAD_WEIGHT_BALANCE"] = "log"
+    run = subprocess.run([sys.executable, "-c", script, path], env=env, capture_output=True, text=True, timeout=600,
+                         cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert run.returncode == 0, run.stderr[-3000:]
+    plans, current = {}, None
+    for line in run.stderr.splitlines():
+        if line.startswith("case "):
+            current = line.split()[1]
+        elif line.startswith("tconv grad_weight plan") and current is not None:
+            plans[current] = line
+    results = torch.load(path)
+    for name, (case, expected) in RULE_CASES.items():
+        x, w, grad = _tensors(case, torch.bfloat16, seed=5)
+        theirs = _torch_grad_weight(case, x, w, grad)
+        ref64 = _torch_grad_weight(case, x.double(), w.double(), grad.double())
+        check_close(f"{name} bf16 grad_weight", results[name].cuda(), ref64, theirs, "bf16")
+        assert name in plans, (name, run.stderr[-2000:])
+        if expected is None:
+            assert "(ordered" not in plans[name], plans[name]
+        else:
+            assert expected in plans[name], plans[name]

@@ -6336,9 +6336,11 @@ int grad_weight_turn_buffers_mode() {
 // Ordered split-K in several buffers (split s adds into buffer s % buffers after split s - buffers, up to
 // kGradWeightMaxOrderedSplits splits per buffer) only where the capped plain plan leaves SMs without a block
 // (tiles x capped splits < SMs): there more splits pay for their waits; elsewhere the plain splits already fill the
-// GPU and the waits cost. Run 415 (H200, one build, switch 0 / session 70's form, fwd+bwd ms): fam02 bf16 (10 tiles x 10 capped
-// splits) 2.226 -> 1.996 (1.786 with two packed row slots, shifted_x_lean_slots); U-Net 3D bf16 0.829 -> 0.638; but
-// VAE 1.189 -> 1.335 (bf16) and 1.576 -> 1.697 (TF32), HiFi-GAN 7.666 -> 7.714, whose plain splits fill the GPU.
+// GPU and the waits cost. Run 415 (H200, one build, switch 0 / session 70's form, fwd+bwd ms): fam02 bf16 (10 tiles
+// x 10 capped splits) 2.226 -> 1.996 (1.786 with two packed row slots, shifted_x_lean_slots); but VAE 1.189 -> 1.335
+// (bf16) and 1.576 -> 1.697 (TF32), HiFi-GAN 7.666 -> 7.714, whose plain splits fill the GPU. Run 416 (rule / 0):
+// fam02 bf16 1.798 / 2.247 ms (6 packed tiles x 10: 44 splits in 10 buffers), TF32 2.113 / 2.116; the up-convs'
+// plans unchanged (VAE 8 tiles x 51-102 capped splits).
 bool grad_weight_turn_buffer_rule(int64_t tiles, int64_t workspace_splits, int sm_count) {
   const int mode = grad_weight_turn_buffers_mode();
   return mode == 2 || (mode == 1 && tiles * workspace_splits < int64_t(sm_count));
