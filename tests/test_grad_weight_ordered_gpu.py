@@ -17,8 +17,9 @@ import pytest
 import torch
 
 import tconv
+from tconv.harness.compare import fp32_violations
 from conftest import cuda_ready
-from test_conv_transpose_gpu import TORCH_FN, check_close, dtype_of, precision, rel_err, round_to_tf32
+from test_conv_transpose_gpu import TORCH_FN, check_close, dtype_of, precision, round_to_tf32
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
@@ -121,12 +122,10 @@ TURN_BUFFER_CASES = {
     "dcgan_2d": CASES["dcgan_2d"],
 }
 TURN_BUFFER_MODES = ["fp32", "tf32", "bf16"]
-# fam02's form sums 131072 products into each grad_weight element (up to ~1400 in size), too many for fp32 sums to
-# hold the exact mode's allclose(1e-4) on the elements near zero: run 415 had 21 of its 53760 elements off by up to
-# 2.6e-4 (1.8e-7 of the largest), where torch's own fp32 convolution on the CPU misses 1097 by up to 1.2e-2. There the
-# exact mode is held to fp32 summation instead, within this fraction of the largest element (4x below tf32's FLOOR);
-# the shorter sums of test_ordered_grad_weight_meets_the_contract_and_is_deterministic keep the contract.
-LONG_SUM_FP32_ERROR = 1e-6
+# fam02's form sums 131072 products into each grad_weight element (values up to ~1400): no fp32 summation holds an
+# absolute 1e-4 on its elements near zero (run 415: 21 of 53760 off by up to 2.6e-4, 1.8e-7 of the largest; torch's
+# own fp32 convolution on the CPU misses 1097 by up to 1.2e-2). There exact fp32 is judged as tconv's verification
+# judges it (tconv.harness.compare.fp32_violations: atol 1e-4 x max(1, rms)); the shorter sums keep check_close's 1e-4.
 LONG_SUM_CASES = {"fam02_3d"}
 
 
@@ -175,7 +174,8 @@ def test_ordered_grad_weight_in_turn_buffers(tmp_path):
         ref64 = _torch_grad_weight(case, x.double(), w.double(), grad.double())
         ideal = _torch_grad_weight(case, round_to_tf32(x), w.double(), round_to_tf32(grad)) if mode == "tf32" else None
         if mode == "fp32" and name in LONG_SUM_CASES:
-            assert rel_err(ours.cuda(), ref64) <= LONG_SUM_FP32_ERROR, (name, rel_err(ours.cuda(), ref64))
+            worst = float(fp32_violations(ours.cuda(), ref64).max())
+            assert worst <= 1.0, (name, worst)
         else:
             check_close(f"{name} {mode} grad_weight", ours.cuda(), ref64, theirs, mode, ideal)
         assert torch.equal(ours, again), (name, mode)
