@@ -139,9 +139,9 @@ for case, stride, precision in [((3, torch.float32, False, 32, 32, 4, [3, 4, 9])
                                 ((1, torch.float16, False, 3, 5, 1, [70]), 5, "tf32"),
                                 ((2, torch.float32, True, 32, 32, 2, [4, 6]), 1, "fp32")]:
     run_grouped("grouped_mma", *case, stride=stride, precision=precision)
-# Ordered split-K, meant for several buffers (run 416 planned one in exact fp32, even under TURN_BUFFERS=2): 16 -> 16
-# channels at k3 on a grad_output of 2 x 16 x 10 x 18 x 42, whose 10 % holds 3 fp32 weight-sized buffers, in exact
-# fp32 (the mma.sync kernel) and TF32 (on Hopper the shifted-x kernel, two packed row slots).
+# Ordered split-K on a small 3D up-conv (16 -> 16 channels at k3, grad_output 2 x 16 x 10 x 18 x 42), exact fp32 and
+# TF32. Meant for several buffers, but run 416's plan log had exact fp32 in one (tiles 3, splits 8); TF32's plan here
+# was not logged.
 for precision in ("fp32", "tf32"):
     with precision_mode(precision):
         x = torch.randn(2, 16, 8, 16, 40, device=DEVICE, requires_grad=True)

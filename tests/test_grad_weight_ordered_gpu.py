@@ -112,6 +112,28 @@ def test_ordered_split_k_is_what_runs():
     assert not logs["0"].endswith("(ordered)") and logs["0"].split("->")[1].split()[0] == "1", logs["0"]
 
 
+def _run_logging_plans(script, tmp_path, **switches):
+    """Runs `script` (which saves its results to sys.argv[1] and prints "case <key...>" to stderr before each call) in
+    a subprocess with the grad_weight plan log on and the given TCONV_* switches (None: unset; tconv reads them once
+    per process). Returns the saved results and, per case key, the last plan line logged under it."""
+    path = str(tmp_path / "results.pt")
+    env = dict(os.environ, TCONV_GRAD_WEIGHT_BALANCE="log")
+    for name, value in switches.items():
+        env.pop(name, None)
+        if value is not None:
+            env[name] = value
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(script), path], env=env, capture_output=True,
+                         text=True, timeout=600, cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert run.returncode == 0, run.stderr[-3000:]
+    plans, current = {}, None
+    for line in run.stderr.splitlines():
+        if line.startswith("case "):
+            current = tuple(line.split()[1:])
+        elif line.startswith("tconv grad_weight plan") and current is not None:
+            plans[current] = line
+    return torch.load(path), plans
+
+
 # Ordered split-K in several buffers (TCONV_GRAD_WEIGHT_TURN_BUFFERS=2: split s adds into buffer s % buffers after
 # split s - buffers, as many buffers as the workspace cap holds, wherever the cap binds). fam02's channels and kernel
 # (32 -> 16, k3x5x7) on a quarter of its volume: grad_output 4 x 16 x 18 x 36 x 70 holds 5 weight-sized fp32 buffers
@@ -134,7 +156,7 @@ def test_ordered_grad_weight_in_turn_buffers(tmp_path):
     the contract against float64 and PyTorch, the same bits on a second run (each buffer's splits add in a fixed
     order, and the buffers are summed in order), within the memory rule; the plan log shows fam02's form ordered in
     more than one buffer with more splits than buffers in every mode, and DCGAN's in one."""
-    script = textwrap.dedent("""
+    script = """
         import sys, torch
         import test_grad_weight_ordered_gpu as t
         from test_conv_transpose_gpu import dtype_of, precision
@@ -153,19 +175,8 @@ def test_ordered_grad_weight_in_turn_buffers(tmp_path):
                     again = t._grad_weight(case, x, w, grad)
                 results[(name, mode)] = (ours.cpu(), again.cpu(), extra)
         torch.save(results, sys.argv[1])
-    """)
-    path = tmp_path / "turn_buffers.pt"
-    env = dict(os.environ, TCONV_GRAD_WEIGHT_BALANCE="log", TCONV_GRAD_WEIGHT_TURN_BUFFERS="2")
-    run = subprocess.run([sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True,
-                         timeout=600, cwd=os.path.dirname(os.path.abspath(__file__)))
-    assert run.returncode == 0, run.stderr[-3000:]
-    plans, current = {}, None
-    for line in run.stderr.splitlines():
-        if line.startswith("case "):
-            current = tuple(line.split()[1:])
-        elif line.startswith("tconv grad_weight plan") and current is not None:
-            plans[current] = line
-    results = torch.load(path)
+    """
+    results, plans = _run_logging_plans(script, tmp_path, TCONV_GRAD_WEIGHT_TURN_BUFFERS="2")
     for (name, mode), (ours, again, extra) in results.items():
         case = TURN_BUFFER_CASES[name]
         x, w, grad = _tensors(case, dtype_of(mode), seed=11)
@@ -182,7 +193,7 @@ def test_ordered_grad_weight_in_turn_buffers(tmp_path):
         allowed = max(grad.numel() * grad.element_size() // 10, w.numel() * 4) + (64 << 10)
         assert extra <= allowed, (name, mode, extra, allowed)
         plan = plans.get((name, mode))
-        assert plan is not None, (name, mode, run.stderr[-2000:])
+        assert plan is not None, (name, mode, sorted(plans))
         splits = int(plan.split("->")[1].split()[0])
         if name == "fam02_3d":
             assert "(ordered in " in plan, plan
@@ -204,7 +215,7 @@ RULE_CASES = {
 def test_turn_buffers_by_rule(tmp_path):
     """Without the switch, bf16 grad_weight orders fam02's form in several buffers and leaves VAE's plain; both meet
     the contract."""
-    script = textwrap.dedent("""
+    script = """
         import sys, torch
         import test_grad_weight_ordered_gpu as t
         results = {}
@@ -213,27 +224,16 @@ def test_turn_buffers_by_rule(tmp_path):
             print(f"case {name}", file=sys.stderr, flush=True)
             results[name] = t._grad_weight(case, x, w, grad).cpu()
         torch.save(results, sys.argv[1])
-    """)
-    path = str(tmp_path / "turn_rule.pt")
-    env = {k: v for k, v in os.environ.items() if k != "TCONV_GRAD_WEIGHT_TURN_BUFFERS"}
-    env["TCONV_GRAD_WEIGHT_BALANCE"] = "log"
-    run = subprocess.run([sys.executable, "-c", script, path], env=env, capture_output=True, text=True, timeout=600,
-                         cwd=os.path.dirname(os.path.abspath(__file__)))
-    assert run.returncode == 0, run.stderr[-3000:]
-    plans, current = {}, None
-    for line in run.stderr.splitlines():
-        if line.startswith("case "):
-            current = line.split()[1]
-        elif line.startswith("tconv grad_weight plan") and current is not None:
-            plans[current] = line
-    results = torch.load(path)
+    """
+    results, plans = _run_logging_plans(script, tmp_path, TCONV_GRAD_WEIGHT_TURN_BUFFERS=None)
     for name, (case, expected) in RULE_CASES.items():
         x, w, grad = _tensors(case, torch.bfloat16, seed=5)
         theirs = _torch_grad_weight(case, x, w, grad)
         ref64 = _torch_grad_weight(case, x.double(), w.double(), grad.double())
         check_close(f"{name} bf16 grad_weight", results[name].cuda(), ref64, theirs, "bf16")
-        assert name in plans, (name, run.stderr[-2000:])
+        plan = plans.get((name,))
+        assert plan is not None, (name, sorted(plans))
         if expected is None:
-            assert "(ordered" not in plans[name], plans[name]
+            assert "(ordered" not in plan, plan
         else:
-            assert expected in plans[name], plans[name]
+            assert expected in plan, plan

@@ -388,7 +388,7 @@ constexpr int kGradWeightMaxWGroups = 32;  // W tap groups per call (kernel widt
 // Ordered split-K (plan_grad_weight, where the workspace cap leaves fewer splits than the GPU needs): at most this
 // many splits per buffer, because a tile's splits in one buffer add their sums one after another (a wait, a
 // read-modify-write of the tile and a fence each). Not tuned: 8 covers DCGAN's plan (5 planned, 3 after balancing
-// against 396 slots). Several buffers (TCONV_GRAD_WEIGHT_TURN_BUFFERS=1): this many splits per buffer.
+// against 396 slots). In several buffers (grad_weight_turn_buffer_rule): this many per buffer.
 constexpr int kGradWeightMaxOrderedSplits = 8;
 
 // grad_weight on Hopper (sm_90a, TF32 mode and fp16/bf16): the same blocks as WeightGemmTile (C_in tile
