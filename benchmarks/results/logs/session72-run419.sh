@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 71 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix this line, commit, pass TCONV_COMMIT=<literal sha>).
+# Session 72, run 419 (one H200), prepared in session 71 as next-session-first-run.sh; run at the commit that adds
+# this name, passed as TCONV_COMMIT.
 # 1. tests/test_grad_weight_ordered_gpu.py (exact fp32 on fam02's long sums now judged by the harness's rule,
 #    fp32_violations; not run since 249570a).
 # 2. Verified bf16 rows below 1.0x eager in the suite estimate: fam05 (0.96x fwd+bwd at a96b82f, Nov 27; quick timing
