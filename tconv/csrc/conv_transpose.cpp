@@ -451,7 +451,8 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
     return;
   }
   if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) {
-    const at::Tensor packed = at::empty({strip_packed_weight_elems(p)}, grad_output.options().dtype(at::kFloat));
+    const at::Tensor packed =
+        at::empty({strip_packed_weight_elems(p, to_dtype(grad_output))}, grad_output.options().dtype(at::kFloat));
     check_launch(strip_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
                                   grad_input.data_ptr(), packed.data_ptr<float>(),
                                   c10::cuda::getCurrentCUDAStream().stream()),

@@ -89,14 +89,14 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
 // GatherTma::kAutoWindow; TCONV_TMA_WINDOW_AUTO=0 (development) turns the rule off.
 bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32);
 
-// grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data widened to fp32 in the
-// kernel; StripGradInputTile in igemm_config.h): 1D lines (kernel 1, stride 1, padding 0 along D and H), groups 1,
+// grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data on k16 MMAs; StripGradInputTile
+// in igemm_config.h): 1D lines (kernel 1, stride 1, padding 0 along D and H), groups 1,
 // W dilation 1, a W stride s that is a multiple of 8 and a W kernel of T whole strides with T s dividing 32, padding
 // and W_out multiples of 4, grad_output W-contiguous with rows 16-byte aligned (grad_input: any strides). Workspace:
-// strip_packed_weight_elems fp32 (the weights in the kernel's order).
+// strip_packed_weight_elems fp32 words (the weights in the kernel's order; 16-bit ones two to a word).
 bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
                                const void* grad_input);
-int64_t strip_packed_weight_elems(const ConvTransposeParams& p);
+int64_t strip_packed_weight_elems(const ConvTransposeParams& p, DType dtype);
 cudaError_t strip_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output, const void* weight,
                              void* grad_input, float* packed_weight, cudaStream_t stream);
 // grad_input at unit stride as the unit-stride forward of grad_output (flipped weights, channels swapped, padding

@@ -3365,6 +3365,18 @@ __device__ __forceinline__ float4 ldg_quad_as_float(const scalar_t* gmem, bool v
     return widen_quad_bits<scalar_t>(lo, hi);
   }
 }
+// Eight 16-bit values at gmem (8-byte aligned) as their 16 bytes, each half where its flag holds, else zeros: two
+// predicated 8-byte loads.
+template <typename scalar_t>
+__device__ __forceinline__ uint4 ldg_piece_pair_or_zero(const scalar_t* gmem, bool valid_lo, bool valid_hi) {
+  static_assert(sizeof(scalar_t) == 2, "16-bit data");
+  uint4 v;
+  asm("{\n.reg .pred p, q;\nsetp.ne.b32 p, %5, 0;\nsetp.ne.b32 q, %6, 0;\n"
+      "mov.b32 %0, 0;\nmov.b32 %1, 0;\nmov.b32 %2, 0;\nmov.b32 %3, 0;\n"
+      "@p ld.global.nc.v2.b32 {%0, %1}, [%4];\n@q ld.global.nc.v2.b32 {%2, %3}, [%4+8];\n}\n"
+      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(gmem), "r"(int(valid_lo)), "r"(int(valid_hi)));
+  return v;
+}
 
 // Four values rounded to TF32 (the strip kernels store their register-held operand so: wgmma would truncate).
 [[maybe_unused]] __device__ __forceinline__ float4 tf32_rounded(float4 v) {
@@ -3580,17 +3592,22 @@ __device__ __forceinline__ void store_value_pair(scalar_t* out, float v0, float 
 // (wgmma would truncate), so neither the loads' latency nor the rounding waits on shared memory. Two warpgroups
 // issue one m64n256k8 each per k8 step, a stage's four as one group, and keep one group in flight: so the slot
 // refilled is the one read two iterations earlier, and the prefetch distance is kStages - 2 (the strips' stores one
-// iteration behind their loads). fp16/bf16 data: grad_output pieces of 8 bytes widened to fp32 as they load and the
-// weights packed widened, so the slots and MMAs are fp32's (exact products); grad_input rounded once at the store.
-template <typename scalar_t, int kStages, int kColumns, int kChannels>
+// iteration behind their loads). fp16/bf16 data, two forms: kK16, the values as they are (16-byte columns of 8
+// phases, k16 wgmmas, the stage order of strip_k16_value), loaded as two 8-byte pieces (p is only a multiple of 4)
+// and stored unchanged; else widened to fp32 as they load and the weights packed widened, so the slots and MMAs are
+// fp32's (exact products). grad_input is rounded once at the store.
+template <typename scalar_t, int kStages, int kColumns, int kChannels, bool kK16 = false>
 __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
     tconv_igemm_strip_grad_input_kernel(const StripArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripGradInputTile;
+  static_assert(!kK16 || sizeof(scalar_t) == 2, "k16 steps on 16-bit data");
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, R = Tile::kRows, kThreads = Tile::kThreads;
   constexpr int kSteps = Tile::kStageK / 8, kAFloats = Tile::kStageAFloats;
-  constexpr int kTaps = 8 / (kChannels * kColumns), kStride = 4 * kColumns;
-  static_assert(kTaps >= 1 && kTaps * kChannels * kStride == Tile::kStageK && kTaps <= Tile::kMaxTaps, "one plan");
+  constexpr int kColumnValues = kK16 ? 8 : 4;  // phases per 16-byte column
+  constexpr int kTaps = 8 / (kChannels * kColumns), kStride = kColumnValues * kColumns;
+  static_assert(kTaps >= 1 && kTaps * kChannels * kStride == Tile::kStageK * kColumnValues / 4 &&
+                    kTaps <= Tile::kMaxTaps, "one plan");
   constexpr int kRowsNeeded = BN + kTaps - 1, kRowStep = kThreads / kColumns;
   constexpr int kRowsPerThread = (kRowsNeeded + kRowStep - 1) / kRowStep;
   constexpr int kStageFloats = Tile::template kStageFloats<kTaps>;
@@ -3603,8 +3620,9 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
   // This thread's strip pieces: column q of rows v0, v0 + kRowStep, ... of each channel of a stage (consecutive
   // threads read consecutive 16 bytes of grad_output).
   const int q = tid % kColumns, v0 = tid / kColumns;
-  const int w_first = kStride * (u0 + v0) - a.padding_w + 4 * q;  // grad_output W of this thread's first piece
-  float4 held[kChannels][kRowsPerThread];
+  const int w_first = kStride * (u0 + v0) - a.padding_w + kColumnValues * q;  // grad_output W of the first piece
+  using Piece = std::conditional_t<kK16, uint4, float4>;
+  Piece held[kChannels][kRowsPerThread];
 
   auto copy_weights = [&](int slot, int stage) {
     copy_strip_weights(smem + slot * kStageFloats, packed + int64_t(stage) * kAFloats, tid);
@@ -3618,7 +3636,13 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
       for (int k = 0; k < kRowsPerThread; ++k) {
         const int w = w_first + kStride * kRowStep * k;
         const bool ok = co < a.c_out && w >= 0 && w + 4 <= a.out_w && v0 + k * kRowStep < kRowsNeeded;
-        held[c][k] = ldg_quad_as_float(dy_channel + w, ok);  // run 140: 1.799 -> 1.788 ms on HiFi-GAN
+        if constexpr (kK16) {
+          // Each 8-byte half wholly inside grad_output or outside (p and W_out multiples of 4).
+          const bool ok_hi = co < a.c_out && w + 4 >= 0 && w + 8 <= a.out_w && v0 + k * kRowStep < kRowsNeeded;
+          held[c][k] = ldg_piece_pair_or_zero(dy_channel + w, ok, ok_hi);
+        } else {
+          held[c][k] = ldg_quad_as_float(dy_channel + w, ok);  // run 140: 1.799 -> 1.788 ms on HiFi-GAN
+        }
       }
     }
   };
@@ -3630,7 +3654,8 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
       for (int k = 0; k < kRowsPerThread; ++k) {
         const int v = v0 + k * kRowStep;
         if (v >= kRowsNeeded) continue;
-        *reinterpret_cast<float4*>(Bs + ((c * kColumns + q) * R + v) * 4) = tf32_rounded(held[c][k]);
+        if constexpr (kK16) *reinterpret_cast<uint4*>(Bs + ((c * kColumns + q) * R + v) * 4) = held[c][k];
+        else *reinterpret_cast<float4*>(Bs + ((c * kColumns + q) * R + v) * 4) = tf32_rounded(held[c][k]);
       }
   };
 
@@ -3640,6 +3665,7 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
   const int warpgroup = uniform_warpgroup();
   constexpr int kStepsPerTap = kStride / 8, kStepsPerChannel = kTaps * kStepsPerTap;
   auto b_offset = [](int j) {
+    if constexpr (kK16) return uint32_t(strip_k16_step_column(j, kTaps) * R + strip_k16_step_row(j, kTaps));
     const int c = j / kStepsPerChannel, t = (j % kStepsPerChannel) / kStepsPerTap, rb = j % kStepsPerTap;
     return uint32_t((c * kColumns + 2 * rb) * R + t);
   };
@@ -3651,7 +3677,10 @@ __global__ void __launch_bounds__(StripGradInputTile::kThreads, 1)
   // 1.51x / 1.20x eager against run 382's 1.52x / 1.19x (the same MMAs in the same order: only the stores move).
   run_strip_pipeline<kStages, 1, 1, 1, true>(
       a.stages, copy_weights, [&](int, int stage) { load_strips(stage); }, [&](int, int slot) { store_strips(slot); },
-      [&](int slot) { issue_strip_steps<kSteps>(acc, smem + slot * kStageFloats, warpgroup, b_offset); });
+      [&](int slot) {
+        issue_strip_steps<kSteps, std::conditional_t<kK16, scalar_t, float>>(acc, smem + slot * kStageFloats,
+                                                                             warpgroup, b_offset);
+      });
 
   // Accumulator i of a warp: channel row 16 warp + gid (+ 8 for i % 4 >= 2), position 8 (i / 4) + 2 tig + i % 2.
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -3698,6 +3727,27 @@ __global__ void tconv_igemm_strip_pack_weight_kernel(const scalar_t* __restrict_
     if (ci < c_in && co < c_out && c < channels_per_stage)
       v = __uint_as_float(to_tf32(to_acc(w[ci * ws0 + co * ws1 + kw * ws4])));
     packed[idx] = v;
+  }
+}
+
+// The same for the kK16 form: packed[ci tile][stage][k16 step][group][half][row][8 values] = w[ci, co, kw] as it is,
+// (c, kw) = strip_k16_value(k) for the stage's K value k, co = stage x channels_per_stage + c.
+template <typename scalar_t>
+__global__ void tconv_igemm_strip_pack_weight_k16_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1,
+                                                         int64_t ws4, int c_in, int c_out, int stride_w, int taps,
+                                                         int channels_per_stage, int stages, int64_t total,
+                                                         unsigned short* __restrict__ packed) {
+  static_assert(sizeof(scalar_t) == 2, "16-bit weights");
+  using Tile = StripGradInputTile;
+  constexpr int kStageKValues = Tile::kStageK * 2;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const PackedStripIndex at = packed_strip_index(idx, Tile::kBlockM, kStageKValues, stages, 8);
+    const int64_t ci = at.tile * Tile::kBlockM + at.row;
+    const StripK16Value value = strip_k16_value(at.k, taps, stride_w);
+    const int64_t co = at.stage * channels_per_stage + value.channel;
+    const bool inside = ci < c_in && co < c_out;
+    packed[idx] = inside ? reinterpret_cast<const unsigned short*>(w)[ci * ws0 + co * ws1 + value.tap * ws4] : 0;
   }
 }
 
@@ -5406,12 +5456,16 @@ void set_strip_line_shape(Args& a, const ConvTransposeParams& p) {
 }
 }  // namespace
 
-// fp16/bf16 data on the strip grad_input (widened to fp32 as it loads). TCONV_STRIP_GRAD_INPUT_16BIT=0 (development
-// only, read once per process) keeps 16-bit calls off it, so one build times both.
-bool strip_grad_input_16bit_enabled() {
-  static const bool enabled = development_switch("TCONV_STRIP_GRAD_INPUT_16BIT", 1) != 0;
-  return enabled;
+// fp16/bf16 data on the strip grad_input. TCONV_STRIP_GRAD_INPUT_16BIT (development only, read once per process):
+// 0 keeps 16-bit calls off it, 1 widens them to fp32 as they load (TF32 MMAs), 2 (the default) runs k16 MMAs on the
+// values as they are; so one build times all three.
+int strip_grad_input_16bit_form() {
+  static const int form = development_switch("TCONV_STRIP_GRAD_INPUT_16BIT", 2);
+  return form;
 }
+bool strip_grad_input_16bit_enabled() { return strip_grad_input_16bit_form() != 0; }
+// Whether this call's strip grad_input runs k16 MMAs on 16-bit values (a stage then holds twice the channels).
+bool strip_grad_input_k16(DType dtype) { return is_16bit(dtype) && strip_grad_input_16bit_form() == 2; }
 bool strip_grad_input_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output,
                                const void* grad_input) {
   (void)grad_input;  // any strides, see StripArgs::pair_stores
@@ -5425,23 +5479,23 @@ namespace {
 struct StripPlan {
   int taps, channels_per_stage, stages, ci_tiles;
 };
-StripPlan strip_plan(const ConvTransposeParams& p) {
+StripPlan strip_plan(const ConvTransposeParams& p, DType dtype) {
   using Tile = StripGradInputTile;
   StripPlan plan;
   plan.taps = int(p.kernel[2] / p.stride[2]);
-  plan.channels_per_stage = Tile::kStageK / int(p.kernel[2]);
+  plan.channels_per_stage = Tile::kStageK * (strip_grad_input_k16(dtype) ? 2 : 1) / int(p.kernel[2]);
   plan.stages = int((p.out_channels + plan.channels_per_stage - 1) / plan.channels_per_stage);
   plan.ci_tiles = int((p.in_channels + Tile::kBlockM - 1) / Tile::kBlockM);
   return plan;
 }
-template <typename scalar_t, int kColumns, int kChannels>
+template <typename scalar_t, int kColumns, int kChannels, bool kK16 = false>
 cudaError_t launch_strip_grad_input(const StripArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
   using Tile = StripGradInputTile;
   constexpr int kTaps = 8 / (kColumns * kChannels);
   // Six stages fit where a stage holds at most four strip columns (T >= 2), else four.
   constexpr int kStages = 8 / kTaps <= 4 ? Tile::kDeepStages : Tile::kShallowStages;
   const int smem = kStages * Tile::template kStageFloats<kTaps> * int(sizeof(float));
-  auto kernel = tconv_igemm_strip_grad_input_kernel<scalar_t, kStages, kColumns, kChannels>;
+  auto kernel = tconv_igemm_strip_grad_input_kernel<scalar_t, kStages, kColumns, kChannels, kK16>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (err != cudaSuccess) return err;
   kernel<<<grid, StripGradInputTile::kThreads, size_t(smem), stream>>>(a);
@@ -5449,8 +5503,8 @@ cudaError_t launch_strip_grad_input(const StripArgs<scalar_t>& a, const dim3& gr
 }
 }  // namespace
 
-int64_t strip_packed_weight_elems(const ConvTransposeParams& p) {
-  const StripPlan plan = strip_plan(p);
+int64_t strip_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
+  const StripPlan plan = strip_plan(p, dtype);
   return int64_t(plan.ci_tiles) * plan.stages * StripGradInputTile::kStageAFloats;
 }
 
@@ -5458,15 +5512,27 @@ template <typename scalar_t>
 cudaError_t strip_grad_input_typed(const ConvTransposeParams& p, DType dtype, const void* grad_output,
                                    const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream) {
   using Tile = StripGradInputTile;
-  const StripPlan plan = strip_plan(p);
+  const StripPlan plan = strip_plan(p, dtype);
   const int64_t lines = p.batch * p.in_size[0] * p.in_size[1];
   if (lines == 0 || p.in_size[2] == 0 || p.in_channels == 0) return cudaSuccess;
   if (reinterpret_cast<uintptr_t>(packed_weight) % 16 != 0) return cudaErrorMisalignedAddress;  // 16-byte copies
-  const int64_t total = strip_packed_weight_elems(p);
-  const cudaError_t packed_err = launch_pack(tconv_igemm_strip_pack_weight_kernel<scalar_t>, total, stream,
+  const int64_t total = strip_packed_weight_elems(p, dtype);
+  bool k16 = false;
+  cudaError_t packed_err = cudaSuccess;
+  if constexpr (sizeof(scalar_t) == 2) {
+    k16 = strip_grad_input_k16(dtype);
+    if (k16)
+      packed_err = launch_pack(tconv_igemm_strip_pack_weight_k16_kernel<scalar_t>, 2 * total, stream,
+          static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
+          int(p.in_channels), int(p.out_channels), int(p.stride[2]), plan.taps, plan.channels_per_stage, plan.stages,
+          2 * total, reinterpret_cast<unsigned short*>(packed_weight));
+  }
+  if (!k16) {
+    packed_err = launch_pack(tconv_igemm_strip_pack_weight_kernel<scalar_t>, total, stream,
         static_cast<const scalar_t*>(weight), p.weight_strides[0], p.weight_strides[1], p.weight_strides[4],
         int(p.in_channels), int(p.out_channels), int(p.kernel[2]), plan.channels_per_stage, plan.stages, total,
         packed_weight);
+  }
   if (packed_err != cudaSuccess) return packed_err;
   StripArgs<scalar_t> a;
   a.dy = static_cast<const scalar_t*>(grad_output);
@@ -5484,6 +5550,19 @@ cudaError_t strip_grad_input_typed(const ConvTransposeParams& p, DType dtype, co
                   reinterpret_cast<uintptr_t>(grad_input) % (2 * element_bytes(dtype)) == 0;
   const dim3 grid(unsigned(plan.ci_tiles), unsigned((p.in_size[2] + Tile::kBlockN - 1) / Tile::kBlockN),
                   unsigned(lines));
+  if constexpr (sizeof(scalar_t) == 2) {
+    if (k16) {
+      switch (a.stride_w * 8 + plan.taps) {  // kColumns s / 8, kChannels 64 / (T s)
+        case 8 * 8 + 1: return launch_strip_grad_input<scalar_t, 1, 8, true>(a, grid, stream);
+        case 8 * 8 + 2: return launch_strip_grad_input<scalar_t, 1, 4, true>(a, grid, stream);
+        case 8 * 8 + 4: return launch_strip_grad_input<scalar_t, 1, 2, true>(a, grid, stream);
+        case 16 * 8 + 1: return launch_strip_grad_input<scalar_t, 2, 4, true>(a, grid, stream);
+        case 16 * 8 + 2: return launch_strip_grad_input<scalar_t, 2, 2, true>(a, grid, stream);
+        case 32 * 8 + 1: return launch_strip_grad_input<scalar_t, 4, 2, true>(a, grid, stream);
+        default: return cudaErrorInvalidValue;
+      }
+    }
+  }
   switch (a.stride_w * 8 + plan.taps) {  // (s, T) with T s dividing 32 (strip_grad_input_possible)
     case 8 * 8 + 1: return launch_strip_grad_input<scalar_t, 2, 4>(a, grid, stream);
     case 8 * 8 + 2: return launch_strip_grad_input<scalar_t, 2, 2>(a, grid, stream);

@@ -747,6 +747,26 @@ struct StripGradInputTile {
   static_assert(kRows >= kBlockN + kMaxTaps - 1 && kRows % 8 == 0, "every shifted row inside the column");
 };
 
+// The strip grad_input on fp16/bf16 data as they are (k16 wgmmas): a 16-byte column holds 8 phases, so a stage's
+// bytes hold twice the K values (64: channels x T x s), in the same 8 / T columns ([channel][s / 8 phase groups]).
+// k16 step j reads the column pair 2 (j / T), 2 (j / T) + 1 (its two K halves, one column apart as in the fp32
+// form) from row t = j % T. K value k of a stage is column 2 (k / 16 / T) + k % 16 / 8: stage channel column /
+// (s / 8), W tap s t + 8 (column % (s / 8)) + k % 8. The packing (A) and the kernel's B offsets both read these.
+struct StripK16Value {
+  int channel, tap;  // channel within the stage; W tap s t + r
+};
+TCONV_TILE_FN int strip_k16_step_column(int step, int taps) { return 2 * (step / taps); }
+TCONV_TILE_FN int strip_k16_step_row(int step, int taps) { return step % taps; }
+TCONV_TILE_FN StripK16Value strip_k16_value(int k, int taps, int stride_w) {
+  const int step = k / 16, column = strip_k16_step_column(step, taps) + k % 16 / 8, columns = stride_w / 8;
+  return {column / columns, stride_w * strip_k16_step_row(step, taps) + 8 * (column % columns) + k % 8};
+}
+// HiFi-GAN's s 8, T 2 (4 channels a stage): K value 27 is step 1 (row 1), column 1 (channel 1), tap 8 + 3; s 16,
+// T 1: K value 57 is step 3, column 7, channel 3, tap 8 + 1.
+static_assert(strip_k16_value(27, 2, 8).channel == 1 && strip_k16_value(27, 2, 8).tap == 11 &&
+                  strip_k16_value(57, 1, 16).channel == 3 && strip_k16_value(57, 1, 16).tap == 9,
+              "strip_k16_value");
+
 // The packed wgmma operands of the strip kernels (A of the 1D strip kernels, B of the unit-stride forward): per tile
 // of tile_rows rows and per stage of stage_k K values, [k step][8-row group][K half][8 rows][E K], the no-swizzle
 // K-major core matrices that wgmma_smem_descriptor's defaults read (next K half 128 bytes on, next 8 rows 256), with
