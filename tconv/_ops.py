@@ -42,10 +42,10 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # the W phases as GEMM columns and the pixel shuffle in the store wherever it is possible (tconv/_w_fold.py has
 # the math; grad_weight folds the same way under "auto" and "igemm_fold" where s divides the W kernel),
 # "igemm_nofold" never (like "igemm" elsewhere); "igemm_strip" forces grad_input onto the strip kernel (sm_90a,
-# TF32 mode or fp16/bf16 widened, 1D lines at W stride 8/16/32 with whole-stride kernels, or at stride 1 the
+# TF32 mode or fp16/bf16 on k16 MMAs, 1D lines at W stride 8/16/32 with whole-stride kernels, or at stride 1 the
 # unit-stride forward of grad_output, which also takes fp16/bf16 on k16 MMAs: csrc/conv_transpose.h; an error
 # elsewhere) and runs grad_weight on its strip kernel where that can run (W_in a multiple of 4 too; fp16/bf16
-# widened in the kernel; "igemm" elsewhere), and
+# on k16 MMAs; "igemm" elsewhere), and
 # the forward on its strip kernels where they can run (1D lines, T = 1, 2 or 4 whole strides, any W stride; or
 # stride 1 with a W kernel of 3, 5 or 7; both on fp16/bf16 too, k16; "igemm" elsewhere); "auto" takes grad_input's strip kernel wherever it can run, and the forward's (at W strides
 # that are multiples of 8) and grad_weight's where their grids are large enough (csrc/igemm_config.h:

@@ -208,8 +208,8 @@ with tconv._ops.use_algorithm("igemm_strip"):
         tconv.conv_transpose1d(torch.randn(2, 70, 90, device=DEVICE, dtype=dtype),
                                torch.randn(70, 30, 10, device=DEVICE, dtype=dtype),
                                torch.randn(30, device=DEVICE, dtype=dtype), 5, 3, 2)
-    # fp16/bf16 data on grad_input's and grad_weight's strip kernels (grad_input's k16 MMAs on the values as they
-    # are, two 8-byte pieces a strip row; grad_weight's 8-byte pieces widened to fp32), k16 s8 p4 as above
+    # fp16/bf16 data on grad_input's and grad_weight's strip kernels (k16 MMAs on the values as they are; grad_input
+    # loads two 8-byte pieces a strip row, grad_weight copies 8-byte pieces), k16 s8 p4 as above
     for dtype in (torch.bfloat16, torch.float16):
         x = torch.randn(2, 136, 260, device=DEVICE, dtype=dtype, requires_grad=True)
         out = tconv.conv_transpose1d(x, torch.randn(136, 11, 16, device=DEVICE, dtype=dtype, requires_grad=True),

@@ -1333,16 +1333,16 @@ def test_strip_grad_input(case, mode, poison_allocator):
                  poison=poison_allocator, algorithm=algorithm)
 
 
-def test_strip_grad_input_16bit_forms(tmp_path):
-    """The strip grad_input's two 16-bit forms, one process each (TCONV_STRIP_GRAD_INPUT_16BIT is read once): 2 (the
-    default) runs k16 MMAs on the values as they are, 1 widens them to fp32 for TF32 MMAs. Every (s, T) the kernel
-    takes (s 8 with T 1, 2 and 4; s 16 with T 1 and 2; s 32 with T 1), in fp16 and bf16, with C_in over two 128-channel
-    tiles (a partial one), C_out 9 (a partial stage in both forms' channels per stage: 64 / (T s) and 32 / (T s)),
-    positions over two 256-wide tiles and paddings that put the 16-byte strip rows on 8-byte boundaries. Both forms
-    against float64 on the same inputs (products exact, sums in fp32, one rounding at the store), and the k16
-    instantiation runs in form 2 only."""
+def test_strip_backward_16bit_forms(tmp_path):
+    """The strip grad_input's and grad_weight's two 16-bit forms, one process each (TCONV_STRIP_GRAD_INPUT_16BIT and
+    TCONV_STRIP_GRAD_WEIGHT_16BIT are read once): 2 (the default) runs k16 MMAs on the values as they are, 1 widens
+    them to fp32 for TF32 MMAs. Every (s, T) the kernels take (s 8 with T 1, 2 and 4; s 16 with T 1 and 2; s 32 with
+    T 1), in fp16 and bf16, with C_in over two 128-channel tiles (a partial one), C_out 9 (a partial stage or row tile
+    in both forms), positions over two 256-wide tiles (grad_input) and many 16-position chunks (grad_weight), and
+    paddings that put the 16-byte strip rows on 8-byte boundaries. Both forms against float64 on the same inputs
+    (products exact, sums in fp32, one rounding at the store), and the k16 instantiations run in form 2 only."""
     if not wgmma_kernels_run():
-        pytest.skip("the strip kernel runs on sm_90a builds on compute capability 9.0")
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     code = (
         "import sys, torch, tconv\n"
         "results = {}\n"
@@ -1350,37 +1350,44 @@ def test_strip_grad_input_16bit_forms(tmp_path):
         "    for s, k, p in ((8, 8, 4), (8, 16, 4), (8, 32, 12), (16, 16, 8), (16, 32, 4), (32, 32, 16)):\n"
         "        gen = torch.Generator(device='cuda').manual_seed(1000 * s + k)\n"
         "        x = torch.randn(2, 130, 300, device='cuda', generator=gen).to(dtype).requires_grad_()\n"
-        "        w = torch.randn(130, 9, k, device='cuda', generator=gen).to(dtype)\n"
+        "        w = torch.randn(130, 9, k, device='cuda', generator=gen).to(dtype).requires_grad_()\n"
         "        with tconv._ops.use_algorithm('igemm_strip'), \\\n"
         "                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
         "            out = tconv.conv_transpose1d(x, w, None, s, p)\n"
         "            grad = torch.randn(out.shape, device='cuda', generator=gen).to(dtype)\n"
-        "            grad_x, = torch.autograd.grad(out, [x], grad)\n"
+        "            grads = torch.autograd.grad(out, [x, w], grad)\n"
         "            torch.cuda.synchronize()\n"
-        "        names = [e.name for e in prof.events() if 'strip_grad_input_kernel' in e.name]\n"
-        "        reference = torch.nn.functional.conv1d(grad.double().cpu(), w.double().cpu(), stride=s, padding=p)\n"
-        "        results[(str(dtype), s, k)] = (grad_x.cpu(), reference, names)\n"
+        "        names = [[e.name for e in prof.events() if f'strip_grad_{which}_kernel' in e.name]\n"
+        "                 for which in ('input', 'weight')]\n"
+        "        x64, w64 = (t.detach().double().cpu().requires_grad_() for t in (x, w))\n"
+        "        references = torch.autograd.grad(torch.nn.functional.conv_transpose1d(x64, w64, None, s, p),\n"
+        "                                         [x64, w64], grad.double().cpu())\n"
+        "        results[(str(dtype), s, k)] = ([g.cpu() for g in grads], references, names)\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_STRIP_GRAD_INPUT_16BIT", values=("1", "2"), timeout=600)
-    for form in ("1", "2"):
-        for (dtype, s, k), (grad_x, reference, names) in saved[form].items():
-            label = f"form {form} {dtype} s{s} k{k}"
-            assert len(names) == 1, (label, names)
-            assert names[0].count(", true>") == (form == "2"), (label, names)
-            ulp = 2.0 ** -8 if "bfloat16" in dtype else 2.0 ** -11
-            error = (grad_x.double() - reference).abs()
-            bound = ulp * reference.abs() + 1e-4 * reference.abs().max()
-            assert bool((error <= bound).all()), (label, error.max().item(), reference.abs().max().item())
-            assert reference.abs().max() > 0
+    for switch, which, k16_name in (("TCONV_STRIP_GRAD_INPUT_16BIT", 0, ", true>"),
+                                    ("TCONV_STRIP_GRAD_WEIGHT_16BIT", 1, "false, true>")):
+        saved = run_under_switch(code, tmp_path, switch, values=("1", "2"), timeout=600)
+        for form in ("1", "2"):
+            for (dtype, s, k), (grads, references, names) in saved[form].items():
+                label = f"{switch}={form} {dtype} s{s} k{k}"
+                assert len(names[which]) == 1, (label, names)
+                assert (k16_name in names[which][0]) == (form == "2"), (label, names)
+                ulp = 2.0 ** -8 if "bfloat16" in dtype else 2.0 ** -11
+                for grad, reference in zip(grads, references):
+                    error = (grad.double() - reference).abs()
+                    bound = ulp * reference.abs() + 1e-4 * reference.abs().max()
+                    assert bool((error <= bound).all()), (label, error.max().item(), reference.abs().max().item())
+                    assert reference.abs().max() > 0
 
 
-# grad_weight's strip kernel on fp16/bf16 data (x and grad_output pieces copied as they are, widened to fp32 in the
-# kernel's slots, TF32 MMAs on exact values), forced by "igemm_strip" through the grad_weight op alone (so that the
+# grad_weight's strip kernel on fp16/bf16 data (x and grad_output pieces copied as they are; k16 MMAs on them, or
+# under TCONV_STRIP_GRAD_WEIGHT_16BIT=1 widened to fp32 in the kernel's slots, TF32 MMAs on exact values), forced by
+# "igemm_strip" through the grad_weight op alone (so that the
 # kernel is checked by name; test_strip_grad_input runs it within whole backwards): STRIP_GRID's cases whose input W
 # is a multiple of 4, against float64 and torch's
 # grad_weight in the same dtype, into poisoned memory; the kernel ran (but at batch 0: no positions, zeros written)
 # unless TCONV_STRIP_GRAD_WEIGHT_16BIT=0.
-STRIP_GRAD_WEIGHT_16BIT = os.environ.get("TCONV_STRIP_GRAD_WEIGHT_16BIT", "1") not in ("", "0")
+STRIP_GRAD_WEIGHT_16BIT = os.environ.get("TCONV_STRIP_GRAD_WEIGHT_16BIT", "2") not in ("", "0")
 STRIP_GRID_W4 = [case for case in STRIP_GRID if case[10][-1] % 4 == 0]
 
 
@@ -1608,7 +1615,7 @@ def test_strip_kernels_run_where_planned():
     names = kernel_names(1, 64, 256, "tf32", "igemm_strip")
     assert all(k in names for k in strip_kernels), names
     assert "_strip_" not in kernel_names(16, 128, 1024, "fp32")
-    # bf16: all three take 16-bit data (grad_weight's widened to fp32 in the kernel, grad_input's on k16 MMAs).
+    # bf16: all three take 16-bit data (k16 MMAs on the values as they are).
     names = kernel_names(16, 128, 1024, "bf16")
     assert ("strip_grad_input_kernel" in names) == STRIP_GRAD_INPUT_16BIT, names
     assert ("strip_grad_weight_kernel" in names) == STRIP_GRAD_WEIGHT_16BIT, names

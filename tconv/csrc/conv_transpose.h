@@ -109,7 +109,7 @@ cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, co
                                    const void* weight, void* grad_input, float* packed_weight, cudaStream_t stream);
 // grad_weight on the same strips (StripGradWeightTile): the grad_input conditions, with the input W-contiguous, W_in
 // a multiple of 4, rows 16-byte aligned and fewer than 2^31 chunks of 16 positions; fp16/bf16 data too, under the same
-// conditions in elements (widened to fp32 in the kernel's slots, as grad_input's strip kernel does). Workspace:
+// conditions in elements (k16 MMAs on the values as they are, as grad_input's strip kernel). Workspace:
 // strip_grad_weight_workspace_elems fp32 (split partial sums within max_workspace_elems, at least one weight's
 // worth), summed in a fixed order.
 bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,

@@ -4590,13 +4590,17 @@ struct StripWeightArgs {
 // stays for the registers it frees (the 256 x 128 tile compiles to 232-251); it has not been re-measured against
 // the register form since. Each warpgroup issues kHalves m64nBNk8 per k8 step and keeps one group in flight, so the
 // slot refilled is the one read two iterations earlier. fp16/bf16 data: the raw ring holds the pieces as they are
-// (8 bytes of 4 elements, cp_async_quad), and the slot stores widen them to fp32, exact in TF32, so the MMAs are the
-// fp32 data's (a k16 form would need a 16-bit slot layout; not written).
-template <typename scalar_t, int kSlots, int kRaw, int kStride, int kTaps, bool kXByChannel>
+// (8 bytes of 4 elements, cp_async_quad). kK16: the slots hold them as they are too, in k16 core matrices (A: [row
+// group][position octet][8 rows][8 positions], kAOctetElems16 apart; the x tile: [8-channel group][position octet][8
+// channels][8 positions]), one m64n128k16 per stage and half; else the slot stores widen them to fp32, exact in
+// TF32, and the MMAs are the fp32 data's.
+template <typename scalar_t, int kSlots, int kRaw, int kStride, int kTaps, bool kXByChannel, bool kK16 = false>
 __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     tconv_igemm_strip_grad_weight_kernel(const StripWeightArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripGradWeightTile;
+  static_assert(!kK16 || sizeof(scalar_t) == 2, "k16 MMAs on 16-bit data");
+  constexpr int kAOctet = Tile::kAOctetElems16;
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK, kThreads = Tile::kThreads;
   constexpr int kAQuad = Tile::kAQuadFloats;
   constexpr int kKernelW = kTaps * kStride, kChannels = BM / kKernelW, kSteps = BK / 8;
@@ -4653,6 +4657,11 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
   auto x_offset = [&](int i) {
     const int p = warp + 8 * i, quad = 4 * (p % kQuadGroups) + lane / 8;
     return ((p / kQuadGroups) * (BK / 4) + quad) * 32 + (lane % 8) * 4;
+  };
+  // kK16: the same piece's place in the slot's x tile, in 16-bit elements (a quad is half of a position octet).
+  auto x_offset_k16 = [&](int i) {
+    const int p = warp + 8 * i, quad = 4 * (p % kQuadGroups) + lane / 8;
+    return ((p / kQuadGroups) * (BK / 8) + quad / 2) * 64 + (lane % 8) * 8 + (quad % 2) * 4;
   };
   // By channel (kXByChannel, fp32 data; StripWeightArgs::x_copy_by_channel picks it): the copy of lane L takes
   // channel L / 4 of the task, 4 positions from 4 (L % 4), so the four lanes of one request read one channel's 64
@@ -4719,34 +4728,58 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
 #pragma unroll
     for (int t = 0; t < kTaps; ++t) {
       const int u = v - t, m0 = c * kKernelW + t * kStride + 4 * (e % kPieces);
-      strip_offset[i][t] = c < kChannels && u >= 0 && u < BK
-                               ? ((m0 / 8) * (BK / 4) + u / 4) * kAQuad + (m0 % 8) * 4 + u % 4
-                               : -1;
+      const int at = kK16 ? ((m0 / 8) * (BK / 8) + u / 8) * kAOctet + (m0 % 8) * 8 + u % 8
+                          : ((m0 / 8) * (BK / 4) + u / 4) * kAQuad + (m0 % 8) * 4 + u % 4;
+      strip_offset[i][t] = c < kChannels && u >= 0 && u < BK ? at : -1;
     }
   }
   auto store_stage = [&](int q, int slot) {
     const scalar_t* raw = raw_ring + (q % kRaw) * kRawElems;
     float* X = smem + slot * kSlotFloats;
-    if constexpr (x_by_channel) __syncwarp();
+    if constexpr (kK16) {  // the pieces' bits, unchanged: x as 8-byte pieces, the strips' four phases as 2 bytes each
+      unsigned short* X16 = reinterpret_cast<unsigned short*>(X);
 #pragma unroll
-    for (int i = 0; i < kXCopies; ++i) {
-      *reinterpret_cast<float4*>(X + x_offset(i)) =
-          tf32_rounded(shared_quad_as_float(raw + x_raw_offset(i, lane % 8, lane / 8)));
-    }
-    if constexpr (x_by_channel) __syncwarp();  // the raw slot's next copies come after every lane's read
-    float* A = X + kXFloats;
+      for (int i = 0; i < kXCopies; ++i)
+        *reinterpret_cast<uint2*>(X16 + x_offset_k16(i)) = *reinterpret_cast<const uint2*>(raw + x_offset(i));
+      unsigned short* A16 = reinterpret_cast<unsigned short*>(X + kXFloats);
 #pragma unroll
-    for (int i = 0; i < kStripCopies; ++i) {
-      if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
-      const float4 piece = shared_quad_as_float(raw + kXFloats + 4 * (tid + i * kThreads));
-      const float values[4] = {__uint_as_float(to_tf32(piece.x)), __uint_as_float(to_tf32(piece.y)),
-                               __uint_as_float(to_tf32(piece.z)), __uint_as_float(to_tf32(piece.w))};
+      for (int i = 0; i < kStripCopies; ++i) {
+        if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
+        const uint2 bits = *reinterpret_cast<const uint2*>(raw + kXFloats + 4 * (tid + i * kThreads));
+        const unsigned short values[4] = {static_cast<unsigned short>(bits.x & 0xffffu),
+                                          static_cast<unsigned short>(bits.x >> 16),
+                                          static_cast<unsigned short>(bits.y & 0xffffu),
+                                          static_cast<unsigned short>(bits.y >> 16)};
 #pragma unroll
-      for (int t = 0; t < kTaps; ++t) {
-        const int o = strip_offset[i][t];
-        if (o < 0) continue;
+        for (int t = 0; t < kTaps; ++t) {
+          const int o = strip_offset[i][t];
+          if (o < 0) continue;
 #pragma unroll
-        for (int j = 0; j < 4; ++j) A[o + 4 * j] = values[j];
+          for (int j = 0; j < 4; ++j) A16[o + 8 * j] = values[j];
+        }
+      }
+    } else {
+      if constexpr (x_by_channel) __syncwarp();
+#pragma unroll
+      for (int i = 0; i < kXCopies; ++i) {
+        *reinterpret_cast<float4*>(X + x_offset(i)) =
+            tf32_rounded(shared_quad_as_float(raw + x_raw_offset(i, lane % 8, lane / 8)));
+      }
+      if constexpr (x_by_channel) __syncwarp();  // the raw slot's next copies come after every lane's read
+      float* A = X + kXFloats;
+#pragma unroll
+      for (int i = 0; i < kStripCopies; ++i) {
+        if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
+        const float4 piece = shared_quad_as_float(raw + kXFloats + 4 * (tid + i * kThreads));
+        const float values[4] = {__uint_as_float(to_tf32(piece.x)), __uint_as_float(to_tf32(piece.y)),
+                                 __uint_as_float(to_tf32(piece.z)), __uint_as_float(to_tf32(piece.w))};
+#pragma unroll
+        for (int t = 0; t < kTaps; ++t) {
+          const int o = strip_offset[i][t];
+          if (o < 0) continue;
+#pragma unroll
+          for (int j = 0; j < 4; ++j) A[o + 4 * j] = values[j];
+        }
       }
     }
   };
@@ -4780,18 +4813,33 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     if (q < stages) store_stage(q, write_slot);
     issue_stage(q + kRaw);
     const float* stage = smem + uniform_int(read_slot) * kSlotFloats;
-    // B (x): step j reads position quads 2 j, 2 j + 1 (the next quad 128 bytes on, the next 8 channels 1 KB on);
-    // A: this warpgroup's 8 row groups, the same quads (kAQuad floats apart).
-    const WgmmaDescriptor b_desc = wgmma_descriptor(stage, 128, BK / 4 * 128);
     wgmma_fence();
+    if constexpr (kK16) {
+      // B (x): k16 step j reads position octets 2 j, 2 j + 1 (128 bytes apart; the next 8 channels BK / 8 x 128
+      // bytes on); A: this warpgroup's 8 row groups, the same octets (kAOctet elements apart).
+      const WgmmaDescriptor b_desc = wgmma_descriptor(stage, 128, BK / 8 * 128);
 #pragma unroll
-    for (int h = 0; h < kHalves; ++h) {
-      const int group0 = (warpgroup * kHalves + h) * 8;  // this m64 half's first 8-row group
-      const WgmmaDescriptor a_desc = wgmma_descriptor(stage + kXFloats + group0 * (BK / 4) * kAQuad, kAQuad * 4,
-                                                      BK / 4 * kAQuad * 4);
+      for (int h = 0; h < kHalves; ++h) {
+        const int group0 = (warpgroup * kHalves + h) * 8;
+        const WgmmaDescriptor a_desc = wgmma_descriptor(stage + kXFloats + group0 * (BK / 8) * kAOctet / 2,
+                                                        kAOctet * 2, BK / 8 * kAOctet * 2);
 #pragma unroll
-      for (int j = 0; j < kSteps; ++j)
-        wgmma_tf32_shared<128>(acc[h], a_desc.at(j * 2 * kAQuad * 4 / 16), b_desc.at(j * 2 * 128 / 16));
+        for (int j = 0; j < BK / 16; ++j)
+          wgmma_mma_shared_a<128, scalar_t>(acc[h], a_desc.at(j * 2 * kAOctet * 2 / 16), b_desc.at(j * 2 * 128 / 16));
+      }
+    } else {
+      // B (x): step j reads position quads 2 j, 2 j + 1 (the next quad 128 bytes on, the next 8 channels 1 KB on);
+      // A: this warpgroup's 8 row groups, the same quads (kAQuad floats apart).
+      const WgmmaDescriptor b_desc = wgmma_descriptor(stage, 128, BK / 4 * 128);
+#pragma unroll
+      for (int h = 0; h < kHalves; ++h) {
+        const int group0 = (warpgroup * kHalves + h) * 8;  // this m64 half's first 8-row group
+        const WgmmaDescriptor a_desc = wgmma_descriptor(stage + kXFloats + group0 * (BK / 4) * kAQuad, kAQuad * 4,
+                                                        BK / 4 * kAQuad * 4);
+#pragma unroll
+        for (int j = 0; j < kSteps; ++j)
+          wgmma_tf32_shared<128>(acc[h], a_desc.at(j * 2 * kAQuad * 4 / 16), b_desc.at(j * 2 * 128 / 16));
+      }
     }
     wgmma_commit();
     wgmma_wait<1>();
@@ -5621,12 +5669,14 @@ bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool 
   return reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
 }
 
-// fp16/bf16 data on the strip grad_weight (widened to fp32 in its slots). TCONV_STRIP_GRAD_WEIGHT_16BIT=0
-// (development only, read once per process) keeps 16-bit calls off it, so one build times both.
-bool strip_grad_weight_16bit_enabled() {
-  static const bool enabled = development_switch("TCONV_STRIP_GRAD_WEIGHT_16BIT", 1) != 0;
-  return enabled;
+// fp16/bf16 data on the strip grad_weight. TCONV_STRIP_GRAD_WEIGHT_16BIT (development only, read once per process):
+// 0 keeps 16-bit calls off it, 1 widens them to fp32 in its slots (TF32 MMAs), 2 (the default) runs k16 MMAs on the
+// values as they are; so one build times all three.
+int strip_grad_weight_16bit_form() {
+  static const int form = development_switch("TCONV_STRIP_GRAD_WEIGHT_16BIT", 2);
+  return form;
 }
+bool strip_grad_weight_16bit_enabled() { return strip_grad_weight_16bit_form() != 0; }
 bool strip_grad_weight_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* input,
                                 const void* grad_output) {
   // 16-bit data: the fp32 data's conditions, in elements (pieces of 4 elements, 8-byte aligned).
@@ -5667,7 +5717,8 @@ int strip_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t
   return best;
 }
 template <typename scalar_t, int kStride, int kTaps>
-cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream) {
+cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, bool k16, const dim3& grid,
+                                     cudaStream_t stream) {
   using Tile = StripGradWeightTile;
   constexpr int kRaw = Tile::raw_stages(kStride, kTaps);
   constexpr int kBytes = int(sizeof(float)) * Tile::kSlots * Tile::kSlotFloats +
@@ -5676,6 +5727,8 @@ cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, const d
   if constexpr (sizeof(scalar_t) == 4)  // fp32: the by-channel x copies unless switched off (strip_x_copy_by_channel)
     if (a.x_copy_by_channel)
       kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, true>;
+  if constexpr (sizeof(scalar_t) == 2)
+    if (k16) kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false, true>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -5723,6 +5776,7 @@ cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, c
   a.chunks = p.batch * p.in_size[0] * p.in_size[1] * a.chunks_per_line;
   a.splits = strip_grad_weight_splits(p, sm_count, max_workspace_elems);
   a.x_copy_by_channel = strip_x_copy_by_channel();
+  const bool k16 = is_16bit(dtype) && strip_grad_weight_16bit_form() == 2;
   const int64_t sizes[5] = {p.in_channels, p.out_channels, 1, 1, p.kernel[2]};
   const int64_t weight = p.in_channels * p.out_channels * p.kernel[2];
   if (weight == 0) return cudaSuccess;
@@ -5735,12 +5789,12 @@ cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, c
                   unsigned((p.in_channels + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(a.splits));
   cudaError_t err = cudaErrorInvalidValue;
   switch (p.stride[2] * 8 + p.kernel[2] / p.stride[2]) {  // (s, T) as strip_grad_output_possible allows
-    case 8 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 8, 1>(a, grid, stream); break;
-    case 8 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 8, 2>(a, grid, stream); break;
-    case 8 * 8 + 4: err = launch_strip_grad_weight<scalar_t, 8, 4>(a, grid, stream); break;
-    case 16 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 16, 1>(a, grid, stream); break;
-    case 16 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 16, 2>(a, grid, stream); break;
-    case 32 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 32, 1>(a, grid, stream); break;
+    case 8 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 8, 1>(a, k16, grid, stream); break;
+    case 8 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 8, 2>(a, k16, grid, stream); break;
+    case 8 * 8 + 4: err = launch_strip_grad_weight<scalar_t, 8, 4>(a, k16, grid, stream); break;
+    case 16 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 16, 1>(a, k16, grid, stream); break;
+    case 16 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 16, 2>(a, k16, grid, stream); break;
+    case 32 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 32, 1>(a, k16, grid, stream); break;
     default: break;
   }
   if (err != cudaSuccess) return err;

@@ -1067,6 +1067,9 @@ struct StripGradWeightTile {
   // The strips' core matrices 144 bytes apart along K, not 128: a warp's transposed scalar stores then hit 32 banks,
   // not 8 (run 130, HiFi-GAN: 6.23 vs 6.26 ms, while per-stage index math dominated).
   static constexpr int kAQuadFloats = 36;
+  // The k16 form (16-bit data as they are): A's core matrices are 8 rows x 8 positions (16-bit), kept the same 144
+  // bytes apart (72 elements) as the fp32 form's quads; A and the x tile then fill half of an fp32 slot.
+  static constexpr int kAOctetElems16 = 72;
   static constexpr int kXFloats = kBlockN * kBlockK;
   static constexpr int kSlotFloats = kXFloats + kBlockM / 8 * (kBlockK / 4) * kAQuadFloats;
   static constexpr int kSlots = 3;      // wgmma slots: one read, one in flight (stage - 1), one refilled (+1)
