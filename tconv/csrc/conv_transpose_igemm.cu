@@ -3345,7 +3345,9 @@ template <typename scalar_t>  // float (TF32 MMAs), __half or __nv_bfloat16 (wid
 struct StripArgs {
   const scalar_t* dy;   // grad_output [N, C_out, D, H, W_out]
   scalar_t* dx;         // grad_input [N, C_in, D, H, W_in]
-  const float* packed;  // [C_in tiles][stages][k8 step][8-channel group][K half][8][4], TF32-rounded
+  // [C_in tiles][stages][k step][8-channel group][K half][8][one K group]: 4 fp32 values rounded to TF32 (k8 steps),
+  // or 8 fp16/bf16 ones as they are (the kK16 form's k16 steps)
+  const float* packed;
   int64_t dy_stride[5], dx_stride[5];
   int lines_d, lines_h;  // D and H: one GEMM per (n, d, h) line
   int c_in, c_out, in_w, out_w, stride_w, padding_w, stages;  // stages: K stages of kChannels output channels
