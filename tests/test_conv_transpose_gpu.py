@@ -1334,13 +1334,15 @@ def test_strip_grad_input(case, mode, poison_allocator):
 
 
 def test_strip_backward_16bit_forms(tmp_path):
-    """The strip grad_input's and grad_weight's two 16-bit forms, one process each (TCONV_STRIP_GRAD_INPUT_16BIT and
+    """The strip grad_input's and grad_weight's 16-bit forms, one process each (TCONV_STRIP_GRAD_INPUT_16BIT and
     TCONV_STRIP_GRAD_WEIGHT_16BIT are read once): 2 (the default) runs k16 MMAs on the values as they are, 1 widens
-    them to fp32 for TF32 MMAs. Every (s, T) the kernels take (s 8 with T 1, 2 and 4; s 16 with T 1 and 2; s 32 with
+    them to fp32 for TF32 MMAs, and grad_weight's 3 keeps its A M-major (written without a GPU). Every (s, T) the
+    kernels take (s 8 with T 1, 2 and 4; s 16 with T 1 and 2; s 32 with
     T 1), in fp16 and bf16, with C_in over two 128-channel tiles (a partial one), C_out 9 (a partial stage or row tile
     in both forms), positions over two 256-wide tiles (grad_input) and many 16-position chunks (grad_weight), and
     paddings that put the 16-byte strip rows on 8-byte boundaries. Both forms against float64 on the same inputs
-    (products exact, sums in fp32, one rounding at the store), and the k16 instantiations run in form 2 only."""
+    (products exact, sums in fp32, one rounding at the store), and each form's instantiation runs (the kernels'
+    template tails: grad_input's kK16, grad_weight's kXByChannel, kK16, kAMajorM)."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     code = (
@@ -1364,14 +1366,16 @@ def test_strip_backward_16bit_forms(tmp_path):
         "                                         [x64, w64], grad.double().cpu())\n"
         "        results[(str(dtype), s, k)] = ([g.cpu() for g in grads], references, names)\n"
         "torch.save(results, sys.argv[1])\n")
-    for switch, which, k16_name in (("TCONV_STRIP_GRAD_INPUT_16BIT", 0, ", true>"),
-                                    ("TCONV_STRIP_GRAD_WEIGHT_16BIT", 1, "false, true>")):
-        saved = run_under_switch(code, tmp_path, switch, values=("1", "2"), timeout=600)
-        for form in ("1", "2"):
+    forms = (("TCONV_STRIP_GRAD_INPUT_16BIT", 0, {"1": ", false>(", "2": ", true>("}),
+             ("TCONV_STRIP_GRAD_WEIGHT_16BIT", 1, {"1": ", false, false, false>(", "2": ", false, true, false>(",
+                                                   "3": ", false, true, true>("}))
+    for switch, which, tails in forms:
+        saved = run_under_switch(code, tmp_path, switch, values=tuple(tails), timeout=600)
+        for form, tail in tails.items():
             for (dtype, s, k), (grads, references, names) in saved[form].items():
                 label = f"{switch}={form} {dtype} s{s} k{k}"
                 assert len(names[which]) == 1, (label, names)
-                assert (k16_name in names[which][0]) == (form == "2"), (label, names)
+                assert tail in names[which][0], (label, names)
                 ulp = 2.0 ** -8 if "bfloat16" in dtype else 2.0 ** -11
                 for grad, reference in zip(grads, references):
                     error = (grad.double() - reference).abs()

@@ -589,20 +589,27 @@ __device__ __forceinline__ void wgmma_mma(float (&acc)[kN / 2], const uint32_t (
   "{%64, %65, %66, %67}, %68"
 template <int kN, typename mma_t>
 __device__ __forceinline__ void wgmma_mma_shared_a(float (&acc)[kN / 2], uint64_t a_desc, uint64_t b_desc);
+// The same with A M-major (imm-trans-a = 1: 16-bit types only): A's core matrices are 8 K values x 8 rows, a K value's
+// 8 rows 16 contiguous bytes; the descriptor's leading byte offset steps 8 K values, the stride byte offset 8 rows.
+template <int kN, typename mma_t>
+__device__ __forceinline__ void wgmma_mma_shared_a_m_major(float (&acc)[kN / 2], uint64_t a_desc, uint64_t b_desc);
+// FN<N, TYPE>: m64nNk16 with A and B by descriptor, B K-major, A K-major (TRANS_A "0") or M-major ("1").
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define TCONV_DEFINE_WGMMA_SHARED_A(N, TYPE, KIND)                                                            \
+#define TCONV_DEFINE_WGMMA_SS(FN, N, TYPE, KIND, TRANS_A)                                                      \
   template <>                                                                                                 \
-  __device__ __forceinline__ void wgmma_mma_shared_a<N, TYPE>(float (&d)[N / 2], uint64_t a, uint64_t b) {    \
+  __device__ __forceinline__ void FN<N, TYPE>(float (&d)[N / 2], uint64_t a, uint64_t b) {                    \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                   \
-                 "wgmma.mma_async.sync.aligned.m64n" #N KIND " " TCONV_WGMMA_SS_ARGS##N ", p, 1, 1, 0, 0;\n}\n" \
+                 "wgmma.mma_async.sync.aligned.m64n" #N KIND " " TCONV_WGMMA_SS_ARGS##N ", p, 1, 1, " TRANS_A   \
+                 ", 0;\n}\n"                                                                                  \
                  : TCONV_WGMMA_D##N                                                                           \
                  : "l"(a), "l"(b));                                                                           \
   }
 #else
-#define TCONV_DEFINE_WGMMA_SHARED_A(N, TYPE, KIND) \
-  template <>                                      \
-  __device__ __forceinline__ void wgmma_mma_shared_a<N, TYPE>(float (&)[N / 2], uint64_t, uint64_t) {}
+#define TCONV_DEFINE_WGMMA_SS(FN, N, TYPE, KIND, TRANS_A) \
+  template <>                                             \
+  __device__ __forceinline__ void FN<N, TYPE>(float (&)[N / 2], uint64_t, uint64_t) {}
 #endif
+#define TCONV_DEFINE_WGMMA_SHARED_A(N, TYPE, KIND) TCONV_DEFINE_WGMMA_SS(wgmma_mma_shared_a, N, TYPE, KIND, "0")
 #define TCONV_WGMMA_SS_ARGS64 \
   "{" \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -619,6 +626,8 @@ TCONV_DEFINE_WGMMA_SHARED_A(64, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_SHARED_A(64, __nv_bfloat16, "k16.f32.bf16.bf16")
 TCONV_DEFINE_WGMMA_SHARED_A(128, __half, "k16.f32.f16.f16")
 TCONV_DEFINE_WGMMA_SHARED_A(128, __nv_bfloat16, "k16.f32.bf16.bf16")
+TCONV_DEFINE_WGMMA_SS(wgmma_mma_shared_a_m_major, 128, __half, "k16.f32.f16.f16", "1")
+TCONV_DEFINE_WGMMA_SS(wgmma_mma_shared_a_m_major, 128, __nv_bfloat16, "k16.f32.bf16.bf16", "1")
 // acc += A (64 x 8) x B (8 x kN), both by descriptor, TF32 (which takes no transpose immediates). The fp32 values in
 // shared memory must already be TF32-rounded: wgmma truncates the low bits.
 template <int kN>
@@ -4595,14 +4604,18 @@ struct StripWeightArgs {
 // (8 bytes of 4 elements, cp_async_quad). kK16: the slots hold them as they are too, in k16 core matrices (A: [row
 // group][position octet][8 rows][8 positions], kAOctetElems16 apart; the x tile: [8-channel group][position octet][8
 // channels][8 positions]), one m64n128k16 per stage and half; else the slot stores widen them to fp32, exact in
-// TF32, and the MMAs are the fp32 data's.
-template <typename scalar_t, int kSlots, int kRaw, int kStride, int kTaps, bool kXByChannel, bool kK16 = false>
+// TF32, and the MMAs are the fp32 data's. kAMajorM (with kK16; TCONV_STRIP_GRAD_WEIGHT_16BIT=3, written without a
+// GPU): A M-major ([row group][position octet][8 positions][8 rows], wgmma_mma_shared_a_m_major), where a strip
+// piece's 4 phases are 4 neighbouring rows at one position: one 8-byte store per tap instead of four 2-byte ones.
+template <typename scalar_t, int kSlots, int kRaw, int kStride, int kTaps, bool kXByChannel, bool kK16 = false,
+          bool kAMajorM = false>
 __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     tconv_igemm_strip_grad_weight_kernel(const StripWeightArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = StripGradWeightTile;
   static_assert(!kK16 || sizeof(scalar_t) == 2, "k16 MMAs on 16-bit data");
-  constexpr int kAOctet = Tile::kAOctetElems16;
+  static_assert(!kAMajorM || kK16, "A M-major: a k16 form");
+  constexpr int kAOctet = kAMajorM ? 64 : Tile::kAOctetElems16;  // M-major cores unpadded: 8-byte stores, no skew
   constexpr int BM = Tile::kBlockM, BN = Tile::kBlockN, BK = Tile::kBlockK, kThreads = Tile::kThreads;
   constexpr int kAQuad = Tile::kAQuadFloats;
   constexpr int kKernelW = kTaps * kStride, kChannels = BM / kKernelW, kSteps = BK / 8;
@@ -4730,8 +4743,9 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
 #pragma unroll
     for (int t = 0; t < kTaps; ++t) {
       const int u = v - t, m0 = c * kKernelW + t * kStride + 4 * (e % kPieces);
-      const int at = kK16 ? ((m0 / 8) * (BK / 8) + u / 8) * kAOctet + (m0 % 8) * 8 + u % 8
-                          : ((m0 / 8) * (BK / 4) + u / 4) * kAQuad + (m0 % 8) * 4 + u % 4;
+      const int at = kAMajorM ? ((m0 / 8) * (BK / 8) + u / 8) * kAOctet + (u % 8) * 8 + m0 % 8
+                     : kK16   ? ((m0 / 8) * (BK / 8) + u / 8) * kAOctet + (m0 % 8) * 8 + u % 8
+                              : ((m0 / 8) * (BK / 4) + u / 4) * kAQuad + (m0 % 8) * 4 + u % 4;
       strip_offset[i][t] = c < kChannels && u >= 0 && u < BK ? at : -1;
     }
   }
@@ -4748,16 +4762,22 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
       for (int i = 0; i < kStripCopies; ++i) {
         if ((tid + i * kThreads) / (kStripRows * kPieces) >= kChannels) continue;
         const uint2 bits = *reinterpret_cast<const uint2*>(raw + kXFloats + 4 * (tid + i * kThreads));
-        const unsigned short values[4] = {static_cast<unsigned short>(bits.x & 0xffffu),
-                                          static_cast<unsigned short>(bits.x >> 16),
-                                          static_cast<unsigned short>(bits.y & 0xffffu),
-                                          static_cast<unsigned short>(bits.y >> 16)};
+        if constexpr (kAMajorM) {  // the 4 phases are 4 neighbouring rows of one position: 8 contiguous bytes
 #pragma unroll
-        for (int t = 0; t < kTaps; ++t) {
-          const int o = strip_offset[i][t];
-          if (o < 0) continue;
+          for (int t = 0; t < kTaps; ++t)
+            if (strip_offset[i][t] >= 0) *reinterpret_cast<uint2*>(A16 + strip_offset[i][t]) = bits;
+        } else {
+          const unsigned short values[4] = {static_cast<unsigned short>(bits.x & 0xffffu),
+                                            static_cast<unsigned short>(bits.x >> 16),
+                                            static_cast<unsigned short>(bits.y & 0xffffu),
+                                            static_cast<unsigned short>(bits.y >> 16)};
 #pragma unroll
-          for (int j = 0; j < 4; ++j) A16[o + 8 * j] = values[j];
+          for (int t = 0; t < kTaps; ++t) {
+            const int o = strip_offset[i][t];
+            if (o < 0) continue;
+#pragma unroll
+            for (int j = 0; j < 4; ++j) A16[o + 8 * j] = values[j];
+          }
         }
       }
     } else {
@@ -4818,7 +4838,8 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
     wgmma_fence();
     if constexpr (kK16) {
       // B (x): k16 step j reads position octets 2 j, 2 j + 1 (128 bytes apart; the next 8 channels BK / 8 x 128
-      // bytes on); A: this warpgroup's 8 row groups, the same octets (kAOctet elements apart).
+      // bytes on); A: this warpgroup's 8 row groups, the same octets (kAOctet elements apart). In both A layouts the
+      // leading byte offset steps one octet core (the next 8 positions) and the stride byte offset a row group.
       const WgmmaDescriptor b_desc = wgmma_descriptor(stage, 128, BK / 8 * 128);
 #pragma unroll
       for (int h = 0; h < kHalves; ++h) {
@@ -4826,8 +4847,14 @@ __global__ void __launch_bounds__(StripGradWeightTile::kThreads, 1)
         const WgmmaDescriptor a_desc = wgmma_descriptor(stage + kXFloats + group0 * (BK / 8) * kAOctet / 2,
                                                         kAOctet * 2, BK / 8 * kAOctet * 2);
 #pragma unroll
-        for (int j = 0; j < BK / 16; ++j)
-          wgmma_mma_shared_a<128, scalar_t>(acc[h], a_desc.at(j * 2 * kAOctet * 2 / 16), b_desc.at(j * 2 * 128 / 16));
+        for (int j = 0; j < BK / 16; ++j) {
+          if constexpr (kAMajorM)
+            wgmma_mma_shared_a_m_major<128, scalar_t>(acc[h], a_desc.at(j * 2 * kAOctet * 2 / 16),
+                                                      b_desc.at(j * 2 * 128 / 16));
+          else
+            wgmma_mma_shared_a<128, scalar_t>(acc[h], a_desc.at(j * 2 * kAOctet * 2 / 16),
+                                              b_desc.at(j * 2 * 128 / 16));
+        }
       }
     } else {
       // B (x): step j reads position quads 2 j, 2 j + 1 (the next quad 128 bytes on, the next 8 channels 1 KB on);
@@ -5673,7 +5700,8 @@ bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool 
 
 // fp16/bf16 data on the strip grad_weight. TCONV_STRIP_GRAD_WEIGHT_16BIT (development only, read once per process):
 // 0 keeps 16-bit calls off it, 1 widens them to fp32 in its slots (TF32 MMAs), 2 (the default) runs k16 MMAs on the
-// values as they are; so one build times all three.
+// values as they are, 3 the same with A M-major (written without a GPU; untested, unmeasured); so one build times
+// all four.
 int strip_grad_weight_16bit_form() {
   static const int form = development_switch("TCONV_STRIP_GRAD_WEIGHT_16BIT", 2);
   return form;
@@ -5729,8 +5757,11 @@ cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, bool k1
   if constexpr (sizeof(scalar_t) == 4)  // fp32: the by-channel x copies unless switched off (strip_x_copy_by_channel)
     if (a.x_copy_by_channel)
       kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, true>;
-  if constexpr (sizeof(scalar_t) == 2)
+  if constexpr (sizeof(scalar_t) == 2) {
     if (k16) kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false, true>;
+    if (k16 && strip_grad_weight_16bit_form() == 3)
+      kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false, true, true>;
+  }
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -5778,7 +5809,7 @@ cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, c
   a.chunks = p.batch * p.in_size[0] * p.in_size[1] * a.chunks_per_line;
   a.splits = strip_grad_weight_splits(p, sm_count, max_workspace_elems);
   a.x_copy_by_channel = strip_x_copy_by_channel();
-  const bool k16 = is_16bit(dtype) && strip_grad_weight_16bit_form() == 2;
+  const bool k16 = is_16bit(dtype) && strip_grad_weight_16bit_form() >= 2;
   const int64_t sizes[5] = {p.in_channels, p.out_channels, 1, 1, p.kernel[2]};
   const int64_t weight = p.in_channels * p.out_channels * p.kernel[2];
   if (weight == 0) return cudaSuccess;
