@@ -5746,8 +5746,9 @@ int strip_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t
   }
   return best;
 }
+// form16: 16-bit data's form (strip_grad_weight_16bit_form: 2 k16, 3 k16 with A M-major, else widened).
 template <typename scalar_t, int kStride, int kTaps>
-cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, bool k16, const dim3& grid,
+cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, int form16, const dim3& grid,
                                      cudaStream_t stream) {
   using Tile = StripGradWeightTile;
   constexpr int kRaw = Tile::raw_stages(kStride, kTaps);
@@ -5758,8 +5759,9 @@ cudaError_t launch_strip_grad_weight(const StripWeightArgs<scalar_t>& a, bool k1
     if (a.x_copy_by_channel)
       kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, true>;
   if constexpr (sizeof(scalar_t) == 2) {
-    if (k16) kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false, true>;
-    if (k16 && strip_grad_weight_16bit_form() == 3)
+    if (form16 == 2)
+      kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false, true>;
+    else if (form16 == 3)
       kernel = tconv_igemm_strip_grad_weight_kernel<scalar_t, Tile::kSlots, kRaw, kStride, kTaps, false, true, true>;
   }
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
@@ -5809,7 +5811,7 @@ cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, c
   a.chunks = p.batch * p.in_size[0] * p.in_size[1] * a.chunks_per_line;
   a.splits = strip_grad_weight_splits(p, sm_count, max_workspace_elems);
   a.x_copy_by_channel = strip_x_copy_by_channel();
-  const bool k16 = is_16bit(dtype) && strip_grad_weight_16bit_form() >= 2;
+  const int form16 = is_16bit(dtype) ? strip_grad_weight_16bit_form() : 0;
   const int64_t sizes[5] = {p.in_channels, p.out_channels, 1, 1, p.kernel[2]};
   const int64_t weight = p.in_channels * p.out_channels * p.kernel[2];
   if (weight == 0) return cudaSuccess;
@@ -5822,12 +5824,12 @@ cudaError_t strip_grad_weight_typed(const ConvTransposeParams& p, DType dtype, c
                   unsigned((p.in_channels + Tile::kBlockN - 1) / Tile::kBlockN), unsigned(a.splits));
   cudaError_t err = cudaErrorInvalidValue;
   switch (p.stride[2] * 8 + p.kernel[2] / p.stride[2]) {  // (s, T) as strip_grad_output_possible allows
-    case 8 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 8, 1>(a, k16, grid, stream); break;
-    case 8 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 8, 2>(a, k16, grid, stream); break;
-    case 8 * 8 + 4: err = launch_strip_grad_weight<scalar_t, 8, 4>(a, k16, grid, stream); break;
-    case 16 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 16, 1>(a, k16, grid, stream); break;
-    case 16 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 16, 2>(a, k16, grid, stream); break;
-    case 32 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 32, 1>(a, k16, grid, stream); break;
+    case 8 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 8, 1>(a, form16, grid, stream); break;
+    case 8 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 8, 2>(a, form16, grid, stream); break;
+    case 8 * 8 + 4: err = launch_strip_grad_weight<scalar_t, 8, 4>(a, form16, grid, stream); break;
+    case 16 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 16, 1>(a, form16, grid, stream); break;
+    case 16 * 8 + 2: err = launch_strip_grad_weight<scalar_t, 16, 2>(a, form16, grid, stream); break;
+    case 32 * 8 + 1: err = launch_strip_grad_weight<scalar_t, 32, 1>(a, form16, grid, stream); break;
     default: break;
   }
   if (err != cudaSuccess) return err;
