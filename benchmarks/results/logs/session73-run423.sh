@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 72 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix this line, commit, pass TCONV_COMMIT=<literal sha>).
+# Session 73, run 423 (one H200; prepared in session 72). Run at the commit that adds this name, passed as
+# TCONV_COMMIT.
 # 1. Serial census (passes one after the other) of HiFi-GAN and fam05 bf16 under the k16 strip backward kernels
 #    (session 72: HiFi-GAN 0.98x, fam05 0.99x fwd+bwd), and the originals' under cuDNN-benchmark for fam05.
 # 2. ncu stall breakdown of the k16 strip grad_weight and of the 16-bit strip forward on HiFi-GAN (is the k16
