@@ -500,6 +500,10 @@ def swap_admits(case):
             and all(p <= d * (k - 1) for p, d, k in zip(padding, dilation, kernel)))
 
 
+# The unit-stride grad_weight's two kernels: mma.sync, and wgmma on Hopper (TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT=1).
+UNIT_STRIDE_GRAD_WEIGHT_KERNELS = ("unit_stride_mma_grad_weight_kernel", "unit_stride_wgmma_grad_weight_kernel")
+
+
 def unit_stride_mma_grad_weight_rule_admits(case, mode):
     """Whether "auto" may give the case's grad_weight to the unit-stride mma.sync kernel (UnitStrideMmaGradWeightAutoRule
     in csrc/igemm_config.h, with the kernel's own conditions: stride 1, groups 1, kernel D 1, C_in a multiple of 32)."""
@@ -532,7 +536,7 @@ def test_grad_weight_shifted_x(case, layout, mode, algorithm, poison_allocator):
                                                  math.prod(kernel[:-1])))
         names = grad_weight_kernel_names(prof)
         # 16-bit unit-stride calls with few channels go to the mma.sync grad_weight first, where it runs
-        unit_stride = any("unit_stride_mma_grad_weight_kernel" in n for n in names)
+        unit_stride = any(any(k in n for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for n in names)
         assert not unit_stride or unit_stride_mma_grad_weight_rule_admits(SHIFTED_X_GRID[case], mode), names
         data = {"tf32": "float", "fp16": "__half", "bf16": "__nv_bfloat16"}[mode]
         took = shifted_x_kernel_ran(names, data, kernel_w)
@@ -1335,8 +1339,8 @@ def test_strip_grad_input(case, mode, poison_allocator):
 
 def test_strip_backward_16bit_forms(tmp_path):
     """The strip grad_input's and grad_weight's 16-bit forms, one process each (TCONV_STRIP_GRAD_INPUT_16BIT and
-    TCONV_STRIP_GRAD_WEIGHT_16BIT are read once): 2 (the default) runs k16 MMAs on the values as they are, 1 widens
-    them to fp32 for TF32 MMAs, and grad_weight's 3 keeps its A M-major (written without a GPU). Every (s, T) the
+    TCONV_STRIP_GRAD_WEIGHT_16BIT are read once): 2 runs k16 MMAs on the values as they are (grad_input's default),
+    1 widens them to fp32 for TF32 MMAs, and grad_weight's 3 (its default) keeps its A M-major. Every (s, T) the
     kernels take (s 8 with T 1, 2 and 4; s 16 with T 1 and 2; s 32 with
     T 1), in fp16 and bf16, with C_in over two 128-channel tiles (a partial one), C_out 9 (a partial stage or row tile
     in both forms), positions over two 256-wide tiles (grad_input) and many 16-position chunks (grad_weight), and
@@ -2768,7 +2772,7 @@ def test_unit_stride_mma_grad_weight(case, mode):
             torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         got, grad = grad_weight(ours_fn, x, w)
         torch.cuda.synchronize()
-    assert any("unit_stride_mma_grad_weight_kernel" in e.name for e in prof.events())
+    assert any(any(k in e.name for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for e in prof.events())
     with tconv._ops.use_algorithm("unit_stride_mma"):
         assert torch.equal(grad_weight(ours_fn, x, w, grad)[0], got), "grad_weight changed between calls"
     if x_shape[0] == 0:
@@ -2777,6 +2781,67 @@ def test_unit_stride_mma_grad_weight(case, mode):
     ref64, _ = grad_weight(torch_fn, x.double().cpu(), w.double().cpu(), grad.double().cpu())
     torch_same, _ = grad_weight(torch_fn, x, w, grad)
     check_close("grad_weight", got, ref64.cuda(), torch_same, mode)
+
+
+# The wgmma form of the unit-stride grad_weight (UnitStrideWgmmaGradWeightTile, sm_90a, under
+# TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT=1): the mma.sync kernel's cases (but 25 taps, which it leaves to that kernel),
+# and fam05's k3x7 at 64 -> 64 (21 taps: 7 per warpgroup) with 4-byte pieces on both sides, 16-byte pieces on both
+# (rows of 128 with padding 1 x 3), two C_out tiles with 15 taps, three C_in stages with a partial C_out tile and
+# dilation 2, one tap on folded rows.
+UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES = UNIT_STRIDE_MMA_GRAD_WEIGHT_CASES + [
+    ((2, 64, 20, 70), (64, 64, 3, 7), (0, 0), (1, 1), "contiguous"),
+    ((2, 64, 12, 128), (64, 64, 3, 7), (1, 3), (1, 1), "contiguous"),
+    ((1, 64, 9, 64), (64, 128, 3, 5), (1, 2), (1, 1), "contiguous"),
+    ((2, 96, 7, 40), (96, 72, 3, 3), (0, 0), (2, 2), "contiguous"),
+    ((2, 32, 3, 258), (32, 32, 1, 1), (0, 0), (1, 1), "contiguous"),
+]
+
+
+def test_unit_stride_wgmma_grad_weight(tmp_path):
+    """Under TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT=1 (one process; the switch is read once) the wgmma kernel runs every
+    case of at most 21 taps (the mma.sync kernel the others), in fp16 and bf16, and matches float64 within twice
+    torch's own error in the same dtype (check_close); each case's grad_output fresh."""
+    if not wgmma_kernels_run():
+        pytest.skip("the wgmma grad_weight runs on sm_90a builds on compute capability 9.0")
+    code = (
+        "import sys, torch, tconv\n"
+        "import torch.nn.functional as F\n"
+        "sys.path.insert(0, '.')\n"
+        "from test_conv_transpose_gpu import UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES, make_tensor\n"
+        "results = []\n"
+        "for index, (x_shape, w_shape, padding, dilation, layout) in enumerate(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES):\n"
+        "    for dtype in (torch.float16, torch.bfloat16):\n"
+        "        gen = torch.Generator(device='cuda').manual_seed(100 * index + int(dtype == torch.bfloat16))\n"
+        "        dims = len(w_shape) - 2\n"
+        "        fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[dims]\n"
+        "        ours = {1: tconv.conv_transpose1d, 2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}[dims]\n"
+        "        x = make_tensor(x_shape, dtype, layout, gen)\n"
+        "        w = torch.randn(w_shape, generator=gen, device='cuda').to(dtype).requires_grad_()\n"
+        "        out_shape = fn(x[:1].float().cpu(), w.detach().float().cpu(), None, 1, padding, 0, 1, dilation).shape\n"
+        "        grad = torch.randn((x_shape[0],) + tuple(out_shape[1:]), generator=gen, device='cuda').to(dtype)\n"
+        "        with tconv._ops.use_algorithm('unit_stride_mma'), \\\n"
+        "                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "            got = torch.autograd.grad(ours(x, w, None, 1, padding, 0, 1, dilation), w, grad)[0]\n"
+        "            torch.cuda.synchronize()\n"
+        "        names = [e.name for e in prof.events() if 'grad_weight' in e.name]\n"
+        "        w64 = w.detach().double().cpu().requires_grad_()\n"
+        "        ref64 = torch.autograd.grad(fn(x.double().cpu(), w64, None, 1, padding, 0, 1, dilation), w64,\n"
+        "                                    grad.double().cpu())[0]\n"
+        "        same = torch.autograd.grad(fn(x, w, None, 1, padding, 0, 1, dilation), w, grad)[0]\n"
+        "        results.append((index, str(dtype), got.cpu(), ref64, same.cpu(), names))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", values=("1",), timeout=600)["1"]
+    assert len(saved) == 2 * len(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES)
+    for index, dtype, got, ref64, same, names in saved:
+        w_shape = UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][1]
+        wgmma = any("unit_stride_wgmma_grad_weight_kernel" in n for n in names)
+        assert wgmma == (math.prod(w_shape[2:]) <= 21), (index, dtype, names)
+        assert any(any(k in n for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for n in names), (index, dtype, names)
+        if UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][0][0] == 0:
+            assert torch.count_nonzero(got) == 0
+            continue
+        check_close(f"grad_weight case {index} {dtype}", got.cuda(), ref64.cuda(), same.cuda(),
+                    "bf16" if "bfloat16" in dtype else "fp16")
 
 
 def test_unit_stride_mma_grad_weight_where_planned():
@@ -2796,7 +2861,7 @@ def test_unit_stride_mma_grad_weight_where_planned():
             out = tconv.conv_transpose2d(x, w)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
-        return sum("unit_stride_mma_grad_weight_kernel" in e.name for e in prof.events())
+        return sum(any(k in e.name for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for e in prof.events())
     assert launches(32, 32, "bf16") == 1
     assert launches(32, 32, "fp16") == 1
     assert launches(32, 32, "tf32") == 0

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <type_traits>
 #include "conv_transpose.h"
 #include "dispatch.h"
 #include "igemm_config.h"
@@ -756,6 +757,33 @@ struct UnitStrideMmaGradWeightArgs {
   int window_bytes, window_raw_bytes;  // shared layout: transposed window, window raw, grad raw
 };
 
+// Where spatial tile t of a grad_weight split lies: its first output position and row, its batch and depth index.
+struct GradWeightTileWhere {
+  int x0, y0, n, d;
+};
+__device__ __forceinline__ GradWeightTileWhere grad_weight_tile_where(const UnitStrideMmaGradWeightArgs& a, int t) {
+  GradWeightTileWhere w;
+  w.x0 = (t % a.tiles_x) * a.tile_w;
+  t /= a.tiles_x;
+  w.y0 = (t % a.tiles_y) * a.tile_rows;
+  const int plane = t / a.tiles_y;
+  w.n = plane / a.depth;
+  w.d = plane % a.depth;
+  return w;
+}
+// The cp.async copy of a tile's input window (32 channels from ci0, the taps' halo, raw), as one commit group.
+template <typename scalar_t, int kThreads, int kXPieceBytes>
+__device__ __forceinline__ void issue_grad_weight_window(const UnitStrideMmaGradWeightArgs& a,
+                                                         const GradWeightTileWhere& w, int ci0, unsigned x_raw_address) {
+  const scalar_t* const x = static_cast<const scalar_t*>(a.x);
+  stage_copy<scalar_t, kThreads, kXPieceBytes>(
+      a.window, x + w.n * a.x_stride[0] + w.d * a.x_stride[2] + int64_t(ci0) * a.x_stride[1], a.x_stride[1],
+      a.x_stride[3], w.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h,
+      w.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift, a.in_h, a.in_w, UnitStrideMmaGradWeightTile::kChannels,
+      x_raw_address, x);
+  copy_commit();
+}
+
 // kGroupTaps: the most taps a warp holds (16 accumulators each); kFewGroupTaps (at most 12 taps) keeps the kernel
 // within 128 registers, so two blocks share an SM and one's transpose and copies overlap the other's MMAs.
 template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kGroupTaps>
@@ -771,7 +799,6 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
   const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(xt_s));
   const unsigned x_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(x_raw));
   const unsigned dy_raw_address = static_cast<unsigned>(__cvta_generic_to_shared(dy_raw));
-  const scalar_t* const x = static_cast<const scalar_t*>(a.x);
   const scalar_t* const dy = static_cast<const scalar_t*>(a.dy);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
@@ -779,25 +806,10 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
   const int ci0 = stage * G::kChannels;
   const int window_positions = a.window.row_chunks * 8;
 
-  struct Where {
-    int x0, y0, n, d;
-  };
-  auto where = [&](int t) {
-    Where w;
-    w.x0 = (t % a.tiles_x) * a.tile_w;
-    t /= a.tiles_x;
-    w.y0 = (t % a.tiles_y) * a.tile_rows;
-    const int plane = t / a.tiles_y;
-    w.n = plane / a.depth;
-    w.d = plane % a.depth;
-    return w;
-  };
+  using Where = GradWeightTileWhere;
+  auto where = [&](int t) { return grad_weight_tile_where(a, t); };
   auto issue_window = [&](const Where& w) {
-    stage_copy<scalar_t, G::kThreads, kXPieceBytes>(
-        a.window, x + w.n * a.x_stride[0] + w.d * a.x_stride[2] + int64_t(ci0) * a.x_stride[1], a.x_stride[1],
-        a.x_stride[3], w.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h,
-        w.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift, a.in_h, a.in_w, G::kChannels, x_raw_address, x);
-    copy_commit();
+    issue_grad_weight_window<scalar_t, G::kThreads, kXPieceBytes>(a, w, ci0, x_raw_address);
   };
   auto issue_grad = [&](const Where& w) {
     stage_copy<scalar_t, G::kThreads, kDyPieceBytes>(
@@ -935,6 +947,18 @@ __global__ void tconv_unit_stride_mma_grad_weight_sum(const float* partial, int 
   }
 }
 
+// The splits' partials summed into grad_weight (after either grad_weight kernel, on the same stream).
+template <typename scalar_t>
+cudaError_t launch_grad_weight_sum(const ConvTransposeParams& p, const UnitStrideMmaGradWeightArgs& a,
+                                   void* grad_weight, cudaStream_t stream) {
+  const int64_t elems = p.in_channels * p.out_channels * a.taps;
+  const int sum_blocks = int(std::min<int64_t>((elems + 255) / 256, 4096));
+  tconv_unit_stride_mma_grad_weight_sum<scalar_t><<<sum_blocks, 256, 0, stream>>>(
+      a.partial, a.splits, a.c_in, a.c_out, a.taps, a.kernel_w, p.weight_strides[0], p.weight_strides[1],
+      p.weight_strides[3], p.weight_strides[4], static_cast<scalar_t*>(grad_weight));
+  return cudaGetLastError();
+}
+
 struct UnitStrideMmaGradWeightPlan {
   bool possible = false;
   int x_piece_bytes = 0, dy_piece_bytes = 0, x_shift = 0;
@@ -993,12 +1017,11 @@ int64_t grad_weight_splits(const ConvTransposeParams& p, const UnitStrideMmaGrad
   return std::max<int64_t>(1, std::min<int64_t>(splits, spatial));
 }
 
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kGroupTaps>
-cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideMmaGradWeightPlan& plan,
-                                     const void* input, const void* grad_output, void* grad_weight, float* workspace,
-                                     int64_t splits, cudaStream_t stream) {
-  using G = UnitStrideMmaGradWeightTile;
-  UnitStrideMmaGradWeightArgs a{};
+// The arguments both grad_weight kernels share, but the window's staging (piece size and block size are the
+// kernel's): C_out tiles of c_out_tile, 32-channel C_in stages. False where the grid's counts overflow an int.
+bool fill_grad_weight_args(UnitStrideMmaGradWeightArgs& a, const ConvTransposeParams& p,
+                           const UnitStrideMmaGradWeightPlan& plan, const void* input, const void* grad_output,
+                           float* workspace, int64_t splits, int c_out_tile) {
   a.x = input;
   a.dy = grad_output;
   a.partial = workspace;
@@ -1025,14 +1048,25 @@ cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStr
   a.tiles_x = int((p.out_size[2] + plan.tile_w - 1) / plan.tile_w);
   a.tiles_y = int((p.out_size[1] + plan.tile_rows - 1) / plan.tile_rows);
   const int64_t spatial = int64_t(a.tiles_x) * a.tiles_y * p.batch * p.out_size[0];
-  a.stages = a.c_in / G::kChannels;
-  a.jobs = a.stages * ((a.c_out + G::kBlockN - 1) / G::kBlockN);
-  const int64_t blocks = int64_t(a.jobs) * splits;
-  if (spatial > INT32_MAX / 2 || blocks > INT32_MAX || p.batch * p.out_size[0] > INT32_MAX)
-    return cudaErrorInvalidValue;
+  a.stages = a.c_in / UnitStrideMmaGradWeightTile::kChannels;
+  a.jobs = a.stages * ((a.c_out + c_out_tile - 1) / c_out_tile);
+  if (spatial > INT32_MAX / 2 || int64_t(a.jobs) * splits > INT32_MAX || p.batch * p.out_size[0] > INT32_MAX)
+    return false;
   a.spatial_tiles = int(spatial);
   a.splits = int(splits);
   a.x_shift = plan.x_shift;
+  return true;
+}
+
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kGroupTaps>
+cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideMmaGradWeightPlan& plan,
+                                     const void* input, const void* grad_output, void* grad_weight, float* workspace,
+                                     int64_t splits, cudaStream_t stream) {
+  using G = UnitStrideMmaGradWeightTile;
+  UnitStrideMmaGradWeightArgs a{};
+  if (!fill_grad_weight_args(a, p, plan, input, grad_output, workspace, splits, G::kBlockN))
+    return cudaErrorInvalidValue;
+  const int64_t blocks = int64_t(a.jobs) * splits;
   a.window = staged_rows<2, kXPieceBytes>(plan.window_rows, plan.window_chunks, plan.window_raw_pitch, G::kThreads);
   a.grad = staged_rows<2, kDyPieceBytes>(plan.tile_rows, plan.tile_w / 8, plan.grad_raw_pitch, G::kThreads);
   a.window_bytes = plan.window_rows * plan.window_chunks * 8 * 64;
@@ -1043,12 +1077,306 @@ cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStr
   kernel<<<unsigned(blocks), G::kThreads, plan.smem_bytes, stream>>>(a);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  const int64_t elems = p.in_channels * p.out_channels * a.taps;
-  const int sum_blocks = int(std::min<int64_t>((elems + 255) / 256, 4096));
-  tconv_unit_stride_mma_grad_weight_sum<scalar_t><<<sum_blocks, 256, 0, stream>>>(
-      workspace, int(splits), a.c_in, a.c_out, a.taps, a.kernel_w, p.weight_strides[0], p.weight_strides[1],
-      p.weight_strides[3], p.weight_strides[4], static_cast<scalar_t*>(grad_weight));
-  return cudaGetLastError();
+  return launch_grad_weight_sum<scalar_t>(p, a, grad_weight, stream);
+}
+
+
+// ---- The unit-stride grad_weight on wgmma (UnitStrideWgmmaGradWeightTile, igemm_config.h; sm_90a) ----
+
+// The Hopper-only primitives this kernel needs (the gather kernels' own live in conv_transpose_igemm.cu's unit).
+[[maybe_unused]] __device__ __forceinline__ void unit_wgmma_fence() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+[[maybe_unused]] __device__ __forceinline__ void unit_wgmma_commit() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+[[maybe_unused]] __device__ __forceinline__ void unit_wgmma_wait_all() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#endif
+}
+// cp.async and st.shared write through the generic proxy, wgmma reads through the async proxy.
+[[maybe_unused]] __device__ __forceinline__ void unit_fence_generic_to_async() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+// acc += A (64 x 16, K-major) x B (16 x 32, MN-major: imm-trans-b 1), both by descriptor, fp32 accumulators.
+template <typename scalar_t>
+__device__ __forceinline__ void wgmma_m64n32k16_b_mn_major(float (&d)[16], uint64_t a, uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TCONV_UNIT_WGMMA_N32(KIND)                                                                                   \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                           \
+               "wgmma.mma_async.sync.aligned.m64n32k16.f32." KIND                                                 \
+               " {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1, 0, 1;\n}\n" \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),   \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),         \
+                 "+f"(d[15])                                                                                      \
+               : "l"(a), "l"(b))
+  if constexpr (std::is_same_v<scalar_t, __half>)
+    TCONV_UNIT_WGMMA_N32("f16.f16");
+  else
+    TCONV_UNIT_WGMMA_N32("bf16.bf16");
+#undef TCONV_UNIT_WGMMA_N32
+#else
+  (void)d, (void)a, (void)b;
+#endif
+}
+// A no-swizzle descriptor's low word (start address and leading byte offset, 16-byte units); the high word is the
+// stride byte offset >> 4. A step within a buffer adds to the address field only (shared addresses < 2^18 bytes).
+[[maybe_unused]] __device__ __forceinline__ uint32_t unit_descriptor_lo(unsigned address, int leading_bytes) {
+  return ((address & 0x3FFFFu) >> 4) | (uint32_t(leading_bytes >> 4) << 16);
+}
+
+struct UnitStrideWgmmaGradWeightArgs {
+  UnitStrideMmaGradWeightArgs g;  // jobs = C_in stages x C_out tiles of kBlockM
+  int tile_w_log2;
+  int window_total;               // window rows x positions: one 8-channel group's positions in the transposed window
+  int window_pairs;               // window_total / 2
+  SmallDivisor by_window_pairs;
+  int xt_bytes;                   // one transposed window: 4 groups x window_total x 16 bytes
+};
+
+// Per block: C_in ci0 .. + 32 (N), C_out co0 .. + 64 (M), every tap (warpgroup g: taps g, g + 3, ...), over the
+// split's tiles; fp32 partials [split][tap][C_in][C_out] as the mma.sync kernel's (the same sum kernel).
+// kWgTaps: the wgmmas a warpgroup issues per K step (3, 5 or 7: at most 9, 15 or 21 taps), all of them whatever its
+// tap count, since a wgmma issued under a runtime condition had ptxas fence every one (C7519); a warpgroup's taps
+// past its own run on tap g's window and are not stored.
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
+__global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
+    tconv_unit_stride_wgmma_grad_weight_kernel(const UnitStrideWgmmaGradWeightArgs w) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using G = UnitStrideWgmmaGradWeightTile;
+  constexpr int kOctets = G::kPositions / 8, kDyBytes = G::kBlockM * G::kPositions * 2;
+  constexpr int kDyPieceElems = kDyPieceBytes / 2;
+  const UnitStrideMmaGradWeightArgs& a = w.g;
+  extern __shared__ __align__(16) unsigned char smem[];
+  // Two transposed windows, two grad_output tiles, the raw window.
+  const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const unsigned dy_address = xt_address + 2u * unsigned(w.xt_bytes);
+  const unsigned x_raw_address = dy_address + 2u * kDyBytes;
+  const uint16_t* const x_raw = reinterpret_cast<const uint16_t*>(smem + 2 * w.xt_bytes + 2 * kDyBytes);
+  const scalar_t* const dy = static_cast<const scalar_t*>(a.dy);
+  const int tid = threadIdx.x, lane = tid & 31;
+  const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), warp_in_wg = (tid / 32) & 3;
+  const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
+  const int stage = job % a.stages, co0 = job / a.stages * G::kBlockM, ci0 = stage * G::kChannels;
+  const int window_positions = a.window.row_chunks * 8;
+
+  using Where = GradWeightTileWhere;
+  auto where = [&](int t) { return grad_weight_tile_where(a, t); };
+  auto issue_window = [&](const Where& wh) {
+    issue_grad_weight_window<scalar_t, G::kThreads, kXPieceBytes>(a, wh, ci0, x_raw_address);
+  };
+  // The grad_output tile straight into K-major core matrices [C_out / 8][position / 8][8 C_out][8 positions]: a
+  // piece's 16 (or 4) bytes land where A reads them, consecutive threads on consecutive 16-byte rows of a core.
+  auto issue_grad = [&](const Where& wh, int buffer) {
+    const scalar_t* const plane = dy + wh.n * a.dy_stride[0] + wh.d * a.dy_stride[2];
+    const unsigned base = dy_address + unsigned(buffer) * kDyBytes;
+    constexpr int kPairs = 8 / kDyPieceElems;  // pieces per core row
+    constexpr int kPieces = G::kBlockM * G::kPositions / kDyPieceElems;
+    for (int e = tid; e < kPieces; e += G::kThreads) {
+      const int pair = e % kPairs, co_lo = (e / kPairs) & 7, octet = (e / (8 * kPairs)) % kOctets;
+      const int co_hi = e / (8 * kPairs * kOctets);
+      const int k = octet * 8 + pair * kDyPieceElems;
+      const int oy = wh.y0 + (k >> w.tile_w_log2), ox = wh.x0 + (k & (a.tile_w - 1)), co = co0 + co_hi * 8 + co_lo;
+      const bool valid = co < a.c_out && oy < a.out_h && ox < a.out_w;
+      const scalar_t* const src = valid ? plane + co * a.dy_stride[1] + oy * a.dy_stride[3] + ox : dy;
+      const int bytes = valid ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
+      copy_piece<kDyPieceBytes>(base + unsigned(((co_hi * kOctets + octet) * 8 + co_lo) * 16 + pair * kDyPieceBytes),
+                                src, bytes);
+    }
+    copy_commit();
+  };
+  // Raw [channel][row][position] -> [8-channel group][row][position][8 channels]: per unit two positions of one
+  // group, eight 4-byte reads (consecutive lanes on consecutive words) and two 16-byte stores.
+  auto transpose_window = [&](int buffer) {
+    unsigned char* const out = smem + buffer * w.xt_bytes;
+    for (int u = tid; u < 4 * w.window_pairs; u += G::kThreads) {
+      const int group = small_div(u, w.by_window_pairs), q = u - group * w.window_pairs;
+      const uint16_t* const from = x_raw + raw_channel_start<2>(8 * group, a.window.raw_pitch) + 2 * q;
+      uint32_t v[8];
+#pragma unroll
+      for (int c = 0; c < 8; ++c) v[c] = *reinterpret_cast<const uint32_t*>(from + c * a.window.raw_pitch);
+      uint4 lo, hi;
+      lo.x = __byte_perm(v[0], v[1], 0x5410);
+      lo.y = __byte_perm(v[2], v[3], 0x5410);
+      lo.z = __byte_perm(v[4], v[5], 0x5410);
+      lo.w = __byte_perm(v[6], v[7], 0x5410);
+      hi.x = __byte_perm(v[0], v[1], 0x7632);
+      hi.y = __byte_perm(v[2], v[3], 0x7632);
+      hi.z = __byte_perm(v[4], v[5], 0x7632);
+      hi.w = __byte_perm(v[6], v[7], 0x7632);
+      uint4* const to = reinterpret_cast<uint4*>(out + (group * w.window_total + 2 * q) * 16);
+      to[0] = lo;
+      to[1] = hi;
+    }
+  };
+
+  // This warpgroup's taps and each one's B start in the window, in positions (16-byte units).
+  const int my_taps = a.taps > wg ? (a.taps - 1 - wg) / G::kWarpgroups + 1 : 0;
+  int tap_offset[kWgTaps];
+#pragma unroll
+  for (int i = 0; i < kWgTaps; ++i) {
+    const int tap = i < my_taps ? wg + G::kWarpgroups * i : wg, ky = tap / a.kernel_w, kx = tap % a.kernel_w;
+    tap_offset[i] = (a.kernel_h - 1 - ky) * a.dil_h * window_positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
+  }
+  // A: leading byte offset = the next 8 positions (one core), stride = the next 8 C_out (kOctets cores). B: the next
+  // 8 positions, and the next 8-channel group (window_total positions).
+  const uint32_t a_lo = unit_descriptor_lo(dy_address, 128), a_hi = uint32_t(kOctets * 128 / 16);
+  const uint32_t b_lo = unit_descriptor_lo(xt_address, 128), b_hi = uint32_t(w.window_total);
+  float acc[kWgTaps][16];
+#pragma unroll
+  for (int i = 0; i < kWgTaps; ++i)
+#pragma unroll
+    for (int e = 0; e < 16; ++e) acc[i][e] = 0.f;
+
+  auto issue_mmas = [&](int buffer) {
+    const uint32_t a_buffer = a_lo + uint32_t(buffer * kDyBytes / 16), b_buffer = b_lo + uint32_t(buffer * w.xt_bytes / 16);
+    unit_wgmma_fence();
+#pragma unroll
+    for (int k0 = 0; k0 < G::kPositions; k0 += 16) {
+      const uint64_t a_desc = (uint64_t(a_hi) << 32) | (a_buffer + uint32_t(k0));
+      const uint32_t b_row = b_buffer + uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (a.tile_w - 1)));
+#pragma unroll
+      for (int i = 0; i < kWgTaps; ++i)
+        wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_desc, (uint64_t(b_hi) << 32) | (b_row + uint32_t(tap_offset[i])));
+    }
+    unit_wgmma_commit();
+  };
+
+  int t = split, buffer = 0;
+  if (t < a.spatial_tiles) {
+    issue_window(where(t));
+    issue_grad(where(t), 0);
+    copy_wait_all();
+    __syncthreads();  // the raw window landed for every thread
+    transpose_window(0);
+    unit_fence_generic_to_async();
+    if (t + a.splits < a.spatial_tiles) {
+      __syncthreads();  // the raw window is transposed: free
+      issue_window(where(t + a.splits));
+      issue_grad(where(t + a.splits), 1);
+    }
+  }
+  for (; t < a.spatial_tiles; t += a.splits, buffer ^= 1) {
+    __syncthreads();  // buffer's window and grad tile are written and fenced by every thread
+    issue_mmas(buffer);
+    const int t1 = t + a.splits, t2 = t1 + a.splits;
+    if (t1 < a.spatial_tiles) {  // while the wgmmas run: the next window transposed, the raw copy after it issued
+      copy_wait_all();
+      unit_fence_generic_to_async();  // the next grad tile, read by wgmma
+      __syncthreads();
+      transpose_window(buffer ^ 1);
+      unit_fence_generic_to_async();
+      __syncthreads();  // the raw window is free
+      if (t2 < a.spatial_tiles) issue_window(where(t2));
+    }
+    unit_wgmma_wait_all();
+    __syncthreads();  // every warpgroup is done with this buffer's grad tile
+    if (t2 < a.spatial_tiles) issue_grad(where(t2), buffer);
+  }
+
+  // Accumulator (row m = C_out, column n = C_in) of m64n32: warp w of the warpgroup rows 16 w + lane / 4 (+ 8 for
+  // elements 2-3 of each 4), columns 8 j + 2 (lane % 4) (+ 1).
+  float* const out = a.partial + int64_t(split) * a.c_in * a.c_out * a.taps;
+#pragma unroll
+  for (int i = 0; i < kWgTaps; ++i) {
+    if (i >= my_taps) break;
+    const int tap = wg + G::kWarpgroups * i;
+#pragma unroll
+    for (int e = 0; e < 16; ++e) {
+      const int co = co0 + 16 * warp_in_wg + (lane >> 2) + ((e >> 1) & 1) * 8;
+      const int ci = ci0 + 8 * (e >> 2) + 2 * (lane & 3) + (e & 1);
+      if (co < a.c_out) out[(int64_t(tap) * a.c_in + ci) * a.c_out + co] = acc[i][e];
+    }
+  }
+#else
+  (void)w;
+#endif
+}
+
+bool unit_stride_wgmma_grad_weight_runs_here() {
+#if defined(TCONV_WGMMA)
+  int device = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+    return false;
+  return major == 9 && minor == 0;
+#else
+  return false;
+#endif
+}
+
+// The wgmma form where it can run. TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT (development only, read once per process):
+// 1 takes it wherever possible, 0 (the default until measured) the mma.sync kernel.
+struct UnitStrideWgmmaGradWeightPlan {
+  bool possible = false;
+  UnitStrideMmaGradWeightPlan base;
+  int window_total = 0, xt_bytes = 0, smem_bytes = 0;
+};
+UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& p, DType dtype, const void* input,
+                                                     const void* grad_output) {
+  using G = UnitStrideWgmmaGradWeightTile;
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", 0) != 0;
+  UnitStrideWgmmaGradWeightPlan plan;
+  if (!enabled || !is_16bit(dtype) || p.kernel[1] * p.kernel[2] > G::kMaxTaps || p.in_channels % G::kChannels != 0)
+    return plan;
+  if (!unit_stride_wgmma_grad_weight_runs_here()) return plan;
+  plan.base = grad_weight_plan(p, dtype, input, grad_output);
+  if (!plan.base.possible || plan.base.tile_rows * plan.base.tile_w != G::kPositions) return plan;
+  plan.window_total = plan.base.window_rows * plan.base.window_chunks * 8;
+  if (plan.window_total >= (1 << 14)) return plan;  // B's stride byte offset field: 14 bits of 16 bytes
+  plan.xt_bytes = 4 * plan.window_total * 16;
+  const int64_t smem = 2 * int64_t(plan.xt_bytes) + 2 * G::kBlockM * G::kPositions * 2 +
+                       staged_raw_bytes(plan.base.window_raw_pitch);
+  if (smem > shared_optin_bytes()) return plan;
+  plan.smem_bytes = int(smem);
+  plan.possible = true;
+  return plan;
+}
+
+int64_t wgmma_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems,
+                                 const UnitStrideWgmmaGradWeightPlan& plan) {
+  using G = UnitStrideWgmmaGradWeightTile;
+  const int64_t spatial = (p.out_size[2] + plan.base.tile_w - 1) / plan.base.tile_w *
+                          ((p.out_size[1] + plan.base.tile_rows - 1) / plan.base.tile_rows) * p.batch * p.out_size[0];
+  const int64_t jobs = p.in_channels / G::kChannels * ((p.out_channels + G::kBlockM - 1) / G::kBlockM);
+  const int64_t per_split = p.in_channels * p.out_channels * p.kernel[1] * p.kernel[2];
+  int64_t splits = std::max<int64_t>(1, int64_t(sm_count) / jobs);
+  splits = std::min<int64_t>(splits, std::max<int64_t>(1, max_workspace_elems / per_split));
+  return std::max<int64_t>(1, std::min<int64_t>(splits, spatial));
+}
+
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
+cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideWgmmaGradWeightPlan& plan,
+                                           const void* input, const void* grad_output, void* grad_weight,
+                                           float* workspace, int64_t splits, cudaStream_t stream) {
+  using G = UnitStrideWgmmaGradWeightTile;
+  UnitStrideWgmmaGradWeightArgs w{};
+  UnitStrideMmaGradWeightArgs& a = w.g;
+  if (!fill_grad_weight_args(a, p, plan.base, input, grad_output, workspace, splits, G::kBlockM))
+    return cudaErrorInvalidValue;
+  const int64_t blocks = int64_t(a.jobs) * splits;
+  a.window = staged_rows<2, kXPieceBytes>(plan.base.window_rows, plan.base.window_chunks,
+                                          plan.base.window_raw_pitch, G::kThreads);
+  w.tile_w_log2 = a.tile_w == 256 ? 8 : 6;
+  w.window_total = plan.window_total;
+  w.window_pairs = plan.window_total / 2;
+  w.by_window_pairs = small_divisor(w.window_pairs);
+  w.xt_bytes = plan.xt_bytes;
+  auto kernel = tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps>;
+  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
+  if (err != cudaSuccess) return err;
+  kernel<<<unsigned(blocks), G::kThreads, plan.smem_bytes, stream>>>(w);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  return launch_grad_weight_sum<scalar_t>(p, a, grad_weight, stream);
 }
 
 }  // namespace
@@ -1132,15 +1460,42 @@ bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType d
 int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, const void* input,
                                                     const void* grad_output, int sm_count,
                                                     int64_t max_workspace_elems) {
+  const int64_t per_split = p.in_channels * p.out_channels * p.kernel[1] * p.kernel[2];
+  const UnitStrideWgmmaGradWeightPlan wgmma = wgmma_grad_weight_plan(p, dtype, input, grad_output);
+  if (wgmma.possible) return wgmma_grad_weight_splits(p, sm_count, max_workspace_elems, wgmma) * per_split;
   const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
   if (!plan.possible) return 0;
-  return grad_weight_splits(p, plan, sm_count, max_workspace_elems) * p.in_channels * p.out_channels * p.kernel[1] *
-         p.kernel[2];
+  return grad_weight_splits(p, plan, sm_count, max_workspace_elems) * per_split;
 }
 
 cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input,
                                         const void* grad_output, void* grad_weight, float* workspace, int sm_count,
                                         int64_t max_workspace_elems, cudaStream_t stream) {
+  const UnitStrideWgmmaGradWeightPlan wgmma = wgmma_grad_weight_plan(p, dtype, input, grad_output);
+  if (wgmma.possible) {
+    const int64_t splits = wgmma_grad_weight_splits(p, sm_count, max_workspace_elems, wgmma);
+    const bool x16 = wgmma.base.x_piece_bytes == 16, dy16 = wgmma.base.dy_piece_bytes == 16;
+    const int64_t taps = p.kernel[1] * p.kernel[2];
+    const int wg_taps = taps <= 9 ? 3 : taps <= 15 ? 5 : 7;
+    auto typed = [&](auto zero) -> cudaError_t {
+      using scalar_t = decltype(zero);
+      return TCONV_BOOL_SWITCH(x16, kX16, [&] {
+        return TCONV_BOOL_SWITCH(dy16, kDy16, [&] {
+          if (wg_taps == 3)
+            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 3>(
+                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+          if (wg_taps == 5)
+            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 5>(
+                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+          return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7>(
+              p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+        });
+      });
+    };
+    if (dtype == DType::kFloat16) return typed(__half());
+    if (dtype == DType::kBFloat16) return typed(__nv_bfloat16());
+    return cudaErrorInvalidValue;
+  }
   const UnitStrideMmaGradWeightPlan plan = grad_weight_plan(p, dtype, input, grad_output);
   if (!plan.possible) return cudaErrorInvalidValue;
   const int64_t splits = grad_weight_splits(p, plan, sm_count, max_workspace_elems);

@@ -1201,6 +1201,24 @@ struct UnitStrideMmaGradWeightTile {
   static constexpr int kSmBytesForTwo = 200 * 1024;  // two blocks' shared memory per SM (Hopper: 228 KB)
 };
 
+// The unit-stride grad_weight on Hopper (sm_90a, 16-bit data): the mma.sync kernel's tiles (kRows x kWidth or one
+// folded row of kFoldedWidth output positions, the input window with the taps' halo copied as the tensor holds it),
+// with wgmma.m64n32k16 reading both operands from shared memory: A = the grad_output tile (M = 64 C_out, K =
+// positions; K-major core matrices, the cp.async copy writes them directly), B = the window transposed to
+// [8-channel group][position][8 channels] (N = 32 C_in, MN-major, imm-trans-b 1), where a tap's shift is the B
+// descriptor's start moved by whole 16-byte positions. Three warpgroups take taps g, g + 3, ... (at most kWgTaps
+// each: 7 x 16 accumulators); two buffers of each operand, so a tile's wgmmas run while the block transposes the
+// next window and copies the one after. Why: fam05 bf16 (C 64 -> 64, k3x7, 512 x 512) ran its grad_weight on the
+// mma.sync kernel at 1.944 ms (186 TF/s) against cuDNN's wgrad 0.754 (run 423's census), the largest pass of its
+// fwd+bwd (1.02x eager); m16n8k16 MMAs issued per warp and tap, ldmatrix.trans per tap and K step.
+struct UnitStrideWgmmaGradWeightTile {
+  static constexpr int kWarpgroups = 3, kThreads = 128 * kWarpgroups;
+  static constexpr int kMaxWgTaps = 7, kMaxTaps = kWarpgroups * kMaxWgTaps;  // 3, 5 or 7 wgmmas a warpgroup per K step
+  static constexpr int kChannels = 32;   // C_in per block: the wgmma's N (the mma.sync kernel's stage)
+  static constexpr int kBlockM = 64;     // C_out per block: the wgmma's M
+  static constexpr int kPositions = 256; // output positions per tile (kRows x kWidth or kFoldedWidth)
+};
+
 // Where "auto" takes the unit-stride grad_weight (given that it can run). Run 294 (H200, one build, bf16 fwd+bwd ms,
 // "auto" with the kernel off / forced; the forward and grad_input are unit_stride_mma's either way):
 //   L1-71 (C 32 -> 32, k3: 9 taps, 4-row tiles)        2.093 -> 1.398   (grad_weight 0.649 ms)
