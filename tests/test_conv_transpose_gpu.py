@@ -2847,13 +2847,14 @@ def test_unit_stride_wgmma_grad_weight(tmp_path):
 def test_unit_stride_mma_grad_weight_where_planned():
     """Under "auto" (UnitStrideMmaGradWeightAutoRule, runs 298-299) the unit-stride grad_weight runs 2D calls with 32
     or 64 channels on each side and up to 21 taps (k3, k3x7) in bf16 and fp16, not in TF32, not with 128 channels on
-    either side and not with 24 taps (k3x8); TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT = 0 keeps it off."""
+    either side and not with 24 taps (k3x8); TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT = 0 keeps it off. On Hopper its wgmma
+    form takes those with more than 32 output channels and more than 15 taps."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernels need compute capability 8.0")
     if os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "0":
         pytest.skip("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0 turns the rule off")
 
-    def launches(cin, cout, mode, kernel_w=3):
+    def launches(cin, cout, mode, kernel_w=3, kernels=UNIT_STRIDE_GRAD_WEIGHT_KERNELS):
         x = torch.randn(2, cin, 16, 128, device="cuda", dtype=dtype_of(mode))
         w = torch.randn(cin, cout, 3, kernel_w, device="cuda", dtype=dtype_of(mode), requires_grad=True)
         with precision(mode), tconv._ops.use_algorithm("auto"), \
@@ -2861,7 +2862,7 @@ def test_unit_stride_mma_grad_weight_where_planned():
             out = tconv.conv_transpose2d(x, w)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
-        return sum(any(k in e.name for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for e in prof.events())
+        return sum(any(k in e.name for k in kernels) for e in prof.events())
     assert launches(32, 32, "bf16") == 1
     assert launches(32, 32, "fp16") == 1
     assert launches(32, 32, "tf32") == 0
@@ -2872,3 +2873,10 @@ def test_unit_stride_mma_grad_weight_where_planned():
     assert launches(128, 32, "bf16") == 0
     assert launches(32, 128, "bf16") == 0
     assert launches(32, 32, "bf16", kernel_w=8) == 0
+    # The wgmma form (UnitStrideWgmmaGradWeightAutoRule, run 424): more than 32 output channels and 16-21 taps.
+    if wgmma_kernels_run() and os.environ.get("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", "") == "":
+        wgmma = ("unit_stride_wgmma_grad_weight_kernel",)
+        assert launches(64, 64, "bf16", kernel_w=7, kernels=wgmma) == 1
+        assert launches(32, 64, "fp16", kernel_w=7, kernels=wgmma) == 1
+        assert launches(32, 32, "bf16", kernel_w=7, kernels=wgmma) == 0
+        assert launches(64, 64, "bf16", kernels=wgmma) == 0

@@ -1145,7 +1145,8 @@ struct UnitStrideWgmmaGradWeightArgs {
 // split's tiles; fp32 partials [split][tap][C_in][C_out] as the mma.sync kernel's (the same sum kernel).
 // kWgTaps: the wgmmas a warpgroup issues per K step (3, 5 or 7: at most 9, 15 or 21 taps), all of them whatever its
 // tap count, since a wgmma issued under a runtime condition had ptxas fence every one (C7519); a warpgroup's taps
-// past its own run on tap g's window and are not stored.
+// past its own run on tap 0's window (run 424: tap g's, past the window's start with one tap, faulted) and are not
+// stored.
 template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
 __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     tconv_unit_stride_wgmma_grad_weight_kernel(const UnitStrideWgmmaGradWeightArgs w) {
@@ -1222,7 +1223,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
   int tap_offset[kWgTaps];
 #pragma unroll
   for (int i = 0; i < kWgTaps; ++i) {
-    const int tap = i < my_taps ? wg + G::kWarpgroups * i : wg, ky = tap / a.kernel_w, kx = tap % a.kernel_w;
+    const int tap = i < my_taps ? wg + G::kWarpgroups * i : 0, ky = tap / a.kernel_w, kx = tap % a.kernel_w;
     tap_offset[i] = (a.kernel_h - 1 - ky) * a.dil_h * window_positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
   }
   // A: leading byte offset = the next 8 positions (one core), stride = the next 8 C_out (kOctets cores). B: the next
@@ -1313,8 +1314,8 @@ bool unit_stride_wgmma_grad_weight_runs_here() {
 #endif
 }
 
-// The wgmma form where it can run. TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT (development only, read once per process):
-// 1 takes it wherever possible, 0 (the default until measured) the mma.sync kernel.
+// The wgmma form where it can run and UnitStrideWgmmaGradWeightAutoRule admits the call. TCONV_UNIT_STRIDE_WGMMA_
+// GRAD_WEIGHT (development only, read once per process): 1 takes it wherever possible, 0 never (the mma.sync kernel).
 struct UnitStrideWgmmaGradWeightPlan {
   bool possible = false;
   UnitStrideMmaGradWeightPlan base;
@@ -1323,9 +1324,12 @@ struct UnitStrideWgmmaGradWeightPlan {
 UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& p, DType dtype, const void* input,
                                                      const void* grad_output) {
   using G = UnitStrideWgmmaGradWeightTile;
-  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", 0) != 0;
+  static const int rule = development_switch("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", -1);
+  using Rule = UnitStrideWgmmaGradWeightAutoRule;
+  const bool admitted = rule == 1 || (rule != 0 && p.out_channels >= Rule::kMinOutChannels &&
+                                      p.kernel[1] * p.kernel[2] >= Rule::kMinTaps);
   UnitStrideWgmmaGradWeightPlan plan;
-  if (!enabled || !is_16bit(dtype) || p.kernel[1] * p.kernel[2] > G::kMaxTaps || p.in_channels % G::kChannels != 0)
+  if (!admitted || !is_16bit(dtype) || p.kernel[1] * p.kernel[2] > G::kMaxTaps || p.in_channels % G::kChannels != 0)
     return plan;
   if (!unit_stride_wgmma_grad_weight_runs_here()) return plan;
   plan.base = grad_weight_plan(p, dtype, input, grad_output);

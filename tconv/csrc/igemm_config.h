@@ -1219,6 +1219,20 @@ struct UnitStrideWgmmaGradWeightTile {
   static constexpr int kPositions = 256; // output positions per tile (kRows x kWidth or kFoldedWidth)
 };
 
+// Where the unit-stride grad_weight takes its wgmma form (given that the mma.sync kernel's rule took the call and the
+// wgmma form can run). Run 424 (H200, one build, bf16 fwd+bwd ms under "auto", mma.sync / wgmma form; its kernel
+// serially 1.944 -> 1.384 ms on fam05, 296 TF/s, against a prediction of 0.8-1.0):
+//   fam05 (C 64 -> 64, k3x7: 21 taps)         3.631 -> 3.079
+//   fam11 (C 32 -> 32, k3x7)                  2.041 -> 2.118   (C_out 32: half of every m64 idle)
+//   fam01 (C 64 -> 64, k3: 9 taps)            7.962 -> 8.222   (3 wgmmas a warpgroup per K step against the staging)
+//   L1-71 (C 32 -> 32, k3)                    1.150 -> 1.555
+//   fam08 (1D, C 32 -> 64, k5 dilation 3)     1.620 -> 1.750
+//   fam06 (C 64 -> 128, k3x5; forced)         3.922 (shifted-x) -> 5.080
+// so more than 32 output channels and more than 15 taps (7 wgmmas a warpgroup per K step).
+struct UnitStrideWgmmaGradWeightAutoRule {
+  static constexpr int kMinOutChannels = 33, kMinTaps = 16;
+};
+
 // Where "auto" takes the unit-stride grad_weight (given that it can run). Run 294 (H200, one build, bf16 fwd+bwd ms,
 // "auto" with the kernel off / forced; the forward and grad_input are unit_stride_mma's either way):
 //   L1-71 (C 32 -> 32, k3: 9 taps, 4-row tiles)        2.093 -> 1.398   (grad_weight 0.649 ms)
