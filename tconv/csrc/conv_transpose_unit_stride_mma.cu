@@ -1147,7 +1147,11 @@ struct UnitStrideWgmmaGradWeightArgs {
 // tap count, since a wgmma issued under a runtime condition had ptxas fence every one (C7519); a warpgroup's taps
 // past its own run on tap 0's window (run 424: tap g's, past the window's start with one tap, faulted) and are not
 // stored.
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
+// kOverlap (TCONV_UNIT_STRIDE_WGMMA_OVERLAP=1, 7 taps a warpgroup only; unmeasured when written): the tile's wgmmas
+// issued in two halves with the next window's transpose and the copies of the tile after it between them, into a
+// third grad tile buffer, so no copy is issued after the wgmmas' wait (run 425's form issues the grad tile's copy
+// there, with the tensor pipe idle).
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kOverlap = false>
 __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     tconv_unit_stride_wgmma_grad_weight_kernel(const UnitStrideWgmmaGradWeightArgs w) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -1159,8 +1163,9 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
   // Two transposed windows, two grad_output tiles, the raw window.
   const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   const unsigned dy_address = xt_address + 2u * unsigned(w.xt_bytes);
-  const unsigned x_raw_address = dy_address + 2u * kDyBytes;
-  const uint16_t* const x_raw = reinterpret_cast<const uint16_t*>(smem + 2 * w.xt_bytes + 2 * kDyBytes);
+  constexpr int kDySlots = kOverlap ? 3 : 2;
+  const unsigned x_raw_address = dy_address + unsigned(kDySlots * kDyBytes);
+  const uint16_t* const x_raw = reinterpret_cast<const uint16_t*>(smem + 2 * w.xt_bytes + kDySlots * kDyBytes);
   const scalar_t* const dy = static_cast<const scalar_t*>(a.dy);
   const int tid = threadIdx.x, lane = tid & 31;
   const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), warp_in_wg = (tid / 32) & 3;
@@ -1236,11 +1241,12 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
 #pragma unroll
     for (int e = 0; e < 16; ++e) acc[i][e] = 0.f;
 
-  auto issue_mmas = [&](int buffer) {
-    const uint32_t a_buffer = a_lo + uint32_t(buffer * kDyBytes / 16), b_buffer = b_lo + uint32_t(buffer * w.xt_bytes / 16);
+  // K steps [begin, end) of a tile, as one wgmma group.
+  auto issue_mmas = [&](int buffer, int slot, auto begin, auto end) {
+    const uint32_t a_buffer = a_lo + uint32_t(slot * kDyBytes / 16), b_buffer = b_lo + uint32_t(buffer * w.xt_bytes / 16);
     unit_wgmma_fence();
 #pragma unroll
-    for (int k0 = 0; k0 < G::kPositions; k0 += 16) {
+    for (int k0 = decltype(begin)::value; k0 < decltype(end)::value; k0 += 16) {
       const uint64_t a_desc = (uint64_t(a_hi) << 32) | (a_buffer + uint32_t(k0));
       const uint32_t b_row = b_buffer + uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (a.tile_w - 1)));
 #pragma unroll
@@ -1250,7 +1256,10 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     unit_wgmma_commit();
   };
 
-  int t = split, buffer = 0;
+  using AllSteps = std::integral_constant<int, G::kPositions>;
+  using HalfSteps = std::integral_constant<int, G::kPositions / 2>;
+  using NoSteps = std::integral_constant<int, 0>;
+  int t = split;
   if (t < a.spatial_tiles) {
     issue_window(where(t));
     issue_grad(where(t), 0);
@@ -1264,9 +1273,13 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
       issue_grad(where(t + a.splits), 1);
     }
   }
-  for (; t < a.spatial_tiles; t += a.splits, buffer ^= 1) {
-    __syncthreads();  // buffer's window and grad tile are written and fenced by every thread
-    issue_mmas(buffer);
+  for (int k = 0; t < a.spatial_tiles; t += a.splits, ++k) {
+    const int buffer = k & 1, slot = kOverlap ? k % 3 : buffer;
+    __syncthreads();  // this tile's window and grad tile are written and fenced by every thread
+    if constexpr (kOverlap)
+      issue_mmas(buffer, slot, NoSteps(), HalfSteps());
+    else
+      issue_mmas(buffer, slot, NoSteps(), AllSteps());
     const int t1 = t + a.splits, t2 = t1 + a.splits;
     if (t1 < a.spatial_tiles) {  // while the wgmmas run: the next window transposed, the raw copy after it issued
       copy_wait_all();
@@ -1275,11 +1288,18 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
       transpose_window(buffer ^ 1);
       unit_fence_generic_to_async();
       __syncthreads();  // the raw window is free
-      if (t2 < a.spatial_tiles) issue_window(where(t2));
+      if (t2 < a.spatial_tiles) {
+        issue_window(where(t2));
+        // slot k + 2 = k - 1 (mod 3): the previous tile's, whose wgmmas every warpgroup waited for before this tile
+        if constexpr (kOverlap) issue_grad(where(t2), (k + 2) % 3);
+      }
     }
+    if constexpr (kOverlap) issue_mmas(buffer, slot, HalfSteps(), AllSteps());
     unit_wgmma_wait_all();
-    __syncthreads();  // every warpgroup is done with this buffer's grad tile
-    if (t2 < a.spatial_tiles) issue_grad(where(t2), buffer);
+    if constexpr (!kOverlap) {
+      __syncthreads();  // every warpgroup is done with this buffer's grad tile
+      if (t2 < a.spatial_tiles) issue_grad(where(t2), buffer);
+    }
   }
 
   // Accumulator (row m = C_out, column n = C_in) of m64n32: warp w of the warpgroup rows 16 w + lane / 4 (+ 8 for
@@ -1317,7 +1337,7 @@ bool unit_stride_wgmma_grad_weight_runs_here() {
 // The wgmma form where it can run and UnitStrideWgmmaGradWeightAutoRule admits the call. TCONV_UNIT_STRIDE_WGMMA_
 // GRAD_WEIGHT (development only, read once per process): 1 takes it wherever possible, 0 never (the mma.sync kernel).
 struct UnitStrideWgmmaGradWeightPlan {
-  bool possible = false;
+  bool possible = false, overlap = false;  // overlap: the kernel's kOverlap form (three grad tile buffers)
   UnitStrideMmaGradWeightPlan base;
   int window_total = 0, xt_bytes = 0, smem_bytes = 0;
 };
@@ -1337,7 +1357,9 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   plan.window_total = plan.base.window_rows * plan.base.window_chunks * 8;
   if (plan.window_total >= (1 << 14)) return plan;  // B's stride byte offset field: 14 bits of 16 bytes
   plan.xt_bytes = 4 * plan.window_total * 16;
-  const int64_t smem = 2 * int64_t(plan.xt_bytes) + 2 * G::kBlockM * G::kPositions * 2 +
+  static const bool overlap = development_switch("TCONV_UNIT_STRIDE_WGMMA_OVERLAP", 0) != 0;
+  plan.overlap = overlap && p.kernel[1] * p.kernel[2] > 15;
+  const int64_t smem = 2 * int64_t(plan.xt_bytes) + (plan.overlap ? 3 : 2) * G::kBlockM * G::kPositions * 2 +
                        staged_raw_bytes(plan.base.window_raw_pitch);
   if (smem > shared_optin_bytes()) return plan;
   plan.smem_bytes = int(smem);
@@ -1357,7 +1379,7 @@ int64_t wgmma_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int
   return std::max<int64_t>(1, std::min<int64_t>(splits, spatial));
 }
 
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kOverlap = false>
 cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideWgmmaGradWeightPlan& plan,
                                            const void* input, const void* grad_output, void* grad_weight,
                                            float* workspace, int64_t splits, cudaStream_t stream) {
@@ -1374,7 +1396,7 @@ cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const U
   w.window_pairs = plan.window_total / 2;
   w.by_window_pairs = small_divisor(w.window_pairs);
   w.xt_bytes = plan.xt_bytes;
-  auto kernel = tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps>;
+  auto kernel = tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
   kernel<<<unsigned(blocks), G::kThreads, plan.smem_bytes, stream>>>(w);
@@ -1490,6 +1512,9 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
                 p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
           if (wg_taps == 5)
             return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 5>(
+                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+          if (wgmma.overlap)
+            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, true>(
                 p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
           return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7>(
               p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
