@@ -501,7 +501,8 @@ def swap_admits(case):
 
 
 # The unit-stride grad_weight's two kernels: mma.sync, and wgmma on Hopper (TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT=1).
-UNIT_STRIDE_GRAD_WEIGHT_KERNELS = ("unit_stride_mma_grad_weight_kernel", "unit_stride_wgmma_grad_weight_kernel")
+UNIT_STRIDE_GRAD_WEIGHT_KERNELS = ("unit_stride_mma_grad_weight_kernel", "unit_stride_wgmma_grad_weight_kernel",
+                                   "unit_stride_wgmma_grad_weight_specialized_kernel")
 
 
 def unit_stride_mma_grad_weight_rule_admits(case, mode):
@@ -2797,10 +2798,12 @@ UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES = UNIT_STRIDE_MMA_GRAD_WEIGHT_CASES + [
 ]
 
 
-def test_unit_stride_wgmma_grad_weight(tmp_path):
-    """Under TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT=1 (one process; the switch is read once) the wgmma kernel runs every
+def test_unit_stride_wgmma_grad_weight(tmp_path, monkeypatch):
+    """Under TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT=1 (the switches are read once per process) the wgmma kernel runs every
     case of at most 21 taps (the mma.sync kernel the others), in fp16 and bf16, and matches float64 within twice
-    torch's own error in the same dtype (check_close); each case's grad_output fresh."""
+    torch's own error in the same dtype (check_close); each case's grad_output fresh. Under
+    TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=1 too (a process of its own), the cases of more than 15 taps run the
+    warp-specialized kernel instead."""
     if not wgmma_kernels_run():
         pytest.skip("the wgmma grad_weight runs on sm_90a builds on compute capability 9.0")
     code = (
@@ -2830,18 +2833,21 @@ def test_unit_stride_wgmma_grad_weight(tmp_path):
         "        same = torch.autograd.grad(fn(x, w, None, 1, padding, 0, 1, dilation), w, grad)[0]\n"
         "        results.append((index, str(dtype), got.cpu(), ref64, same.cpu(), names))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", values=("1",), timeout=600)["1"]
-    assert len(saved) == 2 * len(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES)
-    for index, dtype, got, ref64, same, names in saved:
-        w_shape = UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][1]
-        wgmma = any("unit_stride_wgmma_grad_weight_kernel" in n for n in names)
-        assert wgmma == (math.prod(w_shape[2:]) <= 21), (index, dtype, names)
-        assert any(any(k in n for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for n in names), (index, dtype, names)
-        if UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][0][0] == 0:
-            assert torch.count_nonzero(got) == 0
-            continue
-        check_close(f"grad_weight case {index} {dtype}", got.cuda(), ref64.cuda(), same.cuda(),
-                    "bf16" if "bfloat16" in dtype else "fp16")
+    monkeypatch.setenv("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", "1")
+    runs = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", values=("0", "1"), timeout=600)
+    for specialized, saved in runs.items():
+        assert len(saved) == 2 * len(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES)
+        for index, dtype, got, ref64, same, names in saved:
+            taps = math.prod(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][1][2:])
+            kernel = ("unit_stride_wgmma_grad_weight_specialized_kernel" if specialized == "1" and taps > 15
+                      else "unit_stride_wgmma_grad_weight_kernel")
+            assert any(kernel in n for n in names) == (taps <= 21), (index, dtype, specialized, names)
+            assert any(any(k in n for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for n in names), (index, dtype, names)
+            if UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][0][0] == 0:
+                assert torch.count_nonzero(got) == 0
+                continue
+            check_close(f"grad_weight case {index} {dtype} specialized={specialized}", got.cuda(), ref64.cuda(),
+                        same.cuda(), "bf16" if "bfloat16" in dtype else "fp16")
 
 
 def test_unit_stride_mma_grad_weight_where_planned():

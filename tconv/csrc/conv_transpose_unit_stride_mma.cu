@@ -685,9 +685,9 @@ __host__ __device__ __forceinline__ int staged_raw_bytes(int raw_pitch) {
 template <typename scalar_t, int kThreads, int kPieceBytes>
 __device__ __forceinline__ void stage_copy(const StagedRows& g, const scalar_t* base, int64_t channel_stride,
                                            int64_t row_stride, int row0, int col0, int h, int w, int channels,
-                                           unsigned raw_address, const scalar_t* any) {
+                                           unsigned raw_address, const scalar_t* any, int tid) {
   constexpr int kElem = int(sizeof(scalar_t)), kPieceElems = kPieceBytes / kElem;
-  const int tid = threadIdx.x, copy_group = small_div(tid, g.by_places);
+  const int copy_group = small_div(tid, g.by_places);
   if (copy_group >= g.copy_groups) return;
   const int positions = g.row_chunks * (16 / kElem);
   for (int place = tid - copy_group * g.places; place < g.places; place += kThreads) {
@@ -774,13 +774,14 @@ __device__ __forceinline__ GradWeightTileWhere grad_weight_tile_where(const Unit
 // The cp.async copy of a tile's input window (32 channels from ci0, the taps' halo, raw), as one commit group.
 template <typename scalar_t, int kThreads, int kXPieceBytes>
 __device__ __forceinline__ void issue_grad_weight_window(const UnitStrideMmaGradWeightArgs& a,
-                                                         const GradWeightTileWhere& w, int ci0, unsigned x_raw_address) {
+                                                         const GradWeightTileWhere& w, int ci0, unsigned x_raw_address,
+                                                         int tid) {
   const scalar_t* const x = static_cast<const scalar_t*>(a.x);
   stage_copy<scalar_t, kThreads, kXPieceBytes>(
       a.window, x + w.n * a.x_stride[0] + w.d * a.x_stride[2] + int64_t(ci0) * a.x_stride[1], a.x_stride[1],
       a.x_stride[3], w.y0 + a.pad_h - (a.kernel_h - 1) * a.dil_h,
       w.x0 + a.pad_w - (a.kernel_w - 1) * a.dil_w - a.x_shift, a.in_h, a.in_w, UnitStrideMmaGradWeightTile::kChannels,
-      x_raw_address, x);
+      x_raw_address, x, tid);
   copy_commit();
 }
 
@@ -809,12 +810,12 @@ __global__ void __launch_bounds__(UnitStrideMmaGradWeightTile::kThreads, kGroupT
   using Where = GradWeightTileWhere;
   auto where = [&](int t) { return grad_weight_tile_where(a, t); };
   auto issue_window = [&](const Where& w) {
-    issue_grad_weight_window<scalar_t, G::kThreads, kXPieceBytes>(a, w, ci0, x_raw_address);
+    issue_grad_weight_window<scalar_t, G::kThreads, kXPieceBytes>(a, w, ci0, x_raw_address, int(threadIdx.x));
   };
   auto issue_grad = [&](const Where& w) {
     stage_copy<scalar_t, G::kThreads, kDyPieceBytes>(
         a.grad, dy + w.n * a.dy_stride[0] + w.d * a.dy_stride[2] + int64_t(co0) * a.dy_stride[1], a.dy_stride[1],
-        a.dy_stride[3], w.y0, w.x0, a.out_h, a.out_w, a.c_out - co0, dy_raw_address, dy);
+        a.dy_stride[3], w.y0, w.x0, a.out_h, a.out_w, a.c_out - co0, dy_raw_address, dy, int(threadIdx.x));
     copy_commit();
   };
 
@@ -1141,6 +1142,127 @@ struct UnitStrideWgmmaGradWeightArgs {
   int xt_bytes;                   // one transposed window: 4 groups x window_total x 16 bytes
 };
 
+// The grad_output tile (64 C_out from co0, 256 positions) straight into K-major core matrices [C_out / 8][position /
+// 8][8 C_out][8 positions] at `base`: a piece's 16 (or 4) bytes land where A reads them, consecutive threads on
+// consecutive 16-byte rows of a core; zeros past C_out and the tensor's edges. One commit group.
+template <typename scalar_t, int kDyPieceBytes, int kThreads>
+__device__ __forceinline__ void copy_grad_tile_k_major(const UnitStrideWgmmaGradWeightArgs& w,
+                                                       const GradWeightTileWhere& wh, int co0, unsigned base, int tid) {
+  using G = UnitStrideWgmmaGradWeightTile;
+  constexpr int kOctets = G::kPositions / 8, kDyPieceElems = kDyPieceBytes / 2;
+  constexpr int kPairs = 8 / kDyPieceElems;  // pieces per core row
+  constexpr int kPieces = G::kBlockM * G::kPositions / kDyPieceElems;
+  const UnitStrideMmaGradWeightArgs& a = w.g;
+  const scalar_t* const dy = static_cast<const scalar_t*>(a.dy);
+  const scalar_t* const plane = dy + wh.n * a.dy_stride[0] + wh.d * a.dy_stride[2];
+  for (int e = tid; e < kPieces; e += kThreads) {
+    const int pair = e % kPairs, co_lo = (e / kPairs) & 7, octet = (e / (8 * kPairs)) % kOctets;
+    const int co_hi = e / (8 * kPairs * kOctets);
+    const int k = octet * 8 + pair * kDyPieceElems;
+    const int oy = wh.y0 + (k >> w.tile_w_log2), ox = wh.x0 + (k & (a.tile_w - 1)), co = co0 + co_hi * 8 + co_lo;
+    const bool valid = co < a.c_out && oy < a.out_h && ox < a.out_w;
+    const scalar_t* const src = valid ? plane + co * a.dy_stride[1] + oy * a.dy_stride[3] + ox : dy;
+    const int bytes = valid ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
+    copy_piece<kDyPieceBytes>(base + unsigned(((co_hi * kOctets + octet) * 8 + co_lo) * 16 + pair * kDyPieceBytes),
+                              src, bytes);
+  }
+  copy_commit();
+}
+// The raw window [channel][row][position] -> [8-channel group][row][position][8 channels] at `out`: per unit two
+// positions of one group, eight 4-byte reads (consecutive lanes on consecutive words) and two 16-byte stores.
+template <int kThreads>
+__device__ __forceinline__ void transpose_window_mn_major(const UnitStrideWgmmaGradWeightArgs& w, const uint16_t* x_raw,
+                                                          unsigned char* out, int tid) {
+  const int pitch = w.g.window.raw_pitch;
+  for (int u = tid; u < 4 * w.window_pairs; u += kThreads) {
+    const int group = small_div(u, w.by_window_pairs), q = u - group * w.window_pairs;
+    const uint16_t* const from = x_raw + raw_channel_start<2>(8 * group, pitch) + 2 * q;
+    uint32_t v[8];
+#pragma unroll
+    for (int c = 0; c < 8; ++c) v[c] = *reinterpret_cast<const uint32_t*>(from + c * pitch);
+    uint4 lo, hi;
+    lo.x = __byte_perm(v[0], v[1], 0x5410);
+    lo.y = __byte_perm(v[2], v[3], 0x5410);
+    lo.z = __byte_perm(v[4], v[5], 0x5410);
+    lo.w = __byte_perm(v[6], v[7], 0x5410);
+    hi.x = __byte_perm(v[0], v[1], 0x7632);
+    hi.y = __byte_perm(v[2], v[3], 0x7632);
+    hi.z = __byte_perm(v[4], v[5], 0x7632);
+    hi.w = __byte_perm(v[6], v[7], 0x7632);
+    uint4* const to = reinterpret_cast<uint4*>(out + (group * w.window_total + 2 * q) * 16);
+    to[0] = lo;
+    to[1] = hi;
+  }
+}
+
+// One MMA warpgroup's taps (g, g + 3, ... of the block's three; past its own, tap 0 again, not stored): their B
+// starts in the transposed window, the descriptors' fixed words, and kWgTaps m64n32 fp32 accumulators.
+template <typename scalar_t, int kWgTaps>
+struct WgmmaTapGroup {
+  int my_taps, window_positions;
+  int tap_offset[kWgTaps];  // in positions (16-byte units)
+  uint32_t a_lo, a_hi, b_lo, b_hi;
+  float acc[kWgTaps][16];
+
+  __device__ __forceinline__ void init(const UnitStrideWgmmaGradWeightArgs& w, int wg, unsigned xt_address,
+                                       unsigned dy_address) {
+    using G = UnitStrideWgmmaGradWeightTile;
+    const UnitStrideMmaGradWeightArgs& a = w.g;
+    window_positions = a.window.row_chunks * 8;
+    my_taps = a.taps > wg ? (a.taps - 1 - wg) / G::kWarpgroups + 1 : 0;
+#pragma unroll
+    for (int i = 0; i < kWgTaps; ++i) {
+      const int tap = i < my_taps ? wg + G::kWarpgroups * i : 0, ky = tap / a.kernel_w, kx = tap % a.kernel_w;
+      tap_offset[i] = (a.kernel_h - 1 - ky) * a.dil_h * window_positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
+    }
+    // A: leading byte offset = the next 8 positions (one core), stride = the next 8 C_out (kPositions / 8 cores).
+    // B: the next 8 positions, and the next 8-channel group (window_total positions).
+    a_lo = unit_descriptor_lo(dy_address, 128);
+    a_hi = uint32_t(G::kPositions / 8 * 128 / 16);
+    b_lo = unit_descriptor_lo(xt_address, 128);
+    b_hi = uint32_t(w.window_total);
+#pragma unroll
+    for (int i = 0; i < kWgTaps; ++i)
+#pragma unroll
+      for (int e = 0; e < 16; ++e) acc[i][e] = 0.f;
+  }
+  // K steps [begin, end) of a tile (window buffer and grad tile `xt_units` and `dy_units` 16-byte units from the
+  // first ones), as one wgmma group.
+  template <class Begin, class End>
+  __device__ __forceinline__ void issue(const UnitStrideWgmmaGradWeightArgs& w, int xt_units, int dy_units, Begin,
+                                        End) {
+    const uint32_t a_buffer = a_lo + uint32_t(dy_units), b_buffer = b_lo + uint32_t(xt_units);
+    unit_wgmma_fence();
+#pragma unroll
+    for (int k0 = Begin::value; k0 < End::value; k0 += 16) {
+      const uint64_t a_desc = (uint64_t(a_hi) << 32) | (a_buffer + uint32_t(k0));
+      const uint32_t b_row = b_buffer + uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
+#pragma unroll
+      for (int i = 0; i < kWgTaps; ++i)
+        wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_desc, (uint64_t(b_hi) << 32) | (b_row + uint32_t(tap_offset[i])));
+    }
+    unit_wgmma_commit();
+  }
+  // The split's partials of these taps. Accumulator (row m = C_out, column n = C_in) of m64n32: warp w of the
+  // warpgroup rows 16 w + lane / 4 (+ 8 for elements 2-3 of each 4), columns 8 j + 2 (lane % 4) (+ 1).
+  __device__ __forceinline__ void store(const UnitStrideWgmmaGradWeightArgs& w, int split, int wg, int ci0, int co0,
+                                        int lane, int warp_in_wg) const {
+    const UnitStrideMmaGradWeightArgs& a = w.g;
+    float* const out = a.partial + int64_t(split) * a.c_in * a.c_out * a.taps;
+#pragma unroll
+    for (int i = 0; i < kWgTaps; ++i) {
+      if (i >= my_taps) break;
+      const int tap = wg + UnitStrideWgmmaGradWeightTile::kWarpgroups * i;
+#pragma unroll
+      for (int e = 0; e < 16; ++e) {
+        const int co = co0 + 16 * warp_in_wg + (lane >> 2) + ((e >> 1) & 1) * 8;
+        const int ci = ci0 + 8 * (e >> 2) + 2 * (lane & 3) + (e & 1);
+        if (co < a.c_out) out[(int64_t(tap) * a.c_in + ci) * a.c_out + co] = acc[i][e];
+      }
+    }
+  }
+};
+
 // Per block: C_in ci0 .. + 32 (N), C_out co0 .. + 64 (M), every tap (warpgroup g: taps g, g + 3, ...), over the
 // split's tiles; fp32 partials [split][tap][C_in][C_out] as the mma.sync kernel's (the same sum kernel).
 // kWgTaps: the wgmmas a warpgroup issues per K step (3, 5 or 7: at most 9, 15 or 21 taps), all of them whatever its
@@ -1156,8 +1278,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     tconv_unit_stride_wgmma_grad_weight_kernel(const UnitStrideWgmmaGradWeightArgs w) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using G = UnitStrideWgmmaGradWeightTile;
-  constexpr int kOctets = G::kPositions / 8, kDyBytes = G::kBlockM * G::kPositions * 2;
-  constexpr int kDyPieceElems = kDyPieceBytes / 2;
+  constexpr int kDyBytes = G::kBlockM * G::kPositions * 2;
   const UnitStrideMmaGradWeightArgs& a = w.g;
   extern __shared__ __align__(16) unsigned char smem[];
   // Two transposed windows, two grad_output tiles, the raw window.
@@ -1166,94 +1287,28 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
   constexpr int kDySlots = kOverlap ? 3 : 2;
   const unsigned x_raw_address = dy_address + unsigned(kDySlots * kDyBytes);
   const uint16_t* const x_raw = reinterpret_cast<const uint16_t*>(smem + 2 * w.xt_bytes + kDySlots * kDyBytes);
-  const scalar_t* const dy = static_cast<const scalar_t*>(a.dy);
   const int tid = threadIdx.x, lane = tid & 31;
   const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), warp_in_wg = (tid / 32) & 3;
   const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
   const int stage = job % a.stages, co0 = job / a.stages * G::kBlockM, ci0 = stage * G::kChannels;
-  const int window_positions = a.window.row_chunks * 8;
 
   using Where = GradWeightTileWhere;
   auto where = [&](int t) { return grad_weight_tile_where(a, t); };
   auto issue_window = [&](const Where& wh) {
-    issue_grad_weight_window<scalar_t, G::kThreads, kXPieceBytes>(a, wh, ci0, x_raw_address);
+    issue_grad_weight_window<scalar_t, G::kThreads, kXPieceBytes>(a, wh, ci0, x_raw_address, tid);
   };
-  // The grad_output tile straight into K-major core matrices [C_out / 8][position / 8][8 C_out][8 positions]: a
-  // piece's 16 (or 4) bytes land where A reads them, consecutive threads on consecutive 16-byte rows of a core.
   auto issue_grad = [&](const Where& wh, int buffer) {
-    const scalar_t* const plane = dy + wh.n * a.dy_stride[0] + wh.d * a.dy_stride[2];
-    const unsigned base = dy_address + unsigned(buffer) * kDyBytes;
-    constexpr int kPairs = 8 / kDyPieceElems;  // pieces per core row
-    constexpr int kPieces = G::kBlockM * G::kPositions / kDyPieceElems;
-    for (int e = tid; e < kPieces; e += G::kThreads) {
-      const int pair = e % kPairs, co_lo = (e / kPairs) & 7, octet = (e / (8 * kPairs)) % kOctets;
-      const int co_hi = e / (8 * kPairs * kOctets);
-      const int k = octet * 8 + pair * kDyPieceElems;
-      const int oy = wh.y0 + (k >> w.tile_w_log2), ox = wh.x0 + (k & (a.tile_w - 1)), co = co0 + co_hi * 8 + co_lo;
-      const bool valid = co < a.c_out && oy < a.out_h && ox < a.out_w;
-      const scalar_t* const src = valid ? plane + co * a.dy_stride[1] + oy * a.dy_stride[3] + ox : dy;
-      const int bytes = valid ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
-      copy_piece<kDyPieceBytes>(base + unsigned(((co_hi * kOctets + octet) * 8 + co_lo) * 16 + pair * kDyPieceBytes),
-                                src, bytes);
-    }
-    copy_commit();
+    copy_grad_tile_k_major<scalar_t, kDyPieceBytes, G::kThreads>(w, wh, co0, dy_address + unsigned(buffer) * kDyBytes,
+                                                                 tid);
   };
-  // Raw [channel][row][position] -> [8-channel group][row][position][8 channels]: per unit two positions of one
-  // group, eight 4-byte reads (consecutive lanes on consecutive words) and two 16-byte stores.
   auto transpose_window = [&](int buffer) {
-    unsigned char* const out = smem + buffer * w.xt_bytes;
-    for (int u = tid; u < 4 * w.window_pairs; u += G::kThreads) {
-      const int group = small_div(u, w.by_window_pairs), q = u - group * w.window_pairs;
-      const uint16_t* const from = x_raw + raw_channel_start<2>(8 * group, a.window.raw_pitch) + 2 * q;
-      uint32_t v[8];
-#pragma unroll
-      for (int c = 0; c < 8; ++c) v[c] = *reinterpret_cast<const uint32_t*>(from + c * a.window.raw_pitch);
-      uint4 lo, hi;
-      lo.x = __byte_perm(v[0], v[1], 0x5410);
-      lo.y = __byte_perm(v[2], v[3], 0x5410);
-      lo.z = __byte_perm(v[4], v[5], 0x5410);
-      lo.w = __byte_perm(v[6], v[7], 0x5410);
-      hi.x = __byte_perm(v[0], v[1], 0x7632);
-      hi.y = __byte_perm(v[2], v[3], 0x7632);
-      hi.z = __byte_perm(v[4], v[5], 0x7632);
-      hi.w = __byte_perm(v[6], v[7], 0x7632);
-      uint4* const to = reinterpret_cast<uint4*>(out + (group * w.window_total + 2 * q) * 16);
-      to[0] = lo;
-      to[1] = hi;
-    }
+    transpose_window_mn_major<G::kThreads>(w, x_raw, smem + buffer * w.xt_bytes, tid);
   };
 
-  // This warpgroup's taps and each one's B start in the window, in positions (16-byte units).
-  const int my_taps = a.taps > wg ? (a.taps - 1 - wg) / G::kWarpgroups + 1 : 0;
-  int tap_offset[kWgTaps];
-#pragma unroll
-  for (int i = 0; i < kWgTaps; ++i) {
-    const int tap = i < my_taps ? wg + G::kWarpgroups * i : 0, ky = tap / a.kernel_w, kx = tap % a.kernel_w;
-    tap_offset[i] = (a.kernel_h - 1 - ky) * a.dil_h * window_positions + (a.kernel_w - 1 - kx) * a.dil_w + a.x_shift;
-  }
-  // A: leading byte offset = the next 8 positions (one core), stride = the next 8 C_out (kOctets cores). B: the next
-  // 8 positions, and the next 8-channel group (window_total positions).
-  const uint32_t a_lo = unit_descriptor_lo(dy_address, 128), a_hi = uint32_t(kOctets * 128 / 16);
-  const uint32_t b_lo = unit_descriptor_lo(xt_address, 128), b_hi = uint32_t(w.window_total);
-  float acc[kWgTaps][16];
-#pragma unroll
-  for (int i = 0; i < kWgTaps; ++i)
-#pragma unroll
-    for (int e = 0; e < 16; ++e) acc[i][e] = 0.f;
-
-  // K steps [begin, end) of a tile, as one wgmma group.
+  WgmmaTapGroup<scalar_t, kWgTaps> taps;
+  taps.init(w, wg, xt_address, dy_address);
   auto issue_mmas = [&](int buffer, int slot, auto begin, auto end) {
-    const uint32_t a_buffer = a_lo + uint32_t(slot * kDyBytes / 16), b_buffer = b_lo + uint32_t(buffer * w.xt_bytes / 16);
-    unit_wgmma_fence();
-#pragma unroll
-    for (int k0 = decltype(begin)::value; k0 < decltype(end)::value; k0 += 16) {
-      const uint64_t a_desc = (uint64_t(a_hi) << 32) | (a_buffer + uint32_t(k0));
-      const uint32_t b_row = b_buffer + uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (a.tile_w - 1)));
-#pragma unroll
-      for (int i = 0; i < kWgTaps; ++i)
-        wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_desc, (uint64_t(b_hi) << 32) | (b_row + uint32_t(tap_offset[i])));
-    }
-    unit_wgmma_commit();
+    taps.issue(w, buffer * w.xt_bytes / 16, slot * kDyBytes / 16, begin, end);
   };
 
   using AllSteps = std::integral_constant<int, G::kPositions>;
@@ -1302,20 +1357,79 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     }
   }
 
-  // Accumulator (row m = C_out, column n = C_in) of m64n32: warp w of the warpgroup rows 16 w + lane / 4 (+ 8 for
-  // elements 2-3 of each 4), columns 8 j + 2 (lane % 4) (+ 1).
-  float* const out = a.partial + int64_t(split) * a.c_in * a.c_out * a.taps;
-#pragma unroll
-  for (int i = 0; i < kWgTaps; ++i) {
-    if (i >= my_taps) break;
-    const int tap = wg + G::kWarpgroups * i;
-#pragma unroll
-    for (int e = 0; e < 16; ++e) {
-      const int co = co0 + 16 * warp_in_wg + (lane >> 2) + ((e >> 1) & 1) * 8;
-      const int ci = ci0 + 8 * (e >> 2) + 2 * (lane & 3) + (e & 1);
-      if (co < a.c_out) out[(int64_t(tap) * a.c_in + ci) * a.c_out + co] = acc[i][e];
+  taps.store(w, split, wg, ci0, co0, lane, warp_in_wg);
+#else
+  (void)w;
+#endif
+}
+
+// Named barriers (ids 1-15; 0 is __syncthreads'): `count` threads of whole warps, some arriving without waiting.
+[[maybe_unused]] __device__ __forceinline__ void unit_named_sync(int id, int count) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+}
+[[maybe_unused]] __device__ __forceinline__ void unit_named_arrive(int id, int count) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+}
+
+// The warp-specialized form (TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=1, 7 taps a warpgroup; written after run 426,
+// untested): the three MMA warpgroups only wait for a slot, issue its wgmmas and wait for them, and release the slot;
+// a producer warpgroup copies the raw window and the grad tile (into the slot), transpose the window and publish the
+// slot. Slots 0-1: a transposed window and a grad tile each; named barriers full = 1 + slot (producers arrive, MMA
+// warps wait) and empty = 3 + slot (the reverse), 5 among the producers. Why: run 426's ncu of the form above put
+// barrier stalls first and the tensor pipe at 31 %: every warp stages and computes, so each tile's end drains the
+// pipe while the block meets at its barriers.
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
+__global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThreads, 1)
+    tconv_unit_stride_wgmma_grad_weight_specialized_kernel(const UnitStrideWgmmaGradWeightArgs w) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using G = UnitStrideWgmmaGradWeightTile;
+  constexpr int kDyBytes = G::kBlockM * G::kPositions * 2, kAll = G::kSpecializedThreads;
+  constexpr int kProducers = G::kSpecializedThreads - G::kThreads;
+  const UnitStrideMmaGradWeightArgs& a = w.g;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const unsigned dy_address = xt_address + 2u * unsigned(w.xt_bytes);
+  const unsigned x_raw_address = dy_address + 2u * kDyBytes;
+  const uint16_t* const x_raw = reinterpret_cast<const uint16_t*>(smem + 2 * w.xt_bytes + 2 * kDyBytes);
+  const int tid = threadIdx.x;
+  const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
+  const int stage = job % a.stages, co0 = job / a.stages * G::kBlockM, ci0 = stage * G::kChannels;
+  using AllSteps = std::integral_constant<int, G::kPositions>;
+  using NoSteps = std::integral_constant<int, 0>;
+  if (tid >= G::kThreads) {  // the producer warpgroup
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(G::kProducerRegisters));
+    const int ptid = tid - G::kThreads;
+    for (int t = split, k = 0; t < a.spatial_tiles; t += a.splits, ++k) {
+      const int slot = k & 1;
+      if (k >= 2) unit_named_sync(3 + slot, kAll);  // the MMA warps are done with tile k - 2
+      const GradWeightTileWhere wh = grad_weight_tile_where(a, t);
+      issue_grad_weight_window<scalar_t, kProducers, kXPieceBytes>(a, wh, ci0, x_raw_address, ptid);
+      copy_grad_tile_k_major<scalar_t, kDyPieceBytes, kProducers>(w, wh, co0, dy_address + unsigned(slot) * kDyBytes,
+                                                                  ptid);
+      copy_wait_all();
+      unit_named_sync(5, kProducers);  // every producer's pieces of the raw window landed
+      transpose_window_mn_major<kProducers>(w, x_raw, smem + slot * w.xt_bytes, ptid);
+      unit_fence_generic_to_async();  // the grad tile's pieces and the transposed window, read by wgmma
+      __threadfence_block();
+      unit_named_sync(5, kProducers);  // the raw window is free for the next tile
+      unit_named_arrive(1 + slot, kAll);
     }
+    return;
   }
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(G::kMmaRegisters));
+  const int lane = tid & 31, warp_in_wg = (tid / 32) & 3;
+  const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);
+  WgmmaTapGroup<scalar_t, kWgTaps> taps;
+  taps.init(w, wg, xt_address, dy_address);
+  for (int t = split, k = 0; t < a.spatial_tiles; t += a.splits, ++k) {
+    const int slot = k & 1;
+    unit_named_sync(1 + slot, kAll);  // tile k's window and grad tile are in the slot
+    taps.issue(w, slot * w.xt_bytes / 16, slot * kDyBytes / 16, NoSteps(), AllSteps());
+    unit_wgmma_wait_all();
+    // the slot is free; the producers wait for that only where they fill it again (tile k + 2)
+    if (t + 2 * a.splits < a.spatial_tiles) unit_named_arrive(3 + slot, kAll);
+  }
+  taps.store(w, split, wg, ci0, co0, lane, warp_in_wg);
 #else
   (void)w;
 #endif
@@ -1338,6 +1452,7 @@ bool unit_stride_wgmma_grad_weight_runs_here() {
 // GRAD_WEIGHT (development only, read once per process): 1 takes it wherever possible, 0 never (the mma.sync kernel).
 struct UnitStrideWgmmaGradWeightPlan {
   bool possible = false, overlap = false;  // overlap: the kernel's kOverlap form (three grad tile buffers)
+  bool specialized = false;                // the warp-specialized kernel (two slots, as the plain form)
   UnitStrideMmaGradWeightPlan base;
   int window_total = 0, xt_bytes = 0, smem_bytes = 0;
 };
@@ -1359,6 +1474,8 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   plan.xt_bytes = 4 * plan.window_total * 16;
   static const bool overlap = development_switch("TCONV_UNIT_STRIDE_WGMMA_OVERLAP", 0) != 0;
   plan.overlap = overlap && p.kernel[1] * p.kernel[2] > 15;
+  static const bool specialized = development_switch("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", 0) != 0;
+  plan.specialized = specialized && !plan.overlap && p.kernel[1] * p.kernel[2] > 15;
   const int64_t smem = 2 * int64_t(plan.xt_bytes) + (plan.overlap ? 3 : 2) * G::kBlockM * G::kPositions * 2 +
                        staged_raw_bytes(plan.base.window_raw_pitch);
   if (smem > shared_optin_bytes()) return plan;
@@ -1379,7 +1496,8 @@ int64_t wgmma_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int
   return std::max<int64_t>(1, std::min<int64_t>(splits, spatial));
 }
 
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kOverlap = false>
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kOverlap = false,
+          bool kSpecialized = false>
 cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideWgmmaGradWeightPlan& plan,
                                            const void* input, const void* grad_output, void* grad_weight,
                                            float* workspace, int64_t splits, cudaStream_t stream) {
@@ -1389,17 +1507,20 @@ cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const U
   if (!fill_grad_weight_args(a, p, plan.base, input, grad_output, workspace, splits, G::kBlockM))
     return cudaErrorInvalidValue;
   const int64_t blocks = int64_t(a.jobs) * splits;
+  const int copy_threads = plan.specialized ? G::kSpecializedThreads - G::kThreads : G::kThreads;
   a.window = staged_rows<2, kXPieceBytes>(plan.base.window_rows, plan.base.window_chunks,
-                                          plan.base.window_raw_pitch, G::kThreads);
+                                          plan.base.window_raw_pitch, copy_threads);
   w.tile_w_log2 = a.tile_w == 256 ? 8 : 6;
   w.window_total = plan.window_total;
   w.window_pairs = plan.window_total / 2;
   w.by_window_pairs = small_divisor(w.window_pairs);
   w.xt_bytes = plan.xt_bytes;
-  auto kernel = tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
+  auto kernel = kSpecialized
+                    ? tconv_unit_stride_wgmma_grad_weight_specialized_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, 7>
+                    : tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
-  kernel<<<unsigned(blocks), G::kThreads, plan.smem_bytes, stream>>>(w);
+  kernel<<<unsigned(blocks), kSpecialized ? G::kSpecializedThreads : G::kThreads, plan.smem_bytes, stream>>>(w);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   return launch_grad_weight_sum<scalar_t>(p, a, grad_weight, stream);
@@ -1515,6 +1636,9 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
                 p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
           if (wgmma.overlap)
             return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, true>(
+                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+          if (wgmma.specialized)
+            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, false, true>(
                 p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
           return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7>(
               p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);

@@ -1213,6 +1213,10 @@ struct UnitStrideMmaGradWeightTile {
 // fwd+bwd (1.02x eager); m16n8k16 MMAs issued per warp and tap, ldmatrix.trans per tap and K step.
 struct UnitStrideWgmmaGradWeightTile {
   static constexpr int kWarpgroups = 3, kThreads = 128 * kWarpgroups;
+  // The warp-specialized form: a producer warpgroup more, its registers handed to the MMA warpgroups (setmaxnreg;
+  // an SM sub-partition holds one warp of each warpgroup: 56 + 3 x 152 = 512 registers a lane).
+  static constexpr int kSpecializedThreads = kThreads + 128, kProducerRegisters = 56, kMmaRegisters = 152;
+  static_assert(kProducerRegisters * 128 + kMmaRegisters * kThreads <= 65536, "one block per SM");
   static constexpr int kMaxWgTaps = 7, kMaxTaps = kWarpgroups * kMaxWgTaps;  // 3, 5 or 7 wgmmas a warpgroup per K step
   static constexpr int kChannels = 32;   // C_in per block: the wgmma's N (the mma.sync kernel's stage)
   static constexpr int kBlockM = 64;     // C_out per block: the wgmma's M
