@@ -1206,11 +1206,12 @@ struct UnitStrideMmaGradWeightTile {
 // with wgmma.m64n32k16 reading both operands from shared memory: A = the grad_output tile (M = 64 C_out, K =
 // positions; K-major core matrices, the cp.async copy writes them directly), B = the window transposed to
 // [8-channel group][position][8 channels] (N = 32 C_in, MN-major, imm-trans-b 1), where a tap's shift is the B
-// descriptor's start moved by whole 16-byte positions. Three warpgroups take taps g, g + 3, ... (at most kWgTaps
-// each: 7 x 16 accumulators); two buffers of each operand, so a tile's wgmmas run while the block transposes the
-// next window and copies the one after. Why: fam05 bf16 (C 64 -> 64, k3x7, 512 x 512) ran its grad_weight on the
-// mma.sync kernel at 1.944 ms (186 TF/s) against cuDNN's wgrad 0.754 (run 423's census), the largest pass of its
-// fwd+bwd (1.02x eager); m16n8k16 MMAs issued per warp and tap, ldmatrix.trans per tap and K step.
+// descriptor's start moved by whole 16-byte positions. Three warpgroups take taps g, g + 3, ... (at most
+// kMaxWgTaps each: 7 x 16 accumulators); two buffers of each operand, so a tile's wgmmas run while the block
+// transposes the next window and copies the one after. Why: fam05 bf16 (C 64 -> 64, k3x7, 512 x 512) ran its
+// grad_weight on the mma.sync kernel at 1.944 ms (186 TF/s) against cuDNN's wgrad 0.754 (run 423's census), the
+// largest pass of its fwd+bwd (1.02x eager). Run 424: 1.384 ms (296 TF/s; predicted 0.8-1.0); run 426's ncu: tensor
+// pipe 31 %, barrier stalls first (every warp stages and computes, so each tile's end drains the pipe).
 struct UnitStrideWgmmaGradWeightTile {
   static constexpr int kWarpgroups = 3, kThreads = 128 * kWarpgroups;
   // The warp-specialized form: a producer warpgroup more, its registers handed to the MMA warpgroups (setmaxnreg;
