@@ -40,6 +40,7 @@
 #include "dispatch.h"
 #include "igemm_config.h"
 #include "mma_sm80.h"
+#include "wgmma_sm90.h"
 
 namespace tconv {
 namespace {
@@ -377,19 +378,11 @@ __device__ __forceinline__ void warp_tile_mma(float (&acc)[2][4][4], const float
 // k8 step are [n group of 8][k half][8 n][4 k]: 128-byte core matrices (8 rows of 16 bytes), the next
 // one along K 128 bytes on (leading byte offset), the next along N 256 bytes on (stride byte offset).
 constexpr int kWgmmaLeadingBytes = 128, kWgmmaStrideBytes = 256;
-// A descriptor as its two 32-bit words: the low one holds the start address (16-byte units, bits 0-13) and the
-// leading byte offset (bits 16-29), the high one the stride byte offset (bits 62-63 = 0: no swizzle). A step inside
-// one buffer adds to the address field only, and shared addresses stay below 2^18 bytes, so it never carries out of
-// those 14 bits: one 32-bit add per step. The strip kernels' 64-bit adds of per-thread offsets had cost ~20
-// instructions per wgmma (run 154's SASS counters, the unit-stride forward: ~565 issued per warp and K stage).
-struct WgmmaDescriptor {
-  uint32_t lo, hi;
-  __device__ __forceinline__ uint64_t at(uint32_t units) const { return (uint64_t(hi) << 32) | (lo + units); }
-};
+// WgmmaDescriptor (wgmma_sm90.h) of a shared tile.
 __device__ __forceinline__ WgmmaDescriptor wgmma_descriptor(const float* tile, int leading_bytes = kWgmmaLeadingBytes,
                                                             int stride_bytes = kWgmmaStrideBytes) {
-  const uint32_t address = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
-  return {((address & 0x3FFFF) >> 4) | (uint32_t(leading_bytes >> 4) << 16), uint32_t(stride_bytes >> 4)};
+  return wgmma_descriptor_at_address(static_cast<uint32_t>(__cvta_generic_to_shared(tile)), leading_bytes,
+                                     stride_bytes);
 }
 __device__ __forceinline__ uint64_t wgmma_smem_descriptor(const float* tile, int leading_bytes = kWgmmaLeadingBytes,
                                                        int stride_bytes = kWgmmaStrideBytes) {
@@ -406,22 +399,6 @@ __device__ __forceinline__ uint64_t wgmma_swizzled_descriptor(const void* tile, 
 // moved there per wgmma (R2UR: run 156's SASS, 4 per HGMMA; run 159's, 3 per kernel).
 [[maybe_unused]] __device__ __forceinline__ int uniform_int(int value) { return __shfl_sync(0xffffffffu, value, 0); }
 [[maybe_unused]] __device__ __forceinline__ int uniform_warpgroup() { return uniform_int(int(threadIdx.x) / 128); }
-__device__ __forceinline__ void wgmma_fence() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_commit() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-template <int kPending>  // waits until at most kPending wgmma groups of this warp are in flight
-__device__ __forceinline__ void wgmma_wait() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-#endif
-}
 // The first 1024-byte aligned byte of a dynamic shared-memory array (the 128-byte swizzle's atoms need it; the
 // allocation promises 16). Offset from the array itself, not rounded through an integer: the compiler then still
 // knows every pointer derived from it is shared memory and emits ld/st.shared with 32-bit addresses. Through
@@ -430,12 +407,6 @@ __device__ __forceinline__ void wgmma_wait() {
 __device__ __forceinline__ unsigned char* shared_aligned_1024(unsigned char* array) {
   const uint32_t address = static_cast<uint32_t>(__cvta_generic_to_shared(array));
   return array + ((1024u - (address & 1023u)) & 1023u);
-}
-// cp.async writes shared memory through the generic proxy, wgmma reads it through the async proxy.
-__device__ __forceinline__ void fence_generic_to_async_shared() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
 }
 // The wgmma gather pipelines' mbarriers (sm_90; empty elsewhere, where those kernels never run).
 // full[s], warp-specialized tile: the producer threads' cp.async copies of stage s's A tile have landed (each
@@ -2335,19 +2306,6 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
   pass_split_turn(a, work);
 }
 
-// setmaxnreg (sm_90a): a warpgroup's registers per thread, traded within the block's allocation.
-template <int kRegisters>
-__device__ __forceinline__ void warpgroup_registers_down() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
-#endif
-}
-template <int kRegisters>
-__device__ __forceinline__ void warpgroup_registers_up() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
-#endif
-}
 
 // The warp-specialized grad_weight kernels' barriers per stage slot: full (one arrival, the producer's expect_tx; the
 // TMA boxes complete it), ready (the kRounders rounding threads: the slot's TF32 B operand is written and fenced) and

@@ -31,6 +31,7 @@
 #include "dispatch.h"
 #include "igemm_config.h"
 #include "mma_sm80.h"
+#include "wgmma_sm90.h"
 
 namespace tconv {
 namespace {
@@ -1084,28 +1085,6 @@ cudaError_t launch_grad_weight_typed(const ConvTransposeParams& p, const UnitStr
 
 // ---- The unit-stride grad_weight on wgmma (UnitStrideWgmmaGradWeightTile, igemm_config.h; sm_90a) ----
 
-// The Hopper-only primitives this kernel needs (the gather kernels' own live in conv_transpose_igemm.cu's unit).
-[[maybe_unused]] __device__ __forceinline__ void unit_wgmma_fence() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-[[maybe_unused]] __device__ __forceinline__ void unit_wgmma_commit() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-[[maybe_unused]] __device__ __forceinline__ void unit_wgmma_wait_all() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-#endif
-}
-// cp.async and st.shared write through the generic proxy, wgmma reads through the async proxy.
-[[maybe_unused]] __device__ __forceinline__ void unit_fence_generic_to_async() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
 // acc += A (64 x 16, K-major) x B (16 x 32, MN-major: imm-trans-b 1), both by descriptor, fp32 accumulators.
 template <typename scalar_t>
 __device__ __forceinline__ void wgmma_m64n32k16_b_mn_major(float (&d)[16], uint64_t a, uint64_t b) {
@@ -1126,11 +1105,6 @@ __device__ __forceinline__ void wgmma_m64n32k16_b_mn_major(float (&d)[16], uint6
 #else
   (void)d, (void)a, (void)b;
 #endif
-}
-// A no-swizzle descriptor's low word (start address and leading byte offset, 16-byte units); the high word is the
-// stride byte offset >> 4. A step within a buffer adds to the address field only (shared addresses < 2^18 bytes).
-[[maybe_unused]] __device__ __forceinline__ uint32_t unit_descriptor_lo(unsigned address, int leading_bytes) {
-  return ((address & 0x3FFFFu) >> 4) | (uint32_t(leading_bytes >> 4) << 16);
 }
 
 struct UnitStrideWgmmaGradWeightArgs {
@@ -1196,12 +1170,12 @@ __device__ __forceinline__ void transpose_window_mn_major(const UnitStrideWgmmaG
 }
 
 // One MMA warpgroup's taps (g, g + 3, ... of the block's three; past its own, tap 0 again, not stored): their B
-// starts in the transposed window, the descriptors' fixed words, and kWgTaps m64n32 fp32 accumulators.
+// starts in the transposed window, its two descriptors (wgmma_sm90.h), and kWgTaps m64n32 fp32 accumulators.
 template <typename scalar_t, int kWgTaps>
 struct WgmmaTapGroup {
   int my_taps, window_positions;
   int tap_offset[kWgTaps];  // in positions (16-byte units)
-  uint32_t a_lo, a_hi, b_lo, b_hi;
+  WgmmaDescriptor a_desc, b_desc;
   float acc[kWgTaps][16];
 
   __device__ __forceinline__ void init(const UnitStrideWgmmaGradWeightArgs& w, int wg, unsigned xt_address,
@@ -1217,10 +1191,8 @@ struct WgmmaTapGroup {
     }
     // A: leading byte offset = the next 8 positions (one core), stride = the next 8 C_out (kPositions / 8 cores).
     // B: the next 8 positions, and the next 8-channel group (window_total positions).
-    a_lo = unit_descriptor_lo(dy_address, 128);
-    a_hi = uint32_t(G::kPositions / 8 * 128 / 16);
-    b_lo = unit_descriptor_lo(xt_address, 128);
-    b_hi = uint32_t(w.window_total);
+    a_desc = wgmma_descriptor_at_address(dy_address, 128, G::kPositions / 8 * 128);
+    b_desc = wgmma_descriptor_at_address(xt_address, 128, w.window_total * 16);
 #pragma unroll
     for (int i = 0; i < kWgTaps; ++i)
 #pragma unroll
@@ -1231,17 +1203,17 @@ struct WgmmaTapGroup {
   template <class Begin, class End>
   __device__ __forceinline__ void issue(const UnitStrideWgmmaGradWeightArgs& w, int xt_units, int dy_units, Begin,
                                         End) {
-    const uint32_t a_buffer = a_lo + uint32_t(dy_units), b_buffer = b_lo + uint32_t(xt_units);
-    unit_wgmma_fence();
+    const WgmmaDescriptor a_tile{a_desc.lo + uint32_t(dy_units), a_desc.hi};
+    const WgmmaDescriptor b_tile{b_desc.lo + uint32_t(xt_units), b_desc.hi};
+    wgmma_fence();
 #pragma unroll
     for (int k0 = Begin::value; k0 < End::value; k0 += 16) {
-      const uint64_t a_desc = (uint64_t(a_hi) << 32) | (a_buffer + uint32_t(k0));
-      const uint32_t b_row = b_buffer + uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
+      const uint32_t b_row = uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
 #pragma unroll
       for (int i = 0; i < kWgTaps; ++i)
-        wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_desc, (uint64_t(b_hi) << 32) | (b_row + uint32_t(tap_offset[i])));
+        wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_tile.at(uint32_t(k0)), b_tile.at(b_row + uint32_t(tap_offset[i])));
     }
-    unit_wgmma_commit();
+    wgmma_commit();
   }
   // The split's partials of these taps. Accumulator (row m = C_out, column n = C_in) of m64n32: warp w of the
   // warpgroup rows 16 w + lane / 4 (+ 8 for elements 2-3 of each 4), columns 8 j + 2 (lane % 4) (+ 1).
@@ -1321,7 +1293,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     copy_wait_all();
     __syncthreads();  // the raw window landed for every thread
     transpose_window(0);
-    unit_fence_generic_to_async();
+    fence_generic_to_async_shared();
     if (t + a.splits < a.spatial_tiles) {
       __syncthreads();  // the raw window is transposed: free
       issue_window(where(t + a.splits));
@@ -1338,10 +1310,10 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     const int t1 = t + a.splits, t2 = t1 + a.splits;
     if (t1 < a.spatial_tiles) {  // while the wgmmas run: the next window transposed, the raw copy after it issued
       copy_wait_all();
-      unit_fence_generic_to_async();  // the next grad tile, read by wgmma
+      fence_generic_to_async_shared();  // the next grad tile, read by wgmma
       __syncthreads();
       transpose_window(buffer ^ 1);
-      unit_fence_generic_to_async();
+      fence_generic_to_async_shared();
       __syncthreads();  // the raw window is free
       if (t2 < a.spatial_tiles) {
         issue_window(where(t2));
@@ -1350,7 +1322,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
       }
     }
     if constexpr (kOverlap) issue_mmas(buffer, slot, HalfSteps(), AllSteps());
-    unit_wgmma_wait_all();
+    wgmma_wait<0>();
     if constexpr (!kOverlap) {
       __syncthreads();  // every warpgroup is done with this buffer's grad tile
       if (t2 < a.spatial_tiles) issue_grad(where(t2), buffer);
@@ -1397,7 +1369,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThr
   using AllSteps = std::integral_constant<int, G::kPositions>;
   using NoSteps = std::integral_constant<int, 0>;
   if (tid >= G::kThreads) {  // the producer warpgroup
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(G::kProducerRegisters));
+    warpgroup_registers_down<G::kProducerRegisters>();
     const int ptid = tid - G::kThreads;
     for (int t = split, k = 0; t < a.spatial_tiles; t += a.splits, ++k) {
       const int slot = k & 1;
@@ -1409,14 +1381,14 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThr
       copy_wait_all();
       unit_named_sync(5, kProducers);  // every producer's pieces of the raw window landed
       transpose_window_mn_major<kProducers>(w, x_raw, smem + slot * w.xt_bytes, ptid);
-      unit_fence_generic_to_async();  // the grad tile's pieces and the transposed window, read by wgmma
+      fence_generic_to_async_shared();  // the grad tile's pieces and the transposed window, read by wgmma
       __threadfence_block();
       unit_named_sync(5, kProducers);  // the raw window is free for the next tile
       unit_named_arrive(1 + slot, kAll);
     }
     return;
   }
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(G::kMmaRegisters));
+  warpgroup_registers_up<G::kMmaRegisters>();
   const int lane = tid & 31, warp_in_wg = (tid / 32) & 3;
   const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);
   WgmmaTapGroup<scalar_t, kWgTaps> taps;
@@ -1425,7 +1397,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThr
     const int slot = k & 1;
     unit_named_sync(1 + slot, kAll);  // tile k's window and grad tile are in the slot
     taps.issue(w, slot * w.xt_bytes / 16, slot * kDyBytes / 16, NoSteps(), AllSteps());
-    unit_wgmma_wait_all();
+    wgmma_wait<0>();
     // the slot is free; the producers wait for that only where they fill it again (tile k + 2)
     if (t + 2 * a.splits < a.spatial_tiles) unit_named_arrive(3 + slot, kAll);
   }
