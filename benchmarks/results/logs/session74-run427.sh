@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 73 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix this line, commit, pass TCONV_COMMIT=<literal sha>).
+# Session 74, run 427 (one H200; the session's first device call). Run at the commit that adds this name, passed as
+# TCONV_COMMIT.
 # 1. The warp-specialized wgmma unit-stride grad_weight (TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=1, written in session
 #    73 without a GPU: three MMA warpgroups that only wait for a slot, issue, wait and release it; a producer
 #    warpgroup with 56 registers (setmaxnreg) that copies, transposes and publishes through named barriers): its test
