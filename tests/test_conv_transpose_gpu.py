@@ -2788,9 +2788,12 @@ def test_unit_stride_mma_grad_weight(case, mode):
 # TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT=1): the mma.sync kernel's cases (but 25 taps, which it leaves to that kernel),
 # and fam05's k3x7 at 64 -> 64 (21 taps: 7 per warpgroup) with 4-byte pieces on both sides, 16-byte pieces on both
 # (rows of 128 with padding 1 x 3), two C_out tiles with 15 taps, three C_in stages with a partial C_out tile and
-# dilation 2, one tap on folded rows.
+# dilation 2, one tap on folded rows; 21 taps again with a full and a partial C_out tile (96), and on folded rows
+# (out width 256), for the warp-specialized kernel.
 UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES = UNIT_STRIDE_MMA_GRAD_WEIGHT_CASES + [
     ((2, 64, 20, 70), (64, 64, 3, 7), (0, 0), (1, 1), "contiguous"),
+    ((1, 64, 10, 40), (64, 96, 3, 7), (0, 0), (1, 1), "contiguous"),
+    ((1, 32, 2, 250), (32, 64, 3, 7), (0, 0), (1, 1), "contiguous"),
     ((2, 64, 12, 128), (64, 64, 3, 7), (1, 3), (1, 1), "contiguous"),
     ((1, 64, 9, 64), (64, 128, 3, 5), (1, 2), (1, 1), "contiguous"),
     ((2, 96, 7, 40), (96, 72, 3, 3), (0, 0), (2, 2), "contiguous"),
@@ -2803,7 +2806,8 @@ def test_unit_stride_wgmma_grad_weight(tmp_path, monkeypatch):
     case of at most 21 taps (the mma.sync kernel the others), in fp16 and bf16, and matches float64 within twice
     torch's own error in the same dtype (check_close); each case's grad_output fresh. Under
     TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=1 too (a process of its own), the cases of more than 15 taps run the
-    warp-specialized kernel instead."""
+    warp-specialized kernel instead, and in a third process its form with A from registers
+    (TCONV_UNIT_STRIDE_WGMMA_REGISTER_A=1)."""
     if not wgmma_kernels_run():
         pytest.skip("the wgmma grad_weight runs on sm_90a builds on compute capability 9.0")
     code = (
@@ -2835,13 +2839,21 @@ def test_unit_stride_wgmma_grad_weight(tmp_path, monkeypatch):
         "torch.save(results, sys.argv[1])\n")
     monkeypatch.setenv("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", "1")
     runs = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", values=("0", "1"), timeout=600)
+    monkeypatch.setenv("TCONV_UNIT_STRIDE_WGMMA_REGISTER_A", "1")
+    (tmp_path / "register_a").mkdir()
+    registers = run_under_switch(code, tmp_path / "register_a", "TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", values=("1",),
+                                 timeout=600)
+    runs["1 register_a"] = registers["1"]
     for specialized, saved in runs.items():
         assert len(saved) == 2 * len(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES)
         for index, dtype, got, ref64, same, names in saved:
             taps = math.prod(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][1][2:])
-            kernel = ("unit_stride_wgmma_grad_weight_specialized_kernel" if specialized == "1" and taps > 15
+            kernel = ("unit_stride_wgmma_grad_weight_specialized_kernel" if specialized != "0" and taps > 15
                       else "unit_stride_wgmma_grad_weight_kernel")
             assert any(kernel in n for n in names) == (taps <= 21), (index, dtype, specialized, names)
+            if kernel.endswith("specialized_kernel") and taps <= 21:  # its last template argument: kRegisterA
+                register_a = [", true>" in n or "Lb1E" in n for n in names if kernel in n]
+                assert register_a == [specialized.endswith("register_a")] * len(register_a), (index, names)
             assert any(any(k in n for k in UNIT_STRIDE_GRAD_WEIGHT_KERNELS) for n in names), (index, dtype, names)
             if UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][0][0] == 0:
                 assert torch.count_nonzero(got) == 0

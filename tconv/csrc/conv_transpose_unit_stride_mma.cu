@@ -1107,6 +1107,29 @@ __device__ __forceinline__ void wgmma_m64n32k16_b_mn_major(float (&d)[16], uint6
 #endif
 }
 
+// The same with A (64 x 16) from registers, as the m16n8k16 A fragment of each warp's 16 rows (ldmatrix.x4).
+template <typename scalar_t>
+__device__ __forceinline__ void wgmma_m64n32k16_a_registers(float (&d)[16], const uint32_t (&a)[4], uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TCONV_UNIT_WGMMA_N32_RS(KIND)                                                                                \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                           \
+               "wgmma.mma_async.sync.aligned.m64n32k16.f32." KIND                                                 \
+               " {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15},"                          \
+               " {%16, %17, %18, %19}, %20, p, 1, 1, 1;\n}\n"                                                        \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),   \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),         \
+                 "+f"(d[15])                                                                                      \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b))
+  if constexpr (std::is_same_v<scalar_t, __half>)
+    TCONV_UNIT_WGMMA_N32_RS("f16.f16");
+  else
+    TCONV_UNIT_WGMMA_N32_RS("bf16.bf16");
+#undef TCONV_UNIT_WGMMA_N32_RS
+#else
+  (void)d, (void)a, (void)b;
+#endif
+}
+
 struct UnitStrideWgmmaGradWeightArgs {
   UnitStrideMmaGradWeightArgs g;  // jobs = C_in stages x C_out tiles of kBlockM
   int tile_w_log2;
@@ -1129,16 +1152,47 @@ __device__ __forceinline__ void copy_grad_tile_k_major(const UnitStrideWgmmaGrad
   const UnitStrideMmaGradWeightArgs& a = w.g;
   const scalar_t* const dy = static_cast<const scalar_t*>(a.dy);
   const scalar_t* const plane = dy + wh.n * a.dy_stride[0] + wh.d * a.dy_stride[2];
-  for (int e = tid; e < kPieces; e += kThreads) {
-    const int pair = e % kPairs, co_lo = (e / kPairs) & 7, octet = (e / (8 * kPairs)) % kOctets;
-    const int co_hi = e / (8 * kPairs * kOctets);
-    const int k = octet * 8 + pair * kDyPieceElems;
-    const int oy = wh.y0 + (k >> w.tile_w_log2), ox = wh.x0 + (k & (a.tile_w - 1)), co = co0 + co_hi * 8 + co_lo;
-    const bool valid = co < a.c_out && oy < a.out_h && ox < a.out_w;
-    const scalar_t* const src = valid ? plane + co * a.dy_stride[1] + oy * a.dy_stride[3] + ox : dy;
-    const int bytes = valid ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
-    copy_piece<kDyPieceBytes>(base + unsigned(((co_hi * kOctets + octet) * 8 + co_lo) * 16 + pair * kDyPieceBytes),
-                              src, bytes);
+  constexpr int kGroupPieces = 8 * kPairs * kOctets;  // the pieces of 8 C_out
+  if constexpr (kGroupPieces % kThreads == 0 && kThreads % (8 * kPairs) == 0) {
+    // A thread's pieces sit at the same positions in every 8 C_out: a position's offset and size once, a C_out's
+    // offset once a tile, then an add, a select and the copy a piece, where the general loop's index math (some 30
+    // instructions by the source) repeats for each: the warp-specialized kernel's producer warpgroup alone copies
+    // the grad tile, 64 four-byte pieces a thread, and in run 427 the MMA warps waited for it (ncu: barrier stalls
+    // 5.8 an issue, tensor pipe 30 %).
+    constexpr int kPer = kGroupPieces / kThreads, kCoGroups = G::kBlockM / 8;
+    const int pair = tid % kPairs, co_lo = (tid / kPairs) & 7;
+    int co_offset[kCoGroups];  // -1 past C_out; the offsets are below 2^31: wgmma_grad_weight_plan
+#pragma unroll
+    for (int co_hi = 0; co_hi < kCoGroups; ++co_hi) {
+      const int co = co0 + co_hi * 8 + co_lo;
+      co_offset[co_hi] = co < a.c_out ? co * int(a.dy_stride[1]) : -1;
+    }
+    const unsigned first = base + unsigned(((tid / (8 * kPairs)) * 8 + co_lo) * 16 + pair * kDyPieceBytes);
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) {
+      const int k = (tid + kThreads * i) / (8 * kPairs) * 8 + pair * kDyPieceElems;
+      const int oy = wh.y0 + (k >> w.tile_w_log2), ox = wh.x0 + (k & (a.tile_w - 1));
+      const bool inside = oy < a.out_h && ox < a.out_w;
+      const int offset = oy * int(a.dy_stride[3]) + ox, bytes = inside ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
+#pragma unroll
+      for (int co_hi = 0; co_hi < kCoGroups; ++co_hi) {
+        const bool valid = inside && co_offset[co_hi] >= 0;
+        copy_piece<kDyPieceBytes>(first + unsigned((co_hi * kOctets * 8 + i * kThreads / kPairs) * 16),
+                                  valid ? plane + (co_offset[co_hi] + offset) : dy, valid ? bytes : 0);
+      }
+    }
+  } else {
+    for (int e = tid; e < kPieces; e += kThreads) {
+      const int pair = e % kPairs, co_lo = (e / kPairs) & 7, octet = (e / (8 * kPairs)) % kOctets;
+      const int co_hi = e / (8 * kPairs * kOctets);
+      const int k = octet * 8 + pair * kDyPieceElems;
+      const int oy = wh.y0 + (k >> w.tile_w_log2), ox = wh.x0 + (k & (a.tile_w - 1)), co = co0 + co_hi * 8 + co_lo;
+      const bool valid = co < a.c_out && oy < a.out_h && ox < a.out_w;
+      const scalar_t* const src = valid ? plane + co * a.dy_stride[1] + oy * a.dy_stride[3] + ox : dy;
+      const int bytes = valid ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
+      copy_piece<kDyPieceBytes>(base + unsigned(((co_hi * kOctets + octet) * 8 + co_lo) * 16 + pair * kDyPieceBytes),
+                                src, bytes);
+    }
   }
   copy_commit();
 }
@@ -1214,6 +1268,37 @@ struct WgmmaTapGroup {
         wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_tile.at(uint32_t(k0)), b_tile.at(b_row + uint32_t(tap_offset[i])));
     }
     wgmma_commit();
+  }
+  // All K steps of a tile with A from registers: every tap's wgmma of a K step reads one A fragment, loaded once
+  // (ldmatrix.x4: lanes 8 j .. 8 j + 7 address rows of matrix j = rows + 8 (j & 1), positions + 8 (j >> 1)) instead
+  // of once per tap from shared memory. Two fragments: a K step's is loaded while the step before it runs (the wait
+  // for all but the last group frees the other). Why: the shared-memory form reads 3 KB a wgmma, 1 MB a tile, more
+  // than the tensor pipe's time at 128 bytes a cycle; this one reads 9 of its 21 KB a K step and warpgroup.
+  __device__ __forceinline__ void issue_register_a(const UnitStrideWgmmaGradWeightArgs& w, int xt_units,
+                                                   unsigned dy_tile, int warp_in_wg, int lane) {
+    using G = UnitStrideWgmmaGradWeightTile;
+    constexpr int kOctets = G::kPositions / 8, kSteps = G::kPositions / 16;
+    const WgmmaDescriptor b_tile{b_desc.lo + uint32_t(xt_units), b_desc.hi};
+    const int matrix = lane >> 3;
+    const unsigned a_lane =
+        dy_tile + unsigned(((2 * warp_in_wg + (matrix & 1)) * kOctets + (matrix >> 1)) * 128 + (lane & 7) * 16);
+    uint32_t a[2][4];
+    ldmatrix_x4(a_lane, a[0][0], a[0][1], a[0][2], a[0][3]);
+#pragma unroll
+    for (int step = 0; step < kSteps; ++step) {
+      const int k0 = 16 * step;
+      const uint32_t b_row = uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
+      wgmma_fence();
+#pragma unroll
+      for (int i = 0; i < kWgTaps; ++i)
+        wgmma_m64n32k16_a_registers<scalar_t>(acc[i], a[step & 1], b_tile.at(b_row + uint32_t(tap_offset[i])));
+      wgmma_commit();
+      if (step + 1 < kSteps) {
+        wgmma_wait<1>();
+        const int next = (step + 1) & 1;
+        ldmatrix_x4(a_lane + unsigned((step + 1) * 2 * 128), a[next][0], a[next][1], a[next][2], a[next][3]);
+      }
+    }
   }
   // The split's partials of these taps. Accumulator (row m = C_out, column n = C_in) of m64n32: warp w of the
   // warpgroup rows 16 w + lane / 4 (+ 8 for elements 2-3 of each 4), columns 8 j + 2 (lane % 4) (+ 1).
@@ -1350,7 +1435,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
 // warps wait) and empty = 3 + slot (the reverse), 5 among the producers. Why: run 426's ncu of the form above put
 // barrier stalls first and the tensor pipe at 31 %: every warp stages and computes, so each tile's end drains the
 // pipe while the block meets at its barriers.
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kRegisterA>
 __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThreads, 1)
     tconv_unit_stride_wgmma_grad_weight_specialized_kernel(const UnitStrideWgmmaGradWeightArgs w) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -1396,7 +1481,10 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThr
   for (int t = split, k = 0; t < a.spatial_tiles; t += a.splits, ++k) {
     const int slot = k & 1;
     unit_named_sync(1 + slot, kAll);  // tile k's window and grad tile are in the slot
-    taps.issue(w, slot * w.xt_bytes / 16, slot * kDyBytes / 16, NoSteps(), AllSteps());
+    if constexpr (kRegisterA)
+      taps.issue_register_a(w, slot * w.xt_bytes / 16, dy_address + unsigned(slot * kDyBytes), warp_in_wg, lane);
+    else
+      taps.issue(w, slot * w.xt_bytes / 16, slot * kDyBytes / 16, NoSteps(), AllSteps());
     wgmma_wait<0>();
     // the slot is free; the producers wait for that only where they fill it again (tile k + 2)
     if (t + 2 * a.splits < a.spatial_tiles) unit_named_arrive(3 + slot, kAll);
@@ -1425,6 +1513,7 @@ bool unit_stride_wgmma_grad_weight_runs_here() {
 struct UnitStrideWgmmaGradWeightPlan {
   bool possible = false, overlap = false;  // overlap: the kernel's kOverlap form (three grad tile buffers)
   bool specialized = false;                // the warp-specialized kernel (two slots, as the plain form)
+  bool register_a = false;                 // its A fragments from registers (issue_register_a)
   UnitStrideMmaGradWeightPlan base;
   int window_total = 0, xt_bytes = 0, smem_bytes = 0;
 };
@@ -1441,6 +1530,10 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   if (!unit_stride_wgmma_grad_weight_runs_here()) return plan;
   plan.base = grad_weight_plan(p, dtype, input, grad_output);
   if (!plan.base.possible || plan.base.tile_rows * plan.base.tile_w != G::kPositions) return plan;
+  // copy_grad_tile_k_major's offsets from a grad_output (n, d) plane are 32-bit
+  if ((p.out_channels - 1) * p.output_strides[1] + p.out_size[1] * p.output_strides[3] + p.out_size[2] >=
+      (int64_t(1) << 31))
+    return plan;
   plan.window_total = plan.base.window_rows * plan.base.window_chunks * 8;
   if (plan.window_total >= (1 << 14)) return plan;  // B's stride byte offset field: 14 bits of 16 bytes
   plan.xt_bytes = 4 * plan.window_total * 16;
@@ -1448,6 +1541,8 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   plan.overlap = overlap && p.kernel[1] * p.kernel[2] > 15;
   static const bool specialized = development_switch("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", 0) != 0;
   plan.specialized = specialized && !plan.overlap && p.kernel[1] * p.kernel[2] > 15;
+  static const bool register_a = development_switch("TCONV_UNIT_STRIDE_WGMMA_REGISTER_A", 0) != 0;
+  plan.register_a = plan.specialized && register_a;
   const int64_t smem = 2 * int64_t(plan.xt_bytes) + (plan.overlap ? 3 : 2) * G::kBlockM * G::kPositions * 2 +
                        staged_raw_bytes(plan.base.window_raw_pitch);
   if (smem > shared_optin_bytes()) return plan;
@@ -1469,7 +1564,7 @@ int64_t wgmma_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int
 }
 
 template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kOverlap = false,
-          bool kSpecialized = false>
+          bool kSpecialized = false, bool kRegisterA = false>
 cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideWgmmaGradWeightPlan& plan,
                                            const void* input, const void* grad_output, void* grad_weight,
                                            float* workspace, int64_t splits, cudaStream_t stream) {
@@ -1487,9 +1582,10 @@ cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const U
   w.window_pairs = plan.window_total / 2;
   w.by_window_pairs = small_divisor(w.window_pairs);
   w.xt_bytes = plan.xt_bytes;
-  auto kernel = kSpecialized
-                    ? tconv_unit_stride_wgmma_grad_weight_specialized_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, 7>
-                    : tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
+  auto kernel =
+      kSpecialized
+          ? tconv_unit_stride_wgmma_grad_weight_specialized_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, 7, kRegisterA>
+          : tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
   kernel<<<unsigned(blocks), kSpecialized ? G::kSpecializedThreads : G::kThreads, plan.smem_bytes, stream>>>(w);
@@ -1610,8 +1706,11 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
             return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, true>(
                 p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
           if (wgmma.specialized)
-            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, false, true>(
-                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+            return TCONV_BOOL_SWITCH(wgmma.register_a, kRegisterA, [&] {
+              return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, false, true,
+                                                    kRegisterA>(p, wgmma, input, grad_output, grad_weight, workspace,
+                                                                splits, stream);
+            });
           return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7>(
               p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
         });
