@@ -339,6 +339,12 @@ with tconv._ops.use_algorithm("unit_stride_mma"):
     w = torch.randn(32, 33, 3, 3, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
     out = tconv.conv_transpose2d(x, w, None, 1, 1)
     out.backward(torch.randn_like(out))
+    # 21 taps (k3x7; on Hopper the warp-specialized wgmma grad_weight) with 96 output channels (a partial second
+    # C_out tile) and grad_output rows of 46 (4-byte pieces).
+    x = torch.randn(1, 64, 10, 40, device=DEVICE, dtype=torch.bfloat16)
+    w = torch.randn(64, 96, 3, 7, device=DEVICE, dtype=torch.bfloat16, requires_grad=True)
+    out = tconv.conv_transpose2d(x, w)
+    out.backward(torch.randn_like(out))
 if DEVICE == "cuda":
     torch.cuda.synchronize()
 print("sanitize_small: ran forward, grad_input, grad_weight, grad_bias on", len(CASES), "cases")

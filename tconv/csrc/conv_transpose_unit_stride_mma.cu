@@ -1428,13 +1428,19 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
   asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(count) : "memory");
 }
 
-// The warp-specialized form (TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=1, 7 taps a warpgroup; written after run 426,
-// untested): the three MMA warpgroups only wait for a slot, issue its wgmmas and wait for them, and release the slot;
-// a producer warpgroup copies the raw window and the grad tile (into the slot), transposes the window and publishes
-// the slot. Slots 0-1: a transposed window and a grad tile each; named barriers full = 1 + slot (producers arrive, MMA
-// warps wait) and empty = 3 + slot (the reverse), 5 among the producers. Why: run 426's ncu of the form above put
-// barrier stalls first and the tensor pipe at 31 %: every warp stages and computes, so each tile's end drains the
-// pipe while the block meets at its barriers.
+// The warp-specialized form (the default for more than 15 taps; TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED: 0 never, 2 at
+// every tap count): the three MMA warpgroups only wait for a slot, issue its wgmmas and wait for them, and release
+// the slot; a producer warpgroup copies the raw window and the grad tile (into the slot), transposes the window and
+// publishes the slot. Slots 0-1: a transposed window and a grad tile each; named barriers full = 1 + slot (producers
+// arrive, MMA warps wait) and empty = 3 + slot (the reverse), 5 among the producers. kRegisterA: A fragments from
+// registers (issue_register_a; TCONV_UNIT_STRIDE_WGMMA_REGISTER_A=0 reads A from shared memory). Why: run 426's ncu
+// of the form above put barrier stalls first and the tensor pipe at 31 %: every warp stages and computes, so each
+// tile's end drains the pipe while the block meets at its barriers. fam05 bf16 (H200), grad_weight kernel / fwd+bwd:
+//   the form above (run 424-428)                              1.384-1.406 ms / 3.071-3.077 ms
+//   this, A from shared memory (run 427)                      1.406 / 3.090 (the producer's copy: index math a piece)
+//   this, the producer's copy hoisted (run 428)               - / 2.646-2.647
+//   this, A from registers too (run 428; the default)         0.714 / 2.407-2.413 (tensor pipe 61 %; 2.26 TB/s L2)
+// and fam11 bf16 (C 32, 21 taps) forced onto it: 1.684 ms fwd+bwd against mma.sync's 2.033.
 template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kRegisterA>
 __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThreads, 1)
     tconv_unit_stride_wgmma_grad_weight_specialized_kernel(const UnitStrideWgmmaGradWeightArgs w) {
@@ -1539,9 +1545,9 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   plan.xt_bytes = 4 * plan.window_total * 16;
   static const bool overlap = development_switch("TCONV_UNIT_STRIDE_WGMMA_OVERLAP", 0) != 0;
   plan.overlap = overlap && p.kernel[1] * p.kernel[2] > 15;
-  static const bool specialized = development_switch("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", 0) != 0;
-  plan.specialized = specialized && !plan.overlap && p.kernel[1] * p.kernel[2] > 15;
-  static const bool register_a = development_switch("TCONV_UNIT_STRIDE_WGMMA_REGISTER_A", 0) != 0;
+  static const int specialized = development_switch("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", 1);
+  plan.specialized = !plan.overlap && (specialized == 2 || (specialized == 1 && p.kernel[1] * p.kernel[2] > 15));
+  static const bool register_a = development_switch("TCONV_UNIT_STRIDE_WGMMA_REGISTER_A", 1) != 0;
   plan.register_a = plan.specialized && register_a;
   const int64_t smem = 2 * int64_t(plan.xt_bytes) + (plan.overlap ? 3 : 2) * G::kBlockM * G::kPositions * 2 +
                        staged_raw_bytes(plan.base.window_raw_pitch);
@@ -1582,10 +1588,12 @@ cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const U
   w.window_pairs = plan.window_total / 2;
   w.by_window_pairs = small_divisor(w.window_pairs);
   w.xt_bytes = plan.xt_bytes;
-  auto kernel =
-      kSpecialized
-          ? tconv_unit_stride_wgmma_grad_weight_specialized_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, 7, kRegisterA>
-          : tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
+  void (*kernel)(UnitStrideWgmmaGradWeightArgs);
+  if constexpr (kSpecialized)
+    kernel = tconv_unit_stride_wgmma_grad_weight_specialized_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps,
+                                                                    kRegisterA>;
+  else
+    kernel = tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
   kernel<<<unsigned(blocks), kSpecialized ? G::kSpecializedThreads : G::kThreads, plan.smem_bytes, stream>>>(w);
@@ -1696,23 +1704,30 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
       using scalar_t = decltype(zero);
       return TCONV_BOOL_SWITCH(x16, kX16, [&] {
         return TCONV_BOOL_SWITCH(dy16, kDy16, [&] {
+          constexpr int kX = kX16 ? 16 : 4, kDy = kDy16 ? 16 : 4;
+          if (wgmma.specialized) {
+            auto specialized = [&](auto taps) {
+              return TCONV_BOOL_SWITCH(wgmma.register_a, kRegisterA, [&] {
+                return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, decltype(taps)::value, false, true,
+                                                      kRegisterA>(p, wgmma, input, grad_output, grad_weight,
+                                                                  workspace, splits, stream);
+              });
+            };
+            if (wg_taps == 3) return specialized(std::integral_constant<int, 3>());
+            if (wg_taps == 5) return specialized(std::integral_constant<int, 5>());
+            return specialized(std::integral_constant<int, 7>());
+          }
           if (wg_taps == 3)
-            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 3>(
-                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+            return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, 3>(p, wgmma, input, grad_output, grad_weight,
+                                                                       workspace, splits, stream);
           if (wg_taps == 5)
-            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 5>(
-                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+            return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, 5>(p, wgmma, input, grad_output, grad_weight,
+                                                                       workspace, splits, stream);
           if (wgmma.overlap)
-            return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, true>(
-                p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
-          if (wgmma.specialized)
-            return TCONV_BOOL_SWITCH(wgmma.register_a, kRegisterA, [&] {
-              return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7, false, true,
-                                                    kRegisterA>(p, wgmma, input, grad_output, grad_weight, workspace,
-                                                                splits, stream);
-            });
-          return launch_wgmma_grad_weight_typed<scalar_t, kX16 ? 16 : 4, kDy16 ? 16 : 4, 7>(
-              p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
+            return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, 7, true>(p, wgmma, input, grad_output,
+                                                                             grad_weight, workspace, splits, stream);
+          return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, 7>(p, wgmma, input, grad_output, grad_weight,
+                                                                     workspace, splits, stream);
         });
       });
     };

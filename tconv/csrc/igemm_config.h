@@ -1233,9 +1233,11 @@ struct UnitStrideWgmmaGradWeightTile {
 //   L1-71 (C 32 -> 32, k3)                    1.150 -> 1.555
 //   fam08 (1D, C 32 -> 64, k5 dilation 3)     1.620 -> 1.750
 //   fam06 (C 64 -> 128, k3x5; forced)         3.922 (shifted-x) -> 5.080
-// so more than 32 output channels and more than 15 taps (7 wgmmas a warpgroup per K step).
+// so more than 32 output channels and more than 15 taps (7 wgmmas a warpgroup per K step). Run 428, the
+// warp-specialized form with A from registers (the default above 15 taps): fam05 3.077 -> 2.407-2.413, and fam11
+// (forced) 2.033 on mma.sync -> 1.684: 32 output channels and up.
 struct UnitStrideWgmmaGradWeightAutoRule {
-  static constexpr int kMinOutChannels = 33, kMinTaps = 16;
+  static constexpr int kMinOutChannels = 32, kMinTaps = 16;
 };
 
 // Where "auto" takes the unit-stride grad_weight (given that it can run). Run 294 (H200, one build, bf16 fwd+bwd ms,
