@@ -2806,8 +2806,8 @@ def test_unit_stride_wgmma_grad_weight(tmp_path, monkeypatch):
     case of at most 21 taps (the mma.sync kernel the others), in fp16 and bf16, and matches float64 within twice
     torch's own error in the same dtype (check_close); each case's grad_output fresh. Under
     TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED, one process each: 0 the kernel that stages with every warp, 1 (the default)
-    the warp-specialized kernel for more than 15 taps, 2 for every case; its A fragments from registers, and in a
-    fourth process (TCONV_UNIT_STRIDE_WGMMA_REGISTER_A=0, specialized 1) from shared memory."""
+    the warp-specialized kernel; its A fragments from registers, and in a third process
+    (TCONV_UNIT_STRIDE_WGMMA_REGISTER_A=0) from shared memory."""
     if not wgmma_kernels_run():
         pytest.skip("the wgmma grad_weight runs on sm_90a builds on compute capability 9.0")
     code = (
@@ -2838,8 +2838,7 @@ def test_unit_stride_wgmma_grad_weight(tmp_path, monkeypatch):
         "        results.append((index, str(dtype), got.cpu(), ref64, same.cpu(), names))\n"
         "torch.save(results, sys.argv[1])\n")
     monkeypatch.setenv("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", "1")
-    runs = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", values=("0", "1", "2"),
-                            timeout=600)
+    runs = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", values=("0", "1"), timeout=600)
     monkeypatch.setenv("TCONV_UNIT_STRIDE_WGMMA_REGISTER_A", "0")
     (tmp_path / "shared_a").mkdir()
     shared_a = run_under_switch(code, tmp_path / "shared_a", "TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", values=("1",),
@@ -2849,8 +2848,7 @@ def test_unit_stride_wgmma_grad_weight(tmp_path, monkeypatch):
         assert len(saved) == 2 * len(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES)
         for index, dtype, got, ref64, same, names in saved:
             taps = math.prod(UNIT_STRIDE_WGMMA_GRAD_WEIGHT_CASES[index][1][2:])
-            kernel = ("unit_stride_wgmma_grad_weight_specialized_kernel"
-                      if specialized == "2" or (specialized != "0" and taps > 15)
+            kernel = ("unit_stride_wgmma_grad_weight_specialized_kernel" if specialized != "0"
                       else "unit_stride_wgmma_grad_weight_kernel")
             assert any(kernel in n for n in names) == (taps <= 21), (index, dtype, specialized, names)
             if kernel.endswith("specialized_kernel") and taps <= 21:  # its last template argument: kRegisterA
@@ -2893,8 +2891,8 @@ def test_unit_stride_mma_grad_weight_where_planned():
     assert launches(128, 32, "bf16") == 0
     assert launches(32, 128, "bf16") == 0
     assert launches(32, 32, "bf16", kernel_w=8) == 0
-    # The wgmma form (UnitStrideWgmmaGradWeightAutoRule, runs 424 and 428): 32 output channels and up, 16-21 taps,
-    # on the warp-specialized kernel.
+    # The wgmma form (UnitStrideWgmmaGradWeightAutoRule, runs 424, 428 and 429), on the warp-specialized kernel: 32
+    # output channels and up with 16-21 taps, 64 and up with fewer.
     if wgmma_kernels_run() and os.environ.get("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", "") == "" and \
             os.environ.get("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", "") == "":
         wgmma = ("unit_stride_wgmma_grad_weight_specialized_kernel",)
@@ -2902,4 +2900,5 @@ def test_unit_stride_mma_grad_weight_where_planned():
         assert launches(32, 64, "fp16", kernel_w=7, kernels=wgmma) == 1
         assert launches(32, 32, "bf16", kernel_w=7, kernels=wgmma) == 1
         assert launches(32, 16, "bf16", kernel_w=7, kernels=wgmma) == 0
-        assert launches(64, 64, "bf16", kernels=wgmma + ("unit_stride_wgmma_grad_weight_kernel",)) == 0
+        assert launches(64, 64, "bf16", kernels=wgmma) == 1
+        assert launches(32, 32, "bf16", kernels=wgmma + ("unit_stride_wgmma_grad_weight_kernel",)) == 0

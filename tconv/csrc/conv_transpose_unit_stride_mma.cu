@@ -1428,10 +1428,9 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
   asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(count) : "memory");
 }
 
-// The warp-specialized form (the default for more than 15 taps; TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED: 0 never, 2 at
-// every tap count): the three MMA warpgroups only wait for a slot, issue its wgmmas and wait for them, and release
-// the slot; a producer warpgroup copies the raw window and the grad tile (into the slot), transposes the window and
-// publishes the slot. Slots 0-1: a transposed window and a grad tile each; named barriers full = 1 + slot (producers
+// The warp-specialized form (the default; TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=0 takes the form above): the three
+// MMA warpgroups only wait for a slot, issue its wgmmas and wait for them, and release the slot; a producer
+// warpgroup copies the raw window and the grad tile (into the slot), transposes the window and publishes the slot. Slots 0-1: a transposed window and a grad tile each; named barriers full = 1 + slot (producers
 // arrive, MMA warps wait) and empty = 3 + slot (the reverse), 5 among the producers. kRegisterA: A fragments from
 // registers (issue_register_a; TCONV_UNIT_STRIDE_WGMMA_REGISTER_A=0 reads A from shared memory). Why: run 426's ncu
 // of the form above put barrier stalls first and the tensor pipe at 31 %: every warp stages and computes, so each
@@ -1528,8 +1527,9 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   using G = UnitStrideWgmmaGradWeightTile;
   static const int rule = development_switch("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", -1);
   using Rule = UnitStrideWgmmaGradWeightAutoRule;
-  const bool admitted = rule == 1 || (rule != 0 && p.out_channels >= Rule::kMinOutChannels &&
-                                      p.kernel[1] * p.kernel[2] >= Rule::kMinTaps);
+  const bool admitted = rule == 1 || (rule != 0 && (p.out_channels >= Rule::kMinOutChannelsFewTaps ||
+                                                     (p.out_channels >= Rule::kMinOutChannels &&
+                                                      p.kernel[1] * p.kernel[2] >= Rule::kMinTaps)));
   UnitStrideWgmmaGradWeightPlan plan;
   if (!admitted || !is_16bit(dtype) || p.kernel[1] * p.kernel[2] > G::kMaxTaps || p.in_channels % G::kChannels != 0)
     return plan;
@@ -1545,8 +1545,8 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   plan.xt_bytes = 4 * plan.window_total * 16;
   static const bool overlap = development_switch("TCONV_UNIT_STRIDE_WGMMA_OVERLAP", 0) != 0;
   plan.overlap = overlap && p.kernel[1] * p.kernel[2] > 15;
-  static const int specialized = development_switch("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", 1);
-  plan.specialized = !plan.overlap && (specialized == 2 || (specialized == 1 && p.kernel[1] * p.kernel[2] > 15));
+  static const bool specialized = development_switch("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", 1) != 0;
+  plan.specialized = specialized && !plan.overlap;
   static const bool register_a = development_switch("TCONV_UNIT_STRIDE_WGMMA_REGISTER_A", 1) != 0;
   plan.register_a = plan.specialized && register_a;
   const int64_t smem = 2 * int64_t(plan.xt_bytes) + (plan.overlap ? 3 : 2) * G::kBlockM * G::kPositions * 2 +
