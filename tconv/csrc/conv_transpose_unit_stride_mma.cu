@@ -1252,20 +1252,19 @@ struct WgmmaTapGroup {
 #pragma unroll
       for (int e = 0; e < 16; ++e) acc[i][e] = 0.f;
   }
-  // K steps [begin, end) of a tile (window buffer and grad tile `xt_units` and `dy_units` 16-byte units from the
-  // first ones), as one wgmma group.
-  template <class Begin, class End>
-  __device__ __forceinline__ void issue(const UnitStrideWgmmaGradWeightArgs& w, int xt_units, int dy_units, Begin,
-                                        End) {
+  // All K steps of a tile (window buffer and grad tile `xt_units` and `dy_units` 16-byte units from the first
+  // ones), as one wgmma group.
+  __device__ __forceinline__ void issue(const UnitStrideWgmmaGradWeightArgs& w, int xt_units, int dy_units) {
     const WgmmaDescriptor a_tile{a_desc.lo + uint32_t(dy_units), a_desc.hi};
     const WgmmaDescriptor b_tile{b_desc.lo + uint32_t(xt_units), b_desc.hi};
     wgmma_fence();
 #pragma unroll
-    for (int k0 = Begin::value; k0 < End::value; k0 += 16) {
+    for (int k0 = 0; k0 < UnitStrideWgmmaGradWeightTile::kPositions; k0 += 16) {
       const uint32_t b_row = uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
 #pragma unroll
       for (int i = 0; i < kWgTaps; ++i)
-        wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_tile.at(uint32_t(k0)), b_tile.at(b_row + uint32_t(tap_offset[i])));
+        wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_tile.at(uint32_t(k0)),
+                                             b_tile.at(b_row + uint32_t(tap_offset[i])));
     }
     wgmma_commit();
   }
@@ -1326,11 +1325,10 @@ struct WgmmaTapGroup {
 // tap count, since a wgmma issued under a runtime condition had ptxas fence every one (C7519); a warpgroup's taps
 // past its own run on tap 0's window (run 424: tap g's, past the window's start with one tap, faulted) and are not
 // stored.
-// kOverlap (TCONV_UNIT_STRIDE_WGMMA_OVERLAP=1, 7 taps a warpgroup only): the tile's wgmmas issued in two halves
-// with the next window's transpose and the copies of the tile after it between them, into a third grad tile buffer,
-// so no copy is issued after the wgmmas' wait (run 425's form issues the grad tile's copy there, with the tensor pipe
-// idle). Run 426, fam05 bf16 fwd+bwd: 3.035, 3.012 ms against 3.042, 3.043: off by default.
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kOverlap = false>
+// Taken only under TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=0 since run 429 (the warp-specialized kernel below won).
+// An overlap form (the tile's wgmmas in two halves around the next window's transpose and copies, a third grad tile
+// buffer; run 426, fam05 bf16 fwd+bwd 3.035, 3.012 ms against 3.042, 3.043) was removed in session 74.
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps>
 __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     tconv_unit_stride_wgmma_grad_weight_kernel(const UnitStrideWgmmaGradWeightArgs w) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -1341,9 +1339,8 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
   // Two transposed windows, two grad_output tiles, the raw window.
   const unsigned xt_address = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   const unsigned dy_address = xt_address + 2u * unsigned(w.xt_bytes);
-  constexpr int kDySlots = kOverlap ? 3 : 2;
-  const unsigned x_raw_address = dy_address + unsigned(kDySlots * kDyBytes);
-  const uint16_t* const x_raw = reinterpret_cast<const uint16_t*>(smem + 2 * w.xt_bytes + kDySlots * kDyBytes);
+  const unsigned x_raw_address = dy_address + unsigned(2 * kDyBytes);
+  const uint16_t* const x_raw = reinterpret_cast<const uint16_t*>(smem + 2 * w.xt_bytes + 2 * kDyBytes);
   const int tid = threadIdx.x, lane = tid & 31;
   const int wg = __shfl_sync(0xffffffffu, tid / 128, 0), warp_in_wg = (tid / 32) & 3;
   const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
@@ -1364,13 +1361,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
 
   WgmmaTapGroup<scalar_t, kWgTaps> taps;
   taps.init(w, wg, xt_address, dy_address);
-  auto issue_mmas = [&](int buffer, int slot, auto begin, auto end) {
-    taps.issue(w, buffer * w.xt_bytes / 16, slot * kDyBytes / 16, begin, end);
-  };
 
-  using AllSteps = std::integral_constant<int, G::kPositions>;
-  using HalfSteps = std::integral_constant<int, G::kPositions / 2>;
-  using NoSteps = std::integral_constant<int, 0>;
   int t = split;
   if (t < a.spatial_tiles) {
     issue_window(where(t));
@@ -1386,12 +1377,9 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
     }
   }
   for (int k = 0; t < a.spatial_tiles; t += a.splits, ++k) {
-    const int buffer = k & 1, slot = kOverlap ? k % 3 : buffer;
+    const int buffer = k & 1;
     __syncthreads();  // this tile's window and grad tile are written and fenced by every thread
-    if constexpr (kOverlap)
-      issue_mmas(buffer, slot, NoSteps(), HalfSteps());
-    else
-      issue_mmas(buffer, slot, NoSteps(), AllSteps());
+    taps.issue(w, buffer * w.xt_bytes / 16, buffer * kDyBytes / 16);
     const int t1 = t + a.splits, t2 = t1 + a.splits;
     if (t1 < a.spatial_tiles) {  // while the wgmmas run: the next window transposed, the raw copy after it issued
       copy_wait_all();
@@ -1400,18 +1388,11 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
       transpose_window(buffer ^ 1);
       fence_generic_to_async_shared();
       __syncthreads();  // the raw window is free
-      if (t2 < a.spatial_tiles) {
-        issue_window(where(t2));
-        // slot k + 2 = k - 1 (mod 3): the previous tile's, whose wgmmas every warpgroup waited for before this tile
-        if constexpr (kOverlap) issue_grad(where(t2), (k + 2) % 3);
-      }
+      if (t2 < a.spatial_tiles) issue_window(where(t2));
     }
-    if constexpr (kOverlap) issue_mmas(buffer, slot, HalfSteps(), AllSteps());
     wgmma_wait<0>();
-    if constexpr (!kOverlap) {
-      __syncthreads();  // every warpgroup is done with this buffer's grad tile
-      if (t2 < a.spatial_tiles) issue_grad(where(t2), buffer);
-    }
+    __syncthreads();  // every warpgroup is done with this buffer's grad tile
+    if (t2 < a.spatial_tiles) issue_grad(where(t2), buffer);
   }
 
   taps.store(w, split, wg, ci0, co0, lane, warp_in_wg);
@@ -1430,9 +1411,10 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kThreads, 1)
 
 // The warp-specialized form (the default; TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED=0 takes the form above): the three
 // MMA warpgroups only wait for a slot, issue its wgmmas and wait for them, and release the slot; a producer
-// warpgroup copies the raw window and the grad tile (into the slot), transposes the window and publishes the slot. Slots 0-1: a transposed window and a grad tile each; named barriers full = 1 + slot (producers
-// arrive, MMA warps wait) and empty = 3 + slot (the reverse), 5 among the producers. kRegisterA: A fragments from
-// registers (issue_register_a; TCONV_UNIT_STRIDE_WGMMA_REGISTER_A=0 reads A from shared memory). Why: run 426's ncu
+// warpgroup copies the raw window and the grad tile (into the slot), transposes the window and publishes the slot.
+// Slots 0-1: a transposed window and a grad tile each; named barriers full = 1 + slot (producers arrive, MMA warps
+// wait) and empty = 3 + slot (the reverse), 5 among the producers. kRegisterA: A fragments from registers
+// (issue_register_a; TCONV_UNIT_STRIDE_WGMMA_REGISTER_A=0 reads A from shared memory). Why: run 426's ncu
 // of the form above put barrier stalls first and the tensor pipe at 31 %: every warp stages and computes, so each
 // tile's end drains the pipe while the block meets at its barriers. fam05 bf16 (H200), grad_weight kernel / fwd+bwd:
 //   the form above (run 424-428)                              1.384-1.406 ms / 3.071-3.077 ms
@@ -1456,8 +1438,6 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThr
   const int tid = threadIdx.x;
   const int job = int(blockIdx.x % unsigned(a.jobs)), split = int(blockIdx.x / unsigned(a.jobs));
   const int stage = job % a.stages, co0 = job / a.stages * G::kBlockM, ci0 = stage * G::kChannels;
-  using AllSteps = std::integral_constant<int, G::kPositions>;
-  using NoSteps = std::integral_constant<int, 0>;
   if (tid >= G::kThreads) {  // the producer warpgroup
     warpgroup_registers_down<G::kProducerRegisters>();
     const int ptid = tid - G::kThreads;
@@ -1489,7 +1469,7 @@ __global__ void __launch_bounds__(UnitStrideWgmmaGradWeightTile::kSpecializedThr
     if constexpr (kRegisterA)
       taps.issue_register_a(w, slot * w.xt_bytes / 16, dy_address + unsigned(slot * kDyBytes), warp_in_wg, lane);
     else
-      taps.issue(w, slot * w.xt_bytes / 16, slot * kDyBytes / 16, NoSteps(), AllSteps());
+      taps.issue(w, slot * w.xt_bytes / 16, slot * kDyBytes / 16);
     wgmma_wait<0>();
     // the slot is free; the producers wait for that only where they fill it again (tile k + 2)
     if (t + 2 * a.splits < a.spatial_tiles) unit_named_arrive(3 + slot, kAll);
@@ -1516,7 +1496,7 @@ bool unit_stride_wgmma_grad_weight_runs_here() {
 // The wgmma form where it can run and UnitStrideWgmmaGradWeightAutoRule admits the call. TCONV_UNIT_STRIDE_WGMMA_
 // GRAD_WEIGHT (development only, read once per process): 1 takes it wherever possible, 0 never (the mma.sync kernel).
 struct UnitStrideWgmmaGradWeightPlan {
-  bool possible = false, overlap = false;  // overlap: the kernel's kOverlap form (three grad tile buffers)
+  bool possible = false;
   bool specialized = false;                // the warp-specialized kernel (two slots, as the plain form)
   bool register_a = false;                 // its A fragments from registers (issue_register_a)
   UnitStrideMmaGradWeightPlan base;
@@ -1543,13 +1523,11 @@ UnitStrideWgmmaGradWeightPlan wgmma_grad_weight_plan(const ConvTransposeParams& 
   plan.window_total = plan.base.window_rows * plan.base.window_chunks * 8;
   if (plan.window_total >= (1 << 14)) return plan;  // B's stride byte offset field: 14 bits of 16 bytes
   plan.xt_bytes = 4 * plan.window_total * 16;
-  static const bool overlap = development_switch("TCONV_UNIT_STRIDE_WGMMA_OVERLAP", 0) != 0;
-  plan.overlap = overlap && p.kernel[1] * p.kernel[2] > 15;
   static const bool specialized = development_switch("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", 1) != 0;
-  plan.specialized = specialized && !plan.overlap;
+  plan.specialized = specialized;
   static const bool register_a = development_switch("TCONV_UNIT_STRIDE_WGMMA_REGISTER_A", 1) != 0;
   plan.register_a = plan.specialized && register_a;
-  const int64_t smem = 2 * int64_t(plan.xt_bytes) + (plan.overlap ? 3 : 2) * G::kBlockM * G::kPositions * 2 +
+  const int64_t smem = 2 * int64_t(plan.xt_bytes) + 2 * G::kBlockM * G::kPositions * 2 +
                        staged_raw_bytes(plan.base.window_raw_pitch);
   if (smem > shared_optin_bytes()) return plan;
   plan.smem_bytes = int(smem);
@@ -1569,8 +1547,8 @@ int64_t wgmma_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int
   return std::max<int64_t>(1, std::min<int64_t>(splits, spatial));
 }
 
-template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kOverlap = false,
-          bool kSpecialized = false, bool kRegisterA = false>
+template <typename scalar_t, int kXPieceBytes, int kDyPieceBytes, int kWgTaps, bool kSpecialized = false,
+          bool kRegisterA = false>
 cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const UnitStrideWgmmaGradWeightPlan& plan,
                                            const void* input, const void* grad_output, void* grad_weight,
                                            float* workspace, int64_t splits, cudaStream_t stream) {
@@ -1593,7 +1571,7 @@ cudaError_t launch_wgmma_grad_weight_typed(const ConvTransposeParams& p, const U
     kernel = tconv_unit_stride_wgmma_grad_weight_specialized_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps,
                                                                     kRegisterA>;
   else
-    kernel = tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps, kOverlap>;
+    kernel = tconv_unit_stride_wgmma_grad_weight_kernel<scalar_t, kXPieceBytes, kDyPieceBytes, kWgTaps>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, plan.smem_bytes);
   if (err != cudaSuccess) return err;
   kernel<<<unsigned(blocks), kSpecialized ? G::kSpecializedThreads : G::kThreads, plan.smem_bytes, stream>>>(w);
@@ -1708,9 +1686,8 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
           if (wgmma.specialized) {
             auto specialized = [&](auto taps) {
               return TCONV_BOOL_SWITCH(wgmma.register_a, kRegisterA, [&] {
-                return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, decltype(taps)::value, false, true,
-                                                      kRegisterA>(p, wgmma, input, grad_output, grad_weight,
-                                                                  workspace, splits, stream);
+                return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, decltype(taps)::value, true, kRegisterA>(
+                    p, wgmma, input, grad_output, grad_weight, workspace, splits, stream);
               });
             };
             if (wg_taps == 3) return specialized(std::integral_constant<int, 3>());
@@ -1723,9 +1700,6 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
           if (wg_taps == 5)
             return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, 5>(p, wgmma, input, grad_output, grad_weight,
                                                                        workspace, splits, stream);
-          if (wgmma.overlap)
-            return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, 7, true>(p, wgmma, input, grad_output,
-                                                                             grad_weight, workspace, splits, stream);
           return launch_wgmma_grad_weight_typed<scalar_t, kX, kDy, 7>(p, wgmma, input, grad_output, grad_weight,
                                                                      workspace, splits, stream);
         });
