@@ -1235,12 +1235,12 @@ struct UnitStrideWgmmaGradWeightTile {
 //   fam06 (C 64 -> 128, k3x5; forced)         3.922 (shifted-x) -> 5.080
 // so more than 32 output channels and more than 15 taps (7 wgmmas a warpgroup per K step). Then the warp-specialized
 // form with A from registers (the default form since): run 428, fam05 3.077 -> 2.407-2.413, fam11 (forced) 2.033 on
-// mma.sync -> 1.684; run 429, forced at every tap count against "auto" (mma.sync, or for fam06 shifted-x):
+// mma.sync -> 1.684; run 429, forced at every tap count against "auto" (mma.sync):
 //   fam01 (C 64 -> 64, 9 taps)                7.971 -> 6.735
 //   fam08 (1D, C 32 -> 64, 5 taps)            1.608 -> 1.431
-//   fam06 (C 64 -> 128, 15 taps)              3.905 -> 3.903   (outside the mma.sync kernel's rule: not taken)
 //   L1-71 (C 32 -> 32, 9 taps)                1.145 -> 1.237
-// so 32 output channels and up above 15 taps, 64 and up at any tap count.
+// so 32 output channels and up above 15 taps, 64 and up at any tap count (within the mma.sync kernel's rule: fam06,
+// 64 -> 128, stayed on shifted-x in both of run 429's timings, 3.905 / 3.903, as the switch did not reach it).
 struct UnitStrideWgmmaGradWeightAutoRule {
   static constexpr int kMinOutChannels = 32, kMinTaps = 16, kMinOutChannelsFewTaps = 64;
 };
