@@ -1211,7 +1211,9 @@ struct UnitStrideMmaGradWeightTile {
 // transposes the next window and copies the one after. Why: fam05 bf16 (C 64 -> 64, k3x7, 512 x 512) ran its
 // grad_weight on the mma.sync kernel at 1.944 ms (186 TF/s) against cuDNN's wgrad 0.754 (run 423's census), the
 // largest pass of its fwd+bwd (1.02x eager). Run 424: 1.384 ms (296 TF/s; predicted 0.8-1.0); run 426's ncu: tensor
-// pipe 31 %, barrier stalls first (every warp stages and computes, so each tile's end drains the pipe).
+// pipe 31 %, barrier stalls first (every warp stages and computes, so each tile's end drains the pipe). The default
+// since run 429 is the warp-specialized kernel (a producer warpgroup stages, the three MMA warpgroups take A from
+// registers): 0.714 ms on fam05, tensor pipe 61 % (conv_transpose_unit_stride_mma.cu has its measurements).
 struct UnitStrideWgmmaGradWeightTile {
   static constexpr int kWarpgroups = 3, kThreads = 128 * kWarpgroups;
   // The warp-specialized form: a producer warpgroup more, its registers handed to the MMA warpgroups (setmaxnreg;
