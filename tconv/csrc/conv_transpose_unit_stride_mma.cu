@@ -1173,7 +1173,8 @@ __device__ __forceinline__ void copy_grad_tile_k_major(const UnitStrideWgmmaGrad
       const int k = (tid + kThreads * i) / (8 * kPairs) * 8 + pair * kDyPieceElems;
       const int oy = wh.y0 + (k >> w.tile_w_log2), ox = wh.x0 + (k & (a.tile_w - 1));
       const bool inside = oy < a.out_h && ox < a.out_w;
-      const int offset = oy * int(a.dy_stride[3]) + ox, bytes = inside ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
+      const int offset = inside ? oy * int(a.dy_stride[3]) + ox : 0;  // rows past out_h: not formed, may not fit
+      const int bytes = inside ? min(a.out_w - ox, kDyPieceElems) * 2 : 0;
 #pragma unroll
       for (int co_hi = 0; co_hi < kCoGroups; ++co_hi) {
         const bool valid = inside && co_offset[co_hi] >= 0;
@@ -1252,6 +1253,10 @@ struct WgmmaTapGroup {
 #pragma unroll
       for (int e = 0; e < 16; ++e) acc[i][e] = 0.f;
   }
+  // K step k0's first window row (position) in B: the tile's rows lie window_positions apart in the window.
+  __device__ __forceinline__ uint32_t window_row(const UnitStrideWgmmaGradWeightArgs& w, int k0) const {
+    return uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
+  }
   // All K steps of a tile (window buffer and grad tile `xt_units` and `dy_units` 16-byte units from the first
   // ones), as one wgmma group.
   __device__ __forceinline__ void issue(const UnitStrideWgmmaGradWeightArgs& w, int xt_units, int dy_units) {
@@ -1260,7 +1265,7 @@ struct WgmmaTapGroup {
     wgmma_fence();
 #pragma unroll
     for (int k0 = 0; k0 < UnitStrideWgmmaGradWeightTile::kPositions; k0 += 16) {
-      const uint32_t b_row = uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
+      const uint32_t b_row = window_row(w, k0);
 #pragma unroll
       for (int i = 0; i < kWgTaps; ++i)
         wgmma_m64n32k16_b_mn_major<scalar_t>(acc[i], a_tile.at(uint32_t(k0)),
@@ -1285,8 +1290,7 @@ struct WgmmaTapGroup {
     ldmatrix_x4(a_lane, a[0][0], a[0][1], a[0][2], a[0][3]);
 #pragma unroll
     for (int step = 0; step < kSteps; ++step) {
-      const int k0 = 16 * step;
-      const uint32_t b_row = uint32_t((k0 >> w.tile_w_log2) * window_positions + (k0 & (w.g.tile_w - 1)));
+      const uint32_t b_row = window_row(w, 16 * step);
       wgmma_fence();
 #pragma unroll
       for (int i = 0; i < kWgTaps; ++i)
