@@ -2865,8 +2865,9 @@ def test_unit_stride_wgmma_grad_weight(tmp_path, monkeypatch):
 def test_unit_stride_mma_grad_weight_where_planned():
     """Under "auto" (UnitStrideMmaGradWeightAutoRule, runs 298-299) the unit-stride grad_weight runs 2D calls with 32
     or 64 channels on each side and up to 21 taps (k3, k3x7) in bf16 and fp16, not in TF32, not with 128 channels on
-    either side and not with 24 taps (k3x8); TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT = 0 keeps it off. On Hopper its wgmma
-    form takes those with more than 32 output channels and more than 15 taps."""
+    either side (but on Hopper's wgmma form) and not with 24 taps (k3x8); TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT = 0 keeps
+    it off. On Hopper its wgmma form takes those with 32 output channels and more than 15 taps, or 64 and up, and
+    calls up to 128 channels a side (UnitStrideWgmmaGradWeightAutoRule)."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernels need compute capability 8.0")
     if os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "0":
@@ -2889,13 +2890,19 @@ def test_unit_stride_mma_grad_weight_where_planned():
     assert launches(64, 64, "bf16") == 1
     assert launches(32, 32, "bf16", kernel_w=7) == 1
     assert launches(128, 32, "bf16") == 0
-    assert launches(32, 128, "bf16") == 0
     assert launches(32, 32, "bf16", kernel_w=8) == 0
     # The wgmma form (UnitStrideWgmmaGradWeightAutoRule, runs 424, 428 and 429), on the warp-specialized kernel: 32
-    # output channels and up with 16-21 taps, 64 and up with fewer.
-    if wgmma_kernels_run() and os.environ.get("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", "") == "" and \
-            os.environ.get("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", "") == "":
+    # output channels and up with 16-21 taps, 64 and up with fewer; beyond the mma.sync kernel's 64 channels it alone
+    # takes calls, up to 128 channels a side (run 431).
+    wgmma_by_rule = wgmma_kernels_run() and os.environ.get("TCONV_UNIT_STRIDE_WGMMA_GRAD_WEIGHT", "") == ""
+    assert launches(32, 128, "bf16") == (1 if wgmma_by_rule else 0)
+    assert launches(128, 128, "bf16") == (1 if wgmma_by_rule else 0)
+    assert launches(256, 64, "bf16") == 0
+    assert launches(32, 128, "tf32") == 0
+    if wgmma_by_rule and os.environ.get("TCONV_UNIT_STRIDE_WGMMA_SPECIALIZED", "") == "":
         wgmma = ("unit_stride_wgmma_grad_weight_specialized_kernel",)
+        assert launches(128, 128, "bf16", kernel_w=5, kernels=wgmma) == 1
+        assert launches(64, 128, "fp16", kernel_w=5, kernels=wgmma) == 1
         assert launches(64, 64, "bf16", kernel_w=7, kernels=wgmma) == 1
         assert launches(32, 64, "fp16", kernel_w=7, kernels=wgmma) == 1
         assert launches(32, 32, "bf16", kernel_w=7, kernels=wgmma) == 1

@@ -532,7 +532,9 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
-  if ((requested == "unit_stride_mma" || (algorithm == "auto" && unit_stride_mma_grad_weight_preferred(p, dtype))) &&
+  if ((requested == "unit_stride_mma" ||
+       (algorithm == "auto" &&
+        unit_stride_mma_grad_weight_preferred(p, dtype, input.data_ptr(), grad_output.data_ptr()))) &&
       unit_stride_mma_grad_weight_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
     const at::Tensor workspace = at::empty(
         {unit_stride_mma_grad_weight_workspace_elems(p, dtype, input.data_ptr(), grad_output.data_ptr(), sm_count,

@@ -180,7 +180,9 @@ cudaError_t unit_stride_mma_grad_input(const ConvTransposeParams& p, DType dtype
 // weight's worth). p.weight_strides describe grad_weight.
 bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dtype, const void* input,
                                           const void* grad_output);
-bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype);  // "auto"
+// "auto": the mma.sync kernel's rule, or (Hopper) the wgmma form's up to 128 channels a side where that form can run
+bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype, const void* input,
+                                           const void* grad_output);
 int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, const void* input,
                                                     const void* grad_output, int sm_count,
                                                     int64_t max_workspace_elems);

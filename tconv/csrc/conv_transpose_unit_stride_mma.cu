@@ -1653,13 +1653,17 @@ bool unit_stride_mma_grad_weight_possible(const ConvTransposeParams& p, DType dt
   return grad_weight_plan(p, dtype, input, grad_output).possible;
 }
 
-bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype) {
+bool unit_stride_mma_grad_weight_preferred(const ConvTransposeParams& p, DType dtype, const void* input,
+                                           const void* grad_output) {
   static const int rule = development_switch("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", -1);
   if (rule == 0) return false;
   if (rule == 1) return true;
   using Rule = UnitStrideMmaGradWeightAutoRule;
-  return is_16bit(dtype) && p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels &&
-         p.kernel[1] * p.kernel[2] <= Rule::kMaxTaps;
+  using WgmmaRule = UnitStrideWgmmaGradWeightAutoRule;
+  if (!is_16bit(dtype) || p.kernel[1] * p.kernel[2] > Rule::kMaxTaps) return false;
+  if (p.in_channels <= Rule::kMaxInChannels && p.out_channels <= Rule::kMaxOutChannels) return true;
+  return p.in_channels <= WgmmaRule::kMaxChannels && p.out_channels <= WgmmaRule::kMaxChannels &&
+         wgmma_grad_weight_plan(p, dtype, input, grad_output).possible;
 }
 
 int64_t unit_stride_mma_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, const void* input,

@@ -1243,8 +1243,14 @@ struct UnitStrideWgmmaGradWeightTile {
 //   L1-71 (C 32 -> 32, 9 taps)                1.145 -> 1.237
 // so 32 output channels and up above 15 taps, 64 and up at any tap count (within the mma.sync kernel's rule: fam06,
 // 64 -> 128, stayed on shifted-x in both of run 429's timings, 3.905 / 3.903, as the switch did not reach it).
+// Beyond that rule's 64 channels (it loses 2x there: run 299), run 431 (H200, one build, bf16 fwd+bwd ms, "auto"
+// (shifted-x grad_weight) / the wgmma form forced with TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=1):
+//   fam04 (1D, C 128 -> 128, k3, folded)      7.013 (7.006-7.018) -> 6.717 (6.707-6.733)
+//   fam06 (C 64 -> 128, k3x5)                 3.918 (3.916-3.920) -> 3.905 (3.901-3.915)
+// so "auto" takes the wgmma form up to kMaxChannels on each side (the most measured).
 struct UnitStrideWgmmaGradWeightAutoRule {
   static constexpr int kMinOutChannels = 32, kMinTaps = 16, kMinOutChannelsFewTaps = 64;
+  static constexpr int kMaxChannels = 128;
 };
 
 // Where "auto" takes the unit-stride grad_weight (given that it can run). Run 294 (H200, one build, bf16 fwd+bwd ms,
