@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Prepared in session 75 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
+# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 75's question: what limits the TF32 shifted-x grad_weight (L1-71 1.08 ms at 72 TF/s, fam01 4.33, fam05
+# 2.43, fam06 2.53, fam11 2.26: the largest TF32 pass left on five suite rows)? Run 434's ncu of L1-71: tensor pipe
+# 30 %, ~1930 cycles a 32-position unit against 576 of wgmmas, long-scoreboard stalls first (2.93 an issue; the main
+# loop has no global loads, so likely the mbarrier waits), and run 433's two-slot packing (fewer wgmmas) lost: the
+# consumers wait for data. Counted (notes/perf.md, Session 75): 4 stages of 51.2 KB, a slot released 2 units late by
+# the sliding grad_output rows, so the producer runs 1 unit ahead.
+# 1. TF32 fwd+bwd quick timings, "auto" against TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=0 (no sliding: 3 units ahead, 3x
+#    the grad_output row loads): L1-71, fam11, fam01, fam05. If no sliding wins, the lookahead is the limit.
+# 2. Nsight Compute's per-instruction stall samples of L1-71's shifted-x kernel (which warps wait where: consumers
+#    at full/ready, rounders at full, producer at empty), the top SASS lines by samples.
+source scripts/device_prelude.sh
+qt() {  # label, env assignments..., problem
+  local label="$1" problem="${@: -1}"; shift
+  left 470 && (cd scripts && env "${@:1:$#-1}" timeout 40 python3 quick_timing.py "$problem" --precision tf32 \
+    --runs 10 --warmup 2 2>&1 | grep -v Warn | sed "s/^/$label /")
+}
+{
+  for problem in l1_71_convt2d_asym_input_square_kernel fam11_convt2d_k3x7_p1x3_512x1024 \
+      fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
+    qt auto TCONV_X=0 $problem
+    qt slide0 TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=0 $problem
+  done
+} | tee "$LOG/timing.log"
+if left 480; then
+  timeout 90 ncu --clock-control none -k "regex:grad_weight_wgmma_shifted_x" --launch-skip 0 --launch-count 1 \
+    --section WarpStateStats --section SourceCounters -o "$LOG/shifted_x_l1_71" -f python3 scripts/quick_timing.py \
+    l1_71_convt2d_asym_input_square_kernel --precision tf32 --runs 1 --warmup 1 > "$LOG/ncu_source.log" 2>&1
+  timeout 40 ncu -i "$LOG/shifted_x_l1_71.ncu-rep" --page source --csv --print-source sass \
+    > "$LOG/shifted_x_l1_71_sass.csv" 2>&1
+  rm -f "$LOG/shifted_x_l1_71.ncu-rep"
+  head -2 "$LOG/shifted_x_l1_71_sass.csv" | cut -c1-300
+fi
+device_finish
