@@ -9,11 +9,20 @@ profiler adds overhead and nothing is verified; published timings come from `tco
 `--model original` profiles the original Model instead (what cuDNN runs, for comparison); `--cudnn-benchmark` runs
 either with `torch.backends.cudnn.benchmark` on (the bench's cuDNN-benchmark column: its algorithm search happens in
 the warm-up step, outside the profile).
+
+tconv's backward passes run one after the other here (TCONV_CONCURRENT_BACKWARD=0) unless `--concurrent` is given or
+the variable is set: run at once, their kernels overlap, so each one's profiled time includes the other's (session 75:
+HiFi-GAN's TF32 grad_input read 5.63 ms that way and 1.89 ms serially) and the kernel sum exceeds the step.
 """
 import argparse
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+# tconv reads the switch when it is imported (below, through dev_common).
+if "--concurrent" not in sys.argv[1:]:
+    os.environ.setdefault("TCONV_CONCURRENT_BACKWARD", "0")
 
 import torch
 
@@ -42,6 +51,7 @@ def kernel_times(stem: str, precision: str, iters: int, which: str, cudnn_benchm
             totals[event.name][1] += 1
     kernels = sorted(((name, t / iters / 1000.0, n // iters) for name, (t, n) in totals.items()), key=lambda r: -r[1])
     return {"problem": stem, "precision": precision, "model": which, "cudnn_benchmark": cudnn_benchmark,
+            "concurrent_backward": os.environ.get("TCONV_CONCURRENT_BACKWARD") != "0",
             "total_ms": sum(ms for _, ms, _ in kernels),
             "kernels": [{"name": name, "ms": ms, "launches": n} for name, ms, n in kernels]}
 
@@ -53,6 +63,9 @@ def main(argv=None) -> int:
     parser.add_argument("--iters", type=int, default=3)
     parser.add_argument("--model", choices=["new", "original"], default="new")
     parser.add_argument("--cudnn-benchmark", action="store_true", help="torch.backends.cudnn.benchmark on")
+    parser.add_argument("--concurrent", action="store_true",
+                        help="tconv's backward passes at once, as by default outside this tool (their kernel times "
+                             "then overlap)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
@@ -64,6 +77,8 @@ def main(argv=None) -> int:
             row = kernel_times(stem, precision, args.iters, args.model, args.cudnn_benchmark)
             rows.append(row)
             label = args.model + (" cudnn.benchmark" if args.cudnn_benchmark else "")
+            if args.model == "new" and row["concurrent_backward"]:
+                label += " (backward passes at once: their kernel times overlap)"
             print(f"== {stem} {precision} {label}: {row['total_ms']:.3f} ms of kernels per fwd+bwd", flush=True)
             for k in row["kernels"][:8]:
                 print(f"   {k['ms']:9.3f} ms  x{k['launches']:<3d} {k['name'][:150]}", flush=True)

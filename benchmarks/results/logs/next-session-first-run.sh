@@ -9,8 +9,8 @@
 # the sliding grad_output rows, so the producer runs 1 unit ahead.
 # 1. TF32 fwd+bwd quick timings, "auto" against TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=0 (no sliding: 3 units ahead, 3x
 #    the grad_output row loads): L1-71, fam11, fam01, fam05. If no sliding wins, the lookahead is the limit.
-# 2. Nsight Compute's per-instruction stall samples of L1-71's shifted-x kernel (which warps wait where: consumers
-#    at full/ready, rounders at full, producer at empty), the top SASS lines by samples.
+# 2. Nsight Compute's per-instruction stall samples of L1-71's shifted-x kernel (scripts/ncu_source.sh, read by
+#    ncu_source_summary.py: which warps wait where: consumers at full/ready, rounders at full, producer at empty).
 source scripts/device_prelude.sh
 qt() {  # label, env assignments..., problem
   local label="$1" problem="${@: -1}"; shift
@@ -24,13 +24,9 @@ qt() {  # label, env assignments..., problem
     qt slide0 TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=0 $problem
   done
 } | tee "$LOG/timing.log"
-if left 480; then
-  timeout 90 ncu --clock-control none -k "regex:grad_weight_wgmma_shifted_x" --launch-skip 0 --launch-count 1 \
-    --section WarpStateStats --section SourceCounters -o "$LOG/shifted_x_l1_71" -f python3 scripts/quick_timing.py \
-    l1_71_convt2d_asym_input_square_kernel --precision tf32 --runs 1 --warmup 1 > "$LOG/ncu_source.log" 2>&1
-  timeout 40 ncu -i "$LOG/shifted_x_l1_71.ncu-rep" --page source --csv --print-source sass \
-    > "$LOG/shifted_x_l1_71_sass.csv" 2>&1
-  rm -f "$LOG/shifted_x_l1_71.ncu-rep"
-  head -2 "$LOG/shifted_x_l1_71_sass.csv" | cut -c1-300
-fi
+# The mbarrier spins show as long-scoreboard samples on the branch after each SYNCS...TRYWAIT (run 114's reading).
+left 480 && OUT="$LOG" KERNEL=grad_weight_wgmma_shifted_x \
+  CASES="l1_71_shifted_x_tf32:l1_71_convt2d_asym_input_square_kernel:tf32" timeout 100 bash scripts/ncu_source.sh
+[ -f "$LOG/src_l1_71_shifted_x_tf32.csv" ] && python3 scripts/ncu_source_summary.py \
+  "$LOG/src_l1_71_shifted_x_tf32.csv" --top 20 2>&1 | cut -c1-200 | head -45
 device_finish
