@@ -675,6 +675,70 @@ def test_grad_weight_shifted_x_lean_where_switched(tmp_path):
     for case, (_, lean), (_, measured) in zip(SHIFTED_X_SLOTS_CASES, saved["1"], saved["0"]):
         assert_bitwise_equal([lean], [measured], str(case))
 
+# The shifted-x kernel's narrow form (TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1; off by default): fp32 data with at most
+# 32 output channels per group take 32-channel grad_output rows in the stage slots (6 stages instead of 4 at unit 32).
+# L1-71's channels at k3 (unit 32, 5-D maps), fam11's k3x7 with padding (W tap groups of 4), 24 output channels at
+# W_out 33 (unit 16; flat grad_output and x maps; the box's channels past 24 lie outside the tensor), and groups of 16
+# output channels at a 3D kernel of 3 (kd, kh) rows (one row tile: the lean rule keeps it off packing).
+SHIFTED_X_NARROW_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (2, 2, 32, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 64], True),
+    (2, 2, 32, 32, 1, [3, 7], [1, 1], [1, 3], [0, 0], [1, 1], [6, 64], False),
+    (2, 2, 32, 24, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [9, 31], True),
+    (3, 2, 64, 32, 2, [1, 3, 3], [1, 1, 1], [0, 1, 1], [0, 0, 0], [1, 1, 1], [3, 5, 16], False),
+]
+
+
+def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1 every case that the measured shifted-x kernel takes in TF32 (=0) runs
+    the narrow form instead, with the same grid, meets the precision contract (run_case: float64 and torch, outputs
+    and every gradient, poisoned outputs), and gives the measured kernel's grad_weight bits (the same products in the
+    same order; only the unstored rows 32-63 of each m64 differ). At least three cases take it."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED or \
+            os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    code = (
+        "import json, os, sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "results = []\n"
+        "for i, case in enumerate(t.SHIFTED_X_NARROW_CASES):\n"
+        "    trace = sys.argv[1] + f'.{i}.json'\n"
+        "    t.run_case(*case, mode='tf32', layout='contiguous', seed=120 + i)\n"
+        "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial = case[:11]\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(220 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], torch.float32, 'contiguous', gen)\n"
+        "    w = t.make_tensor([cin, cout // groups, *kernel], torch.float32, 'contiguous', gen)\n"
+        "    w.requires_grad_()\n"
+        "    with t.precision('tf32'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        out = t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)\n"
+        "        grad = t.make_tensor(list(out.shape), out.dtype, 'contiguous', gen)\n"
+        "        grad_w, = torch.autograd.grad(out, [w], grad)\n"
+        "        torch.cuda.synchronize()\n"
+        "    prof.export_chrome_trace(trace)\n"
+        "    with open(trace) as f:\n"
+        "        events = json.load(f)['traceEvents']\n"
+        "    os.remove(trace)\n"
+        "    launches = [(e['name'], e['args']['grid'][0]) for e in events\n"
+        "                if e.get('cat') == 'kernel' and 'grad_weight_wgmma_shifted_x' in e.get('name', '')]\n"
+        "    results.append((launches, grad_w.cpu()))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", values=("1", "0"))
+    taken = 0
+    for case, (narrow_launches, narrow_w), (measured_launches, measured_w) in \
+            zip(SHIFTED_X_NARROW_CASES, saved["1"], saved["0"]):
+        assert not any("narrow" in name for name, _ in measured_launches), (case, measured_launches)
+        measured = [grid for name, grid in measured_launches if "shifted_x_kernel" in name]
+        if measured:
+            taken += 1
+            assert [grid for name, grid in narrow_launches if "shifted_x_narrow_kernel" in name] == measured, \
+                (case, narrow_launches, measured_launches)
+        assert_bitwise_equal([narrow_w], [measured_w], str(case))
+    assert taken >= 3, taken
+
+
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding
 # within d (K - 1), no output padding): as the grad_weight of the problem with x and grad_output exchanged, its sums
 # written transposed and flipped into the weight's shape. fam07's form (48 -> 24 channels, padding 0, W 32 -> 34:

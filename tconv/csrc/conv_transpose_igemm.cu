@@ -2816,9 +2816,11 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // kLean (the lean kernel: TF32 packed rows by rule, shifted_x_lean_slots): producer lane 0 walks only the rows a
 // unit loads, their (kd, kh) stepped without division, and a warpgroup may take args.dy_slots rows of 64 / dy_slots
 // channels (shifted_x_slot_reach).
-template <typename scalar_t, int kUnitK, int kKernelW, bool kLean>
+// kDyChannels (WeightShiftedXTile): 32 in the narrow form (fp32, the measured kernel's slots with 32-channel rows).
+template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChannels = WeightShiftedXShape::kBlockM>
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
-  using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK>;
+  using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels>;
+  static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "a W tap group within the copies' reach");
   constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
@@ -3165,6 +3167,12 @@ template <typename scalar_t, int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<scalar_t, kUnitK, kKernelW, true>(args);
+}
+// The narrow form (fp32 data, at most 32 output channels per group; TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW).
+template <int kUnitK, int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<float, kUnitK, kKernelW, false, 32>(args);
 }
 
 #endif  // TCONV_TENSOR_MAPS
@@ -6390,6 +6398,7 @@ struct WeightGradPlan {
   int shifted_x_unit;  // and its grad_output positions per unit (kUnitK: 16 or 32)
   bool shifted_x_lean;  // and its lean form (shifted_x_lean_slots), with shifted_x_slots row slots per warpgroup
   int shifted_x_slots;
+  bool shifted_x_narrow;  // or its narrow form (32-channel grad_output rows: shifted_x_narrow_rows)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into buffers in turn (WeightGradArgs::split_turns)
@@ -6614,6 +6623,14 @@ int shifted_x_lean_slots(const ConvTransposeParams& p, DType dtype) {
   const int slots = shifted_x_slots(p, dtype, kShiftedXLeanSlotsTf32);
   return slots > 1 ? slots : 0;
 }
+// TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1 (development only, read once per process) runs the shifted-x kernel's narrow
+// form (WeightShiftedXTile's kDyChannels 32: 6 stages instead of 4 at unit 32) where the measured kernel would run on
+// fp32 data with at most 32 output channels per group; 0 (the default until a GPU has timed it) never. It sums the
+// same products in the same order: the same grad_weight bits.
+bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean) {
+  static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", 0) == 1;
+  return narrow && element_bytes(dtype) == 4 && !lean && p.out_per_group() <= 32;
+}
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
 WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
@@ -6639,6 +6656,7 @@ WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, i
   plan.shifted_x_lean =
       lean_slots != 0 && w.largest >= 3 && !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
+  plan.shifted_x_narrow = shifted_x_narrow_rows(p, dtype, plan.shifted_x_lean);
   const int64_t tile_rows = T::kRows * plan.shifted_x_slots;
   plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
                ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
@@ -6867,7 +6885,7 @@ bool grad_weight_rows16_swizzle() {
 // dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
                                     RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32,
-                                    int shifted_x_slots = 1) {
+                                    int shifted_x_slots = 1, int shifted_x_dy_channels = WeightShiftedXShape::kBlockM) {
   using T = WeightWgmmaRowsTile<2>;
   const bool shifted_x = shifted_x_unit > 0;
   const ShiftedXBoxes boxes = shifted_x_boxes(dtype, shifted_x_unit);
@@ -6899,7 +6917,7 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   if (rows.dy_slots < 1 || rows.dy_slots > WeightShiftedXShape::kMaxDySlots || (rows.dy_copied && rows.dy_slots != 1))
     return cudaErrorInvalidValue;  // shifted_x_slots: 1, 2 or 4, and 1 for copied rows
   if (rows.dy_copied) return cudaSuccess;
-  const int dy_box_channels = WeightShiftedXShape::kBlockM / rows.dy_slots;  // one row slot's channels
+  const int dy_box_channels = shifted_x_dy_channels / rows.dy_slots;  // one row slot's channels
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
     const int64_t flat_strides[5] = {dy[0], dy[1], dy[0], dy[0], 1};
@@ -7033,6 +7051,17 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
     if (plan.largest_group == 3) lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 3>;
     if (plan.largest_group == 4) lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 4>;
     return {nullptr, kThreads, lean, kBytes};
+  }
+  if constexpr (std::is_same<scalar_t, float>::value) {
+    if (plan.shifted_x_narrow) {
+      constexpr int kNarrowBytes = WeightShiftedXTile<4, kUnitK, 32>::shared_bytes();
+      RowsWeightKernelFn narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 5>;
+      if (plan.largest_group == 1) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 1>;
+      if (plan.largest_group == 2) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 2>;
+      if (plan.largest_group == 3) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 3>;
+      if (plan.largest_group == 4) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 4>;
+      return {nullptr, kThreads, narrow, kNarrowBytes};
+    }
   }
   switch (plan.largest_group) {
     case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 1>, kBytes};
@@ -7642,9 +7671,9 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
-    const cudaError_t mapped = rows_weight_tensor_maps(real, input, grad_output, rows,
-                                                       plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
-                                                       plan.shifted_x ? plan.shifted_x_slots : 1);
+    const cudaError_t mapped = rows_weight_tensor_maps(
+        real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
+        plan.shifted_x ? plan.shifted_x_slots : 1, plan.shifted_x_narrow ? 32 : WeightShiftedXShape::kBlockM);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

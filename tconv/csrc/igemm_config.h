@@ -588,11 +588,20 @@ constexpr int kShiftedXLeanSlots16 = 2;
 // 48 (5 stages of 40 KB; the rule: kShiftedXUnit48MaxPadding): a third fewer units than 32 at the same padded
 // positions for most W_out (L1-68's 68: 2 x 48 against 3 x 32; L2-61's 34: 1 x 48 against 2 x 32), where run 231
 // counted ~2540 cycles per unit of 32 against ~290 of MMAs on L2-61 bf16.
-template <int kElemBytes, int kUnitK>
+// kDyChannels: the grad_output rows' channels per stage slot, kBlockM, or 32 in the narrow form (fp32 data, at most
+// 32 output channels per group: TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1, off by default until measured). The
+// consumers' m64 stays; the rows past 32 are not stored, so their fragments may read whatever follows (the next slot,
+// stage or the copies). Why: L1-71 TF32's stages are 51.2 KB at unit 32, 4 of them, and the sliding rows hold a stage
+// 2 units past its load, so the producer runs one unit ahead of the consumers (run 434's ncu: tensor pipe 30 %, the
+// warps waiting on barriers); with 32-channel rows a stage is 37.4 KB and 6 fit: 3 units ahead. Written in session
+// 75 without a GPU.
+template <int kElemBytes, int kUnitK, int kDyChannels = WeightShiftedXShape::kBlockM>
 struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert((kElemBytes == 4 || kElemBytes == 2) &&
                     (kUnitK == 16 || kUnitK == 32 || (kUnitK == 48 && kElemBytes == 2)),
                 "the instantiated tiles");
+  static_assert(kDyChannels == kBlockM || (kDyChannels == 32 && kElemBytes == 4), "the narrow rows: fp32 only");
+  static constexpr bool kNarrowRows = kDyChannels != kBlockM;
   static constexpr int kBlockK = kUnitK;
   static constexpr int kAlign = 16 / kElemBytes;                        // elements per 16 bytes
   static constexpr int kCopies = kElemBytes == 4 ? 4 : kMaxKernelW;
@@ -601,11 +610,12 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static constexpr int kCopyK = kElemBytes == 4 ? kUnitK + 4 : kUnitK;
   static constexpr int kCopyCores = kCopyK / kAlign;
   static constexpr int kXElems = kBlockN * kXBoxW;
-  static constexpr int kDyElems = kBlockM * kDyBoxW;
+  static constexpr int kDyElems = kDyChannels * kDyBoxW;
   static constexpr int kStageElems = kXElems + kRows * kDyElems;        // one unit's boxes (TMA)
   static constexpr int kCopyElems = kCopies * kBlockN * kCopyK;         // [copy][n / 8][K core][8][kAlign]
   static constexpr int kStageBytes = (kStageElems + kCopyElems) * kElemBytes;
-  static constexpr int kStages = kElemBytes == 4 && kUnitK == 16 ? 6 : (227 * 1024 - 256) / kStageBytes;
+  static constexpr int kStages =
+      kElemBytes == 4 && kUnitK == 16 && !kNarrowRows ? 6 : (227 * 1024 - 256) / kStageBytes;
   static constexpr int kBStrideBytes = kCopyCores * 128;
   // the stages, their three barriers each, and each stage's flat x window offset (RowsWeightArgs::x_flat)
   TCONV_TILE_FN int shared_bytes() { return kStages * kStageBytes + 3 * kStages * 8 + kStages * 4; }
