@@ -592,9 +592,9 @@ constexpr int kShiftedXLeanSlots16 = 2;
 // 32 output channels per group: TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1, off by default until measured). The
 // consumers' m64 stays; the rows past 32 are not stored, so their fragments may read whatever follows (the next slot,
 // stage or the copies). Why: L1-71 TF32's stages are 51.2 KB at unit 32, 4 of them, and the sliding rows hold a stage
-// 2 units past its load, so the producer runs one unit ahead of the consumers (run 434's ncu: tensor pipe 30 %, the
-// warps waiting on barriers); with 32-channel rows a stage is 37.4 KB and 6 fit: 3 units ahead. Written in session
-// 75 without a GPU.
+// 2 units past its load, so the producer runs one unit ahead of the consumers (run 434's ncu: tensor pipe 30 %,
+// long-scoreboard stalls first, most likely the mbarrier waits); with 32-channel rows a stage is 37.4 KB and 6 fit: 3
+// units ahead. Written in session 75 without a GPU.
 template <int kElemBytes, int kUnitK, int kDyChannels = WeightShiftedXShape::kBlockM>
 struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert((kElemBytes == 4 || kElemBytes == 2) &&
