@@ -702,10 +702,11 @@ def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
     code = (
         "import json, os, sys, torch, tconv\n"
         "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
         "results = []\n"
         "for i, case in enumerate(t.SHIFTED_X_NARROW_CASES):\n"
         "    trace = sys.argv[1] + f'.{i}.json'\n"
-        "    t.run_case(*case, mode='tf32', layout='contiguous', seed=120 + i)\n"
+        "    t.run_case(*case, mode='tf32', layout='contiguous', seed=120 + i, poison=poison_cuda_allocator)\n"
         "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial = case[:11]\n"
         "    gen = torch.Generator(device='cuda').manual_seed(220 + i)\n"
         "    x = t.make_tensor([batch, cin, *spatial], torch.float32, 'contiguous', gen)\n"
