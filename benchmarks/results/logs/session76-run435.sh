@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 75 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 76, run 435 (one H200; prepared in session 75). Run at the commit that adds this name, passed as
+# TCONV_COMMIT.
 # Session 75's question: what limits the TF32 shifted-x grad_weight (L1-71 1.08 ms at 72 TF/s, fam01 4.33, fam05
 # 2.43, fam06 2.53, fam11 2.26: the largest TF32 pass left on five suite rows)? Run 434's ncu of L1-71: tensor pipe
 # 30 %, ~1930 cycles a 32-position unit against 576 of wgmmas, long-scoreboard stalls first (2.93 an issue; the main
