@@ -675,8 +675,9 @@ def test_grad_weight_shifted_x_lean_where_switched(tmp_path):
     for case, (_, lean), (_, measured) in zip(SHIFTED_X_SLOTS_CASES, saved["1"], saved["0"]):
         assert_bitwise_equal([lean], [measured], str(case))
 
-# The shifted-x kernel's narrow form (TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1; off by default): fp32 data with at most
-# 32 output channels per group take 32-channel grad_output rows in the stage slots (6 stages instead of 4 at unit 32).
+# The shifted-x kernel's narrow form (the rule; TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=0 keeps the measured kernel): fp32
+# data with at most 32 output channels per group take 32-channel grad_output rows in the stage slots (6 stages instead
+# of 4 at unit 32).
 # L1-71's channels at k3 (unit 32, 5-D maps), fam11's k3x7 with padding (W tap groups of 4), 24 output channels at
 # W_out 33 (unit 16; flat grad_output and x maps; the box's channels past 24 lie outside the tensor), and groups of 16
 # output channels at a 3D kernel of 3 (kd, kh) rows (one row tile: the lean rule keeps it off packing).
@@ -690,10 +691,11 @@ SHIFTED_X_NARROW_CASES = [
 
 
 def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
-    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1 every case that the measured shifted-x kernel takes in TF32 (=0) runs
-    the narrow form instead, with the same grid, meets the precision contract (run_case: float64 and torch, outputs
-    and every gradient, poisoned outputs), and gives the measured kernel's grad_weight bits (the same products in the
-    same order; only the unstored rows 32-63 of each m64 differ). At least three cases take it."""
+    """By default (TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW unset) and under =1 every case that the measured shifted-x kernel
+    takes in TF32 (=0) runs the narrow form instead, with the same grid, meets the precision contract (run_case:
+    float64 and torch, outputs and every gradient, poisoned outputs), and gives the measured kernel's grad_weight bits
+    (the same products in the same order; only the unstored rows 32-63 of each m64 differ). At least three cases take
+    it."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED or \
@@ -726,7 +728,10 @@ def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
         "                if e.get('cat') == 'kernel' and 'grad_weight_wgmma_shifted_x' in e.get('name', '')]\n"
         "    results.append((launches, grad_w.cpu()))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", values=("1", "0"))
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", values=("1", "0", ""))
+    for case, (forced, forced_w), (rule, rule_w) in zip(SHIFTED_X_NARROW_CASES, saved["1"], saved[""]):
+        assert forced == rule, (case, forced, rule)
+        assert_bitwise_equal([rule_w], [forced_w], str(case))
     taken = 0
     for case, (narrow_launches, narrow_w), (measured_launches, measured_w) in \
             zip(SHIFTED_X_NARROW_CASES, saved["1"], saved["0"]):
@@ -738,6 +743,57 @@ def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
                 (case, narrow_launches, measured_launches)
         assert_bitwise_equal([narrow_w], [measured_w], str(case))
     assert taken >= 3, taken
+
+
+def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
+    """The shifted-x kernel slides its grad_output rows along a sweep for 16-bit data and loads every row in every
+    unit for fp32 data (grad_weight_shifted_x_slide's rule, unset); TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=1 slides
+    everywhere and 0 nowhere. Both read the same rows: every SHIFTED_X_SLOTS_CASES case (in its mode: lean and
+    measured kernels, bf16, fp16, TF32) and every narrow case (TF32) meets the precision contract under 1 and 0
+    (run_case: float64 and torch, outputs and every gradient, poisoned outputs) and gives the same grad_weight bits
+    under 1, 0 and the rule, from the same shifted-x launches."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not (SHIFTED_X_16BIT and SHIFTED_X_WIDE and SHIFTED_X_COPY_DY and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED:
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    code = (
+        "import json, os, sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "cases = [(c[:12], c[12], c[13]) for c in t.SHIFTED_X_SLOTS_CASES] + \\\n"
+        "    [(c, 'tf32', 'contiguous') for c in t.SHIFTED_X_NARROW_CASES]\n"
+        "contract = os.environ['TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE'] != ''\n"
+        "results = []\n"
+        "for i, (case, mode, layout) in enumerate(cases):\n"
+        "    trace = sys.argv[1] + f'.{i}.json'\n"
+        "    if contract:\n"
+        "        t.run_case(*case, mode=mode, layout=layout, seed=140 + i, poison=poison_cuda_allocator)\n"
+        "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial = case[:11]\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(240 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], t.dtype_of(mode), layout, gen)\n"
+        "    w = t.make_tensor([cin, cout // groups, *kernel], t.dtype_of(mode), 'contiguous', gen)\n"
+        "    w.requires_grad_()\n"
+        "    with t.precision(mode), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        out = t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)\n"
+        "        grad = t.make_tensor(list(out.shape), out.dtype, 'contiguous', gen)\n"
+        "        grad_w, = torch.autograd.grad(out, [w], grad)\n"
+        "        torch.cuda.synchronize()\n"
+        "    prof.export_chrome_trace(trace)\n"
+        "    with open(trace) as f:\n"
+        "        events = json.load(f)['traceEvents']\n"
+        "    os.remove(trace)\n"
+        "    launches = [(e['name'], e['args']['grid'][0]) for e in events\n"
+        "                if e.get('cat') == 'kernel' and 'grad_weight_wgmma_shifted_x' in e.get('name', '')]\n"
+        "    results.append((launches, grad_w.cpu()))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", values=("1", "0", ""))
+    cases = SHIFTED_X_SLOTS_CASES + SHIFTED_X_NARROW_CASES
+    for case, (slid_launches, slid_w), (loaded_launches, loaded_w), (rule_launches, rule_w) in \
+            zip(cases, saved["1"], saved["0"], saved[""]):
+        assert slid_launches and slid_launches == loaded_launches == rule_launches, \
+            (case, slid_launches, loaded_launches, rule_launches)
+        assert_bitwise_equal([slid_w, rule_w], [loaded_w, loaded_w], str(case))
 
 
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding

@@ -6623,12 +6623,13 @@ int shifted_x_lean_slots(const ConvTransposeParams& p, DType dtype) {
   const int slots = shifted_x_slots(p, dtype, kShiftedXLeanSlotsTf32);
   return slots > 1 ? slots : 0;
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=1 (development only, read once per process) runs the shifted-x kernel's narrow
-// form (WeightShiftedXTile's kDyChannels 32: 6 stages instead of 4 at unit 32) where the measured kernel would run on
-// fp32 data with at most 32 output channels per group; 0 (the default until a GPU has timed it) never. It sums the
-// same products in the same order: the same grad_weight bits.
+// The shifted-x kernel's narrow form (WeightShiftedXTile's kDyChannels 32: 6 stages instead of 4 at unit 32) where the
+// measured kernel would run on fp32 data with at most 32 output channels per group. It sums the same products in the
+// same order: the same grad_weight bits. Run 435 (H200, TF32 fwd+bwd ms, measured / narrow, both sliding): L1-71
+// 2.426 / 2.162, fam11 4.632 / 4.132. TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW=0 (development only, read once per process)
+// keeps the measured kernel, for A/B timings in one build.
 bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean) {
-  static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", 0) == 1;
+  static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", 1) != 0;
   return narrow && element_bytes(dtype) == 4 && !lean && p.out_per_group() <= 32;
 }
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
@@ -7291,12 +7292,17 @@ bool grad_weight_shifted_x_allowed() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X", 1) != 0;
   return allowed;
 }
-// TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE=0 (development only, read once per process): the shifted-x kernel loads every
-// warpgroup's grad_output row in every unit instead of sliding them along the sweep, for A/B timings in one build
-// (run 187, H200, L1-68 TF32 fwd+bwd: sliding 23.86 ms, not sliding 24.99).
-bool grad_weight_shifted_x_slide() {
-  static const bool slide = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", 1) != 0;
-  return slide;
+// Whether the shifted-x kernel slides the grad_output rows along a sweep (a warpgroup reads the row that the next one
+// loaded units earlier) rather than loading every warpgroup's row in every unit. Sliding loads fewer rows but holds
+// each stage up to 3 units past its load, so the producer runs fewer units ahead. 16-bit data slide (run 187, H200,
+// L1-68 TF32 fwd+bwd, when TF32 slid too: sliding 23.86 ms, not sliding 24.99); fp32 data, whose stages are twice as
+// large (4 of them at unit 32), do not: run 435 (H200, TF32 fwd+bwd ms, sliding / not): L1-71 2.426 / 2.256, fam11
+// 4.632 / 4.190, fam01 11.444 / 10.764, fam05 5.341 / 4.853. TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE (development only,
+// read once per process): 1 slides everywhere, 0 nowhere, unset the rule; for A/B timings in one build.
+bool grad_weight_shifted_x_slide(DType dtype) {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", -1);
+  if (mode == 0 || mode == 1) return mode == 1;
+  return element_bytes(dtype) != 4;
 }
 // The 16-bit shifted-x consumers load their grad_output fragments as 32-bit words where a row allows
 // (RowsWeightArgs::word_fragments) rather than as 16-bit pairs (~8 instructions per fragment register against 1).
@@ -7669,7 +7675,8 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     RowsWeightArgs rows{};
     rows.a = a;
     rows.batch = int(p.batch);
-    rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 && grad_weight_shifted_x_slide();
+    rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 &&
+                 grad_weight_shifted_x_slide(dtype);
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
     const cudaError_t mapped = rows_weight_tensor_maps(
         real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
