@@ -7292,17 +7292,23 @@ bool grad_weight_shifted_x_allowed() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X", 1) != 0;
   return allowed;
 }
-// Whether the shifted-x kernel slides the grad_output rows along a sweep (a warpgroup reads the row that the next one
-// loaded units earlier) rather than loading every warpgroup's row in every unit. Sliding loads fewer rows but holds
-// each stage up to 3 units past its load, so the producer runs fewer units ahead. 16-bit data slide (run 187, H200,
-// L1-68 TF32 fwd+bwd, when TF32 slid too: sliding 23.86 ms, not sliding 24.99); fp32 data, whose stages are twice as
-// large (4 of them at unit 32), do not: run 435 (H200, TF32 fwd+bwd ms, sliding / not): L1-71 2.426 / 2.256, fam11
-// 4.632 / 4.190, fam01 11.444 / 10.764, fam05 5.341 / 4.853. TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE (development only,
-// read once per process): 1 slides everywhere, 0 nowhere, unset the rule; for A/B timings in one build.
-bool grad_weight_shifted_x_slide(DType dtype) {
+// The shifted-x kernel's stages (WeightShiftedXTile::kStages) for the plan's data, unit and rows.
+int shifted_x_stages(const WeightGradPlan& plan, DType dtype) {
+  if (element_bytes(dtype) == 2) {
+    if (plan.shifted_x_unit == 48) return WeightShiftedXTile<2, 48>::kStages;
+    return plan.shifted_x_unit == 32 ? WeightShiftedXTile<2, 32>::kStages : WeightShiftedXTile<2, 16>::kStages;
+  }
+  if (plan.shifted_x_narrow)
+    return plan.shifted_x_unit == 32 ? WeightShiftedXTile<4, 32, 32>::kStages : WeightShiftedXTile<4, 16, 32>::kStages;
+  return plan.shifted_x_unit == 32 ? WeightShiftedXTile<4, 32>::kStages : WeightShiftedXTile<4, 16>::kStages;
+}
+// Whether the shifted-x kernel slides the grad_output rows along its sweeps: with kShiftedXSlideMinStages stages or
+// more. TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE (development only, read once per process): 1 slides everywhere, 0 nowhere,
+// unset the rule; for A/B timings in one build.
+bool grad_weight_shifted_x_slide(const WeightGradPlan& plan, DType dtype) {
   static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", -1);
   if (mode == 0 || mode == 1) return mode == 1;
-  return element_bytes(dtype) != 4;
+  return shifted_x_stages(plan, dtype) >= kShiftedXSlideMinStages;
 }
 // The 16-bit shifted-x consumers load their grad_output fragments as 32-bit words where a row allows
 // (RowsWeightArgs::word_fragments) rather than as 16-bit pairs (~8 instructions per fragment register against 1).
@@ -7676,7 +7682,7 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 &&
-                 grad_weight_shifted_x_slide(dtype);
+                 grad_weight_shifted_x_slide(plan, dtype);
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
     const cudaError_t mapped = rows_weight_tensor_maps(
         real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,

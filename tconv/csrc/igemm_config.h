@@ -628,6 +628,15 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert(shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 };
 
+// The shifted-x kernel slides its grad_output rows along a sweep (a warpgroup reads the row the next one loaded units
+// earlier: up to a third of the row loads) only with at least this many stages: sliding holds a stage up to 2 units
+// past its load (3 rows a tile), which leaves the producer of fp32 data at unit 32 in wide rows (4 stages of 51.2 KB)
+// one unit ahead. Run 436 (H200, TF32 fwd+bwd ms, sliding / not): with 4 stages fam01 11.323 / 10.946, fam05 5.312 /
+// 4.847, fam06 6.451 / 6.188, fam03 6.931 / 6.472; with 6 (unit 16 or the narrow rows) L1-68 20.505 / 21.381, L2-61
+// 4.592 / 4.822, fam02 2.095 / 2.361, L1-71 2.163 / 2.212, fam11 4.129 / 4.138. bf16 (8 stages at unit 32): L2-61
+// 2.770 / 2.991, fam02 1.797 / 2.243, fam01 6.807 / 6.750, L1-68 13.044 / 13.004, L1-71 and fam05 within 0.2 %.
+constexpr int kShiftedXSlideMinStages = 6;
+
 // The shifted-x kernel's unit (WeightShiftedXTile's kUnitK): 32 grad_output positions halve the per-unit steps
 // (barriers, fences, waits) and cut the TMA rows' sectors per position by a quarter against 16, but a W_out just past a
 // multiple of 32 computes more padding. Run 212 (H200, one build, TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 in
