@@ -715,6 +715,22 @@ def shifted_x_grad_weight_launches(case, mode, layout, seed, trace):
     return launches, grad_w.cpu()
 
 
+def tf32_contract_and_launches_code(cases: str, seed: int) -> str:
+    """Code for run_under_switch: each case of test_conv_transpose_gpu's list `cases` (its first 12 fields) through
+    run_case in TF32 (the contract, poisoned outputs; seed + i), then its grad_weight and shifted-x launches
+    (shifted_x_grad_weight_launches, seed + 100 + i); saves [(launches, grad_weight)]."""
+    return (
+        "import sys, torch\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "results = []\n"
+        f"for i, case in enumerate(t.{cases}):\n"
+        f"    t.run_case(*case[:12], mode='tf32', layout='contiguous', seed={seed} + i, poison=poison_cuda_allocator)\n"
+        f"    trace = sys.argv[1] + f'.{{i}}.json'\n"
+        f"    results.append(t.shifted_x_grad_weight_launches(case, 'tf32', 'contiguous', {seed + 100} + i, trace))\n"
+        "torch.save(results, sys.argv[1])\n")
+
+
 def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
     """By default (TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW unset) and under =1 every case that the measured shifted-x kernel
     takes in TF32 (=0) runs the narrow form instead, with the same grid, meets the precision contract (run_case:
@@ -726,16 +742,7 @@ def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
     if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED or \
             os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
-    code = (
-        "import sys, torch\n"
-        "import test_conv_transpose_gpu as t\n"
-        "from conftest import poison_cuda_allocator\n"
-        "results = []\n"
-        "for i, case in enumerate(t.SHIFTED_X_NARROW_CASES):\n"
-        "    t.run_case(*case, mode='tf32', layout='contiguous', seed=120 + i, poison=poison_cuda_allocator)\n"
-        "    results.append(t.shifted_x_grad_weight_launches(case, 'tf32', 'contiguous', 220 + i,\n"
-        "                                                    sys.argv[1] + f'.{i}.json'))\n"
-        "torch.save(results, sys.argv[1])\n")
+    code = tf32_contract_and_launches_code("SHIFTED_X_NARROW_CASES", 120)
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", values=("1", "0", ""))
     for case, (forced, forced_w), (rule, rule_w) in zip(SHIFTED_X_NARROW_CASES, saved["1"], saved[""]):
         assert forced == rule, (case, forced, rule)
@@ -787,6 +794,42 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
         assert_bitwise_equal([slid_w, rule_w], [loaded_w, loaded_w], str(case))
     assert all(launches for launches, _ in saved["1"][:len(SHIFTED_X_SLOTS_CASES)])
     assert sum(bool(launches) for launches, _ in saved["1"][len(SHIFTED_X_SLOTS_CASES):]) >= 3
+
+
+# The shifted-x kernel's channel-tile form (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1; off by default, written in session
+# 76 without a GPU): fp32 data with one (kd, kh) row and more than 64 output channels per group; warpgroup w takes
+# C_out tile co0 + 64 w. fam04's shape at 128 channels (the third warpgroup idle), 96 output channels with a kernel
+# W of 7 (two W tap groups of 4; the second tile half past the channels), groups of 32 -> 96 (the box reads the next
+# group's channels; stored nowhere), a 2D kernel 1 x 3 at 256 output channels (two C_out blocks of three tiles), and a
+# 3D kernel 1 x 1 x 5 with a D stride of 2, output padding and 48 input channels (two C_in tiles, one partial).
+SHIFTED_X_CHANNEL_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias, then the
+    # planned blocks per split (grid x: W tap groups x groups x C_in tiles x C_out blocks of 192)
+    (1, 2, 64, 128, 1, [3], [1], [1], [0], [1], [100], True, 2),
+    (1, 3, 32, 96, 1, [7], [1], [3], [0], [1], [76], False, 2),
+    (1, 2, 64, 192, 2, [5], [1], [0], [0], [1], [64], True, 2),
+    (2, 2, 32, 256, 1, [1, 3], [1, 1], [0, 1], [0, 0], [1, 1], [3, 40], False, 2),
+    (3, 2, 48, 80, 1, [1, 1, 5], [2, 1, 1], [0, 0, 2], [1, 0, 0], [1, 1, 1], [2, 3, 32], True, 2),
+]
+
+
+def test_grad_weight_shifted_x_channel_tiles_meet_the_contract(tmp_path):
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1 every case runs its grad_weight on the shifted-x kernel's
+    channel-tile form, with the planned blocks per split, and meets the precision contract in TF32 (run_case: float64
+    and torch, outputs and every gradient, poisoned outputs); under 0 (and unset, the default) no shifted-x kernel
+    runs on these one-row kernels."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED:
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    code = tf32_contract_and_launches_code("SHIFTED_X_CHANNEL_CASES", 160)
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", values=("1", "0", ""))
+    for case, (launches, _) in zip(SHIFTED_X_CHANNEL_CASES, saved["1"]):
+        assert launches and all("shifted_x_channels_kernel" in name and grid == case[-1] for name, grid in launches), \
+            (case, launches)
+    for value in ("0", ""):
+        for case, (launches, _) in zip(SHIFTED_X_CHANNEL_CASES, saved[value]):
+            assert not launches, (value, case, launches)
 
 
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding

@@ -2781,15 +2781,17 @@ __device__ __forceinline__ FlatXWindow flat_x_window(const WeightGradArgs& a, co
 
 // A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
 // tile (kRows flattened (kd, kh) rows; blk.kh is the first, kd * kH + kh), and its split's units: the order and counts
-// of plan_grad_weight_shifted_x's tiles.
+// of plan_grad_weight_shifted_x's tiles. The channel-tile form (tile_rows 1, co_block kRows x kBlockM): C_out tiles of
+// kRows x 64 channels, one row each.
 __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradArgs& a, WeightWork work,
-                                                              int tile_rows = WeightShiftedXShape::kRows) {
+                                                              int tile_rows = WeightShiftedXShape::kRows,
+                                                              int co_block = WeightShiftedXShape::kBlockM) {
   using T = WeightShiftedXShape;
   WeightBlock blk{};
-  const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + T::kBlockM - 1) / T::kBlockM;
+  const int ci_tiles = (a.cin_g + T::kBlockN - 1) / T::kBlockN, co_tiles = (a.cout_g + co_block - 1) / co_block;
   int tile = work.tile;
   blk.ci0 = (tile % ci_tiles) * T::kBlockN; tile /= ci_tiles;
-  blk.co0 = (tile % co_tiles) * T::kBlockM; tile /= co_tiles;
+  blk.co0 = (tile % co_tiles) * co_block; tile /= co_tiles;
   blk.g = tile % a.groups; tile /= a.groups;
   blk.taps = WTapGroup{(tile % a.w_groups) * a.max_taps, 1, a.max_taps, 1};
   tile /= a.w_groups;
@@ -2817,10 +2819,17 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // unit loads, their (kd, kh) stepped without division, and a warpgroup may take args.dy_slots rows of 64 / dy_slots
 // channels (shifted_x_slot_reach).
 // kDyChannels (WeightShiftedXTile): 32 in the narrow form (fp32, the measured kernel's slots with 32-channel rows).
-template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChannels = WeightShiftedXShape::kBlockM>
+// kChannelTiles (the channel-tile form: one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles):
+// warpgroup w takes C_out tile co0 + 64 w of the block's one row instead of row kh + w of one C_out tile, so a 1D
+// kernel's three warpgroups share each unit's x copies; a slot holds 64 channels of the unit's one grad_output row, no
+// row slides, and a warpgroup whose tile lies past the group's channels loads nothing and issues no MMAs.
+template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChannels = WeightShiftedXShape::kBlockM,
+          bool kChannelTiles = false>
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels>;
   static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
+  static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows && sizeof(scalar_t) == 4),
+                "channel tiles: the measured kernel's slots of 64 channels, fp32 data (no copied rows)");
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "a W tap group within the copies' reach");
   constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
@@ -2834,7 +2843,8 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   int* const window_e = reinterpret_cast<int*>(empty + S);  // [S]: a flat x window's e, for the rounders
 
   const WeightWork work = weight_block_work(a);
-  const WeightBlock blk = decode_shifted_x_block(a, work, T::kRows * (kLean ? args.dy_slots : 1));
+  const WeightBlock blk = kChannelTiles ? decode_shifted_x_block(a, work, 1, T::kRows * T::kBlockM)
+                                        : decode_shifted_x_block(a, work, T::kRows * (kLean ? args.dy_slots : 1));
   const int iterations = int(blk.u_end - blk.u_begin);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
   // Copied grad_output rows (args.dy_copied): full also waits for each lane of producer warp 0 (its copies).
@@ -2943,12 +2953,14 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
             int loads = 0;
 #pragma unroll
             for (int w = 0; w < T::kRows; ++w) {
-              const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
+              const int row = blk.kh + (kChannelTiles ? 0 : w), kd = row / a.kernel[1], kh = row % a.kernel[1];
               od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
               oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
               const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
               flat_start[w] = flat.start;
-              load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);
+              load[w] = row < rows &&
+                        (kChannelTiles ? blk.co0 + w * T::kBlockM < a.cout_g : sweep_start || chain_head[w]) &&
+                        !(args.dy_flat && flat.outside);
               loads += load[w];
             }
             if constexpr (k16Bit) {
@@ -2974,10 +2986,11 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               for (int w = 0; w < T::kRows; ++w) {
                 if (!load[w] || args.dy_copied) continue;
                 scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
+                const int channel = dy_channel + (kChannelTiles ? w * T::kBlockM : 0);
                 if (args.dy_flat)
-                  tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
+                  tma_load_5d(dst, &args.dy_map, flat_start[w], channel, 0, 0, n, &full[slot]);
                 else
-                  tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
+                  tma_load_5d(dst, &args.dy_map, j0, channel, oh[w], od[w], n, &full[slot]);
               }
             }
             cur.advance(a);
@@ -3019,15 +3032,31 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     reach = shifted_x_slot_reach(args, blk.kh, my_slot);
     for (int v = 0; v < T::kRows * args.dy_slots; ++v)
       release_lag = max(release_lag, shifted_x_slot_reach(args, blk.kh, v));
+  } else if constexpr (kChannelTiles) {
+    reach = 0;
   } else {
     reach = shifted_x_reach(args, blk.kh, group);
 #pragma unroll
     for (int w = 0; w < T::kRows; ++w) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, w));
   }
   ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
-  const int my_row = min(blk.kh + my_slot, rows - 1), my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
+  const int my_row = kChannelTiles ? blk.kh : min(blk.kh + my_slot, rows - 1);
+  const int my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
+  // The channel-tile form: this warpgroup's C_out tile (a tile past the group's channels computes nothing)
+  const int my_co0 = blk.co0 + (kChannelTiles ? group * T::kBlockM : 0);
+  const bool computes = !kChannelTiles || my_co0 < a.cout_g;
+  // Such a warpgroup releases each stage without reading it, in a loop of its own: with a branch around the MMAs in
+  // the main loop, ptxas serialized the wgmmas (C75xx; nvcc 13.0).
+  if (!computes)
+    for (int it = 0; it < iterations; ++it) {
+      const int slot = it % S;
+      mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
+      mbarrier_wait(&ready[slot], uint32_t(it / S) & 1u);
+      mbarrier_arrive(&empty[slot]);
+    }
+  const int mma_iterations = computes ? iterations : 0;
   int sweep_first = 0;
-  for (int it = 0; it < iterations; ++it) {
+  for (int it = 0; it < mma_iterations; ++it) {
     const int slot = it % S;
     const uint32_t parity = uint32_t(it / S) & 1u;
     const int ih = cur.ih;
@@ -3145,10 +3174,10 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h (lean: (wwarp % warps_per_slot) * 16, of the
   // slot's row), column 8 j + 2 tig + l, which in a pair is tap 2 pr + column / 32, C_in column % 32.
   float* const out = weight_sums_destination<T::kThreads>(a, work);
-  const int row = blk.kh + my_slot;
-  if (row < rows) {
+  const int row = kChannelTiles ? blk.kh : blk.kh + my_slot;
+  if (row < rows && computes) {
     const bool add = weight_sums_add(a, work);
-    const int co_first = blk.co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
+    const int co_first = my_co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
 #pragma unroll
     for (int pr = 0; pr < kPairs; ++pr)
@@ -3173,6 +3202,12 @@ template <int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<float, kUnitK, kKernelW, false, 32>(args);
+}
+// The channel-tile form (fp32 data, one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles).
+template <int kUnitK, int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_channels_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<float, kUnitK, kKernelW, false, WeightShiftedXShape::kBlockM, true>(args);
 }
 
 #endif  // TCONV_TENSOR_MAPS
@@ -6399,6 +6434,7 @@ struct WeightGradPlan {
   bool shifted_x_lean;  // and its lean form (shifted_x_lean_slots), with shifted_x_slots row slots per warpgroup
   int shifted_x_slots;
   bool shifted_x_narrow;  // or its narrow form (32-channel grad_output rows: shifted_x_narrow_rows)
+  bool shifted_x_channel_tiles;  // or its channel-tile form (one row, kRows C_out tiles: shifted_x_channel_tiles)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into buffers in turn (WeightGradArgs::split_turns)
@@ -6632,6 +6668,19 @@ bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean)
   static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", 1) != 0;
   return narrow && element_bytes(dtype) == 4 && !lean && p.out_per_group() <= 32;
 }
+// The shifted-x kernel's channel-tile form (its kChannelTiles: warpgroup w takes C_out tile w of one (kd, kh) row)
+// where one row would leave two of the three consumer warpgroups idle: fp32 data, a single (kd, kh) row (1D kernels),
+// more than 64 output channels per group. Why: fam04 TF32 (1D, N 64, 128 -> 128, k3, L 65536: 412 GFLOP a pass) runs
+// its grad_weight on the mma.sync kernel in 3.74 ms (110 TF/s) against cuDNN's 2.07 (run 432); the shifted-x kernel
+// with three busy warpgroups does fam05's (361 GFLOP) in about 1.9 ms (run 436's no-slide gain on run 432's 2.43), so
+// with two of three busy at 128 channels, about 3.3 ms if the per-unit work (x window, copies) bounds it as there.
+// TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1 (development only, read once per process) takes it there; 0 or unset, never
+// (the default until a GPU has timed it; written in session 76 without one).
+bool shifted_x_channel_tiles(const ConvTransposeParams& p, DType dtype) {
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 0) == 1;
+  return on && element_bytes(dtype) == 4 && p.kernel[0] * p.kernel[1] == 1 &&
+         p.out_per_group() > WeightShiftedXShape::kBlockM;
+}
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
 WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
@@ -6640,8 +6689,9 @@ WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
   return {groups, int((kernel_w + groups - 1) / groups)};
 }
 // The shifted-x kernel's plan: tiles of WeightShiftedXShape::kRows flattened (kd, kh) rows x W tap groups x groups x
-// C_out tiles of 64 x C_in tiles of 32 (the kernel decodes them in decode_shifted_x_block); units over grad_output W
-// chunks of 16 or 32 (48 for 16-bit data, forced: shifted_x_unit_switch).
+// C_out tiles of 64 x C_in tiles of 32 (the kernel decodes them in decode_shifted_x_block; the channel-tile form:
+// one row and C_out tiles of kRows x 64); units over grad_output W chunks of 16 or 32 (48 for 16-bit data, forced:
+// shifted_x_unit_switch).
 WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, int sm_count,
                                     int64_t max_workspace_elems, int lean_slots) {
   using T = WeightShiftedXShape;
@@ -6658,9 +6708,11 @@ WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, i
       lean_slots != 0 && w.largest >= 3 && !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
   plan.shifted_x_narrow = shifted_x_narrow_rows(p, dtype, plan.shifted_x_lean);
-  const int64_t tile_rows = T::kRows * plan.shifted_x_slots;
+  plan.shifted_x_channel_tiles = !plan.shifted_x_lean && !plan.shifted_x_narrow && shifted_x_channel_tiles(p, dtype);
+  const int64_t tile_rows = plan.shifted_x_channel_tiles ? 1 : T::kRows * plan.shifted_x_slots;
+  const int64_t co_block = plan.shifted_x_channel_tiles ? T::kRows * T::kBlockM : T::kBlockM;
   plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
-               ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + T::kBlockM - 1) / T::kBlockM);
+               ((p.in_per_group() + T::kBlockN - 1) / T::kBlockN) * ((p.out_per_group() + co_block - 1) / co_block);
   plan.w_chunks = int((p.out_size[2] + plan.shifted_x_unit - 1) / plan.shifted_x_unit);
   plan.units = p.batch * p.in_size[0] * p.in_size[1] * plan.w_chunks;
   plan_grad_weight_splits(plan, p, sm_count, max_workspace_elems);
@@ -7041,6 +7093,17 @@ GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
   return {nullptr, 0};
 #endif
 }
+// kernel_for(std::integral_constant<int, taps>{}) for a W tap group of `taps` (1-5) taps.
+template <typename KernelFor>
+RowsWeightKernelFn shifted_x_kernel_for_taps(int taps, KernelFor kernel_for) {
+  switch (taps) {
+    case 1: return kernel_for(std::integral_constant<int, 1>{});
+    case 2: return kernel_for(std::integral_constant<int, 2>{});
+    case 3: return kernel_for(std::integral_constant<int, 3>{});
+    case 4: return kernel_for(std::integral_constant<int, 4>{});
+    default: return kernel_for(std::integral_constant<int, 5>{});
+  }
+}
 // The shifted-x kernel for the call's data, unit and W kernel (1-5 taps).
 template <typename scalar_t, int kUnitK>
 GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
@@ -7056,21 +7119,21 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
   if constexpr (std::is_same<scalar_t, float>::value) {
     if (plan.shifted_x_narrow) {
       constexpr int kNarrowBytes = WeightShiftedXTile<4, kUnitK, 32>::shared_bytes();
-      RowsWeightKernelFn narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 5>;
-      if (plan.largest_group == 1) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 1>;
-      if (plan.largest_group == 2) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 2>;
-      if (plan.largest_group == 3) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 3>;
-      if (plan.largest_group == 4) narrow = tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, 4>;
-      return {nullptr, kThreads, narrow, kNarrowBytes};
+      return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
+                return tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, decltype(taps)::value>;
+              }),
+              kNarrowBytes};
     }
+    if (plan.shifted_x_channel_tiles)
+      return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
+                return tconv_igemm_grad_weight_wgmma_shifted_x_channels_kernel<kUnitK, decltype(taps)::value>;
+              }),
+              kBytes};
   }
-  switch (plan.largest_group) {
-    case 1: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 1>, kBytes};
-    case 2: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 2>, kBytes};
-    case 3: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 3>, kBytes};
-    case 4: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 4>, kBytes};
-    default: return {nullptr, kThreads, tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, 5>, kBytes};
-  }
+  return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
+            return tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, decltype(taps)::value>;
+          }),
+          kBytes};
 #else
   (void)plan;
   return {nullptr, 0};
@@ -7349,8 +7412,9 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
     return false;
   if (p.stride[2] != 1 || p.dilation[2] != 1 || p.in_per_group() < 16 || p.out_per_group() < 16) return false;
   // One (kd, kh) row (1D kernels) leaves two of the three consumer warpgroups computing padding: run 227 (H100, one
-  // build, bf16 fwd+bwd) had fam04's k3 take 15.81-15.90 ms with the shifted-x kernel against 9.48 without.
-  if (p.kernel[0] * p.kernel[1] < 2) return false;
+  // build, bf16 fwd+bwd) had fam04's k3 take 15.81-15.90 ms with the shifted-x kernel against 9.48 without. The
+  // channel-tile form gives them C_out tiles of the one row instead (shifted_x_channel_tiles).
+  if (p.kernel[0] * p.kernel[1] < 2 && !shifted_x_channel_tiles(p, dtype)) return false;
   if (!grad_weight_shifted_x_wide() &&
       (p.kernel[2] > T::kMaxKernelW || p.in_per_group() > T::kBlockN || p.out_per_group() < 32))
     return false;
@@ -7681,7 +7745,7 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     RowsWeightArgs rows{};
     rows.a = a;
     rows.batch = int(p.batch);
-    rows.slide = plan.shifted_x && real.stride[1] == 1 && real.dilation[1] == 1 &&
+    rows.slide = plan.shifted_x && !plan.shifted_x_channel_tiles && real.stride[1] == 1 && real.dilation[1] == 1 &&
                  grad_weight_shifted_x_slide(plan, dtype);
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
     const cudaError_t mapped = rows_weight_tensor_maps(
