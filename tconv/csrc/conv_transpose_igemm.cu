@@ -3201,7 +3201,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel(const __grid_constant__ Rows
 template <int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel(const __grid_constant__ RowsWeightArgs args) {
-  shifted_x_grad_weight<float, kUnitK, kKernelW, false, 32>(args);
+  shifted_x_grad_weight<float, kUnitK, kKernelW, false, WeightShiftedXShape::kNarrowDyChannels>(args);
 }
 // The channel-tile form (fp32 data, one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles).
 template <int kUnitK, int kKernelW>
@@ -6666,7 +6666,7 @@ int shifted_x_lean_slots(const ConvTransposeParams& p, DType dtype) {
 // keeps the measured kernel, for A/B timings in one build.
 bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean) {
   static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", 1) != 0;
-  return narrow && element_bytes(dtype) == 4 && !lean && p.out_per_group() <= 32;
+  return narrow && element_bytes(dtype) == 4 && !lean && p.out_per_group() <= WeightShiftedXShape::kNarrowDyChannels;
 }
 // The shifted-x kernel's channel-tile form (its kChannelTiles: warpgroup w takes C_out tile w of one (kd, kh) row)
 // where one row would leave two of the three consumer warpgroups idle: fp32 data, a single (kd, kh) row (1D kernels),
@@ -6992,6 +6992,7 @@ struct GradWeightKernel {
   int threads;
   RowsWeightKernelFn rows_fn = nullptr;
   int shared_bytes = 0;
+  int stages = 0;  // the shifted-x kernel's (its tile's kStages), for its slide rule
   const void* entry() const {
     return rows_fn != nullptr ? reinterpret_cast<const void*>(rows_fn) : reinterpret_cast<const void*>(fn);
   }
@@ -7114,26 +7115,26 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
     RowsWeightKernelFn lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 5>;
     if (plan.largest_group == 3) lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 3>;
     if (plan.largest_group == 4) lean = tconv_igemm_grad_weight_wgmma_shifted_x_lean_kernel<scalar_t, kUnitK, 4>;
-    return {nullptr, kThreads, lean, kBytes};
+    return {nullptr, kThreads, lean, kBytes, T::kStages};
   }
   if constexpr (std::is_same<scalar_t, float>::value) {
     if (plan.shifted_x_narrow) {
-      constexpr int kNarrowBytes = WeightShiftedXTile<4, kUnitK, 32>::shared_bytes();
+      using Narrow = WeightShiftedXTile<4, kUnitK, WeightShiftedXShape::kNarrowDyChannels>;
       return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
                 return tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel<kUnitK, decltype(taps)::value>;
               }),
-              kNarrowBytes};
+              Narrow::shared_bytes(), Narrow::kStages};
     }
     if (plan.shifted_x_channel_tiles)
       return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
                 return tconv_igemm_grad_weight_wgmma_shifted_x_channels_kernel<kUnitK, decltype(taps)::value>;
               }),
-              kBytes};
+              kBytes, T::kStages};
   }
   return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
             return tconv_igemm_grad_weight_wgmma_shifted_x_kernel<scalar_t, kUnitK, decltype(taps)::value>;
           }),
-          kBytes};
+          kBytes, T::kStages};
 #else
   (void)plan;
   return {nullptr, 0};
@@ -7355,23 +7356,13 @@ bool grad_weight_shifted_x_allowed() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X", 1) != 0;
   return allowed;
 }
-// The shifted-x kernel's stages (WeightShiftedXTile::kStages) for the plan's data, unit and rows.
-int shifted_x_stages(const WeightGradPlan& plan, DType dtype) {
-  if (element_bytes(dtype) == 2) {
-    if (plan.shifted_x_unit == 48) return WeightShiftedXTile<2, 48>::kStages;
-    return plan.shifted_x_unit == 32 ? WeightShiftedXTile<2, 32>::kStages : WeightShiftedXTile<2, 16>::kStages;
-  }
-  if (plan.shifted_x_narrow)
-    return plan.shifted_x_unit == 32 ? WeightShiftedXTile<4, 32, 32>::kStages : WeightShiftedXTile<4, 16, 32>::kStages;
-  return plan.shifted_x_unit == 32 ? WeightShiftedXTile<4, 32>::kStages : WeightShiftedXTile<4, 16>::kStages;
-}
 // Whether the shifted-x kernel slides the grad_output rows along its sweeps: with kShiftedXSlideMinStages stages or
-// more. TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE (development only, read once per process): 1 slides everywhere, 0 nowhere,
-// unset the rule; for A/B timings in one build.
-bool grad_weight_shifted_x_slide(const WeightGradPlan& plan, DType dtype) {
+// more (the launched kernel's GradWeightKernel::stages). TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE (development only, read
+// once per process): 1 slides everywhere, 0 nowhere, unset the rule; for A/B timings in one build.
+bool grad_weight_shifted_x_slide(int stages) {
   static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_SLIDE", -1);
   if (mode == 0 || mode == 1) return mode == 1;
-  return shifted_x_stages(plan, dtype) >= kShiftedXSlideMinStages;
+  return stages >= kShiftedXSlideMinStages;
 }
 // The 16-bit shifted-x consumers load their grad_output fragments as 32-bit words where a row allows
 // (RowsWeightArgs::word_fragments) rather than as 16-bit pairs (~8 instructions per fragment register against 1).
@@ -7746,11 +7737,13 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     rows.a = a;
     rows.batch = int(p.batch);
     rows.slide = plan.shifted_x && !plan.shifted_x_channel_tiles && real.stride[1] == 1 && real.dilation[1] == 1 &&
-                 grad_weight_shifted_x_slide(plan, dtype);
+                 grad_weight_shifted_x_slide(problem.kernel.stages);
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
-    const cudaError_t mapped = rows_weight_tensor_maps(
-        real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
-        plan.shifted_x ? plan.shifted_x_slots : 1, plan.shifted_x_narrow ? 32 : WeightShiftedXShape::kBlockM);
+    const int dy_channels =
+        plan.shifted_x_narrow ? WeightShiftedXShape::kNarrowDyChannels : WeightShiftedXShape::kBlockM;
+    const cudaError_t mapped =
+        rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
+                                plan.shifted_x ? plan.shifted_x_slots : 1, dy_channels);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

@@ -556,6 +556,7 @@ struct WeightShiftedXShape {
   static constexpr int kProducerRegisters = 56, kConsumerRegisters = 144;
   static_assert(kProducerRegisters * kProducerThreads + kConsumerRegisters * kThreads <= 65536, "one block per SM");
   static constexpr int kBlockM = 64;                     // C_out channels (the wgmma's M)
+  static constexpr int kNarrowDyChannels = 32;           // the narrow form's grad_output rows (WeightShiftedXTile)
   static constexpr int kBlockN = 32;                     // C_in channels per tap
   static constexpr int kMaxKernelW = 5;                  // W taps per block (wider kernels: shifted_x_w_groups)
   static constexpr int kBLeadingBytes = 128;             // the copies' next core matrix along K
@@ -600,7 +601,8 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert((kElemBytes == 4 || kElemBytes == 2) &&
                     (kUnitK == 16 || kUnitK == 32 || (kUnitK == 48 && kElemBytes == 2)),
                 "the instantiated tiles");
-  static_assert(kDyChannels == kBlockM || (kDyChannels == 32 && kElemBytes == 4), "the narrow rows: fp32 only");
+  static_assert(kDyChannels == kBlockM || (kDyChannels == kNarrowDyChannels && kElemBytes == 4),
+                "the narrow rows: fp32 only");
   static constexpr bool kNarrowRows = kDyChannels != kBlockM;
   static constexpr int kBlockK = kUnitK;
   static constexpr int kAlign = 16 / kElemBytes;                        // elements per 16 bytes
