@@ -796,12 +796,15 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
     assert sum(bool(launches) for launches, _ in saved["1"][len(SHIFTED_X_SLOTS_CASES):]) >= 3
 
 
-# The shifted-x kernel's channel-tile form (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1; off by default, written in session
-# 76 without a GPU): fp32 data with one (kd, kh) row and more than 64 output channels per group; warpgroup w takes
+# The shifted-x kernel's channel-tile form (the default; TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0 never takes it): fp32
+# data with one (kd, kh) row and more than 64 output channels per group; warpgroup w takes
 # C_out tile co0 + 64 w. fam04's shape at 128 channels (the third warpgroup idle), 96 output channels with a kernel
 # W of 7 (two W tap groups of 4; the second tile half past the channels), groups of 32 -> 96 (the box reads the next
 # group's channels; stored nowhere), a 2D kernel 1 x 3 at 256 output channels (two C_out blocks of three tiles), and a
-# 3D kernel 1 x 1 x 5 with a D stride of 2, output padding and 48 input channels (two C_in tiles, one partial).
+# 3D kernel 1 x 1 x 5 with a D stride of 2, output padding and 48 input channels (two C_in tiles, one partial). The
+# last three read grad_output as channel-pair rows (shifted_x_pair_dy_fits: a channel's plane 2 floats past 16 bytes,
+# as fam04's W_out 65538): W_out 102 (the odd channels' boxes start 2 positions early), groups of 32 -> 96 at W_out 66
+# (a tile of 32 channels: 16 pairs), and a 1 x 3 kernel over 3 x 42 output rows (each row's even and odd box shifts).
 SHIFTED_X_CHANNEL_CASES = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias, then the
     # planned blocks per split (grid x: W tap groups x groups x C_in tiles x C_out blocks of 192)
@@ -810,26 +813,32 @@ SHIFTED_X_CHANNEL_CASES = [
     (1, 2, 64, 192, 2, [5], [1], [0], [0], [1], [64], True, 2),
     (2, 2, 32, 256, 1, [1, 3], [1, 1], [0, 1], [0, 0], [1, 1], [3, 40], False, 2),
     (3, 2, 48, 80, 1, [1, 1, 5], [2, 1, 1], [0, 0, 2], [1, 0, 0], [1, 1, 1], [2, 3, 32], True, 2),
+    (1, 2, 64, 128, 1, [3], [1], [0], [0], [1], [100], False, 2),
+    (1, 2, 64, 192, 2, [5], [1], [0], [0], [1], [62], True, 2),
+    (2, 2, 32, 256, 1, [1, 3], [1, 1], [0, 1], [0, 0], [1, 1], [3, 42], False, 2),
 ]
 
 
 def test_grad_weight_shifted_x_channel_tiles_meet_the_contract(tmp_path):
-    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1 every case runs its grad_weight on the shifted-x kernel's
-    channel-tile form, with the planned blocks per split, and meets the precision contract in TF32 (run_case: float64
-    and torch, outputs and every gradient, poisoned outputs); under 0 (and unset, the default) no shifted-x kernel
-    runs on these one-row kernels."""
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1 and unset (the default) every case runs its grad_weight on the
+    shifted-x kernel's channel-tile form, with the planned blocks per split, and meets the precision contract in TF32
+    (run_case: float64 and torch, outputs and every gradient, poisoned outputs), with the same bits both ways; under 0
+    no shifted-x kernel runs on these one-row kernels."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED:
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
     code = tf32_contract_and_launches_code("SHIFTED_X_CHANNEL_CASES", 160)
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", values=("1", "0", ""))
-    for case, (launches, _) in zip(SHIFTED_X_CHANNEL_CASES, saved["1"]):
-        assert launches and all("shifted_x_channels_kernel" in name and grid == case[-1] for name, grid in launches), \
-            (case, launches)
-    for value in ("0", ""):
+    for value in ("1", ""):
         for case, (launches, _) in zip(SHIFTED_X_CHANNEL_CASES, saved[value]):
-            assert not launches, (value, case, launches)
+            assert launches and all("shifted_x_channels_kernel" in name and grid == case[-1]
+                                    for name, grid in launches), (value, case, launches)
+    for case, (forced, forced_w), (rule, rule_w) in zip(SHIFTED_X_CHANNEL_CASES, saved["1"], saved[""]):
+        assert forced == rule, (case, forced, rule)
+        assert_bitwise_equal([rule_w], [forced_w], str(case))
+    for case, (launches, _) in zip(SHIFTED_X_CHANNEL_CASES, saved["0"]):
+        assert not launches, (case, launches)
 
 
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding

@@ -2093,6 +2093,7 @@ struct RowsWeightArgs {
   int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies grad_output's rows (shifted_x_copy_dy_fits)
   int word_fragments;  // the 16-bit shifted-x kernel: A fragments as 32-bit words where a row allows (see the kernel)
   int dy_slots;        // the lean shifted-x kernel: grad_output row slots per consumer warpgroup (shifted_x_slots)
+  int dy_pairs;  // the channel-tile shifted-x kernel: dy_map is shifted_x_pair_dy_fits' map of channel-pair rows
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2542,13 +2543,13 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
   pass_split_turn<T::kThreads>(a, work);
 }
 // The shifted-x kernel's sums of one accumulator set (kCount per thread, kColumns wide: a tap pair or one tap):
-// accumulator i = 4 j + 2 h + l is C_out co_first + 8 h and column 8 j + 2 tig + l, i.e. tap first_tap + column / 32
-// and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum. A W tap group's taps past the
-// kernel's last (kernel W 7 as two groups of 4) are not stored.
+// accumulator i = 4 j + 2 h + l is C_out co_first + co_step h (8; 16 for pair rows) and column 8 j + 2 tig + l, i.e.
+// tap first_tap + column / 32 and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum. A W
+// tap group's taps past the kernel's last (kernel W 7 as two groups of 4) are not stored.
 template <int kCount, int kColumns>
 __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, const WeightBlock& blk, float* base,
                                                      int co_first, int tig, bool add, int first_tap,
-                                                     const float (&acc)[kCount]) {
+                                                     const float (&acc)[kCount], int co_step = 8) {
   static_assert(kColumns == 2 * kCount, "m64nN: N / 2 accumulators per thread");
   constexpr int kN = WeightShiftedXShape::kBlockN;
   const int64_t ci_step = int64_t(a.cout_g) * a.taps;
@@ -2557,8 +2558,8 @@ __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, co
   const auto tap = [&](int i) { return first_tap + (8 * (i / 4) + 2 * tig + i % 2) / kN; };
   store_weight_sums_by_eights(
       add, acc,
-      [&](int i) { return ci(i) < a.cin_g && co_first + 8 * (i / 2 % 2) < a.cout_g && tap(i) < a.kernel[2]; },
-      [&](int i) { return base + ci(i) * ci_step + 8 * (i / 2 % 2) * a.taps + tap(i); });
+      [&](int i) { return ci(i) < a.cin_g && co_first + co_step * (i / 2 % 2) < a.cout_g && tap(i) < a.kernel[2]; },
+      [&](int i) { return base + ci(i) * ci_step + co_step * (i / 2 % 2) * a.taps + tap(i); });
 }
 
 // The shifted-x kernel's units: (image, input D row, 16-position grad_output chunk, input H row), H innermost, so a
@@ -2713,6 +2714,18 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
   r.shift = flat & (kAlign - 1);
   r.start = flat - r.shift;
   r.inside = a.out_size[2] - j0;
+  return r;
+}
+// The odd channel's box of a pair row (RowsWeightArgs::dy_pairs: channels 2 c and 2 c + 1 back to back as one row of
+// the map, so its row stride is 16 bytes where a channel's is not): `even`'s flat position one D x H x W plane on,
+// started on 16 bytes as flat_dy_row's; the positions from `inside` on are the next plane's (the host keeps two planes
+// below 2^31).
+template <int kAlign>
+__device__ __forceinline__ FlatDyRow odd_pair_dy_row(const WeightGradArgs& a, const FlatDyRow& even) {
+  FlatDyRow r = even;
+  const int flat = even.start + even.shift + a.out_size[0] * a.out_size[1] * a.out_size[2];
+  r.shift = flat & (kAlign - 1);
+  r.start = flat - r.shift;
   return r;
 }
 
@@ -2948,7 +2961,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
             scalar_t* const stage = stages + slot * T::kStageElems;
             const bool sweep_start = it == 0 || cur.ih == 0;
             const int j0 = cur.wc * BK, n = int(cur.n);
-            int od[T::kRows], oh[T::kRows], flat_start[T::kRows];
+            int od[T::kRows], oh[T::kRows], flat_start[T::kRows], odd_start[T::kRows];
             bool load[T::kRows];
             int loads = 0;
 #pragma unroll
@@ -2958,9 +2971,10 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
               const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
               flat_start[w] = flat.start;
+              if constexpr (kChannelTiles) odd_start[w] = odd_pair_dy_row<T::kAlign>(a, flat).start;
               load[w] = row < rows &&
                         (kChannelTiles ? blk.co0 + w * T::kBlockM < a.cout_g : sweep_start || chain_head[w]) &&
-                        !(args.dy_flat && flat.outside);
+                        !((args.dy_flat || (kChannelTiles && args.dy_pairs)) && flat.outside);  // pair rows: flat
               loads += load[w];
             }
             if constexpr (k16Bit) {
@@ -2987,7 +3001,11 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                 if (!load[w] || args.dy_copied) continue;
                 scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
                 const int channel = dy_channel + (kChannelTiles ? w * T::kBlockM : 0);
-                if (args.dy_flat)
+                if (kChannelTiles && args.dy_pairs) {
+                  // The tile's even channels fill rows 0-31, its odd ones rows 32-63 (the sums' rows: pair_row_channel)
+                  tma_load_5d(dst, &args.dy_map, flat_start[w], channel / 2, 0, 0, n, &full[slot]);
+                  tma_load_5d(dst + T::kDyElems / 2, &args.dy_map, odd_start[w], channel / 2, 0, 0, n, &full[slot]);
+                } else if (args.dy_flat)
                   tma_load_5d(dst, &args.dy_map, flat_start[w], channel, 0, 0, n, &full[slot]);
                 else
                   tma_load_5d(dst, &args.dy_map, j0, channel, oh[w], od[w], n, &full[slot]);
@@ -3063,9 +3081,11 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     if (ih == 0) sweep_first = it;
     // The flat map's row starts `shift` positions early, and its positions from `inside` on are the next row's.
     int shift = 0, inside = BK;
-    if (args.dy_flat) {
-      const FlatDyRow r = flat_dy_row<T::kAlign>(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
-                                                 ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
+    if (args.dy_flat || (kChannelTiles && args.dy_pairs)) {
+      FlatDyRow r = flat_dy_row<T::kAlign>(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
+                                           ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
+      // Warps 2 and 3 hold the odd channels of the pair rows (the even ones' positions past the row are the odd's)
+      if (kChannelTiles && args.dy_pairs && wwarp >= 2) r = odd_pair_dy_row<T::kAlign>(a, r);
       shift = r.shift;
       inside = r.outside ? 0 : r.inside;
     }
@@ -3177,13 +3197,17 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   const int row = kChannelTiles ? blk.kh : blk.kh + my_slot;
   if (row < rows && computes) {
     const bool add = weight_sums_add(a, work);
-    const int co_first = my_co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
+    // Pair rows: tile row r (warp r / 16) is channel 2 (r % 32) + r / 32, so rows gid and gid + 8 are 16 apart
+    const bool pair_rows = kChannelTiles && args.dy_pairs;
+    const int co_first = pair_rows ? my_co0 + 32 * (wwarp % 2) + 2 * gid + wwarp / 2
+                                   : my_co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
+    const int co_step = pair_rows ? 16 : 8;
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
 #pragma unroll
     for (int pr = 0; pr < kPairs; ++pr)
-      store_shifted_x_sums<32, 64>(a, blk, base, co_first, tig, add, blk.taps.kw0 + 2 * pr, acc_pair[pr]);
+      store_shifted_x_sums<32, 64>(a, blk, base, co_first, tig, add, blk.taps.kw0 + 2 * pr, acc_pair[pr], co_step);
     if constexpr (kOdd)
-      store_shifted_x_sums<16, 32>(a, blk, base, co_first, tig, add, blk.taps.kw0 + kKernelW - 1, acc_odd);
+      store_shifted_x_sums<16, 32>(a, blk, base, co_first, tig, add, blk.taps.kw0 + kKernelW - 1, acc_odd, co_step);
   }
   pass_split_turn<T::kThreads>(a, work);
 }
@@ -6674,10 +6698,11 @@ bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean)
 // its grad_weight on the mma.sync kernel in 3.74 ms (110 TF/s) against cuDNN's 2.07 (run 432); the shifted-x kernel
 // with three busy warpgroups does fam05's (361 GFLOP) in about 1.9 ms (run 436's no-slide gain on run 432's 2.43), so
 // with two of three busy at 128 channels, about 3.3 ms if the per-unit work (x window, copies) bounds it as there.
-// TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1 (development only, read once per process) takes it there; 0 or unset, never
-// (the default until a GPU has timed it; written in session 76 without one).
+// fam04's grad_output (W_out 65538) has no 5-D or flat map: the form reads it as channel-pair rows
+// (shifted_x_pair_dy_fits). The default since session 77 (timed on fam04 in run 441, RUNS.md);
+// TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0 (development only, read once per process) never takes it, for A/B timings.
 bool shifted_x_channel_tiles(const ConvTransposeParams& p, DType dtype) {
-  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 0) == 1;
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 1) != 0;
   return on && element_bytes(dtype) == 4 && p.kernel[0] * p.kernel[1] == 1 &&
          p.out_per_group() > WeightShiftedXShape::kBlockM;
 }
@@ -6703,12 +6728,15 @@ WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, i
   plan.max_taps = plan.largest_group = plan.taps_per_block = w.largest;
   const int64_t rows = p.kernel[0] * p.kernel[1];
   plan.shifted_x_unit = shifted_x_unit(p, dtype);
-  // The lean kernel copies no rows at a unit of 48 (forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT only)
-  plan.shifted_x_lean =
-      lean_slots != 0 && w.largest >= 3 && !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
+  // The channel-tile form before the lean one, also under a forced TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN:
+  // grad_weight_takes_shifted_x may have taken channel-pair rows (shifted_x_pair_dy_fits), which only that form reads.
+  // It excludes the narrow rows (> 64 output channels). The lean kernel copies no rows at a unit of 48 (forced by
+  // TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT only).
+  plan.shifted_x_channel_tiles = shifted_x_channel_tiles(p, dtype);
+  plan.shifted_x_lean = !plan.shifted_x_channel_tiles && lean_slots != 0 && w.largest >= 3 &&
+                        !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
   plan.shifted_x_narrow = shifted_x_narrow_rows(p, dtype, plan.shifted_x_lean);
-  plan.shifted_x_channel_tiles = !plan.shifted_x_lean && !plan.shifted_x_narrow && shifted_x_channel_tiles(p, dtype);
   const int64_t tile_rows = plan.shifted_x_channel_tiles ? 1 : T::kRows * plan.shifted_x_slots;
   const int64_t co_block = plan.shifted_x_channel_tiles ? T::kRows * T::kBlockM : T::kBlockM;
   plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
@@ -6892,8 +6920,23 @@ bool shifted_x_copy_dy_fits(const ConvTransposeParams& p, DType dtype, const voi
     if (dy[i] % 2 != 0) return false;
   return true;
 }
+// Whether the shifted-x kernel's channel-tile form can read grad_output through a map of channel-pair rows
+// (RowsWeightArgs::dy_pairs) where neither map above takes it: fp32 data whose channel stride is an odd number of
+// 8-byte pairs (fam04: W_out 65538), so that two channels' D x H x W planes, back to back, are a row on 16 bytes; an
+// even channel count per group (a tile's channels start even). The kernel places its even channels' boxes in rows
+// 0-31 of a tile and its odd ones' in rows 32-63, masks each row past its end as the flat map's, and stores row r's
+// sums to channel 2 (r % 32) + r / 32.
+bool shifted_x_pair_dy_fits(const ConvTransposeParams& p, DType dtype) {
+  const int64_t* dy = p.output_strides;
+  const int64_t plane = p.out_size[0] * p.out_size[1] * p.out_size[2], align = elements_per_16_bytes(dtype);
+  return element_bytes(dtype) == 4 && dy[4] == 1 && dy[3] == p.out_size[2] &&
+         (p.out_size[0] == 1 || dy[2] == p.out_size[1] * p.out_size[2]) && dy[1] == plane && dy[1] % align != 0 &&
+         (2 * plane) % align == 0 && dy[0] % align == 0 && p.out_per_group() % 2 == 0 &&
+         2 * plane + 64 < (int64_t(1) << 31);
+}
 // How the shifted-x kernel reads grad_output, from its strides: a 5-D map (every stride on 16 bytes), the flat map
-// (rows off 16 bytes but back to back), else copied rows where shifted_x_copy_dy_fits allows.
+// (rows off 16 bytes but back to back), else copied rows where shifted_x_copy_dy_fits allows, or for the channel-tile
+// form the channel-pair rows where shifted_x_pair_dy_fits does.
 struct ShiftedXDyRead {
   bool aligned, flat;
 };
@@ -6936,9 +6979,11 @@ bool grad_weight_rows16_swizzle() {
 // (the rows kernels: fp32, or fp16/bf16 with the x box split or swizzled). A grad_output whose rows are no multiple
 // of 16 bytes (L1-71: 1026 floats) has no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one
 // dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
+// channel_tiles: for the shifted-x kernel's channel-tile form, which alone reads channel-pair rows (rows.dy_pairs).
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
                                     RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32,
-                                    int shifted_x_slots = 1, int shifted_x_dy_channels = WeightShiftedXShape::kBlockM) {
+                                    int shifted_x_slots = 1, int shifted_x_dy_channels = WeightShiftedXShape::kBlockM,
+                                    bool channel_tiles = false) {
   using T = WeightWgmmaRowsTile<2>;
   const bool shifted_x = shifted_x_unit > 0;
   const ShiftedXBoxes boxes = shifted_x_boxes(dtype, shifted_x_unit);
@@ -6971,6 +7016,13 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
     return cudaErrorInvalidValue;  // shifted_x_slots: 1, 2 or 4, and 1 for copied rows
   if (rows.dy_copied) return cudaSuccess;
   const int dy_box_channels = shifted_x_dy_channels / rows.dy_slots;  // one row slot's channels
+  rows.dy_pairs = shifted_x && channel_tiles && !read.aligned && !read.flat && shifted_x_pair_dy_fits(p, dtype);
+  if (rows.dy_pairs) {  // (W: two channels' D x H x W, channel pairs, 1, 1, N); a box holds 32 pairs' even or odd half
+    const int64_t pair_sizes[5] = {p.batch, p.out_channels / 2, 1, 1,
+                                   2 * p.out_size[0] * p.out_size[1] * p.out_size[2]};
+    const int64_t pair_strides[5] = {dy[0], 2 * dy[1], dy[0], dy[0], 1};
+    return encode_rows_map(&rows.dy_map, grad_output, pair_sizes, pair_strides, dy_box_w, dy_box_channels / 2, dtype);
+  }
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
     const int64_t flat_strides[5] = {dy[0], dy[1], dy[0], dy[0], 1};
@@ -7414,14 +7466,16 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
   if (!shifted_x_x_aligned(p, dtype) && !shifted_x_flat_x_fits(p, dtype)) return false;
   bool dy_rows_aligned = true;
   for (int i = 0; i < 4; ++i) dy_rows_aligned = dy_rows_aligned && dy[i] % align == 0;
+  const bool channel_tiles = shifted_x_channel_tiles(p, dtype);
   if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype)) &&
-      !shifted_x_copy_dy_fits(p, dtype, grad_output))
+      !shifted_x_copy_dy_fits(p, dtype, grad_output) && !(channel_tiles && shifted_x_pair_dy_fits(p, dtype)))
     return false;
   if (reinterpret_cast<uintptr_t>(input) % 16 != 0) return false;
   // rows_weight_tensor_maps decides how grad_output is read (5-D map, flat map or copied rows); a map needs 16-byte
   // aligned data, the copied rows 4 (shifted_x_copy_dy_fits).
   RowsWeightArgs trial{};
-  if (rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p, dtype), dtype) != cudaSuccess)
+  if (rows_weight_tensor_maps(p, input, grad_output, trial, shifted_x_unit(p, dtype), dtype, 1,
+                              WeightShiftedXShape::kBlockM, channel_tiles) != cudaSuccess)
     return false;
   return trial.dy_copied || reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
 #else
@@ -7743,7 +7797,7 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
         plan.shifted_x_narrow ? WeightShiftedXShape::kNarrowDyChannels : WeightShiftedXShape::kBlockM;
     const cudaError_t mapped =
         rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
-                                plan.shifted_x ? plan.shifted_x_slots : 1, dy_channels);
+                                plan.shifted_x ? plan.shifted_x_slots : 1, dy_channels, plan.shifted_x_channel_tiles);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 76 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 77, run 439 (one H200; prepared in session 76). Run at the commit that adds this name, passed as
+# TCONV_COMMIT.
 # Session 76 made the TF32 shifted-x grad_weight's producer run further ahead (narrow rows, no sliding at 4 stages:
 # L1-71 2.41 -> 2.16 ms, fam11 4.62 -> 4.12). Written after its device time, untested on a GPU: the channel-tile form
 # (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=1, off by default) for one (kd, kh) row and > 64 output channels per group,

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 72, trimmed in session 75 (its strip and grid tests ran in run 433: 3170 passed) for the next
-# session's second GPU call (one H200; rename to sessionNN-runMMM.sh when it runs, fix these lines, commit, pass
-# TCONV_COMMIT=<literal sha>).
+# Session 77, run 440 (one H200; prepared in session 72, trimmed in session 75). Run at the commit that adds this
+# name, passed as TCONV_COMMIT.
 # tests/test_gather_widest_gpu.py in full: not finished on a GPU since session 67's swap rule (run 420 ended it after
 # 130 s with 6 passed and 24 skipped: only test_widest_gather_rule_by_grid was left).
 source scripts/device_prelude.sh
