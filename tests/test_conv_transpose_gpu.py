@@ -437,6 +437,7 @@ SHIFTED_X_FLAT_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", "1") n
 SHIFTED_X_16BIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT", "1") not in ("", "0")
 SHIFTED_X_WIDE = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", "1") not in ("", "0")
 SHIFTED_X_COPY_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY", "1") not in ("", "0")
+SHIFTED_X_CHANNEL_TILES = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", "1") != "0"
 
 
 def shifted_x_taps(kernel_w):
@@ -448,8 +449,11 @@ def shifted_x_taps(kernel_w):
 def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode, rows=3):
     """Whether the shifted-x kernel takes a group's channels and kernel W (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE); fp32 data
     of 3D kernels with more than 32 input channels per group keep the wgmma kernel (the mma.sync one at 64-wide C_in
-    tiles), and so do kernels of one (kd, kh) row."""
-    if cin_g < 16 or cout_g < 16 or (mode == "tf32" and dims == 3 and cin_g > 32 and kernel_w > 1) or rows < 2:
+    tiles), and so do kernels of one (kd, kh) row, but for fp32 data with more than 64 output channels per group (the
+    channel-tile form, unless TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0)."""
+    one_row_taken = mode == "tf32" and cout_g > 64 and SHIFTED_X_CHANNEL_TILES
+    if cin_g < 16 or cout_g < 16 or (mode == "tf32" and dims == 3 and cin_g > 32 and kernel_w > 1) or \
+            (rows < 2 and not one_row_taken):
         return False
     return SHIFTED_X_WIDE or (kernel_w <= 5 and cin_g <= 32 and cout_g >= 32)
 # The kernel's grad_output positions per unit: forced by TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT=16 / 32 (the run scripts run
@@ -468,12 +472,13 @@ def shifted_x_unit_pattern(data):
 
 
 def shifted_x_kernel_ran(names, data, kernel_w):
-    """Whether a shifted-x kernel (measured or lean) on `data` (its template's C++ type) with kernel_w W taps is
-    among `names`."""
+    """Whether a shifted-x kernel on `data` (its template's C++ type) with kernel_w W taps is among `names`: the
+    measured or lean one, or for fp32 data the narrow or channel-tile one (their templates name no type)."""
     taps = shifted_x_taps(kernel_w)
-    pattern = re.compile(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{re.escape(data)}, "
-                         rf"{shifted_x_unit_pattern(data)}, {taps}>")
-    return any(pattern.search(n) for n in names)
+    unit = shifted_x_unit_pattern(data)
+    pattern = re.compile(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{re.escape(data)}, {unit}, {taps}>")
+    fp32_forms = re.compile(rf"grad_weight_wgmma_shifted_x_(?:narrow|channels)_kernel<{unit}, {taps}>")
+    return any(pattern.search(n) or (data == "float" and fp32_forms.search(n)) for n in names)
 
 
 def shifted_x_maps(case, layout, mode):
@@ -803,8 +808,9 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
 # group's channels; stored nowhere), a 2D kernel 1 x 3 at 256 output channels (two C_out blocks of three tiles), and a
 # 3D kernel 1 x 1 x 5 with a D stride of 2, output padding and 48 input channels (two C_in tiles, one partial). The
 # last three read grad_output as channel-pair rows (shifted_x_pair_dy_fits: a channel's plane 2 floats past 16 bytes,
-# as fam04's W_out 65538): W_out 102 (the odd channels' boxes start 2 positions early), groups of 32 -> 96 at W_out 66
-# (a tile of 32 channels: 16 pairs), and a 1 x 3 kernel over 3 x 42 output rows (each row's even and odd box shifts).
+# as fam04's W_out 65538; x's rows on 16 bytes): W_out 102 (the odd channels' boxes start 2 positions early), groups
+# of 32 -> 96 at W_out 66 (a tile of 32 channels: 16 pairs), and a 1 x 3 kernel over 3 x 42 output rows (each row's
+# even and odd box shifts). Run 441 found the first versions of the last two with x rows off 16 bytes (no x map).
 SHIFTED_X_CHANNEL_CASES = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias, then the
     # planned blocks per split (grid x: W tap groups x groups x C_in tiles x C_out blocks of 192)
@@ -814,8 +820,8 @@ SHIFTED_X_CHANNEL_CASES = [
     (2, 2, 32, 256, 1, [1, 3], [1, 1], [0, 1], [0, 0], [1, 1], [3, 40], False, 2),
     (3, 2, 48, 80, 1, [1, 1, 5], [2, 1, 1], [0, 0, 2], [1, 0, 0], [1, 1, 1], [2, 3, 32], True, 2),
     (1, 2, 64, 128, 1, [3], [1], [0], [0], [1], [100], False, 2),
-    (1, 2, 64, 192, 2, [5], [1], [0], [0], [1], [62], True, 2),
-    (2, 2, 32, 256, 1, [1, 3], [1, 1], [0, 1], [0, 0], [1, 1], [3, 42], False, 2),
+    (1, 2, 64, 192, 2, [5], [1], [1], [0], [1], [64], True, 2),
+    (2, 2, 32, 256, 1, [1, 3], [1, 1], [0, 0], [0, 0], [1, 1], [3, 40], False, 2),
 ]
 
 
