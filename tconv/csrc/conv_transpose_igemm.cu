@@ -6697,10 +6697,10 @@ bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean)
 // more than 64 output channels per group. Why: fam04 TF32 (1D, N 64, 128 -> 128, k3, L 65536: 412 GFLOP a pass) runs
 // its grad_weight on the mma.sync kernel in 3.74 ms (110 TF/s) against cuDNN's 2.07 (run 432); the shifted-x kernel
 // with three busy warpgroups does fam05's (361 GFLOP) in about 1.9 ms (run 436's no-slide gain on run 432's 2.43), so
-// with two of three busy at 128 channels, about 3.3 ms if the per-unit work (x window, copies) bounds it as there.
-// fam04's grad_output (W_out 65538) has no 5-D or flat map: the form reads it as channel-pair rows
-// (shifted_x_pair_dy_fits). The default since session 77 (timed on fam04 in run 441, RUNS.md);
-// TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0 (development only, read once per process) never takes it, for A/B timings.
+// with two of three busy at 128 channels, about 3.3 ms projected. fam04's grad_output (W_out 65538) has no 5-D or flat
+// map: the form reads it as channel-pair rows (shifted_x_pair_dy_fits). Run 441 (H200, one build, TF32): the pass
+// 3.739 -> 2.826 ms, fam04 fwd+bwd 8.134 -> 7.278. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0 (development only, read once
+// per process) never takes it, for A/B timings.
 bool shifted_x_channel_tiles(const ConvTransposeParams& p, DType dtype) {
   static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 1) != 0;
   return on && element_bytes(dtype) == 4 && p.kernel[0] * p.kernel[1] == 1 &&
