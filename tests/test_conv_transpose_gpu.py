@@ -720,19 +720,23 @@ def shifted_x_grad_weight_launches(case, mode, layout, seed, trace):
     return launches, grad_w.cpu()
 
 
-def tf32_contract_and_launches_code(cases: str, seed: int) -> str:
+def contract_and_launches_code(cases: str, seed: int, mode: str = "tf32", environ: str = "") -> str:
     """Code for run_under_switch: each case of test_conv_transpose_gpu's list `cases` (its first 12 fields) through
-    run_case in TF32 (the contract, poisoned outputs; seed + i), then its grad_weight and shifted-x launches
-    (shifted_x_grad_weight_launches, seed + 100 + i); saves [(launches, grad_weight)]."""
+    run_case in `mode` (TF32 unless given; the contract, poisoned outputs; seed + i), then its grad_weight and
+    shifted-x launches (shifted_x_grad_weight_launches, seed + 100 + i); saves [(launches, grad_weight)]. `environ`:
+    "NAME=value" set in the process before tconv runs (another switch held fixed)."""
+    name, _, value = environ.partition("=")
     return (
-        "import sys, torch\n"
-        "import test_conv_transpose_gpu as t\n"
+        "import os, sys, torch\n"
+        + (f"os.environ[{name!r}] = {value!r}\n" if name else "")
+        + "import test_conv_transpose_gpu as t\n"
         "from conftest import poison_cuda_allocator\n"
         "results = []\n"
         f"for i, case in enumerate(t.{cases}):\n"
-        f"    t.run_case(*case[:12], mode='tf32', layout='contiguous', seed={seed} + i, poison=poison_cuda_allocator)\n"
+        f"    t.run_case(*case[:12], mode={mode!r}, layout='contiguous', seed={seed} + i,\n"
+        "               poison=poison_cuda_allocator)\n"
         f"    trace = sys.argv[1] + f'.{{i}}.json'\n"
-        f"    results.append(t.shifted_x_grad_weight_launches(case, 'tf32', 'contiguous', {seed + 100} + i, trace))\n"
+        f"    results.append(t.shifted_x_grad_weight_launches(case, {mode!r}, 'contiguous', {seed + 100} + i, trace))\n"
         "torch.save(results, sys.argv[1])\n")
 
 
@@ -747,7 +751,7 @@ def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
     if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED or \
             os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
-    code = tf32_contract_and_launches_code("SHIFTED_X_NARROW_CASES", 120)
+    code = contract_and_launches_code("SHIFTED_X_NARROW_CASES", 120)
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", values=("1", "0", ""))
     for case, (forced, forced_w), (rule, rule_w) in zip(SHIFTED_X_NARROW_CASES, saved["1"], saved[""]):
         assert forced == rule, (case, forced, rule)
@@ -834,7 +838,7 @@ def test_grad_weight_shifted_x_channel_tiles_meet_the_contract(tmp_path):
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED:
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
-    code = tf32_contract_and_launches_code("SHIFTED_X_CHANNEL_CASES", 160)
+    code = contract_and_launches_code("SHIFTED_X_CHANNEL_CASES", 160)
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", values=("1", "0", ""))
     for value in ("1", ""):
         for case, (launches, _) in zip(SHIFTED_X_CHANNEL_CASES, saved[value]):
@@ -844,6 +848,42 @@ def test_grad_weight_shifted_x_channel_tiles_meet_the_contract(tmp_path):
         assert forced == rule, (case, forced, rule)
         assert_bitwise_equal([rule_w], [forced_w], str(case))
     for case, (launches, _) in zip(SHIFTED_X_CHANNEL_CASES, saved["0"]):
+        assert not launches, (case, launches)
+
+
+# The channel-tile form on fp16/bf16 data (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2; written in session 77 without a GPU,
+# for fam04 bf16), x rows on 16 bytes: grad_output read as 4-channel rows (W_out 98: a 16-bit plane 4 bytes past 16),
+# through the 5-D map (W_out 96), as 2-channel rows in groups of 32 -> 96 (W_out 68: 8 bytes past), and as 4-channel
+# rows of a 1 x 3 kernel over 3 x 42 output rows.
+SHIFTED_X_CHANNEL_16BIT_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias, then the
+    # planned blocks per split (grid x: W tap groups x groups x C_in tiles x C_out blocks of 192)
+    (1, 2, 64, 128, 1, [3], [1], [0], [0], [1], [96], False, 2),
+    (1, 2, 64, 128, 1, [3], [1], [1], [0], [1], [96], True, 2),
+    (1, 2, 64, 192, 2, [5], [1], [0], [0], [1], [64], True, 2),
+    (2, 2, 32, 256, 1, [1, 3], [1, 1], [0, 0], [0, 0], [1, 1], [3, 40], False, 2),
+]
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_shifted_x_channel_tiles_16bit_meet_the_contract(tmp_path, mode):
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2, with TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0 (for 16-bit data up to 128
+    channels "auto" takes the unit-stride grad_weight first), every case runs its grad_weight on the 16-bit
+    channel-tile kernel at a unit of 32 with the planned blocks per split and meets the precision contract (run_case:
+    float64 and torch, outputs and every gradient, poisoned outputs); under 1 (fp32 data only) no shifted-x kernel
+    runs on these one-row kernels."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if SHIFTED_X_UNIT_FORCED or not SHIFTED_X_16BIT:
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    code = contract_and_launches_code("SHIFTED_X_CHANNEL_16BIT_CASES", 180, mode,
+                                           "TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0")
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", values=("2", "1"))
+    data = {"bf16": "__nv_bfloat16", "fp16": "__half"}[mode]
+    for case, (launches, _) in zip(SHIFTED_X_CHANNEL_16BIT_CASES, saved["2"]):
+        assert launches and all(f"shifted_x_channels16_kernel<{data}, 32, " in name and grid == case[-1]
+                                for name, grid in launches), (case, launches)
+    for case, (launches, _) in zip(SHIFTED_X_CHANNEL_16BIT_CASES, saved["1"]):
         assert not launches, (case, launches)
 
 

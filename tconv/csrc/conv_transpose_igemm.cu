@@ -2093,7 +2093,7 @@ struct RowsWeightArgs {
   int dy_copied;  // the shifted-x kernel: no dy_map; producer warp 0 copies grad_output's rows (shifted_x_copy_dy_fits)
   int word_fragments;  // the 16-bit shifted-x kernel: A fragments as 32-bit words where a row allows (see the kernel)
   int dy_slots;        // the lean shifted-x kernel: grad_output row slots per consumer warpgroup (shifted_x_slots)
-  int dy_pairs;  // the channel-tile shifted-x kernel: dy_map is shifted_x_pair_dy_fits' map of channel-pair rows
+  int dy_interleave;  // the channel-tile shifted-x kernel: 0, or dy_map's channels a row (shifted_x_dy_interleave)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2716,14 +2716,15 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
   r.inside = a.out_size[2] - j0;
   return r;
 }
-// The odd channel's box of a pair row (RowsWeightArgs::dy_pairs: channels 2 c and 2 c + 1 back to back as one row of
-// the map, so its row stride is 16 bytes where a channel's is not): `even`'s flat position one D x H x W plane on,
-// started on 16 bytes as flat_dy_row's; the positions from `inside` on are the next plane's (the host keeps two planes
-// below 2^31).
+// Channel `sub`'s box in an interleaved row (RowsWeightArgs::dy_interleave: R = 2 or 4 channels' D x H x W planes
+// back to back as one row of the map, so its row stride is on 16 bytes where a channel's is not): channel 0's flat
+// position `first` (flat_dy_row's) `sub` planes on, started on 16 bytes as flat_dy_row's; its positions from `inside`
+// on are the next plane's (the host keeps R planes below 2^31). A tile's channel sub of each R lands in its rows
+// sub x 64 / R onwards (the epilogue's co_first maps them back).
 template <int kAlign>
-__device__ __forceinline__ FlatDyRow odd_pair_dy_row(const WeightGradArgs& a, const FlatDyRow& even) {
-  FlatDyRow r = even;
-  const int flat = even.start + even.shift + a.out_size[0] * a.out_size[1] * a.out_size[2];
+__device__ __forceinline__ FlatDyRow interleaved_dy_row(const WeightGradArgs& a, const FlatDyRow& first, int sub) {
+  FlatDyRow r = first;
+  const int flat = first.start + first.shift + sub * (a.out_size[0] * a.out_size[1] * a.out_size[2]);
   r.shift = flat & (kAlign - 1);
   r.start = flat - r.shift;
   return r;
@@ -2841,8 +2842,8 @@ template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChanne
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels>;
   static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
-  static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows && sizeof(scalar_t) == 4),
-                "channel tiles: the measured kernel's slots of 64 channels, fp32 data (no copied rows)");
+  static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows),
+                "channel tiles: the measured kernel's slots of 64 channels (never copied rows)");
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "a W tap group within the copies' reach");
   constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
@@ -2961,7 +2962,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
             scalar_t* const stage = stages + slot * T::kStageElems;
             const bool sweep_start = it == 0 || cur.ih == 0;
             const int j0 = cur.wc * BK, n = int(cur.n);
-            int od[T::kRows], oh[T::kRows], flat_start[T::kRows], odd_start[T::kRows];
+            int od[T::kRows], oh[T::kRows], flat_start[T::kRows];
             bool load[T::kRows];
             int loads = 0;
 #pragma unroll
@@ -2971,13 +2972,12 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
               const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
               flat_start[w] = flat.start;
-              if constexpr (kChannelTiles) odd_start[w] = odd_pair_dy_row<T::kAlign>(a, flat).start;
               load[w] = row < rows &&
                         (kChannelTiles ? blk.co0 + w * T::kBlockM < a.cout_g : sweep_start || chain_head[w]) &&
-                        !((args.dy_flat || (kChannelTiles && args.dy_pairs)) && flat.outside);  // pair rows: flat
+                        !((args.dy_flat || (kChannelTiles && args.dy_interleave)) && flat.outside);  // flat rows
               loads += load[w];
             }
-            if constexpr (k16Bit) {
+            if constexpr (k16Bit && !kChannelTiles) {  // the channel-tile form never copies (rows_weight_tensor_maps)
               if (args.dy_copied) {
                 copy_shifted_x_dy_rows<T>(a, stages + slot * T::kStageElems + T::kXElems, load, od, oh, j0, n,
                                           dy_channel, lane);
@@ -3001,10 +3001,14 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                 if (!load[w] || args.dy_copied) continue;
                 scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
                 const int channel = dy_channel + (kChannelTiles ? w * T::kBlockM : 0);
-                if (kChannelTiles && args.dy_pairs) {
-                  // The tile's even channels fill rows 0-31, its odd ones rows 32-63 (the sums' rows: pair_row_channel)
-                  tma_load_5d(dst, &args.dy_map, flat_start[w], channel / 2, 0, 0, n, &full[slot]);
-                  tma_load_5d(dst + T::kDyElems / 2, &args.dy_map, odd_start[w], channel / 2, 0, 0, n, &full[slot]);
+                if (kChannelTiles && args.dy_interleave) {
+                  // Channel sub of each R fills the tile's rows sub x 64 / R onwards (interleaved_dy_row)
+                  const int interleave = args.dy_interleave, box_rows = T::kBlockM / interleave;
+                  const FlatDyRow first = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
+                  for (int sub = 0; sub < interleave; ++sub)
+                    tma_load_5d(dst + sub * box_rows * T::kDyBoxW, &args.dy_map,
+                                interleaved_dy_row<T::kAlign>(a, first, sub).start, channel / interleave, 0, 0, n,
+                                &full[slot]);
                 } else if (args.dy_flat)
                   tma_load_5d(dst, &args.dy_map, flat_start[w], channel, 0, 0, n, &full[slot]);
                 else
@@ -3081,11 +3085,12 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     if (ih == 0) sweep_first = it;
     // The flat map's row starts `shift` positions early, and its positions from `inside` on are the next row's.
     int shift = 0, inside = BK;
-    if (args.dy_flat || (kChannelTiles && args.dy_pairs)) {
+    if (args.dy_flat || (kChannelTiles && args.dy_interleave)) {
       FlatDyRow r = flat_dy_row<T::kAlign>(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
                                            ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
-      // Warps 2 and 3 hold the odd channels of the pair rows (the even ones' positions past the row are the odd's)
-      if (kChannelTiles && args.dy_pairs && wwarp >= 2) r = odd_pair_dy_row<T::kAlign>(a, r);
+      // An interleaved row's warp reads one channel of each R (its positions past the row are the next channel's)
+      if (kChannelTiles && args.dy_interleave)
+        r = interleaved_dy_row<T::kAlign>(a, r, 16 * wwarp / (T::kBlockM / args.dy_interleave));
       shift = r.shift;
       inside = r.outside ? 0 : r.inside;
     }
@@ -3197,11 +3202,12 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   const int row = kChannelTiles ? blk.kh : blk.kh + my_slot;
   if (row < rows && computes) {
     const bool add = weight_sums_add(a, work);
-    // Pair rows: tile row r (warp r / 16) is channel 2 (r % 32) + r / 32, so rows gid and gid + 8 are 16 apart
-    const bool pair_rows = kChannelTiles && args.dy_pairs;
-    const int co_first = pair_rows ? my_co0 + 32 * (wwarp % 2) + 2 * gid + wwarp / 2
-                                   : my_co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
-    const int co_step = pair_rows ? 16 : 8;
+    // Interleaved rows (R channels a row): tile row r is channel R (r % (64 / R)) + r / (64 / R), so rows gid and
+    // gid + 8 are 8 R apart (a warp's 16 rows lie in one channel's box: R <= 4)
+    const int interleave = kChannelTiles ? args.dy_interleave : 0, box_rows = interleave ? T::kBlockM / interleave : 1;
+    const int co_first = interleave ? my_co0 + interleave * (16 * wwarp % box_rows + gid) + 16 * wwarp / box_rows
+                                    : my_co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
+    const int co_step = interleave ? 8 * interleave : 8;
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
 #pragma unroll
     for (int pr = 0; pr < kPairs; ++pr)
@@ -3227,11 +3233,17 @@ __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<float, kUnitK, kKernelW, false, WeightShiftedXShape::kNarrowDyChannels>(args);
 }
-// The channel-tile form (fp32 data, one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles).
+// The channel-tile form (one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles): fp32 data, and
+// fp16/bf16 (channels16: untested on a GPU, only under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2).
 template <int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_channels_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<float, kUnitK, kKernelW, false, WeightShiftedXShape::kBlockM, true>(args);
+}
+template <typename scalar_t, int kUnitK, int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_channels16_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<scalar_t, kUnitK, kKernelW, false, WeightShiftedXShape::kBlockM, true>(args);
 }
 
 #endif  // TCONV_TENSOR_MAPS
@@ -6698,12 +6710,18 @@ bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean)
 // its grad_weight on the mma.sync kernel in 3.74 ms (110 TF/s) against cuDNN's 2.07 (run 432); the shifted-x kernel
 // with three busy warpgroups does fam05's (361 GFLOP) in about 1.9 ms (run 436's no-slide gain on run 432's 2.43), so
 // with two of three busy at 128 channels, about 3.3 ms projected. fam04's grad_output (W_out 65538) has no 5-D or flat
-// map: the form reads it as channel-pair rows (shifted_x_pair_dy_fits). Run 441 (H200, one build, TF32): the pass
-// 3.739 -> 2.826 ms, fam04 fwd+bwd 8.134 -> 7.278. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0 (development only, read once
-// per process) never takes it, for A/B timings.
+// map: the form reads it as channel-pair rows (shifted_x_dy_interleave). Run 441 (H200, one build, TF32): the pass
+// 3.739 -> 2.826 ms, fam04 fwd+bwd 8.134 -> 7.278. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS (development only, read once
+// per process): 0 never takes it, for A/B timings; 2 takes fp16/bf16 data too (written in session 77 without a GPU
+// for fam04 bf16, whose grad_weight "auto" gives the unit-stride kernel first: time it with
+// TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0); unset or anything else, fp32 data only.
+int shifted_x_channel_tiles_switch() {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 1);
+  return mode;
+}
 bool shifted_x_channel_tiles(const ConvTransposeParams& p, DType dtype) {
-  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 1) != 0;
-  return on && element_bytes(dtype) == 4 && p.kernel[0] * p.kernel[1] == 1 &&
+  const int mode = shifted_x_channel_tiles_switch();
+  return mode != 0 && (element_bytes(dtype) == 4 || mode == 2) && p.kernel[0] * p.kernel[1] == 1 &&
          p.out_per_group() > WeightShiftedXShape::kBlockM;
 }
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
@@ -6729,10 +6747,12 @@ WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, i
   const int64_t rows = p.kernel[0] * p.kernel[1];
   plan.shifted_x_unit = shifted_x_unit(p, dtype);
   // The channel-tile form before the lean one, also under a forced TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN:
-  // grad_weight_takes_shifted_x may have taken channel-pair rows (shifted_x_pair_dy_fits), which only that form reads.
+  // grad_weight_takes_shifted_x may have taken interleaved rows (shifted_x_dy_interleave), which only that form reads.
   // It excludes the narrow rows (> 64 output channels). The lean kernel copies no rows at a unit of 48 (forced by
   // TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT only).
   plan.shifted_x_channel_tiles = shifted_x_channel_tiles(p, dtype);
+  // The 16-bit channel-tile kernels exist at a unit of 32 only
+  if (plan.shifted_x_channel_tiles && element_bytes(dtype) == 2) plan.shifted_x_unit = 32;
   plan.shifted_x_lean = !plan.shifted_x_channel_tiles && lean_slots != 0 && w.largest >= 3 &&
                         !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
@@ -6920,23 +6940,31 @@ bool shifted_x_copy_dy_fits(const ConvTransposeParams& p, DType dtype, const voi
     if (dy[i] % 2 != 0) return false;
   return true;
 }
-// Whether the shifted-x kernel's channel-tile form can read grad_output through a map of channel-pair rows
-// (RowsWeightArgs::dy_pairs) where neither map above takes it: fp32 data whose channel stride is an odd number of
-// 8-byte pairs (fam04: W_out 65538), so that two channels' D x H x W planes, back to back, are a row on 16 bytes; an
-// even channel count per group (a tile's channels start even). The kernel places its even channels' boxes in rows
-// 0-31 of a tile and its odd ones' in rows 32-63, masks each row past its end as the flat map's, and stores row r's
-// sums to channel 2 (r % 32) + r / 32.
-bool shifted_x_pair_dy_fits(const ConvTransposeParams& p, DType dtype) {
+// The channels per row of a map over grad_output that the shifted-x kernel's channel-tile form can read where neither
+// map above takes it (RowsWeightArgs::dy_interleave), or 0: R = 2 or 4 channels' D x H x W planes back to back as one
+// row, the fewest whose row stride lies on 16 bytes (fam04's fp32 plane of 65538 floats, 8 bytes past a multiple of
+// 16: R 2; its 16-bit plane, 4 bytes past: R 4), with the planes contiguous (NCDHW), the image stride on 16 bytes and
+// a multiple of R channels per group (a tile's channels start at a multiple of R). The kernel loads channel sub of
+// each R into tile rows sub x 64 / R onwards, masks each row past its end as the flat map's (there the next channel
+// begins), and stores tile row r's sums to channel R (r % (64 / R)) + r / (64 / R). R 4 is untested on a GPU (written
+// in session 77): only under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2.
+int shifted_x_dy_interleave(const ConvTransposeParams& p, DType dtype) {
   const int64_t* dy = p.output_strides;
   const int64_t plane = p.out_size[0] * p.out_size[1] * p.out_size[2], align = elements_per_16_bytes(dtype);
-  return element_bytes(dtype) == 4 && dy[4] == 1 && dy[3] == p.out_size[2] &&
-         (p.out_size[0] == 1 || dy[2] == p.out_size[1] * p.out_size[2]) && dy[1] == plane && dy[1] % align != 0 &&
-         (2 * plane) % align == 0 && dy[0] % align == 0 && p.out_per_group() % 2 == 0 &&
-         2 * plane + 64 < (int64_t(1) << 31);
+  if (dy[4] != 1 || dy[3] != p.out_size[2] || (p.out_size[0] != 1 && dy[2] != p.out_size[1] * p.out_size[2]) ||
+      dy[1] != plane || plane % align == 0 || dy[0] % align != 0)
+    return 0;
+  for (int interleave = 2; interleave <= 4; interleave *= 2)
+    if ((interleave * plane) % align == 0)
+      return p.out_per_group() % interleave == 0 && interleave * plane + 64 < (int64_t(1) << 31) &&
+                     (interleave == 2 || shifted_x_channel_tiles_switch() == 2)
+                 ? interleave
+                 : 0;
+  return 0;
 }
 // How the shifted-x kernel reads grad_output, from its strides: a 5-D map (every stride on 16 bytes), the flat map
 // (rows off 16 bytes but back to back), else copied rows where shifted_x_copy_dy_fits allows, or for the channel-tile
-// form the channel-pair rows where shifted_x_pair_dy_fits does.
+// form the interleaved rows where shifted_x_dy_interleave allows.
 struct ShiftedXDyRead {
   bool aligned, flat;
 };
@@ -6979,7 +7007,8 @@ bool grad_weight_rows16_swizzle() {
 // (the rows kernels: fp32, or fp16/bf16 with the x box split or swizzled). A grad_output whose rows are no multiple
 // of 16 bytes (L1-71: 1026 floats) has no 5-D map; for the shifted-x kernel it takes a map with D x H x W as one
 // dimension instead (rows.dy_flat; the kernel's flat_dy_row places and masks each row).
-// channel_tiles: for the shifted-x kernel's channel-tile form, which alone reads channel-pair rows (rows.dy_pairs).
+// channel_tiles: for the shifted-x kernel's channel-tile form, which alone reads interleaved rows (rows.dy_interleave)
+// and never copies rows.
 cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
                                     RowsWeightArgs& rows, int shifted_x_unit = 0, DType dtype = DType::kFloat32,
                                     int shifted_x_slots = 1, int shifted_x_dy_channels = WeightShiftedXShape::kBlockM,
@@ -7010,18 +7039,21 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   const ShiftedXDyRead read = shifted_x_dy_read(p, dtype);
   rows.dy_flat = shifted_x && read.flat;
   rows.x_flat = x_flat;
-  rows.dy_copied = shifted_x && !read.aligned && !read.flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
+  rows.dy_copied =
+      shifted_x && !channel_tiles && !read.aligned && !read.flat && shifted_x_copy_dy_fits(p, dtype, grad_output);
   rows.dy_slots = shifted_x ? shifted_x_slots : 1;
   if (rows.dy_slots < 1 || rows.dy_slots > WeightShiftedXShape::kMaxDySlots || (rows.dy_copied && rows.dy_slots != 1))
     return cudaErrorInvalidValue;  // shifted_x_slots: 1, 2 or 4, and 1 for copied rows
   if (rows.dy_copied) return cudaSuccess;
   const int dy_box_channels = shifted_x_dy_channels / rows.dy_slots;  // one row slot's channels
-  rows.dy_pairs = shifted_x && channel_tiles && !read.aligned && !read.flat && shifted_x_pair_dy_fits(p, dtype);
-  if (rows.dy_pairs) {  // (W: two channels' D x H x W, channel pairs, 1, 1, N); a box holds 32 pairs' even or odd half
-    const int64_t pair_sizes[5] = {p.batch, p.out_channels / 2, 1, 1,
-                                   2 * p.out_size[0] * p.out_size[1] * p.out_size[2]};
-    const int64_t pair_strides[5] = {dy[0], 2 * dy[1], dy[0], dy[0], 1};
-    return encode_rows_map(&rows.dy_map, grad_output, pair_sizes, pair_strides, dy_box_w, dy_box_channels / 2, dtype);
+  rows.dy_interleave =
+      shifted_x && channel_tiles && !read.aligned && !read.flat ? shifted_x_dy_interleave(p, dtype) : 0;
+  if (rows.dy_interleave) {  // (W: R channels' D x H x W, C / R, 1, 1, N); a box: one channel of each of 64 / R rows
+    const int interleave = rows.dy_interleave;
+    const int64_t sizes[5] = {p.batch, p.out_channels / interleave, 1, 1,
+                              interleave * p.out_size[0] * p.out_size[1] * p.out_size[2]};
+    const int64_t strides[5] = {dy[0], interleave * dy[1], dy[0], dy[0], 1};
+    return encode_rows_map(&rows.dy_map, grad_output, sizes, strides, dy_box_w, dy_box_channels / interleave, dtype);
   }
   if (rows.dy_flat) {  // (W: D x H x W, C, 1, 1, N); the unit dimensions take the image stride
     const int64_t flat_sizes[5] = {p.batch, p.out_channels, 1, 1, p.out_size[0] * p.out_size[1] * p.out_size[2]};
@@ -7180,6 +7212,12 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
     if (plan.shifted_x_channel_tiles)
       return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
                 return tconv_igemm_grad_weight_wgmma_shifted_x_channels_kernel<kUnitK, decltype(taps)::value>;
+              }),
+              kBytes, T::kStages};
+  } else if constexpr (kUnitK == 32) {  // plan_shifted_x_slots: the 16-bit channel-tile form at a unit of 32 only
+    if (plan.shifted_x_channel_tiles)
+      return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
+                return tconv_igemm_grad_weight_wgmma_shifted_x_channels16_kernel<scalar_t, 32, decltype(taps)::value>;
               }),
               kBytes, T::kStages};
   }
@@ -7468,7 +7506,7 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
   for (int i = 0; i < 4; ++i) dy_rows_aligned = dy_rows_aligned && dy[i] % align == 0;
   const bool channel_tiles = shifted_x_channel_tiles(p, dtype);
   if (!dy_rows_aligned && !(grad_weight_shifted_x_flat_dy() && shifted_x_flat_dy_fits(p, dtype)) &&
-      !shifted_x_copy_dy_fits(p, dtype, grad_output) && !(channel_tiles && shifted_x_pair_dy_fits(p, dtype)))
+      !shifted_x_copy_dy_fits(p, dtype, grad_output) && !(channel_tiles && shifted_x_dy_interleave(p, dtype)))
     return false;
   if (reinterpret_cast<uintptr_t>(input) % 16 != 0) return false;
   // rows_weight_tensor_maps decides how grad_output is read (5-D map, flat map or copied rows); a map needs 16-byte
