@@ -811,7 +811,7 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
 # W of 7 (two W tap groups of 4; the second tile half past the channels), groups of 32 -> 96 (the box reads the next
 # group's channels; stored nowhere), a 2D kernel 1 x 3 at 256 output channels (two C_out blocks of three tiles), and a
 # 3D kernel 1 x 1 x 5 with a D stride of 2, output padding and 48 input channels (two C_in tiles, one partial). The
-# last three read grad_output as channel-pair rows (shifted_x_pair_dy_fits: a channel's plane 2 floats past 16 bytes,
+# last three read grad_output as channel-pair rows (shifted_x_dy_interleave: a channel's plane 2 floats past 16 bytes,
 # as fam04's W_out 65538; x's rows on 16 bytes): W_out 102 (the odd channels' boxes start 2 positions early), groups
 # of 32 -> 96 at W_out 66 (a tile of 32 channels: 16 pairs), and a 1 x 3 kernel over 3 x 42 output rows (each row's
 # even and odd box shifts). Run 441 found the first versions of the last two with x rows off 16 bytes (no x map).

@@ -293,6 +293,18 @@ inline ConvTransposeParams unit_stride_grad_input_as_forward(const ConvTranspose
   q.bias_stride = 0;
   return q;
 }
+// Interleaved grad_output rows of the shifted-x grad_weight's channel-tile form (RowsWeightArgs::dy_interleave): R = 2
+// or 4 channels' D x H x W planes back to back as one row of a tensor map. A tile of 64 channels arrives as R boxes:
+// box `sub` holds channel sub of each R and fills tile rows sub x 64 / R onwards, so tile row r lies in box
+// interleaved_row_box(r, R) and holds the tile's channel interleaved_row_channel(r, R) = R (r % (64 / R)) + r / (64 / R).
+// A warp's 16 rows lie in one box for R <= 4 (tests/cpp/interleaved_rows_check.cpp).
+TCONV_HOST_DEVICE int interleaved_box_rows(int interleave) { return 64 / interleave; }
+TCONV_HOST_DEVICE int interleaved_row_box(int row, int interleave) { return row / interleaved_box_rows(interleave); }
+TCONV_HOST_DEVICE int interleaved_row_channel(int row, int interleave) {
+  const int box_rows = interleaved_box_rows(interleave);
+  return interleave * (row % box_rows) + row / box_rows;
+}
+
 inline int64_t unit_stride_flipped_weight_offset(const ConvTransposeParams& p) {
   return (p.kernel[0] - 1) * p.weight_strides[2] + (p.kernel[1] - 1) * p.weight_strides[3] +
          (p.kernel[2] - 1) * p.weight_strides[4];

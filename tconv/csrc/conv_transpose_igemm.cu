@@ -2719,8 +2719,8 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
 // Channel `sub`'s box in an interleaved row (RowsWeightArgs::dy_interleave: R = 2 or 4 channels' D x H x W planes
 // back to back as one row of the map, so its row stride is on 16 bytes where a channel's is not): channel 0's flat
 // position `first` (flat_dy_row's) `sub` planes on, started on 16 bytes as flat_dy_row's; its positions from `inside`
-// on are the next plane's (the host keeps R planes below 2^31). A tile's channel sub of each R lands in its rows
-// sub x 64 / R onwards (the epilogue's co_first maps them back).
+// on are the next plane's (the host keeps R planes below 2^31). Which tile rows hold which channels:
+// interleaved_row_box / interleaved_row_channel (conv_params.h).
 template <int kAlign>
 __device__ __forceinline__ FlatDyRow interleaved_dy_row(const WeightGradArgs& a, const FlatDyRow& first, int sub) {
   FlatDyRow r = first;
@@ -2842,8 +2842,8 @@ template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChanne
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels>;
   static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
-  static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows),
-                "channel tiles: the measured kernel's slots of 64 channels (never copied rows)");
+  static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows && T::kBlockM == 64),
+                "channel tiles: the measured kernel's slots of 64 channels (interleaved_row_channel's tiles)");
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(kKernelW >= 1 && kKernelW <= T::kMaxKernelW, "a W tap group within the copies' reach");
   constexpr int kPairs = kKernelW / 2, kOdd = kKernelW % 2, S = T::kStages, BK = T::kBlockK;
@@ -3002,8 +3002,8 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                 scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
                 const int channel = dy_channel + (kChannelTiles ? w * T::kBlockM : 0);
                 if (kChannelTiles && args.dy_interleave) {
-                  // Channel sub of each R fills the tile's rows sub x 64 / R onwards (interleaved_dy_row)
-                  const int interleave = args.dy_interleave, box_rows = T::kBlockM / interleave;
+                  // Box sub: channel sub of each R (interleaved_row_channel)
+                  const int interleave = args.dy_interleave, box_rows = interleaved_box_rows(interleave);
                   const FlatDyRow first = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
                   for (int sub = 0; sub < interleave; ++sub)
                     tma_load_5d(dst + sub * box_rows * T::kDyBoxW, &args.dy_map,
@@ -3090,7 +3090,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                                            ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
       // An interleaved row's warp reads one channel of each R (its positions past the row are the next channel's)
       if (kChannelTiles && args.dy_interleave)
-        r = interleaved_dy_row<T::kAlign>(a, r, 16 * wwarp / (T::kBlockM / args.dy_interleave));
+        r = interleaved_dy_row<T::kAlign>(a, r, interleaved_row_box(16 * wwarp, args.dy_interleave));
       shift = r.shift;
       inside = r.outside ? 0 : r.inside;
     }
@@ -3202,10 +3202,9 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   const int row = kChannelTiles ? blk.kh : blk.kh + my_slot;
   if (row < rows && computes) {
     const bool add = weight_sums_add(a, work);
-    // Interleaved rows (R channels a row): tile row r is channel R (r % (64 / R)) + r / (64 / R), so rows gid and
-    // gid + 8 are 8 R apart (a warp's 16 rows lie in one channel's box: R <= 4)
-    const int interleave = kChannelTiles ? args.dy_interleave : 0, box_rows = interleave ? T::kBlockM / interleave : 1;
-    const int co_first = interleave ? my_co0 + interleave * (16 * wwarp % box_rows + gid) + 16 * wwarp / box_rows
+    // Interleaved rows: rows gid and gid + 8 of the warp hold channels 8 R apart (interleaved_row_channel)
+    const int interleave = kChannelTiles ? args.dy_interleave : 0;
+    const int co_first = interleave ? my_co0 + interleaved_row_channel(16 * wwarp + gid, interleave)
                                     : my_co0 + (kLean ? wwarp % warps_per_slot : wwarp) * 16 + gid;
     const int co_step = interleave ? 8 * interleave : 8;
     float* const base = out + (int64_t(blk.g) * a.cin_g * a.cout_g + co_first) * a.taps + int64_t(row) * a.kernel[2];
