@@ -2543,9 +2543,9 @@ tconv_igemm_grad_weight_wgmma_rows16_kernel(const __grid_constant__ RowsWeightAr
   pass_split_turn<T::kThreads>(a, work);
 }
 // The shifted-x kernel's sums of one accumulator set (kCount per thread, kColumns wide: a tap pair or one tap):
-// accumulator i = 4 j + 2 h + l is C_out co_first + co_step h (8; 16 for pair rows) and column 8 j + 2 tig + l, i.e.
-// tap first_tap + column / 32 and C_in ci0 + column % 32. base: the tile row's (group, C_out co_first, tap 0) sum. A W
-// tap group's taps past the kernel's last (kernel W 7 as two groups of 4) are not stored.
+// accumulator i = 4 j + 2 h + l is C_out co_first + co_step h (8; 8 R for interleaved rows of R channels) and column
+// 8 j + 2 tig + l, i.e. tap first_tap + column / 32 and C_in ci0 + column % 32. base: the tile row's (group, C_out
+// co_first, tap 0) sum. A W tap group's taps past the kernel's last (kernel W 7 as two groups of 4) are not stored.
 template <int kCount, int kColumns>
 __device__ __forceinline__ void store_shifted_x_sums(const WeightGradArgs& a, const WeightBlock& blk, float* base,
                                                      int co_first, int tig, bool add, int first_tap,
