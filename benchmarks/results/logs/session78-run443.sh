@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 77 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 78, run 443 (one H200; the session's first device call). Run at the commit that adds this name, passed as
+# TCONV_COMMIT. Prepared in session 77.
 # Session 77 made the channel-tile shifted-x grad_weight fam04 TF32's default (run 441: the pass 3.739 -> 2.826 ms,
 # fwd+bwd 1.53x -> 1.69x eager) through channel-pair rows. Written after its device time, untested on a GPU: the same
 # form for fp16/bf16 data (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2; 4-channel rows where a 16-bit plane is 4 bytes past
