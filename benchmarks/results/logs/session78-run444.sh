@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 77 for the next session's second GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 78, run 444 (one H200; the session's second device call). Run at the commit that adds this name, passed as
+# TCONV_COMMIT. Prepared in session 77.
 # 1. tests/test_gather_widest_gpu.py's contract tests under TCONV_GATHER_WIDEST=2: run 440 ran the file in full (7
 #    passed) but these 24 skip without the switch (the default rule never takes the 256-column tile on their grids);
 # 2. exact-fp32 bench rows of three core problems while the call has time (the exact-fp32 rows are from Nov 27).
