@@ -2313,16 +2313,17 @@ tconv_igemm_grad_weight_wgmma_rows_kernel(const __grid_constant__ RowsWeightArgs
 // empty (every one of the kConsumers consumer threads is done with the slot). Thread 0 initialises them; the block
 // barrier makes them visible to every warp before the roles part.
 // full_arrivals: the arrivals besides the bulk copies' bytes that complete full (1: the producer's, or more where
-// producer threads also arrive on their cp.async copies).
+// producer threads also arrive on their cp.async copies). consumers: the threads that release a slot, if fewer than
+// kConsumers (the shifted-x channel-tile form's warpgroups past the group's channels read no stage).
 template <int kStages, int kRounders, int kConsumers>
 __device__ __forceinline__ void init_specialized_stage_barriers(uint64_t* full, uint64_t* ready, uint64_t* empty,
-                                                                int full_arrivals = 1) {
+                                                                int full_arrivals = 1, int consumers = kConsumers) {
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int st = 0; st < kStages; ++st) {
       mbarrier_init(&full[st], full_arrivals);
       mbarrier_init(&ready[st], kRounders);
-      mbarrier_init(&empty[st], kConsumers);
+      mbarrier_init(&empty[st], consumers);
     }
     fence_mbarrier_init();
   }
@@ -2718,13 +2719,14 @@ __device__ __forceinline__ FlatDyRow flat_dy_row(const WeightGradArgs& a, int od
 }
 // Channel `sub`'s box in an interleaved row (RowsWeightArgs::dy_interleave: R = 2 or 4 channels' D x H x W planes
 // back to back as one row of the map, so its row stride is on 16 bytes where a channel's is not): channel 0's flat
-// position `first` (flat_dy_row's) `sub` planes on, started on 16 bytes as flat_dy_row's; its positions from `inside`
-// on are the next plane's (the host keeps R planes below 2^31). Which tile rows hold which channels:
-// interleaved_row_box / interleaved_row_channel (conv_params.h).
+// position `first` (flat_dy_row's) `sub` planes on (plane_offset = sub x D x H x W, worked out once per thread: a
+// multiply per unit costs where the producer's scalar work bounds the kernel), started on 16 bytes as flat_dy_row's;
+// its positions from `inside` on are the next plane's (the host keeps R planes below 2^31). Which tile rows hold which
+// channels: interleaved_row_box / interleaved_row_channel (conv_params.h).
 template <int kAlign>
-__device__ __forceinline__ FlatDyRow interleaved_dy_row(const WeightGradArgs& a, const FlatDyRow& first, int sub) {
+__device__ __forceinline__ FlatDyRow interleaved_dy_row(const FlatDyRow& first, int plane_offset) {
   FlatDyRow r = first;
-  const int flat = first.start + first.shift + sub * (a.out_size[0] * a.out_size[1] * a.out_size[2]);
+  const int flat = first.start + first.shift + plane_offset;
   r.shift = flat & (kAlign - 1);
   r.start = flat - r.shift;
   return r;
@@ -2861,9 +2863,12 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                                         : decode_shifted_x_block(a, work, T::kRows * (kLean ? args.dy_slots : 1));
   const int iterations = int(blk.u_end - blk.u_begin);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
+  // The channel-tile form's warpgroups whose C_out tile lies inside the group's channels (the others read nothing).
+  const int computing_groups = kChannelTiles ? min(T::kRows, (a.cout_g - blk.co0 + T::kBlockM - 1) / T::kBlockM)
+                                             : T::kRows;
   // Copied grad_output rows (args.dy_copied): full also waits for each lane of producer warp 0 (its copies).
-  init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty,
-                                                                 k16Bit && args.dy_copied ? 1 + 32 : 1);
+  init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(
+      full, ready, empty, k16Bit && args.dy_copied ? 1 + 32 : 1, computing_groups * T::kThreads / T::kRows);
   const int rows = a.kernel[0] * a.kernel[1];
   // The block's taps kw0 .. kw0 + kKernelW - 1 are taps 0 .. kKernelW - 1 at W padding p - kw0. The window starts e
   // positions before j0 + p - kw0 - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
@@ -2952,6 +2957,65 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
             }
             cur.advance(a);
           }
+        } else if constexpr (kChannelTiles) {
+          // Lane 0's scalar work per unit bounds the kernel where the MMAs are few (run 445's source counters, fam04
+          // TF32 channel tiles: the producer warp ~93 % busy over ~360 instructions a unit, five integer divisions
+          // among them), so everything that does not change along the units is worked out once here: each row's
+          // (kd, kh) (one row for every warpgroup's C_out tile), whether a tile loads at all, and an interleaved row's
+          // map channel and box offsets.
+          const int tile_kd = blk.kh / a.kernel[1], tile_kh = blk.kh % a.kernel[1];
+          bool tile_live[T::kRows];
+          int map_channel[T::kRows];
+          const int interleave = args.dy_interleave;
+          const int box_elems = interleave ? interleaved_box_rows(interleave) * T::kDyBoxW : 0;
+          const int plane = a.out_size[0] * a.out_size[1] * a.out_size[2];  // the host keeps R planes below 2^31
+#pragma unroll
+          for (int w = 0; w < T::kRows; ++w) {
+            tile_live[w] = blk.kh < rows && w < computing_groups;
+            const int channel = dy_channel + w * T::kBlockM;
+            map_channel[w] = interleave ? channel / interleave : channel;
+          }
+          const bool masked_rows = args.dy_flat || interleave;  // rows outside the tensor load nothing
+          for (int it = 0; it < iterations; ++it) {
+            const int slot = it % S;
+            wait_stage_slot_empty<S>(empty, it);
+            scalar_t* const stage = stages + slot * T::kStageElems;
+            const int j0 = cur.wc * BK, n = int(cur.n);
+            const int od = cur.id * a.stride[0] + tile_kd * a.dilation[0] - a.padding[0];
+            const int oh = cur.ih * a.stride[1] + tile_kh * a.dilation[1] - a.padding[1];
+            const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od, oh, j0);
+            const bool rows_load = !(masked_rows && flat.outside);
+            int loads = 0;
+#pragma unroll
+            for (int w = 0; w < T::kRows; ++w) loads += tile_live[w] && rows_load;
+            if (lane == 0) {
+              // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
+              // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
+              int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
+              if (args.x_flat) {
+                const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
+                window_e[slot] = window.e;
+                x_w = window.start, x_h = 0, x_d = 0;
+              }
+              mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
+              tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+#pragma unroll
+              for (int w = 0; w < T::kRows; ++w) {
+                if (!tile_live[w] || !rows_load) continue;
+                scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
+                if (interleave) {
+                  // Box sub: channel sub of each R (interleaved_row_channel), interleaved_dy_row's start
+                  FlatDyRow box = flat;
+                  for (int sub = 0; sub < interleave; ++sub, box = interleaved_dy_row<T::kAlign>(flat, sub * plane))
+                    tma_load_5d(dst + sub * box_elems, &args.dy_map, box.start, map_channel[w], 0, 0, n, &full[slot]);
+                } else if (args.dy_flat)
+                  tma_load_5d(dst, &args.dy_map, flat.start, map_channel[w], 0, 0, n, &full[slot]);
+                else
+                  tma_load_5d(dst, &args.dy_map, j0, map_channel[w], oh, od, n, &full[slot]);
+              }
+            }
+            cur.advance(a);
+          }
         } else {
           bool chain_head[T::kRows];
 #pragma unroll
@@ -2967,17 +3031,15 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
             int loads = 0;
 #pragma unroll
             for (int w = 0; w < T::kRows; ++w) {
-              const int row = blk.kh + (kChannelTiles ? 0 : w), kd = row / a.kernel[1], kh = row % a.kernel[1];
+              const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
               od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
               oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
               const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
               flat_start[w] = flat.start;
-              load[w] = row < rows &&
-                        (kChannelTiles ? blk.co0 + w * T::kBlockM < a.cout_g : sweep_start || chain_head[w]) &&
-                        !((args.dy_flat || (kChannelTiles && args.dy_interleave)) && flat.outside);  // flat rows
+              load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);  // flat rows
               loads += load[w];
             }
-            if constexpr (k16Bit && !kChannelTiles) {  // the channel-tile form never copies (rows_weight_tensor_maps)
+            if constexpr (k16Bit) {
               if (args.dy_copied) {
                 copy_shifted_x_dy_rows<T>(a, stages + slot * T::kStageElems + T::kXElems, load, od, oh, j0, n,
                                           dy_channel, lane);
@@ -3000,19 +3062,10 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               for (int w = 0; w < T::kRows; ++w) {
                 if (!load[w] || args.dy_copied) continue;
                 scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
-                const int channel = dy_channel + (kChannelTiles ? w * T::kBlockM : 0);
-                if (kChannelTiles && args.dy_interleave) {
-                  // Box sub: channel sub of each R (interleaved_row_channel)
-                  const int interleave = args.dy_interleave, box_rows = interleaved_box_rows(interleave);
-                  const FlatDyRow first = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
-                  for (int sub = 0; sub < interleave; ++sub)
-                    tma_load_5d(dst + sub * box_rows * T::kDyBoxW, &args.dy_map,
-                                interleaved_dy_row<T::kAlign>(a, first, sub).start, channel / interleave, 0, 0, n,
-                                &full[slot]);
-                } else if (args.dy_flat)
-                  tma_load_5d(dst, &args.dy_map, flat_start[w], channel, 0, 0, n, &full[slot]);
+                if (args.dy_flat)
+                  tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
                 else
-                  tma_load_5d(dst, &args.dy_map, j0, channel, oh[w], od[w], n, &full[slot]);
+                  tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
               }
             }
             cur.advance(a);
@@ -3066,17 +3119,18 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   const int my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
   // The channel-tile form: this warpgroup's C_out tile (a tile past the group's channels computes nothing)
   const int my_co0 = blk.co0 + (kChannelTiles ? group * T::kBlockM : 0);
-  const bool computes = !kChannelTiles || my_co0 < a.cout_g;
-  // Such a warpgroup releases each stage without reading it, in a loop of its own: with a branch around the MMAs in
-  // the main loop, ptxas serialized the wgmmas (C75xx; nvcc 13.0).
-  if (!computes)
-    for (int it = 0; it < iterations; ++it) {
-      const int slot = it % S;
-      mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
-      mbarrier_wait(&ready[slot], uint32_t(it / S) & 1u);
-      mbarrier_arrive(&empty[slot]);
-    }
+  const bool computes = !kChannelTiles || group < computing_groups;
+  // Such a warpgroup reads no stage and releases none (empty counts only the computing ones), so it waits at the
+  // epilogue's barrier instead of spinning on every stage's (run 445: those spins were a quarter of fam04's warp
+  // samples, beside the producer warp whose issue rate bounds the kernel). Its loop is skipped outside the main loop:
+  // with a branch around the MMAs in the main loop, ptxas serialized the wgmmas (C75xx; nvcc 13.0).
   const int mma_iterations = computes ? iterations : 0;
+  // An interleaved row's warp reads one channel of each R (its positions past the row are the next channel's): box
+  // interleaved_row_box(16 wwarp, R), that many planes on from channel 0's position
+  const int my_plane_offset = kChannelTiles && args.dy_interleave
+                                  ? interleaved_row_box(16 * wwarp, args.dy_interleave) * a.out_size[0] *
+                                        a.out_size[1] * a.out_size[2]
+                                  : 0;
   int sweep_first = 0;
   for (int it = 0; it < mma_iterations; ++it) {
     const int slot = it % S;
@@ -3088,9 +3142,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     if (args.dy_flat || (kChannelTiles && args.dy_interleave)) {
       FlatDyRow r = flat_dy_row<T::kAlign>(a, cur.id * a.stride[0] + my_kd * a.dilation[0] - a.padding[0],
                                            ih * a.stride[1] + my_kh * a.dilation[1] - a.padding[1], cur.wc * BK);
-      // An interleaved row's warp reads one channel of each R (its positions past the row are the next channel's)
-      if (kChannelTiles && args.dy_interleave)
-        r = interleaved_dy_row<T::kAlign>(a, r, interleaved_row_box(16 * wwarp, args.dy_interleave));
+      if (kChannelTiles && args.dy_interleave) r = interleaved_dy_row<T::kAlign>(r, my_plane_offset);
       shift = r.shift;
       inside = r.outside ? 0 : r.inside;
     }
