@@ -724,11 +724,11 @@ def contract_and_launches_code(cases: str, seed: int, mode: str = "tf32", enviro
     """Code for run_under_switch: each case of test_conv_transpose_gpu's list `cases` (its first 12 fields) through
     run_case in `mode` (TF32 unless given; the contract, poisoned outputs; seed + i), then its grad_weight and
     shifted-x launches (shifted_x_grad_weight_launches, seed + 100 + i); saves [(launches, grad_weight)]. `environ`:
-    "NAME=value" set in the process before tconv runs (another switch held fixed)."""
-    name, _, value = environ.partition("=")
+    "NAME=value" pairs (space-separated) set in the process before tconv runs (other switches held fixed)."""
+    settings = [pair.partition("=") for pair in environ.split()]
     return (
         "import os, sys, torch\n"
-        + (f"os.environ[{name!r}] = {value!r}\n" if name else "")
+        + "".join(f"os.environ[{name!r}] = {value!r}\n" for name, _, value in settings)
         + "import test_conv_transpose_gpu as t\n"
         "from conftest import poison_cuda_allocator\n"
         "results = []\n"
@@ -885,6 +885,28 @@ def test_grad_weight_shifted_x_channel_tiles_16bit_meet_the_contract(tmp_path, m
                                 for name, grid in launches), (case, launches)
     for case, (launches, _) in zip(SHIFTED_X_CHANNEL_16BIT_CASES, saved["1"]):
         assert not launches, (case, launches)
+
+
+@pytest.mark.parametrize("mode", ["tf32", "bf16", "fp16"])
+def test_grad_weight_shifted_x_channel_lane_boxes_agree_bitwise(tmp_path, mode):
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES=1 (session 78, off by default: a unit's grad_output boxes issued by
+    a lane each instead of by lane 0 in turn) every channel-tile case (16-bit ones under
+    TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2) runs the same kernel on the same grid, meets the precision contract
+    (run_case: float64 and torch, outputs and every gradient, poisoned outputs), and gives the default's grad_weight
+    bits: the same boxes land in the same shared memory."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if SHIFTED_X_UNIT_FORCED or not SHIFTED_X_FLAT_DY or (mode != "tf32" and not SHIFTED_X_16BIT):
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    cases = "SHIFTED_X_CHANNEL_CASES" if mode == "tf32" else "SHIFTED_X_CHANNEL_16BIT_CASES"
+    environ = "" if mode == "tf32" else "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2 TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0"
+    code = contract_and_launches_code(cases, 200, mode, environ)
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES", values=("1", ""))
+    kernel = "shifted_x_channels_kernel" if mode == "tf32" else "shifted_x_channels16_kernel"
+    for case, (lanes, lanes_w), (plain, plain_w) in zip(globals()[cases], saved["1"], saved[""]):
+        assert lanes and lanes == plain and all(kernel in name and grid == case[-1] for name, grid in lanes), (
+            case, lanes, plain)
+        assert_bitwise_equal([plain_w], [lanes_w], str(case))
 
 
 # grad_weight computed swapped (TCONV_GRAD_WEIGHT_SWAP=1 swaps wherever it can: stride 1, groups 1, every padding

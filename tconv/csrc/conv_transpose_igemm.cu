@@ -2094,6 +2094,7 @@ struct RowsWeightArgs {
   int word_fragments;  // the 16-bit shifted-x kernel: A fragments as 32-bit words where a row allows (see the kernel)
   int dy_slots;        // the lean shifted-x kernel: grad_output row slots per consumer warpgroup (shifted_x_slots)
   int dy_interleave;  // the channel-tile shifted-x kernel: 0, or dy_map's channels a row (shifted_x_dy_interleave)
+  int lane_boxes;     // the channel-tile shifted-x kernel: a unit's boxes issued by a lane each (shifted_x_lane_boxes)
 };
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
@@ -2879,7 +2880,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     warpgroup_registers_down<T::kProducerRegisters>();
     if (warp % 4 == 0) {
       // Lane 0 issues the boxes; with copied grad_output rows every lane of the warp also copies a share of them.
-      if (lane == 0 || (k16Bit && args.dy_copied)) {
+      if (lane == 0 || (k16Bit && args.dy_copied) || (kChannelTiles && args.lane_boxes)) {
         ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
         const int x_channel = blk.g * a.cin_g + blk.ci0, dy_channel = blk.g * a.cout_g + blk.co0;
         if constexpr (kLean) {
@@ -2976,6 +2977,16 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
             map_channel[w] = interleave ? channel / interleave : channel;
           }
           const bool masked_rows = args.dy_flat || interleave;  // rows outside the tensor load nothing
+          // args.lane_boxes: lane 0 issues the x box and lane 1 + k the unit's grad_output box k (tile k / R, channel
+          // k % R of each R), its map channel and offsets fixed per block, so a unit's boxes go out side by side
+          // rather than one after the other from lane 0 (run 446, fam04: TF32's 4 boxes a unit, the kernel 3.03 ms;
+          // bf16's 8, ~3.3 ms by subtraction from fwd+bwd, at half the MMA time).
+          // Written in session 78 after its device time: off by default until timed (shifted_x_lane_boxes).
+          const int tile_boxes = interleave ? interleave : 1, my_box = lane - 1;
+          const int my_tile = my_box / tile_boxes, my_sub = my_box % tile_boxes;
+          const bool my_live = lane >= 1 && my_tile < computing_groups && blk.kh < rows;
+          const int my_channel = (dy_channel + my_tile * T::kBlockM) / tile_boxes;
+          const int my_dst = T::kXElems + my_tile * T::kDyElems + my_sub * box_elems, my_plane = my_sub * plane;
           for (int it = 0; it < iterations; ++it) {
             const int slot = it % S;
             wait_stage_slot_empty<S>(empty, it);
@@ -2999,6 +3010,17 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               }
               mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
               tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+            }
+            if (args.lane_boxes) {
+              __syncwarp();  // the boxes' bytes after the stage's expect_tx (a negative tx-count is allowed; kept plain)
+              if (my_live && rows_load) {
+                const int start = interleave ? interleaved_dy_row<T::kAlign>(flat, my_plane).start
+                                  : args.dy_flat ? flat.start
+                                                 : j0;
+                tma_load_5d(stage + my_dst, &args.dy_map, start, my_channel, interleave || args.dy_flat ? 0 : oh,
+                            interleave || args.dy_flat ? 0 : od, n, &full[slot]);
+              }
+            } else if (lane == 0) {
 #pragma unroll
               for (int w = 0; w < T::kRows; ++w) {
                 if (!tile_live[w] || !rows_load) continue;
@@ -7515,6 +7537,14 @@ bool grad_weight_shifted_x_words() {
   static const bool words = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_WORDS", 1) != 0;
   return words;
 }
+// The channel-tile shifted-x kernel's boxes issued a lane each (RowsWeightArgs::lane_boxes) instead of by lane 0 in
+// turn. Why: run 445's source counters had that kernel bound by producer lane 0's scalar work (the interleaved rows:
+// 4 boxes a unit for fp32, 8 for 16-bit data). Written in session 78 after its device time, untimed:
+// TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES=1 (development only, read once per process) turns it on; off by default.
+bool shifted_x_lane_boxes() {
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES", 0) != 0;
+  return on;
+}
 // TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0 (development only, read once per process) keeps fp16/bf16 data on the other
 // kernels where grad_weight_takes_shifted_x would take the shifted-x kernel, for A/B timings in one build.
 bool grad_weight_shifted_x_16bit() {
@@ -7882,6 +7912,7 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     rows.slide = plan.shifted_x && !plan.shifted_x_channel_tiles && real.stride[1] == 1 && real.dilation[1] == 1 &&
                  grad_weight_shifted_x_slide(problem.kernel.stages);
     rows.word_fragments = plan.shifted_x && grad_weight_shifted_x_words();
+    rows.lane_boxes = plan.shifted_x_channel_tiles && shifted_x_lane_boxes();
     const int dy_channels =
         plan.shifted_x_narrow ? WeightShiftedXShape::kNarrowDyChannels : WeightShiftedXShape::kBlockM;
     const cudaError_t mapped =
