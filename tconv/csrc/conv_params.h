@@ -304,6 +304,16 @@ TCONV_HOST_DEVICE int interleaved_row_channel(int row, int interleave) {
   const int box_rows = interleaved_box_rows(interleave);
   return interleave * (row % box_rows) + row / box_rows;
 }
+// The channel-tile form's lane boxes (RowsWeightArgs::lane_boxes): producer lane 0 issues a unit's x box, lane 1 + k its
+// grad_output box k, which is box `sub` = k % R (interleaved_row_box's) of C_out tile k / R; R = boxes_per_tile (1 for
+// rows that are not interleaved). Lane 0: tile -1.
+struct LaneBox {
+  int tile, sub;
+};
+TCONV_HOST_DEVICE LaneBox interleaved_lane_box(int lane, int boxes_per_tile) {
+  if (lane < 1) return LaneBox{-1, 0};
+  return LaneBox{(lane - 1) / boxes_per_tile, (lane - 1) % boxes_per_tile};
+}
 
 inline int64_t unit_stride_flipped_weight_offset(const ConvTransposeParams& p) {
   return (p.kernel[0] - 1) * p.weight_strides[2] + (p.kernel[1] - 1) * p.weight_strides[3] +

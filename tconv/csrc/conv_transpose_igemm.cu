@@ -2982,11 +2982,11 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
           // rather than one after the other from lane 0 (run 446, fam04: TF32's 4 boxes a unit, the kernel 3.03 ms;
           // bf16's 8, ~3.3 ms by subtraction from fwd+bwd, at half the MMA time).
           // Written in session 78 after its device time: off by default until timed (shifted_x_lane_boxes).
-          const int tile_boxes = interleave ? interleave : 1, my_box = lane - 1;
-          const int my_tile = my_box / tile_boxes, my_sub = my_box % tile_boxes;
-          const bool my_live = lane >= 1 && my_tile < computing_groups && blk.kh < rows;
-          const int my_channel = (dy_channel + my_tile * T::kBlockM) / tile_boxes;
-          const int my_dst = T::kXElems + my_tile * T::kDyElems + my_sub * box_elems, my_plane = my_sub * plane;
+          const int tile_boxes = interleave ? interleave : 1;
+          const LaneBox mine = interleaved_lane_box(lane, tile_boxes);
+          const bool my_live = mine.tile >= 0 && mine.tile < computing_groups && blk.kh < rows;
+          const int my_channel = (dy_channel + mine.tile * T::kBlockM) / tile_boxes;
+          const int my_dst = T::kXElems + mine.tile * T::kDyElems + mine.sub * box_elems, my_plane = mine.sub * plane;
           for (int it = 0; it < iterations; ++it) {
             const int slot = it % S;
             wait_stage_slot_empty<S>(empty, it);

@@ -1,5 +1,5 @@
-// The interleaved grad_output rows of conv_params.h (the shifted-x grad_weight's channel-tile form) against what its
-// kernel assumes; built and run by tests/test_conv_params_cpu.py.
+// The interleaved grad_output rows and lane boxes of conv_params.h (the shifted-x grad_weight's channel-tile form)
+// against what its kernel assumes; built and run by tests/test_conv_params_cpu.py.
 #include "conv_params.h"
 #include <cstdio>
 using namespace tconv;
@@ -25,6 +25,20 @@ int main() {
                 interleaved_row_channel(16 * warp + gid, interleave) != 8 * interleave)
           ++bad;
     }
+  }
+  // Lane boxes: lane 0 none; lanes 1 .. 3 R each take one (tile, box) of three C_out tiles once
+  for (int boxes = 1; boxes <= 4; boxes *= 2) {
+    if (interleaved_lane_box(0, boxes).tile != -1) ++bad;
+    bool taken[3][4] = {};
+    for (int lane = 1; lane <= 3 * boxes; ++lane) {
+      const LaneBox b = interleaved_lane_box(lane, boxes);
+      if (b.tile < 0 || b.tile >= 3 || b.sub < 0 || b.sub >= boxes || taken[b.tile][b.sub]) {
+        ++bad;
+        continue;
+      }
+      taken[b.tile][b.sub] = true;
+    }
+    if (interleaved_lane_box(3 * boxes + 1, boxes).tile != 3) ++bad;  // past the three tiles: not live
   }
   std::printf("bad %ld\n", bad);
   return bad != 0;
