@@ -437,7 +437,9 @@ SHIFTED_X_FLAT_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_FLAT_DY", "1") n
 SHIFTED_X_16BIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT", "1") not in ("", "0")
 SHIFTED_X_WIDE = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE", "1") not in ("", "0")
 SHIFTED_X_COPY_DY = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_COPY_DY", "1") not in ("", "0")
-SHIFTED_X_CHANNEL_TILES = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", "1") != "0"
+# TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS: 0 never takes the channel-tile form, 1 for fp32 data only, else every type
+SHIFTED_X_CHANNEL_TILES = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", "") != "0"
+SHIFTED_X_CHANNEL_TILES_16BIT = os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", "") not in ("0", "1")
 
 
 def shifted_x_taps(kernel_w):
@@ -449,9 +451,9 @@ def shifted_x_taps(kernel_w):
 def shifted_x_channels_taken(dims, cin_g, cout_g, kernel_w, mode, rows=3):
     """Whether the shifted-x kernel takes a group's channels and kernel W (TCONV_GRAD_WEIGHT_SHIFTED_X_WIDE); fp32 data
     of 3D kernels with more than 32 input channels per group keep the wgmma kernel (the mma.sync one at 64-wide C_in
-    tiles), and so do kernels of one (kd, kh) row, but for fp32 data with more than 64 output channels per group (the
-    channel-tile form, unless TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0)."""
-    one_row_taken = mode == "tf32" and cout_g > 64 and SHIFTED_X_CHANNEL_TILES
+    tiles), and so do kernels of one (kd, kh) row, but with more than 64 output channels per group (the channel-tile
+    form, unless TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0, or =1 for 16-bit data)."""
+    one_row_taken = cout_g > 64 and (SHIFTED_X_CHANNEL_TILES if mode == "tf32" else SHIFTED_X_CHANNEL_TILES_16BIT)
     if cin_g < 16 or cout_g < 16 or (mode == "tf32" and dims == 3 and cin_g > 32 and kernel_w > 1) or \
             (rows < 2 and not one_row_taken):
         return False
@@ -473,12 +475,14 @@ def shifted_x_unit_pattern(data):
 
 def shifted_x_kernel_ran(names, data, kernel_w):
     """Whether a shifted-x kernel on `data` (its template's C++ type) with kernel_w W taps is among `names`: the
-    measured or lean one, or for fp32 data the narrow or channel-tile one (their templates name no type)."""
+    measured or lean one, or for fp32 data the narrow or channel-tile one (their templates name no type), or for
+    16-bit data the channel-tile one (at a unit of 32 whatever the unit switch says)."""
     taps = shifted_x_taps(kernel_w)
     unit = shifted_x_unit_pattern(data)
     pattern = re.compile(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{re.escape(data)}, {unit}, {taps}>")
     fp32_forms = re.compile(rf"grad_weight_wgmma_shifted_x_(?:narrow|channels)_kernel<{unit}, {taps}>")
-    return any(pattern.search(n) or (data == "float" and fp32_forms.search(n)) for n in names)
+    channels16 = re.compile(rf"grad_weight_wgmma_shifted_x_channels16_kernel<{re.escape(data)}, 32, {taps}>")
+    return any(pattern.search(n) or (data == "float" and fp32_forms.search(n)) or channels16.search(n) for n in names)
 
 
 def shifted_x_maps(case, layout, mode):
@@ -851,10 +855,11 @@ def test_grad_weight_shifted_x_channel_tiles_meet_the_contract(tmp_path):
         assert not launches, (case, launches)
 
 
-# The channel-tile form on fp16/bf16 data (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2; written in session 77 without a GPU,
-# for fam04 bf16), x rows on 16 bytes: grad_output read as 4-channel rows (W_out 98: a 16-bit plane 4 bytes past 16),
-# through the 5-D map (W_out 96), as 2-channel rows in groups of 32 -> 96 (W_out 68: 8 bytes past), and as 4-channel
-# rows of a 1 x 3 kernel over 3 x 42 output rows.
+# The channel-tile form on fp16/bf16 data (session 77's; the rule since run 447, where the unit-stride grad_weight steps
+# aside), x rows on 16 bytes: grad_output read as 4-channel rows (W_out 98: a 16-bit plane 4 bytes past 16), through
+# the 5-D map (W_out 96), as 2-channel rows in groups of 32 -> 96 (W_out 68: 8 bytes past), and as 4-channel rows of a
+# 1 x 3 kernel over 3 x 42 output rows. The first two are fam04's form (64 -> 128, k3), which the unit-stride wgmma
+# grad_weight took before run 447.
 SHIFTED_X_CHANNEL_16BIT_CASES = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias, then the
     # planned blocks per split (grid x: W tap groups x groups x C_in tiles x C_out blocks of 192)
@@ -867,20 +872,19 @@ SHIFTED_X_CHANNEL_16BIT_CASES = [
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 def test_grad_weight_shifted_x_channel_tiles_16bit_meet_the_contract(tmp_path, mode):
-    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2, with TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0 (for 16-bit data up to 128
-    channels "auto" takes the unit-stride grad_weight first), every case runs its grad_weight on the 16-bit
-    channel-tile kernel at a unit of 32 with the planned blocks per split and meets the precision contract (run_case:
-    float64 and torch, outputs and every gradient, poisoned outputs); under 1 (fp32 data only) no shifted-x kernel
-    runs on these one-row kernels."""
+    """By default (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS unset) "auto" runs every case's grad_weight on the 16-bit
+    channel-tile kernel at a unit of 32 with the planned blocks per split, not on the unit-stride grad_weight, and
+    meets the precision contract (run_case: float64 and torch, outputs and every gradient, poisoned outputs); under 1
+    (fp32 data only) no shifted-x kernel runs on these one-row kernels."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
-    if SHIFTED_X_UNIT_FORCED or not SHIFTED_X_16BIT:
+    if SHIFTED_X_UNIT_FORCED or not SHIFTED_X_16BIT or \
+            os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "1":
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
-    code = contract_and_launches_code("SHIFTED_X_CHANNEL_16BIT_CASES", 180, mode,
-                                           "TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0")
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", values=("2", "1"))
+    code = contract_and_launches_code("SHIFTED_X_CHANNEL_16BIT_CASES", 180, mode)
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", values=("", "1"))
     data = {"bf16": "__nv_bfloat16", "fp16": "__half"}[mode]
-    for case, (launches, _) in zip(SHIFTED_X_CHANNEL_16BIT_CASES, saved["2"]):
+    for case, (launches, _) in zip(SHIFTED_X_CHANNEL_16BIT_CASES, saved[""]):
         assert launches and all(f"shifted_x_channels16_kernel<{data}, 32, " in name and grid == case[-1]
                                 for name, grid in launches), (case, launches)
     for case, (launches, _) in zip(SHIFTED_X_CHANNEL_16BIT_CASES, saved["1"]):
@@ -889,21 +893,20 @@ def test_grad_weight_shifted_x_channel_tiles_16bit_meet_the_contract(tmp_path, m
 
 @pytest.mark.parametrize("mode", ["tf32", "bf16", "fp16"])
 def test_grad_weight_shifted_x_channel_lane_boxes_agree_bitwise(tmp_path, mode):
-    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES=1 (session 78, off by default: a unit's grad_output boxes issued by
-    a lane each instead of by lane 0 in turn) every channel-tile case (16-bit ones under
-    TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2) runs the same kernel on the same grid, meets the precision contract
-    (run_case: float64 and torch, outputs and every gradient, poisoned outputs), and gives the default's grad_weight
-    bits: the same boxes land in the same shared memory."""
+    """By default (TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES unset: a unit's grad_output boxes issued by a lane each, the
+    rule since run 447) and under =0 (by lane 0 in turn) every channel-tile case runs the same kernel on the same
+    grid, meets the precision contract (run_case: float64 and torch, outputs and every gradient, poisoned outputs),
+    and gives the same grad_weight bits: the same boxes land in the same shared memory."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
-    if SHIFTED_X_UNIT_FORCED or not SHIFTED_X_FLAT_DY or (mode != "tf32" and not SHIFTED_X_16BIT):
+    if SHIFTED_X_UNIT_FORCED or not SHIFTED_X_FLAT_DY or not SHIFTED_X_CHANNEL_TILES_16BIT or \
+            (mode != "tf32" and not SHIFTED_X_16BIT) or os.environ.get("TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT", "") == "1":
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
     cases = "SHIFTED_X_CHANNEL_CASES" if mode == "tf32" else "SHIFTED_X_CHANNEL_16BIT_CASES"
-    environ = "" if mode == "tf32" else "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2 TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0"
-    code = contract_and_launches_code(cases, 200, mode, environ)
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES", values=("1", ""))
+    code = contract_and_launches_code(cases, 200, mode)
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES", values=("", "0"))
     kernel = "shifted_x_channels_kernel" if mode == "tf32" else "shifted_x_channels16_kernel"
-    for case, (lanes, lanes_w), (plain, plain_w) in zip(globals()[cases], saved["1"], saved[""]):
+    for case, (lanes, lanes_w), (plain, plain_w) in zip(globals()[cases], saved[""], saved["0"]):
         assert lanes and lanes == plain and all(kernel in name and grid == case[-1] for name, grid in lanes), (
             case, lanes, plain)
         assert_bitwise_equal([plain_w], [lanes_w], str(case))

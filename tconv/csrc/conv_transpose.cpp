@@ -534,7 +534,9 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
   if ((requested == "unit_stride_mma" ||
        (algorithm == "auto" &&
-        unit_stride_mma_grad_weight_preferred(p, dtype, input.data_ptr(), grad_output.data_ptr()))) &&
+        unit_stride_mma_grad_weight_preferred(p, dtype, input.data_ptr(), grad_output.data_ptr()) &&
+        !igemm_grad_weight_takes_channel_tiles(p, dtype, !allow_tf32, true, input.data_ptr(),
+                                               grad_output.data_ptr()))) &&
       unit_stride_mma_grad_weight_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
     const at::Tensor workspace = at::empty(
         {unit_stride_mma_grad_weight_workspace_elems(p, dtype, input.data_ptr(), grad_output.data_ptr(), sm_count,

@@ -194,6 +194,10 @@ cudaError_t unit_stride_mma_grad_weight(const ConvTransposeParams& p, DType dtyp
 // igemm_grad_weight_workspace_elems fp32. fp32 (TF32 or 3xTF32), fp16 and bf16 (widened, exact products).
 bool igemm_grad_weight_supported(const ConvTransposeParams& p);
 bool igemm_grad_weight_preferred(const ConvTransposeParams& p);  // the "auto" heuristic
+// Whether igemm_grad_weight runs this call on the shifted-x kernel's channel-tile form (one (kd, kh) row, > 64
+// output channels per group): "auto" then keeps 16-bit data off the unit-stride grad_weight (run 447, fam04 bf16).
+bool igemm_grad_weight_takes_channel_tiles(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                                           const void* input, const void* grad_output);
 // fold: the W fold of the forward seen from the weights (conv_transpose_igemm.cu, grad_weight_fold_shape):
 // kAuto and kForce take it wherever it is possible, kOff never; the splits follow the same choice.
 // allow_wgmma as for igemm_grad_weight: the kernel's occupancy sizes the splits (balance_grad_weight_splits).

@@ -2979,9 +2979,8 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
           const bool masked_rows = args.dy_flat || interleave;  // rows outside the tensor load nothing
           // args.lane_boxes: lane 0 issues the x box and lane 1 + k the unit's grad_output box k (tile k / R, channel
           // k % R of each R), its map channel and offsets fixed per block, so a unit's boxes go out side by side
-          // rather than one after the other from lane 0 (run 446, fam04: TF32's 4 boxes a unit, the kernel 3.03 ms;
-          // bf16's 8, ~3.3 ms by subtraction from fwd+bwd, at half the MMA time).
-          // Written in session 78 after its device time: off by default until timed (shifted_x_lane_boxes).
+          // rather than one after the other from lane 0 (TF32's 4 boxes a unit, 16-bit data's 8; run 447:
+          // shifted_x_lane_boxes).
           const int tile_boxes = interleave ? interleave : 1;
           const LaneBox mine = interleaved_lane_box(lane, tile_boxes);
           const bool my_live = mine.tile >= 0 && mine.tile < computing_groups && blk.kh < rows;
@@ -3042,6 +3041,19 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
           bool chain_head[T::kRows];
 #pragma unroll
           for (int w = 0; w < T::kRows; ++w) chain_head[w] = shifted_x_reach(args, blk.kh, w) == 0;
+          // Each row's (kd, kh) offsets once per block, not a division per row and unit (the channel-tile form's
+          // producer loop was bound by such scalar work: run 445); but at a unit of 48 the 16-bit producer's
+          // registers then spill (nvcc 13.0: 20-40 bytes), so there they stay per unit.
+          constexpr bool kRowsOnce = !(k16Bit && kUnitK == 48);
+          int od_offset[T::kRows], oh_offset[T::kRows];
+          if constexpr (kRowsOnce) {
+#pragma unroll
+            for (int w = 0; w < T::kRows; ++w) {
+              const int row = blk.kh + w;
+              od_offset[w] = row / a.kernel[1] * a.dilation[0] - a.padding[0];
+              oh_offset[w] = row % a.kernel[1] * a.dilation[1] - a.padding[1];
+            }
+          }
           for (int it = 0; it < iterations; ++it) {
             const int slot = it % S;
             wait_stage_slot_empty<S>(empty, it);
@@ -3053,9 +3065,15 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
             int loads = 0;
 #pragma unroll
             for (int w = 0; w < T::kRows; ++w) {
-              const int row = blk.kh + w, kd = row / a.kernel[1], kh = row % a.kernel[1];
-              od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
-              oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
+              const int row = blk.kh + w;
+              if constexpr (kRowsOnce) {
+                od[w] = cur.id * a.stride[0] + od_offset[w];
+                oh[w] = cur.ih * a.stride[1] + oh_offset[w];
+              } else {
+                const int kd = row / a.kernel[1], kh = row % a.kernel[1];
+                od[w] = cur.id * a.stride[0] + kd * a.dilation[0] - a.padding[0];
+                oh[w] = cur.ih * a.stride[1] + kh * a.dilation[1] - a.padding[1];
+              }
               const FlatDyRow flat = flat_dy_row<T::kAlign>(a, od[w], oh[w], j0);
               flat_start[w] = flat.start;
               load[w] = row < rows && (sweep_start || chain_head[w]) && !(args.dy_flat && flat.outside);  // flat rows
@@ -3307,7 +3325,7 @@ tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel(const __grid_constant__ Ro
   shifted_x_grad_weight<float, kUnitK, kKernelW, false, WeightShiftedXShape::kNarrowDyChannels>(args);
 }
 // The channel-tile form (one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles): fp32 data, and
-// fp16/bf16 (channels16: untested on a GPU, only under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2).
+// fp16/bf16 (channels16; tested on a GPU since run 443, the rule since run 447).
 template <int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_channels_kernel(const __grid_constant__ RowsWeightArgs args) {
@@ -6784,17 +6802,19 @@ bool shifted_x_narrow_rows(const ConvTransposeParams& p, DType dtype, bool lean)
 // with three busy warpgroups does fam05's (361 GFLOP) in about 1.9 ms (run 436's no-slide gain on run 432's 2.43), so
 // with two of three busy at 128 channels, about 3.3 ms projected. fam04's grad_output (W_out 65538) has no 5-D or flat
 // map: the form reads it as channel-pair rows (shifted_x_dy_interleave). Run 441 (H200, one build, TF32): the pass
-// 3.739 -> 2.826 ms, fam04 fwd+bwd 8.134 -> 7.278. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS (development only, read once
-// per process): 0 never takes it, for A/B timings; 2 takes fp16/bf16 data too (written in session 77 without a GPU
-// for fam04 bf16, whose grad_weight "auto" gives the unit-stride kernel first: time it with
-// TCONV_UNIT_STRIDE_MMA_GRAD_WEIGHT=0); unset or anything else, fp32 data only.
+// 3.739 -> 2.826 ms, fam04 fwd+bwd 8.134 -> 7.278. fp16/bf16 data too (session 77's 16-bit form; the unit-stride
+// grad_weight, "auto"'s first choice for 16-bit data up to 128 channels, steps aside where this form runs:
+// igemm_grad_weight_takes_channel_tiles). Run 447 (H200, one build, fam04 bf16 fwd+bwd ms, lane boxes on): this form
+// 5.579, the unit-stride wgmma grad_weight ("auto" then) 6.740. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS (development
+// only, read once per process): 0 never takes it; 1 fp32 data only (the rule before run 447), for A/B timings in one
+// build; unset or anything else, every data type.
 int shifted_x_channel_tiles_switch() {
-  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 1);
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS", 2);
   return mode;
 }
 bool shifted_x_channel_tiles(const ConvTransposeParams& p, DType dtype) {
   const int mode = shifted_x_channel_tiles_switch();
-  return mode != 0 && (element_bytes(dtype) == 4 || mode == 2) && p.kernel[0] * p.kernel[1] == 1 &&
+  return mode != 0 && (element_bytes(dtype) == 4 || mode != 1) && p.kernel[0] * p.kernel[1] == 1 &&
          p.out_per_group() > WeightShiftedXShape::kBlockM;
 }
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
@@ -7019,8 +7039,8 @@ bool shifted_x_copy_dy_fits(const ConvTransposeParams& p, DType dtype, const voi
 // 16: R 2; its 16-bit plane, 4 bytes past: R 4), with the planes contiguous (NCDHW), the image stride on 16 bytes and
 // a multiple of R channels per group (a tile's channels start at a multiple of R). The kernel loads channel sub of
 // each R into tile rows sub x 64 / R onwards, masks each row past its end as the flat map's (there the next channel
-// begins), and stores tile row r's sums to channel R (r % (64 / R)) + r / (64 / R). R 4 is untested on a GPU (written
-// in session 77): only under TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2.
+// begins), and stores tile row r's sums to channel R (r % (64 / R)) + r / (64 / R). R 4 (16-bit data) since run 447
+// by rule (tested since run 443).
 int shifted_x_dy_interleave(const ConvTransposeParams& p, DType dtype) {
   const int64_t* dy = p.output_strides;
   const int64_t plane = p.out_size[0] * p.out_size[1] * p.out_size[2], align = elements_per_16_bytes(dtype);
@@ -7029,10 +7049,7 @@ int shifted_x_dy_interleave(const ConvTransposeParams& p, DType dtype) {
     return 0;
   for (int interleave = 2; interleave <= 4; interleave *= 2)
     if ((interleave * plane) % align == 0)
-      return p.out_per_group() % interleave == 0 && interleave * plane + 64 < (int64_t(1) << 31) &&
-                     (interleave == 2 || shifted_x_channel_tiles_switch() == 2)
-                 ? interleave
-                 : 0;
+      return p.out_per_group() % interleave == 0 && interleave * plane + 64 < (int64_t(1) << 31) ? interleave : 0;
   return 0;
 }
 // How the shifted-x kernel reads grad_output, from its strides: a 5-D map (every stride on 16 bytes), the flat map
@@ -7539,10 +7556,11 @@ bool grad_weight_shifted_x_words() {
 }
 // The channel-tile shifted-x kernel's boxes issued a lane each (RowsWeightArgs::lane_boxes) instead of by lane 0 in
 // turn. Why: run 445's source counters had that kernel bound by producer lane 0's scalar work (the interleaved rows:
-// 4 boxes a unit for fp32, 8 for 16-bit data). Written in session 78 after its device time, untimed:
-// TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES=1 (development only, read once per process) turns it on; off by default.
+// 4 boxes a unit for fp32, 8 for 16-bit data). Run 447 (H200, one build, fam04 fwd+bwd ms, lane 0 / lane boxes): TF32
+// 7.685 / 7.046, bf16 (channel tiles) 6.406 / 5.579; the same grad_weight bits (the same boxes land in the same
+// shared memory). TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES=0 (development only, read once per process) keeps lane 0.
 bool shifted_x_lane_boxes() {
-  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES", 0) != 0;
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_LANE_BOXES", 1) != 0;
   return on;
 }
 // TCONV_GRAD_WEIGHT_SHIFTED_X_16BIT=0 (development only, read once per process) keeps fp16/bf16 data on the other
@@ -7688,6 +7706,17 @@ bool igemm_grad_weight_supported(const ConvTransposeParams& p) {
 
 bool igemm_grad_weight_preferred(const ConvTransposeParams& p) {
   return p.in_per_group() * p.out_per_group() >= kGradWeightIgemmMinChannelProduct;
+}
+
+bool igemm_grad_weight_takes_channel_tiles(const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                                           const void* input, const void* grad_output) {
+  if (!shifted_x_channel_tiles(p, dtype)) return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output);
 }
 
 // The fp32 buffers of split sums (ordered: grad_weight_turn_buffers, followed by the ticket and the split counters:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 78 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 79, run 447 (one H200; prepared in session 78 as next-session-first-run.sh). Run at the commit that
+# adds this name, passed as TCONV_COMMIT.
 # Session 78 (run 446): the channel-tile grad_weight's producer loop, slimmed, took fam04 TF32 fwd+bwd 9.031 -> 7.516
 # ms (the kernel 3.031; run 441's fff8a78 had 2.826, before the interleaved-rows rewrite) and fam04 bf16 under
 # TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=2 (unit-stride grad_weight off) to 6.182 against "auto"'s 6.772 (run 443).
