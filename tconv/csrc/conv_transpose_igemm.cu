@@ -2795,6 +2795,23 @@ __device__ __forceinline__ FlatXWindow flat_x_window(const WeightGradArgs& a, co
   const int at = (cur.id * a.in_size[1] + cur.ih) * a.in_size[2] + cur.wc * kUnitK + pad_w - 4;
   return {at - (at & (kAlign - 1)), at & (kAlign - 1)};
 }
+// A unit's x window into `stage`, after the stage's expect_tx for the window and dy_elems grad_output elements: the 5-D
+// map's box from W position j0 + pad_w - 4 - e of row (id, ih), or the flat map's window (flat_x_window), whose e
+// reaches the rounders through window_e and the barrier's release. The flat map's window may reach into the
+// neighbouring rows: only where no stored tap reads there (shifted_x_flat_x_fits).
+template <typename T, typename scalar_t>
+__device__ __forceinline__ void issue_shifted_x_window(const RowsWeightArgs& args, const ShiftedXCursor& cur, int j0,
+                                                       int n, int pad_w, int e, int x_channel, int dy_elems,
+                                                       scalar_t* stage, uint64_t* full_slot, int* window_e_slot) {
+  int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
+  if (args.x_flat) {
+    const FlatXWindow window = flat_x_window<T::kAlign, T::kBlockK>(args.a, cur, pad_w);
+    *window_e_slot = window.e;
+    x_w = window.start, x_h = 0, x_d = 0;
+  }
+  mbarrier_arrive_expect_tx(full_slot, uint32_t((T::kXElems + dy_elems) * sizeof(scalar_t)));
+  tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, full_slot);
+}
 
 // A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
 // tile (kRows flattened (kd, kh) rows; blk.kh is the first, kd * kH + kh), and its split's units: the order and counts
@@ -2935,16 +2952,8 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                 for_each_row(loading,
                              [&](int, int od, int oh) { loads += !flat_dy_row<T::kAlign>(a, od, oh, j0).outside; });
               }
-              // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
-              // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
-              int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
-              if (args.x_flat) {
-                const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
-                window_e[slot] = window.e;
-                x_w = window.start, x_h = 0, x_d = 0;
-              }
-              mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * slot_elems) * sizeof(scalar_t)));
-              tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+              issue_shifted_x_window<T>(args, cur, j0, n, pad_w, e, x_channel, loads * slot_elems, stage, &full[slot],
+                                        &window_e[slot]);
               if (!args.dy_copied)
                 for_each_row(loading, [&](int s, int od, int oh) {
                   scalar_t* const dst = stage + T::kXElems + s * slot_elems;
@@ -2999,16 +3008,8 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
 #pragma unroll
             for (int w = 0; w < T::kRows; ++w) loads += tile_live[w] && rows_load;
             if (lane == 0) {
-              // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
-              // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
-              int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
-              if (args.x_flat) {
-                const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
-                window_e[slot] = window.e;
-                x_w = window.start, x_h = 0, x_d = 0;
-              }
-              mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
-              tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+              issue_shifted_x_window<T>(args, cur, j0, n, pad_w, e, x_channel, loads * T::kDyElems, stage, &full[slot],
+                                        &window_e[slot]);
             }
             if (args.lane_boxes) {
               __syncwarp();  // the boxes' bytes after the stage's expect_tx (a negative tx-count is allowed; kept plain)
@@ -3088,16 +3089,8 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               }
             }
             if (lane == 0) {
-              // The flat map's window may reach into the neighbouring rows: only where no stored tap reads there
-              // (shifted_x_flat_x_fits). Its e reaches the rounders through the barrier's release.
-              int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
-              if (args.x_flat) {
-                const FlatXWindow window = flat_x_window<T::kAlign, BK>(a, cur, pad_w);
-                window_e[slot] = window.e;
-                x_w = window.start, x_h = 0, x_d = 0;
-              }
-              mbarrier_arrive_expect_tx(&full[slot], uint32_t((T::kXElems + loads * T::kDyElems) * sizeof(scalar_t)));
-              tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, &full[slot]);
+              issue_shifted_x_window<T>(args, cur, j0, n, pad_w, e, x_channel, loads * T::kDyElems, stage, &full[slot],
+                                        &window_e[slot]);
 #pragma unroll
               for (int w = 0; w < T::kRows; ++w) {
                 if (!load[w] || args.dy_copied) continue;
