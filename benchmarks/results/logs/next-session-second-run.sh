@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Prepared in session 78 for the next session's second GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
-# Run 445's source counters found the channel-tile shifted-x grad_weight bound by producer lane 0's scalar work; the
-# other forms (measured, narrow, lean) run the same kind of loop, the measured and narrow ones with a division per
-# row and unit. Whether their lane 0 bounds them too, per role (scripts/ncu_source_summary.py offline: the producer
-# warp's samples against one resident warp's share, the consumers' waits on ready and full):
+# Prepared in session 78 (header updated in session 79) for the next session's second GPU call (one H200; rename to
+# sessionNN-runMMM.sh when it runs, fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Run 445's source counters found the channel-tile shifted-x grad_weight bound by producer lane 0's scalar work. The
+# measured and narrow forms' per-row (kd, kh) divisions were hoisted out of their unit loop in session 79 (2b672ef),
+# which left L1-71 TF32 level (2.160 ms fwd+bwd against 2.155) and fam05 TF32 at 4.799 against 4.959 (across calls):
+# so whether lane 0 still bounds them, per role (scripts/ncu_source_summary.py offline: the producer warp's samples
+# against one resident warp's share, the consumers' waits on ready and full):
 # 1. L1-71 TF32 (narrow form), fam05 TF32 (measured form, 4 stages), L2-61 TF32 (measured, 6 stages, sliding rows);
 # 2. fam02 TF32 (the lean form) while time is left.
 source scripts/device_prelude.sh
