@@ -28,9 +28,10 @@ def _key(pass_name: str, baseline: str) -> str:
     return f"tconv_{pass_name}_speedup_vs_{baseline}"
 
 
-def newest_rows(paths: Sequence[Path], gpu: str) -> Dict[tuple, dict]:
+def newest_rows(paths: Sequence[Path], gpu: str, layout: str = "contiguous") -> Dict[tuple, dict]:
     """{(problem, precision): row} of the newest verified timed row (by the file's env date) on a GPU whose name
-    contains `gpu`; each row gains `_date`, `_commit` and `_file`."""
+    contains `gpu`, from files of one input layout (`tconv bench --layout`: env "layout", absent for contiguous
+    runs); each row gains `_date`, `_commit` and `_file`."""
     newest: Dict[tuple, dict] = {}
     for path in paths:
         try:
@@ -38,7 +39,7 @@ def newest_rows(paths: Sequence[Path], gpu: str) -> Dict[tuple, dict]:
         except (OSError, ValueError):
             continue
         env = data.get("env") or {}
-        if gpu.lower() not in str(env.get("gpu", "")).lower():
+        if gpu.lower() not in str(env.get("gpu", "")).lower() or env.get("layout", "contiguous") != layout:
             continue
         date = str(env.get("date", ""))
         for row in data.get("rows") or []:
@@ -90,10 +91,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--gpu", default="H200", help="rows from GPUs whose name contains this (default H200)")
     parser.add_argument("--suite", default="all")
     parser.add_argument("--precision", nargs="+", default=["tf32", "bf16"])
+    parser.add_argument("--layout", choices=("contiguous", "channels_last"), default="contiguous",
+                        help="rows of `tconv bench --layout` runs of this layout (default: contiguous)")
     parser.add_argument("--json", type=Path, help="also write the estimates here")
     args = parser.parse_args(argv)
     files = args.files or sorted((ROOT / "benchmarks" / "results").glob("bench_*.json"))
-    newest = newest_rows(files, args.gpu)
+    newest = newest_rows(files, args.gpu, args.layout)
     suite = _suite(args.suite, ROOT)
     results = [estimate(newest, suite, precision) for precision in args.precision]
     for result in results:

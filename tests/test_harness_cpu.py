@@ -618,3 +618,123 @@ def test_bench_records_development_switches(tmp_path, monkeypatch):
         bench.load_resumable(path, switched)
     assert "development switches set" in summary.format_summary(switched, {})
     assert "development switches" not in summary.format_summary(plain, {})
+
+
+# --------------------------------------------------------------------------------------------------
+# Input layouts (tconv verify / bench --layout)
+
+_LAYOUT_CHECKING_SOLUTION = '''
+import importlib.util
+
+import torch
+
+# fallback_scope.py's ModelNew (PyTorch's convolution in tconv's CPU-fallback scope, which verify exempts on CPU)
+_spec = importlib.util.spec_from_file_location("layout_checked_fallback_scope", {fallback!r})
+_base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_base)
+_FORMATS = {4: torch.channels_last, 5: torch.channels_last_3d}
+
+
+class ModelNew(_base.ModelNew):
+    """Refuses inputs whose 4-D or 5-D layout is not {layout}."""
+    def forward(self, x):
+        if x.dim() in _FORMATS:
+            wanted = _FORMATS[x.dim()] if "{layout}" == "channels_last" else torch.contiguous_format
+            if not x.is_contiguous(memory_format=wanted) or x.is_contiguous() == ("{layout}" == "channels_last"):
+                raise RuntimeError("input not in {layout} layout: strides " + str(x.stride()))
+        return super().forward(x)
+'''
+
+
+def _layout_checking_solution(folder, layout):
+    path = folder / f"only_{layout}.py"
+    path.write_text(_LAYOUT_CHECKING_SOLUTION.replace("{layout}", layout)
+                    .replace("{fallback!r}", repr(str(CHEATS / "fallback_scope.py"))))
+    return path
+
+
+def test_to_layout_keeps_values_and_lays_out_4d_and_5d_tensors_only():
+    from tconv.harness.tensors import layout_applies, strided_like, to_layout
+
+    x2, x3, x1 = torch.rand(2, 3, 4, 5), torch.rand(2, 3, 4, 5, 6), torch.rand(2, 3, 4)
+    got = to_layout([x2, x3, x1, 7], "channels_last")
+    assert got[0].is_contiguous(memory_format=torch.channels_last) and not got[0].is_contiguous()
+    assert got[1].is_contiguous(memory_format=torch.channels_last_3d) and not got[1].is_contiguous()
+    assert got[2] is x1 and got[3] == 7
+    assert all(torch.equal(a, b) for a, b in zip(got[:3], [x2, x3, x1]))
+    assert to_layout([x2], "contiguous")[0] is x2
+    assert layout_applies([x2], "channels_last") and not layout_applies([x1, 7], "channels_last")
+    assert not layout_applies([x2], "contiguous")
+    with pytest.raises(ValueError, match="unknown layout"):
+        to_layout([x2], "nhwc")
+    grad, out = torch.rand(2, 3, 4, 5), got[0]
+    matched, = strided_like([grad], [out])
+    assert matched.stride() == out.stride() and torch.equal(matched, grad)
+    assert strided_like([grad], [x2])[0] is grad
+
+
+@pytest.mark.parametrize("problem", ["tiny_problem.py", "tiny_problem_3d.py"])
+def test_verify_runs_every_comparison_in_the_layout_asked_for(tmp_path, problem):
+    """Under layout="channels_last" every input ModelNew sees is channels-last (a solution that refuses anything
+    else passes), under the default every input is contiguous (the same solution fails), and the report says which."""
+    for layout in ("channels_last", "contiguous"):
+        solution = _layout_checking_solution(tmp_path, layout)
+        for asked in ("channels_last", "contiguous"):
+            report = verify(CHEATS / problem, solution, trials=1, precision="fp32", device="cpu",
+                            check_torch_conv=False, layout=asked)
+            assert report.layout == asked and f"layout={asked}" in report.format_table()
+            assert report.passed == (asked == layout), (layout, asked, report.failed_checks())
+    with pytest.raises(ValueError, match="unknown layout"):
+        verify(TINY, CHEATS / "honest_torch.py", device="cpu", layout="nhwc")
+
+
+def test_bench_layout_reaches_rows_env_child_and_resume(tmp_path, monkeypatch):
+    """bench --layout channels_last: 2-D and 3-D problems' rows run (verify included) channels-last, a 1-D problem's row
+    says contiguous; the env says channels_last (a contiguous run's env says nothing, as before the option), so the
+    two do not resume or merge; the cuDNN-benchmark child is asked for the same layout."""
+    settings = bench.BenchSettings(runs=3, warmup=1, compile_mode=False, layout="channels_last")
+    solution = _layout_checking_solution(tmp_path, "channels_last")
+    specs = [bench.ProblemSpec("tiny_2d", TINY, solution),
+             bench.ProblemSpec("tiny_3d", CHEATS / "tiny_problem_3d.py", solution),
+             bench.ProblemSpec("tiny_1d", CHEATS / "tiny_problem_1d.py", CHEATS / "fallback_scope.py")]
+    rows = bench.run_benchmarks(specs, ["fp32"], settings, torch.device("cpu"), progress=lambda line: None)
+    assert [row["layout"] for row in rows] == ["channels_last", "channels_last", "contiguous"]
+    assert all(row["verified"] and row["error"] is None and row["tconv_fwdbwd_ms"] for row in rows), rows
+    prepared = bench.prepare_problem(TINY, "fp32", torch.device("cpu"), layout="channels_last")
+    assert prepared.inputs[0].is_contiguous(memory_format=torch.channels_last) and not prepared.inputs[0].is_contiguous()
+    output = prepared.model(*prepared.inputs)
+    assert prepared.grad_outputs[0].stride() == output.stride()
+    plain = bench.prepare_problem(TINY, "fp32", torch.device("cpu"))
+    assert torch.equal(plain.inputs[0], prepared.inputs[0]) and torch.equal(plain.grad_outputs[0], prepared.grad_outputs[0])
+
+    root = CHEATS.parent.parent
+    channels_last_env = bench.environment(torch.device("cpu"), None, settings, root)
+    contiguous_env = bench.environment(torch.device("cpu"), None, bench.BenchSettings(runs=3, warmup=1), root)
+    assert channels_last_env["layout"] == "channels_last" and "layout" not in contiguous_env
+    path = bench.write_json(rows, channels_last_env, tmp_path / "cl.json", complete=False)
+    with pytest.raises(ValueError, match="layout"):
+        bench.load_resumable(path, contiguous_env)
+    assert bench.load_resumable(path, channels_last_env)[0] == rows
+    assert "channels_last" in bench._progress_summary(rows[0])
+
+    import subprocess
+    from types import SimpleNamespace
+
+    requests = []
+    stats = {"median_ms": 1.0, "p20_ms": 0.9, "p80_ms": 1.1, "runs": 3}
+
+    def fake_run(args, **kwargs):
+        requests.append(json.loads(args[-1]))
+        return SimpleNamespace(returncode=0, stdout=json.dumps({"fwd": stats}) + "\n", stderr="")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.setattr(torch.cuda, "empty_cache", lambda: None)
+    bench._time_cudnn_benchmark_in_child(specs[0], "fp32", settings)
+    assert requests[-1]["layout"] == "channels_last"
+
+
+def test_bench_cli_takes_a_layout():
+    args = bench.build_parser().parse_args(["fam04", "--layout", "channels_last"])
+    assert args.layout == "channels_last" and bench.build_parser().parse_args(["fam04"]).layout == "contiguous"
+    with pytest.raises(SystemExit):
+        bench.build_parser().parse_args(["fam04", "--layout", "nhwc"])

@@ -7,7 +7,8 @@ convolution with benchmark off, a later benchmark-on run in the same process sil
 heuristic plan, and the other way round. A fresh process starts with empty caches; the fixed seeds
 of bench.prepare_problem give it the same weights, inputs and grad_output as the parent.
 
-    python -m tconv.harness.baseline_worker '{"problem": PATH, "precision": "tf32", "runs": 30, "warmup": 5}'
+    python -m tconv.harness.baseline_worker '{"problem": PATH, "precision": "tf32", "runs": 30, "warmup": 5,
+                                              "layout": "contiguous"}'
 
 prints one JSON line {"fwd": TimingStats, "fwdbwd": TimingStats}.
 """
@@ -29,7 +30,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     request = json.loads(arguments[0])
     device = torch.device("cuda", torch.cuda.current_device())
     settings = BenchSettings(runs=request["runs"], warmup=request["warmup"])
-    prepared = prepare_problem(Path(request["problem"]), request["precision"], device, cudnn_benchmark=True)
+    prepared = prepare_problem(Path(request["problem"]), request["precision"], device, cudnn_benchmark=True,
+                               layout=request.get("layout", "contiguous"))
     timings = time_model(
         prepared.model, prepared.model, prepared, request["precision"], settings, device, cudnn_benchmark=True
     )

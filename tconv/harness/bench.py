@@ -1,7 +1,7 @@
 """Benchmark verified solutions against PyTorch's baselines on a CUDA GPU.
 
     tconv bench [PROBLEM ...|--suite core|family|real|all|blocks] [--precision tf32 fp32 bf16 ...]
-                [--compile|--no-compile] [--runs 30] [--warmup 5] [--out DIR]
+                [--layout contiguous|channels_last] [--compile|--no-compile] [--runs 30] [--warmup 5] [--out DIR]
                 [--peak NAME=VALUE ...] [--autotune] [--time-budget SECONDS] [--resume FILE]
 
 PROBLEM is a problem file or a stem under `<repo>/problems/`; its solution is `<repo>/solutions/<stem>.py`.
@@ -21,6 +21,12 @@ For every problem and precision:
        of the inputs and all parameters are set to None before each run, outside the timed region.
      - timing.py: CUDA event pair per run, warm-up, L2 flush, median and p20/p80.
   3. FLOPs/bytes/floor from roofline.py (transposed convolutions only).
+
+--layout channels_last runs all of it (verify included) on inputs whose 4-D and 5-D tensors are in channels-last
+memory format, with grad_outputs laid out as their outputs; every variant gets the same tensors (the models' weights
+stay as constructed). A row says which layout it ran ("contiguous" where the problem has no 4-D or 5-D input), and a
+results file holds one layout (env "layout", absent for contiguous runs; resuming and `tconv summary` keep layouts
+apart).
 
 Output: a table on the terminal, `benchmarks/results/bench_<YYYYmmdd-HHMMSS>_<gpu>.json` and a PNG
 chart next to it. Exit code: 0 when every solution verified and ran, 1 otherwise, 2 on usage errors
@@ -66,7 +72,7 @@ from .problem import (
     resolve_solution_path,
 )
 from .roofline import floor_ms, measure_work, peaks_for_gpu
-from .tensors import backward_all, make_leaves, tensor_list, to_device
+from .tensors import LAYOUTS, backward_all, layout_applies, make_leaves, strided_like, tensor_list, to_device, to_layout
 from .timing import L2_FLUSH_BYTES, TimingStats, time_on
 from .verify import describe_error, verify
 
@@ -96,6 +102,7 @@ class BenchSettings:
     core_stems: Tuple[str, ...] = ()
     peaks: Optional[Dict[str, float]] = None
     autotune: bool = False  # tconv's opt-in autotune during the tconv timings (the warm-up runs tune)
+    layout: str = "contiguous"  # tensors.LAYOUTS: how every variant's inputs are laid out
 
     def compile_for(self, stem: str) -> bool:
         return self.compile_mode if self.compile_mode is not None else stem in self.core_stems
@@ -106,7 +113,8 @@ class BenchSettings:
 
 
 def _empty_row(spec: ProblemSpec, precision: str) -> Dict[str, Any]:
-    row: Dict[str, Any] = {"problem": spec.stem, "precision": precision, "verified": False, "error": None}
+    row: Dict[str, Any] = {"problem": spec.stem, "precision": precision, "verified": False, "error": None,
+                           "layout": "contiguous"}
     for variant in VARIANTS:
         for pass_name in PASSES:
             for suffix in ("ms", "p20_ms", "p80_ms"):
@@ -163,7 +171,8 @@ def benchmark_problem(
     """One result row; exceptions (e.g. out of memory) are recorded in `error`, never raised."""
     row = _empty_row(spec, precision)
     try:
-        report = verify(spec.problem_path, spec.solution_path, trials=VERIFY_TRIALS, precision=precision, device=str(device))
+        report = verify(spec.problem_path, spec.solution_path, trials=VERIFY_TRIALS, precision=precision, device=str(device),
+                        layout=settings.layout)
         row["verified"] = report.passed
         if not report.passed:
             row["verify_failures"] = {c.name: c.message for c in report.checks if c.status == "FAIL"}
@@ -187,23 +196,26 @@ class PreparedProblem:
 
 
 def prepare_problem(
-    problem_path: Path, precision: str, device: torch.device, cudnn_benchmark: bool = False
+    problem_path: Path, precision: str, device: torch.device, cudnn_benchmark: bool = False, layout: str = "contiguous"
 ) -> PreparedProblem:
-    """Build Model and its data from fixed seeds; its one forward (for output shapes) runs under the
-    flags of the variant about to be timed, since cuDNN caches the algorithm of the first call."""
+    """Build Model and its data from fixed seeds, the inputs in `layout` (tensors.LAYOUTS) and the grad_outputs laid
+    out as their outputs there; its one forward (for output shapes) runs under the flags of the variant about to be
+    timed, since cuDNN caches the algorithm of the first call."""
     dtype = compute_dtype(precision)
     problem = load_problem_file(problem_path)
     init_inputs = problem.get_init_inputs()
     torch.manual_seed(_MODEL_SEED)
     model = problem.Model(*init_inputs).to(device=device, dtype=dtype)
     torch.manual_seed(_INPUT_SEED)
-    inputs = to_device(problem.get_inputs(), device, dtype)
+    inputs = to_layout(to_device(problem.get_inputs(), device, dtype), layout)
     with precision_mode(precision, cudnn_benchmark=cudnn_benchmark), torch.no_grad():
         outputs = tensor_list(model(*inputs))
     generator = torch.Generator(device=device).manual_seed(_GRAD_SEED)
     grad_outputs = [
         torch.randn(out.shape, generator=generator, device=device, dtype=out.dtype) for out in outputs
     ]
+    if layout != "contiguous":
+        grad_outputs = strided_like(grad_outputs, outputs)
     return PreparedProblem(model, init_inputs, inputs, grad_outputs)
 
 
@@ -256,7 +268,8 @@ def _time_cudnn_benchmark_in_child(spec: ProblemSpec, precision: str, settings: 
     This process's allocator cache is emptied first: after eager's fwd+bwd it can hold most of an 80 GB card,
     and the child then ran out of memory (run 219: fam01 and fam04 in TF32 on an H100)."""
     _release_cached_memory(torch.device("cuda"))
-    request = {"problem": str(spec.problem_path), "precision": precision, "runs": settings.runs, "warmup": settings.warmup}
+    request = {"problem": str(spec.problem_path), "precision": precision, "runs": settings.runs, "warmup": settings.warmup,
+               "layout": settings.layout}
     package_parent = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
@@ -274,8 +287,9 @@ def _time_cudnn_benchmark_in_child(spec: ProblemSpec, precision: str, settings: 
 def _measure(
     spec: ProblemSpec, precision: str, settings: BenchSettings, device: torch.device, row: Dict[str, Any]
 ) -> None:
-    prepared = prepare_problem(spec.problem_path, precision, device)
+    prepared = prepare_problem(spec.problem_path, precision, device, layout=settings.layout)
     model = prepared.model
+    row["layout"] = settings.layout if layout_applies(prepared.inputs, settings.layout) else "contiguous"
 
     element_size = torch.empty((), dtype=compute_dtype(precision)).element_size()
     work = measure_work(model, prepared.inputs, element_size)
@@ -347,7 +361,7 @@ def run_benchmarks(
 
 # What must agree between a results file and the run that resumes it.
 RESUME_KEYS = ("gpu", "torch", "cuda", "cudnn", "tconv_commit", "tconv_sources", "runs", "warmup", "tconv_autotune",
-               "peaks", "tconv_switches")
+               "peaks", "tconv_switches", "layout")
 
 # Environment variables that name where the sources or the build live, not what runs.
 _NOT_SWITCHES = ("TCONV_COMMIT", "TCONV_BUILD_DIR")
@@ -379,7 +393,7 @@ def _fmt(value: Optional[float], spec: str = ".3f", suffix: str = "") -> str:
 
 
 def _progress_summary(row: Dict[str, Any]) -> str:
-    head = f"{row['problem']} {row['precision']}:"
+    head = f"{row['problem']} {row['precision']}{' channels_last' if row.get('layout') == 'channels_last' else ''}:"
     if row["error"]:
         return f"{head} ERROR {row['error']}"
     if not row["verified"]:
@@ -508,6 +522,8 @@ def environment(device: torch.device, peaks: Optional[Dict[str, float]], setting
         "forward": "torch.no_grad()",
         "forward_backward": "fixed random grad_output; input and parameter grads set to None before each run, outside the timed region",
         "flops_bytes": "transposed convolutions only; fwd+bwd = 3x fwd",
+        # Only where not contiguous, so contiguous files from before the option still resume and merge with new ones
+        **({"layout": settings.layout} if settings.layout != "contiguous" else {}),
     }
 
 
@@ -591,6 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
     compile_group.add_argument("--compile", dest="compile_mode", action="store_const", const=True, help="time torch.compile(Model) for every problem")
     compile_group.add_argument("--no-compile", dest="compile_mode", action="store_const", const=False, help="never time torch.compile")
     parser.set_defaults(compile_mode=None)
+    parser.add_argument("--layout", choices=LAYOUTS, default="contiguous",
+                        help="channels_last: 4-D and 5-D inputs in channels-last memory format for every variant "
+                             "(default: contiguous)")
     parser.add_argument("--runs", type=int, default=30, help=f"timed runs per measurement (at least {MIN_RUNS})")
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--out", type=Path, help="results folder (default: <repo>/benchmarks/results)")
@@ -652,7 +671,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("tconv bench: no peak table for this GPU; floors stay null (give --peak NAME=VALUE)", flush=True)
     settings = BenchSettings(
         runs=args.runs, warmup=args.warmup, compile_mode=args.compile_mode, core_stems=_core_stems(root), peaks=peaks or None,
-        autotune=args.autotune,
+        autotune=args.autotune, layout=args.layout,
     )
     env = environment(device, settings.peaks, settings, root)
     print(f"tconv bench on {env['gpu']} (torch {env['torch']}, CUDA {env['cuda']}, cuDNN {env['cudnn']}, tconv {env['tconv_commit']})", flush=True)

@@ -1,7 +1,7 @@
 """Verify a KernelBench-format solution against its problem: correctness first, then anti-cheat.
 
     tconv verify PROBLEM.py [--solution FILE] [--trials 5] [--precision tf32|fp32|fp16|bf16]
-                            [--device cuda|cpu] [--seed 0] [--json OUT]
+                            [--device cuda|cpu] [--seed 0] [--layout contiguous|channels_last] [--json OUT]
 
 What runs (DESIGN.md section 6):
   * Model and ModelNew are built from the same seed; parameters and buffers must match, and
@@ -43,7 +43,8 @@ from .precision import (
     snapshot_global_state,
 )
 from .problem import Problem, load_problem_file, load_solution_class, resolve_solution_path
-from .tensors import backward_all, copies, make_leaves, map_floats, tensor_list, to_device
+from .tensors import (LAYOUTS, backward_all, copies, make_leaves, map_floats, strided_like, tensor_list, to_device,
+                      to_layout)
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
@@ -92,6 +93,7 @@ class VerifyReport:
     seed: int
     trials: int
     checks: List[CheckResult] = field(default_factory=list)
+    layout: str = "contiguous"
 
     @property
     def passed(self) -> bool:
@@ -114,7 +116,7 @@ class VerifyReport:
             f"tconv verify  problem: {self.problem}",
             f"              solution: {self.solution}",
             f"              precision={self.precision} device={self.device} seed={self.seed} "
-            f"trials={self.trials} (+1 randn)",
+            f"trials={self.trials} (+1 randn) layout={self.layout}",
             "",
             f"  {'CHECK':<22}{'RESULT':<8}DETAIL",
         ]
@@ -254,7 +256,9 @@ class _Verifier:
         device: torch.device,
         seed: int,
         check_torch_conv: bool,
+        layout: str = "contiguous",
     ) -> None:
+        self.layout = layout
         self.problem_path = problem_path
         self.solution_path = solution_path
         self.trials = trials
@@ -498,14 +502,15 @@ class _Verifier:
     # -- one comparison run -----------------------------------------------------------------------
 
     def _prepare(self, base_inputs: Sequence[Any]) -> List[Any]:
-        return to_device(base_inputs, self.device, self.dtype)
+        return to_layout(to_device(base_inputs, self.device, self.dtype), self.layout)
 
     def _random_grad_outputs(self, outputs: List[torch.Tensor], seed: int) -> List[torch.Tensor]:
         generator = torch.Generator(device=self.device).manual_seed(seed)
-        return [
+        grads = [
             torch.randn(out.shape, generator=generator, device=self.device, dtype=torch.float32).to(out.dtype)
             for out in outputs
         ]
+        return grads if self.layout == "contiguous" else strided_like(grads, outputs)
 
     @contextlib.contextmanager
     def _candidate_scope(self, what: str) -> Iterator[None]:
@@ -730,13 +735,18 @@ def verify(
     device: Optional[str] = None,
     seed: int = 0,
     check_torch_conv: bool = True,
+    layout: str = "contiguous",
 ) -> VerifyReport:
-    """Verify the solution of a KernelBench-format problem; see the module docstring.
+    """Verify the solution of a KernelBench-format problem; see the module docstring. `layout` (tensors.LAYOUTS):
+    "channels_last" runs every comparison on channels-last inputs (4-D and 5-D ones) and grad_outputs laid out as
+    their outputs.
 
     The process's global flags and RNG state are left as they were.
     """
     if precision not in PRECISIONS:
         raise ValueError(f"unknown precision {precision!r}; expected one of {', '.join(PRECISIONS)}")
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; expected one of {', '.join(LAYOUTS)}")
     if trials < 1:
         raise ValueError("trials must be at least 1")
     resolved_device = torch.device(device or default_device())
@@ -744,7 +754,8 @@ def verify(
         raise ValueError("device cuda requested but torch.cuda.is_available() is False")
     problem_path = Path(problem_path).resolve()
     solution_path = resolve_solution_path(problem_path, solution_path)
-    verifier = _Verifier(problem_path, solution_path, trials, precision, resolved_device, seed, check_torch_conv)
+    verifier = _Verifier(problem_path, solution_path, trials, precision, resolved_device, seed, check_torch_conv,
+                         layout)
     rng_devices = []
     if resolved_device.type == "cuda":
         rng_devices = [resolved_device.index if resolved_device.index is not None else torch.cuda.current_device()]
@@ -758,6 +769,7 @@ def verify(
         seed=seed,
         trials=trials,
         checks=checks,
+        layout=layout,
     )
 
 
@@ -772,6 +784,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--precision", choices=PRECISIONS, default="tf32")
     parser.add_argument("--device", choices=("cuda", "cpu"), default=None, help="default: cuda when available")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--layout", choices=LAYOUTS, default="contiguous",
+                        help="channels_last: 4-D and 5-D inputs in channels-last memory format (default: contiguous)")
     parser.add_argument("--json", metavar="OUT", help="also write the report as JSON to OUT")
     return parser
 
@@ -804,6 +818,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         precision=args.precision,
         device=args.device,
         seed=args.seed,
+        layout=args.layout,
     )
     print(report.format_table(), flush=True)
     if args.json:
