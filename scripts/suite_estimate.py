@@ -3,7 +3,10 @@ results files, and the geometric means of their speedups. A development tool for
 come from different commits and processes (each row's date and commit are printed beside it), which is exactly what
 `tconv summary` refuses to mix. A published suite figure is one `tconv summary` over one commit.
 
-    python3 scripts/suite_estimate.py [FILES ...] [--gpu H200] [--suite all] [--precision tf32 bf16] [--json OUT]
+    python3 scripts/suite_estimate.py [FILES ...] [--gpu H200] [--suite all] [--precision tf32 bf16]
+                                      [--layout contiguous|channels_last] [--json OUT]
+
+Per row: tconv's times, its speedups, and its % of the roofline floor (the row's own, from `tconv bench`).
 
 FILES default to benchmarks/results/bench_*.json. Files that cannot be read, rows that failed verification and rows
 without a timing are skipped; problems of the suite with no row are listed as missing.
@@ -72,11 +75,12 @@ def _format(value: Optional[float], digits: int = 2) -> str:
 def print_estimate(result: dict) -> None:
     print(f"== {result['precision']}: newest verified row per problem (an estimate across commits, not a suite run)")
     print(f"{'problem':48s} {'date':10s} {'commit':9s} {'fwd ms':>8s} {'f+b ms':>8s} "
-          + " ".join(f"{name:>12s}" for name, _, _ in SPEEDUPS))
+          + " ".join(f"{name:>12s}" for name, _, _ in SPEEDUPS) + f" {'%floor fwd':>10s} {'%floor f+b':>10s}")
     for r in result["rows"]:
         print(f"{r['problem']:48s} {r['_date'][:10]:10s} {r['_commit']:9s} {_format(r.get('tconv_fwd_ms'), 3):>8s} "
               f"{_format(r.get('tconv_fwdbwd_ms'), 3):>8s} "
-              + " ".join(f"{_format(r.get(_key(p, b))):>12s}" for _, p, b in SPEEDUPS))
+              + " ".join(f"{_format(r.get(_key(p, b))):>12s}" for _, p, b in SPEEDUPS)
+              + "".join(f" {_format(r.get(f'tconv_{p}_pct_of_floor'), 1):>10s}" for p in ("fwd", "fwdbwd")))
     print(f"geomean over {len(result['rows'])} rows: "
           + ", ".join(f"{name} {_format(value)}" for name, value in result["geomeans"].items()))
     if result["missing"]:

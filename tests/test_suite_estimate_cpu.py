@@ -42,3 +42,18 @@ def test_the_newest_verified_row_wins_on_the_chosen_gpu(tmp_path):
     assert math.isclose(result["geomeans"]["fwd x eager"], math.sqrt(4.0 * 0.5))
     assert math.isclose(result["geomeans"]["f+b x cudnnB"], math.sqrt(1.0 * 1.0))
     assert result["below_1x"] == ["p2"]  # 0.5x forward; p1's cuDNN-benchmark f+b is exactly 1.0x
+
+
+def test_rows_of_one_layout_only(tmp_path):
+    """Files of `tconv bench --layout channels_last` (env "layout") stay out of the default (contiguous) estimate,
+    and make the channels_last one; files without the key are contiguous."""
+    contiguous = write(tmp_path, "a.json", "NVIDIA H200", "2026-11-29T10:00:00", "aaaaaaaaaaaa",
+                       [row("p1", "bf16", 2.0, 2.0)])
+    channels_last = tmp_path / "b.json"
+    channels_last.write_text(json.dumps({"env": {"gpu": "NVIDIA H200", "date": "2026-11-30T10:00:00",
+                                                 "tconv_commit": "bbbbbbbbbbbb", "layout": "channels_last"},
+                                         "rows": [row("p1", "bf16", 3.0, 3.0)]}))
+    plain = suite_estimate.newest_rows([contiguous, channels_last], "H200")
+    assert plain[("p1", "bf16")]["tconv_fwd_speedup_vs_eager"] == 2.0
+    laid_out = suite_estimate.newest_rows([contiguous, channels_last], "H200", "channels_last")
+    assert laid_out[("p1", "bf16")]["tconv_fwd_speedup_vs_eager"] == 3.0 and len(laid_out) == 1
