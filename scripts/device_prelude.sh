@@ -36,3 +36,16 @@ bench_rows() {
   find "$OUT" -maxdepth 1 -name 'bench_*.json' -empty -delete
   rm -f "$OUT"/*.png
 }
+# GPU tests: gpu_tests LIMIT LOG_NAME FILE -k-EXPRESSION runs `pytest FILE -k EXPRESSION` for at most LIMIT seconds
+# into $LOG/LOG_NAME.log and prints its verdict lines.
+gpu_tests() {
+  local limit="$1" name="$2" file="$3" expression="$4"
+  timeout "$limit" python3 -m pytest -q -p no:cacheprovider "$file" --tb=short -k "$expression" > "$LOG/$name.log" 2>&1
+  grep -E "^(FAILED|ERROR)|^E  |passed|failed" "$LOG/$name.log" | cut -c1-300 | tail -12
+}
+# One tagged quick_timing.py line (10 runs, 45 s at most): quick_time LABEL PROBLEM PRECISION ALGORITHM [NAME=value ...]
+quick_time() {
+  local label="$1" problem="$2" precision="$3" algorithm="$4"; shift 4
+  (cd scripts && env "$@" timeout 45 python3 quick_timing.py "$problem" --precision "$precision" \
+    --algorithm "$algorithm" --runs 10 --warmup 2 2>&1 | grep -v Warn | sed "s/^/$label /")
+}

@@ -10,7 +10,8 @@ dilation and output_padding, both memory layouts and an empty batch, and (under 
 exactly and 64-column tiles; that the kernel is what runs, under "auto" too where it is planned, and not under the
 variants that pin another gather form. Under "igemm_tma_window" the same contract for the W-tap window (every case
 above, and WINDOW_CASES for its geometries), which kernels run, the copy budget's batch chunks
-(TCONV_TMA_COPY_BUDGET) and the window's "auto" rule.
+(TCONV_TMA_COPY_BUDGET) and the window's "auto" rule. fp16/bf16 data on the copy form (TCONV_GATHER_TMA_16BIT=1 only,
+until measured): the contract on every case, and which kernel runs.
 """
 import os
 import subprocess
@@ -305,8 +306,11 @@ def test_tma_gather_leaves_exact_fp32_and_16bit_alone():
     x = torch.randn(2, 128, 16, 16, device="cuda")
     w = torch.randn(128, 128, 4, 4, device="cuda")
     old = torch.backends.cudnn.allow_tf32
+    modes = [(False, torch.float32)]
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") in ("", "0"):  # 16-bit data take it only under that switch
+        modes.append((True, torch.bfloat16))
     try:
-        for allow_tf32, dtype in [(False, torch.float32), (True, torch.bfloat16)]:
+        for allow_tf32, dtype in modes:
             torch.backends.cudnn.allow_tf32 = allow_tf32
             with tconv._ops.use_algorithm("igemm_tma"), \
                     torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
@@ -315,6 +319,48 @@ def test_tma_gather_leaves_exact_fp32_and_16bit_alone():
             assert not any(TMA_KERNEL in e.name for e in prof.events()), (allow_tf32, dtype)
     finally:
         torch.backends.cudnn.allow_tf32 = old
+
+
+# fp16/bf16 data on the copy form (tconv_igemm_gather_tma16_kernel: a 16-bit channels-last copy, boxes of 64 channels,
+# k16 wgmmas on the values as they are), only under TCONV_GATHER_TMA_16BIT=1 (read once per process; written in
+# session 79 without a GPU). Forward and grad_input of every case under "igemm_tma" meet the 16-bit contract (run_case:
+# float64 and torch in the same dtype, outputs and every gradient, poisoned outputs); the kernel runs on every case
+# with a batch (grouped: grad_input only, its forward's 32 channels a group being less than a 64-channel box), and
+# under 0 on none.
+TMA16_KERNEL = "tconv_igemm_gather_tma16_kernel"
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_tma_gather_16bit_meets_the_contract(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = f"""
+import sys, torch, tconv
+import test_gather_tma_gpu as t
+from test_conv_transpose_gpu import TCONV_FN, run_case
+from conftest import poison_cuda_allocator
+dtype = {{"bf16": torch.bfloat16, "fp16": torch.float16}}[{mode!r}]
+launches = []
+for i, name in enumerate(sorted(t.CASES)):
+    case = t.CASES[name]
+    run_case(*case, mode={mode!r}, layout="contiguous", seed=60 + i, poison=poison_cuda_allocator,
+             algorithm="igemm_tma")
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype, requires_grad=True)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", dtype=dtype)
+    with tconv._ops.use_algorithm("igemm_tma"), \\
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        out.backward(torch.randn_like(out))
+        torch.cuda.synchronize()
+    launches.append(sum(t.TMA16_KERNEL in e.name for e in prof.events()
+                        if e.device_type == torch.autograd.DeviceType.CUDA))
+torch.save(launches, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GATHER_TMA_16BIT", values=("1", "0"))
+    for name, on, off in zip(sorted(CASES), saved["1"], saved["0"]):
+        wanted = 0 if CASES[name][1] == 0 else 1 if name == "grouped" else 2  # forward and grad_input
+        assert on == wanted and off == 0, (name, on, off)
 
 
 def test_tma_gather_tile_widths_agree_bitwise(tmp_path):

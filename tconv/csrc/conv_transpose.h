@@ -80,11 +80,13 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream);
 // The TMA gather (conv_transpose_igemm_tma.cu), which igemm_gather runs where this returns > 0: the elements of its
-// fp32 workspace (the packed weights, then the channels-last TF32 copy of src); 0 where it does not run.
+// fp32 workspace (the packed weights, then the channels-last copy of src: TF32-rounded fp32, or fp16/bf16 values
+// under TCONV_GATHER_TMA_16BIT=1); 0 where it does not run.
 int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                                    const GatherOptions& options);
-cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const GatherOptions& options, const void* src,
-                       const void* weight, const void* bias, void* dst, float* workspace, cudaStream_t stream);
+cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtype, const GatherOptions& options,
+                       const void* src, const void* weight, const void* bias, void* dst, float* workspace,
+                       cudaStream_t stream);
 // Whether "auto" runs this pass on the TMA window (igemm_config.h, TmaWindowAutoRule, within the copy budget), with
 // GatherTma::kAutoWindow; TCONV_TMA_WINDOW_AUTO=0 (development) turns the rule off.
 bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32);

@@ -5571,7 +5571,7 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
   // The same decision as igemm_packed_weight_elems, which sized packed_weight for it.
   if (gather_tma_workspace_elems(p, pass, dtype, split_tf32, options) > 0)
-    return gather_tma(p, pass, options, src, weight, bias, dst, packed_weight, stream);
+    return gather_tma(p, pass, dtype, options, src, weight, bias, dst, packed_weight, stream);
   int device = 0;
   const cudaError_t device_err = cudaGetDevice(&device);
   if (device_err != cudaSuccess) return device_err;

@@ -12,7 +12,8 @@
 // the layout wgmma reads by descriptor. So both operands come from shared memory, one thread issues all copies, and
 // the two MMA warpgroups only wait, issue four wgmmas and release.
 //
-// Which calls: sm_90a, fp32 data in TF32 mode, phase grids whose extents split into boxes of exactly 128 positions
+// Which calls: sm_90a, fp32 data in TF32 mode (fp16/bf16 too under TCONV_GATHER_TMA_16BIT=1, the copy form only:
+// tconv_igemm_gather_tma16_kernel), phase grids whose extents split into boxes of exactly 128 positions
 // (W extent a multiple of 128, or a power of two whose multiples fill whole H (and D) tiles), every phase of the same
 // extent, source steps within the TMA's traversal stride (<= 8, boxes <= 256 elements per dimension), and the group's
 // K channels whole 32-channel chunks (or one group, whose last chunk the box fills with zeros past the tensor).
@@ -84,9 +85,16 @@ __device__ __forceinline__ void mma_warpgroups_sync() { asm volatile("bar.sync 1
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.
 // kDirect: the direct form below (boxes of the source itself, A by register fragments).
-template <class T, bool kDirect>
+// scalar_t: fp32 data (TF32 wgmmas on the rounded copy), or fp16/bf16 (tconv_igemm_gather_tma16_kernel: k16 wgmmas on
+// the values as they are). A 16-bit stage holds the fp32 stage's bytes: its A rows are 64 channels (32 channel pairs,
+// the packed weights' K rows: PairedRows), its B slice the pair rows of the same chunk, and a k16 step takes the 32
+// bytes of a row that a k8 step takes in TF32, so the boxes, swizzle, descriptors and their steps are the same.
+template <class T, bool kDirect, typename scalar_t = float>
 __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kStages = T::kStages, kLdC = T::kLdC;
+  constexpr bool k16Bit = sizeof(scalar_t) == 2;
+  constexpr int kChannelsPerRow = int(sizeof(float) / sizeof(scalar_t));  // channels per K row of A and B
+  static_assert(!kDirect || !k16Bit, "the direct form reads fp32 sources only");
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_gather_smem[];
   // The swizzled boxes need 1024-byte alignment, which the dynamic allocation does not promise (gather_tma sizes it
@@ -127,7 +135,8 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   if (a.bias != nullptr) {  // published by the tap table's barriers
     const int64_t first = int64_t(g) * a.n_channels + n0;
     for (int c = tid; c < BN; c += T::kThreads)
-      column_bias[c] = n0 + c < a.n_channels ? static_cast<const float*>(a.bias)[(first + c) * a.bias_stride] : 0.f;
+      column_bias[c] =
+          n0 + c < a.n_channels ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) * a.bias_stride]) : 0.f;
   }
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -156,7 +165,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       float* As = smem + stage * stage_floats;
       mbarrier_arrive_expect_tx(&stage_full[stage], stage_tx);
       const int w = j0[2] * a.src_step[2] + info.z, h = j0[1] * a.src_step[1] + info.y;
-      const int d = j0[0] * a.src_step[0] + info.x, c = g * a.k_channels + chunk * BK;
+      const int d = j0[0] * a.src_step[0] + info.x, c = g * a.k_channels + chunk * BK * kChannelsPerRow;
       if constexpr (kDirect) {  // from the 16-byte position at or before the first (floor: it may be negative)
         const int first = t.flat_w > 0 ? h * t.flat_w + w : w;
         tma_load_5d(As, &t.src_map, first & ~3, t.flat_w > 0 ? 0 : h, d, c, n_img, &stage_full[stage]);
@@ -250,8 +259,11 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       const WgmmaDescriptor b_desc = wgmma_descriptor(As + T::kStageAFloats);
       wgmma_fence();
 #pragma unroll
-      for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step is 32 bytes along the swizzled row, 8 x BN floats of B
-        wgmma_tf32_shared<BN>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+      for (int k8 = 0; k8 < BK / 8; ++k8) {  // a k8 (k16) step is 32 bytes along the swizzled row, 8 x BN words of B
+        if constexpr (k16Bit)
+          wgmma_mma_shared_a<BN, scalar_t>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+        else wgmma_tf32_shared<BN>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+      }
       wgmma_commit();
       wgmma_wait<1>();
       if (it > 0) mbarrier_arrive(&stage_empty[previous]);
@@ -281,8 +293,8 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   const int lw = m % t.tile[2], lh = (m / t.tile[2]) % t.tile[1], ld = m / (t.tile[2] * t.tile[1]);
   if (j0[0] + ld >= t.extent[0] || j0[1] + lh >= t.extent[1] || j0[2] + lw >= t.extent[2]) return;
   const int j[3] = {j0[0] + ld, j0[1] + lh, j0[2] + lw};
-  float* out = static_cast<float*>(a.dst) + phase_position_offset(a, n_img, r, j) +
-               (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
+  scalar_t* out = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j) +
+                  (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
   store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + m, first_col,
                                 min(BN, a.n_channels - n0));
 }
@@ -291,6 +303,17 @@ __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   tma_gather_block<T, false>(t);
+#endif
+}
+// The copy form on fp16/bf16 data (TCONV_GATHER_TMA_16BIT=1 only: written in session 79 without a GPU). Why: the
+// 16-bit gathers run on the cp.async tiles, DCGAN's at ~264 TF/s a pass (0.26 ms against cuDNN-benchmark's ~0.09-0.10:
+// bf16 fwd 0.69x eager), where the TF32 copy form moved DCGAN's forward from 0.40 to 0.218 ms (run 319's profile of
+// the cp.async tiles: issue slots 35 %, no eligible warp 63 %). k16 wgmmas do twice a TF32 k8's work per instruction.
+template <class T, typename scalar_t>
+__global__ void __launch_bounds__(T::kThreads, 1)
+tconv_igemm_gather_tma16_kernel(const __grid_constant__ TmaGatherArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  tma_gather_block<T, false, scalar_t>(t);
 #endif
 }
 
@@ -587,15 +610,18 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 // tensor map's channel extent stops at C). Run 343 (H200): the 32-position form moved L1-68's input (537 MB each way)
 // in 0.439 ms over 6 chunks, 2.45 TB/s.
 constexpr int kCopyPositions = 128;
-__global__ void __launch_bounds__(256) tconv_gather_tma_channels_last_kernel(
-    const float* __restrict__ src, float* __restrict__ dst, int64_t s0, int64_t s1, int64_t s2, int64_t s3, int64_t s4,
-    int channels, int c_pitch, int size_h, int size_w, int64_t positions) {
+// (fp16/bf16 sources: the values as they are, through fp32 in shared memory, which holds them exactly.)
+template <typename scalar_t>
+__device__ __forceinline__ void copy_to_channels_last(const scalar_t* __restrict__ src, scalar_t* __restrict__ dst,
+                                                      int64_t s0, int64_t s1, int64_t s2, int64_t s3, int64_t s4,
+                                                      int channels, int c_pitch, int size_h, int size_w,
+                                                      int64_t positions) {
   constexpr int kP = kCopyPositions, kSlices = kP / 32;
   __shared__ float tile[32][kP + 1];
   const int64_t p0 = int64_t(blockIdx.x) * kP;
   const int c0 = blockIdx.y * 32, n = blockIdx.z;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const float* from[kSlices];
+  const scalar_t* from[kSlices];
   bool inside[kSlices];
 #pragma unroll
   for (int q = 0; q < kSlices; ++q) {
@@ -609,18 +635,31 @@ __global__ void __launch_bounds__(256) tconv_gather_tma_channels_last_kernel(
   for (int k = 0; k < 4; ++k) {
     const int c = c0 + warp + 8 * k;
 #pragma unroll
-    for (int q = 0; q < kSlices; ++q) v[k][q] = inside[q] && c < channels ? from[q][c * s1] : 0.f;
+    for (int q = 0; q < kSlices; ++q) v[k][q] = inside[q] && c < channels ? to_acc(from[q][c * s1]) : 0.f;
   }
 #pragma unroll
   for (int k = 0; k < 4; ++k)
 #pragma unroll
-    for (int q = 0; q < kSlices; ++q) tile[warp + 8 * k][q * 32 + lane] = __uint_as_float(to_tf32(v[k][q]));
+    for (int q = 0; q < kSlices; ++q)
+      tile[warp + 8 * k][q * 32 + lane] =
+          std::is_same<scalar_t, float>::value ? __uint_as_float(to_tf32(v[k][q])) : v[k][q];
   __syncthreads();
   if (c0 + lane >= channels) return;
-  float* to = dst + (n * positions + p0) * c_pitch + c0 + lane;
+  scalar_t* to = dst + (n * positions + p0) * c_pitch + c0 + lane;
 #pragma unroll 4
   for (int i = warp; i < kP; i += 8)
-    if (p0 + i < positions) to[int64_t(i) * c_pitch] = tile[lane][i];
+    if (p0 + i < positions) to[int64_t(i) * c_pitch] = from_acc<scalar_t>(tile[lane][i]);
+}
+__global__ void __launch_bounds__(256) tconv_gather_tma_channels_last_kernel(
+    const float* __restrict__ src, float* __restrict__ dst, int64_t s0, int64_t s1, int64_t s2, int64_t s3, int64_t s4,
+    int channels, int c_pitch, int size_h, int size_w, int64_t positions) {
+  copy_to_channels_last(src, dst, s0, s1, s2, s3, s4, channels, c_pitch, size_h, size_w, positions);
+}
+template <typename scalar_t>
+__global__ void __launch_bounds__(256) tconv_gather_tma_channels_last16_kernel(
+    const scalar_t* __restrict__ src, scalar_t* __restrict__ dst, int64_t s0, int64_t s1, int64_t s2, int64_t s3,
+    int64_t s4, int channels, int c_pitch, int size_h, int size_w, int64_t positions) {
+  copy_to_channels_last(src, dst, s0, s1, s2, s3, s4, channels, c_pitch, size_h, size_w, positions);
 }
 
 // The plan of a call on the TMA gather, or ok = false.
@@ -631,6 +670,7 @@ struct TmaGatherPlan {
   int block_n = TmaGatherTile::kBlockN, n_tiles = 0, c_pitch = 0;
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
+  DType dtype = DType::kFloat32;  // the data's: fp32 (TF32), or fp16/bf16 (gather_tma_16bit_enabled)
   bool direct = false;     // the direct form: boxes of the source itself, no copy
   int direct_stages = 0, direct_a_floats = 0, direct_a_box_floats = 0;  // TmaGatherArgs says what each is
   int direct_box[3] = {1, 1, 1};                                         // box_d, box_h, box_w
@@ -688,6 +728,13 @@ bool tma_gather_partial_tile(const int (&e)[3], const int (&src_step)[3], int (&
 // timings in one build.
 bool gather_tma_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA", 1) != 0;
+  return enabled;
+}
+// fp16/bf16 data on the copy form (tconv_igemm_gather_tma16_kernel): only under TCONV_GATHER_TMA_16BIT=1
+// (development, read once per process) until its tests and timings have run on a GPU (written in session 79). The
+// direct and window forms stay fp32-only.
+bool gather_tma_16bit_enabled() {
+  static const bool enabled = development_switch("TCONV_GATHER_TMA_16BIT", 0) != 0;
   return enabled;
 }
 // The channels-last copy's bound as a share of the conv's output (percent; 0: none). The issue allows extra device
@@ -831,7 +878,10 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
                               const GatherOptions& options) {
   TmaGatherPlan plan;
   if (options.tma == GatherTma::kOff || ((options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow) && !gather_tma_enabled())) return plan;
-  if (dtype != DType::kFloat32 || split_tf32 || !options.allow_wgmma || !igemm_supported(p, pass)) return plan;
+  const bool k16 = is_16bit(dtype);  // exact products either way: split_tf32 means nothing to 16-bit data
+  if (!(dtype == DType::kFloat32 && !split_tf32) && !(k16 && gather_tma_16bit_enabled())) return plan;
+  if (!options.allow_wgmma || !igemm_supported(p, pass)) return plan;
+  if (k16 && (options.tma == GatherTma::kForceDirect || options.tma == GatherTma::kForceWindow)) return plan;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -839,12 +889,17 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   }
   if (!wgmma_available(device) || encode_tiled_fn() == nullptr) return plan;
   GatherArgs a = make_args(p, pass, nullptr, nullptr, nullptr, nullptr);
+  const int channels_per_row = k16 ? 2 : 1;  // 16-bit K rows are channel pairs (the packed weights' PairedRows)
+  if (k16) set_k_rows(a, channels_per_row);
+  plan.dtype = dtype;
   // One group's chunks must not reach into the next group's channels; a single group's last chunk reads zeros past
   // the tensor.
-  if (a.groups > 1 && a.k_channels % TmaGatherTile::kBlockK != 0) return plan;
-  // "auto" and "igemm": igemm_config.h, TmaGatherTile (the measurements); "igemm_tma" takes any call it can run.
+  if (a.groups > 1 && a.k_channels % (TmaGatherTile::kBlockK * channels_per_row) != 0) return plan;
+  // "auto" and "igemm": igemm_config.h, TmaGatherTile (the measurements, fp32: K in channels); "igemm_tma" takes any
+  // call it can run.
   if (options.tma == GatherTma::kAuto &&
-      (a.n_channels < TmaGatherTile::kBlockN || int64_t(max_phase_taps(a)) * a.k_rows < kTmaGatherMinK))
+      (a.n_channels < TmaGatherTile::kBlockN ||
+       int64_t(max_phase_taps(a)) * a.k_rows * channels_per_row < kTmaGatherMinK))
     return plan;
   int e[3];
   for (int i = 0; i < 3; ++i) {
@@ -867,7 +922,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
     return m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles <= 0x7fffffff;
   };
-  const bool window = options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow;
+  const bool window = !k16 && (options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow);
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
   if (window && plan_tma_window(a, e, plan)) {
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
@@ -881,7 +936,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
     // The direct form where forced; under "auto" a fallback where the copy is refused (tma_direct_auto_enabled),
     // with boxes of one row per channel (kDirectWSlack: why boxes of W lines stay out).
-    if (force_direct || (automatic && tma_direct_auto_enabled())) {
+    if (!k16 && (force_direct || (automatic && tma_direct_auto_enabled()))) {
       direct_fallback = plan_direct_box(a, e, plan) && (force_direct || plan.direct_box[1] == 1);
       if (!direct_fallback && force_direct) return plan;
       direct = force_direct;
@@ -889,7 +944,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     if (!set_column_tiles(direct)) return plan;
   }
   const int64_t channels = int64_t(a.groups) * a.k_channels;
-  plan.c_pitch = int((channels + 3) / 4 * 4);  // the map's strides are whole 16 bytes
+  const int pitch_unit = k16 ? 8 : 4;  // the map's strides are whole 16 bytes
+  plan.c_pitch = int((channels + pitch_unit - 1) / pitch_unit * pitch_unit);
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   if (positions >= (int64_t(1) << 31) || a.batch > 65535) return plan;
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
@@ -945,20 +1001,23 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.ok = true;
     return plan;
   }
-  plan.copy_elems = plan.copy_batch * positions * plan.c_pitch;
+  plan.copy_elems = plan.copy_batch * positions * plan.c_pitch / channels_per_row;  // in floats (c_pitch is even)
   plan.args = a;
   plan.ok = true;
   return plan;
 }
 
-// Packs the weights in column blocks of block_n and copies the source to channels-last (TF32-rounded) after them.
+// Packs the weights in column blocks of block_n and copies the source to channels-last (TF32-rounded fp32, or 16-bit
+// values as they are) after them.
+template <typename scalar_t = float>
 cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight,
                                float* workspace, int block_n, bool pack, cudaStream_t stream) {
+  constexpr bool k16 = sizeof(scalar_t) == 2;
   GatherArgs& a = plan.args;
-  float* copy = workspace + plan.copy_offset;
+  scalar_t* copy = reinterpret_cast<scalar_t*>(workspace + plan.copy_offset);
   if (pack && plan.packed_elems > 0) {
-    const cudaError_t err = pack_gather_weight(static_cast<const float*>(weight), p.weight_strides, a, block_n, true,
-                                               true, workspace, stream);
+    const cudaError_t err = pack_gather_weight(static_cast<const scalar_t*>(weight), p.weight_strides, a, block_n,
+                                               true, !k16, workspace, stream);
     if (err != cudaSuccess) return err;
   }
   if (plan.direct) return cudaSuccess;
@@ -966,14 +1025,19 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
   const int channels = a.groups * a.k_channels;
   const dim3 grid(unsigned((positions + kCopyPositions - 1) / kCopyPositions), unsigned((channels + 31) / 32),
                   unsigned(a.batch));
-  tconv_gather_tma_channels_last_kernel<<<grid, 256, 0, stream>>>(
-      static_cast<const float*>(a.src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2], a.src_stride[3],
-      a.src_stride[4], channels, plan.c_pitch, a.src_size[1], a.src_size[2], positions);
+  if constexpr (k16)
+    tconv_gather_tma_channels_last16_kernel<scalar_t><<<grid, 256, 0, stream>>>(
+        static_cast<const scalar_t*>(a.src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2],
+        a.src_stride[3], a.src_stride[4], channels, plan.c_pitch, a.src_size[1], a.src_size[2], positions);
+  else
+    tconv_gather_tma_channels_last_kernel<<<grid, 256, 0, stream>>>(
+        static_cast<const float*>(a.src), copy, a.src_stride[0], a.src_stride[1], a.src_stride[2], a.src_stride[3],
+        a.src_stride[4], channels, plan.c_pitch, a.src_size[1], a.src_size[2], positions);
   return cudaGetLastError();
 }
 
-// The channels-last copy's tensor map: boxes of 32 channels x box_w x box_h x box_d positions, traversing every
-// src_step-th position (grad_input's stride), 128-byte swizzle.
+// The channels-last copy's tensor map: boxes of box_c channels (32 fp32 ones, 64 16-bit ones: 128 bytes) x box_w x
+// box_h x box_d positions, traversing every src_step-th position (grad_input's stride), 128-byte swizzle.
 cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float* copy, int box_w, int box_h,
                               int box_d, int box_c = kGatherBlockK,
                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
@@ -981,7 +1045,10 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
-  const cuuint64_t b = sizeof(float);
+  const cuuint64_t b = cuuint64_t(element_bytes(plan.dtype));
+  const CUtensorMapDataType type = plan.dtype == DType::kFloat16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                   : plan.dtype == DType::kBFloat16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   const cuuint64_t dims[5] = {cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.src_size[2]),
                               cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]), cuuint64_t(a.batch)};
   const cuuint64_t row = cuuint64_t(plan.c_pitch) * b;
@@ -989,9 +1056,8 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
                                row * cuuint64_t(positions)};
   const cuuint32_t box[5] = {cuuint32_t(box_c), cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), 1};
   const cuuint32_t steps[5] = {1, cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1};
-  const CUresult encoded = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, copy, dims, bytes, box, steps,
-                                  CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult encoded = encode(map, type, 5, copy, dims, bytes, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -1020,13 +1086,16 @@ cudaError_t encode_direct_map(CUtensorMap* map, const TmaGatherPlan& plan, int b
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// The per-tap boxes: T's kernel, or its direct form (kDirect: boxes of the source itself, no copy).
-template <class T, bool kDirect = false>
+// The per-tap boxes: T's kernel, or its direct form (kDirect: boxes of the source itself, no copy); scalar_t 16-bit:
+// tconv_igemm_gather_tma16_kernel on the 16-bit copy.
+template <class T, bool kDirect = false, typename scalar_t = float>
 cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
                            bool pack, cudaStream_t stream) {
+  constexpr bool k16 = sizeof(scalar_t) == 2;
+  static_assert(!kDirect || !k16, "the direct form reads fp32 sources only");
   GatherArgs& a = plan.args;
   if (kDirect && reinterpret_cast<uintptr_t>(a.src) % 16 != 0) return cudaErrorMisalignedAddress;  // the map base
-  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, pack, stream);
+  cudaError_t err = prepare_tma_source<scalar_t>(p, plan, weight, workspace, T::kBlockN, pack, stream);
   if (err != cudaSuccess) return err;
   TmaGatherArgs t{};
   t.g = a;
@@ -1049,6 +1118,9 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   if constexpr (kDirect) {
     err = encode_direct_map(&t.src_map, plan, box_w, box_h, box_d);
     kernel = tconv_igemm_gather_tma_direct_kernel<T>;
+  } else if constexpr (k16) {
+    err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d, 2 * kGatherBlockK);
+    kernel = tconv_igemm_gather_tma16_kernel<T, scalar_t>;
   } else {
     err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d);
     kernel = tconv_igemm_gather_tma_kernel<T>;
@@ -1130,10 +1202,11 @@ int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass
 #endif
 }
 
-cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const GatherOptions& options, const void* src,
-                       const void* weight, const void* bias, void* dst, float* workspace, cudaStream_t stream) {
+cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtype, const GatherOptions& options,
+                       const void* src, const void* weight, const void* bias, void* dst, float* workspace,
+                       cudaStream_t stream) {
 #if defined(TCONV_TENSOR_MAPS)
-  TmaGatherPlan plan = plan_tma_gather(p, pass, DType::kFloat32, false, options);
+  TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, false, options);
   if (!plan.ok) return cudaErrorInvalidValue;
   // The bulk copies of the packed weights and the tensor map's base need 16-byte addresses (the caching allocator
   // gives more).
@@ -1159,12 +1232,26 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   // packed once. One stream orders a chunk's copy after the previous chunk's kernel, which read the same buffer.
   for (int64_t n0 = 0; n0 < batch; n0 += plan.copy_batch) {
     TmaGatherPlan chunk = plan;
+    const int64_t bytes = element_bytes(dtype);
     chunk.args.batch = int(std::min(plan.copy_batch, batch - n0));
-    chunk.args.src = static_cast<const float*>(src) + n0 * a.src_stride[0];
-    chunk.args.dst = static_cast<float*>(dst) + n0 * a.dst_stride[0];
+    chunk.args.src = static_cast<const char*>(src) + n0 * a.src_stride[0] * bytes;
+    chunk.args.dst = static_cast<char*>(dst) + n0 * a.dst_stride[0] * bytes;
     const bool pack = n0 == 0;
     cudaError_t err;
-    if (plan.window) {
+    if (is_16bit(dtype)) {  // the per-tap boxes only (plan_tma_gather)
+      auto typed = [&](auto zero) -> cudaError_t {
+        using scalar_t = decltype(zero);
+        switch (plan.block_n) {
+          case TmaGatherWideTile::kBlockN:
+            return run_tma_gather<TmaGatherWideTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
+          case TmaGatherNarrowTile::kBlockN:
+            return run_tma_gather<TmaGatherNarrowTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
+          default:
+            return run_tma_gather<TmaGatherTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
+        }
+      };
+      err = dtype == DType::kFloat16 ? typed(__half()) : typed(__nv_bfloat16());
+    } else if (plan.window) {
       err = plan.block_n == TmaWindowTile::kBlockN
                 ? run_tma_window<TmaWindowTile>(p, chunk, weight, workspace, pack, stream)
                 : run_tma_window<TmaWindowWideTile>(p, chunk, weight, workspace, pack, stream);
@@ -1184,7 +1271,8 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, const Gath
   }
   return cudaSuccess;
 #else
-  (void)p, (void)pass, (void)options, (void)src, (void)weight, (void)bias, (void)dst, (void)workspace, (void)stream;
+  (void)p, (void)pass, (void)dtype, (void)options, (void)src, (void)weight, (void)bias, (void)dst, (void)workspace,
+      (void)stream;
   return cudaErrorNotSupported;
 #endif
 }
