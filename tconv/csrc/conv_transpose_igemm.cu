@@ -7032,8 +7032,8 @@ bool shifted_x_copy_dy_fits(const ConvTransposeParams& p, DType dtype, const voi
 // 16: R 2; its 16-bit plane, 4 bytes past: R 4), with the planes contiguous (NCDHW), the image stride on 16 bytes and
 // a multiple of R channels per group (a tile's channels start at a multiple of R). The kernel loads channel sub of
 // each R into tile rows sub x 64 / R onwards, masks each row past its end as the flat map's (there the next channel
-// begins), and stores tile row r's sums to channel R (r % (64 / R)) + r / (64 / R). R 4 (16-bit data) since run 447
-// by rule (tested since run 443).
+// begins), and stores tile row r's sums to channel R (r % (64 / R)) + r / (64 / R). R 4 for 16-bit data only (tested
+// since run 443, the rule since run 447); fp32 planes an odd number of floats long (R 4) keep the other kernels.
 int shifted_x_dy_interleave(const ConvTransposeParams& p, DType dtype) {
   const int64_t* dy = p.output_strides;
   const int64_t plane = p.out_size[0] * p.out_size[1] * p.out_size[2], align = elements_per_16_bytes(dtype);
@@ -7042,7 +7042,10 @@ int shifted_x_dy_interleave(const ConvTransposeParams& p, DType dtype) {
     return 0;
   for (int interleave = 2; interleave <= 4; interleave *= 2)
     if ((interleave * plane) % align == 0)
-      return p.out_per_group() % interleave == 0 && interleave * plane + 64 < (int64_t(1) << 31) ? interleave : 0;
+      return p.out_per_group() % interleave == 0 && interleave * plane + 64 < (int64_t(1) << 31) &&
+                     (interleave == 2 || element_bytes(dtype) == 2)  // R 4 tested on 16-bit data only
+                 ? interleave
+                 : 0;
   return 0;
 }
 // How the shifted-x kernel reads grad_output, from its strides: a 5-D map (every stride on 16 bytes), the flat map
