@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tconv.harness.bench import _suite  # noqa: E402
 from tconv.harness.summary import _usable, summarize  # noqa: E402
+from tconv.harness.tensors import LAYOUTS  # noqa: E402
 
 # (column, pass, baseline) of the speedups printed per row, and of their geometric means (summarize's)
 SPEEDUPS = [("fwd x eager", "fwd", "eager"), ("f+b x eager", "fwdbwd", "eager"),
@@ -95,7 +96,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--gpu", default="H200", help="rows from GPUs whose name contains this (default H200)")
     parser.add_argument("--suite", default="all")
     parser.add_argument("--precision", nargs="+", default=["tf32", "bf16"])
-    parser.add_argument("--layout", choices=("contiguous", "channels_last"), default="contiguous",
+    parser.add_argument("--layout", choices=LAYOUTS, default="contiguous",
                         help="rows of `tconv bench --layout` runs of this layout (default: contiguous)")
     parser.add_argument("--json", type=Path, help="also write the estimates here")
     args = parser.parse_args(argv)

@@ -1230,43 +1230,34 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
   }
   // Chunks of copy_batch images (all of them without a copy budget), each copied and then computed; the weights are
   // packed once. One stream orders a chunk's copy after the previous chunk's kernel, which read the same buffer.
+  const int64_t bytes = element_bytes(dtype);
   for (int64_t n0 = 0; n0 < batch; n0 += plan.copy_batch) {
     TmaGatherPlan chunk = plan;
-    const int64_t bytes = element_bytes(dtype);
     chunk.args.batch = int(std::min(plan.copy_batch, batch - n0));
     chunk.args.src = static_cast<const char*>(src) + n0 * a.src_stride[0] * bytes;
     chunk.args.dst = static_cast<char*>(dst) + n0 * a.dst_stride[0] * bytes;
     const bool pack = n0 == 0;
+    // The per-tap boxes on the data's type (16-bit data take no window: plan_tma_gather)
+    auto per_tap_boxes = [&](auto zero) -> cudaError_t {
+      using scalar_t = decltype(zero);
+      switch (plan.block_n) {
+        case TmaGatherWideTile::kBlockN:
+          return run_tma_gather<TmaGatherWideTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
+        case TmaGatherNarrowTile::kBlockN:
+          return run_tma_gather<TmaGatherNarrowTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
+        default:
+          return run_tma_gather<TmaGatherTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
+      }
+    };
     cudaError_t err;
-    if (is_16bit(dtype)) {  // the per-tap boxes only (plan_tma_gather)
-      auto typed = [&](auto zero) -> cudaError_t {
-        using scalar_t = decltype(zero);
-        switch (plan.block_n) {
-          case TmaGatherWideTile::kBlockN:
-            return run_tma_gather<TmaGatherWideTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
-          case TmaGatherNarrowTile::kBlockN:
-            return run_tma_gather<TmaGatherNarrowTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
-          default:
-            return run_tma_gather<TmaGatherTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
-        }
-      };
-      err = dtype == DType::kFloat16 ? typed(__half()) : typed(__nv_bfloat16());
-    } else if (plan.window) {
+    if (plan.window)
       err = plan.block_n == TmaWindowTile::kBlockN
                 ? run_tma_window<TmaWindowTile>(p, chunk, weight, workspace, pack, stream)
                 : run_tma_window<TmaWindowWideTile>(p, chunk, weight, workspace, pack, stream);
-    } else {
-      switch (plan.block_n) {
-        case TmaGatherWideTile::kBlockN:
-          err = run_tma_gather<TmaGatherWideTile>(p, chunk, weight, workspace, pack, stream);
-          break;
-        case TmaGatherNarrowTile::kBlockN:
-          err = run_tma_gather<TmaGatherNarrowTile>(p, chunk, weight, workspace, pack, stream);
-          break;
-        default:
-          err = run_tma_gather<TmaGatherTile>(p, chunk, weight, workspace, pack, stream);
-      }
-    }
+    else
+      err = dtype == DType::kFloat16    ? per_tap_boxes(__half())
+            : dtype == DType::kBFloat16 ? per_tap_boxes(__nv_bfloat16())
+                                        : per_tap_boxes(0.f);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;
