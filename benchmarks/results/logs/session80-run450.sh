@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 79 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 80, run 450 (one H200), prepared in session 79; TCONV_COMMIT is this commit's full sha, passed by the
+# caller.
 # Session 79 wrote the TMA gather's copy form for fp16/bf16 data (tconv_igemm_gather_tma16_kernel, only under
 # TCONV_GATHER_TMA_16BIT=1), without a GPU: the fp32 kernels' PTX is unchanged (but for symbol names), the 16-bit ones
 # compile to the fp32 ones' registers with no spills. Why: DCGAN bf16 runs its forward and grad_input on the cp.async
