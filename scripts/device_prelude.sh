@@ -43,9 +43,11 @@ gpu_tests() {
   timeout "$limit" python3 -m pytest -q -p no:cacheprovider "$file" --tb=short -k "$expression" > "$LOG/$name.log" 2>&1
   grep -E "^(FAILED|ERROR)|^E  |passed|failed" "$LOG/$name.log" | cut -c1-300 | tail -12
 }
-# One tagged quick_timing.py line (10 runs, 45 s at most): quick_time LABEL PROBLEM PRECISION ALGORITHM [NAME=value ...]
+# One tagged quick_timing.py line (10 runs, 45 s at most): [LAYOUT=channels_last] quick_time LABEL PROBLEM PRECISION
+# ALGORITHM [NAME=value ...]
 quick_time() {
   local label="$1" problem="$2" precision="$3" algorithm="$4"; shift 4
   (cd scripts && env "$@" timeout 45 python3 quick_timing.py "$problem" --precision "$precision" \
-    --algorithm "$algorithm" --runs 10 --warmup 2 2>&1 | grep -v Warn | sed "s/^/$label /")
+    --algorithm "$algorithm" --layout "${LAYOUT:-contiguous}" --runs 10 --warmup 2 2>&1 | grep -v Warn \
+    | sed "s/^/$label /")
 }

@@ -6,6 +6,8 @@ numbers are compared only with each other; speedups and published figures come f
         --precision tf32 --algorithm auto igemm_mma direct --runs 20 [--json OUT]
 
 Prints one line per (problem, precision, algorithm): forward and forward+backward median (p20-p80) ms.
+`--layout channels_last` lays the inputs' 4-D and 5-D tensors out channels-last (and each grad_output as its
+output), as `tconv bench --layout channels_last` does.
 `--algorithm autotune` runs "auto" with tconv's autotune on (tuned in the warm-up; the rows record each
 pass's winner and candidate times).
 """
@@ -19,12 +21,14 @@ import torch
 from dev_common import build_model, clear_grads, finish
 import tconv
 from tconv.harness.precision import precision_mode
-from tconv.harness.tensors import backward_all, make_leaves, tensor_list
+from tconv.harness.tensors import LAYOUTS, backward_all, make_leaves, strided_like, tensor_list, to_layout
 from tconv.harness.timing import time_cuda
 
 
-def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: int) -> dict:
+def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: int,
+                  layout: str = "contiguous") -> dict:
     model, inputs = build_model(stem, precision)
+    inputs = to_layout(inputs, layout)
     tuned = algorithm == "autotune"
     tconv.clear_autotune_cache()
     with precision_mode(precision), tconv._ops.use_algorithm("auto" if tuned else algorithm), \
@@ -34,14 +38,15 @@ def time_solution(stem: str, precision: str, algorithm: str, runs: int, warmup: 
                 model(*inputs)
 
         leaves = make_leaves(inputs)
-        grads = [torch.randn_like(t) for t in tensor_list(model(*leaves))]
+        outputs = tensor_list(model(*leaves))
+        grads = strided_like([torch.randn(t.shape, device=t.device, dtype=t.dtype) for t in outputs], outputs)
 
         def forward_backward():
             backward_all(tensor_list(model(*leaves)), grads)
 
         fwd = time_cuda(forward, runs, warmup)
         fwdbwd = time_cuda(forward_backward, runs, warmup, before_each=lambda: clear_grads(model, leaves))
-    row = {"problem": stem, "precision": precision, "algorithm": algorithm,
+    row = {"problem": stem, "precision": precision, "algorithm": algorithm, "layout": layout,
            "fwd_ms": fwd.median_ms, "fwd_p20_ms": fwd.p20_ms, "fwd_p80_ms": fwd.p80_ms,
            "fwdbwd_ms": fwdbwd.median_ms, "fwdbwd_p20_ms": fwdbwd.p20_ms, "fwdbwd_p80_ms": fwdbwd.p80_ms}
     if tuned:
@@ -64,6 +69,7 @@ def main(argv=None) -> int:
     parser.add_argument("--algorithm", nargs="+", default=["auto"], choices=list(tconv._ops.ALGORITHMS) + ["autotune"])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--layout", choices=LAYOUTS, default="contiguous")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
@@ -74,7 +80,7 @@ def main(argv=None) -> int:
         for precision in args.precision:
             for algorithm in args.algorithm:
                 try:
-                    row = time_solution(stem, precision, algorithm, args.runs, args.warmup)
+                    row = time_solution(stem, precision, algorithm, args.runs, args.warmup, args.layout)
                 except RuntimeError as error:  # e.g. a forced algorithm that cannot run this shape
                     row = {"problem": stem, "precision": precision, "algorithm": algorithm,
                            "error": str(error).splitlines()[0]}

@@ -101,14 +101,16 @@ def make_tensor(shape, dtype, layout, rng_gen):
 
 
 def run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias,
-             mode, layout, seed, poison=None, algorithm="auto"):
+             mode, layout, seed, poison=None, algorithm="auto", grad_like_output=False):
+    """grad_like_output: grad_output in the output's memory format (as autograd hands a channels_last output's
+    gradient on), else contiguous."""
     with tconv._ops.use_algorithm(algorithm):
         _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias,
-                  mode, layout, seed, poison)
+                  mode, layout, seed, poison, grad_like_output)
 
 
 def _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias,
-              mode, layout, seed, poison):
+              mode, layout, seed, poison, grad_like_output=False):
     gen = torch.Generator(device="cuda").manual_seed(seed)
     dtype = dtype_of(mode)
     x = make_tensor([batch, cin, *spatial], dtype, layout, gen).requires_grad_()
@@ -122,6 +124,8 @@ def _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_pa
             poison()
         out = TCONV_FN[dims](x, w, b, *args)
         grad = torch.randn(out.shape, generator=gen, device="cuda").to(dtype)
+        if grad_like_output:
+            grad = grad.contiguous(memory_format=tconv._args.memory_format_of(out))
         if poison:
             poison()
         ours = torch.autograd.grad(out, leaves, grad)

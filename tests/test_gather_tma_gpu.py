@@ -10,8 +10,10 @@ dilation and output_padding, both memory layouts and an empty batch, and (under 
 exactly and 64-column tiles; that the kernel is what runs, under "auto" too where it is planned, and not under the
 variants that pin another gather form. Under "igemm_tma_window" the same contract for the W-tap window (every case
 above, and WINDOW_CASES for its geometries), which kernels run, the copy budget's batch chunks
-(TCONV_TMA_COPY_BUDGET) and the window's "auto" rule. fp16/bf16 data on the copy form (TCONV_GATHER_TMA_16BIT=1 only,
-until measured): the contract on every case, and which kernel runs.
+(TCONV_TMA_COPY_BUDGET) and the window's "auto" rule. fp16/bf16 data: on the copy under "igemm_tma" (or "auto" with
+TCONV_GATHER_TMA_16BIT=1), the contract on every case and which kernel runs; sources already channels-last read in
+place (no copy kernel) under "igemm_tma" and "auto", forward and grad_input; contiguous ones left to the cp.async
+gathers under "auto".
 """
 import os
 import subprocess
@@ -300,30 +302,26 @@ def test_tma_window_only_under_its_algorithm(algorithm):
     assert not any(WINDOW_KERNEL in n for n in names), names
 
 
-def test_tma_gather_leaves_exact_fp32_and_16bit_alone():
+def test_tma_gather_leaves_exact_fp32_alone():
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     x = torch.randn(2, 128, 16, 16, device="cuda")
     w = torch.randn(128, 128, 4, 4, device="cuda")
     old = torch.backends.cudnn.allow_tf32
-    modes = [(False, torch.float32)]
-    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") in ("", "0"):  # 16-bit data take it only under that switch
-        modes.append((True, torch.bfloat16))
     try:
-        for allow_tf32, dtype in modes:
-            torch.backends.cudnn.allow_tf32 = allow_tf32
-            with tconv._ops.use_algorithm("igemm_tma"), \
-                    torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-                tconv.conv_transpose2d(x.to(dtype), w.to(dtype), None, 2, 1)
-                torch.cuda.synchronize()
-            assert not any(TMA_KERNEL in e.name for e in prof.events()), (allow_tf32, dtype)
+        torch.backends.cudnn.allow_tf32 = False
+        with tconv._ops.use_algorithm("igemm_tma"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose2d(x, w, None, 2, 1)
+            torch.cuda.synchronize()
+        assert not any(TMA_KERNEL in e.name for e in prof.events())
     finally:
         torch.backends.cudnn.allow_tf32 = old
 
 
 # fp16/bf16 data on the copy form (tconv_igemm_gather_tma16_kernel: a 16-bit channels-last copy, boxes of 64 channels,
-# k16 wgmmas on the values as they are), only under TCONV_GATHER_TMA_16BIT=1 (read once per process; written in
-# session 79 without a GPU). Forward and grad_input of every case under "igemm_tma" meet the 16-bit contract (run_case:
+# k16 wgmmas on the values as they are), under "igemm_tma" unless TCONV_GATHER_TMA_16BIT=0 (read once per process;
+# run 450: 3 passed). Forward and grad_input of every case under "igemm_tma" meet the 16-bit contract (run_case:
 # float64 and torch in the same dtype, outputs and every gradient, poisoned outputs); the kernel runs on every case
 # with a batch (grouped: grad_input only, its forward's 32 channels a group being less than a 64-channel box), and
 # under 0 on none.
@@ -548,3 +546,78 @@ torch.save([torch.equal(auto_out, forced_out), big_runs, small_runs], sys.argv[1
     same, big_runs, small_runs = torch.load(path)
     assert big_runs == 4 and small_runs == 0, (big_runs, small_runs)
     assert same
+
+
+# 16-bit sources already channels-last (channels innermost, position strides whole 16 bytes, a 16-byte address): the
+# boxes are taken from the source itself, so no copy kernel runs and no copy budget applies, under "igemm_tma" and
+# (the switch unset) under "auto". Every 4-D/5-D case with a batch, grad_output channels-last too (as autograd hands
+# it for a channels-last output), meets the 16-bit contract (float64 and torch in the same dtype, every gradient,
+# poisoned outputs); the 16-bit TMA kernel runs for the forward and grad_input (grouped: grad_input only) and the
+# channels-last copy kernel never.
+TMA16_COPY_KERNEL = "tconv_gather_tma_channels_last16_kernel"
+IN_PLACE_CASES = sorted(name for name, case in CASES.items() if case[0] in (2, 3) and case[1] > 0)
+
+
+def tma16_launches(prof):
+    cuda = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    return sum(TMA16_KERNEL in n for n in cuda), sum(TMA16_COPY_KERNEL in n for n in cuda)
+
+
+def run_channels_last_pass(name, dtype, algorithm):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES[name]
+    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
+    x.requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", dtype=dtype)
+    with tconv._ops.use_algorithm(algorithm), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        out.backward(torch.randn_like(out))
+        torch.cuda.synchronize()
+    assert out.is_contiguous(memory_format=fmt)
+    return tma16_launches(prof)
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+@pytest.mark.parametrize("name", IN_PLACE_CASES)
+def test_tma_gather_16bit_in_place_meets_the_contract(name, mode, poison_allocator):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0":
+        pytest.skip("TCONV_GATHER_TMA_16BIT=0 keeps 16-bit data off the TMA gather")
+    run_case(*CASES[name], mode=mode, layout="channels_last", seed=80 + IN_PLACE_CASES.index(name),
+             poison=poison_allocator, algorithm="igemm_tma", grad_like_output=True)
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[mode]
+    runs, copies = run_channels_last_pass(name, dtype, "igemm_tma")
+    assert (runs, copies) == (1 if name == "grouped" else 2, 0), (name, runs, copies)
+
+
+def test_tma_gather_16bit_auto_reads_channels_last_in_place_only():
+    """"auto" (the switch unset) on DCGAN's channels (K of 2048 both ways): the channels-last source in place, forward
+    and grad_input, no copy; the contiguous one on the cp.async gathers; a channels-last source one element off its
+    16-byte alignment not in place (the cp.async gathers), and still right."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") not in ("", "2"):
+        pytest.skip("the default rule (TCONV_GATHER_TMA_16BIT unset)")
+    assert run_channels_last_pass("dcgan_auto", torch.bfloat16, "auto") == (2, 0)
+    x = torch.randn(2, 512, 16, 16, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(512, 128, 4, 4, device="cuda", dtype=torch.bfloat16)
+    with tconv._ops.use_algorithm("auto"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        tconv.conv_transpose2d(x, w, None, 2, 1)
+        torch.cuda.synchronize()
+    assert tma16_launches(prof) == (0, 0)
+    # channels-last strides, one element past a 16-byte start
+    base = torch.randn(2 * 512 * 16 * 16 + 1, device="cuda", dtype=torch.bfloat16)
+    shifted = base[1:].view(2, 16, 16, 512).permute(0, 3, 1, 2)
+    assert shifted.is_contiguous(memory_format=torch.channels_last) and shifted.data_ptr() % 16 != 0
+    with tconv._ops.use_algorithm("auto"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = tconv.conv_transpose2d(shifted, w, None, 2, 1)
+        torch.cuda.synchronize()
+    assert tma16_launches(prof) == (0, 0)
+    ref = torch.nn.functional.conv_transpose2d(shifted.double(), w.double(), None, 2, 1)
+    same = torch.nn.functional.conv_transpose2d(shifted, w, None, 2, 1)
+    err, torch_err = ((t.double() - ref).norm() / ref.norm() for t in (out, same))
+    assert err <= 2 * torch_err + 1e-3, (err, torch_err)

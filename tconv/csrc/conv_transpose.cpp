@@ -5,6 +5,7 @@
 #include <torch/extension.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <cstdint>
 #include <cstdlib>
 
 #include "torch_check.h"
@@ -109,9 +110,10 @@ void check_algorithm(const std::string& algorithm) {
 // per-tap boxes elsewhere), "igemm_tma_direct" its per-tap boxes of the source itself (no channels-last copy; "igemm"
 // where its box cannot map the source), and every other "igemm_*" variant keeps the gathers off it.
 bool forces_igemm(const std::string& algorithm) { return algorithm.rfind("igemm", 0) == 0; }
-GatherOptions gather_options(const std::string& algorithm) {
+GatherOptions gather_options(const std::string& algorithm, const void* source = nullptr) {
   GatherOptions options;
   options.allow_wgmma = algorithm != "igemm_mma";
+  options.source_16_byte_aligned = source != nullptr && reinterpret_cast<uintptr_t>(source) % 16 == 0;
   if (algorithm == "igemm_window") options.window = GatherWindow::kForce;
   if (algorithm == "igemm_nowindow") options.window = GatherWindow::kOff;
   if (algorithm == "igemm_fold") options.fold = GatherFold::kForce;
@@ -327,10 +329,11 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
     return;
   }
   if (use_gather_igemm(p, GatherPass::kForward, to_dtype(input), algorithm)) {
+    const GatherOptions options = gather_options(algorithm, input.data_ptr());
     const at::Tensor packed =
-        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, gather_options(algorithm))},
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, options)},
                   input.options().dtype(at::kFloat));
-    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, gather_options(algorithm), input.data_ptr(),
+    check_launch(igemm_gather(p, GatherPass::kForward, to_dtype(input), !allow_tf32, options, input.data_ptr(),
                               weight.data_ptr(), call.bias, output.data_ptr(),
                               packed.data_ptr<float>(), c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (igemm)");
@@ -476,11 +479,11 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
     return;
   }
   if (use_gather_igemm(p, GatherPass::kGradInput, to_dtype(grad_output), algorithm)) {
+    const GatherOptions options = gather_options(algorithm, grad_output.data_ptr());
     const at::Tensor packed =
-        at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32,
-                                             gather_options(algorithm))},
+        at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, options)},
                   grad_output.options().dtype(at::kFloat));
-    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, gather_options(algorithm),
+    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, options,
                               grad_output.data_ptr(),
                               weight.data_ptr(), nullptr, grad_input.data_ptr(), packed.data_ptr<float>(),
                               c10::cuda::getCurrentCUDAStream().stream()),

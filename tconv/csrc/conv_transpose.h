@@ -66,6 +66,9 @@ struct GatherOptions {
   GatherWindow window = GatherWindow::kAuto;
   GatherFold fold = GatherFold::kAuto;
   GatherTma tma = GatherTma::kAuto;
+  // Whether the pass's source (forward: input; grad_input: grad_output) starts on a 16-byte address: a 16-bit source
+  // already channels-last is then mapped by the TMA gather as it is, with no copy (plan_tma_gather).
+  bool source_16_byte_aligned = false;
 };
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass);
 bool igemm_dtype_supported(DType dtype);  // fp32, fp16, bf16
@@ -80,8 +83,8 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
                          const GatherOptions& options, const void* src, const void* weight, const void* bias,
                          void* dst, float* packed_weight, cudaStream_t stream);
 // The TMA gather (conv_transpose_igemm_tma.cu), which igemm_gather runs where this returns > 0: the elements of its
-// fp32 workspace (the packed weights, then the channels-last copy of src: TF32-rounded fp32, or fp16/bf16 values
-// under TCONV_GATHER_TMA_16BIT=1); 0 where it does not run.
+// fp32 workspace (the packed weights, then the channels-last copy of src: TF32-rounded fp32, or fp16/bf16 values;
+// none where a 16-bit src is channels-last already); 0 where it does not run.
 int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                                    const GatherOptions& options);
 cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtype, const GatherOptions& options,

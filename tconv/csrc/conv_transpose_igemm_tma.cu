@@ -12,9 +12,10 @@
 // the layout wgmma reads by descriptor. So both operands come from shared memory, one thread issues all copies, and
 // the two MMA warpgroups only wait, issue four wgmmas and release.
 //
-// Which calls: sm_90a, fp32 data in TF32 mode (fp16/bf16 too under TCONV_GATHER_TMA_16BIT=1, the copy form only:
-// tconv_igemm_gather_tma16_kernel), phase grids whose extents split into boxes of exactly 128 positions
-// (W extent a multiple of 128, or a power of two whose multiples fill whole H (and D) tiles), every phase of the same
+// Which calls: sm_90a, fp32 data in TF32 mode, fp16/bf16 data already channels-last (no copy: the boxes are the
+// source's; the copy too under "igemm_tma" or TCONV_GATHER_TMA_16BIT=1: tconv_igemm_gather_tma16_kernel), phase
+// grids whose extents split into boxes of exactly 128 positions (W extent a multiple of 128, or a power of two whose
+// multiples fill whole H (and D) tiles), every phase of the same
 // extent, source steps within the TMA's traversal stride (<= 8, boxes <= 256 elements per dimension), and the group's
 // K channels whole 32-channel chunks (or one group, whose last chunk the box fills with zeros past the tensor).
 // Grad_input at stride s reads grad_output at every s-th position: the box's traversal stride does that.
@@ -305,10 +306,12 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
   tma_gather_block<T, false>(t);
 #endif
 }
-// The copy form on fp16/bf16 data (TCONV_GATHER_TMA_16BIT=1 only: written in session 79 without a GPU). Why: the
-// 16-bit gathers run on the cp.async tiles, DCGAN's at ~264 TF/s a pass (0.26 ms against cuDNN-benchmark's ~0.09-0.10:
-// bf16 fwd 0.69x eager), where the TF32 copy form moved DCGAN's forward from 0.40 to 0.218 ms (run 319's profile of
-// the cp.async tiles: issue slots 35 %, no eligible warp 63 %). k16 wgmmas do twice a TF32 k8's work per instruction.
+// The per-tap boxes on fp16/bf16 data: of the source itself where it is channels-last already, else of the copy
+// (gather_tma_16bit_mode: which calls). Why: the 16-bit gathers run on the cp.async tiles, DCGAN's at ~264 TF/s a
+// pass (0.26 ms against cuDNN-benchmark's ~0.09-0.10: bf16 fwd 0.69x eager), where the TF32 copy form moved DCGAN's
+// forward from 0.40 to 0.218 ms (run 319's profile of the cp.async tiles: issue slots 35 %, no eligible warp 63 %).
+// k16 wgmmas do twice a TF32 k8's work per instruction. Measured (run 450, H200, DCGAN bf16, "igemm_tma" on the
+// whole batch's copy): forward 0.164 ms against 0.245, fwd+bwd 0.634 against 0.771.
 template <class T, typename scalar_t>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma16_kernel(const __grid_constant__ TmaGatherArgs t) {
@@ -670,7 +673,8 @@ struct TmaGatherPlan {
   int block_n = TmaGatherTile::kBlockN, n_tiles = 0, c_pitch = 0;
   int64_t packed_elems = 0, copy_offset = 0, copy_elems = 0;
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
-  DType dtype = DType::kFloat32;  // the data's: fp32 (TF32), or fp16/bf16 (gather_tma_16bit_enabled)
+  DType dtype = DType::kFloat32;  // the data's: fp32 (TF32), or fp16/bf16 (gather_tma_16bit_mode)
+  bool in_place = false;  // a 16-bit source already channels-last: its boxes are taken from it, no copy
   bool direct = false;     // the direct form: boxes of the source itself, no copy
   int direct_stages = 0, direct_a_floats = 0, direct_a_box_floats = 0;  // TmaGatherArgs says what each is
   int direct_box[3] = {1, 1, 1};                                         // box_d, box_h, box_w
@@ -730,12 +734,25 @@ bool gather_tma_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA", 1) != 0;
   return enabled;
 }
-// fp16/bf16 data on the copy form (tconv_igemm_gather_tma16_kernel): only under TCONV_GATHER_TMA_16BIT=1
-// (development, read once per process) until its tests and timings have run on a GPU (written in session 79). The
-// direct and window forms stay fp32-only.
-bool gather_tma_16bit_enabled() {
-  static const bool enabled = development_switch("TCONV_GATHER_TMA_16BIT", 0) != 0;
-  return enabled;
+// fp16/bf16 data on the per-tap boxes (tconv_igemm_gather_tma16_kernel; the direct and window forms stay fp32-only).
+// TCONV_GATHER_TMA_16BIT (development, read once per process): 0 never; 1 "auto" takes the channels-last copy too; 2
+// (unset) "auto" takes only sources already channels-last (in place: no copy, no budget), "igemm_tma" any. Why not
+// the copy under "auto": within the 10 % budget the copy runs in chunks, which lost (run 450, H200, DCGAN bf16: forward
+// 0.256 ms against the cp.async gather's 0.245; the whole-batch copy, which the budget forbids, 0.164; U-Net 3D fwd+bwd
+// 0.720 against 0.602).
+int gather_tma_16bit_mode() {
+  static const int mode = development_switch("TCONV_GATHER_TMA_16BIT", 2);
+  return mode;
+}
+// A 16-bit source the boxes can read as it is (TmaGatherPlan::in_place): channels innermost (stride 1) and every
+// position stride a whole 16 bytes (the map's strides), on a 16-byte address (GatherOptions).
+bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options) {
+  if (!options.source_16_byte_aligned || a.src_stride[1] != 1) return false;
+  const int64_t sizes[4] = {a.batch, a.src_size[0], a.src_size[1], a.src_size[2]};
+  const int position_dims[4] = {0, 2, 3, 4};  // N, D, H, W
+  for (int i = 0; i < 4; ++i)
+    if (sizes[i] > 1 && (a.src_stride[position_dims[i]] % 8 != 0 || a.src_stride[position_dims[i]] <= 0)) return false;
+  return true;
 }
 // The channels-last copy's bound as a share of the conv's output (percent; 0: none). The issue allows extra device
 // memory of at most 10 % of the output, and the whole-batch copy is 43 % of L1-68's output in the forward, 50 % of
@@ -879,7 +896,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   TmaGatherPlan plan;
   if (options.tma == GatherTma::kOff || ((options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow) && !gather_tma_enabled())) return plan;
   const bool k16 = is_16bit(dtype);  // exact products either way: split_tf32 means nothing to 16-bit data
-  if (!(dtype == DType::kFloat32 && !split_tf32) && !(k16 && gather_tma_16bit_enabled())) return plan;
+  if (!(dtype == DType::kFloat32 && !split_tf32) && !(k16 && gather_tma_16bit_mode() != 0)) return plan;
   if (!options.allow_wgmma || !igemm_supported(p, pass)) return plan;
   if (k16 && (options.tma == GatherTma::kForceDirect || options.tma == GatherTma::kForceWindow)) return plan;
   int device = 0;
@@ -948,10 +965,13 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.c_pitch = int((channels + pitch_unit - 1) / pitch_unit * pitch_unit);
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   if (positions >= (int64_t(1) << 31) || a.batch > 65535) return plan;
+  plan.in_place = k16 && !direct && !plan.window && tma_source_in_place(a, options);
+  if (k16 && !plan.in_place && !forced && gather_tma_16bit_mode() != 1) return plan;
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
   plan.copy_offset = (plan.packed_elems + 255) / 256 * 256;
-  if (!direct) {
+  if (plan.in_place) plan.copy_batch = a.batch;
+  if (!direct && !plan.in_place) {
     plan.copy_batch = tma_copy_batch(p, a.batch, positions * plan.c_pitch, forced);
     // The whole batch's copy or the direct form; chunks of the copy or no TMA where the direct form cannot run.
     const bool copy_whole = plan.copy_batch == a.batch;
@@ -1001,7 +1021,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.ok = true;
     return plan;
   }
-  plan.copy_elems = plan.copy_batch * positions * plan.c_pitch / channels_per_row;  // in floats (c_pitch is even)
+  // in floats (c_pitch is even)
+  plan.copy_elems = plan.in_place ? 0 : plan.copy_batch * positions * plan.c_pitch / channels_per_row;
   plan.args = a;
   plan.ok = true;
   return plan;
@@ -1020,7 +1041,7 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
                                                true, !k16, workspace, stream);
     if (err != cudaSuccess) return err;
   }
-  if (plan.direct) return cudaSuccess;
+  if (plan.direct || plan.in_place) return cudaSuccess;
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   const int channels = a.groups * a.k_channels;
   const dim3 grid(unsigned((positions + kCopyPositions - 1) / kCopyPositions), unsigned((channels + 31) / 32),
@@ -1036,8 +1057,9 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
   return cudaGetLastError();
 }
 
-// The channels-last copy's tensor map: boxes of box_c channels (32 fp32 ones, 64 16-bit ones: 128 bytes) x box_w x
-// box_h x box_d positions, traversing every src_step-th position (grad_input's stride), 128-byte swizzle.
+// The channels-last copy's tensor map (or the source's own, plan.in_place): boxes of box_c channels (32 fp32 ones,
+// 64 16-bit ones: 128 bytes) x box_w x box_h x box_d positions, traversing every src_step-th position (grad_input's
+// stride), 128-byte swizzle.
 cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float* copy, int box_w, int box_h,
                               int box_d, int box_c = kGatherBlockK,
                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
@@ -1052,11 +1074,18 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
   const cuuint64_t dims[5] = {cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.src_size[2]),
                               cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]), cuuint64_t(a.batch)};
   const cuuint64_t row = cuuint64_t(plan.c_pitch) * b;
-  const cuuint64_t bytes[4] = {row, row * a.src_size[2], row * a.src_size[2] * a.src_size[1],
-                               row * cuuint64_t(positions)};
+  cuuint64_t bytes[4] = {row, row * a.src_size[2], row * a.src_size[2] * a.src_size[1], row * cuuint64_t(positions)};
+  void* base = copy;
+  if (plan.in_place) {  // W, H, D, N strides of the source; a dimension of one position keeps the packed stride
+    base = const_cast<void*>(a.src);
+    const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
+    const int stride_of[4] = {4, 3, 2, 0};
+    for (int i = 0; i < 4; ++i)
+      if (sizes[i] > 1) bytes[i] = cuuint64_t(a.src_stride[stride_of[i]]) * b;
+  }
   const cuuint32_t box[5] = {cuuint32_t(box_c), cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), 1};
   const cuuint32_t steps[5] = {1, cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1};
-  const CUresult encoded = encode(map, type, 5, copy, dims, bytes, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+  const CUresult encoded = encode(map, type, 5, base, dims, bytes, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                                   CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
