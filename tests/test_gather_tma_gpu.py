@@ -24,7 +24,7 @@ import torch
 
 import tconv
 from conftest import assert_bitwise_equal, cuda_ready, run_under_switch
-from test_conv_transpose_gpu import TCONV_FN, run_case
+from test_conv_transpose_gpu import TCONV_FN, precision, run_case
 from test_gather_specialized_gpu import hopper_wgmma
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
@@ -558,13 +558,9 @@ TMA16_COPY_KERNEL = "tconv_gather_tma_channels_last16_kernel"
 IN_PLACE_CASES = sorted(name for name, case in CASES.items() if case[0] in (2, 3) and case[1] > 0)
 
 
-def tma16_launches(prof):
-    cuda = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    return sum(TMA16_KERNEL in n for n in cuda), sum(TMA16_COPY_KERNEL in n for n in cuda)
-
-
-def run_channels_last_pass(name, dtype, algorithm):
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = CASES[name]
+def run_channels_last_pass(case, dtype, algorithm, kernel_name=TMA16_KERNEL):
+    """(launches of kernel_name, of the 16-bit copy kernel) in one channels-last forward + backward of `case`."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
     x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
     x.requires_grad_()
@@ -575,7 +571,8 @@ def run_channels_last_pass(name, dtype, algorithm):
         out.backward(torch.randn_like(out))
         torch.cuda.synchronize()
     assert out.is_contiguous(memory_format=fmt)
-    return tma16_launches(prof)
+    cuda = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    return sum(kernel_name in n for n in cuda), sum(TMA16_COPY_KERNEL in n for n in cuda)
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
@@ -588,8 +585,21 @@ def test_tma_gather_16bit_in_place_meets_the_contract(name, mode, poison_allocat
     run_case(*CASES[name], mode=mode, layout="channels_last", seed=80 + IN_PLACE_CASES.index(name),
              poison=poison_allocator, algorithm="igemm_tma", grad_like_output=True)
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[mode]
-    runs, copies = run_channels_last_pass(name, dtype, "igemm_tma")
+    runs, copies = run_channels_last_pass(CASES[name], dtype, "igemm_tma")
     assert (runs, copies) == (1 if name == "grouped" else 2, 0), (name, runs, copies)
+
+
+@pytest.mark.parametrize("name", IN_PLACE_CASES)
+def test_tma_gather_channels_last_output_meets_the_contract(name, poison_allocator):
+    """TF32 (the copy form) into channels-last outputs and grad_inputs: the epilogue's [M][N] tile, each warp's lanes
+    along the channels."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    run_case(*CASES[name], mode="tf32", layout="channels_last", seed=90 + IN_PLACE_CASES.index(name),
+             poison=poison_allocator, algorithm="igemm_tma", grad_like_output=True)
+    with precision("tf32"):
+        runs, _ = run_channels_last_pass(CASES[name], torch.float32, "igemm_tma", TMA_KERNEL)
+    assert runs == 2, (name, runs)  # (TF32 chunks are 32 channels: grouped's forward runs on it too)
 
 
 def test_tma_gather_16bit_auto_reads_channels_last_in_place_only():
@@ -600,14 +610,17 @@ def test_tma_gather_16bit_auto_reads_channels_last_in_place_only():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") not in ("", "2"):
         pytest.skip("the default rule (TCONV_GATHER_TMA_16BIT unset)")
-    assert run_channels_last_pass("dcgan_auto", torch.bfloat16, "auto") == (2, 0)
+    assert run_channels_last_pass(CASES["dcgan_auto"], torch.bfloat16, "auto") == (2, 0)
+    # VAE-like kernel 2, stride 2 (K of 256 forward, 512 grad_input: below the copy's K bound, none for in place)
+    vae_like = (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True)
+    assert run_channels_last_pass(vae_like, torch.bfloat16, "auto") == (2, 0)
     x = torch.randn(2, 512, 16, 16, device="cuda", dtype=torch.bfloat16)
     w = torch.randn(512, 128, 4, 4, device="cuda", dtype=torch.bfloat16)
     with tconv._ops.use_algorithm("auto"), \
             torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         tconv.conv_transpose2d(x, w, None, 2, 1)
         torch.cuda.synchronize()
-    assert tma16_launches(prof) == (0, 0)
+    assert tma16_kernels(prof) == (0, 0)
     # channels-last strides, one element past a 16-byte start
     base = torch.randn(2 * 512 * 16 * 16 + 1, device="cuda", dtype=torch.bfloat16)
     shifted = base[1:].view(2, 16, 16, 512).permute(0, 3, 1, 2)
@@ -616,8 +629,14 @@ def test_tma_gather_16bit_auto_reads_channels_last_in_place_only():
             torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         out = tconv.conv_transpose2d(shifted, w, None, 2, 1)
         torch.cuda.synchronize()
-    assert tma16_launches(prof) == (0, 0)
+    assert tma16_kernels(prof) == (0, 0)
     ref = torch.nn.functional.conv_transpose2d(shifted.double(), w.double(), None, 2, 1)
     same = torch.nn.functional.conv_transpose2d(shifted, w, None, 2, 1)
     err, torch_err = ((t.double() - ref).norm() / ref.norm() for t in (out, same))
     assert err <= 2 * torch_err + 1e-3, (err, torch_err)
+
+
+def tma16_kernels(prof):
+    """(launches of the 16-bit TMA gather, of its copy kernel) in a profile."""
+    cuda = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    return sum(TMA16_KERNEL in n for n in cuda), sum(TMA16_COPY_KERNEL in n for n in cuda)

@@ -215,7 +215,11 @@ struct TmaGatherTileOf {
   static constexpr int kStageFloats = kStageAFloats + kStageBFloats;
   static constexpr unsigned kStageBytes = kStageFloats * 4;
   static constexpr int kLdC = kBlockM + 4;  // the epilogue's staged tile [N][M + 4]
+  // A channels-last destination's staged tile [M][N + 8]: 8 modulo 32 floats, so the MMA threads' 8-byte stores
+  // (8 rows x 4 column pairs a warp) fall in distinct banks within each half-warp
+  static constexpr int kLdCRowMajor = kBlockN + 8;
   static_assert(kBlockN * kLdC <= kStages * kStageFloats, "the staged tile fits in the pipeline buffers");
+  static_assert(kBlockM * kLdCRowMajor <= kStages * kStageFloats, "the [M][N] staged tile fits too");
   static_assert(kStages * kStageBytes + 1024 + 512 * 16 <= 227 * 1024, "the ring, alignment slack and taps fit");
   static_assert(kBlockK * 4 == 128, "an A row is one 128-byte swizzle row");
   static_assert(kBlockK == kGatherBlockK, "the packed weights' chunks");
