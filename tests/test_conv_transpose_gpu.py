@@ -228,6 +228,21 @@ def test_grid(case, layout, mode, algorithm, poison_allocator):
              poison=poison_allocator, algorithm=algorithm)
 
 
+# Channels-last inputs whose grad_output is channels-last too (as autograd hands on a channels_last output's
+# gradient): with both channels-innermost the mma.sync grad_weight's copies run along the channels ("igemm_mma"
+# keeps it; "auto" and "igemm" take what the heuristics pick), and the TMA gather's epilogue writes channels-last
+# outputs along the channels. Every 2-D and 3-D case.
+CHANNELS_LAST_GRID = [case for case in GRID if case[0] in (2, 3)]
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "igemm", "igemm_mma"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", CHANNELS_LAST_GRID, ids=[f"c{i}" for i in range(len(CHANNELS_LAST_GRID))])
+def test_grid_channels_last_grads(case, mode, algorithm, poison_allocator):
+    run_case(*case, mode=mode, layout="channels_last", seed=zlib.crc32(f"{case}{mode}cl".encode()) % 10000,
+             poison=poison_allocator, algorithm=algorithm, grad_like_output=True)
+
+
 # "igemm" takes the Hopper wgmma kernels for TF32-mode work where the device has them, "igemm_mma"
 # keeps the mma.sync ones (the sm_80 path); "igemm_window" takes the W-tap window wherever it is
 # possible (the small shapes here are below auto's threshold), "igemm_nowindow" never;
