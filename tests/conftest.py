@@ -34,6 +34,15 @@ def run_under_switch(code: str, tmp_path, switch: str, values=("1", "0"), timeou
     return results
 
 
+def sixteen_bit_script_head(module: str, mode: str) -> str:
+    """The head of a run_under_switch script over 16-bit cases: the imports (`t` is the test module `module`),
+    TCONV_FN, run_case, poison_cuda_allocator, and `dtype` for `mode` ("bf16" or "fp16")."""
+    return (f"import sys, torch, tconv\nimport {module} as t\n"
+            "from test_conv_transpose_gpu import TCONV_FN, run_case\n"
+            "from conftest import poison_cuda_allocator\n"
+            f"dtype = {{'bf16': torch.bfloat16, 'fp16': torch.float16}}[{mode!r}]\n")
+
+
 def assert_bitwise_equal(tensors, references, label=""):
     """Every tensor of one run equals the other run's, bit for bit."""
     assert len(tensors) == len(references), label

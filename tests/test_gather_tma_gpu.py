@@ -23,7 +23,7 @@ import pytest
 import torch
 
 import tconv
-from conftest import assert_bitwise_equal, cuda_ready, run_under_switch
+from conftest import assert_bitwise_equal, cuda_ready, run_under_switch, sixteen_bit_script_head
 from test_conv_transpose_gpu import TCONV_FN, precision, run_case
 from test_gather_specialized_gpu import hopper_wgmma
 
@@ -332,12 +332,7 @@ TMA16_KERNEL = "tconv_igemm_gather_tma16_kernel"
 def test_tma_gather_16bit_meets_the_contract(tmp_path, mode):
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    code = f"""
-import sys, torch, tconv
-import test_gather_tma_gpu as t
-from test_conv_transpose_gpu import TCONV_FN, run_case
-from conftest import poison_cuda_allocator
-dtype = {{"bf16": torch.bfloat16, "fp16": torch.float16}}[{mode!r}]
+    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
 launches = []
 for i, name in enumerate(sorted(t.CASES)):
     case = t.CASES[name]
@@ -640,3 +635,27 @@ def tma16_kernels(prof):
     """(launches of the 16-bit TMA gather, of its copy kernel) in a profile."""
     cuda = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
     return sum(TMA16_KERNEL in n for n in cuda), sum(TMA16_COPY_KERNEL in n for n in cuda)
+
+
+# TCONV_TMA_IN_PLACE_PARTIAL=1 (read once per process; written in session 80 without a GPU): "auto" gives 16-bit
+# channels-last sources read in place the boxes past the grid's end and the 64-column tiles that only "igemm_tma" takes
+# otherwise. Under 1, "auto" runs the partial-box cases (forward and grad_input, channels-last grad_output) on the
+# 16-bit TMA kernel with no copy and meets the 16-bit contract; under 0 it leaves them to the cp.async gathers.
+PARTIAL_CASES = ["partial_boxes_3d", "partial_boxes_phases", "partial_boxes_l1_68"]
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_tma_gather_in_place_partial_boxes_switch(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+counts = []
+for i, name in enumerate(t.PARTIAL_CASES):
+    run_case(*t.CASES[name], mode={mode!r}, layout="channels_last", seed=110 + i, poison=poison_cuda_allocator,
+             grad_like_output=True)
+    counts.append(t.run_channels_last_pass(t.CASES[name], dtype, "auto"))
+torch.save(counts, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_IN_PLACE_PARTIAL", values=("1", "0"))
+    for name, on, off in zip(PARTIAL_CASES, saved["1"], saved["0"]):
+        assert on == (2, 0) and off == (0, 0), (name, on, off)

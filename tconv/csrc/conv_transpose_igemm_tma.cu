@@ -773,6 +773,16 @@ int gather_tma_16bit_mode() {
   static const int mode = development_switch("TCONV_GATHER_TMA_16BIT", 2);
   return mode;
 }
+// TCONV_TMA_IN_PLACE_PARTIAL=1 (development, read once per process; written in session 80 without a GPU): "auto" also
+// gives in-place sources what only "igemm_tma" takes otherwise, boxes past the grid's end where no box tiles it
+// exactly and 64-column tiles for calls of at most 64 columns. Why: channels-last bf16 L1-71 (a 514 x 1026 grid, 32
+// columns) and L2-61 (34^3) leave the TMA gather for the cp.async gathers, which read channels-last sources a channel
+// at a time (run 453: L1-71 forward 2.634 ms against eager's 0.370, L2-61 3.228 against 1.697). The forced forms
+// passed the in-place contract on such grids (run 451's partial_boxes cases); their speed there is not measured.
+bool tma_in_place_partial_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 0) != 0;
+  return enabled;
+}
 // A 16-bit source the boxes can read as it is (TmaGatherPlan::in_place): channels innermost (stride 1) and every
 // position stride a whole 16 bytes (the map's strides), on a 16-byte address (GatherOptions).
 bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options) {
@@ -958,6 +968,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const bool force_direct = options.tma == GatherTma::kForceDirect;
   const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || force_direct;
   const bool automatic = options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow;
+  const bool partial_boxes = forced || (in_place && tma_in_place_partial_enabled());
   bool direct = false, direct_fallback = false;
   int64_t m_tiles = 0;
   // The column tile: 256 columns where wide enough (the direct form's MMA threads also hold two A fragment sets:
@@ -967,7 +978,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() &&
         (!direct_form || tma_direct_wide_enabled()))
       plan.block_n = TmaGatherWideTile::kBlockN;
-    if (forced && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
+    if (partial_boxes && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
     return m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles <= 0x7fffffff;
   };
@@ -977,7 +988,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
   } else {
     plan.window = false;
-    if (!tma_gather_tile(e, plan.tile) && !(forced && tma_gather_partial_tile(e, a.src_step, plan.tile))) return plan;
+    if (!tma_gather_tile(e, plan.tile) && !(partial_boxes && tma_gather_partial_tile(e, a.src_step, plan.tile)))
+      return plan;
     for (int i = 0; i < 3; ++i) {
       if (plan.tile[i] * a.src_step[i] > 256) return plan;
       plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
@@ -1231,6 +1243,231 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   return cudaGetLastError();
 }
 
+
+// ---- grad_weight of channels-last 16-bit data by TMA (TCONV_GRAD_WEIGHT_TMA=1 only: written in session 80 without a
+// GPU) ----
+// Why: channels-last bf16 runs grad_weight on the mma.sync kernel, which stages [channel rows][positions] by element
+// copies and widens them to fp32: 2.36 of DCGAN's 2.64 ms of kernels per fwd+bwd (run 452), ~1 ms after its copies
+// were reordered along the channels (run 453: fwd+bwd 1.304 ms against eager's 0.717). In a channels-last tensor a
+// position's channels are one 128-byte row per 64 channels: the forward's in-place TMA boxes. Per tap, grad_weight
+// is X^T (C_in x positions) . GO_tap (positions x C_out), where GO_tap is grad_output at the positions the tap sends
+// each input position to (o = i s - p + k d). So a stage is four boxes of 64 positions (the same D x H x W tile of
+// input positions, and of grad_output at the tap's offset and stride): two of x (128 input channels), two of
+// grad_output (128 output channels), each [position][64 channels] in the 128-byte swizzle. Both are M/N-major
+// operands of k16 wgmmas (16-bit types take transposed operands by descriptor): warpgroup w multiplies its 64 input
+// channels by the two 64-column halves. Positions outside either tensor land as zeros (TMA), so partial tiles and
+// the taps' edges add nothing. Blocks: (group, tap, C_in tile, C_out tile) x a split of the (image, tile) units; each
+// writes its fp32 partial sums [split][C_in][C_out/g][taps], which sum_splits adds in a fixed order.
+struct TmaWeightGradArgs {
+  CUtensorMap x_map;   // x: (C_in, W, H, D, N), boxes of 64 channels x the tile
+  CUtensorMap dy_map;  // grad_output: (C_out, W, H, D, N), boxes of 64 channels x the tile at the stride
+  float* partial;      // [splits][C_in][C_out / groups][taps]
+  int tile[3];         // input positions of a box along D, H, W (their product is kTmaWeightGradPositions)
+  int tiles[3];        // boxes per image along D, H, W
+  int kernel[3], stride[3], padding[3], dilation[3];
+  int groups, cin_g, cout_g, ci_tiles, co_tiles, taps, splits;
+  int64_t units;  // batch x boxes per image
+};
+constexpr int kTmaWeightGradPositions = 64, kTmaWeightGradStages = 6;
+constexpr int kTmaWeightGradBoxBytes = kTmaWeightGradPositions * 128;        // 64 positions x 64 channels, 16-bit
+constexpr int kTmaWeightGradStageBytes = 4 * kTmaWeightGradBoxBytes;         // x, x, grad_output, grad_output
+constexpr int kTmaWeightGradMmaThreads = 256, kTmaWeightGradThreads = 384;  // two MMA warpgroups, one producer
+
+// A 16-bit M/N-major operand of 64 rows (M or N) in the 128-byte swizzle: [K row][64 elements] rows of 128 bytes, 8
+// rows an atom of 1024 bytes. The stride between K atoms is 1024 bytes; the one between 64-element groups along M/N
+// is never used (one group). Both offsets are set to 1024, so the descriptor holds whichever of them the hardware
+// takes as the K stride for this layout.
+__device__ __forceinline__ uint64_t wgmma_descriptor_mn_sw128(const void* tile) {
+  const uint32_t address = shared_address(tile);
+  return uint64_t(((address & 0x3FFFF) >> 4) | (uint32_t(1024 >> 4) << 16)) |
+         (uint64_t(uint32_t(1024 >> 4) | (1u << 30)) << 32);
+}
+// acc (64 x 64, the m64n64 fragment) += A (64 x 16) B (16 x 64), both M/N-major (imm-trans-a = imm-trans-b = 1).
+template <typename scalar_t>
+__device__ __forceinline__ void wgmma_m64n64k16_mn_major(float (&d)[32], uint64_t a, uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TCONV_WGMMA_MN_MAJOR(KIND)                                                                                    \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                          \
+               "wgmma.mma_async.sync.aligned.m64n64k16.f32." KIND " "                                              \
+               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                          \
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, " \
+               "1, 1;\n}\n"                                                                                          \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),   \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),          \
+                 "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),        \
+                 "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),        \
+                 "+f"(d[29]), "+f"(d[30]), "+f"(d[31])                                                               \
+               : "l"(a), "l"(b))
+  if constexpr (std::is_same<scalar_t, __half>::value) TCONV_WGMMA_MN_MAJOR("f16.f16");
+  else TCONV_WGMMA_MN_MAJOR("bf16.bf16");
+#undef TCONV_WGMMA_MN_MAJOR
+#else
+  (void)d, (void)a, (void)b;
+#endif
+}
+
+template <typename scalar_t>
+__global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
+tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr int kStages = kTmaWeightGradStages, kBox = kTmaWeightGradBoxBytes;
+  extern __shared__ __align__(1024) unsigned char tma_weight_grad_smem[];
+  unsigned char* smem = shared_aligned_1024(tma_weight_grad_smem);
+  __shared__ uint64_t stage_full[kStages], stage_empty[kStages];
+
+  int64_t block = blockIdx.x;
+  const int co_tile = int(block % t.co_tiles);
+  block /= t.co_tiles;
+  const int ci_tile = int(block % t.ci_tiles);
+  block /= t.ci_tiles;
+  const int tap = int(block % t.taps), g = int(block / t.taps);
+  const int split = blockIdx.y;
+  const int kw = tap % t.kernel[2], kh = tap / t.kernel[2] % t.kernel[1], kd = tap / (t.kernel[2] * t.kernel[1]);
+  const int ci0 = ci_tile * 128, co0 = co_tile * 128;
+  const int64_t unit_begin = split_begin(t.units, t.splits, split);
+  const int iterations = int(split_begin(t.units, t.splits, split + 1) - unit_begin);
+  const int tid = threadIdx.x;
+
+  if (tid == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      mbarrier_init(&stage_full[s], 1);
+      mbarrier_init(&stage_empty[s], kTmaWeightGradMmaThreads);
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  if (tid >= kTmaWeightGradMmaThreads) {
+    if (tid != kTmaWeightGradMmaThreads) return;
+    // Producer: unit u is image u / (boxes per image), box u % (boxes per image); grad_output's box starts at the
+    // tile's first input position sent through this tap (o = i s - p + k d) and steps s.
+    const int off_d = kd * t.dilation[0] - t.padding[0], off_h = kh * t.dilation[1] - t.padding[1],
+              off_w = kw * t.dilation[2] - t.padding[2];
+    const int x_c = g * t.cin_g + ci0, dy_c = g * t.cout_g + co0;
+    const int64_t boxes = int64_t(t.tiles[0]) * t.tiles[1] * t.tiles[2];
+    int stage = 0;
+    uint32_t empty_parity = 0;
+    for (int it = 0; it < iterations; ++it) {
+      if (it >= kStages) mbarrier_wait(&stage_empty[stage], empty_parity);
+      const int64_t unit = unit_begin + it;
+      const int n = int(unit / boxes);
+      int box = int(unit % boxes);
+      const int bw = box % t.tiles[2];
+      box /= t.tiles[2];
+      const int bh = box % t.tiles[1], bd = box / t.tiles[1];
+      const int w = bw * t.tile[2], h = bh * t.tile[1], d = bd * t.tile[0];
+      unsigned char* s = smem + stage * kTmaWeightGradStageBytes;
+      mbarrier_arrive_expect_tx(&stage_full[stage], kTmaWeightGradStageBytes);
+      tma_load_5d(s, &t.x_map, x_c, w, h, d, n, &stage_full[stage]);
+      tma_load_5d(s + kBox, &t.x_map, x_c + 64, w, h, d, n, &stage_full[stage]);
+      const int ow = w * t.stride[2] + off_w, oh = h * t.stride[1] + off_h, od = d * t.stride[0] + off_d;
+      tma_load_5d(s + 2 * kBox, &t.dy_map, dy_c, ow, oh, od, n, &stage_full[stage]);
+      tma_load_5d(s + 3 * kBox, &t.dy_map, dy_c + 64, ow, oh, od, n, &stage_full[stage]);
+      if (++stage == kStages) {
+        stage = 0;
+        if (it >= kStages) empty_parity ^= 1;
+      }
+    }
+    return;
+  }
+
+  // MMA warpgroups: warpgroup w, input channels 64 w .. 64 w + 63 of the tile, against both 64-column halves; one
+  // wgmma group in flight, a stage released once the group after it is issued and its own has completed.
+  const int warpgroup = uniform_warpgroup();
+  float acc[2][32];
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int i = 0; i < 32; ++i) acc[h][i] = 0.f;
+  int stage = 0, previous = 0;
+  uint32_t full_parity = 0;
+  for (int it = 0; it < iterations; ++it) {
+    mbarrier_wait(&stage_full[stage], full_parity);
+    const unsigned char* s = smem + stage * kTmaWeightGradStageBytes;
+    const uint64_t a_desc = wgmma_descriptor_mn_sw128(s + warpgroup * kBox);
+    const uint64_t b0_desc = wgmma_descriptor_mn_sw128(s + 2 * kBox), b1_desc = wgmma_descriptor_mn_sw128(s + 3 * kBox);
+    wgmma_fence();
+#pragma unroll
+    for (int k16 = 0; k16 < kTmaWeightGradPositions / 16; ++k16) {  // 16 positions: two 1024-byte atoms
+      const uint64_t step = uint64_t(k16 * 2048 / 16);
+      wgmma_m64n64k16_mn_major<scalar_t>(acc[0], a_desc + step, b0_desc + step);
+      wgmma_m64n64k16_mn_major<scalar_t>(acc[1], a_desc + step, b1_desc + step);
+    }
+    wgmma_commit();
+    wgmma_wait<1>();
+    if (it > 0) mbarrier_arrive(&stage_empty[previous]);
+    previous = stage;
+    if (++stage == kStages) {
+      stage = 0;
+      full_parity ^= 1;
+    }
+  }
+  wgmma_wait<0>();
+
+  // The m64n64 fragment: accumulator 4 j + 2 h + l is row 16 (warp % 4) + gid + 8 h, column 8 j + 2 tig + l.
+  const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const int row = warpgroup * 64 + (tid / 32 % 4) * 16 + gid;
+  float* const out = t.partial + int64_t(split) * t.groups * t.cin_g * t.cout_g * t.taps;
+#pragma unroll
+  for (int half = 0; half < 2; ++half)
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int ci = ci0 + row + (e >= 2 ? 8 : 0), co = co0 + half * 64 + j * 8 + 2 * tig + (e & 1);
+        if (ci < t.cin_g && co < t.cout_g)
+          out[((int64_t(g) * t.cin_g + ci) * t.cout_g + co) * t.taps + tap] = acc[half][4 * j + e];
+      }
+#endif
+}
+
+// A 16-bit channels-last tensor's tensor map, (C, W, H, D, N) with its own strides (a dimension of one position
+// takes a packed stride), boxes of 64 channels x box_w x box_h x box_d positions traversing every step-th one.
+cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* base, int64_t channels,
+                                     const int64_t (&sizes)[4], const int64_t (&strides)[4], const int (&box)[3],
+                                     const int (&step)[3]) {
+  const EncodeTiledFn encode = encode_tiled_fn();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const CUtensorMapDataType type =
+      dtype == DType::kFloat16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  // sizes and strides: W, H, D, N (elements)
+  const cuuint64_t dims[5] = {cuuint64_t(channels), cuuint64_t(sizes[0]), cuuint64_t(sizes[1]), cuuint64_t(sizes[2]),
+                              cuuint64_t(sizes[3])};
+  cuuint64_t bytes[4];
+  int64_t packed = (channels + 7) / 8 * 8;
+  for (int i = 0; i < 4; ++i) {
+    bytes[i] = cuuint64_t(sizes[i] > 1 ? strides[i] : packed) * 2;
+    packed *= sizes[i];
+  }
+  const cuuint32_t box_dims[5] = {64, cuuint32_t(box[2]), cuuint32_t(box[1]), cuuint32_t(box[0]), 1};
+  const cuuint32_t steps[5] = {1, cuuint32_t(step[2]), cuuint32_t(step[1]), cuuint32_t(step[0]), 1};
+  const CUresult encoded = encode(map, type, 5, const_cast<void*>(base), dims, bytes, box_dims, steps,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+// A power of two at least n (n >= 1), at most `most`.
+int pow2_cover(int64_t n, int most) {
+  int v = 1;
+  while (v < n && v < most) v *= 2;
+  return v;
+}
+// The box of 64 input positions: W first (up to all of it), then H, then D.
+void tma_weight_grad_tile(const ConvTransposeParams& p, int (&tile)[3]) {
+  tile[2] = pow2_cover(p.in_size[2], kTmaWeightGradPositions);
+  tile[1] = pow2_cover(p.in_size[1], kTmaWeightGradPositions / tile[2]);
+  tile[0] = kTmaWeightGradPositions / (tile[2] * tile[1]);
+}
+// Where x and grad_output can be mapped in place: channels innermost, position strides whole 16 bytes, 16-byte bases.
+bool channels_last_mappable(const void* data, int64_t channels, const int64_t (&strides)[5], const int64_t (&sizes)[4]) {
+  if (reinterpret_cast<uintptr_t>(data) % 16 != 0 || (channels > 1 && strides[1] != 1)) return false;
+  const int position_dims[4] = {4, 3, 2, 0};  // W, H, D, N
+  for (int i = 0; i < 4; ++i)
+    if (sizes[i] > 1 && (strides[position_dims[i]] <= 0 || strides[position_dims[i]] % 8 != 0)) return false;
+  return true;
+}
+
 #endif  // TCONV_TENSOR_MAPS
 
 }  // namespace
@@ -1324,6 +1561,114 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
   return cudaSuccess;
 #else
   (void)p, (void)pass, (void)dtype, (void)options, (void)src, (void)weight, (void)bias, (void)dst, (void)workspace,
+      (void)stream;
+  return cudaErrorNotSupported;
+#endif
+}
+
+bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output) {
+#if defined(TCONV_TENSOR_MAPS)
+  if (!is_16bit(dtype)) return false;
+  if (p.groups > 1 && (p.in_per_group() % 64 != 0 || p.out_per_group() % 64 != 0)) return false;
+  int tile[3];
+  tma_weight_grad_tile(p, tile);
+  const int64_t big = int64_t(1) << 31;
+  for (int i = 0; i < 3; ++i)
+    if (p.stride[i] > 8 || tile[i] * p.stride[i] > 256 || p.in_size[i] >= big || p.out_size[i] >= big ||
+        p.dilation[i] * p.kernel[i] >= big || p.padding[i] >= big)
+      return false;
+  if (p.batch >= big || p.in_channels >= big || p.out_channels >= big || p.kernel_volume() >= big) return false;
+  const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
+  const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
+  if (!channels_last_mappable(input, p.in_channels, p.input_strides, x_sizes) ||
+      !channels_last_mappable(grad_output, p.out_channels, p.output_strides, dy_sizes))
+    return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return wgmma_available(device) && encode_tiled_fn() != nullptr;
+#else
+  (void)p, (void)dtype, (void)input, (void)grad_output;
+  return false;
+#endif
+}
+
+bool grad_weight_tma_preferred() {
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA", 0) != 0;
+  return enabled;
+}
+
+int64_t grad_weight_tma_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+#if defined(TCONV_TENSOR_MAPS)
+  int tile[3];
+  tma_weight_grad_tile(p, tile);
+  int64_t units = p.batch;
+  for (int i = 0; i < 3; ++i) units *= (p.in_size[i] + tile[i] - 1) / tile[i];
+  const int64_t blocks = p.groups * p.kernel_volume() * ((p.in_per_group() + 127) / 128) *
+                         ((p.out_per_group() + 127) / 128);
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  // Two waves of one block per SM, each split at least 8 units (a ring's fill is 6), within the workspace budget.
+  int64_t splits = (2 * int64_t(std::max(sm_count, 1)) + blocks - 1) / std::max<int64_t>(blocks, 1);
+  splits = std::min(splits, std::max<int64_t>(units / 8, 1));
+  splits = std::min(splits, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
+  return std::max<int64_t>(std::min<int64_t>(splits, 65535), 1);
+#else
+  (void)p, (void)sm_count, (void)max_workspace_elems;
+  return 1;
+#endif
+}
+
+cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
+                            void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream) {
+#if defined(TCONV_TENSOR_MAPS)
+  if (!grad_weight_tma_possible(p, dtype, input, grad_output)) return cudaErrorInvalidValue;
+  TmaWeightGradArgs t{};
+  tma_weight_grad_tile(p, t.tile);
+  t.units = p.batch;
+  for (int i = 0; i < 3; ++i) {
+    t.tiles[i] = int((p.in_size[i] + t.tile[i] - 1) / t.tile[i]);
+    t.units *= t.tiles[i];
+    t.kernel[i] = int(p.kernel[i]);
+    t.stride[i] = int(p.stride[i]);
+    t.padding[i] = int(p.padding[i]);
+    t.dilation[i] = int(p.dilation[i]);
+  }
+  t.groups = int(p.groups);
+  t.cin_g = int(p.in_per_group());
+  t.cout_g = int(p.out_per_group());
+  t.ci_tiles = (t.cin_g + 127) / 128;
+  t.co_tiles = (t.cout_g + 127) / 128;
+  t.taps = int(p.kernel_volume());
+  t.splits = int(splits);
+  t.partial = workspace;
+  const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
+  const int64_t x_strides[4] = {p.input_strides[4], p.input_strides[3], p.input_strides[2], p.input_strides[0]};
+  const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
+  const int64_t dy_strides[4] = {p.output_strides[4], p.output_strides[3], p.output_strides[2], p.output_strides[0]};
+  const int unit_step[3] = {1, 1, 1};
+  const int dy_box[3] = {t.tile[0] * t.stride[0], t.tile[1] * t.stride[1], t.tile[2] * t.stride[2]};
+  cudaError_t err = encode_channels_last_map(&t.x_map, dtype, input, p.in_channels, x_sizes, x_strides, t.tile,
+                                             unit_step);
+  if (err != cudaSuccess) return err;
+  err = encode_channels_last_map(&t.dy_map, dtype, grad_output, p.out_channels, dy_sizes, dy_strides, dy_box,
+                                 t.stride);
+  if (err != cudaSuccess) return err;
+  const int64_t blocks = int64_t(t.groups) * t.taps * t.ci_tiles * t.co_tiles;
+  if (blocks > 0x7fffffff || splits > 65535) return cudaErrorInvalidConfiguration;
+  const size_t smem = size_t(kTmaWeightGradStages) * kTmaWeightGradStageBytes + 1024;
+  void (*kernel)(TmaWeightGradArgs) = dtype == DType::kFloat16 ? tconv_grad_weight_tma_kernel<__half>
+                                                                : tconv_grad_weight_tma_kernel<__nv_bfloat16>;
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  if (err != cudaSuccess) return err;
+  kernel<<<dim3(unsigned(blocks), unsigned(splits)), kTmaWeightGradThreads, smem, stream>>>(t);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+  return sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream);
+#else
+  (void)p, (void)dtype, (void)input, (void)grad_output, (void)grad_weight, (void)workspace, (void)splits,
       (void)stream;
   return cudaErrorNotSupported;
 #endif

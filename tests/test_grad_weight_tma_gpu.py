@@ -1,0 +1,61 @@
+"""grad_weight of channels-last fp16/bf16 data by TMA boxes (conv_transpose_igemm_tma.cu, tconv_grad_weight_tma_kernel;
+"auto" takes it only under TCONV_GRAD_WEIGHT_TMA=1, read once per process: written in session 80 without a GPU).
+
+Channels-last input and grad_output (as autograd hands on a channels-last output's gradient): every case meets the
+16-bit contract (float64 and torch in the same dtype, outputs and every gradient, poisoned outputs) under the switch,
+the kernel runs once per backward under 1 and never under 0 or for contiguous tensors.
+"""
+import pytest
+import torch
+
+from conftest import cuda_ready, run_under_switch, sixteen_bit_script_head
+from test_gather_specialized_gpu import hopper_wgmma
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+KERNEL = "tconv_grad_weight_tma_kernel"
+
+# dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+CASES = {
+    # DCGAN-like: 16 taps, stride 2 (grad_output boxes at traversal stride 2), 16 x 16 inputs (boxes of 4 x 16)
+    "dcgan_like": (2, 2, 128, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], False),
+    # VAE-like kernel 2, stride 2 (one tap per phase), 256 input channels (two C_in tiles)
+    "vae_like": (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True),
+    # stride 1, nine taps reaching past every edge, W of 24 (boxes of 32: partial), partial channel tiles (48, 80)
+    "stride1_partial": (2, 3, 48, 80, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [10, 24], True),
+    # 3D U-Net-like up-conv, 8^3 inputs (boxes of 1 x 8 x 8)
+    "unet_like": (3, 2, 64, 128, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [8, 8, 8], True),
+    # two groups of 64 input and 64 output channels, dilation 2, asymmetric kernel and stride, output padding
+    "groups_dilated": (2, 2, 128, 128, 2, [3, 2], [2, 1], [2, 1], [1, 0], [2, 2], [9, 12], False),
+    # 3D, asymmetric everything, a W of 5 (boxes of 8) and H of 3 (boxes of 8)
+    "asym_3d": (3, 1, 64, 64, 1, [2, 3, 1], [1, 2, 3], [0, 1, 0], [0, 1, 2], [1, 1, 1], [4, 3, 5], True),
+}
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_tma_meets_the_contract(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    code = sixteen_bit_script_head("test_grad_weight_tma_gpu", mode) + f"""
+launches = []
+for i, name in enumerate(sorted(t.CASES)):
+    case = t.CASES[name]
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=70 + i, poison=poison_cuda_allocator,
+             grad_like_output=True)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    counts = []
+    for fmt in (torch.channels_last if dims == 2 else torch.channels_last_3d, torch.contiguous_format):
+        x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
+        w = torch.randn(cin, cout // groups, *kernel, device="cuda", dtype=dtype, requires_grad=True)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        counts.append(sum(t.KERNEL in e.name for e in prof.events()
+                          if e.device_type == torch.autograd.DeviceType.CUDA))
+    launches.append(counts)
+torch.save(launches, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_TMA", values=("1", "0"))
+    for name, on, off in zip(sorted(CASES), saved["1"], saved["0"]):
+        assert on == [1, 0] and off == [0, 0], (name, on, off)
