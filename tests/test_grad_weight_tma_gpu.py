@@ -17,6 +17,9 @@ KERNEL = "tconv_grad_weight_tma_kernel"
 
 # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
 CASES = {
+    # one tap, one box (k1 s1, 64 channels each side, 8 x 8 positions): the M/N-major descriptors alone, no shifts,
+    # no partial tiles, one stage a block (if the others fail, this says whether the operand layout is the cause)
+    "one_box": (2, 1, 64, 64, 1, [1, 1], [1, 1], [0, 0], [0, 0], [1, 1], [8, 8], False),
     # DCGAN-like: 16 taps, stride 2 (grad_output boxes at traversal stride 2), 16 x 16 inputs (boxes of 4 x 16)
     "dcgan_like": (2, 2, 128, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], False),
     # VAE-like kernel 2, stride 2 (one tap per phase), 256 input channels (two C_in tiles)
