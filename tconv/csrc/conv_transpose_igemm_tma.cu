@@ -1568,7 +1568,8 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
 
 bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
-  if (!is_16bit(dtype)) return false;
+  // (an empty tensor has no tensor map: its dimensions must be at least 1)
+  if (!is_16bit(dtype) || p.batch * p.in_spatial() == 0 || p.out_spatial() == 0) return false;
   if (p.groups > 1 && (p.in_per_group() % 64 != 0 || p.out_per_group() % 64 != 0)) return false;
   int tile[3];
   tma_weight_grad_tile(p, tile);
