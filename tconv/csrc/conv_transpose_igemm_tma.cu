@@ -783,15 +783,22 @@ bool tma_in_place_partial_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 0) != 0;
   return enabled;
 }
-// A 16-bit source the boxes can read as it is (TmaGatherPlan::in_place): channels innermost (stride 1) and every
-// position stride a whole 16 bytes (the map's strides), on a 16-byte address (GatherOptions).
-bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options) {
-  if (!options.source_16_byte_aligned || a.src_stride[1] != 1) return false;
-  const int64_t sizes[4] = {a.batch, a.src_size[0], a.src_size[1], a.src_size[2]};
-  const int position_dims[4] = {0, 2, 3, 4};  // N, D, H, W
+// Whether a 16-bit tensor of `channels` channels, element strides (N, C, D, H, W) and position sizes (W, H, D, N) is
+// channels-last as a tensor map can take it: channels innermost (stride 1) and every stride of a dimension longer than
+// one a whole 16 bytes. (Its base must also lie on 16 bytes: the callers check that.)
+bool channels_last_strides_mappable(int64_t channels, const int64_t (&strides)[5], const int64_t (&sizes)[4]) {
+  if (channels > 1 && strides[1] != 1) return false;
+  const int position_dims[4] = {4, 3, 2, 0};  // W, H, D, N
   for (int i = 0; i < 4; ++i)
-    if (sizes[i] > 1 && (a.src_stride[position_dims[i]] % 8 != 0 || a.src_stride[position_dims[i]] <= 0)) return false;
+    if (sizes[i] > 1 && (strides[position_dims[i]] <= 0 || strides[position_dims[i]] % 8 != 0)) return false;
   return true;
+}
+// A 16-bit source the boxes can read as it is (TmaGatherPlan::in_place): channels-last as above, on a 16-byte address
+// (GatherOptions).
+bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options) {
+  const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
+  return options.source_16_byte_aligned &&
+         channels_last_strides_mappable(int64_t(a.groups) * a.k_channels, a.src_stride, sizes);
 }
 // The channels-last copy's bound as a share of the conv's output (percent; 0: none). The issue allows extra device
 // memory of at most 10 % of the output, and the whole-batch copy is 43 % of L1-68's output in the forward, 50 % of
@@ -1101,6 +1108,32 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
   return cudaGetLastError();
 }
 
+// A 16-bit channels-last tensor's tensor map, (C, W, H, D, N) with its own strides (a dimension of one position
+// takes a packed stride), boxes of 64 channels x box_w x box_h x box_d positions traversing every step-th one.
+cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* base, int64_t channels,
+                                     const int64_t (&sizes)[4], const int64_t (&strides)[4], const int (&box)[3],
+                                     const int (&step)[3]) {
+  const EncodeTiledFn encode = encode_tiled_fn();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const CUtensorMapDataType type =
+      dtype == DType::kFloat16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  // sizes and strides: W, H, D, N (elements)
+  const cuuint64_t dims[5] = {cuuint64_t(channels), cuuint64_t(sizes[0]), cuuint64_t(sizes[1]), cuuint64_t(sizes[2]),
+                              cuuint64_t(sizes[3])};
+  cuuint64_t bytes[4];
+  int64_t packed = (channels + 7) / 8 * 8;
+  for (int i = 0; i < 4; ++i) {
+    bytes[i] = cuuint64_t(sizes[i] > 1 ? strides[i] : packed) * 2;
+    packed *= sizes[i];
+  }
+  const cuuint32_t box_dims[5] = {64, cuuint32_t(box[2]), cuuint32_t(box[1]), cuuint32_t(box[0]), 1};
+  const cuuint32_t steps[5] = {1, cuuint32_t(step[2]), cuuint32_t(step[1]), cuuint32_t(step[0]), 1};
+  const CUresult encoded = encode(map, type, 5, const_cast<void*>(base), dims, bytes, box_dims, steps,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 // The channels-last copy's tensor map (or the source's own, plan.in_place): boxes of box_c channels (32 fp32 ones,
 // 64 16-bit ones: 128 bytes) x box_w x box_h x box_d positions, traversing every src_step-th position (grad_input's
 // stride), 128-byte swizzle.
@@ -1108,6 +1141,13 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
                               int box_d, int box_c = kGatherBlockK,
                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   const GatherArgs& a = plan.args;
+  if (plan.in_place) {  // (16-bit data: boxes of 64 channels, the 128-byte swizzle)
+    const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
+    const int64_t strides[4] = {a.src_stride[4], a.src_stride[3], a.src_stride[2], a.src_stride[0]};
+    const int box[3] = {box_d, box_h, box_w};
+    return encode_channels_last_map(map, plan.dtype, a.src, int64_t(a.groups) * a.k_channels, sizes, strides, box,
+                                    a.src_step);
+  }
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
@@ -1118,18 +1158,11 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
   const cuuint64_t dims[5] = {cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.src_size[2]),
                               cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]), cuuint64_t(a.batch)};
   const cuuint64_t row = cuuint64_t(plan.c_pitch) * b;
-  cuuint64_t bytes[4] = {row, row * a.src_size[2], row * a.src_size[2] * a.src_size[1], row * cuuint64_t(positions)};
-  void* base = copy;
-  if (plan.in_place) {  // W, H, D, N strides of the source; a dimension of one position keeps the packed stride
-    base = const_cast<void*>(a.src);
-    const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
-    const int stride_of[4] = {4, 3, 2, 0};
-    for (int i = 0; i < 4; ++i)
-      if (sizes[i] > 1) bytes[i] = cuuint64_t(a.src_stride[stride_of[i]]) * b;
-  }
+  const cuuint64_t bytes[4] = {row, row * a.src_size[2], row * a.src_size[2] * a.src_size[1],
+                               row * cuuint64_t(positions)};
   const cuuint32_t box[5] = {cuuint32_t(box_c), cuuint32_t(box_w), cuuint32_t(box_h), cuuint32_t(box_d), 1};
   const cuuint32_t steps[5] = {1, cuuint32_t(a.src_step[2]), cuuint32_t(a.src_step[1]), cuuint32_t(a.src_step[0]), 1};
-  const CUresult encoded = encode(map, type, 5, base, dims, bytes, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+  const CUresult encoded = encode(map, type, 5, copy, dims, bytes, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                                   CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -1421,32 +1454,6 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
 #endif
 }
 
-// A 16-bit channels-last tensor's tensor map, (C, W, H, D, N) with its own strides (a dimension of one position
-// takes a packed stride), boxes of 64 channels x box_w x box_h x box_d positions traversing every step-th one.
-cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* base, int64_t channels,
-                                     const int64_t (&sizes)[4], const int64_t (&strides)[4], const int (&box)[3],
-                                     const int (&step)[3]) {
-  const EncodeTiledFn encode = encode_tiled_fn();
-  if (encode == nullptr) return cudaErrorNotSupported;
-  const CUtensorMapDataType type =
-      dtype == DType::kFloat16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  // sizes and strides: W, H, D, N (elements)
-  const cuuint64_t dims[5] = {cuuint64_t(channels), cuuint64_t(sizes[0]), cuuint64_t(sizes[1]), cuuint64_t(sizes[2]),
-                              cuuint64_t(sizes[3])};
-  cuuint64_t bytes[4];
-  int64_t packed = (channels + 7) / 8 * 8;
-  for (int i = 0; i < 4; ++i) {
-    bytes[i] = cuuint64_t(sizes[i] > 1 ? strides[i] : packed) * 2;
-    packed *= sizes[i];
-  }
-  const cuuint32_t box_dims[5] = {64, cuuint32_t(box[2]), cuuint32_t(box[1]), cuuint32_t(box[0]), 1};
-  const cuuint32_t steps[5] = {1, cuuint32_t(step[2]), cuuint32_t(step[1]), cuuint32_t(step[0]), 1};
-  const CUresult encoded = encode(map, type, 5, const_cast<void*>(base), dims, bytes, box_dims, steps,
-                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-}
-
 // A power of two at least n (n >= 1), at most `most`.
 int pow2_cover(int64_t n, int most) {
   int v = 1;
@@ -1459,14 +1466,7 @@ void tma_weight_grad_tile(const ConvTransposeParams& p, int (&tile)[3]) {
   tile[1] = pow2_cover(p.in_size[1], kTmaWeightGradPositions / tile[2]);
   tile[0] = kTmaWeightGradPositions / (tile[2] * tile[1]);
 }
-// Where x and grad_output can be mapped in place: channels innermost, position strides whole 16 bytes, 16-byte bases.
-bool channels_last_mappable(const void* data, int64_t channels, const int64_t (&strides)[5], const int64_t (&sizes)[4]) {
-  if (reinterpret_cast<uintptr_t>(data) % 16 != 0 || (channels > 1 && strides[1] != 1)) return false;
-  const int position_dims[4] = {4, 3, 2, 0};  // W, H, D, N
-  for (int i = 0; i < 4; ++i)
-    if (sizes[i] > 1 && (strides[position_dims[i]] <= 0 || strides[position_dims[i]] % 8 != 0)) return false;
-  return true;
-}
+
 
 #endif  // TCONV_TENSOR_MAPS
 
@@ -1581,8 +1581,9 @@ bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const v
   if (p.batch >= big || p.in_channels >= big || p.out_channels >= big || p.kernel_volume() >= big) return false;
   const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
   const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
-  if (!channels_last_mappable(input, p.in_channels, p.input_strides, x_sizes) ||
-      !channels_last_mappable(grad_output, p.out_channels, p.output_strides, dy_sizes))
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0 ||
+      !channels_last_strides_mappable(p.in_channels, p.input_strides, x_sizes) ||
+      !channels_last_strides_mappable(p.out_channels, p.output_strides, dy_sizes))
     return false;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
