@@ -1,5 +1,5 @@
 """grad_weight of channels-last fp16/bf16 data by TMA boxes (conv_transpose_igemm_tma.cu, tconv_grad_weight_tma_kernel;
-"auto" takes it only under TCONV_GRAD_WEIGHT_TMA=1, read once per process: written in session 80 without a GPU).
+"auto" takes it unless TCONV_GRAD_WEIGHT_TMA=0, read once per process; on by default since run 454).
 
 Channels-last input and grad_output (as autograd hands on a channels-last output's gradient): every case meets the
 16-bit contract (float64 and torch in the same dtype, outputs and every gradient, poisoned outputs) under the switch,

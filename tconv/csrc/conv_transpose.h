@@ -297,9 +297,9 @@ cudaError_t grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const
 
 // grad_weight of fp16/bf16 data whose input and grad_output are both channels-last (conv_transpose_igemm_tma.cu,
 // sm_90a, TMA boxes of 64 channels x 64 positions, k16 wgmmas on transposed operands; groups 1, or 64-channel
-// multiples per group on both sides; strides <= 4 where a box spans 64 positions of a dimension). Written in session
-// 80 without a GPU: "auto" takes it only under TCONV_GRAD_WEIGHT_TMA=1 (grad_weight_tma_preferred). Workspace: splits
-// x grad_weight's elements (fp32 partial sums, added by sum_splits).
+// multiples per group on both sides; strides <= 4 where a box spans 64 positions of a dimension). "auto" takes it
+// first unless TCONV_GRAD_WEIGHT_TMA=0 (grad_weight_tma_preferred; run 454: DCGAN bf16 fwd+bwd 1.313 -> 0.894 ms).
+// Workspace: splits x grad_weight's elements (fp32 partial sums, added by sum_splits).
 bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output);
 bool grad_weight_tma_preferred();
 int64_t grad_weight_tma_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);

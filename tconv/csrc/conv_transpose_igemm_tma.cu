@@ -773,14 +773,15 @@ int gather_tma_16bit_mode() {
   static const int mode = development_switch("TCONV_GATHER_TMA_16BIT", 2);
   return mode;
 }
-// TCONV_TMA_IN_PLACE_PARTIAL=1 (development, read once per process; written in session 80 without a GPU): "auto" also
-// gives in-place sources what only "igemm_tma" takes otherwise, boxes past the grid's end where no box tiles it
-// exactly and 64-column tiles for calls of at most 64 columns. Why: channels-last bf16 L1-71 (a 514 x 1026 grid, 32
-// columns) and L2-61 (34^3) leave the TMA gather for the cp.async gathers, which read channels-last sources a channel
-// at a time (run 453: L1-71 forward 2.634 ms against eager's 0.370, L2-61 3.228 against 1.697). The forced forms
-// passed the in-place contract on such grids (run 451's partial_boxes cases); their speed there is not measured.
+// "auto" also gives in-place sources what only "igemm_tma" takes for copies: boxes past the grid's end where no box
+// tiles it exactly, and 64-column tiles for calls of at most 64 columns (TCONV_TMA_IN_PLACE_PARTIAL=0 turns that off;
+// development, read once per process). Why: channels-last bf16 L1-71 (a 514 x 1026 grid, 32 columns) and L2-61 (34^3)
+// otherwise leave the TMA gather for the cp.async gathers, which read channels-last sources a channel at a time (run
+// 453: L1-71 forward 2.634 ms against eager's 0.370, L2-61 3.228 against 1.697). Measured (run 454, H200, bf16
+// channels-last, with the TMA grad_weight below): L2-61 forward 3.247 -> 1.278 ms, fwd+bwd 7.114 -> 3.355 (eager
+// 1.697 / 3.395); the forms passed the in-place contract on such grids (runs 451, 454).
 bool tma_in_place_partial_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 1) != 0;
   return enabled;
 }
 // Whether a 16-bit tensor of `channels` channels, element strides (N, C, D, H, W) and position sizes (W, H, D, N) is
@@ -1277,8 +1278,10 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
 }
 
 
-// ---- grad_weight of channels-last 16-bit data by TMA (TCONV_GRAD_WEIGHT_TMA=1 only: written in session 80 without a
-// GPU) ----
+// ---- grad_weight of channels-last 16-bit data by TMA ("auto"; TCONV_GRAD_WEIGHT_TMA=0 turns it off) ----
+// Measured (run 454, H200, bf16 channels-last, fwd+bwd ms, with the partial boxes above; eager's in brackets): DCGAN
+// 1.313 -> 0.894 (0.717), VAE 2.783 -> 1.378 (1.140), U-Net 3D 1.385 -> 0.678 (0.696), L2-61 7.114 -> 3.355 (3.395).
+// Its contract (tests/test_grad_weight_tma_gpu.py, seven cases in bf16 and fp16) passed in the same run.
 // Why: channels-last bf16 runs grad_weight on the mma.sync kernel, which stages [channel rows][positions] by element
 // copies and widens them to fp32: 2.36 of DCGAN's 2.64 ms of kernels per fwd+bwd (run 452), ~1 ms after its copies
 // were reordered along the channels (run 453: fwd+bwd 1.304 ms against eager's 0.717). In a channels-last tensor a
@@ -1598,7 +1601,7 @@ bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const v
 }
 
 bool grad_weight_tma_preferred() {
-  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA", 0) != 0;
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA", 1) != 0;
   return enabled;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 80 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 81, run 454 (one H200, first call; prepared in session 80); TCONV_COMMIT is this commit's full sha,
+# passed by the caller.
 # Session 80 measured channels-last for the first time: bf16 rows at 0.13-0.35x eager; after its fixes (the TMA
 # gather in place with a channels-last epilogue, grad_weight's copies along the channels) DCGAN 0.81x / 0.55x, VAE
 # 0.70x / 0.41x, U-Net 3D 0.69x / 0.50x, L2-61 0.53x / 0.45x, L1-71 0.14x / 0.18x. Written after its device time,
