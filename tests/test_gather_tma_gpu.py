@@ -414,7 +414,7 @@ torch.save([outs, names], sys.argv[1])
     assert not any("TmaGatherTileOf<256" in n for call in narrow_names for n in call), narrow_names
     assert_bitwise_equal(outs, narrow_outs)
     # the forward of both calls on the 256-column direct kernel, nothing else on the direct form
-    assert [sum("TmaGatherTileOf<256, 4>" in n for n in call) for call in names] == [1, 1], names
+    assert [sum("TmaGatherTileOf<256, 4" in n for n in call) for call in names] == [1, 1], names
     assert [len(call) for call in names] == [1, 2], names  # the stride-1 call's grad_input maps too
 
 
@@ -662,3 +662,46 @@ torch.save(counts, sys.argv[1])
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_IN_PLACE_PARTIAL", values=("1", "0"))
     for name, on, off in zip(PARTIAL_CASES, saved["1"], saved["0"]):
         assert on == (2, 0) and off == (PARTIAL_EXACT_UNDER_0.get(name, 0), 0), (name, on, off)
+
+
+# TCONV_TMA_SHORT_RING (read once per process; igemm_config.h, TmaGatherShortTile): in-place 16-bit calls of at most
+# 8 taps x chunks on 128 columns run two 3-stage blocks per SM. Under 1 (the default) the forwards of a VAE-like call
+# (kernel 2, stride 2, K 256: 4 stages) and of unet_like (1 stage) run on that tile and meet the contract; their
+# grad_inputs take the 256- and 64-column tiles (256 and 64 input channels), dcgan_auto's forward (32 stages) the
+# 6-stage tile; under 0 none of them take it.
+SHORT_RING_CASES = {
+    "vae_like": (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True),
+    "unet_like": CASES["unet_like"],
+    "dcgan_auto": CASES["dcgan_auto"],
+}
+SHORT_RING_EXPECTED = {"vae_like": 1, "unet_like": 1, "dcgan_auto": 0}
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_tma_gather_short_ring_switch(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+counts = []
+for i, name in enumerate(t.SHORT_RING_CASES):
+    case = t.SHORT_RING_CASES[name]
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=130 + i, poison=poison_cuda_allocator,
+             grad_like_output=True)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
+    x.requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", dtype=dtype)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        out.backward(torch.randn_like(out))
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    tma = [n for n in names if t.TMA16_KERNEL in n]
+    short = [n for n in tma if "TmaGatherTileOfILi128ELi3ELi32ELi2E" in n or "TmaGatherTileOf<128, 3, 32, 2>" in n]
+    counts.append((len(tma), len(short)))
+torch.save(counts, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_SHORT_RING", values=("1", "0"))
+    for name, on, off in zip(SHORT_RING_CASES, saved["1"], saved["0"]):
+        assert on == (2, SHORT_RING_EXPECTED[name]) and off == (2, 0), (name, on, off)

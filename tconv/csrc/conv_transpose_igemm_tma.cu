@@ -329,7 +329,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
                                 min(BN, a.n_channels - n0));
 }
 template <class T>
-__global__ void __launch_bounds__(T::kThreads, 1)
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   tma_gather_block<T, false>(t);
@@ -342,7 +342,7 @@ tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 // k16 wgmmas do twice a TF32 k8's work per instruction. Measured (run 450, H200, DCGAN bf16, "igemm_tma" on the
 // whole batch's copy): forward 0.164 ms against 0.245, fwd+bwd 0.634 against 0.771.
 template <class T, typename scalar_t>
-__global__ void __launch_bounds__(T::kThreads, 1)
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 tconv_igemm_gather_tma16_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   tma_gather_block<T, false, scalar_t>(t);
@@ -704,6 +704,7 @@ struct TmaGatherPlan {
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
   DType dtype = DType::kFloat32;  // the data's: fp32 (TF32), or fp16/bf16 (gather_tma_16bit_mode)
   bool in_place = false;  // a 16-bit source already channels-last: its boxes are taken from it, no copy
+  bool short_ring = false;  // TmaGatherShortTile: in place, 128 columns, a short K loop
   bool direct = false;     // the direct form: boxes of the source itself, no copy
   int direct_stages = 0, direct_a_floats = 0, direct_a_box_floats = 0;  // TmaGatherArgs says what each is
   int direct_box[3] = {1, 1, 1};                                         // box_d, box_h, box_w
@@ -780,6 +781,10 @@ int gather_tma_16bit_mode() {
 // 453: L1-71 forward 2.634 ms against eager's 0.370, L2-61 3.228 against 1.697). Measured (run 454, H200, bf16
 // channels-last, with the TMA grad_weight below): L2-61 forward 3.247 -> 1.278 ms, fwd+bwd 7.114 -> 3.355 (eager
 // 1.697 / 3.395); the forms passed the in-place contract on such grids (runs 451, 454).
+bool tma_short_ring_enabled() {  // igemm_config.h, TmaGatherShortTile
+  static const bool enabled = development_switch("TCONV_TMA_SHORT_RING", 1) != 0;
+  return enabled;
+}
 bool tma_in_place_partial_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 1) != 0;
   return enabled;
@@ -1018,6 +1023,10 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   if (positions >= (int64_t(1) << 31) || a.batch > 65535) return plan;
   plan.in_place = in_place && !direct && !plan.window;  // (16-bit data take neither)
+  if (plan.in_place && plan.block_n == TmaGatherTile::kBlockN && tma_short_ring_enabled()) {
+    const int64_t chunks = (a.k_rows + TmaGatherTile::kBlockK - 1) / TmaGatherTile::kBlockK;
+    plan.short_ring = int64_t(max_phase_taps(a)) * chunks <= kTmaGatherShortIterations;
+  }
   if (k16 && !plan.in_place && !forced && gather_tma_16bit_mode() != 1) return plan;
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
@@ -1239,6 +1248,11 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   const size_t smem = size_t(t.stages) * t.stage_floats * sizeof(float) + 1024 + size_t(taps) * sizeof(int4);
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
+  // Several blocks per SM need the whole shared-memory carveout (the driver's choice otherwise: possibly one block's)
+  if (T::kMinBlocks > 1) {
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+    if (err != cudaSuccess) return err;
+  }
   kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
   return cudaGetLastError();
 }
@@ -1547,6 +1561,9 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
         case TmaGatherNarrowTile::kBlockN:
           return run_tma_gather<TmaGatherNarrowTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
         default:
+          if constexpr (sizeof(scalar_t) == 2)
+            if (plan.short_ring)
+              return run_tma_gather<TmaGatherShortTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
           return run_tma_gather<TmaGatherTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
       }
     };

@@ -206,11 +206,13 @@ constexpr int kGatherBlockK = 32;  // every tile but the shallow ones: the packe
 // the source's channels-last TF32 copy (128-byte rows, 128-byte swizzle), B the 128-column wgmma tile's packed slice by
 // one bulk copy, both read by wgmma from shared memory; two MMA warpgroups and one producer thread, 6 stages of 32 KB,
 // one block per SM.
-template <int kBlockNArg, int kStagesArg>
+// kProducerThreads: the producer's warps (one thread issues every copy; a whole warpgroup where the direct form hands
+// its registers to the MMA warpgroups by setmaxnreg). kMinBlocks: blocks per SM the launch bounds ask for.
+template <int kBlockNArg, int kStagesArg, int kProducerThreads = 128, int kMinBlocksArg = 1>
 struct TmaGatherTileOf {
   static constexpr int kBlockM = 128, kBlockN = kBlockNArg, kBlockK = 32;
-  static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;  // two MMA warpgroups, one producer
-  static constexpr int kStages = kStagesArg;
+  static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + kProducerThreads;  // two MMA warpgroups, a producer
+  static constexpr int kStages = kStagesArg, kMinBlocks = kMinBlocksArg;
   static constexpr int kStageAFloats = kBlockM * kBlockK, kStageBFloats = kBlockK * kBlockN;
   static constexpr int kStageFloats = kStageAFloats + kStageBFloats;
   static constexpr unsigned kStageBytes = kStageFloats * 4;
@@ -221,10 +223,25 @@ struct TmaGatherTileOf {
   static_assert(kBlockN * kLdC <= kStages * kStageFloats, "the staged tile fits in the pipeline buffers");
   static_assert(kBlockM * kLdCRowMajor <= kStages * kStageFloats, "the [M][N] staged tile fits too");
   static_assert(kStages * kStageBytes + 1024 + 512 * 16 <= 227 * 1024, "the ring, alignment slack and taps fit");
+  // kMinBlocks blocks of ring, slack, a tap table of 512 taps, the static arrays (< 2 KB) and the 1 KB the hardware
+  // keeps per block, in an SM's 228 KB
+  static_assert(kMinBlocks * (kStages * kStageBytes + 1024 + 512 * 16 + 2048 + 1024) <= 228 * 1024,
+                "kMinBlocks blocks fit an SM's shared memory");
+  static_assert(kProducerThreads % 32 == 0 && kProducerThreads >= 32, "whole producer warps");
   static_assert(kBlockK * 4 == 128, "an A row is one 128-byte swizzle row");
   static_assert(kBlockK == kGatherBlockK, "the packed weights' chunks");
 };
 using TmaGatherTile = TmaGatherTileOf<128, 6>;
+// Short K loops (at most kTmaGatherShortIterations taps x chunks, 16-bit sources read in place): two blocks per SM,
+// each a 3-stage ring and one producer warp (288 threads; 90 registers a thread, so two blocks' 576 threads fit the
+// register file where two of 384 would need 85 at most). Why: the VAE and 3D U-Net up-convolutions (kernel 2,
+// stride 2, 256 input channels: one tap per phase, four 64-channel chunks) run 8192 (VAE) blocks of four stages each
+// on channels-last bf16; with one block per SM each fills its ring, computes and then stores its 32 KB tile alone,
+// the SM's tensor cores idle through the fill and the stores (run 454: VAE forward 0.822 ms against eager's 0.578,
+// U-Net 3D 0.420 against 0.289; DRAM floor ~0.1 ms). A second block's loads and MMAs overlap the first's epilogue.
+// TCONV_TMA_SHORT_RING=0 keeps them on TmaGatherTile (development, read once per process).
+using TmaGatherShortTile = TmaGatherTileOf<128, 3, 32, 2>;
+constexpr int kTmaGatherShortIterations = 8;
 // 256 columns where the call has them: each A box feeds twice the MMAs (half the A bytes and the per-stage handoffs
 // per MMA); 4 stages of 48 KB. Not measured yet.
 using TmaGatherWideTile = TmaGatherTileOf<256, 4>;
