@@ -555,6 +555,12 @@ IN_PLACE_CASES = sorted(name for name, case in CASES.items() if case[0] in (2, 3
 
 def run_channels_last_pass(case, dtype, algorithm, kernel_name=TMA16_KERNEL):
     """(launches of kernel_name, of the 16-bit copy kernel) in one channels-last forward + backward of `case`."""
+    cuda = channels_last_pass_kernels(case, dtype, algorithm)
+    return sum(kernel_name in n for n in cuda), sum(TMA16_COPY_KERNEL in n for n in cuda)
+
+
+def channels_last_pass_kernels(case, dtype, algorithm):
+    """The CUDA kernels' names of one channels-last forward + backward of `case`."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
     x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
@@ -566,8 +572,7 @@ def run_channels_last_pass(case, dtype, algorithm, kernel_name=TMA16_KERNEL):
         out.backward(torch.randn_like(out))
         torch.cuda.synchronize()
     assert out.is_contiguous(memory_format=fmt)
-    cuda = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    return sum(kernel_name in n for n in cuda), sum(TMA16_COPY_KERNEL in n for n in cuda)
+    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
@@ -687,17 +692,7 @@ for i, name in enumerate(t.SHORT_RING_CASES):
     case = t.SHORT_RING_CASES[name]
     run_case(*case, mode={mode!r}, layout="channels_last", seed=130 + i, poison=poison_cuda_allocator,
              grad_like_output=True)
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
-    x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
-    x.requires_grad_()
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda", dtype=dtype)
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
-        out.backward(torch.randn_like(out))
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    tma = [n for n in names if t.TMA16_KERNEL in n]
+    tma = [n for n in t.channels_last_pass_kernels(case, dtype, "auto") if t.TMA16_KERNEL in n]
     short = [n for n in tma if "TmaGatherTileOfILi128ELi3ELi32ELi2E" in n or "TmaGatherTileOf<128, 3, 32, 2>" in n]
     counts.append((len(tma), len(short)))
 torch.save(counts, sys.argv[1])
