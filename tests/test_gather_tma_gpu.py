@@ -669,34 +669,41 @@ torch.save(counts, sys.argv[1])
         assert on == (2, 0) and off == (PARTIAL_EXACT_UNDER_0.get(name, 0), 0), (name, on, off)
 
 
-# TCONV_TMA_SHORT_RING (read once per process; igemm_config.h, TmaGatherShortTile): in-place 16-bit calls of at most
-# 8 taps x chunks on 128 columns run two 3-stage blocks per SM. Under 1 (the default) the forwards of a VAE-like call
-# (kernel 2, stride 2, K 256: 4 stages) and of unet_like (1 stage) run on that tile and meet the contract; their
-# grad_inputs take the 256- and 64-column tiles (256 and 64 input channels), dcgan_auto's forward (32 stages) the
-# 6-stage tile; under 0 none of them take it.
-SHORT_RING_CASES = {
-    "vae_like": (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True),
-    "unet_like": CASES["unet_like"],
-    "dcgan_auto": CASES["dcgan_auto"],
+# Two blocks per SM for in-place 16-bit calls (igemm_config.h; each switch read once per process, on by default):
+# TCONV_TMA_SHORT_RING, 128-column calls of at most 8 taps x chunks on 3-stage blocks (TmaGatherShortTile): the
+# forwards of a VAE-like call (kernel 2, stride 2, K 256: 4 stages) and of unet_like (1 stage), not their grad_inputs
+# (256 and 64 input channels: the 256- and 64-column tiles) nor dcgan_auto's forward (32 stages);
+# TCONV_TMA_NARROW_PAIR, 64-column calls on 4-stage blocks (TmaGatherNarrowPairTile): both GEMMs of the partial-box
+# cases. Under 1 those run on the paired tile and meet the contract; under 0 none does.
+PAIRED_TILES = {
+    "TCONV_TMA_SHORT_RING": (("TmaGatherTileOfILi128ELi3ELi32ELi2E", "TmaGatherTileOf<128, 3, 32, 2>"), {
+        "vae_like": ((2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True), 1),
+        "unet_like": (CASES["unet_like"], 1),
+        "dcgan_auto": (CASES["dcgan_auto"], 0),
+    }),
+    "TCONV_TMA_NARROW_PAIR": (("TmaGatherTileOfILi64ELi4ELi32ELi2E", "TmaGatherTileOf<64, 4, 32, 2>"), {
+        "partial_boxes_3d": (CASES["partial_boxes_3d"], 2),
+        "partial_boxes_l1_68": (CASES["partial_boxes_l1_68"], 2),
+    }),
 }
-SHORT_RING_EXPECTED = {"vae_like": 1, "unet_like": 1, "dcgan_auto": 0}
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
-def test_tma_gather_short_ring_switch(tmp_path, mode):
+@pytest.mark.parametrize("switch", sorted(PAIRED_TILES))
+def test_tma_gather_paired_tiles_switch(tmp_path, switch, mode):
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+names, cases = t.PAIRED_TILES[{switch!r}]
 counts = []
-for i, name in enumerate(t.SHORT_RING_CASES):
-    case = t.SHORT_RING_CASES[name]
+for i, (case, _) in enumerate(cases.values()):
     run_case(*case, mode={mode!r}, layout="channels_last", seed=130 + i, poison=poison_cuda_allocator,
              grad_like_output=True)
     tma = [n for n in t.channels_last_pass_kernels(case, dtype, "auto") if t.TMA16_KERNEL in n]
-    short = [n for n in tma if "TmaGatherTileOfILi128ELi3ELi32ELi2E" in n or "TmaGatherTileOf<128, 3, 32, 2>" in n]
-    counts.append((len(tma), len(short)))
+    counts.append((len(tma), sum(any(name in n for name in names) for n in tma)))
 torch.save(counts, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_TMA_SHORT_RING", values=("1", "0"))
-    for name, on, off in zip(SHORT_RING_CASES, saved["1"], saved["0"]):
-        assert on == (2, SHORT_RING_EXPECTED[name]) and off == (2, 0), (name, on, off)
+    saved = run_under_switch(code, tmp_path, switch, values=("1", "0"))
+    cases = PAIRED_TILES[switch][1]
+    for name, on, off in zip(cases, saved["1"], saved["0"]):
+        assert on == (2, cases[name][1]) and off == (2, 0), (name, on, off)

@@ -82,6 +82,18 @@ __device__ __forceinline__ WgmmaDescriptor wgmma_descriptor_sw128(const float* t
 
 __device__ __forceinline__ void mma_warpgroups_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
 
+// Position m of a tile as its (D, H, W) offsets. The tiles' extents are powers of two (tma_gather_tile,
+// tma_gather_partial_tile; plan_tma_gather checks), so masks and shifts stand in for divisions by run-time values,
+// which the epilogue took per position (run 455's ncu of VAE's channels-last forward: 6.45 cycles per issued
+// instruction, 2.4 of them waiting on fixed-latency dependencies, the tensor pipe 8 % busy).
+struct TilePosition {
+  int d, h, w;
+};
+__device__ __forceinline__ TilePosition tile_position(const int (&tile)[3], int m) {
+  const int w_bits = __ffs(tile[2]) - 1, h_bits = __ffs(tile[1]) - 1;
+  return {m >> (w_bits + h_bits), (m >> w_bits) & (tile[1] - 1), m & (tile[2] - 1)};
+}
+
 // Blocks: column tiles fastest, then phases, then M tiles, so the column tiles of one A box run together (the box is
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.
@@ -112,12 +124,13 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   __shared__ float column_bias[BN];
   __shared__ uint64_t stage_full[kStages], stage_empty[kStages];
 
-  const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];
-  int64_t block = blockIdx.x;
-  const int n_tile = int(block % t.n_tiles);
-  block /= t.n_tiles;
+  // (32-bit: the grid has at most 2^31 - 1 blocks, and 64-bit divisions are long instruction sequences)
+  const unsigned phase_count = unsigned(a.phases[0] * a.phases[1] * a.phases[2]);
+  unsigned block = blockIdx.x;
+  const int n_tile = int(block % unsigned(t.n_tiles));
+  block /= unsigned(t.n_tiles);
   int ph = int(block % phase_count);
-  int64_t m_tile = block / phase_count;
+  unsigned m_tile = block / phase_count;
   int r[3];
   r[2] = ph % a.phases[2];
   ph /= a.phases[2];
@@ -126,8 +139,8 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   int j0[3];
 #pragma unroll
   for (int i = 2; i >= 0; --i) {
-    j0[i] = int(m_tile % t.tiles[i]) * t.tile[i];
-    m_tile /= t.tiles[i];
+    j0[i] = int(m_tile % unsigned(t.tiles[i])) * t.tile[i];
+    m_tile /= unsigned(t.tiles[i]);
   }
   const int n_img = int(m_tile);
   const int g = blockIdx.y, n0 = n_tile * BN;
@@ -214,9 +227,9 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
       const int m = warpgroup * 64 + (tid / 32 % 4) * 16 + gid + 8 * i;
-      const int lw = m % t.tile[2], lh = m / t.tile[2] % t.tile[1], ld = m / (t.tile[2] * t.tile[1]);
-      row_at[i] = (flat ? m : (ld * t.box_h + lh) * t.box_w + lw) + tig * channel_pitch;
-      row_w[i] = lw;  // flat: the row's W (the tile is whole lines)
+      const TilePosition l = tile_position(t.tile, m);
+      row_at[i] = (flat ? m : (l.d * t.box_h + l.h) * t.box_w + l.w) + tig * channel_pitch;
+      row_w[i] = l.w;  // flat: the row's W (the tile is whole lines)
     }
     int tap = 0, chunk = 0;
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
@@ -297,14 +310,29 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       }
       mma_warpgroups_sync();
       const int columns = min(BN, a.n_channels - n0);
-      scalar_t* const first = static_cast<scalar_t*>(a.dst) + int64_t(g) * a.n_channels + n0;
+      const int64_t first_channel = int64_t(g) * a.n_channels + n0;
+      scalar_t* const first = static_cast<scalar_t*>(a.dst) + first_channel;
+      // Four channels a lane (one 8- or 16-byte store, a 128-column row in one warp instruction) where every
+      // position's run of columns starts on 4 elements. Why: run 455's ncu of VAE's channels-last forward (bf16, 128
+      // columns, one block per SM) had the SMs without an eligible warp 66 % of cycles, the MMA warps mostly in this
+      // loop's per-element loads, conversions and 2-byte stores.
+      const bool by_four = columns % 4 == 0 && first_channel % 4 == 0 && a.dst_stride[0] % 4 == 0 &&
+                           a.dst_stride[2] % 4 == 0 && a.dst_stride[3] % 4 == 0 && a.dst_stride[4] % 4 == 0 &&
+                           reinterpret_cast<uintptr_t>(a.dst) % (4 * sizeof(scalar_t)) == 0;
       for (int m = warp; m < BM; m += T::kMmaThreads / 32) {
-        const int lw = m % t.tile[2], lh = (m / t.tile[2]) % t.tile[1], ld = m / (t.tile[2] * t.tile[1]);
-        if (j0[0] + ld >= t.extent[0] || j0[1] + lh >= t.extent[1] || j0[2] + lw >= t.extent[2]) continue;
-        const int j[3] = {j0[0] + ld, j0[1] + lh, j0[2] + lw};
+        const TilePosition l = tile_position(t.tile, m);
+        const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
+        if (j[0] >= t.extent[0] || j[1] >= t.extent[1] || j[2] >= t.extent[2]) continue;
         scalar_t* out = first + phase_position_offset(a, n_img, r, j);
-        const float* staged = Cs + m * kLdRow;
-        for (int c = lane; c < columns; c += 32) out[c] = from_acc<scalar_t>(staged[c]);
+        const float* staged = Cs + m * kLdRow;  // (kLdRow floats: rows on 16 bytes)
+        if (by_four) {
+          for (int c = 4 * lane; c < columns; c += 128) {
+            const float4 v = *reinterpret_cast<const float4*>(staged + c);
+            store_pack<scalar_t, 4>(out + c, {v.x, v.y, v.z, v.w});
+          }
+        } else {
+          for (int c = lane; c < columns; c += 32) out[c] = from_acc<scalar_t>(staged[c]);
+        }
       }
       return;
     }
@@ -320,9 +348,9 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   }
   mma_warpgroups_sync();
   const int m = tid % BM, first_col = tid / BM;
-  const int lw = m % t.tile[2], lh = (m / t.tile[2]) % t.tile[1], ld = m / (t.tile[2] * t.tile[1]);
-  if (j0[0] + ld >= t.extent[0] || j0[1] + lh >= t.extent[1] || j0[2] + lw >= t.extent[2]) return;
-  const int j[3] = {j0[0] + ld, j0[1] + lh, j0[2] + lw};
+  const TilePosition l = tile_position(t.tile, m);
+  const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
+  if (j[0] >= t.extent[0] || j[1] >= t.extent[1] || j[2] >= t.extent[2]) return;
   scalar_t* out = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j) +
                   (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
   store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + m, first_col,
@@ -704,7 +732,7 @@ struct TmaGatherPlan {
   int64_t copy_batch = 0;  // images per chunk of the channels-last copy (tma_copy_batch)
   DType dtype = DType::kFloat32;  // the data's: fp32 (TF32), or fp16/bf16 (gather_tma_16bit_mode)
   bool in_place = false;  // a 16-bit source already channels-last: its boxes are taken from it, no copy
-  bool short_ring = false;  // TmaGatherShortTile: in place, 128 columns, a short K loop
+  bool paired = false;  // two blocks per SM: TmaGatherShortTile (128 columns) or TmaGatherNarrowPairTile (64)
   bool direct = false;     // the direct form: boxes of the source itself, no copy
   int direct_stages = 0, direct_a_floats = 0, direct_a_box_floats = 0;  // TmaGatherArgs says what each is
   int direct_box[3] = {1, 1, 1};                                         // box_d, box_h, box_w
@@ -783,6 +811,10 @@ int gather_tma_16bit_mode() {
 // 1.697 / 3.395); the forms passed the in-place contract on such grids (runs 451, 454).
 bool tma_short_ring_enabled() {  // igemm_config.h, TmaGatherShortTile
   static const bool enabled = development_switch("TCONV_TMA_SHORT_RING", 1) != 0;
+  return enabled;
+}
+bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
+  static const bool enabled = development_switch("TCONV_TMA_NARROW_PAIR", 1) != 0;
   return enabled;
 }
 bool tma_in_place_partial_enabled() {
@@ -1004,7 +1036,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     if (!tma_gather_tile(e, plan.tile) && !(partial_boxes && tma_gather_partial_tile(e, a.src_step, plan.tile)))
       return plan;
     for (int i = 0; i < 3; ++i) {
-      if (plan.tile[i] * a.src_step[i] > 256) return plan;
+      if (plan.tile[i] * a.src_step[i] > 256 || (plan.tile[i] & (plan.tile[i] - 1)) != 0) return plan;  // tile_position
       plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
     }
     m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
@@ -1025,8 +1057,9 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.in_place = in_place && !direct && !plan.window;  // (16-bit data take neither)
   if (plan.in_place && plan.block_n == TmaGatherTile::kBlockN && tma_short_ring_enabled()) {
     const int64_t chunks = (a.k_rows + TmaGatherTile::kBlockK - 1) / TmaGatherTile::kBlockK;
-    plan.short_ring = int64_t(max_phase_taps(a)) * chunks <= kTmaGatherShortIterations;
+    plan.paired = int64_t(max_phase_taps(a)) * chunks <= kTmaGatherShortIterations;
   }
+  if (plan.in_place && plan.block_n == TmaGatherNarrowTile::kBlockN) plan.paired = tma_narrow_pair_enabled();
   if (k16 && !plan.in_place && !forced && gather_tma_16bit_mode() != 1) return plan;
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
@@ -1559,10 +1592,14 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
         case TmaGatherWideTile::kBlockN:
           return run_tma_gather<TmaGatherWideTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
         case TmaGatherNarrowTile::kBlockN:
+          if constexpr (sizeof(scalar_t) == 2)
+            if (plan.paired)
+              return run_tma_gather<TmaGatherNarrowPairTile, false, scalar_t>(p, chunk, weight, workspace, pack,
+                                                                               stream);
           return run_tma_gather<TmaGatherNarrowTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
         default:
           if constexpr (sizeof(scalar_t) == 2)
-            if (plan.short_ring)
+            if (plan.paired)
               return run_tma_gather<TmaGatherShortTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
           return run_tma_gather<TmaGatherTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
       }

@@ -57,6 +57,25 @@ template <typename T> __device__ __forceinline__ T from_acc(typename AccType<T>:
 template <> __device__ __forceinline__ __half from_acc<__half>(float v) { return __float2half_rn(v); }
 template <> __device__ __forceinline__ __nv_bfloat16 from_acc<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
 
+// VEC neighbouring elements moved as one aligned access (the caller checks the alignment), converted to or from the
+// accumulator type
+template <typename T, int VEC> struct alignas(sizeof(T) * VEC) Pack { T v[VEC]; };
+
+template <typename T, int VEC>
+__device__ __forceinline__ void load_pack(const T* __restrict__ src, float (&x)[VEC]) {
+  const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC>*>(src);
+#pragma unroll
+  for (int j = 0; j < VEC; ++j) x[j] = to_acc<T>(pack.v[j]);
+}
+
+template <typename T, int VEC>
+__device__ __forceinline__ void store_pack(T* __restrict__ dst, const float (&x)[VEC]) {
+  Pack<T, VEC> pack;
+#pragma unroll
+  for (int j = 0; j < VEC; ++j) pack.v[j] = from_acc<T>(x[j]);
+  *reinterpret_cast<Pack<T, VEC>*>(dst) = pack;
+}
+
 // A development switch (A/B timings of two forms in one build): environment variable `name` as an integer, or
 // `fallback` where it is unset or empty. Callers keep the value in a function-local static: read once per process.
 inline int development_switch(const char* name, int fallback) {

@@ -66,25 +66,8 @@ __device__ __forceinline__ void activate_with_slope(const ActivationSpec& act, f
 }
 
 // ---------------------------------------------------------------------------------------------
-// Packs of VEC elements (16 bytes when VEC = 16 / sizeof(T); VEC = 1 where alignment forbids).
+// Packs of VEC elements (dispatch.h: Pack; 16 bytes when VEC = 16 / sizeof(T); VEC = 1 where alignment forbids).
 // ---------------------------------------------------------------------------------------------
-template <typename T, int VEC> struct alignas(sizeof(T) * VEC) Pack { T v[VEC]; };
-
-template <typename T, int VEC>
-__device__ __forceinline__ void load_pack(const T* __restrict__ src, float (&x)[VEC]) {
-  const Pack<T, VEC> pack = *reinterpret_cast<const Pack<T, VEC>*>(src);
-#pragma unroll
-  for (int j = 0; j < VEC; ++j) x[j] = to_acc<T>(pack.v[j]);
-}
-
-template <typename T, int VEC>
-__device__ __forceinline__ void store_pack(T* __restrict__ dst, const float (&x)[VEC]) {
-  Pack<T, VEC> pack;
-#pragma unroll
-  for (int j = 0; j < VEC; ++j) pack.v[j] = from_acc<T>(x[j]);
-  *reinterpret_cast<Pack<T, VEC>*>(dst) = pack;
-}
-
 template <typename T>
 __device__ __forceinline__ float param_or(const T* __restrict__ param, int64_t c, float fallback) {
   return param != nullptr ? to_acc<T>(param[c]) : fallback;

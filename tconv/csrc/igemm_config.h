@@ -220,6 +220,7 @@ struct TmaGatherTileOf {
   // A channels-last destination's staged tile [M][N + 8]: 8 modulo 32 floats, so the MMA threads' 8-byte stores
   // (8 rows x 4 column pairs a warp) fall in distinct banks within each half-warp
   static constexpr int kLdCRowMajor = kBlockN + 8;
+  static_assert(kLdCRowMajor % 4 == 0, "staged rows on 16 bytes (the channels-last epilogue's float4 reads)");
   static_assert(kBlockN * kLdC <= kStages * kStageFloats, "the staged tile fits in the pipeline buffers");
   static_assert(kBlockM * kLdCRowMajor <= kStages * kStageFloats, "the [M][N] staged tile fits too");
   static_assert(kStages * kStageBytes + 1024 + 512 * 16 <= 227 * 1024, "the ring, alignment slack and taps fit");
@@ -242,6 +243,11 @@ using TmaGatherTile = TmaGatherTileOf<128, 6>;
 // TCONV_TMA_SHORT_RING=0 keeps them on TmaGatherTile (development, read once per process).
 using TmaGatherShortTile = TmaGatherTileOf<128, 3, 32, 2>;
 constexpr int kTmaGatherShortIterations = 8;
+// The 64-column tile as two blocks per SM of 4 stages (24 KB each) for in-place 16-bit calls: the same reason at any
+// K (L1-71 channels-last bf16: 32 channels a side, 9 taps, 37008 blocks of 128 positions; run 455: forward 2.79 ms
+// against eager's 0.37). TCONV_TMA_NARROW_PAIR=0 keeps them on TmaGatherNarrowTile (development, read once per
+// process).
+using TmaGatherNarrowPairTile = TmaGatherTileOf<64, 4, 32, 2>;
 // 256 columns where the call has them: each A box feeds twice the MMAs (half the A bytes and the per-stage handoffs
 // per MMA); 4 stages of 48 KB. Not measured yet.
 using TmaGatherWideTile = TmaGatherTileOf<256, 4>;
