@@ -240,13 +240,17 @@ using TmaGatherTile = TmaGatherTileOf<128, 6>;
 // on channels-last bf16; with one block per SM each fills its ring, computes and then stores its 32 KB tile alone,
 // the SM's tensor cores idle through the fill and the stores (run 454: VAE forward 0.822 ms against eager's 0.578,
 // U-Net 3D 0.420 against 0.289; DRAM floor ~0.1 ms). A second block's loads and MMAs overlap the first's epilogue.
-// TCONV_TMA_SHORT_RING=0 keeps them on TmaGatherTile (development, read once per process).
+// TCONV_TMA_SHORT_RING=0 keeps them on TmaGatherTile (development, read once per process). Measured (run 456, H200,
+// channels-last bf16, same build, with the epilogue's shifts and four-channel stores): VAE forward 0.482 -> 0.319 ms
+// (fwd+bwd 0.950 -> 0.786); verified rows VAE 0.320 ms (1.83x eager), U-Net 3D 0.167 (1.75x; 0.417 in run 455).
 using TmaGatherShortTile = TmaGatherTileOf<128, 3, 32, 2>;
 constexpr int kTmaGatherShortIterations = 8;
 // The 64-column tile as two blocks per SM of 4 stages (24 KB each) for in-place 16-bit calls: the same reason at any
 // K (L1-71 channels-last bf16: 32 channels a side, 9 taps, 37008 blocks of 128 positions; run 455: forward 2.79 ms
 // against eager's 0.37). TCONV_TMA_NARROW_PAIR=0 keeps them on TmaGatherNarrowTile (development, read once per
-// process).
+// process). Measured (run 456, H200, channels-last bf16, same build): L1-71 forward 2.058 -> 1.307 ms (fwd+bwd 7.318
+// -> 5.880; still 0.28x eager: 9 stages of 64-channel boxes and B slices per 128 positions, half of them zeros at 32
+// channels, so ~8 GB through L2 a pass), L2-61 level (1.000 / 2.961 -> 1.005 / 2.894).
 using TmaGatherNarrowPairTile = TmaGatherTileOf<64, 4, 32, 2>;
 // 256 columns where the call has them: each A box feeds twice the MMAs (half the A bytes and the per-stage handoffs
 // per MMA); 4 stages of 48 KB. Not measured yet.
