@@ -669,21 +669,27 @@ torch.save(counts, sys.argv[1])
         assert on == (2, 0) and off == (PARTIAL_EXACT_UNDER_0.get(name, 0), 0), (name, on, off)
 
 
-# Two blocks per SM for in-place 16-bit calls (igemm_config.h; each switch read once per process, on by default):
-# TCONV_TMA_SHORT_RING, 128-column calls of at most 8 taps x chunks on 3-stage blocks (TmaGatherShortTile): the
-# forwards of a VAE-like call (kernel 2, stride 2, K 256: 4 stages) and of unet_like (1 stage), not their grad_inputs
-# (256 and 64 input channels: the 256- and 64-column tiles) nor dcgan_auto's forward (32 stages);
-# TCONV_TMA_NARROW_PAIR, 64-column calls on 4-stage blocks (TmaGatherNarrowPairTile): both GEMMs of the partial-box
-# cases. Under 1 those run on the paired tile and meet the contract; under 0 none does.
+# Two blocks per SM for in-place 16-bit calls (igemm_config.h; each switch read once per process):
+# TCONV_TMA_SHORT_RING (on by default), 128-column calls of at most 8 taps x chunks on 3-stage blocks
+# (TmaGatherShortTile): the forwards of a VAE-like call (kernel 2, stride 2, K 256: 4 stages) and of unet_like (1
+# stage), not their grad_inputs (256 and 64 input channels: the 256- and 64-column tiles) nor dcgan_auto's forward
+# (32 stages); TCONV_TMA_NARROW_PAIR (on by default), 64-column calls on 4-stage blocks (TmaGatherNarrowPairTile):
+# both GEMMs of the partial-box cases; TCONV_TMA_SHORT_WIDE=1 (off by default), short-K calls of 256 columns on the
+# short tile too: the VAE-like grad_input (4 taps x 2 chunks), not dcgan_auto's (32 stages). Each case: (its
+# arguments, launches of the paired tile under 1, under 0); every case meets the contract under both.
 PAIRED_TILES = {
     "TCONV_TMA_SHORT_RING": (("TmaGatherTileOfILi128ELi3ELi32ELi2E", "TmaGatherTileOf<128, 3, 32, 2>"), {
-        "vae_like": ((2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True), 1),
-        "unet_like": (CASES["unet_like"], 1),
-        "dcgan_auto": (CASES["dcgan_auto"], 0),
+        "vae_like": ((2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True), 1, 0),
+        "unet_like": (CASES["unet_like"], 1, 0),
+        "dcgan_auto": (CASES["dcgan_auto"], 0, 0),
     }),
     "TCONV_TMA_NARROW_PAIR": (("TmaGatherTileOfILi64ELi4ELi32ELi2E", "TmaGatherTileOf<64, 4, 32, 2>"), {
-        "partial_boxes_3d": (CASES["partial_boxes_3d"], 2),
-        "partial_boxes_l1_68": (CASES["partial_boxes_l1_68"], 2),
+        "partial_boxes_3d": (CASES["partial_boxes_3d"], 2, 0),
+        "partial_boxes_l1_68": (CASES["partial_boxes_l1_68"], 2, 0),
+    }),
+    "TCONV_TMA_SHORT_WIDE": (("TmaGatherTileOfILi128ELi3ELi32ELi2E", "TmaGatherTileOf<128, 3, 32, 2>"), {
+        "vae_like": ((2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True), 2, 1),
+        "dcgan_auto": (CASES["dcgan_auto"], 0, 0),
     }),
 }
 
@@ -696,7 +702,7 @@ def test_tma_gather_paired_tiles_switch(tmp_path, switch, mode):
     code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
 names, cases = t.PAIRED_TILES[{switch!r}]
 counts = []
-for i, (case, _) in enumerate(cases.values()):
+for i, (case, _, _) in enumerate(cases.values()):
     run_case(*case, mode={mode!r}, layout="channels_last", seed=130 + i, poison=poison_cuda_allocator,
              grad_like_output=True)
     tma = [n for n in t.channels_last_pass_kernels(case, dtype, "auto") if t.TMA16_KERNEL in n]
@@ -706,4 +712,4 @@ torch.save(counts, sys.argv[1])
     saved = run_under_switch(code, tmp_path, switch, values=("1", "0"))
     cases = PAIRED_TILES[switch][1]
     for name, on, off in zip(cases, saved["1"], saved["0"]):
-        assert on == (2, cases[name][1]) and off == (2, 0), (name, on, off)
+        assert on == (2, cases[name][1]) and off == (2, cases[name][2]), (name, on, off)

@@ -815,6 +815,18 @@ bool tma_short_ring_enabled() {  // igemm_config.h, TmaGatherShortTile
   static const bool enabled = development_switch("TCONV_TMA_SHORT_RING", 1) != 0;
   return enabled;
 }
+// Development switches for A/B timings in one build (read once per process; written in session 81 after its device
+// time, not measured): TCONV_TMA_SHORT_ITERATIONS, the K-loop bound of TmaGatherShortTile (kTmaGatherShortIterations
+// unset); TCONV_TMA_SHORT_WIDE=1, short-K calls of 256 columns or more on two 128-column short tiles instead of one
+// 256-column tile of 4 stages, one block per SM (VAE's grad_input: 256 columns, 4 taps x 2 chunks).
+int tma_short_iterations() {
+  static const int bound = development_switch("TCONV_TMA_SHORT_ITERATIONS", kTmaGatherShortIterations);
+  return bound;
+}
+bool tma_short_wide_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_SHORT_WIDE", 0) != 0;
+  return enabled;
+}
 bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
   static const bool enabled = development_switch("TCONV_TMA_NARROW_PAIR", 1) != 0;
   return enabled;
@@ -1016,6 +1028,9 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || force_direct;
   const bool automatic = options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow;
   const bool partial_boxes = forced || (in_place && tma_in_place_partial_enabled());
+  // A K loop short enough for TmaGatherShortTile's two blocks per SM (in place only)
+  const int64_t k_chunks = (a.k_rows + TmaGatherTile::kBlockK - 1) / TmaGatherTile::kBlockK;
+  const bool short_k = in_place && int64_t(max_phase_taps(a)) * k_chunks <= tma_short_iterations();
   bool direct = false, direct_fallback = false;
   int64_t m_tiles = 0;
   // The column tile: 256 columns where wide enough (the direct form's MMA threads also hold two A fragment sets:
@@ -1023,7 +1038,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const auto set_column_tiles = [&](bool direct_form) {
     plan.block_n = TmaGatherTile::kBlockN;
     if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() &&
-        (!direct_form || tma_direct_wide_enabled()))
+        (!direct_form || tma_direct_wide_enabled()) && !(short_k && tma_short_wide_enabled()))
       plan.block_n = TmaGatherWideTile::kBlockN;
     if (partial_boxes && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
@@ -1057,10 +1072,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   if (positions >= (int64_t(1) << 31) || a.batch > 65535) return plan;
   plan.in_place = in_place && !direct && !plan.window;  // (16-bit data take neither)
-  if (plan.in_place && plan.block_n == TmaGatherTile::kBlockN && tma_short_ring_enabled()) {
-    const int64_t chunks = (a.k_rows + TmaGatherTile::kBlockK - 1) / TmaGatherTile::kBlockK;
-    plan.paired = int64_t(max_phase_taps(a)) * chunks <= kTmaGatherShortIterations;
-  }
+  if (plan.in_place && plan.block_n == TmaGatherTile::kBlockN) plan.paired = short_k && tma_short_ring_enabled();
   if (plan.in_place && plan.block_n == TmaGatherNarrowTile::kBlockN) plan.paired = tma_narrow_pair_enabled();
   if (k16 && !plan.in_place && !forced && gather_tma_16bit_mode() != 1) return plan;
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
