@@ -713,3 +713,42 @@ torch.save(counts, sys.argv[1])
     cases = PAIRED_TILES[switch][1]
     for name, on, off in zip(cases, saved["1"], saved["0"]):
         assert on == (2, cases[name][1]) and off == (2, cases[name][2]), (name, on, off)
+
+
+# The 16-bit window (written in session 81 after its device time): "igemm_tma_window" on fp16/bf16 sources read in
+# place (channels-last, 16-byte aligned), 32 channels per 64-byte window row, k16 wgmmas; the contract on every case
+# (where the window does not apply, the per-tap boxes or the cp.async gathers run), and which passes take it.
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(WINDOW_CASES))
+def test_tma_window_16bit_meets_the_contract(name, mode, poison_allocator):
+    case = CASES[name] if name in CASES else WINDOW_CASES[name]
+    run_case(*case, mode=mode, layout="channels_last", seed=19, poison=poison_allocator,
+             algorithm="igemm_tma_window", grad_like_output=True)
+
+
+@pytest.mark.parametrize("name, window_runs", [
+    ("window_l1_68_like", 2), ("window_wide_2d", 2), ("window_h_stride", 2),
+    ("window_phases", 1),  # grad_input at W stride 2: the per-tap boxes
+])
+def test_tma_window_16bit_is_what_runs(name, window_runs):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    names = channels_last_pass_kernels(WINDOW_CASES[name], torch.bfloat16, "igemm_tma_window")
+    assert sum(WINDOW_KERNEL in n and "bfloat16" in n for n in names) == window_runs, names
+    assert sum(TMA16_KERNEL in n for n in names) == 2 - window_runs, names
+
+
+def test_tma_window_16bit_auto_switch(tmp_path):
+    """TCONV_TMA_WINDOW_16BIT=1: "auto" runs the forward of an L1-68-like bf16 channels-last call (64 output channels,
+    75 taps of 32 channels, a narrow grid) on the 16-bit window, as TmaWindowAutoRule does for fp32; under 0 (the
+    default) on the per-tap boxes. Both meet the contract."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + """
+case = t.WINDOW_CASES["window_l1_68_like"]
+run_case(*case, mode="bf16", layout="channels_last", seed=23, poison=poison_cuda_allocator, grad_like_output=True)
+names = t.channels_last_pass_kernels(case, dtype, "auto")
+torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_16BIT", values=("1", "0"))
+    assert saved == {"1": 1, "0": 0}, saved

@@ -90,9 +90,11 @@ int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass
 cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtype, const GatherOptions& options,
                        const void* src, const void* weight, const void* bias, void* dst, float* workspace,
                        cudaStream_t stream);
-// Whether "auto" runs this pass on the TMA window (igemm_config.h, TmaWindowAutoRule, within the copy budget), with
-// GatherTma::kAutoWindow; TCONV_TMA_WINDOW_AUTO=0 (development) turns the rule off.
-bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32);
+// Whether "auto" runs this pass on the TMA window (igemm_config.h, TmaWindowAutoRule, within the copy budget) with
+// `options` (tma GatherTma::kAutoWindow, and the source's alignment: 16-bit sources take it in place only, under
+// TCONV_TMA_WINDOW_16BIT=1); TCONV_TMA_WINDOW_AUTO=0 (development) turns the rule off.
+bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                                 const GatherOptions& options);
 
 // grad_input over grad_output strips (sm_90a, fp32 data in TF32 mode or fp16/bf16 data on k16 MMAs; StripGradInputTile
 // in igemm_config.h): 1D lines (kernel 1, stride 1, padding 0 along D and H), groups 1,

@@ -94,6 +94,28 @@ __device__ __forceinline__ TilePosition tile_position(const int (&tile)[3], int 
   return {m >> (w_bits + h_bits), (m >> w_bits) & (tile[1] - 1), m & (tile[2] - 1)};
 }
 
+// A channels-innermost destination's epilogue (the per-tap and window kernels): whether every position's run of a
+// tile's columns starts on 4 elements (the stores below then move four channels a lane), and one position's staged
+// columns stored by a warp, its lanes along the channels.
+template <typename scalar_t>
+__device__ __forceinline__ bool channels_last_by_four(const GatherArgs& a, int64_t first_channel, int columns) {
+  return columns % 4 == 0 && first_channel % 4 == 0 && a.dst_stride[0] % 4 == 0 && a.dst_stride[2] % 4 == 0 &&
+         a.dst_stride[3] % 4 == 0 && a.dst_stride[4] % 4 == 0 &&
+         reinterpret_cast<uintptr_t>(a.dst) % (4 * sizeof(scalar_t)) == 0;
+}
+template <typename scalar_t>
+__device__ __forceinline__ void store_staged_position(scalar_t* out, const float* staged, int columns, int lane,
+                                                      bool by_four) {
+  if (by_four) {  // (staged rows on 16 bytes)
+    for (int c = 4 * lane; c < columns; c += 128) {
+      const float4 v = *reinterpret_cast<const float4*>(staged + c);
+      store_pack<scalar_t, 4>(out + c, {v.x, v.y, v.z, v.w});
+    }
+  } else {
+    for (int c = lane; c < columns; c += 32) out[c] = from_acc<scalar_t>(staged[c]);
+  }
+}
+
 // Blocks: column tiles fastest, then phases, then M tiles, so the column tiles of one A box run together (the box is
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.
@@ -318,23 +340,12 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       // instruction: the blocks' own instructions (this loop's per-element loads, conversions and 2-byte stores, the
       // per-position divisions; no source counters taken) with no second block to hide them. With tile_position and
       // the 32-bit block decode: VAE's forward 0.819 -> 0.482 ms (run 456, one block per SM: TCONV_TMA_SHORT_RING=0).
-      const bool by_four = columns % 4 == 0 && first_channel % 4 == 0 && a.dst_stride[0] % 4 == 0 &&
-                           a.dst_stride[2] % 4 == 0 && a.dst_stride[3] % 4 == 0 && a.dst_stride[4] % 4 == 0 &&
-                           reinterpret_cast<uintptr_t>(a.dst) % (4 * sizeof(scalar_t)) == 0;
+      const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
       for (int m = warp; m < BM; m += T::kMmaThreads / 32) {
         const TilePosition l = tile_position(t.tile, m);
         const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
         if (j[0] >= t.extent[0] || j[1] >= t.extent[1] || j[2] >= t.extent[2]) continue;
-        scalar_t* out = first + phase_position_offset(a, n_img, r, j);
-        const float* staged = Cs + m * kLdRow;  // (kLdRow floats: rows on 16 bytes)
-        if (by_four) {
-          for (int c = 4 * lane; c < columns; c += 128) {
-            const float4 v = *reinterpret_cast<const float4*>(staged + c);
-            store_pack<scalar_t, 4>(out + c, {v.x, v.y, v.z, v.w});
-          }
-        } else {
-          for (int c = lane; c < columns; c += 32) out[c] = from_acc<scalar_t>(staged[c]);
-        }
+        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, lane, by_four);
       }
       return;
     }
@@ -439,7 +450,7 @@ struct TmaWindowRing {
 // tap's row shift (n128), so each wgmma reads 2 + 4 KB of shared memory per 64 x 128 x 8 MACs instead of 2 + 2 KB
 // per 64 x 64 x 8 (64-column calls), the bandwidth a TF32 wgmma at full rate needs. One wgmma group stays in flight;
 // a stage is released once the group after it has been issued and its own has completed.
-template <class T, int kWidth>
+template <class T, int kWidth, typename scalar_t>
 __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::kRuns][T::kPositions / 2],
                                                     const TmaWindowRing& ring, int iterations,
                                                     const int (&window_row)[T::kRuns], const int (*w_taps)[2],
@@ -469,9 +480,14 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::
           // The packed slice as A: [k8][channel group of 8][k half][8 channels][4 k], channel 64 mt at 512 mt floats
           const WgmmaDescriptor w_desc = wgmma_descriptor(Bs + tap * T::kSliceFloats + mt * 512);
 #pragma unroll
-          for (int k8 = 0; k8 < BK / 8; ++k8)  // a k8 step: 8 x BN floats of the slice, 32 bytes along the row
-            wgmma_tf32_shared<T::kPositions>(acc[mt][run], w_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)),
-                                             x_desc.at(uint32_t(k8 * 2)));
+          for (int k8 = 0; k8 < BK / 8; ++k8) {  // a k8 (k16) step: 8 x BN words of the slice, 32 bytes of the row
+            if constexpr (sizeof(scalar_t) == 2)
+              wgmma_mma_shared_a<T::kPositions, scalar_t>(acc[mt][run], w_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)),
+                                                          x_desc.at(uint32_t(k8 * 2)));
+            else
+              wgmma_tf32_shared<T::kPositions>(acc[mt][run], w_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)),
+                                               x_desc.at(uint32_t(k8 * 2)));
+          }
         }
       }
     }
@@ -487,11 +503,15 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::
   wgmma_wait<0>();
 }
 
-template <class T>
+// scalar_t fp16/bf16 (the 16-bit window, sources read in place: TmaWindowArgs): a K row is a channel pair, so a
+// 64-byte window row holds 32 channels and a k16 wgmma step takes the 32 bytes a TF32 k8 step takes; the packed
+// weights are the per-tap kernel's pair rows. Same boxes, swizzle, descriptors and steps as fp32.
+template <class T, typename scalar_t = float>
 __global__ void __launch_bounds__(T::kThreads, 1)
 tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kLdC = T::kLdC;
+  constexpr int kChannelsPerRow = int(sizeof(float) / sizeof(scalar_t));
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_window_smem[];
   unsigned char* ring = shared_aligned_1024(tma_window_smem);
@@ -527,7 +547,8 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   if (a.bias != nullptr) {
     const int64_t first = int64_t(g) * a.n_channels + n0;
     for (int c = tid; c < BN; c += T::kThreads)
-      column_bias[c] = n0 + c < a.n_channels ? static_cast<const float*>(a.bias)[(first + c) * a.bias_stride] : 0.f;
+      column_bias[c] =
+          n0 + c < a.n_channels ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) * a.bias_stride]) : 0.f;
   }
   if (tid == 0) {
     for (int s = 0; s < t.stages; ++s) {
@@ -559,7 +580,7 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
       const int4 info = tap_table[group * group_width];  // the group's D and H shifts
       unsigned char* stage_at = ring + size_t(stage) * t.stage_bytes;
       mbarrier_arrive_expect_tx(&stage_full[stage], t.a_box_bytes + uint32_t(group_width) * slice_bytes);
-      const int channel = g * a.k_channels + chunk * BK;
+      const int channel = g * a.k_channels + chunk * BK * kChannelsPerRow;
       const int src_d = d * a.src_step[0] + info.x;
       if (narrow) {
         tma_load_5d(stage_at, &t.src_map, channel, w_first, h_first * a.src_step[1] + info.y, src_d, n_img,
@@ -609,24 +630,27 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
       for (int j = 0; j < T::kPositions / 2; ++j) acc[i][k][j] = 0.f;
   const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
   switch (group_width) {  // whole W tap loops: a runtime one made ptxas fence the wgmmas (C7519)
-    case 1: tma_window_mma_loop<T, 1>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 2: tma_window_mma_loop<T, 2>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 3: tma_window_mma_loop<T, 3>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 4: tma_window_mma_loop<T, 4>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 5: tma_window_mma_loop<T, 5>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 6: tma_window_mma_loop<T, 6>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 7: tma_window_mma_loop<T, 7>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 8: tma_window_mma_loop<T, 8>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 1: tma_window_mma_loop<T, 1, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 2: tma_window_mma_loop<T, 2, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 3: tma_window_mma_loop<T, 3, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 4: tma_window_mma_loop<T, 4, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 5: tma_window_mma_loop<T, 5, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 6: tma_window_mma_loop<T, 6, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 7: tma_window_mma_loop<T, 7, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
+    case 8: tma_window_mma_loop<T, 8, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
     default: break;  // no taps in this phase (bias only); the host plans at most kMaxGroupWidth
   }
 
   // Epilogue: stage the tile as [channel][position] with the bias (accumulator 4 j + 2 h + l of m tile mt, run i:
   // channel 64 mt + 16 (warp % 4) + gid + 8 h, position 128 (kRuns wg + i) + 8 j + 2 tig + l), then each thread
-  // writes one position for every other channel.
+  // writes one position for every other channel. A channels-innermost destination stages [position][channel]
+  // (T::kLdCRowMajor: 8 modulo 32 floats between a thread's two positions, so a warp's stores fall in distinct banks)
+  // and each warp writes whole positions, its lanes along the channels (the per-tap kernel's reason).
   mma_warpgroups_sync();
   float* Cs = reinterpret_cast<float*>(ring);
   const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
-  const bool has_bias = a.bias != nullptr;
+  const bool has_bias = a.bias != nullptr, channels_innermost = a.dst_stride[1] == 1;
+  constexpr int kLdP = T::kLdCRowMajor;
 #pragma unroll
   for (int mt = 0; mt < T::kMTiles; ++mt) {
     const int channel = mt * 64 + (warp % 4) * 16 + gid;
@@ -636,16 +660,23 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #pragma unroll
       for (int j = 0; j < T::kPositions / 8; ++j) {
         const int position = (warpgroup * T::kRuns + i) * T::kPositions + j * 8 + 2 * tig;
-        Cs[channel * kLdC + position] = acc[mt][i][4 * j] + b0;
-        Cs[channel * kLdC + position + 1] = acc[mt][i][4 * j + 1] + b0;
-        Cs[(channel + 8) * kLdC + position] = acc[mt][i][4 * j + 2] + b1;
-        Cs[(channel + 8) * kLdC + position + 1] = acc[mt][i][4 * j + 3] + b1;
+        if (channels_innermost) {
+          Cs[position * kLdP + channel] = acc[mt][i][4 * j] + b0;
+          Cs[(position + 1) * kLdP + channel] = acc[mt][i][4 * j + 1] + b0;
+          Cs[position * kLdP + channel + 8] = acc[mt][i][4 * j + 2] + b1;
+          Cs[(position + 1) * kLdP + channel + 8] = acc[mt][i][4 * j + 3] + b1;
+        } else {
+          Cs[channel * kLdC + position] = acc[mt][i][4 * j] + b0;
+          Cs[channel * kLdC + position + 1] = acc[mt][i][4 * j + 1] + b0;
+          Cs[(channel + 8) * kLdC + position] = acc[mt][i][4 * j + 2] + b1;
+          Cs[(channel + 8) * kLdC + position + 1] = acc[mt][i][4 * j + 3] + b1;
+        }
       }
   }
   mma_warpgroups_sync();
   const int columns = min(BN, a.n_channels - n0);
-  for (int m = tid; m < BM * 2; m += T::kMmaThreads) {  // (row, column parity) pairs: BM rows, two column phases
-    const int row = m % BM, first_col = m / BM;
+  // A row's output position (H, W) in the plane; false past the grid
+  const auto position_of = [&](int row, int (&j)[3]) {
     int h, w;
     if (narrow) {
       const int q = m0 + row;
@@ -656,10 +687,26 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
       h = q / t.w_segments;
       w = (q - h * t.w_segments) * T::kSegment + row % T::kSegment;
     }
-    if (h >= t.extent[1] || w >= t.extent[2]) continue;
-    const int j[3] = {d, h, w};
-    float* out = static_cast<float*>(a.dst) + phase_position_offset(a, n_img, r, j) +
-                 (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
+    j[0] = d, j[1] = h, j[2] = w;
+    return h < t.extent[1] && w < t.extent[2];
+  };
+  const int64_t first_channel = int64_t(g) * a.n_channels + n0;
+  if (channels_innermost) {
+    const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
+    scalar_t* const first = static_cast<scalar_t*>(a.dst) + first_channel;
+    for (int row = warp; row < BM; row += T::kMmaThreads / 32) {
+      int j[3];
+      if (position_of(row, j))
+        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + row * kLdP, columns, lane, by_four);
+    }
+    return;
+  }
+  for (int m = tid; m < BM * 2; m += T::kMmaThreads) {  // (row, column parity) pairs: BM rows, two column phases
+    const int row = m % BM, first_col = m / BM;
+    int j[3];
+    if (!position_of(row, j)) continue;
+    scalar_t* out = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j) +
+                    (first_channel + first_col) * a.dst_stride[1];
     store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + row, first_col, columns);
   }
 #endif
@@ -827,6 +874,16 @@ bool tma_short_wide_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_SHORT_WIDE", 0) != 0;
   return enabled;
 }
+// TCONV_TMA_WINDOW_16BIT=1 (development, read once per process; written in session 81 after its device time, not run
+// on a GPU): "auto" takes the TMA window for 16-bit sources read in place where TmaWindowAutoRule takes it for fp32
+// (forward, narrow grids, 33-64 output channels, K in channels); "igemm_tma_window" takes it for them either way. Why:
+// stride-1 channels-last bf16 calls of few channels run the per-tap boxes, each tap's box and B slice through L2 for
+// 128 positions (L1-71: 9 taps of 64-channel boxes, 32 of them real, ~8 GB a pass; run 456: forward 1.31 ms against
+// eager's 0.37); the window reads one box per (D, H) tap for all its W taps.
+bool tma_window_16bit_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_16BIT", 0) != 0;
+  return enabled;
+}
 bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
   static const bool enabled = development_switch("TCONV_TMA_NARROW_PAIR", 1) != 0;
   return enabled;
@@ -947,7 +1004,11 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   plan.stage_bytes = (stage + 1023u) / 1024u * 1024u;
   const int64_t room = T::kSharedBytes - 1024 - 4096 - int64_t(max_phase_taps(a)) * int64_t(sizeof(int4));
   plan.stages = int(std::min<int64_t>(T::kMaxStages, room / plan.stage_bytes));
-  if (plan.stages < 2 || int64_t(T::kBlockN) * T::kLdC * 4 > int64_t(plan.stages) * plan.stage_bytes) return false;
+  // (the epilogue stages the tile in the ring: [channel][position], or [position][channel] for channels-innermost
+  // destinations)
+  const int64_t staged_floats =
+      a.dst_stride[1] == 1 ? int64_t(BM) * T::kLdCRowMajor : int64_t(T::kBlockN) * T::kLdC;
+  if (plan.stages < 2 || staged_floats * 4 > int64_t(plan.stages) * plan.stage_bytes) return false;
   const int64_t blocks = int64_t(a.batch) * e[0] * plan.tiles_per_plane * a.phases[0] * a.phases[1] * a.phases[2] *
                          ((a.n_channels + T::kBlockN - 1) / T::kBlockN);
   if (blocks > 0x7fffffff || int64_t(plan.tiles_per_plane) * BM >= (int64_t(1) << 31)) return false;
@@ -996,7 +1057,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const bool k16 = is_16bit(dtype);  // exact products either way: split_tf32 means nothing to 16-bit data
   if (!(dtype == DType::kFloat32 && !split_tf32) && !(k16 && gather_tma_16bit_mode() != 0)) return plan;
   if (!options.allow_wgmma || !igemm_supported(p, pass)) return plan;
-  if (k16 && (options.tma == GatherTma::kForceDirect || options.tma == GatherTma::kForceWindow)) return plan;
+  if (k16 && options.tma == GatherTma::kForceDirect) return plan;
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -1015,6 +1076,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   // its alternatives read and write channels-last tensors a channel at a time (run 451, H200, bf16 channels-last
   // on the cp.async gathers: VAE forward 2.88 ms against 0.49 contiguous, U-Net 3D 1.46 against 0.25): no bound.
   const bool in_place = k16 && tma_source_in_place(a, options);
+  if (k16 && options.tma == GatherTma::kForceWindow && !in_place) return plan;  // (the 16-bit window reads in place)
   if (options.tma == GatherTma::kAuto && !in_place &&
       (a.n_channels < TmaGatherTile::kBlockN ||
        int64_t(max_phase_taps(a)) * a.k_rows * channels_per_row < kTmaGatherMinK))
@@ -1044,7 +1106,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
     return m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles <= 0x7fffffff;
   };
-  const bool window = !k16 && (options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow);
+  const bool window = (options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow) &&
+                      (!k16 || (in_place && (options.tma == GatherTma::kForceWindow || tma_window_16bit_enabled())));
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
   if (window && plan_tma_window(a, e, plan)) {
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
@@ -1071,9 +1134,10 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.c_pitch = int((channels + pitch_unit - 1) / pitch_unit * pitch_unit);
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   if (positions >= (int64_t(1) << 31) || a.batch > 65535) return plan;
-  plan.in_place = in_place && !direct && !plan.window;  // (16-bit data take neither)
-  if (plan.in_place && plan.block_n == TmaGatherTile::kBlockN) plan.paired = short_k && tma_short_ring_enabled();
-  if (plan.in_place && plan.block_n == TmaGatherNarrowTile::kBlockN) plan.paired = tma_narrow_pair_enabled();
+  plan.in_place = in_place && !direct;  // (16-bit data never take the direct form)
+  const bool per_tap_in_place = plan.in_place && !plan.window;
+  if (per_tap_in_place && plan.block_n == TmaGatherTile::kBlockN) plan.paired = short_k && tma_short_ring_enabled();
+  if (per_tap_in_place && plan.block_n == TmaGatherNarrowTile::kBlockN) plan.paired = tma_narrow_pair_enabled();
   if (k16 && !plan.in_place && !forced && gather_tma_16bit_mode() != 1) return plan;
   a.ldw = plan.n_tiles * plan.block_n;  // whole packed blocks of the tile's width
   plan.packed_elems = packed_weight_elems(a);
@@ -1169,7 +1233,8 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
 // takes a packed stride), boxes of 64 channels x box_w x box_h x box_d positions traversing every step-th one.
 cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* base, int64_t channels,
                                      const int64_t (&sizes)[4], const int64_t (&strides)[4], const int (&box)[3],
-                                     const int (&step)[3]) {
+                                     const int (&step)[3], int box_c = 64,
+                                     CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
   const CUtensorMapDataType type =
@@ -1183,11 +1248,11 @@ cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* 
     bytes[i] = cuuint64_t(sizes[i] > 1 ? strides[i] : packed) * 2;
     packed *= sizes[i];
   }
-  const cuuint32_t box_dims[5] = {64, cuuint32_t(box[2]), cuuint32_t(box[1]), cuuint32_t(box[0]), 1};
+  const cuuint32_t box_dims[5] = {cuuint32_t(box_c), cuuint32_t(box[2]), cuuint32_t(box[1]), cuuint32_t(box[0]), 1};
   const cuuint32_t steps[5] = {1, cuuint32_t(step[2]), cuuint32_t(step[1]), cuuint32_t(step[0]), 1};
   const CUresult encoded = encode(map, type, 5, const_cast<void*>(base), dims, bytes, box_dims, steps,
-                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -1198,12 +1263,12 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
                               int box_d, int box_c = kGatherBlockK,
                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   const GatherArgs& a = plan.args;
-  if (plan.in_place) {  // (16-bit data: boxes of 64 channels, the 128-byte swizzle)
+  if (plan.in_place) {  // (16-bit data: box_c channels in the caller's swizzle)
     const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
     const int64_t strides[4] = {a.src_stride[4], a.src_stride[3], a.src_stride[2], a.src_stride[0]};
     const int box[3] = {box_d, box_h, box_w};
     return encode_channels_last_map(map, plan.dtype, a.src, int64_t(a.groups) * a.k_channels, sizes, strides, box,
-                                    a.src_step);
+                                    a.src_step, box_c, swizzle);
   }
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
@@ -1304,12 +1369,13 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   return cudaGetLastError();
 }
 
-// The window form: T's window kernel.
-template <class T>
+// The window form: T's window kernel (scalar_t 16-bit: on sources read in place).
+template <class T, typename scalar_t = float>
 cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
                            bool pack, cudaStream_t stream) {
+  constexpr int kChannelsPerRow = int(sizeof(float) / sizeof(scalar_t));
   GatherArgs& a = plan.args;
-  cudaError_t err = prepare_tma_source(p, plan, weight, workspace, T::kBlockN, pack, stream);
+  cudaError_t err = prepare_tma_source<scalar_t>(p, plan, weight, workspace, T::kBlockN, pack, stream);
   if (err != cudaSuccess) return err;
   TmaWindowArgs t{};
   t.g = a;
@@ -1325,13 +1391,13 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   t.stage_bytes = plan.stage_bytes;
   t.a_box_bytes = plan.a_box_bytes;
   err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, plan.box_w,
-                          plan.box_lines * a.src_step[1], 1, T::kBlockK, CU_TENSOR_MAP_SWIZZLE_64B);
+                          plan.box_lines * a.src_step[1], 1, T::kBlockK * kChannelsPerRow, CU_TENSOR_MAP_SWIZZLE_64B);
   if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(a.batch) * plan.extent[0] * plan.tiles_per_plane * a.phases[0] * a.phases[1] *
                          a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
   const size_t smem = size_t(plan.stages) * plan.stage_bytes + 1024 + size_t(taps) * sizeof(int4);
-  auto kernel = tconv_igemm_gather_tma_window_kernel<T>;
+  auto kernel = tconv_igemm_gather_tma_window_kernel<T, scalar_t>;
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
@@ -1536,19 +1602,19 @@ void tma_weight_grad_tile(const ConvTransposeParams& p, int (&tile)[3]) {
 
 }  // namespace
 
-bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32) {
+bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                                 const GatherOptions& options) {
 #if defined(TCONV_TENSOR_MAPS)
   static const bool enabled = development_switch("TCONV_TMA_WINDOW_AUTO", 1) != 0;
-  if (!enabled || pass != GatherPass::kForward) return false;
-  GatherOptions options;
-  options.tma = GatherTma::kAutoWindow;
+  if (!enabled || pass != GatherPass::kForward || options.tma != GatherTma::kAutoWindow) return false;
   const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
   if (!plan.ok || !plan.window || plan.pitch == 0) return false;
   const GatherArgs& a = plan.args;
+  const int channels_per_row = is_16bit(dtype) ? 2 : 1;  // (16-bit K rows are channel pairs)
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&
-         int64_t(max_phase_taps(a)) * a.k_rows >= TmaWindowAutoRule::kMinK;
+         int64_t(max_phase_taps(a)) * a.k_rows * channels_per_row >= TmaWindowAutoRule::kMinK;
 #else
-  (void)p, (void)pass, (void)dtype, (void)split_tf32;
+  (void)p, (void)pass, (void)dtype, (void)split_tf32, (void)options;
   return false;
 #endif
 }
@@ -1619,10 +1685,17 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
       }
     };
     cudaError_t err;
+    // The window on the data's type (16-bit data only in place: plan_tma_gather)
+    auto window_boxes = [&](auto zero) -> cudaError_t {
+      using scalar_t = decltype(zero);
+      return plan.block_n == TmaWindowTile::kBlockN
+                 ? run_tma_window<TmaWindowTile, scalar_t>(p, chunk, weight, workspace, pack, stream)
+                 : run_tma_window<TmaWindowWideTile, scalar_t>(p, chunk, weight, workspace, pack, stream);
+    };
     if (plan.window)
-      err = plan.block_n == TmaWindowTile::kBlockN
-                ? run_tma_window<TmaWindowTile>(p, chunk, weight, workspace, pack, stream)
-                : run_tma_window<TmaWindowWideTile>(p, chunk, weight, workspace, pack, stream);
+      err = dtype == DType::kFloat16    ? window_boxes(__half())
+            : dtype == DType::kBFloat16 ? window_boxes(__nv_bfloat16())
+                                        : window_boxes(0.f);
     else
       err = dtype == DType::kFloat16    ? per_tap_boxes(__half())
             : dtype == DType::kBFloat16 ? per_tap_boxes(__nv_bfloat16())

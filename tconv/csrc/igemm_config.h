@@ -298,6 +298,9 @@ struct TmaWindowTileOf {
   static constexpr int kMaxGroupWidth = 8;                 // W taps per stage: the MMA loops instantiated
   static constexpr int kSliceFloats = kBlockK * kBlockN;  // one tap's B slice
   static constexpr int kLdC = kBlockM + 4;
+  // A channels-last destination's staged tile [position][channel]: a thread's two positions 8 modulo 32 floats apart
+  static constexpr int kLdCRowMajor = kBlockN + 4;
+  static_assert((2 * kLdCRowMajor) % 32 == 8 && kLdCRowMajor % 4 == 0, "conflict-free staging, rows on 16 bytes");
   static constexpr int kSharedBytes = 227 * 1024;
   static_assert(kRowBytes == 64, "an A row is one 64-byte swizzle row");
   static_assert(kGatherBlockK % kBlockK == 0, "a stage's B slice is a whole part of a packed chunk");
