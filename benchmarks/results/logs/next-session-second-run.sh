@@ -1,21 +1,19 @@
 #!/usr/bin/env bash
-# Prepared in session 78 (header updated in session 79) for the next session's second GPU call (one H200; rename to
-# sessionNN-runMMM.sh when it runs, fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
-# Run 445's source counters found the channel-tile shifted-x grad_weight bound by producer lane 0's scalar work. The
-# measured and narrow forms' per-row (kd, kh) divisions were hoisted out of their unit loop in session 79 (2b672ef),
-# which left L1-71 TF32 level (2.160 ms fwd+bwd against 2.155) and fam05 TF32 at 4.799 against 4.959 (across calls):
-# so whether lane 0 still bounds them, per role (scripts/ncu_source_summary.py offline: the producer warp's samples
-# against one resident warp's share, the consumers' waits on ready and full):
-# 1. L1-71 TF32 (narrow form), fam05 TF32 (measured form, 4 stages), L2-61 TF32 (measured, 6 stages, sliding rows);
-# 2. fam02 TF32 (the lean form) while time is left.
+# Prepared in session 81 for the next session's second GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
+# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Issue 4's 16-bit target (>= 1.5x eager forward, geomean) names contiguous and channels-last inputs; channels-last
+# bf16 has verified rows for 5 of the 18 4-D/5-D problems (run 456: geomean 1.08x / 0.69x). This call: the other 13
+# under the defaults of the commit it runs (one process; each row lands in the JSON as it completes; the time budget
+# stops it between rows). Most have 32-64 channels and stride 1 (the per-tap boxes' weakest case: L1-71 0.28x).
 source scripts/device_prelude.sh
-left 330 && OUT="$LOG" KERNEL=shifted_x_narrow CASES="l1_71_tf32:l1_71_convt2d_asym_input_square_kernel:tf32" \
-  timeout 110 bash scripts/ncu_source.sh 2>&1 | tee "$LOG/ncu_src.log"
-left 400 && OUT="$LOG" KERNEL="shifted_x_kernel" CASES="fam05_tf32:fam05_convt2d_k3x7_512x512:tf32" timeout 110 \
-  bash scripts/ncu_source.sh 2>&1 | tee -a "$LOG/ncu_src.log"
-left 470 && OUT="$LOG" KERNEL="shifted_x_kernel" CASES="l2_61_tf32:l2_61_convt3d_relu_groupnorm:tf32" timeout 110 \
-  bash scripts/ncu_source.sh 2>&1 | tee -a "$LOG/ncu_src.log"
-left 480 && OUT="$LOG" KERNEL=shifted_x_lean CASES="fam02_tf32:fam02_convt3d_k3x5x7_16x32x64:tf32" timeout 90 \
-  bash scripts/ncu_source.sh 2>&1 | tee -a "$LOG/ncu_src.log"
-gzip -f "$LOG"/src_*.csv 2>/dev/null
+budget=$(( 540 - ($(date +%s) - start) ))
+[ "$budget" -gt 30 ] && timeout $(( budget + 40 )) python3 -m tconv bench l1_68_convt3d_square_input_asym_kernel \
+  l1_73_convt3d_strided_padded_grouped l1_72_convt3d_asym_kernel_strided_padded_grouped fam01_convt2d_k3_1024x1024 \
+  fam02_convt3d_k3x5x7_16x32x64 fam03_convt3d_k3_64x64x64 fam05_convt2d_k3x7_512x512 fam06_convt2d_k3x5_128x256 \
+  fam07_convt3d_k3_96x96x96 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 fam10_convt3d_k3_s2_p1_d2_16x32x32 \
+  fam11_convt2d_k3x7_p1x3_512x1024 fam13_convt2d_k3_s5_p1_d2_64x128 --precision bf16 --layout channels_last \
+  --no-compile --runs 20 --warmup 3 --time-budget "$budget" --out "$OUT" 2>&1 | grep -vE "^\s*$" \
+  | tee "$LOG/bench_channels_last.log" | grep -v "^chart\|^results\|^resume"
+find "$OUT" -maxdepth 1 -name 'bench_*.json' -empty -delete
+rm -f "$OUT"/*.png
 device_finish

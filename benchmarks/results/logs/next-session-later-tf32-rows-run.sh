@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Prepared in session 79 for the next session's third GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>). Session 80 ran the verified fam04 TF32 row (run 450)
-# and the first channels-last bf16 rows (runs 451-453: DCGAN, VAE, U-Net 3D, L2-61, L1-71), so those left here.
+# Prepared in session 79 (still pending in session 81) for a later GPU call (one H200; rename to sessionNN-runMMM.sh
+# when it runs, fix these lines, commit, pass TCONV_COMMIT=<literal full sha>). Session 80 ran the verified fam04
+# TF32 row (run 450) and the first channels-last bf16 rows (runs 451-453), so those left here.
 # Session 79 made lane boxes the default (fam04 TF32 fwd+bwd 7.685 -> 7.010 ms, quick_timing, run 448) and hoisted
 # the measured and narrow shifted-x producers' row offsets (fam05 TF32 4.799 ms in run 448 against its row's 4.959 at
 # 2d0a71f, across calls; L1-71 level at 2.160). fam05 and L2-61 have no verified row since. So:
