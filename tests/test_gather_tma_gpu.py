@@ -733,6 +733,8 @@ def test_tma_window_16bit_meets_the_contract(name, mode, poison_allocator):
 def test_tma_window_16bit_is_what_runs(name, window_runs):
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0":
+        pytest.skip("TCONV_GATHER_TMA_16BIT=0 keeps 16-bit data off the TMA gather")
     names = channels_last_pass_kernels(WINDOW_CASES[name], torch.bfloat16, "igemm_tma_window")
     assert sum(WINDOW_KERNEL in n and "bfloat16" in n for n in names) == window_runs, names
     assert sum(TMA16_KERNEL in n for n in names) == 2 - window_runs, names
@@ -744,6 +746,8 @@ def test_tma_window_16bit_auto_switch(tmp_path):
     default) on the per-tap boxes. Both meet the contract."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0":
+        pytest.skip("TCONV_GATHER_TMA_16BIT=0 or TCONV_TMA_WINDOW_AUTO=0 keeps the forward off the window")
     code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + """
 case = t.WINDOW_CASES["window_l1_68_like"]
 run_case(*case, mode="bf16", layout="channels_last", seed=23, poison=poison_cuda_allocator, grad_like_output=True)

@@ -424,7 +424,7 @@ tconv_igemm_gather_tma_direct_kernel(const __grid_constant__ TmaGatherArgs t) {
 // what the box wrote with the descriptor's base offset left 0 (run 335: with base offsets, errors of the outputs'
 // size).
 struct TmaWindowArgs {
-  CUtensorMap src_map;  // the channels-last TF32 copy: (C, W, H, D, N), boxes of 16 channels x box_w x lines
+  CUtensorMap src_map;  // (C, W, H, D, N): the TF32 copy (16-channel boxes) or a 16-bit source (32) x box_w x lines
   GatherArgs g;
   int extent[3];        // the phase grid along D, H, W (every phase the same)
   int pitch;            // narrow: GEMM rows per line; 0: wide
@@ -841,7 +841,8 @@ bool gather_tma_enabled() {
   static const bool enabled = development_switch("TCONV_GATHER_TMA", 1) != 0;
   return enabled;
 }
-// fp16/bf16 data on the per-tap boxes (tconv_igemm_gather_tma16_kernel; the direct and window forms stay fp32-only).
+// fp16/bf16 data on the per-tap boxes (tconv_igemm_gather_tma16_kernel; the direct form stays fp32-only, the window
+// takes them in place only: tma_window_16bit_enabled).
 // TCONV_GATHER_TMA_16BIT (development, read once per process): 0 never; 1 "auto" takes the channels-last copy too; 2
 // (unset) "auto" takes only sources already channels-last (in place: no copy, no budget), "igemm_tma" any. Why not
 // the copy under "auto": within the 10 % budget the copy runs in chunks, which lost (run 450, H200, DCGAN bf16: forward
@@ -1230,7 +1231,8 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
 }
 
 // A 16-bit channels-last tensor's tensor map, (C, W, H, D, N) with its own strides (a dimension of one position
-// takes a packed stride), boxes of 64 channels x box_w x box_h x box_d positions traversing every step-th one.
+// takes a packed stride), boxes of box_c channels (64: 128 bytes, the per-tap boxes; 32: the window's 64-byte rows)
+// x box_w x box_h x box_d positions traversing every step-th one, in `swizzle`.
 cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* base, int64_t channels,
                                      const int64_t (&sizes)[4], const int64_t (&strides)[4], const int (&box)[3],
                                      const int (&step)[3], int box_c = 64,
@@ -1256,9 +1258,9 @@ cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* 
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// The channels-last copy's tensor map (or the source's own, plan.in_place): boxes of box_c channels (32 fp32 ones,
-// 64 16-bit ones: 128 bytes) x box_w x box_h x box_d positions, traversing every src_step-th position (grad_input's
-// stride), 128-byte swizzle.
+// The channels-last copy's tensor map (or the source's own, plan.in_place): boxes of box_c channels (per-tap: 32 fp32
+// ones, 64 16-bit ones, 128 bytes in the 128-byte swizzle; the window: 16 and 32, 64 bytes in the 64-byte swizzle) x
+// box_w x box_h x box_d positions, traversing every src_step-th position (grad_input's stride).
 cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float* copy, int box_w, int box_h,
                               int box_d, int box_c = kGatherBlockK,
                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
@@ -1665,7 +1667,7 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
     chunk.args.src = static_cast<const char*>(src) + n0 * a.src_stride[0] * bytes;
     chunk.args.dst = static_cast<char*>(dst) + n0 * a.dst_stride[0] * bytes;
     const bool pack = n0 == 0;
-    // The per-tap boxes on the data's type (16-bit data take no window: plan_tma_gather)
+    // The per-tap boxes on the data's type
     auto per_tap_boxes = [&](auto zero) -> cudaError_t {
       using scalar_t = decltype(zero);
       switch (plan.block_n) {

@@ -298,7 +298,8 @@ struct TmaWindowTileOf {
   static constexpr int kMaxGroupWidth = 8;                 // W taps per stage: the MMA loops instantiated
   static constexpr int kSliceFloats = kBlockK * kBlockN;  // one tap's B slice
   static constexpr int kLdC = kBlockM + 4;
-  // A channels-last destination's staged tile [position][channel]: a thread's two positions 8 modulo 32 floats apart
+  // A channels-last destination's staged tile [position][channel]: neighbouring tig's positions (2 apart) 8 modulo 32
+  // floats apart, so with gid along the channels a warp's 32 stores fall in distinct banks
   static constexpr int kLdCRowMajor = kBlockN + 4;
   static_assert((2 * kLdCRowMajor) % 32 == 8 && kLdCRowMajor % 4 == 0, "conflict-free staging, rows on 16 bytes");
   static constexpr int kSharedBytes = 227 * 1024;
