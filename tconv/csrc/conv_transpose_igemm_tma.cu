@@ -95,24 +95,31 @@ __device__ __forceinline__ TilePosition tile_position(const int (&tile)[3], int 
 }
 
 // A channels-innermost destination's epilogue (the per-tap and window kernels): whether every position's run of a
-// tile's columns starts on 4 elements (the stores below then move four channels a lane), and one position's staged
-// columns stored by a warp, its lanes along the channels.
+// tile's columns starts on 4 elements (the stores below then move four channels a lane); how many lanes store one
+// position (four channels a lane: the fewest power of two covering the columns, so a warp stores 32 / lanes positions
+// at once: 4 of L1-71's 32 columns, 2 of a 64-column tile's, where lanes past the columns idled); and one position's
+// staged columns stored by `lanes` lanes (sub_lane of them) along the channels.
 template <typename scalar_t>
 __device__ __forceinline__ bool channels_last_by_four(const GatherArgs& a, int64_t first_channel, int columns) {
   return columns % 4 == 0 && first_channel % 4 == 0 && a.dst_stride[0] % 4 == 0 && a.dst_stride[2] % 4 == 0 &&
          a.dst_stride[3] % 4 == 0 && a.dst_stride[4] % 4 == 0 &&
          reinterpret_cast<uintptr_t>(a.dst) % (4 * sizeof(scalar_t)) == 0;
 }
+__device__ __forceinline__ int channels_last_lanes(int columns, bool by_four) {
+  int lanes = by_four ? 1 : 32;
+  while (lanes < 32 && 4 * lanes < columns) lanes *= 2;
+  return lanes;
+}
 template <typename scalar_t>
-__device__ __forceinline__ void store_staged_position(scalar_t* out, const float* staged, int columns, int lane,
-                                                      bool by_four) {
+__device__ __forceinline__ void store_staged_position(scalar_t* out, const float* staged, int columns, int sub_lane,
+                                                      int lanes, bool by_four) {
   if (by_four) {  // (staged rows on 16 bytes)
-    for (int c = 4 * lane; c < columns; c += 128) {
+    for (int c = 4 * sub_lane; c < columns; c += 4 * lanes) {
       const float4 v = *reinterpret_cast<const float4*>(staged + c);
       store_pack<scalar_t, 4>(out + c, {v.x, v.y, v.z, v.w});
     }
   } else {
-    for (int c = lane; c < columns; c += 32) out[c] = from_acc<scalar_t>(staged[c]);
+    for (int c = sub_lane; c < columns; c += lanes) out[c] = from_acc<scalar_t>(staged[c]);
   }
 }
 
@@ -341,11 +348,13 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       // per-position divisions; no source counters taken) with no second block to hide them. With tile_position and
       // the 32-bit block decode: VAE's forward 0.819 -> 0.482 ms (run 456, one block per SM: TCONV_TMA_SHORT_RING=0).
       const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
-      for (int m = warp; m < BM; m += T::kMmaThreads / 32) {
+      const int lanes = channels_last_lanes(columns, by_four), per_warp = 32 / lanes;
+      for (int m = warp * per_warp + lane / lanes; m < BM; m += T::kMmaThreads / 32 * per_warp) {
         const TilePosition l = tile_position(t.tile, m);
         const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
         if (j[0] >= t.extent[0] || j[1] >= t.extent[1] || j[2] >= t.extent[2]) continue;
-        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, lane, by_four);
+        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, lane % lanes,
+                              lanes, by_four);
       }
       return;
     }
@@ -694,10 +703,12 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   if (channels_innermost) {
     const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
     scalar_t* const first = static_cast<scalar_t*>(a.dst) + first_channel;
-    for (int row = warp; row < BM; row += T::kMmaThreads / 32) {
+    const int lanes = channels_last_lanes(columns, by_four), per_warp = 32 / lanes;
+    for (int row = warp * per_warp + lane / lanes; row < BM; row += T::kMmaThreads / 32 * per_warp) {
       int j[3];
       if (position_of(row, j))
-        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + row * kLdP, columns, lane, by_four);
+        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + row * kLdP, columns, lane % lanes,
+                              lanes, by_four);
     }
     return;
   }
