@@ -300,11 +300,13 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped_tiled)");
     return;
   }
-  GatherOptions window_options = gather_options(algorithm, input.data_ptr());
-  window_options.tma = GatherTma::kAutoWindow;
-  if (algorithm == "auto" &&
-      gather_tma_window_preferred(p, GatherPass::kForward, to_dtype(input), !allow_tf32, window_options)) {
-    const GatherOptions& options = window_options;
+  // Only "auto" asks the window rule (which refuses options other than kAutoWindow)
+  GatherOptions options;
+  if (algorithm == "auto") {
+    options = gather_options(algorithm, input.data_ptr());
+    options.tma = GatherTma::kAutoWindow;
+  }
+  if (gather_tma_window_preferred(p, GatherPass::kForward, to_dtype(input), !allow_tf32, options)) {
     const at::Tensor workspace =
         at::empty({igemm_packed_weight_elems(p, GatherPass::kForward, to_dtype(input), !allow_tf32, options)},
                   input.options().dtype(at::kFloat));
