@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 81 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 82, run 457 (one H200, the session's first device call; prepared in session 81); TCONV_COMMIT is this
+# commit's full sha, passed by the caller.
 # Session 81 (runs 454-456) took channels-last bf16 from 0.57x / 0.54x eager (geomean of 5 rows) to 1.08x / 0.69x:
 # the TMA grad_weight and in-place partial boxes by default, the TMA gather's epilogue by shifts and four-channel
 # stores, two blocks per SM for in-place short-K and 64-column calls. Written after its device time, not run on a GPU:
