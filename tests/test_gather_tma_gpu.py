@@ -648,6 +648,9 @@ def tma16_kernels(prof):
 # kernel with no copy and meets the 16-bit contract; under 0 it leaves them to the cp.async gathers, except a GEMM
 # whose grid the boxes tile exactly (L1-68-like grad_input: an input grid of 6 x 8 x 8 is three 2 x 8 x 8 boxes; run
 # 454 found it taken under 0 too).
+# These switch tests count the per-tap kernel's launches under "auto", which since session 82 gives the stride-1 k3
+# and k5 cases (three or more W taps) to the 16-bit window (TmaWindow16BitAutoRule): their processes keep "auto" off it.
+PER_TAP_ONLY = "import os\nos.environ['TCONV_TMA_WINDOW_16BIT'] = '0'\n"
 PARTIAL_CASES = ["partial_boxes_3d", "partial_boxes_phases", "partial_boxes_l1_68"]
 PARTIAL_EXACT_UNDER_0 = {"partial_boxes_l1_68": 1}
 
@@ -656,7 +659,7 @@ PARTIAL_EXACT_UNDER_0 = {"partial_boxes_l1_68": 1}
 def test_tma_gather_in_place_partial_boxes_switch(tmp_path, mode):
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+    code = PER_TAP_ONLY + sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
 counts = []
 for i, name in enumerate(t.PARTIAL_CASES):
     run_case(*t.CASES[name], mode={mode!r}, layout="channels_last", seed=110 + i, poison=poison_cuda_allocator,
@@ -699,7 +702,7 @@ PAIRED_TILES = {
 def test_tma_gather_paired_tiles_switch(tmp_path, switch, mode):
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+    code = PER_TAP_ONLY + sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
 names, cases = t.PAIRED_TILES[{switch!r}]
 counts = []
 for i, (case, _, _) in enumerate(cases.values()):
@@ -740,19 +743,25 @@ def test_tma_window_16bit_is_what_runs(name, window_runs):
     assert sum(TMA16_KERNEL in n for n in names) == 2 - window_runs, names
 
 
-def test_tma_window_16bit_auto_switch(tmp_path):
-    """TCONV_TMA_WINDOW_16BIT=1: "auto" runs the forward of an L1-68-like bf16 channels-last call (64 output channels,
-    75 taps of 32 channels, a narrow grid) on the 16-bit window, as TmaWindowAutoRule does for fp32; under 0 (the
-    default) on the per-tap boxes. Both meet the contract."""
+@pytest.mark.parametrize("name, runs", [
+    ("window_l1_68_like", {"2": 2, "1": 1, "0": 0}),  # 5 W taps both ways
+    ("window_wide_2d", {"2": 2, "1": 1, "0": 0}),  # 3 W taps, wide lines
+    # W stride 2: forward phases of 3 and 2 W taps (the widest counts); grad_input traverses W at step 2 (per-tap)
+    ("window_phases", {"2": 1, "1": 1, "0": 0}),
+])
+def test_tma_window_16bit_auto_switch(tmp_path, name, runs):
+    """TmaWindow16BitAutoRule: unset (2), "auto" runs a bf16 channels-last call's forward and grad_input on the 16-bit
+    window where a phase has three or more W taps; 1 the forward only, 0 neither (the per-tap boxes). Each meets the
+    contract."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0":
         pytest.skip("TCONV_GATHER_TMA_16BIT=0 or TCONV_TMA_WINDOW_AUTO=0 keeps the forward off the window")
-    code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + """
-case = t.WINDOW_CASES["window_l1_68_like"]
+    code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + f"""
+case = t.WINDOW_CASES[{name!r}]
 run_case(*case, mode="bf16", layout="channels_last", seed=23, poison=poison_cuda_allocator, grad_like_output=True)
 names = t.channels_last_pass_kernels(case, dtype, "auto")
 torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_16BIT", values=("1", "0"))
-    assert saved == {"1": 1, "0": 0}, saved
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_16BIT", values=("2", "1", "0"))
+    assert saved == runs, (name, saved)

@@ -483,7 +483,13 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
     return;
   }
   if (use_gather_igemm(p, GatherPass::kGradInput, to_dtype(grad_output), algorithm)) {
-    const GatherOptions options = gather_options(algorithm, grad_output.data_ptr());
+    GatherOptions options = gather_options(algorithm, grad_output.data_ptr());
+    if (algorithm == "auto") {  // (the window rule refuses options other than kAutoWindow)
+      GatherOptions window = options;
+      window.tma = GatherTma::kAutoWindow;
+      if (gather_tma_window_preferred(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, window))
+        options = window;
+    }
     const at::Tensor packed =
         at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, options)},
                   grad_output.options().dtype(at::kFloat));

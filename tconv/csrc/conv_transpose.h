@@ -90,9 +90,9 @@ int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass
 cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtype, const GatherOptions& options,
                        const void* src, const void* weight, const void* bias, void* dst, float* workspace,
                        cudaStream_t stream);
-// Whether "auto" runs this pass on the TMA window (igemm_config.h, TmaWindowAutoRule, within the copy budget) with
-// `options` (tma GatherTma::kAutoWindow, and the source's alignment: 16-bit sources take it in place only, under
-// TCONV_TMA_WINDOW_16BIT=1); TCONV_TMA_WINDOW_AUTO=0 (development) turns the rule off.
+// Whether "auto" runs this pass on the TMA window with `options` (tma GatherTma::kAutoWindow, and the source's
+// alignment): fp32 forwards by igemm_config.h's TmaWindowAutoRule (within the copy budget), 16-bit sources read in
+// place by TmaWindow16BitAutoRule (forward and grad_input); TCONV_TMA_WINDOW_AUTO=0 (development) turns both off.
 bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                                  const GatherOptions& options);
 

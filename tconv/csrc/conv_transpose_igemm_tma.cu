@@ -853,7 +853,7 @@ bool gather_tma_enabled() {
   return enabled;
 }
 // fp16/bf16 data on the per-tap boxes (tconv_igemm_gather_tma16_kernel; the direct form stays fp32-only, the window
-// takes them in place only: tma_window_16bit_enabled).
+// takes them in place only: tma_window_16bit_mode).
 // TCONV_GATHER_TMA_16BIT (development, read once per process): 0 never; 1 "auto" takes the channels-last copy too; 2
 // (unset) "auto" takes only sources already channels-last (in place: no copy, no budget), "igemm_tma" any. Why not
 // the copy under "auto": within the 10 % budget the copy runs in chunks, which lost (run 450, H200, DCGAN bf16: forward
@@ -886,15 +886,12 @@ bool tma_short_wide_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_SHORT_WIDE", 0) != 0;
   return enabled;
 }
-// TCONV_TMA_WINDOW_16BIT=1 (development, read once per process; written in session 81 after its device time, not run
-// on a GPU): "auto" takes the TMA window for 16-bit sources read in place where TmaWindowAutoRule takes it for fp32
-// (forward, narrow grids, 33-64 output channels, K in channels); "igemm_tma_window" takes it for them either way. Why:
-// stride-1 channels-last bf16 calls of few channels run the per-tap boxes, each tap's box and B slice through L2 for
-// 128 positions (L1-71: 9 taps of 64-channel boxes, 32 of them real, ~8 GB a pass; run 456: forward 1.31 ms against
-// eager's 0.37); the window reads one box per (D, H) tap for all its W taps.
-bool tma_window_16bit_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_WINDOW_16BIT", 0) != 0;
-  return enabled;
+// TCONV_TMA_WINDOW_16BIT (development, read once per process): 0 keeps "auto" off the TMA window for 16-bit sources,
+// 1 gives it the forward only, 2 (unset) the forward and grad_input (TmaWindow16BitAutoRule: where and why);
+// "igemm_tma_window" takes it for them either way.
+int tma_window_16bit_mode() {
+  static const int mode = development_switch("TCONV_TMA_WINDOW_16BIT", 2);
+  return mode;
 }
 bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
   static const bool enabled = development_switch("TCONV_TMA_NARROW_PAIR", 1) != 0;
@@ -1119,7 +1116,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     return m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles <= 0x7fffffff;
   };
   const bool window = (options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow) &&
-                      (!k16 || (in_place && (options.tma == GatherTma::kForceWindow || tma_window_16bit_enabled())));
+                      (!k16 || (in_place && (options.tma == GatherTma::kForceWindow || tma_window_16bit_mode() > 0)));
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
   if (window && plan_tma_window(a, e, plan)) {
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
@@ -1619,13 +1616,17 @@ bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, 
                                  const GatherOptions& options) {
 #if defined(TCONV_TENSOR_MAPS)
   static const bool enabled = development_switch("TCONV_TMA_WINDOW_AUTO", 1) != 0;
-  if (!enabled || pass != GatherPass::kForward || options.tma != GatherTma::kAutoWindow) return false;
+  if (!enabled || options.tma != GatherTma::kAutoWindow) return false;
+  const bool k16 = is_16bit(dtype);
+  // (16-bit sources: the grad_input under mode 2 only; planned in place only)
+  if (pass != GatherPass::kForward && !(k16 && tma_window_16bit_mode() >= 2)) return false;
   const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
-  if (!plan.ok || !plan.window || plan.pitch == 0) return false;
+  if (!plan.ok || !plan.window) return false;
   const GatherArgs& a = plan.args;
-  const int channels_per_row = is_16bit(dtype) ? 2 : 1;  // (16-bit K rows are channel pairs)
+  if (k16) return window_plan(a).max_taps >= TmaWindow16BitAutoRule::kMinWTaps;
+  if (plan.pitch == 0) return false;
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&
-         int64_t(max_phase_taps(a)) * a.k_rows * channels_per_row >= TmaWindowAutoRule::kMinK;
+         int64_t(max_phase_taps(a)) * a.k_rows >= TmaWindowAutoRule::kMinK;
 #else
   (void)p, (void)pass, (void)dtype, (void)split_tf32, (void)options;
   return false;

@@ -321,6 +321,18 @@ struct TmaWindowAutoRule {
   static constexpr int kMinChannels = 33, kMaxChannels = 64;
   static constexpr int kMinK = 1296;
 };
+// Where "auto" takes the TMA window for 16-bit sources read in place (channels-last, no copy, so none of the fp32
+// rule's copy costs): forward and grad_input, any grid (narrow or wide lines), any column count, wherever a phase has
+// at least kMinWTaps W taps; the per-tap boxes elsewhere (TCONV_TMA_WINDOW_16BIT: 0 off, 1 the forward only). Why:
+// the per-tap boxes take each tap's box and B slice through L2 for 128 positions, the window one box per (D, H) tap
+// for all its W taps. Run 457 (H200, bf16 channels-last, ms, forward / fwd+bwd, per-tap "auto" against
+// "igemm_tma_window" for every pass): L1-71 (3 W taps, 32 channels, wide lines) 1.092 / 5.446 -> 0.891 / 3.595,
+// L1-68 (5 W taps, 32 -> 64) 8.896 / 38.948 -> 3.075 / 24.109, fam03 (3 W taps, 48) 1.711 / 7.594 -> 1.140 / 5.451
+// (the fwd+bwd columns also differ in grad_weight: the TMA grad_weight runs under "auto" only). Two W taps (DCGAN's
+// k4 s2 phases) were not timed on the window: they keep the per-tap boxes and their two blocks per SM.
+struct TmaWindow16BitAutoRule {
+  static constexpr int kMinWTaps = 3;
+};
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
 // source once, which only a long K repays, and short K loops pay the ring's fill and the epilogue per few stages.
 // Run 324 (H100, TF32, tconv's autotune: each form timed once per signature in one process, ms, TMA / the gather's
