@@ -8,6 +8,8 @@ the kernel runs once per backward under 1 and never under 0 or for contiguous te
 import pytest
 import torch
 
+import tconv
+
 from conftest import cuda_ready, run_under_switch, sixteen_bit_script_head
 from test_gather_specialized_gpu import hopper_wgmma
 
@@ -24,8 +26,9 @@ CASES = {
     "dcgan_like": (2, 2, 128, 128, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], False),
     # VAE-like kernel 2, stride 2 (one tap per phase), 256 input channels (two C_in tiles)
     "vae_like": (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True),
-    # stride 1, nine taps reaching past every edge, W of 24 (boxes of 32: partial), partial channel tiles (48, 80)
-    "stride1_partial": (2, 3, 48, 80, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [10, 24], True),
+    # stride 1, nine taps reaching past every edge, W of 24 (boxes of 32: partial), partial channel tiles and boxes
+    # (80, 96: "auto" takes the kernel from 64 channels a side, igemm_config.h's kGradWeightTmaMinChannels)
+    "stride1_partial": (2, 3, 80, 96, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [10, 24], True),
     # 3D U-Net-like up-conv, 8^3 inputs (boxes of 1 x 8 x 8)
     "unet_like": (3, 2, 64, 128, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [8, 8, 8], True),
     # two groups of 64 input and 64 output channels, dilation 2, asymmetric kernel and stride, output padding
@@ -62,3 +65,25 @@ torch.save(launches, sys.argv[1])
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_TMA", values=("1", "0"))
     for name, on, off in zip(sorted(CASES), saved["1"], saved["0"]):
         assert on == [1, 0] and off == [0, 0], (name, on, off)
+
+
+def test_grad_weight_tma_not_for_few_channels():
+    """Fewer than 64 channels per group on either side (L1-68's 32 -> 64, L1-71's 32 -> 32): "auto" leaves the TMA
+    grad_weight, whose 64-channel boxes and 128 x 128 tiles would be mostly padding (run 458: 36.4 of L1-68's 43.4 ms),
+    for the igemm grad_weight."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    x = torch.randn(2, 32, 6, 20, device="cuda", dtype=torch.bfloat16).contiguous(memory_format=torch.channels_last)
+    w = torch.randn(32, 64, 3, 3, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = tconv.conv_transpose2d(x, w)
+        grad_out = torch.randn_like(out)
+        out.backward(grad_out)
+        torch.cuda.synchronize()
+    assert out.is_contiguous(memory_format=torch.channels_last)
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    assert not any(KERNEL in n for n in names), names
+    w64 = w.detach().double().requires_grad_()
+    torch.nn.functional.conv_transpose2d(x.double(), w64).backward(grad_out.double())
+    err = (w.grad.double() - w64.grad).norm() / w64.grad.norm()
+    assert err < 1e-2, err

@@ -1623,7 +1623,9 @@ bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, 
   const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
   if (!plan.ok || !plan.window) return false;
   const GatherArgs& a = plan.args;
-  if (k16) return window_plan(a).max_taps >= TmaWindow16BitAutoRule::kMinWTaps;
+  if (k16)
+    return window_plan(a).max_taps >= TmaWindow16BitAutoRule::kMinWTaps &&
+           (plan.pitch > 0 || a.k_channels < TmaWindow16BitAutoRule::kMinWideLineChannelsRefused);
   if (plan.pitch == 0) return false;
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&
          int64_t(max_phase_taps(a)) * a.k_rows >= TmaWindowAutoRule::kMinK;
@@ -1755,9 +1757,9 @@ bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const v
 #endif
 }
 
-bool grad_weight_tma_preferred() {
+bool grad_weight_tma_preferred(const ConvTransposeParams& p) {
   static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA", 1) != 0;
-  return enabled;
+  return enabled && p.in_per_group() >= kGradWeightTmaMinChannels && p.out_per_group() >= kGradWeightTmaMinChannels;
 }
 
 int64_t grad_weight_tma_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {

@@ -322,17 +322,30 @@ struct TmaWindowAutoRule {
   static constexpr int kMinK = 1296;
 };
 // Where "auto" takes the TMA window for 16-bit sources read in place (channels-last, no copy, so none of the fp32
-// rule's copy costs): forward and grad_input, any grid (narrow or wide lines), any column count, wherever a phase has
-// at least kMinWTaps W taps; the per-tap boxes elsewhere (TCONV_TMA_WINDOW_16BIT: 0 off, 1 the forward only). Why:
+// rule's copy costs): forward and grad_input, any column count, wherever a phase has at least kMinWTaps W taps, on
+// narrow grids (lines of extent_w + span <= 256 in a box) and on wide lines where the source has fewer than
+// kMinWideLineChannelsRefused channels per group; the per-tap boxes elsewhere (TCONV_TMA_WINDOW_16BIT: 0 off, 1 the
+// forward only). Why:
 // the per-tap boxes take each tap's box and B slice through L2 for 128 positions, the window one box per (D, H) tap
 // for all its W taps. Run 457 (H200, bf16 channels-last, ms, forward / fwd+bwd, per-tap "auto" against
 // "igemm_tma_window" for every pass): L1-71 (3 W taps, 32 channels, wide lines) 1.092 / 5.446 -> 0.891 / 3.595,
 // L1-68 (5 W taps, 32 -> 64) 8.896 / 38.948 -> 3.075 / 24.109, fam03 (3 W taps, 48) 1.711 / 7.594 -> 1.140 / 5.451
 // (the fwd+bwd columns also differ in grad_weight: the TMA grad_weight runs under "auto" only). Two W taps (DCGAN's
-// k4 s2 phases) were not timed on the window: they keep the per-tap boxes and their two blocks per SM.
+// k4 s2 phases) were not timed on the window: they keep the per-tap boxes and their two blocks per SM. Run 458 (same,
+// the window in forward and grad_input against TCONV_TMA_WINDOW_16BIT=0): L2-61 (narrow, 64 -> 128) 0.886 / 2.762
+// against 1.026 / 2.908; fam01 (wide lines of 1024, 64 -> 64, full 64-channel per-tap boxes) 2.835 / 10.368 against
+// 2.678 / 10.074: refused; the grad_input's share (2 against 1): L1-68 31.0 against 33.0, L1-71 5.055 against 5.348.
 struct TmaWindow16BitAutoRule {
   static constexpr int kMinWTaps = 3;
+  static constexpr int kMinWideLineChannelsRefused = 64;
 };
+// "auto" takes the channels-last TMA grad_weight (128 x 128 channel tiles per tap, boxes of 64 channels) only where
+// both sides have at least this many channels per group: with fewer, most of each box and wgmma is padding and every
+// tap's block reads the whole of x and grad_output again. Run 458 (H200, bf16 channels-last, L1-68: 32 -> 64
+// channels, 75 taps): the TMA grad_weight took 36.4 of 43.4 ms of kernels per fwd+bwd; run 457, "igemm_tma_window"
+// (the igemm grad_weight): fwd+bwd 24.1 ms against "auto"'s 31.0 (run 458, the window in both), and L1-71 (32 -> 32)
+// 3.595 against 5.055.
+constexpr int kGradWeightTmaMinChannels = 64;
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
 // source once, which only a long K repays, and short K loops pay the ring's fill and the epilogue per few stages.
 // Run 324 (H100, TF32, tconv's autotune: each form timed once per signature in one process, ms, TMA / the gather's
