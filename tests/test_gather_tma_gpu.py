@@ -765,3 +765,44 @@ torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_16BIT", values=("2", "1", "0"))
     assert saved == runs, (name, saved)
+
+
+# TCONV_TMA_WINDOW_SHORT=1 (read once per process; off until measured, written in session 82 after its device time):
+# 16-bit window calls of at most 64 columns and at most 8 (D, H) taps x 32-channel chunks run TmaWindowShortTile (256
+# positions a block, 3 stages, one producer warp, two blocks per SM). Each case: (its arguments, launches of the short
+# tile in one channels-last forward + backward under "auto" with the switch on); none under 0. Under both, every
+# WINDOW_CASES case and these meet the 16-bit contract on "igemm_tma_window" and on "auto".
+WINDOW_SHORT_NAMES = ("TmaWindowTileOfILi64ELi1ELi3ELi32ELi2E", "TmaWindowTileOf<64, 1, 3, 32, 2>")
+WINDOW_SHORT_CASES = {
+    # L1-71-like: 32 channels both ways, 3 x 3, wide lines (W 300): 3 (D, H) taps x 1 chunk, forward and grad_input
+    "l1_71_like": ((2, 2, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [6, 300], False), 2),
+    # narrow planes: 4 (D, H) taps of 32 channels forward, of 64 (2 chunks) in grad_input
+    "window_tiny_planes": (WINDOW_CASES["window_tiny_planes"], 2),
+    # L1-68-like: 15 (D, H) taps, past the bound both ways: the 512-position tile
+    "window_l1_68_like": (WINDOW_CASES["window_l1_68_like"], 0),
+}
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_tma_window_short_tile_switch(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0" or \
+            os.environ.get("TCONV_TMA_WINDOW_16BIT", "") in ("0", "1"):
+        pytest.skip("the switch's cases need \"auto\" on the 16-bit window in both passes")
+    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+cases = {{name: case for name, (case, _) in t.WINDOW_SHORT_CASES.items()}}
+for i, case in enumerate(list(t.WINDOW_CASES.values()) + list(cases.values())):
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=140 + i, poison=poison_cuda_allocator,
+             algorithm="igemm_tma_window", grad_like_output=True)
+counts = []
+for i, case in enumerate(cases.values()):
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=160 + i, poison=poison_cuda_allocator,
+             grad_like_output=True)
+    names = [n for n in t.channels_last_pass_kernels(case, dtype, "auto") if t.WINDOW_KERNEL in n]
+    counts.append(sum(any(short in n for short in t.WINDOW_SHORT_NAMES) for n in names))
+torch.save(counts, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_SHORT", values=("1", "0"))
+    for name, on, off in zip(WINDOW_SHORT_CASES, saved["1"], saved["0"]):
+        assert on == WINDOW_SHORT_CASES[name][1] and off == 0, (name, on, off)

@@ -516,7 +516,7 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::
 // 64-byte window row holds 32 channels and a k16 wgmma step takes the 32 bytes a TF32 k8 step takes; the packed
 // weights are the per-tap kernel's pair rows. Same boxes, swizzle, descriptors and steps as fp32.
 template <class T, typename scalar_t = float>
-__global__ void __launch_bounds__(T::kThreads, 1)
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kLdC = T::kLdC;
@@ -893,6 +893,10 @@ int tma_window_16bit_mode() {
   static const int mode = development_switch("TCONV_TMA_WINDOW_16BIT", 2);
   return mode;
 }
+bool tma_window_short_enabled() {  // igemm_config.h, TmaWindowShortTile (development, read once per process)
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_SHORT", 0) != 0;
+  return enabled;
+}
 bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
   static const bool enabled = development_switch("TCONV_TMA_NARROW_PAIR", 1) != 0;
   return enabled;
@@ -1025,9 +1029,22 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   plan.window = true;
   return true;
 }
-bool plan_tma_window(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
+// short_ring: a 16-bit source read in place with TCONV_TMA_WINDOW_SHORT=1, whose calls of at most 64 columns and a
+// short K loop take TmaWindowShortTile (plan.paired)
+bool plan_tma_window(const GatherArgs& a, const int (&e)[3], bool short_ring, TmaGatherPlan& plan) {
   if (a.src_step[2] != 1 || a.fold != 1) return false;
-  if (a.n_channels <= TmaWindowTile::kBlockN) return plan_tma_window_of<TmaWindowTile>(a, e, plan);
+  plan.paired = false;
+  if (a.n_channels <= TmaWindowTile::kBlockN) {
+    const int w_taps = window_plan(a).max_taps;
+    const int64_t tap_groups = w_taps > 0 ? (max_phase_taps(a) + w_taps - 1) / w_taps : 0;
+    const int64_t chunks = (a.k_rows + TmaWindowShortTile::kBlockK - 1) / TmaWindowShortTile::kBlockK;
+    if (short_ring && tap_groups * chunks <= kTmaWindowShortIterations &&
+        plan_tma_window_of<TmaWindowShortTile>(a, e, plan)) {
+      plan.paired = true;
+      return true;
+    }
+    return plan_tma_window_of<TmaWindowTile>(a, e, plan);
+  }
   return plan_tma_window_of<TmaWindowWideTile>(a, e, plan);
 }
 // Whether the direct form can map the source for plan.tile (setting plan.direct_box and direct_flat_w): W contiguous,
@@ -1118,7 +1135,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const bool window = (options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow) &&
                       (!k16 || (in_place && (options.tma == GatherTma::kForceWindow || tma_window_16bit_mode() > 0)));
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
-  if (window && plan_tma_window(a, e, plan)) {
+  if (window && plan_tma_window(a, e, k16 && in_place && tma_window_short_enabled(), plan)) {
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
   } else {
     plan.window = false;
@@ -1410,6 +1427,10 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   auto kernel = tconv_igemm_gather_tma_window_kernel<T, scalar_t>;
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
+  if (T::kMinBlocks > 1) {  // (run_tma_gather: why)
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+    if (err != cudaSuccess) return err;
+  }
   kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
   return cudaGetLastError();
 }
@@ -1704,6 +1725,8 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
     // The window on the data's type (16-bit data only in place: plan_tma_gather)
     auto window_boxes = [&](auto zero) -> cudaError_t {
       using scalar_t = decltype(zero);
+      if constexpr (sizeof(scalar_t) == 2)
+        if (plan.paired) return run_tma_window<TmaWindowShortTile, scalar_t>(p, chunk, weight, workspace, pack, stream);
       return plan.block_n == TmaWindowTile::kBlockN
                  ? run_tma_window<TmaWindowTile, scalar_t>(p, chunk, weight, workspace, pack, stream)
                  : run_tma_window<TmaWindowWideTile, scalar_t>(p, chunk, weight, workspace, pack, stream);

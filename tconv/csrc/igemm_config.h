@@ -284,17 +284,21 @@ using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
 // Tried and removed: blocks of whole lines on narrow grids (no box line unstored; L1-68 32 KB of A per stage instead
 // of 41). Run 341 (H200, alternating processes, ms): L1-68 forward 4.828 against 4.828-4.872 from any line start,
 // fam03 1.746-1.748 against 1.625-1.626, and L1-68's fwd+bwd under the forced window 22.2-22.3 against 21.3-21.4.
-template <int kBlockNArg>
+// kRunsArg, kMaxStagesArg, kProducerThreads, kMinBlocksArg: TmaWindowShortTile's (below); the others take the
+// defaults.
+template <int kBlockNArg, int kRunsArg = (kBlockNArg == 64 ? 2 : 1), int kMaxStagesArg = 8, int kProducerThreads = 128,
+          int kMinBlocksArg = 1>
 struct TmaWindowTileOf {
   static constexpr int kBlockN = kBlockNArg, kBlockK = 16;
   static constexpr int kRowBytes = kBlockK * 4;   // a window row (one position): one 64-byte swizzle row
   static constexpr int kPositions = 128;          // per wgmma: its N
   static constexpr int kMTiles = kBlockN / 64;    // m64 tiles of output channels
-  static constexpr int kRuns = kBlockN == 64 ? 2 : 1;  // runs of kPositions per MMA warpgroup
+  static constexpr int kRuns = kRunsArg;          // runs of kPositions per MMA warpgroup
   static constexpr int kBlockM = 2 * kRuns * kPositions;
   static constexpr int kSegment = kPositions;     // wide lines: positions per box (one box per run)
-  static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + 128;
-  static constexpr int kMaxStages = 8;
+  static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + kProducerThreads;
+  static constexpr int kMaxStages = kMaxStagesArg, kMinBlocks = kMinBlocksArg;
+  static_assert(kProducerThreads % 32 == 0 && kProducerThreads >= 32, "whole producer warps");
   static constexpr int kMaxGroupWidth = 8;                 // W taps per stage: the MMA loops instantiated
   static constexpr int kSliceFloats = kBlockK * kBlockN;  // one tap's B slice
   static constexpr int kLdC = kBlockM + 4;
@@ -302,13 +306,26 @@ struct TmaWindowTileOf {
   // floats apart, so with gid along the channels a warp's 32 stores fall in distinct banks
   static constexpr int kLdCRowMajor = kBlockN + 4;
   static_assert((2 * kLdCRowMajor) % 32 == 8 && kLdCRowMajor % 4 == 0, "conflict-free staging, rows on 16 bytes");
-  static constexpr int kSharedBytes = 227 * 1024;
+  // A block's dynamic shared memory: the whole SM's 227 KB for one block; for kMinBlocks, its share less the 1 KB the
+  // hardware keeps per block and ~2 KB of the kernel's static arrays
+  static constexpr int kSharedBytes = kMinBlocks == 1 ? 227 * 1024 : 228 * 1024 / kMinBlocks - 3 * 1024;
   static_assert(kRowBytes == 64, "an A row is one 64-byte swizzle row");
   static_assert(kGatherBlockK % kBlockK == 0, "a stage's B slice is a whole part of a packed chunk");
 };
 static_assert(TmaWindowTileOf<64>::kMTiles == 1 && TmaWindowTileOf<128>::kMTiles == 2, "whole m64 channel tiles");
 using TmaWindowTile = TmaWindowTileOf<64>;
 using TmaWindowWideTile = TmaWindowTileOf<128>;
+// 16-bit sources read in place whose K loop is short (at most kTmaWindowShortIterations (D, H) taps x chunks of 32
+// channels) and who have at most 64 columns: two blocks per SM of 256 positions (one run per MMA warpgroup), one
+// producer warp, at most 3 stages, so one block's prologue, ring fill and epilogue overlap the other's MMAs; only under
+// TCONV_TMA_WINDOW_SHORT=1 until measured (written in session 82 after its device time). Why: run 459 (H200, bf16
+// channels-last) ran L1-71's forward on the window at 0.892 ms against eager's 0.367: 32 channels, 3 (D, H) taps a
+// block (3 stages), ~9256 blocks of 512 positions, one per SM, so every block fills its ring and drains its
+// epilogue alone, as the per-tap boxes did on VAE before TmaGatherShortTile (0.482 -> 0.319 ms, run 456).
+// Shared memory (L1-71): a stage of 2 x 144 A rows of 64 bytes and 3 taps' B slices, 30 KB; 3 stages hold the
+// epilogue's 256 x 68 staged floats (68 KB).
+using TmaWindowShortTile = TmaWindowTileOf<64, 1, 3, 32, 2>;
+constexpr int kTmaWindowShortIterations = 8;
 // Where "auto" takes the TMA window: the forward, on narrow grids (whole lines of extent_w + span <= 256 positions in
 // a box), 33-64 output channels per group (the 64-column tile; 32 or fewer pad to 64 and were not timed), a K (taps
 // per phase x input channels) of at least 1296, and the copy budget's rules below (TCONV_TMA_WINDOW_AUTO=0 turns it
