@@ -17,6 +17,8 @@ python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/
 echo "built after $(( $(date +%s) - start )) s"
 device_finish() {
   rm -f "$LOG/build.log"
+  # each translation unit's compile time (ninja's log: start and end ms, target), to find the build's critical path
+  find "$TCONV_BUILD_DIR" -name .ninja_log -exec cp {} "$LOG/ninja_log.txt" \; 2>/dev/null
   tar -czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$LOG"
   echo "total $(( $(date +%s) - start )) s"
 }

@@ -76,6 +76,8 @@ WINDOW_CASES = {
     "window_tiny_planes": (3, 2, 32, 64, 1, [2, 2, 3], [1, 1, 1], [0, 0, 1], [0, 0, 0], [1, 1, 1], [3, 3, 5], True),
     # wide lines (W 300: pitch 302 > 256): three segments per line, blocks straddling lines, 128 columns
     "window_wide_2d": (2, 1, 64, 128, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
+    # the same lines at 32 channels both ways (the 16-bit "auto" rule's wide lines: fewer than 64 channels)
+    "window_wide_32": (2, 1, 32, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
     # 1D, W dilation 3 (shifts 3 apart, span 12), 32 columns (padded to 64), wide
     "window_1d_dilated": (1, 2, 32, 32, 1, [5], [1], [2], [0], [3], [700], False),
     # phases of 3 and 2 W taps, a partial channel chunk (48), 96 columns (a partial 128-column tile)
@@ -745,14 +747,15 @@ def test_tma_window_16bit_is_what_runs(name, window_runs):
 
 @pytest.mark.parametrize("name, runs", [
     ("window_l1_68_like", {"2": 2, "1": 1, "0": 0}),  # 5 W taps both ways
-    ("window_wide_2d", {"2": 2, "1": 1, "0": 0}),  # 3 W taps, wide lines
+    ("window_wide_32", {"2": 2, "1": 1, "0": 0}),  # 3 W taps, wide lines of 32 channels
+    ("window_wide_2d", {"2": 0, "1": 0, "0": 0}),  # wide lines of 64 (forward) and 128 (grad_input) channels
     # W stride 2: forward phases of 3 and 2 W taps (the widest counts); grad_input traverses W at step 2 (per-tap)
     ("window_phases", {"2": 1, "1": 1, "0": 0}),
 ])
 def test_tma_window_16bit_auto_switch(tmp_path, name, runs):
     """TmaWindow16BitAutoRule: unset (2), "auto" runs a bf16 channels-last call's forward and grad_input on the 16-bit
-    window where a phase has three or more W taps; 1 the forward only, 0 neither (the per-tap boxes). Each meets the
-    contract."""
+    window where a phase has three or more W taps, except wide lines of 64+ source channels; 1 the forward only, 0
+    neither (the per-tap boxes). Each meets the contract."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0":

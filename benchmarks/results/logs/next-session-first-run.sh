@@ -18,7 +18,7 @@
 # If the short tile wins and passes: "auto" by default (a switch to turn it off), then the verified rows of the other
 # ten 4-D/5-D problems (next-session-second-run.sh) and again L1-71 / fam11.
 source scripts/device_prelude.sh
-left 400 && gpu_tests 60 gw_rule tests/test_grad_weight_tma_gpu.py "not_for_few or (contract and bf16)"
+left 400 && gpu_tests 80 gw_rule tests/test_grad_weight_tma_gpu.py "not_for_few or (contract and bf16)"
 left 420 && gpu_tests 90 window_short tests/test_gather_tma_gpu.py "window_short_tile_switch and bf16"
 {
   for problem in l1_71_convt2d_asym_input_square_kernel fam11_convt2d_k3x7_p1x3_512x1024; do
