@@ -31,4 +31,7 @@ left 420 && gpu_tests 90 window_short tests/test_gather_tma_gpu.py "window_short
 left 550 && timeout 30 python3 scripts/kernel_breakdown.py l1_71_convt2d_asym_input_square_kernel --precision bf16 \
   --layout channels_last --iters 2 2>&1 | grep -v Warn > "$LOG/breakdown.log"
 head -c 3000 "$LOG/breakdown.log"
+# the build's slowest translation units (ninja's log: start and end ms)
+find "$TCONV_BUILD_DIR" -name .ninja_log -exec awk 'NR > 1 {printf "%6.1f s %s\n", ($2 - $1) / 1000, $4}' {} \; \
+  | sort -rn | head -6
 device_finish
