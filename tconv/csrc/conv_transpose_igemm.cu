@@ -9,15 +9,19 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 //
-// The host entry points compile in four translation units, so that nvcc builds their kernels in parallel: as one
+// The host entry points compile in five translation units, so that nvcc builds their kernels in parallel: as one
 // unit the file took 170 s for sm_90a on one core (session 33), while the device builds took 254-273 s in all. The
-// file alone is the gathers' part; conv_transpose_igemm_strip.cu, conv_transpose_igemm_grad_weight.cu and
-// conv_transpose_igemm_tma.cu include it for the strip and unit-stride forms, for grad_weight and for the TMA gather. The kernels above the parts are templates, so each part
-// instantiates only its own (the same 316 sm_90a kernels, registers unchanged).
+// file alone is the gathers' part; conv_transpose_igemm_strip.cu, conv_transpose_igemm_unit_stride.cu,
+// conv_transpose_igemm_grad_weight.cu and conv_transpose_igemm_tma.cu include it for the strip forms, the unit-stride
+// forward's instantiations, grad_weight and the TMA gather. The kernels above the parts are templates, so each part
+// instantiates only its own. The unit-stride part split from the strip part in session 82: locally (sm_90a only, beside
+// another build) the strip part took 310 s and grad_weight 291 against the gathers' 174, and session 82's device
+// builds took 283-348 s of each 600-second call.
 #define TCONV_IGEMM_PART_GATHER 1
 #define TCONV_IGEMM_PART_STRIP 2
 #define TCONV_IGEMM_PART_GRAD_WEIGHT 3
 #define TCONV_IGEMM_PART_TMA 4
+#define TCONV_IGEMM_PART_UNIT_STRIDE 5
 #ifndef TCONV_IGEMM_PART
 #define TCONV_IGEMM_PART TCONV_IGEMM_PART_GATHER
 #endif
@@ -5628,7 +5632,9 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
 
 #endif  // TCONV_IGEMM_PART_GATHER
 
-#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_STRIP
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_STRIP || TCONV_IGEMM_PART == TCONV_IGEMM_PART_UNIT_STRIDE
+// (the unit-stride part compiles the helpers the unit-stride forward needs and its instantiations only: the
+// strip part calls them through unit_stride_forward_instantiated)
 
 bool strip_grad_output_possible(const ConvTransposeParams& p, DType dtype, bool split_tf32, const void* grad_output);
 
@@ -5666,6 +5672,8 @@ void set_strip_line_shape(Args& a, const ConvTransposeParams& p) {
   a.padding_w = int(p.padding[2]);
 }
 }  // namespace
+
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_STRIP
 
 // fp16/bf16 data on the strip grad_input. TCONV_STRIP_GRAD_INPUT_16BIT (development only, read once per process):
 // 0 keeps 16-bit calls off it, 1 widens them to fp32 as they load (TF32 MMAs), 2 (the default) runs k16 MMAs on the
@@ -5791,6 +5799,7 @@ cudaError_t strip_grad_input(const ConvTransposeParams& p, DType dtype, const vo
   });
 }
 
+#endif  // TCONV_IGEMM_PART_STRIP
 namespace {
 // What every strip kernel needs: fp32 data in TF32 mode or fp16/bf16 data (k16 MMAs, or widened to fp32 where the
 // products are exact in TF32, so torch's TF32 flag does not matter for them), groups 1, and a device that runs the
@@ -5809,6 +5818,7 @@ bool strip_lines_possible(const ConvTransposeParams& p, DType dtype, bool split_
   return true;
 }
 }  // namespace
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_STRIP
 
 // The grad_output side of both backward strip kernels: those, W dilation 1, a W stride that is a multiple of 8 with
 // T whole strides per W kernel (T s dividing 32), and whole pieces of 4 elements of W-contiguous grad_output rows
@@ -5977,6 +5987,13 @@ cudaError_t strip_grad_weight(const ConvTransposeParams& p, DType dtype, const v
                                              max_workspace_elems, stream);
   });
 }
+
+#endif  // TCONV_IGEMM_PART_STRIP (the strip kernels' entry points)
+
+cudaError_t unit_stride_forward_instantiated(const ConvTransposeParams& p, DType dtype, const void* input,
+                                             const void* weight, const void* bias, void* output,
+                                             float* packed_weight, cudaStream_t stream,
+                                             const ForwardGroupStats* stats);
 
 namespace {
 // Output rows J run from first_row = p / s to (W_out - 1 + p) / s, in row_tiles tiles of kBlockN.
@@ -6217,6 +6234,14 @@ bool unit_stride_wide_rows() {
   static const bool wide = development_switch("TCONV_UNIT_STRIDE_WIDE_ROWS", 1) != 0;
   return wide;
 }
+// In 4-byte words whatever the data type.
+int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
+  const UnitStridePlan plan = unit_stride_plan(p, dtype);
+  // A stage's weight_floats, at the plan's channels per stage (the half tile's may differ)
+  return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
+         (int64_t(plan.w_rows) * plan.channels * plan.k_taps * plan.elem_bytes / 4);
+}
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_UNIT_STRIDE
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream,
                                        bool x_pairs = false) {
@@ -6283,13 +6308,6 @@ cudaError_t launch_unit_stride_weights_as_a(const StripUnitStrideArgs<scalar_t>&
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
   return cudaGetLastError();
-}
-// In 4-byte words whatever the data type.
-int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
-  const UnitStridePlan plan = unit_stride_plan(p, dtype);
-  // A stage's weight_floats, at the plan's channels per stage (the half tile's may differ)
-  return plan.n_tiles * p.kernel[0] * p.kernel[1] * plan.channel_stages *
-         (int64_t(plan.w_rows) * plan.channels * plan.k_taps * plan.elem_bytes / 4);
 }
 template <typename scalar_t>  // dtype: scalar_t's
 cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
@@ -6407,15 +6425,30 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
     default: return cudaErrorInvalidValue;
   }
 }
-// The data type picks the instantiation (unit_stride_forward_possible admits fp32, fp16 and bf16).
+#endif  // TCONV_IGEMM_PART_UNIT_STRIDE (the instantiations)
+// The data type picks the instantiation (unit_stride_forward_possible admits fp32, fp16 and bf16); they compile in
+// the unit-stride part.
 cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                                 const void* bias, void* output, float* packed_weight, cudaStream_t stream,
                                 const ForwardGroupStats* stats = nullptr) {
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_UNIT_STRIDE
   return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return unit_stride_forward_typed<scalar_t>(p, dtype, input, weight, bias, output, packed_weight, stats, stream);
   });
+#else
+  return unit_stride_forward_instantiated(p, dtype, input, weight, bias, output, packed_weight, stream, stats);
+#endif
 }
 }  // namespace
+
+#if TCONV_IGEMM_PART == TCONV_IGEMM_PART_UNIT_STRIDE
+cudaError_t unit_stride_forward_instantiated(const ConvTransposeParams& p, DType dtype, const void* input,
+                                             const void* weight, const void* bias, void* output,
+                                             float* packed_weight, cudaStream_t stream,
+                                             const ForwardGroupStats* stats) {
+  return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream, stats);
+}
+#else
 
 bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype, int64_t groups) {
   using Tile = StripUnitStrideForwardTile;
@@ -6548,7 +6581,8 @@ cudaError_t unit_stride_grad_input(const ConvTransposeParams& p, DType dtype, co
                              packed_weight, stream);
 }
 
-#endif  // TCONV_IGEMM_PART_STRIP
+#endif  // TCONV_IGEMM_PART_UNIT_STRIDE / the strip part's entry points
+#endif  // TCONV_IGEMM_PART_STRIP or TCONV_IGEMM_PART_UNIT_STRIDE
 
 #if TCONV_IGEMM_PART == TCONV_IGEMM_PART_GRAD_WEIGHT
 
