@@ -17,6 +17,9 @@
 #    igemm grad_weight, split unknown).
 # If the short tile wins and passes: "auto" by default (a switch to turn it off), then the verified rows of the other
 # ten 4-D/5-D problems (next-session-second-run.sh) and again L1-71 / fam11.
+# Also new since run 459: the unit-stride forward's instantiations build in their own translation unit (locally the
+# strip part 310 s -> 82 + 222 s); the call prints ninja's slowest units at its end (grad_weight's part is expected
+# next: 291 s locally), and its build time ("built after") against runs 457-459's 283-348 s.
 source scripts/device_prelude.sh
 left 400 && gpu_tests 80 gw_rule tests/test_grad_weight_tma_gpu.py "not_for_few or (contract and bf16)"
 left 420 && gpu_tests 90 window_short tests/test_gather_tma_gpu.py "window_short_tile_switch and bf16"
