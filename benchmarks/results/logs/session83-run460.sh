@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 82 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 83, run 460 (one H200), prepared in session 82 as next-session-first-run.sh. Called as
+# `TCONV_COMMIT=<full sha> bash benchmarks/results/logs/session83-run460.sh`.
 # Session 82 (runs 457-459): "auto" runs 16-bit channels-last sources on the TMA window (forward and grad_input, 3+ W
 # taps; not on wide lines of 64+ channels) and leaves the TMA grad_weight below 64 channels a side. Channels-last bf16
 # verified rows (run 459): L1-71 0.892 / 3.595 ms (0.41x / 0.38x eager), fam03 2.04x / 1.22x, L2-61 1.92x / 1.08x,
