@@ -770,7 +770,7 @@ torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
     assert saved == runs, (name, saved)
 
 
-# TCONV_TMA_WINDOW_SHORT=1 (read once per process; off until measured, written in session 82 after its device time):
+# TCONV_TMA_WINDOW_SHORT (read once per process; on by default since run 460, =0 turns it off):
 # 16-bit window calls of at most 64 columns and at most 8 (D, H) taps x 32-channel chunks run TmaWindowShortTile (256
 # positions a block, 3 stages, one producer warp, two blocks per SM). Each case: (its arguments, launches of the short
 # tile in one channels-last forward + backward under "auto" with the switch on); none under 0. Under both, every

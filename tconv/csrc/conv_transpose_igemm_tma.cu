@@ -894,7 +894,7 @@ int tma_window_16bit_mode() {
   return mode;
 }
 bool tma_window_short_enabled() {  // igemm_config.h, TmaWindowShortTile (development, read once per process)
-  static const bool enabled = development_switch("TCONV_TMA_WINDOW_SHORT", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_SHORT", 1) != 0;
   return enabled;
 }
 bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
@@ -1029,7 +1029,7 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   plan.window = true;
   return true;
 }
-// short_ring: a 16-bit source read in place with TCONV_TMA_WINDOW_SHORT=1, whose calls of at most 64 columns and a
+// short_ring: a 16-bit source read in place (unless TCONV_TMA_WINDOW_SHORT=0), whose calls of at most 64 columns and a
 // short K loop take TmaWindowShortTile (plan.paired)
 bool plan_tma_window(const GatherArgs& a, const int (&e)[3], bool short_ring, TmaGatherPlan& plan) {
   if (a.src_step[2] != 1 || a.fold != 1) return false;

@@ -317,13 +317,16 @@ using TmaWindowTile = TmaWindowTileOf<64>;
 using TmaWindowWideTile = TmaWindowTileOf<128>;
 // 16-bit sources read in place whose K loop is short (at most kTmaWindowShortIterations (D, H) taps x chunks of 32
 // channels) and who have at most 64 columns: two blocks per SM of 256 positions (one run per MMA warpgroup), one
-// producer warp, at most 3 stages, so one block's prologue, ring fill and epilogue overlap the other's MMAs; only under
-// TCONV_TMA_WINDOW_SHORT=1 until measured (written in session 82 after its device time). Why: run 459 (H200, bf16
+// producer warp, at most 3 stages, so one block's prologue, ring fill and epilogue overlap the other's MMAs
+// (TCONV_TMA_WINDOW_SHORT=0 turns it off: development, read once per process). Why: run 459 (H200, bf16
 // channels-last) ran L1-71's forward on the window at 0.892 ms against eager's 0.367: 32 channels, 3 (D, H) taps a
 // block (3 stages), ~9256 blocks of 512 positions, one per SM, so every block fills its ring and drains its
 // epilogue alone, as the per-tap boxes did on VAE before TmaGatherShortTile (0.482 -> 0.319 ms, run 456).
 // Shared memory (L1-71): a stage of 2 x 144 A rows of 64 bytes and 3 taps' B slices, 30 KB; 3 stages hold the
 // epilogue's 256 x 68 staged floats (68 KB).
+// Measured (run 460, H200, channels-last bf16, same build, quick timing fwd / fwd+bwd ms, off -> on): L1-71 0.891 /
+// 3.572 -> 0.743 / 3.281, fam11 1.077 / 6.271 -> 0.948 / 5.990; 17 % and 12 % on the forward, not the 1.5x predicted
+// from VAE's per-tap boxes.
 using TmaWindowShortTile = TmaWindowTileOf<64, 1, 3, 32, 2>;
 constexpr int kTmaWindowShortIterations = 8;
 // Where "auto" takes the TMA window: the forward, on narrow grids (whole lines of extent_w + span <= 256 positions in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 81, updated in session 82 for the next session's second GPU call (one H200; rename to
-# sessionNN-runMMM.sh when it runs, fix these lines, commit, pass TCONV_COMMIT=<literal full sha>).
+# Session 83, run 461 (one H200), prepared in sessions 81-82 as next-session-second-run.sh; at a commit with
+# TmaWindowShortTile on by default (run 460). Called as `TCONV_COMMIT=<full sha> bash <this script>`.
 # Issue 4's 16-bit target (>= 1.5x eager forward, geomean) names contiguous and channels-last inputs; channels-last
 # bf16 has verified rows for 8 of the 18 4-D/5-D problems (runs 456, 459: geomean 1.13x / 0.71x). This call: the other
 # 10 under the defaults of the commit it runs (one process; each row lands in the JSON as it completes; the time
