@@ -545,6 +545,15 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
+  if (algorithm == "auto" && grad_weight_window_preferred(p) &&
+      grad_weight_window_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
+    const int64_t splits = grad_weight_window_splits(p, sm_count, budget);
+    const at::Tensor workspace = at::empty({2 * splits * grad_weight.numel()}, acc_options);
+    check_launch(grad_weight_window(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+                                    workspace.data_ptr<float>(), splits, stream),
+                 "conv_transpose grad_weight (window, channels-last)");
+    return;
+  }
   if (algorithm == "auto" && grad_weight_tma_preferred(p) &&
       grad_weight_tma_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
     const int64_t splits = grad_weight_tma_splits(p, sm_count, budget);

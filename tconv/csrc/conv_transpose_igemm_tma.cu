@@ -1628,6 +1628,245 @@ void tma_weight_grad_tile(const ConvTransposeParams& p, int (&tile)[3]) {
   tile[0] = kTmaWeightGradPositions / (tile[2] * tile[1]);
 }
 
+// ---- grad_weight of channels-last 16-bit data by window (igemm_config.h: WindowWeightGradTile, why) ----
+// A stage: x's segment as ci_planes boxes [position][32 channels] (64-byte rows, 64-byte swizzle), then grad_output's
+// as co_planes boxes [kd][kh][box_w positions][32 channels]: the positions the segment's input positions reach
+// through every (kd, kh) tap, from the first W tap's to the last's. Atom (tap, plane) of M is that box at the tap's
+// line and W shift: an M/N-major operand starting at a whole 64-byte row, read through the address bits' swizzle (as
+// the forward's window reads its shifted rows).
+struct WindowWeightGradArgs {
+  CUtensorMap x_map;   // x: (C_in, W, H, D, N), boxes of 32 channels x `positions` positions
+  CUtensorMap dy_map;  // grad_output: boxes of 32 channels x box_w x kernel[1] lines (step dilation) x kernel[0]
+  float* partial;      // [2 x splits][C_in][C_out / groups][taps]
+  int positions, segments, box_w;
+  int in_size[2];      // D, H
+  int stride[2], padding[3];  // D, H (W's stride is 1); D, H, W
+  int groups, cin_g, cout_g, ci_planes, co_planes, taps, tiles, chunks, splits, stages;
+  uint32_t x_plane_bytes, dy_plane_bytes, dy_offset, stage_bytes, stage_tx_bytes;
+  int64_t units;  // batch x D_in x H_in x segments
+  uint32_t tile_start[WindowWeightGradTile::kMaxTiles];  // a stage's byte of the tile's first atom (rows 0-31)
+  uint32_t tile_lbo[WindowWeightGradTile::kMaxTiles];    // bytes from it to the second atom (rows 32-63)
+  int16_t tile_atom[WindowWeightGradTile::kMaxTiles][2];  // atom tap x co_planes + plane of rows 0-31, 32-63; -1 none
+};
+
+// acc (64 x kN) += A (64 x 16) B (16 x kN), both M/N-major in the 64-byte swizzle (imm-trans-a = imm-trans-b = 1).
+template <typename scalar_t, int kN>
+__device__ __forceinline__ void wgmma_mn_major_sw64(float (&d)[kN / 2], uint64_t a, uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(kN == 32 || kN == 64, "n32 or n64");
+#define TCONV_WGMMA_N32(KIND)                                                                                         \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                          \
+               "wgmma.mma_async.sync.aligned.m64n32k16.f32." KIND " "                                              \
+               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1, 1, 1;\n}\n" \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),   \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),          \
+                 "+f"(d[15])                                                                                         \
+               : "l"(a), "l"(b))
+  if constexpr (kN == 32) {
+    if constexpr (std::is_same<scalar_t, __half>::value) TCONV_WGMMA_N32("f16.f16");
+    else TCONV_WGMMA_N32("bf16.bf16");
+  } else {
+    wgmma_m64n64k16_mn_major<scalar_t>(d, a, b);
+  }
+#undef TCONV_WGMMA_N32
+#else
+  (void)d, (void)a, (void)b;
+#endif
+}
+
+// kN: input channels per block (32 or 64: N); kTiles: m64 tiles per block (chunk).
+template <typename scalar_t, int kN, int kTiles>
+__global__ void __launch_bounds__(WindowWeightGradTile::kThreads, 1)
+tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Tile = WindowWeightGradTile;
+  extern __shared__ __align__(1024) unsigned char window_weight_grad_smem[];
+  unsigned char* smem = shared_aligned_1024(window_weight_grad_smem);
+  __shared__ uint64_t stage_full[Tile::kMaxStages], stage_empty[Tile::kMaxStages];
+
+  const int chunk = int(blockIdx.x) % t.chunks, g = int(blockIdx.x) / t.chunks;
+  const int split = blockIdx.y;
+  const int64_t unit_begin = split_begin(t.units, t.splits, split);
+  const int iterations = int(split_begin(t.units, t.splits, split + 1) - unit_begin);
+  const int stages = t.stages;
+  const int tid = threadIdx.x;
+
+  if (tid == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbarrier_init(&stage_full[s], 1);
+      mbarrier_init(&stage_empty[s], 128);  // the warpgroup that reads the stage
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  if (tid >= Tile::kMmaThreads) {
+    if (tid != Tile::kMmaThreads) return;
+    // Producer: unit u = ((n x D_in + d) x H_in + h) x segments + segment
+    const int x_c = g * t.cin_g, dy_c = g * t.cout_g;
+    for (int it = 0; it < iterations; ++it) {
+      const int stage = it % stages;
+      if (it >= stages) mbarrier_wait(&stage_empty[stage], uint32_t((it / stages - 1) & 1));
+      int64_t unit = unit_begin + it;
+      const int segment = int(unit % t.segments);
+      unit /= t.segments;
+      const int h = int(unit % t.in_size[1]);
+      unit /= t.in_size[1];
+      const int d = int(unit % t.in_size[0]), n = int(unit / t.in_size[0]);
+      const int w = segment * t.positions;
+      unsigned char* s = smem + size_t(stage) * t.stage_bytes;
+      mbarrier_arrive_expect_tx(&stage_full[stage], t.stage_tx_bytes);
+      for (int plane = 0; plane < t.ci_planes; ++plane)
+        tma_load_5d(s + plane * t.x_plane_bytes, &t.x_map, x_c + 32 * plane, w, h, d, n, &stage_full[stage]);
+      const int ow = w - t.padding[2], oh = h * t.stride[1] - t.padding[1], od = d * t.stride[0] - t.padding[0];
+      for (int plane = 0; plane < t.co_planes; ++plane)
+        tma_load_5d(s + t.dy_offset + plane * t.dy_plane_bytes, &t.dy_map, dy_c + 32 * plane, ow, oh, od, n,
+                    &stage_full[stage]);
+    }
+    return;
+  }
+
+  // MMA warpgroup w: iterations w, w + 2, ... (stage it % stages: `stages` is even, so always this warpgroup's).
+  const int warpgroup = uniform_warpgroup();
+  const int first_tile = chunk * kTiles;
+  uint32_t a_lo[kTiles];  // the descriptors' low words at the ring's base, less the stage and k offsets
+#pragma unroll
+  for (int i = 0; i < kTiles; ++i) {
+    const int tile = first_tile + i < t.tiles ? first_tile + i : 0;  // (past the call's tiles: computed, not stored)
+    a_lo[i] = (((shared_address(smem) + t.tile_start[tile]) & 0x3FFFF) >> 4) | ((t.tile_lbo[tile] >> 4) << 16);
+  }
+  // K-groups of 8 positions 512 bytes apart (stride byte offset), layout type 2: the 64-byte swizzle
+  const uint32_t desc_hi = uint32_t(512 >> 4) | (2u << 30);
+  const uint32_t b_lo = ((shared_address(smem) & 0x3FFFF) >> 4) | ((t.x_plane_bytes >> 4) << 16);
+  float acc[kTiles][kN / 2];
+#pragma unroll
+  for (int i = 0; i < kTiles; ++i)
+#pragma unroll
+    for (int j = 0; j < kN / 2; ++j) acc[i][j] = 0.f;
+  int previous = -1;
+  for (int it = warpgroup; it < iterations; it += 2) {
+    const int stage = it % stages;
+    mbarrier_wait(&stage_full[stage], uint32_t((it / stages) & 1));
+    const uint32_t stage_units = (uint32_t(stage) * t.stage_bytes) >> 4;
+    wgmma_fence();
+#pragma unroll
+    for (int k = 0; k < WindowWeightGradTile::kPositions / 16; ++k) {  // 16 positions: two 512-byte K groups
+      const uint32_t k_units = stage_units + uint32_t(k) * (1024 >> 4);
+      const uint64_t b = (uint64_t(desc_hi) << 32) | (b_lo + k_units);
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i)
+        wgmma_mn_major_sw64<scalar_t, kN>(acc[i], (uint64_t(desc_hi) << 32) | (a_lo[i] + k_units), b);
+    }
+    wgmma_commit();
+    wgmma_wait<1>();
+    if (previous >= 0) mbarrier_arrive(&stage_empty[previous]);
+    previous = stage;
+  }
+  wgmma_wait<0>();
+
+  // The m64nN fragment: accumulator 4 j + 2 h + l is row 16 (warp % 4) + gid + 8 h, column 8 j + 2 tig + l.
+  const int lane = tid % 32, gid = lane / 4, tig = lane % 4, warp = tid / 32 % 4;
+  const int64_t weight_numel = int64_t(t.groups) * t.cin_g * t.cout_g * t.taps;
+  float* const out = t.partial + (2 * int64_t(split) + warpgroup) * weight_numel;
+#pragma unroll
+  for (int i = 0; i < kTiles; ++i) {
+    const int tile = first_tile + i;
+    if (tile >= t.tiles) break;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int row = 16 * warp + gid + (e >= 2 ? 8 : 0);
+      const int atom = t.tile_atom[tile][row / 32];
+      if (atom < 0) continue;
+      const int tap = atom / t.co_planes, co = (atom % t.co_planes) * 32 + row % 32;
+      if (co >= t.cout_g) continue;
+#pragma unroll
+      for (int j = 0; j < kN / 8; ++j) {
+        const int ci = 8 * j + 2 * tig + (e & 1);
+        if (ci < t.cin_g) out[((int64_t(g) * t.cin_g + ci) * t.cout_g + co) * t.taps + tap] = acc[i][4 * j + e];
+      }
+    }
+  }
+#endif
+}
+
+// The window grad_weight's plan: false where it cannot run (see grad_weight_window_possible). k_tiles: the
+// instantiation's tiles per block (chunk).
+bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int& k_tiles) {
+  using Tile = WindowWeightGradTile;
+  if (p.stride[2] != 1 || p.in_per_group() > 64 || p.out_per_group() > 64) return false;
+  // (the channel coordinate of a group's first box on 16 bytes)
+  if (p.groups > 1 && (p.in_per_group() % 8 != 0 || p.out_per_group() % 8 != 0)) return false;
+  const int64_t big = int64_t(1) << 31;
+  for (int i = 0; i < 3; ++i)
+    if (p.in_size[i] >= big || p.out_size[i] >= big || p.padding[i] >= big) return false;
+  if (p.batch >= big || p.in_channels >= big || p.out_channels >= big) return false;
+  for (int i = 0; i < 2; ++i)  // (D and H: the box's lines at the dilation as traversal step, <= 256 elements)
+    if (p.dilation[i] > 8 || p.kernel[i] * p.dilation[i] > 256 || p.stride[i] >= big) return false;
+  const int span = int(std::min<int64_t>((p.kernel[2] - 1) * p.dilation[2], 256));
+  const int lines = int(p.kernel[0] * p.kernel[1]);
+  t.cin_g = int(p.in_per_group());
+  t.cout_g = int(p.out_per_group());
+  t.ci_planes = (t.cin_g + 31) / 32;
+  t.co_planes = (t.cout_g + 31) / 32;
+  t.taps = int(p.kernel_volume());
+  const int atoms = t.taps * t.co_planes;
+  t.tiles = (atoms + 1) / 2;
+  if (t.tiles > Tile::kMaxTiles) return false;
+  const int positions = Tile::kPositions;
+  const uint32_t dy_plane_bytes = uint32_t((int64_t(lines) * (positions + span) * 64 + 1023) / 1024 * 1024);
+  const int64_t stage_bytes = int64_t(t.ci_planes) * positions * 64 + int64_t(t.co_planes) * dy_plane_bytes;
+  if (positions + span > 256 || stage_bytes * Tile::kMinStages > Tile::kSharedBytes - 1024) return false;
+  t.positions = positions;
+  t.box_w = positions + span;
+  t.segments = int((p.in_size[2] + positions - 1) / positions);
+  t.x_plane_bytes = uint32_t(positions * 64);
+  t.dy_plane_bytes = dy_plane_bytes;
+  t.dy_offset = uint32_t(t.ci_planes) * t.x_plane_bytes;
+  t.stage_bytes = uint32_t(stage_bytes);
+  t.stage_tx_bytes = uint32_t(int64_t(t.ci_planes) * positions * 64 + int64_t(t.co_planes) * lines * t.box_w * 64);
+  t.stages = int(std::min<int64_t>(Tile::kMaxStages, (Tile::kSharedBytes - 1024) / stage_bytes)) / 2 * 2;
+  for (int i = 0; i < 2; ++i) {
+    t.in_size[i] = int(p.in_size[i]);
+    t.stride[i] = int(p.stride[i]);
+  }
+  for (int i = 0; i < 3; ++i) t.padding[i] = int(p.padding[i]);
+  t.groups = int(p.groups);
+  t.units = p.batch * p.in_size[0] * p.in_size[1] * t.segments;
+  // Atoms in tap order, each tap's planes together; a tile is two consecutive atoms, the one at the lower address
+  // first (the leading byte offset is unsigned).
+  const auto atom_offset = [&](int atom) {
+    const int tap = atom / t.co_planes, plane = atom % t.co_planes;
+    const int kw = int(tap % p.kernel[2]), line = int(tap / p.kernel[2]);
+    return t.dy_offset + uint32_t(plane) * t.dy_plane_bytes +
+           uint32_t((int64_t(line) * t.box_w + kw * p.dilation[2]) * 64);
+  };
+  for (int tile = 0; tile < t.tiles; ++tile) {
+    int first = 2 * tile, second = 2 * tile + 1 < atoms ? 2 * tile + 1 : -1;
+    if (second >= 0 && atom_offset(second) < atom_offset(first)) std::swap(first, second);
+    t.tile_start[tile] = atom_offset(first);
+    t.tile_lbo[tile] = second >= 0 ? atom_offset(second) - atom_offset(first) : 0;
+    t.tile_atom[tile][0] = int16_t(first);
+    t.tile_atom[tile][1] = int16_t(second);
+  }
+  // The instantiation with the fewest m64 tiles computed in all (past-the-end tiles included), then the fewest chunks.
+  n = t.cin_g <= 32 ? 32 : 64;
+  static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
+  const int* options = n == 32 ? kTiles32 : kTiles64;
+  const int count = n == 32 ? 4 : 2;
+  k_tiles = 0;
+  int64_t best = 0;
+  for (int i = 0; i < count; ++i) {
+    const int64_t chunks = (t.tiles + options[i] - 1) / options[i];
+    const int64_t computed = chunks * options[i];
+    if (k_tiles == 0 || computed < best || (computed == best && options[i] > k_tiles)) {
+      best = computed;
+      k_tiles = options[i];
+    }
+  }
+  t.chunks = (t.tiles + k_tiles - 1) / k_tiles;
+  return true;
+}
+
 
 #endif  // TCONV_TENSOR_MAPS
 
@@ -1852,6 +2091,112 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   if (err != cudaSuccess) return err;
   const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
   return sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream);
+#else
+  (void)p, (void)dtype, (void)input, (void)grad_output, (void)grad_weight, (void)workspace, (void)splits,
+      (void)stream;
+  return cudaErrorNotSupported;
+#endif
+}
+
+bool grad_weight_window_possible(const ConvTransposeParams& p, DType dtype, const void* input,
+                                 const void* grad_output) {
+#if defined(TCONV_TENSOR_MAPS)
+  if (!is_16bit(dtype) || p.batch * p.in_spatial() == 0 || p.out_spatial() == 0) return false;
+  WindowWeightGradArgs t{};
+  int n = 0, k_tiles = 0;
+  if (!plan_grad_weight_window(p, t, n, k_tiles)) return false;
+  const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
+  const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0 ||
+      !channels_last_strides_mappable(p.in_channels, p.input_strides, x_sizes) ||
+      !channels_last_strides_mappable(p.out_channels, p.output_strides, dy_sizes))
+    return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return wgmma_available(device) && encode_tiled_fn() != nullptr;
+#else
+  (void)p, (void)dtype, (void)input, (void)grad_output;
+  return false;
+#endif
+}
+
+// TCONV_GRAD_WEIGHT_WINDOW (development, read once per process): 0 never, 1 (unset) where the per-tap TMA grad_weight
+// is not preferred (fewer than kGradWeightTmaMinChannels channels a side), 2 also in its place (64 a side).
+bool grad_weight_window_preferred(const ConvTransposeParams& p) {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_WINDOW", 1);
+  return mode >= 2 || (mode == 1 && !grad_weight_tma_preferred(p));
+}
+
+int64_t grad_weight_window_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+#if defined(TCONV_TENSOR_MAPS)
+  WindowWeightGradArgs t{};
+  int n = 0, k_tiles = 0;
+  if (!plan_grad_weight_window(p, t, n, k_tiles)) return 1;
+  const int64_t blocks = int64_t(t.groups) * t.chunks;
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  // One wave of one block per SM, each split at least 4 stages per warpgroup, two partial sums per split (one per
+  // warpgroup) within the workspace budget.
+  int64_t splits = std::max<int64_t>(int64_t(std::max(sm_count, 1)) / std::max<int64_t>(blocks, 1), 1);
+  splits = std::min(splits, std::max<int64_t>(t.units / (8 * t.stages), 1));
+  splits = std::min(splits, max_workspace_elems / std::max<int64_t>(2 * weight_numel, 1));
+  return std::max<int64_t>(std::min<int64_t>(splits, 65535), 1);
+#else
+  (void)p, (void)sm_count, (void)max_workspace_elems;
+  return 1;
+#endif
+}
+
+cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
+                               void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream) {
+#if defined(TCONV_TENSOR_MAPS)
+  if (!grad_weight_window_possible(p, dtype, input, grad_output)) return cudaErrorInvalidValue;
+  WindowWeightGradArgs t{};
+  int n = 0, k_tiles = 0;
+  if (!plan_grad_weight_window(p, t, n, k_tiles)) return cudaErrorInvalidValue;
+  t.splits = int(splits);
+  t.partial = workspace;
+  const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
+  const int64_t x_strides[4] = {p.input_strides[4], p.input_strides[3], p.input_strides[2], p.input_strides[0]};
+  const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
+  const int64_t dy_strides[4] = {p.output_strides[4], p.output_strides[3], p.output_strides[2], p.output_strides[0]};
+  const int x_box[3] = {1, 1, t.positions}, x_step[3] = {1, 1, 1};
+  // (D, H: kernel lines at the dilation; the box spans kernel x dilation elements, so each is a whole number of
+  // traversal steps)
+  const int dy_box[3] = {int(p.kernel[0] * p.dilation[0]), int(p.kernel[1] * p.dilation[1]), t.box_w};
+  const int dy_step[3] = {int(p.dilation[0]), int(p.dilation[1]), 1};
+  cudaError_t err = encode_channels_last_map(&t.x_map, dtype, input, p.in_channels, x_sizes, x_strides, x_box,
+                                             x_step, 32, CU_TENSOR_MAP_SWIZZLE_64B);
+  if (err != cudaSuccess) return err;
+  err = encode_channels_last_map(&t.dy_map, dtype, grad_output, p.out_channels, dy_sizes, dy_strides, dy_box, dy_step,
+                                 32, CU_TENSOR_MAP_SWIZZLE_64B);
+  if (err != cudaSuccess) return err;
+  const int64_t blocks = int64_t(t.groups) * t.chunks;
+  if (blocks > 0x7fffffff || splits > 65535) return cudaErrorInvalidConfiguration;
+  const size_t smem = size_t(t.stages) * t.stage_bytes + 1024;
+  const bool half = dtype == DType::kFloat16;
+  void (*kernel)(WindowWeightGradArgs) = nullptr;
+#define TCONV_WINDOW_GRAD_KERNEL(N, TILES)                                                                  \
+  if (n == N && k_tiles == TILES)                                                                          \
+    kernel = half ? tconv_grad_weight_window_kernel<__half, N, TILES>                                     \
+                  : tconv_grad_weight_window_kernel<__nv_bfloat16, N, TILES>;
+  TCONV_WINDOW_GRAD_KERNEL(32, 4)
+  TCONV_WINDOW_GRAD_KERNEL(32, 5)
+  TCONV_WINDOW_GRAD_KERNEL(32, 6)
+  TCONV_WINDOW_GRAD_KERNEL(32, 8)
+  TCONV_WINDOW_GRAD_KERNEL(64, 3)
+  TCONV_WINDOW_GRAD_KERNEL(64, 4)
+#undef TCONV_WINDOW_GRAD_KERNEL
+  if (kernel == nullptr) return cudaErrorInvalidValue;
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  if (err != cudaSuccess) return err;
+  kernel<<<dim3(unsigned(blocks), unsigned(splits)), WindowWeightGradTile::kThreads, smem, stream>>>(t);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+  return sum_splits(dtype, workspace, 2 * splits, sizes, p.weight_strides, grad_weight, stream);
 #else
   (void)p, (void)dtype, (void)input, (void)grad_output, (void)grad_weight, (void)workspace, (void)splits,
       (void)stream;

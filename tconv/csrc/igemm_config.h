@@ -366,6 +366,23 @@ struct TmaWindow16BitAutoRule {
 // (the igemm grad_weight): fwd+bwd 24.1 ms against "auto"'s 31.0 (run 458, the window in both), and L1-71 (32 -> 32)
 // 3.595 against 5.055.
 constexpr int kGradWeightTmaMinChannels = 64;
+// The channels-last 16-bit grad_weight by window (conv_transpose_igemm_tma.cu, tconv_grad_weight_window_kernel) for
+// at most 64 channels per group a side, W stride 1: a stage is one segment of an input line (kPositions input
+// positions, 32-channel planes) and the grad_output lines every (kd, kh) tap sends it to, each a box of the segment
+// plus the W taps' span. grad_weight[tap] = X^T GO_tap, and every tap's GO_tap is the same box at a row shift, so M
+// stacks (tap, 32 output channels) atoms in pairs (an m64 wgmma's two 32-row halves at any distance: the descriptor's
+// leading byte offset) and one stage feeds every tap. Why: L1-71 channels-last bf16 (32 -> 32, k3) ran grad_weight on
+// the igemm mma.sync kernel at 1.902 of its 3.595 ms of kernels per fwd+bwd (run 460; eager's whole fwd+bwd 1.381),
+// and the per-tap TMA kernel's 128 x 128 tiles would be 94 % padding there. The two MMA warpgroups take alternate
+// stages, each with all of the block's tiles (kTiles m64 tiles, chunks of them across blocks where more).
+struct WindowWeightGradTile {
+  // (a whole number of the wgmma's k16 steps, unrolled: ptxas fenced the wgmmas of a runtime K loop, C7519)
+  static constexpr int kPositions = 64;
+  static constexpr int kMaxStages = 8, kMinStages = 2;  // (even: each stage always feeds the same warpgroup)
+  static constexpr int kMaxTiles = 64;                   // m64 tiles a call may have (the kernel's argument arrays)
+  static constexpr int kMmaThreads = 256, kThreads = 288;  // two MMA warpgroups, one producer warp
+  static constexpr int kSharedBytes = 227 * 1024;
+};
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
 // source once, which only a long K repays, and short K loops pay the ring's fill and the epilogue per few stages.
 // Run 324 (H100, TF32, tconv's autotune: each form timed once per signature in one process, ms, TMA / the gather's

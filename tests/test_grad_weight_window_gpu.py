@@ -1,0 +1,98 @@
+"""grad_weight of channels-last fp16/bf16 data by window (conv_transpose_igemm_tma.cu, tconv_grad_weight_window_kernel:
+one stage per input line segment feeds every tap; igemm_config.h, WindowWeightGradTile). "auto" takes it for at most
+64 channels per group a side at W stride 1 where the per-tap TMA grad_weight is not preferred, unless
+TCONV_GRAD_WEIGHT_WINDOW=0 (=2: also at 64 channels a side; read once per process).
+
+Channels-last input and grad_output (as autograd hands on a channels-last output's gradient): every case meets the
+16-bit contract (float64 and torch in the same dtype, outputs and every gradient, poisoned outputs) under the switch,
+and the kernel runs once per backward under 1 and never under 0 or for contiguous tensors.
+"""
+import pytest
+import torch
+
+from conftest import cuda_ready, run_under_switch, sixteen_bit_script_head
+from test_gather_specialized_gpu import hopper_wgmma
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+KERNEL = "tconv_grad_weight_window_kernel"
+
+# dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+CASES = {
+    # L1-71-like: 32 channels a side, 3 x 3 (9 taps: 5 tiles of two atoms, the last half empty), W 300 (segments of
+    # 64: the last one partial, zeros past the line)
+    "l1_71_like": (2, 2, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [6, 300], False),
+    # fam11-like: 3 x 7 (21 taps: 11 tiles in two chunks of 6 blocks), padding cropping every edge
+    "fam11_like": (2, 2, 32, 32, 1, [3, 7], [1, 1], [1, 3], [0, 0], [1, 1], [5, 140], False),
+    # partial planes: 24 input channels (zeros past them), 40 output channels (two planes: tiles of one tap's
+    # planes), W 37 (one segment of 64)
+    "odd_channels": (2, 2, 24, 40, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [7, 37], True),
+    # 48 input channels (n64: two x planes), dilation 2 both ways (W shifts of 2 rows, lines at traversal step 2)
+    "n64_dilated": (2, 2, 48, 64, 1, [2, 3], [1, 1], [0, 2], [0, 0], [2, 2], [6, 50], False),
+    # two groups of 32 channels a side (boxes at the group's first channel)
+    "groups": (2, 2, 64, 64, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 33], False),
+    # H stride 2 with output padding (W stride 1): the lines at h x 2 - padding
+    "stride_h": (2, 2, 32, 16, 1, [3, 3], [2, 1], [1, 1], [1, 0], [1, 1], [6, 70], False),
+    # 3D, 9 (kd, kh) lines per stage, 16 input channels
+    "three_d": (3, 2, 16, 32, 1, [3, 3, 3], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 1, 1], [4, 5, 40], True),
+    # 45 taps x 2 planes: 45 tiles in 9 chunks of 5; 2 stages of 82 KB (9 lines of 68 positions, 2 planes)
+    "many_taps": (3, 1, 32, 64, 1, [3, 3, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 20], False),
+    # a line of 5 positions (one segment of 64, zeros past it)
+    "short_lines": (2, 3, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [4, 5], False),
+}
+# 64 channels a side: the per-tap TMA grad_weight's under 1, the window's under 2
+WIDE_CASES = {
+    "fam05_like": (2, 1, 64, 64, 1, [3, 7], [1, 1], [0, 0], [0, 0], [1, 1], [4, 70], False),
+}
+
+LAUNCH_COUNTS = """
+def launches(case):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    counts = []
+    for fmt in (torch.channels_last if dims == 2 else torch.channels_last_3d, torch.contiguous_format):
+        x = torch.randn(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
+        w = torch.randn(cin, cout // groups, *kernel, device="cuda", dtype=dtype, requires_grad=True)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+            out.backward(torch.randn_like(out))
+            torch.cuda.synchronize()
+        counts.append(sum(t.KERNEL in e.name for e in prof.events()
+                          if e.device_type == torch.autograd.DeviceType.CUDA))
+    return counts
+"""
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_window_meets_the_contract(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    code = sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
+counts = []
+for i, name in enumerate(sorted(t.CASES)):
+    case = t.CASES[name]
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=90 + i, poison=poison_cuda_allocator,
+             grad_like_output=True)
+    counts.append(launches(case))
+torch.save(counts, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_WINDOW", values=("1", "0"))
+    for name, on, off in zip(sorted(CASES), saved["1"], saved["0"]):
+        assert on == [1, 0] and off == [0, 0], (name, on, off)
+
+
+@pytest.mark.parametrize("mode", ["bf16"])
+def test_grad_weight_window_at_64_channels_under_2(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    code = sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
+counts = []
+for i, name in enumerate(sorted(t.WIDE_CASES)):
+    case = t.WIDE_CASES[name]
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=110 + i, poison=poison_cuda_allocator,
+             grad_like_output=True)
+    counts.append(launches(case))
+torch.save(counts, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_WINDOW", values=("2", "1"))
+    for name, wide, default in zip(sorted(WIDE_CASES), saved["2"], saved["1"]):
+        assert wide == [1, 0] and default == [0, 0], (name, wide, default)
