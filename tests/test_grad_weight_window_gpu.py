@@ -1,11 +1,11 @@
 """grad_weight of channels-last fp16/bf16 data by window (conv_transpose_igemm_tma.cu, tconv_grad_weight_window_kernel:
 one stage per input line segment feeds every tap; igemm_config.h, WindowWeightGradTile). "auto" takes it for at most
-64 channels per group a side at W stride 1 where the per-tap TMA grad_weight is not preferred, unless
-TCONV_GRAD_WEIGHT_WINDOW=0 (=2: also at 64 channels a side; read once per process).
+64 channels per group a side at W stride 1, unless TCONV_GRAD_WEIGHT_WINDOW=0 (=1: only below 64 channels a side,
+where the per-tap TMA grad_weight is not preferred; read once per process).
 
 Channels-last input and grad_output (as autograd hands on a channels-last output's gradient): every case meets the
 16-bit contract (float64 and torch in the same dtype, outputs and every gradient, poisoned outputs) under the switch,
-and the kernel runs once per backward under 1 and never under 0 or for contiguous tensors.
+and the kernel runs once per backward by default and never under 0 or for contiguous tensors.
 """
 import pytest
 import torch
@@ -35,12 +35,12 @@ CASES = {
     "stride_h": (2, 2, 32, 16, 1, [3, 3], [2, 1], [1, 1], [1, 0], [1, 1], [6, 70], False),
     # 3D, 9 (kd, kh) lines per stage, 16 input channels
     "three_d": (3, 2, 16, 32, 1, [3, 3, 3], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 1, 1], [4, 5, 40], True),
-    # 45 taps x 2 planes: 45 tiles in 9 chunks of 5; 2 stages of 82 KB (9 lines of 68 positions, 2 planes)
-    "many_taps": (3, 1, 32, 64, 1, [3, 3, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 20], False),
+    # 45 taps: 23 tiles in 3 chunks of 8 (the last tile past the call's); 4 stages of 41 KB (9 lines of 68 positions)
+    "many_taps": (3, 1, 32, 32, 1, [3, 3, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 20], False),
     # a line of 5 positions (one segment of 64, zeros past it)
     "short_lines": (2, 3, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [4, 5], False),
 }
-# 64 channels a side: the per-tap TMA grad_weight's under 1, the window's under 2
+# 64 channels a side: the per-tap TMA grad_weight's under 1, the window's under 2 (unset)
 WIDE_CASES = {
     "fam05_like": (2, 1, 64, 64, 1, [3, 7], [1, 1], [0, 0], [0, 0], [1, 1], [4, 70], False),
 }
@@ -81,7 +81,7 @@ torch.save(counts, sys.argv[1])
 
 
 @pytest.mark.parametrize("mode", ["bf16"])
-def test_grad_weight_window_at_64_channels_under_2(tmp_path, mode):
+def test_grad_weight_window_at_64_channels_not_under_1(tmp_path, mode):
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""

@@ -310,8 +310,9 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
                             void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream);
 // grad_weight of fp16/bf16 data whose input and grad_output are both channels-last, at most 64 channels per group a
 // side and W stride 1 (conv_transpose_igemm_tma.cu, sm_90a; igemm_config.h: WindowWeightGradTile): one stage per
-// input line segment feeds every tap. "auto" takes it where the per-tap kernel above is not preferred, unless
-// TCONV_GRAD_WEIGHT_WINDOW=0 (=2: also in its place). Workspace: 2 x splits x grad_weight's elements.
+// input line segment feeds every tap. "auto" takes it wherever it can run, before the per-tap kernel above
+// (TCONV_GRAD_WEIGHT_WINDOW: 0 never, 1 only where that one is not preferred). Workspace: 2 x splits x grad_weight's
+// elements.
 bool grad_weight_window_possible(const ConvTransposeParams& p, DType dtype, const void* input,
                                  const void* grad_output);
 bool grad_weight_window_preferred(const ConvTransposeParams& p);

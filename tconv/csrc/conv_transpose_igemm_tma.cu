@@ -2123,10 +2123,10 @@ bool grad_weight_window_possible(const ConvTransposeParams& p, DType dtype, cons
 #endif
 }
 
-// TCONV_GRAD_WEIGHT_WINDOW (development, read once per process): 0 never, 1 (unset) where the per-tap TMA grad_weight
-// is not preferred (fewer than kGradWeightTmaMinChannels channels a side), 2 also in its place (64 a side).
+// TCONV_GRAD_WEIGHT_WINDOW (development, read once per process): 0 never, 1 where the per-tap TMA grad_weight is not
+// preferred (fewer than kGradWeightTmaMinChannels channels a side), 2 (unset) also in its place (64 a side).
 bool grad_weight_window_preferred(const ConvTransposeParams& p) {
-  static const int mode = development_switch("TCONV_GRAD_WEIGHT_WINDOW", 1);
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_WINDOW", 2);
   return mode >= 2 || (mode == 1 && !grad_weight_tma_preferred(p));
 }
 

@@ -375,10 +375,16 @@ constexpr int kGradWeightTmaMinChannels = 64;
 // the igemm mma.sync kernel at 1.902 of its 3.595 ms of kernels per fwd+bwd (run 460; eager's whole fwd+bwd 1.381),
 // and the per-tap TMA kernel's 128 x 128 tiles would be 94 % padding there. The two MMA warpgroups take alternate
 // stages, each with all of the block's tiles (kTiles m64 tiles, chunks of them across blocks where more).
+// Measured (run 462, H200, channels-last bf16 quick timing, fwd+bwd ms, the window against the igemm grad_weight
+// (TCONV_GRAD_WEIGHT_WINDOW=0) or against the per-tap TMA one (=1) at 64 channels a side): L1-71 1.826 / 3.305,
+// fam11 2.718 / 6.034, fam07 13.219 / 15.774; fam05 3.818 / 5.415, fam01 7.850 / 10.047. So "auto" takes it at 64
+// channels a side too (TCONV_GRAD_WEIGHT_WINDOW: 0 never, 1 below 64 only).
 struct WindowWeightGradTile {
   // (a whole number of the wgmma's k16 steps, unrolled: ptxas fenced the wgmmas of a runtime K loop, C7519)
   static constexpr int kPositions = 64;
-  static constexpr int kMaxStages = 8, kMinStages = 2;  // (even: each stage always feeds the same warpgroup)
+  // Even, so each stage always feeds the same warpgroup; at least 4: a warpgroup releases a stage after issuing its
+  // next one (two stages on), which must lie elsewhere (run 462: with 2 stages the ring deadlocked).
+  static constexpr int kMaxStages = 8, kMinStages = 4;
   static constexpr int kMaxTiles = 64;                   // m64 tiles a call may have (the kernel's argument arrays)
   static constexpr int kMmaThreads = 256, kThreads = 288;  // two MMA warpgroups, one producer warp
   static constexpr int kSharedBytes = 227 * 1024;
