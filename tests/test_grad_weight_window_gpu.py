@@ -62,37 +62,32 @@ def launches(case):
 """
 
 
-@pytest.mark.parametrize("mode", ["bf16", "fp16"])
-def test_grad_weight_window_meets_the_contract(tmp_path, mode):
+def contract_and_launches(tmp_path, mode, cases_name, first_seed, values):
+    """Runs every case of t.<cases_name> through the contract and counts the kernel's launches (channels-last,
+    contiguous) per case, in one process per switch value: {value: [[launches] per case, sorted by name]}."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
 counts = []
-for i, name in enumerate(sorted(t.CASES)):
-    case = t.CASES[name]
-    run_case(*case, mode={mode!r}, layout="channels_last", seed=90 + i, poison=poison_cuda_allocator,
-             grad_like_output=True)
-    counts.append(launches(case))
+cases = t.{cases_name}
+for i, name in enumerate(sorted(cases)):
+    run_case(*cases[name], mode={mode!r}, layout="channels_last", seed={first_seed} + i,
+             poison=poison_cuda_allocator, grad_like_output=True)
+    counts.append(launches(cases[name]))
 torch.save(counts, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_WINDOW", values=("1", "0"))
-    for name, on, off in zip(sorted(CASES), saved["1"], saved["0"]):
+    return run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_WINDOW", values=values)
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_window_meets_the_contract(tmp_path, mode):
+    saved = contract_and_launches(tmp_path, mode, "CASES", 90, ("2", "0"))
+    for name, on, off in zip(sorted(CASES), saved["2"], saved["0"]):
         assert on == [1, 0] and off == [0, 0], (name, on, off)
 
 
 @pytest.mark.parametrize("mode", ["bf16"])
 def test_grad_weight_window_at_64_channels_not_under_1(tmp_path, mode):
-    if not hopper_wgmma():
-        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
-    code = sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
-counts = []
-for i, name in enumerate(sorted(t.WIDE_CASES)):
-    case = t.WIDE_CASES[name]
-    run_case(*case, mode={mode!r}, layout="channels_last", seed=110 + i, poison=poison_cuda_allocator,
-             grad_like_output=True)
-    counts.append(launches(case))
-torch.save(counts, sys.argv[1])
-"""
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_WINDOW", values=("2", "1"))
+    saved = contract_and_launches(tmp_path, mode, "WIDE_CASES", 110, ("2", "1"))
     for name, wide, default in zip(sorted(WIDE_CASES), saved["2"], saved["1"]):
         assert wide == [1, 0] and default == [0, 0], (name, wide, default)

@@ -1789,6 +1789,23 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
 #endif
 }
 
+// Whether x and grad_output can be the channels-last grad_weight kernels' tensor maps (16-byte bases, channels-last
+// strides a map takes) on a device with wgmma and a driver that encodes maps.
+bool channels_last_weight_grad_operands(const ConvTransposeParams& p, const void* input, const void* grad_output) {
+  const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
+  const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0 ||
+      !channels_last_strides_mappable(p.in_channels, p.input_strides, x_sizes) ||
+      !channels_last_strides_mappable(p.out_channels, p.output_strides, dy_sizes))
+    return false;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return wgmma_available(device) && encode_tiled_fn() != nullptr;
+}
+
 // The window grad_weight's plan: false where it cannot run (see grad_weight_window_possible). k_tiles: the
 // instantiation's tiles per block (chunk).
 bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int& k_tiles) {
@@ -2001,18 +2018,7 @@ bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const v
         p.dilation[i] * p.kernel[i] >= big || p.padding[i] >= big)
       return false;
   if (p.batch >= big || p.in_channels >= big || p.out_channels >= big || p.kernel_volume() >= big) return false;
-  const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
-  const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
-  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0 ||
-      !channels_last_strides_mappable(p.in_channels, p.input_strides, x_sizes) ||
-      !channels_last_strides_mappable(p.out_channels, p.output_strides, dy_sizes))
-    return false;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return wgmma_available(device) && encode_tiled_fn() != nullptr;
+  return channels_last_weight_grad_operands(p, input, grad_output);
 #else
   (void)p, (void)dtype, (void)input, (void)grad_output;
   return false;
@@ -2104,19 +2110,7 @@ bool grad_weight_window_possible(const ConvTransposeParams& p, DType dtype, cons
   if (!is_16bit(dtype) || p.batch * p.in_spatial() == 0 || p.out_spatial() == 0) return false;
   WindowWeightGradArgs t{};
   int n = 0, k_tiles = 0;
-  if (!plan_grad_weight_window(p, t, n, k_tiles)) return false;
-  const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
-  const int64_t dy_sizes[4] = {p.out_size[2], p.out_size[1], p.out_size[0], p.batch};
-  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0 ||
-      !channels_last_strides_mappable(p.in_channels, p.input_strides, x_sizes) ||
-      !channels_last_strides_mappable(p.out_channels, p.output_strides, dy_sizes))
-    return false;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return wgmma_available(device) && encode_tiled_fn() != nullptr;
+  return plan_grad_weight_window(p, t, n, k_tiles) && channels_last_weight_grad_operands(p, input, grad_output);
 #else
   (void)p, (void)dtype, (void)input, (void)grad_output;
   return false;
