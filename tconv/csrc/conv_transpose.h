@@ -300,8 +300,9 @@ cudaError_t grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const
 // grad_weight of fp16/bf16 data whose input and grad_output are both channels-last (conv_transpose_igemm_tma.cu,
 // sm_90a, TMA boxes of 64 channels x 64 positions, k16 wgmmas on transposed operands; groups 1, or 64-channel
 // multiples per group on both sides; strides <= 4 where a box spans 64 positions of a dimension). "auto" takes it
-// first where both sides have at least kGradWeightTmaMinChannels channels per group (igemm_config.h: why) unless
-// TCONV_GRAD_WEIGHT_TMA=0 (grad_weight_tma_preferred; run 454: DCGAN bf16 fwd+bwd 1.313 -> 0.894 ms).
+// where both sides have at least kGradWeightTmaMinChannels channels per group (igemm_config.h: why) and the window
+// grad_weight below cannot run, unless TCONV_GRAD_WEIGHT_TMA=0 (grad_weight_tma_preferred; run 454: DCGAN bf16
+// fwd+bwd 1.313 -> 0.894 ms).
 // Workspace: splits x grad_weight's elements (fp32 partial sums, added by sum_splits).
 bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output);
 bool grad_weight_tma_preferred(const ConvTransposeParams& p);
