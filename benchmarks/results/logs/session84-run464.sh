@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Prepared in session 83 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit, pass TCONV_COMMIT=<literal full sha>; commit BEFORE the call: the device tool copies the
-# working tree, uncommitted edits included (run 461)).
+# Session 84, run 464 (one H200): prepared in session 83 as the next session's first GPU call.
+# Tests of the window grad_weight at torch level, then breakdowns of three channels-last bf16 problems.
+#
 # Session 83 (runs 460-463): the window grad_weight for channels-last 16-bit data (<= 64 channels a side, W stride 1)
 # by default; run 463 checked it standalone (22 of 22 against float64); its torch-level tests have not run (run 462's
 # hung on a 2-stage plan, fixed since). Quick timings (run 462), fwd+bwd ms: L1-71 3.305 -> 1.826, fam11 6.034 ->
