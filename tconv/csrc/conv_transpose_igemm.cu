@@ -200,7 +200,7 @@ struct DeferredRows {
 // kGrouped (the 16-bit wgmma tile, whose A the wgmmas read from shared memory by descriptor): the
 // thread's pairs come in groups of four consecutive pairs (one 16-byte core-matrix row of K), groups
 // 4 * row_unit pairs apart, and each group is stored as one 16-byte word; otherwise pairs are row_unit apart.
-template <int kCount, bool kGrouped = false>
+template <int kCount, bool kGrouped = false, bool kAdjacent = true>
 struct PairedRows {
   static_assert(!kGrouped || kCount % 4 == 0, "grouped pairs come in fours");
   unsigned short lo[kCount], hi[kCount];
@@ -213,6 +213,10 @@ struct PairedRows {
   template <bool kChecked>
   __device__ __forceinline__ void fetch(const unsigned short* src, int64_t channel_stride, bool valid, int channels_left,
                                         int row_unit) {
+    if (kAdjacent && channel_stride == 1 && valid) {  // channels-last: each pair, or group of four, is one load
+      fetch_adjacent<kChecked>(src, channels_left, row_unit);
+      return;
+    }
 #pragma unroll
     for (int i = 0; i < kCount; ++i) {
       const int channel = 2 * pair_offset(i, row_unit);
@@ -222,6 +226,43 @@ struct PairedRows {
       lo[i] = ok_lo ? __ldg(at) : static_cast<unsigned short>(0);
       hi[i] = ok_hi ? __ldg(at + channel_stride) : static_cast<unsigned short>(0);
     }
+  }
+  // fetch where the channels are adjacent (channel_stride 1) and the position valid: a group of four pairs (16 bytes)
+  // or one pair (4 bytes) per load where it is aligned and whole, else its channels one by one. Why: with 2-byte loads
+  // a warp's load instruction reads 32 positions' sectors for 64 of their bytes, 16 instructions per stage and
+  // thread (run 461, H200, channels-last bf16: fam10's forward 2.235 ms against the contiguous layout's 0.518).
+  // kAdjacent false leaves it out where the second path costs spills (the gather kernel's GatherAdjacentLoads).
+  template <bool kChecked>
+  __device__ __forceinline__ void fetch_adjacent(const unsigned short* src, int channels_left, int row_unit) {
+    constexpr int kPairsPerLoad = kGrouped ? 4 : 1;
+#pragma unroll
+    for (int i = 0; i < kCount; i += kPairsPerLoad) {
+      const int channel = 2 * pair_offset(i, row_unit);
+      const unsigned short* at = src + channel;
+      const bool whole = !kChecked || channel + 2 * kPairsPerLoad <= channels_left;
+      if (whole && reinterpret_cast<uintptr_t>(at) % (4 * kPairsPerLoad) == 0) {
+        if constexpr (kGrouped) {
+          const uint4 v = __ldg(reinterpret_cast<const uint4*>(at));
+          set_word(i, v.x);
+          set_word(i + 1, v.y);
+          set_word(i + 2, v.z);
+          set_word(i + 3, v.w);
+        } else {
+          set_word(i, __ldg(reinterpret_cast<const unsigned int*>(at)));
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < 2 * kPairsPerLoad; ++j) {
+          const unsigned short bits = channel + j < channels_left ? __ldg(at + j) : static_cast<unsigned short>(0);
+          if (j % 2 == 0) lo[i + j / 2] = bits;
+          else hi[i + j / 2] = bits;
+        }
+      }
+    }
+  }
+  __device__ __forceinline__ void set_word(int i, uint32_t w) {
+    lo[i] = static_cast<unsigned short>(w & 0xffffu);
+    hi[i] = static_cast<unsigned short>(w >> 16);
   }
   __device__ __forceinline__ uint32_t word(int i) const { return uint32_t(lo[i]) | (uint32_t(hi[i]) << 16); }
   // Word i to dst[i * dst_step], or (kGrouped) group q to the 16 bytes at dst + q * dst_step.
@@ -822,6 +863,35 @@ __device__ __forceinline__ int64_t phase_position_offset(const GatherArgs& a, in
   return n * a.dst_stride[0] + int64_t(r[0] + j[0] * a.dst_step[0]) * a.dst_stride[2] +
          int64_t(r[1] + j[1] * a.dst_step[1]) * a.dst_stride[3] + int64_t(r[2] + j[2] * a.dst_step[2]) * a.dst_stride[4];
 }
+// A channels-innermost destination's epilogue (the cp.async gathers, the per-tap and window TMA kernels): whether
+// every position's run of a tile's columns starts on 4 elements (the stores below then move four channels a lane); how
+// many lanes store one position (four channels a lane: the fewest power of two covering the columns, so a warp stores 32 / lanes positions
+// at once: 4 of L1-71's 32 columns, 2 of a 64-column tile's, where lanes past the columns idled); and one position's
+// staged columns stored by `lanes` lanes (sub_lane of them) along the channels.
+template <typename scalar_t>
+__device__ __forceinline__ bool channels_last_by_four(const GatherArgs& a, int64_t first_channel, int columns) {
+  return columns % 4 == 0 && first_channel % 4 == 0 && a.dst_stride[0] % 4 == 0 && a.dst_stride[2] % 4 == 0 &&
+         a.dst_stride[3] % 4 == 0 && a.dst_stride[4] % 4 == 0 &&
+         reinterpret_cast<uintptr_t>(a.dst) % (4 * sizeof(scalar_t)) == 0;
+}
+__device__ __forceinline__ int channels_last_lanes(int columns, bool by_four) {
+  int lanes = by_four ? 1 : 32;
+  while (lanes < 32 && 4 * lanes < columns) lanes *= 2;
+  return lanes;
+}
+template <typename scalar_t>
+__device__ __forceinline__ void store_staged_position(scalar_t* out, const float* staged, int columns, int sub_lane,
+                                                      int lanes, bool by_four) {
+  if (by_four) {  // (staged rows on 16 bytes)
+    for (int c = 4 * sub_lane; c < columns; c += 4 * lanes) {
+      const float4 v = *reinterpret_cast<const float4*>(staged + c);
+      store_pack<scalar_t, 4>(out + c, {v.x, v.y, v.z, v.w});
+    }
+  } else {
+    for (int c = sub_lane; c < columns; c += lanes) out[c] = from_acc<scalar_t>(staged[c]);
+  }
+}
+
 // One output position's columns first, first + kStep, ... below `columns`: from the staged tile (column c at
 // staged + (c - first) * kLdC) to out (at (c - first) * channel_stride), a shared load, a conversion and a store each.
 template <int kStep, int kLdC, typename scalar_t>
@@ -922,6 +992,14 @@ __device__ __forceinline__ void store_folded_tile(const GatherArgs& a, const flo
     }
   }
 }
+
+// Whether a gather tile's 16-bit A copies take PairedRows::fetch_adjacent on channels-last sources: the wgmma tiles
+// and the 32-column mma.sync ones. Not the 64-column mma.sync tiles (sm_80's, and Hopper's under "igemm_mma"): with the
+// second load path their window forms spilled 48-60 bytes where they spilled 12-16 (sm_90a; sm_80 52-60 against 32-36).
+template <class Tile>
+struct GatherAdjacentLoads {
+  static constexpr bool value = Tile::kWgmma || Tile::kBlockN == 32;
+};
 
 // Dynamic shared memory: kStages pipeline stages [A: BK x kLdA | B: BK x BN], then the phase's
 // tap table (int4 per tap).
@@ -1135,7 +1213,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
       copy_rows<kRowsPerThread, true>(As, kRowStep * kLdA, c.src, step, c.valid, rows_left, kRowStep, src_base);
   };
   // fp16/bf16: the channel pairs of the main slot wait in registers between fetch and store.
-  using StagedPairs = PairedRows<kFloatData ? 1 : kRowsPerThread, kASharedByWgmma>;
+  using StagedPairs = PairedRows<kFloatData ? 1 : kRowsPerThread, kASharedByWgmma, GatherAdjacentLoads<Tile>::value>;
   StagedPairs staged;
   float* staged_at = nullptr;  // where they go (nullptr: nothing staged)
   // Floats between a thread's consecutive stored words (or, grouped, four-word groups), and from a
@@ -1157,7 +1235,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // 12 and 0). Copied at store time, its loads put one memory latency per stage on those warps, which
   // the next barrier makes everyone's (run 48, bf16 L1-71 forward, a shallow tile: 1.63 ms).
   constexpr bool kStagedTail = kWindow && !kFloatData && BK == kShallowGatherBlockK;
-  PairedRows<kStagedTail ? kRowsPerThread : 1, kStagedTail && kASharedByWgmma> staged_tail;
+  PairedRows<kStagedTail ? kRowsPerThread : 1, kStagedTail && kASharedByWgmma, GatherAdjacentLoads<Tile>::value>
+      staged_tail;
   bool tail_pending = false;
   int4 tail_info{};
   int tail_c0 = 0;
@@ -1387,8 +1466,20 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // its columns (the accumulators start at zero: starting them at the bias made NVVM share registers
   // between fragment elements of one column, and the copies that needed serialized every wgmma, C7511).
   const bool has_bias = a.bias != nullptr;
+  // A 16-bit channels-innermost destination (channels_last, no W fold) takes the tile as [M][N] instead, and the
+  // stores run along the channels, whole positions per warp (store_staged_position). Why: stores along W land a
+  // position's stride apart, one 2-byte element per sector (run 461, H200, channels-last bf16: fam13's forward 3.046
+  // ms against the contiguous layout's 0.707, fam10's 2.235 against 0.518; ~65 G output elements/s on both). Not for
+  // fp32 data: the second epilogue made ptxas spill in the warp-specialized 128-column TF32 tile (sm_90a, 8 bytes).
+  const bool row_major = !kFloatData && a.dst_stride[1] == 1 && a.fold == 1;
+  constexpr int kLdRow = Tile::kLdCRowMajor;
   auto stage_fragment = [&](int row, int col, float c0, float c1, float c2, float c3) {
     const float b0 = has_bias ? column_bias[col] : 0.f, b1 = has_bias ? column_bias[col + 1] : 0.f;
+    if (row_major) {
+      *reinterpret_cast<float2*>(Cs + row * kLdRow + col) = make_float2(c0 + b0, c1 + b1);
+      *reinterpret_cast<float2*>(Cs + (row + 8) * kLdRow + col) = make_float2(c2 + b0, c3 + b1);
+      return;
+    }
     Cs[col * kLdC + row] = c0 + b0;
     Cs[(col + 1) * kLdC + row] = c1 + b1;
     Cs[col * kLdC + row + 8] = c2 + b0;
@@ -1415,6 +1506,23 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     return;
   }
   __syncthreads();
+  const int columns = min(BN, a.n_channels - n0);
+  if (row_major) {
+    const int64_t first_channel = int64_t(g) * a.n_channels + n0;
+    scalar_t* const first = static_cast<scalar_t*>(a.dst) + first_channel;
+    const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
+    const int lanes = channels_last_lanes(columns, by_four), per_warp = 32 / lanes;
+    for (int m = warp * per_warp + lane / lanes; m < BM; m += Tile::kThreads / 32 * per_warp) {
+      if (m0 + m >= M) break;  // (m grows)
+      int j[3];
+      int64_t n_img;
+      decode(m0 + m, j, n_img);
+      if (j[2] >= extent[2]) continue;  // a window line's extra rows
+      store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, lane % lanes,
+                            lanes, by_four);
+    }
+    return;
+  }
   // Stores: thread (store_row, store_m) writes row store_m's channels store_row + i * kStoreRowStep.
   constexpr int kStoreRowStep = Tile::kStoreRowStep;
   const int store_m = tid % BM, store_row = tid / BM;
@@ -1425,7 +1533,6 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   decode(m, j, n_img);
   if (j[2] >= extent[2]) return;  // a window line's extra rows
   scalar_t* dst_pos = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j);
-  const int columns = min(BN, a.n_channels - n0);
   scalar_t* out = dst_pos + (int64_t(g) * a.n_channels + n0 + store_row) * a.dst_stride[1];
   // (the staged tile holds the bias)
   store_staged_columns<kStoreRowStep, kLdC>(out, a.dst_stride[1], Cs + store_row * kLdC + store_m, store_row, columns);

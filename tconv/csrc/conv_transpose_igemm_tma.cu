@@ -94,35 +94,6 @@ __device__ __forceinline__ TilePosition tile_position(const int (&tile)[3], int 
   return {m >> (w_bits + h_bits), (m >> w_bits) & (tile[1] - 1), m & (tile[2] - 1)};
 }
 
-// A channels-innermost destination's epilogue (the per-tap and window kernels): whether every position's run of a
-// tile's columns starts on 4 elements (the stores below then move four channels a lane); how many lanes store one
-// position (four channels a lane: the fewest power of two covering the columns, so a warp stores 32 / lanes positions
-// at once: 4 of L1-71's 32 columns, 2 of a 64-column tile's, where lanes past the columns idled); and one position's
-// staged columns stored by `lanes` lanes (sub_lane of them) along the channels.
-template <typename scalar_t>
-__device__ __forceinline__ bool channels_last_by_four(const GatherArgs& a, int64_t first_channel, int columns) {
-  return columns % 4 == 0 && first_channel % 4 == 0 && a.dst_stride[0] % 4 == 0 && a.dst_stride[2] % 4 == 0 &&
-         a.dst_stride[3] % 4 == 0 && a.dst_stride[4] % 4 == 0 &&
-         reinterpret_cast<uintptr_t>(a.dst) % (4 * sizeof(scalar_t)) == 0;
-}
-__device__ __forceinline__ int channels_last_lanes(int columns, bool by_four) {
-  int lanes = by_four ? 1 : 32;
-  while (lanes < 32 && 4 * lanes < columns) lanes *= 2;
-  return lanes;
-}
-template <typename scalar_t>
-__device__ __forceinline__ void store_staged_position(scalar_t* out, const float* staged, int columns, int sub_lane,
-                                                      int lanes, bool by_four) {
-  if (by_four) {  // (staged rows on 16 bytes)
-    for (int c = 4 * sub_lane; c < columns; c += 4 * lanes) {
-      const float4 v = *reinterpret_cast<const float4*>(staged + c);
-      store_pack<scalar_t, 4>(out + c, {v.x, v.y, v.z, v.w});
-    }
-  } else {
-    for (int c = sub_lane; c < columns; c += lanes) out[c] = from_acc<scalar_t>(staged[c]);
-  }
-}
-
 // Blocks: column tiles fastest, then phases, then M tiles, so the column tiles of one A box run together (the box is
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.

@@ -55,6 +55,9 @@ struct GatherGemmTile {
   // the pipeline buffers.
   static constexpr int kLdA = kBlockM + 8;
   static constexpr int kLdC = kBlockM + 4;
+  // A channels-last destination's staged tile [M][N + 8]: 8 modulo 32 floats, so the 8-byte fragment stores (8 rows x
+  // 4 column pairs a warp) fall in distinct banks within each half-warp; rows on 16 bytes for the float4 reads
+  static constexpr int kLdCRowMajor = kBlockN + 8;
   static constexpr int kStageA = kBlockK * kLdA;
   static constexpr int kStageB = kBlockK * kBlockN;
   static constexpr int kStageFloats = kStageA + kStageB;
@@ -70,6 +73,8 @@ struct GatherGemmTile {
   static_assert(!kWgmma || (kBlockM == 128 && kMmaThreads == 256), "wgmma: two warpgroups of 64 rows");
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
+  static_assert(kBlockM * kLdCRowMajor <= kMinStages * kStageFloats, "the [M][N] staged tile fits too");
+  static_assert(kLdCRowMajor % 32 == 8, "conflict-free [M][N] staging, rows on 16 bytes");
   // The W fold's store keeps a row table (int64 offset + int first W per row) past the staged tile.
   static_assert(kBlockN * kLdC + 3 * kBlockM <= kMinStages * kStageFloats, "fold row table fits after the staging");
   // W-tap window (conv_transpose_igemm.cu, "W-tap window"): A holds BM + span consecutive source
@@ -89,6 +94,7 @@ struct GatherStageLayout {
   static constexpr int kStageFloats = kStageA + Tile::kStageB;
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(Tile::kBlockN * Tile::kLdC <= Tile::kMinStages * kStageFloats, "epilogue staging fits");
+  static_assert(Tile::kBlockM * Tile::kLdCRowMajor <= Tile::kMinStages * kStageFloats, "[M][N] staging fits");
 };
 // 64 channels per block, 8 warps, two blocks per SM: the general tile.
 using WideGatherTile = GatherGemmTile<64, 2>;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 83 for the next session's second GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit before the call, pass TCONV_COMMIT=<literal full sha>).
+# Session 84, run 466 (one H200): prepared in session 83 as the next session's second GPU call.
+# Run 464 passed the window grad_weight's torch-level tests (bf16, fp16, the 64-channel rule).
 # Verified channels-last bf16 rows of the five problems whose backward moved to the window grad_weight in session 83
 # (run 462's quick timings, fwd+bwd ms: L1-71 1.826, fam11 2.718, fam07 13.219, fam05 3.818, fam01 7.850), after the
 # first call's tests pass. One process; rows land in the JSON as they complete; the time budget stops it between rows.
