@@ -1505,6 +1505,22 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
                                                               decode);
     return;
   }
+  // [M][N]: each row's output offset (-1: none) decoded once, into shared memory past the staged tile, where the
+  // stores below would decode each row in every lane that stores it (8 decodes a thread at 64 columns, 64-bit
+  // divisions, on calls of one tap per phase such as fam13's, whose blocks do little else)
+  int64_t* const row_offset = reinterpret_cast<int64_t*>(Cs + BM * kLdRow);
+  if (row_major) {
+    for (int m = tid; m < BM; m += Tile::kThreads) {
+      int64_t offset = -1;
+      if (m0 + m < M) {
+        int j[3];
+        int64_t n_img;
+        decode(m0 + m, j, n_img);
+        if (j[2] < extent[2]) offset = phase_position_offset(a, n_img, r, j);  // not a window line's extra row
+      }
+      row_offset[m] = offset;
+    }
+  }
   __syncthreads();
   const int columns = min(BN, a.n_channels - n0);
   if (row_major) {
@@ -1513,13 +1529,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
     const int lanes = channels_last_lanes(columns, by_four), per_warp = 32 / lanes;
     for (int m = warp * per_warp + lane / lanes; m < BM; m += Tile::kThreads / 32 * per_warp) {
-      if (m0 + m >= M) break;  // (m grows)
-      int j[3];
-      int64_t n_img;
-      decode(m0 + m, j, n_img);
-      if (j[2] >= extent[2]) continue;  // a window line's extra rows
-      store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, lane % lanes,
-                            lanes, by_four);
+      const int64_t offset = row_offset[m];
+      if (offset >= 0)
+        store_staged_position(first + offset, Cs + m * kLdRow, columns, lane % lanes, lanes, by_four);
     }
     return;
   }

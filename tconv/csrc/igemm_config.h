@@ -73,7 +73,8 @@ struct GatherGemmTile {
   static_assert(!kWgmma || (kBlockM == 128 && kMmaThreads == 256), "wgmma: two warpgroups of 64 rows");
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(kBlockN * kLdC <= kMinStages * kStageFloats, "epilogue staging must fit in the pipeline buffers");
-  static_assert(kBlockM * kLdCRowMajor <= kMinStages * kStageFloats, "the [M][N] staged tile fits too");
+  static_assert(kBlockM * kLdCRowMajor + 2 * kBlockM <= kMinStages * kStageFloats,
+                "the [M][N] staged tile and its row offsets (int64) fit too");
   static_assert(kLdCRowMajor % 32 == 8, "conflict-free [M][N] staging, rows on 16 bytes");
   // The W fold's store keeps a row table (int64 offset + int first W per row) past the staged tile.
   static_assert(kBlockN * kLdC + 3 * kBlockM <= kMinStages * kStageFloats, "fold row table fits after the staging");
@@ -94,7 +95,8 @@ struct GatherStageLayout {
   static constexpr int kStageFloats = kStageA + Tile::kStageB;
   static_assert((kStageA * 4) % 128 == 0 && (kStageFloats * 4) % 128 == 0, "B stages start 128-byte aligned");
   static_assert(Tile::kBlockN * Tile::kLdC <= Tile::kMinStages * kStageFloats, "epilogue staging fits");
-  static_assert(Tile::kBlockM * Tile::kLdCRowMajor <= Tile::kMinStages * kStageFloats, "[M][N] staging fits");
+  static_assert(Tile::kBlockM * Tile::kLdCRowMajor + 2 * Tile::kBlockM <= Tile::kMinStages * kStageFloats,
+                "[M][N] staging and its row offsets fit");
 };
 // 64 channels per block, 8 warps, two blocks per SM: the general tile.
 using WideGatherTile = GatherGemmTile<64, 2>;
