@@ -409,20 +409,23 @@ __device__ __forceinline__ scalar_t* staged_row(const LinesGeometry& geo, scalar
 }
 
 // One tile's src lines into their slots, lanes along W: by cp.async where W is contiguous and aligned, else element
-// loads. A channels-innermost source (channels_last) takes a warp per (D, H) line instead, its lanes along the
-// channels and then W, so a warp's loads cover whole positions: lanes along W read one element per sector, a position
-// stride apart (run 461, H200, fam09 channels-last bf16: forward 3.110 ms against the contiguous layout's 0.457).
-template <typename scalar_t, int KP>
+// loads. kAlongChannels (the forward / grad_input lines kernel): a channels-innermost source (channels_last) is read
+// with the lanes along the channels and then W instead, so a warp's loads cover whole positions, where lanes along W
+// read one element per sector, a position stride apart. Measured (H200, fam09 channels-last bf16): the lines forward
+// 3.125 ms (run 464) -> 0.718 (run 466). Not in the grouped grad_weight kernel: there it measured 1.425 ms (run 464)
+// -> 1.992 (run 466; 4.145 in run 465 with a warp per line), its loop holding one load in flight per lane, where the
+// element copies' loop is unrolled (to try next: the segment's loads first, then its stores).
+template <typename scalar_t, int KP, bool kAlongChannels>
 __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
                                                 int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
                                                 const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
                                                 int warp, int warps, int lane) {
   const int v = geo.copy_elems, copy_bytes = v * int(sizeof(scalar_t));
-  if (v == 0 && ss1 == 1) {
+  if (kAlongChannels && v == 0 && ss1 == 1) {
     static_assert((KP & (KP - 1)) == 0, "channel rows by shifts (mma_width: 8 or 16)");
-    // Units of kSegment elements of one line, dealt to the warps: a tile stages as few as one or two lines (the
-    // grad_weight kernel's grad_output rows), and a warp per line left the others idle (run 465, fam09 channels-last
-    // bf16: its grad_weight 1.425 -> 4.145 ms with a warp per line).
+    // Units of kSegment elements of one line, dealt to the warps: a tile may stage few lines, and a warp per line
+    // left the other warps idle (run 465, fam09 channels-last bf16: the grad_weight kernel, then staged this way too,
+    // 1.425 -> 4.145 ms with a warp per line).
     constexpr int kSegment = 128;
     const int line_elems = src_w * KP, segments = (line_elems + kSegment - 1) / kSegment;
     const int units = nh > 0 ? walk_d.count * nh * segments : 0;
@@ -543,8 +546,8 @@ tconv_grouped_mma_lines_kernel(const ConvTransposeParams p, const LinesGeometry 
       h_hi = min(src_h - 1, (h0 + rows_here - 1) * s_h - p_h + (KH - 1) * d_h);
     }
     const int nh = max(0, h_hi - h_lo + 1);
-    stage_src_lines<scalar_t, KP>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp,
-                                  geo.warps, lane);
+    stage_src_lines<scalar_t, KP, true>(geo, src_group, ss1, ss2, ss3, ss4, src_w, nk, walk_d, h_lo, nh, lines, warp,
+                                        geo.warps, lane);
     cp_async_wait_all_groups();
     __syncthreads();
 
@@ -753,8 +756,8 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
     const scalar_t* x_group = x + n * int(p.input_strides[0]) + g * cin * xs1;
     const scalar_t* dy_group = dy + n * int(p.output_strides[0]) + g * cout * ys1;
     const int x_rows = max(0, h_hi - h_lo + 1);
-    stage_src_lines<scalar_t, KP>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo, x_rows, x_lines,
-                                  warp, geo.warps, lane);
+    stage_src_lines<scalar_t, KP, false>(geo.x_lines, x_group, xs1, xs2, xs3, xs4, in_w, cin, walk_d, h_lo, x_rows,
+                                         x_lines, warp, geo.warps, lane);
     const TapWalk<int> this_row{0, 1, od, 0, 1};
     if (geo.phase_pitch > 0) {
       // A warp per (row, channel), lanes along one phase's positions at a time (the other phases' words come from L1).
@@ -767,8 +770,8 @@ tconv_grouped_mma_grad_weight_kernel(const ConvTransposeParams p, const GradWeig
           for (int j = lane; s_w * j + r < out_w; j += 32) to[r * geo.phase_pitch + j] = __ldg(from + (s_w * j + r) * ys4);
       }
     } else {
-      stage_src_lines<scalar_t, NP>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0, rows_here,
-                                    dy_lines, warp, geo.warps, lane);
+      stage_src_lines<scalar_t, NP, false>(geo.dy_lines, dy_group, ys1, ys2, ys3, ys4, out_w, cout, this_row, oh0,
+                                           rows_here, dy_lines, warp, geo.warps, lane);
     }
     cp_async_wait_all_groups();
     __syncthreads();
