@@ -2879,6 +2879,68 @@ def test_unit_stride_mma_tf32_stages(case, poison_allocator):
              poison=poison_allocator, algorithm="unit_stride_mma")
 
 
+# The kernel's channels-last form (16-bit: each input position's 32 channels copied whole into the MMAs' layout, the
+# outputs stored along the channels), forced by "unit_stride_mma", with grad_output contiguous (grad_input on the
+# W-contiguous form) and channels-last (grad_input channels-last too), every gradient checked: the grid's row-tile
+# cases (L1-71's k3 over a partial last tile; k3x7 with padding 1x3; two channel stages at 64 -> 64; dilation with
+# output_padding; padding past dilation x (kernel - 1); W_out 2; a batch of 0), 3D with kernel D 1
+# (channels_last_3d planes) and a folded 2D call (two rows of 500).
+UNIT_STRIDE_MMA_CL_GRID = [
+    # dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias
+    (2, 2, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [19, 126], True),
+    (2, 1, 32, 32, [3, 7], [1, 3], [0, 0], [1, 1], [9, 130], False),
+    (2, 2, 64, 64, [3, 3], [1, 1], [0, 0], [1, 1], [10, 34], True),
+    (2, 1, 32, 64, [2, 5], [0, 2], [1, 0], [2, 2], [7, 40], True),
+    (2, 2, 32, 32, [3, 3], [3, 1], [0, 0], [1, 1], [12, 80], False),
+    (3, 2, 32, 32, [1, 3, 3], [0, 1, 1], [0, 0, 0], [1, 1, 1], [3, 10, 20], True),
+    (2, 1, 32, 32, [1, 1], [0, 0], [0, 0], [1, 1], [5, 2], True),
+    (2, 0, 32, 32, [3, 3], [0, 0], [0, 0], [1, 1], [8, 8], True),
+    (2, 2, 32, 32, [3, 3], [1, 1], [0, 0], [1, 1], [2, 500], True),
+]
+
+
+@pytest.mark.parametrize("grads", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("mode", ["fp16", "bf16"])
+@pytest.mark.parametrize("case", UNIT_STRIDE_MMA_CL_GRID,
+                         ids=[f"c{i}" for i in range(len(UNIT_STRIDE_MMA_CL_GRID))])
+def test_unit_stride_mma_channels_last(case, mode, grads, poison_allocator):
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+    dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias = case
+    run_case(dims, batch, cin, cout, 1, kernel, [1] * dims, padding, output_padding, dilation, spatial, bias,
+             mode=mode, layout="channels_last", seed=zlib.crc32(f"{case}unit_mma_cl{mode}{grads}".encode()) % 10000,
+             poison=poison_allocator, algorithm="unit_stride_mma", grad_like_output=grads == "channels_last")
+
+
+@pytest.mark.parametrize("mode", ["fp16", "bf16"])
+@pytest.mark.parametrize("cout", [40, 20, 72])
+def test_unit_stride_mma_channels_last_stores(cout, mode, poison_allocator):
+    """The channels-last form's stores, forward only (grad_input would have C_in = cout, off 32): C_out 40 (a last
+    C_out tile of 8 channels, one 16-byte chunk a position), 20 (output strides off 8 elements: element stores, 20
+    channels of the tile's 32) and 72 (three tiles, the last of 8), with bias, against float64 and torch in the same
+    precision, the output's memory poisoned; every launch is the channels-last instantiation."""
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+    gen = torch.Generator(device="cuda").manual_seed(zlib.crc32(f"cl_stores{cout}{mode}".encode()) % 10000)
+    dtype = dtype_of(mode)
+    x = torch.randn(2, 32, 11, 75, device="cuda", generator=gen).to(dtype).contiguous(
+        memory_format=torch.channels_last)
+    w = torch.randn(32, cout, 3, 3, device="cuda", generator=gen).to(dtype)
+    b = torch.randn(cout, device="cuda", generator=gen).to(dtype)
+    with precision(mode):
+        poison_allocator()
+        with tconv._ops.use_algorithm("unit_stride_mma"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            out = tconv.conv_transpose2d(x, w, b, padding=1)
+            torch.cuda.synchronize()
+        same = torch.nn.functional.conv_transpose2d(x, w, b, padding=1)
+    ref64 = torch.nn.functional.conv_transpose2d(x.double(), w.double(), b.double(), padding=1)
+    assert out.is_contiguous(memory_format=torch.channels_last)
+    check_close("output", out, ref64, same, mode)
+    launches = [e.name for e in prof.events() if "unit_stride_mma_kernel" in e.name]
+    assert launches and all("true>" in n for n in launches), launches
+
+
 def test_unit_stride_mma_dynamic_tiles_match_static(tmp_path):
     """TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES is a per-process switch, so one subprocess each way. With 1 (the default)
     blocks take their later tiles from a counter, with 0 as static shares. Every tile is computed as before, so the
@@ -2911,7 +2973,7 @@ def test_unit_stride_mma_runs_and_refuses():
     """Under "unit_stride_mma" a forward+backward launches the kernel twice (the forward and grad_input; 4-byte pieces
     for grad_output rows of 1026 bf16 values, 16-byte ones for the input's 1024); channels_last, a C_in off 16
     (TF32) or 32 (bf16), a W stride, exact fp32 and a 16-bit input at an odd element offset are refused with an error
-    naming the algorithm."""
+    naming the algorithm; so is a bf16 channels_last input one element off its alignment."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
     gen = torch.Generator(device="cuda").manual_seed(43)
@@ -2924,8 +2986,9 @@ def test_unit_stride_mma_runs_and_refuses():
         torch.cuda.synchronize()
     launches = [e.name for e in prof.events() if "unit_stride_mma_kernel" in e.name]
     assert len(launches) == 2, launches
-    assert any(", 16>" in n or "16>(" in n for n in launches) and any(", 4>" in n or "4>(" in n for n in launches), \
-        launches
+    # (the kernel's template arguments: scalar type, piece bytes, channels-last)
+    pieces = {m.group(1) for n in launches for m in [re.search(r", (\d+), false>", n)] if m}
+    assert pieces == {"16", "4"}, launches
 
     def refused(mode, x, w, **kwargs):
         with precision(mode), tconv._ops.use_algorithm("unit_stride_mma"), \
@@ -2940,13 +3003,16 @@ def test_unit_stride_mma_runs_and_refuses():
     refused("fp32", xf, wf)
     refused("bf16", torch.randn(2 * 32 * 6 * 40 + 1, device="cuda").bfloat16()[1:].view(2, 32, 6, 40),
             wf.bfloat16())
+    # channels-last 16-bit one element off its alignment (its positions' channel runs not on 16 bytes)
+    refused("bf16", torch.randn(2 * 32 * 6 * 40 + 1, device="cuda").bfloat16()[1:].view(2, 6, 40, 32)
+            .permute(0, 3, 1, 2), wf.bfloat16())
 
 
 def test_unit_stride_mma_where_planned():
     """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286, 288, 311 and 313) the unit-stride mma.sync kernel runs
     the forward and grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape,
     smaller) and in TF32 (at most 21 taps, k3 x 7, as in bf16; k3 x 8 stays off it in TF32), not in exact fp32, not
-    with 64 channels on either side, and not on a channels_last input; on folded tiles (1D) it runs both passes of a
+    with 64 channels on either side; on a channels_last input in bf16 (the channels-last form), not in TF32; on folded tiles (1D) it runs both passes of a
     call with 32 -> 64 channels (fam08's, smaller) in bf16 and in TF32 (run 311), not at 64 -> 64 nor in exact
     fp32."""
     if torch.cuda.get_device_capability()[0] < 8:
@@ -2975,7 +3041,8 @@ def test_unit_stride_mma_where_planned():
     assert launches(32, 32, "fp32") == 0
     assert launches(64, 32, "bf16") == 0  # the forward's C_in 64; grad_input's C_out 64
     assert launches(32, 64, "bf16") == 0
-    assert launches(32, 32, "bf16", channels_last=True) == 0
+    assert launches(32, 32, "bf16", channels_last=True) == 2
+    assert launches(32, 32, "tf32", channels_last=True) == 0
     assert launches(32, 64, "bf16", dims=1) == 2
     assert launches(64, 32, "fp16", dims=1) == 2
     assert launches(64, 64, "bf16", dims=1) == 0

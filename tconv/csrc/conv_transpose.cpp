@@ -261,8 +261,9 @@ bool forward_takes_unit_stride_mma(const ConvTransposeParams& p, DType dtype, bo
       algorithm, unit_stride_mma_forward_preferred(p, dtype),
       [&] { return unit_stride_mma_forward_possible(p, dtype, !allow_tf32, input, output); },
       "forward (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D "
-      "padding, C_in a multiple of 32 (16 in TF32), input and output W-contiguous, input rows 4-byte aligned, and "
-      "the tile's window and weights within the shared memory)");
+      "padding, C_in a multiple of 32 (16 in TF32), input and output W-contiguous with input rows 4-byte aligned, "
+      "or 16-bit input and output channels-last with every input position 16-byte aligned, and the tile's window "
+      "and weights within the shared memory)");
 }
 
 }  // namespace
@@ -300,6 +301,17 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped_tiled)");
     return;
   }
+  // Before the TMA window: its rules and UnitStrideMmaAutoRule meet only on channels-last 16-bit calls of at most 32
+  // channels a side (the window takes 16-bit data only channels-last, fp32 from 33 output channels), where the
+  // unit-stride kernel's channels-last form is the faster (igemm_config.h: UnitStrideMmaAutoRule).
+  if (forward_takes_unit_stride_mma(p, to_dtype(input), allow_tf32, algorithm, input.data_ptr(), output.data_ptr())) {
+    const at::Tensor counter = unit_stride_mma_tile_counter(input);
+    check_launch(unit_stride_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
+                                         call.bias, output.data_ptr(), counter_pointer(counter), sm_count_of(input),
+                                         c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (unit_stride_mma)");
+    return;
+  }
   // Only "auto" asks the window rule (which refuses options other than kAutoWindow)
   GatherOptions options;
   if (algorithm == "auto") {
@@ -314,14 +326,6 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                               weight.data_ptr(), call.bias, output.data_ptr(), workspace.data_ptr<float>(),
                               c10::cuda::getCurrentCUDAStream().stream()),
                  "conv_transpose forward (TMA window)");
-    return;
-  }
-  if (forward_takes_unit_stride_mma(p, to_dtype(input), allow_tf32, algorithm, input.data_ptr(), output.data_ptr())) {
-    const at::Tensor counter = unit_stride_mma_tile_counter(input);
-    check_launch(unit_stride_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
-                                         call.bias, output.data_ptr(), counter_pointer(counter), sm_count_of(input),
-                                         c10::cuda::getCurrentCUDAStream().stream()),
-                 "conv_transpose forward (unit_stride_mma)");
     return;
   }
   if (forward_takes_strip(p, to_dtype(input), allow_tf32, algorithm, sm_count_of(input))) {
@@ -415,8 +419,9 @@ bool grad_input_takes_unit_stride_mma(const ConvTransposeParams& p, const at::Te
                                                    grad_input.data_ptr());
       },
       "grad_input (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 "
-      "without D padding, C_out a multiple of 32 (16 in TF32), grad_output and grad_input W-contiguous, "
-      "grad_output rows 4-byte aligned, and the tile's window and weights within the shared memory)");
+      "without D padding, C_out a multiple of 32 (16 in TF32), grad_output and grad_input W-contiguous with "
+      "grad_output rows 4-byte aligned, or 16-bit grad_output and grad_input channels-last with every grad_output "
+      "position 16-byte aligned, and the tile's window and weights within the shared memory)");
 }
 
 void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,

@@ -163,7 +163,8 @@ cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void*
 // The unit-stride forward on mma.sync for few channels (conv_transpose_unit_stride_mma.cu, UnitStrideMmaTile;
 // compute capability 8.0+): fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D padding, C_in a
 // multiple of 32 (16 in TF32), any C_out, H/W kernels, dilation and padding; input and output W-contiguous, the
-// input's rows 4-byte aligned (16-byte aligned rows take 16-byte copies); the window, the C_out tile's weights and
+// input's rows 4-byte aligned (16-byte aligned rows take 16-byte copies), or (16-bit) input and output channels
+// innermost with every input position's channels 16-byte aligned; the window, the C_out tile's weights and
 // the staging fit the device's shared memory. Workspace: one int32 tile counter, which the launch zeroes on the
 // stream (dynamic tiles, the default: unit_stride_mma_dynamic_tiles; null, or TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES=0
 // in development, gives the static shares). grad_input at unit stride runs as that forward of grad_output
