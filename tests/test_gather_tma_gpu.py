@@ -76,6 +76,8 @@ WINDOW_CASES = {
     "window_tiny_planes": (3, 2, 32, 64, 1, [2, 2, 3], [1, 1, 1], [0, 0, 1], [0, 0, 0], [1, 1, 1], [3, 3, 5], True),
     # wide lines (W 300: pitch 302 > 256): three segments per line, blocks straddling lines, 128 columns
     "window_wide_2d": (2, 1, 64, 128, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
+    # 5 W taps on the same lines at 64 -> 128 channels (the 16-bit "auto" rule's wide lines of 64+ channels)
+    "window_wide_five": (2, 1, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [5, 300], False),
     # the same lines at 32 channels both ways (the 16-bit "auto" rule's wide lines: fewer than 64 channels)
     "window_wide_32": (2, 1, 32, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
     # 1D, W dilation 3 (shifts 3 apart, span 12), 32 columns (padded to 64), wide
@@ -749,13 +751,14 @@ def test_tma_window_16bit_is_what_runs(name, window_runs):
     ("window_l1_68_like", {"2": 2, "1": 1, "0": 0}),  # 5 W taps both ways
     ("window_wide_32", {"2": 2, "1": 1, "0": 0}),  # 3 W taps, wide lines of 32 channels
     ("window_wide_2d", {"2": 0, "1": 0, "0": 0}),  # wide lines of 64 (forward) and 128 (grad_input) channels
+    ("window_wide_five", {"2": 2, "1": 1, "0": 0}),  # the same at 5 W taps (kMinWideLineWTaps)
     # W stride 2: forward phases of 3 and 2 W taps (the widest counts); grad_input traverses W at step 2 (per-tap)
     ("window_phases", {"2": 1, "1": 1, "0": 0}),
 ])
 def test_tma_window_16bit_auto_switch(tmp_path, name, runs):
     """TmaWindow16BitAutoRule: unset (2), "auto" runs a bf16 channels-last call's forward and grad_input on the 16-bit
-    window where a phase has three or more W taps, except wide lines of 64+ source channels; 1 the forward only, 0
-    neither (the per-tap boxes). Each meets the contract."""
+    window where a phase has three or more W taps, except wide lines of 64+ source channels with fewer than five;
+    1 the forward only, 0 neither (the per-tap boxes). Each meets the contract."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0":
@@ -768,6 +771,25 @@ torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_16BIT", values=("2", "1", "0"))
     assert saved == runs, (name, saved)
+
+
+def test_tma_window_16bit_wide_switch(tmp_path):
+    """TCONV_TMA_WINDOW_WIDE: unset (1), "auto" runs wide lines of 64+ source channels with five or more W taps on the
+    16-bit window (forward and grad_input of window_wide_five); 0 refuses them (the per-tap boxes). Each meets the
+    contract."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0" or \
+            os.environ.get("TCONV_TMA_WINDOW_16BIT", "") in ("0", "1"):
+        pytest.skip("the switch's case needs \"auto\" on the 16-bit window in both passes")
+    code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + """
+case = t.WINDOW_CASES["window_wide_five"]
+run_case(*case, mode="bf16", layout="channels_last", seed=29, poison=poison_cuda_allocator, grad_like_output=True)
+names = t.channels_last_pass_kernels(case, dtype, "auto")
+torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_WIDE", values=("1", "0"))
+    assert saved == {"1": 2, "0": 0}, saved
 
 
 # TCONV_TMA_WINDOW_SHORT (read once per process; on by default since run 460, =0 turns it off):

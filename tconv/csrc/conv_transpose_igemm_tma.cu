@@ -1871,9 +1871,13 @@ bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, 
   const TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
   if (!plan.ok || !plan.window) return false;
   const GatherArgs& a = plan.args;
-  if (k16)
-    return window_plan(a).max_taps >= TmaWindow16BitAutoRule::kMinWTaps &&
-           (plan.pitch > 0 || a.k_channels < TmaWindow16BitAutoRule::kMinWideLineChannelsRefused);
+  if (k16) {
+    using Rule = TmaWindow16BitAutoRule;
+    static const bool wide = development_switch("TCONV_TMA_WINDOW_WIDE", 1) != 0;
+    const int w_taps = window_plan(a).max_taps;
+    return w_taps >= Rule::kMinWTaps && (plan.pitch > 0 || a.k_channels < Rule::kMinWideLineChannelsRefused ||
+                                         (wide && w_taps >= Rule::kMinWideLineWTaps));
+  }
   if (plan.pitch == 0) return false;
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&
          int64_t(max_phase_taps(a)) * a.k_rows >= TmaWindowAutoRule::kMinK;

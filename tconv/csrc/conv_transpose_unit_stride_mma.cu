@@ -611,6 +611,13 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
     if (p.stride[i] != 1) return plan;
   // One D tap and no D padding: output plane d reads input plane d.
   if (p.kernel[0] != 1 || p.padding[0] != 0 || p.out_size[0] != p.in_size[0]) return plan;
+  // An empty batch reads and writes nothing, and its tensors' strides may follow either layout (PyTorch calls an
+  // empty tensor contiguous in every format, so a channels_last input's output comes back contiguous).
+  if (p.batch == 0) {
+    plan.possible = true;
+    plan.piece_bytes = 16;
+    return plan;
+  }
   // W-contiguous lines, or (16-bit) channels innermost on both sides.
   const bool lines = p.input_strides[4] == 1 && p.output_strides[4] == 1;
   plan.channels_last = !lines && kElemBytes == 2 && p.input_strides[1] == 1 && p.output_strides[1] == 1;

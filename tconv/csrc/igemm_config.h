@@ -363,9 +363,14 @@ struct TmaWindowAutoRule {
 // the window in forward and grad_input against TCONV_TMA_WINDOW_16BIT=0): L2-61 (narrow, 64 -> 128) 0.886 / 2.762
 // against 1.026 / 2.908; fam01 (wide lines of 1024, 64 -> 64, full 64-channel per-tap boxes) 2.835 / 10.368 against
 // 2.678 / 10.074: refused; the grad_input's share (2 against 1): L1-68 31.0 against 33.0, L1-71 5.055 against 5.348.
+// Wide lines at kMinWideLineChannelsRefused or more channels take the window where a phase has at least
+// kMinWideLineWTaps W taps (TCONV_TMA_WINDOW_WIDE=0: refused as before; development, read once per process): the
+// refusal was set from fam01's 3 W taps, and with 5 (fam06) or 7 (fam05) the window cuts the A boxes' L2 traffic
+// by that factor. Not measured when written (session 85): run 469 times both.
 struct TmaWindow16BitAutoRule {
   static constexpr int kMinWTaps = 3;
   static constexpr int kMinWideLineChannelsRefused = 64;
+  static constexpr int kMinWideLineWTaps = 5;
 };
 // "auto" takes the channels-last TMA grad_weight (128 x 128 channel tiles per tap, boxes of 64 channels) only where
 // both sides have at least this many channels per group: with fewer, most of each box and wgmma is padding and every
