@@ -1309,6 +1309,11 @@ struct UnitStrideMmaTile {
 // so TF32 takes folded tiles too (same channel limits as 16-bit). Run 313 (H200, same build as 311, "auto" against
 // forced): fam11 (k3x7, 21 taps) 1.304 / 4.839 -> 1.159 / 4.546, so TF32 takes up to 21 taps as 16-bit does (the
 // most measured).
+// Channels-last 16-bit calls (the kernel's channels-last form, session 85) take the same rule; "auto" asks it before
+// the TMA window. Run 468 (H200, bf16 channels-last, quick timing fwd / fwd+bwd ms, the rule against
+// TCONV_UNIT_STRIDE_MMA=0, one build): L1-71 0.746 / 1.826 -> 0.328 / 1.077 (the contiguous form 0.325 / 1.150),
+// fam11 0.950 / 2.719 -> 0.577 / 2.042; forced at 64 channels a side it lost as on contiguous data: fam01 2.849 /
+// 8.357 against "auto"'s 2.680 / 7.816 (run 466), fam05 1.218 / 4.120 against 1.126 / 3.803.
 struct UnitStrideMmaAutoRule {
   static constexpr int kMaxInChannels = 32, kMaxOutChannels = 32;
   static constexpr int kMaxFoldedChannels = 64, kMaxFoldedChannelPairs = 32 * 64;
