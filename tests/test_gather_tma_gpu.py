@@ -76,8 +76,10 @@ WINDOW_CASES = {
     "window_tiny_planes": (3, 2, 32, 64, 1, [2, 2, 3], [1, 1, 1], [0, 0, 1], [0, 0, 0], [1, 1, 1], [3, 3, 5], True),
     # wide lines (W 300: pitch 302 > 256): three segments per line, blocks straddling lines, 128 columns
     "window_wide_2d": (2, 1, 64, 128, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
-    # 5 W taps on the same lines at 64 -> 128 channels (the 16-bit "auto" rule's wide lines of 64+ channels)
-    "window_wide_five": (2, 1, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [5, 300], False),
+    # 5 W taps on the same lines at 64 channels both ways, and 64 -> 128 (the 16-bit "auto" rule's wide lines of 64+
+    # source channels: the window at 5+ W taps and at most 64 columns)
+    "window_wide_five": (2, 1, 64, 64, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [5, 300], False),
+    "window_wide_five_128": (2, 1, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [5, 300], False),
     # the same lines at 32 channels both ways (the 16-bit "auto" rule's wide lines: fewer than 64 channels)
     "window_wide_32": (2, 1, 32, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
     # 1D, W dilation 3 (shifts 3 apart, span 12), 32 columns (padded to 64), wide
@@ -655,6 +657,10 @@ def tma16_kernels(prof):
 # These switch tests count the per-tap kernel's launches under "auto", which since session 82 gives the stride-1 k3
 # and k5 cases (three or more W taps) to the 16-bit window (TmaWindow16BitAutoRule): their processes keep "auto" off it.
 PER_TAP_ONLY = "import os\nos.environ['TCONV_TMA_WINDOW_16BIT'] = '0'\n"
+# Since session 85 "auto" gives channels-last 16-bit calls of at most 32 channels a side at unit stride (kernel D 1) to
+# the unit-stride kernel's channels-last form before the window (UnitStrideMmaAutoRule): the window rule's switch tests
+# keep that rule off in their processes (TCONV_UNIT_STRIDE_MMA=0).
+NOT_UNIT_STRIDE = "import os\nos.environ['TCONV_UNIT_STRIDE_MMA'] = '0'\n"
 PARTIAL_CASES = ["partial_boxes_3d", "partial_boxes_phases", "partial_boxes_l1_68"]
 PARTIAL_EXACT_UNDER_0 = {"partial_boxes_l1_68": 1}
 
@@ -751,19 +757,21 @@ def test_tma_window_16bit_is_what_runs(name, window_runs):
     ("window_l1_68_like", {"2": 2, "1": 1, "0": 0}),  # 5 W taps both ways
     ("window_wide_32", {"2": 2, "1": 1, "0": 0}),  # 3 W taps, wide lines of 32 channels
     ("window_wide_2d", {"2": 0, "1": 0, "0": 0}),  # wide lines of 64 (forward) and 128 (grad_input) channels
-    ("window_wide_five", {"2": 2, "1": 1, "0": 0}),  # the same at 5 W taps (kMinWideLineWTaps)
+    ("window_wide_five", {"2": 2, "1": 1, "0": 0}),  # 5 W taps (kMinWideLineWTaps), 64 columns both ways
+    ("window_wide_five_128", {"2": 1, "1": 0, "0": 0}),  # the forward's 128 columns refused, grad_input's 64 taken
     # W stride 2: forward phases of 3 and 2 W taps (the widest counts); grad_input traverses W at step 2 (per-tap)
     ("window_phases", {"2": 1, "1": 1, "0": 0}),
 ])
 def test_tma_window_16bit_auto_switch(tmp_path, name, runs):
     """TmaWindow16BitAutoRule: unset (2), "auto" runs a bf16 channels-last call's forward and grad_input on the 16-bit
-    window where a phase has three or more W taps, except wide lines of 64+ source channels with fewer than five;
-    1 the forward only, 0 neither (the per-tap boxes). Each meets the contract."""
+    window where a phase has three or more W taps, except wide lines of 64+ source channels with fewer than five W
+    taps or more than 64 columns; 1 the forward only, 0 neither (the per-tap boxes). Each meets the contract. The
+    processes keep the unit-stride kernel's rule off (its channels-last form takes window_wide_32's 32 -> 32)."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0":
         pytest.skip("TCONV_GATHER_TMA_16BIT=0 or TCONV_TMA_WINDOW_AUTO=0 keeps the forward off the window")
-    code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + f"""
+    code = NOT_UNIT_STRIDE + sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + f"""
 case = t.WINDOW_CASES[{name!r}]
 run_case(*case, mode="bf16", layout="channels_last", seed=23, poison=poison_cuda_allocator, grad_like_output=True)
 names = t.channels_last_pass_kernels(case, dtype, "auto")
@@ -815,7 +823,7 @@ def test_tma_window_short_tile_switch(tmp_path, mode):
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0" or \
             os.environ.get("TCONV_TMA_WINDOW_16BIT", "") in ("0", "1"):
         pytest.skip("the switch's cases need \"auto\" on the 16-bit window in both passes")
-    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+    code = NOT_UNIT_STRIDE + sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
 cases = {{name: case for name, (case, _) in t.WINDOW_SHORT_CASES.items()}}
 for i, case in enumerate(list(t.WINDOW_CASES.values()) + list(cases.values())):
     run_case(*case, mode={mode!r}, layout="channels_last", seed=140 + i, poison=poison_cuda_allocator,

@@ -1875,8 +1875,9 @@ bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, 
     using Rule = TmaWindow16BitAutoRule;
     static const bool wide = development_switch("TCONV_TMA_WINDOW_WIDE", 1) != 0;
     const int w_taps = window_plan(a).max_taps;
-    return w_taps >= Rule::kMinWTaps && (plan.pitch > 0 || a.k_channels < Rule::kMinWideLineChannelsRefused ||
-                                         (wide && w_taps >= Rule::kMinWideLineWTaps));
+    return w_taps >= Rule::kMinWTaps &&
+           (plan.pitch > 0 || a.k_channels < Rule::kMinWideLineChannelsRefused ||
+            (wide && w_taps >= Rule::kMinWideLineWTaps && a.n_channels <= Rule::kMaxWideLineColumns));
   }
   if (plan.pitch == 0) return false;
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&

@@ -363,14 +363,18 @@ struct TmaWindowAutoRule {
 // the window in forward and grad_input against TCONV_TMA_WINDOW_16BIT=0): L2-61 (narrow, 64 -> 128) 0.886 / 2.762
 // against 1.026 / 2.908; fam01 (wide lines of 1024, 64 -> 64, full 64-channel per-tap boxes) 2.835 / 10.368 against
 // 2.678 / 10.074: refused; the grad_input's share (2 against 1): L1-68 31.0 against 33.0, L1-71 5.055 against 5.348.
-// Wide lines at kMinWideLineChannelsRefused or more channels take the window where a phase has at least
-// kMinWideLineWTaps W taps (TCONV_TMA_WINDOW_WIDE=0: refused as before; development, read once per process): the
-// refusal was set from fam01's 3 W taps, and with 5 (fam06) or 7 (fam05) the window cuts the A boxes' L2 traffic
-// by that factor. Not measured when written (session 85): run 469 times both.
+// Wide lines at kMinWideLineChannelsRefused or more source channels take the window where a phase has at least
+// kMinWideLineWTaps W taps and the pass at most kMaxWideLineColumns columns (TCONV_TMA_WINDOW_WIDE=0: refused as
+// before; development, read once per process): the refusal was set from fam01's 3 W taps, and 5 or 7 W taps share
+// one A box. Run 469 (H200, bf16 channels-last, quick timing fwd / fwd+bwd ms, window on both passes against
+// TCONV_TMA_WINDOW_WIDE=0, one build): fam05 (64 -> 64, 7 W taps) 1.144 / 3.842 -> 1.005 / 3.500; fam06 (64 -> 128,
+// 5 W taps) 1.720 / 5.251 -> 2.220 / 5.452, its backward (fwd+bwd less fwd) 3.531 -> 3.232: the 128-column forward
+// lost 0.5 ms, the 64-column grad_input gained 0.3. So 64 columns at most; fam06 under this rule (per-tap forward,
+// window grad_input) was not timed.
 struct TmaWindow16BitAutoRule {
   static constexpr int kMinWTaps = 3;
   static constexpr int kMinWideLineChannelsRefused = 64;
-  static constexpr int kMinWideLineWTaps = 5;
+  static constexpr int kMinWideLineWTaps = 5, kMaxWideLineColumns = 64;
 };
 // "auto" takes the channels-last TMA grad_weight (128 x 128 channel tiles per tap, boxes of 64 channels) only where
 // both sides have at least this many channels per group: with fewer, most of each box and wgmma is padding and every
