@@ -53,3 +53,24 @@ quick_time() {
     --algorithm "$algorithm" --layout "${LAYOUT:-contiguous}" --runs 10 --warmup 2 2>&1 | grep -v Warn \
     | sed "s/^/$label /")
 }
+# Kernel breakdowns, 40 s at most each, while each can end by END_S after the start, into $LOG/breakdown.log, then
+# their first lines: breakdowns END_S PRECISION LAYOUT PROBLEM ...
+breakdowns() {
+  local end_s="$1" precision="$2" layout="$3" problem; shift 3
+  for problem in "$@"; do
+    left $(( end_s - 40 )) && timeout 40 python3 scripts/kernel_breakdown.py "$problem" --precision "$precision" \
+      --layout "$layout" --iters 2 2>&1 | grep -v Warn >> "$LOG/breakdown.log"
+  done
+  grep -A5 "^==" "$LOG/breakdown.log" 2>/dev/null | cut -c1-150
+}
+# Verified bench rows in one `tconv bench` process under a time budget that ends by END_S after the start, into
+# $LOG/bench_LAYOUT.log: bench_budget END_S PRECISION LAYOUT PROBLEM ...
+bench_budget() {
+  local end_s="$1" precision="$2" layout="$3"; shift 3
+  local budget=$(( end_s - ($(date +%s) - start) ))
+  [ "$budget" -gt 30 ] && timeout $(( budget + 40 )) python3 -m tconv bench "$@" --precision "$precision" \
+    --layout "$layout" --no-compile --runs 20 --warmup 3 --time-budget "$budget" --out "$OUT" 2>&1 \
+    | grep -vE "^\s*$" | tee "$LOG/bench_$layout.log" | grep -v "^chart\|^results\|^resume"
+  find "$OUT" -maxdepth 1 -name 'bench_*.json' -empty -delete
+  rm -f "$OUT"/*.png
+}
