@@ -45,6 +45,17 @@ WIDE_CASES = {
     "fam05_like": (2, 1, 64, 64, 1, [3, 7], [1, 1], [0, 0], [0, 0], [1, 1], [4, 70], False),
 }
 
+# Deep calls, whose stage of every (kd, kh) line leaves under 4 stages: the line boxes under
+# TCONV_GRAD_WEIGHT_WINDOW_LINES=1 (each block's chunk of tiles loads the lines its taps lie on), the igemm grad_weight
+# by default. fam02's shape, smaller (15 lines of 70 positions; 53 tiles in 9 chunks of 6, 2-3 lines each); two
+# grad_output planes (48 channels: a tap's two atoms), W kernel 4 (span 3: lines of 67 positions, boxes every 80
+# rows), H dilation 2 and padding; 2D with a kernel H of 15 (every line at kd 0).
+DEEP_CASES = {
+    "fam02_like": (3, 2, 32, 16, 1, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 40], False),
+    "two_planes_w4": (3, 1, 24, 48, 1, [3, 3, 4], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 2, 1], [3, 6, 45], True),
+    "tall_2d": (2, 2, 32, 32, 1, [15, 3], [1, 1], [7, 1], [0, 0], [1, 1], [20, 50], False),
+}
+
 LAUNCH_COUNTS = """
 def launches(case):
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
@@ -62,9 +73,9 @@ def launches(case):
 """
 
 
-def contract_and_launches(tmp_path, mode, cases_name, first_seed, values):
+def contract_and_launches(tmp_path, mode, cases_name, first_seed, values, switch="TCONV_GRAD_WEIGHT_WINDOW"):
     """Runs every case of t.<cases_name> through the contract and counts the kernel's launches (channels-last,
-    contiguous) per case, in one process per switch value: {value: [[launches] per case, sorted by name]}."""
+    contiguous) per case, in one process per value of `switch`: {value: [[launches] per case, sorted by name]}."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
@@ -76,7 +87,7 @@ for i, name in enumerate(sorted(cases)):
     counts.append(launches(cases[name]))
 torch.save(counts, sys.argv[1])
 """
-    return run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_WINDOW", values=values)
+    return run_under_switch(code, tmp_path, switch, values=values)
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
@@ -91,3 +102,11 @@ def test_grad_weight_window_at_64_channels_not_under_1(tmp_path, mode):
     saved = contract_and_launches(tmp_path, mode, "WIDE_CASES", 110, ("2", "1"))
     for name, wide, default in zip(sorted(WIDE_CASES), saved["2"], saved["1"]):
         assert wide == [1, 0] and default == [0, 0], (name, wide, default)
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_window_line_boxes_switch(tmp_path, mode):
+    """Written in session 85 after its device time; not run on a GPU when committed."""
+    saved = contract_and_launches(tmp_path, mode, "DEEP_CASES", 130, ("1", "0"), "TCONV_GRAD_WEIGHT_WINDOW_LINES")
+    for name, on, off in zip(sorted(DEEP_CASES), saved["1"], saved["0"]):
+        assert on == [1, 0] and off == [0, 0], (name, on, off)

@@ -1618,6 +1618,14 @@ struct WindowWeightGradArgs {
   uint32_t tile_start[WindowWeightGradTile::kMaxTiles];  // a stage's byte of the tile's first atom (rows 0-31)
   uint32_t tile_lbo[WindowWeightGradTile::kMaxTiles];    // bytes from it to the second atom (rows 32-63)
   int16_t tile_atom[WindowWeightGradTile::kMaxTiles][2];  // atom tap x co_planes + plane of rows 0-31, 32-63; -1 none
+  // Line boxes (grad_weight_window_line_boxes): grad_output as one box per (kd, kh) line that the block's chunk of
+  // tiles reads, lines chunk_line_lo.. of the chunk, each plane's lines from the stage's dy plane start (tile_start
+  // is then relative to the chunk's first line); 0: one box of every line per plane.
+  // line_rows: 64-byte rows from one line box to the next, box_w rounded up to 16 so that every box starts on 1024
+  // bytes, as the whole boxes do (the swizzle's repeat and the TMA destination's alignment, whichever holds).
+  int line_boxes, line_rows, kernel_h, dilation_dh[2];
+  uint32_t x_tx_bytes;  // a stage's x bytes (the line boxes add the chunk's)
+  int16_t chunk_line_lo[WindowWeightGradTile::kMaxTiles], chunk_lines[WindowWeightGradTile::kMaxTiles];
 };
 
 // acc (64 x kN) += A (64 x 16) B (16 x kN), both M/N-major in the 64-byte swizzle (imm-trans-a = imm-trans-b = 1).
@@ -1675,6 +1683,9 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
     if (tid != Tile::kMmaThreads) return;
     // Producer: unit u = ((n x D_in + d) x H_in + h) x segments + segment
     const int x_c = g * t.cin_g, dy_c = g * t.cout_g;
+    const int chunk_line_lo = t.line_boxes ? t.chunk_line_lo[chunk] : 0, chunk_lines = t.line_boxes ? t.chunk_lines[chunk] : 0;
+    const uint32_t stage_tx_bytes =
+        t.line_boxes ? t.x_tx_bytes + uint32_t(t.co_planes * chunk_lines * t.box_w * 64) : t.stage_tx_bytes;
     for (int it = 0; it < iterations; ++it) {
       const int stage = it % stages;
       if (it >= stages) mbarrier_wait(&stage_empty[stage], uint32_t((it / stages - 1) & 1));
@@ -1686,13 +1697,22 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
       const int d = int(unit % t.in_size[0]), n = int(unit / t.in_size[0]);
       const int w = segment * t.positions;
       unsigned char* s = smem + size_t(stage) * t.stage_bytes;
-      mbarrier_arrive_expect_tx(&stage_full[stage], t.stage_tx_bytes);
+      mbarrier_arrive_expect_tx(&stage_full[stage], stage_tx_bytes);
       for (int plane = 0; plane < t.ci_planes; ++plane)
         tma_load_5d(s + plane * t.x_plane_bytes, &t.x_map, x_c + 32 * plane, w, h, d, n, &stage_full[stage]);
       const int ow = w - t.padding[2], oh = h * t.stride[1] - t.padding[1], od = d * t.stride[0] - t.padding[0];
-      for (int plane = 0; plane < t.co_planes; ++plane)
-        tma_load_5d(s + t.dy_offset + plane * t.dy_plane_bytes, &t.dy_map, dy_c + 32 * plane, ow, oh, od, n,
-                    &stage_full[stage]);
+      for (int plane = 0; plane < t.co_planes; ++plane) {
+        unsigned char* const dy_plane = s + t.dy_offset + plane * t.dy_plane_bytes;
+        if (t.line_boxes) {
+          for (int l = 0; l < chunk_lines; ++l) {
+            const int line = chunk_line_lo + l, kd = line / t.kernel_h, kh = line - kd * t.kernel_h;
+            tma_load_5d(dy_plane + l * t.line_rows * 64, &t.dy_map, dy_c + 32 * plane, ow, oh + kh * t.dilation_dh[1],
+                        od + kd * t.dilation_dh[0], n, &stage_full[stage]);
+          }
+        } else {
+          tma_load_5d(dy_plane, &t.dy_map, dy_c + 32 * plane, ow, oh, od, n, &stage_full[stage]);
+        }
+      }
     }
     return;
   }
@@ -1703,7 +1723,8 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
   uint32_t a_lo[kTiles];  // the descriptors' low words at the ring's base, less the stage and k offsets
 #pragma unroll
   for (int i = 0; i < kTiles; ++i) {
-    const int tile = first_tile + i < t.tiles ? first_tile + i : 0;  // (past the call's tiles: computed, not stored)
+    // (past the call's tiles: the chunk's first tile again, computed, not stored; its offsets are the chunk's)
+    const int tile = first_tile + i < t.tiles ? first_tile + i : first_tile;
     a_lo[i] = (((shared_address(smem) + t.tile_start[tile]) & 0x3FFFF) >> 4) | ((t.tile_lbo[tile] >> 4) << 16);
   }
   // K-groups of 8 positions 512 bytes apart (stride byte offset), layout type 2: the 64-byte swizzle
@@ -1777,6 +1798,14 @@ bool channels_last_weight_grad_operands(const ConvTransposeParams& p, const void
   return wgmma_available(device) && encode_tiled_fn() != nullptr;
 }
 
+// TCONV_GRAD_WEIGHT_WINDOW_LINES=1 (development, read once per process; off by default): calls whose stage of every
+// (kd, kh) line leaves under WindowWeightGradTile::kMinStages stages load one box per line that each block's chunk of
+// tiles reads (igemm_config.h: WindowWeightGradTile, why). Written in session 85 after its device time, not run.
+bool grad_weight_window_line_boxes() {
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_WINDOW_LINES", 0) != 0;
+  return enabled;
+}
+
 // The window grad_weight's plan: false where it cannot run (see grad_weight_window_possible). k_tiles: the
 // instantiation's tiles per block (chunk).
 bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int& k_tiles) {
@@ -1800,42 +1829,6 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
   const int atoms = t.taps * t.co_planes;
   t.tiles = (atoms + 1) / 2;
   if (t.tiles > Tile::kMaxTiles) return false;
-  const int positions = Tile::kPositions;
-  const uint32_t dy_plane_bytes = uint32_t((int64_t(lines) * (positions + span) * 64 + 1023) / 1024 * 1024);
-  const int64_t stage_bytes = int64_t(t.ci_planes) * positions * 64 + int64_t(t.co_planes) * dy_plane_bytes;
-  if (positions + span > 256 || stage_bytes * Tile::kMinStages > Tile::kSharedBytes - 1024) return false;
-  t.positions = positions;
-  t.box_w = positions + span;
-  t.segments = int((p.in_size[2] + positions - 1) / positions);
-  t.x_plane_bytes = uint32_t(positions * 64);
-  t.dy_plane_bytes = dy_plane_bytes;
-  t.dy_offset = uint32_t(t.ci_planes) * t.x_plane_bytes;
-  t.stage_bytes = uint32_t(stage_bytes);
-  t.stage_tx_bytes = uint32_t(int64_t(t.ci_planes) * positions * 64 + int64_t(t.co_planes) * lines * t.box_w * 64);
-  t.stages = int(std::min<int64_t>(Tile::kMaxStages, (Tile::kSharedBytes - 1024) / stage_bytes)) / 2 * 2;
-  for (int i = 0; i < 2; ++i) {
-    t.in_size[i] = int(p.in_size[i]);
-    t.stride[i] = int(p.stride[i]);
-  }
-  for (int i = 0; i < 3; ++i) t.padding[i] = int(p.padding[i]);
-  t.groups = int(p.groups);
-  t.units = p.batch * p.in_size[0] * p.in_size[1] * t.segments;
-  // Atoms in tap order, each tap's planes together; a tile is two consecutive atoms, the one at the lower address
-  // first (the leading byte offset is unsigned).
-  const auto atom_offset = [&](int atom) {
-    const int tap = atom / t.co_planes, plane = atom % t.co_planes;
-    const int kw = int(tap % p.kernel[2]), line = int(tap / p.kernel[2]);
-    return t.dy_offset + uint32_t(plane) * t.dy_plane_bytes +
-           uint32_t((int64_t(line) * t.box_w + kw * p.dilation[2]) * 64);
-  };
-  for (int tile = 0; tile < t.tiles; ++tile) {
-    int first = 2 * tile, second = 2 * tile + 1 < atoms ? 2 * tile + 1 : -1;
-    if (second >= 0 && atom_offset(second) < atom_offset(first)) std::swap(first, second);
-    t.tile_start[tile] = atom_offset(first);
-    t.tile_lbo[tile] = second >= 0 ? atom_offset(second) - atom_offset(first) : 0;
-    t.tile_atom[tile][0] = int16_t(first);
-    t.tile_atom[tile][1] = int16_t(second);
-  }
   // The instantiation with the fewest m64 tiles computed in all (past-the-end tiles included), then the fewest chunks.
   n = t.cin_g <= 32 ? 32 : 64;
   static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
@@ -1852,6 +1845,72 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
     }
   }
   t.chunks = (t.tiles + k_tiles - 1) / k_tiles;
+  const int positions = Tile::kPositions;
+  if (positions + span > 256) return false;
+  const auto plane_bytes = [&](int plane_lines, int line_rows) {
+    return uint32_t((int64_t(plane_lines) * line_rows * 64 + 1023) / 1024 * 1024);
+  };
+  const auto stage_bytes_of = [&](uint32_t dy_plane) {
+    return int64_t(t.ci_planes) * positions * 64 + int64_t(t.co_planes) * dy_plane;
+  };
+  uint32_t dy_plane_bytes = plane_bytes(lines, positions + span);
+  t.line_boxes = 0;
+  t.line_rows = positions + span;
+  if (stage_bytes_of(dy_plane_bytes) * Tile::kMinStages > Tile::kSharedBytes - 1024) {
+    // Too many lines for 4 stages: the line boxes, where the switch allows (each chunk's lines: those of its atoms,
+    // which run in tap order, so a chunk's taps lie on consecutive lines)
+    if (!grad_weight_window_line_boxes()) return false;
+    int most = 0;
+    for (int chunk = 0; chunk < t.chunks; ++chunk) {
+      const int first_atom = 2 * chunk * k_tiles, last_atom = std::min(2 * (chunk + 1) * k_tiles, atoms) - 1;
+      const int lo = int(first_atom / t.co_planes / p.kernel[2]), hi = int(last_atom / t.co_planes / p.kernel[2]);
+      t.chunk_line_lo[chunk] = int16_t(lo);
+      t.chunk_lines[chunk] = int16_t(hi - lo + 1);
+      most = std::max(most, hi - lo + 1);
+    }
+    t.line_rows = (positions + span + 15) / 16 * 16;
+    dy_plane_bytes = plane_bytes(most, t.line_rows);
+    if (stage_bytes_of(dy_plane_bytes) * Tile::kMinStages > Tile::kSharedBytes - 1024) return false;
+    t.line_boxes = 1;
+  }
+  const int64_t stage_bytes = stage_bytes_of(dy_plane_bytes);
+  t.kernel_h = int(p.kernel[1]);
+  t.dilation_dh[0] = int(p.dilation[0]);
+  t.dilation_dh[1] = int(p.dilation[1]);
+  t.positions = positions;
+  t.box_w = positions + span;
+  t.segments = int((p.in_size[2] + positions - 1) / positions);
+  t.x_plane_bytes = uint32_t(positions * 64);
+  t.dy_plane_bytes = dy_plane_bytes;
+  t.dy_offset = uint32_t(t.ci_planes) * t.x_plane_bytes;
+  t.stage_bytes = uint32_t(stage_bytes);
+  t.x_tx_bytes = uint32_t(int64_t(t.ci_planes) * positions * 64);
+  t.stage_tx_bytes = uint32_t(t.x_tx_bytes + int64_t(t.co_planes) * lines * t.box_w * 64);
+  t.stages = int(std::min<int64_t>(Tile::kMaxStages, (Tile::kSharedBytes - 1024) / stage_bytes)) / 2 * 2;
+  for (int i = 0; i < 2; ++i) {
+    t.in_size[i] = int(p.in_size[i]);
+    t.stride[i] = int(p.stride[i]);
+  }
+  for (int i = 0; i < 3; ++i) t.padding[i] = int(p.padding[i]);
+  t.groups = int(p.groups);
+  t.units = p.batch * p.in_size[0] * p.in_size[1] * t.segments;
+  // Atoms in tap order, each tap's planes together; a tile is two consecutive atoms, the one at the lower address
+  // first (the leading byte offset is unsigned). Line boxes: lines from the tile's chunk's first.
+  const auto atom_offset = [&](int atom, int tile) {
+    const int tap = atom / t.co_planes, plane = atom % t.co_planes;
+    const int kw = int(tap % p.kernel[2]), line = int(tap / p.kernel[2]);
+    const int first_line = t.line_boxes ? t.chunk_line_lo[tile / k_tiles] : 0;
+    return t.dy_offset + uint32_t(plane) * t.dy_plane_bytes +
+           uint32_t((int64_t(line - first_line) * t.line_rows + kw * p.dilation[2]) * 64);
+  };
+  for (int tile = 0; tile < t.tiles; ++tile) {
+    int first = 2 * tile, second = 2 * tile + 1 < atoms ? 2 * tile + 1 : -1;
+    if (second >= 0 && atom_offset(second, tile) < atom_offset(first, tile)) std::swap(first, second);
+    t.tile_start[tile] = atom_offset(first, tile);
+    t.tile_lbo[tile] = second >= 0 ? atom_offset(second, tile) - atom_offset(first, tile) : 0;
+    t.tile_atom[tile][0] = int16_t(first);
+    t.tile_atom[tile][1] = int16_t(second);
+  }
   return true;
 }
 
@@ -2135,8 +2194,9 @@ cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const 
   const int x_box[3] = {1, 1, t.positions}, x_step[3] = {1, 1, 1};
   // (D, H: kernel lines at the dilation; the box spans kernel x dilation elements, so each is a whole number of
   // traversal steps)
-  const int dy_box[3] = {int(p.kernel[0] * p.dilation[0]), int(p.kernel[1] * p.dilation[1]), t.box_w};
-  const int dy_step[3] = {int(p.dilation[0]), int(p.dilation[1]), 1};
+  const int dy_box[3] = {t.line_boxes ? 1 : int(p.kernel[0] * p.dilation[0]),
+                         t.line_boxes ? 1 : int(p.kernel[1] * p.dilation[1]), t.box_w};
+  const int dy_step[3] = {t.line_boxes ? 1 : int(p.dilation[0]), t.line_boxes ? 1 : int(p.dilation[1]), 1};
   cudaError_t err = encode_channels_last_map(&t.x_map, dtype, input, p.in_channels, x_sizes, x_strides, x_box,
                                              x_step, 32, CU_TENSOR_MAP_SWIZZLE_64B);
   if (err != cudaSuccess) return err;

@@ -396,6 +396,11 @@ constexpr int kGradWeightTmaMinChannels = 64;
 // (TCONV_GRAD_WEIGHT_WINDOW=0) or against the per-tap TMA one (=1) at 64 channels a side): L1-71 1.826 / 3.305,
 // fam11 2.718 / 6.034, fam07 13.219 / 15.774; fam05 3.818 / 5.415, fam01 7.850 / 10.047. So "auto" takes it at 64
 // channels a side too (TCONV_GRAD_WEIGHT_WINDOW: 0 never, 1 below 64 only).
+// Line boxes (TCONV_GRAD_WEIGHT_WINDOW_LINES=1, off by default: written in session 85 after its device time, not run):
+// where a stage of every (kd, kh) line leaves under kMinStages stages, each block loads one box per line its chunk of
+// tiles reads. Why: fam02 channels-last bf16 (32 -> 16, 3 x 5 x 7: 15 lines of 70 positions, a 71 KB stage) ran its
+// grad_weight on the igemm kernel at 4.464 of 5.448 ms of kernels per fwd+bwd (run 467; eager's whole fwd+bwd 1.667);
+// its 9 chunks of 6 tiles read 2-3 lines each (a 20 KB stage, 8 stages).
 struct WindowWeightGradTile {
   // (a whole number of the wgmma's k16 steps, unrolled: ptxas fenced the wgmmas of a runtime K loop, C7519)
   static constexpr int kPositions = 64;
