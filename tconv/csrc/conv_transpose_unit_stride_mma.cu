@@ -458,6 +458,15 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     __syncthreads();  // the staging area is the transposed window, which other warps may still be reading
     const int gid = lane >> 2, tig = lane & 3;
     const scalar_t* bias = static_cast<const scalar_t*>(a.bias);
+    // The bias of the tile's channels c and c + 1 (zero past C_out or without bias), for either store.
+    auto bias_pair = [&](int c) {
+      float2 b = make_float2(0.f, 0.f);
+      if (bias != nullptr) {
+        if (at.co0 + c < a.c_out) b.x = to_acc(bias[(at.co0 + c) * a.bias_stride]);
+        if (at.co0 + c + 1 < a.c_out) b.y = to_acc(bias[(at.co0 + c + 1) * a.bias_stride]);
+      }
+      return b;
+    };
     if constexpr (kChannelsLast) {
       // The warp's kWarpM positions x kBlockN channels as [position][channel] words (a channel pair each), 16-byte
       // chunks XOR-swizzled by bits 1-2 of the position: the fragment stores (gid: 8 positions, tig: 4 pairs) and a
@@ -470,11 +479,8 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         const int c = nt * 8 + 2 * tig;
-        float b0 = 0.f, b1 = 0.f;
-        if (bias != nullptr) {
-          if (at.co0 + c < a.c_out) b0 = to_acc(bias[(at.co0 + c) * a.bias_stride]);
-          if (at.co0 + c + 1 < a.c_out) b1 = to_acc(bias[(at.co0 + c + 1) * a.bias_stride]);
-        }
+        const float2 b = bias_pair(c);
+        const float b0 = b.x, b1 = b.y;
 #pragma unroll
         for (int mt = 0; mt < Tile::kMTiles; ++mt) {
           const int position = mt * 16 + gid;
@@ -518,11 +524,8 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         const int c = nt * 8 + 2 * tig;
-        float b0 = 0.f, b1 = 0.f;
-        if (bias != nullptr) {
-          if (at.co0 + c < a.c_out) b0 = to_acc(bias[(at.co0 + c) * a.bias_stride]);
-          if (at.co0 + c + 1 < a.c_out) b1 = to_acc(bias[(at.co0 + c + 1) * a.bias_stride]);
-        }
+        const float2 b = bias_pair(c);
+        const float b0 = b.x, b1 = b.y;
 #pragma unroll
         for (int m = 0; m < kHalfTiles; ++m) {
           const int mt = oh * kHalfTiles + m, position = m * 16 + gid;
