@@ -39,19 +39,24 @@ CASES = {
     "many_taps": (3, 1, 32, 32, 1, [3, 3, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 20], False),
     # a line of 5 positions (one segment of 64, zeros past it)
     "short_lines": (2, 3, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [4, 5], False),
+    # 512 units (4 images x 64 lines x 2 segments): two splits within the workspace (one partial sum each), which the
+    # sum of the splits adds
+    "two_splits": (2, 4, 32, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [64, 128], True),
 }
 # 64 channels a side: the per-tap TMA grad_weight's under 1, the window's under 2 (unset)
 WIDE_CASES = {
     "fam05_like": (2, 1, 64, 64, 1, [3, 7], [1, 1], [0, 0], [0, 0], [1, 1], [4, 70], False),
 }
 
-# Deep calls, whose stage of every (kd, kh) line leaves under 4 stages: the line boxes under
-# TCONV_GRAD_WEIGHT_WINDOW_LINES=1 (each block's chunk of tiles loads the lines its taps lie on), the igemm grad_weight
-# by default. fam02's shape, smaller (15 lines of 70 positions; 53 tiles in 9 chunks of 6, 2-3 lines each); two
-# grad_output planes (48 channels: a tap's two atoms), W kernel 4 (span 3: lines of 67 positions, boxes every 80
-# rows), H dilation 2 and padding; 2D with a kernel H of 15 (every line at kd 0).
+# Deep calls, whose stage of every (kd, kh) line leaves under 4 stages: the line boxes by default (each block's chunk
+# of tiles loads the lines its taps lie on), the igemm grad_weight under TCONV_GRAD_WEIGHT_WINDOW_LINES=0. fam02's
+# shape, smaller (15 lines of 70 positions; 53 tiles in 9 chunks of 6, 2-3 lines each); with 256 units and the
+# workspace's one split (53 tiles in 14 chunks of 4: the plan's count of tiles per block); two grad_output planes (48
+# channels: a tap's two atoms), W kernel 4 (span 3: lines of 67 positions, boxes every 80 rows), H dilation 2 and
+# padding; 2D with a kernel H of 15 (every line at kd 0).
 DEEP_CASES = {
     "fam02_like": (3, 2, 32, 16, 1, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 40], False),
+    "fam02_chunks_of_4": (3, 4, 32, 16, 1, [3, 5, 7], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 16, 64], False),
     "two_planes_w4": (3, 1, 24, 48, 1, [3, 3, 4], [1, 1, 1], [1, 0, 1], [0, 0, 0], [1, 2, 1], [3, 6, 45], True),
     "tall_2d": (2, 2, 32, 32, 1, [15, 3], [1, 1], [7, 1], [0, 0], [1, 1], [20, 50], False),
 }
@@ -106,7 +111,6 @@ def test_grad_weight_window_at_64_channels_not_under_1(tmp_path, mode):
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 def test_grad_weight_window_line_boxes_switch(tmp_path, mode):
-    """Written in session 85 after its device time; not run on a GPU when committed."""
     saved = contract_and_launches(tmp_path, mode, "DEEP_CASES", 130, ("1", "0"), "TCONV_GRAD_WEIGHT_WINDOW_LINES")
     for name, on, off in zip(sorted(DEEP_CASES), saved["1"], saved["0"]):
         assert on == [1, 0] and off == [0, 0], (name, on, off)

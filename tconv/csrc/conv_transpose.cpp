@@ -553,9 +553,9 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   if (algorithm == "auto" && grad_weight_window_preferred(p) &&
       grad_weight_window_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
     const int64_t splits = grad_weight_window_splits(p, sm_count, budget);
-    const at::Tensor workspace = at::empty({2 * splits * grad_weight.numel()}, acc_options);
+    const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
     check_launch(grad_weight_window(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
-                                    workspace.data_ptr<float>(), splits, stream),
+                                    workspace.data_ptr<float>(), sm_count, budget, stream),
                  "conv_transpose grad_weight (window, channels-last)");
     return;
   }

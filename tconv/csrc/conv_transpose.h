@@ -318,9 +318,12 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
 bool grad_weight_window_possible(const ConvTransposeParams& p, DType dtype, const void* input,
                                  const void* grad_output);
 bool grad_weight_window_preferred(const ConvTransposeParams& p);
+// The window grad_weight's workspace is grad_weight_window_splits(p, sm_count, budget) x the weight's size in fp32;
+// grad_weight_window, given the same sm_count and budget, plans the same splits.
 int64_t grad_weight_window_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
-                               void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream);
+                               void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
+                               cudaStream_t stream);
 
 // Sums `splits` partial buffers [splits][numel] (accumulator type of dtype) in a fixed order and
 // stores the logical row-major elements of `sizes` at their strided places in `out`.

@@ -1608,7 +1608,7 @@ void tma_weight_grad_tile(const ConvTransposeParams& p, int (&tile)[3]) {
 struct WindowWeightGradArgs {
   CUtensorMap x_map;   // x: (C_in, W, H, D, N), boxes of 32 channels x `positions` positions
   CUtensorMap dy_map;  // grad_output: boxes of 32 channels x box_w x kernel[1] lines (step dilation) x kernel[0]
-  float* partial;      // [2 x splits][C_in][C_out / groups][taps]
+  float* partial;      // [splits][C_in][C_out / groups][taps]
   int positions, segments, box_w;
   int in_size[2];      // D, H
   int stride[2], padding[3];  // D, H (W's stride is 1); D, H, W
@@ -1756,10 +1756,29 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
   }
   wgmma_wait<0>();
 
+  // The warpgroups' sums meet in the ring (every stage the producer filled was waited for by its warpgroup, so no copy
+  // is in flight once both are past their loops), and a split writes one partial sum: half the workspace per split,
+  // so twice the splits within the budget (window_weight_grad_shared_bytes: the shared memory it takes).
+  float* const staged = reinterpret_cast<float*>(smem);
+  const int wg_thread = tid % 128;
+  mma_warpgroups_sync();
+  if (warpgroup == 1) {
+#pragma unroll
+    for (int i = 0; i < kTiles; ++i)
+#pragma unroll
+      for (int j = 0; j < kN / 2; ++j) staged[(i * (kN / 2) + j) * 128 + wg_thread] = acc[i][j];
+  }
+  mma_warpgroups_sync();
+  if (warpgroup == 1) return;
+#pragma unroll
+  for (int i = 0; i < kTiles; ++i)
+#pragma unroll
+    for (int j = 0; j < kN / 2; ++j) acc[i][j] += staged[(i * (kN / 2) + j) * 128 + wg_thread];
+
   // The m64nN fragment: accumulator 4 j + 2 h + l is row 16 (warp % 4) + gid + 8 h, column 8 j + 2 tig + l.
   const int lane = tid % 32, gid = lane / 4, tig = lane % 4, warp = tid / 32 % 4;
   const int64_t weight_numel = int64_t(t.groups) * t.cin_g * t.cout_g * t.taps;
-  float* const out = t.partial + (2 * int64_t(split) + warpgroup) * weight_numel;
+  float* const out = t.partial + int64_t(split) * weight_numel;
 #pragma unroll
   for (int i = 0; i < kTiles; ++i) {
     const int tile = first_tile + i;
@@ -1798,17 +1817,17 @@ bool channels_last_weight_grad_operands(const ConvTransposeParams& p, const void
   return wgmma_available(device) && encode_tiled_fn() != nullptr;
 }
 
-// TCONV_GRAD_WEIGHT_WINDOW_LINES=1 (development, read once per process; off by default): calls whose stage of every
-// (kd, kh) line leaves under WindowWeightGradTile::kMinStages stages load one box per line that each block's chunk of
-// tiles reads (igemm_config.h: WindowWeightGradTile, why). Written in session 85 after its device time, not run.
+// TCONV_GRAD_WEIGHT_WINDOW_LINES (development, read once per process): 0 refuses calls whose stage of every (kd, kh)
+// line leaves under WindowWeightGradTile::kMinStages stages; 1 (unset) loads one box per line that each block's chunk
+// of tiles reads (igemm_config.h: WindowWeightGradTile, why).
 bool grad_weight_window_line_boxes() {
-  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_WINDOW_LINES", 0) != 0;
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_WINDOW_LINES", 1) != 0;
   return enabled;
 }
 
-// The window grad_weight's plan: false where it cannot run (see grad_weight_window_possible). k_tiles: the
-// instantiation's tiles per block (chunk).
-bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int& k_tiles) {
+// The window grad_weight's plan at k_tiles tiles per block (chunk; one of the instantiations' for n): false where it
+// cannot run (see grad_weight_window_possible).
+bool plan_grad_weight_window_at(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int k_tiles) {
   using Tile = WindowWeightGradTile;
   if (p.stride[2] != 1 || p.in_per_group() > 64 || p.out_per_group() > 64) return false;
   // (the channel coordinate of a group's first box on 16 bytes)
@@ -1829,21 +1848,7 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
   const int atoms = t.taps * t.co_planes;
   t.tiles = (atoms + 1) / 2;
   if (t.tiles > Tile::kMaxTiles) return false;
-  // The instantiation with the fewest m64 tiles computed in all (past-the-end tiles included), then the fewest chunks.
   n = t.cin_g <= 32 ? 32 : 64;
-  static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
-  const int* options = n == 32 ? kTiles32 : kTiles64;
-  const int count = n == 32 ? 4 : 2;
-  k_tiles = 0;
-  int64_t best = 0;
-  for (int i = 0; i < count; ++i) {
-    const int64_t chunks = (t.tiles + options[i] - 1) / options[i];
-    const int64_t computed = chunks * options[i];
-    if (k_tiles == 0 || computed < best || (computed == best && options[i] > k_tiles)) {
-      best = computed;
-      k_tiles = options[i];
-    }
-  }
   t.chunks = (t.tiles + k_tiles - 1) / k_tiles;
   const int positions = Tile::kPositions;
   if (positions + span > 256) return false;
@@ -1912,6 +1917,59 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
     t.tile_atom[tile][1] = int16_t(second);
   }
   return true;
+}
+
+// A plan's splits of its units: one wave of one block per SM, each split at least 4 ring fills per warpgroup, one
+// partial sum per split within the workspace (most_splits: the budget over the weight's size).
+int64_t window_weight_grad_splits(const WindowWeightGradArgs& t, int sm_count, int64_t most_splits) {
+  const int64_t blocks = int64_t(t.groups) * t.chunks;
+  int64_t splits = std::max<int64_t>(int64_t(std::max(sm_count, 1)) / std::max<int64_t>(blocks, 1), 1);
+  splits = std::min(splits, std::max<int64_t>(t.units / (8 * t.stages), 1));
+  splits = std::min(splits, most_splits);
+  return std::max<int64_t>(std::min<int64_t>(splits, 65535), 1);
+}
+
+// The window grad_weight's plan: false where it cannot run. k_tiles: the instantiation's tiles per block, the one
+// whose blocks end soonest by a count of wgmma tiles (waves x units per split x tiles per stage), then the fewest
+// tiles computed in all (past-the-end ones included), then the fewest chunks. Why the count: a call whose splits the
+// workspace bounds leaves SMs idle unless its chunks are more (fam02 channels-last bf16, 53 tiles: 9 chunks of 6 x 10
+// splits = 90 blocks, 14 chunks of 4 x 9 = 126); where the splits fill the SMs it picks as the fewest tiles did.
+bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int& k_tiles,
+                             int sm_count = 1, int64_t most_splits = 1) {
+  static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
+  const bool narrow = p.in_per_group() <= 32;
+  const int* options = narrow ? kTiles32 : kTiles64;
+  const int count = narrow ? 4 : 2;
+  k_tiles = 0;
+  int64_t best_cost = 0, best_computed = 0;
+  for (int i = 0; i < count; ++i) {
+    WindowWeightGradArgs c{};
+    int c_n = 0;
+    if (!plan_grad_weight_window_at(p, c, c_n, options[i])) continue;
+    const int64_t splits = window_weight_grad_splits(c, sm_count, most_splits);
+    const int64_t blocks = int64_t(c.groups) * c.chunks * splits, slots = std::max(sm_count, 1);
+    const int64_t cost = (blocks + slots - 1) / slots * ((c.units + splits - 1) / splits) * options[i];
+    const int64_t computed = int64_t(c.chunks) * options[i];
+    if (k_tiles == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
+        (cost == best_cost && computed == best_computed && options[i] > k_tiles)) {
+      best_cost = cost;
+      best_computed = computed;
+      k_tiles = options[i];
+    }
+  }
+  return k_tiles != 0 && plan_grad_weight_window_at(p, t, n, k_tiles);
+}
+
+// The window grad_weight's dynamic shared memory: the ring, or the staged sums of the warpgroup that hands its sums
+// to the other (kTiles x kN / 2 floats a thread), whichever is more, and the 1024-byte alignment's slack.
+size_t window_weight_grad_shared_bytes(const WindowWeightGradArgs& t, int n, int k_tiles) {
+  return std::max(size_t(t.stages) * t.stage_bytes, size_t(k_tiles) * (n / 2) * 128 * sizeof(float)) + 1024;
+}
+
+// The splits that the workspace allows: one partial sum (the weight's size in fp32) each.
+int64_t window_weight_grad_most_splits(const ConvTransposeParams& p, int64_t max_workspace_elems) {
+  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  return std::max<int64_t>(max_workspace_elems / std::max<int64_t>(weight_numel, 1), 1);
 }
 
 
@@ -2163,15 +2221,9 @@ int64_t grad_weight_window_splits(const ConvTransposeParams& p, int sm_count, in
 #if defined(TCONV_TENSOR_MAPS)
   WindowWeightGradArgs t{};
   int n = 0, k_tiles = 0;
-  if (!plan_grad_weight_window(p, t, n, k_tiles)) return 1;
-  const int64_t blocks = int64_t(t.groups) * t.chunks;
-  const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
-  // One wave of one block per SM, each split at least 4 stages per warpgroup, two partial sums per split (one per
-  // warpgroup) within the workspace budget.
-  int64_t splits = std::max<int64_t>(int64_t(std::max(sm_count, 1)) / std::max<int64_t>(blocks, 1), 1);
-  splits = std::min(splits, std::max<int64_t>(t.units / (8 * t.stages), 1));
-  splits = std::min(splits, max_workspace_elems / std::max<int64_t>(2 * weight_numel, 1));
-  return std::max<int64_t>(std::min<int64_t>(splits, 65535), 1);
+  const int64_t most_splits = window_weight_grad_most_splits(p, max_workspace_elems);
+  if (!plan_grad_weight_window(p, t, n, k_tiles, sm_count, most_splits)) return 1;
+  return window_weight_grad_splits(t, sm_count, most_splits);
 #else
   (void)p, (void)sm_count, (void)max_workspace_elems;
   return 1;
@@ -2179,12 +2231,16 @@ int64_t grad_weight_window_splits(const ConvTransposeParams& p, int sm_count, in
 }
 
 cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
-                               void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream) {
+                               void* grad_weight, float* workspace, int sm_count, int64_t max_workspace_elems,
+                               cudaStream_t stream) {
 #if defined(TCONV_TENSOR_MAPS)
   if (!grad_weight_window_possible(p, dtype, input, grad_output)) return cudaErrorInvalidValue;
   WindowWeightGradArgs t{};
   int n = 0, k_tiles = 0;
-  if (!plan_grad_weight_window(p, t, n, k_tiles)) return cudaErrorInvalidValue;
+  const int64_t most_splits = window_weight_grad_most_splits(p, max_workspace_elems);
+  if (!plan_grad_weight_window(p, t, n, k_tiles, sm_count, most_splits)) return cudaErrorInvalidValue;
+  // (the same plan and splits as grad_weight_window_splits, which sized the workspace)
+  const int64_t splits = window_weight_grad_splits(t, sm_count, most_splits);
   t.splits = int(splits);
   t.partial = workspace;
   const int64_t x_sizes[4] = {p.in_size[2], p.in_size[1], p.in_size[0], p.batch};
@@ -2205,7 +2261,7 @@ cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const 
   if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(t.groups) * t.chunks;
   if (blocks > 0x7fffffff || splits > 65535) return cudaErrorInvalidConfiguration;
-  const size_t smem = size_t(t.stages) * t.stage_bytes + 1024;
+  const size_t smem = window_weight_grad_shared_bytes(t, n, k_tiles);
   const bool half = dtype == DType::kFloat16;
   void (*kernel)(WindowWeightGradArgs) = nullptr;
 #define TCONV_WINDOW_GRAD_KERNEL(N, TILES)                                                                  \
@@ -2226,10 +2282,10 @@ cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const 
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
-  return sum_splits(dtype, workspace, 2 * splits, sizes, p.weight_strides, grad_weight, stream);
+  return sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream);
 #else
-  (void)p, (void)dtype, (void)input, (void)grad_output, (void)grad_weight, (void)workspace, (void)splits,
-      (void)stream;
+  (void)p, (void)dtype, (void)input, (void)grad_output, (void)grad_weight, (void)workspace, (void)sm_count,
+      (void)max_workspace_elems, (void)stream;
   return cudaErrorNotSupported;
 #endif
 }

@@ -396,11 +396,14 @@ constexpr int kGradWeightTmaMinChannels = 64;
 // (TCONV_GRAD_WEIGHT_WINDOW=0) or against the per-tap TMA one (=1) at 64 channels a side): L1-71 1.826 / 3.305,
 // fam11 2.718 / 6.034, fam07 13.219 / 15.774; fam05 3.818 / 5.415, fam01 7.850 / 10.047. So "auto" takes it at 64
 // channels a side too (TCONV_GRAD_WEIGHT_WINDOW: 0 never, 1 below 64 only).
-// Line boxes (TCONV_GRAD_WEIGHT_WINDOW_LINES=1, off by default: written in session 85 after its device time, not run):
-// where a stage of every (kd, kh) line leaves under kMinStages stages, each block loads one box per line its chunk of
-// tiles reads. Why: fam02 channels-last bf16 (32 -> 16, 3 x 5 x 7: 15 lines of 70 positions, a 71 KB stage) ran its
-// grad_weight on the igemm kernel at 4.464 of 5.448 ms of kernels per fwd+bwd (run 467; eager's whole fwd+bwd 1.667);
-// its 9 chunks of 6 tiles read 2-3 lines each (a 20 KB stage, 8 stages).
+// Line boxes (TCONV_GRAD_WEIGHT_WINDOW_LINES: 0 refuses such calls): where a stage of every (kd, kh) line leaves under
+// kMinStages stages, each block loads one box per line its chunk of tiles reads. Why: fam02 channels-last bf16 (32 ->
+// 16, 3 x 5 x 7: 15 lines of 70 positions, a 71 KB stage) ran its grad_weight on the igemm kernel at 4.464 of 5.448 ms
+// of kernels per fwd+bwd (run 467; eager's whole fwd+bwd 1.667); its 9 chunks of 6 tiles read 2-3 lines each (a 20 KB
+// stage, 8 stages). Measured (run 470, H200, quick timing in one build, fwd / fwd+bwd ms): 0.564 / 2.973 against the
+// igemm grad_weight's 0.564 / 5.505 (predicted ~1.5 fwd+bwd: its 45 blocks, 9 chunks x the 5 splits that the
+// workspace allowed at two partial sums a split, left 87 SMs idle). Since: one partial sum a split (the warpgroups
+// add theirs in shared memory) and the chunks chosen by the blocks' count of tiles (plan_grad_weight_window).
 struct WindowWeightGradTile {
   // (a whole number of the wgmma's k16 steps, unrolled: ptxas fenced the wgmmas of a runtime K loop, C7519)
   static constexpr int kPositions = 64;
