@@ -1627,6 +1627,7 @@ struct WindowWeightGradArgs {
   uint32_t x_tx_bytes;  // a stage's x bytes (the line boxes add the chunk's)
   int16_t chunk_line_lo[WindowWeightGradTile::kMaxTiles], chunk_lines[WindowWeightGradTile::kMaxTiles];
 };
+static_assert(sizeof(WindowWeightGradArgs) <= 4096, "a kernel's parameters fit 4 KB (before CUDA 12.1's larger limit)");
 
 // acc (64 x kN) += A (64 x 16) B (16 x kN), both M/N-major in the 64-byte swizzle (imm-trans-a = imm-trans-b = 1).
 template <typename scalar_t, int kN>

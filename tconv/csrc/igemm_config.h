@@ -410,7 +410,10 @@ struct WindowWeightGradTile {
   // Even, so each stage always feeds the same warpgroup; at least 4: a warpgroup releases a stage after issuing its
   // next one (two stages on), which must lie elsewhere (run 462: with 2 stages the ring deadlocked).
   static constexpr int kMaxStages = 8, kMinStages = 4;
-  static constexpr int kMaxTiles = 64;                   // m64 tiles a call may have (the kernel's argument arrays)
+  // m64 tiles a call may have (the kernel's argument arrays, 16 bytes a tile). 128: L1-68's 75 taps x two 32-channel
+  // output planes make 75 tiles, which 64 refused to the igemm grad_weight (~17 of its 24.1 ms of kernels per
+  // channels-last bf16 fwd+bwd, runs 458-459).
+  static constexpr int kMaxTiles = 128;
   static constexpr int kMmaThreads = 256, kThreads = 288;  // two MMA warpgroups, one producer warp
   static constexpr int kSharedBytes = 227 * 1024;
 };
