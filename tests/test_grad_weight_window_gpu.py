@@ -39,8 +39,8 @@ CASES = {
     "many_taps": (3, 1, 32, 32, 1, [3, 3, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 20], False),
     # a line of 5 positions (one segment of 64, zeros past it)
     "short_lines": (2, 3, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [4, 5], False),
-    # 512 units (4 images x 64 lines x 2 segments): two splits within the workspace (one partial sum each), which the
-    # sum of the splits adds
+    # 512 units (4 images x 64 lines x 2 segments): 5 tiles in 2 chunks of 4 x 5 splits, the workspace's bound at one
+    # partial sum a split (2 at two a split), which the sum of the splits adds
     "two_splits": (2, 4, 32, 32, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [64, 128], True),
 }
 # 64 channels a side: the per-tap TMA grad_weight's under 1, the window's under 2 (unset)
