@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 86 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit BEFORE the call (the device tool copies the working tree, uncommitted edits included), pass
-# TCONV_COMMIT=<literal full sha>, and leave the tree alone until the call has started).
+# Session 87's first GPU call (one H200, prepared in session 86; the command ends by ~570 s).
 # Session 86 (runs 470-472) gave the window grad_weight line boxes by default, one partial sum a split, chunks by the
 # blocks' count of tiles and 128 tiles a call: fam02 channels-last bf16 0.559 / 1.971 ms (verified), L1-68 fwd+bwd
 # 24.143 -> 15.885 (quick timing only). Its tests ran out of time in run 470 before pytest's summaries.
