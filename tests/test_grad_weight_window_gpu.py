@@ -116,3 +116,15 @@ def test_grad_weight_window_line_boxes_switch(tmp_path, mode):
     saved = contract_and_launches(tmp_path, mode, "DEEP_CASES", 130, ("1", "0"), "TCONV_GRAD_WEIGHT_WINDOW_LINES")
     for name, on, off in zip(sorted(DEEP_CASES), saved["1"], saved["0"]):
         assert on == [1, 0] and off == [0, 0], (name, on, off)
+
+
+# Every contract and deep case under rings of 4 stages (the most wraps of the ring's phases a call) and of 12 (where
+# the shared memory holds them; the producer's and the warpgroups' stage counters wrap at the switch's count).
+STAGE_CASES = {**CASES, **DEEP_CASES}
+
+
+@pytest.mark.parametrize("mode", ["bf16"])
+def test_grad_weight_window_stages_switch(tmp_path, mode):
+    saved = contract_and_launches(tmp_path, mode, "STAGE_CASES", 150, ("4", "12"), "TCONV_GRAD_WEIGHT_WINDOW_STAGES")
+    for name, few, many in zip(sorted(STAGE_CASES), saved["4"], saved["12"]):
+        assert few == [1, 0] and many == [1, 0], (name, few, many)

@@ -1687,15 +1687,20 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
     const int chunk_line_lo = t.line_boxes ? t.chunk_line_lo[chunk] : 0, chunk_lines = t.line_boxes ? t.chunk_lines[chunk] : 0;
     const uint32_t stage_tx_bytes =
         t.line_boxes ? t.x_tx_bytes + uint32_t(t.co_planes * chunk_lines * t.box_w * 64) : t.stage_tx_bytes;
+    // The unit's coordinates and the ring's stage advance by counters: this one thread issues every stage, and the
+    // 64-bit divisions by run-time sizes it took per unit (and per line) sat on its path between two stages (as the
+    // channel-tile grad_weight's producer did, run 445).
+    int64_t first = unit_begin;
+    int segment = int(first % t.segments);
+    first /= t.segments;
+    int h = int(first % t.in_size[1]);
+    first /= t.in_size[1];
+    int d = int(first % t.in_size[0]), n = int(first / t.in_size[0]);
+    const int first_kd = chunk_line_lo / t.kernel_h, first_kh = chunk_line_lo - first_kd * t.kernel_h;
+    int stage = 0;
+    uint32_t empty_parity = 0;
     for (int it = 0; it < iterations; ++it) {
-      const int stage = it % stages;
-      if (it >= stages) mbarrier_wait(&stage_empty[stage], uint32_t((it / stages - 1) & 1));
-      int64_t unit = unit_begin + it;
-      const int segment = int(unit % t.segments);
-      unit /= t.segments;
-      const int h = int(unit % t.in_size[1]);
-      unit /= t.in_size[1];
-      const int d = int(unit % t.in_size[0]), n = int(unit / t.in_size[0]);
+      if (it >= stages) mbarrier_wait(&stage_empty[stage], empty_parity);
       const int w = segment * t.positions;
       unsigned char* s = smem + size_t(stage) * t.stage_bytes;
       mbarrier_arrive_expect_tx(&stage_full[stage], stage_tx_bytes);
@@ -1705,14 +1710,32 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
       for (int plane = 0; plane < t.co_planes; ++plane) {
         unsigned char* const dy_plane = s + t.dy_offset + plane * t.dy_plane_bytes;
         if (t.line_boxes) {
+          int kd = first_kd, kh = first_kh;
           for (int l = 0; l < chunk_lines; ++l) {
-            const int line = chunk_line_lo + l, kd = line / t.kernel_h, kh = line - kd * t.kernel_h;
             tma_load_5d(dy_plane + l * t.line_rows * 64, &t.dy_map, dy_c + 32 * plane, ow, oh + kh * t.dilation_dh[1],
                         od + kd * t.dilation_dh[0], n, &stage_full[stage]);
+            if (++kh == t.kernel_h) {
+              kh = 0;
+              ++kd;
+            }
           }
         } else {
           tma_load_5d(dy_plane, &t.dy_map, dy_c + 32 * plane, ow, oh, od, n, &stage_full[stage]);
         }
+      }
+      if (++segment == t.segments) {
+        segment = 0;
+        if (++h == t.in_size[1]) {
+          h = 0;
+          if (++d == t.in_size[0]) {
+            d = 0;
+            ++n;
+          }
+        }
+      }
+      if (++stage == stages) {
+        stage = 0;
+        if (it >= stages) empty_parity ^= 1;
       }
     }
     return;
@@ -1736,10 +1759,10 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
   for (int i = 0; i < kTiles; ++i)
 #pragma unroll
     for (int j = 0; j < kN / 2; ++j) acc[i][j] = 0.f;
-  int previous = -1;
+  int previous = -1, stage = warpgroup;
+  uint32_t full_parity = 0;
   for (int it = warpgroup; it < iterations; it += 2) {
-    const int stage = it % stages;
-    mbarrier_wait(&stage_full[stage], uint32_t((it / stages) & 1));
+    mbarrier_wait(&stage_full[stage], full_parity);
     const uint32_t stage_units = (uint32_t(stage) * t.stage_bytes) >> 4;
     wgmma_fence();
 #pragma unroll
@@ -1754,6 +1777,10 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
     wgmma_wait<1>();
     if (previous >= 0) mbarrier_arrive(&stage_empty[previous]);
     previous = stage;
+    if ((stage += 2) >= stages) {  // (stages is even: back to this warpgroup's first stage)
+      stage -= stages;
+      full_parity ^= 1;
+    }
   }
   wgmma_wait<0>();
 
@@ -1826,6 +1853,16 @@ bool grad_weight_window_line_boxes() {
   return enabled;
 }
 
+// TCONV_GRAD_WEIGHT_WINDOW_STAGES (development, read once per process): the most stages of the window grad_weight's
+// ring (even, WindowWeightGradTile::kMinStages to kMaxStages; unset 8, igemm_config.h: WindowWeightGradTile, why).
+int grad_weight_window_most_stages() {
+  using Tile = WindowWeightGradTile;
+  static const int most =
+      std::min(std::max(int(development_switch("TCONV_GRAD_WEIGHT_WINDOW_STAGES", 8)), Tile::kMinStages),
+               Tile::kMaxStages) / 2 * 2;
+  return most;
+}
+
 // The window grad_weight's plan at k_tiles tiles per block (chunk; one of the instantiations' for n): false where it
 // cannot run (see grad_weight_window_possible).
 bool plan_grad_weight_window_at(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int k_tiles) {
@@ -1892,7 +1929,8 @@ bool plan_grad_weight_window_at(const ConvTransposeParams& p, WindowWeightGradAr
   t.stage_bytes = uint32_t(stage_bytes);
   t.x_tx_bytes = uint32_t(int64_t(t.ci_planes) * positions * 64);
   t.stage_tx_bytes = uint32_t(t.x_tx_bytes + int64_t(t.co_planes) * lines * t.box_w * 64);
-  t.stages = int(std::min<int64_t>(Tile::kMaxStages, (Tile::kSharedBytes - 1024) / stage_bytes)) / 2 * 2;
+  t.stages = int(std::min<int64_t>(grad_weight_window_most_stages(), (Tile::kSharedBytes - 1024) / stage_bytes));
+  t.stages = t.stages / 2 * 2;
   for (int i = 0; i < 2; ++i) {
     t.in_size[i] = int(p.in_size[i]);
     t.stride[i] = int(p.stride[i]);

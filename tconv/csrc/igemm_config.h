@@ -409,7 +409,8 @@ struct WindowWeightGradTile {
   static constexpr int kPositions = 64;
   // Even, so each stage always feeds the same warpgroup; at least 4: a warpgroup releases a stage after issuing its
   // next one (two stages on), which must lie elsewhere (run 462: with 2 stages the ring deadlocked).
-  static constexpr int kMaxStages = 8, kMinStages = 4;
+  // 12 at most: the barriers' arrays; 8 unless TCONV_GRAD_WEIGHT_WINDOW_STAGES asks (run 474 measures more).
+  static constexpr int kMaxStages = 12, kMinStages = 4;
   // m64 tiles a call may have (the kernel's argument arrays, 16 bytes a tile). 128: L1-68's 75 taps x two 32-channel
   // output planes make 75 tiles, which 64 refused to the igemm grad_weight (~17 of its 24.1 ms of kernels per
   // channels-last bf16 fwd+bwd, runs 458-459).
