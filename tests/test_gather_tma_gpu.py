@@ -753,26 +753,34 @@ def test_tma_window_16bit_is_what_runs(name, window_runs):
     assert sum(TMA16_KERNEL in n for n in names) == 2 - window_runs, names
 
 
+# Cases of the 16-bit "auto" rule's wide lines only (kept out of WINDOW_CASES and its every-case tests):
+# fam01-like lines, 64 -> 64 channels, 3 W taps, 64 columns each way.
+WIDE_RULE_CASES = {
+    "window_wide_three": (2, 1, 64, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [5, 300], True),
+}
+
+
 @pytest.mark.parametrize("name, runs", [
     ("window_l1_68_like", {"2": 2, "1": 1, "0": 0}),  # 5 W taps both ways
     ("window_wide_32", {"2": 2, "1": 1, "0": 0}),  # 3 W taps, wide lines of 32 channels
     ("window_wide_2d", {"2": 0, "1": 0, "0": 0}),  # wide lines of 64 (forward) and 128 (grad_input) channels
     ("window_wide_five", {"2": 2, "1": 1, "0": 0}),  # 5 W taps (kMinWideLineWTaps), 64 columns both ways
     ("window_wide_five_128", {"2": 1, "1": 0, "0": 0}),  # the forward's 128 columns refused, grad_input's 64 taken
+    ("window_wide_three", {"2": 1, "1": 1, "0": 0}),  # 3 W taps at 64 channels: the forward only (fam01-like)
     # W stride 2: forward phases of 3 and 2 W taps (the widest counts); grad_input traverses W at step 2 (per-tap)
     ("window_phases", {"2": 1, "1": 1, "0": 0}),
 ])
 def test_tma_window_16bit_auto_switch(tmp_path, name, runs):
     """TmaWindow16BitAutoRule: unset (2), "auto" runs a bf16 channels-last call's forward and grad_input on the 16-bit
     window where a phase has three or more W taps, except wide lines of 64+ source channels with fewer than five W
-    taps or more than 64 columns; 1 the forward only, 0 neither (the per-tap boxes). Each meets the contract. The
+    taps (three in the forward) or more than 64 columns; 1 the forward only, 0 neither (the per-tap boxes). Each meets the contract. The
     processes keep the unit-stride kernel's rule off (its channels-last form takes window_wide_32's 32 -> 32)."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0":
         pytest.skip("TCONV_GATHER_TMA_16BIT=0 or TCONV_TMA_WINDOW_AUTO=0 keeps the forward off the window")
     code = NOT_UNIT_STRIDE + sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + f"""
-case = t.WINDOW_CASES[{name!r}]
+case = {{**t.WINDOW_CASES, **t.WIDE_RULE_CASES}}[{name!r}]
 run_case(*case, mode="bf16", layout="channels_last", seed=23, poison=poison_cuda_allocator, grad_like_output=True)
 names = t.channels_last_pass_kernels(case, dtype, "auto")
 torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])

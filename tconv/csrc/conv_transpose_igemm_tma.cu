@@ -2031,9 +2031,10 @@ bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, 
     using Rule = TmaWindow16BitAutoRule;
     static const bool wide = development_switch("TCONV_TMA_WINDOW_WIDE", 1) != 0;
     const int w_taps = window_plan(a).max_taps;
+    const int wide_w_taps = pass == GatherPass::kForward ? Rule::kMinWideLineForwardWTaps : Rule::kMinWideLineWTaps;
     return w_taps >= Rule::kMinWTaps &&
            (plan.pitch > 0 || a.k_channels < Rule::kMinWideLineChannelsRefused ||
-            (wide && w_taps >= Rule::kMinWideLineWTaps && a.n_channels <= Rule::kMaxWideLineColumns));
+            (wide && w_taps >= wide_w_taps && a.n_channels <= Rule::kMaxWideLineColumns));
   }
   if (plan.pitch == 0) return false;
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&

@@ -371,10 +371,14 @@ struct TmaWindowAutoRule {
 // 5 W taps) 1.720 / 5.251 -> 2.220 / 5.452, its backward (fwd+bwd less fwd) 3.531 -> 3.232: the 128-column forward
 // lost 0.5 ms, the 64-column grad_input gained 0.3. So 64 columns at most; fam06 under this rule (per-tap forward,
 // window grad_input) was not timed.
+// The forward takes wide lines from kMinWideLineForwardWTaps W taps: run 474 (H200, bf16 channels-last, quick timing
+// of the forward, "auto" against "igemm_tma_window", one build): fam01 (64 -> 64, 3 W taps) 2.676 -> 2.353 ms (run
+// 458's 2.835 was before session 85's wide-line window); fam05 1.002 both (already the window); fam06 (128 columns)
+// 1.722 -> 2.220 (refused by the columns). fam01's grad_input on the window (3 W taps) was not timed: it keeps 5.
 struct TmaWindow16BitAutoRule {
   static constexpr int kMinWTaps = 3;
   static constexpr int kMinWideLineChannelsRefused = 64;
-  static constexpr int kMinWideLineWTaps = 5, kMaxWideLineColumns = 64;
+  static constexpr int kMinWideLineWTaps = 5, kMinWideLineForwardWTaps = 3, kMaxWideLineColumns = 64;
 };
 // "auto" takes the channels-last TMA grad_weight (128 x 128 channel tiles per tap, boxes of 64 channels) only where
 // both sides have at least this many channels per group: with fewer, most of each box and wgmma is padding and every
