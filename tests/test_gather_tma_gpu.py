@@ -773,8 +773,9 @@ WIDE_RULE_CASES = {
 def test_tma_window_16bit_auto_switch(tmp_path, name, runs):
     """TmaWindow16BitAutoRule: unset (2), "auto" runs a bf16 channels-last call's forward and grad_input on the 16-bit
     window where a phase has three or more W taps, except wide lines of 64+ source channels with fewer than five W
-    taps (three in the forward) or more than 64 columns; 1 the forward only, 0 neither (the per-tap boxes). Each meets the contract. The
-    processes keep the unit-stride kernel's rule off (its channels-last form takes window_wide_32's 32 -> 32)."""
+    taps (three in the forward) or more than 64 columns; 1 the forward only, 0 neither (the per-tap boxes). Each meets
+    the contract. The processes keep the unit-stride kernel's rule off (its channels-last form takes window_wide_32's
+    32 -> 32)."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0":
@@ -790,22 +791,25 @@ torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
 
 
 def test_tma_window_16bit_wide_switch(tmp_path):
-    """TCONV_TMA_WINDOW_WIDE: unset (1), "auto" runs wide lines of 64+ source channels with five or more W taps on the
-    16-bit window (forward and grad_input of window_wide_five); 0 refuses them (the per-tap boxes). Each meets the
-    contract."""
+    """TCONV_TMA_WINDOW_WIDE: unset (1), "auto" runs wide lines of 64+ source channels on the 16-bit window where the
+    pass has five or more W taps (three in the forward) and at most 64 columns (window_wide_five: forward and
+    grad_input; window_wide_three: the forward); 2 takes window_wide_three's grad_input too; 0 refuses them all (the
+    per-tap boxes). Each meets the contract."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0" or \
             os.environ.get("TCONV_TMA_WINDOW_16BIT", "") in ("0", "1"):
         pytest.skip("the switch's case needs \"auto\" on the 16-bit window in both passes")
-    code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + """
-case = t.WINDOW_CASES["window_wide_five"]
-run_case(*case, mode="bf16", layout="channels_last", seed=29, poison=poison_cuda_allocator, grad_like_output=True)
-names = t.channels_last_pass_kernels(case, dtype, "auto")
-torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
+    code = NOT_UNIT_STRIDE + sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + """
+counts = []
+for i, case in enumerate([t.WINDOW_CASES["window_wide_five"], t.WIDE_RULE_CASES["window_wide_three"]]):
+    run_case(*case, mode="bf16", layout="channels_last", seed=29 + i, poison=poison_cuda_allocator,
+             grad_like_output=True)
+    counts.append(sum(t.WINDOW_KERNEL in n for n in t.channels_last_pass_kernels(case, dtype, "auto")))
+torch.save(counts, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_WIDE", values=("1", "0"))
-    assert saved == {"1": 2, "0": 0}, saved
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_WIDE", values=("1", "0", "2"))
+    assert saved == {"1": [2, 1], "0": [0, 0], "2": [2, 2]}, saved
 
 
 # TCONV_TMA_WINDOW_SHORT (read once per process; on by default since run 460, =0 turns it off):

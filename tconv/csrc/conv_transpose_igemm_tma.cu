@@ -2029,12 +2029,15 @@ bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, 
   const GatherArgs& a = plan.args;
   if (k16) {
     using Rule = TmaWindow16BitAutoRule;
-    static const bool wide = development_switch("TCONV_TMA_WINDOW_WIDE", 1) != 0;
+    // TCONV_TMA_WINDOW_WIDE (development, read once per process): 0 refuses wide lines of 64+ source channels, 2 takes
+    // them from the forward's W taps in grad_input too (not measured yet), 1 (unset) the rule as it stands
+    static const int wide = development_switch("TCONV_TMA_WINDOW_WIDE", 1);
     const int w_taps = window_plan(a).max_taps;
-    const int wide_w_taps = pass == GatherPass::kForward ? Rule::kMinWideLineForwardWTaps : Rule::kMinWideLineWTaps;
+    const int wide_w_taps = pass == GatherPass::kForward || wide >= 2 ? Rule::kMinWideLineForwardWTaps
+                                                                       : Rule::kMinWideLineWTaps;
     return w_taps >= Rule::kMinWTaps &&
            (plan.pitch > 0 || a.k_channels < Rule::kMinWideLineChannelsRefused ||
-            (wide && w_taps >= wide_w_taps && a.n_channels <= Rule::kMaxWideLineColumns));
+            (wide != 0 && w_taps >= wide_w_taps && a.n_channels <= Rule::kMaxWideLineColumns));
   }
   if (plan.pitch == 0) return false;
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&

@@ -408,12 +408,18 @@ constexpr int kGradWeightTmaMinChannels = 64;
 // igemm grad_weight's 0.564 / 5.505 (predicted ~1.5 fwd+bwd: its 45 blocks, 9 chunks x the 5 splits that the
 // workspace allowed at two partial sums a split, left 87 SMs idle). Since: one partial sum a split (the warpgroups
 // add theirs in shared memory) and the chunks chosen by the blocks' count of tiles (plan_grad_weight_window).
+// The producer counts its units, lines and stages: run 473's ncu of fam02's grad_weight (989 us) had the warpgroups
+// waiting on full stages (17.2 of 21.6 cycles per issued instruction long scoreboard, tensor pipe 13 %) while its one
+// thread took three 64-bit divisions a unit and one 32-bit division a line box. Run 474 (H200, channels-last bf16):
+// fam02's grad_weight 0.978 -> 0.510 ms, fwd+bwd 1.971 -> 1.509 (quick timing); L1-68 15.874 -> 11.935.
 struct WindowWeightGradTile {
   // (a whole number of the wgmma's k16 steps, unrolled: ptxas fenced the wgmmas of a runtime K loop, C7519)
   static constexpr int kPositions = 64;
   // Even, so each stage always feeds the same warpgroup; at least 4: a warpgroup releases a stage after issuing its
   // next one (two stages on), which must lie elsewhere (run 462: with 2 stages the ring deadlocked).
-  // 12 at most: the barriers' arrays; 8 unless TCONV_GRAD_WEIGHT_WINDOW_STAGES asks (run 474 measures more).
+  // 8 unless TCONV_GRAD_WEIGHT_WINDOW_STAGES asks (12 at most: the barriers' arrays). Run 474 (H200, channels-last
+  // bf16, fwd+bwd ms, 8 / 12 stages): fam02 1.509 / 1.510 (11 stages of 19 KB fit), L1-68 11.935 / 11.937: the ring's
+  // depth does not bound it.
   static constexpr int kMaxStages = 12, kMinStages = 4;
   // m64 tiles a call may have (the kernel's argument arrays, 16 bytes a tile). 128: L1-68's 75 taps x two 32-channel
   // output planes make 75 tiles, which 64 refused to the igemm grad_weight (~17 of its 24.1 ms of kernels per
