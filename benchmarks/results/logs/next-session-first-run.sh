@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Prepared in session 87 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
+# fix these lines, commit BEFORE the call (the device tool copies the working tree, uncommitted edits included), pass
+# TCONV_COMMIT=<literal full sha>, and leave the tree alone until the call has started).
+# Session 87 (runs 473-475): the window grad_weight's producer by counters (fam02's grad_weight 0.978 -> 0.510 ms;
+# channels-last bf16 L1-68 1.80x, fam03 1.75x, fam02 1.11x fwd+bwd, verified) and the 16-bit window's forward on wide
+# lines of 64 channels from 3 W taps (fam01 2.657 -> 2.351 ms). Channels-last bf16 geomean 1.23x / 1.07x.
+# 1. the wide-line switch's test (TCONV_TMA_WINDOW_WIDE=2 new: window_wide_three's grad_input on the window too);
+# 2. fam01 channels-last bf16: "auto" against TCONV_TMA_WINDOW_WIDE=2 (its grad_input, 3 W taps, on the window; run
+#    474: the forward gained 12 % there);
+# 3. ncu of the window grad_weight on fam02 after the counters (0.51 ms: ~0.56 us a stage against ~0.14 of MMAs;
+#    12 stages were level with 8, so not the ring's depth);
+# 4. verified rows of the other window grad_weight users not measured since the counters: L1-71, fam11;
+# 5. the 16-bit window's auto-switch tests in full (never seen to finish: each case spawns three processes).
+source scripts/device_prelude.sh
+left 300 && gpu_tests 60 wide_switch tests/test_gather_tma_gpu.py "window_16bit_wide_switch"
+for wide in 1 2; do
+  left 350 && LAYOUT=channels_last quick_time "wide$wide" fam01_convt2d_k3_1024x1024 bf16 auto \
+    TCONV_TMA_WINDOW_WIDE=$wide | tee -a "$LOG/timing.log"
+done
+left 380 && KERNEL=grad_weight_window CASES="fam02_cl_bf16:fam02_convt3d_k3x5x7_16x32x64:bf16:auto:channels_last" \
+  OUT="$LOG" timeout 90 bash scripts/ncu_stalls.sh 2>&1 | tee "$LOG/ncu_summary.log"
+bench_budget 470 bf16 channels_last l1_71_convt2d_asym_input_square_kernel fam11_convt2d_k3x7_p1x3_512x1024
+left 420 && gpu_tests 160 window_auto tests/test_gather_tma_gpu.py "window_16bit_auto_switch or window_short_tile_switch"
+device_finish
