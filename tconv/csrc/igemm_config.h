@@ -374,7 +374,8 @@ struct TmaWindowAutoRule {
 // The forward takes wide lines from kMinWideLineForwardWTaps W taps: run 474 (H200, bf16 channels-last, quick timing
 // of the forward, "auto" against "igemm_tma_window", one build): fam01 (64 -> 64, 3 W taps) 2.676 -> 2.353 ms (run
 // 458's 2.835 was before session 85's wide-line window); fam05 1.002 both (already the window); fam06 (128 columns)
-// 1.722 -> 2.220 (refused by the columns). fam01's grad_input on the window (3 W taps) was not timed: it keeps 5.
+// 1.722 -> 2.220 (refused by the columns). fam01's grad_input on the window (3 W taps) was not timed: it keeps 5
+// (TCONV_TMA_WINDOW_WIDE=2 takes it from 3 too, for that measurement).
 struct TmaWindow16BitAutoRule {
   static constexpr int kMinWTaps = 3;
   static constexpr int kMinWideLineChannelsRefused = 64;
