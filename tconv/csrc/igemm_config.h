@@ -419,7 +419,7 @@ struct WindowWeightGradTile {
   // Even, so each stage always feeds the same warpgroup; at least 4: a warpgroup releases a stage after issuing its
   // next one (two stages on), which must lie elsewhere (run 462: with 2 stages the ring deadlocked).
   // 8 unless TCONV_GRAD_WEIGHT_WINDOW_STAGES asks (12 at most: the barriers' arrays). Run 474 (H200, channels-last
-  // bf16, fwd+bwd ms, 8 / 12 stages): fam02 1.509 / 1.510 (11 stages of 19 KB fit), L1-68 11.935 / 11.937: the ring's
+  // bf16, fwd+bwd ms, 8 / 12 stages): fam02 1.509 / 1.510 (stages of 14 KB: 12 fit), L1-68 11.935 / 11.937: the ring's
   // depth does not bound it.
   static constexpr int kMaxStages = 12, kMinStages = 4;
   // m64 tiles a call may have (the kernel's argument arrays, 16 bytes a tile). 128: L1-68's 75 taps x two 32-channel
