@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 87 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit BEFORE the call (the device tool copies the working tree, uncommitted edits included), pass
-# TCONV_COMMIT=<literal full sha>, and leave the tree alone until the call has started).
+# Session 88, run 476 (one H200), prepared in session 87. Committed before the call; TCONV_COMMIT is the literal sha
+# of that commit.
 # Session 87 (runs 473-475): the window grad_weight's producer by counters (fam02's grad_weight 0.978 -> 0.510 ms;
 # channels-last bf16 L1-68 1.80x, fam03 1.75x, fam02 1.11x fwd+bwd, verified) and the 16-bit window's forward on wide
 # lines of 64 channels from 3 W taps (fam01 2.657 -> 2.351 ms). Channels-last bf16 geomean 1.23x / 1.07x.
