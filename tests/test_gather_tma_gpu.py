@@ -763,17 +763,18 @@ WIDE_RULE_CASES = {
 @pytest.mark.parametrize("name, runs", [
     ("window_l1_68_like", {"2": 2, "1": 1, "0": 0}),  # 5 W taps both ways
     ("window_wide_32", {"2": 2, "1": 1, "0": 0}),  # 3 W taps, wide lines of 32 channels
-    ("window_wide_2d", {"2": 0, "1": 0, "0": 0}),  # wide lines of 64 (forward) and 128 (grad_input) channels
-    ("window_wide_five", {"2": 2, "1": 1, "0": 0}),  # 5 W taps (kMinWideLineWTaps), 64 columns both ways
+    # wide lines of 64 (forward: 128 columns, refused) and 128 (grad_input: 64 columns, 3 W taps, taken) channels
+    ("window_wide_2d", {"2": 1, "1": 0, "0": 0}),
+    ("window_wide_five", {"2": 2, "1": 1, "0": 0}),  # 5 W taps, 64 columns both ways
     ("window_wide_five_128", {"2": 1, "1": 0, "0": 0}),  # the forward's 128 columns refused, grad_input's 64 taken
-    ("window_wide_three", {"2": 1, "1": 1, "0": 0}),  # 3 W taps at 64 channels: the forward only (fam01-like)
+    ("window_wide_three", {"2": 2, "1": 1, "0": 0}),  # 3 W taps (kMinWideLineWTaps) at 64 channels (fam01-like)
     # W stride 2: forward phases of 3 and 2 W taps (the widest counts); grad_input traverses W at step 2 (per-tap)
     ("window_phases", {"2": 1, "1": 1, "0": 0}),
 ])
 def test_tma_window_16bit_auto_switch(tmp_path, name, runs):
     """TmaWindow16BitAutoRule: unset (2), "auto" runs a bf16 channels-last call's forward and grad_input on the 16-bit
-    window where a phase has three or more W taps, except wide lines of 64+ source channels with fewer than five W
-    taps (three in the forward) or more than 64 columns; 1 the forward only, 0 neither (the per-tap boxes). Each meets
+    window where a phase has three or more W taps, except wide lines of 64+ source channels with more than 64
+    columns; 1 the forward only, 0 neither (the per-tap boxes). Each meets
     the contract. The processes keep the unit-stride kernel's rule off (its channels-last form takes window_wide_32's
     32 -> 32)."""
     if not hopper_wgmma():
@@ -792,9 +793,8 @@ torch.save(sum(t.WINDOW_KERNEL in n for n in names), sys.argv[1])
 
 def test_tma_window_16bit_wide_switch(tmp_path):
     """TCONV_TMA_WINDOW_WIDE: unset (1), "auto" runs wide lines of 64+ source channels on the 16-bit window where the
-    pass has five or more W taps (three in the forward) and at most 64 columns (window_wide_five: forward and
-    grad_input; window_wide_three: the forward); 2 takes window_wide_three's grad_input too; 0 refuses them all (the
-    per-tap boxes). Each meets the contract."""
+    pass has three or more W taps and at most 64 columns (window_wide_five and window_wide_three: forward and
+    grad_input); 0 refuses them all (the per-tap boxes). Each meets the contract."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
     if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0" or os.environ.get("TCONV_TMA_WINDOW_AUTO", "") == "0" or \
@@ -808,8 +808,8 @@ for i, case in enumerate([t.WINDOW_CASES["window_wide_five"], t.WIDE_RULE_CASES[
     counts.append(sum(t.WINDOW_KERNEL in n for n in t.channels_last_pass_kernels(case, dtype, "auto")))
 torch.save(counts, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_WIDE", values=("1", "0", "2"))
-    assert saved == {"1": [2, 1], "0": [0, 0], "2": [2, 2]}, saved
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_WIDE", values=("1", "0"))
+    assert saved == {"1": [2, 2], "0": [0, 0]}, saved
 
 
 # TCONV_TMA_WINDOW_SHORT (read once per process; on by default since run 460, =0 turns it off):

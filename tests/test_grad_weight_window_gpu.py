@@ -80,12 +80,15 @@ def launches(case):
 """
 
 
-def contract_and_launches(tmp_path, mode, cases_name, first_seed, values, switch="TCONV_GRAD_WEIGHT_WINDOW"):
+def contract_and_launches(tmp_path, mode, cases_name, first_seed, values, switch="TCONV_GRAD_WEIGHT_WINDOW",
+                          environ=None):
     """Runs every case of t.<cases_name> through the contract and counts the kernel's launches (channels-last,
-    contiguous) per case, in one process per value of `switch`: {value: [[launches] per case, sorted by name]}."""
+    contiguous) per case, in one process per value of `switch` (with `environ`'s variables set in each):
+    {value: [[launches] per case, sorted by name]}."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
-    code = sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
+    code = f"import os\nos.environ.update({dict(environ or {})!r})\n"
+    code += sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
 counts = []
 cases = t.{cases_name}
 for i, name in enumerate(sorted(cases)):
@@ -128,3 +131,13 @@ def test_grad_weight_window_stages_switch(tmp_path, mode):
     saved = contract_and_launches(tmp_path, mode, "STAGE_CASES", 150, ("4", "12"), "TCONV_GRAD_WEIGHT_WINDOW_STAGES")
     for name, few, many in zip(sorted(STAGE_CASES), saved["4"], saved["12"]):
         assert few == [1, 0] and many == [1, 0], (name, few, many)
+
+
+# Every contract and deep case under one producer warp and under four over a ring of 6 stages (four do not divide
+# it: each producer's stages and phases wrap at different iterations). The default, two over 8, is the contract test's.
+@pytest.mark.parametrize("mode", ["bf16"])
+def test_grad_weight_window_producers_switch(tmp_path, mode):
+    saved = contract_and_launches(tmp_path, mode, "STAGE_CASES", 170, ("1", "4"), "TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS",
+                                  environ={"TCONV_GRAD_WEIGHT_WINDOW_STAGES": "6"})
+    for name, one, four in zip(sorted(STAGE_CASES), saved["1"], saved["4"]):
+        assert one == [1, 0] and four == [1, 0], (name, one, four)

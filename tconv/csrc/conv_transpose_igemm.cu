@@ -874,10 +874,16 @@ __device__ __forceinline__ bool channels_last_by_four(const GatherArgs& a, int64
          a.dst_stride[3] % 4 == 0 && a.dst_stride[4] % 4 == 0 &&
          reinterpret_cast<uintptr_t>(a.dst) % (4 * sizeof(scalar_t)) == 0;
 }
-__device__ __forceinline__ int channels_last_lanes(int columns, bool by_four) {
-  int lanes = by_four ? 1 : 32;
-  while (lanes < 32 && 4 * lanes < columns) lanes *= 2;
-  return lanes;
+// A lane's share of those stores: `lanes` lanes a position (a power of two), so its position within the warp and its
+// sub-lane are a shift and a mask. Why: the runtime `lane % lanes` sat in each stored position's path as a 32-bit
+// remainder (run 476's ncu of fam01's window forward: with the position's division, ~37 % of the samples).
+struct ChannelsLastLanes {
+  int lanes, per_warp, position, sub_lane;
+};
+__device__ __forceinline__ ChannelsLastLanes channels_last_lanes(int columns, bool by_four, int lane) {
+  int shift = by_four ? 0 : 5;
+  while (shift < 5 && (4 << shift) < columns) ++shift;
+  return {1 << shift, 32 >> shift, lane >> shift, lane & ((1 << shift) - 1)};
 }
 template <typename scalar_t>
 __device__ __forceinline__ void store_staged_position(scalar_t* out, const float* staged, int columns, int sub_lane,
@@ -1527,11 +1533,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
     const int64_t first_channel = int64_t(g) * a.n_channels + n0;
     scalar_t* const first = static_cast<scalar_t*>(a.dst) + first_channel;
     const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
-    const int lanes = channels_last_lanes(columns, by_four), per_warp = 32 / lanes;
-    for (int m = warp * per_warp + lane / lanes; m < BM; m += Tile::kThreads / 32 * per_warp) {
+    const ChannelsLastLanes split = channels_last_lanes(columns, by_four, lane);
+    for (int m = warp * split.per_warp + split.position; m < BM; m += Tile::kThreads / 32 * split.per_warp) {
       const int64_t offset = row_offset[m];
       if (offset >= 0)
-        store_staged_position(first + offset, Cs + m * kLdRow, columns, lane % lanes, lanes, by_four);
+        store_staged_position(first + offset, Cs + m * kLdRow, columns, split.sub_lane, split.lanes, by_four);
     }
     return;
   }

@@ -319,13 +319,13 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       // per-position divisions; no source counters taken) with no second block to hide them. With tile_position and
       // the 32-bit block decode: VAE's forward 0.819 -> 0.482 ms (run 456, one block per SM: TCONV_TMA_SHORT_RING=0).
       const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
-      const int lanes = channels_last_lanes(columns, by_four), per_warp = 32 / lanes;
-      for (int m = warp * per_warp + lane / lanes; m < BM; m += T::kMmaThreads / 32 * per_warp) {
+      const ChannelsLastLanes split = channels_last_lanes(columns, by_four, lane);
+      for (int m = warp * split.per_warp + split.position; m < BM; m += T::kMmaThreads / 32 * split.per_warp) {
         const TilePosition l = tile_position(t.tile, m);
         const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
         if (j[0] >= t.extent[0] || j[1] >= t.extent[1] || j[2] >= t.extent[2]) continue;
-        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, lane % lanes,
-                              lanes, by_four);
+        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, split.sub_lane,
+                              split.lanes, by_four);
       }
       return;
     }
@@ -502,15 +502,16 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   __shared__ uint64_t stage_full[T::kMaxStages], stage_empty[T::kMaxStages];
 
   const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];
-  int64_t block = blockIdx.x;
-  const int n_tile = int(block % t.n_tiles);
-  block /= t.n_tiles;
-  int ph = int(block % phase_count);
-  block /= phase_count;
-  const int plane_tile = int(block % t.tiles_per_plane);
-  block /= t.tiles_per_plane;
-  const int d = int(block % t.extent[0]);
-  const int n_img = int(block / t.extent[0]);
+  // (32-bit: a grid's x is; the 64-bit divisions took ~5 % of fam01's window forward samples, run 476)
+  uint32_t block = blockIdx.x;
+  const int n_tile = int(block % uint32_t(t.n_tiles));
+  block /= uint32_t(t.n_tiles);
+  int ph = int(block % uint32_t(phase_count));
+  block /= uint32_t(phase_count);
+  const int plane_tile = int(block % uint32_t(t.tiles_per_plane));
+  block /= uint32_t(t.tiles_per_plane);
+  const int d = int(block % uint32_t(t.extent[0]));
+  const int n_img = int(block / uint32_t(t.extent[0]));
   int r[3];
   r[2] = ph % a.phases[2];
   ph /= a.phases[2];
@@ -674,12 +675,32 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   if (channels_innermost) {
     const bool by_four = channels_last_by_four<scalar_t>(a, first_channel, columns);
     scalar_t* const first = static_cast<scalar_t*>(a.dst) + first_channel;
-    const int lanes = channels_last_lanes(columns, by_four), per_warp = 32 / lanes;
-    for (int row = warp * per_warp + lane / lanes; row < BM; row += T::kMmaThreads / 32 * per_warp) {
-      int j[3];
-      if (position_of(row, j))
-        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + row * kLdP, columns, lane % lanes,
-                              lanes, by_four);
+    const ChannelsLastLanes split = channels_last_lanes(columns, by_four, lane);
+    const int first_row = warp * split.per_warp + split.position, row_step = T::kMmaThreads / 32 * split.per_warp;
+    // The thread's rows walk its lines by counting: position_of's division a row (by the pitch or the segments a
+    // line) was, with the sub-lane's remainder, ~37 % of fam01's window forward samples (run 476's ncu).
+    int h = 0, w = 0, segment = -1, segment_w = 0;
+    if (narrow) {
+      h = (m0 + first_row) / t.pitch;
+      w = m0 + first_row - h * t.pitch;
+    }
+    for (int row = first_row; row < BM; row += row_step) {
+      if (!narrow) {
+        if (row / T::kSegment != segment) {
+          segment = row / T::kSegment;
+          const int q = plane_tile * 2 * T::kRuns + segment;
+          h = q / t.w_segments;
+          segment_w = (q - h * t.w_segments) * T::kSegment;
+        }
+        w = segment_w + row % T::kSegment;
+      }
+      if (h < t.extent[1] && w < t.extent[2]) {
+        const int j[3] = {d, h, w};
+        store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + row * kLdP, columns, split.sub_lane,
+                              split.lanes, by_four);
+      }
+      if (narrow)
+        for (w += row_step; w >= t.pitch; w -= t.pitch) ++h;
     }
     return;
   }
@@ -1656,7 +1677,7 @@ __device__ __forceinline__ void wgmma_mn_major_sw64(float (&d)[kN / 2], uint64_t
 
 // kN: input channels per block (32 or 64: N); kTiles: m64 tiles per block (chunk).
 template <typename scalar_t, int kN, int kTiles>
-__global__ void __launch_bounds__(WindowWeightGradTile::kThreads, 1)
+__global__ void __launch_bounds__(WindowWeightGradTile::kMaxThreads, 1)
 tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = WindowWeightGradTile;
@@ -1681,8 +1702,13 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
   __syncthreads();
 
   if (tid >= Tile::kMmaThreads) {
-    if (tid != Tile::kMmaThreads) return;
-    // Producer: unit u = ((n x D_in + d) x H_in + h) x segments + segment
+    // Producer warps (lane 0 of each): producer p issues iterations p, p + producers, ... Why: run 476's ncu of
+    // fam02's grad_weight (0.51 ms) had its one producer thread never waiting on an empty stage while the warpgroups
+    // spent 79 % of the samples waiting on full ones: its ~167 instructions a stage (three boxes) at ~6.5 cycles each
+    // were the ~0.56 us a stage took.
+    const int producers = (int(blockDim.x) - Tile::kMmaThreads) / 32, producer = (tid - Tile::kMmaThreads) / 32;
+    if (tid % 32 != 0) return;
+    // unit u = ((n x D_in + d) x H_in + h) x segments + segment
     const int x_c = g * t.cin_g, dy_c = g * t.cout_g;
     const int chunk_line_lo = t.line_boxes ? t.chunk_line_lo[chunk] : 0, chunk_lines = t.line_boxes ? t.chunk_lines[chunk] : 0;
     const uint32_t stage_tx_bytes =
@@ -1690,16 +1716,16 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
     // The unit's coordinates and the ring's stage advance by counters: this one thread issues every stage, and the
     // 64-bit divisions by run-time sizes it took per unit (and per line) sat on its path between two stages (as the
     // channel-tile grad_weight's producer did, run 445).
-    int64_t first = unit_begin;
+    int64_t first = unit_begin + producer;
     int segment = int(first % t.segments);
     first /= t.segments;
     int h = int(first % t.in_size[1]);
     first /= t.in_size[1];
     int d = int(first % t.in_size[0]), n = int(first / t.in_size[0]);
     const int first_kd = chunk_line_lo / t.kernel_h, first_kh = chunk_line_lo - first_kd * t.kernel_h;
-    int stage = 0;
+    int stage = producer;
     uint32_t empty_parity = 0;
-    for (int it = 0; it < iterations; ++it) {
+    for (int it = producer; it < iterations; it += producers) {
       if (it >= stages) mbarrier_wait(&stage_empty[stage], empty_parity);
       const int w = segment * t.positions;
       unsigned char* s = smem + size_t(stage) * t.stage_bytes;
@@ -1723,18 +1749,21 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
           tma_load_5d(dy_plane, &t.dy_map, dy_c + 32 * plane, ow, oh, od, n, &stage_full[stage]);
         }
       }
-      if (++segment == t.segments) {
-        segment = 0;
-        if (++h == t.in_size[1]) {
-          h = 0;
-          if (++d == t.in_size[0]) {
-            d = 0;
-            ++n;
+      for (int step = 0; step < producers; ++step) {
+        if (++segment == t.segments) {
+          segment = 0;
+          if (++h == t.in_size[1]) {
+            h = 0;
+            if (++d == t.in_size[0]) {
+              d = 0;
+              ++n;
+            }
           }
         }
       }
-      if (++stage == stages) {
-        stage = 0;
+      // (producers <= stages: iteration it + producers is one round on exactly when its stage wraps)
+      if ((stage += producers) >= stages) {
+        stage -= stages;
         if (it >= stages) empty_parity ^= 1;
       }
     }
@@ -1861,6 +1890,15 @@ int grad_weight_window_most_stages() {
       std::min(std::max(int(development_switch("TCONV_GRAD_WEIGHT_WINDOW_STAGES", 8)), Tile::kMinStages),
                Tile::kMaxStages) / 2 * 2;
   return most;
+}
+
+// TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS (development, read once per process): the window grad_weight's producer warps
+// (1 to WindowWeightGradTile::kMaxProducers; unset kProducers, igemm_config.h: WindowWeightGradTile, why).
+int grad_weight_window_producers() {
+  using Tile = WindowWeightGradTile;
+  static const int producers = std::min(
+      std::max(int(development_switch("TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS", Tile::kProducers)), 1), Tile::kMaxProducers);
+  return producers;
 }
 
 // The window grad_weight's plan at k_tiles tiles per block (chunk; one of the instantiations' for n): false where it
@@ -2029,15 +2067,13 @@ bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, 
   const GatherArgs& a = plan.args;
   if (k16) {
     using Rule = TmaWindow16BitAutoRule;
-    // TCONV_TMA_WINDOW_WIDE (development, read once per process): 0 refuses wide lines of 64+ source channels, 2 takes
-    // them from the forward's W taps in grad_input too (not measured yet), 1 (unset) the rule as it stands
-    static const int wide = development_switch("TCONV_TMA_WINDOW_WIDE", 1);
+    // TCONV_TMA_WINDOW_WIDE (development, read once per process): 0 refuses wide lines of 64+ source channels, 1
+    // (unset) the rule as it stands
+    static const bool wide = development_switch("TCONV_TMA_WINDOW_WIDE", 1) != 0;
     const int w_taps = window_plan(a).max_taps;
-    const int wide_w_taps = pass == GatherPass::kForward || wide >= 2 ? Rule::kMinWideLineForwardWTaps
-                                                                       : Rule::kMinWideLineWTaps;
     return w_taps >= Rule::kMinWTaps &&
            (plan.pitch > 0 || a.k_channels < Rule::kMinWideLineChannelsRefused ||
-            (wide != 0 && w_taps >= wide_w_taps && a.n_channels <= Rule::kMaxWideLineColumns));
+            (wide && w_taps >= Rule::kMinWideLineWTaps && a.n_channels <= Rule::kMaxWideLineColumns));
   }
   if (plan.pitch == 0) return false;
   return a.n_channels >= TmaWindowAutoRule::kMinChannels && a.n_channels <= TmaWindowAutoRule::kMaxChannels &&
@@ -2321,7 +2357,8 @@ cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const 
   if (kernel == nullptr) return cudaErrorInvalidValue;
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
-  kernel<<<dim3(unsigned(blocks), unsigned(splits)), WindowWeightGradTile::kThreads, smem, stream>>>(t);
+  const int threads = WindowWeightGradTile::kMmaThreads + 32 * grad_weight_window_producers();
+  kernel<<<dim3(unsigned(blocks), unsigned(splits)), threads, smem, stream>>>(t);
   err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};

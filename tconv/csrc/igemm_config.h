@@ -371,15 +371,15 @@ struct TmaWindowAutoRule {
 // 5 W taps) 1.720 / 5.251 -> 2.220 / 5.452, its backward (fwd+bwd less fwd) 3.531 -> 3.232: the 128-column forward
 // lost 0.5 ms, the 64-column grad_input gained 0.3. So 64 columns at most; fam06 under this rule (per-tap forward,
 // window grad_input) was not timed.
-// The forward takes wide lines from kMinWideLineForwardWTaps W taps: run 474 (H200, bf16 channels-last, quick timing
-// of the forward, "auto" against "igemm_tma_window", one build): fam01 (64 -> 64, 3 W taps) 2.676 -> 2.353 ms (run
-// 458's 2.835 was before session 85's wide-line window); fam05 1.002 both (already the window); fam06 (128 columns)
-// 1.722 -> 2.220 (refused by the columns). fam01's grad_input on the window (3 W taps) was not timed: it keeps 5
-// (TCONV_TMA_WINDOW_WIDE=2 takes it from 3 too, for that measurement).
+// kMinWideLineWTaps was 5 (set from fam06 and fam05); 3 since runs 474 and 476 (H200, bf16 channels-last, quick
+// timing, one build each): fam01 (64 -> 64, 3 W taps) forward 2.676 -> 2.353 ms ("auto" against "igemm_tma_window";
+// run 458's 2.835 was before session 85's wide-line window), then its grad_input too: fwd+bwd 6.379 -> 6.036 (the
+// forward's rule alone against both passes'). fam05 (7 W taps) was on the window already; fam06's forward (128
+// columns) stays refused by the columns (1.722 against 2.220).
 struct TmaWindow16BitAutoRule {
   static constexpr int kMinWTaps = 3;
   static constexpr int kMinWideLineChannelsRefused = 64;
-  static constexpr int kMinWideLineWTaps = 5, kMinWideLineForwardWTaps = 3, kMaxWideLineColumns = 64;
+  static constexpr int kMinWideLineWTaps = 3, kMaxWideLineColumns = 64;
 };
 // "auto" takes the channels-last TMA grad_weight (128 x 128 channel tiles per tap, boxes of 64 channels) only where
 // both sides have at least this many channels per group: with fewer, most of each box and wgmma is padding and every
@@ -426,7 +426,13 @@ struct WindowWeightGradTile {
   // output planes make 75 tiles, which 64 refused to the igemm grad_weight (~17 of its 24.1 ms of kernels per
   // channels-last bf16 fwd+bwd, runs 458-459).
   static constexpr int kMaxTiles = 128;
-  static constexpr int kMmaThreads = 256, kThreads = 288;  // two MMA warpgroups, one producer warp
+  // Two MMA warpgroups and kProducers producer warps (TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS: 1 to kMaxProducers, so that
+  // the registers' bound, 65536 / kMaxThreads, stays above the 166 that ptxas gives the 8-tile form). Run 476's ncu
+  // (fam02): one producer thread issued a stage's three boxes in ~167 instructions at ~6.5 cycles each, the 0.56 us a
+  // stage took; the warpgroups waited on it (79 % of samples) and it never waited on them. Prediction: 2 producers
+  // halve that, to about the wgmmas' shared-memory reads (~0.21 us a stage by count).
+  static constexpr int kMmaThreads = 256, kProducers = 2, kMaxProducers = 4;
+  static constexpr int kMaxThreads = kMmaThreads + 32 * kMaxProducers;
   static constexpr int kSharedBytes = 227 * 1024;
 };
 // "auto" takes it from a K (taps per phase x channels) of 2048: the channels-last copy reads and writes the whole
