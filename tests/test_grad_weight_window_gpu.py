@@ -134,7 +134,7 @@ def test_grad_weight_window_stages_switch(tmp_path, mode):
 
 
 # Every contract and deep case under one producer warp and under four over a ring of 6 stages (four do not divide
-# it: each producer's stages and phases wrap at different iterations). The default, two over 8, is the contract test's.
+# it: each producer's stages and phases wrap at different iterations). The default, four over 8, is the contract test's.
 @pytest.mark.parametrize("mode", ["bf16"])
 def test_grad_weight_window_producers_switch(tmp_path, mode):
     saved = contract_and_launches(tmp_path, mode, "STAGE_CASES", 170, ("1", "4"), "TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS",

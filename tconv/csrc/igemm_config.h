@@ -429,9 +429,10 @@ struct WindowWeightGradTile {
   // Two MMA warpgroups and kProducers producer warps (TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS: 1 to kMaxProducers, so that
   // the registers' bound, 65536 / kMaxThreads, stays above the 166 that ptxas gives the 8-tile form). Run 476's ncu
   // (fam02): one producer thread issued a stage's three boxes in ~167 instructions at ~6.5 cycles each, the 0.56 us a
-  // stage took; the warpgroups waited on it (79 % of samples) and it never waited on them. Prediction: 2 producers
-  // halve that, to about the wgmmas' shared-memory reads (~0.21 us a stage by count).
-  static constexpr int kMmaThreads = 256, kProducers = 2, kMaxProducers = 4;
+  // stage took; the warpgroups waited on it (79 % of samples) and it never waited on them. Run 477 (H200,
+  // channels-last bf16, quick timing fwd+bwd ms, 1 / 2 / 4 producers): fam02 1.528 / 1.290 / 1.197 (its grad_weight
+  // ~0.51 -> ~0.18 ms at 4 if the rest stayed), L1-68 11.642 / 9.482 / (4: run 478).
+  static constexpr int kMmaThreads = 256, kProducers = 4, kMaxProducers = 4;
   static constexpr int kMaxThreads = kMmaThreads + 32 * kMaxProducers;
   static constexpr int kSharedBytes = 227 * 1024;
 };
