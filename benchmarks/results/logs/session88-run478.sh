@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 88, run 478 (one H200; the session's last device time, ~430 s of wall after a refused start). Committed before the call;
-# TCONV_COMMIT is the literal sha of that commit.
+# Session 88, run 478 (one H200; the session's last device time, ~430 s of wall after a refused start). Committed
+# before the call; TCONV_COMMIT is the literal sha of that commit.
 # Run 477 (e964bb2): producer warps in the window grad_weight (fam02 fwd+bwd 1.528 / 1.290 / 1.197 ms at 1 / 2 / 4,
 # L1-68 11.642 / 9.482 at 1 / 2) and the window forward's epilogue by counting (fam01's forward 2.350 -> 1.868).
 # The default is now 4 producers. This call:
