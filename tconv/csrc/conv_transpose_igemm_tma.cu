@@ -417,6 +417,13 @@ struct TmaWindowArgs {
   uint32_t a_box_bytes;           // what the stage's boxes deliver (wide: less than a_bytes, whose boxes are aligned)
 };
 
+// Where a ring's side stands: its next stage, that stage's phase parity and (the producer) the stages issued so far;
+// a persistent block carries it from one tile to the next.
+struct RingCursor {
+  int stage = 0;
+  uint32_t parity = 0;
+  int issued = 0;
+};
 // A block's pipeline ring as the MMA loop reads it.
 struct TmaWindowRing {
   unsigned char* base;
@@ -430,17 +437,19 @@ struct TmaWindowRing {
 // tap's row shift (n128), so each wgmma reads 2 + 4 KB of shared memory per 64 x 128 x 8 MACs instead of 2 + 2 KB
 // per 64 x 64 x 8 (64-column calls), the bandwidth a TF32 wgmma at full rate needs. One wgmma group stays in flight;
 // a stage is released once the group after it has been issued and its own has completed.
-template <class T, int kWidth, typename scalar_t>
+// kReleaseLast (a persistent block): the last stage is released once its group has completed, and the cursor carries
+// the ring's stage and phase to the next tile.
+template <class T, int kWidth, typename scalar_t, bool kReleaseLast>
 __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::kRuns][T::kPositions / 2],
                                                     const TmaWindowRing& ring, int iterations,
                                                     const int (&window_row)[T::kRuns], const int (*w_taps)[2],
-                                                    int w_first) {
+                                                    int w_first, RingCursor& cursor) {
   constexpr int BN = T::kBlockN, BK = T::kBlockK;
   int shift[kWidth];
 #pragma unroll
   for (int tap = 0; tap < kWidth; ++tap) shift[tap] = w_taps[tap][0] - w_first;
-  int stage = 0, previous = 0;
-  uint32_t full_parity = 0;
+  int stage = cursor.stage, previous = 0;
+  uint32_t full_parity = cursor.parity;
   for (int it = 0; it < iterations; ++it) {
     mbarrier_wait(&ring.full[stage], full_parity);
     const unsigned char* stage_at = ring.base + size_t(stage) * ring.stage_bytes;
@@ -481,7 +490,162 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::
     }
   }
   wgmma_wait<0>();
+  if (kReleaseLast && iterations > 0) mbarrier_arrive(&ring.empty[previous]);
+  cursor.stage = stage;
+  cursor.parity = full_parity;
 }
+// The MMA loop at the phase's W taps per stage (whole W tap loops: a runtime one made ptxas fence the wgmmas, C7519).
+template <class T, typename scalar_t, bool kReleaseLast>
+__device__ __forceinline__ void tma_window_mma(float (&acc)[T::kMTiles][T::kRuns][T::kPositions / 2],
+                                               const TmaWindowRing& ring, int iterations,
+                                               const int (&window_row)[T::kRuns], const int (*w_taps)[2], int w_first,
+                                               int group_width, RingCursor& cursor) {
+#define TCONV_WINDOW_MMA_CASE(W)                                                                                \
+  case W:                                                                                                       \
+    tma_window_mma_loop<T, W, scalar_t, kReleaseLast>(acc, ring, iterations, window_row, w_taps, w_first, cursor); \
+    break;
+  switch (group_width) {
+    TCONV_WINDOW_MMA_CASE(1)
+    TCONV_WINDOW_MMA_CASE(2)
+    TCONV_WINDOW_MMA_CASE(3)
+    TCONV_WINDOW_MMA_CASE(4)
+    TCONV_WINDOW_MMA_CASE(5)
+    TCONV_WINDOW_MMA_CASE(6)
+    TCONV_WINDOW_MMA_CASE(7)
+    TCONV_WINDOW_MMA_CASE(8)
+    default: break;  // no taps in this phase (bias only); the host plans at most kMaxGroupWidth
+  }
+#undef TCONV_WINDOW_MMA_CASE
+}
+
+// The producer's stages of one tile (group, n_tile, plane tile, d, image): per (D, H) tap group and chunk of BK
+// channel rows, the source box(es) and the group's W taps' B slices, continuing the cursor's ring.
+template <class T, typename scalar_t>
+__device__ __forceinline__ void tma_window_produce(const TmaWindowArgs& t, unsigned char* ring, uint64_t* stage_full,
+                                                   uint64_t* stage_empty, const int4* tap_table, int group_width,
+                                                   int w_first, int chunks, int iterations, int g, int n_tile,
+                                                   int plane_tile, int d, int n_img, int h_first,
+                                                   RingCursor& cursor) {
+  constexpr int BK = T::kBlockK, BN = T::kBlockN;
+  constexpr int kChannelsPerRow = int(sizeof(float) / sizeof(scalar_t));
+  const GatherArgs& a = t.g;
+  const bool narrow = t.pitch > 0;
+  const uint32_t slice_bytes = T::kSliceFloats * sizeof(float);
+  // The packed weights come in chunks of kGatherBlockK rows, each [column tile][k8 step][BN x 8]: a stage's BK rows
+  // are BK / 8 consecutive k8 blocks of its chunk's slice.
+  constexpr int kPerChunk = kGatherBlockK / BK;
+  const float* b_base =
+      a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw + int64_t(n_tile) * kGatherBlockK * BN;
+  const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw, b_chunk_step = int64_t(kGatherBlockK) * a.ldw;
+  int stage = cursor.stage, issued = cursor.issued, group = 0, chunk = 0;
+  uint32_t empty_parity = cursor.parity;
+  for (int it = 0; it < iterations; ++it, ++issued) {
+    if (issued >= t.stages) mbarrier_wait(&stage_empty[stage], empty_parity);
+    const int4 info = tap_table[group * group_width];  // the group's D and H shifts
+    unsigned char* stage_at = ring + size_t(stage) * t.stage_bytes;
+    mbarrier_arrive_expect_tx(&stage_full[stage], t.a_box_bytes + uint32_t(group_width) * slice_bytes);
+    const int channel = g * a.k_channels + chunk * BK * kChannelsPerRow;
+    const int src_d = d * a.src_step[0] + info.x;
+    if (narrow) {
+      tma_load_5d(stage_at, &t.src_map, channel, w_first, h_first * a.src_step[1] + info.y, src_d, n_img,
+                  &stage_full[stage]);
+    } else {
+#pragma unroll
+      for (int seg = 0; seg < 2 * T::kRuns; ++seg) {
+        const int q = plane_tile * 2 * T::kRuns + seg;
+        const int h = q / t.w_segments, w0 = (q - h * t.w_segments) * T::kSegment;
+        tma_load_5d(stage_at + size_t(seg) * t.segment_rows * T::kRowBytes, &t.src_map, channel, w0 + w_first,
+                    h * a.src_step[1] + info.y, src_d, n_img, &stage_full[stage]);
+      }
+    }
+    float* Bs = reinterpret_cast<float*>(stage_at + t.a_bytes);
+    for (int i = 0; i < group_width; ++i)
+      bulk_copy_to_shared(Bs + i * T::kSliceFloats,
+                          b_base + tap_table[group * group_width + i].w * b_tap_step +
+                              (chunk / kPerChunk) * b_chunk_step + (chunk % kPerChunk) * BK * BN,
+                          slice_bytes, &stage_full[stage]);
+    if (++chunk == chunks) {
+      chunk = 0;
+      ++group;
+    }
+    if (++stage == t.stages) {
+      stage = 0;
+      if (issued >= t.stages) empty_parity ^= 1;
+    }
+  }
+  cursor.stage = stage;
+  cursor.parity = empty_parity;
+  cursor.issued = issued;
+}
+
+// A window block's setup, every thread: the tile's columns' bias (n0 on), the ring's barriers, the phase r's tap table
+// (build_tap_table's barriers order them); the W taps a stage, their first shift, chunks of BK channel rows and the K
+// loop's stages.
+struct TmaWindowSetup {
+  int group_width, w_first, chunks, iterations;
+};
+template <class T, typename scalar_t>
+__device__ __forceinline__ TmaWindowSetup tma_window_setup(const TmaWindowArgs& t, const int (&r)[3], int g, int n0,
+                                                           float* column_bias, uint64_t* stage_full,
+                                                           uint64_t* stage_empty, int4* tap_table,
+                                                           int (*tap_lists)[kMaxKernelPerDim][2], int* tap_counts) {
+  const GatherArgs& a = t.g;
+  const int tid = threadIdx.x;
+  if (a.bias != nullptr) {
+    const int64_t first = int64_t(g) * a.n_channels + n0;
+    for (int c = tid; c < T::kBlockN; c += T::kThreads)
+      column_bias[c] =
+          n0 + c < a.n_channels ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) * a.bias_stride]) : 0.f;
+  }
+  if (tid == 0) {
+    for (int s = 0; s < t.stages; ++s) {
+      mbarrier_init(&stage_full[s], 1);
+      mbarrier_init(&stage_empty[s], T::kMmaThreads);
+    }
+    fence_mbarrier_init();
+  }
+  build_tap_table(a, r, tap_table, tap_lists, tap_counts);
+  TmaWindowSetup setup;
+  setup.group_width = tap_counts[2];
+  const int tap_groups = tap_counts[0] * tap_counts[1];
+  setup.w_first = 0;
+  for (int i = 0; i < setup.group_width; ++i)
+    setup.w_first = i == 0 ? tap_lists[2][0][0] : min(setup.w_first, tap_lists[2][i][0]);
+  setup.chunks = (a.k_rows + T::kBlockK - 1) / T::kBlockK;
+  setup.iterations = setup.group_width == 0 ? 0 : tap_groups * setup.chunks;
+  return setup;
+}
+
+// A thread's rows of a window tile (first_row, first_row + step, ...) as (h, w) in the (image, d) plane, by counting:
+// narrow grids carry w over the pitch, wide lines take each segment's (h, w0) once. Why: run 476's ncu of fam01's
+// forward had a division a stored row (with the sub-lane's remainder) at ~37 % of the samples.
+template <int kSegment>
+struct WindowRows {
+  int pitch, w_segments, first_segment;  // narrow: pitch > 0; wide: the tile's first segment of the plane
+  int h = 0, w = 0, segment = -1, segment_w = 0;
+  __device__ WindowRows(int pitch_, int w_segments_, int first_segment_, int first_q)
+      : pitch(pitch_), w_segments(w_segments_), first_segment(first_segment_) {
+    if (pitch > 0) {  // (first_q: the first row's GEMM row of the plane)
+      h = first_q / pitch;
+      w = first_q - h * pitch;
+    }
+  }
+  __device__ __forceinline__ void at(int row) {  // (wide: the tile's row `row`)
+    if (pitch > 0 || row / kSegment == segment) {
+      if (pitch == 0) w = segment_w + row % kSegment;
+      return;
+    }
+    segment = row / kSegment;
+    const int q = first_segment + segment;
+    h = q / w_segments;
+    segment_w = (q - h * w_segments) * kSegment;
+    w = segment_w + row % kSegment;
+  }
+  __device__ __forceinline__ void advance(int step) {
+    if (pitch > 0)
+      for (w += step; w >= pitch; w -= pitch) ++h;
+  }
+};
 
 // scalar_t fp16/bf16 (the 16-bit window, sources read in place: TmaWindowArgs): a K row is a channel pair, so a
 // 64-byte window row holds 32 channels and a k16 wgmma step takes the 32 bytes a TF32 k8 step takes; the packed
@@ -490,8 +654,7 @@ template <class T, typename scalar_t = float>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kLdC = T::kLdC;
-  constexpr int kChannelsPerRow = int(sizeof(float) / sizeof(scalar_t));
+  constexpr int BM = T::kBlockM, BN = T::kBlockN, kLdC = T::kLdC;
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_window_smem[];
   unsigned char* ring = shared_aligned_1024(tma_window_smem);
@@ -525,71 +688,16 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   const int h_first = narrow ? m0 / t.pitch : 0;
   const int row_start = narrow ? m0 - h_first * t.pitch : 0;
 
-  if (a.bias != nullptr) {
-    const int64_t first = int64_t(g) * a.n_channels + n0;
-    for (int c = tid; c < BN; c += T::kThreads)
-      column_bias[c] =
-          n0 + c < a.n_channels ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) * a.bias_stride]) : 0.f;
-  }
-  if (tid == 0) {
-    for (int s = 0; s < t.stages; ++s) {
-      mbarrier_init(&stage_full[s], 1);
-      mbarrier_init(&stage_empty[s], T::kMmaThreads);
-    }
-    fence_mbarrier_init();
-  }
-  build_tap_table(a, r, tap_table, tap_lists, tap_counts);
-  const int group_width = tap_counts[2], tap_groups = tap_counts[0] * tap_counts[1];
-  int w_first = 0;
-  for (int i = 0; i < group_width; ++i) w_first = i == 0 ? tap_lists[2][0][0] : min(w_first, tap_lists[2][i][0]);
-  const int chunks = (a.k_rows + BK - 1) / BK;
-  const int iterations = group_width == 0 ? 0 : tap_groups * chunks;
-  const uint32_t slice_bytes = T::kSliceFloats * sizeof(float);
+  const TmaWindowSetup setup = tma_window_setup<T, scalar_t>(t, r, g, n0, column_bias, stage_full, stage_empty,
+                                                              tap_table, tap_lists, tap_counts);
+  const int group_width = setup.group_width, w_first = setup.w_first, chunks = setup.chunks;
+  const int iterations = setup.iterations;
 
   if (tid >= T::kMmaThreads) {
     if (tid != T::kMmaThreads) return;
-    // The packed weights come in chunks of kGatherBlockK rows, each [column tile][k8 step][BN x 8]: a stage's BK rows
-    // are BK / 8 consecutive k8 blocks of its chunk's slice.
-    constexpr int kPerChunk = kGatherBlockK / BK;
-    const float* b_base =
-        a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw + int64_t(n_tile) * kGatherBlockK * BN;
-    const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw, b_chunk_step = int64_t(kGatherBlockK) * a.ldw;
-    int stage = 0, group = 0, chunk = 0;
-    uint32_t empty_parity = 0;
-    for (int it = 0; it < iterations; ++it) {
-      if (it >= t.stages) mbarrier_wait(&stage_empty[stage], empty_parity);
-      const int4 info = tap_table[group * group_width];  // the group's D and H shifts
-      unsigned char* stage_at = ring + size_t(stage) * t.stage_bytes;
-      mbarrier_arrive_expect_tx(&stage_full[stage], t.a_box_bytes + uint32_t(group_width) * slice_bytes);
-      const int channel = g * a.k_channels + chunk * BK * kChannelsPerRow;
-      const int src_d = d * a.src_step[0] + info.x;
-      if (narrow) {
-        tma_load_5d(stage_at, &t.src_map, channel, w_first, h_first * a.src_step[1] + info.y, src_d, n_img,
-                    &stage_full[stage]);
-      } else {
-#pragma unroll
-        for (int seg = 0; seg < 2 * T::kRuns; ++seg) {
-          const int q = plane_tile * 2 * T::kRuns + seg;
-          const int h = q / t.w_segments, w0 = (q - h * t.w_segments) * T::kSegment;
-          tma_load_5d(stage_at + size_t(seg) * t.segment_rows * T::kRowBytes, &t.src_map, channel, w0 + w_first,
-                      h * a.src_step[1] + info.y, src_d, n_img, &stage_full[stage]);
-        }
-      }
-      float* Bs = reinterpret_cast<float*>(stage_at + t.a_bytes);
-      for (int i = 0; i < group_width; ++i)
-        bulk_copy_to_shared(Bs + i * T::kSliceFloats,
-                            b_base + tap_table[group * group_width + i].w * b_tap_step +
-                                (chunk / kPerChunk) * b_chunk_step + (chunk % kPerChunk) * BK * BN,
-                            slice_bytes, &stage_full[stage]);
-      if (++chunk == chunks) {
-        chunk = 0;
-        ++group;
-      }
-      if (++stage == t.stages) {
-        stage = 0;
-        if (it >= t.stages) empty_parity ^= 1;
-      }
-    }
+    RingCursor cursor;
+    tma_window_produce<T, scalar_t>(t, ring, stage_full, stage_empty, tap_table, group_width, w_first, chunks,
+                                    iterations, g, n_tile, plane_tile, d, n_img, h_first, cursor);
     return;
   }
 
@@ -610,17 +718,9 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #pragma unroll
       for (int j = 0; j < T::kPositions / 2; ++j) acc[i][k][j] = 0.f;
   const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
-  switch (group_width) {  // whole W tap loops: a runtime one made ptxas fence the wgmmas (C7519)
-    case 1: tma_window_mma_loop<T, 1, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 2: tma_window_mma_loop<T, 2, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 3: tma_window_mma_loop<T, 3, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 4: tma_window_mma_loop<T, 4, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 5: tma_window_mma_loop<T, 5, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 6: tma_window_mma_loop<T, 6, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 7: tma_window_mma_loop<T, 7, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    case 8: tma_window_mma_loop<T, 8, scalar_t>(acc, ring_info, iterations, window_row, tap_lists[2], w_first); break;
-    default: break;  // no taps in this phase (bias only); the host plans at most kMaxGroupWidth
-  }
+  RingCursor cursor;
+  tma_window_mma<T, scalar_t, false>(acc, ring_info, iterations, window_row, tap_lists[2], w_first, group_width,
+                                     cursor);
 
   // Epilogue: stage the tile as [channel][position] with the bias (accumulator 4 j + 2 h + l of m tile mt, run i:
   // channel 64 mt + 16 (warp % 4) + gid + 8 h, position 128 (kRuns wg + i) + 8 j + 2 tig + l), then each thread
@@ -677,30 +777,15 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     scalar_t* const first = static_cast<scalar_t*>(a.dst) + first_channel;
     const ChannelsLastLanes split = channels_last_lanes(columns, by_four, lane);
     const int first_row = warp * split.per_warp + split.position, row_step = T::kMmaThreads / 32 * split.per_warp;
-    // The thread's rows walk its lines by counting: position_of's division a row (by the pitch or the segments a
-    // line) was, with the sub-lane's remainder, ~37 % of fam01's window forward samples (run 476's ncu).
-    int h = 0, w = 0, segment = -1, segment_w = 0;
-    if (narrow) {
-      h = (m0 + first_row) / t.pitch;
-      w = m0 + first_row - h * t.pitch;
-    }
+    WindowRows<T::kSegment> rows(t.pitch, t.w_segments, plane_tile * 2 * T::kRuns, m0 + first_row);
     for (int row = first_row; row < BM; row += row_step) {
-      if (!narrow) {
-        if (row / T::kSegment != segment) {
-          segment = row / T::kSegment;
-          const int q = plane_tile * 2 * T::kRuns + segment;
-          h = q / t.w_segments;
-          segment_w = (q - h * t.w_segments) * T::kSegment;
-        }
-        w = segment_w + row % T::kSegment;
-      }
-      if (h < t.extent[1] && w < t.extent[2]) {
-        const int j[3] = {d, h, w};
+      rows.at(row);
+      if (rows.h < t.extent[1] && rows.w < t.extent[2]) {
+        const int j[3] = {d, rows.h, rows.w};
         store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + row * kLdP, columns, split.sub_lane,
                               split.lanes, by_four);
       }
-      if (narrow)
-        for (w += row_step; w >= t.pitch; w -= t.pitch) ++h;
+      rows.advance(row_step);
     }
     return;
   }
@@ -711,6 +796,116 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
     scalar_t* out = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j) +
                     (first_channel + first_col) * a.dst_stride[1];
     store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + row, first_col, columns);
+  }
+#endif
+}
+
+// The persistent window (TCONV_TMA_WINDOW_PERSISTENT=1, development; igemm_config.h, kTmaWindowPersistentLdS: where):
+// each block loops over tiles (blockIdx.x, + gridDim.x, ...) of one phase and one column tile, so its producer fills
+// the next tile's stages while the warpgroups store the last one, and the prologue (barriers, bias, tap table) runs
+// once a block. Each warpgroup stages its own runs in its own area past the ring, as scalar_t [position][kLdS] (the
+// one rounding of the non-persistent epilogue's fp32 staging and store), and stores them 16 bytes (8 channels) a
+// lane, with no barrier across warpgroups. Why: run 476's ncu of fam01's forward on the short tile (36936 blocks of 6
+// stages): ~20 % of samples waiting on the first stages of each block, 7 % at the prologue's barrier, the epilogue
+// not overlapped with its block's MMAs. Same sums in the same order as tconv_igemm_gather_tma_window_kernel: the
+// outputs agree bit for bit.
+template <class T, typename scalar_t>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
+tconv_igemm_gather_tma_window_persistent_kernel(const __grid_constant__ TmaWindowArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(sizeof(scalar_t) == 2 && T::kMTiles == 1, "16-bit sources, 64 columns");
+  constexpr int BM = T::kBlockM, kLdS = kTmaWindowPersistentLdS;
+  const GatherArgs& a = t.g;
+  extern __shared__ __align__(1024) unsigned char tma_window_persistent_smem[];
+  unsigned char* ring = shared_aligned_1024(tma_window_persistent_smem);
+  scalar_t* staging = reinterpret_cast<scalar_t*>(ring + size_t(t.stages) * t.stage_bytes);
+  int4* tap_table = reinterpret_cast<int4*>(staging + BM * kLdS);
+  __shared__ int tap_lists[3][kMaxKernelPerDim][2];
+  __shared__ int tap_counts[3];
+  __shared__ float column_bias[T::kBlockN];
+  __shared__ uint64_t stage_full[T::kMaxStages], stage_empty[T::kMaxStages];
+
+  const int r[3] = {0, 0, 0};  // (one phase: the host's condition)
+  const int g = blockIdx.y, tid = threadIdx.x;
+  const bool narrow = t.pitch > 0;
+  const uint32_t tiles = uint32_t(a.batch) * uint32_t(t.extent[0]) * uint32_t(t.tiles_per_plane);
+  const TmaWindowSetup setup =
+      tma_window_setup<T, scalar_t>(t, r, g, 0, column_bias, stage_full, stage_empty, tap_table, tap_lists, tap_counts);
+  // A tile's plane tile, d and image (tile = (image x D + d) x tiles_per_plane + plane tile)
+  const auto decode = [&](uint32_t tile, int& plane_tile, int& d, int& n_img) {
+    plane_tile = int(tile % uint32_t(t.tiles_per_plane));
+    tile /= uint32_t(t.tiles_per_plane);
+    d = int(tile % uint32_t(t.extent[0]));
+    n_img = int(tile / uint32_t(t.extent[0]));
+  };
+
+  if (tid >= T::kMmaThreads) {
+    if (tid != T::kMmaThreads) return;
+    RingCursor cursor;
+    for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      int plane_tile, d, n_img;
+      decode(tile, plane_tile, d, n_img);
+      const int h_first = narrow ? plane_tile * BM / t.pitch : 0;
+      tma_window_produce<T, scalar_t>(t, ring, stage_full, stage_empty, tap_table, setup.group_width, setup.w_first,
+                                      setup.chunks, setup.iterations, g, 0, plane_tile, d, n_img, h_first, cursor);
+    }
+    return;
+  }
+
+  const int warpgroup = uniform_warpgroup();
+  const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const bool has_bias = a.bias != nullptr;
+  const int channel = (warp % 4) * 16 + gid;
+  const float b0 = has_bias ? column_bias[channel] : 0.f, b1 = has_bias ? column_bias[channel + 8] : 0.f;
+  const int columns = min(T::kBlockN, a.n_channels);
+  scalar_t* const first = static_cast<scalar_t*>(a.dst) + int64_t(g) * a.n_channels;
+  const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
+  // The warpgroup's rows: kRuns runs of 128 from wg_row0; a warp stores 4 positions at a time, 8 lanes each
+  const int wg_row0 = warpgroup * T::kRuns * T::kPositions, sub = lane % 8;
+  const int first_row = wg_row0 + (warp % 4) * 4 + lane / 8, row_step = 16;
+  RingCursor cursor;
+  for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    int plane_tile, d, n_img;
+    decode(tile, plane_tile, d, n_img);
+    const int m0 = plane_tile * BM;
+    const int row_start = narrow ? m0 - m0 / t.pitch * t.pitch : 0;
+    int window_row[T::kRuns];
+#pragma unroll
+    for (int i = 0; i < T::kRuns; ++i) {
+      const int run = warpgroup * T::kRuns + i;
+      window_row[i] = narrow ? row_start + T::kPositions * run : run * t.segment_rows;
+    }
+    float acc[1][T::kRuns][T::kPositions / 2];
+#pragma unroll
+    for (int k = 0; k < T::kRuns; ++k)
+#pragma unroll
+      for (int j = 0; j < T::kPositions / 2; ++j) acc[0][k][j] = 0.f;
+    tma_window_mma<T, scalar_t, true>(acc, ring_info, setup.iterations, window_row, tap_lists[2], setup.w_first,
+                                      setup.group_width, cursor);
+
+    // (the warpgroup's stores of the last tile have read its area)
+    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
+#pragma unroll
+    for (int i = 0; i < T::kRuns; ++i)
+#pragma unroll
+      for (int j = 0; j < T::kPositions / 8; ++j) {
+        const int position = wg_row0 + i * T::kPositions + j * 8 + 2 * tig;
+        staging[position * kLdS + channel] = from_acc<scalar_t>(acc[0][i][4 * j] + b0);
+        staging[(position + 1) * kLdS + channel] = from_acc<scalar_t>(acc[0][i][4 * j + 1] + b0);
+        staging[position * kLdS + channel + 8] = from_acc<scalar_t>(acc[0][i][4 * j + 2] + b1);
+        staging[(position + 1) * kLdS + channel + 8] = from_acc<scalar_t>(acc[0][i][4 * j + 3] + b1);
+      }
+    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
+    WindowRows<T::kSegment> rows(t.pitch, t.w_segments, plane_tile * 2 * T::kRuns, m0 + first_row);
+    for (int row = first_row; row < wg_row0 + T::kRuns * T::kPositions; row += row_step) {
+      rows.at(row);
+      if (rows.h < t.extent[1] && rows.w < t.extent[2] && 8 * sub < columns) {
+        const int j[3] = {d, rows.h, rows.w};
+        *reinterpret_cast<uint4*>(first + phase_position_offset(a, n_img, r, j) + 8 * sub) =
+            *reinterpret_cast<const uint4*>(staging + row * kLdS + 8 * sub);
+      }
+      rows.advance(row_step);
+    }
   }
 #endif
 }
@@ -1388,6 +1583,31 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   return cudaGetLastError();
 }
 
+// TCONV_TMA_WINDOW_PERSISTENT (development, read once per process; unset 0): 1 runs the short tile's calls that
+// kTmaWindowPersistentLdS's conditions admit on the persistent window kernel.
+bool tma_window_persistent_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_PERSISTENT", 0) != 0;
+  return enabled;
+}
+// The persistent window's staging areas: both warpgroups' positions, 16-bit, kTmaWindowPersistentLdS a row.
+template <class T>
+constexpr size_t tma_window_persistent_staging_bytes() {
+  return size_t(T::kBlockM) * kTmaWindowPersistentLdS * 2;
+}
+// The stages the persistent window takes for this plan (igemm_config.h, kTmaWindowPersistentLdS: the conditions), or
+// 0 where it does not apply.
+template <class T>
+int tma_window_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan, int taps) {
+  if (!tma_window_persistent_enabled() || plan.n_tiles != 1 || a.phases[0] * a.phases[1] * a.phases[2] != 1 ||
+      a.dst_stride[1] != 1 || a.n_channels % 8 != 0 || reinterpret_cast<uintptr_t>(a.dst) % 16 != 0)
+    return 0;
+  for (int i : {0, 2, 3, 4})
+    if (a.dst_stride[i] % 8 != 0) return 0;
+  const int64_t room = T::kSharedBytes - 1024 - 4096 - int64_t(taps) * int64_t(sizeof(int4)) -
+                       int64_t(tma_window_persistent_staging_bytes<T>());
+  return int(std::min<int64_t>(T::kMaxStages, std::max<int64_t>(room, 0) / plan.stage_bytes));
+}
+
 // The window form: T's window kernel (scalar_t 16-bit: on sources read in place).
 template <class T, typename scalar_t = float>
 cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
@@ -1415,6 +1635,26 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   const int64_t blocks = int64_t(a.batch) * plan.extent[0] * plan.tiles_per_plane * a.phases[0] * a.phases[1] *
                          a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
+  if constexpr (sizeof(scalar_t) == 2 && std::is_same<T, TmaWindowShortTile>::value) {
+    const int persistent_stages = tma_window_persistent_stages<T>(a, plan, taps);
+    if (persistent_stages >= 2) {
+      t.stages = persistent_stages;
+      const size_t smem = size_t(t.stages) * plan.stage_bytes + tma_window_persistent_staging_bytes<T>() + 1024 +
+                          size_t(taps) * sizeof(int4);
+      auto kernel = tconv_igemm_gather_tma_window_persistent_kernel<T, scalar_t>;
+      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      if (err != cudaSuccess) return err;
+      err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared);
+      if (err != cudaSuccess) return err;
+      int device = 0;
+      err = cudaGetDevice(&device);
+      if (err != cudaSuccess) return err;
+      const int64_t resident = int64_t(sm_count_of_device(device)) * T::kMinBlocks;
+      kernel<<<dim3(unsigned(std::min(blocks, resident)), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
+      return cudaGetLastError();
+    }
+  }
   const size_t smem = size_t(plan.stages) * plan.stage_bytes + 1024 + size_t(taps) * sizeof(int4);
   auto kernel = tconv_igemm_gather_tma_window_kernel<T, scalar_t>;
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
@@ -1896,8 +2136,9 @@ int grad_weight_window_most_stages() {
 // (1 to WindowWeightGradTile::kMaxProducers; unset kProducers, igemm_config.h: WindowWeightGradTile, why).
 int grad_weight_window_producers() {
   using Tile = WindowWeightGradTile;
-  static const int producers = std::min(
-      std::max(int(development_switch("TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS", Tile::kProducers)), 1), Tile::kMaxProducers);
+  static const int producers =
+      std::min(std::max(int(development_switch("TCONV_GRAD_WEIGHT_WINDOW_PRODUCERS", Tile::kProducers)), 1),
+               Tile::kMaxProducers);
   return producers;
 }
 

@@ -337,6 +337,14 @@ using TmaWindowWideTile = TmaWindowTileOf<128>;
 // from VAE's per-tap boxes.
 using TmaWindowShortTile = TmaWindowTileOf<64, 1, 3, 32, 2>;
 constexpr int kTmaWindowShortIterations = 8;
+// The persistent form of the short tile (conv_transpose_igemm_tma.cu, tconv_igemm_gather_tma_window_persistent_kernel;
+// TCONV_TMA_WINDOW_PERSISTENT=1, development, off by default: written in session 88 after its device time, neither
+// tested nor timed on a GPU yet). Where: a 16-bit call on TmaWindowShortTile with one phase, one column tile of 8k
+// channels and a channels-last destination whose strides and base take 16-byte stores; at least 2 stages beside the
+// staging areas. Each warpgroup stages its 128 positions as 16-bit [position][kTmaWindowPersistentLdS] (144-byte rows:
+// a thread's two positions 2 x 72 elements = 8 words modulo 32 apart, so a warp's 2-byte stores fall in distinct
+// banks or share a word; rows on 16 bytes for the stores' reads).
+constexpr int kTmaWindowPersistentLdS = 64 + 8;
 // Where "auto" takes the TMA window: the forward, on narrow grids (whole lines of extent_w + span <= 256 positions in
 // a box), 33-64 output channels per group (the 64-column tile; 32 or fewer pad to 64 and were not timed), a K (taps
 // per phase x input channels) of at least 1296, and the copy budget's rules below (TCONV_TMA_WINDOW_AUTO=0 turns it
