@@ -439,7 +439,7 @@ struct WindowWeightGradTile {
   // (fam02): one producer thread issued a stage's three boxes in ~167 instructions at ~6.5 cycles each, the 0.56 us a
   // stage took; the warpgroups waited on it (79 % of samples) and it never waited on them. Run 477 (H200,
   // channels-last bf16, quick timing fwd+bwd ms, 1 / 2 / 4 producers): fam02 1.528 / 1.290 / 1.197 (its grad_weight
-  // ~0.51 -> ~0.18 ms at 4 if the rest stayed), L1-68 11.642 / 9.482 / (4: run 478).
+  // ~0.51 -> ~0.18 ms at 4 if the rest stayed), L1-68 11.642 / 9.482 / 8.634 (run 478; its 2: 9.686).
   static constexpr int kMmaThreads = 256, kProducers = 4, kMaxProducers = 4;
   static constexpr int kMaxThreads = kMmaThreads + 32 * kMaxProducers;
   static constexpr int kSharedBytes = 227 * 1024;
