@@ -803,9 +803,9 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 // The persistent window (TCONV_TMA_WINDOW_PERSISTENT=1, development; igemm_config.h, kTmaWindowPersistentLdS: where):
 // each block loops over tiles (blockIdx.x, + gridDim.x, ...) of one phase and one column tile, so its producer fills
 // the next tile's stages while the warpgroups store the last one, and the prologue (barriers, bias, tap table) runs
-// once a block. Each warpgroup stages its own runs in its own area past the ring, as scalar_t [position][kLdS] (the
-// one rounding of the non-persistent epilogue's fp32 staging and store), and stores them 16 bytes (8 channels) a
-// lane, with no barrier across warpgroups. Why: run 476's ncu of fam01's forward on the short tile (36936 blocks of 6
+// once a block. Each warpgroup stages its run in rounds of 32 positions in its own area past the ring, as scalar_t
+// [position][kLdS] (the one rounding of the non-persistent epilogue's fp32 staging and store), and stores them 16
+// bytes (8 channels) a lane, with no barrier across warpgroups. Why: run 476's ncu of fam01's forward on the short tile (36936 blocks of 6
 // stages): ~20 % of samples waiting on the first stages of each block, 7 % at the prologue's barrier, the epilogue
 // not overlapped with its block's MMAs. Same sums in the same order as tconv_igemm_gather_tma_window_kernel: the
 // outputs agree bit for bit.
@@ -819,7 +819,7 @@ tconv_igemm_gather_tma_window_persistent_kernel(const __grid_constant__ TmaWindo
   extern __shared__ __align__(1024) unsigned char tma_window_persistent_smem[];
   unsigned char* ring = shared_aligned_1024(tma_window_persistent_smem);
   scalar_t* staging = reinterpret_cast<scalar_t*>(ring + size_t(t.stages) * t.stage_bytes);
-  int4* tap_table = reinterpret_cast<int4*>(staging + BM * kLdS);
+  int4* tap_table = reinterpret_cast<int4*>(staging + 2 * (T::kPositions / kTmaWindowPersistentRounds) * kLdS);
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
   __shared__ float column_bias[T::kBlockN];
@@ -860,9 +860,12 @@ tconv_igemm_gather_tma_window_persistent_kernel(const __grid_constant__ TmaWindo
   const int columns = min(T::kBlockN, a.n_channels);
   scalar_t* const first = static_cast<scalar_t*>(a.dst) + int64_t(g) * a.n_channels;
   const TmaWindowRing ring_info{ring, t.stage_bytes, t.a_bytes, t.stages, stage_full, stage_empty};
-  // The warpgroup's rows: kRuns runs of 128 from wg_row0; a warp stores 4 positions at a time, 8 lanes each
-  const int wg_row0 = warpgroup * T::kRuns * T::kPositions, sub = lane % 8;
-  const int first_row = wg_row0 + (warp % 4) * 4 + lane / 8, row_step = 16;
+  // The warpgroup's rows: one run of 128 from wg_row0; a warp stores 4 positions at a time, 8 lanes each
+  constexpr int kRounds = kTmaWindowPersistentRounds, kRoundRows = T::kPositions / kRounds, row_step = 16;
+  static_assert(T::kRuns == 1 && kRoundRows % row_step == 0, "one run a warpgroup, whole steps a round");
+  const int wg_row0 = warpgroup * T::kPositions, sub = lane % 8;
+  const int first_local = (warp % 4) * 4 + lane / 8, first_row = wg_row0 + first_local;
+  scalar_t* const area = staging + warpgroup * kRoundRows * kLdS;
   RingCursor cursor;
   for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     int plane_tile, d, n_img;
@@ -883,28 +886,32 @@ tconv_igemm_gather_tma_window_persistent_kernel(const __grid_constant__ TmaWindo
     tma_window_mma<T, scalar_t, true>(acc, ring_info, setup.iterations, window_row, tap_lists[2], setup.w_first,
                                       setup.group_width, cursor);
 
-    // (the warpgroup's stores of the last tile have read its area)
-    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
-#pragma unroll
-    for (int i = 0; i < T::kRuns; ++i)
-#pragma unroll
-      for (int j = 0; j < T::kPositions / 8; ++j) {
-        const int position = wg_row0 + i * T::kPositions + j * 8 + 2 * tig;
-        staging[position * kLdS + channel] = from_acc<scalar_t>(acc[0][i][4 * j] + b0);
-        staging[(position + 1) * kLdS + channel] = from_acc<scalar_t>(acc[0][i][4 * j + 1] + b0);
-        staging[position * kLdS + channel + 8] = from_acc<scalar_t>(acc[0][i][4 * j + 2] + b1);
-        staging[(position + 1) * kLdS + channel + 8] = from_acc<scalar_t>(acc[0][i][4 * j + 3] + b1);
-      }
-    asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
+    // Rounds of kRoundRows positions: staged (after the warpgroup's stores of the last round have read its area),
+    // then stored; a thread's rows run first_row, + 16, ... through the rounds, so one walker serves them all.
     WindowRows<T::kSegment> rows(t.pitch, t.w_segments, plane_tile * 2 * T::kRuns, m0 + first_row);
-    for (int row = first_row; row < wg_row0 + T::kRuns * T::kPositions; row += row_step) {
-      rows.at(row);
-      if (rows.h < t.extent[1] && rows.w < t.extent[2] && 8 * sub < columns) {
-        const int j[3] = {d, rows.h, rows.w};
-        *reinterpret_cast<uint4*>(first + phase_position_offset(a, n_img, r, j) + 8 * sub) =
-            *reinterpret_cast<const uint4*>(staging + row * kLdS + 8 * sub);
+#pragma unroll
+    for (int round = 0; round < kRounds; ++round) {
+      asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
+#pragma unroll
+      for (int jj = 0; jj < kRoundRows / 8; ++jj) {
+        const int j = round * (kRoundRows / 8) + jj, position = jj * 8 + 2 * tig;
+        area[position * kLdS + channel] = from_acc<scalar_t>(acc[0][0][4 * j] + b0);
+        area[(position + 1) * kLdS + channel] = from_acc<scalar_t>(acc[0][0][4 * j + 1] + b0);
+        area[position * kLdS + channel + 8] = from_acc<scalar_t>(acc[0][0][4 * j + 2] + b1);
+        area[(position + 1) * kLdS + channel + 8] = from_acc<scalar_t>(acc[0][0][4 * j + 3] + b1);
       }
-      rows.advance(row_step);
+      asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
+#pragma unroll
+      for (int k = 0; k < kRoundRows / row_step; ++k) {
+        const int local = first_local + k * row_step, row = wg_row0 + round * kRoundRows + local;
+        rows.at(row);
+        if (rows.h < t.extent[1] && rows.w < t.extent[2] && 8 * sub < columns) {
+          const int j[3] = {d, rows.h, rows.w};
+          *reinterpret_cast<uint4*>(first + phase_position_offset(a, n_img, r, j) + 8 * sub) =
+              *reinterpret_cast<const uint4*>(area + local * kLdS + 8 * sub);
+        }
+        rows.advance(row_step);
+      }
     }
   }
 #endif
@@ -1589,10 +1596,11 @@ bool tma_window_persistent_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_WINDOW_PERSISTENT", 0) != 0;
   return enabled;
 }
-// The persistent window's staging areas: both warpgroups' positions, 16-bit, kTmaWindowPersistentLdS a row.
+// The persistent window's staging areas: a round of positions for each warpgroup, 16-bit, kTmaWindowPersistentLdS a
+// row.
 template <class T>
 constexpr size_t tma_window_persistent_staging_bytes() {
-  return size_t(T::kBlockM) * kTmaWindowPersistentLdS * 2;
+  return size_t(2) * (T::kPositions / kTmaWindowPersistentRounds) * kTmaWindowPersistentLdS * 2;
 }
 // The stages the persistent window takes for this plan (igemm_config.h, kTmaWindowPersistentLdS: the conditions), or
 // 0 where it does not apply.

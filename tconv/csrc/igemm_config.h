@@ -341,10 +341,12 @@ constexpr int kTmaWindowShortIterations = 8;
 // TCONV_TMA_WINDOW_PERSISTENT=1, development, off by default: written in session 88 after its device time, neither
 // tested nor timed on a GPU yet). Where: a 16-bit call on TmaWindowShortTile with one phase, one column tile of 8k
 // channels and a channels-last destination whose strides and base take 16-byte stores; at least 2 stages beside the
-// staging areas. Each warpgroup stages its 128 positions as 16-bit [position][kTmaWindowPersistentLdS] (144-byte rows:
-// a thread's two positions 2 x 72 elements = 8 words modulo 32 apart, so a warp's 2-byte stores fall in distinct
-// banks or share a word; rows on 16 bytes for the stores' reads).
-constexpr int kTmaWindowPersistentLdS = 64 + 8;
+// staging areas. Each warpgroup stages its 128 positions in kTmaWindowPersistentRounds rounds as 16-bit
+// [position][kTmaWindowPersistentLdS] (144-byte rows: a thread's two positions 2 x 72 elements = 8 words modulo 32
+// apart, so a warp's 2-byte stores fall in distinct banks or share a word; rows on 16 bytes for the stores' reads).
+// Rounds of 32 positions (9 KB for both warpgroups): fam01's 30 KB stages keep the 3 that the non-persistent tile has,
+// and fam05's and fam11's 46 KB ones (7 W taps) their 2; whole-run staging (36 KB) left fam01 2 and those none.
+constexpr int kTmaWindowPersistentLdS = 64 + 8, kTmaWindowPersistentRounds = 4;
 // Where "auto" takes the TMA window: the forward, on narrow grids (whole lines of extent_w + span <= 256 positions in
 // a box), 33-64 output channels per group (the 64-column tile; 32 or fewer pad to 64 and were not timed), a K (taps
 // per phase x input channels) of at least 1296, and the copy budget's rules below (TCONV_TMA_WINDOW_AUTO=0 turns it
