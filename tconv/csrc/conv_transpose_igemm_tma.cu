@@ -1178,6 +1178,12 @@ bool direct_box_of(const int (&tile)[3], const int (&step)[3], int extent_w, int
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
 // stages in shared memory.
+// A window block's shared memory for its ring (and, persistent, its staging areas): T's share less the 1 KB
+// alignment slack, ~4 KB of the kernels' static arrays and the phase's tap table.
+template <class T>
+int64_t tma_window_ring_room(int taps) {
+  return T::kSharedBytes - 1024 - 4096 - int64_t(taps) * int64_t(sizeof(int4));
+}
 template <class T>
 bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
   constexpr int BM = T::kBlockM;
@@ -1209,7 +1215,7 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   plan.a_bytes = (uint32_t(a_rows) * uint32_t(T::kRowBytes) + 1023u) / 1024u * 1024u;  // B slices 16-byte aligned
   const uint32_t stage = plan.a_bytes + uint32_t(max_width) * T::kSliceFloats * 4u;
   plan.stage_bytes = (stage + 1023u) / 1024u * 1024u;
-  const int64_t room = T::kSharedBytes - 1024 - 4096 - int64_t(max_phase_taps(a)) * int64_t(sizeof(int4));
+  const int64_t room = tma_window_ring_room<T>(max_phase_taps(a));
   plan.stages = int(std::min<int64_t>(T::kMaxStages, room / plan.stage_bytes));
   // (the epilogue stages the tile in the ring: [channel][position], or [position][channel] for channels-innermost
   // destinations)
@@ -1611,8 +1617,7 @@ int tma_window_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan,
     return 0;
   for (int i : {0, 2, 3, 4})
     if (a.dst_stride[i] % 8 != 0) return 0;
-  const int64_t room = T::kSharedBytes - 1024 - 4096 - int64_t(taps) * int64_t(sizeof(int4)) -
-                       int64_t(tma_window_persistent_staging_bytes<T>());
+  const int64_t room = tma_window_ring_room<T>(taps) - int64_t(tma_window_persistent_staging_bytes<T>());
   return int(std::min<int64_t>(T::kMaxStages, std::max<int64_t>(room, 0) / plan.stage_bytes));
 }
 
@@ -1643,35 +1648,29 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   const int64_t blocks = int64_t(a.batch) * plan.extent[0] * plan.tiles_per_plane * a.phases[0] * a.phases[1] *
                          a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
+  void (*kernel)(TmaWindowArgs) = tconv_igemm_gather_tma_window_kernel<T, scalar_t>;
+  size_t staging = 0;
+  int64_t grid = blocks;
   if constexpr (sizeof(scalar_t) == 2 && std::is_same<T, TmaWindowShortTile>::value) {
     const int persistent_stages = tma_window_persistent_stages<T>(a, plan, taps);
-    if (persistent_stages >= 2) {
+    if (persistent_stages >= 2) {  // (its blocks loop over the tiles: as many as stay resident)
+      kernel = tconv_igemm_gather_tma_window_persistent_kernel<T, scalar_t>;
       t.stages = persistent_stages;
-      const size_t smem = size_t(t.stages) * plan.stage_bytes + tma_window_persistent_staging_bytes<T>() + 1024 +
-                          size_t(taps) * sizeof(int4);
-      auto kernel = tconv_igemm_gather_tma_window_persistent_kernel<T, scalar_t>;
-      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-      if (err != cudaSuccess) return err;
-      err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                 cudaSharedmemCarveoutMaxShared);
-      if (err != cudaSuccess) return err;
+      staging = tma_window_persistent_staging_bytes<T>();
       int device = 0;
       err = cudaGetDevice(&device);
       if (err != cudaSuccess) return err;
-      const int64_t resident = int64_t(sm_count_of_device(device)) * T::kMinBlocks;
-      kernel<<<dim3(unsigned(std::min(blocks, resident)), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
-      return cudaGetLastError();
+      grid = std::min<int64_t>(blocks, int64_t(sm_count_of_device(device)) * T::kMinBlocks);
     }
   }
-  const size_t smem = size_t(plan.stages) * plan.stage_bytes + 1024 + size_t(taps) * sizeof(int4);
-  auto kernel = tconv_igemm_gather_tma_window_kernel<T, scalar_t>;
+  const size_t smem = size_t(t.stages) * plan.stage_bytes + staging + 1024 + size_t(taps) * sizeof(int4);
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   if (T::kMinBlocks > 1) {  // (run_tma_gather: why)
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
     if (err != cudaSuccess) return err;
   }
-  kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
+  kernel<<<dim3(unsigned(grid), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
   return cudaGetLastError();
 }
 
