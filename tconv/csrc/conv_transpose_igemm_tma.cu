@@ -805,9 +805,9 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 // the next tile's stages while the warpgroups store the last one, and the prologue (barriers, bias, tap table) runs
 // once a block. Each warpgroup stages its run in rounds of 32 positions in its own area past the ring, as scalar_t
 // [position][kLdS] (the one rounding of the non-persistent epilogue's fp32 staging and store), and stores them 16
-// bytes (8 channels) a lane, with no barrier across warpgroups. Why: run 476's ncu of fam01's forward on the short tile (36936 blocks of 6
-// stages): ~20 % of samples waiting on the first stages of each block, 7 % at the prologue's barrier, the epilogue
-// not overlapped with its block's MMAs. Same sums in the same order as tconv_igemm_gather_tma_window_kernel: the
+// bytes (8 channels) a lane, with no barrier across warpgroups. Why: run 476's ncu of fam01's forward on the short
+// tile (36936 blocks of 6 stages): ~20 % of samples waiting on the first stages of each block, 7 % at the prologue's
+// barrier, the epilogue not overlapped with its block's MMAs. Same sums in the same order as tconv_igemm_gather_tma_window_kernel: the
 // outputs agree bit for bit.
 template <class T, typename scalar_t>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
