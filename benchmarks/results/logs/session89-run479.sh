@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 88 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit BEFORE the call (the device tool copies the working tree, uncommitted edits included), pass
-# TCONV_COMMIT=<literal full sha>, and leave the tree alone until the call has started).
+# Session 89, run 479 (one H200), prepared in session 88.
 # Session 88 (runs 476-478): 4 producer warps in the window grad_weight (fam02 fwd+bwd 1.201, L1-68 9.073 verified),
 # the window forward's channels-last epilogue by counting (fam01's forward 2.350 -> 1.868), wide lines from 3 W taps
 # in grad_input too; channels-last bf16 geomean 1.26x / 1.15x. Written after its device time, never run: the
