@@ -93,7 +93,8 @@ WINDOW_CASES = {
     # seven W taps (the widest instantiated loop but one), narrow
     "window_seven_taps": (2, 2, 32, 48, 1, [1, 7], [1, 1], [0, 3], [0, 0], [1, 1], [6, 40], True),
 }
-WINDOW_KERNEL = "tconv_igemm_gather_tma_window_kernel"
+# both window kernels: the short tile's one-phase channels-last 16-bit calls run the persistent one
+WINDOW_KERNEL = "tconv_igemm_gather_tma_window_"
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
@@ -853,10 +854,10 @@ torch.save(counts, sys.argv[1])
         assert on == WINDOW_SHORT_CASES[name][1] and off == 0, (name, on, off)
 
 
-# TCONV_TMA_WINDOW_PERSISTENT=1 (development, off by default; written in session 88, not yet run on a GPU): the short
-# tile's one-phase calls of 8k channels into channels-last destinations run the persistent window kernel. Same sums in
-# the same order, so forward and grad_input agree bit for bit with the switch off; each case meets the contract under
-# "auto" and "igemm_tma_window" with it on; the short tile's cases run it in both passes.
+# TCONV_TMA_WINDOW_PERSISTENT (development, unset 1; 0 turns it off): the short tile's one-phase calls of 8k channels
+# into channels-last destinations run the persistent window kernel. Same sums in the same order, so forward and
+# grad_input agree bit for bit with the switch off; each case meets the contract under "auto" and "igemm_tma_window"
+# with it on; the short tile's cases run it in both passes.
 PERSISTENT_NAME = "window_persistent_kernel"
 
 
@@ -878,7 +879,7 @@ for i, name in enumerate(sorted(cases)):
         run_case(*case, mode={mode!r}, layout="channels_last", seed=180 + i, poison=poison_cuda_allocator,
                  algorithm=algorithm, grad_like_output=True)
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
     g = torch.Generator(device="cuda").manual_seed(7)
     x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
     x.requires_grad_()

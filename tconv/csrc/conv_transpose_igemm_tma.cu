@@ -800,7 +800,7 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #endif
 }
 
-// The persistent window (TCONV_TMA_WINDOW_PERSISTENT=1, development; igemm_config.h, kTmaWindowPersistentLdS: where):
+// The persistent window (TCONV_TMA_WINDOW_PERSISTENT=0 turns it off, development; igemm_config.h, kTmaWindowPersistentLdS: where):
 // each block loops over tiles (blockIdx.x, + gridDim.x, ...) of one phase and one column tile, so its producer fills
 // the next tile's stages while the warpgroups store the last one, and the prologue (barriers, bias, tap table) runs
 // once a block. Each warpgroup stages its run in rounds of 32 positions in its own area past the ring, as scalar_t
@@ -1596,10 +1596,10 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   return cudaGetLastError();
 }
 
-// TCONV_TMA_WINDOW_PERSISTENT (development, read once per process; unset 0): 1 runs the short tile's calls that
-// kTmaWindowPersistentLdS's conditions admit on the persistent window kernel.
+// TCONV_TMA_WINDOW_PERSISTENT (development, read once per process; unset 1): 1 runs the short tile's calls that
+// kTmaWindowPersistentLdS's conditions admit on the persistent window kernel, 0 on the non-persistent one.
 bool tma_window_persistent_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_WINDOW_PERSISTENT", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_WINDOW_PERSISTENT", 1) != 0;
   return enabled;
 }
 // The persistent window's staging areas: a round of positions for each warpgroup, 16-bit, kTmaWindowPersistentLdS a

@@ -338,8 +338,9 @@ using TmaWindowWideTile = TmaWindowTileOf<128>;
 using TmaWindowShortTile = TmaWindowTileOf<64, 1, 3, 32, 2>;
 constexpr int kTmaWindowShortIterations = 8;
 // The persistent form of the short tile (conv_transpose_igemm_tma.cu, tconv_igemm_gather_tma_window_persistent_kernel;
-// TCONV_TMA_WINDOW_PERSISTENT=1, development, off by default: written in session 88 after its device time, neither
-// tested nor timed on a GPU yet). Where: a 16-bit call on TmaWindowShortTile with one phase, one column tile of 8k
+// TCONV_TMA_WINDOW_PERSISTENT=0 turns it off, development). Measured (run 479, H200, channels-last bf16, quick timing
+// fwd / fwd+bwd ms, off -> on): fam01 1.911 / 5.058 -> 1.266 / 4.021, fam05 0.892 / 2.436 -> 0.687 / 2.162 (predicted
+// for fam01's forward: ~1.4-1.5: each block's ring fill, prologue and store no longer stand alone). Where: a 16-bit call on TmaWindowShortTile with one phase, one column tile of 8k
 // channels and a channels-last destination whose strides and base take 16-byte stores; at least 2 stages beside the
 // staging areas. Each warpgroup stages its 128 positions in kTmaWindowPersistentRounds rounds as 16-bit
 // [position][kTmaWindowPersistentLdS] (144-byte rows: a thread's two positions 2 x 72 elements = 8 words modulo 32
