@@ -879,7 +879,7 @@ for i, name in enumerate(sorted(cases)):
         run_case(*case, mode={mode!r}, layout="channels_last", seed=180 + i, poison=poison_cuda_allocator,
                  algorithm=algorithm, grad_like_output=True)
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
+    fmt = {{1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}}[dims]
     g = torch.Generator(device="cuda").manual_seed(7)
     x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
     x.requires_grad_()
