@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 88 for a later GPU call (one H200; rename to sessionNN-runMMM.sh when it runs, fix these lines,
-# commit BEFORE the call, pass TCONV_COMMIT=<literal full sha>).
+# Session 89, run 482 (one H200, warm after run 481), prepared in session 88; the 16-bit window auto-switch test after.
 # fam06 (N 64, 64 -> 128, 3 x 5, 128 x 256) is the furthest below eager in channels-last bf16: forward 1.607 ms
 # against cuDNN's ~0.72 (0.45x, run 477). Its forward runs the 16-bit per-tap boxes (128 columns: the 16-bit window
 # refuses more than 64, run 469: 2.220 against 1.722). Source counters of both forms say which part of each block's
@@ -16,4 +15,5 @@ for algorithm in auto igemm_tma_window; do
   left 540 && LAYOUT=channels_last quick_time "$algorithm" fam06_convt2d_k3x5_128x256 bf16 $algorithm \
     | tee -a "$LOG/timing.log"
 done
+left 420 && gpu_tests 150 window_auto tests/test_gather_tma_gpu.py "window_16bit_auto_switch"
 device_finish
