@@ -332,7 +332,8 @@ def test_tma_gather_leaves_exact_fp32_alone():
 # float64 and torch in the same dtype, outputs and every gradient, poisoned outputs); the kernel runs on every case
 # with a batch (grouped: grad_input only, its forward's 32 channels a group being less than a 64-channel box), and
 # under 0 on none.
-TMA16_KERNEL = "tconv_igemm_gather_tma16_kernel"
+# both per-tap 16-bit kernels: the persistent one too (TCONV_TMA_GATHER_PERSISTENT)
+TMA16_KERNEL = "tconv_igemm_gather_tma16_"
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
@@ -904,3 +905,60 @@ torch.save(results, sys.argv[1])
         if name in WINDOW_SHORT_CASES:  # one phase, 32 or 64 channels, channels-last: both passes' short calls
             assert on[3] == WINDOW_SHORT_CASES[name][1] == off[4], (name, on[3:], off[3:])
 
+
+
+# TCONV_TMA_GATHER_PERSISTENT=1 (development, off by default; written in session 89 after its device time): the
+# per-tap boxes' one-phase 16-bit calls read in place, one column tile of 8k channels, into channels-last destinations
+# run the persistent kernel (its blocks loop over M tiles, the ring's stages and phases carried from tile to tile).
+# Same sums in the same order, so forward and grad_input agree bit for bit with the switch off; each case meets the
+# contract under "igemm_tma" with it on; every per-tap launch of these cases is persistent under 1, none under 0.
+# Cases: stride1_k3 (forward 128 columns on TmaGatherTile, grad_input 64 on the paired 64-column tile), the
+# partial-box cases of one phase (64 columns both ways; L1-68-like: 75 taps, the ring wrapping within a tile),
+# fam06-like (15 taps over 6 stages) with more M tiles than an H200 runs at once, so blocks loop over 2-3 tiles, and
+# two groups (grad_input: 32 columns a group).
+GATHER_PERSISTENT_CASES = {
+    "stride1_k3": CASES["stride1_k3"],
+    "partial_boxes_3d": CASES["partial_boxes_3d"],
+    "partial_boxes_l1_68": CASES["partial_boxes_l1_68"],
+    "fam06_like_many_tiles": (2, 6, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [64, 128], True),
+    "grouped_stride1": (2, 2, 64, 128, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True),
+}
+GATHER_PERSISTENT_NAME = "gather_tma16_persistent_kernel"
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_tma_gather_persistent_switch(tmp_path, mode):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0":
+        pytest.skip("TCONV_GATHER_TMA_16BIT=0 keeps 16-bit data off the TMA gather")
+    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+results = []
+for i, (name, case) in enumerate(t.GATHER_PERSISTENT_CASES.items()):
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=190 + i, poison=poison_cuda_allocator,
+             algorithm="igemm_tma", grad_like_output=True)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    g = torch.Generator(device="cuda").manual_seed(11)
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+    x.requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
+    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
+    with tconv._ops.use_algorithm("igemm_tma"), \\
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+        (gi,) = torch.autograd.grad(out, [x], dy)
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    results.append([name, out.detach().cpu(), gi.cpu(), sum(t.GATHER_PERSISTENT_NAME in n for n in names),
+                    sum(t.TMA16_KERNEL in n for n in names)])
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_GATHER_PERSISTENT", values=("1", "0"))
+    for on, off in zip(saved["1"], saved["0"]):
+        name = on[0]
+        assert torch.equal(on[1], off[1]), (name, "forward", (on[1].float() - off[1].float()).abs().max().item())
+        assert torch.equal(on[2], off[2]), (name, "grad_input", (on[2].float() - off[2].float()).abs().max().item())
+        wanted = 1 if name == "grouped_stride1" else 2  # (grouped: 32 channels a group forward, under a 64-channel box)
+        assert off[3] == 0 and on[3] == on[4] == off[4] == wanted, (name, on[3:], off[3:])

@@ -94,6 +94,127 @@ __device__ __forceinline__ TilePosition tile_position(const int (&tile)[3], int 
   return {m >> (w_bits + h_bits), (m >> w_bits) & (tile[1] - 1), m & (tile[2] - 1)};
 }
 
+// Where a ring's side stands: its next stage, that stage's phase parity and (the producer) the stages issued so far;
+// a persistent block carries it from one tile to the next.
+struct RingCursor {
+  int stage = 0;
+  uint32_t parity = 0;
+  int issued = 0;
+};
+
+// An MMA loop's step, after the stage's wgmmas: commit them and keep that one group in flight, release the stage
+// before it (its group has completed; not on the loop's first step) and step the ring, the phase flipping on the wrap.
+__device__ __forceinline__ void wgmma_commit_and_step_ring(uint64_t* stage_empty, bool release, int& previous,
+                                                           int& stage, int stages, uint32_t& full_parity) {
+  wgmma_commit();
+  wgmma_wait<1>();
+  if (release) mbarrier_arrive(&stage_empty[previous]);
+  previous = stage;
+  if (++stage == stages) {
+    stage = 0;
+    full_parity ^= 1;
+  }
+}
+
+// A TMA gather block's setup (per-tap and window), every thread: the tile's columns' bias (n0 on), the ring's barriers
+// and the phase r's tap table (build_tap_table's barriers publish all three); the phase's taps.
+template <class T, typename scalar_t>
+__device__ __forceinline__ int tma_block_setup(const GatherArgs& a, const int (&r)[3], int g, int n0, int stages,
+                                                float* column_bias, uint64_t* stage_full, uint64_t* stage_empty,
+                                                int4* tap_table, int (*tap_lists)[kMaxKernelPerDim][2],
+                                                int* tap_counts) {
+  const int tid = threadIdx.x;
+  if (a.bias != nullptr) {
+    const int64_t first = int64_t(g) * a.n_channels + n0;
+    for (int c = tid; c < T::kBlockN; c += T::kThreads)
+      column_bias[c] =
+          n0 + c < a.n_channels ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) * a.bias_stride]) : 0.f;
+  }
+  if (tid == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbarrier_init(&stage_full[s], 1);                 // the producer's arrival with the stage's bytes
+      mbarrier_init(&stage_empty[s], T::kMmaThreads);  // every MMA thread's release
+    }
+    fence_mbarrier_init();
+  }
+  return build_tap_table(a, r, tap_table, tap_lists, tap_counts);
+}
+
+// The producer's stages of one tile (column tile n_tile; first position j0 of image n_img), continuing the cursor's
+// ring: stage `it` holds tap it / chunks at channel chunk it % chunks. A is the box whose corner is the tile's first
+// position at that tap's source shift; B the packed weights' contiguous BK x BN slice.
+template <class T, bool kDirect, typename scalar_t>
+__device__ __forceinline__ void tma_gather_produce(const TmaGatherArgs& t, float* smem, uint64_t* stage_full,
+                                                   uint64_t* stage_empty, const int4* tap_table, int stages,
+                                                   int stage_floats, int a_floats, uint32_t stage_tx, int iterations,
+                                                   int chunks, int g, int n_tile, const int (&j0)[3], int n_img,
+                                                   RingCursor& cursor) {
+  constexpr int BN = T::kBlockN, BK = T::kBlockK;
+  constexpr int kChannelsPerRow = int(sizeof(float) / sizeof(scalar_t));  // channels per K row of A and B
+  const GatherArgs& a = t.g;
+  const float* b_base = a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw + int64_t(n_tile) * BK * BN;
+  const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw, b_chunk_step = int64_t(BK) * a.ldw;
+  int stage = cursor.stage, issued = cursor.issued, tap = 0, chunk = 0;
+  uint32_t empty_parity = cursor.parity;
+  for (int it = 0; it < iterations; ++it, ++issued) {
+    if (issued >= stages) mbarrier_wait(&stage_empty[stage], empty_parity);
+    const int4 info = tap_table[tap];
+    float* As = smem + stage * stage_floats;
+    mbarrier_arrive_expect_tx(&stage_full[stage], stage_tx);
+    const int w = j0[2] * a.src_step[2] + info.z, h = j0[1] * a.src_step[1] + info.y;
+    const int d = j0[0] * a.src_step[0] + info.x, c = g * a.k_channels + chunk * BK * kChannelsPerRow;
+    if constexpr (kDirect) {  // from the 16-byte position at or before the first (floor: it may be negative)
+      const int first = t.flat_w > 0 ? h * t.flat_w + w : w;
+      tma_load_5d(As, &t.src_map, first & ~3, t.flat_w > 0 ? 0 : h, d, c, n_img, &stage_full[stage]);
+    } else
+      tma_load_5d(As, &t.src_map, c, w, h, d, n_img, &stage_full[stage]);
+    bulk_copy_to_shared(As + a_floats, b_base + info.w * b_tap_step + chunk * b_chunk_step,
+                        T::kStageBFloats * sizeof(float), &stage_full[stage]);
+    if (++chunk == chunks) {
+      chunk = 0;
+      ++tap;
+    }
+    if (++stage == stages) {
+      stage = 0;
+      if (issued >= stages) empty_parity ^= 1;
+    }
+  }
+  cursor.stage = stage;
+  cursor.parity = empty_parity;
+  cursor.issued = issued;
+}
+
+// The MMA warpgroups' K loop of one tile on the copy form's ring (A and B by descriptor; fp32 copies or 16-bit data):
+// rows 64 wg .. 64 wg + 63 of every stage's A box against the whole B slice. One wgmma group stays in flight: a stage
+// is released once the group after it has been issued and its own has completed. kReleaseLast (a persistent block):
+// the last stage is released once its group has completed, and the cursor carries the ring's stage and phase on.
+template <class T, typename scalar_t, bool kReleaseLast>
+__device__ __forceinline__ void tma_gather_mma(float (&acc)[T::kBlockN / 2], const float* smem, uint64_t* stage_full,
+                                               uint64_t* stage_empty, int stages, int iterations, int warpgroup,
+                                               RingCursor& cursor) {
+  constexpr int BN = T::kBlockN, BK = T::kBlockK;
+  int stage = cursor.stage, previous = 0;
+  uint32_t full_parity = cursor.parity;
+  for (int it = 0; it < iterations; ++it) {
+    mbarrier_wait(&stage_full[stage], full_parity);
+    const float* As = smem + stage * T::kStageFloats;
+    const WgmmaDescriptor a_desc = wgmma_descriptor_sw128(As + warpgroup * 64 * BK);
+    const WgmmaDescriptor b_desc = wgmma_descriptor(As + T::kStageAFloats);
+    wgmma_fence();
+#pragma unroll
+    for (int k8 = 0; k8 < BK / 8; ++k8) {  // a k8 (k16) step is 32 bytes along the swizzled row, 8 x BN words of B
+      if constexpr (sizeof(scalar_t) == 2)
+        wgmma_mma_shared_a<BN, scalar_t>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+      else wgmma_tf32_shared<BN>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
+    }
+    wgmma_commit_and_step_ring(stage_empty, it > 0, previous, stage, stages, full_parity);
+  }
+  wgmma_wait<0>();
+  if (kReleaseLast && iterations > 0) mbarrier_arrive(&stage_empty[previous]);
+  cursor.stage = stage;
+  cursor.parity = full_parity;
+}
+
 // Blocks: column tiles fastest, then phases, then M tiles, so the column tiles of one A box run together (the box is
 // read from L2 once per column tile instead of once from DRAM) and the phases of one M tile meet in L2 as the
 // gather kernels' do.
@@ -106,7 +227,6 @@ template <class T, bool kDirect, typename scalar_t = float>
 __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kStages = T::kStages, kLdC = T::kLdC;
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
-  constexpr int kChannelsPerRow = int(sizeof(float) / sizeof(scalar_t));  // channels per K row of A and B
   static_assert(!kDirect || !k16Bit, "the direct form reads fp32 sources only");
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_gather_smem[];
@@ -146,20 +266,8 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   const int g = blockIdx.y, n0 = n_tile * BN;
   const int tid = threadIdx.x;
 
-  if (a.bias != nullptr) {  // published by the tap table's barriers
-    const int64_t first = int64_t(g) * a.n_channels + n0;
-    for (int c = tid; c < BN; c += T::kThreads)
-      column_bias[c] =
-          n0 + c < a.n_channels ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) * a.bias_stride]) : 0.f;
-  }
-  if (tid == 0) {
-    for (int s = 0; s < stages; ++s) {
-      mbarrier_init(&stage_full[s], 1);                 // the producer's arrival with the stage's bytes
-      mbarrier_init(&stage_empty[s], T::kMmaThreads);  // every MMA thread's release
-    }
-    fence_mbarrier_init();
-  }
-  const int taps = build_tap_table(a, r, tap_table, tap_lists, tap_counts);
+  const int taps = tma_block_setup<T, scalar_t>(a, r, g, n0, stages, column_bias, stage_full, stage_empty, tap_table,
+                                                 tap_lists, tap_counts);
   const int chunks = (a.k_rows + BK - 1) / BK;
   const int iterations = taps * chunks;
 
@@ -167,55 +275,28 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   if (tid >= T::kMmaThreads) {
     if constexpr (kTradeRegisters) warpgroup_registers_down<kDirectWideProducerRegisters>();
     if (tid != T::kMmaThreads) return;
-    // Producer: stage `it` holds tap it / chunks at channel chunk it % chunks. A is the box whose corner is the
-    // tile's first position at that tap's source shift; B the packed weights' contiguous BK x BN slice.
-    const float* b_base = a.packed_weight + int64_t(g) * a.taps_total * a.k_pad * a.ldw + int64_t(n_tile) * BK * BN;
-    const int64_t b_tap_step = int64_t(a.k_pad) * a.ldw, b_chunk_step = int64_t(BK) * a.ldw;
-    int stage = 0, tap = 0, chunk = 0;
-    uint32_t empty_parity = 0;
-    for (int it = 0; it < iterations; ++it) {
-      if (it >= stages) mbarrier_wait(&stage_empty[stage], empty_parity);
-      const int4 info = tap_table[tap];
-      float* As = smem + stage * stage_floats;
-      mbarrier_arrive_expect_tx(&stage_full[stage], stage_tx);
-      const int w = j0[2] * a.src_step[2] + info.z, h = j0[1] * a.src_step[1] + info.y;
-      const int d = j0[0] * a.src_step[0] + info.x, c = g * a.k_channels + chunk * BK * kChannelsPerRow;
-      if constexpr (kDirect) {  // from the 16-byte position at or before the first (floor: it may be negative)
-        const int first = t.flat_w > 0 ? h * t.flat_w + w : w;
-        tma_load_5d(As, &t.src_map, first & ~3, t.flat_w > 0 ? 0 : h, d, c, n_img, &stage_full[stage]);
-      } else
-        tma_load_5d(As, &t.src_map, c, w, h, d, n_img, &stage_full[stage]);
-      bulk_copy_to_shared(As + a_floats, b_base + info.w * b_tap_step + chunk * b_chunk_step,
-                          T::kStageBFloats * sizeof(float), &stage_full[stage]);
-      if (++chunk == chunks) {
-        chunk = 0;
-        ++tap;
-      }
-      if (++stage == stages) {
-        stage = 0;
-        if (it >= stages) empty_parity ^= 1;
-      }
-    }
+    RingCursor cursor;
+    tma_gather_produce<T, kDirect, scalar_t>(t, smem, stage_full, stage_empty, tap_table, stages, stage_floats,
+                                             a_floats, stage_tx, iterations, chunks, g, n_tile, j0, n_img, cursor);
     return;
   }
 
-  // MMA warpgroups: rows 64 wg .. 64 wg + 63 of every stage's A box against the whole B slice. One wgmma group stays
-  // in flight: a stage is released once the group after it has been issued and its own has completed.
+  // MMA warpgroups: rows 64 wg .. 64 wg + 63 of every stage's A box against the whole B slice.
   if constexpr (kTradeRegisters) warpgroup_registers_up<kDirectWideMmaRegisters>();
   const int warpgroup = uniform_warpgroup();
   float acc[BN / 2];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-  int stage = 0, previous = 0;
-  uint32_t full_parity = 0;
-  const auto next_stage = [&]() {
-    previous = stage;
-    if (++stage == stages) {
-      stage = 0;
-      full_parity ^= 1;
-    }
-  };
   if constexpr (kDirect) {
+    int stage = 0, previous = 0;
+    uint32_t full_parity = 0;
+    const auto next_stage = [&]() {
+      previous = stage;
+      if (++stage == stages) {
+        stage = 0;
+        full_parity ^= 1;
+      }
+    };
     // A stage's A fragments are loaded and rounded into one of two register sets (a set is rewritten only after its
     // wgmmas completed). The released stage's A was read by this thread's generic loads, B by the async proxy; the
     // producer refills it through the async proxy.
@@ -266,24 +347,8 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
     };
     run_paired_steps(iterations, step, a_even, a_odd);
   } else {
-    for (int it = 0; it < iterations; ++it) {
-      mbarrier_wait(&stage_full[stage], full_parity);
-      const float* As = smem + stage * T::kStageFloats;
-      const WgmmaDescriptor a_desc = wgmma_descriptor_sw128(As + warpgroup * 64 * BK);
-      const WgmmaDescriptor b_desc = wgmma_descriptor(As + T::kStageAFloats);
-      wgmma_fence();
-#pragma unroll
-      for (int k8 = 0; k8 < BK / 8; ++k8) {  // a k8 (k16) step is 32 bytes along the swizzled row, 8 x BN words of B
-        if constexpr (k16Bit)
-          wgmma_mma_shared_a<BN, scalar_t>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
-        else wgmma_tf32_shared<BN>(acc, a_desc.at(uint32_t(k8 * 2)), b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
-      }
-      wgmma_commit();
-      wgmma_wait<1>();
-      if (it > 0) mbarrier_arrive(&stage_empty[previous]);
-      next_stage();
-    }
-    wgmma_wait<0>();
+    RingCursor cursor;
+    tma_gather_mma<T, scalar_t, false>(acc, smem, stage_full, stage_empty, stages, iterations, warpgroup, cursor);
   }
 
   // Epilogue: every stage has been read (each MMA thread waited for its last group); stage the tile as [N][M] with the
@@ -370,6 +435,111 @@ tconv_igemm_gather_tma16_kernel(const __grid_constant__ TmaGatherArgs t) {
 #endif
 }
 
+// The persistent per-tap boxes (16-bit data; TCONV_TMA_GATHER_PERSISTENT, development, igemm_config.h
+// kTmaGatherPersistentRounds: where and why): each block loops over M tiles (blockIdx.x, + gridDim.x, ...) of one phase
+// and one column tile, so its producer fills the next tile's stages while the warpgroups store the last one, and the
+// prologue (barriers, bias, tap table) runs once a block. Each warpgroup stages its 64 positions in
+// kTmaGatherPersistentRounds rounds in its own area past the ring, as scalar_t [position][BN + 8] (the one rounding of
+// the non-persistent epilogue's fp32 staging and store), and stores them 16 bytes (8 channels) a lane, with no barrier
+// across warpgroups. Same sums in the same order as tconv_igemm_gather_tma16_kernel: the outputs agree bit for bit.
+template <class T, typename scalar_t>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
+tconv_igemm_gather_tma16_persistent_kernel(const __grid_constant__ TmaGatherArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(sizeof(scalar_t) == 2, "16-bit sources");
+  constexpr int BN = T::kBlockN, BK = T::kBlockK, kLdS = BN + 8;
+  constexpr int kRounds = kTmaGatherPersistentRounds, kRoundRows = 64 / kRounds;
+  // A round: the rows of accumulator half h = round of each warp's 16 (8 a warp), so every thread stages every round
+  static_assert(kRounds == 2, "a round is one accumulator half");
+  constexpr int kLanesPerPosition = BN / 8, kPositionsPerStep = 128 / kLanesPerPosition;
+  static_assert(kLanesPerPosition <= 32 && kRoundRows % kPositionsPerStep == 0, "whole steps a round");
+  const GatherArgs& a = t.g;
+  extern __shared__ __align__(1024) unsigned char tma_gather_persistent_smem[];
+  float* smem = reinterpret_cast<float*>(shared_aligned_1024(tma_gather_persistent_smem));
+  const int stages = t.stages;
+  scalar_t* staging = reinterpret_cast<scalar_t*>(smem + stages * T::kStageFloats);
+  int4* tap_table = reinterpret_cast<int4*>(staging + 2 * kRoundRows * kLdS);
+  __shared__ int tap_lists[3][kMaxKernelPerDim][2];
+  __shared__ int tap_counts[3];
+  __shared__ float column_bias[BN];
+  __shared__ uint64_t stage_full[T::kStages], stage_empty[T::kStages];
+
+  const int r[3] = {0, 0, 0};  // (one phase: the host's condition)
+  const int g = blockIdx.y, tid = threadIdx.x;
+  const int taps = tma_block_setup<T, scalar_t>(a, r, g, 0, stages, column_bias, stage_full, stage_empty, tap_table,
+                                                 tap_lists, tap_counts);
+  const int chunks = (a.k_rows + BK - 1) / BK;
+  const int iterations = taps * chunks;
+  const uint32_t tiles = uint32_t(a.batch) * uint32_t(t.tiles[0]) * uint32_t(t.tiles[1]) * uint32_t(t.tiles[2]);
+  // A tile's first position and image (tile = ((image x tiles D + d) x tiles H + h) x tiles W + w)
+  const auto decode = [&](uint32_t tile, int (&j0)[3], int& n_img) {
+#pragma unroll
+    for (int i = 2; i >= 0; --i) {
+      j0[i] = int(tile % uint32_t(t.tiles[i])) * t.tile[i];
+      tile /= uint32_t(t.tiles[i]);
+    }
+    n_img = int(tile);
+  };
+
+  if (tid >= T::kMmaThreads) {
+    if (tid != T::kMmaThreads) return;
+    RingCursor cursor;
+    for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      int j0[3], n_img;
+      decode(tile, j0, n_img);
+      tma_gather_produce<T, false, scalar_t>(t, smem, stage_full, stage_empty, tap_table, stages, T::kStageFloats,
+                                             T::kStageAFloats, T::kStageBytes, iterations, chunks, g, 0, j0, n_img,
+                                             cursor);
+    }
+    return;
+  }
+
+  const int warpgroup = uniform_warpgroup();
+  const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const bool has_bias = a.bias != nullptr;
+  const int columns = min(BN, a.n_channels);
+  scalar_t* const first = static_cast<scalar_t*>(a.dst) + int64_t(g) * a.n_channels;
+  scalar_t* const area = staging + warpgroup * kRoundRows * kLdS;
+  // Staging: this thread's rows of a round, (warp % 4) x 8 + gid; storing: kPositionsPerStep positions at a time,
+  // kLanesPerPosition lanes of the warpgroup each
+  const int staged_row = (warp % 4) * 8 + gid;
+  const int wg_thread = tid % 128, sub = wg_thread % kLanesPerPosition, first_local = wg_thread / kLanesPerPosition;
+  RingCursor cursor;
+  for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    int j0[3], n_img;
+    decode(tile, j0, n_img);
+    float acc[BN / 2];
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+    tma_gather_mma<T, scalar_t, true>(acc, smem, stage_full, stage_empty, stages, iterations, warpgroup, cursor);
+#pragma unroll
+    for (int round = 0; round < kRounds; ++round) {
+      // (the area is free once the warpgroup's stores of the last round have read it)
+      asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
+      // accumulator 4 j + 2 h + l: row 16 (warp % 4) + gid + 8 h, column 8 j + 2 tig + l
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j) {
+        const int col = j * 8 + 2 * tig;
+        const float b0 = has_bias ? column_bias[col] : 0.f, b1 = has_bias ? column_bias[col + 1] : 0.f;
+        store_pack<scalar_t, 2>(area + staged_row * kLdS + col,
+                                {acc[4 * j + 2 * round] + b0, acc[4 * j + 2 * round + 1] + b1});
+      }
+      asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory");
+#pragma unroll
+      for (int local = first_local; local < kRoundRows; local += kPositionsPerStep) {
+        // staged row local: warp local / 8's row gid = local % 8 of half `round`
+        const int m = warpgroup * 64 + (local / 8) * 16 + local % 8 + 8 * round;
+        const TilePosition l = tile_position(t.tile, m);
+        const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
+        if (j[0] < t.extent[0] && j[1] < t.extent[1] && j[2] < t.extent[2] && 8 * sub < columns)
+          *reinterpret_cast<uint4*>(first + phase_position_offset(a, n_img, r, j) + 8 * sub) =
+              *reinterpret_cast<const uint4*>(area + local * kLdS + 8 * sub);
+      }
+    }
+  }
+#endif
+}
+
 // The direct form ("igemm_tma_direct"; "auto" where the copy is refused): the gather kernel above with no
 // channels-last copy. Why: the copy is extra device memory (the issue allows 10 % of the output; the whole-batch copy
 // is 50-100 % of DCGAN's, so "auto" chunks or refuses it) and a pass over the source. TF32 wgmma reads only K-major
@@ -417,13 +587,6 @@ struct TmaWindowArgs {
   uint32_t a_box_bytes;           // what the stage's boxes deliver (wide: less than a_bytes, whose boxes are aligned)
 };
 
-// Where a ring's side stands: its next stage, that stage's phase parity and (the producer) the stages issued so far;
-// a persistent block carries it from one tile to the next.
-struct RingCursor {
-  int stage = 0;
-  uint32_t parity = 0;
-  int issued = 0;
-};
 // A block's pipeline ring as the MMA loop reads it.
 struct TmaWindowRing {
   unsigned char* base;
@@ -480,14 +643,7 @@ __device__ __forceinline__ void tma_window_mma_loop(float (&acc)[T::kMTiles][T::
         }
       }
     }
-    wgmma_commit();
-    wgmma_wait<1>();
-    if (it > 0) mbarrier_arrive(&ring.empty[previous]);
-    previous = stage;
-    if (++stage == ring.stages) {
-      stage = 0;
-      full_parity ^= 1;
-    }
+    wgmma_commit_and_step_ring(ring.empty, it > 0, previous, stage, ring.stages, full_parity);
   }
   wgmma_wait<0>();
   if (kReleaseLast && iterations > 0) mbarrier_arrive(&ring.empty[previous]);
@@ -578,9 +734,8 @@ __device__ __forceinline__ void tma_window_produce(const TmaWindowArgs& t, unsig
   cursor.issued = issued;
 }
 
-// A window block's setup, every thread: the tile's columns' bias (n0 on), the ring's barriers, the phase r's tap table
-// (build_tap_table's barriers order them); the W taps a stage, their first shift, chunks of BK channel rows and the K
-// loop's stages.
+// A window block's setup, every thread: tma_block_setup's, then the W taps a stage, their first shift, chunks of BK
+// channel rows and the K loop's stages.
 struct TmaWindowSetup {
   int group_width, w_first, chunks, iterations;
 };
@@ -590,21 +745,8 @@ __device__ __forceinline__ TmaWindowSetup tma_window_setup(const TmaWindowArgs& 
                                                            uint64_t* stage_empty, int4* tap_table,
                                                            int (*tap_lists)[kMaxKernelPerDim][2], int* tap_counts) {
   const GatherArgs& a = t.g;
-  const int tid = threadIdx.x;
-  if (a.bias != nullptr) {
-    const int64_t first = int64_t(g) * a.n_channels + n0;
-    for (int c = tid; c < T::kBlockN; c += T::kThreads)
-      column_bias[c] =
-          n0 + c < a.n_channels ? to_acc(static_cast<const scalar_t*>(a.bias)[(first + c) * a.bias_stride]) : 0.f;
-  }
-  if (tid == 0) {
-    for (int s = 0; s < t.stages; ++s) {
-      mbarrier_init(&stage_full[s], 1);
-      mbarrier_init(&stage_empty[s], T::kMmaThreads);
-    }
-    fence_mbarrier_init();
-  }
-  build_tap_table(a, r, tap_table, tap_lists, tap_counts);
+  tma_block_setup<T, scalar_t>(a, r, g, n0, t.stages, column_bias, stage_full, stage_empty, tap_table, tap_lists,
+                               tap_counts);
   TmaWindowSetup setup;
   setup.group_width = tap_counts[2];
   const int tap_groups = tap_counts[0] * tap_counts[1];
@@ -800,15 +942,15 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
 #endif
 }
 
-// The persistent window (TCONV_TMA_WINDOW_PERSISTENT=0 turns it off, development; igemm_config.h, kTmaWindowPersistentLdS: where):
-// each block loops over tiles (blockIdx.x, + gridDim.x, ...) of one phase and one column tile, so its producer fills
-// the next tile's stages while the warpgroups store the last one, and the prologue (barriers, bias, tap table) runs
-// once a block. Each warpgroup stages its run in rounds of 32 positions in its own area past the ring, as scalar_t
-// [position][kLdS] (the one rounding of the non-persistent epilogue's fp32 staging and store), and stores them 16
-// bytes (8 channels) a lane, with no barrier across warpgroups. Why: run 476's ncu of fam01's forward on the short
-// tile (36936 blocks of 6 stages): ~20 % of samples waiting on the first stages of each block, 7 % at the prologue's
-// barrier, the epilogue not overlapped with its block's MMAs. Same sums in the same order as tconv_igemm_gather_tma_window_kernel: the
-// outputs agree bit for bit.
+// The persistent window (TCONV_TMA_WINDOW_PERSISTENT=0 turns it off, development; igemm_config.h,
+// kTmaWindowPersistentLdS: where): each block loops over tiles (blockIdx.x, + gridDim.x, ...) of one phase and one
+// column tile, so its producer fills the next tile's stages while the warpgroups store the last one, and the prologue
+// (barriers, bias, tap table) runs once a block. Each warpgroup stages its run in rounds of 32 positions in its own
+// area past the ring, as scalar_t [position][kLdS] (the one rounding of the non-persistent epilogue's fp32 staging and
+// store), and stores them 16 bytes (8 channels) a lane, with no barrier across warpgroups. Why: run 476's ncu of
+// fam01's forward on the short tile (36936 blocks of 6 stages): ~20 % of samples waiting on the first stages of each
+// block, 7 % at the prologue's barrier, the epilogue not overlapped with its block's MMAs. Same sums in the same order
+// as tconv_igemm_gather_tma_window_kernel: the outputs agree bit for bit.
 template <class T, typename scalar_t>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 tconv_igemm_gather_tma_window_persistent_kernel(const __grid_constant__ TmaWindowArgs t) {
@@ -1541,8 +1683,59 @@ cudaError_t encode_direct_map(CUtensorMap* map, const TmaGatherPlan& plan, int b
   return encoded == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+// Launches one of the TMA gather's kernels (T's threads): its dynamic shared memory allowed, the whole carveout where
+// several blocks share an SM (the driver's choice otherwise: possibly one block's), `blocks` x the groups (persistent:
+// at most as many blocks as stay resident, each looping over the tiles).
+template <class T, class Args>
+cudaError_t launch_tma_kernel(void (*kernel)(Args), const Args& t, int64_t blocks, bool persistent, size_t smem,
+                              int groups, cudaStream_t stream) {
+  int64_t grid = blocks;
+  cudaError_t err;
+  if (persistent) {
+    int device = 0;
+    err = cudaGetDevice(&device);
+    if (err != cudaSuccess) return err;
+    grid = std::min<int64_t>(blocks, int64_t(sm_count_of_device(device)) * T::kMinBlocks);
+  }
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  if (err != cudaSuccess) return err;
+  if (T::kMinBlocks > 1) {
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+    if (err != cudaSuccess) return err;
+  }
+  kernel<<<dim3(unsigned(grid), unsigned(groups)), T::kThreads, smem, stream>>>(t);
+  return cudaGetLastError();
+}
+
+// TCONV_TMA_GATHER_PERSISTENT (development, read once per process; unset 0): 1 runs the per-tap calls that
+// kTmaGatherPersistentRounds's conditions admit on the persistent kernel.
+bool tma_gather_persistent_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_GATHER_PERSISTENT", 0) != 0;
+  return enabled;
+}
+// The persistent per-tap staging areas: a round of positions for each warpgroup, 16-bit, BN + 8 a row.
+template <class T>
+constexpr size_t tma_gather_persistent_staging_bytes() {
+  return size_t(2) * (64 / kTmaGatherPersistentRounds) * (T::kBlockN + 8) * 2;
+}
+// The stages the persistent per-tap kernel takes for this plan, or 0 where it does not apply (igemm_config.h,
+// kTmaGatherPersistentRounds: the conditions). A block's shared memory: its share of the SM's 228 KB (1 KB of it the
+// hardware's) and at most 227 KB, less the 1 KB alignment slack, ~4 KB of static arrays and the phase's tap table.
+template <class T>
+int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan, int taps) {
+  if (!tma_gather_persistent_enabled() || plan.n_tiles != 1 || a.phases[0] * a.phases[1] * a.phases[2] != 1 ||
+      a.dst_stride[1] != 1 || a.n_channels % 8 != 0 || reinterpret_cast<uintptr_t>(a.dst) % 16 != 0)
+    return 0;
+  for (int i : {0, 2, 3, 4})
+    if (a.dst_stride[i] % 8 != 0) return 0;
+  const int64_t block_bytes = std::min<int64_t>(228 * 1024 / T::kMinBlocks - 1024, 227 * 1024);
+  const int64_t room = block_bytes - 1024 - 4096 - int64_t(taps) * int64_t(sizeof(int4)) -
+                       int64_t(tma_gather_persistent_staging_bytes<T>());
+  return int(std::min<int64_t>(T::kStages, std::max<int64_t>(room, 0) / T::kStageBytes));
+}
+
 // The per-tap boxes: T's kernel, or its direct form (kDirect: boxes of the source itself, no copy); scalar_t 16-bit:
-// tconv_igemm_gather_tma16_kernel on the 16-bit copy.
+// tconv_igemm_gather_tma16_kernel on the 16-bit copy (or its persistent form).
 template <class T, bool kDirect = false, typename scalar_t = float>
 cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, const void* weight, float* workspace,
                            bool pack, cudaStream_t stream) {
@@ -1584,16 +1777,20 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   const int64_t blocks = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2] * a.phases[0] *
                          a.phases[1] * a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
-  const size_t smem = size_t(t.stages) * t.stage_floats * sizeof(float) + 1024 + size_t(taps) * sizeof(int4);
-  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  if (err != cudaSuccess) return err;
-  // Several blocks per SM need the whole shared-memory carveout (the driver's choice otherwise: possibly one block's)
-  if (T::kMinBlocks > 1) {
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
-    if (err != cudaSuccess) return err;
+  size_t staging = 0;
+  bool persistent = false;
+  if constexpr (k16 && !kDirect) {
+    const int persistent_stages = tma_gather_persistent_stages<T>(a, plan, taps);
+    if (persistent_stages >= 2) {
+      kernel = tconv_igemm_gather_tma16_persistent_kernel<T, scalar_t>;
+      t.stages = persistent_stages;
+      staging = tma_gather_persistent_staging_bytes<T>();
+      persistent = true;
+    }
   }
-  kernel<<<dim3(unsigned(blocks), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
-  return cudaGetLastError();
+  const size_t smem =
+      size_t(t.stages) * t.stage_floats * sizeof(float) + staging + 1024 + size_t(taps) * sizeof(int4);
+  return launch_tma_kernel<T>(kernel, t, blocks, persistent, smem, a.groups, stream);
 }
 
 // TCONV_TMA_WINDOW_PERSISTENT (development, read once per process; unset 1): 1 runs the short tile's calls that
@@ -1650,28 +1847,18 @@ cudaError_t run_tma_window(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   const int taps = max_phase_taps(a);
   void (*kernel)(TmaWindowArgs) = tconv_igemm_gather_tma_window_kernel<T, scalar_t>;
   size_t staging = 0;
-  int64_t grid = blocks;
+  bool persistent = false;
   if constexpr (sizeof(scalar_t) == 2 && std::is_same<T, TmaWindowShortTile>::value) {
     const int persistent_stages = tma_window_persistent_stages<T>(a, plan, taps);
-    if (persistent_stages >= 2) {  // (its blocks loop over the tiles: as many as stay resident)
+    if (persistent_stages >= 2) {
       kernel = tconv_igemm_gather_tma_window_persistent_kernel<T, scalar_t>;
       t.stages = persistent_stages;
       staging = tma_window_persistent_staging_bytes<T>();
-      int device = 0;
-      err = cudaGetDevice(&device);
-      if (err != cudaSuccess) return err;
-      grid = std::min<int64_t>(blocks, int64_t(sm_count_of_device(device)) * T::kMinBlocks);
+      persistent = true;
     }
   }
   const size_t smem = size_t(t.stages) * plan.stage_bytes + staging + 1024 + size_t(taps) * sizeof(int4);
-  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  if (err != cudaSuccess) return err;
-  if (T::kMinBlocks > 1) {  // (run_tma_gather: why)
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
-    if (err != cudaSuccess) return err;
-  }
-  kernel<<<dim3(unsigned(grid), unsigned(a.groups)), T::kThreads, smem, stream>>>(t);
-  return cudaGetLastError();
+  return launch_tma_kernel<T>(kernel, t, blocks, persistent, smem, a.groups, stream);
 }
 
 
@@ -1826,14 +2013,7 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
       wgmma_m64n64k16_mn_major<scalar_t>(acc[0], a_desc + step, b0_desc + step);
       wgmma_m64n64k16_mn_major<scalar_t>(acc[1], a_desc + step, b1_desc + step);
     }
-    wgmma_commit();
-    wgmma_wait<1>();
-    if (it > 0) mbarrier_arrive(&stage_empty[previous]);
-    previous = stage;
-    if (++stage == kStages) {
-      stage = 0;
-      full_parity ^= 1;
-    }
+    wgmma_commit_and_step_ring(stage_empty, it > 0, previous, stage, kStages, full_parity);
   }
   wgmma_wait<0>();
 

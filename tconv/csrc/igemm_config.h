@@ -253,6 +253,19 @@ using TmaGatherTile = TmaGatherTileOf<128, 6>;
 // (fwd+bwd 0.950 -> 0.786); verified rows VAE 0.320 ms (1.83x eager), U-Net 3D 0.167 (1.75x; 0.417 in run 455).
 using TmaGatherShortTile = TmaGatherTileOf<128, 3, 32, 2>;
 constexpr int kTmaGatherShortIterations = 8;
+// The persistent form of the per-tap boxes (conv_transpose_igemm_tma.cu, tconv_igemm_gather_tma16_persistent_kernel;
+// TCONV_TMA_GATHER_PERSISTENT=1, development, off by default: written in session 89 after its device time, neither
+// tested nor timed on a GPU yet). Where: a 16-bit call (in place or on the copy) with one phase, one column tile of 8k
+// channels and a channels-last destination whose strides and base take 16-byte stores; at least 2 stages beside the
+// staging areas (TmaGatherTile keeps its 6). Why: run 482's ncu of fam06's forward (channels-last bf16, 128 columns, 15
+// taps of 64 channels: 18496 blocks of 15 stages, one block per SM) had 13 % of the samples at the barrier after each
+// block's tap table, ~25 % in its channels-last epilogue (8-byte stores, per-position index math) and 8 % waiting on
+// full stages: at 1.607 ms over 140 waves a block lives ~21000 clocks against ~7700 of wgmmas. The persistent short
+// window tile moved fam01's forward 1.911 -> 1.266 ms for the same reasons (run 479). Each warpgroup stages its 64
+// positions in kTmaGatherPersistentRounds rounds of 32 (one accumulator half each) as 16-bit [position][BN + 8] (a
+// thread's 32-bit stores at rows gid x (BN + 8) / 2 words apart: 4 modulo 32, distinct banks), 17 KB a block at 128
+// columns.
+constexpr int kTmaGatherPersistentRounds = 2;
 // The 64-column tile as two blocks per SM of 4 stages (24 KB each) for in-place 16-bit calls: the same reason at any
 // K (L1-71 channels-last bf16: 32 channels a side, 9 taps, 37008 blocks of 128 positions; run 455: forward 2.79 ms
 // against eager's 0.37). TCONV_TMA_NARROW_PAIR=0 keeps them on TmaGatherNarrowTile (development, read once per
@@ -340,13 +353,14 @@ constexpr int kTmaWindowShortIterations = 8;
 // The persistent form of the short tile (conv_transpose_igemm_tma.cu, tconv_igemm_gather_tma_window_persistent_kernel;
 // TCONV_TMA_WINDOW_PERSISTENT=0 turns it off, development). Measured (run 479, H200, channels-last bf16, quick timing
 // fwd / fwd+bwd ms, off -> on): fam01 1.911 / 5.058 -> 1.266 / 4.021, fam05 0.892 / 2.436 -> 0.687 / 2.162 (predicted
-// for fam01's forward: ~1.4-1.5: each block's ring fill, prologue and store no longer stand alone). Where: a 16-bit call on TmaWindowShortTile with one phase, one column tile of 8k
-// channels and a channels-last destination whose strides and base take 16-byte stores; at least 2 stages beside the
-// staging areas. Each warpgroup stages its 128 positions in kTmaWindowPersistentRounds rounds as 16-bit
-// [position][kTmaWindowPersistentLdS] (144-byte rows: a thread's two positions 2 x 72 elements = 8 words modulo 32
-// apart, so a warp's 2-byte stores fall in distinct banks or share a word; rows on 16 bytes for the stores' reads).
-// Rounds of 32 positions (9 KB for both warpgroups): fam01's 30 KB stages keep the 3 that the non-persistent tile has,
-// and fam05's and fam11's 46 KB ones (7 W taps) their 2; whole-run staging (36 KB) left fam01 2 and those none.
+// for fam01's forward: ~1.4-1.5: each block's ring fill, prologue and store no longer stand alone). Where: a 16-bit
+// call on TmaWindowShortTile with one phase, one column tile of 8k channels and a channels-last destination whose
+// strides and base take 16-byte stores; at least 2 stages beside the staging areas. Each warpgroup stages its 128
+// positions in kTmaWindowPersistentRounds rounds as 16-bit [position][kTmaWindowPersistentLdS] (144-byte rows: a
+// thread's two positions 2 x 72 elements = 8 words modulo 32 apart, so a warp's 2-byte stores fall in distinct banks or
+// share a word; rows on 16 bytes for the stores' reads). Rounds of 32 positions (9 KB for both warpgroups): fam01's 30
+// KB stages keep the 3 that the non-persistent tile has, and fam05's and fam11's 46 KB ones (7 W taps) their 2;
+// whole-run staging (36 KB) left fam01 2 and those none.
 constexpr int kTmaWindowPersistentLdS = 64 + 8, kTmaWindowPersistentRounds = 4;
 // Where "auto" takes the TMA window: the forward, on narrow grids (whole lines of extent_w + span <= 256 positions in
 // a box), 33-64 output channels per group (the 64-column tile; 32 or fewer pad to 64 and were not timed), a K (taps
