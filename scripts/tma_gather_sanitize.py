@@ -3,7 +3,11 @@
 then a 3D call whose grids no box tiles exactly (partial boxes, rows past the grid not stored) on 64-column tiles;
 then the W-tap window ("igemm_tma_window"): a narrow 3D grid (rows in lines of extent_w + span) and a wide 1D one;
 then the direct form ("igemm_tma_direct", boxes of the source itself): a 2D stride-2 forward (flat boxes) and a 3D
-stride-1 call (boxes of W lines)."""
+stride-1 call (boxes of W lines); then 16-bit channels-last calls read in place under "auto" (bf16, forward and
+every gradient): a fam01-like 3 x 3 call of 64 channels (the persistent short window tile and the window grad_weight)
+and a fam06-like 3 x 5 call of 64 -> 128 channels on wide lines (W 256: the per-tap boxes, the window refusing 128
+columns there) with more M tiles than an H200 runs at once (under TCONV_TMA_GATHER_PERSISTENT=1 their persistent
+form, its blocks looping over tiles)."""
 import torch
 
 import tconv
@@ -37,5 +41,13 @@ with tconv._ops.use_algorithm("igemm_tma_direct"):
         fn = tconv.conv_transpose3d if len(shape) == 5 else tconv.conv_transpose2d
         out = fn(x, w, None, stride, pad)
         torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
+for shape, weight, pad in [((2, 64, 16, 40), (64, 64, 3, 3), 1), ((4, 64, 32, 256), (64, 128, 3, 5), (1, 2))]:
+    x = torch.randn(*shape, device="cuda", generator=g).to(torch.bfloat16)
+    x = x.contiguous(memory_format=torch.channels_last).requires_grad_()
+    w = torch.randn(*weight, device="cuda", generator=g).to(torch.bfloat16).requires_grad_()
+    b = torch.randn(weight[1], device="cuda", generator=g).to(torch.bfloat16).requires_grad_()
+    out = tconv.conv_transpose2d(x, w, b, 1, pad)
+    dy = torch.randn(out.shape, device="cuda", generator=g).to(torch.bfloat16)
+    torch.autograd.grad(out, [x, w, b], dy.contiguous(memory_format=torch.channels_last))
 torch.cuda.synchronize()
 print("tma gather sanitize workload: ok")
