@@ -6,8 +6,8 @@ then the direct form ("igemm_tma_direct", boxes of the source itself): a 2D stri
 stride-1 call (boxes of W lines); then 16-bit channels-last calls read in place under "auto" (bf16, forward and
 every gradient): a fam01-like 3 x 3 call of 64 channels (the persistent short window tile and the window grad_weight)
 and a fam06-like 3 x 5 call of 64 -> 128 channels on wide lines (W 256: the per-tap boxes, the window refusing 128
-columns there) with more M tiles than an H200 runs at once (under TCONV_TMA_GATHER_PERSISTENT=1 their persistent
-form, its blocks looping over tiles)."""
+columns there) with more M tiles than an H200 runs at once, and a DCGAN-like stride-2 call (4 phases); under
+TCONV_TMA_GATHER_PERSISTENT=1 both run the persistent per-tap kernel, its blocks looping over tiles."""
 import torch
 
 import tconv
@@ -41,12 +41,14 @@ with tconv._ops.use_algorithm("igemm_tma_direct"):
         fn = tconv.conv_transpose3d if len(shape) == 5 else tconv.conv_transpose2d
         out = fn(x, w, None, stride, pad)
         torch.autograd.grad(out, [x], torch.randn(out.shape, device="cuda", generator=g))
-for shape, weight, pad in [((2, 64, 16, 40), (64, 64, 3, 3), 1), ((4, 64, 32, 256), (64, 128, 3, 5), (1, 2))]:
+SIXTEEN_BIT_CALLS = [((2, 64, 16, 40), (64, 64, 3, 3), 1, 1), ((4, 64, 32, 256), (64, 128, 3, 5), 1, (1, 2)),
+                     ((8, 128, 16, 16), (128, 128, 4, 4), 2, 1)]
+for shape, weight, stride, pad in SIXTEEN_BIT_CALLS:
     x = torch.randn(*shape, device="cuda", generator=g).to(torch.bfloat16)
     x = x.contiguous(memory_format=torch.channels_last).requires_grad_()
     w = torch.randn(*weight, device="cuda", generator=g).to(torch.bfloat16).requires_grad_()
     b = torch.randn(weight[1], device="cuda", generator=g).to(torch.bfloat16).requires_grad_()
-    out = tconv.conv_transpose2d(x, w, b, 1, pad)
+    out = tconv.conv_transpose2d(x, w, b, stride, pad)
     dy = torch.randn(out.shape, device="cuda", generator=g).to(torch.bfloat16)
     torch.autograd.grad(out, [x, w, b], dy.contiguous(memory_format=torch.channels_last))
 torch.cuda.synchronize()

@@ -908,20 +908,27 @@ torch.save(results, sys.argv[1])
 
 
 # TCONV_TMA_GATHER_PERSISTENT=1 (development, off by default; written in session 89 after its device time): the
-# per-tap boxes' one-phase 16-bit calls read in place, one column tile of 8k channels, into channels-last destinations
-# run the persistent kernel (its blocks loop over M tiles, the ring's stages and phases carried from tile to tile).
-# Same sums in the same order, so forward and grad_input agree bit for bit with the switch off; each case meets the
-# contract under "igemm_tma" with it on; every per-tap launch of these cases is persistent under 1, none under 0.
-# Cases: stride1_k3 (forward 128 columns on TmaGatherTile, grad_input 64 on the paired 64-column tile), the
-# partial-box cases of one phase (64 columns both ways; L1-68-like: 75 taps, the ring wrapping within a tile),
-# fam06-like (15 taps over 6 stages) with more M tiles than an H200 runs at once, so blocks loop over 2-3 tiles, and
-# two groups (grad_input: 32 columns a group).
+# per-tap boxes' 16-bit calls of at most 8 phases, one column tile of 8k channels, into channels-last destinations run
+# the persistent kernel (its blocks loop over (M tile, phase) tiles, the ring's stages and phases carried from tile to
+# tile, every phase's tap table built once). Same sums in the same order, so forward and grad_input agree bit for bit
+# with the switch off; each case meets the contract under "igemm_tma" with it on; every per-tap launch of these cases
+# is persistent under 1, none under 0. Cases: stride1_k3 (forward 128 columns on TmaGatherTile, grad_input 64 on the
+# paired 64-column tile), the partial-box cases of one phase (64 columns both ways; L1-68-like: 75 taps, the ring
+# wrapping within a tile), fam06-like (15 taps over 6 stages) with more M tiles than an H200 runs at once, so blocks
+# loop over 2-3 tiles, two groups (grad_input: 32 columns a group); strided: DCGAN-like (4 phases of 4 taps), U-Net-like
+# (8 phases of one tap on the short tile's 2 stages), phases without taps (bias only), asymmetric 3D strides, and a
+# VAE-like call (its grad_input on the 256-column tile).
 GATHER_PERSISTENT_CASES = {
     "stride1_k3": CASES["stride1_k3"],
     "partial_boxes_3d": CASES["partial_boxes_3d"],
     "partial_boxes_l1_68": CASES["partial_boxes_l1_68"],
     "fam06_like_many_tiles": (2, 6, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [64, 128], True),
     "grouped_stride1": (2, 2, 64, 128, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True),
+    "dcgan_like": CASES["dcgan_like"],
+    "unet_like": CASES["unet_like"],
+    "dilated_empty_phase": CASES["dilated_empty_phase"],
+    "asym_3d": CASES["asym_3d"],
+    "vae_like": PAIRED_TILES["TCONV_TMA_SHORT_RING"][1]["vae_like"][0],
 }
 GATHER_PERSISTENT_NAME = "gather_tma16_persistent_kernel"
 

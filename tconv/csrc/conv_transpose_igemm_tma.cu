@@ -44,6 +44,7 @@ struct TmaGatherArgs {
   int box_w, box_h, box_d;
   int stages, stage_floats, a_floats, a_box_floats;
   int flat_w;  // flat boxes (kDirectFlatSlack): the source's W, its lines joined along the map's first dimension; or 0
+  int phase_table_taps;  // the persistent form: each phase's tap table starts this many entries after the last
 };
 // The direct form's boxes start at the 16-byte W position at or before the tap's (TMA faults on a tile-mode box whose
 // first element along the map's first dimension is not 16-byte aligned: run 346, an illegal instruction for every
@@ -93,6 +94,15 @@ __device__ __forceinline__ TilePosition tile_position(const int (&tile)[3], int 
   const int w_bits = __ffs(tile[2]) - 1, h_bits = __ffs(tile[1]) - 1;
   return {m >> (w_bits + h_bits), (m >> w_bits) & (tile[1] - 1), m & (tile[2] - 1)};
 }
+// M tile m_tile's first position j0 in its phase grid (W tiles fastest, then H, D, images); its image.
+__device__ __forceinline__ int tile_origin(const TmaGatherArgs& t, unsigned m_tile, int (&j0)[3]) {
+#pragma unroll
+  for (int i = 2; i >= 0; --i) {
+    j0[i] = int(m_tile % unsigned(t.tiles[i])) * t.tile[i];
+    m_tile /= unsigned(t.tiles[i]);
+  }
+  return int(m_tile);
+}
 
 // Where a ring's side stands: its next stage, that stage's phase parity and (the producer) the stages issued so far;
 // a persistent block carries it from one tile to the next.
@@ -114,6 +124,14 @@ __device__ __forceinline__ void wgmma_commit_and_step_ring(uint64_t* stage_empty
     stage = 0;
     full_parity ^= 1;
   }
+}
+
+// Phase ph's offsets r (W fastest).
+__device__ __forceinline__ void phase_offsets(const GatherArgs& a, int ph, int (&r)[3]) {
+  r[2] = ph % a.phases[2];
+  ph /= a.phases[2];
+  r[1] = ph % a.phases[1];
+  r[0] = ph / a.phases[1];
 }
 
 // A TMA gather block's setup (per-tap and window), every thread: the tile's columns' bias (n0 on), the ring's barriers
@@ -249,20 +267,9 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   unsigned block = blockIdx.x;
   const int n_tile = int(block % unsigned(t.n_tiles));
   block /= unsigned(t.n_tiles);
-  int ph = int(block % phase_count);
-  unsigned m_tile = block / phase_count;
-  int r[3];
-  r[2] = ph % a.phases[2];
-  ph /= a.phases[2];
-  r[1] = ph % a.phases[1];
-  r[0] = ph / a.phases[1];
-  int j0[3];
-#pragma unroll
-  for (int i = 2; i >= 0; --i) {
-    j0[i] = int(m_tile % unsigned(t.tiles[i])) * t.tile[i];
-    m_tile /= unsigned(t.tiles[i]);
-  }
-  const int n_img = int(m_tile);
+  int r[3], j0[3];
+  phase_offsets(a, int(block % phase_count), r);
+  const int n_img = tile_origin(t, block / phase_count, j0);
   const int g = blockIdx.y, n0 = n_tile * BN;
   const int tid = threadIdx.x;
 
@@ -436,9 +443,9 @@ tconv_igemm_gather_tma16_kernel(const __grid_constant__ TmaGatherArgs t) {
 }
 
 // The persistent per-tap boxes (16-bit data; TCONV_TMA_GATHER_PERSISTENT, development, igemm_config.h
-// kTmaGatherPersistentRounds: where and why): each block loops over M tiles (blockIdx.x, + gridDim.x, ...) of one phase
-// and one column tile, so its producer fills the next tile's stages while the warpgroups store the last one, and the
-// prologue (barriers, bias, tap table) runs once a block. Each warpgroup stages its 64 positions in
+// kTmaGatherPersistentRounds: where and why): each block loops over (M tile, phase) tiles (blockIdx.x, + gridDim.x,
+// ...) of one column tile, so its producer fills the next tile's stages while the warpgroups store the last one, and
+// the prologue (barriers, bias, every phase's tap table) runs once a block. Each warpgroup stages its 64 positions in
 // kTmaGatherPersistentRounds rounds in its own area past the ring, as scalar_t [position][BN + 8] (the one rounding of
 // the non-persistent epilogue's fp32 staging and store), and stores them 16 bytes (8 channels) a lane, with no barrier
 // across warpgroups. Same sums in the same order as tconv_igemm_gather_tma16_kernel: the outputs agree bit for bit.
@@ -458,38 +465,42 @@ tconv_igemm_gather_tma16_persistent_kernel(const __grid_constant__ TmaGatherArgs
   float* smem = reinterpret_cast<float*>(shared_aligned_1024(tma_gather_persistent_smem));
   const int stages = t.stages;
   scalar_t* staging = reinterpret_cast<scalar_t*>(smem + stages * T::kStageFloats);
-  int4* tap_table = reinterpret_cast<int4*>(staging + 2 * kRoundRows * kLdS);
+  int4* tap_tables = reinterpret_cast<int4*>(staging + 2 * kRoundRows * kLdS);
   __shared__ int tap_lists[3][kMaxKernelPerDim][2];
   __shared__ int tap_counts[3];
+  __shared__ int phase_taps[kTmaGatherPersistentMaxPhases];
   __shared__ float column_bias[BN];
   __shared__ uint64_t stage_full[T::kStages], stage_empty[T::kStages];
 
-  const int r[3] = {0, 0, 0};  // (one phase: the host's condition)
   const int g = blockIdx.y, tid = threadIdx.x;
-  const int taps = tma_block_setup<T, scalar_t>(a, r, g, 0, stages, column_bias, stage_full, stage_empty, tap_table,
-                                                 tap_lists, tap_counts);
+  const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];  // (at most the maximum: the host's condition)
+  // Every phase's tap table (build_tap_table's barriers order the builds; the last one's taps after the barrier)
+  for (int ph = 0; ph < phase_count; ++ph) {
+    int r[3];
+    phase_offsets(a, ph, r);
+    int4* table = tap_tables + ph * t.phase_table_taps;
+    const int taps =
+        ph == 0 ? tma_block_setup<T, scalar_t>(a, r, g, 0, stages, column_bias, stage_full, stage_empty, table,
+                                               tap_lists, tap_counts)
+                : build_tap_table(a, r, table, tap_lists, tap_counts);
+    if (tid == 0) phase_taps[ph] = taps;
+  }
+  __syncthreads();
   const int chunks = (a.k_rows + BK - 1) / BK;
-  const int iterations = taps * chunks;
-  const uint32_t tiles = uint32_t(a.batch) * uint32_t(t.tiles[0]) * uint32_t(t.tiles[1]) * uint32_t(t.tiles[2]);
-  // A tile's first position and image (tile = ((image x tiles D + d) x tiles H + h) x tiles W + w)
-  const auto decode = [&](uint32_t tile, int (&j0)[3], int& n_img) {
-#pragma unroll
-    for (int i = 2; i >= 0; --i) {
-      j0[i] = int(tile % uint32_t(t.tiles[i])) * t.tile[i];
-      tile /= uint32_t(t.tiles[i]);
-    }
-    n_img = int(tile);
-  };
+  // Tiles: phases fastest (the non-persistent grid's order), then M tiles
+  const uint32_t tiles = uint32_t(a.batch) * uint32_t(t.tiles[0]) * uint32_t(t.tiles[1]) * uint32_t(t.tiles[2]) *
+                         uint32_t(phase_count);
 
   if (tid >= T::kMmaThreads) {
     if (tid != T::kMmaThreads) return;
     RingCursor cursor;
     for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      int j0[3], n_img;
-      decode(tile, j0, n_img);
-      tma_gather_produce<T, false, scalar_t>(t, smem, stage_full, stage_empty, tap_table, stages, T::kStageFloats,
-                                             T::kStageAFloats, T::kStageBytes, iterations, chunks, g, 0, j0, n_img,
-                                             cursor);
+      const int ph = int(tile % uint32_t(phase_count));
+      int j0[3];
+      const int n_img = tile_origin(t, tile / uint32_t(phase_count), j0);
+      tma_gather_produce<T, false, scalar_t>(t, smem, stage_full, stage_empty, tap_tables + ph * t.phase_table_taps,
+                                             stages, T::kStageFloats, T::kStageAFloats, T::kStageBytes,
+                                             phase_taps[ph] * chunks, chunks, g, 0, j0, n_img, cursor);
     }
     return;
   }
@@ -506,12 +517,15 @@ tconv_igemm_gather_tma16_persistent_kernel(const __grid_constant__ TmaGatherArgs
   const int wg_thread = tid % 128, sub = wg_thread % kLanesPerPosition, first_local = wg_thread / kLanesPerPosition;
   RingCursor cursor;
   for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    int j0[3], n_img;
-    decode(tile, j0, n_img);
+    const int ph = int(tile % uint32_t(phase_count));
+    int r[3], j0[3];
+    phase_offsets(a, ph, r);
+    const int n_img = tile_origin(t, tile / uint32_t(phase_count), j0);
     float acc[BN / 2];
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
-    tma_gather_mma<T, scalar_t, true>(acc, smem, stage_full, stage_empty, stages, iterations, warpgroup, cursor);
+    tma_gather_mma<T, scalar_t, true>(acc, smem, stage_full, stage_empty, stages, phase_taps[ph] * chunks, warpgroup,
+                                      cursor);
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
       // (the area is free once the warpgroup's stores of the last round have read it)
@@ -811,17 +825,14 @@ tconv_igemm_gather_tma_window_kernel(const __grid_constant__ TmaWindowArgs t) {
   uint32_t block = blockIdx.x;
   const int n_tile = int(block % uint32_t(t.n_tiles));
   block /= uint32_t(t.n_tiles);
-  int ph = int(block % uint32_t(phase_count));
+  const int ph = int(block % uint32_t(phase_count));
   block /= uint32_t(phase_count);
   const int plane_tile = int(block % uint32_t(t.tiles_per_plane));
   block /= uint32_t(t.tiles_per_plane);
   const int d = int(block % uint32_t(t.extent[0]));
   const int n_img = int(block / uint32_t(t.extent[0]));
   int r[3];
-  r[2] = ph % a.phases[2];
-  ph /= a.phases[2];
-  r[1] = ph % a.phases[1];
-  r[0] = ph / a.phases[1];
+  phase_offsets(a, ph, r);
   const int g = blockIdx.y, n0 = n_tile * BN;
   const int tid = threadIdx.x;
   const bool narrow = t.pitch > 0;
@@ -1720,16 +1731,18 @@ constexpr size_t tma_gather_persistent_staging_bytes() {
 }
 // The stages the persistent per-tap kernel takes for this plan, or 0 where it does not apply (igemm_config.h,
 // kTmaGatherPersistentRounds: the conditions). A block's shared memory: its share of the SM's 228 KB (1 KB of it the
-// hardware's) and at most 227 KB, less the 1 KB alignment slack, ~4 KB of static arrays and the phase's tap table.
+// hardware's) and at most 227 KB, less the 1 KB alignment slack, ~4 KB of static arrays and the phases' tap tables
+// (table_taps entries).
 template <class T>
-int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan, int taps) {
-  if (!tma_gather_persistent_enabled() || plan.n_tiles != 1 || a.phases[0] * a.phases[1] * a.phases[2] != 1 ||
-      a.dst_stride[1] != 1 || a.n_channels % 8 != 0 || reinterpret_cast<uintptr_t>(a.dst) % 16 != 0)
+int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan, int table_taps) {
+  if (!tma_gather_persistent_enabled() || plan.n_tiles != 1 ||
+      a.phases[0] * a.phases[1] * a.phases[2] > kTmaGatherPersistentMaxPhases || a.dst_stride[1] != 1 ||
+      a.n_channels % 8 != 0 || reinterpret_cast<uintptr_t>(a.dst) % 16 != 0)
     return 0;
   for (int i : {0, 2, 3, 4})
     if (a.dst_stride[i] % 8 != 0) return 0;
   const int64_t block_bytes = std::min<int64_t>(228 * 1024 / T::kMinBlocks - 1024, 227 * 1024);
-  const int64_t room = block_bytes - 1024 - 4096 - int64_t(taps) * int64_t(sizeof(int4)) -
+  const int64_t room = block_bytes - 1024 - 4096 - int64_t(table_taps) * int64_t(sizeof(int4)) -
                        int64_t(tma_gather_persistent_staging_bytes<T>());
   return int(std::min<int64_t>(T::kStages, std::max<int64_t>(room, 0) / T::kStageBytes));
 }
@@ -1778,18 +1791,22 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
                          a.phases[1] * a.phases[2] * plan.n_tiles;
   const int taps = max_phase_taps(a);
   size_t staging = 0;
+  int table_taps = taps;  // the tap table's entries (persistent: every phase's)
   bool persistent = false;
   if constexpr (k16 && !kDirect) {
-    const int persistent_stages = tma_gather_persistent_stages<T>(a, plan, taps);
+    const int phase_tables = taps * a.phases[0] * a.phases[1] * a.phases[2];
+    const int persistent_stages = tma_gather_persistent_stages<T>(a, plan, phase_tables);
     if (persistent_stages >= 2) {
       kernel = tconv_igemm_gather_tma16_persistent_kernel<T, scalar_t>;
       t.stages = persistent_stages;
+      t.phase_table_taps = taps;
+      table_taps = phase_tables;
       staging = tma_gather_persistent_staging_bytes<T>();
       persistent = true;
     }
   }
   const size_t smem =
-      size_t(t.stages) * t.stage_floats * sizeof(float) + staging + 1024 + size_t(taps) * sizeof(int4);
+      size_t(t.stages) * t.stage_floats * sizeof(float) + staging + 1024 + size_t(table_taps) * sizeof(int4);
   return launch_tma_kernel<T>(kernel, t, blocks, persistent, smem, a.groups, stream);
 }
 

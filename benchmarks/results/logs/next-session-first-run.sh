@@ -5,7 +5,8 @@
 # Session 89 (runs 479-482): the persistent short window tile, now the default (fam01 fwd 1.911 -> 1.256 ms verified,
 # 0.92x eager; fam05 0.682, 1.01x). Written after its device time, never run: the persistent per-tap kernel
 # (TCONV_TMA_GATHER_PERSISTENT=1, off by default), for fam06's forward (0.45x eager; run 482's ncu: 13 % at each
-# block's tap-table barrier, ~25 % in its epilogue). Its refactor (setup / produce / MMA helpers) also moved the
+# block's tap-table barrier, ~25 % in its epilogue) and strided calls (VAE, U-Net 3D, DCGAN:
+# next-session-persistent-strided-run.sh times those). Its refactor (setup / produce / MMA helpers) also moved the
 # default per-tap kernels' code: every kernel's registers are unchanged (scripts/ptxas_registers.txt), but only the
 # tests below run it.
 # 1. the persistent per-tap test (bf16, fp16: contract with it on, bit-for-bit against off, launches);
@@ -15,9 +16,9 @@
 # 4. fam06 under the 2-blocks-per-SM short tile (TCONV_TMA_SHORT_ITERATIONS=16), the other way to overlap one block's
 #    epilogue with another's MMAs, and L2-61 under 0 / 1, while the call has time.
 # If the persistent kernel wins and its test passes: make it the default (tma_gather_persistent_enabled), commit, and
-# in the next (warm) call run the TMA gather's contract tests (TF32, 16-bit in place) and the paired-tiles test (the
-# refactored default per-tap path, whatever the switch), racecheck of the same workload, and verified rows of fam06
-# and L2-61. Otherwise those tests still run next: the refactor stands either way.
+# in the next (warm) call run next-session-persistent-strided-run.sh (the TMA gather's contract tests and the
+# paired-tiles test on the refactored default per-tap path, racecheck, the strided A/Bs), then verified rows of fam06
+# and L2-61. Otherwise the strided script's tests still run next: the refactor stands either way.
 source scripts/device_prelude.sh
 left 300 && gpu_tests 150 persistent tests/test_gather_tma_gpu.py "gather_persistent_switch"
 for persistent in 0 1; do
