@@ -906,7 +906,6 @@ torch.save(results, sys.argv[1])
             assert on[3] == WINDOW_SHORT_CASES[name][1] == off[4], (name, on[3:], off[3:])
 
 
-
 # TCONV_TMA_GATHER_PERSISTENT=1 (development, off by default; written in session 89 after its device time): the
 # per-tap boxes' 16-bit calls of at most 8 phases, one column tile of 8k channels, into channels-last destinations run
 # the persistent kernel (its blocks loop over (M tile, phase) tiles, the ring's stages and phases carried from tile to
