@@ -583,6 +583,26 @@ def channels_last_pass_kernels(case, dtype, algorithm):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
+def seeded_channels_last_pass(case, dtype, algorithm, seed):
+    """One channels-last forward (with a bias) and grad_input of `case` under `algorithm` on inputs drawn from `seed`
+    (the same in every process): (output, grad_input on the CPU, the CUDA kernels' names). 1D cases are contiguous."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+    x.requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
+    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
+    with tconv._ops.use_algorithm(algorithm), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+        (gi,) = torch.autograd.grad(out, [x], dy)
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    return out.detach().cpu(), gi.cpu(), names
+
+
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 @pytest.mark.parametrize("name", IN_PLACE_CASES)
 def test_tma_gather_16bit_in_place_meets_the_contract(name, mode, poison_allocator):
@@ -879,21 +899,9 @@ for i, name in enumerate(sorted(cases)):
     for algorithm in ("auto", "igemm_tma_window"):
         run_case(*case, mode={mode!r}, layout="channels_last", seed=180 + i, poison=poison_cuda_allocator,
                  algorithm=algorithm, grad_like_output=True)
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    fmt = {{1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}}[dims]
-    g = torch.Generator(device="cuda").manual_seed(7)
-    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-    x.requires_grad_()
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
-    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
-        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-        (gi,) = torch.autograd.grad(out, [x], dy)
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    out, gi, names = t.seeded_channels_last_pass(case, dtype, "auto", 7)
     short = sum(t.WINDOW_KERNEL in n and any(s in n for s in t.WINDOW_SHORT_NAMES) for n in names)
-    results.append([name, out.detach().cpu(), gi.cpu(), sum(t.PERSISTENT_NAME in n for n in names), short])
+    results.append([name, out, gi, sum(t.PERSISTENT_NAME in n for n in names), short])
 torch.save(results, sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_PERSISTENT", values=("1", "0"))
@@ -943,21 +951,8 @@ results = []
 for i, (name, case) in enumerate(t.GATHER_PERSISTENT_CASES.items()):
     run_case(*case, mode={mode!r}, layout="channels_last", seed=190 + i, poison=poison_cuda_allocator,
              algorithm="igemm_tma", grad_like_output=True)
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
-    g = torch.Generator(device="cuda").manual_seed(11)
-    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-    x.requires_grad_()
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
-    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
-    with tconv._ops.use_algorithm("igemm_tma"), \\
-            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
-        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-        (gi,) = torch.autograd.grad(out, [x], dy)
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    results.append([name, out.detach().cpu(), gi.cpu(), sum(t.GATHER_PERSISTENT_NAME in n for n in names),
+    out, gi, names = t.seeded_channels_last_pass(case, dtype, "igemm_tma", 11)
+    results.append([name, out, gi, sum(t.GATHER_PERSISTENT_NAME in n for n in names),
                     sum(t.TMA16_KERNEL in n for n in names)])
 torch.save(results, sys.argv[1])
 """

@@ -857,6 +857,13 @@ __device__ __forceinline__ void warp_taps_mma(float (&acc)[kMaxTaps][2][NT][4], 
     for (int t = 0; t < kMaxTaps; ++t) add_tile(acc[t], part[kSplitTf32 ? t : 0]);
 }
 
+// Phase ph's offsets r (W fastest), as the gather kernels number their phases.
+__device__ __forceinline__ void phase_offsets(const GatherArgs& a, int ph, int (&r)[3]) {
+  r[2] = ph % a.phases[2];
+  ph /= a.phases[2];
+  r[1] = ph % a.phases[1];
+  r[0] = ph / a.phases[1];
+}
 // Where phase r's grid position j (D, H, W) of image n lands in dst, at channel 0 (the caller adds its channel).
 __device__ __forceinline__ int64_t phase_position_offset(const GatherArgs& a, int64_t n, const int (&r)[3],
                                                          const int (&j)[3]) {
@@ -1076,12 +1083,9 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // written back, instead of one phase's whole output reaching DRAM before the next phase starts.
   const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];
   const int g = blockIdx.z;
-  int ph = int(blockIdx.x % unsigned(phase_count));
   const int64_t m_tile = blockIdx.x / unsigned(phase_count);
   int r[3];
-  r[2] = ph % a.phases[2]; ph /= a.phases[2];
-  r[1] = ph % a.phases[1];
-  r[0] = ph / a.phases[1];
+  phase_offsets(a, int(blockIdx.x % unsigned(phase_count)), r);
   int extent[3];
 #pragma unroll
   for (int i = 0; i < 3; ++i) extent[i] = (a.dst_size[i] - r[i] + a.dst_step[i] - 1) / a.dst_step[i];

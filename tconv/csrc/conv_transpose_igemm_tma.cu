@@ -126,14 +126,6 @@ __device__ __forceinline__ void wgmma_commit_and_step_ring(uint64_t* stage_empty
   }
 }
 
-// Phase ph's offsets r (W fastest).
-__device__ __forceinline__ void phase_offsets(const GatherArgs& a, int ph, int (&r)[3]) {
-  r[2] = ph % a.phases[2];
-  ph /= a.phases[2];
-  r[1] = ph % a.phases[1];
-  r[0] = ph / a.phases[1];
-}
-
 // A TMA gather block's setup (per-tap and window), every thread: the tile's columns' bias (n0 on), the ring's barriers
 // and the phase r's tap table (build_tap_table's barriers publish all three); the phase's taps.
 template <class T, typename scalar_t>
@@ -1328,15 +1320,15 @@ bool direct_box_of(const int (&tile)[3], const int (&step)[3], int extent_w, int
   box[0] = tile[0], box[1] = tile[1], box[2] = tile[2] + kDirectWSlack;
   return tile[2] % 4 == 0 && box[2] <= 256 && box[1] * step[1] <= 256 && box[0] * step[0] <= 256;
 }
+// A TMA gather block's shared memory for its ring (and, persistent, its staging areas): T's share less the 1 KB
+// alignment slack, ~4 KB of the kernels' static arrays and the tap table's table_taps entries.
+template <class T>
+int64_t tma_ring_room(int table_taps) {
+  return T::kSharedBytes - 1024 - 4096 - int64_t(table_taps) * int64_t(sizeof(int4));
+}
 // The window form's geometry for grids e (every phase the same), or false where it does not apply: W source step 1,
 // no W fold, at least two W taps in some phase, boxes within the TMA's 256 elements per dimension, and at least two
 // stages in shared memory.
-// A window block's shared memory for its ring (and, persistent, its staging areas): T's share less the 1 KB
-// alignment slack, ~4 KB of the kernels' static arrays and the phase's tap table.
-template <class T>
-int64_t tma_window_ring_room(int taps) {
-  return T::kSharedBytes - 1024 - 4096 - int64_t(taps) * int64_t(sizeof(int4));
-}
 template <class T>
 bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& plan) {
   constexpr int BM = T::kBlockM;
@@ -1368,7 +1360,7 @@ bool plan_tma_window_of(const GatherArgs& a, const int (&e)[3], TmaGatherPlan& p
   plan.a_bytes = (uint32_t(a_rows) * uint32_t(T::kRowBytes) + 1023u) / 1024u * 1024u;  // B slices 16-byte aligned
   const uint32_t stage = plan.a_bytes + uint32_t(max_width) * T::kSliceFloats * 4u;
   plan.stage_bytes = (stage + 1023u) / 1024u * 1024u;
-  const int64_t room = tma_window_ring_room<T>(max_phase_taps(a));
+  const int64_t room = tma_ring_room<T>(max_phase_taps(a));
   plan.stages = int(std::min<int64_t>(T::kMaxStages, room / plan.stage_bytes));
   // (the epilogue stages the tile in the ring: [channel][position], or [position][channel] for channels-innermost
   // destinations)
@@ -1718,6 +1710,15 @@ cudaError_t launch_tma_kernel(void (*kernel)(Args), const Args& t, int64_t block
   return cudaGetLastError();
 }
 
+// Whether a destination takes the persistent kernels' stores: channels innermost, and every position's 8-channel runs
+// on 16 bytes (base and position strides).
+bool persistent_stores_fit(const GatherArgs& a) {
+  if (a.dst_stride[1] != 1 || a.n_channels % 8 != 0 || reinterpret_cast<uintptr_t>(a.dst) % 16 != 0) return false;
+  for (int i : {0, 2, 3, 4})
+    if (a.dst_stride[i] % 8 != 0) return false;
+  return true;
+}
+
 // TCONV_TMA_GATHER_PERSISTENT (development, read once per process; unset 0): 1 runs the per-tap calls that
 // kTmaGatherPersistentRounds's conditions admit on the persistent kernel.
 bool tma_gather_persistent_enabled() {
@@ -1729,21 +1730,14 @@ template <class T>
 constexpr size_t tma_gather_persistent_staging_bytes() {
   return size_t(2) * (64 / kTmaGatherPersistentRounds) * (T::kBlockN + 8) * 2;
 }
-// The stages the persistent per-tap kernel takes for this plan, or 0 where it does not apply (igemm_config.h,
-// kTmaGatherPersistentRounds: the conditions). A block's shared memory: its share of the SM's 228 KB (1 KB of it the
-// hardware's) and at most 227 KB, less the 1 KB alignment slack, ~4 KB of static arrays and the phases' tap tables
-// (table_taps entries).
+// The stages the persistent per-tap kernel takes for this plan beside its staging areas and every phase's tap table
+// (table_taps entries), or 0 where it does not apply (igemm_config.h, kTmaGatherPersistentRounds: the conditions).
 template <class T>
 int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan, int table_taps) {
   if (!tma_gather_persistent_enabled() || plan.n_tiles != 1 ||
-      a.phases[0] * a.phases[1] * a.phases[2] > kTmaGatherPersistentMaxPhases || a.dst_stride[1] != 1 ||
-      a.n_channels % 8 != 0 || reinterpret_cast<uintptr_t>(a.dst) % 16 != 0)
+      a.phases[0] * a.phases[1] * a.phases[2] > kTmaGatherPersistentMaxPhases || !persistent_stores_fit(a))
     return 0;
-  for (int i : {0, 2, 3, 4})
-    if (a.dst_stride[i] % 8 != 0) return 0;
-  const int64_t block_bytes = std::min<int64_t>(228 * 1024 / T::kMinBlocks - 1024, 227 * 1024);
-  const int64_t room = block_bytes - 1024 - 4096 - int64_t(table_taps) * int64_t(sizeof(int4)) -
-                       int64_t(tma_gather_persistent_staging_bytes<T>());
+  const int64_t room = tma_ring_room<T>(table_taps) - int64_t(tma_gather_persistent_staging_bytes<T>());
   return int(std::min<int64_t>(T::kStages, std::max<int64_t>(room, 0) / T::kStageBytes));
 }
 
@@ -1827,11 +1821,9 @@ constexpr size_t tma_window_persistent_staging_bytes() {
 template <class T>
 int tma_window_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan, int taps) {
   if (!tma_window_persistent_enabled() || plan.n_tiles != 1 || a.phases[0] * a.phases[1] * a.phases[2] != 1 ||
-      a.dst_stride[1] != 1 || a.n_channels % 8 != 0 || reinterpret_cast<uintptr_t>(a.dst) % 16 != 0)
+      !persistent_stores_fit(a))
     return 0;
-  for (int i : {0, 2, 3, 4})
-    if (a.dst_stride[i] % 8 != 0) return 0;
-  const int64_t room = tma_window_ring_room<T>(taps) - int64_t(tma_window_persistent_staging_bytes<T>());
+  const int64_t room = tma_ring_room<T>(taps) - int64_t(tma_window_persistent_staging_bytes<T>());
   return int(std::min<int64_t>(T::kMaxStages, std::max<int64_t>(room, 0) / plan.stage_bytes));
 }
 

@@ -221,6 +221,8 @@ struct TmaGatherTileOf {
   static constexpr int kBlockM = 128, kBlockN = kBlockNArg, kBlockK = 32;
   static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + kProducerThreads;  // two MMA warpgroups, a producer
   static constexpr int kStages = kStagesArg, kMinBlocks = kMinBlocksArg;
+  // A block's dynamic shared memory at most (the persistent form sizes its ring by it): as TmaWindowTileOf's
+  static constexpr int kSharedBytes = kMinBlocks == 1 ? 227 * 1024 : 228 * 1024 / kMinBlocks - 3 * 1024;
   static constexpr int kStageAFloats = kBlockM * kBlockK, kStageBFloats = kBlockK * kBlockN;
   static constexpr int kStageFloats = kStageAFloats + kStageBFloats;
   static constexpr unsigned kStageBytes = kStageFloats * 4;
