@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 89 for the next session's first GPU call (one H200; rename to sessionNN-runMMM.sh when it runs,
-# fix these lines, commit BEFORE the call (the device tool copies the working tree, uncommitted edits included), pass
-# TCONV_COMMIT=<literal full sha>, and leave the tree alone until the call has started).
+# Session 90, run 483 (one H200, cold call): prepared in session 89 as next-session-first-run.sh.
 # Session 89 (runs 479-482): the persistent short window tile, now the default (fam01 fwd 1.911 -> 1.256 ms verified,
 # 0.92x eager; fam05 0.682, 1.01x). Written after its device time, never run: the persistent per-tap kernel
 # (TCONV_TMA_GATHER_PERSISTENT=1, off by default), for fam06's forward (0.45x eager; run 482's ncu: 13 % at each
