@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 89 for a GPU call after next-session-first-run.sh (one H200; rename to sessionNN-runMMM.sh when it
+# Session 90, run 484 (warm after run 483: persistent per-tap fam06 fwd 1.625 -> 0.956 ms, test passed). Prepared in session 89.
 # runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<literal full sha>).
 # The persistent per-tap kernel's strided calls (TCONV_TMA_GATHER_PERSISTENT=1: every phase's tap table built once a
 # block) and the refactored default per-tap path:
