@@ -6,8 +6,8 @@ then the direct form ("igemm_tma_direct", boxes of the source itself): a 2D stri
 stride-1 call (boxes of W lines); then 16-bit channels-last calls read in place under "auto" (bf16, forward and
 every gradient): a fam01-like 3 x 3 call of 64 channels (the persistent short window tile and the window grad_weight)
 and a fam06-like 3 x 5 call of 64 -> 128 channels on wide lines (W 256: the per-tap boxes, the window refusing 128
-columns there) with more M tiles than an H200 runs at once, and a DCGAN-like stride-2 call (4 phases); under
-TCONV_TMA_GATHER_PERSISTENT=1 both run the persistent per-tap kernel, its blocks looping over tiles."""
+columns there) with more M tiles than an H200 runs at once, and a DCGAN-like stride-2 call (4 phases); both run the
+persistent per-tap kernel (unless TCONV_TMA_GATHER_PERSISTENT=0), its blocks looping over tiles."""
 import torch
 
 import tconv

@@ -914,17 +914,17 @@ torch.save(results, sys.argv[1])
             assert on[3] == WINDOW_SHORT_CASES[name][1] == off[4], (name, on[3:], off[3:])
 
 
-# TCONV_TMA_GATHER_PERSISTENT=1 (development, off by default; written in session 89 after its device time): the
-# per-tap boxes' 16-bit calls of at most 8 phases, one column tile of 8k channels, into channels-last destinations run
-# the persistent kernel (its blocks loop over (M tile, phase) tiles, the ring's stages and phases carried from tile to
-# tile, every phase's tap table built once). Same sums in the same order, so forward and grad_input agree bit for bit
-# with the switch off; each case meets the contract under "igemm_tma" with it on; every per-tap launch of these cases
-# is persistent under 1, none under 0. Cases: stride1_k3 (forward 128 columns on TmaGatherTile, grad_input 64 on the
-# paired 64-column tile), the partial-box cases of one phase (64 columns both ways; L1-68-like: 75 taps, the ring
-# wrapping within a tile), fam06-like (15 taps over 6 stages) with more M tiles than an H200 runs at once, so blocks
-# loop over 2-3 tiles, two groups (grad_input: 32 columns a group); strided: DCGAN-like (4 phases of 4 taps), U-Net-like
-# (8 phases of one tap on the short tile's 2 stages), phases without taps (bias only), asymmetric 3D strides, and a
-# VAE-like call (its grad_input on the 256-column tile).
+# The persistent per-tap kernel (default since session 90, TCONV_TMA_GATHER_PERSISTENT=0 turns it off; run 483: 2
+# passed): the per-tap boxes' 16-bit calls of at most 8 phases, one column tile of 8k channels, into channels-last
+# destinations run the persistent kernel (its blocks loop over (M tile, phase) tiles, the ring's stages and phases
+# carried from tile to tile, every phase's tap table built once). Same sums in the same order, so forward and grad_input
+# agree bit for bit with the switch off; each case meets the contract under "igemm_tma" with it on; every per-tap launch
+# of these cases is persistent under 1, none under 0. Cases: stride1_k3 (forward 128 columns on TmaGatherTile,
+# grad_input 64 on the paired 64-column tile), the partial-box cases of one phase (64 columns both ways; L1-68-like: 75
+# taps, the ring wrapping within a tile), fam06-like (15 taps over 6 stages) with more M tiles than an H200 runs at
+# once, so blocks loop over 2-3 tiles, two groups (grad_input: 32 columns a group); strided: DCGAN-like (4 phases of 4
+# taps), U-Net-like (8 phases of one tap on the short tile's 2 stages), phases without taps (bias only), asymmetric 3D
+# strides, and a VAE-like call (its grad_input on the 256-column tile).
 GATHER_PERSISTENT_CASES = {
     "stride1_k3": CASES["stride1_k3"],
     "partial_boxes_3d": CASES["partial_boxes_3d"],

@@ -1719,10 +1719,10 @@ bool persistent_stores_fit(const GatherArgs& a) {
   return true;
 }
 
-// TCONV_TMA_GATHER_PERSISTENT (development, read once per process; unset 0): 1 runs the per-tap calls that
-// kTmaGatherPersistentRounds's conditions admit on the persistent kernel.
+// TCONV_TMA_GATHER_PERSISTENT (development, read once per process; unset 1): 0 keeps the per-tap calls that
+// kTmaGatherPersistentRounds's conditions admit off the persistent kernel.
 bool tma_gather_persistent_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_GATHER_PERSISTENT", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_GATHER_PERSISTENT", 1) != 0;
   return enabled;
 }
 // The persistent per-tap staging areas: a round of positions for each warpgroup, 16-bit, BN + 8 a row.

@@ -256,20 +256,21 @@ using TmaGatherTile = TmaGatherTileOf<128, 6>;
 using TmaGatherShortTile = TmaGatherTileOf<128, 3, 32, 2>;
 constexpr int kTmaGatherShortIterations = 8;
 // The persistent form of the per-tap boxes (conv_transpose_igemm_tma.cu, tconv_igemm_gather_tma16_persistent_kernel;
-// TCONV_TMA_GATHER_PERSISTENT=1, development, off by default: written in session 89 after its device time, neither
-// tested nor timed on a GPU yet). Where: a 16-bit call (in place or on the copy) with at most
-// kTmaGatherPersistentMaxPhases phases, one column tile of 8k channels and a channels-last destination whose strides
-// and base take 16-byte stores; at least 2 stages beside the staging areas (TmaGatherTile keeps its 6). Why: run 482's
-// ncu of fam06's forward (channels-last bf16, 128 columns, 15 taps of 64 channels: 18496 blocks of 15 stages, one block
-// per SM) had 13 % of the samples at the barrier after each block's tap table, ~25 % in its channels-last epilogue
-// (8-byte stores, per-position index math) and 8 % waiting on full stages: at 1.607 ms over 140 waves a block lives
-// ~21000 clocks against ~7700 of wgmmas. The persistent short window tile moved fam01's forward 1.911 -> 1.266 ms for
-// the same reasons (run 479). Each warpgroup stages its 64 positions in kTmaGatherPersistentRounds rounds of 32 (one
-// accumulator half each) as 16-bit [position][BN + 8] (a thread's 32-bit stores at rows gid x (BN + 8) / 2 words apart:
-// 4 modulo 32, distinct banks), 17 KB a block at 128 columns. Strided calls too, every phase's tap table built once a
-// block: VAE's and U-Net 3D's forwards (one tap a phase, 4 stages of 64 channels a block: ~8192 blocks each filling its
-// ring and storing alone, though two a SM) and DCGAN's (4 phases of 4 taps, ~4 tiles a block); the short tile then
-// keeps 2 stages of its 3 (both blocks' staging areas).
+// the default since session 90; TCONV_TMA_GATHER_PERSISTENT=0 turns it off, development, read once per process).
+// Measured (run 483, H200, channels-last bf16, same build, quick timing): fam06 forward 1.625 -> 0.956 ms (fwd+bwd
+// 4.812 -> 4.129), predicted ~1.0-1.1; L2-61 unchanged (0.821 -> 0.820). Where: a 16-bit call (in place or on the copy)
+// with at most kTmaGatherPersistentMaxPhases phases, one column tile of 8k channels and a channels-last destination
+// whose strides and base take 16-byte stores; at least 2 stages beside the staging areas (TmaGatherTile keeps its 6).
+// Why: run 482's ncu of fam06's forward (channels-last bf16, 128 columns, 15 taps of 64 channels: 18496 blocks of 15
+// stages, one block per SM) had 13 % of the samples at the barrier after each block's tap table, ~25 % in its
+// channels-last epilogue (8-byte stores, per-position index math) and 8 % waiting on full stages: at 1.607 ms over 140
+// waves a block lives ~21000 clocks against ~7700 of wgmmas. The persistent short window tile moved fam01's forward
+// 1.911 -> 1.266 ms for the same reasons (run 479). Each warpgroup stages its 64 positions in
+// kTmaGatherPersistentRounds rounds of 32 (one accumulator half each) as 16-bit [position][BN + 8] (a thread's 32-bit
+// stores at rows gid x (BN + 8) / 2 words apart: 4 modulo 32, distinct banks), 17 KB a block at 128 columns. Strided
+// calls too, every phase's tap table built once a block: VAE's and U-Net 3D's forwards (one tap a phase, 4 stages of 64
+// channels a block: ~8192 blocks each filling its ring and storing alone, though two a SM) and DCGAN's (4 phases of 4
+// taps, ~4 tiles a block); the short tile then keeps 2 stages of its 3 (both blocks' staging areas).
 constexpr int kTmaGatherPersistentRounds = 2;
 // Phases (strides' product) it takes: every phase's tap table stays in shared memory; 8 is stride 2 in 3D (U-Net).
 constexpr int kTmaGatherPersistentMaxPhases = 8;
