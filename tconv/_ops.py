@@ -346,7 +346,10 @@ _CONCURRENT_BACKWARD = os.environ.get("TCONV_CONCURRENT_BACKWARD", "1") != "0"
 # GPU-filling grad_weight its late-starting blocks finish their tiles afterwards, and either launch order stretches
 # one pass. Run 389 (H200, TF32 fwd+bwd, one process, static shares of the tiles): fam08 3.495 ms concurrent against
 # 2.959 one after the other (grad_input first: 3.507), L1-71 2.414 against 2.437. Run 395, with the tiles dynamic (a
-# counter): fam08 3.514 against 2.913, L1-71 2.404 against 2.414, fam11 level; so the rule stays.
+# counter): fam08 3.514 against 2.913, L1-71 2.404 against 2.414, fam11 level; so the rule stays. Since session 90 the
+# TMA gather's persistent per-tap and window kernels count too (grad_input_persistent): written after that session's
+# device time, when VAE's kernels per fwd+bwd went 0.788 -> 0.645 ms (run 488) and its timed fwd+bwd 0.884 -> 1.214
+# (runs 456, 486), not yet measured with the rule.
 # TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT=1 (development, read at import) runs them at once anyway.
 _CONCURRENT_PERSISTENT_GRAD_INPUT = os.environ.get("TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT", "0") == "1"
 _side_streams = {}
@@ -411,7 +414,8 @@ def _backward_maybe_concurrent(grad_input_op, grad_weight_op, grad_bias_op, grad
 
 
 def _grad_input_persistent(grad, weight, grad_input, stride, padding, dilation, groups) -> bool:
-    """Whether grad_input's pass runs on a persistent grid (the C++ layer's choice for this call, as it just ran)."""
+    """Whether grad_input's pass runs on a persistent grid (the C++ layer's choice for this call, as it just ran: the
+    unit-stride mma.sync kernel or the TMA gather's persistent kernels)."""
     return _build.load().grad_input_persistent(_as_5d(grad), _as_5d(weight), _as_5d(grad_input),
                                                *_pads(stride, padding, dilation), groups, conv_tf32_allowed(),
                                                _kernel_algorithm(algorithm))

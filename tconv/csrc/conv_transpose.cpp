@@ -424,26 +424,19 @@ bool grad_input_takes_unit_stride_mma(const ConvTransposeParams& p, const at::Te
       "position 16-byte aligned, and the tile's window and weights within the shared memory)");
 }
 
-void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
-                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
-                    bool allow_tf32, const std::string& requested) {
-  const std::string algorithm = grad_input_algorithm(requested);
-  const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
-  const c10::cuda::CUDAGuard guard(grad_output.device());
+// The form grad_input_out runs a call on: its branches in their order.
+enum class GradInputForm { kUnitStrideMma, kUnitStride, kStrip, kGroupedMma, kGrouped, kGather, kDirect };
+GradInputForm grad_input_form(const ConvTransposeParams& p, const at::Tensor& grad_output,
+                              const at::Tensor& grad_input, bool allow_tf32, const std::string& algorithm) {
+  const DType dtype = to_dtype(grad_output);
+  if (grad_input_takes_unit_stride_mma(p, grad_output, grad_input, allow_tf32, algorithm))
+    return GradInputForm::kUnitStrideMma;
   // The strip kernel: "igemm_strip" forces it (an error where it cannot run), "auto" takes it wherever it can. No
   // grid bound here (StripAutoRule): without it "auto" splits a 1D call at W stride >= 4 by phases, which run 144
   // measured 5-10x slower than the strip kernel on the small shapes (0.6-0.7 ms against 0.06).
-  if (grad_input_takes_unit_stride_mma(p, grad_output, grad_input, allow_tf32, algorithm)) {
-    const at::Tensor counter = unit_stride_mma_tile_counter(grad_output);
-    check_launch(unit_stride_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
-                                            weight.data_ptr(), grad_input.data_ptr(), counter_pointer(counter),
-                                            sm_count_of(grad_output), c10::cuda::getCurrentCUDAStream().stream()),
-                 "conv_transpose grad_input (unit_stride_mma)");
-    return;
-  }
   const bool strip_possible =
-      strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
-  const bool unit_stride_possible = unit_stride_grad_input_possible(p, to_dtype(grad_output), !allow_tf32);
+      strip_grad_input_possible(p, dtype, !allow_tf32, grad_output.data_ptr(), grad_input.data_ptr());
+  const bool unit_stride_possible = unit_stride_grad_input_possible(p, dtype, !allow_tf32);
   TCONV_CHECK(algorithm != "igemm_strip" || strip_possible || unit_stride_possible,
               "tconv: the igemm_strip algorithm does not support this call (grad_input on sm_90a, groups 1: either "
               "fp32 in TF32 mode, fp16 or bf16 with 1D lines, W stride a multiple of 8, a W kernel of whole strides "
@@ -451,63 +444,87 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
               "16-byte aligned; or fp32 in TF32 mode, fp16 or bf16 with stride 1, W dilation 1, a W kernel of 3, 5 "
               "or 7, padding at most dilation x (kernel - 1), output_padding 0)");
   const bool unit_stride_preferred =
-      algorithm == "auto" && unit_stride_grad_input_preferred(p, to_dtype(grad_output), sm_count_of(grad_output));
-  if (unit_stride_possible && (algorithm == "igemm_strip" || unit_stride_preferred)) {
-    const at::Tensor packed =
-        at::empty({unit_stride_grad_input_packed_elems(p, to_dtype(grad_output))},
-                  grad_output.options().dtype(at::kFloat));
-    check_launch(unit_stride_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
-                                        grad_input.data_ptr(), packed.data_ptr<float>(),
-                                        c10::cuda::getCurrentCUDAStream().stream()),
-                 "conv_transpose grad_input (igemm_strip, unit stride)");
-    return;
+      algorithm == "auto" && unit_stride_grad_input_preferred(p, dtype, sm_count_of(grad_output));
+  if (unit_stride_possible && (algorithm == "igemm_strip" || unit_stride_preferred)) return GradInputForm::kUnitStride;
+  if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) return GradInputForm::kStrip;
+  const GroupedKernel grouped = grouped_kernel(p, dtype, GatherPass::kGradInput, allow_tf32, algorithm);
+  if (grouped == GroupedKernel::kMma) return GradInputForm::kGroupedMma;
+  if (grouped == GroupedKernel::kFfma) return GradInputForm::kGrouped;
+  if (use_gather_igemm(p, GatherPass::kGradInput, dtype, algorithm)) return GradInputForm::kGather;
+  return GradInputForm::kDirect;
+}
+// The gathers' options for a grad_input call that takes them: the algorithm's, under "auto" the window's where its
+// rule prefers it (the window rule refuses options other than kAutoWindow).
+GatherOptions grad_input_gather_options(const ConvTransposeParams& p, const at::Tensor& grad_output, bool allow_tf32,
+                                        const std::string& algorithm) {
+  GatherOptions options = gather_options(algorithm, grad_output.data_ptr());
+  if (algorithm == "auto") {
+    GatherOptions window = options;
+    window.tma = GatherTma::kAutoWindow;
+    if (gather_tma_window_preferred(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, window))
+      options = window;
   }
-  if (strip_possible && (algorithm == "igemm_strip" || algorithm == "auto")) {
-    const at::Tensor packed =
-        at::empty({strip_packed_weight_elems(p, to_dtype(grad_output))}, grad_output.options().dtype(at::kFloat));
-    check_launch(strip_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
-                                  grad_input.data_ptr(), packed.data_ptr<float>(),
-                                  c10::cuda::getCurrentCUDAStream().stream()),
-                 "conv_transpose grad_input (igemm_strip)");
-    return;
-  }
-  const GroupedKernel grouped =
-      grouped_kernel(p, to_dtype(grad_output), GatherPass::kGradInput, allow_tf32, algorithm);
-  if (grouped == GroupedKernel::kMma) {
-    check_launch(grouped_mma_grad_input(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
-                                        weight.data_ptr(), grad_input.data_ptr(), sm_count_of(grad_output),
-                                        c10::cuda::getCurrentCUDAStream().stream()),
-                 "conv_transpose grad_input (grouped_mma)");
-    return;
-  }
-  if (grouped == GroupedKernel::kFfma) {
-    check_launch(grouped_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
-                                    grad_input.data_ptr(), sm_count_of(grad_output),
-                                    c10::cuda::getCurrentCUDAStream().stream()),
-                 "conv_transpose grad_input (grouped)");
-    return;
-  }
-  if (use_gather_igemm(p, GatherPass::kGradInput, to_dtype(grad_output), algorithm)) {
-    GatherOptions options = gather_options(algorithm, grad_output.data_ptr());
-    if (algorithm == "auto") {  // (the window rule refuses options other than kAutoWindow)
-      GatherOptions window = options;
-      window.tma = GatherTma::kAutoWindow;
-      if (gather_tma_window_preferred(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, window))
-        options = window;
+  return options;
+}
+
+void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at::Tensor& grad_input,
+                    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
+                    bool allow_tf32, const std::string& requested) {
+  const std::string algorithm = grad_input_algorithm(requested);
+  const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
+  const c10::cuda::CUDAGuard guard(grad_output.device());
+  const DType dtype = to_dtype(grad_output);
+  const auto stream = c10::cuda::getCurrentCUDAStream().stream();
+  switch (grad_input_form(p, grad_output, grad_input, allow_tf32, algorithm)) {
+    case GradInputForm::kUnitStrideMma: {
+      const at::Tensor counter = unit_stride_mma_tile_counter(grad_output);
+      check_launch(unit_stride_mma_grad_input(p, dtype, !allow_tf32, grad_output.data_ptr(), weight.data_ptr(),
+                                              grad_input.data_ptr(), counter_pointer(counter),
+                                              sm_count_of(grad_output), stream),
+                   "conv_transpose grad_input (unit_stride_mma)");
+      return;
     }
-    const at::Tensor packed =
-        at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, options)},
-                  grad_output.options().dtype(at::kFloat));
-    check_launch(igemm_gather(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32, options,
-                              grad_output.data_ptr(),
-                              weight.data_ptr(), nullptr, grad_input.data_ptr(), packed.data_ptr<float>(),
-                              c10::cuda::getCurrentCUDAStream().stream()),
-                 "conv_transpose grad_input (igemm)");
-    return;
+    case GradInputForm::kUnitStride: {
+      const at::Tensor packed =
+          at::empty({unit_stride_grad_input_packed_elems(p, dtype)}, grad_output.options().dtype(at::kFloat));
+      check_launch(unit_stride_grad_input(p, dtype, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
+                                          packed.data_ptr<float>(), stream),
+                   "conv_transpose grad_input (igemm_strip, unit stride)");
+      return;
+    }
+    case GradInputForm::kStrip: {
+      const at::Tensor packed =
+          at::empty({strip_packed_weight_elems(p, dtype)}, grad_output.options().dtype(at::kFloat));
+      check_launch(strip_grad_input(p, dtype, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
+                                    packed.data_ptr<float>(), stream),
+                   "conv_transpose grad_input (igemm_strip)");
+      return;
+    }
+    case GradInputForm::kGroupedMma:
+      check_launch(grouped_mma_grad_input(p, dtype, !allow_tf32, grad_output.data_ptr(), weight.data_ptr(),
+                                          grad_input.data_ptr(), sm_count_of(grad_output), stream),
+                   "conv_transpose grad_input (grouped_mma)");
+      return;
+    case GradInputForm::kGrouped:
+      check_launch(grouped_grad_input(p, dtype, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
+                                      sm_count_of(grad_output), stream),
+                   "conv_transpose grad_input (grouped)");
+      return;
+    case GradInputForm::kGather: {
+      const GatherOptions options = grad_input_gather_options(p, grad_output, allow_tf32, algorithm);
+      const at::Tensor packed =
+          at::empty({igemm_packed_weight_elems(p, GatherPass::kGradInput, dtype, !allow_tf32, options)},
+                    grad_output.options().dtype(at::kFloat));
+      check_launch(igemm_gather(p, GatherPass::kGradInput, dtype, !allow_tf32, options, grad_output.data_ptr(),
+                                weight.data_ptr(), nullptr, grad_input.data_ptr(), packed.data_ptr<float>(), stream),
+                   "conv_transpose grad_input (igemm)");
+      return;
+    }
+    case GradInputForm::kDirect:
+      break;
   }
-  check_launch(direct_grad_input(p, to_dtype(grad_output), grad_output.data_ptr(), weight.data_ptr(),
-                                 grad_input.data_ptr(), order_of(grad_input), sm_count_of(grad_output),
-                                 c10::cuda::getCurrentCUDAStream().stream()),
+  check_launch(direct_grad_input(p, dtype, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
+                                 order_of(grad_input), sm_count_of(grad_output), stream),
                "conv_transpose grad_input");
 }
 
@@ -522,15 +539,25 @@ bool grad_input_strip_possible(const at::Tensor& grad_output, const at::Tensor& 
                                    grad_input.data_ptr());
 }
 
-// Whether grad_input_out runs this call on a persistent grid (the unit-stride mma.sync kernel): Python then keeps the
-// backward's passes one after the other (tconv/_ops.py, the concurrent backward).
+// Whether grad_input_out runs this call on a persistent grid (the unit-stride mma.sync kernel, or the TMA gather's
+// persistent per-tap or window kernels): Python then keeps the backward's passes one after the other (tconv/_ops.py,
+// the concurrent backward).
 bool grad_input_persistent(const at::Tensor& grad_output, const at::Tensor& weight, const at::Tensor& grad_input,
                            at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
                            bool allow_tf32, const std::string& requested) {
   const std::string algorithm = grad_input_algorithm(requested);
   const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
-  return grad_input_takes_unit_stride_mma(p, grad_output, grad_input, allow_tf32, algorithm);
+  switch (grad_input_form(p, grad_output, grad_input, allow_tf32, algorithm)) {
+    case GradInputForm::kUnitStrideMma:
+      return true;
+    case GradInputForm::kGather:
+      return gather_tma_persistent(p, GatherPass::kGradInput, to_dtype(grad_output), !allow_tf32,
+                                   grad_input_gather_options(p, grad_output, allow_tf32, algorithm),
+                                   grad_input.data_ptr());
+    default:
+      return false;
+  }
 }
 
 void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at::Tensor& grad_weight,

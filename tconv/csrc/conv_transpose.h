@@ -90,6 +90,10 @@ int64_t gather_tma_workspace_elems(const ConvTransposeParams& p, GatherPass pass
 cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtype, const GatherOptions& options,
                        const void* src, const void* weight, const void* bias, void* dst, float* workspace,
                        cudaStream_t stream);
+// Whether igemm_gather launches this call on a persistent grid (the TMA gather's persistent per-tap or window kernel:
+// blocks that fill every SM and loop over tiles), dst its destination.
+bool gather_tma_persistent(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                           const GatherOptions& options, const void* dst);
 // Whether "auto" runs this pass on the TMA window with `options` (tma GatherTma::kAutoWindow, and the source's
 // alignment): fp32 forwards by igemm_config.h's TmaWindowAutoRule (within the copy budget), 16-bit sources read in
 // place by TmaWindow16BitAutoRule (forward and grad_input); TCONV_TMA_WINDOW_AUTO=0 (development) turns both off.

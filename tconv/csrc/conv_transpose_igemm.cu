@@ -9,14 +9,15 @@
 // TF32 mma.sync m16n8k8 with fp32 accumulation; with TF32 disallowed, 3xTF32 (a = big + small,
 // big*big + big*small + small*big) gives fp32-level accuracy on the same tensor cores.
 //
-// The host entry points compile in five translation units, so that nvcc builds their kernels in parallel: as one
+// The host entry points compile in eleven translation units, so that nvcc builds their kernels in parallel: as one
 // unit the file took 170 s for sm_90a on one core (session 33), while the device builds took 254-273 s in all. The
 // file alone is the gathers' part; conv_transpose_igemm_strip.cu, conv_transpose_igemm_unit_stride.cu,
 // conv_transpose_igemm_grad_weight.cu and conv_transpose_igemm_tma.cu include it for the strip forms, the unit-stride
 // forward's instantiations, grad_weight and the TMA gather. The kernels above the parts are templates, so each part
 // instantiates only its own. The unit-stride part split from the strip part in session 82: locally (sm_90a only, beside
 // another build) the strip part took 310 s and grad_weight 291 against the gathers' 174, and session 82's device
-// builds took 283-348 s of each 600-second call.
+// builds took 283-348 s of each 600-second call. Since session 90 the gathers', unit-stride and grad_weight parts
+// also compile once per data type (TCONV_IGEMM_TYPES below: *_fp16.cu and *_bf16.cu beside each part's fp32 unit).
 #define TCONV_IGEMM_PART_GATHER 1
 #define TCONV_IGEMM_PART_STRIP 2
 #define TCONV_IGEMM_PART_GRAD_WEIGHT 3
@@ -25,6 +26,41 @@
 #ifndef TCONV_IGEMM_PART
 #define TCONV_IGEMM_PART TCONV_IGEMM_PART_GATHER
 #endif
+// The data type whose kernels a translation unit of the gathers', unit-stride and grad_weight parts instantiates: the
+// fp32 unit (the file alone, conv_transpose_igemm_unit_stride.cu, conv_transpose_igemm_grad_weight.cu) holds the
+// part's entry points and hands 16-bit calls to the fp16 and bf16 units (conv_transpose_igemm*_fp16.cu, *_bf16.cu),
+// whose entry points carry the type's suffix (TCONV_IGEMM_TYPED, TCONV_IGEMM_ROUTE_16BIT). Why: run 486's cold build
+// took 266 s on the device's 16 cores, its critical path these three units (grad_weight 255 s, unit-stride 217 s,
+// gathers 216 s: ninja's log), while the session's four cold builds spent 810 s of its 1800 s of device time.
+#define TCONV_IGEMM_TYPES_FLOAT 1
+#define TCONV_IGEMM_TYPES_HALF 2
+#define TCONV_IGEMM_TYPES_BFLOAT16 3
+#ifndef TCONV_IGEMM_TYPES
+#define TCONV_IGEMM_TYPES TCONV_IGEMM_TYPES_FLOAT
+#endif
+#if TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_HALF
+#define TCONV_IGEMM_TYPED(name) name##_fp16
+#elif TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_BFLOAT16
+#define TCONV_IGEMM_TYPED(name) name##_bf16
+#else
+#define TCONV_IGEMM_TYPED(name) name
+#endif
+// The fp32 unit's entry point NAME hands 16-bit calls to its fp16 and bf16 units' NAME_fp16 / NAME_bf16 (declared
+// with TCONV_IGEMM_DECLARE_16BIT); the typed units do nothing here.
+#if TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_FLOAT
+#define TCONV_IGEMM_ROUTE_16BIT(dtype, name, ...)                      \
+  do {                                                                 \
+    if ((dtype) == DType::kFloat16) return name##_fp16(__VA_ARGS__);   \
+    if ((dtype) == DType::kBFloat16) return name##_bf16(__VA_ARGS__);  \
+  } while (0)
+#else
+#define TCONV_IGEMM_ROUTE_16BIT(dtype, name, ...) \
+  do {                                            \
+  } while (0)
+#endif
+#define TCONV_IGEMM_DECLARE_16BIT(result, name, parameters) \
+  result name##_fp16 parameters;                            \
+  result name##_bf16 parameters;
 // Each part leaves the device helpers that only the other parts call unreferenced (nvcc's warning 177).
 #pragma nv_diag_suppress 177
 #include <cuda.h>  // CUtensorMap (CUDA 12+), the rows grad_weight kernel's TMA tensor maps
@@ -48,6 +84,18 @@
 
 namespace tconv {
 namespace {
+
+// The unit's data type (TCONV_IGEMM_TYPES), as its kernels' scalar_t and as a DType.
+#if TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_HALF
+using IgemmUnitScalar = __half;
+constexpr DType kIgemmUnitDType = DType::kFloat16;
+#elif TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_BFLOAT16
+using IgemmUnitScalar = __nv_bfloat16;
+constexpr DType kIgemmUnitDType = DType::kBFloat16;
+#else
+using IgemmUnitScalar = float;
+constexpr DType kIgemmUnitDType = DType::kFloat32;
+#endif
 
 constexpr int kMaxKernelPerDim = 32;  // per-dim kernel size limit of this path (tap lists in shared memory)
 constexpr int kMaxGatherTaps = WideGatherTile::kMaxTaps;
@@ -5686,6 +5734,7 @@ bool use_window(const GatherArgs& a, const WindowPlan& plan, GatherWindow mode, 
 }  // namespace
 
 #if TCONV_IGEMM_PART == TCONV_IGEMM_PART_GATHER
+#if TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_FLOAT
 
 bool igemm_supported(const ConvTransposeParams& p, GatherPass pass) {
   // Sizes are held in 32-bit ints inside the kernel; offsets stay 64-bit.
@@ -5711,10 +5760,19 @@ int64_t igemm_packed_weight_elems(const ConvTransposeParams& p, GatherPass pass,
 
 bool igemm_dtype_supported(DType dtype) { return dtype != DType::kFloat64; }
 
-cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
-                         const GatherOptions& options, const void* src, const void* weight, const void* bias,
-                         void* dst, float* packed_weight, cudaStream_t stream) {
-  if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
+TCONV_IGEMM_DECLARE_16BIT(cudaError_t, igemm_gather,
+                          (const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                           const GatherOptions& options, const void* src, const void* weight, const void* bias,
+                           void* dst, float* packed_weight, cudaStream_t stream))
+#endif  // TCONV_IGEMM_TYPES_FLOAT
+
+cudaError_t TCONV_IGEMM_TYPED(igemm_gather)(const ConvTransposeParams& p, GatherPass pass, DType dtype,
+                                            bool split_tf32, const GatherOptions& options, const void* src,
+                                            const void* weight, const void* bias, void* dst, float* packed_weight,
+                                            cudaStream_t stream) {
+  TCONV_IGEMM_ROUTE_16BIT(dtype, igemm_gather, p, pass, dtype, split_tf32, options, src, weight, bias, dst,
+                          packed_weight, stream);
+  if (dtype != kIgemmUnitDType) return cudaErrorInvalidValue;
   // The same decision as igemm_packed_weight_elems, which sized packed_weight for it.
   if (gather_tma_workspace_elems(p, pass, dtype, split_tf32, options) > 0)
     return gather_tma(p, pass, dtype, options, src, weight, bias, dst, packed_weight, stream);
@@ -5745,18 +5803,8 @@ cudaError_t igemm_gather(const ConvTransposeParams& p, GatherPass pass, DType dt
   if (m_tiles == 0) return cudaSuccess;
   if (m_tiles * a.phases[0] * a.phases[1] * a.phases[2] > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const int taps = max_phase_taps(a);
-  const GatherKernel kernel = launch.kernel;
-  switch (dtype) {
-    case DType::kFloat32:
-      return run_gather<float>(kernel, a, weight, p.weight_strides, split_tf32, window, m_tiles, taps, device, stream);
-    case DType::kFloat16:
-      return run_gather<__half>(kernel, a, weight, p.weight_strides, false, window, m_tiles, taps, device, stream);
-    case DType::kBFloat16:
-      return run_gather<__nv_bfloat16>(kernel, a, weight, p.weight_strides, false, window, m_tiles, taps, device,
-                                       stream);
-    default:
-      return cudaErrorInvalidValue;
-  }
+  return run_gather<IgemmUnitScalar>(launch.kernel, a, weight, p.weight_strides,
+                                     dtype == DType::kFloat32 && split_tf32, window, m_tiles, taps, device, stream);
 }
 
 #endif  // TCONV_IGEMM_PART_GATHER
@@ -6556,14 +6604,14 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
 }
 #endif  // TCONV_IGEMM_PART_UNIT_STRIDE (the instantiations)
 // The data type picks the instantiation (unit_stride_forward_possible admits fp32, fp16 and bf16); they compile in
-// the unit-stride part.
+// the unit-stride part's units, one per type (TCONV_IGEMM_TYPES).
 cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
                                 const void* bias, void* output, float* packed_weight, cudaStream_t stream,
                                 const ForwardGroupStats* stats = nullptr) {
 #if TCONV_IGEMM_PART == TCONV_IGEMM_PART_UNIT_STRIDE
-  return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
-    return unit_stride_forward_typed<scalar_t>(p, dtype, input, weight, bias, output, packed_weight, stats, stream);
-  });
+  if (dtype != kIgemmUnitDType) return cudaErrorInvalidValue;
+  return unit_stride_forward_typed<IgemmUnitScalar>(p, dtype, input, weight, bias, output, packed_weight, stats,
+                                                    stream);
 #else
   return unit_stride_forward_instantiated(p, dtype, input, weight, bias, output, packed_weight, stream, stats);
 #endif
@@ -6571,10 +6619,18 @@ cudaError_t unit_stride_forward(const ConvTransposeParams& p, DType dtype, const
 }  // namespace
 
 #if TCONV_IGEMM_PART == TCONV_IGEMM_PART_UNIT_STRIDE
-cudaError_t unit_stride_forward_instantiated(const ConvTransposeParams& p, DType dtype, const void* input,
-                                             const void* weight, const void* bias, void* output,
-                                             float* packed_weight, cudaStream_t stream,
-                                             const ForwardGroupStats* stats) {
+#if TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_FLOAT
+TCONV_IGEMM_DECLARE_16BIT(cudaError_t, unit_stride_forward_instantiated,
+                          (const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                           const void* bias, void* output, float* packed_weight, cudaStream_t stream,
+                           const ForwardGroupStats* stats))
+#endif
+cudaError_t TCONV_IGEMM_TYPED(unit_stride_forward_instantiated)(const ConvTransposeParams& p, DType dtype,
+                                                                const void* input, const void* weight,
+                                                                const void* bias, void* output, float* packed_weight,
+                                                                cudaStream_t stream, const ForwardGroupStats* stats) {
+  TCONV_IGEMM_ROUTE_16BIT(dtype, unit_stride_forward_instantiated, p, dtype, input, weight, bias, output,
+                          packed_weight, stream, stats);
   return unit_stride_forward(p, dtype, input, weight, bias, output, packed_weight, stream, stats);
 }
 #else
@@ -7500,7 +7556,10 @@ GradWeightKernel shifted_x_grad_weight_kernel(const WeightGradPlan& plan) {
   return plan.shifted_x_unit == 32 ? shifted_x_grad_weight_taps<scalar_t, 32>(plan)
                                    : shifted_x_grad_weight_taps<scalar_t, 16>(plan);
 }
+// (a template, so that only the fp32 unit instantiates the fp32 rows kernels: grad_weight_kernel_of's branch)
+template <typename scalar_t>
 GradWeightKernel wgmma_rows_grad_weight_kernel(const WeightGradPlan& plan) {
+  static_assert(std::is_same<scalar_t, float>::value, "the rows kernel reads fp32 data");
   return grad_weight_rows_units() == 2 ? wgmma_rows_grad_weight_units<2>(plan) : wgmma_rows_grad_weight_units<1>(plan);
 }
 // The 16-bit rows kernel (fp16/bf16 data), for the W tap groups of k4 s2 (two folded taps) and k2 s2 (one).
@@ -7529,7 +7588,7 @@ template <typename scalar_t>
 GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf32, bool wgmma) {
   if (plan.shifted_x) return shifted_x_grad_weight_kernel<scalar_t>(plan);
   if (plan.row_groups > 1) {
-    if constexpr (std::is_same<scalar_t, float>::value) return wgmma_rows_grad_weight_kernel(plan);
+    if constexpr (std::is_same<scalar_t, float>::value) return wgmma_rows_grad_weight_kernel<scalar_t>(plan);
     else return wgmma_rows16_grad_weight_kernel<scalar_t>(plan);
   }
   if (wgmma) return wgmma_grad_weight_kernel<scalar_t>(plan);
@@ -7538,14 +7597,11 @@ GradWeightKernel grad_weight_kernel_of(const WeightGradPlan& plan, bool split_tf
   }
   return mma_grad_weight_kernel<scalar_t, false>(plan);
 }
-// split_tf32: as uses_split_tf32 decided it.
+// split_tf32: as uses_split_tf32 decided it. The unit's own data type only (TCONV_IGEMM_TYPES: its entry points
+// hand the others on).
 GradWeightKernel grad_weight_kernel(const WeightGradPlan& plan, DType dtype, bool split_tf32, bool wgmma) {
-  switch (dtype) {
-    case DType::kFloat32: return grad_weight_kernel_of<float>(plan, split_tf32, wgmma);
-    case DType::kFloat16: return grad_weight_kernel_of<__half>(plan, false, wgmma);
-    case DType::kBFloat16: return grad_weight_kernel_of<__nv_bfloat16>(plan, false, wgmma);
-    default: return {nullptr, 0};
-  }
+  if (dtype != kIgemmUnitDType) return {nullptr, 0};
+  return grad_weight_kernel_of<IgemmUnitScalar>(plan, dtype == DType::kFloat32 && split_tf32, wgmma);
 }
 // Blocks of `kernel` resident at once on `device` (0 where the query fails: the splits then stay as planned).
 // Cached per (kernel, device): the query reads the kernel's attributes, and two calls per grad_weight (the
@@ -7865,6 +7921,7 @@ void set_weight_grad_row_steps(WeightGradArgs& a) {
 }
 }  // namespace
 
+#if TCONV_IGEMM_TYPES == TCONV_IGEMM_TYPES_FLOAT
 bool igemm_grad_weight_supported(const ConvTransposeParams& p) {
   const int64_t big = int64_t(1) << 30;
   for (int i = 0; i < 3; ++i)
@@ -7890,6 +7947,16 @@ bool igemm_grad_weight_takes_channel_tiles(const ConvTransposeParams& p, DType d
   }
   return grad_weight_takes_shifted_x(p, dtype, split_tf32, allow_wgmma, device, input, grad_output);
 }
+
+TCONV_IGEMM_DECLARE_16BIT(int64_t, igemm_grad_weight_workspace_elems,
+                          (const ConvTransposeParams& p, DType dtype, bool split_tf32, bool allow_wgmma,
+                           GatherFold fold, int sm_count, int64_t max_workspace_elems, const void* input,
+                           const void* grad_output))
+TCONV_IGEMM_DECLARE_16BIT(cudaError_t, igemm_grad_weight,
+                          (const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
+                           GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
+                           float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream))
+#endif  // TCONV_IGEMM_TYPES_FLOAT
 
 // The fp32 buffers of split sums (ordered: grad_weight_turn_buffers, followed by the ticket and the split counters:
 // WeightGradArgs::split_turns).
@@ -7989,9 +8056,12 @@ void* swapped_grad_weight_view(const ConvTransposeParams& p, DType dtype, void* 
 }
 }  // namespace
 
-int64_t igemm_grad_weight_workspace_elems(const ConvTransposeParams& p, DType dtype, bool split_tf32,
-                                          bool allow_wgmma, GatherFold fold, int sm_count,
-                                          int64_t max_workspace_elems, const void* input, const void* grad_output) {
+int64_t TCONV_IGEMM_TYPED(igemm_grad_weight_workspace_elems)(const ConvTransposeParams& p, DType dtype,
+                                                             bool split_tf32, bool allow_wgmma, GatherFold fold,
+                                                             int sm_count, int64_t max_workspace_elems,
+                                                             const void* input, const void* grad_output) {
+  TCONV_IGEMM_ROUTE_16BIT(dtype, igemm_grad_weight_workspace_elems, p, dtype, split_tf32, allow_wgmma, fold, sm_count,
+                          max_workspace_elems, input, grad_output);
   ConvTransposeParams swapped;
   const bool swap = grad_weight_swaps(p, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input,
                                       grad_output, &swapped);
@@ -8009,10 +8079,13 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
                                int sm_count, int64_t max_workspace_elems, cudaStream_t stream);
 }  // namespace
 
-cudaError_t igemm_grad_weight(const ConvTransposeParams& real, DType dtype, bool split_tf32, bool allow_wgmma,
-                              GatherFold fold, const void* input, const void* grad_output, void* grad_weight,
-                              float* workspace, int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
-  if (!igemm_dtype_supported(dtype)) return cudaErrorInvalidValue;
+cudaError_t TCONV_IGEMM_TYPED(igemm_grad_weight)(const ConvTransposeParams& real, DType dtype, bool split_tf32,
+                                                 bool allow_wgmma, GatherFold fold, const void* input,
+                                                 const void* grad_output, void* grad_weight, float* workspace,
+                                                 int sm_count, int64_t max_workspace_elems, cudaStream_t stream) {
+  TCONV_IGEMM_ROUTE_16BIT(dtype, igemm_grad_weight, real, dtype, split_tf32, allow_wgmma, fold, input, grad_output,
+                          grad_weight, workspace, sm_count, max_workspace_elems, stream);
+  if (dtype != kIgemmUnitDType) return cudaErrorInvalidValue;
   ConvTransposeParams swapped;
   if (grad_weight_swaps(real, dtype, split_tf32, allow_wgmma, fold, sm_count, max_workspace_elems, input, grad_output,
                         &swapped)) {

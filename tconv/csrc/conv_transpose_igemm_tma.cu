@@ -2614,6 +2614,34 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
 #endif
 }
 
+bool gather_tma_persistent(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
+                           const GatherOptions& options, const void* dst) {
+#if defined(TCONV_TENSOR_MAPS)
+  if (!is_16bit(dtype)) return false;  // both persistent forms take 16-bit data only
+  TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
+  if (!plan.ok || plan.direct || plan.args.batch == 0) return false;
+  // gather_tma's choices for its first chunk (run_tma_window, run_tma_gather)
+  GatherArgs& a = plan.args;
+  a.dst = const_cast<void*>(dst);
+  const int taps = max_phase_taps(a);
+  if (plan.window) return plan.paired && tma_window_persistent_stages<TmaWindowShortTile>(a, plan, taps) >= 2;
+  const int tables = taps * a.phases[0] * a.phases[1] * a.phases[2];
+  switch (plan.block_n) {
+    case TmaGatherWideTile::kBlockN:
+      return tma_gather_persistent_stages<TmaGatherWideTile>(a, plan, tables) >= 2;
+    case TmaGatherNarrowTile::kBlockN:
+      return plan.paired ? tma_gather_persistent_stages<TmaGatherNarrowPairTile>(a, plan, tables) >= 2
+                         : tma_gather_persistent_stages<TmaGatherNarrowTile>(a, plan, tables) >= 2;
+    default:
+      return plan.paired ? tma_gather_persistent_stages<TmaGatherShortTile>(a, plan, tables) >= 2
+                         : tma_gather_persistent_stages<TmaGatherTile>(a, plan, tables) >= 2;
+  }
+#else
+  (void)p, (void)pass, (void)dtype, (void)split_tf32, (void)options, (void)dst;
+  return false;
+#endif
+}
+
 bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
   // (an empty tensor has no tensor map: its dimensions must be at least 1)
