@@ -963,3 +963,44 @@ torch.save(results, sys.argv[1])
         assert torch.equal(on[2], off[2]), (name, "grad_input", (on[2].float() - off[2].float()).abs().max().item())
         wanted = 1 if name == "grouped_stride1" else 2  # (grouped: 32 channels a group forward, under a 64-channel box)
         assert off[3] == 0 and on[3] == on[4] == off[4] == wanted, (name, on[3:], off[3:])
+
+
+# grad_input_persistent (the concurrent backward's rule, tconv/_ops.py: a grad_input on a persistent grid keeps the
+# passes one after the other) answers for the kernels grad_input really launches: the TMA gather's persistent per-tap
+# and window kernels and the unit-stride mma.sync grid. Each GATHER_PERSISTENT_CASES case, channels-last bf16 under
+# "auto" and contiguous under "igemm_tma" (the per-tap boxes on the copy: not persistent), with the per-tap kernel on
+# and off; the query is asked after the pass, as _ops.py asks it.
+GRAD_INPUT_PERSISTENT_KERNELS = ("tconv_igemm_gather_tma16_persistent_kernel",
+                                 "tconv_igemm_gather_tma_window_persistent_kernel", "tconv_unit_stride_mma_kernel")
+
+
+def test_grad_input_persistent_names_the_launched_grid(tmp_path):
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = sixteen_bit_script_head("test_gather_tma_gpu", "bf16") + """
+results = []
+for name, case in t.GATHER_PERSISTENT_CASES.items():
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    for layout, algorithm in (("channels_last", "auto"), ("contiguous", "igemm_tma")):
+        fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
+        fmt = fmt if layout == "channels_last" else torch.contiguous_format
+        x = torch.randn(batch, cin, *spatial, device="cuda").to(dtype).contiguous(memory_format=fmt)
+        x.requires_grad_()
+        w = torch.randn(cin, cout // groups, *kernel, device="cuda").to(dtype)
+        with tconv._ops.use_algorithm(algorithm):
+            out = t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+            dy = torch.randn(out.shape, device="cuda").to(dtype).contiguous(memory_format=fmt)
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                (gi,) = torch.autograd.grad(out, [x], dy)
+                torch.cuda.synchronize()
+            asked = tconv._ops._grad_input_persistent(dy, w, gi, stride, padding, dilation, groups)
+        names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+        launched = any(k in n for n in names for k in t.GRAD_INPUT_PERSISTENT_KERNELS)
+        results.append([name, layout, bool(asked), launched])
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_GATHER_PERSISTENT", values=("1", "0"))
+    for value, rows in saved.items():
+        wrong = [row for row in rows if row[2] != row[3]]
+        assert not wrong, (value, wrong)
+    assert any(row[3] for row in saved["1"]), saved["1"]  # the strided cases' grad_input: persistent per-tap boxes

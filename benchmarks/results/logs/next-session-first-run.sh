@@ -13,11 +13,13 @@
 #    unit-stride mma.sync grid, so grad_weight ran beside them on the side stream (run 389 measured that contention
 #    on the unit-stride grid: fam08 3.495 concurrent against 2.959 serial). Evidence: run 488's kernels per fwd+bwd,
 #    VAE 0.645 ms, against run 486's timed 1.214 (run 456: 0.884). Now they are reported, so the passes run one after
-#    the other; TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT=1 (read at import) restores session 90's concurrency: A / B.
+#    the other; TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT=1 (read at import) restores session 90's concurrency: A / B,
+#    after test_grad_input_persistent_names_the_launched_grid (the query against the kernels grad_input launches).
 source scripts/device_prelude.sh
 selection="(test_grid_forced_igemm and not window and not phase_split and not fold and not igemm_mma)"
 selection+=" or gather_16bit or (test_grad_weight_shifted_x and (bf16 or fp16) and not where)"  # 732 tests
 left 330 && gpu_tests 220 grid tests/test_conv_transpose_gpu.py "$selection"
+left 400 && gpu_tests 70 grad_input_persistent tests/test_gather_tma_gpu.py "grad_input_persistent_names"
 for problem in real_vae_up real_dcgan_up fam06_convt2d_k3x5_128x256 fam01_convt2d_k3_1024x1024; do
   for concurrent in 0 1; do
     left 560 && LAYOUT=channels_last quick_time "concurrent$concurrent" $problem bf16 auto \
