@@ -16,14 +16,15 @@ from typing import List, Optional
 import torch
 
 CSRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "csrc")
-# conv_transpose_igemm.cu's units, one per part and (for three parts) per data type: its head says why.
+# conv_transpose_igemm.cu's units, one per part and (for three parts) per data type, and conv_transpose_grouped.cu's
+# two: their heads say why.
 SOURCES = ["conv_transpose.cpp", "conv_transpose_direct.cu", "conv_transpose_igemm.cu", "conv_transpose_igemm_fp16.cu",
            "conv_transpose_igemm_bf16.cu", "conv_transpose_igemm_strip.cu", "conv_transpose_igemm_unit_stride.cu",
            "conv_transpose_igemm_unit_stride_fp16.cu", "conv_transpose_igemm_unit_stride_bf16.cu",
            "conv_transpose_igemm_grad_weight.cu", "conv_transpose_igemm_grad_weight_fp16.cu",
            "conv_transpose_igemm_grad_weight_bf16.cu", "conv_transpose_igemm_tma.cu", "conv_transpose_grouped.cu",
-           "conv_transpose_grouped_mma.cu", "conv_transpose_unit_stride_mma.cu", "group_norm_act.cpp",
-           "group_norm_act.cu"]
+           "conv_transpose_grouped_16bit.cu", "conv_transpose_grouped_mma.cu", "conv_transpose_unit_stride_mma.cu",
+           "group_norm_act.cpp", "group_norm_act.cu"]
 DEFAULT_ARCH_LIST = "8.0;9.0"
 EXTENSION_NAME = "tconv_C"
 

@@ -19,10 +19,40 @@
 // Exact FFMA in fp32 accumulation (fp64 for double): satisfies every precision mode of the contract.
 //  grad_weight: stages of input positions and the grad_output boxes their taps reach, in shared
 //              memory; threads own (tap, ci, co) accumulators (see tconv_grouped_grad_weight_kernel).
+//
+// The file compiles in two translation units: this one (fp32 and fp64 kernels, every entry point) and
+// conv_transpose_grouped_16bit.cu (fp16 and bf16 kernels), to which this one's launching entry points hand 16-bit calls
+// (their *_16bit forms). Why: run 486's cold device build had this unit at 120 s, the longest after the three parts of
+// conv_transpose_igemm.cu that session 90 split by data type.
 #include <algorithm>
 #include <vector>
 #include "conv_transpose.h"
 #include "dispatch.h"
+
+#ifndef TCONV_GROUPED_16BIT
+#define TCONV_GROUPED_16BIT 0
+#endif
+#if TCONV_GROUPED_16BIT
+#define TCONV_GROUPED_ENTRY(name) name##_16bit
+#define TCONV_GROUPED_DTYPE_SWITCH(DTYPE, SCALAR_T, ...)                                        \
+  [&]() -> cudaError_t {                                                                        \
+    switch (DTYPE) {                                                                            \
+      case ::tconv::DType::kFloat16: { using SCALAR_T = __half; return __VA_ARGS__(); }         \
+      case ::tconv::DType::kBFloat16: { using SCALAR_T = __nv_bfloat16; return __VA_ARGS__(); } \
+      default: return cudaErrorInvalidValue;                                                    \
+    }                                                                                           \
+  }()
+#else
+#define TCONV_GROUPED_ENTRY(name) name
+#define TCONV_GROUPED_DTYPE_SWITCH(DTYPE, SCALAR_T, ...)                                  \
+  [&]() -> cudaError_t {                                                                  \
+    switch (DTYPE) {                                                                      \
+      case ::tconv::DType::kFloat32: { using SCALAR_T = float; return __VA_ARGS__(); }    \
+      case ::tconv::DType::kFloat64: { using SCALAR_T = double; return __VA_ARGS__(); }   \
+      default: return cudaErrorInvalidValue;                                              \
+    }                                                                                     \
+  }()
+#endif
 
 namespace tconv {
 namespace {
@@ -682,6 +712,7 @@ int64_t tiled_forward_shared_bytes(const ConvTransposeParams& p, DType dtype) {
 
 }  // namespace
 
+#if !TCONV_GROUPED_16BIT
 bool grouped_supported(const ConvTransposeParams& p, DType dtype) {
   const int64_t cin = p.in_per_group(), cout = p.out_per_group();
   if (cin < 1 || cin > kGroupedMaxChannels || cout < 1 || cout > kGroupedMaxChannels) return false;
@@ -713,8 +744,44 @@ bool grouped_tiled_forward_supported(const ConvTransposeParams& p, DType dtype) 
   return tiled_forward_shared_bytes(p, dtype) <= kGroupedMaxSharedBytes && grouped_offsets_fit(p);
 }
 
-cudaError_t grouped_tiled_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
-                                  const void* bias, void* output, int sm_count, cudaStream_t stream) {
+bool grouped_grad_weight_supported(const ConvTransposeParams& p, DType dtype) {
+  GradWeightPlan plan;
+  return grouped_supported(p, dtype) && plan_grad_weight_stage(p, dtype, &plan);
+}
+
+int64_t grouped_grad_weight_splits(const ConvTransposeParams& p, DType dtype, int sm_count,
+                                   int64_t max_workspace_elems) {
+  return plan_grad_weight(p, dtype, sm_count, max_workspace_elems).splits;
+}
+
+// The fp16 / bf16 forms of the launching entry points (conv_transpose_grouped_16bit.cu).
+cudaError_t grouped_tiled_forward_16bit(const ConvTransposeParams& p, DType dtype, const void* input,
+                                        const void* weight, const void* bias, void* output, int sm_count,
+                                        cudaStream_t stream);
+cudaError_t grouped_forward_16bit(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                                  const void* bias, void* output, int sm_count, cudaStream_t stream);
+cudaError_t grouped_grad_input_16bit(const ConvTransposeParams& p, DType dtype, const void* grad_output,
+                                     const void* weight, void* grad_input, int sm_count, cudaStream_t stream);
+cudaError_t grouped_grad_weight_16bit(const ConvTransposeParams& p, DType dtype, const void* input,
+                                      const void* grad_output, void* grad_weight, void* workspace, int sm_count,
+                                      int64_t max_workspace_elems, cudaStream_t stream);
+#endif  // !TCONV_GROUPED_16BIT
+// (in this unit: 16-bit calls go to the 16-bit unit)
+#if TCONV_GROUPED_16BIT
+#define TCONV_GROUPED_ROUTE_16BIT(dtype, name, ...) \
+  do {                                              \
+  } while (0)
+#else
+#define TCONV_GROUPED_ROUTE_16BIT(dtype, name, ...) \
+  do {                                              \
+    if (is_16bit(dtype)) return name##_16bit(__VA_ARGS__); \
+  } while (0)
+#endif
+
+cudaError_t TCONV_GROUPED_ENTRY(grouped_tiled_forward)(const ConvTransposeParams& p, DType dtype, const void* input,
+                                                       const void* weight, const void* bias, void* output,
+                                                       int sm_count, cudaStream_t stream) {
+  TCONV_GROUPED_ROUTE_16BIT(dtype, grouped_tiled_forward, p, dtype, input, weight, bias, output, sm_count, stream);
   if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;
   if (!grouped_tiled_forward_supported(p, dtype)) return cudaErrorInvalidValue;
   const int64_t bytes = element_bytes(dtype);
@@ -725,7 +792,7 @@ cudaError_t grouped_tiled_forward(const ConvTransposeParams& p, DType dtype, con
     const char* w = static_cast<const char*>(weight) + co0 * p.weight_strides[1] * bytes;
     const char* b = bias != nullptr ? static_cast<const char*>(bias) + co0 * p.bias_stride * bytes : nullptr;
     char* y = static_cast<char*>(output) + co0 * p.output_strides[1] * bytes;
-    const cudaError_t err = TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    const cudaError_t err = TCONV_GROUPED_DTYPE_SWITCH(dtype, scalar_t, [&] {
       return TCONV_POW2_SWITCH(std::min(round_up_pow2(p.in_per_group()), 16), CI, [&] {
         return round_up_pow2(p.in_per_group()) == 32
                    ? launch_grouped_forward<scalar_t, 32, kGroupedTileOutChannels>(tile, dtype, input, w, b, y,
@@ -739,11 +806,13 @@ cudaError_t grouped_tiled_forward(const ConvTransposeParams& p, DType dtype, con
   return cudaSuccess;
 }
 
-cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
-                            const void* bias, void* output, int sm_count, cudaStream_t stream) {
+cudaError_t TCONV_GROUPED_ENTRY(grouped_forward)(const ConvTransposeParams& p, DType dtype, const void* input,
+                                                 const void* weight, const void* bias, void* output, int sm_count,
+                                                 cudaStream_t stream) {
+  TCONV_GROUPED_ROUTE_16BIT(dtype, grouped_forward, p, dtype, input, weight, bias, output, sm_count, stream);
   if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;
   if (!grouped_supported(p, dtype)) return cudaErrorInvalidValue;
-  return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+  return TCONV_GROUPED_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return TCONV_POW2_SWITCH(round_up_pow2(p.in_per_group()), CI, [&] {
       return TCONV_POW2_SWITCH(round_up_pow2(p.out_per_group()), CO, [&] {
         return launch_grouped_forward<scalar_t, CI, CO>(p, dtype, input, weight, bias, output, sm_count, stream);
@@ -752,14 +821,16 @@ cudaError_t grouped_forward(const ConvTransposeParams& p, DType dtype, const voi
   });
 }
 
-cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output,
-                               const void* weight, void* grad_input, int sm_count, cudaStream_t stream) {
+cudaError_t TCONV_GROUPED_ENTRY(grouped_grad_input)(const ConvTransposeParams& p, DType dtype,
+                                                    const void* grad_output, const void* weight, void* grad_input,
+                                                    int sm_count, cudaStream_t stream) {
+  TCONV_GROUPED_ROUTE_16BIT(dtype, grouped_grad_input, p, dtype, grad_output, weight, grad_input, sm_count, stream);
   if (p.batch * p.in_channels * p.in_spatial() == 0) return cudaSuccess;
   if (!grouped_supported(p, dtype)) return cudaErrorInvalidValue;
   const Geometry geo = make_geometry(p, p.in_size[0] * p.in_size[1], p.in_size[2], sm_count);
   if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
   const size_t smem = static_cast<size_t>(shared_bytes(p, dtype));
-  return TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+  return TCONV_GROUPED_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return TCONV_POW2_SWITCH(round_up_pow2(p.in_per_group()), CI, [&] {
       return TCONV_POW2_SWITCH(round_up_pow2(p.out_per_group()), CO, [&] {
         const bool vec_in = channels_vectorizable<scalar_t, CO>(grad_output, p.output_strides, p.out_per_group());
@@ -774,19 +845,12 @@ cudaError_t grouped_grad_input(const ConvTransposeParams& p, DType dtype, const 
   });
 }
 
-bool grouped_grad_weight_supported(const ConvTransposeParams& p, DType dtype) {
-  GradWeightPlan plan;
-  return grouped_supported(p, dtype) && plan_grad_weight_stage(p, dtype, &plan);
-}
-
-int64_t grouped_grad_weight_splits(const ConvTransposeParams& p, DType dtype, int sm_count,
-                                   int64_t max_workspace_elems) {
-  return plan_grad_weight(p, dtype, sm_count, max_workspace_elems).splits;
-}
-
-cudaError_t grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
-                                void* grad_weight, void* workspace, int sm_count, int64_t max_workspace_elems,
-                                cudaStream_t stream) {
+cudaError_t TCONV_GROUPED_ENTRY(grouped_grad_weight)(const ConvTransposeParams& p, DType dtype, const void* input,
+                                                     const void* grad_output, void* grad_weight, void* workspace,
+                                                     int sm_count, int64_t max_workspace_elems,
+                                                     cudaStream_t stream) {
+  TCONV_GROUPED_ROUTE_16BIT(dtype, grouped_grad_weight, p, dtype, input, grad_output, grad_weight, workspace,
+                            sm_count, max_workspace_elems, stream);
   if (!grouped_grad_weight_supported(p, dtype)) return cudaErrorInvalidValue;
   // Nothing to reduce (batch 0 or an empty input): the direct path writes zeros through one split.
   if (p.batch * p.in_spatial() == 0)
@@ -794,7 +858,7 @@ cudaError_t grouped_grad_weight(const ConvTransposeParams& p, DType dtype, const
   const GradWeightPlan plan = plan_grad_weight(p, dtype, sm_count, max_workspace_elems);
   const int64_t blocks = plan.splits * p.groups * plan.column_chunks;
   if (blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
-  const cudaError_t err = TCONV_DTYPE_SWITCH(dtype, scalar_t, [&] {
+  const cudaError_t err = TCONV_GROUPED_DTYPE_SWITCH(dtype, scalar_t, [&] {
     return TCONV_POW2_SWITCH(round_up_pow2(p.in_per_group()), CI, [&] {
       return TCONV_POW2_SWITCH(round_up_pow2(p.out_per_group()), CO, [&] {
         tconv_grouped_grad_weight_kernel<scalar_t, CI, CO>
