@@ -2491,6 +2491,32 @@ int64_t window_weight_grad_most_splits(const ConvTransposeParams& p, int64_t max
 
 }  // namespace
 
+#if defined(TCONV_TENSOR_MAPS)
+namespace {
+template <class T>
+struct TmaTileTag {
+  using type = T;
+};
+// The per-tap boxes' tile for a plan, one choice for gather_tma and gather_tma_persistent: visit(TmaTileTag<T>{})
+// with T the tile (k16: 16-bit data, whose paired plans run two blocks per SM).
+template <bool k16, class Visit>
+decltype(auto) with_per_tap_tile(const TmaGatherPlan& plan, Visit&& visit) {
+  switch (plan.block_n) {
+    case TmaGatherWideTile::kBlockN:
+      return visit(TmaTileTag<TmaGatherWideTile>{});
+    case TmaGatherNarrowTile::kBlockN:
+      if constexpr (k16)
+        if (plan.paired) return visit(TmaTileTag<TmaGatherNarrowPairTile>{});
+      return visit(TmaTileTag<TmaGatherNarrowTile>{});
+    default:
+      if constexpr (k16)
+        if (plan.paired) return visit(TmaTileTag<TmaGatherShortTile>{});
+      return visit(TmaTileTag<TmaGatherTile>{});
+  }
+}
+}  // namespace
+#endif
+
 bool gather_tma_window_preferred(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                                  const GatherOptions& options) {
 #if defined(TCONV_TENSOR_MAPS)
@@ -2549,14 +2575,9 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
   if (plan.direct) {
     a.src = src;
     a.dst = dst;
-    switch (plan.block_n) {
-      case TmaGatherWideTile::kBlockN:
-        return run_tma_gather<TmaGatherWideTile, true>(p, plan, weight, workspace, true, stream);
-      case TmaGatherNarrowTile::kBlockN:
-        return run_tma_gather<TmaGatherNarrowTile, true>(p, plan, weight, workspace, true, stream);
-      default:
-        return run_tma_gather<TmaGatherTile, true>(p, plan, weight, workspace, true, stream);
-    }
+    return with_per_tap_tile<false>(plan, [&](auto tile) {
+      return run_tma_gather<typename decltype(tile)::type, true>(p, plan, weight, workspace, true, stream);
+    });
   }
   // Chunks of copy_batch images (all of them without a copy budget), each copied and then computed; the weights are
   // packed once. One stream orders a chunk's copy after the previous chunk's kernel, which read the same buffer.
@@ -2570,21 +2591,10 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
     // The per-tap boxes on the data's type
     auto per_tap_boxes = [&](auto zero) -> cudaError_t {
       using scalar_t = decltype(zero);
-      switch (plan.block_n) {
-        case TmaGatherWideTile::kBlockN:
-          return run_tma_gather<TmaGatherWideTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
-        case TmaGatherNarrowTile::kBlockN:
-          if constexpr (sizeof(scalar_t) == 2)
-            if (plan.paired)
-              return run_tma_gather<TmaGatherNarrowPairTile, false, scalar_t>(p, chunk, weight, workspace, pack,
-                                                                               stream);
-          return run_tma_gather<TmaGatherNarrowTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
-        default:
-          if constexpr (sizeof(scalar_t) == 2)
-            if (plan.paired)
-              return run_tma_gather<TmaGatherShortTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
-          return run_tma_gather<TmaGatherTile, false, scalar_t>(p, chunk, weight, workspace, pack, stream);
-      }
+      return with_per_tap_tile<sizeof(scalar_t) == 2>(plan, [&](auto tile) {
+        return run_tma_gather<typename decltype(tile)::type, false, scalar_t>(p, chunk, weight, workspace, pack,
+                                                                            stream);
+      });
     };
     cudaError_t err;
     // The window on the data's type (16-bit data only in place: plan_tma_gather)
@@ -2626,16 +2636,9 @@ bool gather_tma_persistent(const ConvTransposeParams& p, GatherPass pass, DType 
   const int taps = max_phase_taps(a);
   if (plan.window) return plan.paired && tma_window_persistent_stages<TmaWindowShortTile>(a, plan, taps) >= 2;
   const int tables = taps * a.phases[0] * a.phases[1] * a.phases[2];
-  switch (plan.block_n) {
-    case TmaGatherWideTile::kBlockN:
-      return tma_gather_persistent_stages<TmaGatherWideTile>(a, plan, tables) >= 2;
-    case TmaGatherNarrowTile::kBlockN:
-      return plan.paired ? tma_gather_persistent_stages<TmaGatherNarrowPairTile>(a, plan, tables) >= 2
-                         : tma_gather_persistent_stages<TmaGatherNarrowTile>(a, plan, tables) >= 2;
-    default:
-      return plan.paired ? tma_gather_persistent_stages<TmaGatherShortTile>(a, plan, tables) >= 2
-                         : tma_gather_persistent_stages<TmaGatherTile>(a, plan, tables) >= 2;
-  }
+  return with_per_tap_tile<true>(plan, [&](auto tile) {
+    return tma_gather_persistent_stages<typename decltype(tile)::type>(a, plan, tables) >= 2;
+  });
 #else
   (void)p, (void)pass, (void)dtype, (void)split_tf32, (void)options, (void)dst;
   return false;
