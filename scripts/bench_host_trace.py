@@ -15,6 +15,7 @@ import torch
 from dev_common import ROOT
 from tconv.harness import bench, timing
 from tconv.harness.problem import import_file
+from tconv.harness.tensors import LAYOUTS
 
 _traces = []
 _time_cuda = timing.time_cuda
@@ -44,11 +45,14 @@ def main(argv=None) -> int:
     parser.add_argument("--precision", default="tf32")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--layout", choices=LAYOUTS, default="contiguous")
     args = parser.parse_args(argv)
     timing.time_cuda = traced_time_cuda
     device = torch.device("cuda", torch.cuda.current_device())
-    settings = bench.BenchSettings(runs=args.runs, warmup=args.warmup, compile_mode=False)
-    prepared = bench.prepare_problem(ROOT / "problems" / f"{args.problem}.py", args.precision, device)
+    settings = bench.BenchSettings(runs=args.runs, warmup=args.warmup, compile_mode=False,
+                                  layout=args.layout)
+    prepared = bench.prepare_problem(ROOT / "problems" / f"{args.problem}.py", args.precision, device,
+                                     layout=args.layout)
     solution = import_file(ROOT / "solutions" / f"{args.problem}.py", f"solution_{args.problem}")
     model_new = solution.ModelNew(*prepared.init_inputs)
     model_new.load_state_dict(prepared.model.state_dict())

@@ -25,6 +25,7 @@ import torch
 
 from dev_common import build_model, fwd_bwd_step
 from tconv.harness.precision import precision_mode
+from tconv.harness.tensors import LAYOUTS, to_layout
 
 
 class EntryPointTimer:
@@ -110,8 +111,9 @@ def host_api_table(step, iters: int, top: int, entry_ranges: bool) -> str:
 
 
 def measure(stem: str, precision: str, which: str, iters: int, cprofile_top: int, entry_points: bool = False,
-            host_api_top: int = 0) -> None:
+            host_api_top: int = 0, layout: str = "contiguous") -> None:
     model, inputs = build_model(stem, precision, which)
+    inputs = to_layout(inputs, layout)
     with precision_mode(precision):
         step = fwd_bwd_step(model, inputs)
 
@@ -174,6 +176,7 @@ def main(argv=None) -> int:
     parser.add_argument("problems", nargs="+")
     parser.add_argument("--precision", default="tf32", choices=["tf32", "fp32", "fp16", "bf16"])
     parser.add_argument("--iters", type=int, default=20)
+    parser.add_argument("--layout", choices=LAYOUTS, default="contiguous")
     parser.add_argument("--cprofile", type=int, default=0, help="print the top N host functions (0: none)")
     parser.add_argument("--entry-points", action="store_true", help="time each call into the C++ extension")
     parser.add_argument("--host-api", type=int, default=0, metavar="N",
@@ -186,7 +189,7 @@ def main(argv=None) -> int:
     for stem in args.problems:
         for which in ("new", "original"):
             measure(stem, args.precision, which, args.iters, args.cprofile if which == "new" else 0,
-                    args.entry_points and which == "new", args.host_api)
+                    args.entry_points and which == "new", args.host_api, args.layout)
     return 0
 
 
