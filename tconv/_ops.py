@@ -206,12 +206,8 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
 
     def launch(name):
         calls = [(grad_input5, grad_output5, weight5, stride3, padding3, dilation3, False)]
-        # Where "auto" runs the whole call on the strip kernel, the split would only hide it.
-        strip = name == "auto" and split is not None and _build.load().grad_input_strip_possible(
-            grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups, tf32)
-        take_split = name == "igemm_phase_split" or (name == "auto" and not strip and _phase_split.auto_prefers(
-            split, grad_output5.shape, weight5.shape, groups, grad_output.dtype))
-        if take_split and split is not None and grad_input.numel() > 0:
+        if _takes_phase_split(name, split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups,
+                              tf32):
             calls = _phase_split.calls(split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3)
         for gi, go, w, s, p, d, window in calls:
             kernel_algorithm = _kernel_algorithm(name)
@@ -222,6 +218,29 @@ def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padd
     _run("grad_input", launch, grad_input, (grad_output, weight, grad_input), (stride, padding, dilation, groups),
          tf32, (input_size, weight.shape), grad_output, phase_split_possible=split is not None)
     return grad_input
+
+
+def _takes_phase_split(name, split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups,
+                       tf32) -> bool:
+    """Whether grad_input's pass under algorithm `name` runs as its phase split's calls (split: the plan, or None)."""
+    if split is None or grad_input5.numel() == 0:
+        return False
+    if name == "igemm_phase_split":
+        return True
+    # Where "auto" runs the whole call on the strip kernel, the split would only hide it.
+    return name == "auto" and not _build.load().grad_input_strip_possible(
+        grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups, tf32) and _phase_split.auto_prefers(
+        split, grad_output5.shape, weight5.shape, groups, grad_output5.dtype)
+
+
+def _grad_input_split_taken(grad_output, weight, grad_input, stride, padding, dilation, groups) -> bool:
+    """Whether grad_input's pass under "auto" splits this call by phases (what conv_transpose_grad_input_cuda
+    decides, for the native backward's plan)."""
+    grad_output5, weight5, grad_input5 = _as_5d(grad_output), _as_5d(weight), _as_5d(grad_input)
+    stride3, padding3, dilation3 = _pads(stride, padding, dilation)
+    split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3, dilation3)
+    return _takes_phase_split("auto", split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups,
+                              conv_tf32_allowed())
 
 
 def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, padding, dilation, groups):
@@ -319,18 +338,67 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
         grad_input_op = _impl_for("conv_transpose_grad_input", grad)
         grad_weight_op = _impl_for("conv_transpose_grad_weight", grad)
         grad_bias_op = _impl_for("conv_transpose_grad_bias", grad)
+    with_bias = has_bias and needs_input_grad[2]
+    native_key = None
+    if direct and grad.is_cuda and _NATIVE_BACKWARD and algorithm == "auto" and not _autotune.autotune_enabled():
+        native_key = (_backward_signature(grad, input, weight, stride, padding, dilation, groups, with_bias),
+                      needs_input_grad[0], needs_input_grad[1])
+        concurrent = _native_plans.get(native_key)
+        if concurrent is not None:
+            return _native_backward(grad, input, weight, needs_input_grad, with_bias, stride, padding, dilation,
+                                    groups, concurrent)
     grad_input = grad_weight = grad_bias = None
     if direct and grad.is_cuda and needs_input_grad[0] and needs_input_grad[1] and _CONCURRENT_BACKWARD and \
             not _autotune.autotune_enabled() and not torch.cuda.is_current_stream_capturing():
-        return _backward_maybe_concurrent(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight,
-                                          has_bias and needs_input_grad[2], stride, padding, dilation, groups)
-    if needs_input_grad[0]:
-        grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
-    if needs_input_grad[1]:
-        grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
-    if has_bias and needs_input_grad[2]:
-        grad_bias = grad_bias_op(grad)
+        grad_input, grad_weight, grad_bias = _backward_maybe_concurrent(
+            grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, with_bias, stride, padding, dilation,
+            groups)
+    else:
+        if needs_input_grad[0]:
+            grad_input = grad_input_op(grad, weight, list(input.shape), stride, padding, dilation, groups)
+        if needs_input_grad[1]:
+            grad_weight = grad_weight_op(grad, input, list(weight.shape), stride, padding, dilation, groups)
+        if with_bias:
+            grad_bias = grad_bias_op(grad)
+    if native_key is not None and not torch.cuda.is_current_stream_capturing():
+        _remember_native_plan(native_key, grad, weight, grad_input, stride, padding, dilation, groups)
     return grad_input, grad_weight, grad_bias
+
+
+# The native backward: after a signature's first backward ran through the Python path above, its later backwards
+# run as one call into the C++ layer (`backward`: allocation, the three passes under "auto", the side stream), where
+# that path's choices were the C++ layer's own: algorithm "auto", tconv's autotune off, and grad_input as one call
+# (not split by phases, a choice made here in Python). Same kernels in the same order: the same bits. Why: the Python
+# glue of three passes cost more host time than their kernels on the sub-millisecond rows, and a timed loop
+# without synchronisation then measures the host. Run 491 (H200, channels-last bf16, host_overhead.py): host against
+# GPU ms per fwd+bwd, DCGAN 0.877 / 0.409, U-Net 3D 0.843 / 0.396, VAE 0.554 / 0.650 (torch's own: 0.37, 0.24, 0.30);
+# the extension's entry points took 0.14-0.15 ms of it. TCONV_NATIVE_BACKWARD=0 (read at import) keeps every
+# backward on the Python path.
+_NATIVE_BACKWARD = os.environ.get("TCONV_NATIVE_BACKWARD", "1") != "0"
+# (_backward_signature, needs grad_input, needs grad_weight) -> whether the passes run at once (the Python path's
+# choice for the signature), for the signatures the native call reproduces
+_native_plans = {}
+
+
+def _remember_native_plan(key, grad, weight, grad_input, stride, padding, dilation, groups) -> None:
+    """After the Python path's backward for `key`: whether the native call may take the signature's later backwards
+    (grad_input, where computed, was one "auto" call) and whether their passes run at once (as _concurrent_fits
+    decided for it; one after the other where it has no entry)."""
+    if grad_input is not None and _grad_input_split_taken(grad, weight, grad_input, stride, padding, dilation,
+                                                          groups):
+        return
+    if len(_native_plans) >= _CONCURRENT_FITS_LIMIT:
+        _native_plans.clear()
+    _native_plans[key] = bool(key[1] and key[2] and _CONCURRENT_BACKWARD and
+                              _concurrent_fits.get(key[0], (False,))[0])
+
+
+def _native_backward(grad, input, weight, needs_input_grad, with_bias, stride, padding, dilation, groups,
+                     concurrent):
+    stride3, padding3, dilation3 = _pads(stride, padding, dilation)
+    return _build.load().backward(grad, input, weight, needs_input_grad[0], needs_input_grad[1], with_bias, stride3,
+                                  padding3, dilation3, groups, conv_tf32_allowed(),
+                                  concurrent and not torch.cuda.is_current_stream_capturing())
 
 
 # The concurrent backward (plain eager calls with the autotune off): grad_weight and grad_bias run on a side stream

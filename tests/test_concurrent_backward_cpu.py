@@ -1,6 +1,7 @@
 """The concurrent backward's memory rule and signature (tconv/_ops.py, TCONV_CONCURRENT_BACKWARD), on CPU: which
 measured workspaces let grad_input and grad_weight run at once, what tells two calls' plans apart, and that CPU calls
-never take the side-stream path. The GPU test (test_concurrent_backward_matches_serial) runs the path itself."""
+never take the side-stream path or the native backward. The GPU tests (test_concurrent_backward_matches_serial,
+test_native_backward_matches_the_python_path) run the paths themselves."""
 import os
 import subprocess
 import sys
@@ -60,8 +61,11 @@ def test_backward_signature_tells_plans_apart():
 
 
 def test_cpu_backward_never_takes_the_concurrent_path(monkeypatch):
+    """Nor the native backward's (a C++ call into CUDA kernels): no plan is recorded for CPU calls."""
     monkeypatch.setattr(_ops, "_CONCURRENT_BACKWARD", True)
+    monkeypatch.setattr(_ops, "_NATIVE_BACKWARD", True)
     monkeypatch.setattr(_ops, "_concurrent_fits", {})
+    monkeypatch.setattr(_ops, "_native_plans", {})
     gen = torch.Generator().manual_seed(61)
     x = torch.randn(2, 4, 5, 6, generator=gen, dtype=torch.float64, requires_grad=True)
     w = torch.randn(4, 3, 3, 3, generator=gen, dtype=torch.float64, requires_grad=True)
@@ -75,6 +79,14 @@ def test_cpu_backward_never_takes_the_concurrent_path(monkeypatch):
     for mine, theirs in zip(ours, (x.grad, w.grad, b.grad)):
         torch.testing.assert_close(mine, theirs)
     assert _ops._concurrent_fits == {}
+    assert _ops._native_plans == {}
+
+
+@pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("0", False)])
+def test_native_backward_is_the_default(value, on):
+    """The native backward (one C++ call for a signature's later backwards) is on unless TCONV_NATIVE_BACKWARD=0
+    (read at import: a fresh interpreter per value)."""
+    assert _ops_attribute_at_import("TCONV_NATIVE_BACKWARD", value, "_NATIVE_BACKWARD") == str(on)
 
 
 @pytest.mark.parametrize("value, beside", [(None, False), ("0", False), ("1", True)])

@@ -2545,7 +2545,8 @@ def test_concurrent_backward_matches_serial(mode, monkeypatch):
         tconv.conv_transpose2d(x, w, b, stride=2, padding=1).backward(dy)
         return [t.grad.clone() for t in (x, w, b)]
     stream = torch.cuda.current_stream()
-    monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
+    monkeypatch.setattr(tconv._ops, "_NATIVE_BACKWARD", False)  # the Python path's side stream (the native one's:
+    monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})      # test_native_backward_matches_the_python_path)
     with precision(mode):
         monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", False)
         serial = gradients()
@@ -2587,6 +2588,7 @@ def test_persistent_grad_input_keeps_the_backward_serial(mode, monkeypatch):
         tconv.conv_transpose1d(x, w, dilation=3).backward(dy)
         return [t.grad.clone() for t in (x, w)]
     monkeypatch.setattr(tconv._ops, "concurrent_backward_fits", lambda *extras: True)
+    monkeypatch.setattr(tconv._ops, "_NATIVE_BACKWARD", False)  # every call on the Python path, whose choice is tested
     with precision(mode):
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             gradients()
@@ -2603,6 +2605,90 @@ def test_persistent_grad_input_keeps_the_backward_serial(mode, monkeypatch):
             for run in runs:
                 for mine, theirs in zip(run, serial):
                     assert torch.equal(mine, theirs)
+
+
+# (input shape, C_out, kernel, stride, padding, groups, mode, channels-last, bias, needs (x, w, b), the passes at once,
+# in a stream of the caller's, native calls among the 3 after the reference)
+NATIVE_BACKWARD_CASES = {
+    "2d_dcgan_like_tf32": ([2, 64, 8, 8], 32, [4, 4], [2, 2], [1, 1], 1, "tf32", False, True, (1, 1, 1), False,
+                           False, 2),
+    "2d_cl_bf16_at_once": ([2, 64, 8, 8], 32, [4, 4], [2, 2], [1, 1], 1, "bf16", True, True, (1, 1, 1), True,
+                           False, 2),
+    "3d_cl_bf16_k2s2_at_once": ([2, 32, 6, 6, 6], 16, [2, 2, 2], [2, 2, 2], [0, 0, 0], 1, "bf16", True, False,
+                                (1, 1, 0), True, False, 2),
+    "1d_fp32_weight_only": ([2, 24, 50], 16, [5], [3], [2], 1, "fp32", False, True, (0, 1, 1), False, False, 2),
+    "2d_fp16_input_only": ([2, 16, 9, 7], 24, [3, 3], [1, 1], [1, 1], 1, "fp16", False, True, (1, 0, 0), False,
+                           False, 2),
+    "2d_grouped_tf32_own_stream": ([2, 32, 10, 12], 32, [3, 3], [2, 2], [1, 1], 4, "tf32", False, True, (1, 1, 1),
+                                   True, True, 2),
+    "1d_phase_split_fp32": ([2, 40, 37], 24, [16], [8], [4], 1, "fp32", False, False, (1, 1, 0), False, False, 0),
+}
+
+
+@pytest.mark.parametrize("case", list(NATIVE_BACKWARD_CASES))
+def test_native_backward_matches_the_python_path(case, monkeypatch):
+    """A signature's first backward runs on the Python path and records whether the native call (one C++ `backward`)
+    reproduces it: its later backwards then take that call, passes at once where the Python path's rule said so
+    (forced either way here), and give the Python path's gradients bit for bit, in the needed ones only, on the
+    caller's stream. Where "auto" splits grad_input by phases (a choice made in Python) no call is native."""
+    shape, cout, kernel, stride, padding, groups, mode, channels_last, bias, needs, at_once, own_stream, expected = \
+        NATIVE_BACKWARD_CASES[case]
+    dims = len(kernel)
+    conv = {1: tconv.conv_transpose1d, 2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}[dims]
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(mode, torch.float32)
+    layout = {4: torch.channels_last, 5: torch.channels_last_3d}.get(len(shape), torch.contiguous_format)
+    gen = torch.Generator(device="cuda").manual_seed(491 + len(case))
+    x = torch.randn(shape, device="cuda", generator=gen).to(dtype)
+    w = (torch.randn([shape[1], cout // groups] + kernel, device="cuda", generator=gen) * 0.1).to(dtype)
+    b = torch.randn(cout, device="cuda", generator=gen).to(dtype) if bias else None
+    if channels_last:
+        x = x.contiguous(memory_format=layout)
+    leaves = [t for t, need in zip((x, w, b), needs) if need and t is not None]
+    for t in leaves:
+        t.requires_grad_()
+    with torch.no_grad():
+        out_shape = conv(x, w, b, stride=stride, padding=padding, groups=groups).shape
+    dy = torch.randn(out_shape, device="cuda", generator=gen).to(dtype)
+    if channels_last:
+        dy = dy.contiguous(memory_format=layout)
+
+    def gradients():
+        for t in leaves:
+            t.grad = None
+        conv(x, w, b, stride=stride, padding=padding, groups=groups).backward(dy)
+        return [t.grad.clone() for t in leaves]
+
+    monkeypatch.setattr(tconv._ops, "_native_plans", {})
+    monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
+    monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", True)
+    monkeypatch.setattr(tconv._ops, "_CONCURRENT_PERSISTENT_GRAD_INPUT", at_once)
+    monkeypatch.setattr(tconv._ops, "concurrent_backward_fits", lambda *extras: at_once)
+    native_calls = []
+    native_backward = tconv._ops._native_backward
+
+    def counted_native_backward(*args):
+        native_calls.append(args[-1])  # whether the passes run at once
+        grads = native_backward(*args)
+        assert [g is not None for g in grads] == [bool(needs[0]), bool(needs[1]), bool(needs[2] and bias)]
+        return grads
+    monkeypatch.setattr(tconv._ops, "_native_backward", counted_native_backward)
+    caller = torch.cuda.current_stream()
+    own = torch.cuda.Stream() if own_stream else None
+    with precision(mode), (torch.cuda.stream(own) if own is not None else contextlib.nullcontext()):
+        monkeypatch.setattr(tconv._ops, "_NATIVE_BACKWARD", False)
+        reference = gradients()
+        assert not tconv._ops._native_plans
+        monkeypatch.setattr(tconv._ops, "_NATIVE_BACKWARD", True)
+        runs = [gradients() for _ in range(3)]
+        assert torch.cuda.current_stream() == (own if own is not None else caller)
+    torch.cuda.synchronize()
+    assert torch.cuda.current_stream() == caller
+    assert native_calls == [bool(at_once and needs[0] and needs[1])] * expected, native_calls
+    assert len(reference) == len(leaves) and all(g is not None for g in reference)
+    for run in runs:
+        for mine, theirs in zip(run, reference):
+            assert mine.shape == theirs.shape and mine.stride() == theirs.stride()
+            assert torch.equal(mine, theirs)
 
 
 @pytest.mark.skipif(os.environ.get("TCONV_GATHER_MMA_SYNC_MAX_K") is not None,

@@ -278,6 +278,7 @@ def test_fused_backward_runs_the_conv_passes_concurrently(dtype, monkeypatch):
         return [g.clone() for g in torch.autograd.grad(out, [x] + params, grad)]
 
     stream = torch.cuda.current_stream()
+    monkeypatch.setattr(tconv._ops, "_NATIVE_BACKWARD", False)  # the Python path's side stream, as named above
     monkeypatch.setattr(tconv._ops, "_concurrent_fits", {})
     monkeypatch.setattr(tconv._ops, "_CONCURRENT_BACKWARD", False)
     serial = gradients()

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 90 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<literal full sha>).
+# Session 91, run 489 (one H200, cold call), as prepared in session 90.
 # Session 90 (runs 483-488): the persistent per-tap kernel is the default (fam06 fwd 1.625 -> 0.955 ms, VAE 0.316 ->
 # 0.216, U-Net 3D 0.164 -> 0.118). Written after the device time, compiled and table-checked locally, never run:
 # the gathers', unit-stride and grad_weight parts of conv_transpose_igemm.cu compile once per data type (fp32 units
