@@ -415,9 +415,9 @@ _CONCURRENT_BACKWARD = os.environ.get("TCONV_CONCURRENT_BACKWARD", "1") != "0"
 # one pass. Run 389 (H200, TF32 fwd+bwd, one process, static shares of the tiles): fam08 3.495 ms concurrent against
 # 2.959 one after the other (grad_input first: 3.507), L1-71 2.414 against 2.437. Run 395, with the tiles dynamic (a
 # counter): fam08 3.514 against 2.913, L1-71 2.404 against 2.414, fam11 level; so the rule stays. Since session 90 the
-# TMA gather's persistent per-tap and window kernels count too (grad_input_persistent): written after that session's
-# device time, when VAE's kernels per fwd+bwd went 0.788 -> 0.645 ms (run 488) and its timed fwd+bwd 0.884 -> 1.214
-# (runs 456, 486), not yet measured with the rule.
+# TMA gather's persistent per-tap and window kernels count too (grad_input_persistent). Run 489 (H200, channels-last
+# bf16 fwd+bwd, quick_timing): VAE 0.654 ms serial against 1.000 beside the persistent grad_input, DCGAN 0.460
+# against 0.620, fam06 and fam01 level.
 # TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT=1 (development, read at import) runs them at once anyway.
 _CONCURRENT_PERSISTENT_GRAD_INPUT = os.environ.get("TCONV_CONCURRENT_PERSISTENT_GRAD_INPUT", "0") == "1"
 _side_streams = {}
