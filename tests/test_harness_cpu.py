@@ -399,6 +399,33 @@ def test_timing_statistics():
     assert (stats.median_ms, stats.runs) == (5.5, 10)
     assert stats.p20_ms == pytest.approx(2.8) and stats.p80_ms == pytest.approx(8.2)
     assert percentile([3.0], 80) == 3.0
+    assert stats.host_ms is None and not stats.host_bound  # CPU timings: the time is the host's own
+
+
+@pytest.mark.parametrize("host_samples, host_ms, bound", [
+    ([0.2, 0.9, 0.3], 0.3, False),  # the host far ahead of a 1-ms GPU run
+    ([0.95, 0.85, 0.92], 0.92, True),  # issuing a run took about as long as running it
+    ([0.9, 0.9, 0.9], 0.9, True),  # HOST_BOUND_FRACTION itself
+])
+def test_timing_statistics_say_when_the_host_bound_them(host_samples, host_ms, bound):
+    stats = TimingStats.from_samples([1.0, 1.0, 1.0], host_samples)
+    assert stats.host_ms == pytest.approx(host_ms) and stats.host_bound is bound
+    row = {}
+    bench._store_timings(row, "tconv", {"fwdbwd": stats})
+    assert row["tconv_fwdbwd_host_ms"] == pytest.approx(host_ms) and row["tconv_fwdbwd_host_bound"] is bound
+    assert TimingStats(**stats.to_dict()) == stats  # as the cuDNN-benchmark child hands its timings back
+
+
+def test_table_marks_host_bound_times():
+    row = {"problem": "p", "precision": "bf16", "verified": True, "error": None, "tconv_fwd_ms": 0.2,
+           "tconv_fwd_host_bound": False, "tconv_fwdbwd_ms": 0.8, "tconv_fwdbwd_host_bound": True,
+           "eager_fwdbwd_ms": 0.7}
+    table = bench.format_table([row])
+    assert f"0.800{bench.HOST_BOUND_MARK}" in table and f"0.200{bench.HOST_BOUND_MARK}" not in table
+    assert "0.700" in table and f"0.700{bench.HOST_BOUND_MARK}" not in table
+    assert table.splitlines()[-1].startswith(f"{bench.HOST_BOUND_MARK}: host-bound")
+    row["tconv_fwdbwd_host_bound"] = False
+    assert "host-bound" not in bench.format_table([row])
 
 
 def test_bench_rows_json_and_chart_on_cpu(tmp_path):

@@ -73,7 +73,7 @@ from .problem import (
 )
 from .roofline import floor_ms, measure_work, peaks_for_gpu
 from .tensors import LAYOUTS, backward_all, layout_applies, make_leaves, strided_like, tensor_list, to_device, to_layout
-from .timing import L2_FLUSH_BYTES, TimingStats, time_on
+from .timing import HOST_BOUND_FRACTION, L2_FLUSH_BYTES, TimingStats, time_on
 from .verify import describe_error, verify
 
 SUITES = ("core", "family", "real", "all", "blocks")
@@ -144,6 +144,9 @@ def _store_timings(row: Dict[str, Any], variant: str, timings: Dict[str, TimingS
         row[f"{variant}_{pass_name}_ms"] = stats.median_ms
         row[f"{variant}_{pass_name}_p20_ms"] = stats.p20_ms
         row[f"{variant}_{pass_name}_p80_ms"] = stats.p80_ms
+        if stats.host_ms is not None:
+            row[f"{variant}_{pass_name}_host_ms"] = stats.host_ms
+            row[f"{variant}_{pass_name}_host_bound"] = stats.host_bound
 
 
 def _derive_metrics(row: Dict[str, Any]) -> None:
@@ -399,11 +402,13 @@ def _progress_summary(row: Dict[str, Any]) -> str:
     if not row["verified"]:
         failed = ", ".join(row["verify_failures"] or {})
         return f"{head} NOT VERIFIED ({failed}); eager fwd {_fmt(row['eager_fwd_ms'])} ms"
+    def host(key: str) -> str:
+        return " host-bound" if row.get(key + "_host_bound") else ""
     return (
-        f"{head} verified; tconv fwd {_fmt(row['tconv_fwd_ms'])} ms "
+        f"{head} verified; tconv fwd {_fmt(row['tconv_fwd_ms'])} ms{host('tconv_fwd')} "
         f"({_fmt(row['tconv_fwd_speedup_vs_eager'], '.2f', 'x')} eager, "
         f"{_fmt(row['tconv_fwd_speedup_vs_cudnn_bench'], '.2f', 'x')} cudnn-bench), "
-        f"fwd+bwd {_fmt(row['tconv_fwdbwd_ms'])} ms "
+        f"fwd+bwd {_fmt(row['tconv_fwdbwd_ms'])} ms{host('tconv_fwdbwd')} "
         f"({_fmt(row['tconv_fwdbwd_speedup_vs_eager'], '.2f', 'x')} eager, "
         f"{_fmt(row['tconv_fwdbwd_speedup_vs_cudnn_bench'], '.2f', 'x')} cudnn-bench)"
     )
@@ -447,7 +452,7 @@ def format_table(rows: Sequence[Dict[str, Any]]) -> str:
             elif spec is None:
                 line.append(str(value))
             else:
-                line.append(_fmt(value, spec))
+                line.append(_fmt(value, spec) + (HOST_BOUND_MARK if _host_bound_cell(row, key) else ""))
         cells.append(line)
     headers = [header for header, _key, _spec in _TABLE_COLUMNS]
     widths = [max([len(h)] + [len(line[i]) for line in cells]) for i, h in enumerate(headers)]
@@ -458,7 +463,19 @@ def format_table(rows: Sequence[Dict[str, Any]]) -> str:
     def render(line: List[str]) -> str:
         return "  ".join(cell.rjust(width) if i > 2 else cell.ljust(width) for i, (cell, width) in enumerate(zip(line, widths)))
 
-    return "\n".join([group, render(headers)] + [render(line) for line in cells])
+    lines = [group, render(headers)] + [render(line) for line in cells]
+    if any(_host_bound_cell(row, key) for row in rows for _header, key, _spec in _TABLE_COLUMNS):
+        lines.append(f"{HOST_BOUND_MARK}: host-bound (the loop took >= {HOST_BOUND_FRACTION:.0%} of the median to "
+                     "issue a run): the time follows this machine's CPU, an upper bound of the GPU's")
+    return "\n".join(lines)
+
+
+HOST_BOUND_MARK = "h"
+
+
+def _host_bound_cell(row: Dict[str, Any], key: str) -> bool:
+    """Whether a table cell is a time measured while the host bound the loop (timing.TimingStats.host_bound)."""
+    return key.endswith("_ms") and bool(row.get(key[:-len("_ms")] + "_host_bound"))
 
 
 def checked_commit(named: str, root: Path) -> str:
@@ -517,7 +534,9 @@ def environment(device: torch.device, peaks: Optional[Dict[str, float]], setting
         "tconv_switches": tconv_switches(),
         "runs": settings.runs,
         "warmup": settings.warmup,
-        "timing": "CUDA event pair per run, median/p20/p80; L2 flushed before each run" if device.type == "cuda" else "perf_counter per run",
+        "timing": "CUDA event pair per run, median/p20/p80; L2 flushed before each run; *_host_ms: median host ms "
+                  f"to issue a run, *_host_bound where it is >= {HOST_BOUND_FRACTION} of the median"
+                  if device.type == "cuda" else "perf_counter per run",
         "l2_flush_bytes": L2_FLUSH_BYTES if device.type == "cuda" else 0,
         "forward": "torch.no_grad()",
         "forward_backward": "fixed random grad_output; input and parameter grads set to None before each run, outside the timed region",

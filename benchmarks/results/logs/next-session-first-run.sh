@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Prepared in session 91 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
+# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<literal full sha>).
+# Session 91 (runs 489-494): the native backward (a signature's later backwards as one C++ call) brought tconv's host
+# per channels-last bf16 fwd+bwd to torch's own (DCGAN 1.053 -> 0.556 ms, U-Net 3D 0.550 -> 0.412), and `tconv bench`
+# now marks host-bound times (`h`, `*_host_bound`; CPU-tested only). Here:
+# 1. DCGAN's kernels per fwd+bwd on the native path (0.408 ms against cuDNN's 0.360: which pass to attack);
+# 2. the channels-last bf16 rows that session 90 measured while the host led, re-verified with the native backward
+#    (the `h` marks seen on a GPU for the first time); a warm second call resumes the file for the rest of the 18.
+source scripts/device_prelude.sh
+breakdowns 200 bf16 channels_last real_dcgan_up real_unet3d_up
+bench_budget 580 bf16 channels_last real_dcgan_up real_unet3d_up real_vae_up fam13_convt2d_k3_s5_p1_d2_64x128 \
+  fam10_convt3d_k3_s2_p1_d2_16x32x32 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 l1_71_convt2d_asym_input_square_kernel \
+  fam05_convt2d_k3x7_512x512 fam11_convt2d_k3x7_p1x3_512x1024 fam06_convt2d_k3x5_128x256 fam01_convt2d_k3_1024x1024 \
+  l2_61_convt3d_relu_groupnorm fam03_convt3d_k3_64x64x64 fam02_convt3d_k3x5x7_16x32x64 fam07_convt3d_k3_96x96x96 \
+  l1_68_convt3d_square_input_asym_kernel l1_72_convt3d_asym_kernel_strided_padded_grouped \
+  l1_73_convt3d_strided_padded_grouped
+device_finish
