@@ -50,6 +50,20 @@ def test_files_split_by_shape_and_precision_combine(root, tmp_path, capsys):
     assert summary.main([first, second, "--suite", "core"], root=root) == 0
 
 
+def test_host_bound_rows_are_listed(root, tmp_path, capsys):
+    """Rows whose tconv time followed the host (bench's *_host_bound) are named per pass: their speedups are lower
+    bounds."""
+    rows = [dict(row("a", "bf16", 2.0, 0.8), tconv_fwdbwd_host_bound=True, tconv_fwd_host_bound=False),
+            row("b", "bf16", 1.5, 1.2), dict(row("c", "bf16", 1.1, 1.0), tconv_fwdbwd_host_bound=True)]
+    out = tmp_path / "summary.json"
+    assert summary.main([write(tmp_path / "r.json", rows), "--json", str(out)], root=root) == 0
+    text = capsys.readouterr().out
+    assert "fwd+bwd  host-bound tconv times (the CPU set them): a, c" in text
+    assert "forward  host-bound" not in text
+    saved = json.loads(out.read_text())["summary"]["bf16"]
+    assert saved["host_bound_fwdbwd"] == ["a", "c"] and saved["host_bound_fwd"] == []
+
+
 def test_unverified_and_failed_rows_are_listed_and_left_out(root, tmp_path, capsys):
     path = write(tmp_path / "r.json", [row("a", "tf32", 2.0, 2.0), row("b", "tf32", 100.0, 100.0, verified=False),
                                        row("c", "tf32", None, None, verified=False, error="RuntimeError: boom"),

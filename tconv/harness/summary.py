@@ -97,6 +97,9 @@ def summarize(rows: Dict[Tuple[str, str], Dict[str, Any]], suite: Sequence[str])
                 entry[f"count_{pass_name}_vs_{baseline}"] = len(values)
                 entry[f"below_1_{pass_name}_vs_{baseline}"] = [
                     (row["problem"], row[key]) for row in usable if row.get(key) and row[key] < 1.0]
+            # times that followed the host (timing.TimingStats.host_bound): upper bounds of the GPU's
+            entry[f"host_bound_{pass_name}"] = [row["problem"] for row in usable
+                                                if row.get(f"tconv_{pass_name}_host_bound")]
         summary[precision] = entry
     return summary
 
@@ -125,6 +128,9 @@ def format_summary(env: Dict[str, Any], summary: Dict[str, Dict[str, Any]]) -> s
                 if below:
                     shapes = ", ".join(f"{problem} {speedup:.3f}x" for problem, speedup in below)
                     lines.append(f"  {title:8s} below 1.0x vs {baseline.replace('_', '-')}: {shapes}")
+            if entry.get(f"host_bound_{pass_name}"):
+                lines.append(f"  {title:8s} host-bound tconv times (the CPU set them): "
+                             f"{', '.join(entry[f'host_bound_{pass_name}'])}")
         for field, what in (("missing", "missing"), ("unverified", "not verified or failed"), ("extra", "not in the suite")):
             if entry[field]:
                 lines.append(f"  {what}: {', '.join(entry[field])}")
