@@ -4,11 +4,22 @@
 # Session 91 (runs 489-494): the native backward (a signature's later backwards as one C++ call) brought tconv's host
 # per channels-last bf16 fwd+bwd to torch's own (DCGAN 1.053 -> 0.556 ms, U-Net 3D 0.550 -> 0.412), and `tconv bench`
 # now marks host-bound times (`h`, `*_host_bound`; CPU-tested only). Here:
-# 1. DCGAN's kernels per fwd+bwd on the native path (0.408 ms against cuDNN's 0.360: which pass to attack);
+# 1. DCGAN's kernels per fwd+bwd on the native path (0.408 ms against cuDNN's 0.360: which pass to attack), and ncu
+#    of the TMA grad_weight on DCGAN (0.184 ms, ~373 TF/s: 128 blocks of one 128 x 128 tile a tap, one split by the
+#    memory budget, ~32 KB from L2 per 1 M MACs: ~5.8 TB/s of L2 reads if it moves them at that rate; is L2 the
+#    limit, or shared memory (TMA writes plus m64n64 operand reads: ~190 B/clk at the MMA peak), or latency?);
 # 2. the channels-last bf16 rows that session 90 measured while the host led, re-verified with the native backward
 #    (the `h` marks seen on a GPU for the first time); a warm second call resumes the file for the rest of the 18.
 source scripts/device_prelude.sh
 breakdowns 200 bf16 channels_last real_dcgan_up real_unet3d_up
+SECTIONS="--section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis"
+SECTIONS+=" --section SchedulerStats --section ComputeWorkloadAnalysis"
+left 260 && timeout 80 ncu --clock-control none -k "regex:grad_weight_tma_kernel" --launch-skip 1 --launch-count 1 \
+  $SECTIONS python3 scripts/quick_timing.py real_dcgan_up --precision bf16 --layout channels_last --runs 1 \
+  --warmup 1 > "$LOG/ncu_dcgan_grad_weight_tma.txt" 2>&1
+pattern="Duration|Registers Per|Achieved Occupancy|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput"
+pattern+="|Compute \(SM\) Throughput|Warp Cycles Per Issued|No Eligible|Issue Slots"
+grep -E "$pattern" "$LOG/ncu_dcgan_grad_weight_tma.txt" | head -16
 bench_budget 580 bf16 channels_last real_dcgan_up real_unet3d_up real_vae_up fam13_convt2d_k3_s5_p1_d2_64x128 \
   fam10_convt3d_k3_s2_p1_d2_16x32x32 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 \
   l1_71_convt2d_asym_input_square_kernel \
