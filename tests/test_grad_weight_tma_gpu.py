@@ -70,6 +70,46 @@ torch.save(launches, sys.argv[1])
         assert on == [1, 0] and off == [0, 0], (name, on, off)
 
 
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_tma_n128_meets_the_contract(tmp_path, mode):
+    """TCONV_GRAD_WEIGHT_TMA_N128=1 (development): each k16 step as one m64n128 wgmma whose B operand spans a stage's
+    two grad_output boxes (its descriptor's leading byte offset one box, its stride byte offset one swizzle atom)
+    instead of two m64n64 ones. Every case meets the 16-bit contract under it, the n128 kernel runs under 1 and the
+    m64n64 one under 0, and the gradients agree bit for bit across the two (the same k16 steps in the same order for
+    every accumulator; should the tensor cores order a step's 16 products differently by N, only that last check
+    fails)."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    code = sixteen_bit_script_head("test_grad_weight_tma_gpu", mode) + f"""
+import os
+os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
+wide = os.environ["TCONV_GRAD_WEIGHT_TMA_N128"] == "1"
+results = []
+for i, name in enumerate(sorted(t.CASES)):
+    case = t.CASES[name]
+    if wide:
+        run_case(*case, mode={mode!r}, layout="channels_last", seed=90 + i, poison=poison_cuda_allocator,
+                 grad_like_output=True)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    gen = torch.Generator(device="cuda").manual_seed(190 + i)
+    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=gen).to(dtype).requires_grad_()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        out.backward(torch.randn(out.shape, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt))
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA and t.KERNEL in e.name]
+    results.append((sum(", true>" in n for n in names), sum(", false>" in n for n in names), w.grad.cpu()))
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_TMA_N128", values=("1", "0"))
+    for name, (wide_on, narrow_on, _), (wide_off, narrow_off, _) in zip(sorted(CASES), saved["1"], saved["0"]):
+        assert (wide_on, narrow_on, wide_off, narrow_off) == (1, 0, 0, 1), name
+    for name, (_, _, grad_on), (_, _, grad_off) in zip(sorted(CASES), saved["1"], saved["0"]):
+        assert torch.equal(grad_on, grad_off), name
+
+
 def test_grad_weight_tma_not_for_few_channels():
     """Fewer than 64 channels per group on either side (L1-68's 32 -> 64, L1-71's 32 -> 32): "auto" leaves the TMA
     grad_weight, whose 64-channel boxes and 128 x 128 tiles would be mostly padding (run 458: 36.4 of L1-68's 43.4 ms),

@@ -1896,6 +1896,8 @@ struct TmaWeightGradArgs {
   int kernel[3], stride[3], padding[3], dilation[3];
   int groups, cin_g, cout_g, ci_tiles, co_tiles, taps, splits;
   int64_t units;  // batch x boxes per image
+  // The m64n128 form (TCONV_GRAD_WEIGHT_TMA_N128): its B operand's descriptor offsets, in bytes (tma_weight_grad_n128)
+  uint32_t b_leading_bytes, b_stride_bytes;
 };
 constexpr int kTmaWeightGradPositions = 64, kTmaWeightGradStages = 6;
 constexpr int kTmaWeightGradBoxBytes = kTmaWeightGradPositions * 128;        // 64 positions x 64 channels, 16-bit
@@ -1935,7 +1937,52 @@ __device__ __forceinline__ void wgmma_m64n64k16_mn_major(float (&d)[32], uint64_
 #endif
 }
 
+// The same for an M/N-major operand of 128 columns: two 64-element swizzle groups `leading` bytes apart along N, K
+// atoms `stride` bytes apart (PTX's reading for M/N-major swizzled layouts: the leading byte offset steps from one
+// (swizzle bytes / 16) group of 128-bit rows to the next along M/N, the stride byte offset 8 K rows).
+__device__ __forceinline__ uint64_t wgmma_descriptor_mn_sw128_wide(const void* tile, uint32_t leading,
+                                                                   uint32_t stride) {
+  const uint32_t address = shared_address(tile);
+  return uint64_t(((address & 0x3FFFF) >> 4) | ((leading >> 4) << 16)) |
+         (uint64_t((stride >> 4) | (1u << 30)) << 32);
+}
+// acc (64 x 128, the m64n128 fragment) += A (64 x 16) B (16 x 128), both M/N-major.
 template <typename scalar_t>
+__device__ __forceinline__ void wgmma_m64n128k16_mn_major(float (&d)[64], uint64_t a, uint64_t b) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TCONV_WGMMA_MN_MAJOR_N128(KIND)                                                                               \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                          \
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32." KIND " "                                             \
+               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                          \
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                 \
+               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                 \
+               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, "    \
+               "1, 1, 1, 1;\n}\n"                                                                                   \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),   \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),          \
+                 "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),        \
+                 "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),        \
+                 "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),        \
+                 "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),        \
+                 "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),        \
+                 "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),        \
+                 "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])         \
+               : "l"(a), "l"(b))
+  if constexpr (std::is_same<scalar_t, __half>::value) TCONV_WGMMA_MN_MAJOR_N128("f16.f16");
+  else TCONV_WGMMA_MN_MAJOR_N128("bf16.bf16");
+#undef TCONV_WGMMA_MN_MAJOR_N128
+#else
+  (void)d, (void)a, (void)b;
+#endif
+}
+
+// kN128: each warpgroup's k16 step as one m64n128 wgmma over both grad_output boxes (B spans their two swizzle
+// groups) instead of two m64n64 ones, the same MACs in the same order per accumulator: a k16 step reads A once, not
+// twice (6 KB of shared memory a warpgroup instead of 8; with the TMA's 32 KB a stage, 80 KB a stage in all against
+// 96). Why: at the MMA peak (2048 MACs a clock an SM) the m64n64 form needs ~190 bytes a clock of shared memory,
+// which serves 128; whether that, L2 or latency bounds DCGAN's pass (373 TF/s, run 457's 0.184 ms) is the next
+// measurement. TCONV_GRAD_WEIGHT_TMA_N128 (development, default 0): 1 takes this form.
+template <typename scalar_t, bool kN128>
 __global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
 tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -2014,13 +2061,26 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
     mbarrier_wait(&stage_full[stage], full_parity);
     const unsigned char* s = smem + stage * kTmaWeightGradStageBytes;
     const uint64_t a_desc = wgmma_descriptor_mn_sw128(s + warpgroup * kBox);
-    const uint64_t b0_desc = wgmma_descriptor_mn_sw128(s + 2 * kBox), b1_desc = wgmma_descriptor_mn_sw128(s + 3 * kBox);
     wgmma_fence();
+    if constexpr (kN128) {
+      // acc[2][32] read as the m64n128 fragment: its accumulator 4 j + e (j < 16) is acc[j / 8][4 (j % 8) + e],
+      // column 8 j + 2 tig + (e & 1) = 64 (j / 8) + 8 (j % 8) + ..., the m64n64 halves' mapping below.
+      float(&wide)[64] = reinterpret_cast<float(&)[64]>(acc);
+      const uint64_t b_desc = wgmma_descriptor_mn_sw128_wide(s + 2 * kBox, t.b_leading_bytes, t.b_stride_bytes);
 #pragma unroll
-    for (int k16 = 0; k16 < kTmaWeightGradPositions / 16; ++k16) {  // 16 positions: two 1024-byte atoms
-      const uint64_t step = uint64_t(k16 * 2048 / 16);
-      wgmma_m64n64k16_mn_major<scalar_t>(acc[0], a_desc + step, b0_desc + step);
-      wgmma_m64n64k16_mn_major<scalar_t>(acc[1], a_desc + step, b1_desc + step);
+      for (int k16 = 0; k16 < kTmaWeightGradPositions / 16; ++k16) {
+        const uint64_t step = uint64_t(k16 * 2048 / 16);
+        wgmma_m64n128k16_mn_major<scalar_t>(wide, a_desc + step, b_desc + step);
+      }
+    } else {
+      const uint64_t b0_desc = wgmma_descriptor_mn_sw128(s + 2 * kBox);
+      const uint64_t b1_desc = wgmma_descriptor_mn_sw128(s + 3 * kBox);
+#pragma unroll
+      for (int k16 = 0; k16 < kTmaWeightGradPositions / 16; ++k16) {  // 16 positions: two 1024-byte atoms
+        const uint64_t step = uint64_t(k16 * 2048 / 16);
+        wgmma_m64n64k16_mn_major<scalar_t>(acc[0], a_desc + step, b0_desc + step);
+        wgmma_m64n64k16_mn_major<scalar_t>(acc[1], a_desc + step, b1_desc + step);
+      }
     }
     wgmma_commit_and_step_ring(stage_empty, it > 0, previous, stage, kStages, full_parity);
   }
@@ -2665,6 +2725,13 @@ bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const v
 #endif
 }
 
+// TCONV_GRAD_WEIGHT_TMA_N128 (development, read once per process): 1 runs the TMA grad_weight's k16 steps as m64n128
+// wgmmas (tconv_grad_weight_tma_kernel's kN128: why); 0, the default, as two m64n64 ones.
+static bool tma_weight_grad_n128() {
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA_N128", 0) != 0;
+  return enabled;
+}
+
 bool grad_weight_tma_preferred(const ConvTransposeParams& p) {
   static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA", 1) != 0;
   return enabled && p.in_per_group() >= kGradWeightTmaMinChannels && p.out_per_group() >= kGradWeightTmaMinChannels;
@@ -2728,8 +2795,14 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   const int64_t blocks = int64_t(t.groups) * t.taps * t.ci_tiles * t.co_tiles;
   if (blocks > 0x7fffffff || splits > 65535) return cudaErrorInvalidConfiguration;
   const size_t smem = size_t(kTmaWeightGradStages) * kTmaWeightGradStageBytes + 1024;
-  void (*kernel)(TmaWeightGradArgs) = dtype == DType::kFloat16 ? tconv_grad_weight_tma_kernel<__half>
-                                                                : tconv_grad_weight_tma_kernel<__nv_bfloat16>;
+  const bool n128 = tma_weight_grad_n128();
+  t.b_leading_bytes = kTmaWeightGradBoxBytes;  // the two grad_output boxes of a stage, one after the other
+  t.b_stride_bytes = 1024;                     // 8 positions (K) of 128 bytes: one swizzle atom
+  void (*kernel)(TmaWeightGradArgs) =
+      dtype == DType::kFloat16
+          ? (n128 ? tconv_grad_weight_tma_kernel<__half, true> : tconv_grad_weight_tma_kernel<__half, false>)
+          : (n128 ? tconv_grad_weight_tma_kernel<__nv_bfloat16, true>
+                  : tconv_grad_weight_tma_kernel<__nv_bfloat16, false>);
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<dim3(unsigned(blocks), unsigned(splits)), kTmaWeightGradThreads, smem, stream>>>(t);

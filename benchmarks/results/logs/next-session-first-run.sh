@@ -8,6 +8,10 @@
 #    of the TMA grad_weight on DCGAN (0.184 ms, ~373 TF/s: 128 blocks of one 128 x 128 tile a tap, one split by the
 #    memory budget, ~32 KB from L2 per 1 M MACs: ~5.8 TB/s of L2 reads if it moves them at that rate; is L2 the
 #    limit, or shared memory (TMA writes plus m64n64 operand reads: ~190 B/clk at the MMA peak), or latency?);
+#    Written after session 91's device time (compiled, register table updated, not run): TCONV_GRAD_WEIGHT_TMA_N128=1,
+#    each k16 step as one m64n128 wgmma over both grad_output boxes (B's descriptor: leading byte offset one box,
+#    stride byte offset one swizzle atom; if its test fails on values, swap the two in grad_weight_tma first). Its
+#    test, then fwd+bwd A/B timings: it pays only if shared memory bounds the pass;
 # 2. the channels-last bf16 rows that session 90 measured while the host led, re-verified with the native backward
 #    (the `h` marks seen on a GPU for the first time); a warm second call resumes the file for the rest of the 18.
 source scripts/device_prelude.sh
@@ -20,6 +24,13 @@ left 260 && timeout 80 ncu --clock-control none -k "regex:grad_weight_tma_kernel
 pattern="Duration|Registers Per|Achieved Occupancy|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput"
 pattern+="|Compute \(SM\) Throughput|Warp Cycles Per Issued|No Eligible|Issue Slots"
 grep -E "$pattern" "$LOG/ncu_dcgan_grad_weight_tma.txt" | head -16
+left 330 && gpu_tests 150 n128 tests/test_grad_weight_tma_gpu.py "n128"
+for problem in real_dcgan_up real_vae_up real_unet3d_up; do
+  for n128 in 0 1; do
+    left 450 && LAYOUT=channels_last quick_time "n128_$n128" $problem bf16 auto TCONV_GRAD_WEIGHT_TMA_N128=$n128 \
+      | tee -a "$LOG/timing.log"
+  done
+done
 bench_budget 580 bf16 channels_last real_dcgan_up real_unet3d_up real_vae_up fam13_convt2d_k3_s5_p1_d2_64x128 \
   fam10_convt3d_k3_s2_p1_d2_16x32x32 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 \
   l1_71_convt2d_asym_input_square_kernel \
