@@ -70,24 +70,35 @@ torch.save(launches, sys.argv[1])
         assert on == [1, 0] and off == [0, 0], (name, on, off)
 
 
+def _tma_form(switch, case):
+    """The template arguments (kN128, kCiBoxes) of the TMA grad_weight a case runs on under `switch`=1."""
+    cin, groups = case[2], case[4]
+    if switch == "TCONV_GRAD_WEIGHT_TMA_N128":
+        return ", true, 2>"
+    return ", false, 1>" if cin // groups <= 64 else ", false, 2>"
+
+
+@pytest.mark.parametrize("switch", ["TCONV_GRAD_WEIGHT_TMA_N128", "TCONV_GRAD_WEIGHT_TMA_CI64"])
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
-def test_grad_weight_tma_n128_meets_the_contract(tmp_path, mode):
-    """TCONV_GRAD_WEIGHT_TMA_N128=1 (development): each k16 step as one m64n128 wgmma whose B operand spans a stage's
-    two grad_output boxes (its descriptor's leading byte offset one box, its stride byte offset one swizzle atom)
-    instead of two m64n64 ones. Every case meets the 16-bit contract under it, the n128 kernel runs under 1 and the
-    m64n64 one under 0, and the gradients agree bit for bit across the two (the same k16 steps in the same order for
-    every accumulator; should the tensor cores order a step's 16 products differently by N, only that last check
-    fails)."""
+def test_grad_weight_tma_forms_meet_the_contract(tmp_path, mode, switch):
+    """The TMA grad_weight's development forms (tconv_grad_weight_tma_kernel<T, kN128, kCiBoxes>), each under its
+    switch: TCONV_GRAD_WEIGHT_TMA_N128=1, each k16 step one m64n128 wgmma whose B spans a stage's two grad_output
+    boxes (its descriptor's leading byte offset one box, its stride byte offset one swizzle atom); and
+    TCONV_GRAD_WEIGHT_TMA_CI64=1, one x box a stage where a group has at most 64 input channels (both warpgroups on
+    it, one grad_output half each). Every case meets the 16-bit contract under the switch, the form runs under 1
+    where it applies and the default form under 0, and the gradients agree bit for bit across the two (the same k16
+    steps in the same order for every accumulator; should the tensor cores order a step's 16 products differently
+    by N, only that last check fails for the m64n128 form)."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = sixteen_bit_script_head("test_grad_weight_tma_gpu", mode) + f"""
 import os
 os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
-wide = os.environ["TCONV_GRAD_WEIGHT_TMA_N128"] == "1"
+on = os.environ[{switch!r}] == "1"
 results = []
 for i, name in enumerate(sorted(t.CASES)):
     case = t.CASES[name]
-    if wide:
+    if on:
         run_case(*case, mode={mode!r}, layout="channels_last", seed=90 + i, poison=poison_cuda_allocator,
                  grad_like_output=True)
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
@@ -100,13 +111,13 @@ for i, name in enumerate(sorted(t.CASES)):
         out.backward(torch.randn(out.shape, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt))
         torch.cuda.synchronize()
     names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA and t.KERNEL in e.name]
-    results.append((sum(", true>" in n for n in names), sum(", false>" in n for n in names), w.grad.cpu()))
+    results.append((names, w.grad.cpu()))
 torch.save(results, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_TMA_N128", values=("1", "0"))
-    for name, (wide_on, narrow_on, _), (wide_off, narrow_off, _) in zip(sorted(CASES), saved["1"], saved["0"]):
-        assert (wide_on, narrow_on, wide_off, narrow_off) == (1, 0, 0, 1), name
-    for name, (_, _, grad_on), (_, _, grad_off) in zip(sorted(CASES), saved["1"], saved["0"]):
+    saved = run_under_switch(code, tmp_path, switch, values=("1", "0"))
+    for name, (names_on, grad_on), (names_off, grad_off) in zip(sorted(CASES), saved["1"], saved["0"]):
+        assert len(names_on) == 1 and _tma_form(switch, CASES[name]) in names_on[0], (name, names_on)
+        assert len(names_off) == 1 and ", false, 2>" in names_off[0], (name, names_off)
         assert torch.equal(grad_on, grad_off), name
 
 

@@ -1901,7 +1901,6 @@ struct TmaWeightGradArgs {
 };
 constexpr int kTmaWeightGradPositions = 64, kTmaWeightGradStages = 6;
 constexpr int kTmaWeightGradBoxBytes = kTmaWeightGradPositions * 128;        // 64 positions x 64 channels, 16-bit
-constexpr int kTmaWeightGradStageBytes = 4 * kTmaWeightGradBoxBytes;         // x, x, grad_output, grad_output
 constexpr int kTmaWeightGradMmaThreads = 256, kTmaWeightGradThreads = 384;  // two MMA warpgroups, one producer
 
 // A 16-bit M/N-major operand of 64 rows (M or N) in the 128-byte swizzle: [K row][64 elements] rows of 128 bytes, 8
@@ -1982,11 +1981,16 @@ __device__ __forceinline__ void wgmma_m64n128k16_mn_major(float (&d)[64], uint64
 // 96). Why: at the MMA peak (2048 MACs a clock an SM) the m64n64 form needs ~190 bytes a clock of shared memory,
 // which serves 128; whether that, L2 or latency bounds DCGAN's pass (373 TF/s, run 457's 0.184 ms) is the next
 // measurement. TCONV_GRAD_WEIGHT_TMA_N128 (development, default 0): 1 takes this form.
-template <typename scalar_t, bool kN128>
+// kCiBoxes: x boxes of 64 input channels a stage (the tile's C_in: 64 kCiBoxes). 1 where a group has at most 64
+// input channels (tma_weight_grad_ci_boxes): the two warpgroups then share that box and take one 64-column half of
+// grad_output each, where the two-box tile's second warpgroup multiplied TMA's zero fill (fam06, 64 -> 128: half the
+// MMAs of its ~2 ms pass on zeros, and 8 of a stage's 32 KB).
+template <typename scalar_t, bool kN128, int kCiBoxes>
 __global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
 tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr int kStages = kTmaWeightGradStages, kBox = kTmaWeightGradBoxBytes;
+  static_assert(kCiBoxes == 2 || (kCiBoxes == 1 && !kN128), "one x box: each warpgroup takes one 64-column half");
+  constexpr int kStages = kTmaWeightGradStages, kBox = kTmaWeightGradBoxBytes, kStageBytes = (kCiBoxes + 2) * kBox;
   extern __shared__ __align__(1024) unsigned char tma_weight_grad_smem[];
   unsigned char* smem = shared_aligned_1024(tma_weight_grad_smem);
   __shared__ uint64_t stage_full[kStages], stage_empty[kStages];
@@ -1999,7 +2003,7 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
   const int tap = int(block % t.taps), g = int(block / t.taps);
   const int split = blockIdx.y;
   const int kw = tap % t.kernel[2], kh = tap / t.kernel[2] % t.kernel[1], kd = tap / (t.kernel[2] * t.kernel[1]);
-  const int ci0 = ci_tile * 128, co0 = co_tile * 128;
+  const int ci0 = ci_tile * 64 * kCiBoxes, co0 = co_tile * 128;
   const int64_t unit_begin = split_begin(t.units, t.splits, split);
   const int iterations = int(split_begin(t.units, t.splits, split + 1) - unit_begin);
   const int tid = threadIdx.x;
@@ -2032,13 +2036,14 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
       box /= t.tiles[2];
       const int bh = box % t.tiles[1], bd = box / t.tiles[1];
       const int w = bw * t.tile[2], h = bh * t.tile[1], d = bd * t.tile[0];
-      unsigned char* s = smem + stage * kTmaWeightGradStageBytes;
-      mbarrier_arrive_expect_tx(&stage_full[stage], kTmaWeightGradStageBytes);
-      tma_load_5d(s, &t.x_map, x_c, w, h, d, n, &stage_full[stage]);
-      tma_load_5d(s + kBox, &t.x_map, x_c + 64, w, h, d, n, &stage_full[stage]);
+      unsigned char* s = smem + stage * kStageBytes;
+      mbarrier_arrive_expect_tx(&stage_full[stage], kStageBytes);
+#pragma unroll
+      for (int b = 0; b < kCiBoxes; ++b)  // a stage: the x boxes, then grad_output's two
+        tma_load_5d(s + b * kBox, &t.x_map, x_c + 64 * b, w, h, d, n, &stage_full[stage]);
       const int ow = w * t.stride[2] + off_w, oh = h * t.stride[1] + off_h, od = d * t.stride[0] + off_d;
-      tma_load_5d(s + 2 * kBox, &t.dy_map, dy_c, ow, oh, od, n, &stage_full[stage]);
-      tma_load_5d(s + 3 * kBox, &t.dy_map, dy_c + 64, ow, oh, od, n, &stage_full[stage]);
+      tma_load_5d(s + kCiBoxes * kBox, &t.dy_map, dy_c, ow, oh, od, n, &stage_full[stage]);
+      tma_load_5d(s + (kCiBoxes + 1) * kBox, &t.dy_map, dy_c + 64, ow, oh, od, n, &stage_full[stage]);
       if (++stage == kStages) {
         stage = 0;
         if (it >= kStages) empty_parity ^= 1;
@@ -2047,8 +2052,9 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
     return;
   }
 
-  // MMA warpgroups: warpgroup w, input channels 64 w .. 64 w + 63 of the tile, against both 64-column halves; one
-  // wgmma group in flight, a stage released once the group after it is issued and its own has completed.
+  // MMA warpgroups: warpgroup w, input channels 64 w .. 64 w + 63 of the tile, against both 64-column halves (one x
+  // box: all 64 input channels against half w); one wgmma group in flight, a stage released once the group after it
+  // is issued and its own has completed.
   const int warpgroup = uniform_warpgroup();
   float acc[2][32];
 #pragma unroll
@@ -2059,10 +2065,17 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
   uint32_t full_parity = 0;
   for (int it = 0; it < iterations; ++it) {
     mbarrier_wait(&stage_full[stage], full_parity);
-    const unsigned char* s = smem + stage * kTmaWeightGradStageBytes;
-    const uint64_t a_desc = wgmma_descriptor_mn_sw128(s + warpgroup * kBox);
+    const unsigned char* s = smem + stage * kStageBytes;
+    const uint64_t a_desc = wgmma_descriptor_mn_sw128(s + (kCiBoxes == 2 ? warpgroup : 0) * kBox);
     wgmma_fence();
-    if constexpr (kN128) {
+    if constexpr (kCiBoxes == 1) {
+      const uint64_t b_desc = wgmma_descriptor_mn_sw128(s + (1 + warpgroup) * kBox);
+#pragma unroll
+      for (int k16 = 0; k16 < kTmaWeightGradPositions / 16; ++k16) {
+        const uint64_t step = uint64_t(k16 * 2048 / 16);
+        wgmma_m64n64k16_mn_major<scalar_t>(acc[0], a_desc + step, b_desc + step);
+      }
+    } else if constexpr (kN128) {
       // acc[2][32] read as the m64n128 fragment: its accumulator 4 j + e (j < 16) is acc[j / 8][4 (j % 8) + e],
       // column 8 j + 2 tig + (e & 1) = 64 (j / 8) + 8 (j % 8) + ..., the m64n64 halves' mapping below.
       float(&wide)[64] = reinterpret_cast<float(&)[64]>(acc);
@@ -2088,15 +2101,16 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
 
   // The m64n64 fragment: accumulator 4 j + 2 h + l is row 16 (warp % 4) + gid + 8 h, column 8 j + 2 tig + l.
   const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
-  const int row = warpgroup * 64 + (tid / 32 % 4) * 16 + gid;
+  const int row = (kCiBoxes == 2 ? warpgroup * 64 : 0) + (tid / 32 % 4) * 16 + gid;
   float* const out = t.partial + int64_t(split) * t.groups * t.cin_g * t.cout_g * t.taps;
 #pragma unroll
-  for (int half = 0; half < 2; ++half)
+  for (int half = 0; half < kCiBoxes; ++half)  // (one x box: acc[0] holds this warpgroup's half)
 #pragma unroll
     for (int j = 0; j < 8; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        const int ci = ci0 + row + (e >= 2 ? 8 : 0), co = co0 + half * 64 + j * 8 + 2 * tig + (e & 1);
+        const int column = (kCiBoxes == 2 ? half : warpgroup) * 64 + j * 8 + 2 * tig + (e & 1);
+        const int ci = ci0 + row + (e >= 2 ? 8 : 0), co = co0 + column;
         if (ci < t.cin_g && co < t.cout_g)
           out[((int64_t(g) * t.cin_g + ci) * t.cout_g + co) * t.taps + tap] = acc[half][4 * j + e];
       }
@@ -2732,6 +2746,13 @@ static bool tma_weight_grad_n128() {
   return enabled;
 }
 
+// x boxes a block's tile takes (tconv_grad_weight_tma_kernel's kCiBoxes): one where a group has at most 64 input
+// channels, under TCONV_GRAD_WEIGHT_TMA_CI64=1 (development, read once per process; default 0 until run on a GPU).
+static int tma_weight_grad_ci_boxes(const ConvTransposeParams& p) {
+  static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_TMA_CI64", 0) != 0;
+  return narrow && p.in_per_group() <= 64 ? 1 : 2;
+}
+
 bool grad_weight_tma_preferred(const ConvTransposeParams& p) {
   static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA", 1) != 0;
   return enabled && p.in_per_group() >= kGradWeightTmaMinChannels && p.out_per_group() >= kGradWeightTmaMinChannels;
@@ -2743,7 +2764,8 @@ int64_t grad_weight_tma_splits(const ConvTransposeParams& p, int sm_count, int64
   tma_weight_grad_tile(p, tile);
   int64_t units = p.batch;
   for (int i = 0; i < 3; ++i) units *= (p.in_size[i] + tile[i] - 1) / tile[i];
-  const int64_t blocks = p.groups * p.kernel_volume() * ((p.in_per_group() + 127) / 128) *
+  const int ci_tile = 64 * tma_weight_grad_ci_boxes(p);
+  const int64_t blocks = p.groups * p.kernel_volume() * ((p.in_per_group() + ci_tile - 1) / ci_tile) *
                          ((p.out_per_group() + 127) / 128);
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
   // Two waves of one block per SM, each split at least 8 units (a ring's fill is 6), within the workspace budget.
@@ -2775,7 +2797,8 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   t.groups = int(p.groups);
   t.cin_g = int(p.in_per_group());
   t.cout_g = int(p.out_per_group());
-  t.ci_tiles = (t.cin_g + 127) / 128;
+  const int ci_boxes = tma_weight_grad_ci_boxes(p);
+  t.ci_tiles = (t.cin_g + 64 * ci_boxes - 1) / (64 * ci_boxes);
   t.co_tiles = (t.cout_g + 127) / 128;
   t.taps = int(p.kernel_volume());
   t.splits = int(splits);
@@ -2794,15 +2817,18 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(t.groups) * t.taps * t.ci_tiles * t.co_tiles;
   if (blocks > 0x7fffffff || splits > 65535) return cudaErrorInvalidConfiguration;
-  const size_t smem = size_t(kTmaWeightGradStages) * kTmaWeightGradStageBytes + 1024;
+  const size_t smem = size_t(kTmaWeightGradStages) * (ci_boxes + 2) * kTmaWeightGradBoxBytes + 1024;
   const bool n128 = tma_weight_grad_n128();
   t.b_leading_bytes = kTmaWeightGradBoxBytes;  // the two grad_output boxes of a stage, one after the other
   t.b_stride_bytes = 1024;                     // 8 positions (K) of 128 bytes: one swizzle atom
   void (*kernel)(TmaWeightGradArgs) =
       dtype == DType::kFloat16
-          ? (n128 ? tconv_grad_weight_tma_kernel<__half, true> : tconv_grad_weight_tma_kernel<__half, false>)
-          : (n128 ? tconv_grad_weight_tma_kernel<__nv_bfloat16, true>
-                  : tconv_grad_weight_tma_kernel<__nv_bfloat16, false>);
+          ? (ci_boxes == 1 ? tconv_grad_weight_tma_kernel<__half, false, 1>
+                           : n128 ? tconv_grad_weight_tma_kernel<__half, true, 2>
+                                  : tconv_grad_weight_tma_kernel<__half, false, 2>)
+          : (ci_boxes == 1 ? tconv_grad_weight_tma_kernel<__nv_bfloat16, false, 1>
+                           : n128 ? tconv_grad_weight_tma_kernel<__nv_bfloat16, true, 2>
+                                  : tconv_grad_weight_tma_kernel<__nv_bfloat16, false, 2>);
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
   kernel<<<dim3(unsigned(blocks), unsigned(splits)), kTmaWeightGradThreads, smem, stream>>>(t);

@@ -10,8 +10,10 @@
 #    limit, or shared memory (TMA writes plus m64n64 operand reads: ~190 B/clk at the MMA peak), or latency?);
 #    Written after session 91's device time (compiled, register table updated, not run): TCONV_GRAD_WEIGHT_TMA_N128=1,
 #    each k16 step as one m64n128 wgmma over both grad_output boxes (B's descriptor: leading byte offset one box,
-#    stride byte offset one swizzle atom; if its test fails on values, swap the two in grad_weight_tma first). Its
-#    test, then fwd+bwd A/B timings: it pays only if shared memory bounds the pass;
+#    stride byte offset one swizzle atom; if its test fails on values, swap the two in grad_weight_tma first), and
+#    TCONV_GRAD_WEIGHT_TMA_CI64=1, one x box a stage where a group has <= 64 input channels (fam06, 64 -> 128: the
+#    two-box tile's second warpgroup multiplies zeros, half the MMAs of its ~2 ms grad_weight). Their test, then
+#    fwd+bwd A/B timings: N128 pays only if shared memory bounds the pass; CI64 should cut fam06's by ~0.5-1 ms;
 # 2. the channels-last bf16 rows that session 90 measured while the host led, re-verified with the native backward
 #    (the `h` marks seen on a GPU for the first time); a warm second call resumes the file for the rest of the 18.
 source scripts/device_prelude.sh
@@ -24,12 +26,16 @@ left 260 && timeout 80 ncu --clock-control none -k "regex:grad_weight_tma_kernel
 pattern="Duration|Registers Per|Achieved Occupancy|Memory Throughput|L2 Cache Throughput|L1/TEX Cache Throughput"
 pattern+="|Compute \(SM\) Throughput|Warp Cycles Per Issued|No Eligible|Issue Slots"
 grep -E "$pattern" "$LOG/ncu_dcgan_grad_weight_tma.txt" | head -16
-left 330 && gpu_tests 150 n128 tests/test_grad_weight_tma_gpu.py "n128"
+left 300 && gpu_tests 180 forms tests/test_grad_weight_tma_gpu.py "forms_meet"
 for problem in real_dcgan_up real_vae_up real_unet3d_up; do
   for n128 in 0 1; do
-    left 450 && LAYOUT=channels_last quick_time "n128_$n128" $problem bf16 auto TCONV_GRAD_WEIGHT_TMA_N128=$n128 \
+    left 440 && LAYOUT=channels_last quick_time "n128_$n128" $problem bf16 auto TCONV_GRAD_WEIGHT_TMA_N128=$n128 \
       | tee -a "$LOG/timing.log"
   done
+done
+for ci64 in 0 1; do
+  left 470 && LAYOUT=channels_last quick_time "ci64_$ci64" fam06_convt2d_k3x5_128x256 bf16 auto \
+    TCONV_GRAD_WEIGHT_TMA_CI64=$ci64 | tee -a "$LOG/timing.log"
 done
 bench_budget 580 bf16 channels_last real_dcgan_up real_unet3d_up real_vae_up fam13_convt2d_k3_s5_p1_d2_64x128 \
   fam10_convt3d_k3_s2_p1_d2_16x32x32 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 \
