@@ -722,6 +722,26 @@ void stream_waits_for(const c10::cuda::CUDAStream& waiter, const c10::cuda::CUDA
               cudaGetErrorString(err != cudaSuccess ? err : destroyed));
 }
 
+// TCONV_GRAD_BIAS_BESIDE_WEIGHT=1 (development, read once per process; default 0 until measured): where the passes
+// run one after the other, grad_bias on the side stream beside grad_weight. Why: grad_bias streams grad_output from
+// DRAM (VAE: 268 MB in 0.069 ms of its 0.65 ms of kernels, run 488) while the TMA grad_weight leaves DRAM mostly idle
+// and room on each SM for grad_bias's blocks beside its own (one block of 384 threads and ~193 KB a SM).
+bool grad_bias_beside_weight() {
+  static const bool enabled = [] {
+    const char* value = std::getenv("TCONV_GRAD_BIAS_BESIDE_WEIGHT");
+    return value != nullptr && std::atoi(value) != 0;
+  }();
+  return enabled;
+}
+
+// Whether `stream` is being captured into a CUDA graph (the Python path runs no side stream then either).
+bool capturing(const c10::cuda::CUDAStream& stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t err = cudaStreamIsCapturing(stream.stream(), &status);
+  TCONV_CHECK(err == cudaSuccess, "tconv: cudaStreamIsCapturing failed: ", cudaGetErrorString(err));
+  return status != cudaStreamCaptureStatusNone;
+}
+
 }  // namespace
 
 // The backward's three passes under "auto" in one call, for tconv/_ops.py's native backward: the gradients a
@@ -741,16 +761,20 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> backward(const at::Tensor& grad_o
   const c10::cuda::CUDAGuard guard(grad_output.device());
   const at::Tensor grad_output5 = as_5d(grad_output), input5 = as_5d(input), weight5 = as_5d(weight);
   at::Tensor grad_input, grad_weight, grad_bias;
+  const auto weight_pass = [&]() {
+    if (!need_weight) return;
+    grad_weight = at::empty(weight.sizes(), grad_output.options());
+    at::Tensor grad_weight5 = as_5d(grad_weight);
+    grad_weight_out(grad_output5, input5, grad_weight5, stride, padding, dilation, groups, allow_tf32, "auto");
+  };
+  const auto bias_pass = [&]() {
+    if (!need_bias) return;
+    grad_bias = at::empty({grad_output.size(1)}, grad_output.options());
+    grad_bias_out(grad_output5, grad_bias);
+  };
   const auto weight_side = [&]() {
-    if (need_weight) {
-      grad_weight = at::empty(weight.sizes(), grad_output.options());
-      at::Tensor grad_weight5 = as_5d(grad_weight);
-      grad_weight_out(grad_output5, input5, grad_weight5, stride, padding, dilation, groups, allow_tf32, "auto");
-    }
-    if (need_bias) {
-      grad_bias = at::empty({grad_output.size(1)}, grad_output.options());
-      grad_bias_out(grad_output5, grad_bias);
-    }
+    weight_pass();
+    bias_pass();
   };
   const auto input_side = [&]() {
     if (!need_input) return;
@@ -758,12 +782,24 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> backward(const at::Tensor& grad_o
     at::Tensor grad_input5 = as_5d(grad_input);
     grad_input_out(grad_output5, weight5, grad_input5, stride, padding, dilation, groups, allow_tf32, "auto");
   };
+  const c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream();
   if (!(concurrent && need_input && (need_weight || need_bias))) {
     input_side();
-    weight_side();
+    if (!(need_weight && need_bias && grad_bias_beside_weight() && !capturing(current))) {
+      weight_side();
+      return std::make_tuple(grad_input, grad_weight, grad_bias);
+    }
+    const c10::cuda::CUDAStream side = backward_side_stream(grad_output.device().index());
+    stream_waits_for(side, current);  // after grad_input: beside grad_weight only
+    {
+      const c10::cuda::CUDAStreamGuard on_side(side);
+      bias_pass();
+    }
+    weight_pass();
+    stream_waits_for(current, side);
+    grad_bias.record_stream(current);
     return std::make_tuple(grad_input, grad_weight, grad_bias);
   }
-  const c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream();
   const c10::cuda::CUDAStream side = backward_side_stream(grad_output.device().index());
   stream_waits_for(side, current);  // before grad_input is queued: the side stream waits for none of it
   {

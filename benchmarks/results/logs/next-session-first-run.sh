@@ -13,7 +13,11 @@
 #    stride byte offset one swizzle atom; if its test fails on values, swap the two in grad_weight_tma first), and
 #    TCONV_GRAD_WEIGHT_TMA_CI64=1, one x box a stage where a group has <= 64 input channels (fam06, 64 -> 128: the
 #    two-box tile's second warpgroup multiplies zeros, half the MMAs of its ~2 ms grad_weight). Their test, then
-#    fwd+bwd A/B timings: N128 pays only if shared memory bounds the pass; CI64 should cut fam06's by ~0.5-1 ms;
+#    fwd+bwd A/B timings: N128 pays only if shared memory bounds the pass; CI64 should cut fam06's by ~0.5-1 ms.
+#    Also TCONV_GRAD_BIAS_BESIDE_WEIGHT=1 (conv_transpose.cpp, native backward): grad_bias on the side stream beside
+#    grad_weight where the passes run one after the other (VAE's grad_bias 0.069 ms of DRAM streaming beside a TMA
+#    grad_weight that leaves DRAM idle): the native test under it (bitwise against the Python path), then VAE and
+#    U-Net 3D A/B;
 # 2. the channels-last bf16 rows that session 90 measured while the host led, re-verified with the native backward
 #    (the `h` marks seen on a GPU for the first time); a warm second call resumes the file for the rest of the 18.
 source scripts/device_prelude.sh
@@ -36,6 +40,13 @@ done
 for ci64 in 0 1; do
   left 470 && LAYOUT=channels_last quick_time "ci64_$ci64" fam06_convt2d_k3x5_128x256 bf16 auto \
     TCONV_GRAD_WEIGHT_TMA_CI64=$ci64 | tee -a "$LOG/timing.log"
+done
+left 480 && TCONV_GRAD_BIAS_BESIDE_WEIGHT=1 gpu_tests 40 bias_beside tests/test_conv_transpose_gpu.py "native_backward"
+for problem in real_vae_up real_unet3d_up; do
+  for beside in 0 1; do
+    left 530 && LAYOUT=channels_last quick_time "beside_$beside" $problem bf16 auto \
+      TCONV_GRAD_BIAS_BESIDE_WEIGHT=$beside | tee -a "$LOG/timing.log"
+  done
 done
 bench_budget 580 bf16 channels_last real_dcgan_up real_unet3d_up real_vae_up fam13_convt2d_k3_s5_p1_d2_64x128 \
   fam10_convt3d_k3_s2_p1_d2_16x32x32 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 \
