@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <initializer_list>
 #include <tuple>
 #include <unordered_map>
 
@@ -783,33 +784,30 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> backward(const at::Tensor& grad_o
     grad_input_out(grad_output5, weight5, grad_input5, stride, padding, dilation, groups, allow_tf32, "auto");
   };
   const c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream();
-  if (!(concurrent && need_input && (need_weight || need_bias))) {
-    input_side();
-    if (!(need_weight && need_bias && grad_bias_beside_weight() && !capturing(current))) {
-      weight_side();
-      return std::make_tuple(grad_input, grad_weight, grad_bias);
-    }
+  // side_work on the side stream beside current_work: the side stream waits for what is queued so far (so for none
+  // of current_work), the current one for the side's work before returning, and the side's results are recorded on
+  // the current stream (the allocator then keeps their memory from side-stream reuse while the caller reads them).
+  const auto beside = [&](const auto& side_work, const auto& current_work, std::initializer_list<at::Tensor*> results) {
     const c10::cuda::CUDAStream side = backward_side_stream(grad_output.device().index());
-    stream_waits_for(side, current);  // after grad_input: beside grad_weight only
+    stream_waits_for(side, current);
     {
       const c10::cuda::CUDAStreamGuard on_side(side);
-      bias_pass();
+      side_work();
     }
-    weight_pass();
+    current_work();
     stream_waits_for(current, side);
-    grad_bias.record_stream(current);
-    return std::make_tuple(grad_input, grad_weight, grad_bias);
+    for (const at::Tensor* t : results)
+      if (t->defined()) t->record_stream(current);
+  };
+  if (concurrent && need_input && (need_weight || need_bias)) {
+    beside(weight_side, input_side, {&grad_weight, &grad_bias});
+  } else {
+    input_side();
+    if (need_weight && need_bias && grad_bias_beside_weight() && !capturing(current))
+      beside(bias_pass, weight_pass, {&grad_bias});  // after grad_input: beside grad_weight only
+    else
+      weight_side();
   }
-  const c10::cuda::CUDAStream side = backward_side_stream(grad_output.device().index());
-  stream_waits_for(side, current);  // before grad_input is queued: the side stream waits for none of it
-  {
-    const c10::cuda::CUDAStreamGuard on_side(side);
-    weight_side();
-  }
-  input_side();
-  stream_waits_for(current, side);
-  for (const at::Tensor* t : {&grad_weight, &grad_bias})
-    if (t->defined()) t->record_stream(current);
   return std::make_tuple(grad_input, grad_weight, grad_bias);
 }
 
