@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 91 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<literal full sha>).
+# Session 92, run 495 (one H200, cold call; prepared in session 91 as next-session-first-run.sh, commit before the call,
+# TCONV_COMMIT=<full sha>).
 # Session 91 (runs 489-494): the native backward (a signature's later backwards as one C++ call) brought tconv's host
 # per channels-last bf16 fwd+bwd to torch's own (DCGAN 1.053 -> 0.556 ms, U-Net 3D 0.550 -> 0.412), and `tconv bench`
 # now marks host-bound times (`h`, `*_host_bound`; CPU-tested only). Here:
