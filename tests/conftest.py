@@ -29,7 +29,7 @@ def run_under_switch(code: str, tmp_path, switch: str, values=("1", "0"), timeou
         run = subprocess.run([sys.executable, "-c", code, str(path), *args], capture_output=True, text=True,
                              timeout=timeout,
                              cwd=os.path.dirname(__file__), env=dict(os.environ, **{switch: value}))
-        assert run.returncode == 0, run.stderr[-3000:]
+        assert run.returncode == 0, f"{switch}={value}: " + run.stderr[-3000:]
         results[value] = torch.load(path)
     return results
 

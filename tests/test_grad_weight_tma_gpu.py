@@ -98,6 +98,7 @@ on = os.environ[{switch!r}] == "1"
 results = []
 for i, name in enumerate(sorted(t.CASES)):
     case = t.CASES[name]
+    print("case", name, file=sys.stderr)  # (a failure's message names its case)
     if on:
         run_case(*case, mode={mode!r}, layout="channels_last", seed=90 + i, poison=poison_cuda_allocator,
                  grad_like_output=True)
