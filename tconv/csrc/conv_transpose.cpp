@@ -278,6 +278,7 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
   const ForwardCall call = forward_call(input, weight, bias, output, stride, padding, dilation, groups);
   const ConvTransposeParams& p = call.p;
   const c10::cuda::CUDAGuard guard(input.device());
+  bind_primary_context(input.get_device());
   const GroupedKernel grouped = grouped_kernel(p, to_dtype(input), GatherPass::kForward, allow_tf32, algorithm);
   if (grouped == GroupedKernel::kMma) {
     check_launch(grouped_mma_forward(p, to_dtype(input), !allow_tf32, input.data_ptr(), weight.data_ptr(),
@@ -374,6 +375,7 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
   const ConvTransposeParams& p = call.p;
   const DType dtype = to_dtype(input);
   const c10::cuda::CUDAGuard guard(input.device());
+  bind_primary_context(input.get_device());
   const at::Tensor none = at::empty({0}, input.options().dtype(at::kFloat));
   check_algorithm(algorithm);
   if (output.numel() == 0 ||
@@ -477,6 +479,7 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   const std::string algorithm = grad_input_algorithm(requested);
   const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  bind_primary_context(grad_output.get_device());
   const DType dtype = to_dtype(grad_output);
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   switch (grad_input_form(p, grad_output, grad_input, allow_tf32, algorithm)) {
@@ -539,6 +542,7 @@ bool grad_input_strip_possible(const at::Tensor& grad_output, const at::Tensor& 
                                int64_t groups, bool allow_tf32) {
   const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  bind_primary_context(grad_output.get_device());
   return strip_grad_input_possible(p, to_dtype(grad_output), !allow_tf32, grad_output.data_ptr(),
                                    grad_input.data_ptr());
 }
@@ -552,6 +556,7 @@ bool grad_input_persistent(const at::Tensor& grad_output, const at::Tensor& weig
   const std::string algorithm = grad_input_algorithm(requested);
   const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  bind_primary_context(grad_output.get_device());
   switch (grad_input_form(p, grad_output, grad_input, allow_tf32, algorithm)) {
     case GradInputForm::kUnitStrideMma:
       return true;
@@ -576,6 +581,7 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   check_5d_cuda(grad_weight, "grad_weight", grad_output);
   const ConvTransposeParams p = make_params(input, grad_weight, grad_output, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  bind_primary_context(grad_output.get_device());
   const DType dtype = to_dtype(grad_output);
   const int sm_count = sm_count_of(grad_output);
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
@@ -671,6 +677,7 @@ void grad_bias_out(const at::Tensor& grad_output, at::Tensor& grad_bias) {
   for (int i = 0; i < 3; ++i) p.out_size[i] = grad_output.size(2 + i);
   copy_strides(grad_output, p.output_strides);
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  bind_primary_context(grad_output.get_device());
   const DType dtype = to_dtype(grad_output);
   const int64_t splits = grad_bias_splits(p, sm_count_of(grad_output), workspace_budget_elems(grad_output, dtype));
   const at::Tensor workspace = at::empty({splits * p.out_channels},
@@ -760,6 +767,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> backward(const at::Tensor& grad_o
                                                         int64_t groups, bool allow_tf32, bool concurrent) {
   TCONV_CHECK(grad_output.is_cuda() && input.is_cuda() && weight.is_cuda(), "tconv: backward takes CUDA tensors");
   const c10::cuda::CUDAGuard guard(grad_output.device());
+  bind_primary_context(grad_output.get_device());
   const at::Tensor grad_output5 = as_5d(grad_output), input5 = as_5d(input), weight5 = as_5d(weight);
   at::Tensor grad_input, grad_weight, grad_bias;
   const auto weight_pass = [&]() {

@@ -2719,6 +2719,30 @@ bool gather_tma_persistent(const ConvTransposeParams& p, GatherPass pass, DType 
 #endif
 }
 
+// An error an earlier runtime call left unread belongs to that call, not to the launch whose cudaGetLastError would
+// report it: read it off before the launch (a sticky error stays and fails the launch anyway). Run 498 (H200,
+// 7c1009a) saw the TMA grad_weight report "invalid argument" on every call where a process's backwards had needed
+// grad_weight alone (channels-last bf16, x without grad), in no process where a backward with grad_input had run
+// first; whether an unread error was the cause is not known yet. TCONV_REPORT_PENDING_CUDA_ERRORS=1 (development,
+// read once per process) prints each error read off here, and the step of the launch that failed, to stderr.
+#if defined(TCONV_TENSOR_MAPS)
+static bool report_launch_errors() {
+  static const bool report = development_switch("TCONV_REPORT_PENDING_CUDA_ERRORS", 0) != 0;
+  return report;
+}
+static void clear_pending_launch_error(const char* launch) {
+  const cudaError_t pending = cudaGetLastError();
+  if (pending != cudaSuccess && report_launch_errors())
+    std::fprintf(stderr, "tconv: a CUDA error was pending before the %s launch: %s\n", launch,
+                 cudaGetErrorString(pending));
+}
+static cudaError_t reported_step(cudaError_t err, const char* launch, const char* step) {
+  if (err != cudaSuccess && report_launch_errors())
+    std::fprintf(stderr, "tconv: the %s launch failed at %s: %s\n", launch, step, cudaGetErrorString(err));
+  return err;
+}
+#endif
+
 bool grad_weight_tma_possible(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output) {
 #if defined(TCONV_TENSOR_MAPS)
   // (an empty tensor has no tensor map: its dimensions must be at least 1)
@@ -2783,6 +2807,7 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
                             void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream) {
 #if defined(TCONV_TENSOR_MAPS)
   if (!grad_weight_tma_possible(p, dtype, input, grad_output)) return cudaErrorInvalidValue;
+  clear_pending_launch_error("grad_weight (TMA)");  // (before the tensor maps: their encoding is a driver call)
   TmaWeightGradArgs t{};
   tma_weight_grad_tile(p, t.tile);
   t.units = p.batch;
@@ -2809,12 +2834,13 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   const int64_t dy_strides[4] = {p.output_strides[4], p.output_strides[3], p.output_strides[2], p.output_strides[0]};
   const int unit_step[3] = {1, 1, 1};
   const int dy_box[3] = {t.tile[0] * t.stride[0], t.tile[1] * t.stride[1], t.tile[2] * t.stride[2]};
+  const char* const launch = "grad_weight (TMA)";
   cudaError_t err = encode_channels_last_map(&t.x_map, dtype, input, p.in_channels, x_sizes, x_strides, t.tile,
                                              unit_step);
-  if (err != cudaSuccess) return err;
+  if (err != cudaSuccess) return reported_step(err, launch, "x's tensor map");
   err = encode_channels_last_map(&t.dy_map, dtype, grad_output, p.out_channels, dy_sizes, dy_strides, dy_box,
                                  t.stride);
-  if (err != cudaSuccess) return err;
+  if (err != cudaSuccess) return reported_step(err, launch, "grad_output's tensor map");
   const int64_t blocks = int64_t(t.groups) * t.taps * t.ci_tiles * t.co_tiles;
   if (blocks > 0x7fffffff || splits > 65535) return cudaErrorInvalidConfiguration;
   const size_t smem = size_t(kTmaWeightGradStages) * (ci_boxes + 2) * kTmaWeightGradBoxBytes + 1024;
@@ -2830,12 +2856,13 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
                            : n128 ? tconv_grad_weight_tma_kernel<__nv_bfloat16, true, 2>
                                   : tconv_grad_weight_tma_kernel<__nv_bfloat16, false, 2>);
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  if (err != cudaSuccess) return err;
+  if (err != cudaSuccess) return reported_step(err, launch, "the shared memory attribute");
   kernel<<<dim3(unsigned(blocks), unsigned(splits)), kTmaWeightGradThreads, smem, stream>>>(t);
   err = cudaGetLastError();
-  if (err != cudaSuccess) return err;
+  if (err != cudaSuccess) return reported_step(err, launch, "the kernel's launch");
   const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
-  return sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream);
+  return reported_step(sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream), launch,
+                       "the splits' sum");
 #else
   (void)p, (void)dtype, (void)input, (void)grad_output, (void)grad_weight, (void)workspace, (void)splits,
       (void)stream;

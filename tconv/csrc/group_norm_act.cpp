@@ -97,6 +97,7 @@ void group_norm_act_forward_out(const at::Tensor& y, const c10::optional<at::Ten
   TCONV_CHECK(p.batch == 0 || p.spatial > 0, "tconv: group_norm_act needs a non-empty spatial size");
   if (p.batch == 0) return;  // nothing to normalise and no statistics to keep
   const c10::cuda::CUDAGuard guard(y.device());
+  bind_primary_context(y.get_device());
   p.splits = group_norm_act_splits(p, sm_count_of(y));
   GroupPartials made;
   if (partials.has_value() && partials->defined() && partials->numel() > 0) {
@@ -134,6 +135,7 @@ void group_norm_act_backward_out(const at::Tensor& grad_z, const at::Tensor& y, 
   GroupNormActParams p = make_group_norm_params(y, groups, 0.0, activation, arg0, arg1, channels_last);
   TCONV_CHECK(p.batch == 0 || p.spatial > 0, "tconv: group_norm_act needs a non-empty spatial size");
   const c10::cuda::CUDAGuard guard(y.device());
+  bind_primary_context(y.get_device());
   if (p.batch == 0) {  // empty sums: zero parameter gradients, as torch gives
     if (grad_gamma_ptr != nullptr) grad_gamma->zero_();
     if (grad_beta_ptr != nullptr) grad_beta->zero_();

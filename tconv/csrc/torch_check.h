@@ -12,6 +12,7 @@
 // converted with std::to_string (no locale facets) and TORCH_CHECK gets one C string.
 // Not yet confirmed on the GPU machine (device time ran out).
 #pragma once
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 
@@ -66,6 +67,26 @@ namespace tconv {
 // Turns a launcher's cudaError_t into an exception naming the pass.
 inline void check_launch(cudaError_t err, const char* what) {
   TCONV_CHECK(err == cudaSuccess, "tconv: ", what, " launch failed: ", cudaGetErrorString(err));
+}
+
+// Binds `device`'s primary CUDA context to the calling thread, once per thread and device. Why: PyTorch's device
+// guard skips cudaSetDevice where the thread's current device is already the one asked for, and a new thread's is
+// 0, so the autograd engine's device thread can reach tconv with no context bound. Kernel launches bind one
+// implicitly; run 498 (H200, 7c1009a) had cudaFuncSetAttribute-first launches fail there with "invalid argument" on
+// every weight-only first backward (channels-last bf16 TMA grad_weight: no weight packing kernel before it), and pass
+// wherever any launch had run on that thread first (the suspected mechanism, which the next GPU run checks through
+// TCONV_BIND_CONTEXT=0: development, read once per process, skips the binding). cudaSetDevice binds the primary
+// context since CUDA 12.0.
+inline void bind_primary_context(int device) {
+  static const bool enabled = [] {
+    const char* value = std::getenv("TCONV_BIND_CONTEXT");
+    return value == nullptr || std::string(value) != "0";
+  }();
+  thread_local int bound = -1;
+  if (!enabled || bound == device) return;
+  const cudaError_t err = cudaSetDevice(device);
+  TCONV_CHECK(err == cudaSuccess, "tconv: cudaSetDevice failed: ", cudaGetErrorString(err));
+  bound = device;
 }
 
 inline int sm_count_of(const at::Tensor& t) {

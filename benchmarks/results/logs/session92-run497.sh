@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Session 92, run 496 (one H200, cold call, the session's last ~800 s of device time). Run 495: the forms test of the
-# TMA grad_weight's development forms (N128, CI64) failed in all four cases with "launch failed: invalid argument"
-# at the test script's profiled backward (which of the two processes, "1" or "0", the message did not say), while
-# quick timing ran both forms (CI64: fam06 bf16 channels-last fwd+bwd 4.145 -> 3.739 ms; N128's A/Bs were host-bound).
-# Here: the probe (each case with x requiring grad or not, profiled or not, each form in its own process, relative
-# error of grad_weight against float64), the forms test again (its message now names the switch value and case),
-# then kernel breakdowns under each form against the default (N128: DCGAN, VAE, U-Net 3D; CI64: fam06).
+# Session 92, run 497 (one H200, cold call; ~800 s of device time left; run 496 was an inline warm call). Run 495: the
+# forms test of the TMA grad_weight's development forms (N128, CI64) failed in all four cases with "launch failed:
+# invalid argument" at the test script's profiled backward (which of the two processes, "1" or "0", the message did not
+# say), while quick timing ran both forms (CI64: fam06 bf16 channels-last fwd+bwd 4.145 -> 3.739 ms; N128's A/Bs were
+# host-bound). Here: the probe (each case with x requiring grad or not, profiled or not, each form in its own process,
+# relative error of grad_weight against float64), the forms test again (its message now names the switch value and
+# case), then kernel breakdowns under each form against the default (N128: DCGAN, VAE, U-Net 3D; CI64: fam06).
 source scripts/device_prelude.sh
 for form in "TCONV_GRAD_WEIGHT_TMA_N128=1" "TCONV_GRAD_WEIGHT_TMA_CI64=1" "TCONV_GRAD_WEIGHT_TMA_N128=0"; do
   left 300 && env $form TCONV_GRAD_WEIGHT_WINDOW=0 timeout 60 python3 scripts/grad_weight_tma_forms_probe.py bf16 \
