@@ -3597,26 +3597,29 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
   }
 }
 
-// The staged pack (fp32 weights whose kernel taps are contiguous, no W fold): the same packed layout, but read in the
+// The staged pack (weights whose kernel taps are contiguous, no W fold): the same packed layout, but read in the
 // weight's own order. Why: the per-element kernel above reads 4 bytes per 32-byte sector (its threads walk the
 // fragment order, so neighbours are channels apart), and DCGAN's 2.1M-float weight took 2 x 16 us to pack per
 // fwd+bwd (runs 349-355); at whole sectors that is ~8 MB each way, a few microseconds. A block takes one
 // (k8 step, 32 columns) piece of a column block for up to kPackTapGroup taps: it reads the piece's channels with their
-// taps contiguous (one run of taps x 32 or x 8 floats per channel), stages them, then writes each tap's 256 floats,
+// taps contiguous (one run of taps x 32 or x 8 values per channel), stages them, then writes each tap's 256 words,
 // which are contiguous in the packed order. TCONV_PACK_STAGED=0 (development, read once per process) keeps the
-// per-element kernel.
+// per-element kernel. fp16/bf16 weights (a K row is the channel pair 2 kc, 2 kc + 1 in one 32-bit word, as the
+// per-element kernel packs them) take it under TCONV_PACK_STAGED_16BIT=1 (development, default 0 until run on a GPU):
+// run 495 had DCGAN's bf16 packs at 2 x 0.020 ms per fwd+bwd (the per-element kernel; 4 MB each way), 10 % of its
+// kernels.
 constexpr int kPackTapGroup = 16;
 constexpr int kPackThreads = 256;  // one per (k, n) of a piece: 8 x 32
 constexpr int kPackChannelPitch = kPackTapGroup + 1;                // per (k, n): the group's taps
 constexpr int kPackKPitch = 32 * kPackChannelPitch + 8;             // per k: 32 columns; + 8: the reads' banks differ
-// (A template, float only, so that only the translation units that pack through it compile it.)
+// (A template, so that only the translation units that pack through it compile it.)
 template <typename scalar_t>
 __global__ void __launch_bounds__(kPackThreads)
 tconv_igemm_pack_weight_staged_kernel(const scalar_t* __restrict__ w, int64_t ws0, int64_t ws1, int groups, int taps,
                                       int k_channels, int block_k, int k_pad, int n_channels, int ldw, int block_cols,
                                       bool wgmma_order, bool forward, bool round_tf32, float* __restrict__ packed) {
-  static_assert(std::is_same<scalar_t, float>::value, "fp32 weights (16-bit ones pack as channel pairs)");
-  __shared__ float staged[8 * kPackKPitch];  // [k][n][tap]
+  constexpr bool kPairs = sizeof(scalar_t) == 2;  // a K row: one fp32 channel, or two 16-bit ones
+  __shared__ uint32_t staged[8 * kPackKPitch];    // [k][n][tap]: the packed words' bits
   const int BK = block_k, chunks = k_pad / BK, k8_steps = BK / 8;
   const int column_blocks = ldw / block_cols, pieces = block_cols / 32;
   const int tap_groups = (taps + kPackTapGroup - 1) / kPackTapGroup;
@@ -3639,28 +3642,47 @@ tconv_igemm_pack_weight_staged_kernel(const scalar_t* __restrict__ w, int64_t ws
     // forward: K = input channel (ws0) outer, N = output channel inner; grad_input: the other way round; taps last
     const int k = forward ? threadIdx.x / 32 : threadIdx.x % 8, n = forward ? threadIdx.x % 32 : threadIdx.x / 8;
     const int kc = k_first + k, nc = n_first + n;
-    const bool inside = kc < k_channels && nc < n_channels;
-    const scalar_t* taps_of_pair =
-        w + (int64_t(g) * (forward ? k_channels : n_channels) + (forward ? kc : nc)) * ws0 +
-        int64_t(forward ? nc : kc) * ws1 + tap0;
-    float v[kPackTapGroup];
+    // the taps of K channel `channel` (a row's only channel, or one of its pair) and this thread's N channel
+    auto taps_of = [&](int channel) -> const scalar_t* {
+      if (channel >= k_channels || nc >= n_channels) return nullptr;
+      return w + (int64_t(g) * (forward ? k_channels : n_channels) + (forward ? channel : nc)) * ws0 +
+             int64_t(forward ? nc : channel) * ws1 + tap0;
+    };
+    uint32_t v[kPackTapGroup];
+    if constexpr (kPairs) {
+      const scalar_t* lo = taps_of(2 * kc);
+      const scalar_t* hi = taps_of(2 * kc + 1);
+      const unsigned short* lo_bits = reinterpret_cast<const unsigned short*>(lo);
+      const unsigned short* hi_bits = reinterpret_cast<const unsigned short*>(hi);
 #pragma unroll
-    for (int t = 0; t < kPackTapGroup; ++t) v[t] = inside && t < group_taps ? taps_of_pair[t] : 0.f;
+      for (int t = 0; t < kPackTapGroup; ++t) {
+        const uint32_t bits_lo = lo != nullptr && t < group_taps ? lo_bits[t] : 0u;
+        const uint32_t bits_hi = hi != nullptr && t < group_taps ? hi_bits[t] : 0u;
+        v[t] = bits_lo | (bits_hi << 16);
+      }
+    } else {
+      const scalar_t* row = taps_of(kc);
+#pragma unroll
+      for (int t = 0; t < kPackTapGroup; ++t) {
+        const float value = row != nullptr && t < group_taps ? float(row[t]) : 0.f;
+        v[t] = round_tf32 ? to_tf32(value) : __float_as_uint(value);
+      }
+    }
     __syncthreads();  // the previous unit's writes have read `staged`
 #pragma unroll
     for (int t = 0; t < kPackTapGroup; ++t)
-      if (t < group_taps)
-        staged[k * kPackKPitch + n * kPackChannelPitch + t] = round_tf32 ? __uint_as_float(to_tf32(v[t])) : v[t];
+      if (t < group_taps) staged[k * kPackKPitch + n * kPackChannelPitch + t] = v[t];
     __syncthreads();
     const int64_t first_step =
         (((int64_t(g) * taps + tap0) * chunks + chunk) * column_blocks + column_block) * k8_steps + k8;
     const int64_t tap_step = int64_t(chunks) * column_blocks * k8_steps;  // steps between consecutive taps
     const int o = threadIdx.x;  // one packed element of each of the unit's taps
     const BFragmentCoord at = wgmma_order ? wgmma_b_coord(o) : b_fragment_coord(o);
+    uint32_t* const packed_bits = reinterpret_cast<uint32_t*>(packed);
 #pragma unroll
     for (int t = 0; t < kPackTapGroup; ++t)
       if (t < group_taps)
-        packed[(first_step + t * tap_step) * (8 * block_cols) + piece * 256 + o] =
+        packed_bits[(first_step + t * tap_step) * (8 * block_cols) + piece * 256 + o] =
             staged[at.k * kPackKPitch + at.n * kPackChannelPitch + t];
   }
 }
@@ -5266,6 +5288,10 @@ inline bool pack_staged_enabled() {
   static const bool enabled = development_switch("TCONV_PACK_STAGED", 1) != 0;
   return enabled;
 }
+inline bool pack_staged_16bit_enabled() {
+  static const bool enabled = pack_staged_enabled() && development_switch("TCONV_PACK_STAGED_16BIT", 0) != 0;
+  return enabled;
+}
 // Packs a gather GEMM's weights (B, the layout above tconv_igemm_pack_weight_kernel) in column blocks of block_cols.
 template <typename scalar_t>
 cudaError_t pack_gather_weight(const scalar_t* weight, const int64_t (&ws)[5], const GatherArgs& a, int block_cols,
@@ -5276,15 +5302,14 @@ cudaError_t pack_gather_weight(const scalar_t* weight, const int64_t (&ws)[5], c
   const int kd = a.taps_total / (a.kernel[1] * a.kernel[2]), kh = a.kernel[1], kw = a.kernel[2];
   const bool taps_contiguous =
       (kw == 1 || ws[4] == 1) && (kh == 1 || ws[3] == kw) && (kd == 1 || ws[2] == int64_t(kh) * kw);
-  if constexpr (std::is_same<scalar_t, float>::value) {
-    if (a.fold == 1 && taps_contiguous && block_cols % 32 == 0 && pack_staged_enabled()) {
-      const int64_t blocks = elems / kPackThreads / std::min(a.taps_total, kPackTapGroup);  // ~ one unit each
-      const unsigned int grid = unsigned(std::min<int64_t>(blocks, 8192));
-      tconv_igemm_pack_weight_staged_kernel<float><<<std::max(grid, 1u), kPackThreads, 0, stream>>>(
-          weight, ws[0], ws[1], a.groups, a.taps_total, a.k_channels, a.block_k, a.k_pad, a.n_channels, a.ldw,
-          block_cols, wgmma_order, a.forward, round_tf32, packed);
-      return cudaGetLastError();
-    }
+  const bool staged = std::is_same<scalar_t, float>::value ? pack_staged_enabled() : pack_staged_16bit_enabled();
+  if (a.fold == 1 && taps_contiguous && block_cols % 32 == 0 && staged) {
+    const int64_t blocks = elems / kPackThreads / std::min(a.taps_total, kPackTapGroup);  // ~ one unit each
+    const unsigned int grid = unsigned(std::min<int64_t>(blocks, 8192));
+    tconv_igemm_pack_weight_staged_kernel<scalar_t><<<std::max(grid, 1u), kPackThreads, 0, stream>>>(
+        weight, ws[0], ws[1], a.groups, a.taps_total, a.k_channels, a.block_k, a.k_pad, a.n_channels, a.ldw,
+        block_cols, wgmma_order, a.forward, round_tf32, packed);
+    return cudaGetLastError();
   }
   const unsigned int grid = unsigned(std::min<int64_t>(elems / (8 * block_cols), 8192));
   tconv_igemm_pack_weight_kernel<scalar_t><<<std::max(grid, 1u), 256, 0, stream>>>(

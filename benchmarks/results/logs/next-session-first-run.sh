@@ -15,7 +15,10 @@
 # 3. ncu's per-instruction stall samples of DCGAN's TMA grad_weight (run 495: 9.4 of 13.9 cycles between issues on an
 #    L1TEX scoreboard dependency, tensor pipe 38 %, L2 28 %; the m64n128 form changed nothing, so shared-memory reads
 #    do not bound it): which instruction waits;
-# 4. L2-61 TF32 (issue 5; last verified 1.262 / 4.565 ms) while the call has time.
+# 4. the 16-bit staged weight pack (TCONV_PACK_STAGED_16BIT=1, written after session 92's device time): its bitwise
+#    test against the per-element pack, and DCGAN's kernels under it (bf16 packs 2 x 0.020 ms per fwd+bwd in run 495;
+#    predicted ~2 x 0.006);
+# 5. L2-61 TF32 (issue 5; last verified 1.262 / 4.565 ms) while the call has time.
 source scripts/device_prelude.sh
 timeout 120 python3 -m pytest -q -s -p no:cacheprovider tests/test_grad_weight_tma_gpu.py -k weight_only_backward \
   > "$LOG/weight_only.log" 2>&1
@@ -29,10 +32,18 @@ for bind in 0 1; do
   done
 done
 left 300 && gpu_tests 200 forms tests/test_grad_weight_tma_gpu.py "forms_meet"
+# the staged weight pack: fp32 (its code reshaped in session 92) and the 16-bit form, each against the per-element one
+left 330 && gpu_tests 150 pack16 tests/test_pack_weight_gpu.py "staged_pack"
+for staged in 0 1; do
+  left 380 && TCONV_PACK_STAGED_16BIT=$staged timeout 40 python3 scripts/kernel_breakdown.py real_dcgan_up \
+    --precision bf16 --layout channels_last --iters 3 2>&1 | grep -v Warn | sed "s/^==/== pack16_$staged/" \
+    >> "$LOG/breakdown.log"
+done
+grep -A6 "^== pack16" "$LOG/breakdown.log" | cut -c1-150
 export TCONV_GRAD_WEIGHT_TMA_CI64=1  # (exported: a prefix assignment's reach into a shell function's children varies)
-left 360 && bench_budget 400 bf16 channels_last fam06_convt2d_k3x5_128x256
+left 420 && bench_budget 460 bf16 channels_last fam06_convt2d_k3x5_128x256
 unset TCONV_GRAD_WEIGHT_TMA_CI64
-left 400 && timeout 90 ncu --clock-control none -k "regex:grad_weight_tma_kernel" --launch-skip 1 --launch-count 1 \
+left 460 && timeout 90 ncu --clock-control none -k "regex:grad_weight_tma_kernel" --launch-skip 1 --launch-count 1 \
   --section WarpStateStats --section SourceCounters --page source --csv --print-source sass \
   python3 scripts/quick_timing.py real_dcgan_up --precision bf16 --layout channels_last --runs 1 --warmup 1 \
   > "$LOG/ncu_dcgan_grad_weight_tma_source.csv" 2>&1
