@@ -191,3 +191,62 @@ torch.save((errors, names), sys.argv[1])
     errors, launches = torch.load(path)
     assert launches == [1, 1, 1], launches  # the TMA grad_weight, once a backward
     assert all(e < 1e-2 for e in errors), errors
+
+
+def test_calls_from_a_fresh_thread(tmp_path):
+    """tconv's first calls in a thread that has run no CUDA work (a serving framework's worker thread), in a fresh
+    process, channels-last bf16, each against float64: the forward (its weight packing launches first, so a
+    launch precedes the gather's shared-memory attribute call) and a weight-only backward (on the autograd engine's
+    device thread, fresh too: the TMA grad_weight's attribute call comes first). The mechanism suspected in run 498:
+    no CUDA context bound on such a thread (torch_check.h: bind_primary_context)."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    code = sixteen_bit_script_head("test_grad_weight_tma_gpu", "bf16") + """
+import threading
+dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = t.CASES["dcgan_like"]
+gen = torch.Generator(device="cuda").manual_seed(400)
+x = torch.randn(batch, cin, *spatial, device="cuda", generator=gen).to(dtype).contiguous(
+    memory_format=torch.channels_last)
+w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=gen).to(dtype)
+args = (stride, padding, output_padding, groups, dilation)
+grad = torch.randn(x.shape[0], cout, 2 * spatial[0], 2 * spatial[1], device="cuda", generator=gen).to(dtype)
+grad = grad.contiguous(memory_format=torch.channels_last)
+torch.cuda.synchronize()
+found = {}
+
+def work():
+    try:
+        with torch.no_grad():
+            found["forward"] = TCONV_FN[dims](x, w, None, *args)
+        w_leaf = w.clone().requires_grad_()
+        TCONV_FN[dims](x, w_leaf, None, *args).backward(grad)
+        found["grad_weight"] = w_leaf.grad
+        torch.cuda.synchronize()
+    except RuntimeError as error:
+        found["error"] = str(error)
+
+thread = threading.Thread(target=work)
+thread.start()
+thread.join()
+errors = {}
+if "error" not in found:
+    w64 = w.double().requires_grad_()
+    ref = torch.nn.functional.conv_transpose2d(x.double(), w64, None, *args)
+    ref.backward(grad.double())
+    errors = {"forward": ((found["forward"].double() - ref).norm() / ref.norm()).item(),
+              "grad_weight": ((found["grad_weight"].double() - w64.grad).norm() / w64.grad.norm()).item()}
+torch.save((found.get("error"), errors), sys.argv[1])
+"""
+    import os
+    import subprocess
+    import sys
+    path = tmp_path / "fresh_thread.pt"
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
+                         cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_REPORT_PENDING_CUDA_ERRORS="1"))
+    for line in run.stderr.splitlines():
+        if line.startswith("tconv:"):
+            print(line)
+    assert run.returncode == 0, run.stderr[-3000:]
+    error, errors = torch.load(path)
+    assert error is None, error
+    assert errors["forward"] < 1e-2 and errors["grad_weight"] < 1e-2, errors

@@ -20,8 +20,8 @@
 #    predicted ~2 x 0.006);
 # 5. L2-61 TF32 (issue 5; last verified 1.262 / 4.565 ms) while the call has time.
 source scripts/device_prelude.sh
-timeout 120 python3 -m pytest -q -s -p no:cacheprovider tests/test_grad_weight_tma_gpu.py -k weight_only_backward \
-  > "$LOG/weight_only.log" 2>&1
+timeout 120 python3 -m pytest -q -s -p no:cacheprovider tests/test_grad_weight_tma_gpu.py \
+  -k "weight_only_backward or fresh_thread" > "$LOG/weight_only.log" 2>&1
 grep -E "tconv:|passed|failed|^E  " "$LOG/weight_only.log" | head -12 | cut -c1-250
 cp benchmarks/results/logs/run498/weight_only_first.py /tmp/weight_only_first.py
 for bind in 0 1; do
