@@ -144,13 +144,16 @@ def test_grad_weight_tma_not_for_few_channels():
     assert err < 1e-2, err
 
 
-@pytest.mark.parametrize("case", ["dcgan_like", "asym_3d"])
-def test_weight_only_backward_first_in_a_process(tmp_path, case):
+@pytest.mark.parametrize("cases,case,kernel", [
+    ("test_grad_weight_tma_gpu", "dcgan_like", KERNEL), ("test_grad_weight_tma_gpu", "asym_3d", KERNEL),
+    ("test_grad_weight_window_gpu", "l1_71_like", "tconv_grad_weight_window_kernel")])
+def test_weight_only_backward_first_in_a_process(tmp_path, cases, case, kernel):
     """A process whose backwards need grad_weight alone (x without grad, as a network's first layer's input), in a
     fresh process: run 498 (H200, 7c1009a) had the TMA grad_weight fail there with "launch failed: invalid argument"
     on every call, and pass in every process where a backward with grad_input had run first (as in every other test
     of this file). The suspected cause: no CUDA context bound on the autograd engine's device thread before the
     pass's first runtime call that needs one (torch_check.h: bind_primary_context, which the entry points now call).
+    The window grad_weight ("auto" at <= 64 channels a side: l1_71_like) sets its shared-memory attribute first too.
     Each call's grad_weight against float64; stderr's "tconv:" lines (TCONV_REPORT_PENDING_CUDA_ERRORS: an error found
     pending before the launch, or the step that failed) are printed for the log."""
     if not hopper_wgmma():
@@ -160,8 +163,10 @@ def test_weight_only_backward_first_in_a_process(tmp_path, case):
     import sys
     code = sixteen_bit_script_head("test_grad_weight_tma_gpu", "bf16") + f"""
 import os
-os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
-dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = t.CASES[{case!r}]
+import {cases} as cases
+if {kernel!r} == t.KERNEL:
+    os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
+dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = cases.CASES[{case!r}]
 fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
 errors, names = [], []
 for i in range(3):
@@ -174,7 +179,7 @@ for i in range(3):
         grad = torch.randn(out.shape, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt)
         out.backward(grad)
         torch.cuda.synchronize()
-    names.append(sum(t.KERNEL in e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA))
+    names.append(sum({kernel!r} in e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA))
     w64 = w.detach().double().requires_grad_()
     torch_fn = torch.nn.functional.conv_transpose2d if dims == 2 else torch.nn.functional.conv_transpose3d
     torch_fn(x.double(), w64, None, *args).backward(grad.double())
@@ -189,7 +194,7 @@ torch.save((errors, names), sys.argv[1])
             print(case, line)
     assert run.returncode == 0, run.stderr[-3000:]
     errors, launches = torch.load(path)
-    assert launches == [1, 1, 1], launches  # the TMA grad_weight, once a backward
+    assert launches == [1, 1, 1], launches  # the intended grad_weight kernel, once a backward
     assert all(e < 1e-2 for e in errors), errors
 
 
@@ -250,3 +255,68 @@ torch.save((found.get("error"), errors), sys.argv[1])
     error, errors = torch.load(path)
     assert error is None, error
     assert errors["forward"] < 1e-2 and errors["grad_weight"] < 1e-2, errors
+
+
+# Cases for the pair form (clusters of two blocks sharing one operand's boxes): C_out tiles in pairs (x shared) or one
+# C_out tile and C_in tiles in pairs (grad_output shared); dims, batch, cin, cout, groups, kernel, stride, padding,
+# output_padding, dilation, spatial, bias
+PAIR_CASES = {
+    # DCGAN-like with 256 output channels: two C_out tiles share x
+    "share_x": (2, 2, 128, 256, 1, [4, 4], [2, 2], [1, 1], [0, 0], [1, 1], [8, 8], False),
+    # two groups of 128 -> 256: per group two C_out tiles (pairs never cross a group: C_out tiles are fastest)
+    "share_x_groups": (2, 1, 256, 512, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [6, 10], True),
+    # 64 input channels (one x box under CI64, which rank 0 loads for both) against 256 outputs
+    "share_x_one_box": (2, 2, 64, 256, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 12], True),
+    # VAE-like: 256 -> 128, two C_in tiles share grad_output
+    "share_dy": (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True),
+    # 3D, 192 -> 96: a partial second C_in tile and a partial C_out tile, grad_output shared
+    "share_dy_partial_3d": (3, 1, 192, 96, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 4, 6], True),
+    # 128 -> 128: one tile each way, no pair (the single form runs under the switch)
+    "no_pair": (2, 2, 128, 128, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 8], False),
+}
+PAIR_KERNEL = "tconv_grad_weight_tma_pair_kernel"
+
+
+@pytest.mark.parametrize("ci64", ["0", "1"])
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_tma_pair_meets_the_contract(tmp_path, mode, ci64):
+    """TCONV_GRAD_WEIGHT_TMA_PAIR=1: clusters of two blocks, each loading half of the shared operand's boxes for both
+    by TMA multicast, released by both CTAs' MMA threads. Every case meets the 16-bit contract under the switch, the
+    pair kernel runs once a backward where the tiles pair up (the single one elsewhere and under 0), and grad_weight is
+    bit for bit the single form's (the same MMAs in the same order). Each process has 120 s: a pipeline that never
+    completes shows as a timeout, not a hung call."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    code = sixteen_bit_script_head("test_grad_weight_tma_gpu", mode) + f"""
+import os
+os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
+os.environ["TCONV_GRAD_WEIGHT_TMA_CI64"] = {ci64!r}
+on = os.environ["TCONV_GRAD_WEIGHT_TMA_PAIR"] == "1"
+results = []
+for i, name in enumerate(sorted(t.PAIR_CASES)):
+    case = t.PAIR_CASES[name]
+    print("case", name, file=sys.stderr)
+    if on:
+        run_case(*case, mode={mode!r}, layout="channels_last", seed=500 + i, poison=poison_cuda_allocator,
+                 grad_like_output=True)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    gen = torch.Generator(device="cuda").manual_seed(600 + i)
+    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt)
+    x.requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=gen).to(dtype).requires_grad_()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        out.backward(torch.randn(out.shape, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt))
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events()
+             if e.device_type == torch.autograd.DeviceType.CUDA and "tconv_grad_weight_tma" in e.name]
+    results.append((names, w.grad.cpu()))
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_TMA_PAIR", values=("1", "0"), timeout=120)
+    for name, (names_on, grad_on), (names_off, grad_off) in zip(sorted(PAIR_CASES), saved["1"], saved["0"]):
+        paired = name != "no_pair"
+        assert len(names_on) == 1 and (PAIR_KERNEL in names_on[0]) == paired, (name, names_on)
+        assert len(names_off) == 1 and KERNEL in names_off[0], (name, names_off)
+        assert torch.equal(grad_on, grad_off), name

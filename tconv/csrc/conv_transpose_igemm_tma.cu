@@ -126,6 +126,62 @@ __device__ __forceinline__ void wgmma_commit_and_step_ring(uint64_t* stage_empty
   }
 }
 
+// ---- Pairs of CTAs (thread block clusters of 2) that share one operand's boxes by TMA multicast ----
+// This CTA's rank in its cluster (0 without a cluster launch).
+__device__ __forceinline__ uint32_t cluster_cta_rank() {
+  uint32_t rank = 0;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+#endif
+  return rank;
+}
+// Every thread of every CTA of the cluster arrives, then waits for all of them (release / acquire at cluster scope):
+// after the barriers' initialisation (no peer's multicast or remote arrival meets an uninitialised barrier) and before
+// exit (no CTA leaves while a peer may still write its shared memory or arrive on its barriers).
+__device__ __forceinline__ void cluster_sync_all() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+// One arrival on CTA `cta`'s barrier at the address of `bar` in this CTA (the same offset in every CTA of the
+// cluster), released at cluster scope.
+__device__ __forceinline__ void mbarrier_arrive_peer(uint64_t* bar, uint32_t cta) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+               "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(shared_address(bar)),
+               "r"(cta)
+               : "memory");
+#endif
+}
+// mbarrier_wait with acquire at cluster scope (arrivals from the peer CTA).
+__device__ __forceinline__ void mbarrier_wait_cluster(uint64_t* bar, uint32_t parity) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  const uint32_t address = shared_address(bar);
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(address), "r"(parity)
+        : "memory");
+  } while (done == 0);
+#endif
+}
+// tma_load_5d into the same shared-memory offset of every CTA in `cta_mask` (this one's included), each CTA's
+// barrier at `bar`'s offset receiving the box's bytes (complete_tx).
+__device__ __forceinline__ void tma_load_5d_multicast(void* dst, const CUtensorMap* map, int c0, int c1, int c2, int c3,
+                                                      int c4, uint64_t* bar, uint16_t cta_mask) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, "
+      "{%2, %3, %4, %5, %6}], [%7], %8;\n" ::"r"(shared_address(dst)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(shared_address(bar)),
+      "h"(cta_mask)
+      : "memory");
+#endif
+}
+
 // A TMA gather block's setup (per-tap and window), every thread: the tile's columns' bias (n0 on), the ring's barriers
 // and the phase r's tap table (build_tap_table's barriers publish all three); the phase's taps.
 template <class T, typename scalar_t>
@@ -1898,6 +1954,7 @@ struct TmaWeightGradArgs {
   int64_t units;  // batch x boxes per image
   // The m64n128 form (TCONV_GRAD_WEIGHT_TMA_N128): its B operand's descriptor offsets, in bytes (tma_weight_grad_n128)
   uint32_t b_leading_bytes, b_stride_bytes;
+  int share_x;  // the pair form: 1, a cluster's two CTAs share x (C_out tiles differ); 0, grad_output (C_in tiles)
 };
 constexpr int kTmaWeightGradPositions = 64, kTmaWeightGradStages = 6;
 constexpr int kTmaWeightGradBoxBytes = kTmaWeightGradPositions * 128;        // 64 positions x 64 channels, 16-bit
@@ -1975,6 +2032,57 @@ __device__ __forceinline__ void wgmma_m64n128k16_mn_major(float (&d)[64], uint64
 #endif
 }
 
+// The TMA grad_weight's producer thread: unit u is image u / (boxes per image), box u % (boxes per image);
+// grad_output's box starts at the tile's first input position sent through this tap (o = i s - p + k d) and steps s.
+// kPair: the shared operand's boxes of this CTA's parity are loaded for both CTAs by multicast, the peer loads the
+// others, and a stage is refilled once both CTAs' MMA threads released it.
+template <int kCiBoxes, bool kPair>
+__device__ __forceinline__ void grad_weight_tma_produce(const TmaWeightGradArgs& t, unsigned char* smem,
+                                                        uint64_t* stage_full, uint64_t* stage_empty, int g, int kd,
+                                                        int kh, int kw, int ci0, int co0, int64_t unit_begin,
+                                                        int iterations, uint32_t peer) {
+  constexpr int kStages = kTmaWeightGradStages, kBox = kTmaWeightGradBoxBytes, kStageBytes = (kCiBoxes + 2) * kBox;
+  const int rank = int(peer ^ 1u);
+  // one box of a stage: loaded here alone, or (a shared operand's box) by the CTA whose rank matches its index
+  const auto load = [&](void* dst, const CUtensorMap* map, int c, int w, int h, int d, int n, uint64_t* bar,
+                        bool shared, int index) {
+    if (!kPair || !shared) tma_load_5d(dst, map, c, w, h, d, n, bar);
+    else if ((index & 1) == rank) tma_load_5d_multicast(dst, map, c, w, h, d, n, bar, uint16_t(0x3));
+  };
+  const bool share_x = kPair && t.share_x != 0, share_dy = kPair && t.share_x == 0;
+  const int off_d = kd * t.dilation[0] - t.padding[0], off_h = kh * t.dilation[1] - t.padding[1],
+            off_w = kw * t.dilation[2] - t.padding[2];
+  const int x_c = g * t.cin_g + ci0, dy_c = g * t.cout_g + co0;
+  const int64_t boxes = int64_t(t.tiles[0]) * t.tiles[1] * t.tiles[2];
+  int stage = 0;
+  uint32_t empty_parity = 0;
+  for (int it = 0; it < iterations; ++it) {
+    if (it >= kStages) {
+      if constexpr (kPair) mbarrier_wait_cluster(&stage_empty[stage], empty_parity);
+      else mbarrier_wait(&stage_empty[stage], empty_parity);
+    }
+    const int64_t unit = unit_begin + it;
+    const int n = int(unit / boxes);
+    int box = int(unit % boxes);
+    const int bw = box % t.tiles[2];
+    box /= t.tiles[2];
+    const int bh = box % t.tiles[1], bd = box / t.tiles[1];
+    const int w = bw * t.tile[2], h = bh * t.tile[1], d = bd * t.tile[0];
+    unsigned char* s = smem + stage * kStageBytes;
+    mbarrier_arrive_expect_tx(&stage_full[stage], kStageBytes);  // (kPair: the peer's multicast halves land here too)
+#pragma unroll
+    for (int b = 0; b < kCiBoxes; ++b)  // a stage: the x boxes, then grad_output's two
+      load(s + b * kBox, &t.x_map, x_c + 64 * b, w, h, d, n, &stage_full[stage], share_x, b);
+    const int ow = w * t.stride[2] + off_w, oh = h * t.stride[1] + off_h, od = d * t.stride[0] + off_d;
+    load(s + kCiBoxes * kBox, &t.dy_map, dy_c, ow, oh, od, n, &stage_full[stage], share_dy, 0);
+    load(s + (kCiBoxes + 1) * kBox, &t.dy_map, dy_c + 64, ow, oh, od, n, &stage_full[stage], share_dy, 1);
+    if (++stage == kStages) {
+      stage = 0;
+      if (it >= kStages) empty_parity ^= 1;
+    }
+  }
+}
+
 // kN128: each warpgroup's k16 step as one m64n128 wgmma over both grad_output boxes (B spans their two swizzle
 // groups) instead of two m64n64 ones, the same MACs in the same order per accumulator: a k16 step reads A once, not
 // twice (6 KB of shared memory a warpgroup instead of 8; with the TMA's 32 KB a stage, 80 KB a stage in all against
@@ -1985,11 +2093,15 @@ __device__ __forceinline__ void wgmma_m64n128k16_mn_major(float (&d)[64], uint64
 // input channels (tma_weight_grad_ci_boxes): the two warpgroups then share that box and take one 64-column half of
 // grad_output each, where the two-box tile's second warpgroup multiplied TMA's zero fill (fam06, 64 -> 128: half the
 // MMAs of its ~2 ms pass on zeros, and 8 of a stage's 32 KB).
-template <typename scalar_t, bool kN128, int kCiBoxes>
-__global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
-tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
+// kPair: the block is one of a cluster of two whose x boxes (C_out tiles in pairs) or grad_output boxes (one C_out
+// tile, C_in tiles in pairs) are the same; each CTA loads half of them for both by multicast
+// (TCONV_GRAD_WEIGHT_TMA_PAIR, tma_weight_grad_pair_share: why). Same MMAs in the same order: the same bits as the
+// single form.
+template <typename scalar_t, bool kN128, int kCiBoxes, bool kPair>
+__device__ __forceinline__ void grad_weight_tma_block(const TmaWeightGradArgs& t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   static_assert(kCiBoxes == 2 || (kCiBoxes == 1 && !kN128), "one x box: each warpgroup takes one 64-column half");
+  static_assert(!(kPair && kN128), "the pair form takes the m64n64 steps");
   constexpr int kStages = kTmaWeightGradStages, kBox = kTmaWeightGradBoxBytes, kStageBytes = (kCiBoxes + 2) * kBox;
   extern __shared__ __align__(1024) unsigned char tma_weight_grad_smem[];
   unsigned char* smem = shared_aligned_1024(tma_weight_grad_smem);
@@ -2008,47 +2120,25 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
   const int iterations = int(split_begin(t.units, t.splits, split + 1) - unit_begin);
   const int tid = threadIdx.x;
 
+  // kPair: this CTA and its peer (the other of a cluster of 2) share one operand's boxes (t.share_x: x, whose C_out
+  // tiles differ; else grad_output, whose C_in tiles differ): each loads the shared boxes of its parity for both by
+  // multicast, so a stage's empty barrier waits for both CTAs' MMA threads (the multicast refills both at once).
+  const uint32_t peer = kPair ? cluster_cta_rank() ^ 1u : 0u;
   if (tid == 0) {
     for (int s = 0; s < kStages; ++s) {
       mbarrier_init(&stage_full[s], 1);
-      mbarrier_init(&stage_empty[s], kTmaWeightGradMmaThreads);
+      mbarrier_init(&stage_empty[s], kTmaWeightGradMmaThreads * (kPair ? 2 : 1));
     }
     fence_mbarrier_init();
   }
-  __syncthreads();
+  if constexpr (kPair) cluster_sync_all();
+  else __syncthreads();
 
   if (tid >= kTmaWeightGradMmaThreads) {
-    if (tid != kTmaWeightGradMmaThreads) return;
-    // Producer: unit u is image u / (boxes per image), box u % (boxes per image); grad_output's box starts at the
-    // tile's first input position sent through this tap (o = i s - p + k d) and steps s.
-    const int off_d = kd * t.dilation[0] - t.padding[0], off_h = kh * t.dilation[1] - t.padding[1],
-              off_w = kw * t.dilation[2] - t.padding[2];
-    const int x_c = g * t.cin_g + ci0, dy_c = g * t.cout_g + co0;
-    const int64_t boxes = int64_t(t.tiles[0]) * t.tiles[1] * t.tiles[2];
-    int stage = 0;
-    uint32_t empty_parity = 0;
-    for (int it = 0; it < iterations; ++it) {
-      if (it >= kStages) mbarrier_wait(&stage_empty[stage], empty_parity);
-      const int64_t unit = unit_begin + it;
-      const int n = int(unit / boxes);
-      int box = int(unit % boxes);
-      const int bw = box % t.tiles[2];
-      box /= t.tiles[2];
-      const int bh = box % t.tiles[1], bd = box / t.tiles[1];
-      const int w = bw * t.tile[2], h = bh * t.tile[1], d = bd * t.tile[0];
-      unsigned char* s = smem + stage * kStageBytes;
-      mbarrier_arrive_expect_tx(&stage_full[stage], kStageBytes);
-#pragma unroll
-      for (int b = 0; b < kCiBoxes; ++b)  // a stage: the x boxes, then grad_output's two
-        tma_load_5d(s + b * kBox, &t.x_map, x_c + 64 * b, w, h, d, n, &stage_full[stage]);
-      const int ow = w * t.stride[2] + off_w, oh = h * t.stride[1] + off_h, od = d * t.stride[0] + off_d;
-      tma_load_5d(s + kCiBoxes * kBox, &t.dy_map, dy_c, ow, oh, od, n, &stage_full[stage]);
-      tma_load_5d(s + (kCiBoxes + 1) * kBox, &t.dy_map, dy_c + 64, ow, oh, od, n, &stage_full[stage]);
-      if (++stage == kStages) {
-        stage = 0;
-        if (it >= kStages) empty_parity ^= 1;
-      }
-    }
+    if (tid == kTmaWeightGradMmaThreads) grad_weight_tma_produce<kCiBoxes, kPair>(t, smem, stage_full, stage_empty,
+                                                                                 g, kd, kh, kw, ci0, co0,
+                                                                                 unit_begin, iterations, peer);
+    if constexpr (kPair) cluster_sync_all();
     return;
   }
 
@@ -2095,7 +2185,13 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
         wgmma_m64n64k16_mn_major<scalar_t>(acc[1], a_desc + step, b1_desc + step);
       }
     }
-    wgmma_commit_and_step_ring(stage_empty, it > 0, previous, stage, kStages, full_parity);
+    if constexpr (kPair) {
+      const int released = previous;
+      wgmma_commit_and_step_ring(stage_empty, it > 0, previous, stage, kStages, full_parity);
+      if (it > 0) mbarrier_arrive_peer(&stage_empty[released], peer);
+    } else {
+      wgmma_commit_and_step_ring(stage_empty, it > 0, previous, stage, kStages, full_parity);
+    }
   }
   wgmma_wait<0>();
 
@@ -2114,7 +2210,23 @@ tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
         if (ci < t.cin_g && co < t.cout_g)
           out[((int64_t(g) * t.cin_g + ci) * t.cout_g + co) * t.taps + tap] = acc[half][4 * j + e];
       }
+  if constexpr (kPair) cluster_sync_all();
+#else
+  (void)t;
 #endif
+}
+
+template <typename scalar_t, bool kN128, int kCiBoxes>
+__global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
+tconv_grad_weight_tma_kernel(const __grid_constant__ TmaWeightGradArgs t) {
+  grad_weight_tma_block<scalar_t, kN128, kCiBoxes, false>(t);
+}
+// The pair form (TCONV_GRAD_WEIGHT_TMA_PAIR=1, development, default 0 until run on a GPU), launched in clusters of 2
+// consecutive blocks (tma_weight_grad_pair_share): why at grad_weight_tma_block's kPair.
+template <typename scalar_t, int kCiBoxes>
+__global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
+tconv_grad_weight_tma_pair_kernel(const __grid_constant__ TmaWeightGradArgs t) {
+  grad_weight_tma_block<scalar_t, false, kCiBoxes, true>(t);
 }
 
 // A power of two at least n (n >= 1), at most `most`.
@@ -2772,6 +2884,19 @@ static bool tma_weight_grad_n128() {
 
 // x boxes a block's tile takes (tconv_grad_weight_tma_kernel's kCiBoxes): one where a group has at most 64 input
 // channels, under TCONV_GRAD_WEIGHT_TMA_CI64=1 (development, read once per process; default 0 until run on a GPU).
+// TCONV_GRAD_WEIGHT_TMA_PAIR (development, read once per process; default 0 until run on a GPU): 1 launches the TMA
+// grad_weight in clusters of 2 blocks that share one operand's boxes by multicast (tconv_grad_weight_tma_pair_kernel)
+// where two consecutive blocks can: C_out tiles in pairs (they share x), or one C_out tile and C_in tiles in pairs
+// (they share grad_output). Why: run 495's ncu of DCGAN's pass (tensor pipe 38 %, L2 28 %, N128 no gain) leaves the
+// TMA unit's rate in 128-byte box rows as the suspect (notes/perf.md, session 92): a pair loads 192 rows a stage an
+// SM instead of 256. Returns 1 (share x), 0 (share grad_output) or -1 (no pair).
+static int tma_weight_grad_pair_share(int ci_tiles, int co_tiles) {
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA_PAIR", 0) != 0;
+  if (!enabled) return -1;
+  if (co_tiles % 2 == 0) return 1;
+  return co_tiles == 1 && ci_tiles % 2 == 0 ? 0 : -1;
+}
+
 static int tma_weight_grad_ci_boxes(const ConvTransposeParams& p) {
   static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_TMA_CI64", 0) != 0;
   return narrow && p.in_per_group() <= 64 ? 1 : 2;
@@ -2844,9 +2969,38 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   const int64_t blocks = int64_t(t.groups) * t.taps * t.ci_tiles * t.co_tiles;
   if (blocks > 0x7fffffff || splits > 65535) return cudaErrorInvalidConfiguration;
   const size_t smem = size_t(kTmaWeightGradStages) * (ci_boxes + 2) * kTmaWeightGradBoxBytes + 1024;
-  const bool n128 = tma_weight_grad_n128();
+  const int pair_share = tma_weight_grad_pair_share(t.ci_tiles, t.co_tiles);
+  const bool n128 = tma_weight_grad_n128() && pair_share < 0;
   t.b_leading_bytes = kTmaWeightGradBoxBytes;  // the two grad_output boxes of a stage, one after the other
   t.b_stride_bytes = 1024;                     // 8 positions (K) of 128 bytes: one swizzle atom
+  t.share_x = pair_share == 1 ? 1 : 0;
+  if (pair_share >= 0) {  // blocks (C_out tile fastest, then C_in tile) in clusters of two consecutive ones
+    void (*pair_kernel)(TmaWeightGradArgs) =
+        dtype == DType::kFloat16
+            ? (ci_boxes == 1 ? tconv_grad_weight_tma_pair_kernel<__half, 1>
+                             : tconv_grad_weight_tma_pair_kernel<__half, 2>)
+            : (ci_boxes == 1 ? tconv_grad_weight_tma_pair_kernel<__nv_bfloat16, 1>
+                             : tconv_grad_weight_tma_pair_kernel<__nv_bfloat16, 2>);
+    err = cudaFuncSetAttribute(pair_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    if (err != cudaSuccess) return reported_step(err, launch, "the shared memory attribute");
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(unsigned(blocks), unsigned(splits));
+    config.blockDim = dim3(kTmaWeightGradThreads);
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    cudaLaunchAttribute cluster[1];
+    cluster[0].id = cudaLaunchAttributeClusterDimension;
+    cluster[0].val.clusterDim.x = 2;
+    cluster[0].val.clusterDim.y = 1;
+    cluster[0].val.clusterDim.z = 1;
+    config.attrs = cluster;
+    config.numAttrs = 1;
+    err = cudaLaunchKernelEx(&config, pair_kernel, t);
+    if (err != cudaSuccess) return reported_step(err, launch, "the pair kernel's launch");
+    const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
+    return reported_step(sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream), launch,
+                         "the splits' sum");
+  }
   void (*kernel)(TmaWeightGradArgs) =
       dtype == DType::kFloat16
           ? (ci_boxes == 1 ? tconv_grad_weight_tma_kernel<__half, false, 1>
