@@ -554,17 +554,27 @@ __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, 
                : "memory");
 #endif
 }
-// Returns once the phase of parity `parity` has completed (acquire: what the arrivals published is visible).
+// Returns once the phase of parity `parity` has completed (acquire: what the arrivals published is visible; at
+// cluster scope where kCluster, for arrivals from another CTA of the cluster).
+template <bool kCluster = false>
 __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t parity) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   const uint32_t address = shared_address(bar);
   uint32_t done = 0;
   do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(address), "r"(parity)
-        : "memory");
+    if constexpr (kCluster)
+      asm volatile(
+          "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+          "selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(address), "r"(parity)
+          : "memory");
+    else
+      asm volatile(
+          "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(address), "r"(parity)
+          : "memory");
   } while (done == 0);
 #endif
 }

@@ -153,21 +153,6 @@ __device__ __forceinline__ void mbarrier_arrive_peer(uint64_t* bar, uint32_t cta
                : "memory");
 #endif
 }
-// mbarrier_wait with acquire at cluster scope (arrivals from the peer CTA).
-__device__ __forceinline__ void mbarrier_wait_cluster(uint64_t* bar, uint32_t parity) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  const uint32_t address = shared_address(bar);
-  uint32_t done = 0;
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(address), "r"(parity)
-        : "memory");
-  } while (done == 0);
-#endif
-}
 // tma_load_5d into the same shared-memory offset of every CTA in `cta_mask` (this one's included), each CTA's
 // barrier at `bar`'s offset receiving the box's bytes (complete_tx).
 __device__ __forceinline__ void tma_load_5d_multicast(void* dst, const CUtensorMap* map, int c0, int c1, int c2, int c3,
@@ -2058,8 +2043,7 @@ __device__ __forceinline__ void grad_weight_tma_produce(const TmaWeightGradArgs&
   uint32_t empty_parity = 0;
   for (int it = 0; it < iterations; ++it) {
     if (it >= kStages) {
-      if constexpr (kPair) mbarrier_wait_cluster(&stage_empty[stage], empty_parity);
-      else mbarrier_wait(&stage_empty[stage], empty_parity);
+      mbarrier_wait<kPair>(&stage_empty[stage], empty_parity);  // (kPair: the peer's releases too)
     }
     const int64_t unit = unit_begin + it;
     const int n = int(unit / boxes);
