@@ -12,11 +12,8 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-import tconv  # noqa: E402
+from test_conv_transpose_gpu import TCONV_FN, TORCH_FN  # noqa: E402
 from test_grad_weight_tma_gpu import CASES, KERNEL  # noqa: E402
-
-TORCH_FN = {2: torch.nn.functional.conv_transpose2d, 3: torch.nn.functional.conv_transpose3d}
-TCONV_FN = {2: tconv.conv_transpose2d, 3: tconv.conv_transpose3d}
 
 
 def probe(name, case, dtype, input_grad, profiled):

@@ -144,6 +144,23 @@ def test_grad_weight_tma_not_for_few_channels():
     assert err < 1e-2, err
 
 
+def run_reporting(code: str, tmp_path, name: str):
+    """Runs a sixteen_bit_script_head script in a fresh process under TCONV_REPORT_PENDING_CUDA_ERRORS=1 (its stderr's
+    "tconv:" lines printed for the log: an error found pending before the TMA grad_weight's launch, or the step that
+    failed); what it saved to its first argument."""
+    import os
+    import subprocess
+    import sys
+    path = tmp_path / f"{name}.pt"
+    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
+                         cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_REPORT_PENDING_CUDA_ERRORS="1"))
+    for line in run.stderr.splitlines():
+        if line.startswith("tconv:"):
+            print(name, line)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return torch.load(path)
+
+
 @pytest.mark.parametrize("cases,case,kernel", [
     ("test_grad_weight_tma_gpu", "dcgan_like", KERNEL), ("test_grad_weight_tma_gpu", "asym_3d", KERNEL),
     ("test_grad_weight_window_gpu", "l1_71_like", "tconv_grad_weight_window_kernel")])
@@ -158,11 +175,9 @@ def test_weight_only_backward_first_in_a_process(tmp_path, cases, case, kernel):
     pending before the launch, or the step that failed) are printed for the log."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
-    import os
-    import subprocess
-    import sys
     code = sixteen_bit_script_head("test_grad_weight_tma_gpu", "bf16") + f"""
 import os
+from test_conv_transpose_gpu import TORCH_FN
 import {cases} as cases
 if {kernel!r} == t.KERNEL:
     os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
@@ -181,19 +196,11 @@ for i in range(3):
         torch.cuda.synchronize()
     names.append(sum({kernel!r} in e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA))
     w64 = w.detach().double().requires_grad_()
-    torch_fn = torch.nn.functional.conv_transpose2d if dims == 2 else torch.nn.functional.conv_transpose3d
-    torch_fn(x.double(), w64, None, *args).backward(grad.double())
+    TORCH_FN[dims](x.double(), w64, None, *args).backward(grad.double())
     errors.append(((w.grad.double() - w64.grad).norm() / w64.grad.norm()).item())
 torch.save((errors, names), sys.argv[1])
 """
-    path = tmp_path / "weight_only.pt"
-    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
-                         cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_REPORT_PENDING_CUDA_ERRORS="1"))
-    for line in run.stderr.splitlines():
-        if line.startswith("tconv:"):
-            print(case, line)
-    assert run.returncode == 0, run.stderr[-3000:]
-    errors, launches = torch.load(path)
+    errors, launches = run_reporting(code, tmp_path, case)
     assert launches == [1, 1, 1], launches  # the intended grad_weight kernel, once a backward
     assert all(e < 1e-2 for e in errors), errors
 
@@ -208,6 +215,7 @@ def test_calls_from_a_fresh_thread(tmp_path):
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = sixteen_bit_script_head("test_grad_weight_tma_gpu", "bf16") + """
 import threading
+from test_conv_transpose_gpu import TORCH_FN
 dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = t.CASES["dcgan_like"]
 gen = torch.Generator(device="cuda").manual_seed(400)
 x = torch.randn(batch, cin, *spatial, device="cuda", generator=gen).to(dtype).contiguous(
@@ -236,23 +244,13 @@ thread.join()
 errors = {}
 if "error" not in found:
     w64 = w.double().requires_grad_()
-    ref = torch.nn.functional.conv_transpose2d(x.double(), w64, None, *args)
+    ref = TORCH_FN[dims](x.double(), w64, None, *args)
     ref.backward(grad.double())
     errors = {"forward": ((found["forward"].double() - ref).norm() / ref.norm()).item(),
               "grad_weight": ((found["grad_weight"].double() - w64.grad).norm() / w64.grad.norm()).item()}
 torch.save((found.get("error"), errors), sys.argv[1])
 """
-    import os
-    import subprocess
-    import sys
-    path = tmp_path / "fresh_thread.pt"
-    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300,
-                         cwd=os.path.dirname(__file__), env=dict(os.environ, TCONV_REPORT_PENDING_CUDA_ERRORS="1"))
-    for line in run.stderr.splitlines():
-        if line.startswith("tconv:"):
-            print(line)
-    assert run.returncode == 0, run.stderr[-3000:]
-    error, errors = torch.load(path)
+    error, errors = run_reporting(code, tmp_path, "fresh_thread")
     assert error is None, error
     assert errors["forward"] < 1e-2 and errors["grad_weight"] < 1e-2, errors
 

@@ -2815,20 +2815,22 @@ bool gather_tma_persistent(const ConvTransposeParams& p, GatherPass pass, DType 
 #endif
 }
 
-// An error an earlier runtime call left unread belongs to that call, not to the launch whose cudaGetLastError would
-// report it: read it off before the launch (a sticky error stays and fails the launch anyway). Run 498 (H200,
-// 7c1009a) saw the TMA grad_weight report "invalid argument" on every call where a process's backwards had needed
-// grad_weight alone (channels-last bf16, x without grad), in no process where a backward with grad_input had run
-// first; whether an unread error was the cause is not known yet. TCONV_REPORT_PENDING_CUDA_ERRORS=1 (development,
-// read once per process) prints each error read off here, and the step of the launch that failed, to stderr.
+// Diagnostics for run 498's failure (H200, 7c1009a: the TMA grad_weight reported "invalid argument" on every call where
+// a process's backwards had needed grad_weight alone, channels-last bf16, x without grad, and in no process where a
+// backward with grad_input had run first). The suspected cause is fixed where it lies, in the entry points
+// (torch_check.h: bind_primary_context); the other candidate, an error an earlier call left unread (which the launch
+// check's cudaGetLastError would report as this launch's), is only reported, not cleared:
+// TCONV_REPORT_PENDING_CUDA_ERRORS=1 (development, read once per process) prints such an error, and the step of the
+// launch that failed, to stderr.
 #if defined(TCONV_TENSOR_MAPS)
 static bool report_launch_errors() {
   static const bool report = development_switch("TCONV_REPORT_PENDING_CUDA_ERRORS", 0) != 0;
   return report;
 }
-static void clear_pending_launch_error(const char* launch) {
-  const cudaError_t pending = cudaGetLastError();
-  if (pending != cudaSuccess && report_launch_errors())
+static void report_pending_launch_error(const char* launch) {
+  if (!report_launch_errors()) return;
+  const cudaError_t pending = cudaPeekAtLastError();
+  if (pending != cudaSuccess)
     std::fprintf(stderr, "tconv: a CUDA error was pending before the %s launch: %s\n", launch,
                  cudaGetErrorString(pending));
 }
@@ -2916,7 +2918,7 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
                             void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream) {
 #if defined(TCONV_TENSOR_MAPS)
   if (!grad_weight_tma_possible(p, dtype, input, grad_output)) return cudaErrorInvalidValue;
-  clear_pending_launch_error("grad_weight (TMA)");  // (before the tensor maps: their encoding is a driver call)
+  report_pending_launch_error("grad_weight (TMA)");
   TmaWeightGradArgs t{};
   tma_weight_grad_tile(p, t.tile);
   t.units = p.batch;
@@ -2958,35 +2960,14 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   t.b_leading_bytes = kTmaWeightGradBoxBytes;  // the two grad_output boxes of a stage, one after the other
   t.b_stride_bytes = 1024;                     // 8 positions (K) of 128 bytes: one swizzle atom
   t.share_x = pair_share == 1 ? 1 : 0;
-  if (pair_share >= 0) {  // blocks (C_out tile fastest, then C_in tile) in clusters of two consecutive ones
-    void (*pair_kernel)(TmaWeightGradArgs) =
-        dtype == DType::kFloat16
-            ? (ci_boxes == 1 ? tconv_grad_weight_tma_pair_kernel<__half, 1>
-                             : tconv_grad_weight_tma_pair_kernel<__half, 2>)
-            : (ci_boxes == 1 ? tconv_grad_weight_tma_pair_kernel<__nv_bfloat16, 1>
-                             : tconv_grad_weight_tma_pair_kernel<__nv_bfloat16, 2>);
-    err = cudaFuncSetAttribute(pair_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-    if (err != cudaSuccess) return reported_step(err, launch, "the shared memory attribute");
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(unsigned(blocks), unsigned(splits));
-    config.blockDim = dim3(kTmaWeightGradThreads);
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    cudaLaunchAttribute cluster[1];
-    cluster[0].id = cudaLaunchAttributeClusterDimension;
-    cluster[0].val.clusterDim.x = 2;
-    cluster[0].val.clusterDim.y = 1;
-    cluster[0].val.clusterDim.z = 1;
-    config.attrs = cluster;
-    config.numAttrs = 1;
-    err = cudaLaunchKernelEx(&config, pair_kernel, t);
-    if (err != cudaSuccess) return reported_step(err, launch, "the pair kernel's launch");
-    const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
-    return reported_step(sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream), launch,
-                         "the splits' sum");
-  }
   void (*kernel)(TmaWeightGradArgs) =
-      dtype == DType::kFloat16
+      pair_share >= 0
+          ? (dtype == DType::kFloat16
+                 ? (ci_boxes == 1 ? tconv_grad_weight_tma_pair_kernel<__half, 1>
+                                  : tconv_grad_weight_tma_pair_kernel<__half, 2>)
+                 : (ci_boxes == 1 ? tconv_grad_weight_tma_pair_kernel<__nv_bfloat16, 1>
+                                  : tconv_grad_weight_tma_pair_kernel<__nv_bfloat16, 2>))
+      : dtype == DType::kFloat16
           ? (ci_boxes == 1 ? tconv_grad_weight_tma_kernel<__half, false, 1>
                            : n128 ? tconv_grad_weight_tma_kernel<__half, true, 2>
                                   : tconv_grad_weight_tma_kernel<__half, false, 2>)
@@ -2995,8 +2976,24 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
                                   : tconv_grad_weight_tma_kernel<__nv_bfloat16, false, 2>);
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return reported_step(err, launch, "the shared memory attribute");
-  kernel<<<dim3(unsigned(blocks), unsigned(splits)), kTmaWeightGradThreads, smem, stream>>>(t);
-  err = cudaGetLastError();
+  if (pair_share >= 0) {  // blocks (C_out tile fastest, then C_in tile) in clusters of two consecutive ones
+    cudaLaunchAttribute cluster[1];
+    cluster[0].id = cudaLaunchAttributeClusterDimension;
+    cluster[0].val.clusterDim.x = 2;
+    cluster[0].val.clusterDim.y = 1;
+    cluster[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(unsigned(blocks), unsigned(splits));
+    config.blockDim = dim3(kTmaWeightGradThreads);
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = cluster;
+    config.numAttrs = 1;
+    err = cudaLaunchKernelEx(&config, kernel, t);
+  } else {
+    kernel<<<dim3(unsigned(blocks), unsigned(splits)), kTmaWeightGradThreads, smem, stream>>>(t);
+    err = cudaGetLastError();
+  }
   if (err != cudaSuccess) return reported_step(err, launch, "the kernel's launch");
   const int64_t sizes[5] = {p.in_channels, p.out_per_group(), p.kernel[0], p.kernel[1], p.kernel[2]};
   return reported_step(sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream), launch,
