@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 92 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<literal full sha>). next-session-second-run.sh
-# follows it (warm).
+# Session 93's first GPU call, run 499 (one H200, cold; prepared in session 92). next-session-second-run.sh follows
+# it (warm).
 # Session 92 (runs 495-498) found a user-facing bug: a process whose backwards need grad_weight alone (x without
 # grad, as a network's first layer) had the channels-last 16-bit TMA grad_weight fail with "launch failed: invalid
 # argument" on every call, while every process where a backward with grad_input ran first passed (run 498). Written
