@@ -84,16 +84,19 @@ def test_grad_weight_tma_forms_meet_the_contract(tmp_path, mode, switch):
     """The TMA grad_weight's development forms (tconv_grad_weight_tma_kernel<T, kN128, kCiBoxes>), each under its
     switch: TCONV_GRAD_WEIGHT_TMA_N128=1, each k16 step one m64n128 wgmma whose B spans a stage's two grad_output
     boxes (its descriptor's leading byte offset one box, its stride byte offset one swizzle atom); and
-    TCONV_GRAD_WEIGHT_TMA_CI64=1, one x box a stage where a group has at most 64 input channels (both warpgroups on
-    it, one grad_output half each). Every case meets the 16-bit contract under the switch, the form runs under 1
-    where it applies and the default form under 0, and the gradients agree bit for bit across the two (the same k16
-    steps in the same order for every accumulator; should the tensor cores order a step's 16 products differently
-    by N, only that last check fails for the m64n128 form)."""
+    TCONV_GRAD_WEIGHT_TMA_CI64=1 (the default since run 499 passed this test), one x box a stage where a group has at
+    most 64 input channels (both warpgroups on it, one grad_output half each); each against the two-box m64n64 form
+    (CI64=0 in both processes of the N128 pair). Every case meets the 16-bit contract under the switch, the form runs
+    under 1 where it applies and the two-box m64n64 form under 0, and the gradients agree bit for bit across the two
+    (the same k16 steps in the same order for every accumulator; should the tensor cores order a step's 16 products
+    differently by N, only that last check fails for the m64n128 form)."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = sixteen_bit_script_head("test_grad_weight_tma_gpu", mode) + f"""
 import os
 os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
+if {switch!r} == "TCONV_GRAD_WEIGHT_TMA_N128":
+    os.environ["TCONV_GRAD_WEIGHT_TMA_CI64"] = "0"  # the m64n128 form is of two x boxes: both processes keep two
 on = os.environ[{switch!r}] == "1"
 results = []
 for i, name in enumerate(sorted(t.CASES)):

@@ -1465,7 +1465,8 @@ bool tma_direct_wide_enabled() {
 TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DType dtype, bool split_tf32,
                               const GatherOptions& options) {
   TmaGatherPlan plan;
-  if (options.tma == GatherTma::kOff || ((options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow) && !gather_tma_enabled())) return plan;
+  const bool automatic = options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow;
+  if (options.tma == GatherTma::kOff || (automatic && !gather_tma_enabled())) return plan;
   const bool k16 = is_16bit(dtype);  // exact products either way: split_tf32 means nothing to 16-bit data
   if (!(dtype == DType::kFloat32 && !split_tf32) && !(k16 && gather_tma_16bit_mode() != 0)) return plan;
   if (!options.allow_wgmma || !igemm_supported(p, pass)) return plan;
@@ -1500,7 +1501,6 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   }
   const bool force_direct = options.tma == GatherTma::kForceDirect;
   const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || force_direct;
-  const bool automatic = options.tma == GatherTma::kAuto || options.tma == GatherTma::kAutoWindow;
   const bool partial_boxes = forced || (in_place && tma_in_place_partial_enabled());
   // A K loop short enough for TmaGatherShortTile's two blocks per SM (in place only)
   const int64_t k_chunks = (a.k_rows + TmaGatherTile::kBlockK - 1) / TmaGatherTile::kBlockK;
@@ -2316,7 +2316,8 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
     if (tid % 32 != 0) return;
     // unit u = ((n x D_in + d) x H_in + h) x segments + segment
     const int x_c = g * t.cin_g, dy_c = g * t.cout_g;
-    const int chunk_line_lo = t.line_boxes ? t.chunk_line_lo[chunk] : 0, chunk_lines = t.line_boxes ? t.chunk_lines[chunk] : 0;
+    const int chunk_line_lo = t.line_boxes ? t.chunk_line_lo[chunk] : 0;
+    const int chunk_lines = t.line_boxes ? t.chunk_lines[chunk] : 0;
     const uint32_t stage_tx_bytes =
         t.line_boxes ? t.x_tx_bytes + uint32_t(t.co_planes * chunk_lines * t.box_w * 64) : t.stage_tx_bytes;
     // The unit's coordinates and the ring's stage advance by counters: this one thread issues every stage, and the
@@ -2869,7 +2870,8 @@ static bool tma_weight_grad_n128() {
 }
 
 // x boxes a block's tile takes (tconv_grad_weight_tma_kernel's kCiBoxes): one where a group has at most 64 input
-// channels, under TCONV_GRAD_WEIGHT_TMA_CI64=1 (development, read once per process; default 0 until run on a GPU).
+// channels (two would put half of every wgmma on zero fill): fam06's pass 3.156 -> 2.717 ms (run 497), gradients bit
+// for bit the two-box form's (run 499). TCONV_GRAD_WEIGHT_TMA_CI64=0 (read once per process) keeps two boxes.
 // TCONV_GRAD_WEIGHT_TMA_PAIR (development, read once per process; default 0 until run on a GPU): 1 launches the TMA
 // grad_weight in clusters of 2 blocks that share one operand's boxes by multicast (tconv_grad_weight_tma_pair_kernel)
 // where two consecutive blocks can: C_out tiles in pairs (they share x), or one C_out tile and C_in tiles in pairs
@@ -2884,7 +2886,7 @@ static int tma_weight_grad_pair_share(int ci_tiles, int co_tiles) {
 }
 
 static int tma_weight_grad_ci_boxes(const ConvTransposeParams& p) {
-  static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_TMA_CI64", 0) != 0;
+  static const bool narrow = development_switch("TCONV_GRAD_WEIGHT_TMA_CI64", 1) != 0;
   return narrow && p.in_per_group() <= 64 ? 1 : 2;
 }
 
