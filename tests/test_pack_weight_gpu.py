@@ -7,8 +7,8 @@ layout, so every output that the gather GEMMs compute from it must be bitwise th
 grad_input, on wgmma tiles (128 and 256 columns), mma.sync tiles (32-column fragment order), the TMA forms, in TF32
 mode (the weights rounded on the way) and exact fp32 (3xTF32: not rounded), with groups, channels past the tile
 (zeros), two tap groups (27 taps) and a weight whose taps are not contiguous (the per-element kernel packs it either
-way). fp16/bf16 weights take the staged kernel under `TCONV_PACK_STAGED_16BIT=1` (development, default 0 until this
-file's second test passes on a GPU).
+way). fp16/bf16 weights take the staged kernel too (since run 500 passed this file's second test) unless
+`TCONV_PACK_STAGED_16BIT=0`.
 """
 import pytest
 

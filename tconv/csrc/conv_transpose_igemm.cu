@@ -3615,9 +3615,9 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
 // taps contiguous (one run of taps x 32 or x 8 values per channel), stages them, then writes each tap's 256 words,
 // which are contiguous in the packed order. TCONV_PACK_STAGED=0 (development, read once per process) keeps the
 // per-element kernel. fp16/bf16 weights (a K row is the channel pair 2 kc, 2 kc + 1 in one 32-bit word, as the
-// per-element kernel packs them) take it under TCONV_PACK_STAGED_16BIT=1 (development, default 0 until run on a GPU):
-// run 495 had DCGAN's bf16 packs at 2 x 0.020 ms per fwd+bwd (the per-element kernel; 4 MB each way), 10 % of its
-// kernels.
+// per-element kernel packs them) take it too (its bitwise test passed in run 500; TCONV_PACK_STAGED_16BIT=0 keeps the
+// per-element kernel for them): DCGAN's bf16 packs 2 x 0.020 -> 2 x 0.017 ms per fwd+bwd (run 500; predicted 2 x
+// 0.006 at whole sectors: a block's load, sync and store in ~2 waves is latency, not bandwidth).
 constexpr int kPackTapGroup = 16;
 constexpr int kPackThreads = 256;  // one per (k, n) of a piece: 8 x 32
 constexpr int kPackChannelPitch = kPackTapGroup + 1;                // per (k, n): the group's taps
@@ -5299,7 +5299,7 @@ inline bool pack_staged_enabled() {
   return enabled;
 }
 inline bool pack_staged_16bit_enabled() {
-  static const bool enabled = pack_staged_enabled() && development_switch("TCONV_PACK_STAGED_16BIT", 0) != 0;
+  static const bool enabled = pack_staged_enabled() && development_switch("TCONV_PACK_STAGED_16BIT", 1) != 0;
   return enabled;
 }
 // Packs a gather GEMM's weights (B, the layout above tconv_igemm_pack_weight_kernel) in column blocks of block_cols.
