@@ -76,7 +76,7 @@ cases = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, spatial, weight layout
     (2, 2, 256, 160, 1, [4, 4], [2, 2], [1, 1], [8, 8], "contiguous"),        # DCGAN-like, a partial column tile
     (2, 2, 96, 320, 1, [3, 3], [1, 1], [1, 1], [9, 16], "contiguous"),        # 256-column tiles where wide enough
-    (3, 1, 72, 136, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 5, 6], "contiguous"),  # 27 taps (16 + 11), groups of 36
+    (3, 1, 72, 136, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 5, 6], "contiguous"),  # 27 taps: per-element (16-bit)
     (2, 2, 66, 70, 1, [2, 2], [2, 2], [0, 0], [6, 7], "contiguous"),          # odd pairs: channel 65 without a partner
     (1, 2, 128, 64, 1, [16], [8], [4], [40], "contiguous"),                   # 1D, 16 taps
     (2, 2, 64, 128, 1, [3, 5], [1, 2], [1, 2], [10, 12], "taps_strided"),     # taps not contiguous: per-element pack
@@ -110,6 +110,6 @@ def test_staged_pack_16bit_agrees_bitwise(tmp_path):
     """fp16/bf16 weights through the staged pack (TCONV_PACK_STAGED_16BIT=1; a K row is a channel pair, one 32-bit
     word) and through the per-element kernel (=0): the same packed bits, so every forward and grad_input output is
     bitwise the same, on the cp.async and TMA gathers, contiguous and channels-last, with groups, an odd channel count
-    (a pair's second half zero), two tap groups and a weight with non-contiguous taps (the per-element kernel
-    either way)."""
+    (a pair's second half zero), and two weights that the per-element kernel packs either way: one of more taps than
+    a tap group (27: run 502 had L1-68's 105 taps slower staged) and one with non-contiguous taps."""
     assert_staged_matches_plain(CODE_16BIT, tmp_path, "TCONV_PACK_STAGED_16BIT", cases=6)

@@ -3615,9 +3615,10 @@ __global__ void tconv_igemm_pack_weight_kernel(const scalar_t* __restrict__ w, i
 // taps contiguous (one run of taps x 32 or x 8 values per channel), stages them, then writes each tap's 256 words,
 // which are contiguous in the packed order. TCONV_PACK_STAGED=0 (development, read once per process) keeps the
 // per-element kernel. fp16/bf16 weights (a K row is the channel pair 2 kc, 2 kc + 1 in one 32-bit word, as the
-// per-element kernel packs them) take it too (its bitwise test passed in run 500; TCONV_PACK_STAGED_16BIT=0 keeps the
-// per-element kernel for them): DCGAN's bf16 packs 2 x 0.020 -> 2 x 0.017 ms per fwd+bwd (run 500; predicted 2 x
-// 0.006 at whole sectors: a block's load, sync and store in ~2 waves is latency, not bandwidth).
+// per-element kernel packs them) take it too where they have at most kPackTapGroup taps (its bitwise test passed in
+// run 500; pack_gather_weight: why the bound; TCONV_PACK_STAGED_16BIT=0 keeps the per-element kernel): DCGAN's bf16
+// packs 2 x 0.020 -> 2 x 0.017 ms per fwd+bwd (run 500; predicted 2 x 0.006 at whole sectors: a block's load, sync
+// and store in ~2 waves is latency, not bandwidth).
 constexpr int kPackTapGroup = 16;
 constexpr int kPackThreads = 256;  // one per (k, n) of a piece: 8 x 32
 constexpr int kPackChannelPitch = kPackTapGroup + 1;                // per (k, n): the group's taps
@@ -5312,7 +5313,12 @@ cudaError_t pack_gather_weight(const scalar_t* weight, const int64_t (&ws)[5], c
   const int kd = a.taps_total / (a.kernel[1] * a.kernel[2]), kh = a.kernel[1], kw = a.kernel[2];
   const bool taps_contiguous =
       (kw == 1 || ws[4] == 1) && (kh == 1 || ws[3] == kw) && (kd == 1 || ws[2] == int64_t(kh) * kw);
-  const bool staged = std::is_same<scalar_t, float>::value ? pack_staged_enabled() : pack_staged_16bit_enabled();
+  // 16-bit weights: staged where a block's taps are all of them (run 502, bf16 packs per call: VAE 0.012 -> 0.007 ms,
+  // U-Net 3D 0.012 -> 0.008, DCGAN 0.020 -> 0.017 (run 500), but L1-68's 105 taps 0.008 -> 0.013: its ~50 blocks
+  // each loop over 7 tap groups, where the per-element kernel spreads the weight over more blocks).
+  const bool staged = std::is_same<scalar_t, float>::value
+                          ? pack_staged_enabled()
+                          : pack_staged_16bit_enabled() && a.taps_total <= kPackTapGroup;
   if (a.fold == 1 && taps_contiguous && block_cols % 32 == 0 && staged) {
     const int64_t blocks = elems / kPackThreads / std::min(a.taps_total, kPackTapGroup);  // ~ one unit each
     const unsigned int grid = unsigned(std::min<int64_t>(blocks, 8192));
