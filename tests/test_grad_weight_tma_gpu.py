@@ -321,3 +321,40 @@ torch.save(results, sys.argv[1])
         assert len(names_on) == 1 and (PAIR_KERNEL in names_on[0]) == paired, (name, names_on)
         assert len(names_off) == 1 and KERNEL in names_off[0], (name, names_off)
         assert torch.equal(grad_on, grad_off), name
+
+
+def test_grad_weight_tma_probes_say_what_they_are(tmp_path):
+    """The timing probes (TCONV_PROBE_GRAD_WEIGHT_TMA=1: the bf16 TMA grad_weight's loads alone; =2: its MMAs alone)
+    run their own kernels on the one- and two-box tiles, write NaN in every element of grad_weight (a probe's output
+    must never pass for a gradient) and leave grad_input exact (the other passes do not see the probe)."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
+    code = sixteen_bit_script_head("test_grad_weight_tma_gpu", "bf16") + """
+import os
+os.environ["TCONV_GRAD_WEIGHT_WINDOW"] = "0"
+results = []
+for name in ("dcgan_like", "asym_3d"):  # two x boxes (128 input channels), one (64)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = t.CASES[name]
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=gen).to(dtype)
+    x.requires_grad_()
+    w.requires_grad_()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        grad = torch.randn(out.shape, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt)
+        out.backward(grad)
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA
+             and "grad_weight_tma" in e.name]
+    results.append((name, names, bool(torch.isnan(w.grad).all()), x.grad.float().cpu()))
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_PROBE_GRAD_WEIGHT_TMA", values=("1", "2", "0"))
+    for value in ("1", "2"):
+        for (name, names, all_nan, grad_x), (_, _, off_nan, grad_x_off) in zip(saved[value], saved["0"]):
+            boxes = 2 if name == "dcgan_like" else 1
+            assert len(names) == 1 and f"probe_kernel<{boxes}, {value}>" in names[0], (value, name, names)
+            assert all_nan and not off_nan, (value, name)
+            assert torch.equal(grad_x, grad_x_off), (value, name)

@@ -2021,7 +2021,12 @@ __device__ __forceinline__ void wgmma_m64n128k16_mn_major(float (&d)[64], uint64
 // grad_output's box starts at the tile's first input position sent through this tap (o = i s - p + k d) and steps s.
 // kPair: the shared operand's boxes of this CTA's parity are loaded for both CTAs by multicast, the peer loads the
 // others, and a stage is refilled once both CTAs' MMA threads released it.
-template <int kCiBoxes, bool kPair>
+// Timing probes of the TMA grad_weight (TCONV_PROBE_GRAD_WEIGHT_TMA, tma_weight_grad_probe: why): kProbeLoadsOnly,
+// the producer's loads with MMA warpgroups that release each stage without multiplying; kProbeMmaOnly, the MMAs on
+// whatever the ring holds, each stage marked full without a load. Both write NaN gradients.
+constexpr int kProbeNone = 0, kProbeLoadsOnly = 1, kProbeMmaOnly = 2;
+
+template <int kCiBoxes, bool kPair, int kProbe = kProbeNone>
 __device__ __forceinline__ void grad_weight_tma_produce(const TmaWeightGradArgs& t, unsigned char* smem,
                                                         uint64_t* stage_full, uint64_t* stage_empty, int g, int kd,
                                                         int kh, int kw, int ci0, int co0, int64_t unit_begin,
@@ -2053,13 +2058,17 @@ __device__ __forceinline__ void grad_weight_tma_produce(const TmaWeightGradArgs&
     const int bh = box % t.tiles[1], bd = box / t.tiles[1];
     const int w = bw * t.tile[2], h = bh * t.tile[1], d = bd * t.tile[0];
     unsigned char* s = smem + stage * kStageBytes;
-    mbarrier_arrive_expect_tx(&stage_full[stage], kStageBytes);  // (kPair: the peer's multicast halves land here too)
+    if constexpr (kProbe == kProbeMmaOnly) {
+      mbarrier_arrive(&stage_full[stage]);
+    } else {
+      mbarrier_arrive_expect_tx(&stage_full[stage], kStageBytes);  // (kPair: the peer's multicast halves land here too)
 #pragma unroll
-    for (int b = 0; b < kCiBoxes; ++b)  // a stage: the x boxes, then grad_output's two
-      load(s + b * kBox, &t.x_map, x_c + 64 * b, w, h, d, n, &stage_full[stage], share_x, b);
-    const int ow = w * t.stride[2] + off_w, oh = h * t.stride[1] + off_h, od = d * t.stride[0] + off_d;
-    load(s + kCiBoxes * kBox, &t.dy_map, dy_c, ow, oh, od, n, &stage_full[stage], share_dy, 0);
-    load(s + (kCiBoxes + 1) * kBox, &t.dy_map, dy_c + 64, ow, oh, od, n, &stage_full[stage], share_dy, 1);
+      for (int b = 0; b < kCiBoxes; ++b)  // a stage: the x boxes, then grad_output's two
+        load(s + b * kBox, &t.x_map, x_c + 64 * b, w, h, d, n, &stage_full[stage], share_x, b);
+      const int ow = w * t.stride[2] + off_w, oh = h * t.stride[1] + off_h, od = d * t.stride[0] + off_d;
+      load(s + kCiBoxes * kBox, &t.dy_map, dy_c, ow, oh, od, n, &stage_full[stage], share_dy, 0);
+      load(s + (kCiBoxes + 1) * kBox, &t.dy_map, dy_c + 64, ow, oh, od, n, &stage_full[stage], share_dy, 1);
+    }
     if (++stage == kStages) {
       stage = 0;
       if (it >= kStages) empty_parity ^= 1;
@@ -2081,11 +2090,12 @@ __device__ __forceinline__ void grad_weight_tma_produce(const TmaWeightGradArgs&
 // tile, C_in tiles in pairs) are the same; each CTA loads half of them for both by multicast
 // (TCONV_GRAD_WEIGHT_TMA_PAIR, tma_weight_grad_pair_share: why). Same MMAs in the same order: the same bits as the
 // single form.
-template <typename scalar_t, bool kN128, int kCiBoxes, bool kPair>
+template <typename scalar_t, bool kN128, int kCiBoxes, bool kPair, int kProbe = kProbeNone>
 __device__ __forceinline__ void grad_weight_tma_block(const TmaWeightGradArgs& t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   static_assert(kCiBoxes == 2 || (kCiBoxes == 1 && !kN128), "one x box: each warpgroup takes one 64-column half");
   static_assert(!(kPair && kN128), "the pair form takes the m64n64 steps");
+  static_assert(kProbe == kProbeNone || (!kPair && !kN128), "the probes time the default forms");
   constexpr int kStages = kTmaWeightGradStages, kBox = kTmaWeightGradBoxBytes, kStageBytes = (kCiBoxes + 2) * kBox;
   extern __shared__ __align__(1024) unsigned char tma_weight_grad_smem[];
   unsigned char* smem = shared_aligned_1024(tma_weight_grad_smem);
@@ -2119,9 +2129,9 @@ __device__ __forceinline__ void grad_weight_tma_block(const TmaWeightGradArgs& t
   else __syncthreads();
 
   if (tid >= kTmaWeightGradMmaThreads) {
-    if (tid == kTmaWeightGradMmaThreads) grad_weight_tma_produce<kCiBoxes, kPair>(t, smem, stage_full, stage_empty,
-                                                                                 g, kd, kh, kw, ci0, co0,
-                                                                                 unit_begin, iterations, peer);
+    if (tid == kTmaWeightGradMmaThreads)
+      grad_weight_tma_produce<kCiBoxes, kPair, kProbe>(t, smem, stage_full, stage_empty, g, kd, kh, kw, ci0, co0,
+                                                       unit_begin, iterations, peer);
     if constexpr (kPair) cluster_sync_all();
     return;
   }
@@ -2142,7 +2152,9 @@ __device__ __forceinline__ void grad_weight_tma_block(const TmaWeightGradArgs& t
     const unsigned char* s = smem + stage * kStageBytes;
     const uint64_t a_desc = wgmma_descriptor_mn_sw128(s + (kCiBoxes == 2 ? warpgroup : 0) * kBox);
     wgmma_fence();
-    if constexpr (kCiBoxes == 1) {
+    if constexpr (kProbe == kProbeLoadsOnly) {
+      (void)a_desc;  // (an empty group is committed below: the stage is released as the MMA form releases it)
+    } else if constexpr (kCiBoxes == 1) {
       const uint64_t b_desc = wgmma_descriptor_mn_sw128(s + (1 + warpgroup) * kBox);
 #pragma unroll
       for (int k16 = 0; k16 < kTmaWeightGradPositions / 16; ++k16) {
@@ -2192,7 +2204,8 @@ __device__ __forceinline__ void grad_weight_tma_block(const TmaWeightGradArgs& t
         const int column = (kCiBoxes == 2 ? half : warpgroup) * 64 + j * 8 + 2 * tig + (e & 1);
         const int ci = ci0 + row + (e >= 2 ? 8 : 0), co = co0 + column;
         if (ci < t.cin_g && co < t.cout_g)
-          out[((int64_t(g) * t.cin_g + ci) * t.cout_g + co) * t.taps + tap] = acc[half][4 * j + e];
+          out[((int64_t(g) * t.cin_g + ci) * t.cout_g + co) * t.taps + tap] =
+              kProbe == kProbeNone ? acc[half][4 * j + e] : __int_as_float(0x7fc00000);
       }
   if constexpr (kPair) cluster_sync_all();
 #else
@@ -2211,6 +2224,12 @@ template <typename scalar_t, int kCiBoxes>
 __global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
 tconv_grad_weight_tma_pair_kernel(const __grid_constant__ TmaWeightGradArgs t) {
   grad_weight_tma_block<scalar_t, false, kCiBoxes, true>(t);
+}
+// The timing probes (TCONV_PROBE_GRAD_WEIGHT_TMA, bf16 only): kProbeLoadsOnly / kProbeMmaOnly.
+template <int kCiBoxes, int kProbe>
+__global__ void __launch_bounds__(kTmaWeightGradThreads, 1)
+tconv_grad_weight_tma_probe_kernel(const __grid_constant__ TmaWeightGradArgs t) {
+  grad_weight_tma_block<__nv_bfloat16, false, kCiBoxes, false, kProbe>(t);
 }
 
 // A power of two at least n (n >= 1), at most `most`.
@@ -2878,6 +2897,22 @@ static bool tma_weight_grad_n128() {
 // (they share grad_output). Why: run 495's ncu of DCGAN's pass (tensor pipe 38 %, L2 28 %, N128 no gain) leaves the
 // TMA unit's rate in 128-byte box rows as the suspect (notes/perf.md, session 92): a pair loads 192 rows a stage an
 // SM instead of 256. Returns 1 (share x), 0 (share grad_output) or -1 (no pair).
+// TCONV_PROBE_GRAD_WEIGHT_TMA (a timing probe, read once per process; 0, the default, off): 1 runs the bf16 TMA
+// grad_weight's loads alone, 2 its MMAs alone (kProbeLoadsOnly, kProbeMmaOnly), writing NaN gradients, and says so on
+// stderr. Why: run 501's stall samples have the MMA warps waiting on full stages 54 % of the time and run 502's
+// crossbar reads run at 5.79 TB/s (~23 B a clock an SM); what the box pattern delivers with nothing consuming it, and
+// what the MMAs and the ring's barriers take with nothing loading, bound the pass from each side.
+static int tma_weight_grad_probe() {
+  static const int probe = [] {
+    const int value = development_switch("TCONV_PROBE_GRAD_WEIGHT_TMA", 0);
+    if (value == kProbeLoadsOnly || value == kProbeMmaOnly)
+      std::fprintf(stderr, "tconv: TCONV_PROBE_GRAD_WEIGHT_TMA=%d: the bf16 TMA grad_weight runs its %s only and "
+                   "writes NaN gradients (a timing probe)\n", value, value == kProbeLoadsOnly ? "loads" : "MMAs");
+    return value == kProbeLoadsOnly || value == kProbeMmaOnly ? value : kProbeNone;
+  }();
+  return probe;
+}
+
 static int tma_weight_grad_pair_share(int ci_tiles, int co_tiles) {
   static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA_PAIR", 0) != 0;
   if (!enabled) return -1;
@@ -2962,8 +2997,15 @@ cudaError_t grad_weight_tma(const ConvTransposeParams& p, DType dtype, const voi
   t.b_leading_bytes = kTmaWeightGradBoxBytes;  // the two grad_output boxes of a stage, one after the other
   t.b_stride_bytes = 1024;                     // 8 positions (K) of 128 bytes: one swizzle atom
   t.share_x = pair_share == 1 ? 1 : 0;
+  const int probe = dtype == DType::kBFloat16 && pair_share < 0 && !n128 ? tma_weight_grad_probe() : kProbeNone;
   void (*kernel)(TmaWeightGradArgs) =
-      pair_share >= 0
+      probe == kProbeLoadsOnly
+          ? (ci_boxes == 1 ? tconv_grad_weight_tma_probe_kernel<1, kProbeLoadsOnly>
+                           : tconv_grad_weight_tma_probe_kernel<2, kProbeLoadsOnly>)
+      : probe == kProbeMmaOnly
+          ? (ci_boxes == 1 ? tconv_grad_weight_tma_probe_kernel<1, kProbeMmaOnly>
+                           : tconv_grad_weight_tma_probe_kernel<2, kProbeMmaOnly>)
+      : pair_share >= 0
           ? (dtype == DType::kFloat16
                  ? (ci_boxes == 1 ? tconv_grad_weight_tma_pair_kernel<__half, 1>
                                   : tconv_grad_weight_tma_pair_kernel<__half, 2>)
