@@ -2930,6 +2930,35 @@ bool grad_weight_tma_preferred(const ConvTransposeParams& p) {
   return enabled && p.in_per_group() >= kGradWeightTmaMinChannels && p.out_per_group() >= kGradWeightTmaMinChannels;
 }
 
+// The TMA grad_weight's splits by waves (TCONV_GRAD_WEIGHT_TMA_WAVES=1; development, default 0 until measured): the
+// count whose blocks end soonest at one block per SM, waves x (units a split + 8 for the ring's fill and the
+// epilogue), the fewest splits on a tie, at most four waves and `most`. Why: the rule below (two waves' worth,
+// rounded up) makes 270 blocks of fam06's 15 (splits 18) and of L2-61's 27 (10): a third wave of 6 blocks, a third
+// of the pass's time for 2 % of its work; U-Net 3D's 16 take the workspace's 12 splits, a second wave of 60. Run
+// 504's probe: fam06's loads alone take 2.521 ms, ~0.84 ms a wave, the same ~50 GB/s an SM as DCGAN's single wave
+// (0.166 ms for 8.4 MB a block). Predicted (units a busiest SM, bf16 channels-last): fam06 5463 -> 3748 (35 splits),
+// its pass 2.727 -> ~1.9 ms; L2-61 2460 -> 1758 (14), 1.232 -> ~0.88; U-Net 3D 172 -> 128 (8, one wave), 0.147 ->
+// ~0.11; DCGAN (one split by the workspace) unchanged; VAE 250 -> 256 (16 splits in one wave instead of 33 in two:
+// by the fill, 266 -> 264), ~unchanged.
+static bool tma_weight_grad_waves() {
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA_WAVES", 0) != 0;
+  return enabled;
+}
+static int64_t tma_weight_grad_splits_by_waves(int64_t blocks, int64_t units, int sm_count, int64_t most) {
+  const int64_t slots = std::max(sm_count, 1);
+  blocks = std::max<int64_t>(blocks, 1);
+  const int64_t last = std::min(most, (4 * slots + blocks - 1) / blocks);
+  int64_t best = 1, best_cost = -1;
+  for (int64_t splits = 1; splits <= last; ++splits) {
+    const int64_t cost = (blocks * splits + slots - 1) / slots * ((units + splits - 1) / splits + 8);
+    if (best_cost < 0 || cost < best_cost) {
+      best = splits;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
 int64_t grad_weight_tma_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
 #if defined(TCONV_TENSOR_MAPS)
   int tile[3];
@@ -2940,6 +2969,11 @@ int64_t grad_weight_tma_splits(const ConvTransposeParams& p, int sm_count, int64
   const int64_t blocks = p.groups * p.kernel_volume() * ((p.in_per_group() + ci_tile - 1) / ci_tile) *
                          ((p.out_per_group() + 127) / 128);
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
+  if (tma_weight_grad_waves()) {
+    const int64_t workspace_splits = max_workspace_elems / std::max<int64_t>(weight_numel, 1);
+    const int64_t most = std::min<int64_t>({units / 8, workspace_splits, 65535});
+    return tma_weight_grad_splits_by_waves(blocks, units, sm_count, std::max<int64_t>(most, 1));
+  }
   // Two waves of one block per SM, each split at least 8 units (a ring's fill is 6), within the workspace budget.
   int64_t splits = (2 * int64_t(std::max(sm_count, 1)) + blocks - 1) / std::max<int64_t>(blocks, 1);
   splits = std::min(splits, std::max<int64_t>(units / 8, 1));

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Prepared in session 94 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
+# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# The TMA grad_weight's splits by waves (TCONV_GRAD_WEIGHT_TMA_WAVES=1, written after session 94's device time,
+# compiled, not run): run 504's probes showed fam06's pass in three waves, the third of 6 blocks (splits rule
+# ceil(2 x SMs / blocks)), L2-61 the same, U-Net 3D in two (the second of 60). Predicted passes (bf16 channels-last):
+# fam06 2.727 -> ~1.9 ms, L2-61 1.232 -> ~0.88, U-Net 3D 0.147 -> ~0.11, DCGAN unchanged, VAE ~unchanged.
+# 1. the TMA grad_weight's tests under WAVES=1 (contract, forms, weight-only first backward, fresh thread, probes);
+# 2. kernel breakdowns WAVES=0 / 1 on fam06, L2-61, U-Net 3D, VAE, DCGAN (the rule stays only where it gains or
+#    holds);
+# 3. verified bf16 channels-last rows under WAVES=1: fam06, L2-61, U-Net 3D (then make it the default, README).
+source scripts/device_prelude.sh
+export TCONV_GRAD_WEIGHT_TMA_WAVES=1  # (exported: a prefix assignment's reach into a shell function's children varies)
+left 200 && gpu_tests 190 tma_waves tests/test_grad_weight_tma_gpu.py "not pair_meets"
+unset TCONV_GRAD_WEIGHT_TMA_WAVES
+for problem in fam06_convt2d_k3x5_128x256 l2_61_convt3d_relu_groupnorm real_unet3d_up real_vae_up real_dcgan_up; do
+  for waves in 0 1; do
+    left 400 && TCONV_GRAD_WEIGHT_TMA_WAVES=$waves timeout 40 python3 scripts/kernel_breakdown.py $problem \
+      --precision bf16 --layout channels_last --iters 2 2>&1 | grep -v Warn | sed "s/^==/== waves_$waves/" \
+      >> "$LOG/breakdown.log"
+  done
+done
+grep -E "^== waves|grad_weight_tma" "$LOG/breakdown.log" 2>/dev/null | cut -c1-150
+export TCONV_GRAD_WEIGHT_TMA_WAVES=1
+bench_budget 580 bf16 channels_last fam06_convt2d_k3x5_128x256 l2_61_convt3d_relu_groupnorm real_unet3d_up
+device_finish
