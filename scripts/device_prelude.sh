@@ -63,6 +63,21 @@ breakdowns() {
   done
   grep -A5 "^==" "$LOG/breakdown.log" 2>/dev/null | cut -c1-150
 }
+# A/B kernel breakdowns under a development switch, 40 s at most each, while each can end by END_S after the start,
+# into $LOG/breakdown.log, each block's header tagged SWITCH_VALUE (lower case), then the headers and the lines that
+# match GREP: breakdowns_ab END_S SWITCH "VALUES" GREP PRECISION LAYOUT PROBLEM ...
+breakdowns_ab() {
+  local end_s="$1" switch="$2" values="$3" pattern="$4" precision="$5" layout="$6" problem value tag; shift 6
+  tag=$(echo "${switch#TCONV_}" | tr 'A-Z' 'a-z')
+  for problem in "$@"; do
+    for value in $values; do
+      left $(( end_s - 40 )) && env "$switch=$value" timeout 40 python3 scripts/kernel_breakdown.py "$problem" \
+        --precision "$precision" --layout "$layout" --iters 2 2>&1 | grep -v Warn | sed "s/^==/== ${tag}_$value/" \
+        >> "$LOG/breakdown.log"
+    done
+  done
+  grep -E "^== ${tag}_|$pattern" "$LOG/breakdown.log" 2>/dev/null | cut -c1-150
+}
 # Verified bench rows in one `tconv bench` process under a time budget that ends by END_S after the start, into
 # $LOG/bench_LAYOUT.log: bench_budget END_S PRECISION LAYOUT PROBLEM ...
 bench_budget() {

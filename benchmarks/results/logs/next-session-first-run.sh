@@ -13,14 +13,8 @@ source scripts/device_prelude.sh
 export TCONV_GRAD_WEIGHT_TMA_WAVES=1  # (exported: a prefix assignment's reach into a shell function's children varies)
 left 200 && gpu_tests 190 tma_waves tests/test_grad_weight_tma_gpu.py "not pair_meets"
 unset TCONV_GRAD_WEIGHT_TMA_WAVES
-for problem in fam06_convt2d_k3x5_128x256 l2_61_convt3d_relu_groupnorm real_unet3d_up real_vae_up real_dcgan_up; do
-  for waves in 0 1; do
-    left 400 && TCONV_GRAD_WEIGHT_TMA_WAVES=$waves timeout 40 python3 scripts/kernel_breakdown.py $problem \
-      --precision bf16 --layout channels_last --iters 2 2>&1 | grep -v Warn | sed "s/^==/== waves_$waves/" \
-      >> "$LOG/breakdown.log"
-  done
-done
-grep -E "^== waves|grad_weight_tma" "$LOG/breakdown.log" 2>/dev/null | cut -c1-150
+breakdowns_ab 440 TCONV_GRAD_WEIGHT_TMA_WAVES "0 1" grad_weight_tma bf16 channels_last fam06_convt2d_k3x5_128x256 \
+  l2_61_convt3d_relu_groupnorm real_unet3d_up real_vae_up real_dcgan_up
 export TCONV_GRAD_WEIGHT_TMA_WAVES=1
 bench_budget 580 bf16 channels_last fam06_convt2d_k3x5_128x256 l2_61_convt3d_relu_groupnorm real_unet3d_up
 device_finish
