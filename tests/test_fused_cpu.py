@@ -241,3 +241,25 @@ def test_conv_transpose_act_group_norm_matches_torch_autograd(channels_last, aff
 @needs_library
 def test_conv_transpose_act_group_norm_op_is_listed():
     assert "tconv::conv_transpose_act_group_norm" in tconv._ops.registered_ops()
+
+
+@needs_library
+@pytest.mark.parametrize("op", ["conv_transpose_act_group_norm", "act_group_norm"])
+def test_fused_ops_backward_makes_no_zero_gradients(op):
+    """The fused ops' outputs besides z (the conv output y, mean, rstd) are not differentiable: their backward must not
+    have autograd make zero gradients for them (y's would be a conv-output-sized fill every backward). Counts the
+    zero-tensor factories directly under the op's backward node (the CPU implementation's own work sits deeper)."""
+    x, w, b, gamma, beta = [t.requires_grad_() if t is not None else None
+                            for t in _conv_block_inputs(False, True, True)]
+    if op == "conv_transpose_act_group_norm":
+        z = torch.ops.tconv.conv_transpose_act_group_norm(x, w, b, gamma, beta, *CONV_BLOCK_ARGS)[0]
+    else:
+        y = torch.randn(2, 6, 3, 4, 5, dtype=torch.float64, requires_grad=True)  # (gamma and beta: 6 channels)
+        z = torch.ops.tconv.act_group_norm(y, gamma, beta, 2, 1e-5, "relu", 0.0, 0.0)[0]
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        z.backward(torch.randn_like(z))
+    node = f"GeneratedBackwardFor_tconv_{op}_defaultBackward"
+    made = [e.name for e in prof.events() if e.name in ("aten::zeros", "aten::zeros_like", "aten::full")
+            and e.cpu_parent is not None and e.cpu_parent.name == node]
+    assert any(e.name == node for e in prof.events()), sorted({e.name for e in prof.events()})[:20]
+    assert made == [], made
