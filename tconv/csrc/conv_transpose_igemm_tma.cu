@@ -2969,16 +2969,13 @@ int64_t grad_weight_tma_splits(const ConvTransposeParams& p, int sm_count, int64
   const int64_t blocks = p.groups * p.kernel_volume() * ((p.in_per_group() + ci_tile - 1) / ci_tile) *
                          ((p.out_per_group() + 127) / 128);
   const int64_t weight_numel = p.in_channels * p.out_per_group() * p.kernel_volume();
-  if (tma_weight_grad_waves()) {
-    const int64_t workspace_splits = max_workspace_elems / std::max<int64_t>(weight_numel, 1);
-    const int64_t most = std::min<int64_t>({units / 8, workspace_splits, 65535});
-    return tma_weight_grad_splits_by_waves(blocks, units, sm_count, std::max<int64_t>(most, 1));
-  }
-  // Two waves of one block per SM, each split at least 8 units (a ring's fill is 6), within the workspace budget.
-  int64_t splits = (2 * int64_t(std::max(sm_count, 1)) + blocks - 1) / std::max<int64_t>(blocks, 1);
-  splits = std::min(splits, std::max<int64_t>(units / 8, 1));
-  splits = std::min(splits, max_workspace_elems / std::max<int64_t>(weight_numel, 1));
-  return std::max<int64_t>(std::min<int64_t>(splits, 65535), 1);
+  // Each split at least 8 units (a ring's fill is 6), within the workspace budget and the grid's y limit.
+  const int64_t workspace_splits = max_workspace_elems / std::max<int64_t>(weight_numel, 1);
+  const int64_t most = std::max<int64_t>(std::min<int64_t>({units / 8, workspace_splits, 65535}), 1);
+  if (tma_weight_grad_waves()) return tma_weight_grad_splits_by_waves(blocks, units, sm_count, most);
+  // Two waves' worth of one block per SM.
+  const int64_t splits = (2 * int64_t(std::max(sm_count, 1)) + blocks - 1) / std::max<int64_t>(blocks, 1);
+  return std::min(splits, most);
 #else
   (void)p, (void)sm_count, (void)max_workspace_elems;
   return 1;
