@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 94 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Session 95, run 505: the first GPU call (one H200, cold), prepared in session 94 as next-session-first-run.sh.
 # The TMA grad_weight's splits by waves (TCONV_GRAD_WEIGHT_TMA_WAVES=1, written after session 94's device time,
 # compiled, not run): run 504's probes showed fam06's pass in three waves, the third of 6 blocks (splits rule
 # ceil(2 x SMs / blocks)), L2-61 the same, U-Net 3D in two (the second of 60). Predicted passes (bf16 channels-last):
