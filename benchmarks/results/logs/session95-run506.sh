@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 94 for the next session's second GPU call (one H200, warm after next-session-first-run.sh;
-# rename to sessionNN-runMMM.sh when it runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Session 95, run 506: the second GPU call (one H200, warm after run 505), prepared in session 94 as next-session-second-run.sh.
 # Verified rows under TCONV_GRAD_WEIGHT_TMA_WAVES=1 where the first call's A/B gained (bf16 channels-last; session
 # 94's rows: fam06 0.962 / 4.032 ms, L2-61 0.818 / 2.906, U-Net 3D (session 92) 0.122 / 0.533), and L2-61 TF32 with
 # the fused op's zero-gradient fill gone (run 501: 1.269 / 4.779; predicted f+b ~-0.09 ms).
