@@ -2930,18 +2930,16 @@ bool grad_weight_tma_preferred(const ConvTransposeParams& p) {
   return enabled && p.in_per_group() >= kGradWeightTmaMinChannels && p.out_per_group() >= kGradWeightTmaMinChannels;
 }
 
-// The TMA grad_weight's splits by waves (TCONV_GRAD_WEIGHT_TMA_WAVES=1; development, default 0 until measured): the
-// count whose blocks end soonest at one block per SM, waves x (units a split + 8 for the ring's fill and the
-// epilogue), the fewest splits on a tie, at most four waves and `most`. Why: the rule below (two waves' worth,
-// rounded up) makes 270 blocks of fam06's 15 (splits 18) and of L2-61's 27 (10): a third wave of 6 blocks, a third
-// of the pass's time for 2 % of its work; U-Net 3D's 16 take the workspace's 12 splits, a second wave of 60. Run
-// 504's probe: fam06's loads alone take 2.521 ms, ~0.84 ms a wave, the same ~50 GB/s an SM as DCGAN's single wave
-// (0.166 ms for 8.4 MB a block). Predicted (units a busiest SM, bf16 channels-last): fam06 5463 -> 3748 (35 splits),
-// its pass 2.727 -> ~1.9 ms; L2-61 2460 -> 1758 (14), 1.232 -> ~0.88; U-Net 3D 172 -> 128 (8, one wave), 0.147 ->
-// ~0.11; DCGAN (one split by the workspace) unchanged; VAE 250 -> 256 (16 splits in one wave instead of 33 in two:
-// by the fill, 266 -> 264), ~unchanged.
+// The TMA grad_weight's splits by waves (the default; TCONV_GRAD_WEIGHT_TMA_WAVES=0, read once per process, keeps
+// the rule below): the count whose blocks end soonest at one block per SM, waves x (units a split + 8 for the ring's
+// fill and the epilogue), the fewest splits on a tie, at most four waves and `most`. Why: the rule below (two waves'
+// worth, rounded up) makes 270 blocks of fam06's 15 (splits 18) and of L2-61's 27 (10): a third wave of 6 blocks, a
+// third of the pass's time for 2 % of its work; U-Net 3D's 16 take the workspace's 12 splits, a second wave of 60.
+// Run 505 (bf16 channels-last, the pass 0 -> 1, predicted from run 504's probe in brackets): fam06 2.729 -> 1.931 ms
+// (~1.9), L2-61 1.234 -> 0.922 (~0.88), U-Net 3D 0.147 -> 0.106 (~0.11), VAE 0.185 -> 0.170 (~unchanged); DCGAN's
+// one split is the workspace's either way.
 static bool tma_weight_grad_waves() {
-  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA_WAVES", 0) != 0;
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_TMA_WAVES", 1) != 0;
   return enabled;
 }
 static int64_t tma_weight_grad_splits_by_waves(int64_t blocks, int64_t units, int sm_count, int64_t most) {
