@@ -48,6 +48,18 @@ WIDE_CASES = {
     "fam05_like": (2, 1, 64, 64, 1, [3, 7], [1, 1], [0, 0], [0, 0], [1, 1], [4, 70], False),
 }
 
+# More than 64 output channels per group: the per-tap TMA grad_weight's by default, the window's under
+# TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT=1 (development). fam06's channels (64 -> 128: four atoms a tap, chunks of two
+# taps) and kernel; L2-61's (3 x 3 x 3, 9 lines: the line boxes, a segment past the line's 12 positions); 96 output
+# channels (three planes: chunks that split a tap's atoms) with bias; two groups of 64 -> 80 (a partial third plane,
+# boxes at the group's channels) with W dilation 2.
+WIDE_OUT_CASES = {
+    "fam06_like": (2, 2, 64, 128, 1, [3, 5], [1, 1], [0, 0], [0, 0], [1, 1], [5, 70], False),
+    "l2_61_like": (3, 2, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 5, 12], False),
+    "out_96": (2, 2, 64, 96, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [6, 40], True),
+    "groups_out_80": (2, 2, 128, 160, 2, [2, 3], [1, 1], [0, 2], [0, 0], [1, 2], [5, 33], False),
+}
+
 # Deep calls, whose stage of every (kd, kh) line leaves under 4 stages: the line boxes by default (each block's chunk
 # of tiles loads the lines its taps lie on), the igemm grad_weight under TCONV_GRAD_WEIGHT_WINDOW_LINES=0. fam02's
 # shape, smaller (15 lines of 70 positions; 53 tiles in 9 chunks of 6, 2-3 lines each); with 256 units and the
@@ -118,6 +130,14 @@ def test_grad_weight_window_at_64_channels_not_under_1(tmp_path, mode):
 def test_grad_weight_window_line_boxes_switch(tmp_path, mode):
     saved = contract_and_launches(tmp_path, mode, "DEEP_CASES", 130, ("1", "0"), "TCONV_GRAD_WEIGHT_WINDOW_LINES")
     for name, on, off in zip(sorted(DEEP_CASES), saved["1"], saved["0"]):
+        assert on == [1, 0] and off == [0, 0], (name, on, off)
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_window_wide_out_switch(tmp_path, mode):
+    saved = contract_and_launches(tmp_path, mode, "WIDE_OUT_CASES", 190, ("1", "0"),
+                                  "TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT")
+    for name, on, off in zip(sorted(WIDE_OUT_CASES), saved["1"], saved["0"]):
         assert on == [1, 0] and off == [0, 0], (name, on, off)
 
 

@@ -2508,6 +2508,17 @@ bool grad_weight_window_line_boxes() {
   return enabled;
 }
 
+// TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT (development, read once per process; default 0 until run on a GPU): 1 lets the
+// window grad_weight take more than 64 output channels per group (more than two 32-channel atoms a tap; the plan's
+// tiles and shared memory bound them), which the per-tap TMA grad_weight takes otherwise. Why: that kernel's loads
+// are its pass (run 504's probe: 88-92 %), and each tap's block reads all of x and grad_output again: fam06 (64 ->
+// 128, 15 taps in 3 lines of 5) reads ~12.1 GB of boxes for its 1.931 ms pass (run 505); the window's 8 chunks of two
+// taps read x 8 times and ~9 lines of grad_output, ~7.3 GB, in 64-byte box rows (the per-tap kernel's are 128).
+bool grad_weight_window_wide_out() {
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT", 0) != 0;
+  return enabled;
+}
+
 // TCONV_GRAD_WEIGHT_WINDOW_STAGES (development, read once per process): the most stages of the window grad_weight's
 // ring (even, WindowWeightGradTile::kMinStages to kMaxStages; unset 8, igemm_config.h: WindowWeightGradTile, why).
 int grad_weight_window_most_stages() {
@@ -2532,7 +2543,8 @@ int grad_weight_window_producers() {
 // cannot run (see grad_weight_window_possible).
 bool plan_grad_weight_window_at(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int k_tiles) {
   using Tile = WindowWeightGradTile;
-  if (p.stride[2] != 1 || p.in_per_group() > 64 || p.out_per_group() > 64) return false;
+  if (p.stride[2] != 1 || p.in_per_group() > 64 || (p.out_per_group() > 64 && !grad_weight_window_wide_out()))
+    return false;
   // (the channel coordinate of a group's first box on 16 bytes)
   if (p.groups > 1 && (p.in_per_group() % 8 != 0 || p.out_per_group() % 8 != 0)) return false;
   const int64_t big = int64_t(1) << 31;
