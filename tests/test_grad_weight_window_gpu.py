@@ -1,7 +1,8 @@
 """grad_weight of channels-last fp16/bf16 data by window (conv_transpose_igemm_tma.cu, tconv_grad_weight_window_kernel:
 one stage per input line segment feeds every tap; igemm_config.h, WindowWeightGradTile). "auto" takes it for at most
-64 channels per group a side at W stride 1, unless TCONV_GRAD_WEIGHT_WINDOW=0 (=1: only below 64 channels a side,
-where the per-tap TMA grad_weight is not preferred; read once per process).
+64 input and 128 output channels per group at W stride 1 (64 output under TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT=0), unless
+TCONV_GRAD_WEIGHT_WINDOW=0 (=1: only below 64 channels a side, where the per-tap TMA grad_weight is not preferred;
+read once per process).
 
 Channels-last input and grad_output (as autograd hands on a channels-last output's gradient): every case meets the
 16-bit contract (float64 and torch in the same dtype, outputs and every gradient, poisoned outputs) under the switch,
@@ -48,8 +49,8 @@ WIDE_CASES = {
     "fam05_like": (2, 1, 64, 64, 1, [3, 7], [1, 1], [0, 0], [0, 0], [1, 1], [4, 70], False),
 }
 
-# More than 64 output channels per group: the per-tap TMA grad_weight's by default, the window's under
-# TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT=1 (development). fam06's channels (64 -> 128: four atoms a tap, chunks of two
+# More than 64 output channels per group: the window's by default (up to 128), the per-tap TMA grad_weight's under
+# TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT=0 (development). fam06's channels (64 -> 128: four atoms a tap, chunks of two
 # taps) and kernel; L2-61's (3 x 3 x 3, 9 lines: the line boxes, a segment past the line's 12 positions); 96 output
 # channels (three planes: chunks that split a tap's atoms) with bias; two groups of 64 -> 80 (a partial third plane,
 # boxes at the group's channels) with W dilation 2.

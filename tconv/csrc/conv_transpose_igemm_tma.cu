@@ -2508,15 +2508,17 @@ bool grad_weight_window_line_boxes() {
   return enabled;
 }
 
-// TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT (development, read once per process; default 0 until run on a GPU): 1 lets the
-// window grad_weight take more than 64 output channels per group (more than two 32-channel atoms a tap; the plan's
-// tiles and shared memory bound them), which the per-tap TMA grad_weight takes otherwise. Why: that kernel's loads
-// are its pass (run 504's probe: 88-92 %), and each tap's block reads all of x and grad_output again: fam06 (64 ->
-// 128, 15 taps in 3 lines of 5) reads ~12.1 GB of boxes for its 1.931 ms pass (run 505); the window's 8 chunks of two
-// taps read x 8 times and ~9 lines of grad_output, ~7.3 GB, in 64-byte box rows (the per-tap kernel's are 128).
-bool grad_weight_window_wide_out() {
-  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT", 0) != 0;
-  return enabled;
+// The most output channels per group the window grad_weight takes: 128 (up to four 32-channel atoms a tap; the
+// plan's tiles and shared memory bound them further), or 64 under TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT=0 (development,
+// read once per process), where the per-tap TMA grad_weight takes them. Why: that kernel's loads are its pass (run
+// 504's probe: 88-92 %), each tap's block reading all of x and grad_output again; the window's chunks (three m64
+// tiles: 1.5 taps at 128 channels) read x once a chunk and the lines their taps lie on. Run 507 (H200, bf16
+// channels-last, kernel breakdowns in one build, the pass per-tap -> window): fam06 (64 -> 128, 3 x 5) 1.930 ->
+// 1.841 ms, L2-61 (64 -> 128, 3 x 3 x 3) 0.924 -> 0.841 (predicted ~1.2 and ~0.7 from bytes: the chunks of 1.5 taps
+// read ~10 GB, not the ~7.3 of chunks of two, and its 64-byte box rows). Above 128 not measured: refused.
+int grad_weight_window_most_out_channels() {
+  static const int most = development_switch("TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT", 1) != 0 ? 128 : 64;
+  return most;
 }
 
 // TCONV_GRAD_WEIGHT_WINDOW_STAGES (development, read once per process): the most stages of the window grad_weight's
@@ -2543,7 +2545,7 @@ int grad_weight_window_producers() {
 // cannot run (see grad_weight_window_possible).
 bool plan_grad_weight_window_at(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int k_tiles) {
   using Tile = WindowWeightGradTile;
-  if (p.stride[2] != 1 || p.in_per_group() > 64 || (p.out_per_group() > 64 && !grad_weight_window_wide_out()))
+  if (p.stride[2] != 1 || p.in_per_group() > 64 || p.out_per_group() > grad_weight_window_most_out_channels())
     return false;
   // (the channel coordinate of a group's first box on 16 bytes)
   if (p.groups > 1 && (p.in_per_group() % 8 != 0 || p.out_per_group() % 8 != 0)) return false;

@@ -422,7 +422,7 @@ struct TmaWindow16BitAutoRule {
 // 3.595 against 5.055.
 constexpr int kGradWeightTmaMinChannels = 64;
 // The channels-last 16-bit grad_weight by window (conv_transpose_igemm_tma.cu, tconv_grad_weight_window_kernel) for
-// at most 64 channels per group a side, W stride 1: a stage is one segment of an input line (kPositions input
+// at most 64 input and 128 output channels per group (grad_weight_window_most_out_channels: why), W stride 1: a stage is one segment of an input line (kPositions input
 // positions, 32-channel planes) and the grad_output lines every (kd, kh) tap sends it to, each a box of the segment
 // plus the W taps' span. grad_weight[tap] = X^T GO_tap, and every tap's GO_tap is the same box at a row shift, so M
 // stacks (tap, 32 output channels) atoms in pairs (an m64 wgmma's two 32-row halves at any distance: the descriptor's
