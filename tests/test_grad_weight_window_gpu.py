@@ -94,14 +94,14 @@ def launches(case):
 
 
 def contract_and_launches(tmp_path, mode, cases_name, first_seed, values, switch="TCONV_GRAD_WEIGHT_WINDOW",
-                          environ=None):
+                          environ=None, launch_counts=LAUNCH_COUNTS):
     """Runs every case of t.<cases_name> through the contract and counts the kernel's launches (channels-last,
     contiguous) per case, in one process per value of `switch` (with `environ`'s variables set in each):
     {value: [[launches] per case, sorted by name]}."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = f"import os\nos.environ.update({dict(environ or {})!r})\n"
-    code += sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + LAUNCH_COUNTS + f"""
+    code += sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + launch_counts + f"""
 counts = []
 cases = t.{cases_name}
 for i, name in enumerate(sorted(cases)):
@@ -139,6 +139,23 @@ def test_grad_weight_window_wide_out_switch(tmp_path, mode):
     saved = contract_and_launches(tmp_path, mode, "WIDE_OUT_CASES", 190, ("1", "0"),
                                   "TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT")
     for name, on, off in zip(sorted(WIDE_OUT_CASES), saved["1"], saved["0"]):
+        assert on == [1, 0] and off == [0, 0], (name, on, off)
+
+
+# The split form (TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=1, development): 64-channel n, chunks of 6 or 8 tiles with
+# half of them a warpgroup; the wide-output cases (fam06_like's last chunk past the call's tiles, out_96's last tile
+# one atom), 48 input channels with dilation, 64 -> 64. Launches counted are the split form's (", true>" in the
+# kernel's name): once per backward under 1, never under 0.
+SPLIT_CASES = {**WIDE_OUT_CASES, "n64_dilated": CASES["n64_dilated"], **WIDE_CASES}
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_window_split_tiles_switch(tmp_path, mode):
+    split_counts = LAUNCH_COUNTS.replace("t.KERNEL in e.name", "t.KERNEL in e.name and ', true>' in e.name")
+    assert split_counts != LAUNCH_COUNTS
+    saved = contract_and_launches(tmp_path, mode, "SPLIT_CASES", 210, ("1", "0"),
+                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", launch_counts=split_counts)
+    for name, on, off in zip(sorted(SPLIT_CASES), saved["1"], saved["0"]):
         assert on == [1, 0] and off == [0, 0], (name, on, off)
 
 

@@ -2300,12 +2300,17 @@ __device__ __forceinline__ void wgmma_mn_major_sw64(float (&d)[kN / 2], uint64_t
 #endif
 }
 
-// kN: input channels per block (32 or 64: N); kTiles: m64 tiles per block (chunk).
-template <typename scalar_t, int kN, int kTiles>
+// kN: input channels per block (32 or 64: N); kTiles: m64 tiles per block (chunk). kSplitTiles: both MMA warpgroups
+// take every stage, each with half of the tiles (grad_weight_window_split_tiles: why), instead of alternate stages
+// with all of them.
+template <typename scalar_t, int kN, int kTiles, bool kSplitTiles = false>
 __global__ void __launch_bounds__(WindowWeightGradTile::kMaxThreads, 1)
 tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Tile = WindowWeightGradTile;
+  static_assert(!kSplitTiles || kTiles % 2 == 0, "the split form halves the tiles");
+  constexpr int kWgTiles = kSplitTiles ? kTiles / 2 : kTiles;  // a warpgroup's tiles
+  constexpr int kWgStride = kSplitTiles ? 1 : 2;               // a warpgroup's iterations: every one, or every other
   extern __shared__ __align__(1024) unsigned char window_weight_grad_smem[];
   unsigned char* smem = shared_aligned_1024(window_weight_grad_smem);
   __shared__ uint64_t stage_full[Tile::kMaxStages], stage_empty[Tile::kMaxStages];
@@ -2320,7 +2325,7 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
       mbarrier_init(&stage_full[s], 1);
-      mbarrier_init(&stage_empty[s], 128);  // the warpgroup that reads the stage
+      mbarrier_init(&stage_empty[s], kSplitTiles ? 256 : 128);  // the warpgroups that read the stage
     }
     fence_mbarrier_init();
   }
@@ -2396,27 +2401,28 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
     return;
   }
 
-  // MMA warpgroup w: iterations w, w + 2, ... (stage it % stages: `stages` is even, so always this warpgroup's).
+  // MMA warpgroup w: iterations w, w + 2, ... (stage it % stages: `stages` is even, so always this warpgroup's); in
+  // the split form every iteration, with tiles w x kWgTiles.. of the chunk.
   const int warpgroup = uniform_warpgroup();
-  const int first_tile = chunk * kTiles;
-  uint32_t a_lo[kTiles];  // the descriptors' low words at the ring's base, less the stage and k offsets
+  const int first_tile = chunk * kTiles + (kSplitTiles ? warpgroup * kWgTiles : 0);
+  uint32_t a_lo[kWgTiles];  // the descriptors' low words at the ring's base, less the stage and k offsets
 #pragma unroll
-  for (int i = 0; i < kTiles; ++i) {
+  for (int i = 0; i < kWgTiles; ++i) {
     // (past the call's tiles: the chunk's first tile again, computed, not stored; its offsets are the chunk's)
-    const int tile = first_tile + i < t.tiles ? first_tile + i : first_tile;
+    const int tile = first_tile + i < t.tiles ? first_tile + i : chunk * kTiles;
     a_lo[i] = (((shared_address(smem) + t.tile_start[tile]) & 0x3FFFF) >> 4) | ((t.tile_lbo[tile] >> 4) << 16);
   }
   // K-groups of 8 positions 512 bytes apart (stride byte offset), layout type 2: the 64-byte swizzle
   const uint32_t desc_hi = uint32_t(512 >> 4) | (2u << 30);
   const uint32_t b_lo = ((shared_address(smem) & 0x3FFFF) >> 4) | ((t.x_plane_bytes >> 4) << 16);
-  float acc[kTiles][kN / 2];
+  float acc[kWgTiles][kN / 2];
 #pragma unroll
-  for (int i = 0; i < kTiles; ++i)
+  for (int i = 0; i < kWgTiles; ++i)
 #pragma unroll
     for (int j = 0; j < kN / 2; ++j) acc[i][j] = 0.f;
-  int previous = -1, stage = warpgroup;
+  int previous = -1, stage = kSplitTiles ? 0 : warpgroup;
   uint32_t full_parity = 0;
-  for (int it = warpgroup; it < iterations; it += 2) {
+  for (int it = kSplitTiles ? 0 : warpgroup; it < iterations; it += kWgStride) {
     mbarrier_wait(&stage_full[stage], full_parity);
     const uint32_t stage_units = (uint32_t(stage) * t.stage_bytes) >> 4;
     wgmma_fence();
@@ -2425,14 +2431,14 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
       const uint32_t k_units = stage_units + uint32_t(k) * (1024 >> 4);
       const uint64_t b = (uint64_t(desc_hi) << 32) | (b_lo + k_units);
 #pragma unroll
-      for (int i = 0; i < kTiles; ++i)
+      for (int i = 0; i < kWgTiles; ++i)
         wgmma_mn_major_sw64<scalar_t, kN>(acc[i], (uint64_t(desc_hi) << 32) | (a_lo[i] + k_units), b);
     }
     wgmma_commit();
     wgmma_wait<1>();
     if (previous >= 0) mbarrier_arrive(&stage_empty[previous]);
     previous = stage;
-    if ((stage += 2) >= stages) {  // (stages is even: back to this warpgroup's first stage)
+    if ((stage += kWgStride) >= stages) {  // (stages is even: back to this warpgroup's first stage)
       stage -= stages;
       full_parity ^= 1;
     }
@@ -2441,29 +2447,32 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
 
   // The warpgroups' sums meet in the ring (every stage the producer filled was waited for by its warpgroup, so no copy
   // is in flight once both are past their loops), and a split writes one partial sum: half the workspace per split,
-  // so twice the splits within the budget (window_weight_grad_shared_bytes: the shared memory it takes).
-  float* const staged = reinterpret_cast<float*>(smem);
-  const int wg_thread = tid % 128;
-  mma_warpgroups_sync();
-  if (warpgroup == 1) {
+  // so twice the splits within the budget (window_weight_grad_shared_bytes: the shared memory it takes). The split
+  // form's warpgroups hold different tiles: each stores its own.
+  if constexpr (!kSplitTiles) {
+    float* const staged = reinterpret_cast<float*>(smem);
+    const int wg_thread = tid % 128;
+    mma_warpgroups_sync();
+    if (warpgroup == 1) {
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i)
+#pragma unroll
+        for (int j = 0; j < kN / 2; ++j) staged[(i * (kN / 2) + j) * 128 + wg_thread] = acc[i][j];
+    }
+    mma_warpgroups_sync();
+    if (warpgroup == 1) return;
 #pragma unroll
     for (int i = 0; i < kTiles; ++i)
 #pragma unroll
-      for (int j = 0; j < kN / 2; ++j) staged[(i * (kN / 2) + j) * 128 + wg_thread] = acc[i][j];
+      for (int j = 0; j < kN / 2; ++j) acc[i][j] += staged[(i * (kN / 2) + j) * 128 + wg_thread];
   }
-  mma_warpgroups_sync();
-  if (warpgroup == 1) return;
-#pragma unroll
-  for (int i = 0; i < kTiles; ++i)
-#pragma unroll
-    for (int j = 0; j < kN / 2; ++j) acc[i][j] += staged[(i * (kN / 2) + j) * 128 + wg_thread];
 
   // The m64nN fragment: accumulator 4 j + 2 h + l is row 16 (warp % 4) + gid + 8 h, column 8 j + 2 tig + l.
   const int lane = tid % 32, gid = lane / 4, tig = lane % 4, warp = tid / 32 % 4;
   const int64_t weight_numel = int64_t(t.groups) * t.cin_g * t.cout_g * t.taps;
   float* const out = t.partial + int64_t(split) * weight_numel;
 #pragma unroll
-  for (int i = 0; i < kTiles; ++i) {
+  for (int i = 0; i < kWgTiles; ++i) {
     const int tile = first_tile + i;
     if (tile >= t.tiles) break;
 #pragma unroll
@@ -2520,6 +2529,22 @@ int grad_weight_window_most_out_channels() {
   static const int most = development_switch("TCONV_GRAD_WEIGHT_WINDOW_WIDE_OUT", 1) != 0 ? 128 : 64;
   return most;
 }
+
+// TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES (development, read once per process; default 0 until run on a GPU): 1 runs the
+// window grad_weight at 64 input channels in its split form (tconv_grad_weight_window_kernel's kSplitTiles): chunks of
+// 6 or 8 m64 tiles, both warpgroups on every stage with half of them each, instead of chunks of 3 or 4 on alternate
+// stages (a warpgroup's 128 accumulators a thread hold 4 n64 tiles either way). Why: the pass is its loads (the
+// per-tap kernel's probe, run 504; the window's run 507 gained only as its bytes fell), and every chunk reads x and
+// its taps' lines again: bytes loaded a unit of 64 positions over all chunks, fam06 (15 taps, 5 a line, 4 atoms a
+// tap) 290816 at run 507's chunks of 3 tiles against 137216 at 8; L2-61 (27 taps, 3 a line) 451584 against 225792 at
+// 6 (a line's three taps a chunk). Predicted passes (bf16 channels-last, run 507's rate a byte): fam06 1.841 ->
+// ~0.9-1.1 ms, L2-61 0.841 -> ~0.45-0.6.
+bool grad_weight_window_split_tiles() {
+  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", 0) != 0;
+  return enabled;
+}
+// Whether a plan's (n, k_tiles) is the split form's: n64 chunks of 6 or 8 tiles (the alternating form's are 3 or 4).
+bool window_weight_grad_split_form(int n, int k_tiles) { return n == 64 && k_tiles >= 6; }
 
 // TCONV_GRAD_WEIGHT_WINDOW_STAGES (development, read once per process): the most stages of the window grad_weight's
 // ring (even, WindowWeightGradTile::kMinStages to kMaxStages; unset 8, igemm_config.h: WindowWeightGradTile, why).
@@ -2654,9 +2679,9 @@ int64_t window_weight_grad_splits(const WindowWeightGradArgs& t, int sm_count, i
 // splits = 90 blocks, 14 chunks of 4 x 9 = 126); where the splits fill the SMs it picks as the fewest tiles did.
 bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int& k_tiles,
                              int sm_count = 1, int64_t most_splits = 1) {
-  static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
-  const bool narrow = p.in_per_group() <= 32;
-  const int* options = narrow ? kTiles32 : kTiles64;
+  static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4}, kSplitTiles64[] = {6, 8};
+  const bool narrow = p.in_per_group() <= 32, split = !narrow && grad_weight_window_split_tiles();
+  const int* options = narrow ? kTiles32 : split ? kSplitTiles64 : kTiles64;
   const int count = narrow ? 4 : 2;
   k_tiles = 0;
   int64_t best_cost = 0, best_computed = 0;
@@ -2666,7 +2691,18 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
     if (!plan_grad_weight_window_at(p, c, c_n, options[i])) continue;
     const int64_t splits = window_weight_grad_splits(c, sm_count, most_splits);
     const int64_t blocks = int64_t(c.groups) * c.chunks * splits, slots = std::max(sm_count, 1);
-    const int64_t cost = (blocks + slots - 1) / slots * ((c.units + splits - 1) / splits) * options[i];
+    // The split form counts the bytes its busiest chunk loads a stage (its loads are the pass, and a chunk's bytes
+    // follow the lines its taps lie on), the others the wgmma tiles a stage.
+    int64_t per_stage = options[i];
+    if (split) {
+      per_stage = c.stage_tx_bytes;
+      if (c.line_boxes) {
+        int most_lines = 0;
+        for (int chunk = 0; chunk < c.chunks; ++chunk) most_lines = std::max<int>(most_lines, c.chunk_lines[chunk]);
+        per_stage = c.x_tx_bytes + int64_t(c.co_planes) * most_lines * c.box_w * 64;
+      }
+    }
+    const int64_t cost = (blocks + slots - 1) / slots * ((c.units + splits - 1) / splits) * per_stage;
     const int64_t computed = int64_t(c.chunks) * options[i];
     if (k_tiles == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
         (cost == best_cost && computed == best_computed && options[i] > k_tiles)) {
@@ -2679,9 +2715,11 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
 }
 
 // The window grad_weight's dynamic shared memory: the ring, or the staged sums of the warpgroup that hands its sums
-// to the other (kTiles x kN / 2 floats a thread), whichever is more, and the 1024-byte alignment's slack.
+// to the other (kTiles x kN / 2 floats a thread; none in the split form), whichever is more, and the 1024-byte
+// alignment's slack.
 size_t window_weight_grad_shared_bytes(const WindowWeightGradArgs& t, int n, int k_tiles) {
-  return std::max(size_t(t.stages) * t.stage_bytes, size_t(k_tiles) * (n / 2) * 128 * sizeof(float)) + 1024;
+  const size_t staged = window_weight_grad_split_form(n, k_tiles) ? 0 : size_t(k_tiles) * (n / 2) * 128 * sizeof(float);
+  return std::max(size_t(t.stages) * t.stage_bytes, staged) + 1024;
 }
 
 // The splits that the workspace allows: one partial sum (the weight's size in fp32) each.
@@ -3170,6 +3208,13 @@ cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const 
   TCONV_WINDOW_GRAD_KERNEL(64, 3)
   TCONV_WINDOW_GRAD_KERNEL(64, 4)
 #undef TCONV_WINDOW_GRAD_KERNEL
+#define TCONV_WINDOW_GRAD_SPLIT_KERNEL(N, TILES)                                                            \
+  if (n == N && k_tiles == TILES && window_weight_grad_split_form(n, k_tiles))                             \
+    kernel = half ? tconv_grad_weight_window_kernel<__half, N, TILES, true>                               \
+                  : tconv_grad_weight_window_kernel<__nv_bfloat16, N, TILES, true>;
+  TCONV_WINDOW_GRAD_SPLIT_KERNEL(64, 6)
+  TCONV_WINDOW_GRAD_SPLIT_KERNEL(64, 8)
+#undef TCONV_WINDOW_GRAD_SPLIT_KERNEL
   if (kernel == nullptr) return cudaErrorInvalidValue;
   err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (err != cudaSuccess) return err;
