@@ -142,10 +142,10 @@ def test_grad_weight_window_wide_out_switch(tmp_path, mode):
         assert on == [1, 0] and off == [0, 0], (name, on, off)
 
 
-# The split form (TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=1, development): 64-channel n, chunks of 6 or 8 tiles with
-# half of them a warpgroup; the wide-output cases (fam06_like's last chunk past the call's tiles, out_96's last tile
-# one atom), 48 input channels with dilation, 64 -> 64. Launches counted are the split form's (", true>" in the
-# kernel's name): once per backward under 1, never under 0.
+# The split form (the default at 64-channel n; TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=0 keeps the alternating one):
+# chunks of 6 or 8 tiles with half of them a warpgroup; the wide-output cases (fam06_like's last chunk past the
+# call's tiles, out_96's last tile one atom), 48 input channels with dilation, 64 -> 64. Launches counted are the
+# split form's (", true>" in the kernel's name): once per backward under 1, never under 0.
 SPLIT_CASES = {**WIDE_OUT_CASES, "n64_dilated": CASES["n64_dilated"], **WIDE_CASES}
 
 
@@ -156,6 +156,21 @@ def test_grad_weight_window_split_tiles_switch(tmp_path, mode):
     saved = contract_and_launches(tmp_path, mode, "SPLIT_CASES", 210, ("1", "0"),
                                   "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", launch_counts=split_counts)
     for name, on, off in zip(sorted(SPLIT_CASES), saved["1"], saved["0"]):
+        assert on == [1, 0] and off == [0, 0], (name, on, off)
+
+
+# The split form at 32-channel n (TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=2, development; 1, the default, only at 64):
+# chunks of 8, 12 or 16 tiles, every contract and deep case of at most 32 input channels per group (the plan falls
+# back to alternating chunks where no split chunk's line boxes fit in the ring; by the stage sizes none of these).
+NARROW_SPLIT_CASES = {name: case for name, case in {**CASES, **DEEP_CASES}.items() if case[2] // case[4] <= 32}
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_grad_weight_window_narrow_split_tiles_switch(tmp_path, mode):
+    split_counts = LAUNCH_COUNTS.replace("t.KERNEL in e.name", "t.KERNEL in e.name and ', true>' in e.name")
+    saved = contract_and_launches(tmp_path, mode, "NARROW_SPLIT_CASES", 230, ("2", "1"),
+                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", launch_counts=split_counts)
+    for name, on, off in zip(sorted(NARROW_SPLIT_CASES), saved["2"], saved["1"]):
         assert on == [1, 0] and off == [0, 0], (name, on, off)
 
 

@@ -2271,6 +2271,7 @@ struct WindowWeightGradArgs {
   // bytes, as the whole boxes do (the swizzle's repeat and the TMA destination's alignment, whichever holds).
   int line_boxes, line_rows, kernel_h, dilation_dh[2];
   uint32_t x_tx_bytes;  // a stage's x bytes (the line boxes add the chunk's)
+  int split_tiles;      // 1: the split form's plan (tconv_grad_weight_window_kernel's kSplitTiles)
   int16_t chunk_line_lo[WindowWeightGradTile::kMaxTiles], chunk_lines[WindowWeightGradTile::kMaxTiles];
 };
 static_assert(sizeof(WindowWeightGradArgs) <= 4096, "a kernel's parameters fit 4 KB (before CUDA 12.1's larger limit)");
@@ -2530,21 +2531,23 @@ int grad_weight_window_most_out_channels() {
   return most;
 }
 
-// TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES (development, read once per process; default 0 until run on a GPU): 1 runs the
-// window grad_weight at 64 input channels in its split form (tconv_grad_weight_window_kernel's kSplitTiles): chunks of
-// 6 or 8 m64 tiles, both warpgroups on every stage with half of them each, instead of chunks of 3 or 4 on alternate
-// stages (a warpgroup's 128 accumulators a thread hold 4 n64 tiles either way). Why: the pass is its loads (the
-// per-tap kernel's probe, run 504; the window's run 507 gained only as its bytes fell), and every chunk reads x and
-// its taps' lines again: bytes loaded a unit of 64 positions over all chunks, fam06 (15 taps, 5 a line, 4 atoms a
-// tap) 290816 at run 507's chunks of 3 tiles against 137216 at 8; L2-61 (27 taps, 3 a line) 451584 against 225792 at
-// 6 (a line's three taps a chunk). Predicted passes (bf16 channels-last, run 507's rate a byte): fam06 1.841 ->
-// ~0.9-1.1 ms, L2-61 0.841 -> ~0.45-0.6.
-bool grad_weight_window_split_tiles() {
-  static const bool enabled = development_switch("TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", 0) != 0;
-  return enabled;
+// The window grad_weight at 64 input channels runs in its split form (tconv_grad_weight_window_kernel's kSplitTiles):
+// chunks of 6 or 8 m64 tiles, both warpgroups on every stage with half of them each, instead of chunks of 3 or 4 on
+// alternate stages (a warpgroup's 128 accumulators a thread hold 4 n64 tiles either way);
+// TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=0 (development, read once per process) keeps the alternating form. Why: the
+// pass is its loads (the per-tap kernel's probe, run 504; the window's run 507 gained only as its bytes fell), and
+// every chunk reads x and its taps' lines again: bytes loaded a unit of 64 positions over all chunks, fam06 (15 taps,
+// 5 a line, 4 atoms a tap) 290816 at chunks of 3 tiles against 137216 at 8; L2-61 (27 taps, 3 a line) 451584 against
+// 225792 at 6 (a line's three taps a chunk). Runs 508-509 (H200, bf16 channels-last, kernel breakdowns in one build,
+// the pass alternating -> split): fam06 1.843 -> 0.743 ms (predicted ~0.9-1.1), L2-61 0.840 -> 0.560 (~0.45-0.6),
+// fam05 (64 -> 64) 0.873 -> 0.538, fam01 (64 -> 64) 1.481 -> 1.126, fam03 (48 -> 48) 0.790 -> 0.642.
+// =2 (development; written after session 95's device time, not run on a GPU) also at 32 channels (n32: chunks of 8,
+// 12 or 16 tiles against 4-8; L1-68's 75 tiles, fam02's 53, L1-71's 5), =0 never. Where no split chunk fits (line
+// boxes too deep for the ring), the alternating chunks run.
+bool grad_weight_window_split_tiles(bool narrow) {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", 1);
+  return mode >= (narrow ? 2 : 1);
 }
-// Whether a plan's (n, k_tiles) is the split form's: n64 chunks of 6 or 8 tiles (the alternating form's are 3 or 4).
-bool window_weight_grad_split_form(int n, int k_tiles) { return n == 64 && k_tiles >= 6; }
 
 // TCONV_GRAD_WEIGHT_WINDOW_STAGES (development, read once per process): the most stages of the window grad_weight's
 // ring (even, WindowWeightGradTile::kMinStages to kMaxStages; unset 8, igemm_config.h: WindowWeightGradTile, why).
@@ -2679,46 +2682,55 @@ int64_t window_weight_grad_splits(const WindowWeightGradArgs& t, int sm_count, i
 // splits = 90 blocks, 14 chunks of 4 x 9 = 126); where the splits fill the SMs it picks as the fewest tiles did.
 bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs& t, int& n, int& k_tiles,
                              int sm_count = 1, int64_t most_splits = 1) {
-  static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4}, kSplitTiles64[] = {6, 8};
-  const bool narrow = p.in_per_group() <= 32, split = !narrow && grad_weight_window_split_tiles();
-  const int* options = narrow ? kTiles32 : split ? kSplitTiles64 : kTiles64;
-  const int count = narrow ? 4 : 2;
+  static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
+  static constexpr int kSplitTiles32[] = {8, 12, 16}, kSplitTiles64[] = {6, 8};
+  const bool narrow = p.in_per_group() <= 32;
   k_tiles = 0;
-  int64_t best_cost = 0, best_computed = 0;
-  for (int i = 0; i < count; ++i) {
-    WindowWeightGradArgs c{};
-    int c_n = 0;
-    if (!plan_grad_weight_window_at(p, c, c_n, options[i])) continue;
-    const int64_t splits = window_weight_grad_splits(c, sm_count, most_splits);
-    const int64_t blocks = int64_t(c.groups) * c.chunks * splits, slots = std::max(sm_count, 1);
-    // The split form counts the bytes its busiest chunk loads a stage (its loads are the pass, and a chunk's bytes
-    // follow the lines its taps lie on), the others the wgmma tiles a stage.
-    int64_t per_stage = options[i];
-    if (split) {
-      per_stage = c.stage_tx_bytes;
-      if (c.line_boxes) {
-        int most_lines = 0;
-        for (int chunk = 0; chunk < c.chunks; ++chunk) most_lines = std::max<int>(most_lines, c.chunk_lines[chunk]);
-        per_stage = c.x_tx_bytes + int64_t(c.co_planes) * most_lines * c.box_w * 64;
+  // The best of `count` options: the split form counts the bytes its busiest chunk loads a stage (its loads are the
+  // pass, and a chunk's bytes follow the lines its taps lie on), the alternating form the wgmma tiles a stage.
+  const auto choose = [&](const int* options, int count, bool split) {
+    int64_t best_cost = 0, best_computed = 0;
+    for (int i = 0; i < count; ++i) {
+      WindowWeightGradArgs c{};
+      int c_n = 0;
+      if (!plan_grad_weight_window_at(p, c, c_n, options[i])) continue;
+      const int64_t splits = window_weight_grad_splits(c, sm_count, most_splits);
+      const int64_t blocks = int64_t(c.groups) * c.chunks * splits, slots = std::max(sm_count, 1);
+      int64_t per_stage = options[i];
+      if (split) {
+        per_stage = c.stage_tx_bytes;
+        if (c.line_boxes) {
+          int most_lines = 0;
+          for (int chunk = 0; chunk < c.chunks; ++chunk) most_lines = std::max<int>(most_lines, c.chunk_lines[chunk]);
+          per_stage = c.x_tx_bytes + int64_t(c.co_planes) * most_lines * c.box_w * 64;
+        }
+      }
+      const int64_t cost = (blocks + slots - 1) / slots * ((c.units + splits - 1) / splits) * per_stage;
+      const int64_t computed = int64_t(c.chunks) * options[i];
+      if (k_tiles == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
+          (cost == best_cost && computed == best_computed && options[i] > k_tiles)) {
+        best_cost = cost;
+        best_computed = computed;
+        k_tiles = options[i];
       }
     }
-    const int64_t cost = (blocks + slots - 1) / slots * ((c.units + splits - 1) / splits) * per_stage;
-    const int64_t computed = int64_t(c.chunks) * options[i];
-    if (k_tiles == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
-        (cost == best_cost && computed == best_computed && options[i] > k_tiles)) {
-      best_cost = cost;
-      best_computed = computed;
-      k_tiles = options[i];
-    }
+  };
+  bool split = false;
+  if (grad_weight_window_split_tiles(narrow)) {
+    choose(narrow ? kSplitTiles32 : kSplitTiles64, narrow ? 3 : 2, true);
+    split = k_tiles != 0;
   }
-  return k_tiles != 0 && plan_grad_weight_window_at(p, t, n, k_tiles);
+  if (!split) choose(narrow ? kTiles32 : kTiles64, narrow ? 4 : 2, false);
+  if (k_tiles == 0 || !plan_grad_weight_window_at(p, t, n, k_tiles)) return false;
+  t.split_tiles = split ? 1 : 0;
+  return true;
 }
 
 // The window grad_weight's dynamic shared memory: the ring, or the staged sums of the warpgroup that hands its sums
 // to the other (kTiles x kN / 2 floats a thread; none in the split form), whichever is more, and the 1024-byte
 // alignment's slack.
 size_t window_weight_grad_shared_bytes(const WindowWeightGradArgs& t, int n, int k_tiles) {
-  const size_t staged = window_weight_grad_split_form(n, k_tiles) ? 0 : size_t(k_tiles) * (n / 2) * 128 * sizeof(float);
+  const size_t staged = t.split_tiles ? 0 : size_t(k_tiles) * (n / 2) * 128 * sizeof(float);
   return std::max(size_t(t.stages) * t.stage_bytes, staged) + 1024;
 }
 
@@ -3198,7 +3210,7 @@ cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const 
   const bool half = dtype == DType::kFloat16;
   void (*kernel)(WindowWeightGradArgs) = nullptr;
 #define TCONV_WINDOW_GRAD_KERNEL(N, TILES)                                                                  \
-  if (n == N && k_tiles == TILES)                                                                          \
+  if (n == N && k_tiles == TILES && !t.split_tiles)                                                        \
     kernel = half ? tconv_grad_weight_window_kernel<__half, N, TILES>                                     \
                   : tconv_grad_weight_window_kernel<__nv_bfloat16, N, TILES>;
   TCONV_WINDOW_GRAD_KERNEL(32, 4)
@@ -3209,9 +3221,12 @@ cudaError_t grad_weight_window(const ConvTransposeParams& p, DType dtype, const 
   TCONV_WINDOW_GRAD_KERNEL(64, 4)
 #undef TCONV_WINDOW_GRAD_KERNEL
 #define TCONV_WINDOW_GRAD_SPLIT_KERNEL(N, TILES)                                                            \
-  if (n == N && k_tiles == TILES && window_weight_grad_split_form(n, k_tiles))                             \
+  if (n == N && k_tiles == TILES && t.split_tiles)                                                         \
     kernel = half ? tconv_grad_weight_window_kernel<__half, N, TILES, true>                               \
                   : tconv_grad_weight_window_kernel<__nv_bfloat16, N, TILES, true>;
+  TCONV_WINDOW_GRAD_SPLIT_KERNEL(32, 8)
+  TCONV_WINDOW_GRAD_SPLIT_KERNEL(32, 12)
+  TCONV_WINDOW_GRAD_SPLIT_KERNEL(32, 16)
   TCONV_WINDOW_GRAD_SPLIT_KERNEL(64, 6)
   TCONV_WINDOW_GRAD_SPLIT_KERNEL(64, 8)
 #undef TCONV_WINDOW_GRAD_SPLIT_KERNEL

@@ -429,7 +429,9 @@ constexpr int kGradWeightTmaMinChannels = 64;
 // leading byte offset) and one stage feeds every tap. Why: L1-71 channels-last bf16 (32 -> 32, k3) ran grad_weight on
 // the igemm mma.sync kernel at 1.902 of its 3.595 ms of kernels per fwd+bwd (run 460; eager's whole fwd+bwd 1.381),
 // and the per-tap TMA kernel's 128 x 128 tiles would be 94 % padding there. The two MMA warpgroups take alternate
-// stages, each with all of the block's tiles (kTiles m64 tiles, chunks of them across blocks where more).
+// stages, each with all of the block's tiles (kTiles m64 tiles, chunks of them across blocks where more); at 64
+// input channels both take every stage with half of the tiles each (the split form: grad_weight_window_split_tiles,
+// why: fam06's pass 1.843 -> 0.743 ms).
 // Measured (run 462, H200, channels-last bf16 quick timing, fwd+bwd ms, the window against the igemm grad_weight
 // (TCONV_GRAD_WEIGHT_WINDOW=0) or against the per-tap TMA one (=1) at 64 channels a side): L1-71 1.826 / 3.305,
 // fam11 2.718 / 6.034, fam07 13.219 / 15.774; fam05 3.818 / 5.415, fam01 7.850 / 10.047. So "auto" takes it at 64
