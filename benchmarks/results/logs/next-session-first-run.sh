@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Prepared in session 95 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
+# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# The window grad_weight's split form is the default at n64 since 988c0a4 (runs 508-509: fam06's pass 1.843 -> 0.743
+# ms); after run 509 its plan learned to fall back to alternating chunks, and TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=2
+# (development, written after the device time, not run) splits at n32 too (chunks of 8, 12 or 16 tiles).
+# 1. the window grad_weight's tests at the new default (contract, line boxes) and the n32 split test under 2;
+# 2. kernel breakdowns SPLIT_TILES 1 / 2 on the n32 window grad_weights: L1-68 (75 tiles), fam02 (53), L1-71 (5),
+#    fam11 (11), bf16 channels-last. Predicted: L1-68 and fam02 gain (x read half as often by twice-as-long chunks),
+#    L1-71's 5 tiles level (one chunk either way).
+# 3. next-session-second-run.sh (warm): verified rows at the defaults.
+source scripts/device_prelude.sh
+left 330 && gpu_tests 260 window tests/test_grad_weight_window_gpu.py \
+  "meets_the_contract or line_boxes or narrow_split or wide_out"
+breakdowns_ab 570 TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES "1 2" "grad_weight_window" bf16 channels_last \
+  l1_68_convt3d_square_input_asym_kernel fam02_convt3d_k3x5x7_16x32x64 l1_71_convt2d_asym_input_square_kernel \
+  fam11_convt2d_k3x7_p1x3_512x1024
+device_finish

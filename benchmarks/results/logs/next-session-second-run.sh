@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Prepared in session 95 for the next session's second GPU call (one H200, warm after next-session-first-run.sh;
+# rename to sessionNN-runMMM.sh when it runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Verified bf16 channels-last rows at the defaults (the TMA grad_weight's waves, the window grad_weight up to 128
+# output channels and its split form at n64): fam06 and L2-61 (run 508 under the switch: 0.980 / 2.790 and 0.814 /
+# 2.544 ms), fam05, fam01, fam03 (their grad_weight passes -0.34, -0.36, -0.15 ms in run 509).
+source scripts/device_prelude.sh
+bench_budget 570 bf16 channels_last fam06_convt2d_k3x5_128x256 l2_61_convt3d_relu_groupnorm \
+  fam05_convt2d_k3x7_512x512 fam01_convt2d_k3_1024x1024 fam03_convt3d_k3_64x64x64
+device_finish
