@@ -6,8 +6,10 @@
 # (development, written after the device time, not run) splits at n32 too (chunks of 8, 12 or 16 tiles).
 # 1. the window grad_weight's tests at the new default (contract, line boxes) and the n32 split test under 2;
 # 2. kernel breakdowns SPLIT_TILES 1 / 2 on the n32 window grad_weights: L1-68 (75 tiles), fam02 (53), L1-71 (5),
-#    fam11 (11), bf16 channels-last. Predicted: L1-68 and fam02 gain (x read half as often by twice-as-long chunks),
-#    L1-71's 5 tiles level (one chunk either way).
+#    fam11 (11), bf16 channels-last. Predicted: L1-68 and fam02 gain (x read half as often by twice-as-long chunks);
+#    L1-71's 5 tiles are one chunk either way, and the split form computes 8 tiles a stage (3 past the call's) against
+#    the alternating form's 5 on alternate stages: level where loads bound it, slower where the MMAs do (then n32
+#    split needs a rule that keeps whole-call chunks alternating).
 # 3. next-session-second-run.sh (warm): verified rows at the defaults.
 source scripts/device_prelude.sh
 left 330 && gpu_tests 260 window tests/test_grad_weight_window_gpu.py \
