@@ -160,18 +160,27 @@ def test_grad_weight_window_split_tiles_switch(tmp_path, mode):
 
 
 # The split form at 32-channel n (TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=2, development; 1, the default, only at 64):
-# chunks of 8, 12 or 16 tiles, every contract and deep case of at most 32 input channels per group (the plan falls
-# back to alternating chunks where no split chunk's line boxes fit in the ring; by the stage sizes none of these).
+# chunks of 8, 12 or 16 tiles, taken only where they are fewer than the alternating form's chunks. Every contract and
+# deep case of at most 32 input channels per group runs the window kernel once a backward in one form or the other;
+# the cases of 23 tiles or more (fam02's, L1-68's, many_taps, two_planes_w4, tall_2d) in the split form under 2 (at
+# these few units the alternating plan takes chunks of 4 tiles, its count of tiles a stage being the cost), none
+# under 1.
 NARROW_SPLIT_CASES = {name: case for name, case in {**CASES, **DEEP_CASES}.items() if case[2] // case[4] <= 32}
+NARROW_SPLIT_EXPECTED = ("fam02_chunks_of_4", "fam02_like", "l1_68_like", "many_taps", "tall_2d", "two_planes_w4")
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 def test_grad_weight_window_narrow_split_tiles_switch(tmp_path, mode):
-    split_counts = LAUNCH_COUNTS.replace("t.KERNEL in e.name", "t.KERNEL in e.name and ', true>' in e.name")
+    # (a launch counts 1, a split form's launch 101)
+    both_counts = LAUNCH_COUNTS.replace("t.KERNEL in e.name", "(t.KERNEL in e.name) + 100 * (t.KERNEL in e.name and "
+                                        "', true>' in e.name)")
+    assert both_counts != LAUNCH_COUNTS
     saved = contract_and_launches(tmp_path, mode, "NARROW_SPLIT_CASES", 230, ("2", "1"),
-                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", launch_counts=split_counts)
+                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", launch_counts=both_counts)
     for name, on, off in zip(sorted(NARROW_SPLIT_CASES), saved["2"], saved["1"]):
-        assert on == [1, 0] and off == [0, 0], (name, on, off)
+        assert on in ([1, 0], [101, 0]) and off == [1, 0], (name, on, off)
+        if name in NARROW_SPLIT_EXPECTED:
+            assert on == [101, 0], (name, on)
 
 
 # Every contract and deep case under rings of 4 stages (the most wraps of the ring's phases a call) and of 12 (where

@@ -2543,7 +2543,7 @@ int grad_weight_window_most_out_channels() {
 // fam05 (64 -> 64) 0.873 -> 0.538, fam01 (64 -> 64) 1.481 -> 1.126, fam03 (48 -> 48) 0.790 -> 0.642.
 // =2 (development; written after session 95's device time, not run on a GPU) also at 32 channels (n32: chunks of 8,
 // 12 or 16 tiles against 4-8; L1-68's 75 tiles, fam02's 53, L1-71's 5), =0 never. Where no split chunk fits (line
-// boxes too deep for the ring), the alternating chunks run.
+// boxes too deep for the ring) or the split chunks are no fewer (plan_grad_weight_window), the alternating ones run.
 bool grad_weight_window_split_tiles(bool narrow) {
   static const int mode = development_switch("TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", 1);
   return mode >= (narrow ? 2 : 1);
@@ -2685,10 +2685,11 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
   static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
   static constexpr int kSplitTiles32[] = {8, 12, 16}, kSplitTiles64[] = {6, 8};
   const bool narrow = p.in_per_group() <= 32;
-  k_tiles = 0;
-  // The best of `count` options: the split form counts the bytes its busiest chunk loads a stage (its loads are the
-  // pass, and a chunk's bytes follow the lines its taps lie on), the alternating form the wgmma tiles a stage.
+  // The best of `count` options (0: none can run): the split form counts the bytes its busiest chunk loads a stage
+  // (its loads are the pass, and a chunk's bytes follow the lines its taps lie on), the alternating form the wgmma
+  // tiles a stage.
   const auto choose = [&](const int* options, int count, bool split) {
+    int chosen = 0;
     int64_t best_cost = 0, best_computed = 0;
     for (int i = 0; i < count; ++i) {
       WindowWeightGradArgs c{};
@@ -2707,20 +2708,29 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
       }
       const int64_t cost = (blocks + slots - 1) / slots * ((c.units + splits - 1) / splits) * per_stage;
       const int64_t computed = int64_t(c.chunks) * options[i];
-      if (k_tiles == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
-          (cost == best_cost && computed == best_computed && options[i] > k_tiles)) {
+      if (chosen == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
+          (cost == best_cost && computed == best_computed && options[i] > chosen)) {
         best_cost = cost;
         best_computed = computed;
-        k_tiles = options[i];
+        chosen = options[i];
       }
     }
+    return chosen;
   };
-  bool split = false;
-  if (grad_weight_window_split_tiles(narrow)) {
-    choose(narrow ? kSplitTiles32 : kSplitTiles64, narrow ? 3 : 2, true);
-    split = k_tiles != 0;
-  }
-  if (!split) choose(narrow ? kTiles32 : kTiles64, narrow ? 4 : 2, false);
+  const auto chunks_at = [&](int tiles) {
+    WindowWeightGradArgs c{};
+    int c_n = 0;
+    return plan_grad_weight_window_at(p, c, c_n, tiles) ? c.chunks : 0;
+  };
+  const int alternating = choose(narrow ? kTiles32 : kTiles64, narrow ? 4 : 2, false);
+  int split_tiles =
+      grad_weight_window_split_tiles(narrow) ? choose(narrow ? kSplitTiles32 : kSplitTiles64, narrow ? 3 : 2, true) : 0;
+  // The split form only where its chunks are fewer: its gain is the reads of x (and of shared lines) that fewer chunks
+  // save, and at as many chunks it computes more past-the-end tiles a stage (L1-71's 5 tiles: one chunk of 5 on
+  // alternate stages, or of 8 on every stage). Every shape of runs 508-509 had fewer (fam06 4 against 10).
+  if (split_tiles != 0 && alternating != 0 && chunks_at(split_tiles) >= chunks_at(alternating)) split_tiles = 0;
+  const bool split = split_tiles != 0;
+  k_tiles = split ? split_tiles : alternating;
   if (k_tiles == 0 || !plan_grad_weight_window_at(p, t, n, k_tiles)) return false;
   t.split_tiles = split ? 1 : 0;
   return true;
