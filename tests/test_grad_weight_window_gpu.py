@@ -87,21 +87,26 @@ def launches(case):
             out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
             out.backward(torch.randn_like(out))
             torch.cuda.synchronize()
-        counts.append(sum(t.KERNEL in e.name for e in prof.events()
+        counts.append(sum(counted(e.name) for e in prof.events()
                           if e.device_type == torch.autograd.DeviceType.CUDA))
     return counts
 """
 
 
+# What a launch of the split form counts as: 1 (the kernel at all) + 100 (", true>": kSplitTiles) in its name.
+SPLIT_AND_ANY = "(t.KERNEL in name) + 100 * (t.KERNEL in name and ', true>' in name)"
+
+
 def contract_and_launches(tmp_path, mode, cases_name, first_seed, values, switch="TCONV_GRAD_WEIGHT_WINDOW",
-                          environ=None, launch_counts=LAUNCH_COUNTS):
+                          environ=None, counted="t.KERNEL in name"):
     """Runs every case of t.<cases_name> through the contract and counts the kernel's launches (channels-last,
-    contiguous) per case, in one process per value of `switch` (with `environ`'s variables set in each):
-    {value: [[launches] per case, sorted by name]}."""
+    contiguous) per case, in one process per value of `switch` (with `environ`'s variables set in each), each CUDA
+    kernel of name `name` adding the expression `counted`: {value: [[launches] per case, sorted by name]}."""
     if not hopper_wgmma():
         pytest.skip("the TMA kernels are built for sm_90a and run on compute capability 9.0")
     code = f"import os\nos.environ.update({dict(environ or {})!r})\n"
-    code += sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + launch_counts + f"""
+    code += sixteen_bit_script_head("test_grad_weight_window_gpu", mode) + f"counted = lambda name: {counted}\n"
+    code += LAUNCH_COUNTS + f"""
 counts = []
 cases = t.{cases_name}
 for i, name in enumerate(sorted(cases)):
@@ -144,19 +149,17 @@ def test_grad_weight_window_wide_out_switch(tmp_path, mode):
 
 # The split form (the default at 64-channel n; TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=0 keeps the alternating one):
 # chunks of 6 or 8 tiles with half of them a warpgroup; the wide-output cases (fam06_like's last chunk past the
-# call's tiles, out_96's last tile one atom), 48 input channels with dilation, 64 -> 64. Launches counted are the
-# split form's (", true>" in the kernel's name): once per backward under 1, never under 0.
+# call's tiles, out_96's last tile one atom), 48 input channels with dilation, 64 -> 64: the window kernel once a
+# backward, in the split form under 1 (SPLIT_AND_ANY: 101), in the alternating one under 0 (1).
 SPLIT_CASES = {**WIDE_OUT_CASES, "n64_dilated": CASES["n64_dilated"], **WIDE_CASES}
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 def test_grad_weight_window_split_tiles_switch(tmp_path, mode):
-    split_counts = LAUNCH_COUNTS.replace("t.KERNEL in e.name", "t.KERNEL in e.name and ', true>' in e.name")
-    assert split_counts != LAUNCH_COUNTS
     saved = contract_and_launches(tmp_path, mode, "SPLIT_CASES", 210, ("1", "0"),
-                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", launch_counts=split_counts)
+                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", counted=SPLIT_AND_ANY)
     for name, on, off in zip(sorted(SPLIT_CASES), saved["1"], saved["0"]):
-        assert on == [1, 0] and off == [0, 0], (name, on, off)
+        assert on == [101, 0] and off == [1, 0], (name, on, off)
 
 
 # The split form at 32-channel n (TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=2, development; 1, the default, only at 64):
@@ -171,12 +174,8 @@ NARROW_SPLIT_EXPECTED = ("fam02_chunks_of_4", "fam02_like", "l1_68_like", "many_
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 def test_grad_weight_window_narrow_split_tiles_switch(tmp_path, mode):
-    # (a launch counts 1, a split form's launch 101)
-    both_counts = LAUNCH_COUNTS.replace("t.KERNEL in e.name", "(t.KERNEL in e.name) + 100 * (t.KERNEL in e.name and "
-                                        "', true>' in e.name)")
-    assert both_counts != LAUNCH_COUNTS
     saved = contract_and_launches(tmp_path, mode, "NARROW_SPLIT_CASES", 230, ("2", "1"),
-                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", launch_counts=both_counts)
+                                  "TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES", counted=SPLIT_AND_ANY)
     for name, on, off in zip(sorted(NARROW_SPLIT_CASES), saved["2"], saved["1"]):
         assert on in ([1, 0], [101, 0]) and off == [1, 0], (name, on, off)
         if name in NARROW_SPLIT_EXPECTED:

@@ -2276,6 +2276,11 @@ struct WindowWeightGradArgs {
 };
 static_assert(sizeof(WindowWeightGradArgs) <= 4096, "a kernel's parameters fit 4 KB (before CUDA 12.1's larger limit)");
 
+// The bytes a stage of chunk `chunk` loads (its full barrier's transaction count; the plan's cost of a split chunk).
+__host__ __device__ inline uint32_t window_weight_grad_stage_tx_bytes(const WindowWeightGradArgs& t, int chunk) {
+  return t.line_boxes ? t.x_tx_bytes + uint32_t(t.co_planes * t.chunk_lines[chunk] * t.box_w * 64) : t.stage_tx_bytes;
+}
+
 // acc (64 x kN) += A (64 x 16) B (16 x kN), both M/N-major in the 64-byte swizzle (imm-trans-a = imm-trans-b = 1).
 template <typename scalar_t, int kN>
 __device__ __forceinline__ void wgmma_mn_major_sw64(float (&d)[kN / 2], uint64_t a, uint64_t b) {
@@ -2343,8 +2348,7 @@ tconv_grad_weight_window_kernel(const __grid_constant__ WindowWeightGradArgs t) 
     const int x_c = g * t.cin_g, dy_c = g * t.cout_g;
     const int chunk_line_lo = t.line_boxes ? t.chunk_line_lo[chunk] : 0;
     const int chunk_lines = t.line_boxes ? t.chunk_lines[chunk] : 0;
-    const uint32_t stage_tx_bytes =
-        t.line_boxes ? t.x_tx_bytes + uint32_t(t.co_planes * chunk_lines * t.box_w * 64) : t.stage_tx_bytes;
+    const uint32_t stage_tx_bytes = window_weight_grad_stage_tx_bytes(t, chunk);
     // The unit's coordinates and the ring's stage advance by counters: this one thread issues every stage, and the
     // 64-bit divisions by run-time sizes it took per unit (and per line) sat on its path between two stages (as the
     // channel-tile grad_weight's producer did, run 445).
@@ -2685,11 +2689,14 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
   static constexpr int kTiles32[] = {4, 5, 6, 8}, kTiles64[] = {3, 4};
   static constexpr int kSplitTiles32[] = {8, 12, 16}, kSplitTiles64[] = {6, 8};
   const bool narrow = p.in_per_group() <= 32;
-  // The best of `count` options (0: none can run): the split form counts the bytes its busiest chunk loads a stage
-  // (its loads are the pass, and a chunk's bytes follow the lines its taps lie on), the alternating form the wgmma
-  // tiles a stage.
+  // The best of `count` options, {tiles, chunks} ({0, 0}: none can run): the split form counts the bytes its busiest
+  // chunk loads a stage (its loads are the pass, and a chunk's bytes follow the lines its taps lie on), the
+  // alternating form the wgmma tiles a stage.
+  struct Choice {
+    int tiles = 0, chunks = 0;
+  };
   const auto choose = [&](const int* options, int count, bool split) {
-    int chosen = 0;
+    Choice chosen;
     int64_t best_cost = 0, best_computed = 0;
     for (int i = 0; i < count; ++i) {
       WindowWeightGradArgs c{};
@@ -2699,38 +2706,30 @@ bool plan_grad_weight_window(const ConvTransposeParams& p, WindowWeightGradArgs&
       const int64_t blocks = int64_t(c.groups) * c.chunks * splits, slots = std::max(sm_count, 1);
       int64_t per_stage = options[i];
       if (split) {
-        per_stage = c.stage_tx_bytes;
-        if (c.line_boxes) {
-          int most_lines = 0;
-          for (int chunk = 0; chunk < c.chunks; ++chunk) most_lines = std::max<int>(most_lines, c.chunk_lines[chunk]);
-          per_stage = c.x_tx_bytes + int64_t(c.co_planes) * most_lines * c.box_w * 64;
-        }
+        per_stage = 0;
+        for (int chunk = 0; chunk < c.chunks; ++chunk)
+          per_stage = std::max<int64_t>(per_stage, window_weight_grad_stage_tx_bytes(c, chunk));
       }
       const int64_t cost = (blocks + slots - 1) / slots * ((c.units + splits - 1) / splits) * per_stage;
       const int64_t computed = int64_t(c.chunks) * options[i];
-      if (chosen == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
-          (cost == best_cost && computed == best_computed && options[i] > chosen)) {
+      if (chosen.tiles == 0 || cost < best_cost || (cost == best_cost && computed < best_computed) ||
+          (cost == best_cost && computed == best_computed && options[i] > chosen.tiles)) {
         best_cost = cost;
         best_computed = computed;
-        chosen = options[i];
+        chosen = {options[i], c.chunks};
       }
     }
     return chosen;
   };
-  const auto chunks_at = [&](int tiles) {
-    WindowWeightGradArgs c{};
-    int c_n = 0;
-    return plan_grad_weight_window_at(p, c, c_n, tiles) ? c.chunks : 0;
-  };
-  const int alternating = choose(narrow ? kTiles32 : kTiles64, narrow ? 4 : 2, false);
-  int split_tiles =
-      grad_weight_window_split_tiles(narrow) ? choose(narrow ? kSplitTiles32 : kSplitTiles64, narrow ? 3 : 2, true) : 0;
+  const Choice alternating = choose(narrow ? kTiles32 : kTiles64, narrow ? 4 : 2, false);
+  const Choice split_choice = grad_weight_window_split_tiles(narrow)
+                                  ? choose(narrow ? kSplitTiles32 : kSplitTiles64, narrow ? 3 : 2, true)
+                                  : Choice{};
   // The split form only where its chunks are fewer: its gain is the reads of x (and of shared lines) that fewer chunks
   // save, and at as many chunks it computes more past-the-end tiles a stage (L1-71's 5 tiles: one chunk of 5 on
   // alternate stages, or of 8 on every stage). Every shape of runs 508-509 had fewer (fam06 4 against 10).
-  if (split_tiles != 0 && alternating != 0 && chunks_at(split_tiles) >= chunks_at(alternating)) split_tiles = 0;
-  const bool split = split_tiles != 0;
-  k_tiles = split ? split_tiles : alternating;
+  const bool split = split_choice.tiles != 0 && (alternating.tiles == 0 || split_choice.chunks < alternating.chunks);
+  k_tiles = split ? split_choice.tiles : alternating.tiles;
   if (k_tiles == 0 || !plan_grad_weight_window_at(p, t, n, k_tiles)) return false;
   t.split_tiles = split ? 1 : 0;
   return true;
