@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 95 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Session 96, run 510 (one H200, cold): prepared in session 95 as next-session-first-run.sh.
+# Committed before the call; TCONV_COMMIT=<sha> passed on the command line.
 # The window grad_weight's split form is the default at n64 since 988c0a4 (runs 508-509: fam06's pass 1.843 -> 0.743
 # ms); after run 509 its plan learned to fall back to alternating chunks, and TCONV_GRAD_WEIGHT_WINDOW_SPLIT_TILES=2
 # (development, written after the device time, not run) splits at n32 too (chunks of 8, 12 or 16 tiles).
