@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 95 for the next session's second GPU call (one H200, warm after next-session-first-run.sh;
-# rename to sessionNN-runMMM.sh when it runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Session 96, run 511 (one H200, warm after run 510): prepared in session 95 as next-session-second-run.sh.
+# Committed before the call; TCONV_COMMIT=<sha> passed on the command line.
 # Verified bf16 channels-last rows at the defaults (the TMA grad_weight's waves, the window grad_weight up to 128
 # output channels and its split form at n64): fam06 and L2-61 (run 508 under the switch: 0.980 / 2.790 and 0.814 /
 # 2.544 ms), fam05, fam01, fam03 (their grad_weight passes -0.34, -0.36, -0.15 ms in run 509). Session 92's rows
