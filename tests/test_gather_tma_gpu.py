@@ -31,6 +31,20 @@ pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
 TMA_KERNEL = "tconv_igemm_gather_tma_kernel"
 
+
+def require_tma16():
+    """Skips where the 16-bit TMA gather cannot run or is switched off."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0":
+        pytest.skip("TCONV_GATHER_TMA_16BIT=0 keeps 16-bit data off the TMA gather")
+
+
+def assert_passes_bitwise_equal(on, off):
+    """Two runs' [name, output, grad_input, ...] rows agree bit for bit."""
+    for i, pass_name in ((1, "forward"), (2, "grad_input")):
+        assert torch.equal(on[i], off[i]), (on[0], pass_name, (on[i].float() - off[i].float()).abs().max().item())
+
 # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
 CASES = {
     # DCGAN-like: 16 x 16 phase grids (boxes of 8 H lines x 16), grad_input at traversal stride 2
@@ -606,10 +620,7 @@ def seeded_channels_last_pass(case, dtype, algorithm, seed):
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 @pytest.mark.parametrize("name", IN_PLACE_CASES)
 def test_tma_gather_16bit_in_place_meets_the_contract(name, mode, poison_allocator):
-    if not hopper_wgmma():
-        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0":
-        pytest.skip("TCONV_GATHER_TMA_16BIT=0 keeps 16-bit data off the TMA gather")
+    require_tma16()
     run_case(*CASES[name], mode=mode, layout="channels_last", seed=80 + IN_PLACE_CASES.index(name),
              poison=poison_allocator, algorithm="igemm_tma", grad_like_output=True)
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[mode]
@@ -713,16 +724,16 @@ torch.save(counts, sys.argv[1])
 # short tile too: the VAE-like grad_input (4 taps x 2 chunks), not dcgan_auto's (32 stages). Each case: (its
 # arguments, launches of the paired tile under 1, under 0); every case meets the contract under both.
 PAIRED_TILES = {
-    "TCONV_TMA_SHORT_RING": (("TmaGatherTileOfILi128ELi3ELi32ELi2E", "TmaGatherTileOf<128, 3, 32, 2>"), {
+    "TCONV_TMA_SHORT_RING": (("TmaGatherTileOfILi128ELi3ELi32ELi2E", "TmaGatherTileOf<128, 3, 32, 2, "), {
         "vae_like": ((2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True), 1, 0),
         "unet_like": (CASES["unet_like"], 1, 0),
         "dcgan_auto": (CASES["dcgan_auto"], 0, 0),
     }),
-    "TCONV_TMA_NARROW_PAIR": (("TmaGatherTileOfILi64ELi4ELi32ELi2E", "TmaGatherTileOf<64, 4, 32, 2>"), {
+    "TCONV_TMA_NARROW_PAIR": (("TmaGatherTileOfILi64ELi4ELi32ELi2E", "TmaGatherTileOf<64, 4, 32, 2, "), {
         "partial_boxes_3d": (CASES["partial_boxes_3d"], 2, 0),
         "partial_boxes_l1_68": (CASES["partial_boxes_l1_68"], 2, 0),
     }),
-    "TCONV_TMA_SHORT_WIDE": (("TmaGatherTileOfILi128ELi3ELi32ELi2E", "TmaGatherTileOf<128, 3, 32, 2>"), {
+    "TCONV_TMA_SHORT_WIDE": (("TmaGatherTileOfILi128ELi3ELi32ELi2E", "TmaGatherTileOf<128, 3, 32, 2, "), {
         "vae_like": ((2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True), 2, 1),
         "dcgan_auto": (CASES["dcgan_auto"], 0, 0),
     }),
@@ -766,10 +777,7 @@ def test_tma_window_16bit_meets_the_contract(name, mode, poison_allocator):
     ("window_phases", 1),  # grad_input at W stride 2: the per-tap boxes
 ])
 def test_tma_window_16bit_is_what_runs(name, window_runs):
-    if not hopper_wgmma():
-        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0":
-        pytest.skip("TCONV_GATHER_TMA_16BIT=0 keeps 16-bit data off the TMA gather")
+    require_tma16()
     names = channels_last_pass_kernels(WINDOW_CASES[name], torch.bfloat16, "igemm_tma_window")
     assert sum(WINDOW_KERNEL in n and "bfloat16" in n for n in names) == window_runs, names
     assert sum(TMA16_KERNEL in n for n in names) == 2 - window_runs, names
@@ -907,8 +915,7 @@ torch.save(results, sys.argv[1])
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_WINDOW_PERSISTENT", values=("1", "0"))
     for on, off in zip(saved["1"], saved["0"]):
         name = on[0]
-        assert torch.equal(on[1], off[1]), (name, "forward", (on[1].float() - off[1].float()).abs().max().item())
-        assert torch.equal(on[2], off[2]), (name, "grad_input", (on[2].float() - off[2].float()).abs().max().item())
+        assert_passes_bitwise_equal(on, off)
         assert off[3] == 0 and on[3] <= off[4], (name, on[3:], off[3:])
         if name in WINDOW_SHORT_CASES:  # one phase, 32 or 64 channels, channels-last: both passes' short calls
             assert on[3] == WINDOW_SHORT_CASES[name][1] == off[4], (name, on[3:], off[3:])
@@ -942,10 +949,7 @@ GATHER_PERSISTENT_NAME = "gather_tma16_persistent_kernel"
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
 def test_tma_gather_persistent_switch(tmp_path, mode):
-    if not hopper_wgmma():
-        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    if os.environ.get("TCONV_GATHER_TMA_16BIT", "") == "0":
-        pytest.skip("TCONV_GATHER_TMA_16BIT=0 keeps 16-bit data off the TMA gather")
+    require_tma16()
     code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
 results = []
 for i, (name, case) in enumerate(t.GATHER_PERSISTENT_CASES.items()):
@@ -959,10 +963,66 @@ torch.save(results, sys.argv[1])
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_GATHER_PERSISTENT", values=("1", "0"))
     for on, off in zip(saved["1"], saved["0"]):
         name = on[0]
-        assert torch.equal(on[1], off[1]), (name, "forward", (on[1].float() - off[1].float()).abs().max().item())
-        assert torch.equal(on[2], off[2]), (name, "grad_input", (on[2].float() - off[2].float()).abs().max().item())
+        assert_passes_bitwise_equal(on, off)
         wanted = 1 if name == "grouped_stride1" else 2  # (grouped: 32 channels a group forward, under a 64-channel box)
         assert off[3] == 0 and on[3] == on[4] == off[4] == wanted, (name, on[3:], off[3:])
+
+
+# The tall tile (TCONV_TMA_GATHER_TALL=1, development; igemm_config.h TmaGatherTallTile): 256 positions a block, two
+# 64-row wgmmas a warpgroup on every B slice, on the persistent per-tap kernel's 16-bit in-place calls of 128 columns
+# (not the paired short tile) whose 256-position boxes tile or cover the grid at most 1.2x the 128-position tile's
+# rows. Same sums in the same order, so forward and grad_input agree bit for bit with it off; each case meets the
+# contract under "igemm_tma" with it on; the tall kernel's launches (forward, grad_input) are as listed under 1 and
+# none under 0. Cases: fam06-like (192 tall tiles: blocks loop over 1-2), nine taps on whole boxes, partial boxes in 2D
+# and 3D (covers 1.07x and 1.11x), a 2D grid whose tall cover would be 1.33x (refused), phases without taps, two
+# groups of 128 columns (grid y), and grad_input on 128 columns (its forward's 64 columns stay off it).
+GATHER_TALL_CASES = {
+    "fam06_like_many_tiles": (GATHER_PERSISTENT_CASES["fam06_like_many_tiles"], (1, 0)),
+    "stride1_k3": (CASES["stride1_k3"], (1, 0)),
+    "tall_partial_2d": ((2, 2, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [30, 60], True), (1, 0)),
+    "tall_partial_3d": ((3, 1, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [6, 7, 8], True),
+                        (1, 0)),
+    "tall_cover_refused": ((2, 2, 64, 128, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [20, 42], True), (0, 0)),
+    "dilated_empty_phase": (CASES["dilated_empty_phase"], (1, 0)),
+    "tall_groups": ((2, 2, 128, 256, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True), (1, 0)),
+    "tall_grad_input": ((2, 2, 128, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True), (0, 1)),
+}
+GATHER_TALL_NAME = "gather_tma16_persistent_tall_kernel"
+
+
+@pytest.mark.parametrize("mode", ["bf16", "fp16"])
+def test_tma_gather_tall_switch(tmp_path, mode):
+    require_tma16()
+    code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
+results = []
+for i, (name, (case, _)) in enumerate(t.GATHER_TALL_CASES.items()):
+    run_case(*case, mode={mode!r}, layout="channels_last", seed=230 + i, poison=poison_cuda_allocator,
+             algorithm="igemm_tma", grad_like_output=True)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+    g = torch.Generator(device="cuda").manual_seed(17 + i)
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+    x.requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
+    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
+    with tconv._ops.use_algorithm("igemm_tma"):
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as forward:
+            out = t.TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+            torch.cuda.synchronize()
+        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as backward:
+            (gi,) = torch.autograd.grad(out, [x], dy)
+            torch.cuda.synchronize()
+    tall = [sum(t.GATHER_TALL_NAME in e.name for e in prof.events()
+                if e.device_type == torch.autograd.DeviceType.CUDA) for prof in (forward, backward)]
+    results.append([name, out.detach().cpu(), gi.cpu(), tall])
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_GATHER_TALL", values=("1", "0"))
+    for on, off in zip(saved["1"], saved["0"]):
+        name = on[0]
+        assert_passes_bitwise_equal(on, off)
+        assert tuple(on[3]) == GATHER_TALL_CASES[name][1] and tuple(off[3]) == (0, 0), (name, on[3], off[3])
 
 
 # grad_input_persistent (the concurrent backward's rule, tconv/_ops.py: a grad_input on a persistent grid keeps the
@@ -971,6 +1031,7 @@ torch.save(results, sys.argv[1])
 # "auto" and contiguous under "igemm_tma" (the per-tap boxes on the copy: not persistent), with the per-tap kernel on
 # and off; the query is asked after the pass, as _ops.py asks it.
 GRAD_INPUT_PERSISTENT_KERNELS = ("tconv_igemm_gather_tma16_persistent_kernel",
+                                 "tconv_igemm_gather_tma16_persistent_tall_kernel",
                                  "tconv_igemm_gather_tma_window_persistent_kernel", "tconv_unit_stride_mma_kernel")
 
 
