@@ -968,34 +968,35 @@ torch.save(results, sys.argv[1])
         assert off[3] == 0 and on[3] == on[4] == off[4] == wanted, (name, on[3:], off[3:])
 
 
-# The tall tile (TCONV_TMA_GATHER_TALL=1, development; igemm_config.h TmaGatherTallTile): 256 positions a block, two
-# 64-row wgmmas a warpgroup on every B slice, on the persistent per-tap kernel's 16-bit in-place calls of 128 columns
-# (not the paired short tile) whose 256-position boxes tile or cover the grid at most 1.2x the 128-position tile's
-# rows. Same sums in the same order, so forward and grad_input agree bit for bit with it off; each case meets the
-# contract under "igemm_tma" with it on; the tall kernel's launches (forward, grad_input) are as listed under 1 and
-# none under 0. Cases: fam06-like (192 tall tiles: blocks loop over 1-2), nine taps on whole boxes, partial boxes in 2D
-# and 3D (covers 1.07x and 1.11x), a 2D grid whose tall cover would be 1.33x (refused), phases without taps, two
-# groups of 128 columns (grid y), and grad_input on 128 columns (its forward's 64 columns stay off it).
-GATHER_TALL_CASES = {
+# The ping-pong tile (TCONV_TMA_GATHER_PING_PONG=1, development; igemm_config.h TmaGatherPingPongTile): the persistent
+# per-tap kernel's MMA warpgroups take a block's tiles in turn, each a whole 128-position tile as two 64-row wgmmas, on
+# its 16-bit in-place calls of 128 columns (not the paired short tile). Same sums in the same order, so forward and
+# grad_input agree bit for bit with it off; each case meets the contract under "igemm_tma" with it on; the ping-pong
+# kernel's launches (forward, grad_input) are as listed under 1 and none under 0. Cases: fam06-like (384 tiles: blocks
+# take 2-3, so a warpgroup steps over the other's stages and the turns end on either), nine taps on whole boxes (8
+# tiles: one a block, the second warpgroup idle), partial boxes in 2D and 3D, phases without taps (the turns count
+# tiles of every phase), two groups of 128 columns (grid y), grad_input on 128 columns (its forward's 64 columns stay
+# off it) and a U-Net-like call (the paired short tile: not taken).
+GATHER_PING_PONG_CASES = {
     "fam06_like_many_tiles": (GATHER_PERSISTENT_CASES["fam06_like_many_tiles"], (1, 0)),
     "stride1_k3": (CASES["stride1_k3"], (1, 0)),
-    "tall_partial_2d": ((2, 2, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [30, 60], True), (1, 0)),
-    "tall_partial_3d": ((3, 1, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [6, 7, 8], True),
-                        (1, 0)),
-    "tall_cover_refused": ((2, 2, 64, 128, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [20, 42], True), (0, 0)),
+    "partial_2d": ((2, 2, 64, 128, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [30, 60], True), (1, 0)),
+    "partial_3d": ((3, 1, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [6, 7, 8], True),
+                   (1, 0)),
     "dilated_empty_phase": (CASES["dilated_empty_phase"], (1, 0)),
-    "tall_groups": ((2, 2, 128, 256, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True), (1, 0)),
-    "tall_grad_input": ((2, 2, 128, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True), (0, 1)),
+    "groups": ((2, 2, 128, 256, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True), (1, 0)),
+    "grad_input": ((2, 2, 128, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [16, 32], True), (0, 1)),
+    "unet_like_paired": (CASES["unet_like"], (0, 0)),
 }
-GATHER_TALL_NAME = "gather_tma16_persistent_tall_kernel"
+GATHER_PING_PONG_NAME = "gather_tma16_persistent_ping_pong_kernel"
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
-def test_tma_gather_tall_switch(tmp_path, mode):
+def test_tma_gather_ping_pong_switch(tmp_path, mode):
     require_tma16()
     code = sixteen_bit_script_head("test_gather_tma_gpu", mode) + f"""
 results = []
-for i, (name, (case, _)) in enumerate(t.GATHER_TALL_CASES.items()):
+for i, (name, (case, _)) in enumerate(t.GATHER_PING_PONG_CASES.items()):
     run_case(*case, mode={mode!r}, layout="channels_last", seed=230 + i, poison=poison_cuda_allocator,
              algorithm="igemm_tma", grad_like_output=True)
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
@@ -1013,16 +1014,16 @@ for i, (name, (case, _)) in enumerate(t.GATHER_TALL_CASES.items()):
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as backward:
             (gi,) = torch.autograd.grad(out, [x], dy)
             torch.cuda.synchronize()
-    tall = [sum(t.GATHER_TALL_NAME in e.name for e in prof.events()
+    launches = [sum(t.GATHER_PING_PONG_NAME in e.name for e in prof.events()
                 if e.device_type == torch.autograd.DeviceType.CUDA) for prof in (forward, backward)]
-    results.append([name, out.detach().cpu(), gi.cpu(), tall])
+    results.append([name, out.detach().cpu(), gi.cpu(), launches])
 torch.save(results, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_TMA_GATHER_TALL", values=("1", "0"))
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_GATHER_PING_PONG", values=("1", "0"))
     for on, off in zip(saved["1"], saved["0"]):
         name = on[0]
         assert_passes_bitwise_equal(on, off)
-        assert tuple(on[3]) == GATHER_TALL_CASES[name][1] and tuple(off[3]) == (0, 0), (name, on[3], off[3])
+        assert tuple(on[3]) == GATHER_PING_PONG_CASES[name][1] and tuple(off[3]) == (0, 0), (name, on[3], off[3])
 
 
 # grad_input_persistent (the concurrent backward's rule, tconv/_ops.py: a grad_input on a persistent grid keeps the
@@ -1031,7 +1032,7 @@ torch.save(results, sys.argv[1])
 # "auto" and contiguous under "igemm_tma" (the per-tap boxes on the copy: not persistent), with the per-tap kernel on
 # and off; the query is asked after the pass, as _ops.py asks it.
 GRAD_INPUT_PERSISTENT_KERNELS = ("tconv_igemm_gather_tma16_persistent_kernel",
-                                 "tconv_igemm_gather_tma16_persistent_tall_kernel",
+                                 "tconv_igemm_gather_tma16_persistent_ping_pong_kernel",
                                  "tconv_igemm_gather_tma_window_persistent_kernel", "tconv_unit_stride_mma_kernel")
 
 

@@ -184,7 +184,7 @@ __device__ __forceinline__ int tma_block_setup(const GatherArgs& a, const int (&
   if (tid == 0) {
     for (int s = 0; s < stages; ++s) {
       mbarrier_init(&stage_full[s], 1);                 // the producer's arrival with the stage's bytes
-      mbarrier_init(&stage_empty[s], T::kMmaThreads);  // every MMA thread's release
+      mbarrier_init(&stage_empty[s], T::kStageConsumers);  // every consuming MMA thread's release
     }
     fence_mbarrier_init();
   }
@@ -236,8 +236,8 @@ __device__ __forceinline__ void tma_gather_produce(const TmaGatherArgs& t, float
 }
 
 // The MMA warpgroups' K loop of one tile on the copy form's ring (A and B by descriptor; fp32 copies or 16-bit data):
-// each warpgroup's T::kSubTiles 64-row tiles (rows 64 (kSubTiles wg + s) on) of every stage's A box against the whole
-// B slice. One wgmma group stays in flight: a stage is released once the group after it has been issued and its own
+// rows 64 wg .. 64 wg + 63 of every stage's A box against the whole B slice; T::kPingPong, this warpgroup's own tile,
+// its two 64-row halves. One wgmma group stays in flight: a stage is released once the group after it has been issued and its own
 // has completed. kReleaseLast (a persistent block): the last stage is released once its group has completed, and the
 // cursor carries the ring's stage and phase on.
 template <class T, typename scalar_t, bool kReleaseLast>
@@ -256,7 +256,8 @@ __device__ __forceinline__ void tma_gather_mma(float (&acc)[T::kSubTiles][T::kBl
     for (int k8 = 0; k8 < BK / 8; ++k8) {  // a k8 (k16) step is 32 bytes along the swizzled row, 8 x BN words of B
 #pragma unroll
       for (int sub = 0; sub < kSubTiles; ++sub) {  // (64 rows are 8 KB: whole 1 KB swizzle atoms)
-        const WgmmaDescriptor a_desc = wgmma_descriptor_sw128(As + (warpgroup * kSubTiles + sub) * 64 * BK);
+        const int rows = (T::kPingPong ? sub : warpgroup * kSubTiles + sub) * 64;
+        const WgmmaDescriptor a_desc = wgmma_descriptor_sw128(As + rows * BK);
         if constexpr (sizeof(scalar_t) == 2)
           wgmma_mma_shared_a<BN, scalar_t>(acc[sub], a_desc.at(uint32_t(k8 * 2)),
                                            b_desc.at(uint32_t(k8 * 8 * BN * 4 / 16)));
@@ -393,7 +394,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
     };
     run_paired_steps(iterations, step, a_even, a_odd);
   } else {
-    static_assert(T::kSubTiles == 1, "the non-persistent epilogue stages 128 positions");
+    static_assert(!T::kPingPong, "the ping-pong tile runs persistent only");
     RingCursor cursor;
     tma_gather_mma<T, scalar_t, false>(reinterpret_cast<float(&)[1][BN / 2]>(acc), smem, stage_full, stage_empty,
                                        stages, iterations, warpgroup, cursor);
@@ -490,8 +491,8 @@ tconv_igemm_gather_tma16_kernel(const __grid_constant__ TmaGatherArgs t) {
 // kTmaGatherPersistentRounds rounds in its own area past the ring, as scalar_t [position][BN + 8] (the one rounding of
 // the non-persistent epilogue's fp32 staging and store), and stores them 16 bytes (8 channels) a lane, with no barrier
 // across warpgroups. Same sums in the same order as tconv_igemm_gather_tma16_kernel: the outputs agree bit for bit.
-// T::kSubTiles 2 (the tall tile, TmaGatherTallTile): each warpgroup's two 64-row tiles are staged and stored one after
-// the other, each in the rounds above.
+// T::kPingPong (TmaGatherPingPongTile): the warpgroups take the block's tiles in turn, each stepping its ring cursor
+// over the other's stages, and stage and store their whole tile's two 64-row halves one after the other.
 template <class T, typename scalar_t>
 __device__ __forceinline__ void tma_gather_persistent_block(const TmaGatherArgs& t) {
   static_assert(sizeof(scalar_t) == 2, "16-bit sources");
@@ -557,8 +558,15 @@ __device__ __forceinline__ void tma_gather_persistent_block(const TmaGatherArgs&
   const int staged_row = (warp % 4) * 8 + gid;
   const int wg_thread = tid % 128, sub = wg_thread % kLanesPerPosition, first_local = wg_thread / kLanesPerPosition;
   RingCursor cursor;
-  for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+  int turn = 0;  // the block's tiles so far
+  for (uint32_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++turn) {
     const int ph = int(tile % uint32_t(phase_count));
+    if (T::kPingPong && (turn & 1) != warpgroup) {  // the other warpgroup's tile: past its stages
+      const int next = cursor.stage + phase_taps[ph] * chunks;
+      cursor.parity ^= uint32_t(next / stages) & 1u;
+      cursor.stage = next % stages;
+      continue;
+    }
     int r[3], j0[3];
     phase_offsets(a, ph, r);
     const int n_img = tile_origin(t, tile / uint32_t(phase_count), j0);
@@ -587,7 +595,7 @@ __device__ __forceinline__ void tma_gather_persistent_block(const TmaGatherArgs&
 #pragma unroll
         for (int local = first_local; local < kRoundRows; local += kPositionsPerStep) {
           // staged row local: warp local / 8's row gid = local % 8 of half `round` of 64-row tile s
-          const int m = (warpgroup * kSubTiles + s) * 64 + (local / 8) * 16 + local % 8 + 8 * round;
+          const int m = (T::kPingPong ? s : warpgroup * kSubTiles + s) * 64 + (local / 8) * 16 + local % 8 + 8 * round;
           const TilePosition l = tile_position(t.tile, m);
           const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
           if (j[0] < t.extent[0] && j[1] < t.extent[1] && j[2] < t.extent[2] && 8 * sub < columns)
@@ -602,16 +610,16 @@ template <class T, typename scalar_t>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 tconv_igemm_gather_tma16_persistent_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static_assert(T::kSubTiles == 1, "the tall tile's kernel is the one below");
+  static_assert(!T::kPingPong, "the ping-pong tile's kernel is the one below");
   tma_gather_persistent_block<T, scalar_t>(t);
 #endif
 }
-// The tall tile (igemm_config.h, TmaGatherTallTile: where and why), under its own name for the launch counts
+// The ping-pong tile (igemm_config.h, TmaGatherPingPongTile: where and why), under its own name for the launch counts
 template <typename scalar_t>
-__global__ void __launch_bounds__(TmaGatherTallTile::kThreads, TmaGatherTallTile::kMinBlocks)
-tconv_igemm_gather_tma16_persistent_tall_kernel(const __grid_constant__ TmaGatherArgs t) {
+__global__ void __launch_bounds__(TmaGatherPingPongTile::kThreads, TmaGatherPingPongTile::kMinBlocks)
+tconv_igemm_gather_tma16_persistent_ping_pong_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  tma_gather_persistent_block<TmaGatherTallTile, scalar_t>(t);
+  tma_gather_persistent_block<TmaGatherPingPongTile, scalar_t>(t);
 #endif
 }
 
@@ -1201,7 +1209,7 @@ struct TmaGatherPlan {
   DType dtype = DType::kFloat32;  // the data's: fp32 (TF32), or fp16/bf16 (gather_tma_16bit_mode)
   bool in_place = false;  // a 16-bit source already channels-last: its boxes are taken from it, no copy
   bool paired = false;  // two blocks per SM: TmaGatherShortTile (128 columns) or TmaGatherNarrowPairTile (64)
-  bool tall = false;    // TmaGatherTallTile's 256 positions (take_tall_tile)
+  bool ping_pong = false;  // TmaGatherPingPongTile (take_ping_pong_tile)
   bool direct = false;     // the direct form: boxes of the source itself, no copy
   int direct_stages = 0, direct_a_floats = 0, direct_a_box_floats = 0;  // TmaGatherArgs says what each is
   int direct_box[3] = {1, 1, 1};                                         // box_d, box_h, box_w
@@ -1211,16 +1219,17 @@ struct TmaGatherPlan {
   int pitch = 0, w_segments = 0, tiles_per_plane = 0, box_w = 0, box_lines = 0, segment_rows = 0, stages = 0;
   uint32_t a_bytes = 0, stage_bytes = 0, a_box_bytes = 0;
 };
-// The box of a phase grid of extents e (D, H, W): `positions` positions, whole along W unless W holds several boxes.
-bool tma_gather_tile(const int (&e)[3], int (&tile)[3], int positions = TmaGatherTile::kBlockM) {
-  if (e[2] % positions == 0) {
+// The box of a phase grid of extents e (D, H, W): 128 positions, whole along W unless W holds several boxes.
+bool tma_gather_tile(const int (&e)[3], int (&tile)[3]) {
+  constexpr int kPositions = TmaGatherTile::kBlockM;
+  if (e[2] % kPositions == 0) {
     tile[0] = tile[1] = 1;
-    tile[2] = positions;
+    tile[2] = kPositions;
     return true;
   }
-  if (positions % e[2] != 0) return false;
+  if (kPositions % e[2] != 0) return false;
   tile[2] = e[2];
-  const int rest = positions / e[2];
+  const int rest = kPositions / e[2];
   if (e[1] % rest == 0) {
     tile[0] = 1;
     tile[1] = rest;
@@ -1231,14 +1240,14 @@ bool tma_gather_tile(const int (&e)[3], int (&tile)[3], int positions = TmaGathe
   tile[0] = rest / e[1];
   return true;
 }
-// Where no box tiles the grid exactly ("igemm_tma" only): the power-of-two box of `positions` positions whose whole
-// boxes cover the grid with the fewest rows, within the TMA's 256 elements per box dimension (tile x source step).
-bool tma_gather_partial_tile(const int (&e)[3], const int (&src_step)[3], int (&tile)[3],
-                             int positions = TmaGatherTile::kBlockM) {
+// Where no box tiles the grid exactly ("igemm_tma" only): the power-of-two box of 128 positions whose whole boxes
+// cover the grid with the fewest rows, within the TMA's 256 elements per box dimension (tile x source step).
+bool tma_gather_partial_tile(const int (&e)[3], const int (&src_step)[3], int (&tile)[3]) {
+  constexpr int kPositions = TmaGatherTile::kBlockM;
   int64_t best = -1;
-  for (int tw = 1; tw <= positions; tw *= 2) {
-    for (int th = 1; tw * th <= positions; th *= 2) {
-      const int td = positions / (tw * th);
+  for (int tw = 1; tw <= kPositions; tw *= 2) {
+    for (int th = 1; tw * th <= kPositions; th *= 2) {
+      const int td = kPositions / (tw * th);
       const int t[3] = {td, th, tw};
       int64_t rows = 1;
       bool fits = true;
@@ -1312,15 +1321,6 @@ bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
 bool tma_in_place_partial_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 1) != 0;
   return enabled;
-}
-// Whether the call forces a TMA form ("igemm_tma", its window or direct form).
-bool tma_forced(const GatherOptions& options) {
-  return options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow ||
-         options.tma == GatherTma::kForceDirect;
-}
-// Whether an in-place call's boxes may run past its grid's end (plan_tma_gather's rule for in-place plans).
-bool tma_partial_boxes_allowed(const GatherOptions& options) {
-  return tma_forced(options) || tma_in_place_partial_enabled();
 }
 // Whether a 16-bit tensor of `channels` channels, element strides (N, C, D, H, W) and position sizes (W, H, D, N) is
 // channels-last as a tensor map can take it: channels innermost (stride 1) and every stride of a dimension longer than
@@ -1537,7 +1537,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     e[i] = a.dst_size[i] / a.dst_step[i];
   }
   const bool force_direct = options.tma == GatherTma::kForceDirect;
-  const bool forced = tma_forced(options);
+  const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || force_direct;
   const bool partial_boxes = forced || (in_place && tma_in_place_partial_enabled());
   // A K loop short enough for TmaGatherShortTile's two blocks per SM (in place only)
   const int64_t k_chunks = (a.k_rows + TmaGatherTile::kBlockK - 1) / TmaGatherTile::kBlockK;
@@ -1819,42 +1819,23 @@ int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan,
   return int(std::min<int64_t>(T::kStages, std::max<int64_t>(room, 0) / T::kStageBytes));
 }
 
-// TCONV_TMA_GATHER_TALL (development, read once per process; unset 0): 1 runs the calls below on the tall tile.
-bool tma_gather_tall_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_GATHER_TALL", 0) != 0;
+// TCONV_TMA_GATHER_PING_PONG (development, read once per process; unset 0): 1 runs the calls below on the ping-pong
+// tile.
+bool tma_gather_ping_pong_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_GATHER_PING_PONG", 0) != 0;
   return enabled;
 }
-// The tall tile where it applies (igemm_config.h, TmaGatherTallTile): a 16-bit per-tap call read in place on
-// TmaGatherTile's 128 columns (not the paired short tile), whose 256-position boxes tile its grid (or cover it, where
-// partial boxes are allowed) and which the persistent kernel takes for the destination dst. One choice for gather_tma
-// and gather_tma_persistent: the plan's tile and tiles become the tall tile's.
-void take_tall_tile(TmaGatherPlan& plan, const void* dst, bool partial_boxes) {
-  if (!tma_gather_tall_enabled() || !plan.ok || plan.window || plan.direct || !plan.in_place || plan.paired ||
-      !is_16bit(plan.dtype) || plan.block_n != TmaGatherTallTile::kBlockN)
+// The ping-pong tile where it applies (igemm_config.h, TmaGatherPingPongTile): a 16-bit per-tap call read in place on
+// TmaGatherTile's 128 columns (not the paired short tile) that the persistent kernel takes for the destination dst.
+// One choice for gather_tma and gather_tma_persistent.
+void take_ping_pong_tile(TmaGatherPlan& plan, const void* dst) {
+  if (!tma_gather_ping_pong_enabled() || !plan.ok || plan.window || plan.direct || !plan.in_place || plan.paired ||
+      !is_16bit(plan.dtype) || plan.block_n != TmaGatherPingPongTile::kBlockN)
     return;
   GatherArgs a = plan.args;
   a.dst = const_cast<void*>(dst);
   const int tables = max_phase_taps(a) * a.phases[0] * a.phases[1] * a.phases[2];
-  if (tma_gather_persistent_stages<TmaGatherTallTile>(a, plan, tables) < 2) return;
-  constexpr int kPositions = TmaGatherTallTile::kBlockM;
-  int tile[3];
-  if (!tma_gather_tile(plan.extent, tile, kPositions) &&
-      !(partial_boxes && tma_gather_partial_tile(plan.extent, a.src_step, tile, kPositions)))
-    return;
-  // Rows computed (the boxes' cover of the grid) by each tile: a tall stage moves 3/4 of the bytes a row, so the tall
-  // tile is taken where that leaves at least 10 % fewer bytes (its cover at most 1.2x the 128-position tile's)
-  int64_t tall_rows = 1, rows = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (tile[i] * a.src_step[i] > 256 || (tile[i] & (tile[i] - 1)) != 0) return;  // (tile_position's shifts)
-    tall_rows *= int64_t((plan.extent[i] + tile[i] - 1) / tile[i]) * tile[i];
-    rows *= int64_t(plan.tiles[i]) * plan.tile[i];
-  }
-  if (tall_rows * 5 > rows * 6) return;
-  plan.tall = true;
-  for (int i = 0; i < 3; ++i) {
-    plan.tile[i] = tile[i];
-    plan.tiles[i] = (plan.extent[i] + tile[i] - 1) / tile[i];
-  }
+  plan.ping_pong = tma_gather_persistent_stages<TmaGatherPingPongTile>(a, plan, tables) >= 2;
 }
 
 // The per-tap boxes: T's kernel, or its direct form (kDirect: boxes of the source itself, no copy); scalar_t 16-bit:
@@ -1891,7 +1872,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
     kernel = tconv_igemm_gather_tma_direct_kernel<T>;
   } else if constexpr (k16) {
     err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d, 2 * kGatherBlockK);
-    if constexpr (T::kSubTiles == 1) kernel = tconv_igemm_gather_tma16_kernel<T, scalar_t>;
+    if constexpr (!T::kPingPong) kernel = tconv_igemm_gather_tma16_kernel<T, scalar_t>;
   } else {
     err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d);
     kernel = tconv_igemm_gather_tma_kernel<T>;
@@ -1907,8 +1888,8 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
     const int phase_tables = taps * a.phases[0] * a.phases[1] * a.phases[2];
     const int persistent_stages = tma_gather_persistent_stages<T>(a, plan, phase_tables);
     if (persistent_stages >= 2) {
-      if constexpr (T::kSubTiles == 1) kernel = tconv_igemm_gather_tma16_persistent_kernel<T, scalar_t>;
-      else kernel = tconv_igemm_gather_tma16_persistent_tall_kernel<scalar_t>;
+      if constexpr (!T::kPingPong) kernel = tconv_igemm_gather_tma16_persistent_kernel<T, scalar_t>;
+      else kernel = tconv_igemm_gather_tma16_persistent_ping_pong_kernel<scalar_t>;
       t.stages = persistent_stages;
       t.phase_table_taps = taps;
       table_taps = phase_tables;
@@ -1916,7 +1897,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
       persistent = true;
     }
   }
-  if (kernel == nullptr) return cudaErrorInvalidValue;  // (the tall tile has only its persistent kernel: take_tall_tile)
+  if (kernel == nullptr) return cudaErrorInvalidValue;  // (the ping-pong tile: persistent only, take_ping_pong_tile)
   const size_t smem =
       size_t(t.stages) * t.stage_floats * sizeof(float) + staging + 1024 + size_t(table_taps) * sizeof(int4);
   return launch_tma_kernel<T>(kernel, t, blocks, persistent, smem, a.groups, stream);
@@ -2851,7 +2832,7 @@ decltype(auto) with_per_tap_tile(const TmaGatherPlan& plan, Visit&& visit) {
     default:
       if constexpr (k16) {
         if (plan.paired) return visit(TmaTileTag<TmaGatherShortTile>{});
-        if (plan.tall) return visit(TmaTileTag<TmaGatherTallTile>{});
+        if (plan.ping_pong) return visit(TmaTileTag<TmaGatherPingPongTile>{});
       }
       return visit(TmaTileTag<TmaGatherTile>{});
   }
@@ -2906,7 +2887,7 @@ cudaError_t gather_tma(const ConvTransposeParams& p, GatherPass pass, DType dtyp
 #if defined(TCONV_TENSOR_MAPS)
   TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, false, options);
   if (!plan.ok) return cudaErrorInvalidValue;
-  take_tall_tile(plan, dst, tma_partial_boxes_allowed(options));
+  take_ping_pong_tile(plan, dst);
   // The bulk copies of the packed weights and the tensor map's base need 16-byte addresses (the caching allocator
   // gives more).
   if (reinterpret_cast<uintptr_t>(workspace) % 16 != 0) return cudaErrorMisalignedAddress;
@@ -2973,7 +2954,7 @@ bool gather_tma_persistent(const ConvTransposeParams& p, GatherPass pass, DType 
   if (!is_16bit(dtype)) return false;  // both persistent forms take 16-bit data only
   TmaGatherPlan plan = plan_tma_gather(p, pass, dtype, split_tf32, options);
   if (!plan.ok || plan.direct || plan.args.batch == 0) return false;
-  take_tall_tile(plan, dst, tma_partial_boxes_allowed(options));
+  take_ping_pong_tile(plan, dst);
   // gather_tma's choices for its first chunk (run_tma_window, run_tma_gather)
   GatherArgs& a = plan.args;
   a.dst = const_cast<void*>(dst);

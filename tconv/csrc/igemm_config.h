@@ -216,12 +216,13 @@ constexpr int kGatherBlockK = 32;  // every tile but the shallow ones: the packe
 // one block per SM.
 // kProducerThreads: the producer's warps (one thread issues every copy; a whole warpgroup where the direct form hands
 // its registers to the MMA warpgroups by setmaxnreg). kMinBlocks: blocks per SM the launch bounds ask for.
-// kBlockMArg: positions a block (128: a 64-row wgmma a warpgroup; 256: two, the tall tile below).
-template <int kBlockNArg, int kStagesArg, int kProducerThreads = 128, int kMinBlocksArg = 1, int kBlockMArg = 128>
+// kPingPong: each MMA warpgroup takes whole tiles in turn (TmaGatherPingPongTile below) instead of half of every tile.
+template <int kBlockNArg, int kStagesArg, int kProducerThreads = 128, int kMinBlocksArg = 1, bool kPingPongArg = false>
 struct TmaGatherTileOf {
-  static constexpr int kBlockM = kBlockMArg, kBlockN = kBlockNArg, kBlockK = 32;
-  static constexpr int kSubTiles = kBlockM / 128;  // 64-row wgmma tiles a warpgroup
-  static_assert(kBlockM == 128 || kBlockM == 256, "one or two 64-row tiles a warpgroup");
+  static constexpr int kBlockM = 128, kBlockN = kBlockNArg, kBlockK = 32;
+  static constexpr bool kPingPong = kPingPongArg;
+  // 64-row wgmma tiles a warpgroup computes of each of its stages, and the MMA threads that release a stage
+  static constexpr int kSubTiles = kPingPong ? 2 : 1, kStageConsumers = kPingPong ? 128 : 256;
   static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + kProducerThreads;  // two MMA warpgroups, a producer
   static constexpr int kStages = kStagesArg, kMinBlocks = kMinBlocksArg;
   // A block's dynamic shared memory at most (the persistent form sizes its ring by it): as TmaWindowTileOf's
@@ -293,14 +294,16 @@ using TmaGatherWideTile = TmaGatherTileOf<256, 4>;
 // rows) runs at 212 TF/s on the cp.async gathers (run 332), 1.8 % short of its 6x target, and L2-61's (K 27 x 64, a
 // 34^3 grid: 4 x 4 x 8 boxes at 76 %) at 178.
 using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
-// The tall tile (persistent per-tap boxes only; TCONV_TMA_GATHER_TALL=1, development, default 0 until measured): 256
-// positions x 128 columns, each MMA warpgroup two 64-row wgmmas on every B slice (128 accumulators a thread, so one
-// producer warp: 288 threads), 4 stages of 48 KB. Why: fam06's persistent forward (channels-last bf16, 64 -> 128, 15
-// taps) runs at 540 TF/s moving ~9.3 TB/s from L2 into shared memory, ~35 B a clock an SM (run 491's ncu: memory 71 %,
-// no eligible warp 69 %): the loads bound it. A stage of 128 rows brings 16 KB of A and 16 KB of B per 2.1 MFLOP; of
-// 256 rows, 32 KB and 16 KB per 4.2 MFLOP (-25 % bytes a FLOP). Predicted: fam06's forward ~0.96 -> ~0.75 ms (its
-// 256-position boxes cover the grid at 86 % against 91 % for 128), L2-61's less (68 % against 76 %).
-using TmaGatherTallTile = TmaGatherTileOf<128, 4, 32, 1, 256>;
+// The ping-pong tile (persistent per-tap boxes only; TCONV_TMA_GATHER_PING_PONG=1, development, default 0 until
+// measured): the two MMA warpgroups take a block's tiles in turn, each a whole tile of 128 positions as two 64-row
+// wgmmas on every B slice (128 accumulators a thread, so one producer warp: 288 threads), so one warpgroup's
+// epilogue (staging and storing its tile) runs while the other's wgmmas keep the tensor cores busy. Why: run 513's
+// ncu of fam06's persistent forward (channels-last bf16, 64 -> 128, 15 taps, 961 us): the tensor pipe active 65 % of
+// the cycles, the top stall the epilogue's named barriers; both warpgroups finish a tile together and store it while
+// the tensor cores idle. A 256-position tile (-25 % of the L2-to-shared bytes a FLOP, 158 registers) left it level
+// (run 512: 0.950 -> 0.949 ms; ncu 961 -> 962 us, tensor pipe 68.7 %), so the bytes do not bound it. Predicted:
+// fam06's forward GEMM ~0.95 -> ~0.70-0.75 ms if the epilogue hides behind the other warpgroup's 15 stages.
+using TmaGatherPingPongTile = TmaGatherTileOf<128, 6, 32, 1, true>;
 // The TMA window (conv_transpose_igemm_tma.cu, "igemm_tma" only until measured): the W taps of a (D, H) tap share
 // one A box, each tap a row shift of the wgmma descriptor, so a stage carries one box and the group's B slices.
 // Why: the per-tap boxes above move 128 x 32 A floats and 32 x BN B floats per tap; at 64 columns that is 24 KB per
@@ -337,6 +340,7 @@ struct TmaWindowTileOf {
   static constexpr int kBlockM = 2 * kRuns * kPositions;
   static constexpr int kSegment = kPositions;     // wide lines: positions per box (one box per run)
   static constexpr int kMmaThreads = 256, kThreads = kMmaThreads + kProducerThreads;
+  static constexpr int kStageConsumers = kMmaThreads;  // the MMA threads that release a stage
   static constexpr int kMaxStages = kMaxStagesArg, kMinBlocks = kMinBlocksArg;
   static_assert(kProducerThreads % 32 == 0 && kProducerThreads >= 32, "whole producer warps");
   static constexpr int kMaxGroupWidth = 8;                 // W taps per stage: the MMA loops instantiated
