@@ -513,9 +513,11 @@ __device__ __forceinline__ void tma_gather_persistent_block(const TmaGatherArgs&
   __shared__ int phase_taps[kTmaGatherPersistentMaxPhases];
   __shared__ float column_bias[BN];
   __shared__ uint64_t stage_full[T::kStages], stage_empty[T::kStages];
+  __shared__ uint64_t mainloop_done;  // kPingPong: phase k completes when turn k's warpgroup has waited on its stages
 
   const int g = blockIdx.y, tid = threadIdx.x;
   const int phase_count = a.phases[0] * a.phases[1] * a.phases[2];  // (at most the maximum: the host's condition)
+  if (T::kPingPong && tid == 0) mbarrier_init(&mainloop_done, 128);  // (published by the barriers below)
   // Every phase's tap table (build_tap_table's barriers order the builds; the last one's taps after the barrier)
   for (int ph = 0; ph < phase_count; ++ph) {
     int r[3];
@@ -567,6 +569,10 @@ __device__ __forceinline__ void tma_gather_persistent_block(const TmaGatherArgs&
       cursor.stage = next % stages;
       continue;
     }
+    // A stage's full barrier tells its laps apart by parity only, so a warpgroup whose cursor stepped over the other's
+    // tile waits until the other has waited on every stage of it: each stage's barrier is then one lap behind this
+    // tile's at most. (It also keeps the warpgroups' wgmmas in turn, so each epilogue overlaps the other's MMAs.)
+    if (T::kPingPong && turn > 0) mbarrier_wait(&mainloop_done, uint32_t(turn - 1) & 1u);
     int r[3], j0[3];
     phase_offsets(a, ph, r);
     const int n_img = tile_origin(t, tile / uint32_t(phase_count), j0);
@@ -577,6 +583,7 @@ __device__ __forceinline__ void tma_gather_persistent_block(const TmaGatherArgs&
       for (int i = 0; i < BN / 2; ++i) acc[s][i] = 0.f;
     tma_gather_mma<T, scalar_t, true>(acc, smem, stage_full, stage_empty, stages, phase_taps[ph] * chunks, warpgroup,
                                       cursor);
+    if (T::kPingPong) mbarrier_arrive(&mainloop_done);
 #pragma unroll
     for (int s = 0; s < kSubTiles; ++s) {
 #pragma unroll

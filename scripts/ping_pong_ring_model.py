@@ -1,0 +1,117 @@
+"""A model of the persistent per-tap kernel's ring under the ping-pong tile (conv_transpose_igemm_tma.cu,
+tma_gather_persistent_block with TmaGatherPingPongTile), run under random interleavings.
+
+One producer fills the ring's stages for a block's tiles in order; the two MMA warpgroups take the tiles in turn, each
+stepping its ring cursor over the other's stages. Barriers are modelled as mbarriers: a phase completes when its count
+of arrivals is in, and a parity wait returns once the current phase's parity differs from the one asked for, so a
+waiter cannot tell a barrier's laps two apart. Each warpgroup checks it reads its own tile's step in every stage.
+
+Without the turn barrier (`mainloop_done`) a warpgroup whose cursor stepped over the other's tile can wait on a stage
+two laps behind and read the other's data: run 514 (H200) hung there. With it, every schedule is expected to run.
+    python3 scripts/ping_pong_ring_model.py   (exits 1 if an ordered schedule fails)
+"""
+import random
+import sys
+
+
+class MBarrier:
+    def __init__(self, count):
+        self.count, self.pending, self.phase = count, count, 0
+
+    def arrive(self):
+        self.pending -= 1
+        if self.pending == 0:
+            self.phase += 1
+            self.pending = self.count
+
+    def parity_done(self, parity):
+        return (self.phase & 1) != parity
+
+
+def run_block(tile_stages, stages, seed, ordered):
+    """One persistent block over tiles of tile_stages[k] stages each: "ok", "wrong data" or "deadlock". Each
+    warpgroup is one actor, so every barrier counts one arrival a warpgroup."""
+    rng = random.Random(seed)
+    full = [MBarrier(1) for _ in range(stages)]
+    empty = [MBarrier(1) for _ in range(stages)]
+    mainloop_done = MBarrier(1)
+    contents = [None] * stages
+
+    def producer():  # tma_gather_produce, its cursor carried from tile to tile
+        stage, issued, parity = 0, 0, 0
+        for tile, steps in enumerate(tile_stages):
+            for step in range(steps):
+                if issued >= stages:
+                    while not empty[stage].parity_done(parity):
+                        yield
+                contents[stage] = (tile, step)
+                full[stage].arrive()
+                stage += 1
+                if stage == stages:
+                    stage = 0
+                    if issued >= stages:
+                        parity ^= 1
+                issued += 1
+                yield
+
+    def warpgroup(w):  # the MMA warpgroups' tile loop and tma_gather_mma with kReleaseLast
+        stage, parity = 0, 0
+        for turn, steps in enumerate(tile_stages):
+            if turn & 1 != w:
+                following = stage + steps
+                parity ^= (following // stages) & 1
+                stage = following % stages
+                continue
+            if ordered and turn > 0:
+                while not mainloop_done.parity_done((turn - 1) & 1):
+                    yield
+            previous = None
+            for step in range(steps):
+                while not full[stage].parity_done(parity):
+                    yield
+                if contents[stage] != (turn, step):
+                    raise AssertionError((w, turn, step, contents[stage]))
+                yield  # the stage's wgmmas
+                if previous is not None:
+                    empty[previous].arrive()
+                previous = stage
+                stage += 1
+                if stage == stages:
+                    stage, parity = 0, parity ^ 1
+            if previous is not None:
+                empty[previous].arrive()
+            if ordered:
+                mainloop_done.arrive()
+            for _ in range(rng.randint(0, 40)):  # the epilogue
+                yield
+
+    alive = [producer(), warpgroup(0), warpgroup(1)]
+    for _ in range(2_000_000):
+        if not alive:
+            return "ok"
+        actor = rng.choice(alive)
+        try:
+            next(actor)
+        except StopIteration:
+            alive.remove(actor)
+        except AssertionError:
+            return "wrong data"
+    return "deadlock"
+
+
+def outcomes(ordered, schedules=300):
+    """{outcome: schedules} over random blocks: 1-9 tiles of 0-27 stages (phases without taps, short and long K
+    loops), rings of 2, 4 or 6 stages."""
+    counts = {}
+    for seed in range(schedules):
+        rng = random.Random(seed)
+        tiles = [rng.choice([15, 15, 15, 1, 0, 2, 9, 27]) for _ in range(rng.randint(1, 9))]
+        result = run_block(tiles, rng.choice([2, 4, 6]), seed, ordered)
+        counts[result] = counts.get(result, 0) + 1
+    return counts
+
+
+if __name__ == "__main__":
+    for ordered in (False, True):
+        print("with the turn barrier:" if ordered else "without it:", outcomes(ordered))
+    sys.exit(0 if outcomes(True) == {"ok": 300} else 1)
