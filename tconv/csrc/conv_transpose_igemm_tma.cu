@@ -236,10 +236,10 @@ __device__ __forceinline__ void tma_gather_produce(const TmaGatherArgs& t, float
 }
 
 // The MMA warpgroups' K loop of one tile on the copy form's ring (A and B by descriptor; fp32 copies or 16-bit data):
-// rows 64 wg .. 64 wg + 63 of every stage's A box against the whole B slice; T::kPingPong, this warpgroup's own tile,
-// its two 64-row halves. One wgmma group stays in flight: a stage is released once the group after it has been issued and its own
-// has completed. kReleaseLast (a persistent block): the last stage is released once its group has completed, and the
-// cursor carries the ring's stage and phase on.
+// rows 64 wg .. 64 wg + 63 of every stage's A box against the whole B slice (T::kPingPong: this warpgroup's own tile,
+// both 64-row halves). One wgmma group stays in flight: a stage is released once the group after it has been issued
+// and its own has completed. kReleaseLast (a persistent block): the last stage is released once its group has
+// completed, and the cursor carries the ring's stage and phase on.
 template <class T, typename scalar_t, bool kReleaseLast>
 __device__ __forceinline__ void tma_gather_mma(float (&acc)[T::kSubTiles][T::kBlockN / 2], const float* smem,
                                                uint64_t* stage_full, uint64_t* stage_empty, int stages,
