@@ -583,6 +583,8 @@ __device__ __forceinline__ void tma_gather_persistent_block(const TmaGatherArgs&
       for (int i = 0; i < BN / 2; ++i) acc[s][i] = 0.f;
     tma_gather_mma<T, scalar_t, true>(acc, smem, stage_full, stage_empty, stages, phase_taps[ph] * chunks, warpgroup,
                                       cursor);
+    // (every thread arrives before its warpgroup's first epilogue barrier, so no thread reaches its next turn's wait
+    // while the phase it arrived on is still open: that wait's parity would read the open phase as the done one)
     if (T::kPingPong) mbarrier_arrive(&mainloop_done);
 #pragma unroll
     for (int s = 0; s < kSubTiles; ++s) {
