@@ -4,11 +4,14 @@ tma_gather_persistent_block with TmaGatherPingPongTile), run under random interl
 One producer fills the ring's stages for a block's tiles in order; the two MMA warpgroups take the tiles in turn, each
 stepping its ring cursor over the other's stages. Barriers are modelled as mbarriers: a phase completes when its count
 of arrivals is in, and a parity wait returns once the current phase's parity differs from the one asked for, so a
-waiter cannot tell a barrier's laps two apart. Each warpgroup checks it reads its own tile's step in every stage.
+waiter cannot tell a barrier's laps two apart. Each warp of a warpgroup is an actor: it waits on the stages and
+arrives on the barriers itself, the warpgroup's warps meet at each stage's wgmmas (issued by all four together) and at
+the epilogue's named barrier. Each warp checks it reads its own tile's step in every stage.
 
 Without the turn barrier (`mainloop_done`) a warpgroup whose cursor stepped over the other's tile can wait on a stage
-two laps behind and read the other's data: run 514 (H200) hung there. With it, every schedule is expected to run.
-    python3 scripts/ping_pong_ring_model.py   (exits 1 if an ordered schedule fails)
+two laps behind and read the other's data: run 514 (H200) hung there. With it, every schedule is expected to run; and
+it needs the epilogue's barrier after the arrivals (without it a fast warp's next wait can read an open phase as done).
+    python3 scripts/ping_pong_ring_model.py   (exits 1 if a schedule of the kernel's protocol fails)
 """
 import random
 import sys
@@ -28,14 +31,30 @@ class MBarrier:
         return (self.phase & 1) != parity
 
 
-def run_block(tile_stages, stages, seed, ordered):
-    """One persistent block over tiles of tile_stages[k] stages each: "ok", "wrong data" or "deadlock". Each
-    warpgroup is one actor, so every barrier counts one arrival a warpgroup."""
+class Rendezvous:
+    """A point every warp of a warpgroup must reach before any goes on (bar.sync, or a warpgroup's wgmma)."""
+
+    def __init__(self, warps):
+        self.warps, self.arrived, self.generation = warps, 0, 0
+
+    def meet(self):
+        generation = self.generation
+        self.arrived += 1
+        if self.arrived == self.warps:
+            self.arrived, self.generation = 0, generation + 1
+        while self.generation == generation:
+            yield
+
+
+def run_block(tile_stages, stages, seed, turn_barrier=True, epilogue_barrier=True, warps=4):
+    """One persistent block over tiles of tile_stages[k] stages each: "ok", "wrong data" or "deadlock"."""
     rng = random.Random(seed)
     full = [MBarrier(1) for _ in range(stages)]
-    empty = [MBarrier(1) for _ in range(stages)]
-    mainloop_done = MBarrier(1)
+    empty = [MBarrier(warps) for _ in range(stages)]  # the owning warpgroup's warps (its 128 threads)
+    mainloop_done = MBarrier(warps)
     contents = [None] * stages
+    meet_mma = [Rendezvous(warps) for _ in range(2)]
+    meet_epilogue = [Rendezvous(warps) for _ in range(2)]
 
     def producer():  # tma_gather_produce, its cursor carried from tile to tile
         stage, issued, parity = 0, 0, 0
@@ -54,7 +73,7 @@ def run_block(tile_stages, stages, seed, ordered):
                 issued += 1
                 yield
 
-    def warpgroup(w):  # the MMA warpgroups' tile loop and tma_gather_mma with kReleaseLast
+    def warp(w):  # one warp of warpgroup w: the tile loop and tma_gather_mma with kReleaseLast
         stage, parity = 0, 0
         for turn, steps in enumerate(tile_stages):
             if turn & 1 != w:
@@ -62,7 +81,7 @@ def run_block(tile_stages, stages, seed, ordered):
                 parity ^= (following // stages) & 1
                 stage = following % stages
                 continue
-            if ordered and turn > 0:
+            if turn_barrier and turn > 0:
                 while not mainloop_done.parity_done((turn - 1) & 1):
                     yield
             previous = None
@@ -71,7 +90,7 @@ def run_block(tile_stages, stages, seed, ordered):
                     yield
                 if contents[stage] != (turn, step):
                     raise AssertionError((w, turn, step, contents[stage]))
-                yield  # the stage's wgmmas
+                yield from meet_mma[w].meet()  # the stage's wgmmas
                 if previous is not None:
                     empty[previous].arrive()
                 previous = stage
@@ -80,12 +99,16 @@ def run_block(tile_stages, stages, seed, ordered):
                     stage, parity = 0, parity ^ 1
             if previous is not None:
                 empty[previous].arrive()
-            if ordered:
+            if turn_barrier:
                 mainloop_done.arrive()
-            for _ in range(rng.randint(0, 40)):  # the epilogue
+            for _ in range(rng.randint(0, 20)):  # staging the first round
+                yield
+            if epilogue_barrier:
+                yield from meet_epilogue[w].meet()
+            for _ in range(rng.randint(0, 20)):  # the stores
                 yield
 
-    alive = [producer(), warpgroup(0), warpgroup(1)]
+    alive = [producer()] + [warp(w) for w in (0, 1) for _ in range(warps)]
     for _ in range(2_000_000):
         if not alive:
             return "ok"
@@ -99,19 +122,21 @@ def run_block(tile_stages, stages, seed, ordered):
     return "deadlock"
 
 
-def outcomes(ordered, schedules=300):
+def outcomes(schedules=300, **protocol):
     """{outcome: schedules} over random blocks: 1-9 tiles of 0-27 stages (phases without taps, short and long K
     loops), rings of 2, 4 or 6 stages."""
     counts = {}
     for seed in range(schedules):
         rng = random.Random(seed)
         tiles = [rng.choice([15, 15, 15, 1, 0, 2, 9, 27]) for _ in range(rng.randint(1, 9))]
-        result = run_block(tiles, rng.choice([2, 4, 6]), seed, ordered)
+        result = run_block(tiles, rng.choice([2, 4, 6]), seed, **protocol)
         counts[result] = counts.get(result, 0) + 1
     return counts
 
 
 if __name__ == "__main__":
-    for ordered in (False, True):
-        print("with the turn barrier:" if ordered else "without it:", outcomes(ordered))
-    sys.exit(0 if outcomes(True) == {"ok": 300} else 1)
+    kernel = outcomes()
+    print("the kernel's protocol:", kernel)
+    print("without the turn barrier:", outcomes(turn_barrier=False))
+    print("without the epilogue barrier after the arrivals:", outcomes(epilogue_barrier=False))
+    sys.exit(0 if kernel == {"ok": 300} else 1)
