@@ -944,7 +944,7 @@ GATHER_PERSISTENT_CASES = {
     "asym_3d": CASES["asym_3d"],
     "vae_like": PAIRED_TILES["TCONV_TMA_SHORT_RING"][1]["vae_like"][0],
 }
-GATHER_PERSISTENT_NAME = "gather_tma16_persistent_kernel"
+GATHER_PERSISTENT_NAME = "gather_tma16_persistent"  # (both persistent per-tap kernels: the ping-pong one too)
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
