@@ -597,9 +597,10 @@ def channels_last_pass_kernels(case, dtype, algorithm):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
-def seeded_channels_last_pass(case, dtype, algorithm, seed):
+def seeded_channels_last_pass(case, dtype, algorithm, seed, by_pass=False):
     """One channels-last forward (with a bias) and grad_input of `case` under `algorithm` on inputs drawn from `seed`
-    (the same in every process): (output, grad_input on the CPU, the CUDA kernels' names). 1D cases are contiguous."""
+    (the same in every process): (output, grad_input on the CPU, the CUDA kernels' names; by_pass: the forward's and
+    grad_input's apart). 1D cases are contiguous."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
     g = torch.Generator(device="cuda").manual_seed(seed)
@@ -607,14 +608,21 @@ def seeded_channels_last_pass(case, dtype, algorithm, seed):
     x.requires_grad_()
     w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
     b = torch.randn(cout, device="cuda", generator=g).to(dtype)
-    with tconv._ops.use_algorithm(algorithm), \
-            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+
+    def profile():
+        return torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA])
+
+    with tconv._ops.use_algorithm(algorithm):
+        with profile() as forward:
+            out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+            torch.cuda.synchronize()
         dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-        (gi,) = torch.autograd.grad(out, [x], dy)
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    return out.detach().cpu(), gi.cpu(), names
+        with profile() as backward:
+            (gi,) = torch.autograd.grad(out, [x], dy)
+            torch.cuda.synchronize()
+    names = [[e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+             for prof in (forward, backward)]
+    return out.detach().cpu(), gi.cpu(), names if by_pass else names[0] + names[1]
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
@@ -999,24 +1007,8 @@ results = []
 for i, (name, (case, _)) in enumerate(t.GATHER_PING_PONG_CASES.items()):
     run_case(*case, mode={mode!r}, layout="channels_last", seed=230 + i, poison=poison_cuda_allocator,
              algorithm="igemm_tma", grad_like_output=True)
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
-    g = torch.Generator(device="cuda").manual_seed(17 + i)
-    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-    x.requires_grad_()
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
-    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
-    with tconv._ops.use_algorithm("igemm_tma"):
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as forward:
-            out = t.TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
-            torch.cuda.synchronize()
-        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as backward:
-            (gi,) = torch.autograd.grad(out, [x], dy)
-            torch.cuda.synchronize()
-    launches = [sum(t.GATHER_PING_PONG_NAME in e.name for e in prof.events()
-                if e.device_type == torch.autograd.DeviceType.CUDA) for prof in (forward, backward)]
-    results.append([name, out.detach().cpu(), gi.cpu(), launches])
+    out, gi, names = t.seeded_channels_last_pass(case, dtype, "igemm_tma", 17 + i, by_pass=True)
+    results.append([name, out, gi, [sum(t.GATHER_PING_PONG_NAME in n for n in ran) for ran in names]])
 torch.save(results, sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_GATHER_PING_PONG", values=("1", "0"))

@@ -1817,14 +1817,16 @@ template <class T>
 constexpr size_t tma_gather_persistent_staging_bytes() {
   return size_t(2) * (64 / kTmaGatherPersistentRounds) * (T::kBlockN + 8) * 2;
 }
-// The stages the persistent per-tap kernel takes for this plan beside its staging areas and every phase's tap table
-// (table_taps entries), or 0 where it does not apply (igemm_config.h, kTmaGatherPersistentRounds: the conditions).
+// The persistent per-tap kernel's tap tables: every phase's, each of the most taps a phase has.
+int persistent_table_taps(const GatherArgs& a) { return max_phase_taps(a) * a.phases[0] * a.phases[1] * a.phases[2]; }
+// The stages the persistent per-tap kernel takes for this plan beside its staging areas and every phase's tap table,
+// or 0 where it does not apply (igemm_config.h, kTmaGatherPersistentRounds: the conditions).
 template <class T>
-int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan, int table_taps) {
+int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan) {
   if (!tma_gather_persistent_enabled() || plan.n_tiles != 1 ||
       a.phases[0] * a.phases[1] * a.phases[2] > kTmaGatherPersistentMaxPhases || !persistent_stores_fit(a))
     return 0;
-  const int64_t room = tma_ring_room<T>(table_taps) - int64_t(tma_gather_persistent_staging_bytes<T>());
+  const int64_t room = tma_ring_room<T>(persistent_table_taps(a)) - int64_t(tma_gather_persistent_staging_bytes<T>());
   return int(std::min<int64_t>(T::kStages, std::max<int64_t>(room, 0) / T::kStageBytes));
 }
 
@@ -1843,8 +1845,7 @@ void take_ping_pong_tile(TmaGatherPlan& plan, const void* dst) {
     return;
   GatherArgs a = plan.args;
   a.dst = const_cast<void*>(dst);
-  const int tables = max_phase_taps(a) * a.phases[0] * a.phases[1] * a.phases[2];
-  plan.ping_pong = tma_gather_persistent_stages<TmaGatherPingPongTile>(a, plan, tables) >= 2;
+  plan.ping_pong = tma_gather_persistent_stages<TmaGatherPingPongTile>(a, plan) >= 2;
 }
 
 // The per-tap boxes: T's kernel, or its direct form (kDirect: boxes of the source itself, no copy); scalar_t 16-bit:
@@ -1894,14 +1895,13 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   int table_taps = taps;  // the tap table's entries (persistent: every phase's)
   bool persistent = false;
   if constexpr (k16 && !kDirect) {
-    const int phase_tables = taps * a.phases[0] * a.phases[1] * a.phases[2];
-    const int persistent_stages = tma_gather_persistent_stages<T>(a, plan, phase_tables);
+    const int persistent_stages = tma_gather_persistent_stages<T>(a, plan);
     if (persistent_stages >= 2) {
       if constexpr (!T::kPingPong) kernel = tconv_igemm_gather_tma16_persistent_kernel<T, scalar_t>;
       else kernel = tconv_igemm_gather_tma16_persistent_ping_pong_kernel<scalar_t>;
       t.stages = persistent_stages;
       t.phase_table_taps = taps;
-      table_taps = phase_tables;
+      table_taps = persistent_table_taps(a);
       staging = tma_gather_persistent_staging_bytes<T>();
       persistent = true;
     }
@@ -2969,9 +2969,8 @@ bool gather_tma_persistent(const ConvTransposeParams& p, GatherPass pass, DType 
   a.dst = const_cast<void*>(dst);
   const int taps = max_phase_taps(a);
   if (plan.window) return plan.paired && tma_window_persistent_stages<TmaWindowShortTile>(a, plan, taps) >= 2;
-  const int tables = taps * a.phases[0] * a.phases[1] * a.phases[2];
   return with_per_tap_tile<true>(plan, [&](auto tile) {
-    return tma_gather_persistent_stages<typename decltype(tile)::type>(a, plan, tables) >= 2;
+    return tma_gather_persistent_stages<typename decltype(tile)::type>(a, plan) >= 2;
   });
 #else
   (void)p, (void)pass, (void)dtype, (void)split_tf32, (void)options, (void)dst;
