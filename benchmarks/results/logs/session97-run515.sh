@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 96 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Session 97, run 515 (one H200, cold; prepared in session 96). Run as
+# TCONV_COMMIT=<sha> bash benchmarks/results/logs/session97-run515.sh
 # The ping-pong tile (TCONV_TMA_GATHER_PING_PONG=1, development): run 514 hung on it; the turn barrier written after
 # that call (a warpgroup waits until the other has waited on every stage of the tile its cursor stepped over) passes
 # scripts/ping_pong_ring_model.py's 300 random schedules, but has not run on a GPU.
