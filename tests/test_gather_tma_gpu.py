@@ -976,7 +976,7 @@ torch.save(results, sys.argv[1])
         assert off[3] == 0 and on[3] == on[4] == off[4] == wanted, (name, on[3:], off[3:])
 
 
-# The ping-pong tile (TCONV_TMA_GATHER_PING_PONG=1, development; igemm_config.h TmaGatherPingPongTile): the persistent
+# The ping-pong tile (the default; TCONV_TMA_GATHER_PING_PONG=0 turns it off; igemm_config.h TmaGatherPingPongTile): the
 # per-tap kernel's MMA warpgroups take a block's tiles in turn, each a whole 128-position tile as two 64-row wgmmas, on
 # its 16-bit in-place calls of 128 columns (not the paired short tile). Same sums in the same order, so forward and
 # grad_input agree bit for bit with it off; each case meets the contract under "igemm_tma" with it on; the ping-pong

@@ -1830,10 +1830,10 @@ int tma_gather_persistent_stages(const GatherArgs& a, const TmaGatherPlan& plan)
   return int(std::min<int64_t>(T::kStages, std::max<int64_t>(room, 0) / T::kStageBytes));
 }
 
-// TCONV_TMA_GATHER_PING_PONG (development, read once per process; unset 0): 1 runs the calls below on the ping-pong
-// tile.
+// TCONV_TMA_GATHER_PING_PONG (development, read once per process; unset 1, the default since session 97): 0 keeps the
+// calls below on TmaGatherTile's shared tile.
 bool tma_gather_ping_pong_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_GATHER_PING_PONG", 0) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_GATHER_PING_PONG", 1) != 0;
   return enabled;
 }
 // The ping-pong tile where it applies (igemm_config.h, TmaGatherPingPongTile): a 16-bit per-tap call read in place on
