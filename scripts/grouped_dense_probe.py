@@ -52,7 +52,7 @@ def relative(a: torch.Tensor, b: torch.Tensor) -> float:
 
 
 def ms(stats) -> dict:
-    return {"median": stats.median, "p20": stats.p20, "p80": stats.p80}
+    return {"median": stats.median_ms, "p20": stats.p20_ms, "p80": stats.p80_ms}
 
 
 def probe(name: str, dtype: torch.dtype, layout: str, runs: int) -> dict:
