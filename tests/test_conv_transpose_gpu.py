@@ -1312,6 +1312,49 @@ def test_grouped_mma_lines(case, layout, mode, poison_allocator):
              poison=poison_allocator, algorithm="grouped_mma")
 
 
+# TCONV_GROUPED_MMA_POSITION_VECTORS (development): 1 stages a channels-last source's group channels by 16-byte
+# vectors, a lane per position (stage_src_lines), where 0 reads them element by element. The staged lines are the same
+# values in the same places, so every pass agrees bit for bit across the switch; under 1 each 2D / 3D lines case
+# meets the contract channels-last (the 1D case stays contiguous: the switch has nothing to take there). Cases: whole
+# 16-byte groups on both sides (L1-73-, L1-72-like, 8 x 8), 8 x 16 (fam09-like: two vectors a grad_output position),
+# and 8 x 8 at stride 3 x 2 with dilation.
+@pytest.mark.parametrize("mode", ["bf16", "tf32"])
+def test_grouped_mma_position_vectors_switch(tmp_path, mode):
+    code = f"""
+import sys, torch, tconv
+import test_conv_transpose_gpu as t
+from test_conv_transpose_gpu import TCONV_FN, run_case
+from conftest import poison_cuda_allocator
+mode = {mode!r}
+dtype = torch.bfloat16 if mode == "bf16" else torch.float32
+switch_on = __import__("os").environ["TCONV_GROUPED_MMA_POSITION_VECTORS"] == "1"
+results = []
+for i, case in enumerate(t.GROUPED_LINES_CASES):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    if dims == 1:
+        continue
+    if switch_on:
+        run_case(*case, mode=mode, layout="channels_last", seed=320 + i, poison=poison_cuda_allocator,
+                 algorithm="grouped_mma")
+    fmt = {{2: torch.channels_last, 3: torch.channels_last_3d}}[dims]
+    g = torch.Generator(device="cuda").manual_seed(60 + i)
+    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
+    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
+    x.requires_grad_(); w.requires_grad_()
+    with tconv._ops.use_algorithm("grouped_mma"):
+        out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
+        gx, gw = torch.autograd.grad(out, [x, w], dy)
+    results.append([out.cpu(), gx.cpu(), gw.cpu()])
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GROUPED_MMA_POSITION_VECTORS", values=("1", "0"))
+    assert len(saved["1"]) == len([c for c in GROUPED_LINES_CASES if c[0] > 1])
+    for i, (on, off) in enumerate(zip(saved["1"], saved["0"])):
+        assert_bitwise_equal(on, off, f"case {i}")
+
+
 def test_grouped_mma_lines_kernel_runs():
     """Forced "grouped_mma" runs the lines form for both gather passes of an L1-73-like call."""
     x = torch.rand(1, 32, 4, 6, 8, device="cuda", requires_grad=True)

@@ -362,6 +362,7 @@ struct LinesGeometry {
   int lines_d = 1, lines_h = 1;  // staged line slots: the D walk's lines x the H lines of one tile
   int line_pitch = 8, halo = 0;  // elements per staged channel row; staged index of src W 0
   int copy_elems = 0;            // elements per cp.async (16 or 4 bytes); 0: element loads (strided or unaligned W)
+  int position_vectors = 0;      // > 0: the group's channels of a position as that many 16-byte loads (channels_last)
   // Stores through a per-warp C tile in shared memory (whole rows, coalesced) instead of from the fragments.
   bool staged_store = false;
   bool balanced = false;  // odd rounds of tasks dealt from the last warp back
@@ -415,11 +416,49 @@ __device__ __forceinline__ scalar_t* staged_row(const LinesGeometry& geo, scalar
 // 3.125 ms (run 464) -> 0.718 (run 466). Not in the grouped grad_weight kernel: there it measured 1.425 ms (run 464)
 // -> 1.992 (run 466; 4.145 in run 465 with a warp per line), its loop holding one load in flight per lane, where the
 // element copies' loop is unrolled (to try next: the segment's loads first, then its stores).
+// geo.position_vectors (lines_position_vectors: a channels-innermost source whose group channels are whole 16-byte
+// vectors at 16-byte aligned positions) comes first in either form: a lane per position of a 32-position stretch loads
+// the group's channels there as 16-byte vectors and writes their elements to the channel rows, kPositionLoadsInFlight
+// units a warp at a time. Why: the forms below read 2-byte elements, one load in flight a lane (the grad_weight
+// kernel's x and grad_output rows a position stride apart: L1-73 channels-last bf16 grad_weight 2.44 ms against 1.79
+// contiguous, fam09 1.42 against 0.45, forward 1.51 / 0.91 and 0.71 / 0.46; run 517).
+constexpr int kPositionLoadsInFlight = 4;
 template <typename scalar_t, int KP, bool kAlongChannels>
 __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
                                                 int ss1, int ss2, int ss3, int ss4, int src_w, int nk,
                                                 const TapWalk<int>& walk_d, int h_lo, int nh, scalar_t* lines,
                                                 int warp, int warps, int lane) {
+  if (geo.position_vectors > 0) {
+    constexpr int kVector = 16 / int(sizeof(scalar_t));
+    const int vectors = geo.position_vectors, stretches = (src_w + 31) / 32;
+    const int units = nh > 0 ? walk_d.count * nh * stretches * vectors : 0;
+#pragma unroll 1
+    for (int first = warp; first < units; first += kPositionLoadsInFlight * warps) {
+      uint4 loaded[kPositionLoadsInFlight];
+      scalar_t* to[kPositionLoadsInFlight];
+#pragma unroll
+      for (int u = 0; u < kPositionLoadsInFlight; ++u) {  // (unit: line, stretch, vector; vector fastest)
+        to[u] = nullptr;
+        const int unit = first + u * warps;
+        if (unit >= units) continue;
+        const int vector = unit % vectors, rest = unit / vectors;
+        const int line = rest / stretches, w = (rest - line * stretches) * 32 + lane;
+        const int td = line / nh, hh = line - td * nh;
+        if (w >= src_w) continue;
+        loaded[u] = __ldg(reinterpret_cast<const uint4*>(
+            src_group + (walk_d.idx + td * walk_d.idx_step) * ss2 + (h_lo + hh) * ss3 + w * ss4 + vector * kVector));
+        to[u] = staged_row<KP>(geo, lines, td, hh, vector * kVector) + w;
+      }
+#pragma unroll
+      for (int u = 0; u < kPositionLoadsInFlight; ++u) {
+        if (to[u] == nullptr) continue;
+        const scalar_t* elements = reinterpret_cast<const scalar_t*>(&loaded[u]);
+#pragma unroll
+        for (int i = 0; i < kVector; ++i) to[u][i * geo.line_pitch] = elements[i];
+      }
+    }
+    return;
+  }
   const int v = geo.copy_elems, copy_bytes = v * int(sizeof(scalar_t));
   if (kAlongChannels && v == 0 && ss1 == 1) {
     static_assert((KP & (KP - 1)) == 0, "channel rows by shifts (mma_width: 8 or 16)");
@@ -1076,6 +1115,17 @@ int lines_copy_elems(const ConvTransposeParams& p, bool forward, const void* src
   return 0;
 }
 
+// 16-byte vectors per position for the staged lines (stage_src_lines): where the source's channels are innermost, the
+// group's channels a whole number of 16-byte vectors and the source and its batch / D / H / W strides 16-byte aligned;
+// 0 otherwise. forward: the source is the input (channels: in_per_group), else grad_output (out_per_group).
+int lines_position_vectors(const ConvTransposeParams& p, bool forward, const void* src, int element_bytes) {
+  const int64_t* ss = forward ? p.input_strides : p.output_strides;
+  const int64_t group_bytes = (forward ? p.in_per_group() : p.out_per_group()) * element_bytes;
+  bool ok = ss[1] == 1 && group_bytes % 16 == 0 && reinterpret_cast<uintptr_t>(src) % 16 == 0;
+  for (const int i : {0, 2, 3, 4}) ok = ok && (ss[i] * element_bytes) % 16 == 0;
+  return ok ? int(group_bytes / 16) : 0;
+}
+
 // The largest bank conflict (distinct 32-bit words in one bank) of a fragment load whose 32 lanes read element
 // gid * pitch + lane_step * tig; the staged rows' pitches are chosen to minimise it. Runs on the host per call
 // (geometry), so it counts each lane's word once against the earlier lanes: 32 x 32 steps.
@@ -1237,12 +1287,23 @@ GradWeightLinesGeometry make_grad_weight_lines_geometry(const ConvTransposeParam
   return geo;
 }
 
+// TCONV_GROUPED_MMA_POSITION_VECTORS (development, read once per process; unset 0 until measured): 1 loads
+// channels-innermost sources' lines by 16-byte vectors (lines_position_vectors, stage_src_lines).
+bool lines_position_vectors_enabled() {
+  static const bool enabled = development_switch("TCONV_GROUPED_MMA_POSITION_VECTORS", 0) != 0;
+  return enabled;
+}
+
 template <typename scalar_t, bool kSplit, int KP, int NP>
 cudaError_t launch_grouped_mma_grad_weight_kernel(const ConvTransposeParams& p, GradWeightLinesGeometry& geo,
                                                   int sm_count, const void* input, const void* grad_output,
                                                   float* workspace, cudaStream_t stream) {
   geo.x_lines.copy_elems = lines_copy_elems(p, true, input, int(sizeof(scalar_t)));
   geo.dy_lines.copy_elems = lines_copy_elems(p, false, grad_output, int(sizeof(scalar_t)));
+  if (lines_position_vectors_enabled()) {
+    geo.x_lines.position_vectors = lines_position_vectors(p, true, input, int(sizeof(scalar_t)));
+    geo.dy_lines.position_vectors = lines_position_vectors(p, false, grad_output, int(sizeof(scalar_t)));
+  }
   auto kernel = tconv_grouped_mma_grad_weight_kernel<scalar_t, kSplit, KP, NP>;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
   if (err != cudaSuccess) return err;
@@ -1281,6 +1342,8 @@ cudaError_t launch_grouped_mma_kernel(const ConvTransposeParams& p, int sm_count
     if (geo.blocks > 0) {
       if (geo.blocks > 0x7fffffff) return cudaErrorInvalidConfiguration;
       geo.copy_elems = lines_copy_elems(p, kForward, src, element_bytes);
+      if (lines_position_vectors_enabled())
+        geo.position_vectors = lines_position_vectors(p, kForward, src, element_bytes);
       auto kernel = tconv_grouped_mma_lines_kernel<scalar_t, kSplit, KP, NP, kForward>;
       cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(geo.smem_bytes));
       if (err != cudaSuccess) return err;
