@@ -28,7 +28,8 @@ SHAPES = {
     "fam09": (2, 16, 32, 64, 4, (3, 5), (2, 3), (1, 2), (0, 0), (2, 1), (128, 256)),
     "l1_72": (3, 8, 32, 32, 4, (3, 5, 7), (2, 2, 2), (1, 2, 3), (1, 1, 1), (1, 1, 1), (12, 24, 48)),
 }
-DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
+# fp32: TF32 in tconv and eager alike under torch's default flags (cudnn.allow_tf32), which this probe leaves as they are
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 
 def block_diagonal(weight: torch.Tensor, groups: int) -> torch.Tensor:

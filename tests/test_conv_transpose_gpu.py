@@ -1312,8 +1312,8 @@ def test_grouped_mma_lines(case, layout, mode, poison_allocator):
              poison=poison_allocator, algorithm="grouped_mma")
 
 
-# TCONV_GROUPED_MMA_POSITION_VECTORS (development): 1 stages a channels-last source's group channels by 16-byte
-# vectors, a lane per position (stage_src_lines), where 0 reads them element by element. The staged lines are the same
+# TCONV_GROUPED_MMA_POSITION_VECTORS (development; unset 1): 1 stages a channels-last source's group channels by
+# 16-byte vectors, a lane per position (stage_src_lines), where 0 reads them element by element. The staged lines are the same
 # values in the same places, so every pass agrees bit for bit across the switch; under 1 each 2D / 3D lines case
 # meets the contract channels-last (the 1D case stays contiguous: the switch has nothing to take there). Cases: whole
 # 16-byte groups on both sides (L1-73-, L1-72-like, 8 x 8), 8 x 16 (fam09-like: two vectors a grad_output position),

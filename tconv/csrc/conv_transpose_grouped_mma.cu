@@ -421,7 +421,8 @@ __device__ __forceinline__ scalar_t* staged_row(const LinesGeometry& geo, scalar
 // the group's channels there as 16-byte vectors and writes their elements to the channel rows, kPositionLoadsInFlight
 // units a warp at a time. Why: the forms below read 2-byte elements, one load in flight a lane (the grad_weight
 // kernel's x and grad_output rows a position stride apart: L1-73 channels-last bf16 grad_weight 2.44 ms against 1.79
-// contiguous, fam09 1.42 against 0.45, forward 1.51 / 0.91 and 0.71 / 0.46; run 517).
+// contiguous, fam09 1.42 against 0.45, forward 1.51 / 0.91 and 0.71 / 0.46; run 517). Measured: at the switch's
+// definition (lines_position_vectors_enabled).
 constexpr int kPositionLoadsInFlight = 4;
 template <typename scalar_t, int KP, bool kAlongChannels>
 __device__ __forceinline__ void stage_src_lines(const LinesGeometry& geo, const scalar_t* __restrict__ src_group,
@@ -1287,10 +1288,14 @@ GradWeightLinesGeometry make_grad_weight_lines_geometry(const ConvTransposeParam
   return geo;
 }
 
-// TCONV_GROUPED_MMA_POSITION_VECTORS (development, read once per process; unset 0 until measured): 1 loads
-// channels-innermost sources' lines by 16-byte vectors (lines_position_vectors, stage_src_lines).
+// TCONV_GROUPED_MMA_POSITION_VECTORS (development, read once per process; unset 1, the default since session 97): 0
+// stages channels-innermost sources element by element again (lines_position_vectors, stage_src_lines). Measured (run
+// 518, H200, channels-last bf16, same build, per pass forward / grad_input / grad_weight ms, 0 -> 1): L1-73 1.517 /
+// 1.128 / 2.471 -> 1.640 / 1.131 / 1.398, fam09 0.733 / 0.554 / 1.437 -> 0.611 / 0.554 / 0.670, L1-72 0.316 / 0.600 /
+// 0.715 -> 0.260 / 0.349 / 0.493 (L1-73's grad_input runs the FFMA kernel, which this does not touch). L1-73's forward
+// lost 8 % (its lines kernel went 102 -> 118 registers on sm_90a; not explained yet) where every other pass gained.
 bool lines_position_vectors_enabled() {
-  static const bool enabled = development_switch("TCONV_GROUPED_MMA_POSITION_VECTORS", 0) != 0;
+  static const bool enabled = development_switch("TCONV_GROUPED_MMA_POSITION_VECTORS", 1) != 0;
   return enabled;
 }
 
