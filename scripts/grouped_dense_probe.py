@@ -8,7 +8,8 @@ dense grad_input, and the grouped grad_weight is the dense grad_weight's diagona
 `groups` times the multiply-adds, on tensor-core paths built for many channels; these shapes are far from their
 FLOP floor (L1-73: 3.6 GFLOP, ~0.6 GB a pass). Per shape and form: each pass's median (p20-p80) ms, each dense
 result's largest difference from the grouped one (relative to the grouped result's largest magnitude), and eager's
-forward and fwd+bwd medians for scale.
+forward and fwd+bwd medians for scale; each pass's kernels (one profiled call) in the JSON, and printed with
+--kernels. Run it with TCONV_GROUPED_DENSE_GRAD_INPUT unset: under 1 the grouped grad_input runs dense too.
 """
 import argparse
 import json
@@ -20,6 +21,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tconv import _ops  # noqa: E402
+from tconv._grouped_dense import block_diagonal_weight, diagonal_blocks  # noqa: E402
 from tconv.harness.timing import time_cuda  # noqa: E402
 
 # name: (dims, batch, c_in, c_out, groups, kernel, stride, padding, output_padding, dilation, spatial)
@@ -32,24 +34,16 @@ SHAPES = {
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 
-def block_diagonal(weight: torch.Tensor, groups: int) -> torch.Tensor:
-    """(C_in, C_out / groups, k...) -> (C_in, C_out, k...), zero between groups."""
-    c_in, c_out_g = weight.shape[0], weight.shape[1]
-    dense = weight.new_zeros((c_in, c_out_g * groups) + tuple(weight.shape[2:]))
-    c_in_g = c_in // groups
-    for g in range(groups):
-        dense[g * c_in_g:(g + 1) * c_in_g, g * c_out_g:(g + 1) * c_out_g] = weight[g * c_in_g:(g + 1) * c_in_g]
-    return dense
-
-
-def diagonal_blocks(dense: torch.Tensor, groups: int) -> torch.Tensor:
-    c_in, c_out_g = dense.shape[0], dense.shape[1] // groups
-    c_in_g = c_in // groups
-    return torch.cat([dense[g * c_in_g:(g + 1) * c_in_g, g * c_out_g:(g + 1) * c_out_g] for g in range(groups)])
-
-
 def relative(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a.float() - b.float()).abs().max() / b.float().abs().max().clamp_min(1e-30))
+
+
+def kernel_names(run) -> list:
+    """The CUDA kernels one call of `run` launches, in order (names cut to 100 characters)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        run()
+        torch.cuda.synchronize()
+    return [e.name[:100] for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
 def ms(stats) -> dict:
@@ -63,7 +57,7 @@ def probe(name: str, dtype: torch.dtype, layout: str, runs: int) -> dict:
     gen = torch.Generator(device="cuda").manual_seed(7)
     x = torch.randn((batch, c_in) + spatial, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt)
     w = (torch.randn((c_in, c_out // groups) + kernel, device="cuda", generator=gen) * 0.1).to(dtype)
-    dense_w = block_diagonal(w, groups)
+    dense_w = block_diagonal_weight(w, groups)
     args = (list(stride), list(padding), list(output_padding), list(dilation))
     y = _ops.conv_transpose_cuda(x, w, None, *args, groups)
     gy = torch.randn(y.shape, device="cuda", generator=gen).to(dtype).contiguous(memory_format=fmt)
@@ -79,6 +73,7 @@ def probe(name: str, dtype: torch.dtype, layout: str, runs: int) -> dict:
         row[form] = {p: ms(time_cuda(run, runs, 3)) for p, run in passes.items()}
         row[form]["sum"] = sum(row[form][p]["median"] for p in passes)
         results = {p: run() for p, run in passes.items()}
+        row[form]["kernels"] = {p: kernel_names(run) for p, run in passes.items()}
         if form == "grouped":
             reference = results
         else:
@@ -112,6 +107,7 @@ def main() -> None:
     parser.add_argument("--dtype", choices=list(DTYPES), default="bf16")
     parser.add_argument("--layout", choices=["contiguous", "channels_last"], default="channels_last")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--kernels", action="store_true", help="print each pass's CUDA kernels (one profiled call)")
     parser.add_argument("--json", type=Path)
     a = parser.parse_args()
     rows = []
@@ -125,6 +121,10 @@ def main() -> None:
         line += f"; eager {row['eager']['forward']['median']:.3f} / f+b {row['eager']['fwdbwd']['median']:.3f} ms"
         line += "; dense error " + ", ".join(f"{p} {v:.1e}" for p, v in row["dense_error"].items())
         print(line, flush=True)
+        if a.kernels:
+            for form in ("grouped", "dense"):
+                for p, names in row[form]["kernels"].items():
+                    print(f"  {form} {p}: " + "; ".join(names), flush=True)
     if a.json:
         a.json.write_text(json.dumps(rows, indent=1))
 

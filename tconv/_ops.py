@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-from . import _args, _autotune, _build, _phase_split
+from . import _args, _autotune, _build, _grouped_dense, _phase_split
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
 FUSED_OPS = ("act_group_norm", "act_group_norm_backward", "conv_transpose_act_group_norm")
@@ -197,6 +197,8 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
 
 def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padding, dilation, groups):
     _check_cuda_dtype(grad_output, "conv_transpose_grad_input")
+    if _grad_input_dense_taken(grad_output, weight, groups):
+        weight, groups = _grouped_dense.block_diagonal_weight(weight, groups), 1
     grad_input = torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
                              memory_format=_args.memory_format_of(grad_output))
     grad_output5, weight5, grad_input5 = _as_5d(grad_output), _as_5d(weight), _as_5d(grad_input)
@@ -241,6 +243,12 @@ def _grad_input_split_taken(grad_output, weight, grad_input, stride, padding, di
     split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3, dilation3)
     return _takes_phase_split("auto", split, grad_output5, weight5, grad_input5, stride3, padding3, dilation3, groups,
                               conv_tf32_allowed())
+
+
+def _grad_input_dense_taken(grad_output, weight, groups) -> bool:
+    """Whether grad_input's pass runs this grouped call as the dense call on its block-diagonal weight
+    (tconv/_grouped_dense.py: a development rule, under "auto" only)."""
+    return algorithm == "auto" and _grouped_dense.dense_grad_input_taken(grad_output.dtype, weight.shape, groups)
 
 
 def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, padding, dilation, groups):
@@ -382,11 +390,11 @@ _native_plans = {}
 
 def _remember_native_plan(key, grad, weight, grad_input, stride, padding, dilation, groups) -> None:
     """After the Python path's backward for `key`: whether the native call may take the signature's later backwards
-    (grad_input, where computed, was one "auto" call) and whether their passes run at once (as _concurrent_fits
+    (grad_input, where computed, was one "auto" call on the call's own weight and groups) and whether their passes run at once (as _concurrent_fits
     decided for it; one after the other where it has no entry)."""
-    if grad_input is not None and _grad_input_split_taken(grad, weight, grad_input, stride, padding, dilation,
-                                                          groups):
-        return
+    if grad_input is not None and (_grad_input_split_taken(grad, weight, grad_input, stride, padding, dilation,
+                                                           groups) or _grad_input_dense_taken(grad, weight, groups)):
+        return  # (the native call runs grad_input as one call on the call's own weight)
     if len(_native_plans) >= _CONCURRENT_FITS_LIMIT:
         _native_plans.clear()
     _native_plans[key] = bool(key[1] and key[2] and _CONCURRENT_BACKWARD and

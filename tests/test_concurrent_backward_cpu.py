@@ -82,25 +82,29 @@ def test_cpu_backward_never_takes_the_concurrent_path(monkeypatch):
     assert _ops._native_plans == {}
 
 
-@pytest.mark.parametrize("needs, fits, concurrent_on, split, plan", [
-    ((True, True), True, True, False, True),  # both passes, the rule admitted them at once: at once
-    ((True, True), False, True, False, False),  # the rule refused: one after the other
-    ((True, True), None, True, False, False),  # no entry (the first call did not measure): one after the other
-    ((True, True), True, False, False, False),  # TCONV_CONCURRENT_BACKWARD=0 at the first call
-    ((False, True), True, True, False, False),  # one pass: nothing to run beside it
-    ((True, False), True, True, False, False),
-    ((True, True), True, True, True, None),  # "auto" split grad_input by phases: the Python path keeps it
-    ((False, True), True, True, True, False),  # no grad_input, so no split to keep
+@pytest.mark.parametrize("needs, fits, concurrent_on, split, plan, dense", [
+    ((True, True), True, True, False, True, False),  # both passes, the rule admitted them at once: at once
+    ((True, True), False, True, False, False, False),  # the rule refused: one after the other
+    ((True, True), None, True, False, False, False),  # no entry (the first call did not measure): one after the other
+    ((True, True), True, False, False, False, False),  # TCONV_CONCURRENT_BACKWARD=0 at the first call
+    ((False, True), True, True, False, False, False),  # one pass: nothing to run beside it
+    ((True, False), True, True, False, False, False),
+    ((True, True), True, True, True, None, False),  # "auto" split grad_input by phases: the Python path keeps it
+    ((False, True), True, True, True, False, False),  # no grad_input, so no split to keep
+    ((True, True), True, True, False, None, True),  # grad_input ran dense (_grouped_dense): the Python path keeps it
+    ((False, True), True, True, False, False, True),  # no grad_input, so nothing dense to keep
 ])
-def test_native_plan_follows_the_python_paths_choices(monkeypatch, needs, fits, concurrent_on, split, plan):
+def test_native_plan_follows_the_python_paths_choices(monkeypatch, needs, fits, concurrent_on, split, plan, dense):
     """What a signature's first backward leaves for its later ones (_remember_native_plan): no native call where
-    grad_input was split by phases; else the passes at once exactly where the concurrency rule admitted them."""
+    grad_input was split by phases or ran dense on the block-diagonal weight; else the passes at once exactly where
+    the concurrency rule admitted them."""
     signature = ("signature",)
     key = (signature,) + needs
     monkeypatch.setattr(_ops, "_native_plans", {})
     monkeypatch.setattr(_ops, "_concurrent_fits", {} if fits is None else {signature: (fits, 0, 0)})
     monkeypatch.setattr(_ops, "_CONCURRENT_BACKWARD", concurrent_on)
     monkeypatch.setattr(_ops, "_grad_input_split_taken", lambda *args: split)
+    monkeypatch.setattr(_ops, "_grad_input_dense_taken", lambda *args: dense)
     grad_input = torch.zeros(1) if needs[0] else None
     _ops._remember_native_plan(key, None, None, grad_input, [1], [0], [1], 1)
     assert _ops._native_plans.get(key) is plan
@@ -111,6 +115,13 @@ def test_native_backward_is_the_default(value, on):
     """The native backward (one C++ call for a signature's later backwards) is on unless TCONV_NATIVE_BACKWARD=0
     (read at import: a fresh interpreter per value)."""
     assert _ops_attribute_at_import("TCONV_NATIVE_BACKWARD", value, "_NATIVE_BACKWARD") == str(on)
+
+
+@pytest.mark.parametrize("value, on", [(None, False), ("0", False), ("1", True)])
+def test_grouped_dense_grad_input_is_off_by_default(value, on):
+    """Grouped grad_input stays grouped unless TCONV_GROUPED_DENSE_GRAD_INPUT=1 (development; read at import)."""
+    assert _ops_attribute_at_import("TCONV_GROUPED_DENSE_GRAD_INPUT", value,
+                                    "_grouped_dense.DENSE_GRAD_INPUT") == str(on)
 
 
 @pytest.mark.parametrize("value, beside", [(None, False), ("0", False), ("1", True)])

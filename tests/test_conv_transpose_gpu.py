@@ -1355,6 +1355,42 @@ torch.save(results, sys.argv[1])
         assert_bitwise_equal(on, off, f"case {i}")
 
 
+# TCONV_GROUPED_DENSE_GRAD_INPUT=1 (development; tconv/_grouped_dense.py): under "auto" a 16-bit grouped call of at
+# most 16 channels a group runs grad_input as the dense call on the block-diagonal weight. Each lines case, bf16
+# channels-last: the contract under 1, and grad_input's kernels: no grouped kernel under 1, a grouped kernel under 0
+# (forward and grad_weight stay grouped under both).
+def test_grouped_dense_grad_input_switch(tmp_path):
+    code = """
+import sys, torch, tconv
+import test_conv_transpose_gpu as t
+from test_conv_transpose_gpu import TCONV_FN, run_case
+from conftest import poison_cuda_allocator
+switch_on = __import__("os").environ["TCONV_GROUPED_DENSE_GRAD_INPUT"] == "1"
+results = []
+for i, case in enumerate(t.GROUPED_LINES_CASES):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    layout = "channels_last" if dims > 1 else "contiguous"
+    if switch_on:
+        run_case(*case, mode="bf16", layout=layout, seed=340 + i, poison=poison_cuda_allocator, algorithm="auto")
+    fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
+    x = torch.randn(batch, cin, *spatial, device="cuda").to(torch.bfloat16).contiguous(memory_format=fmt)
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda").to(torch.bfloat16)
+    x.requires_grad_()
+    out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+    dy = torch.randn(out.shape, device="cuda").to(torch.bfloat16).contiguous(memory_format=fmt)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        (gx,) = torch.autograd.grad(out, [x], dy)
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    results.append(sum("tconv_grouped_" in n for n in names))
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_GROUPED_DENSE_GRAD_INPUT", values=("1", "0"))
+    assert len(saved["1"]) == len(GROUPED_LINES_CASES)
+    for i, (on, off) in enumerate(zip(saved["1"], saved["0"])):
+        assert on == 0 and off >= 1, (i, on, off)
+
+
 def test_grouped_mma_lines_kernel_runs():
     """Forced "grouped_mma" runs the lines form for both gather passes of an L1-73-like call."""
     x = torch.rand(1, 32, 4, 6, 8, device="cuda", requires_grad=True)
