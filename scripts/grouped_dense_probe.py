@@ -30,7 +30,7 @@ SHAPES = {
     "fam09": (2, 16, 32, 64, 4, (3, 5), (2, 3), (1, 2), (0, 0), (2, 1), (128, 256)),
     "l1_72": (3, 8, 32, 32, 4, (3, 5, 7), (2, 2, 2), (1, 2, 3), (1, 1, 1), (1, 1, 1), (12, 24, 48)),
 }
-# fp32: TF32 in tconv and eager alike under torch's default flags (cudnn.allow_tf32), which this probe leaves as they are
+# fp32: TF32 in tconv and eager alike under torch's default flags (cudnn.allow_tf32), which the probe leaves as they are
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 
@@ -116,8 +116,8 @@ def main() -> None:
         rows.append(row)
         line = f"{name} {a.dtype} {a.layout}:"
         for form in ("grouped", "dense"):
-            line += f" {form} " + " / ".join(f"{row[form][p]['median']:.3f}" for p in
-                                             ("forward", "grad_input", "grad_weight")) + f" (sum {row[form]['sum']:.3f})"
+            times = " / ".join(f"{row[form][p]['median']:.3f}" for p in ("forward", "grad_input", "grad_weight"))
+            line += f" {form} {times} (sum {row[form]['sum']:.3f})"
         line += f"; eager {row['eager']['forward']['median']:.3f} / f+b {row['eager']['fwdbwd']['median']:.3f} ms"
         line += "; dense error " + ", ".join(f"{p} {v:.1e}" for p, v in row["dense_error"].items())
         print(line, flush=True)

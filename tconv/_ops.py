@@ -390,8 +390,8 @@ _native_plans = {}
 
 def _remember_native_plan(key, grad, weight, grad_input, stride, padding, dilation, groups) -> None:
     """After the Python path's backward for `key`: whether the native call may take the signature's later backwards
-    (grad_input, where computed, was one "auto" call on the call's own weight and groups) and whether their passes run at once (as _concurrent_fits
-    decided for it; one after the other where it has no entry)."""
+    (grad_input, where computed, was one "auto" call on the call's own weight and groups) and whether their passes
+    run at once (as _concurrent_fits decided for it; one after the other where it has no entry)."""
     if grad_input is not None and (_grad_input_split_taken(grad, weight, grad_input, stride, padding, dilation,
                                                            groups) or _grad_input_dense_taken(grad, weight, groups)):
         return  # (the native call runs grad_input as one call on the call's own weight)

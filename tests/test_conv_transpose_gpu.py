@@ -1313,11 +1313,11 @@ def test_grouped_mma_lines(case, layout, mode, poison_allocator):
 
 
 # TCONV_GROUPED_MMA_POSITION_VECTORS (development; unset 1): 1 stages a channels-last source's group channels by
-# 16-byte vectors, a lane per position (stage_src_lines), where 0 reads them element by element. The staged lines are the same
-# values in the same places, so every pass agrees bit for bit across the switch; under 1 each 2D / 3D lines case
-# meets the contract channels-last (the 1D case stays contiguous: the switch has nothing to take there). Cases: whole
-# 16-byte groups on both sides (L1-73-, L1-72-like, 8 x 8), 8 x 16 (fam09-like: two vectors a grad_output position),
-# and 8 x 8 at stride 3 x 2 with dilation.
+# 16-byte vectors, a lane per position (stage_src_lines), where 0 reads them element by element. The staged lines are
+# the same values in the same places, so every pass agrees bit for bit across the switch; under 1 each 2D / 3D lines
+# case meets the contract channels-last (the 1D case stays contiguous: the switch has nothing to take there). Cases:
+# whole 16-byte groups on both sides (L1-73-, L1-72-like, 8 x 8), 8 x 16 (fam09-like: two vectors a grad_output
+# position), and 8 x 8 at stride 3 x 2 with dilation.
 @pytest.mark.parametrize("mode", ["bf16", "tf32"])
 def test_grouped_mma_position_vectors_switch(tmp_path, mode):
     code = f"""

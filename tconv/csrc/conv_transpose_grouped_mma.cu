@@ -415,7 +415,7 @@ __device__ __forceinline__ scalar_t* staged_row(const LinesGeometry& geo, scalar
 // read one element per sector, a position stride apart. Measured (H200, fam09 channels-last bf16): the lines forward
 // 3.125 ms (run 464) -> 0.718 (run 466). Not in the grouped grad_weight kernel: there it measured 1.425 ms (run 464)
 // -> 1.992 (run 466; 4.145 in run 465 with a warp per line), its loop holding one load in flight per lane, where the
-// element copies' loop is unrolled (to try next: the segment's loads first, then its stores).
+// element copies' loop is unrolled; both kernels now take the position vectors below where they apply.
 // geo.position_vectors (lines_position_vectors: a channels-innermost source whose group channels are whole 16-byte
 // vectors at 16-byte aligned positions) comes first in either form: a lane per position of a 32-position stretch loads
 // the group's channels there as 16-byte vectors and writes their elements to the channel rows, kPositionLoadsInFlight

@@ -295,13 +295,14 @@ using TmaGatherWideTile = TmaGatherTileOf<256, 4>;
 // 34^3 grid: 4 x 4 x 8 boxes at 76 %) at 178.
 using TmaGatherNarrowTile = TmaGatherTileOf<64, 8>;
 // The ping-pong tile (persistent per-tap boxes only; the default since session 97, TCONV_TMA_GATHER_PING_PONG=0 turns
-// it off, development): the two MMA warpgroups take a block's tiles in turn, each a whole tile of 128 positions as two 64-row
-// wgmmas on every B slice (128 accumulators a thread, so one producer warp: 288 threads), so one warpgroup's
+// it off, development): the two MMA warpgroups take a block's tiles in turn, each a whole tile of 128 positions as two
+// 64-row wgmmas on every B slice (128 accumulators a thread, so one producer warp: 288 threads), so one warpgroup's
 // epilogue (staging and storing its tile) runs while the other's wgmmas keep the tensor cores busy. Why: run 513's
 // ncu of fam06's persistent forward (channels-last bf16, 64 -> 128, 15 taps, 961 us): the tensor pipe active 65 % of
 // the cycles, the top stall the epilogue's named barriers; both warpgroups finish a tile together and store it while
 // the tensor cores idle. A 256-position tile (-25 % of the L2-to-shared bytes a FLOP, 158 registers) left it level
-// (run 512: 0.950 -> 0.949 ms; ncu 961 -> 962 us, tensor pipe 68.7 %), so the bytes do not bound it. Predicted:
+// (run 512: 0.950 -> 0.949 ms; ncu 961 -> 962 us, tensor pipe 68.7 %), so the bytes did not bound it while the
+// epilogue was exposed. Predicted:
 // fam06's forward GEMM ~0.95 -> ~0.70-0.75 ms if the epilogue hides behind the other warpgroup's 15 stages.
 // Measured (run 515, H200, channels-last bf16, same build, kernel breakdown): 0.956 -> 0.901 ms (kernels per fwd+bwd
 // 2.664 -> 2.615; racecheck clean): a gain, a fifth of the one predicted. At 0.90 ms the ring moves ~10 TB/s from L2
