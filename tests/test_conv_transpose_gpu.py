@@ -1357,8 +1357,8 @@ torch.save(results, sys.argv[1])
 
 # TCONV_GROUPED_DENSE_GRAD_INPUT=1 (development; tconv/_grouped_dense.py): under "auto" a 16-bit grouped call of at
 # most 16 channels a group runs grad_input as the dense call on the block-diagonal weight. Each lines case, bf16
-# channels-last: the contract under 1, and grad_input's kernels: no grouped kernel under 1, a grouped kernel under 0
-# (forward and grad_weight stay grouped under both).
+# channels-last: the contract under 1, and grad_input's kernels: a grouped kernel under 0, another list under 1 (the
+# dense call's; a dense call of at most 16 channels may itself take a grouped kernel, of other widths).
 def test_grouped_dense_grad_input_switch(tmp_path):
     code = """
 import sys, torch, tconv
@@ -1382,13 +1382,13 @@ for i, case in enumerate(t.GROUPED_LINES_CASES):
         (gx,) = torch.autograd.grad(out, [x], dy)
         torch.cuda.synchronize()
     names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    results.append(sum("tconv_grouped_" in n for n in names))
+    results.append(names)
 torch.save(results, sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_GROUPED_DENSE_GRAD_INPUT", values=("1", "0"))
     assert len(saved["1"]) == len(GROUPED_LINES_CASES)
     for i, (on, off) in enumerate(zip(saved["1"], saved["0"])):
-        assert on == 0 and off >= 1, (i, on, off)
+        assert any("tconv_grouped_" in n for n in off) and on != off, (i, on, off)
 
 
 def test_grouped_mma_lines_kernel_runs():
