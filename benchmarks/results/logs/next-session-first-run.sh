@@ -12,19 +12,19 @@
 #    bytes per 128 positions against the per-tap boxes' 480; non-persistent; run 469: 2.220 ms against the per-tap
 #    boxes' then 1.720), as a current data point for the next form (notes/perf.md "Session 97").
 source scripts/device_prelude.sh
-left 200 && gpu_tests 150 dense_grad_input tests/test_conv_transpose_gpu.py "grouped_dense_grad_input_switch"
-left 260 && timeout 60 python3 scripts/grouped_dense_probe.py --layout channels_last --kernels \
+left 200 && gpu_tests 120 dense_grad_input tests/test_conv_transpose_gpu.py "grouped_dense_grad_input_switch"
+left 300 && timeout 60 python3 scripts/grouped_dense_probe.py --layout channels_last --kernels \
   --json "$LOG/dense_cl.json" 2>&1 | grep -v Warn | cut -c1-400 | tee "$LOG/dense_probe.log"
 for stem in l1_73_convt3d_strided_padded_grouped l1_72_convt3d_asym_kernel_strided_padded_grouped \
     fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256; do
   for v in 0 1; do
-    left 400 && LAYOUT=channels_last quick_time dense_$v $stem bf16 auto TCONV_GROUPED_DENSE_GRAD_INPUT=$v
+    left 420 && LAYOUT=channels_last quick_time dense_$v $stem bf16 auto TCONV_GROUPED_DENSE_GRAD_INPUT=$v
   done
 done | tee "$LOG/dense_quick.log"
-left 430 && LAYOUT=channels_last quick_time window fam06_convt2d_k3x5_128x256 bf16 igemm_tma_window | tee "$LOG/window.log"
+left 470 && LAYOUT=channels_last quick_time window fam06_convt2d_k3x5_128x256 bf16 igemm_tma_window | tee "$LOG/window.log"
 METRICS="sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum.per_second"
 METRICS="$METRICS,lts__t_sectors_srcunit_tex.sum,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum"
-left 480 && timeout 110 ncu --clock-control none -k "regex:gather_tma16_persistent_ping_pong" --launch-skip 0 \
+left 520 && timeout 75 ncu --clock-control none -k "regex:gather_tma16_persistent_ping_pong" --launch-skip 0 \
   --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --metrics "$METRICS" \
   python3 scripts/quick_timing.py fam06_convt2d_k3x5_128x256 --precision bf16 --layout channels_last --runs 1 \
   --warmup 1 > "$LOG/ncu_fam06_ping_pong.txt" 2>&1
