@@ -1323,30 +1323,21 @@ def test_grouped_mma_position_vectors_switch(tmp_path, mode):
     code = f"""
 import sys, torch, tconv
 import test_conv_transpose_gpu as t
-from test_conv_transpose_gpu import TCONV_FN, run_case
+from test_conv_transpose_gpu import run_case
+from test_gather_tma_gpu import seeded_channels_last_pass
 from conftest import poison_cuda_allocator
 mode = {mode!r}
 dtype = torch.bfloat16 if mode == "bf16" else torch.float32
 switch_on = __import__("os").environ["TCONV_GROUPED_MMA_POSITION_VECTORS"] == "1"
 results = []
 for i, case in enumerate(t.GROUPED_LINES_CASES):
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    if dims == 1:
+    if case[0] == 1:
         continue
     if switch_on:
         run_case(*case, mode=mode, layout="channels_last", seed=320 + i, poison=poison_cuda_allocator,
                  algorithm="grouped_mma")
-    fmt = {{2: torch.channels_last, 3: torch.channels_last_3d}}[dims]
-    g = torch.Generator(device="cuda").manual_seed(60 + i)
-    x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
-    b = torch.randn(cout, device="cuda", generator=g).to(dtype)
-    x.requires_grad_(); w.requires_grad_()
-    with tconv._ops.use_algorithm("grouped_mma"):
-        out = TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
-        dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
-        gx, gw = torch.autograd.grad(out, [x, w], dy)
-    results.append([out.cpu(), gx.cpu(), gw.cpu()])
+    out, grads, _ = seeded_channels_last_pass(case, dtype, "grouped_mma", 60 + i, grad_weight=True)
+    results.append([out, *grads])
 torch.save(results, sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_GROUPED_MMA_POSITION_VECTORS", values=("1", "0"))
@@ -1363,26 +1354,17 @@ def test_grouped_dense_grad_input_switch(tmp_path):
     code = """
 import sys, torch, tconv
 import test_conv_transpose_gpu as t
-from test_conv_transpose_gpu import TCONV_FN, run_case
+from test_conv_transpose_gpu import run_case
+from test_gather_tma_gpu import seeded_channels_last_pass
 from conftest import poison_cuda_allocator
 switch_on = __import__("os").environ["TCONV_GROUPED_DENSE_GRAD_INPUT"] == "1"
 results = []
 for i, case in enumerate(t.GROUPED_LINES_CASES):
-    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    layout = "channels_last" if dims > 1 else "contiguous"
+    layout = "channels_last" if case[0] > 1 else "contiguous"
     if switch_on:
         run_case(*case, mode="bf16", layout=layout, seed=340 + i, poison=poison_cuda_allocator, algorithm="auto")
-    fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
-    x = torch.randn(batch, cin, *spatial, device="cuda").to(torch.bfloat16).contiguous(memory_format=fmt)
-    w = torch.randn(cin, cout // groups, *kernel, device="cuda").to(torch.bfloat16)
-    x.requires_grad_()
-    out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
-    dy = torch.randn(out.shape, device="cuda").to(torch.bfloat16).contiguous(memory_format=fmt)
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        (gx,) = torch.autograd.grad(out, [x], dy)
-        torch.cuda.synchronize()
-    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    results.append(names)
+    _, _, (_, backward) = seeded_channels_last_pass(case, torch.bfloat16, "auto", 80 + i, by_pass=True)
+    results.append(backward)
 torch.save(results, sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_GROUPED_DENSE_GRAD_INPUT", values=("1", "0"))

@@ -597,16 +597,18 @@ def channels_last_pass_kernels(case, dtype, algorithm):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
-def seeded_channels_last_pass(case, dtype, algorithm, seed, by_pass=False):
+def seeded_channels_last_pass(case, dtype, algorithm, seed, by_pass=False, grad_weight=False):
     """One channels-last forward (with a bias) and grad_input of `case` under `algorithm` on inputs drawn from `seed`
     (the same in every process): (output, grad_input on the CPU, the CUDA kernels' names; by_pass: the forward's and
-    grad_input's apart). 1D cases are contiguous."""
+    the backward's apart; grad_weight: the backward computes grad_weight too, and the second item is [grad_input,
+    grad_weight]). 1D cases are contiguous."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
     g = torch.Generator(device="cuda").manual_seed(seed)
     x = torch.randn(batch, cin, *spatial, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
     x.requires_grad_()
     w = torch.randn(cin, cout // groups, *kernel, device="cuda", generator=g).to(dtype)
+    w.requires_grad_(grad_weight)
     b = torch.randn(cout, device="cuda", generator=g).to(dtype)
 
     def profile():
@@ -618,11 +620,12 @@ def seeded_channels_last_pass(case, dtype, algorithm, seed, by_pass=False):
             torch.cuda.synchronize()
         dy = torch.randn(out.shape, device="cuda", generator=g).to(dtype).contiguous(memory_format=fmt)
         with profile() as backward:
-            (gi,) = torch.autograd.grad(out, [x], dy)
+            grads = torch.autograd.grad(out, [x, w] if grad_weight else [x], dy)
             torch.cuda.synchronize()
     names = [[e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
              for prof in (forward, backward)]
-    return out.detach().cpu(), gi.cpu(), names if by_pass else names[0] + names[1]
+    grads = [grad.cpu() for grad in grads]
+    return out.detach().cpu(), grads if grad_weight else grads[0], names if by_pass else names[0] + names[1]
 
 
 @pytest.mark.parametrize("mode", ["bf16", "fp16"])
