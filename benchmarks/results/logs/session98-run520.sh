@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 97 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Session 98, run 520 (prepared in session 97): the session's first GPU call, one H200, cold. Run as
+# TCONV_COMMIT=<sha> bash benchmarks/results/logs/session98-run520.sh.
 # 1. The dense grouped grad_input (TCONV_GROUPED_DENSE_GRAD_INPUT=1, development, default 0; tconv/_grouped_dense.py),
 #    written after session 97's device time ran out: its switch test (contract bf16 under 1, no grouped kernel in
 #    grad_input under 1, one under 0), then the per-pass probe with each pass's kernels named (bf16 channels-last), then
