@@ -9,16 +9,18 @@ dense grad_input, and the grouped grad_weight is the dense grad_weight's diagona
 FLOP floor (L1-73: 3.6 GFLOP, ~0.6 GB a pass). Per shape and form: each pass's median (p20-p80) ms, each dense
 result's largest difference from the grouped one (relative to the grouped result's largest magnitude), and eager's
 forward and fwd+bwd medians for scale; each pass's kernels (one profiled call) in the JSON, and printed with
---kernels. Run it with TCONV_GROUPED_DENSE_GRAD_INPUT unset: under 1 the grouped grad_input runs dense too.
+--kernels. The probe sets TCONV_GROUPED_DENSE_GRAD_INPUT=0 for itself, so that "grouped" stays grouped.
 """
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 
+os.environ["TCONV_GROUPED_DENSE_GRAD_INPUT"] = "0"  # read at tconv's import
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tconv import _ops  # noqa: E402
 from tconv._grouped_dense import block_diagonal_weight, diagonal_blocks  # noqa: E402

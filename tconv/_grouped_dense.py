@@ -6,19 +6,24 @@ grad_input, and the grouped grad_weight is the dense grad_weight's diagonal bloc
 multiply-adds, on the kernels built for many channels; grouped calls of few channels a group are far from their FLOP
 floor (L1-73: 3.6 GFLOP, ~0.6 GB a pass), so the extra products can cost less than the grouped kernels' own limits.
 
-`dense_grad_input_taken` is the development rule under which tconv/_ops.py runs a grouped grad_input dense under
-algorithm "auto" (TCONV_GROUPED_DENSE_GRAD_INPUT=1, read at import; default 0 until measured; a forced algorithm
-keeps the grouped call). Why: run 517 (H200, bf16 channels-last,
-grad_input ms, grouped / dense): L1-73 1.134 / 0.607, L1-72 0.584 / 0.245 (0.349 grouped since session 97's staging
-by vectors), fam09 0.554 / 1.494; in TF32 the dense form lost everywhere (run 519: L1-73 1.871 / 4.743), hence 16-bit
-only. Three shapes are not a rule: the switch exists to measure more (scripts/grouped_dense_probe.py per pass).
+`dense_grad_input_candidate` is the shape half of the rule under which tconv/_ops.py runs a grouped grad_input dense
+under algorithm "auto" (TCONV_GROUPED_DENSE_GRAD_INPUT=0, read at import, keeps every grouped call grouped; a forced
+algorithm keeps it too): a 16-bit channels-last grouped call of at most 16 channels a group on either side. The other
+half is in _ops: the dense call's grad_input must run on a persistent TMA or unit-stride grid (the C++ layer's
+grad_input_persistent), the kernels on which G times the products cost less than the grouped kernels' own limits.
+Measured (H200, bf16 channels-last, grad_input ms grouped / dense, dense kernel): run 517 L1-73 1.134 / 0.607 (TMA
+persistent), L1-72 0.349 / 0.245 (TMA persistent), fam09 0.554 / 1.494 (the mma.sync gather: not persistent, so the
+rule keeps it grouped); run 520, fwd+bwd ms switch 0 / 1: L1-73 4.154 / 3.592, L1-72 1.082 / 1.011, fam09 1.844 /
+2.708 (before the persistence half). In TF32 the dense form lost everywhere (run 519: L1-73 1.871 / 4.743), hence
+16-bit only; contiguous was mixed (run 517: L1-73 0.905 / 0.757, L1-72 0.346 / 0.364, fam09 0.498 / 0.529), hence
+channels-last only.
 """
 import os
-from typing import Sequence
+from typing import Optional, Sequence
 
 import torch
 
-DENSE_GRAD_INPUT = os.environ.get("TCONV_GROUPED_DENSE_GRAD_INPUT", "0") == "1"
+DENSE_GRAD_INPUT = os.environ.get("TCONV_GROUPED_DENSE_GRAD_INPUT", "1") != "0"
 # Channels a group on either side at most: the grouped tensor-core kernels' widest block (16 x 16), above which the
 # grouped calls run the many-channel kernels already
 DENSE_MAX_GROUP_CHANNELS = 16
@@ -47,10 +52,16 @@ def diagonal_blocks(dense_grad_weight: torch.Tensor, groups: int) -> torch.Tenso
     return blocks.movedim(-1, 0).reshape((c_in, c_out_g) + kernel)
 
 
-def dense_grad_input_taken(dtype: torch.dtype, weight_shape: Sequence[int], groups: int,
-                           enabled: bool = DENSE_GRAD_INPUT) -> bool:
-    """Whether grad_input of a grouped call with this weight runs dense (the development rule above)."""
-    if not enabled or groups <= 1 or dtype not in (torch.float16, torch.bfloat16):
+def dense_weight_shape(weight_shape: Sequence[int], groups: int) -> tuple:
+    """The block-diagonal weight's shape (C_in, C_out, k...) for a grouped weight (C_in, C_out / groups, k...)."""
+    return (int(weight_shape[0]), groups * int(weight_shape[1])) + tuple(int(k) for k in weight_shape[2:])
+
+
+def dense_grad_input_candidate(dtype: torch.dtype, weight_shape: Sequence[int], groups: int, channels_last: bool,
+                               enabled: Optional[bool] = None) -> bool:
+    """Whether a grouped call with this weight may run its grad_input dense (the shape half of the rule above;
+    `enabled` None: as the switch says)."""
+    if not (DENSE_GRAD_INPUT if enabled is None else enabled) or not channels_last or groups <= 1 or dtype not in (torch.float16, torch.bfloat16):
         return False
     c_in_g, c_out_g = int(weight_shape[0]) // groups, int(weight_shape[1])
     return c_in_g <= DENSE_MAX_GROUP_CHANNELS and c_out_g <= DENSE_MAX_GROUP_CHANNELS

@@ -197,10 +197,10 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
 
 def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padding, dilation, groups):
     _check_cuda_dtype(grad_output, "conv_transpose_grad_input")
-    if _grad_input_dense_taken(grad_output, weight, groups):
-        weight, groups = _grouped_dense.block_diagonal_weight(weight, groups), 1
     grad_input = torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
                              memory_format=_args.memory_format_of(grad_output))
+    if _grad_input_dense_taken(grad_output, weight, grad_input, stride, padding, dilation, groups):
+        weight, groups = _grouped_dense.block_diagonal_weight(weight, groups), 1
     grad_output5, weight5, grad_input5 = _as_5d(grad_output), _as_5d(weight), _as_5d(grad_input)
     stride3, padding3, dilation3 = _pads(stride, padding, dilation)
     split, _ = _phase_split.plan(grad_output5.shape, weight5.shape, grad_input5.shape, stride3, padding3, dilation3)
@@ -245,10 +245,17 @@ def _grad_input_split_taken(grad_output, weight, grad_input, stride, padding, di
                               conv_tf32_allowed())
 
 
-def _grad_input_dense_taken(grad_output, weight, groups) -> bool:
-    """Whether grad_input's pass runs this grouped call as the dense call on its block-diagonal weight
-    (tconv/_grouped_dense.py: a development rule, under "auto" only)."""
-    return algorithm == "auto" and _grouped_dense.dense_grad_input_taken(grad_output.dtype, weight.shape, groups)
+def _grad_input_dense_taken(grad_output, weight, grad_input, stride, padding, dilation, groups) -> bool:
+    """Whether grad_input's pass runs this grouped call as the dense call on its block-diagonal weight under "auto"
+    (tconv/_grouped_dense.py): a candidate by shape whose dense call runs on a persistent grid."""
+    if algorithm != "auto" or grad_input.numel() == 0 or not _grouped_dense.dense_grad_input_candidate(
+            grad_output.dtype, weight.shape, groups, _args.memory_format_of(grad_output) != torch.contiguous_format):
+        return False
+    # the queries read the weight's shape only: an uninitialised stand-in spares building the block-diagonal weight
+    dense_weight = weight.new_empty(_grouped_dense.dense_weight_shape(weight.shape, groups))
+    return not _grad_input_split_taken(grad_output, dense_weight, grad_input, stride, padding, dilation, 1) and \
+        _build.load().grad_input_persistent(_as_5d(grad_output), _as_5d(dense_weight), _as_5d(grad_input),
+                                            *_pads(stride, padding, dilation), 1, conv_tf32_allowed(), "auto")
 
 
 def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, padding, dilation, groups):
@@ -393,7 +400,9 @@ def _remember_native_plan(key, grad, weight, grad_input, stride, padding, dilati
     (grad_input, where computed, was one "auto" call on the call's own weight and groups) and whether their passes
     run at once (as _concurrent_fits decided for it; one after the other where it has no entry)."""
     if grad_input is not None and (_grad_input_split_taken(grad, weight, grad_input, stride, padding, dilation,
-                                                           groups) or _grad_input_dense_taken(grad, weight, groups)):
+                                                           groups) or _grad_input_dense_taken(
+                                                               grad, weight, grad_input, stride, padding, dilation,
+                                                               groups)):
         return  # (the native call runs grad_input as one call on the call's own weight)
     if len(_native_plans) >= _CONCURRENT_FITS_LIMIT:
         _native_plans.clear()
@@ -491,7 +500,9 @@ def _backward_maybe_concurrent(grad_input_op, grad_weight_op, grad_bias_op, grad
 
 def _grad_input_persistent(grad, weight, grad_input, stride, padding, dilation, groups) -> bool:
     """Whether grad_input's pass runs on a persistent grid (the C++ layer's choice for this call, as it just ran: the
-    unit-stride mma.sync kernel or the TMA gather's persistent kernels)."""
+    unit-stride mma.sync kernel or the TMA gather's persistent kernels; the dense grouped grad_input runs on one)."""
+    if _grad_input_dense_taken(grad, weight, grad_input, stride, padding, dilation, groups):
+        return True
     return _build.load().grad_input_persistent(_as_5d(grad), _as_5d(weight), _as_5d(grad_input),
                                                *_pads(stride, padding, dilation), groups, conv_tf32_allowed(),
                                                _kernel_algorithm(algorithm))

@@ -117,9 +117,9 @@ def test_native_backward_is_the_default(value, on):
     assert _ops_attribute_at_import("TCONV_NATIVE_BACKWARD", value, "_NATIVE_BACKWARD") == str(on)
 
 
-@pytest.mark.parametrize("value, on", [(None, False), ("0", False), ("1", True)])
-def test_grouped_dense_grad_input_is_off_by_default(value, on):
-    """Grouped grad_input stays grouped unless TCONV_GROUPED_DENSE_GRAD_INPUT=1 (development; read at import)."""
+@pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("0", False)])
+def test_grouped_dense_grad_input_is_the_default(value, on):
+    """The dense grouped grad_input's rule applies unless TCONV_GROUPED_DENSE_GRAD_INPUT=0 (read at import)."""
     assert _ops_attribute_at_import("TCONV_GROUPED_DENSE_GRAD_INPUT", value,
                                     "_grouped_dense.DENSE_GRAD_INPUT") == str(on)
 

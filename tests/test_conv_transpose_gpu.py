@@ -1346,10 +1346,12 @@ torch.save(results, sys.argv[1])
         assert_bitwise_equal(on, off, f"case {i}")
 
 
-# TCONV_GROUPED_DENSE_GRAD_INPUT=1 (development; tconv/_grouped_dense.py): under "auto" a 16-bit grouped call of at
-# most 16 channels a group runs grad_input as the dense call on the block-diagonal weight. Each lines case, bf16
-# channels-last: the contract under 1, and grad_input's kernels: a grouped kernel under 0, another list under 1 (the
-# dense call's; a dense call of at most 16 channels may itself take a grouped kernel, of other widths).
+# The dense grouped grad_input (tconv/_grouped_dense.py; TCONV_GROUPED_DENSE_GRAD_INPUT=0 turns it off): under "auto" a
+# 16-bit channels-last grouped call of at most 16 channels a group runs grad_input as the dense call on the
+# block-diagonal weight where that call runs on a persistent grid. Each lines case, bf16 channels-last: the contract
+# under 1, and grad_input's kernels: a grouped kernel under 0; under 1 another list exactly where the rule takes the
+# case (a dense call of at most 16 channels may itself take a grouped kernel, of other widths), the same list
+# elsewhere. The rule must take L1-73's own shape on Hopper (run 520: 1.134 -> 0.607 ms there).
 def test_grouped_dense_grad_input_switch(tmp_path):
     code = """
 import sys, torch, tconv
@@ -1364,13 +1366,30 @@ for i, case in enumerate(t.GROUPED_LINES_CASES):
     if switch_on:
         run_case(*case, mode="bf16", layout=layout, seed=340 + i, poison=poison_cuda_allocator, algorithm="auto")
     _, _, (_, backward) = seeded_channels_last_pass(case, torch.bfloat16, "auto", 80 + i, by_pass=True)
-    results.append(backward)
-torch.save(results, sys.argv[1])
+    results.append((t.dense_grad_input_taken_for(case), backward))
+l1_73 = (3, 4, 32, 32, 4, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [1, 1, 1], [32, 64, 128], False)
+torch.save((results, t.dense_grad_input_taken_for(l1_73)), sys.argv[1])
 """
     saved = run_under_switch(code, tmp_path, "TCONV_GROUPED_DENSE_GRAD_INPUT", values=("1", "0"))
-    assert len(saved["1"]) == len(GROUPED_LINES_CASES)
-    for i, (on, off) in enumerate(zip(saved["1"], saved["0"])):
-        assert any("tconv_grouped_" in n for n in off) and on != off, (i, on, off)
+    (on_cases, l1_73_on), (off_cases, l1_73_off) = saved["1"], saved["0"]
+    assert len(on_cases) == len(GROUPED_LINES_CASES) and not l1_73_off
+    for i, ((taken, on), (taken_off, off)) in enumerate(zip(on_cases, off_cases)):
+        assert not taken_off and any("tconv_grouped_" in n for n in off), (i, off)
+        assert (on != off) == taken, (i, taken, on, off)
+    if torch.cuda.get_device_capability()[0] == 9:
+        assert l1_73_on
+
+
+def dense_grad_input_taken_for(case, dtype=torch.bfloat16) -> bool:
+    """Whether "auto" runs `case`'s grad_input dense (tconv/_ops.py's rule), for its channels-last tensors."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    fmt = {1: torch.contiguous_format, 2: torch.channels_last, 3: torch.channels_last_3d}[dims]
+    weight = torch.empty(cin, cout // groups, *kernel, device="cuda", dtype=dtype)
+    out_shape = tconv._args.output_shape((batch, cin, *spatial), weight.shape, stride, padding, output_padding,
+                                         dilation, groups)
+    grad_output = torch.empty(out_shape, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
+    grad_input = torch.empty(batch, cin, *spatial, device="cuda", dtype=dtype).contiguous(memory_format=fmt)
+    return tconv._ops._grad_input_dense_taken(grad_output, weight, grad_input, stride, padding, dilation, groups)
 
 
 def test_grouped_mma_lines_kernel_runs():

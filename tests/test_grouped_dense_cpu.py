@@ -1,12 +1,12 @@
 """tconv/_grouped_dense.py on the CPU: the block-diagonal weight makes the dense call the grouped one (output and
 grad_input in float64, against PyTorch's grouped call), its diagonal blocks are the grouped grad_weight, and the
-development rule takes what it says."""
+rule's shape half takes what it says."""
 import pytest
 import torch
 import torch.nn.functional as F
 
-from tconv._grouped_dense import (DENSE_MAX_GROUP_CHANNELS, block_diagonal_weight, dense_grad_input_taken,
-                                  diagonal_blocks)
+from tconv._grouped_dense import (DENSE_MAX_GROUP_CHANNELS, block_diagonal_weight, dense_grad_input_candidate,
+                                  dense_weight_shape, diagonal_blocks)
 
 CONV = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 # dims, batch, c_in, c_out, groups, kernel, stride, padding, output_padding, dilation, spatial
@@ -63,13 +63,50 @@ def test_block_diagonal_errors():
         diagonal_blocks(torch.zeros(8, 6, 3), 4)
 
 
-def test_dense_grad_input_rule():
-    def taken(dtype, shape, groups):
-        return dense_grad_input_taken(dtype, shape, groups, enabled=True)
+def test_dense_grad_input_candidates():
+    def candidate(dtype, shape, groups, channels_last=True):
+        return dense_grad_input_candidate(dtype, shape, groups, channels_last, enabled=True)
 
-    assert taken(torch.bfloat16, (32, 8, 3, 3, 3), 4) and taken(torch.float16, (32, 16, 3, 5), 4)
-    assert not dense_grad_input_taken(torch.bfloat16, (32, 8, 3, 3, 3), 4, enabled=False)
-    assert not taken(torch.float32, (32, 8, 3, 3, 3), 4)  # TF32: dense lost every shape measured (run 519)
-    assert not taken(torch.bfloat16, (32, 32, 3, 3), 1)
+    assert candidate(torch.bfloat16, (32, 8, 3, 3, 3), 4) and candidate(torch.float16, (32, 16, 3, 5), 4)
+    assert not dense_grad_input_candidate(torch.bfloat16, (32, 8, 3, 3, 3), 4, True, enabled=False)
+    assert not candidate(torch.float32, (32, 8, 3, 3, 3), 4)  # TF32: dense lost every shape measured (run 519)
+    assert not candidate(torch.bfloat16, (32, 8, 3, 3, 3), 4, channels_last=False)  # contiguous: mixed (run 517)
+    assert not candidate(torch.bfloat16, (32, 32, 3, 3), 1)
     wide = DENSE_MAX_GROUP_CHANNELS + 1
-    assert not taken(torch.bfloat16, (2 * wide, 8, 3), 2) and not taken(torch.bfloat16, (32, wide, 3), 2)
+    assert not candidate(torch.bfloat16, (2 * wide, 8, 3), 2) and not candidate(torch.bfloat16, (32, wide, 3), 2)
+
+
+def test_dense_weight_shape_is_the_block_diagonal_weights():
+    w = torch.zeros(12, 2, 3, 5)
+    assert dense_weight_shape(w.shape, 3) == tuple(block_diagonal_weight(w, 3).shape) == (12, 6, 3, 5)
+
+
+@pytest.mark.parametrize("persistent, split, algorithm, taken", [
+    (True, False, "auto", True),
+    (False, False, "auto", False),  # fam09's dense grad_input is the mma.sync gather: grouped wins (run 517)
+    (True, True, "auto", False),  # the persistence query speaks of the whole call, not of its phase split's
+    (True, False, "igemm", False),  # a forced algorithm keeps the grouped call
+])
+def test_dense_grad_input_needs_a_persistent_dense_call(monkeypatch, persistent, split, algorithm, taken):
+    """_ops' rule: a candidate by shape is taken where the dense call (groups 1, the block-diagonal weight's shape)
+    runs whole on a persistent grid."""
+    from tconv import _ops
+    queried = []
+
+    class Extension:
+        @staticmethod
+        def grad_input_persistent(grad_output, weight, grad_input, stride, padding, dilation, groups, tf32, name):
+            queried.append((tuple(weight.shape), groups, name))
+            return persistent
+
+    monkeypatch.setattr(_ops._build, "load", lambda: Extension)
+    monkeypatch.setattr(_ops, "_grad_input_split_taken", lambda *args: split)
+    monkeypatch.setattr(_ops._grouped_dense, "DENSE_GRAD_INPUT", True)
+    monkeypatch.setattr(_ops, "algorithm", algorithm)
+    grad_output = torch.zeros(2, 32, 7, 9, 11, dtype=torch.bfloat16).contiguous(memory_format=torch.channels_last_3d)
+    grad_input = torch.zeros(2, 32, 4, 5, 6, dtype=torch.bfloat16).contiguous(memory_format=torch.channels_last_3d)
+    weight = torch.zeros(32, 8, 3, 3, 3, dtype=torch.bfloat16)
+    args = ([2, 2, 2], [1, 1, 1], [1, 1, 1], 4)
+    assert _ops._grad_input_dense_taken(grad_output, weight, grad_input, *args) == taken
+    assert queried in ([], [((32, 32, 3, 3, 3), 1, "auto")])
+    assert not _ops._grad_input_dense_taken(grad_output.contiguous(), weight, grad_input.contiguous(), *args)
