@@ -69,13 +69,15 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # the copy and the boxes are one row per channel (csrc/conv_transpose_igemm_tma.cu, tma_direct_auto_enabled).
 # "grouped_tiled" runs the forward on the grouped FFMA kernel in tiles of 16 output channels (groups 1, at most 32 input
 # channels: csrc/conv_transpose.h, grouped_tiled_forward; slower than the GEMM forms wherever run 376 timed it, so
-# "auto" never takes it), the backward as "auto".
+# "auto" never takes it), the backward as "auto". "one_tap" runs the forward on the one-tap FFMA kernel (every output
+# receives at most one tap: along each dimension dilation x (kernel - 1) < stride; groups 1, a W kernel of at most 4;
+# csrc/conv_transpose_one_tap.cu), the backward as "auto".
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "igemm_tma_direct",
-              "grouped", "grouped_mma", "grouped_tiled", "unit_stride_mma")
+              "grouped", "grouped_mma", "grouped_tiled", "one_tap", "unit_stride_mma")
 # Algorithms that pick a forward kernel only; the backward passes run as under "auto" with them.
-FORWARD_ONLY_ALGORITHMS = ("grouped_tiled",)
+FORWARD_ONLY_ALGORITHMS = ("grouped_tiled", "one_tap")
 algorithm = "auto"
 
 

@@ -2361,7 +2361,8 @@ def random_config(rng):
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS + ["igemm", "igemm_mma", "igemm_window", "igemm_phase_split",
-                                                   "igemm_fold", "grouped", "grouped_mma", "grouped_tiled"])
+                                                   "igemm_fold", "grouped", "grouped_mma", "grouped_tiled",
+                                                   "one_tap"])
 @pytest.mark.parametrize("seed", range(240))
 def test_random_sweep(seed, algorithm, poison_allocator):
     rng = random.Random(1000 + seed)
@@ -2373,8 +2374,59 @@ def test_random_sweep(seed, algorithm, poison_allocator):
         pytest.skip("not a shape of the tensor-core grouped kernels")
     if algorithm == "grouped_tiled" and not grouped_tiled_supported(case, mode):
         pytest.skip("not a shape of the tiled grouped forward")
+    if algorithm == "one_tap" and not one_tap_supported(case, mode):
+        pytest.skip("not a one-tap shape")
     layout = ["contiguous", "channels_last", "strided"][(seed // 4) % 3]
     run_case(*case, mode=mode, layout=layout, seed=seed, poison=poison_allocator, algorithm=algorithm)
+
+
+def one_tap_supported(case, mode):
+    """Mirror of one_tap_forward_possible() in conv_transpose_one_tap.cu: groups 1, a W kernel of at most 4, and along
+    every dimension the taps within one stride (dilation x (kernel - 1) < stride)."""
+    kernel, stride, dilation = case[5], case[6], case[9]
+    return case[4] == 1 and mode != "fp64" and kernel[-1] <= 4 and all(
+        d * (k - 1) < s for k, s, d in zip(kernel, stride, dilation))
+
+
+# The one-tap forward (conv_transpose_one_tap.cu): fam13's k3 s5 d2 with padding and bias; input channels over one
+# chunk of 32 (40) and output channels over one tile of 64 with a partial quad (70); every W kernel 1-4; kernel ==
+# stride (no empty phase); 1D with output padding and a padding over the stride; 3D; one output channel.
+ONE_TAP_CASES = {
+    "fam13_like": (2, 2, 32, 64, 1, [3, 3], [5, 5], [1, 1], [0, 0], [2, 2], [6, 9], True),
+    "chunks_and_tiles": (2, 2, 40, 70, 1, [2, 4], [3, 4], [0, 2], [1, 0], [1, 1], [5, 11], True),
+    "w_kernel_1": (2, 1, 8, 12, 1, [1, 1], [2, 3], [0, 1], [1, 2], [1, 1], [4, 7], False),
+    "k2s2": (2, 2, 16, 24, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [7, 12], True),
+    "1d_pad_over_stride": (1, 3, 24, 33, 1, [3], [7], [9], [4], [3], [37], True),
+    "3d_k2s3d2": (3, 2, 12, 20, 1, [2, 2, 2], [3, 3, 3], [1, 0, 1], [0, 1, 0], [2, 1, 2], [3, 4, 5], True),
+    "one_channel": (2, 1, 3, 1, 1, [3, 3], [4, 4], [1, 1], [0, 0], [1, 1], [5, 40], True),
+}
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "strided"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", list(ONE_TAP_CASES))
+def test_one_tap_meets_the_contract(name, mode, layout, poison_allocator):
+    case = ONE_TAP_CASES[name]
+    assert one_tap_supported(case, mode)
+    run_case(*case, mode=mode, layout=layout, seed=61, poison=poison_allocator, algorithm="one_tap")
+
+
+def test_one_tap_is_what_runs_and_refuses_what_it_cannot():
+    """One launch of the one-tap kernel under "one_tap" (the backward as "auto"); a call it cannot run is refused with
+    the conditions."""
+    gen = torch.Generator(device="cuda").manual_seed(13)
+    x = torch.randn(2, 32, 6, 9, device="cuda", generator=gen).contiguous(memory_format=torch.channels_last)
+    w = torch.randn(32, 40, 3, 3, device="cuda", generator=gen)
+    with tconv._ops.use_algorithm("one_tap"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        tconv.conv_transpose2d(x, w, stride=5, padding=1, dilation=2)
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    assert sum("tconv_one_tap_forward_kernel" in n for n in names) == 1, names
+    for bad in ({"stride": 4, "dilation": 2}, {"stride": 5, "groups": 2}):
+        weight = w if "groups" not in bad else torch.randn(32, 20, 3, 3, device="cuda")
+        with tconv._ops.use_algorithm("one_tap"), pytest.raises(RuntimeError, match="one_tap algorithm"):
+            tconv.conv_transpose2d(x, weight, **bad)
 
 
 def grouped_tiled_supported(case, mode):

@@ -62,6 +62,10 @@ TCONV_HOST_DEVICE bool input_index_for_tap(int64_t o, int64_t k, int64_t s, int6
   return true;
 }
 
+// Along a dimension where the taps fall within one stride (d (k - 1) < s), output o = i*s - p + r receives at most one
+// tap: k = r / d where d divides r (conv_transpose_one_tap.cu).
+TCONV_HOST_DEVICE bool one_tap_dimension(int64_t k, int64_t s, int64_t d) { return d * (k - 1) < s; }
+
 // grad_input (scatter inverted into a gather over taps): o = i*s - p + k*d.
 TCONV_HOST_DEVICE bool output_index_for_tap(int64_t i, int64_t k, int64_t s, int64_t p, int64_t d,
                                             int64_t out_size, int64_t* o) {

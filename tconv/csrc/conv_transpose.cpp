@@ -100,10 +100,12 @@ void check_algorithm(const std::string& algorithm) {
                   algorithm == "igemm_window" || algorithm == "igemm_nowindow" || algorithm == "igemm_fold" ||
                   algorithm == "igemm_nofold" || algorithm == "igemm_strip" || algorithm == "grouped" ||
                   algorithm == "grouped_mma" || algorithm == "unit_stride_mma" || algorithm == "igemm_tma" ||
-                  algorithm == "igemm_tma_window" || algorithm == "igemm_tma_direct" || algorithm == "grouped_tiled",
+                  algorithm == "igemm_tma_window" || algorithm == "igemm_tma_direct" || algorithm == "grouped_tiled" ||
+                  algorithm == "one_tap",
               "tconv: unknown algorithm '", algorithm,
               "' (auto, direct, igemm, igemm_mma, igemm_window, igemm_nowindow, igemm_fold, igemm_nofold, igemm_strip, "
-              "igemm_tma, igemm_tma_window, igemm_tma_direct, grouped, grouped_mma, grouped_tiled, unit_stride_mma)");
+              "igemm_tma, igemm_tma_window, igemm_tma_direct, grouped, grouped_mma, grouped_tiled, one_tap, "
+              "unit_stride_mma)");
 }
 
 // The "igemm_*" variants force the GEMMs like "igemm" and pin one choice inside the gather passes, so
@@ -306,6 +308,16 @@ void forward_out(const at::Tensor& input, const at::Tensor& weight, const c10::o
                  "conv_transpose forward (grouped_tiled)");
     return;
   }
+  // The one-tap forward (conv_transpose.h: one_tap_forward): "one_tap" forces it, "auto" takes it where preferred.
+  if (algorithm == "one_tap" || (algorithm == "auto" && one_tap_forward_preferred(p, to_dtype(input)))) {
+    TCONV_CHECK(one_tap_forward_possible(p, to_dtype(input)), "tconv: the one_tap algorithm does not support this "
+                "forward (groups 1, fp32, fp16 or bf16, a W kernel of at most 4, and along every dimension the taps "
+                "within one stride: dilation x (kernel - 1) < stride)");
+    check_launch(one_tap_forward(p, to_dtype(input), input.data_ptr(), weight.data_ptr(), call.bias,
+                                 output.data_ptr(), c10::cuda::getCurrentCUDAStream().stream()),
+                 "conv_transpose forward (one_tap)");
+    return;
+  }
   // Before the TMA window: its rules and UnitStrideMmaAutoRule meet only on channels-last 16-bit calls of at most 32
   // channels a side (the window takes 16-bit data only channels-last, fp32 from 33 output channels), where the
   // unit-stride kernel's channels-last form is the faster (igemm_config.h: UnitStrideMmaAutoRule).
@@ -410,9 +422,9 @@ ConvTransposeParams grad_input_params(const at::Tensor& grad_output, const at::T
   check_5d_cuda(grad_input, "grad_input", grad_output);
   return make_params(grad_input, weight, grad_output, stride, padding, dilation, groups);
 }
-// "grouped_tiled" picks a forward kernel; grad_input runs as under "auto".
+// "grouped_tiled" and "one_tap" pick a forward kernel; grad_input runs as under "auto".
 std::string grad_input_algorithm(const std::string& requested) {
-  return requested == "grouped_tiled" ? std::string("auto") : requested;
+  return requested == "grouped_tiled" || requested == "one_tap" ? std::string("auto") : requested;
 }
 // Whether grad_input_out runs the unit-stride mma.sync kernel (a persistent grid: SM-count blocks that take the
 // tiles from a counter).
@@ -575,7 +587,8 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   check_algorithm(requested);
   // "unit_stride_mma" forces the unit-stride grad_weight where it can run; elsewhere grad_weight runs as under "auto".
   const std::string algorithm =
-      requested == "unit_stride_mma" || requested == "grouped_tiled" ? std::string("auto") : requested;
+      requested == "unit_stride_mma" || requested == "grouped_tiled" || requested == "one_tap" ? std::string("auto")
+                                                                                                : requested;
   check_5d_cuda(grad_output, "grad_output", grad_output);
   check_5d_cuda(input, "input", grad_output);
   check_5d_cuda(grad_weight, "grad_weight", grad_output);

@@ -342,4 +342,17 @@ inline int64_t accumulator_bytes(DType dtype) { return dtype == DType::kFloat64 
 const char* compiled_arch_list();
 int kernel_binary_version(int device);
 
+// ---- the one-tap forward (conv_transpose_one_tap.cu) ----
+// Calls where every output receives at most one tap (conv_params.h, one_tap_dimension, in every dimension), groups 1,
+// a W kernel of at most 4, fp32 / fp16 / bf16 (FFMA, fp32 sums: exact in every mode); any strides. "auto" takes it
+// (one_tap_forward_preferred) for channels-last outputs with some phases that no tap reaches (kernel < stride in some
+// dimension) and at most kOneTapPreferredMaxInChannels input channels, where the GEMM forms' tiles are too shallow:
+// fam13 (k3 s5 d2, 32 input channels; bf16 channels-last on the mma.sync gather 0.497 ms, run 521); only under
+// TCONV_ONE_TAP_AUTO=1 (development, read once per process) until measured.
+constexpr int64_t kOneTapPreferredMaxInChannels = 32;
+bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype);
+bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype);
+cudaError_t one_tap_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                            const void* bias, void* output, cudaStream_t stream);
+
 }  // namespace tconv

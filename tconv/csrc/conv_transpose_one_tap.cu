@@ -1,0 +1,192 @@
+// The one-tap forward (conv_transpose.h: one_tap_forward): calls where every output position receives at most one
+// tap, because along each dimension the taps fall within one stride (dilation x (kernel - 1) < stride), so output
+// o = i s - p + r takes tap k exactly where r = k d. fam13 (k3 s5 d2) is one: 16 of its 25 phases get no tap at all,
+// and its K (the input channels, 32) is too small to feed a GEMM, whose per-tile latency then bounds the pass: run
+// 521 (H200, bf16 channels-last, ncu) read the mma.sync gather at 0.49 ms with DRAM at 17 % and 24 % occupancy,
+// against a write floor of ~0.09 ms (415 MB of output).
+//
+// A block owns one output row (n, od, oh), kOneTapInputTile consecutive input W positions and kOneTapOutChannels
+// output channels: the row's D and H taps are found once (none: the block writes the bias and leaves), the input
+// positions' channels are staged once for all W taps, and each thread accumulates 4 positions x 4 channels for every W
+// tap in FFMA from shared memory (exact products, fp32 sums: every precision mode of the contract). The output W run of
+// the block, s x kOneTapInputTile positions, is written once: the taps' values, the bias between them.
+#include <algorithm>
+#include "conv_transpose.h"
+#include "dispatch.h"
+
+namespace tconv {
+namespace {
+
+constexpr int kOneTapInputTile = 32;  // input W positions a block (s x 32 output positions)
+constexpr int kOneTapOutChannels = 64;
+constexpr int kOneTapChunk = 32;  // input channels staged at a time
+constexpr int kOneTapThreads = (kOneTapInputTile / 4) * (kOneTapOutChannels / 4);
+constexpr int kOneTapMaxKernelW = 4;  // accumulators: 16 per W tap and thread
+
+// The one tap (k, i) along D or H through which output o receives an input, if any.
+__device__ __forceinline__ bool row_tap(int64_t o, int64_t kernel, int64_t s, int64_t pad, int64_t d, int64_t in_size,
+                                        int64_t& k, int64_t& i) {
+  for (k = 0; k < kernel; ++k)
+    if (input_index_for_tap(o, k, s, pad, d, in_size, &i)) return true;
+  return false;
+}
+
+int64_t blocks_of(int64_t count, int64_t per_block) { return (count + per_block - 1) / per_block; }
+
+template <typename T>
+__device__ __forceinline__ void store_channels(T* dst, int64_t channel_stride, const float (&v)[4], int count,
+                                               bool vector) {
+  if (vector && count == 4) {
+    store_pack<T, 4>(dst, v);
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    if (j < count) dst[j * channel_stride] = from_acc<T>(v[j]);
+}
+
+// grid: x = row (n, od, oh) x W tile, y = output channel tile. vector: 4 channels are one aligned access.
+template <typename T, int KW>
+__global__ void __launch_bounds__(kOneTapThreads)
+tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ input, const T* __restrict__ weight,
+                             const T* __restrict__ bias, T* __restrict__ output, int64_t w_tiles, bool vector) {
+  __shared__ __align__(16) float xs[kOneTapChunk][kOneTapInputTile + 4];  // +4: rows stay 16-byte aligned
+  __shared__ __align__(16) float ws[KW][kOneTapChunk][kOneTapOutChannels];
+  __shared__ float bs[kOneTapOutChannels];
+  const int tid = threadIdx.x;
+  const int64_t tile = blockIdx.x % w_tiles;
+  int64_t row = blockIdx.x / w_tiles;
+  const int64_t oh = row % p.out_size[1];
+  row /= p.out_size[1];
+  const int64_t od = row % p.out_size[0], n = row / p.out_size[0];
+  const int64_t co0 = int64_t(blockIdx.y) * kOneTapOutChannels;
+  const int channels = int(min(int64_t(kOneTapOutChannels), p.out_channels - co0));
+  const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2], out_w = p.out_size[2];
+  const int64_t iw0 = tile * kOneTapInputTile;
+  const int64_t ow_begin = max(iw0 * s - pad, int64_t(0)), ow_end = min((iw0 + kOneTapInputTile) * s - pad, out_w);
+  int64_t kd, id, kh, ih;
+  const bool tapped = row_tap(od, p.kernel[0], p.stride[0], p.padding[0], p.dilation[0], p.in_size[0], kd, id) &&
+                      row_tap(oh, p.kernel[1], p.stride[1], p.padding[1], p.dilation[1], p.in_size[1], kh, ih);
+  if (tid < kOneTapOutChannels)
+    bs[tid] = bias != nullptr && tid < channels ? to_acc<T>(bias[(co0 + tid) * p.bias_stride]) : 0.f;
+  __syncthreads();
+
+  const int64_t* os = p.output_strides;
+  T* out_row = output + n * os[0] + co0 * os[1] + od * os[2] + oh * os[3];
+  // The bias at the run's positions no tap reaches (all of them where the row has no D or H tap), 4 channels a unit
+  // with the channels innermost, so that a channels-last row is written in whole lines.
+  constexpr int kQuads = kOneTapOutChannels / 4;
+  const int64_t positions = ow_end - ow_begin;
+  for (int64_t u = tid; u < positions * kQuads; u += kOneTapThreads) {
+    const int quad = int(u % kQuads);
+    const int64_t ow = ow_begin + u / kQuads;
+    const int64_t r = (ow + pad) % s;
+    if ((tapped && r % dil == 0 && r / dil < KW) || quad * 4 >= channels) continue;
+    const float v[4] = {bs[quad * 4], bs[quad * 4 + 1], bs[quad * 4 + 2], bs[quad * 4 + 3]};
+    store_channels(out_row + ow * os[4] + quad * 4 * os[1], os[1], v, min(4, channels - quad * 4), vector);
+  }
+  if (!tapped) return;
+
+  const int quad = tid % kQuads, group = tid / kQuads;  // channels quad*4.., input positions group*4..
+  float acc[KW][4][4] = {};
+  const int64_t* is = p.input_strides;
+  const int64_t* wstr = p.weight_strides;
+  const T* in_row = input + n * is[0] + id * is[2] + ih * is[3];
+  const T* w_taps = weight + co0 * wstr[1] + kd * wstr[2] + kh * wstr[3];
+  const bool channels_innermost = is[1] == 1;
+  for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
+    __syncthreads();  // the previous chunk's reads are done
+    for (int u = tid; u < kOneTapChunk * kOneTapInputTile; u += kOneTapThreads) {
+      const int c = channels_innermost ? u % kOneTapChunk : u / kOneTapInputTile;
+      const int j = channels_innermost ? u / kOneTapChunk : u % kOneTapInputTile;
+      const int64_t ci = ci0 + c, iw = iw0 + j;
+      xs[c][j] = ci < p.in_channels && iw < p.in_size[2] ? to_acc<T>(in_row[ci * is[1] + iw * is[4]]) : 0.f;
+    }
+    for (int u = tid; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
+      const int k = u % KW, o = (u / KW) % kOneTapOutChannels, c = u / (KW * kOneTapOutChannels);
+      const int64_t ci = ci0 + c;
+      ws[k][c][o] = ci < p.in_channels && o < channels ? to_acc<T>(w_taps[ci * wstr[0] + o * wstr[1] + k * wstr[4]])
+                                                       : 0.f;
+    }
+    __syncthreads();
+#pragma unroll 4
+    for (int c = 0; c < kOneTapChunk; ++c) {
+      const float4 x4 = *reinterpret_cast<const float4*>(&xs[c][group * 4]);
+      const float x[4] = {x4.x, x4.y, x4.z, x4.w};
+#pragma unroll
+      for (int k = 0; k < KW; ++k) {
+        const float4 w4 = *reinterpret_cast<const float4*>(&ws[k][c][quad * 4]);
+        const float w[4] = {w4.x, w4.y, w4.z, w4.w};
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+          for (int o = 0; o < 4; ++o) acc[k][i][o] = fmaf(x[i], w[o], acc[k][i][o]);
+      }
+    }
+  }
+  if (quad * 4 >= channels) return;
+  const int count = min(4, channels - quad * 4);
+#pragma unroll
+  for (int k = 0; k < KW; ++k)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int64_t ow = (iw0 + group * 4 + i) * s - pad + k * dil;
+      if (ow < 0 || ow >= out_w) continue;
+      const float v[4] = {acc[k][i][0] + bs[quad * 4], acc[k][i][1] + bs[quad * 4 + 1],
+                          acc[k][i][2] + bs[quad * 4 + 2], acc[k][i][3] + bs[quad * 4 + 3]};
+      store_channels(out_row + ow * os[4] + quad * 4 * os[1], os[1], v, count, vector);
+    }
+}
+
+template <typename T, int KW>
+cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* input, const void* weight,
+                                   const void* bias, void* output, cudaStream_t stream) {
+  const int64_t w_tiles = blocks_of(blocks_of(p.out_size[2] + p.padding[2], p.stride[2]), kOneTapInputTile);
+  const int64_t rows = p.batch * p.out_size[0] * p.out_size[1];
+  const int64_t* os = p.output_strides;
+  // 4 channels one access: channels contiguous, every quad's first element on a 4-element boundary
+  const bool vector = os[1] == 1 && p.out_channels % 4 == 0 && os[0] % 4 == 0 && os[2] % 4 == 0 && os[3] % 4 == 0 &&
+                      os[4] % 4 == 0 && reinterpret_cast<uintptr_t>(output) % (4 * sizeof(T)) == 0;
+  const dim3 grid(unsigned(rows * w_tiles), unsigned(blocks_of(p.out_channels, kOneTapOutChannels)));
+  tconv_one_tap_forward_kernel<T, KW><<<grid, kOneTapThreads, 0, stream>>>(
+      p, static_cast<const T*>(input), static_cast<const T*>(weight), static_cast<const T*>(bias),
+      static_cast<T*>(output), w_tiles, vector);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
+  if (p.groups != 1 || dtype == DType::kFloat64 || p.kernel[2] > kOneTapMaxKernelW) return false;
+  for (int d = 0; d < kSpatialDims; ++d)
+    if (!one_tap_dimension(p.kernel[d], p.stride[d], p.dilation[d])) return false;
+  const int64_t blocks = p.batch * p.out_size[0] * p.out_size[1] *
+                         blocks_of(blocks_of(p.out_size[2] + p.padding[2], p.stride[2]), kOneTapInputTile);
+  return blocks < (int64_t(1) << 31) && blocks_of(p.out_channels, kOneTapOutChannels) < 65536;
+}
+
+bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype) {
+  static const bool enabled = development_switch("TCONV_ONE_TAP_AUTO", 0) != 0;
+  if (!enabled || !one_tap_forward_possible(p, dtype) || p.in_channels > kOneTapPreferredMaxInChannels ||
+      p.output_strides[1] != 1 || p.out_channels == 1)
+    return false;
+  for (int d = 0; d < kSpatialDims; ++d)
+    if (p.kernel[d] < p.stride[d]) return true;  // phases without a tap
+  return false;
+}
+
+cudaError_t one_tap_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
+                            const void* bias, void* output, cudaStream_t stream) {
+  if (p.batch * p.out_channels * p.out_spatial() == 0) return cudaSuccess;
+  if (!one_tap_forward_possible(p, dtype)) return cudaErrorInvalidValue;
+  return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
+    switch (p.kernel[2]) {
+      case 1: return launch_one_tap_forward<scalar_t, 1>(p, input, weight, bias, output, stream);
+      case 2: return launch_one_tap_forward<scalar_t, 2>(p, input, weight, bias, output, stream);
+      case 3: return launch_one_tap_forward<scalar_t, 3>(p, input, weight, bias, output, stream);
+      default: return launch_one_tap_forward<scalar_t, 4>(p, input, weight, bias, output, stream);
+    }
+  });
+}
+
+}  // namespace tconv
