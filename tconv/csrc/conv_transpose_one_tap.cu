@@ -17,7 +17,7 @@
 namespace tconv {
 namespace {
 
-constexpr int kOneTapInputTile = 32;  // input W positions a block (s x 32 output positions)
+constexpr int kOneTapInputTile = 64;  // input W positions a block (s x 64 output positions)
 constexpr int kOneTapOutChannels = 64;
 constexpr int kOneTapChunk = 32;  // input channels staged at a time
 constexpr int kOneTapThreads = (kOneTapInputTile / 4) * (kOneTapOutChannels / 4);
@@ -73,21 +73,30 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
 
   const int64_t* os = p.output_strides;
   T* out_row = output + n * os[0] + co0 * os[1] + od * os[2] + oh * os[3];
-  // The bias at the run's positions no tap reaches (all of them where the row has no D or H tap), 4 channels a unit
-  // with the channels innermost, so that a channels-last row is written in whole lines.
-  constexpr int kQuads = kOneTapOutChannels / 4;
-  const int64_t positions = ow_end - ow_begin;
-  for (int64_t u = tid; u < positions * kQuads; u += kOneTapThreads) {
-    const int quad = int(u % kQuads);
-    const int64_t ow = ow_begin + u / kQuads;
-    const int64_t r = (ow + pad) % s;
-    if ((tapped && r % dil == 0 && r / dil < KW) || quad * 4 >= channels) continue;
-    const float v[4] = {bs[quad * 4], bs[quad * 4 + 1], bs[quad * 4 + 2], bs[quad * 4 + 3]};
-    store_channels(out_row + ow * os[4] + quad * 4 * os[1], os[1], v, min(4, channels - quad * 4), vector);
+  // The bias at the run's positions no tap reaches (all of them where the row has no D or H tap), 4 channels a thread
+  // with the channels innermost, so that a channels-last row is written in whole lines. A thread keeps its quad and
+  // walks the positions kPositionStep apart, tracking r = (ow + p) mod s without a division.
+  constexpr int kQuads = kOneTapOutChannels / 4, kPositionStep = kOneTapThreads / kQuads;
+  const int quad = tid % kQuads;
+  const int count = min(4, channels - quad * 4);
+  const int s32 = int(s), dil32 = int(dil), positions = int(ow_end - ow_begin);
+  int j = tid / kQuads;
+  if (count > 0 && j < positions) {
+    const float b[4] = {bs[quad * 4], bs[quad * 4 + 1], bs[quad * 4 + 2], bs[quad * 4 + 3]};
+    int r = int((ow_begin + j + pad) % s);
+    T* dst = out_row + (ow_begin + j) * os[4] + quad * 4 * os[1];
+    for (; j < positions; j += kPositionStep, dst += kPositionStep * os[4]) {
+      bool tap = false;
+#pragma unroll
+      for (int k = 0; k < KW; ++k) tap |= tapped && r == k * dil32;
+      if (!tap) store_channels(dst, os[1], b, count, vector);
+      r += kPositionStep;
+      while (r >= s32) r -= s32;
+    }
   }
   if (!tapped) return;
 
-  const int quad = tid % kQuads, group = tid / kQuads;  // channels quad*4.., input positions group*4..
+  const int group = tid / kQuads;  // input positions group*4.., channels quad*4..
   float acc[KW][4][4] = {};
   const int64_t* is = p.input_strides;
   const int64_t* wstr = p.weight_strides;
@@ -124,8 +133,7 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
       }
     }
   }
-  if (quad * 4 >= channels) return;
-  const int count = min(4, channels - quad * 4);
+  if (count <= 0) return;
 #pragma unroll
   for (int k = 0; k < KW; ++k)
 #pragma unroll
