@@ -2429,6 +2429,27 @@ def test_one_tap_is_what_runs_and_refuses_what_it_cannot():
             tconv.conv_transpose2d(x, weight, **bad)
 
 
+def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
+    """The one-tap rule (conv_transpose.h, one_tap_forward_preferred): a fam13-like call (k3 s5 d2, 32 input channels)
+    runs the one-tap kernel under "auto" channels-last in every dtype, not contiguous; a k2 s2 call (no empty phase)
+    stays on the GEMMs."""
+    gen = torch.Generator(device="cuda").manual_seed(14)
+
+    def one_tap_launches(dtype, memory_format, kernel=3, stride=5, dilation=2):
+        x = torch.randn(2, 32, 6, 9, device="cuda", generator=gen).to(dtype).contiguous(memory_format=memory_format)
+        w = torch.randn(32, 64, kernel, kernel, device="cuda", generator=gen).to(dtype)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            tconv.conv_transpose2d(x, w, stride=stride, padding=1, dilation=dilation)
+            torch.cuda.synchronize()
+        return sum("tconv_one_tap_forward_kernel" in e.name for e in prof.events()
+                   if e.device_type == torch.autograd.DeviceType.CUDA)
+    expected = 0 if os.environ.get("TCONV_ONE_TAP_AUTO", "1") == "0" else 1
+    for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        assert one_tap_launches(dtype, torch.channels_last) == expected, dtype
+        assert one_tap_launches(dtype, torch.contiguous_format) == 0, dtype
+    assert one_tap_launches(torch.bfloat16, torch.channels_last, kernel=2, stride=2, dilation=1) == 0
+
+
 def grouped_tiled_supported(case, mode):
     """Mirror of grouped_tiled_forward_supported() in conv_transpose_grouped.cu: groups 1, at most 32 input channels,
     more than 16 output channels, a tile's weights (taps x C_in rounded up to a power of two x 16) within 48 KiB."""
