@@ -25,11 +25,16 @@ constexpr int kOneTapChunk = 32;  // input channels staged at a time
 constexpr int kOneTapThreads = (kOneTapInputTile / 4) * (kOneTapOutChannels / 4);
 constexpr int kOneTapMaxKernelW = 4;  // accumulators: 16 per W tap and thread
 
-// The one tap (k, i) along D or H through which output o receives an input, if any.
-__device__ __forceinline__ bool row_tap(int64_t o, int64_t kernel, int64_t s, int64_t pad, int64_t d, int64_t in_size,
-                                        int64_t& k, int64_t& i) {
-  for (k = 0; k < kernel; ++k)
-    if (input_index_for_tap(o, k, s, pad, d, in_size, &i)) return true;
+// The one tap (k, i) along D or H through which output o receives an input, if any (input_index_for_tap in 32 bits:
+// one_tap_forward_possible keeps every extent, and the weight's offsets, below 2^31; run 524's ncu counted 289 M
+// instructions for fam13, ~2x the FFMA loop's, much of it the 64-bit divisions of each thread's block-uniform indices).
+__device__ __forceinline__ bool row_tap(int o, int kernel, int s, int pad, int d, int in_size, int& k, int& i) {
+  for (k = 0; k < kernel; ++k) {
+    const int t = o + pad - k * d;
+    if (t < 0) continue;
+    i = t / s;
+    if (i * s == t && i < in_size) return true;
+  }
   return false;
 }
 
@@ -56,19 +61,21 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
   __shared__ __align__(16) float ws[KW][kOneTapChunk][kOneTapOutChannels];
   __shared__ float bs[kOneTapOutChannels];
   const int tid = threadIdx.x;
-  const int64_t tile = blockIdx.x % w_tiles;
-  int64_t row = blockIdx.x / w_tiles;
-  const int64_t oh = row % p.out_size[1];
-  row /= p.out_size[1];
-  const int64_t od = row % p.out_size[0], n = row / p.out_size[0];
+  const int tiles = int(w_tiles), tile = int(blockIdx.x) % tiles;
+  int row = int(blockIdx.x) / tiles;
+  const int oh = row % int(p.out_size[1]);
+  row /= int(p.out_size[1]);
+  const int od = row % int(p.out_size[0]), n = row / int(p.out_size[0]);
   const int64_t co0 = int64_t(blockIdx.y) * kOneTapOutChannels;
   const int channels = int(min(int64_t(kOneTapOutChannels), p.out_channels - co0));
   const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2], out_w = p.out_size[2];
-  const int64_t iw0 = tile * kOneTapInputTile;
+  const int64_t iw0 = int64_t(tile) * kOneTapInputTile;
   const int64_t ow_begin = max(iw0 * s - pad, int64_t(0)), ow_end = min((iw0 + kOneTapInputTile) * s - pad, out_w);
-  int64_t kd, id, kh, ih;
-  const bool tapped = row_tap(od, p.kernel[0], p.stride[0], p.padding[0], p.dilation[0], p.in_size[0], kd, id) &&
-                      row_tap(oh, p.kernel[1], p.stride[1], p.padding[1], p.dilation[1], p.in_size[1], kh, ih);
+  int kd, id, kh, ih;
+  const bool tapped = row_tap(od, int(p.kernel[0]), int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
+                              int(p.in_size[0]), kd, id) &&
+                      row_tap(oh, int(p.kernel[1]), int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]),
+                              int(p.in_size[1]), kh, ih);
   if (tid < kOneTapOutChannels)
     bs[tid] = bias != nullptr && tid < channels ? to_acc<T>(bias[(co0 + tid) * p.bias_stride]) : 0.f;
   __syncthreads();
@@ -85,7 +92,7 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
   int j = tid / kQuads;
   if (count > 0 && j < positions) {
     const float b[4] = {bs[quad * 4], bs[quad * 4 + 1], bs[quad * 4 + 2], bs[quad * 4 + 3]};
-    int r = int((ow_begin + j + pad) % s);
+    int r = int(ow_begin + j + pad) % s32;
     T* dst = out_row + (ow_begin + j) * os[4] + quad * 4 * os[1];
     for (; j < positions; j += kPositionStep, dst += kPositionStep * os[4]) {
       bool tap = false;
@@ -104,6 +111,7 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
   const int64_t* wstr = p.weight_strides;
   const T* in_row = input + n * is[0] + id * is[2] + ih * is[3];
   const T* w_taps = weight + co0 * wstr[1] + kd * wstr[2] + kh * wstr[3];
+  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
   const bool channels_innermost = is[1] == 1;
   for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
     __syncthreads();  // the previous chunk's reads are done
@@ -116,7 +124,7 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
     for (int u = tid; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
       const int k = u % KW, o = (u / KW) % kOneTapOutChannels, c = u / (KW * kOneTapOutChannels);
       const int64_t ci = ci0 + c;
-      ws[k][c][o] = ci < p.in_channels && o < channels ? to_acc<T>(w_taps[ci * wstr[0] + o * wstr[1] + k * wstr[4]])
+      ws[k][c][o] = ci < p.in_channels && o < channels ? to_acc<T>(w_taps[int(ci) * w_ci + o * w_co + k * w_kw])
                                                        : 0.f;
     }
     __syncthreads();
@@ -168,6 +176,14 @@ cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* inp
 
 bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
   if (p.groups != 1 || dtype == DType::kFloat64 || p.kernel[2] > kOneTapMaxKernelW) return false;
+  // the kernel's 32-bit indices: extents, and the weight's offsets
+  int64_t weight_span = 1;
+  const int64_t weight_extent[5] = {p.in_channels, p.out_channels, p.kernel[0], p.kernel[1], p.kernel[2]};
+  for (int d = 0; d < 5; ++d) weight_span += (weight_extent[d] - 1) * p.weight_strides[d];
+  if (weight_span >= (int64_t(1) << 31)) return false;
+  for (int d = 0; d < kSpatialDims; ++d)
+    if (p.in_size[d] + p.padding[d] >= (int64_t(1) << 30) || p.out_size[d] + p.padding[d] >= (int64_t(1) << 30))
+      return false;
   for (int d = 0; d < kSpatialDims; ++d)
     if (!one_tap_dimension(p.kernel[d], p.stride[d], p.dilation[d])) return false;
   const int64_t blocks = p.batch * p.out_size[0] * p.out_size[1] *
