@@ -10,7 +10,8 @@ floor (L1-73: 3.6 GFLOP, ~0.6 GB a pass), so the extra products can cost less th
 under algorithm "auto" (TCONV_GROUPED_DENSE_GRAD_INPUT=0, read at import, keeps every grouped call grouped; a forced
 algorithm keeps it too): a 16-bit channels-last grouped call of at most 16 channels a group on either side. The other
 half is in _ops: the dense call's grad_input must run on a persistent TMA or unit-stride grid (the C++ layer's
-grad_input_persistent), the kernels on which G times the products cost less than the grouped kernels' own limits.
+grad_input_persistent), the kernels on which G times the products cost less than the grouped kernels' own limits
+(measured on the TMA grid; a grouped call at stride 1 whose dense call takes the unit-stride grid is unmeasured).
 Measured (H200, bf16 channels-last, grad_input ms grouped / dense, dense kernel): run 517 L1-73 1.134 / 0.607 (TMA
 persistent), L1-72 0.349 / 0.245 (TMA persistent), fam09 0.554 / 1.494 (the mma.sync gather: not persistent, so the
 rule keeps it grouped); run 520, fwd+bwd ms switch 0 / 1: L1-73 4.154 / 3.592, L1-72 1.082 / 1.011, fam09 1.844 /
@@ -61,7 +62,9 @@ def dense_grad_input_candidate(dtype: torch.dtype, weight_shape: Sequence[int], 
                                enabled: Optional[bool] = None) -> bool:
     """Whether a grouped call with this weight may run its grad_input dense (the shape half of the rule above;
     `enabled` None: as the switch says)."""
-    if not (DENSE_GRAD_INPUT if enabled is None else enabled) or not channels_last or groups <= 1 or dtype not in (torch.float16, torch.bfloat16):
+    if not (DENSE_GRAD_INPUT if enabled is None else enabled) or not channels_last or groups <= 1:
+        return False
+    if dtype not in (torch.float16, torch.bfloat16):
         return False
     c_in_g, c_out_g = int(weight_shape[0]) // groups, int(weight_shape[1])
     return c_in_g <= DENSE_MAX_GROUP_CHANNELS and c_out_g <= DENSE_MAX_GROUP_CHANNELS

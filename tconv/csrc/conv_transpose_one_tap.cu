@@ -5,9 +5,9 @@
 // 521 (H200, bf16 channels-last, ncu) read the mma.sync gather at 0.49 ms with DRAM at 17 % and 24 % occupancy,
 // against a write floor of ~0.09 ms (415 MB of output). This kernel (run 523, forward ms, gather / one-tap): bf16
 // 0.500 / 0.463, TF32 2.994 / 0.493, exact fp32 3.007 / 0.493 channels-last; contiguous it loses (run 522: bf16 0.72 /
-// 2.27, its stores are 4 channels a position apart). Run 525, with the block-uniform indices in 32 bits: bf16 0.404, TF32
-// 0.416. Still far from its floors: run 524's ncu (0.461 ms) read issue slots 60 % busy, the FMA pipe 33 %, DRAM 18 %,
-// 289 M warp instructions, about twice the FFMA loop's.
+// 2.27, its stores are 4 channels a position apart). Run 525, with the block-uniform indices in 32 bits: bf16 0.404,
+// TF32 0.416. Still far from its floors: run 524's ncu (0.461 ms) read issue slots 60 % busy, the FMA pipe 33 %, DRAM
+// 18 %, 289 M warp instructions, about twice the FFMA loop's.
 //
 // A block owns one output row (n, od, oh), kOneTapInputTile consecutive input W positions and kOneTapOutChannels
 // output channels: the row's D and H taps are found once (none: the block writes the bias and leaves), the input
@@ -184,7 +184,8 @@ bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
   for (int d = 0; d < 5; ++d) weight_span += (weight_extent[d] - 1) * p.weight_strides[d];
   if (weight_span >= (int64_t(1) << 31)) return false;
   for (int d = 0; d < kSpatialDims; ++d)
-    if (p.in_size[d] + p.padding[d] >= (int64_t(1) << 30) || p.out_size[d] + p.padding[d] >= (int64_t(1) << 30))
+    if (p.in_size[d] + p.padding[d] >= (int64_t(1) << 30) || p.out_size[d] + p.padding[d] >= (int64_t(1) << 30) ||
+        p.stride[d] >= (int64_t(1) << 30))
       return false;
   for (int d = 0; d < kSpatialDims; ++d)
     if (!one_tap_dimension(p.kernel[d], p.stride[d], p.dilation[d])) return false;
