@@ -2429,6 +2429,29 @@ def test_one_tap_is_what_runs_and_refuses_what_it_cannot():
             tconv.conv_transpose2d(x, weight, **bad)
 
 
+# TCONV_ONE_TAP_MMA=1 (development; unset 0): fp16 / bf16 one-tap forwards on the k16 mma.sync kernel. Under 1, every
+# one-tap case in both 16-bit modes and three layouts meets the contract, and the forward runs the mma kernel.
+def test_one_tap_mma_switch(tmp_path):
+    code = """
+import sys, torch, tconv
+import test_conv_transpose_gpu as t
+from conftest import poison_cuda_allocator
+kernels = []
+for i, (name, case) in enumerate(t.ONE_TAP_CASES.items()):
+    for mode in ("bf16", "fp16"):
+        for layout in ("contiguous", "channels_last", "strided"):
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                t.run_case(*case, mode=mode, layout=layout, seed=62 + i, poison=poison_cuda_allocator,
+                           algorithm="one_tap")
+            kernels.append(sorted({e.name.split("<")[0] for e in prof.events() if "one_tap" in e.name}))
+torch.save(kernels, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_ONE_TAP_MMA", values=("1", "0"))
+    for on, off in zip(saved["1"], saved["0"]):
+        assert any("one_tap_forward_mma_kernel" in n for n in on), on
+        assert off and not any("mma" in n for n in off), off
+
+
 def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
     """The one-tap rule (conv_transpose.h, one_tap_forward_preferred): a fam13-like call (k3 s5 d2, 32 input channels)
     runs the one-tap kernel under "auto" channels-last in every dtype, not contiguous; a k2 s2 call (no empty phase)

@@ -350,7 +350,8 @@ int kernel_binary_version(int device);
 // fam13 (k3 s5 d2, 32 input channels). Run 523 (H200, fam13 channels-last forward ms, the gather "auto" took before /
 // one-tap): bf16 0.500 / 0.463, TF32 2.994 / 0.493, exact fp32 3.007 / 0.493 (run 525, with 32-bit indices: bf16
 // 0.404, TF32 0.416); contiguous outputs stay on the gather (run 522: bf16 0.723 / 2.274, TF32 0.668 / 2.623).
-// TCONV_ONE_TAP_AUTO=0 (development, read once per process) turns the rule off.
+// TCONV_ONE_TAP_AUTO=0 (development, read once per process) turns the rule off; TCONV_ONE_TAP_MMA=1 (development, not
+// yet run on a GPU) runs fp16 / bf16 calls on its k16 mma.sync form.
 constexpr int64_t kOneTapPreferredMaxInChannels = 32;
 bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype);
 bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype);

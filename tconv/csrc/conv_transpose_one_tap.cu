@@ -15,8 +15,10 @@
 // tap in FFMA from shared memory (exact products, fp32 sums: every precision mode of the contract). The output W run of
 // the block, s x kOneTapInputTile positions, is written once: the taps' values, the bias between them.
 #include <algorithm>
+#include <type_traits>
 #include "conv_transpose.h"
 #include "dispatch.h"
+#include "mma_sm80.h"
 
 namespace tconv {
 namespace {
@@ -54,7 +56,59 @@ __device__ __forceinline__ void store_channels(T* dst, int64_t channel_stride, c
     if (j < count) dst[j * channel_stride] = from_acc<T>(v[j]);
 }
 
-// grid: x = row (n, od, oh) x W tile, y = output channel tile. vector: 4 channels are one aligned access.
+// What a block owns (grid: x = row (n, od, oh) x W tile, y = output channel tile) and its row's D and H taps.
+struct OneTapBlock {
+  int n, od, oh, kd, id, kh, ih, channels;
+  bool tapped;  // the row has a D and an H tap
+  int64_t co0, iw0, ow_begin, ow_end;
+};
+
+__device__ __forceinline__ OneTapBlock one_tap_block(const ConvTransposeParams& p, int64_t w_tiles) {
+  OneTapBlock b;
+  const int tiles = int(w_tiles), tile = int(blockIdx.x) % tiles;
+  int row = int(blockIdx.x) / tiles;
+  b.oh = row % int(p.out_size[1]);
+  row /= int(p.out_size[1]);
+  b.od = row % int(p.out_size[0]);
+  b.n = row / int(p.out_size[0]);
+  b.co0 = int64_t(blockIdx.y) * kOneTapOutChannels;
+  b.channels = int(min(int64_t(kOneTapOutChannels), p.out_channels - b.co0));
+  b.iw0 = int64_t(tile) * kOneTapInputTile;
+  b.ow_begin = max(b.iw0 * p.stride[2] - p.padding[2], int64_t(0));
+  b.ow_end = min((b.iw0 + kOneTapInputTile) * p.stride[2] - p.padding[2], p.out_size[2]);
+  b.tapped = row_tap(b.od, int(p.kernel[0]), int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
+                     int(p.in_size[0]), b.kd, b.id) &&
+             row_tap(b.oh, int(p.kernel[1]), int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]),
+                     int(p.in_size[1]), b.kh, b.ih);
+  return b;
+}
+
+// The bias at the block's run positions no tap reaches (all of them where the row has no D or H tap), 4 channels a
+// thread with the channels innermost, so that a channels-last row is written in whole lines. A thread keeps its quad
+// and walks the positions kPositionStep apart, tracking r = (ow + p) mod s without a division.
+template <typename T, int KW>
+__device__ __forceinline__ void write_bias_run(const ConvTransposeParams& p, const OneTapBlock& blk,
+                                               const float* bs, T* out_row, bool vector) {
+  constexpr int kQuads = kOneTapOutChannels / 4, kPositionStep = kOneTapThreads / kQuads;
+  const int quad = threadIdx.x % kQuads, count = min(4, blk.channels - quad * 4);
+  const int s = int(p.stride[2]), dil = int(p.dilation[2]), positions = int(blk.ow_end - blk.ow_begin);
+  int j = threadIdx.x / kQuads;
+  if (count <= 0 || j >= positions) return;
+  const float b[4] = {bs[quad * 4], bs[quad * 4 + 1], bs[quad * 4 + 2], bs[quad * 4 + 3]};
+  const int64_t* os = p.output_strides;
+  int r = int(blk.ow_begin + j + p.padding[2]) % s;
+  T* dst = out_row + (blk.ow_begin + j) * os[4] + quad * 4 * os[1];
+  for (; j < positions; j += kPositionStep, dst += kPositionStep * os[4]) {
+    bool tap = false;
+#pragma unroll
+    for (int k = 0; k < KW; ++k) tap |= blk.tapped && r == k * dil;
+    if (!tap) store_channels(dst, os[1], b, count, vector);
+    r += kPositionStep;
+    while (r >= s) r -= s;
+  }
+}
+
+// vector: 4 channels are one aligned access.
 template <typename T, int KW>
 __global__ void __launch_bounds__(kOneTapThreads)
 tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ input, const T* __restrict__ weight,
@@ -63,56 +117,24 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
   __shared__ __align__(16) float ws[KW][kOneTapChunk][kOneTapOutChannels];
   __shared__ float bs[kOneTapOutChannels];
   const int tid = threadIdx.x;
-  const int tiles = int(w_tiles), tile = int(blockIdx.x) % tiles;
-  int row = int(blockIdx.x) / tiles;
-  const int oh = row % int(p.out_size[1]);
-  row /= int(p.out_size[1]);
-  const int od = row % int(p.out_size[0]), n = row / int(p.out_size[0]);
-  const int64_t co0 = int64_t(blockIdx.y) * kOneTapOutChannels;
-  const int channels = int(min(int64_t(kOneTapOutChannels), p.out_channels - co0));
-  const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2], out_w = p.out_size[2];
-  const int64_t iw0 = int64_t(tile) * kOneTapInputTile;
-  const int64_t ow_begin = max(iw0 * s - pad, int64_t(0)), ow_end = min((iw0 + kOneTapInputTile) * s - pad, out_w);
-  int kd, id, kh, ih;
-  const bool tapped = row_tap(od, int(p.kernel[0]), int(p.stride[0]), int(p.padding[0]), int(p.dilation[0]),
-                              int(p.in_size[0]), kd, id) &&
-                      row_tap(oh, int(p.kernel[1]), int(p.stride[1]), int(p.padding[1]), int(p.dilation[1]),
-                              int(p.in_size[1]), kh, ih);
+  const OneTapBlock blk = one_tap_block(p, w_tiles);
+  const int channels = blk.channels;
   if (tid < kOneTapOutChannels)
-    bs[tid] = bias != nullptr && tid < channels ? to_acc<T>(bias[(co0 + tid) * p.bias_stride]) : 0.f;
+    bs[tid] = bias != nullptr && tid < channels ? to_acc<T>(bias[(blk.co0 + tid) * p.bias_stride]) : 0.f;
   __syncthreads();
-
   const int64_t* os = p.output_strides;
-  T* out_row = output + n * os[0] + co0 * os[1] + od * os[2] + oh * os[3];
-  // The bias at the run's positions no tap reaches (all of them where the row has no D or H tap), 4 channels a thread
-  // with the channels innermost, so that a channels-last row is written in whole lines. A thread keeps its quad and
-  // walks the positions kPositionStep apart, tracking r = (ow + p) mod s without a division.
-  constexpr int kQuads = kOneTapOutChannels / 4, kPositionStep = kOneTapThreads / kQuads;
-  const int quad = tid % kQuads;
-  const int count = min(4, channels - quad * 4);
-  const int s32 = int(s), dil32 = int(dil), positions = int(ow_end - ow_begin);
-  int j = tid / kQuads;
-  if (count > 0 && j < positions) {
-    const float b[4] = {bs[quad * 4], bs[quad * 4 + 1], bs[quad * 4 + 2], bs[quad * 4 + 3]};
-    int r = int(ow_begin + j + pad) % s32;
-    T* dst = out_row + (ow_begin + j) * os[4] + quad * 4 * os[1];
-    for (; j < positions; j += kPositionStep, dst += kPositionStep * os[4]) {
-      bool tap = false;
-#pragma unroll
-      for (int k = 0; k < KW; ++k) tap |= tapped && r == k * dil32;
-      if (!tap) store_channels(dst, os[1], b, count, vector);
-      r += kPositionStep;
-      while (r >= s32) r -= s32;
-    }
-  }
-  if (!tapped) return;
+  T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
+  write_bias_run<T, KW>(p, blk, bs, out_row, vector);
+  if (!blk.tapped) return;
 
-  const int group = tid / kQuads;  // input positions group*4.., channels quad*4..
+  constexpr int kQuads = kOneTapOutChannels / 4;
+  const int quad = tid % kQuads, group = tid / kQuads;  // channels quad*4.., input positions group*4..
+  const int count = min(4, channels - quad * 4);
   float acc[KW][4][4] = {};
   const int64_t* is = p.input_strides;
   const int64_t* wstr = p.weight_strides;
-  const T* in_row = input + n * is[0] + id * is[2] + ih * is[3];
-  const T* w_taps = weight + co0 * wstr[1] + kd * wstr[2] + kh * wstr[3];
+  const T* in_row = input + blk.n * is[0] + blk.id * is[2] + blk.ih * is[3];
+  const T* w_taps = weight + blk.co0 * wstr[1] + blk.kd * wstr[2] + blk.kh * wstr[3];
   const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
   const bool channels_innermost = is[1] == 1;
   for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
@@ -120,7 +142,7 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
     for (int u = tid; u < kOneTapChunk * kOneTapInputTile; u += kOneTapThreads) {
       const int c = channels_innermost ? u % kOneTapChunk : u / kOneTapInputTile;
       const int j = channels_innermost ? u / kOneTapChunk : u % kOneTapInputTile;
-      const int64_t ci = ci0 + c, iw = iw0 + j;
+      const int64_t ci = ci0 + c, iw = blk.iw0 + j;
       xs[c][j] = ci < p.in_channels && iw < p.in_size[2] ? to_acc<T>(in_row[ci * is[1] + iw * is[4]]) : 0.f;
     }
     for (int u = tid; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
@@ -146,16 +168,116 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
     }
   }
   if (count <= 0) return;
+  const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
 #pragma unroll
   for (int k = 0; k < KW; ++k)
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-      const int64_t ow = (iw0 + group * 4 + i) * s - pad + k * dil;
-      if (ow < 0 || ow >= out_w) continue;
+      const int64_t ow = (blk.iw0 + group * 4 + i) * s - pad + k * dil;
+      if (ow < 0 || ow >= p.out_size[2]) continue;
       const float v[4] = {acc[k][i][0] + bs[quad * 4], acc[k][i][1] + bs[quad * 4 + 1],
                           acc[k][i][2] + bs[quad * 4 + 2], acc[k][i][3] + bs[quad * 4 + 3]};
       store_channels(out_row + ow * os[4] + quad * 4 * os[1], os[1], v, count, vector);
     }
+}
+
+// The same block on k16 mma.sync for fp16 / bf16 (TCONV_ONE_TAP_MMA=1, development, default 0 until measured): the
+// positions' channels and the W taps' weights staged as 16-bit words ([position][channel pair], [tap][channel][pair],
+// rows padded by 4 words so a fragment's 8 rows x 4 pairs fall on 32 banks), 8 warps of 16 positions x 32 channels,
+// each thread's fragments shared by the W taps' MMAs. Written for run 524's reading: the FFMA kernel issues ~2x its
+// loop's instructions and the FMA pipe sits at 33 %; here a channel pair of 16 x 8 outputs is one instruction.
+constexpr int kOneTapPairRow = kOneTapChunk / 2 + 4;  // 32-bit words a staged row (16 channel pairs + padding)
+
+template <typename T, int KW>
+__global__ void __launch_bounds__(kOneTapThreads)
+tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restrict__ input,
+                                 const T* __restrict__ weight, const T* __restrict__ bias, T* __restrict__ output,
+                                 int64_t w_tiles, bool vector) {
+  static_assert(kOneTapInputTile == 64 && kOneTapOutChannels == 64 && kOneTapChunk == 32 && kOneTapThreads == 256,
+                "the warp tiling below: 4 x 2 warps of 16 positions x 32 channels, two k16 steps a chunk");
+  __shared__ __align__(16) uint32_t xs[kOneTapInputTile][kOneTapPairRow];
+  __shared__ __align__(16) uint32_t ws[KW][kOneTapOutChannels][kOneTapPairRow];
+  __shared__ float bs[kOneTapOutChannels];
+  const int tid = threadIdx.x;
+  const OneTapBlock blk = one_tap_block(p, w_tiles);
+  const int channels = blk.channels;
+  if (tid < kOneTapOutChannels)
+    bs[tid] = bias != nullptr && tid < channels ? to_acc<T>(bias[(blk.co0 + tid) * p.bias_stride]) : 0.f;
+  __syncthreads();
+  const int64_t* os = p.output_strides;
+  T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
+  write_bias_run<T, KW>(p, blk, bs, out_row, vector);
+  if (!blk.tapped) return;
+
+  const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const int m0 = (warp % 4) * 16, n0 = (warp / 4) * 32;  // the warp's positions and channels in the block
+  float acc[KW][4][4] = {};
+  const int64_t* is = p.input_strides;
+  const int64_t* wstr = p.weight_strides;
+  const T* in_row = input + blk.n * is[0] + blk.id * is[2] + blk.ih * is[3];
+  const T* w_taps = weight + blk.co0 * wstr[1] + blk.kd * wstr[2] + blk.kh * wstr[3];
+  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
+  const bool channels_innermost = is[1] == 1;
+  const T zero = from_acc<T>(0.f);
+  for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
+    __syncthreads();  // the previous chunk's reads are done
+    T* xh = reinterpret_cast<T*>(&xs[0][0]);
+    for (int u = tid; u < kOneTapChunk * kOneTapInputTile; u += kOneTapThreads) {
+      const int c = channels_innermost ? u % kOneTapChunk : u / kOneTapInputTile;
+      const int j = channels_innermost ? u / kOneTapChunk : u % kOneTapInputTile;
+      const int64_t ci = ci0 + c, iw = blk.iw0 + j;
+      xh[j * 2 * kOneTapPairRow + c] = ci < p.in_channels && iw < p.in_size[2] ? in_row[ci * is[1] + iw * is[4]]
+                                                                               : zero;
+    }
+    T* wh = reinterpret_cast<T*>(&ws[0][0][0]);
+    for (int u = tid; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
+      const int k = u % KW, o = (u / KW) % kOneTapOutChannels, c = u / (KW * kOneTapOutChannels);
+      const int64_t ci = ci0 + c;
+      wh[(k * kOneTapOutChannels + o) * 2 * kOneTapPairRow + c] =
+          ci < p.in_channels && o < channels ? w_taps[int(ci) * w_ci + o * w_co + k * w_kw] : zero;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int step = 0; step < kOneTapChunk / 16; ++step) {
+      const int word = step * 8 + tig;
+      const uint32_t a[4] = {xs[m0 + gid][word], xs[m0 + gid + 8][word], xs[m0 + gid][word + 4],
+                             xs[m0 + gid + 8][word + 4]};
+#pragma unroll
+      for (int k = 0; k < KW; ++k)
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+          const uint32_t b[2] = {ws[k][n0 + f * 8 + gid][word], ws[k][n0 + f * 8 + gid][word + 4]};
+          mma_m16n8<T>(acc[k][f], a, b);
+        }
+    }
+  }
+  const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
+#pragma unroll
+  for (int k = 0; k < KW; ++k)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int64_t ow = (blk.iw0 + m0 + gid + half * 8) * s - pad + k * dil;
+      if (ow < 0 || ow >= p.out_size[2]) continue;
+#pragma unroll
+      for (int f = 0; f < 4; ++f) {
+        const int o = n0 + f * 8 + tig * 2;  // the fragment's channel pair
+        if (o >= channels) continue;
+        const float v[2] = {acc[k][f][half * 2] + bs[o], acc[k][f][half * 2 + 1] + bs[o + 1]};
+        T* dst = out_row + ow * os[4] + o * os[1];
+        if (vector) {
+          store_pack<T, 2>(dst, v);
+        } else {
+          dst[0] = from_acc<T>(v[0]);
+          if (o + 1 < channels) dst[os[1]] = from_acc<T>(v[1]);
+        }
+      }
+    }
+}
+
+// TCONV_ONE_TAP_MMA=1 (development, read once per process): fp16 / bf16 calls on the mma.sync kernel.
+bool one_tap_mma_enabled() {
+  static const bool enabled = development_switch("TCONV_ONE_TAP_MMA", 0) != 0;
+  return enabled;
 }
 
 template <typename T, int KW>
@@ -168,9 +290,11 @@ cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* inp
   const bool vector = os[1] == 1 && p.out_channels % 4 == 0 && os[0] % 4 == 0 && os[2] % 4 == 0 && os[3] % 4 == 0 &&
                       os[4] % 4 == 0 && reinterpret_cast<uintptr_t>(output) % (4 * sizeof(T)) == 0;
   const dim3 grid(unsigned(rows * w_tiles), unsigned(blocks_of(p.out_channels, kOneTapOutChannels)));
-  tconv_one_tap_forward_kernel<T, KW><<<grid, kOneTapThreads, 0, stream>>>(
-      p, static_cast<const T*>(input), static_cast<const T*>(weight), static_cast<const T*>(bias),
-      static_cast<T*>(output), w_tiles, vector);
+  auto kernel = tconv_one_tap_forward_kernel<T, KW>;
+  if constexpr (!std::is_same<T, float>::value)
+    if (one_tap_mma_enabled()) kernel = tconv_one_tap_forward_mma_kernel<T, KW>;
+  kernel<<<grid, kOneTapThreads, 0, stream>>>(p, static_cast<const T*>(input), static_cast<const T*>(weight),
+                                              static_cast<const T*>(bias), static_cast<T*>(output), w_tiles, vector);
   return cudaGetLastError();
 }
 
