@@ -2452,6 +2452,38 @@ torch.save(kernels, sys.argv[1])
         assert off and not any("mma" in n for n in off), off
 
 
+# TCONV_ONE_TAP_GRAD_INPUT=1 (development; unset 0): "one_tap" runs grad_input on the one-tap mma.sync kernel wherever
+# it can (fp16 / bf16), "auto" for channels-last grad_outputs with empty phases. Under 1 every one-tap case in both
+# 16-bit modes and three layouts meets the contract (every gradient) with that kernel, and a fam13-like channels-last
+# call takes it under "auto"; under 0 it never runs.
+def test_one_tap_grad_input_switch(tmp_path):
+    code = """
+import sys, torch, tconv
+import test_conv_transpose_gpu as t
+from conftest import poison_cuda_allocator
+
+def one_tap_grad_input_ran(prof):
+    return any("one_tap_grad_input_kernel" in e.name for e in prof.events())
+
+ran = []
+for i, (name, case) in enumerate(t.ONE_TAP_CASES.items()):
+    for mode in ("bf16", "fp16"):
+        for layout in ("contiguous", "channels_last", "strided"):
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                t.run_case(*case, mode=mode, layout=layout, seed=63 + i, poison=poison_cuda_allocator,
+                           algorithm="one_tap")
+            ran.append(one_tap_grad_input_ran(prof))
+with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+    t.run_case(*t.ONE_TAP_CASES["fam13_like"], mode="bf16", layout="channels_last", seed=64,
+               poison=poison_cuda_allocator, algorithm="auto", grad_like_output=True)
+torch.save((ran, one_tap_grad_input_ran(prof)), sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_ONE_TAP_GRAD_INPUT", values=("1", "0"))
+    (ran_on, auto_on), (ran_off, auto_off) = saved["1"], saved["0"]
+    assert all(ran_on) and auto_on, (ran_on, auto_on)
+    assert not any(ran_off) and not auto_off
+
+
 def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
     """The one-tap rule (conv_transpose.h, one_tap_forward_preferred): a fam13-like call (k3 s5 d2, 32 input channels)
     runs the one-tap kernel under "auto" channels-last in every dtype, not contiguous; a k2 s2 call (no empty phase)

@@ -494,6 +494,12 @@ void grad_input_out(const at::Tensor& grad_output, const at::Tensor& weight, at:
   bind_primary_context(grad_output.get_device());
   const DType dtype = to_dtype(grad_output);
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
+  if (one_tap_grad_input_taken(p, dtype, requested)) {
+    check_launch(one_tap_grad_input(p, dtype, grad_output.data_ptr(), weight.data_ptr(), grad_input.data_ptr(),
+                                    stream),
+                 "conv_transpose grad_input (one_tap)");
+    return;
+  }
   switch (grad_input_form(p, grad_output, grad_input, allow_tf32, algorithm)) {
     case GradInputForm::kUnitStrideMma: {
       const at::Tensor counter = unit_stride_mma_tile_counter(grad_output);
@@ -569,6 +575,7 @@ bool grad_input_persistent(const at::Tensor& grad_output, const at::Tensor& weig
   const ConvTransposeParams p = grad_input_params(grad_output, weight, grad_input, stride, padding, dilation, groups);
   const c10::cuda::CUDAGuard guard(grad_output.device());
   bind_primary_context(grad_output.get_device());
+  if (one_tap_grad_input_taken(p, to_dtype(grad_output), requested)) return false;
   switch (grad_input_form(p, grad_output, grad_input, allow_tf32, algorithm)) {
     case GradInputForm::kUnitStrideMma:
       return true;

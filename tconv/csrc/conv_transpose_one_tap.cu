@@ -15,6 +15,7 @@
 // tap in FFMA from shared memory (exact products, fp32 sums: every precision mode of the contract). The output W run of
 // the block, s x kOneTapInputTile positions, is written once: the taps' values, the bias between them.
 #include <algorithm>
+#include <string>
 #include <type_traits>
 #include "conv_transpose.h"
 #include "dispatch.h"
@@ -108,6 +109,46 @@ __device__ __forceinline__ void write_bias_run(const ConvTransposeParams& p, con
   }
 }
 
+// Every kernel's start: the block, its bias values in bs, its output row, and the bias written over its run.
+template <typename T, int KW>
+__device__ __forceinline__ OneTapBlock one_tap_begin(const ConvTransposeParams& p, const T* bias, T* output,
+                                                     int64_t w_tiles, bool vector, float* bs, T*& out_row) {
+  const OneTapBlock blk = one_tap_block(p, w_tiles);
+  const int c = threadIdx.x;
+  if (c < kOneTapOutChannels)
+    bs[c] = bias != nullptr && c < blk.channels ? to_acc<T>(bias[(blk.co0 + c) * p.bias_stride]) : 0.f;
+  __syncthreads();
+  const int64_t* os = p.output_strides;
+  out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
+  write_bias_run<T, KW>(p, blk, bs, out_row, vector);
+  return blk;
+}
+
+// Stages input channels ci0.. of the block's positions, put_x(c, j, value), and the row's W taps' weights,
+// put_w(k, o, c, value); zero beyond the channels and the input. Callers sync around it.
+template <typename T, int KW, typename PutX, typename PutW>
+__device__ __forceinline__ void stage_one_tap_chunk(const ConvTransposeParams& p, const OneTapBlock& blk, int64_t ci0,
+                                                    const T* input, const T* weight, PutX put_x, PutW put_w) {
+  const int64_t* is = p.input_strides;
+  const int64_t* wstr = p.weight_strides;
+  const T* in_row = input + blk.n * is[0] + blk.id * is[2] + blk.ih * is[3];
+  const T* w_taps = weight + blk.co0 * wstr[1] + blk.kd * wstr[2] + blk.kh * wstr[3];
+  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
+  const bool channels_innermost = is[1] == 1;
+  const T zero = from_acc<T>(0.f);
+  for (int u = threadIdx.x; u < kOneTapChunk * kOneTapInputTile; u += kOneTapThreads) {
+    const int c = channels_innermost ? u % kOneTapChunk : u / kOneTapInputTile;
+    const int j = channels_innermost ? u / kOneTapChunk : u % kOneTapInputTile;
+    const int64_t ci = ci0 + c, iw = blk.iw0 + j;
+    put_x(c, j, ci < p.in_channels && iw < p.in_size[2] ? in_row[ci * is[1] + iw * is[4]] : zero);
+  }
+  for (int u = threadIdx.x; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
+    const int k = u % KW, o = (u / KW) % kOneTapOutChannels, c = u / (KW * kOneTapOutChannels);
+    const int64_t ci = ci0 + c;
+    put_w(k, o, c, ci < p.in_channels && o < blk.channels ? w_taps[int(ci) * w_ci + o * w_co + k * w_kw] : zero);
+  }
+}
+
 // vector: 4 channels are one aligned access.
 template <typename T, int KW>
 __global__ void __launch_bounds__(kOneTapThreads)
@@ -116,41 +157,19 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
   __shared__ __align__(16) float xs[kOneTapChunk][kOneTapInputTile + 4];  // +4: rows stay 16-byte aligned
   __shared__ __align__(16) float ws[KW][kOneTapChunk][kOneTapOutChannels];
   __shared__ float bs[kOneTapOutChannels];
-  const int tid = threadIdx.x;
-  const OneTapBlock blk = one_tap_block(p, w_tiles);
-  const int channels = blk.channels;
-  if (tid < kOneTapOutChannels)
-    bs[tid] = bias != nullptr && tid < channels ? to_acc<T>(bias[(blk.co0 + tid) * p.bias_stride]) : 0.f;
-  __syncthreads();
-  const int64_t* os = p.output_strides;
-  T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
-  write_bias_run<T, KW>(p, blk, bs, out_row, vector);
+  T* out_row;
+  const OneTapBlock blk = one_tap_begin<T, KW>(p, bias, output, w_tiles, vector, bs, out_row);
   if (!blk.tapped) return;
 
   constexpr int kQuads = kOneTapOutChannels / 4;
-  const int quad = tid % kQuads, group = tid / kQuads;  // channels quad*4.., input positions group*4..
-  const int count = min(4, channels - quad * 4);
+  const int tid = threadIdx.x, quad = tid % kQuads, group = tid / kQuads;  // channels quad*4.., positions group*4..
+  const int count = min(4, blk.channels - quad * 4);
   float acc[KW][4][4] = {};
-  const int64_t* is = p.input_strides;
-  const int64_t* wstr = p.weight_strides;
-  const T* in_row = input + blk.n * is[0] + blk.id * is[2] + blk.ih * is[3];
-  const T* w_taps = weight + blk.co0 * wstr[1] + blk.kd * wstr[2] + blk.kh * wstr[3];
-  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
-  const bool channels_innermost = is[1] == 1;
   for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
     __syncthreads();  // the previous chunk's reads are done
-    for (int u = tid; u < kOneTapChunk * kOneTapInputTile; u += kOneTapThreads) {
-      const int c = channels_innermost ? u % kOneTapChunk : u / kOneTapInputTile;
-      const int j = channels_innermost ? u / kOneTapChunk : u % kOneTapInputTile;
-      const int64_t ci = ci0 + c, iw = blk.iw0 + j;
-      xs[c][j] = ci < p.in_channels && iw < p.in_size[2] ? to_acc<T>(in_row[ci * is[1] + iw * is[4]]) : 0.f;
-    }
-    for (int u = tid; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
-      const int k = u % KW, o = (u / KW) % kOneTapOutChannels, c = u / (KW * kOneTapOutChannels);
-      const int64_t ci = ci0 + c;
-      ws[k][c][o] = ci < p.in_channels && o < channels ? to_acc<T>(w_taps[int(ci) * w_ci + o * w_co + k * w_kw])
-                                                       : 0.f;
-    }
+    stage_one_tap_chunk<T, KW>(
+        p, blk, ci0, input, weight, [&](int c, int j, T v) { xs[c][j] = to_acc<T>(v); },
+        [&](int k, int o, int c, T v) { ws[k][c][o] = to_acc<T>(v); });
     __syncthreads();
 #pragma unroll 4
     for (int c = 0; c < kOneTapChunk; ++c) {
@@ -168,6 +187,7 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
     }
   }
   if (count <= 0) return;
+  const int64_t* os = p.output_strides;
   const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
 #pragma unroll
   for (int k = 0; k < KW; ++k)
@@ -198,44 +218,21 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
   __shared__ __align__(16) uint32_t xs[kOneTapInputTile][kOneTapPairRow];
   __shared__ __align__(16) uint32_t ws[KW][kOneTapOutChannels][kOneTapPairRow];
   __shared__ float bs[kOneTapOutChannels];
-  const int tid = threadIdx.x;
-  const OneTapBlock blk = one_tap_block(p, w_tiles);
-  const int channels = blk.channels;
-  if (tid < kOneTapOutChannels)
-    bs[tid] = bias != nullptr && tid < channels ? to_acc<T>(bias[(blk.co0 + tid) * p.bias_stride]) : 0.f;
-  __syncthreads();
-  const int64_t* os = p.output_strides;
-  T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
-  write_bias_run<T, KW>(p, blk, bs, out_row, vector);
+  T* out_row;
+  const OneTapBlock blk = one_tap_begin<T, KW>(p, bias, output, w_tiles, vector, bs, out_row);
   if (!blk.tapped) return;
 
-  const int warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const int m0 = (warp % 4) * 16, n0 = (warp / 4) * 32;  // the warp's positions and channels in the block
+  const int channels = blk.channels;
   float acc[KW][4][4] = {};
-  const int64_t* is = p.input_strides;
-  const int64_t* wstr = p.weight_strides;
-  const T* in_row = input + blk.n * is[0] + blk.id * is[2] + blk.ih * is[3];
-  const T* w_taps = weight + blk.co0 * wstr[1] + blk.kd * wstr[2] + blk.kh * wstr[3];
-  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
-  const bool channels_innermost = is[1] == 1;
-  const T zero = from_acc<T>(0.f);
+  T* xh = reinterpret_cast<T*>(&xs[0][0]);
+  T* wh = reinterpret_cast<T*>(&ws[0][0][0]);
   for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
     __syncthreads();  // the previous chunk's reads are done
-    T* xh = reinterpret_cast<T*>(&xs[0][0]);
-    for (int u = tid; u < kOneTapChunk * kOneTapInputTile; u += kOneTapThreads) {
-      const int c = channels_innermost ? u % kOneTapChunk : u / kOneTapInputTile;
-      const int j = channels_innermost ? u / kOneTapChunk : u % kOneTapInputTile;
-      const int64_t ci = ci0 + c, iw = blk.iw0 + j;
-      xh[j * 2 * kOneTapPairRow + c] = ci < p.in_channels && iw < p.in_size[2] ? in_row[ci * is[1] + iw * is[4]]
-                                                                               : zero;
-    }
-    T* wh = reinterpret_cast<T*>(&ws[0][0][0]);
-    for (int u = tid; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
-      const int k = u % KW, o = (u / KW) % kOneTapOutChannels, c = u / (KW * kOneTapOutChannels);
-      const int64_t ci = ci0 + c;
-      wh[(k * kOneTapOutChannels + o) * 2 * kOneTapPairRow + c] =
-          ci < p.in_channels && o < channels ? w_taps[int(ci) * w_ci + o * w_co + k * w_kw] : zero;
-    }
+    stage_one_tap_chunk<T, KW>(
+        p, blk, ci0, input, weight, [&](int c, int j, T v) { xh[j * 2 * kOneTapPairRow + c] = v; },
+        [&](int k, int o, int c, T v) { wh[(k * kOneTapOutChannels + o) * 2 * kOneTapPairRow + c] = v; });
     __syncthreads();
 #pragma unroll
     for (int step = 0; step < kOneTapChunk / 16; ++step) {
@@ -251,6 +248,7 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
         }
     }
   }
+  const int64_t* os = p.output_strides;
   const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
 #pragma unroll
   for (int k = 0; k < KW; ++k)
@@ -298,10 +296,134 @@ cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* inp
   return cudaGetLastError();
 }
 
+
+// ---- grad_input (TCONV_ONE_TAP_GRAD_INPUT=1, development, default 0, not yet run on a GPU) ----
+// grad_input of a one-tap call: input position i receives, along each dimension, exactly the outputs i s - p + k d of
+// its taps k, each a distinct output. So a block owns an input row (n, id, ih), kOneTapInputTile W positions and
+// kOneTapGradInputChannels input channels, and for each of the row's valid (kd, kh) taps and each chunk of output
+// channels stages grad_output at the positions' W taps and the taps' weights, as 16-bit pairs; the K loop is (kd, kh,
+// kw, output channels) on k16 mma.sync, 8 warps of 16 positions x 16 channels. fp16 / bf16 only. For fam13 (bf16
+// channels-last) the mma.sync gather ran this pass at 0.247 ms (run 516) while reading ~150 MB of grad_output.
+constexpr int kOneTapGradInputChannels = 32;
+
+template <typename T, int KW>
+__global__ void __launch_bounds__(kOneTapThreads)
+tconv_one_tap_grad_input_kernel(const ConvTransposeParams p, const T* __restrict__ grad_output,
+                                const T* __restrict__ weight, T* __restrict__ grad_input, int64_t w_tiles,
+                                bool pair_vector) {
+  static_assert(kOneTapInputTile == 64 && kOneTapGradInputChannels == 32 && kOneTapChunk == 32 &&
+                    kOneTapThreads == 256,
+                "the warp tiling below: 4 x 2 warps of 16 positions x 16 channels, two k16 steps a chunk");
+  __shared__ __align__(16) uint32_t gs[KW][kOneTapInputTile][kOneTapPairRow];
+  __shared__ __align__(16) uint32_t ws[KW][kOneTapGradInputChannels][kOneTapPairRow];
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const int m0 = (warp % 4) * 16, n0 = (warp / 4) * 16;  // the warp's positions and input channels in the block
+  const int tiles = int(w_tiles), tile = int(blockIdx.x) % tiles;
+  int row = int(blockIdx.x) / tiles;
+  const int ih = row % int(p.in_size[1]);
+  row /= int(p.in_size[1]);
+  const int id = row % int(p.in_size[0]), n = row / int(p.in_size[0]);
+  const int64_t ci0 = int64_t(blockIdx.y) * kOneTapGradInputChannels, iw0 = int64_t(tile) * kOneTapInputTile;
+  const int64_t* os = p.output_strides;
+  const int64_t* wstr = p.weight_strides;
+  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
+  const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
+  const bool channels_innermost = os[1] == 1;
+  const T zero = from_acc<T>(0.f);
+  T* gh = reinterpret_cast<T*>(&gs[0][0][0]);
+  T* wh = reinterpret_cast<T*>(&ws[0][0][0]);
+  float acc[2][4] = {};
+  for (int kd = 0; kd < int(p.kernel[0]); ++kd) {
+    const int64_t od = int64_t(id) * p.stride[0] - p.padding[0] + kd * p.dilation[0];
+    if (od < 0 || od >= p.out_size[0]) continue;
+    for (int kh = 0; kh < int(p.kernel[1]); ++kh) {
+      const int64_t oh = int64_t(ih) * p.stride[1] - p.padding[1] + kh * p.dilation[1];
+      if (oh < 0 || oh >= p.out_size[1]) continue;
+      const T* go_row = grad_output + n * os[0] + od * os[2] + oh * os[3];
+      const T* w_taps = weight + ci0 * wstr[0] + kd * wstr[2] + kh * wstr[3];
+      for (int64_t co0 = 0; co0 < p.out_channels; co0 += kOneTapChunk) {
+        __syncthreads();  // the previous chunk's reads are done
+        for (int u = tid; u < KW * kOneTapInputTile * kOneTapChunk; u += kOneTapThreads) {
+          const int k = u / (kOneTapInputTile * kOneTapChunk), rest = u % (kOneTapInputTile * kOneTapChunk);
+          const int c = channels_innermost ? rest % kOneTapChunk : rest / kOneTapInputTile;
+          const int j = channels_innermost ? rest / kOneTapChunk : rest % kOneTapInputTile;
+          const int64_t co = co0 + c, ow = (iw0 + j) * s - pad + k * dil;
+          gh[(k * kOneTapInputTile + j) * 2 * kOneTapPairRow + c] =
+              co < p.out_channels && ow >= 0 && ow < p.out_size[2] ? go_row[co * os[1] + ow * os[4]] : zero;
+        }
+        for (int u = tid; u < KW * kOneTapGradInputChannels * kOneTapChunk; u += kOneTapThreads) {
+          const int k = u % KW, c = (u / KW) % kOneTapChunk, i = u / (KW * kOneTapChunk);
+          const int64_t ci = ci0 + i, co = co0 + c;
+          wh[(k * kOneTapGradInputChannels + i) * 2 * kOneTapPairRow + c] =
+              ci < p.in_channels && co < p.out_channels ? w_taps[i * w_ci + int(co) * w_co + k * w_kw] : zero;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < KW; ++k)
+#pragma unroll
+          for (int step = 0; step < kOneTapChunk / 16; ++step) {
+            const int word = step * 8 + tig;
+            const uint32_t a[4] = {gs[k][m0 + gid][word], gs[k][m0 + gid + 8][word], gs[k][m0 + gid][word + 4],
+                                   gs[k][m0 + gid + 8][word + 4]};
+#pragma unroll
+            for (int f = 0; f < 2; ++f) {
+              const uint32_t b[2] = {ws[k][n0 + f * 8 + gid][word], ws[k][n0 + f * 8 + gid][word + 4]};
+              mma_m16n8<T>(acc[f], a, b);
+            }
+          }
+      }
+    }
+  }
+  const int64_t* is = p.input_strides;
+  T* gi_row = grad_input + n * is[0] + id * is[2] + ih * is[3];
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int64_t iw = iw0 + m0 + gid + half * 8;
+    if (iw >= p.in_size[2]) continue;
+#pragma unroll
+    for (int f = 0; f < 2; ++f) {
+      const int64_t ci = ci0 + n0 + f * 8 + tig * 2;  // the fragment's channel pair
+      if (ci >= p.in_channels) continue;
+      const float v[2] = {acc[f][half * 2], acc[f][half * 2 + 1]};
+      T* dst = gi_row + ci * is[1] + iw * is[4];
+      if (pair_vector) {
+        store_pack<T, 2>(dst, v);
+      } else {
+        dst[0] = from_acc<T>(v[0]);
+        if (ci + 1 < p.in_channels) dst[is[1]] = from_acc<T>(v[1]);
+      }
+    }
+  }
+}
+
+template <typename T, int KW>
+cudaError_t launch_one_tap_grad_input(const ConvTransposeParams& p, const void* grad_output, const void* weight,
+                                      void* grad_input, cudaStream_t stream) {
+  const int64_t w_tiles = blocks_of(p.in_size[2], kOneTapInputTile);
+  const int64_t* is = p.input_strides;
+  // 2 channels one access: channels contiguous, every pair's first element on a 2-element boundary
+  const bool pair_vector = is[1] == 1 && p.in_channels % 2 == 0 && is[0] % 2 == 0 && is[2] % 2 == 0 &&
+                           is[3] % 2 == 0 && is[4] % 2 == 0 &&
+                           reinterpret_cast<uintptr_t>(grad_input) % (2 * sizeof(T)) == 0;
+  const dim3 grid(unsigned(p.batch * p.in_size[0] * p.in_size[1] * w_tiles),
+                  unsigned(blocks_of(p.in_channels, kOneTapGradInputChannels)));
+  tconv_one_tap_grad_input_kernel<T, KW><<<grid, kOneTapThreads, 0, stream>>>(
+      p, static_cast<const T*>(grad_output), static_cast<const T*>(weight), static_cast<T*>(grad_input), w_tiles,
+      pair_vector);
+  return cudaGetLastError();
+}
+
+bool one_tap_grad_input_enabled() {
+  static const bool enabled = development_switch("TCONV_ONE_TAP_GRAD_INPUT", 0) != 0;
+  return enabled;
+}
+
 }  // namespace
 
-bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
-  if (p.groups != 1 || dtype == DType::kFloat64 || p.kernel[2] > kOneTapMaxKernelW) return false;
+// The one-tap kernels' shared conditions: groups 1, a W kernel of at most kOneTapMaxKernelW, one tap an output along
+// every dimension, and their 32-bit indices.
+static bool one_tap_shape_possible(const ConvTransposeParams& p) {
+  if (p.groups != 1 || p.kernel[2] > kOneTapMaxKernelW) return false;
   // the kernel's 32-bit indices: extents, and the weight's offsets
   int64_t weight_span = 1;
   const int64_t weight_extent[5] = {p.in_channels, p.out_channels, p.kernel[0], p.kernel[1], p.kernel[2]};
@@ -313,6 +435,18 @@ bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
       return false;
   for (int d = 0; d < kSpatialDims; ++d)
     if (!one_tap_dimension(p.kernel[d], p.stride[d], p.dilation[d])) return false;
+  return true;
+}
+
+// Some dimension has phases that no tap reaches (kernel < stride), where the GEMM forms' tiles are shallowest.
+static bool one_tap_has_empty_phases(const ConvTransposeParams& p) {
+  for (int d = 0; d < kSpatialDims; ++d)
+    if (p.kernel[d] < p.stride[d]) return true;
+  return false;
+}
+
+bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
+  if (dtype == DType::kFloat64 || !one_tap_shape_possible(p)) return false;
   const int64_t blocks = p.batch * p.out_size[0] * p.out_size[1] *
                          blocks_of(blocks_of(p.out_size[2] + p.padding[2], p.stride[2]), kOneTapInputTile);
   return blocks < (int64_t(1) << 31) && blocks_of(p.out_channels, kOneTapOutChannels) < 65536;
@@ -323,9 +457,36 @@ bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype) {
   if (!enabled || !one_tap_forward_possible(p, dtype) || p.in_channels > kOneTapPreferredMaxInChannels ||
       p.output_strides[1] != 1 || p.out_channels == 1)
     return false;
-  for (int d = 0; d < kSpatialDims; ++d)
-    if (p.kernel[d] < p.stride[d]) return true;  // phases without a tap
-  return false;
+  return one_tap_has_empty_phases(p);
+}
+
+bool one_tap_grad_input_possible(const ConvTransposeParams& p, DType dtype) {
+  if (!is_16bit(dtype) || !one_tap_shape_possible(p)) return false;
+  const int64_t blocks = p.batch * p.in_size[0] * p.in_size[1] * blocks_of(p.in_size[2], kOneTapInputTile);
+  return blocks < (int64_t(1) << 31) && blocks_of(p.in_channels, kOneTapGradInputChannels) < 65536;
+}
+
+bool one_tap_grad_input_taken(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
+  if (!one_tap_grad_input_enabled() || !one_tap_grad_input_possible(p, dtype)) return false;
+  if (algorithm == "one_tap") return true;
+  return algorithm == "auto" && p.output_strides[1] == 1 && p.in_channels <= kOneTapPreferredMaxInChannels &&
+         p.out_channels <= kOneTapOutChannels && one_tap_has_empty_phases(p);
+}
+
+cudaError_t one_tap_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output, const void* weight,
+                               void* grad_input, cudaStream_t stream) {
+  if (p.batch * p.in_channels * p.in_spatial() == 0) return cudaSuccess;
+  if (!one_tap_grad_input_possible(p, dtype)) return cudaErrorInvalidValue;
+  const auto launch = [&](auto type_tag) -> cudaError_t {
+    using T = decltype(type_tag);
+    switch (p.kernel[2]) {
+      case 1: return launch_one_tap_grad_input<T, 1>(p, grad_output, weight, grad_input, stream);
+      case 2: return launch_one_tap_grad_input<T, 2>(p, grad_output, weight, grad_input, stream);
+      case 3: return launch_one_tap_grad_input<T, 3>(p, grad_output, weight, grad_input, stream);
+      default: return launch_one_tap_grad_input<T, 4>(p, grad_output, weight, grad_input, stream);
+    }
+  };
+  return dtype == DType::kFloat16 ? launch(__half()) : launch(__nv_bfloat16());
 }
 
 cudaError_t one_tap_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,
