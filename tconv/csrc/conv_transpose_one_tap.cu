@@ -31,7 +31,7 @@ constexpr int kOneTapThreads = (kOneTapInputTile / 4) * (kOneTapOutChannels / 4)
 constexpr int kOneTapMaxKernelW = 4;  // accumulators: 16 per W tap and thread
 
 // The one tap (k, i) along D or H through which output o receives an input, if any (input_index_for_tap in 32 bits:
-// one_tap_forward_possible keeps every extent, and the weight's offsets, below 2^31; run 524's ncu counted 289 M
+// one_tap_shape_possible keeps every extent, and the weight's offsets, below 2^31; run 524's ncu counted 289 M
 // instructions for fam13, ~2x the FFMA loop's, much of it the 64-bit divisions of each thread's block-uniform indices).
 __device__ __forceinline__ bool row_tap(int o, int kernel, int s, int pad, int d, int in_size, int& k, int& i) {
   for (k = 0; k < kernel; ++k) {
