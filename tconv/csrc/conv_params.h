@@ -62,6 +62,17 @@ TCONV_HOST_DEVICE bool input_index_for_tap(int64_t o, int64_t k, int64_t s, int6
   return true;
 }
 
+// The same in 32 bits, for kernels whose extents fit (conv_transpose_one_tap.cu: a 64-bit division is a call of ~70
+// instructions, and its block-uniform indices paid it in every thread; run 525: fam13's forward 0.463 -> 0.404 ms).
+TCONV_HOST_DEVICE bool input_index_for_tap(int o, int k, int s, int p, int d, int in_size, int* i) {
+  const int t = o + p - k * d;
+  if (t < 0) return false;
+  const int q = t / s;
+  if (q * s != t || q >= in_size) return false;
+  *i = q;
+  return true;
+}
+
 // Along a dimension where the taps fall within one stride (d (k - 1) < s), output o = i*s - p + r receives at most one
 // tap: k = r / d where d divides r (conv_transpose_one_tap.cu).
 TCONV_HOST_DEVICE bool one_tap_dimension(int64_t k, int64_t s, int64_t d) { return d * (k - 1) < s; }

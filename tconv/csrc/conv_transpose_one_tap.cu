@@ -30,16 +30,11 @@ constexpr int kOneTapChunk = 32;  // input channels staged at a time
 constexpr int kOneTapThreads = (kOneTapInputTile / 4) * (kOneTapOutChannels / 4);
 constexpr int kOneTapMaxKernelW = 4;  // accumulators: 16 per W tap and thread
 
-// The one tap (k, i) along D or H through which output o receives an input, if any (input_index_for_tap in 32 bits:
-// one_tap_shape_possible keeps every extent, and the weight's offsets, below 2^31; run 524's ncu counted 289 M
-// instructions for fam13, ~2x the FFMA loop's, much of it the 64-bit divisions of each thread's block-uniform indices).
+// The one tap (k, i) along D or H through which output o receives an input, if any (in 32 bits:
+// one_tap_shape_possible keeps every extent, and the weight's offsets, below 2^31).
 __device__ __forceinline__ bool row_tap(int o, int kernel, int s, int pad, int d, int in_size, int& k, int& i) {
-  for (k = 0; k < kernel; ++k) {
-    const int t = o + pad - k * d;
-    if (t < 0) continue;
-    i = t / s;
-    if (i * s == t && i < in_size) return true;
-  }
+  for (k = 0; k < kernel; ++k)
+    if (input_index_for_tap(o, k, s, pad, d, in_size, &i)) return true;
   return false;
 }
 
@@ -193,8 +188,8 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
   for (int k = 0; k < KW; ++k)
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-      const int64_t ow = (blk.iw0 + group * 4 + i) * s - pad + k * dil;
-      if (ow < 0 || ow >= p.out_size[2]) continue;
+      int64_t ow;
+      if (!output_index_for_tap(blk.iw0 + group * 4 + i, k, s, pad, dil, p.out_size[2], &ow)) continue;
       const float v[4] = {acc[k][i][0] + bs[quad * 4], acc[k][i][1] + bs[quad * 4 + 1],
                           acc[k][i][2] + bs[quad * 4 + 2], acc[k][i][3] + bs[quad * 4 + 3]};
       store_channels(out_row + ow * os[4] + quad * 4 * os[1], os[1], v, count, vector);
@@ -254,8 +249,8 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
   for (int k = 0; k < KW; ++k)
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
-      const int64_t ow = (blk.iw0 + m0 + gid + half * 8) * s - pad + k * dil;
-      if (ow < 0 || ow >= p.out_size[2]) continue;
+      int64_t ow;
+      if (!output_index_for_tap(blk.iw0 + m0 + gid + half * 8, k, s, pad, dil, p.out_size[2], &ow)) continue;
 #pragma unroll
       for (int f = 0; f < 4; ++f) {
         const int o = n0 + f * 8 + tig * 2;  // the fragment's channel pair
@@ -334,11 +329,10 @@ tconv_one_tap_grad_input_kernel(const ConvTransposeParams p, const T* __restrict
   T* wh = reinterpret_cast<T*>(&ws[0][0][0]);
   float acc[2][4] = {};
   for (int kd = 0; kd < int(p.kernel[0]); ++kd) {
-    const int64_t od = int64_t(id) * p.stride[0] - p.padding[0] + kd * p.dilation[0];
-    if (od < 0 || od >= p.out_size[0]) continue;
+    int64_t od, oh;
+    if (!output_index_for_tap(id, kd, p.stride[0], p.padding[0], p.dilation[0], p.out_size[0], &od)) continue;
     for (int kh = 0; kh < int(p.kernel[1]); ++kh) {
-      const int64_t oh = int64_t(ih) * p.stride[1] - p.padding[1] + kh * p.dilation[1];
-      if (oh < 0 || oh >= p.out_size[1]) continue;
+      if (!output_index_for_tap(ih, kh, p.stride[1], p.padding[1], p.dilation[1], p.out_size[1], &oh)) continue;
       const T* go_row = grad_output + n * os[0] + od * os[2] + oh * os[3];
       const T* w_taps = weight + ci0 * wstr[0] + kd * wstr[2] + kh * wstr[3];
       for (int64_t co0 = 0; co0 < p.out_channels; co0 += kOneTapChunk) {
@@ -347,9 +341,12 @@ tconv_one_tap_grad_input_kernel(const ConvTransposeParams p, const T* __restrict
           const int k = u / (kOneTapInputTile * kOneTapChunk), rest = u % (kOneTapInputTile * kOneTapChunk);
           const int c = channels_innermost ? rest % kOneTapChunk : rest / kOneTapInputTile;
           const int j = channels_innermost ? rest / kOneTapChunk : rest % kOneTapInputTile;
-          const int64_t co = co0 + c, ow = (iw0 + j) * s - pad + k * dil;
+          const int64_t co = co0 + c;
+          int64_t ow;
           gh[(k * kOneTapInputTile + j) * 2 * kOneTapPairRow + c] =
-              co < p.out_channels && ow >= 0 && ow < p.out_size[2] ? go_row[co * os[1] + ow * os[4]] : zero;
+              co < p.out_channels && output_index_for_tap(iw0 + j, k, s, pad, dil, p.out_size[2], &ow)
+                  ? go_row[co * os[1] + ow * os[4]]
+                  : zero;
         }
         for (int u = tid; u < KW * kOneTapGradInputChannels * kOneTapChunk; u += kOneTapThreads) {
           const int k = u % KW, c = (u / KW) % kOneTapChunk, i = u / (KW * kOneTapChunk);
