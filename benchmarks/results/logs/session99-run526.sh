@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 98 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<sha>).
+# Session 99, run 526 (one H200, cold; the first call of the session). Run as
+# TCONV_COMMIT=<sha> bash benchmarks/results/logs/session99-run526.sh
 # Written after session 98's device time ran out, so none of it has run on a GPU:
 # - the one-tap FFMA forward's setup and staging moved into shared helpers (one_tap_begin, stage_one_tap_chunk): the
 #   default kernel for fam13 channels-last, so its tests come first;
