@@ -40,6 +40,16 @@ __device__ __forceinline__ bool row_tap(int o, int kernel, int s, int pad, int d
 
 int64_t blocks_of(int64_t count, int64_t per_block) { return (count + per_block - 1) / per_block; }
 
+// Two 16-bit values as one 32-bit word, lo in the low half (the order of a k16 MMA fragment's channel pair).
+template <typename T>
+__device__ __forceinline__ uint32_t pack_pair(T lo, T hi) {
+  static_assert(sizeof(T) == 2, "16-bit values");
+  uint16_t a, b;
+  memcpy(&a, &lo, 2);
+  memcpy(&b, &hi, 2);
+  return uint32_t(a) | (uint32_t(b) << 16);
+}
+
 template <typename T>
 __device__ __forceinline__ void store_channels(T* dst, int64_t channel_stride, const float (&v)[4], int count,
                                                bool vector) {
@@ -104,56 +114,106 @@ __device__ __forceinline__ void write_bias_run(const ConvTransposeParams& p, con
   }
 }
 
-// Every kernel's start: the block, its bias values in bs, its output row, and the bias written over its run.
+// Every forward block's start, after it issues its first chunk's loads: its bias values in bs, and the bias written
+// over its run. Returns the block's output row.
 template <typename T, int KW>
-__device__ __forceinline__ OneTapBlock one_tap_begin(const ConvTransposeParams& p, const T* bias, T* output,
-                                                     int64_t w_tiles, bool vector, float* bs, T*& out_row) {
-  const OneTapBlock blk = one_tap_block(p, w_tiles);
+__device__ __forceinline__ T* one_tap_begin(const ConvTransposeParams& p, const OneTapBlock& blk, const T* bias,
+                                            T* output, bool vector, float* bs) {
   const int c = threadIdx.x;
   if (c < kOneTapOutChannels)
     bs[c] = bias != nullptr && c < blk.channels ? to_acc<T>(bias[(blk.co0 + c) * p.bias_stride]) : 0.f;
   __syncthreads();
   const int64_t* os = p.output_strides;
-  out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
+  T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
   write_bias_run<T, KW>(p, blk, bs, out_row, vector);
-  return blk;
+  return out_row;
 }
 
-// Stages input channels ci0.. of the block's positions, put_x(c, j, value), and the row's W taps' weights,
-// put_w(k, o, c, value); zero beyond the channels and the input. Callers sync around it.
-template <typename T, int KW, typename PutX, typename PutW>
-__device__ __forceinline__ void stage_one_tap_chunk(const ConvTransposeParams& p, const OneTapBlock& blk, int64_t ci0,
-                                                    const T* input, const T* weight, PutX put_x, PutW put_w) {
-  const int64_t* is = p.input_strides;
-  const int64_t* wstr = p.weight_strides;
-  const T* in_row = input + blk.n * is[0] + blk.id * is[2] + blk.ih * is[3];
-  const T* w_taps = weight + blk.co0 * wstr[1] + blk.kd * wstr[2] + blk.kh * wstr[3];
-  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
-  const bool channels_innermost = is[1] == 1;
-  const T zero = from_acc<T>(0.f);
-  for (int u = threadIdx.x; u < kOneTapChunk * kOneTapInputTile; u += kOneTapThreads) {
-    const int c = channels_innermost ? u % kOneTapChunk : u / kOneTapInputTile;
-    const int j = channels_innermost ? u / kOneTapChunk : u % kOneTapInputTile;
-    const int64_t ci = ci0 + c, iw = blk.iw0 + j;
-    put_x(c, j, ci < p.in_channels && iw < p.in_size[2] ? in_row[ci * is[1] + iw * is[4]] : zero);
+// A chunk of the block's staging held in registers: input channels ci0.. of its positions and the row's W taps'
+// weights (zero beyond the channels and the input). Every load of a chunk is issued before any is waited on, and the
+// next chunk's loads overlap this chunk's arithmetic: run 526 read the one-tap kernels as bound by the latency of
+// staging loads issued one after another (the mma.sync forms ran slower than the FFMA form they were to beat).
+template <typename T, int KW>
+struct OneTapChunk {
+  static constexpr int kInputs = kOneTapChunk * kOneTapInputTile / kOneTapThreads;
+  static constexpr int kWeights = KW * kOneTapChunk * kOneTapOutChannels / kOneTapThreads;
+  static_assert(kInputs * kOneTapThreads == kOneTapChunk * kOneTapInputTile &&
+                    kWeights * kOneTapThreads == KW * kOneTapChunk * kOneTapOutChannels &&
+                    kOneTapThreads % kOneTapChunk == 0 && kOneTapThreads % kOneTapInputTile == 0 &&
+                    kOneTapThreads % kOneTapOutChannels == 0,
+                "every thread stages the same number of elements, its thread index fixing all but one coordinate");
+  T x[kInputs], w[kWeights];
+
+  // The staged coordinates of element it of this thread, affine in it (so that the compiler keeps one base address
+  // and no per-element index): inputs (c, j), consecutive threads along the innermost of channels and positions;
+  // weights (k, o, c), consecutive threads along the output channels.
+  __device__ static void input_at(bool channels_innermost, int it, int& c, int& j) {
+    const int t = threadIdx.x;
+    c = channels_innermost ? t % kOneTapChunk : t / kOneTapInputTile + it * (kOneTapThreads / kOneTapInputTile);
+    j = channels_innermost ? t / kOneTapChunk + it * (kOneTapThreads / kOneTapChunk) : t % kOneTapInputTile;
   }
-  for (int u = threadIdx.x; u < KW * kOneTapChunk * kOneTapOutChannels; u += kOneTapThreads) {
-    const int k = u % KW, o = (u / KW) % kOneTapOutChannels, c = u / (KW * kOneTapOutChannels);
-    const int64_t ci = ci0 + c;
-    put_w(k, o, c, ci < p.in_channels && o < blk.channels ? w_taps[int(ci) * w_ci + o * w_co + k * w_kw] : zero);
+  __device__ static void weight_at(int it, int& k, int& o, int& c) {
+    const int t = threadIdx.x;
+    k = it % KW, o = t % kOneTapOutChannels;
+    c = t / kOneTapOutChannels + (it / KW) * (kOneTapThreads / kOneTapOutChannels);
   }
-}
+
+  __device__ void load(const ConvTransposeParams& p, const OneTapBlock& blk, int64_t ci0, const T* input,
+                       const T* weight) {
+    const int64_t* is = p.input_strides;
+    const int64_t* wstr = p.weight_strides;
+    const T* in_row = input + blk.n * is[0] + blk.id * is[2] + blk.ih * is[3];
+    const T* w_taps = weight + blk.co0 * wstr[1] + blk.kd * wstr[2] + blk.kh * wstr[3];
+    const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
+    const bool channels_innermost = is[1] == 1;
+    const T zero = from_acc<T>(0.f);
+#pragma unroll
+    for (int it = 0; it < kInputs; ++it) {
+      int c, j;
+      input_at(channels_innermost, it, c, j);
+      const int64_t ci = ci0 + c, iw = blk.iw0 + j;
+      x[it] = ci < p.in_channels && iw < p.in_size[2] ? in_row[ci * is[1] + iw * is[4]] : zero;
+    }
+#pragma unroll
+    for (int it = 0; it < kWeights; ++it) {
+      int k, o, c;
+      weight_at(it, k, o, c);
+      const int64_t ci = ci0 + c;
+      w[it] = ci < p.in_channels && o < blk.channels ? w_taps[int(ci) * w_ci + o * w_co + k * w_kw] : zero;
+    }
+  }
+
+  // put_x(c, j, value), put_w(k, o, c, value); callers sync around it
+  template <typename PutX, typename PutW>
+  __device__ void put(const ConvTransposeParams& p, PutX put_x, PutW put_w) const {
+    const bool channels_innermost = p.input_strides[1] == 1;
+#pragma unroll
+    for (int it = 0; it < kInputs; ++it) {
+      int c, j;
+      input_at(channels_innermost, it, c, j);
+      put_x(c, j, x[it]);
+    }
+#pragma unroll
+    for (int it = 0; it < kWeights; ++it) {
+      int k, o, c;
+      weight_at(it, k, o, c);
+      put_w(k, o, c, w[it]);
+    }
+  }
+};
 
 // vector: 4 channels are one aligned access.
 template <typename T, int KW>
-__global__ void __launch_bounds__(kOneTapThreads)
+__global__ void __launch_bounds__(kOneTapThreads, 2)
 tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ input, const T* __restrict__ weight,
                              const T* __restrict__ bias, T* __restrict__ output, int64_t w_tiles, bool vector) {
   __shared__ __align__(16) float xs[kOneTapChunk][kOneTapInputTile + 4];  // +4: rows stay 16-byte aligned
   __shared__ __align__(16) float ws[KW][kOneTapChunk][kOneTapOutChannels];
   __shared__ float bs[kOneTapOutChannels];
-  T* out_row;
-  const OneTapBlock blk = one_tap_begin<T, KW>(p, bias, output, w_tiles, vector, bs, out_row);
+  const OneTapBlock blk = one_tap_block(p, w_tiles);
+  OneTapChunk<T, KW> chunk;
+  if (blk.tapped) chunk.load(p, blk, 0, input, weight);  // in flight while the bias run is written
+  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, bs);
   if (!blk.tapped) return;
 
   constexpr int kQuads = kOneTapOutChannels / 4;
@@ -161,9 +221,10 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
   const int count = min(4, blk.channels - quad * 4);
   float acc[KW][4][4] = {};
   for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
+    if (ci0 > 0) chunk.load(p, blk, ci0, input, weight);
     __syncthreads();  // the previous chunk's reads are done
-    stage_one_tap_chunk<T, KW>(
-        p, blk, ci0, input, weight, [&](int c, int j, T v) { xs[c][j] = to_acc<T>(v); },
+    chunk.put(
+        p, [&](int c, int j, T v) { xs[c][j] = to_acc<T>(v); },
         [&](int k, int o, int c, T v) { ws[k][c][o] = to_acc<T>(v); });
     __syncthreads();
 #pragma unroll 4
@@ -204,7 +265,7 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
 constexpr int kOneTapPairRow = kOneTapChunk / 2 + 4;  // 32-bit words a staged row (16 channel pairs + padding)
 
 template <typename T, int KW>
-__global__ void __launch_bounds__(kOneTapThreads)
+__global__ void __launch_bounds__(kOneTapThreads, 2)
 tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restrict__ input,
                                  const T* __restrict__ weight, const T* __restrict__ bias, T* __restrict__ output,
                                  int64_t w_tiles, bool vector) {
@@ -213,8 +274,10 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
   __shared__ __align__(16) uint32_t xs[kOneTapInputTile][kOneTapPairRow];
   __shared__ __align__(16) uint32_t ws[KW][kOneTapOutChannels][kOneTapPairRow];
   __shared__ float bs[kOneTapOutChannels];
-  T* out_row;
-  const OneTapBlock blk = one_tap_begin<T, KW>(p, bias, output, w_tiles, vector, bs, out_row);
+  const OneTapBlock blk = one_tap_block(p, w_tiles);
+  OneTapChunk<T, KW> chunk;
+  if (blk.tapped) chunk.load(p, blk, 0, input, weight);  // in flight while the bias run is written
+  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, bs);
   if (!blk.tapped) return;
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -224,9 +287,10 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
   T* xh = reinterpret_cast<T*>(&xs[0][0]);
   T* wh = reinterpret_cast<T*>(&ws[0][0][0]);
   for (int64_t ci0 = 0; ci0 < p.in_channels; ci0 += kOneTapChunk) {
+    if (ci0 > 0) chunk.load(p, blk, ci0, input, weight);
     __syncthreads();  // the previous chunk's reads are done
-    stage_one_tap_chunk<T, KW>(
-        p, blk, ci0, input, weight, [&](int c, int j, T v) { xh[j * 2 * kOneTapPairRow + c] = v; },
+    chunk.put(
+        p, [&](int c, int j, T v) { xh[j * 2 * kOneTapPairRow + c] = v; },
         [&](int k, int o, int c, T v) { wh[(k * kOneTapOutChannels + o) * 2 * kOneTapPairRow + c] = v; });
     __syncthreads();
 #pragma unroll
@@ -301,14 +365,123 @@ cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* inp
 // channels-last) the mma.sync gather ran this pass at 0.247 ms (run 516) while reading ~150 MB of grad_output.
 constexpr int kOneTapGradInputChannels = 32;
 
+// One stage of a grad_input block: a (kd, kh) tap of its row whose output row exists, and a chunk of output channels.
+struct OneTapGradInputStage {
+  int kd, kh;
+  int64_t od, oh, co0;
+};
+
+// The stage after st (st.co0 = out_channels before the first): the next chunk of the tap, else the next tap's first.
+__device__ __forceinline__ bool next_grad_input_stage(const ConvTransposeParams& p, int id, int ih,
+                                                      OneTapGradInputStage& st) {
+  st.co0 += kOneTapChunk;
+  if (st.co0 < p.out_channels) return true;
+  st.co0 = 0;
+  for (;;) {
+    if (++st.kh >= int(p.kernel[1])) {
+      st.kh = 0;
+      if (++st.kd >= int(p.kernel[0])) return false;
+    }
+    if (output_index_for_tap(id, st.kd, p.stride[0], p.padding[0], p.dilation[0], p.out_size[0], &st.od) &&
+        output_index_for_tap(ih, st.kh, p.stride[1], p.padding[1], p.dilation[1], p.out_size[1], &st.oh))
+      return true;
+  }
+}
+
+// A grad_input stage's loads held in registers (as OneTapChunk: all issued before any is waited on, the next stage's
+// overlapping this one's MMAs): grad_output at the positions' W taps, 8 output channels a load (one 16-byte access
+// where vector), and the stage's weights.
+template <typename T, int KW>
+struct OneTapGradInputChunk {
+  static constexpr int kOctets = KW * kOneTapInputTile * (kOneTapChunk / 8) / kOneTapThreads;
+  static constexpr int kWeights = KW * kOneTapGradInputChannels * kOneTapChunk / kOneTapThreads;
+  static_assert(kOctets * kOneTapThreads == KW * kOneTapInputTile * (kOneTapChunk / 8) &&
+                    kWeights * kOneTapThreads == KW * kOneTapGradInputChannels * kOneTapChunk,
+                "every thread stages the same number of elements");
+  uint4 g[kOctets];
+  T w[kWeights];
+
+  // Element it of this thread, affine in it as in OneTapChunk: grad_output (W tap k = it, position j, channels 8 c8..),
+  // weights (k, input channel i, output channel c), consecutive threads along the output channels.
+  __device__ static void octet_at(bool channels_innermost, int it, int& k, int& j, int& c8) {
+    constexpr int kOctetsPerRow = kOneTapChunk / 8;
+    static_assert(kOneTapInputTile * kOctetsPerRow == kOneTapThreads, "a tap's octets are one per thread");
+    const int t = threadIdx.x;
+    k = it;
+    c8 = channels_innermost ? t % kOctetsPerRow : t / kOneTapInputTile;
+    j = channels_innermost ? t / kOctetsPerRow : t % kOneTapInputTile;
+  }
+  __device__ static void weight_at(int it, int& k, int& i, int& c) {
+    static_assert(kOneTapThreads % kOneTapChunk == 0, "whole rows of output channels a pass");
+    const int t = threadIdx.x;
+    k = it % KW, c = t % kOneTapChunk, i = t / kOneTapChunk + (it / KW) * (kOneTapThreads / kOneTapChunk);
+  }
+
+  __device__ void load(const ConvTransposeParams& p, const OneTapGradInputStage& st, int n, int64_t iw0, int64_t ci0,
+                       const T* grad_output, const T* weight, bool vector) {
+    const int64_t* os = p.output_strides;
+    const int64_t* wstr = p.weight_strides;
+    const T* go_row = grad_output + n * os[0] + st.od * os[2] + st.oh * os[3];
+    const T* w_taps = weight + ci0 * wstr[0] + st.kd * wstr[2] + st.kh * wstr[3];
+    const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
+    const bool channels_innermost = os[1] == 1;
+    const T zero = from_acc<T>(0.f);
+#pragma unroll
+    for (int it = 0; it < kOctets; ++it) {
+      int k, j, c8;
+      octet_at(channels_innermost, it, k, j, c8);
+      const int64_t co = st.co0 + c8 * 8;
+      int64_t ow;
+      const bool tapped = output_index_for_tap(iw0 + j, k, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2],
+                                               &ow);
+      const T* src = go_row + co * os[1] + ow * os[4];
+      if (vector) {  // out_channels % 8 == 0: the octet lies wholly inside or outside the channels
+        g[it] = tapped && co < p.out_channels ? *reinterpret_cast<const uint4*>(src) : make_uint4(0, 0, 0, 0);
+      } else {
+        T h[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) h[e] = tapped && co + e < p.out_channels ? src[e * os[1]] : zero;
+        g[it] = make_uint4(pack_pair(h[0], h[1]), pack_pair(h[2], h[3]), pack_pair(h[4], h[5]),
+                           pack_pair(h[6], h[7]));
+      }
+    }
+#pragma unroll
+    for (int it = 0; it < kWeights; ++it) {
+      int k, i, c;
+      weight_at(it, k, i, c);
+      const int64_t ci = ci0 + i, co = st.co0 + c;
+      w[it] = ci < p.in_channels && co < p.out_channels ? w_taps[i * w_ci + int(co) * w_co + k * w_kw] : zero;
+    }
+  }
+
+  // gs / ws: [tap][row][kOneTapPairRow words], rows positions / input channels, channel pairs along a row
+  __device__ void put(const ConvTransposeParams& p, uint32_t* gs, uint32_t* ws) const {
+    const bool channels_innermost = p.output_strides[1] == 1;
+#pragma unroll
+    for (int it = 0; it < kOctets; ++it) {
+      int k, j, c8;
+      octet_at(channels_innermost, it, k, j, c8);
+      *reinterpret_cast<uint4*>(&gs[(k * kOneTapInputTile + j) * kOneTapPairRow + c8 * 4]) = g[it];
+    }
+    T* wh = reinterpret_cast<T*>(ws);
+#pragma unroll
+    for (int it = 0; it < kWeights; ++it) {
+      int k, i, c;
+      weight_at(it, k, i, c);
+      wh[(k * kOneTapGradInputChannels + i) * 2 * kOneTapPairRow + c] = w[it];
+    }
+  }
+};
+
 template <typename T, int KW>
 __global__ void __launch_bounds__(kOneTapThreads)
 tconv_one_tap_grad_input_kernel(const ConvTransposeParams p, const T* __restrict__ grad_output,
                                 const T* __restrict__ weight, T* __restrict__ grad_input, int64_t w_tiles,
-                                bool pair_vector) {
+                                bool pair_vector, bool octet_vector) {
   static_assert(kOneTapInputTile == 64 && kOneTapGradInputChannels == 32 && kOneTapChunk == 32 &&
-                    kOneTapThreads == 256,
-                "the warp tiling below: 4 x 2 warps of 16 positions x 16 channels, two k16 steps a chunk");
+                    kOneTapThreads == 256 && kOneTapPairRow % 4 == 0,
+                "the warp tiling below: 4 x 2 warps of 16 positions x 16 channels, two k16 steps a chunk; rows of "
+                "16-byte octets");
   __shared__ __align__(16) uint32_t gs[KW][kOneTapInputTile][kOneTapPairRow];
   __shared__ __align__(16) uint32_t ws[KW][kOneTapGradInputChannels][kOneTapPairRow];
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -319,57 +492,30 @@ tconv_one_tap_grad_input_kernel(const ConvTransposeParams p, const T* __restrict
   row /= int(p.in_size[1]);
   const int id = row % int(p.in_size[0]), n = row / int(p.in_size[0]);
   const int64_t ci0 = int64_t(blockIdx.y) * kOneTapGradInputChannels, iw0 = int64_t(tile) * kOneTapInputTile;
-  const int64_t* os = p.output_strides;
-  const int64_t* wstr = p.weight_strides;
-  const int w_ci = int(wstr[0]), w_co = int(wstr[1]), w_kw = int(wstr[4]);
-  const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
-  const bool channels_innermost = os[1] == 1;
-  const T zero = from_acc<T>(0.f);
-  T* gh = reinterpret_cast<T*>(&gs[0][0][0]);
-  T* wh = reinterpret_cast<T*>(&ws[0][0][0]);
   float acc[2][4] = {};
-  for (int kd = 0; kd < int(p.kernel[0]); ++kd) {
-    int64_t od, oh;
-    if (!output_index_for_tap(id, kd, p.stride[0], p.padding[0], p.dilation[0], p.out_size[0], &od)) continue;
-    for (int kh = 0; kh < int(p.kernel[1]); ++kh) {
-      if (!output_index_for_tap(ih, kh, p.stride[1], p.padding[1], p.dilation[1], p.out_size[1], &oh)) continue;
-      const T* go_row = grad_output + n * os[0] + od * os[2] + oh * os[3];
-      const T* w_taps = weight + ci0 * wstr[0] + kd * wstr[2] + kh * wstr[3];
-      for (int64_t co0 = 0; co0 < p.out_channels; co0 += kOneTapChunk) {
-        __syncthreads();  // the previous chunk's reads are done
-        for (int u = tid; u < KW * kOneTapInputTile * kOneTapChunk; u += kOneTapThreads) {
-          const int k = u / (kOneTapInputTile * kOneTapChunk), rest = u % (kOneTapInputTile * kOneTapChunk);
-          const int c = channels_innermost ? rest % kOneTapChunk : rest / kOneTapInputTile;
-          const int j = channels_innermost ? rest / kOneTapChunk : rest % kOneTapInputTile;
-          const int64_t co = co0 + c;
-          int64_t ow;
-          gh[(k * kOneTapInputTile + j) * 2 * kOneTapPairRow + c] =
-              co < p.out_channels && output_index_for_tap(iw0 + j, k, s, pad, dil, p.out_size[2], &ow)
-                  ? go_row[co * os[1] + ow * os[4]]
-                  : zero;
+  OneTapGradInputStage st{0, -1, 0, 0, p.out_channels};
+  OneTapGradInputChunk<T, KW> chunk;
+  bool more = next_grad_input_stage(p, id, ih, st);
+  if (more) chunk.load(p, st, n, iw0, ci0, grad_output, weight, octet_vector);
+  while (more) {
+    __syncthreads();  // the previous stage's reads are done
+    chunk.put(p, &gs[0][0][0], &ws[0][0][0]);
+    __syncthreads();
+    more = next_grad_input_stage(p, id, ih, st);
+    if (more) chunk.load(p, st, n, iw0, ci0, grad_output, weight, octet_vector);  // in flight during the MMAs
+#pragma unroll
+    for (int k = 0; k < KW; ++k)
+#pragma unroll
+      for (int step = 0; step < kOneTapChunk / 16; ++step) {
+        const int word = step * 8 + tig;
+        const uint32_t a[4] = {gs[k][m0 + gid][word], gs[k][m0 + gid + 8][word], gs[k][m0 + gid][word + 4],
+                               gs[k][m0 + gid + 8][word + 4]};
+#pragma unroll
+        for (int f = 0; f < 2; ++f) {
+          const uint32_t b[2] = {ws[k][n0 + f * 8 + gid][word], ws[k][n0 + f * 8 + gid][word + 4]};
+          mma_m16n8<T>(acc[f], a, b);
         }
-        for (int u = tid; u < KW * kOneTapGradInputChannels * kOneTapChunk; u += kOneTapThreads) {
-          const int k = u % KW, c = (u / KW) % kOneTapChunk, i = u / (KW * kOneTapChunk);
-          const int64_t ci = ci0 + i, co = co0 + c;
-          wh[(k * kOneTapGradInputChannels + i) * 2 * kOneTapPairRow + c] =
-              ci < p.in_channels && co < p.out_channels ? w_taps[i * w_ci + int(co) * w_co + k * w_kw] : zero;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < KW; ++k)
-#pragma unroll
-          for (int step = 0; step < kOneTapChunk / 16; ++step) {
-            const int word = step * 8 + tig;
-            const uint32_t a[4] = {gs[k][m0 + gid][word], gs[k][m0 + gid + 8][word], gs[k][m0 + gid][word + 4],
-                                   gs[k][m0 + gid + 8][word + 4]};
-#pragma unroll
-            for (int f = 0; f < 2; ++f) {
-              const uint32_t b[2] = {ws[k][n0 + f * 8 + gid][word], ws[k][n0 + f * 8 + gid][word + 4]};
-              mma_m16n8<T>(acc[f], a, b);
-            }
-          }
       }
-    }
   }
   const int64_t* is = p.input_strides;
   T* gi_row = grad_input + n * is[0] + id * is[2] + ih * is[3];
@@ -402,11 +548,16 @@ cudaError_t launch_one_tap_grad_input(const ConvTransposeParams& p, const void* 
   const bool pair_vector = is[1] == 1 && p.in_channels % 2 == 0 && is[0] % 2 == 0 && is[2] % 2 == 0 &&
                            is[3] % 2 == 0 && is[4] % 2 == 0 &&
                            reinterpret_cast<uintptr_t>(grad_input) % (2 * sizeof(T)) == 0;
+  // 8 output channels one 16-byte load: channels contiguous, a multiple of 8 of them, every octet aligned
+  const int64_t* os = p.output_strides;
+  const bool octet_vector = os[1] == 1 && p.out_channels % 8 == 0 && os[0] % 8 == 0 && os[2] % 8 == 0 &&
+                            os[3] % 8 == 0 && os[4] % 8 == 0 &&
+                            reinterpret_cast<uintptr_t>(grad_output) % (8 * sizeof(T)) == 0;
   const dim3 grid(unsigned(p.batch * p.in_size[0] * p.in_size[1] * w_tiles),
                   unsigned(blocks_of(p.in_channels, kOneTapGradInputChannels)));
   tconv_one_tap_grad_input_kernel<T, KW><<<grid, kOneTapThreads, 0, stream>>>(
       p, static_cast<const T*>(grad_output), static_cast<const T*>(weight), static_cast<T*>(grad_input), w_tiles,
-      pair_vector);
+      pair_vector, octet_vector);
   return cudaGetLastError();
 }
 
