@@ -2459,7 +2459,7 @@ torch.save(t.one_tap_16bit_runs(62), sys.argv[1])
         assert not any("one_tap_forward_mma" in n for n in off), off
 
 
-# TCONV_ONE_TAP_GRAD_INPUT=1 (development; unset 0): "one_tap" runs grad_input on the one-tap mma.sync kernel wherever
+# TCONV_ONE_TAP_GRAD_INPUT=1 (development; unset 1): "one_tap" runs grad_input on the one-tap mma.sync kernel wherever
 # it can (fp16 / bf16), "auto" for channels-last grad_outputs with empty phases. Under 1 every one-tap case in both
 # 16-bit modes and three layouts meets the contract (every gradient) with that kernel, and a fam13-like channels-last
 # call takes it under "auto"; under 0 it never runs.

@@ -307,28 +307,44 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
         }
     }
   }
+  // Each tap's outputs pass through shared memory, so that a position's channels leave in 16-byte pieces, a row of
+  // 64 channels as one 128-byte line (written from the fragments, 4 bytes a thread at 8 positions a warp instruction,
+  // this kernel ran at 0.453 ms against the FFMA form's 0.372 in run 527).
+  constexpr int kOctetsPerRow = kOneTapOutChannels / 8, kRowsPerPass = kOneTapThreads / kOctetsPerRow;
+  static_assert(kOneTapInputTile % kRowsPerPass == 0, "whole passes over the tile");
+  __shared__ __align__(16) uint32_t tile[kOneTapInputTile][kOneTapOutChannels / 2 + 4];  // +4: 8 rows on 32 banks
   const int64_t* os = p.output_strides;
+  const bool octets = vector && p.out_channels % 8 == 0 && os[0] % 8 == 0 && os[2] % 8 == 0 && os[3] % 8 == 0 &&
+                      os[4] % 8 == 0 && reinterpret_cast<uintptr_t>(output) % (8 * sizeof(T)) == 0;
   const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
 #pragma unroll
-  for (int k = 0; k < KW; ++k)
+  for (int k = 0; k < KW; ++k) {
+    __syncthreads();  // the previous tap's rows have left the tile
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      int64_t ow;
-      if (!output_index_for_tap(blk.iw0 + m0 + gid + half * 8, k, s, pad, dil, p.out_size[2], &ow)) continue;
+    for (int half = 0; half < 2; ++half)
 #pragma unroll
       for (int f = 0; f < 4; ++f) {
-        const int o = n0 + f * 8 + tig * 2;  // the fragment's channel pair
-        if (o >= channels) continue;
-        const float v[2] = {acc[k][f][half * 2] + bs[o], acc[k][f][half * 2 + 1] + bs[o + 1]};
-        T* dst = out_row + ow * os[4] + o * os[1];
-        if (vector) {
-          store_pack<T, 2>(dst, v);
-        } else {
-          dst[0] = from_acc<T>(v[0]);
-          if (o + 1 < channels) dst[os[1]] = from_acc<T>(v[1]);
-        }
+        const int o = n0 + f * 8 + tig * 2;  // the fragment's channel pair (bs is zero beyond the channels)
+        tile[m0 + gid + half * 8][o / 2] = pack_pair(from_acc<T>(acc[k][f][half * 2] + bs[o]),
+                                                     from_acc<T>(acc[k][f][half * 2 + 1] + bs[o + 1]));
+      }
+    __syncthreads();
+#pragma unroll
+    for (int pass = 0; pass < kOneTapInputTile / kRowsPerPass; ++pass) {
+      const int j = tid / kOctetsPerRow + pass * kRowsPerPass, o = (tid % kOctetsPerRow) * 8;
+      int64_t ow;
+      if (o >= channels || !output_index_for_tap(blk.iw0 + j, k, s, pad, dil, p.out_size[2], &ow)) continue;
+      T* dst = out_row + ow * os[4] + o * os[1];
+      if (octets) {
+        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(&tile[j][o / 2]);
+      } else {
+        const T* src = reinterpret_cast<const T*>(&tile[j][o / 2]);
+#pragma unroll
+        for (int e = 0; e < 8; ++e)
+          if (o + e < channels) dst[e * os[1]] = src[e];
       }
     }
+  }
 }
 
 // TCONV_ONE_TAP_MMA=1 (development, read once per process): fp16 / bf16 calls on the mma.sync kernel.
@@ -356,13 +372,15 @@ cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* inp
 }
 
 
-// ---- grad_input (TCONV_ONE_TAP_GRAD_INPUT=1, development, default 0, not yet run on a GPU) ----
+// ---- grad_input (TCONV_ONE_TAP_GRAD_INPUT=0, development, turns it off) ----
 // grad_input of a one-tap call: input position i receives, along each dimension, exactly the outputs i s - p + k d of
 // its taps k, each a distinct output. So a block owns an input row (n, id, ih), kOneTapInputTile W positions and
 // kOneTapGradInputChannels input channels, and for each of the row's valid (kd, kh) taps and each chunk of output
 // channels stages grad_output at the positions' W taps and the taps' weights, as 16-bit pairs; the K loop is (kd, kh,
 // kw, output channels) on k16 mma.sync, 8 warps of 16 positions x 16 channels. fp16 / bf16 only. For fam13 (bf16
-// channels-last) the mma.sync gather ran this pass at 0.247 ms (run 516) while reading ~150 MB of grad_output.
+// channels-last, ~150 MB of grad_output read, ~0.03 ms at the H200's DRAM rate) the mma.sync gather ran this pass at
+// 0.247 ms (run 516); this kernel at 0.419 while its stages loaded one element after another (run 526), 0.091 with
+// their loads issued together (run 527).
 constexpr int kOneTapGradInputChannels = 32;
 
 // One stage of a grad_input block: a (kd, kh) tap of its row whose output row exists, and a chunk of output channels.
@@ -561,8 +579,9 @@ cudaError_t launch_one_tap_grad_input(const ConvTransposeParams& p, const void* 
   return cudaGetLastError();
 }
 
+// TCONV_ONE_TAP_GRAD_INPUT=0 (development, read once per process): the one-tap grad_input never runs.
 bool one_tap_grad_input_enabled() {
-  static const bool enabled = development_switch("TCONV_ONE_TAP_GRAD_INPUT", 0) != 0;
+  static const bool enabled = development_switch("TCONV_ONE_TAP_GRAD_INPUT", 1) != 0;
   return enabled;
 }
 
