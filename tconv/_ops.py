@@ -69,10 +69,11 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # the copy and the boxes are one row per channel (csrc/conv_transpose_igemm_tma.cu, tma_direct_auto_enabled).
 # "grouped_tiled" runs the forward on the grouped FFMA kernel in tiles of 16 output channels (groups 1, at most 32 input
 # channels: csrc/conv_transpose.h, grouped_tiled_forward; slower than the GEMM forms wherever run 376 timed it, so
-# "auto" never takes it), the backward as "auto". "one_tap" runs the forward on the one-tap FFMA kernel (every output
+# "auto" never takes it), the backward as "auto". "one_tap" runs the forward on the one-tap kernels (every output
 # receives at most one tap: along each dimension dilation x (kernel - 1) < stride; groups 1, a W kernel of at most 4;
-# csrc/conv_transpose_one_tap.cu), the backward as "auto" but for grad_input, which runs the one-tap grad_input kernel
-# wherever it can (fp16 / bf16; TCONV_ONE_TAP_GRAD_INPUT=0, development, turns that kernel off).
+# csrc/conv_transpose_one_tap.cu: FFMA for fp32, mma.sync for fp16 / bf16), the backward as "auto" but for grad_input,
+# and for grad_weight under TCONV_ONE_TAP_GRAD_WEIGHT=1, which run their one-tap kernels wherever they can (fp16 /
+# bf16; TCONV_ONE_TAP_GRAD_INPUT=0, development, turns grad_input's off).
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "igemm_tma_direct",

@@ -2399,6 +2399,7 @@ ONE_TAP_CASES = {
     "1d_pad_over_stride": (1, 3, 24, 33, 1, [3], [7], [9], [4], [3], [37], True),
     "3d_k2s3d2": (3, 2, 12, 20, 1, [2, 2, 2], [3, 3, 3], [1, 0, 1], [0, 1, 0], [2, 1, 2], [3, 4, 5], True),
     "one_channel": (2, 1, 3, 1, 1, [3, 3], [4, 4], [1, 1], [0, 0], [1, 1], [5, 40], True),
+    "w_tiles": (2, 2, 16, 24, 1, [2, 3], [3, 4], [0, 1], [0, 0], [1, 1], [3, 150], False),  # 3 tiles of 64 along W
 }
 
 
@@ -2444,7 +2445,7 @@ def one_tap_16bit_runs(seed):
     return names
 
 
-# TCONV_ONE_TAP_MMA=1 (development; unset 0): fp16 / bf16 one-tap forwards on the k16 mma.sync kernel. Under 1, every
+# TCONV_ONE_TAP_MMA=1 (development; unset 1): fp16 / bf16 one-tap forwards on the k16 mma.sync kernel. Under 1, every
 # one-tap case in both 16-bit modes and three layouts meets the contract, and the forward runs the mma kernel.
 def test_one_tap_mma_switch(tmp_path):
     code = """
@@ -2459,12 +2460,14 @@ torch.save(t.one_tap_16bit_runs(62), sys.argv[1])
         assert not any("one_tap_forward_mma" in n for n in off), off
 
 
-# TCONV_ONE_TAP_GRAD_INPUT=1 (development; unset 1): "one_tap" runs grad_input on the one-tap mma.sync kernel wherever
-# it can (fp16 / bf16), "auto" for channels-last grad_outputs with empty phases. Under 1 every one-tap case in both
-# 16-bit modes and three layouts meets the contract (every gradient) with that kernel, and a fam13-like channels-last
-# call takes it under "auto"; under 0 it never runs.
-def test_one_tap_grad_input_switch(tmp_path):
-    code = """
+# The one-tap backward kernels' switches (development): TCONV_ONE_TAP_GRAD_INPUT (unset 1), TCONV_ONE_TAP_GRAD_WEIGHT
+# (unset 0). Under 1, "one_tap" runs the pass on its one-tap mma.sync kernel wherever it can (fp16 / bf16), "auto" for
+# channels-last calls with empty phases: every one-tap case in both 16-bit modes and three layouts meets the contract
+# (every gradient) with that kernel, and a fam13-like channels-last call takes it under "auto"; under 0 it never runs.
+@pytest.mark.parametrize("switch,kernel", [("TCONV_ONE_TAP_GRAD_INPUT", "one_tap_grad_input_kernel"),
+                                           ("TCONV_ONE_TAP_GRAD_WEIGHT", "one_tap_grad_weight_kernel")])
+def test_one_tap_backward_switch(tmp_path, switch, kernel):
+    code = f"""
 import sys, torch
 import test_conv_transpose_gpu as t
 from conftest import poison_cuda_allocator
@@ -2473,9 +2476,9 @@ with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) a
     t.run_case(*t.ONE_TAP_CASES["fam13_like"], mode="bf16", layout="channels_last", seed=64,
                poison=poison_cuda_allocator, algorithm="auto", grad_like_output=True)
 runs.append([e.name for e in prof.events()])
-torch.save([any("one_tap_grad_input_kernel" in n for n in names) for names in runs], sys.argv[1])
+torch.save([any("{kernel}" in n for n in names) for names in runs], sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_ONE_TAP_GRAD_INPUT", values=("1", "0"))
+    saved = run_under_switch(code, tmp_path, switch, values=("1", "0"))
     assert all(saved["1"]) and len(saved["1"]) == 2 * 3 * len(ONE_TAP_CASES) + 1, saved["1"]
     assert not any(saved["0"]), saved["0"]
 

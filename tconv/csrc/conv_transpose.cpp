@@ -592,7 +592,8 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
                      bool allow_tf32, const std::string& requested) {
   check_algorithm(requested);
-  // "unit_stride_mma" forces the unit-stride grad_weight where it can run; elsewhere grad_weight runs as under "auto".
+  // "unit_stride_mma" forces the unit-stride grad_weight where it can run, "one_tap" the one-tap grad_weight (under its
+  // switch); elsewhere grad_weight runs as under "auto".
   const std::string algorithm =
       requested == "unit_stride_mma" || requested == "grouped_tiled" || requested == "one_tap" ? std::string("auto")
                                                                                                 : requested;
@@ -607,6 +608,14 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
   const int64_t budget = std::max<int64_t>(workspace_budget_elems(grad_output, dtype), grad_weight.numel());
   const auto stream = c10::cuda::getCurrentCUDAStream().stream();
   const at::TensorOptions acc_options = grad_output.options().dtype(dtype == DType::kFloat64 ? at::kDouble : at::kFloat);
+  if (one_tap_grad_weight_taken(p, dtype, requested)) {
+    const int64_t splits = one_tap_grad_weight_splits(p, sm_count, budget);
+    const at::Tensor workspace = at::empty({splits * grad_weight.numel()}, acc_options);
+    check_launch(one_tap_grad_weight(p, dtype, input.data_ptr(), grad_output.data_ptr(), grad_weight.data_ptr(),
+                                     workspace.data_ptr<float>(), splits, stream),
+                 "conv_transpose grad_weight (one_tap)");
+    return;
+  }
   if (algorithm == "auto" && grad_weight_window_preferred(p) &&
       grad_weight_window_possible(p, dtype, input.data_ptr(), grad_output.data_ptr())) {
     const int64_t splits = grad_weight_window_splits(p, sm_count, budget);

@@ -345,14 +345,15 @@ int kernel_binary_version(int device);
 
 // ---- the one-tap forward (conv_transpose_one_tap.cu) ----
 // Calls where every output receives at most one tap (conv_params.h, one_tap_dimension, in every dimension), groups 1,
-// a W kernel of at most 4, fp32 / fp16 / bf16 (FFMA, fp32 sums: exact in every mode); any strides. "auto" takes it
+// a W kernel of at most 4, fp32 / fp16 / bf16 (FFMA for fp32, k16 mma.sync for fp16 / bf16; fp32 sums of exact
+// products in every mode); any strides. "auto" takes it
 // (one_tap_forward_preferred) for channels-last outputs with some phases that no tap reaches (kernel < stride in some
 // dimension) and at most kOneTapPreferredMaxInChannels input channels, where the GEMM forms' tiles are too shallow:
 // fam13 (k3 s5 d2, 32 input channels). Run 523 (H200, fam13 channels-last forward ms, the gather "auto" took before /
 // one-tap): bf16 0.500 / 0.463, TF32 2.994 / 0.493, exact fp32 3.007 / 0.493 (run 525, with 32-bit indices: bf16
 // 0.404, TF32 0.416); contiguous outputs stay on the gather (run 522: bf16 0.723 / 2.274, TF32 0.668 / 2.623).
-// TCONV_ONE_TAP_AUTO=0 (development, read once per process) turns the rule off; TCONV_ONE_TAP_MMA=1 (development, not
-// yet run on a GPU) runs fp16 / bf16 calls on its k16 mma.sync form.
+// TCONV_ONE_TAP_AUTO=0 (development, read once per process) turns the rule off. fp16 / bf16 calls run its k16 mma.sync
+// form (run 528, fam13 bf16 CL: 0.300 ms against the FFMA form's 0.373), unless TCONV_ONE_TAP_MMA=0 (development).
 constexpr int64_t kOneTapPreferredMaxInChannels = 32;
 bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype);
 bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype);
@@ -367,5 +368,15 @@ bool one_tap_grad_input_possible(const ConvTransposeParams& p, DType dtype);
 bool one_tap_grad_input_taken(const ConvTransposeParams& p, DType dtype, const std::string& algorithm);
 cudaError_t one_tap_grad_input(const ConvTransposeParams& p, DType dtype, const void* grad_output, const void* weight,
                                void* grad_input, cudaStream_t stream);
+// grad_weight of the same calls on k16 mma.sync (fp16 / bf16; p.weight_strides describe grad_weight): per (kd, kh) tap
+// a split-K GEMM over the input positions, each split's sums in its fp32 copy of the weight, added in order by
+// sum_splits. Workspace: one_tap_grad_weight_splits x grad_weight's elements. Only under TCONV_ONE_TAP_GRAD_WEIGHT=1
+// (development, read once per process; not yet run on a GPU): "one_tap" takes it wherever possible, "auto" as the
+// one-tap grad_input's rule with a channels-last input too (one_tap_grad_weight_taken; `algorithm` as requested).
+bool one_tap_grad_weight_possible(const ConvTransposeParams& p, DType dtype);
+bool one_tap_grad_weight_taken(const ConvTransposeParams& p, DType dtype, const std::string& algorithm);
+int64_t one_tap_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
+cudaError_t one_tap_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
+                                void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream);
 
 }  // namespace tconv

@@ -50,6 +50,18 @@ __device__ __forceinline__ uint32_t pack_pair(T lo, T hi) {
   return uint32_t(a) | (uint32_t(b) << 16);
 }
 
+// 8 channels from src (channel stride cs) as 16-bit pairs, `count` of them real (zeros after); one 16-byte load where
+// vector (the caller then guarantees count is 0 or 8 and the alignment).
+template <typename T>
+__device__ __forceinline__ uint4 load_octet(const T* src, int64_t cs, int count, bool vector) {
+  if (vector) return count > 0 ? *reinterpret_cast<const uint4*>(src) : make_uint4(0, 0, 0, 0);
+  const T zero = from_acc<T>(0.f);
+  T h[8];
+#pragma unroll
+  for (int e = 0; e < 8; ++e) h[e] = e < count ? src[e * cs] : zero;
+  return make_uint4(pack_pair(h[0], h[1]), pack_pair(h[2], h[3]), pack_pair(h[4], h[5]), pack_pair(h[6], h[7]));
+}
+
 template <typename T>
 __device__ __forceinline__ void store_channels(T* dst, int64_t channel_stride, const float (&v)[4], int count,
                                                bool vector) {
@@ -257,11 +269,13 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
     }
 }
 
-// The same block on k16 mma.sync for fp16 / bf16 (TCONV_ONE_TAP_MMA=1, development, default 0 until measured): the
+// The same block on k16 mma.sync for fp16 / bf16 (TCONV_ONE_TAP_MMA=0, development, keeps them on the FFMA form): the
 // positions' channels and the W taps' weights staged as 16-bit words ([position][channel pair], [tap][channel][pair],
 // rows padded by 4 words so a fragment's 8 rows x 4 pairs fall on 32 banks), 8 warps of 16 positions x 32 channels,
 // each thread's fragments shared by the W taps' MMAs. Written for run 524's reading: the FFMA kernel issues ~2x its
 // loop's instructions and the FMA pipe sits at 33 %; here a channel pair of 16 x 8 outputs is one instruction.
+// fam13 bf16 channels-last forward ms, FFMA / this form (H200): run 526 0.405 / 0.514 (one staging load after
+// another), run 527 0.372 / 0.453 (loads together), run 528 0.373 / 0.300 (outputs in 128-byte lines).
 constexpr int kOneTapPairRow = kOneTapChunk / 2 + 4;  // 32-bit words a staged row (16 channel pairs + padding)
 
 template <typename T, int KW>
@@ -347,9 +361,9 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
   }
 }
 
-// TCONV_ONE_TAP_MMA=1 (development, read once per process): fp16 / bf16 calls on the mma.sync kernel.
+// TCONV_ONE_TAP_MMA=0 (development, read once per process): fp16 / bf16 calls on the FFMA kernel.
 bool one_tap_mma_enabled() {
-  static const bool enabled = development_switch("TCONV_ONE_TAP_MMA", 0) != 0;
+  static const bool enabled = development_switch("TCONV_ONE_TAP_MMA", 1) != 0;
   return enabled;
 }
 
@@ -452,16 +466,8 @@ struct OneTapGradInputChunk {
       int64_t ow;
       const bool tapped = output_index_for_tap(iw0 + j, k, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2],
                                                &ow);
-      const T* src = go_row + co * os[1] + ow * os[4];
-      if (vector) {  // out_channels % 8 == 0: the octet lies wholly inside or outside the channels
-        g[it] = tapped && co < p.out_channels ? *reinterpret_cast<const uint4*>(src) : make_uint4(0, 0, 0, 0);
-      } else {
-        T h[8];
-#pragma unroll
-        for (int e = 0; e < 8; ++e) h[e] = tapped && co + e < p.out_channels ? src[e * os[1]] : zero;
-        g[it] = make_uint4(pack_pair(h[0], h[1]), pack_pair(h[2], h[3]), pack_pair(h[4], h[5]),
-                           pack_pair(h[6], h[7]));
-      }
+      const int count = tapped ? int(max(int64_t(0), min(int64_t(8), p.out_channels - co))) : 0;
+      g[it] = load_octet(go_row + co * os[1] + ow * os[4], os[1], count, vector);
     }
 #pragma unroll
     for (int it = 0; it < kWeights; ++it) {
@@ -585,6 +591,191 @@ bool one_tap_grad_input_enabled() {
   return enabled;
 }
 
+// ---- grad_weight (TCONV_ONE_TAP_GRAD_WEIGHT=1, development, default 0 until measured) ----
+// grad_weight of a one-tap call: each output position takes exactly one input position through one tap, so per (kd, kh)
+// tap and W tap kw, grad_weight[:, :, kd, kh, kw] is the GEMM of the input (channels x positions) and grad_output at
+// those positions' outputs, over every input position. A block owns one (kd, kh) tap, 32 input and 64 output channels
+// and one split of the input rows x W tiles of kOneTapInputTile positions; per work item it stages the input tile
+// ([position][channel]) and grad_output at the tile's KW W taps ([tap][position][channel]), 16-byte octets through
+// registers (loaded during the previous item's MMAs), and accumulates K = positions on k16 mma.sync, the fragments
+// from ldmatrix.trans of the position-major tiles; 8 warps of 16 input x 16 output channels x KW taps. The block's
+// sums go to its split's fp32 copy of the weight, added in order by sum_splits (deterministic). fp16 / bf16 only.
+// For fam13 (bf16 channels-last, ~150 MB of grad_output) the gather GEMM's grad_weight ran 0.182 ms (run 528).
+constexpr int kOneTapGradWeightIn = 32, kOneTapGradWeightOut = 64;
+constexpr int kOneTapXRow = kOneTapGradWeightIn + 8;   // 16-bit elements a staged input row (80 bytes: ldmatrix's
+constexpr int kOneTapGRow = kOneTapGradWeightOut + 8;  // 8 rows on 32 banks), and a grad_output row (144 bytes)
+
+template <typename T, int KW>
+struct OneTapGradWeightItem {
+  static constexpr int kXOctets = kOneTapInputTile * kOneTapGradWeightIn / 8 / kOneTapThreads;
+  static constexpr int kGOctetsPerTap = kOneTapInputTile * kOneTapGradWeightOut / 8 / kOneTapThreads;
+  static_assert(kXOctets == 1 && kGOctetsPerTap == 2, "the thread mappings below");
+  uint4 x, g[KW][kGOctetsPerTap];
+
+  // this thread's octets, affine in the index: input (position j, channels 8 c8..), grad_output per W tap (j, c8)
+  __device__ static void x_at(bool channels_innermost, int& j, int& c8) {
+    constexpr int kPerRow = kOneTapGradWeightIn / 8;
+    const int t = threadIdx.x;
+    c8 = channels_innermost ? t % kPerRow : t / kOneTapInputTile;
+    j = channels_innermost ? t / kPerRow : t % kOneTapInputTile;
+  }
+  __device__ static void g_at(bool channels_innermost, int it, int& j, int& c8) {
+    constexpr int kPerRow = kOneTapGradWeightOut / 8, kRowsPerPass = kOneTapThreads / kPerRow;
+    const int t = threadIdx.x;
+    c8 = channels_innermost ? t % kPerRow : t / kOneTapInputTile + it * (kOneTapThreads / kOneTapInputTile);
+    j = channels_innermost ? t / kPerRow + it * kRowsPerPass : t % kOneTapInputTile;
+  }
+
+  __device__ void load(const ConvTransposeParams& p, int n, int id, int ih, int64_t od, int64_t oh, int64_t iw0,
+                       int64_t ci0, int64_t co0, const T* input, const T* grad_output, bool x_vector, bool g_vector) {
+    const int64_t* is = p.input_strides;
+    const int64_t* os = p.output_strides;
+    int j, c8;
+    x_at(is[1] == 1, j, c8);
+    const int64_t iw = iw0 + j, ci = ci0 + c8 * 8;
+    const int x_count = iw < p.in_size[2] ? int(max(int64_t(0), min(int64_t(8), p.in_channels - ci))) : 0;
+    x = load_octet(input + n * is[0] + ci * is[1] + id * is[2] + ih * is[3] + iw * is[4], is[1], x_count, x_vector);
+    const T* go_row = grad_output + n * os[0] + od * os[2] + oh * os[3];
+#pragma unroll
+    for (int k = 0; k < KW; ++k)
+#pragma unroll
+      for (int it = 0; it < kGOctetsPerTap; ++it) {
+        g_at(os[1] == 1, it, j, c8);
+        const int64_t co = co0 + c8 * 8;
+        int64_t ow = 0;
+        const bool tapped =
+            output_index_for_tap(iw0 + j, k, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2], &ow);
+        const int count = tapped ? int(max(int64_t(0), min(int64_t(8), p.out_channels - co))) : 0;
+        g[k][it] = load_octet(go_row + co * os[1] + ow * os[4], os[1], count, g_vector);
+      }
+  }
+
+  __device__ void put(const ConvTransposeParams& p, T* xs, T* gs) const {
+    int j, c8;
+    x_at(p.input_strides[1] == 1, j, c8);
+    *reinterpret_cast<uint4*>(&xs[j * kOneTapXRow + c8 * 8]) = x;
+#pragma unroll
+    for (int k = 0; k < KW; ++k)
+#pragma unroll
+      for (int it = 0; it < kGOctetsPerTap; ++it) {
+        g_at(p.output_strides[1] == 1, it, j, c8);
+        *reinterpret_cast<uint4*>(&gs[(k * kOneTapInputTile + j) * kOneTapGRow + c8 * 8]) = g[k][it];
+      }
+  }
+};
+
+// The next work item after `item` (advanced by the splits) whose input row has the block's (kd, kh) tap: its row, W
+// tile and output row. False when the split has none left.
+__device__ __forceinline__ bool next_grad_weight_item(const ConvTransposeParams& p, int kd, int kh, int64_t w_tiles,
+                                                      int64_t items, int64_t& item, int& n, int& id, int& ih,
+                                                      int64_t& od, int64_t& oh, int64_t& iw0) {
+  for (item += gridDim.x; item < items; item += gridDim.x) {
+    int64_t row = item / w_tiles;
+    iw0 = (item % w_tiles) * kOneTapInputTile;
+    ih = int(row % p.in_size[1]);
+    row /= p.in_size[1];
+    id = int(row % p.in_size[0]);
+    n = int(row / p.in_size[0]);
+    if (output_index_for_tap(id, kd, p.stride[0], p.padding[0], p.dilation[0], p.out_size[0], &od) &&
+        output_index_for_tap(ih, kh, p.stride[1], p.padding[1], p.dilation[1], p.out_size[1], &oh))
+      return true;
+  }
+  return false;
+}
+
+template <typename T, int KW>
+__global__ void __launch_bounds__(kOneTapThreads)
+tconv_one_tap_grad_weight_kernel(const ConvTransposeParams p, const T* __restrict__ input,
+                                 const T* __restrict__ grad_output, float* __restrict__ workspace, int64_t w_tiles,
+                                 bool x_vector, bool g_vector) {
+  static_assert(kOneTapThreads == 256 && kOneTapGradWeightIn == 32 && kOneTapGradWeightOut == 64 &&
+                    kOneTapInputTile % 16 == 0,
+                "the warp tiling below: 2 x 4 warps of 16 input x 16 output channels, k16 steps over positions");
+  __shared__ __align__(16) T xs[kOneTapInputTile * kOneTapXRow];
+  __shared__ __align__(16) T gs[KW * kOneTapInputTile * kOneTapGRow];
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
+  const int ci_w = (warp % 2) * 16, co_w = (warp / 2) * 16;  // the warp's channels in the block's tile
+  const int kd = int(blockIdx.y) / int(p.kernel[1]), kh = int(blockIdx.y) % int(p.kernel[1]);
+  const int64_t ci_tiles = (p.in_channels + kOneTapGradWeightIn - 1) / kOneTapGradWeightIn;
+  const int64_t ci0 = int64_t(blockIdx.z % ci_tiles) * kOneTapGradWeightIn;
+  const int64_t co0 = int64_t(blockIdx.z / ci_tiles) * kOneTapGradWeightOut;
+  const int64_t items = p.batch * p.in_size[0] * p.in_size[1] * w_tiles;
+  // ldmatrix lanes: matrix m = lane / 8 of A (input channels x positions, from the position-major tile) is rows
+  // (positions) 8 (m / 2).., channels 8 (m % 2)..; of B (positions x output channels), positions 8 (m % 2)..,
+  // channels 8 (m / 2)..
+  const int m = lane / 8, r = lane % 8;
+  const unsigned x_lane = unsigned(__cvta_generic_to_shared(&xs[(r + (m / 2) * 8) * kOneTapXRow + ci_w + (m % 2) * 8]));
+  const unsigned g_lane = unsigned(__cvta_generic_to_shared(&gs[(r + (m % 2) * 8) * kOneTapGRow + co_w + (m / 2) * 8]));
+  float acc[KW][2][4] = {};
+  OneTapGradWeightItem<T, KW> staged;
+  int64_t item = int64_t(blockIdx.x) - gridDim.x, od, oh, iw0;
+  int n, id, ih;
+  bool more = next_grad_weight_item(p, kd, kh, w_tiles, items, item, n, id, ih, od, oh, iw0);
+  if (more) staged.load(p, n, id, ih, od, oh, iw0, ci0, co0, input, grad_output, x_vector, g_vector);
+  while (more) {
+    __syncthreads();  // the previous item's reads are done
+    staged.put(p, xs, gs);
+    __syncthreads();
+    more = next_grad_weight_item(p, kd, kh, w_tiles, items, item, n, id, ih, od, oh, iw0);
+    if (more) staged.load(p, n, id, ih, od, oh, iw0, ci0, co0, input, grad_output, x_vector, g_vector);
+#pragma unroll
+    for (int step = 0; step < kOneTapInputTile / 16; ++step) {
+      uint32_t a[4];
+      ldmatrix_x4_trans(x_lane + unsigned(step * 16 * kOneTapXRow * sizeof(T)), a[0], a[1], a[2], a[3]);
+#pragma unroll
+      for (int k = 0; k < KW; ++k) {
+        uint32_t b[2][2];
+        ldmatrix_x4_trans(g_lane + unsigned((k * kOneTapInputTile + step * 16) * kOneTapGRow * sizeof(T)), b[0][0],
+                          b[0][1], b[1][0], b[1][1]);
+        mma_m16n8<T>(acc[k][0], a, b[0]);
+        mma_m16n8<T>(acc[k][1], a, b[1]);
+      }
+    }
+  }
+  // the split's copy, logical row-major [in][out][kD][kH][kW]
+  const int64_t numel = p.in_channels * p.out_channels * p.kernel[0] * p.kernel[1] * KW;
+  float* part = workspace + int64_t(blockIdx.x) * numel;
+#pragma unroll
+  for (int k = 0; k < KW; ++k)
+#pragma unroll
+    for (int f = 0; f < 2; ++f)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int64_t ci = ci0 + ci_w + gid + (e / 2) * 8, co = co0 + co_w + f * 8 + tig * 2 + e % 2;
+        if (ci < p.in_channels && co < p.out_channels)
+          part[(((ci * p.out_channels + co) * p.kernel[0] + kd) * p.kernel[1] + kh) * KW + k] = acc[k][f][e];
+      }
+}
+
+template <typename T, int KW>
+cudaError_t launch_one_tap_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input,
+                                       const void* grad_output, void* grad_weight, float* workspace, int64_t splits,
+                                       cudaStream_t stream) {
+  const int64_t* is = p.input_strides;
+  const int64_t* os = p.output_strides;
+  // 8 channels one 16-byte load: channels contiguous, a multiple of 8 of them, every octet aligned
+  const bool x_vector = is[1] == 1 && p.in_channels % 8 == 0 && is[0] % 8 == 0 && is[2] % 8 == 0 && is[3] % 8 == 0 &&
+                        is[4] % 8 == 0 && reinterpret_cast<uintptr_t>(input) % 16 == 0;
+  const bool g_vector = os[1] == 1 && p.out_channels % 8 == 0 && os[0] % 8 == 0 && os[2] % 8 == 0 &&
+                        os[3] % 8 == 0 && os[4] % 8 == 0 && reinterpret_cast<uintptr_t>(grad_output) % 16 == 0;
+  const dim3 grid(unsigned(splits), unsigned(p.kernel[0] * p.kernel[1]),
+                  unsigned(blocks_of(p.in_channels, kOneTapGradWeightIn) *
+                           blocks_of(p.out_channels, kOneTapGradWeightOut)));
+  tconv_one_tap_grad_weight_kernel<T, KW><<<grid, kOneTapThreads, 0, stream>>>(
+      p, static_cast<const T*>(input), static_cast<const T*>(grad_output), workspace,
+      blocks_of(p.in_size[2], kOneTapInputTile), x_vector, g_vector);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  const int64_t sizes[5] = {p.in_channels, p.out_channels, p.kernel[0], p.kernel[1], p.kernel[2]};
+  return sum_splits(dtype, workspace, splits, sizes, p.weight_strides, grad_weight, stream);
+}
+
+// TCONV_ONE_TAP_GRAD_WEIGHT=1 (development, read once per process): the one-tap grad_weight runs where taken.
+bool one_tap_grad_weight_enabled() {
+  static const bool enabled = development_switch("TCONV_ONE_TAP_GRAD_WEIGHT", 0) != 0;
+  return enabled;
+}
+
 }  // namespace
 
 // The one-tap kernels' shared conditions: groups 1, a W kernel of at most kOneTapMaxKernelW, one tap an output along
@@ -651,6 +842,51 @@ cudaError_t one_tap_grad_input(const ConvTransposeParams& p, DType dtype, const 
       case 2: return launch_one_tap_grad_input<T, 2>(p, grad_output, weight, grad_input, stream);
       case 3: return launch_one_tap_grad_input<T, 3>(p, grad_output, weight, grad_input, stream);
       default: return launch_one_tap_grad_input<T, 4>(p, grad_output, weight, grad_input, stream);
+    }
+  };
+  return dtype == DType::kFloat16 ? launch(__half()) : launch(__nv_bfloat16());
+}
+
+bool one_tap_grad_weight_possible(const ConvTransposeParams& p, DType dtype) {
+  if (!is_16bit(dtype) || !one_tap_shape_possible(p)) return false;
+  return p.kernel[0] * p.kernel[1] < 65536 &&
+         blocks_of(p.in_channels, kOneTapGradWeightIn) * blocks_of(p.out_channels, kOneTapGradWeightOut) < 65536;
+}
+
+bool one_tap_grad_weight_taken(const ConvTransposeParams& p, DType dtype, const std::string& algorithm) {
+  if (!one_tap_grad_weight_enabled() || !one_tap_grad_weight_possible(p, dtype)) return false;
+  if (algorithm == "one_tap") return true;
+  return algorithm == "auto" && p.output_strides[1] == 1 && p.input_strides[1] == 1 &&
+         p.in_channels <= kOneTapPreferredMaxInChannels && p.out_channels <= kOneTapGradWeightOut &&
+         one_tap_has_empty_phases(p);
+}
+
+int64_t one_tap_grad_weight_splits(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems) {
+  const int64_t numel = p.in_channels * p.out_channels * p.kernel[0] * p.kernel[1] * p.kernel[2];
+  const int64_t blocks_a_split = p.kernel[0] * p.kernel[1] * blocks_of(p.in_channels, kOneTapGradWeightIn) *
+                                 blocks_of(p.out_channels, kOneTapGradWeightOut);
+  const int64_t items = p.batch * p.in_size[0] * p.in_size[1] * blocks_of(p.in_size[2], kOneTapInputTile);
+  // about four blocks an SM (two resident at a time), each split within the workspace and its items
+  int64_t splits = blocks_of(4 * int64_t(sm_count), blocks_a_split);
+  splits = std::min({splits, std::max<int64_t>(1, max_workspace_elems / std::max<int64_t>(numel, 1)),
+                     std::max<int64_t>(1, items), int64_t(1) << 30});
+  return std::max<int64_t>(splits, 1);
+}
+
+cudaError_t one_tap_grad_weight(const ConvTransposeParams& p, DType dtype, const void* input, const void* grad_output,
+                                void* grad_weight, float* workspace, int64_t splits, cudaStream_t stream) {
+  if (!one_tap_grad_weight_possible(p, dtype) || splits < 1) return cudaErrorInvalidValue;
+  const auto launch = [&](auto type_tag) -> cudaError_t {
+    using T = decltype(type_tag);
+    switch (p.kernel[2]) {
+      case 1: return launch_one_tap_grad_weight<T, 1>(p, dtype, input, grad_output, grad_weight, workspace, splits,
+                                                      stream);
+      case 2: return launch_one_tap_grad_weight<T, 2>(p, dtype, input, grad_output, grad_weight, workspace, splits,
+                                                      stream);
+      case 3: return launch_one_tap_grad_weight<T, 3>(p, dtype, input, grad_output, grad_weight, workspace, splits,
+                                                      stream);
+      default: return launch_one_tap_grad_weight<T, 4>(p, dtype, input, grad_output, grad_weight, workspace, splits,
+                                                       stream);
     }
   };
   return dtype == DType::kFloat16 ? launch(__half()) : launch(__nv_bfloat16());

@@ -130,12 +130,6 @@ __device__ __forceinline__ int swizzle_chunk(int row, int chunk, int row_chunks)
 // (c ^ term) ^ 2 s: one XOR per tap and K step addresses a lane's fragments in every 16-row tile (run 287's source
 // page: the per-fragment swizzle was 61 of the MMA loop's 105 instructions per tap).
 
-__device__ __forceinline__ void ldmatrix_x4(unsigned address, uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"(address));
-}
-
 // One piece of the raw window: the first src_bytes of kBytes from global memory, zeros after them (src-size 0 reads
 // nothing: a piece outside the input, or the part of a piece past the row's end).
 template <int kBytes>
@@ -779,13 +773,6 @@ cudaError_t launch(const ConvTransposeParams& p, DType dtype, const UnitStrideMm
 
 
 // ---- grad_weight (UnitStrideMmaGradWeightTile) ----
-
-__device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, uint32_t& r0, uint32_t& r1, uint32_t& r2,
-                                                  uint32_t& r3) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"(address));
-}
 
 // A staged block of kChannels channels x rows x (row_chunks 16-byte chunks) positions: the cp.async copy into raw
 // [channel][row][position] (raw_channel_start pitches) and the transpose to [row][position][channel], rows of 64

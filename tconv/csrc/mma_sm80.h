@@ -1,5 +1,5 @@
 // mma.sync building blocks shared by the tensor-core kernels (conv_transpose_igemm.cu,
-// conv_transpose_grouped_mma.cu): TF32 rounding, the 3xTF32 split, the m16n8 MMA step and the
+// conv_transpose_grouped_mma.cu, ...): TF32 rounding, the 3xTF32 split, the m16n8 MMA step, ldmatrix and the
 // accumulator tiles (MT m16 x NT n8 fragments) that 3xTF32 sums apart.
 #pragma once
 #include <cstdint>
@@ -48,6 +48,22 @@ __device__ __forceinline__ void mma_m16n8<__nv_bfloat16>(float (&c)[4], const ui
   TCONV_MMA_M16N8("m16n8k16.row.col.f32.bf16.bf16.f32");
 }
 #undef TCONV_MMA_M16N8
+
+// Four 8 x 8 matrices of 16-bit elements from shared memory (lanes 8 m .. 8 m + 7 give matrix m's row addresses):
+// thread t receives row t / 4, elements 2 (t % 4) and 2 (t % 4) + 1 of each, as one word (an m16n8k16 fragment's
+// layout). The .trans form hands out the transposed matrices: a matrix stored K-major yields the fragment of its
+// transpose.
+__device__ __forceinline__ void ldmatrix_x4(unsigned address, uint32_t& r0, uint32_t& r1, uint32_t& r2, uint32_t& r3) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+               : "r"(address));
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned address, uint32_t& r0, uint32_t& r1, uint32_t& r2,
+                                                  uint32_t& r3) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+               : "r"(address));
+}
 
 // An fp32 operand as TF32 bits: big = v rounded (kRounded: v already is a TF32 value, or a widened
 // fp16/bf16 one, used as it is); with kSplitTf32 also small = the remainder rounded (3xTF32: v = big + small).
