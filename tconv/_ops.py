@@ -71,9 +71,9 @@ USE_TORCH_LIBRARY = _library_supported() and os.environ.get("TCONV_DISABLE_TORCH
 # channels: csrc/conv_transpose.h, grouped_tiled_forward; slower than the GEMM forms wherever run 376 timed it, so
 # "auto" never takes it), the backward as "auto". "one_tap" runs the forward on the one-tap kernels (every output
 # receives at most one tap: along each dimension dilation x (kernel - 1) < stride; groups 1, a W kernel of at most 4;
-# csrc/conv_transpose_one_tap.cu: FFMA for fp32, mma.sync for fp16 / bf16), the backward as "auto" but for grad_input,
-# and for grad_weight under TCONV_ONE_TAP_GRAD_WEIGHT=1, which run their one-tap kernels wherever they can (fp16 /
-# bf16; TCONV_ONE_TAP_GRAD_INPUT=0, development, turns grad_input's off).
+# csrc/conv_transpose_one_tap.cu: FFMA for fp32, mma.sync for fp16 / bf16), the backward as "auto" but for grad_input
+# and grad_weight, which run their one-tap kernels wherever they can (fp16 / bf16; TCONV_ONE_TAP_GRAD_INPUT=0 and
+# TCONV_ONE_TAP_GRAD_WEIGHT=0, development, turn them off).
 # tconv's own setting, not torch's; tests and benchmarks use it.
 ALGORITHMS = ("auto", "direct", "igemm", "igemm_mma", "igemm_window", "igemm_nowindow", "igemm_phase_split",
               "igemm_fold", "igemm_nofold", "igemm_strip", "igemm_tma", "igemm_tma_window", "igemm_tma_direct",

@@ -2460,10 +2460,10 @@ torch.save(t.one_tap_16bit_runs(62), sys.argv[1])
         assert not any("one_tap_forward_mma" in n for n in off), off
 
 
-# The one-tap backward kernels' switches (development): TCONV_ONE_TAP_GRAD_INPUT (unset 1), TCONV_ONE_TAP_GRAD_WEIGHT
-# (unset 0). Under 1, "one_tap" runs the pass on its one-tap mma.sync kernel wherever it can (fp16 / bf16), "auto" for
-# channels-last calls with empty phases: every one-tap case in both 16-bit modes and three layouts meets the contract
-# (every gradient) with that kernel, and a fam13-like channels-last call takes it under "auto"; under 0 it never runs.
+# The one-tap backward kernels' switches (development, unset 1): TCONV_ONE_TAP_GRAD_INPUT, TCONV_ONE_TAP_GRAD_WEIGHT.
+# Under 1, "one_tap" runs the pass on its one-tap mma.sync kernel wherever it can (fp16 / bf16), "auto" for channels-
+# last calls with empty phases: every one-tap case in both 16-bit modes and three layouts meets the contract (every
+# gradient) with that kernel, and a fam13-like channels-last call takes it under "auto"; under 0 it never runs.
 @pytest.mark.parametrize("switch,kernel", [("TCONV_ONE_TAP_GRAD_INPUT", "one_tap_grad_input_kernel"),
                                            ("TCONV_ONE_TAP_GRAD_WEIGHT", "one_tap_grad_weight_kernel")])
 def test_one_tap_backward_switch(tmp_path, switch, kernel):
@@ -2485,8 +2485,8 @@ torch.save([any("{kernel}" in n for n in names) for names in runs], sys.argv[1])
 
 def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
     """The one-tap rule (conv_transpose.h, one_tap_forward_preferred): a fam13-like call (k3 s5 d2, 32 input channels)
-    runs the one-tap kernel under "auto" channels-last in every dtype, not contiguous; a k2 s2 call (no empty phase)
-    stays on the GEMMs."""
+    runs a one-tap forward kernel (FFMA for fp32, mma.sync for fp16 / bf16) under "auto" channels-last in every dtype,
+    not contiguous; a k2 s2 call (no empty phase) stays on the GEMMs."""
     gen = torch.Generator(device="cuda").manual_seed(14)
 
     def one_tap_launches(dtype, memory_format, kernel=3, stride=5, dilation=2):
@@ -2495,7 +2495,7 @@ def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             tconv.conv_transpose2d(x, w, stride=stride, padding=1, dilation=dilation)
             torch.cuda.synchronize()
-        return sum("tconv_one_tap_forward_kernel" in e.name for e in prof.events()
+        return sum("tconv_one_tap_forward" in e.name for e in prof.events()
                    if e.device_type == torch.autograd.DeviceType.CUDA)
     expected = 0 if os.environ.get("TCONV_ONE_TAP_AUTO", "1") == "0" else 1
     for dtype in (torch.float32, torch.float16, torch.bfloat16):
