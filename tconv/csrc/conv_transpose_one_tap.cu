@@ -463,7 +463,7 @@ struct OneTapGradInputChunk {
       int k, j, c8;
       octet_at(channels_innermost, it, k, j, c8);
       const int64_t co = st.co0 + c8 * 8;
-      int64_t ow;
+      int64_t ow = 0;  // an untapped octet's address is formed, never read
       const bool tapped = output_index_for_tap(iw0 + j, k, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2],
                                                &ow);
       const int count = tapped ? int(max(int64_t(0), min(int64_t(8), p.out_channels - co))) : 0;
@@ -643,7 +643,7 @@ struct OneTapGradWeightItem {
       for (int it = 0; it < kGOctetsPerTap; ++it) {
         g_at(os[1] == 1, it, j, c8);
         const int64_t co = co0 + c8 * 8;
-        int64_t ow = 0;
+        int64_t ow = 0;  // an untapped octet's address is formed, never read
         const bool tapped =
             output_index_for_tap(iw0 + j, k, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2], &ow);
         const int count = tapped ? int(max(int64_t(0), min(int64_t(8), p.out_channels - co))) : 0;
