@@ -592,8 +592,8 @@ void grad_weight_out(const at::Tensor& grad_output, const at::Tensor& input, at:
                      at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
                      bool allow_tf32, const std::string& requested) {
   check_algorithm(requested);
-  // "unit_stride_mma" forces the unit-stride grad_weight where it can run, "one_tap" the one-tap grad_weight (under its
-  // switch); elsewhere grad_weight runs as under "auto".
+  // "unit_stride_mma" forces the unit-stride grad_weight where it can run, "one_tap" the one-tap grad_weight (unless
+  // TCONV_ONE_TAP_GRAD_WEIGHT=0); elsewhere grad_weight runs as under "auto".
   const std::string algorithm =
       requested == "unit_stride_mma" || requested == "grouped_tiled" || requested == "one_tap" ? std::string("auto")
                                                                                                 : requested;
