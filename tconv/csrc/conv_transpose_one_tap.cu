@@ -101,29 +101,51 @@ __device__ __forceinline__ OneTapBlock one_tap_block(const ConvTransposeParams& 
   return b;
 }
 
-// The bias at the block's run positions no tap reaches (all of them where the row has no D or H tap), 4 channels a
-// thread with the channels innermost, so that a channels-last row is written in whole lines. A thread keeps its quad
-// and walks the positions kPositionStep apart, tracking r = (ow + p) mod s without a division.
-template <typename T, int KW>
+// The bias at the block's run positions no tap reaches (all of them where the row has no D or H tap), kPiece channels
+// a thread with the channels innermost, so that a channels-last row is written in whole lines: 16-byte pieces of 8
+// channels where `octets` (16-bit data), else 4 channels (one access where vector). A thread keeps its piece and walks
+// the positions kPositionStep apart; the position's phase r = (ow + p) mod s advances by kPositionStep mod s, one
+// compare a step. Why: run 532's source counters (fam13 bf16 channels-last forward) put half of the kernel's stall
+// samples in this loop when it subtracted s until r fell below it (3 rounds a position at s 5) and stored 8 bytes.
+template <typename T, int KW, int kPiece>
 __device__ __forceinline__ void write_bias_run(const ConvTransposeParams& p, const OneTapBlock& blk,
                                                const float* bs, T* out_row, bool vector) {
-  constexpr int kQuads = kOneTapOutChannels / 4, kPositionStep = kOneTapThreads / kQuads;
-  const int quad = threadIdx.x % kQuads, count = min(4, blk.channels - quad * 4);
+  constexpr int kPieces = kOneTapOutChannels / kPiece, kPositionStep = kOneTapThreads / kPieces;
+  static_assert(kPieces * kPiece == kOneTapOutChannels && kOneTapThreads % kPieces == 0, "whole pieces");
+  const int piece = threadIdx.x % kPieces, count = min(kPiece, blk.channels - piece * kPiece);
   const int s = int(p.stride[2]), dil = int(p.dilation[2]), positions = int(blk.ow_end - blk.ow_begin);
-  int j = threadIdx.x / kQuads;
+  int j = threadIdx.x / kPieces;
   if (count <= 0 || j >= positions) return;
-  const float b[4] = {bs[quad * 4], bs[quad * 4 + 1], bs[quad * 4 + 2], bs[quad * 4 + 3]};
+  float b[kPiece];
+#pragma unroll
+  for (int e = 0; e < kPiece; ++e) b[e] = bs[piece * kPiece + e];  // (zero beyond the channels)
   const int64_t* os = p.output_strides;
+  const int r_step = kPositionStep % s;
   int r = int(blk.ow_begin + j + p.padding[2]) % s;
-  T* dst = out_row + (blk.ow_begin + j) * os[4] + quad * 4 * os[1];
-  for (; j < positions; j += kPositionStep, dst += kPositionStep * os[4]) {
+  T* dst = out_row + (blk.ow_begin + j) * os[4] + piece * kPiece * os[1];
+  const int64_t dst_step = kPositionStep * os[4];
+  for (; j < positions; j += kPositionStep, dst += dst_step) {
     bool tap = false;
 #pragma unroll
     for (int k = 0; k < KW; ++k) tap |= blk.tapped && r == k * dil;
-    if (!tap) store_channels(dst, os[1], b, count, vector);
-    r += kPositionStep;
-    while (r >= s) r -= s;
+    if (!tap) {
+      if constexpr (kPiece == 4)
+        store_channels(dst, os[1], b, count, vector);
+      else
+        store_pack<T, kPiece>(dst, b);  // (octets: every piece whole and aligned)
+    }
+    r += r_step;
+    if (r >= s) r -= s;
   }
+}
+
+// 8 16-bit output channels one 16-byte access: vector's conditions at 8 channels (fp32 data: never, its quads are 16
+// bytes already).
+template <typename T>
+__device__ __forceinline__ bool one_tap_octets(const ConvTransposeParams& p, const T* output, bool vector) {
+  const int64_t* os = p.output_strides;
+  return sizeof(T) == 2 && vector && p.out_channels % 8 == 0 && os[0] % 8 == 0 && os[2] % 8 == 0 &&
+         os[3] % 8 == 0 && os[4] % 8 == 0 && reinterpret_cast<uintptr_t>(output) % 16 == 0;
 }
 
 // Every forward block's start, after it issues its first chunk's loads: its bias values in bs, and the bias written
@@ -137,7 +159,13 @@ __device__ __forceinline__ T* one_tap_begin(const ConvTransposeParams& p, const 
   __syncthreads();
   const int64_t* os = p.output_strides;
   T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
-  write_bias_run<T, KW>(p, blk, bs, out_row, vector);
+  if constexpr (sizeof(T) == 2) {
+    if (one_tap_octets(p, output, vector)) {
+      write_bias_run<T, KW, 8>(p, blk, bs, out_row, vector);
+      return out_row;
+    }
+  }
+  write_bias_run<T, KW, 4>(p, blk, bs, out_row, vector);
   return out_row;
 }
 
@@ -328,8 +356,7 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
   static_assert(kOneTapInputTile % kRowsPerPass == 0, "whole passes over the tile");
   __shared__ __align__(16) uint32_t tile[kOneTapInputTile][kOneTapOutChannels / 2 + 4];  // +4: 8 rows on 32 banks
   const int64_t* os = p.output_strides;
-  const bool octets = vector && p.out_channels % 8 == 0 && os[0] % 8 == 0 && os[2] % 8 == 0 && os[3] % 8 == 0 &&
-                      os[4] % 8 == 0 && reinterpret_cast<uintptr_t>(output) % (8 * sizeof(T)) == 0;
+  const bool octets = one_tap_octets(p, output, vector);
   const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
 #pragma unroll
   for (int k = 0; k < KW; ++k) {
