@@ -7,7 +7,11 @@
 // 0.500 / 0.463, TF32 2.994 / 0.493, exact fp32 3.007 / 0.493 channels-last; contiguous it loses (run 522: bf16 0.72 /
 // 2.27, its stores are 4 channels a position apart). Run 525, with the block-uniform indices in 32 bits: bf16 0.404,
 // TF32 0.416. Still far from its floors: run 524's ncu (0.461 ms) read issue slots 60 % busy, the FMA pipe 33 %, DRAM
-// 18 %, 289 M warp instructions, about twice the FFMA loop's.
+// 18 %, 289 M warp instructions, about twice the FFMA loop's. Runs 532-533: the bias run (below) held half the
+// forward's stall samples; fixed, bf16 0.300 -> 0.200 ms, TF32 0.385 -> 0.335. Tried and removed (run 535, 9b3bddc):
+// contiguous outputs written with lanes along the output line (the bias run coalesced, each tap's 32 positions one
+// warp store, s apart): fam13 forward bf16 0.657 ms against the gather's 0.723, TF32 1.186 against the W fold's 0.668.
+// A contiguous form would have to stage each channel's whole run in shared memory and store it in 16-byte pieces.
 //
 // A block owns one output row (n, od, oh), kOneTapInputTile consecutive input W positions and kOneTapOutChannels
 // output channels: the row's D and H taps are found once (none: the block writes the bias and leaves), the input
@@ -139,61 +143,6 @@ __device__ __forceinline__ void write_bias_run(const ConvTransposeParams& p, con
   }
 }
 
-// The bias run of a W-innermost output (contiguous NC(D)HW: the "lines" form, `lines`): lanes along the run's
-// positions, so that each warp store covers 32 neighbouring positions of one channel, and warps along the channels;
-// a position's tap test is made once for all its channels. Why: with channels innermost per thread (the form above) a
-// contiguous output's every store was its own sector (run 522: fam13 bf16 contiguous 2.27 ms against the gather's 0.72).
-template <typename T, int KW>
-__device__ __forceinline__ void write_bias_lines(const ConvTransposeParams& p, const OneTapBlock& blk,
-                                                 const float* bs, T* out_row) {
-  constexpr int kWarps = kOneTapThreads / 32, kChannelsPerWarp = kOneTapOutChannels / kWarps;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int s = int(p.stride[2]), dil = int(p.dilation[2]), positions = int(blk.ow_end - blk.ow_begin);
-  float b[kChannelsPerWarp];
-#pragma unroll
-  for (int e = 0; e < kChannelsPerWarp; ++e) b[e] = bs[warp + e * kWarps];  // (zero beyond the channels)
-  const int64_t cs = p.output_strides[1];
-  const int r_step = 32 % s;
-  int r = int(blk.ow_begin + lane + p.padding[2]) % s;
-  T* dst = out_row + blk.ow_begin + lane + warp * cs;
-  for (int q = lane; q < positions; q += 32, dst += 32) {
-    bool tap = false;
-#pragma unroll
-    for (int k = 0; k < KW; ++k) tap |= blk.tapped && r == k * dil;
-    if (!tap) {
-#pragma unroll
-      for (int e = 0; e < kChannelsPerWarp; ++e)
-        if (warp + e * kWarps < blk.channels) dst[e * kWarps * cs] = from_acc<T>(b[e]);
-    }
-    r += r_step;
-    if (r >= s) r -= s;
-  }
-}
-
-// One W tap's outputs of a block in the lines form, from a staged tile whose element (position j, channel c) is
-// value(j, c): lanes along the positions (a warp store covers 32 input positions, s apart in the output line), warps
-// along the channels.
-template <typename T, typename Value>
-__device__ __forceinline__ void write_tap_lines(const ConvTransposeParams& p, const OneTapBlock& blk, int k,
-                                                T* out_row, Value value) {
-  constexpr int kWarps = kOneTapThreads / 32;
-  static_assert(kOneTapInputTile == 64, "two positions a lane");
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int64_t cs = p.output_strides[1];
-#pragma unroll
-  for (int half = 0; half < 2; ++half) {
-    const int j = lane + 32 * half;
-    int64_t ow;
-    if (!output_index_for_tap(blk.iw0 + j, k, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2], &ow)) continue;
-    T* dst = out_row + ow;
-#pragma unroll
-    for (int e = 0; e < kOneTapOutChannels / kWarps; ++e) {
-      const int c = warp + e * kWarps;
-      if (c < blk.channels) dst[c * cs] = from_acc<T>(value(j, c));
-    }
-  }
-}
-
 // 8 16-bit output channels one 16-byte access: vector's conditions at 8 channels (fp32 data: never, its quads are 16
 // bytes already).
 template <typename T>
@@ -207,17 +156,13 @@ __device__ __forceinline__ bool one_tap_octets(const ConvTransposeParams& p, con
 // over its run. Returns the block's output row.
 template <typename T, int KW>
 __device__ __forceinline__ T* one_tap_begin(const ConvTransposeParams& p, const OneTapBlock& blk, const T* bias,
-                                            T* output, bool vector, bool lines, float* bs) {
+                                            T* output, bool vector, float* bs) {
   const int c = threadIdx.x;
   if (c < kOneTapOutChannels)
     bs[c] = bias != nullptr && c < blk.channels ? to_acc<T>(bias[(blk.co0 + c) * p.bias_stride]) : 0.f;
   __syncthreads();
   const int64_t* os = p.output_strides;
   T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
-  if (lines) {
-    write_bias_lines<T, KW>(p, blk, bs, out_row);
-    return out_row;
-  }
   if constexpr (sizeof(T) == 2) {
     if (one_tap_octets(p, output, vector)) {
       write_bias_run<T, KW, 8>(p, blk, bs, out_row, vector);
@@ -301,25 +246,18 @@ struct OneTapChunk {
   }
 };
 
-// vector: 4 channels are one aligned access; lines: the W-innermost output form (write_bias_lines).
+// vector: 4 channels are one aligned access.
 template <typename T, int KW>
 __global__ void __launch_bounds__(kOneTapThreads, 2)
 tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ input, const T* __restrict__ weight,
-                             const T* __restrict__ bias, T* __restrict__ output, int64_t w_tiles, bool vector,
-                             bool lines) {
-  // xs, ws, and after the K loop the lines form's tile [channel][position] (+1: a warp's 32 channels at one position
-  // on 32 banks) over both
-  constexpr int kXsFloats = kOneTapChunk * (kOneTapInputTile + 4), kWsFloats = KW * kOneTapChunk * kOneTapOutChannels;
-  constexpr int kTileFloats = kOneTapOutChannels * (kOneTapInputTile + 1);
-  __shared__ __align__(16) float staging[kXsFloats + kWsFloats > kTileFloats ? kXsFloats + kWsFloats : kTileFloats];
-  auto& xs = *reinterpret_cast<float(*)[kOneTapChunk][kOneTapInputTile + 4]>(staging);  // +4: rows 16-byte aligned
-  auto& ws = *reinterpret_cast<float(*)[KW][kOneTapChunk][kOneTapOutChannels]>(staging + kXsFloats);
-  auto& tile = *reinterpret_cast<float(*)[kOneTapOutChannels][kOneTapInputTile + 1]>(staging);
+                             const T* __restrict__ bias, T* __restrict__ output, int64_t w_tiles, bool vector) {
+  __shared__ __align__(16) float xs[kOneTapChunk][kOneTapInputTile + 4];  // +4: rows stay 16-byte aligned
+  __shared__ __align__(16) float ws[KW][kOneTapChunk][kOneTapOutChannels];
   __shared__ float bs[kOneTapOutChannels];
   const OneTapBlock blk = one_tap_block(p, w_tiles);
   OneTapChunk<T, KW> chunk;
   if (blk.tapped) chunk.load(p, blk, 0, input, weight);  // in flight while the bias run is written
-  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, lines, bs);
+  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, bs);
   if (!blk.tapped) return;
 
   constexpr int kQuads = kOneTapOutChannels / 4;
@@ -347,19 +285,6 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
           for (int o = 0; o < 4; ++o) acc[k][i][o] = fmaf(x[i], w[o], acc[k][i][o]);
       }
     }
-  }
-  if (lines) {
-#pragma unroll
-    for (int k = 0; k < KW; ++k) {
-      __syncthreads();  // the K loop's (or the previous tap's) reads of the staging are done
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int o = 0; o < 4; ++o) tile[quad * 4 + o][group * 4 + i] = acc[k][i][o] + bs[quad * 4 + o];
-      __syncthreads();
-      write_tap_lines(p, blk, k, out_row, [&](int j, int c) { return tile[c][j]; });
-    }
-    return;
   }
   if (count <= 0) return;
   const int64_t* os = p.output_strides;
@@ -389,7 +314,7 @@ template <typename T, int KW>
 __global__ void __launch_bounds__(kOneTapThreads, 2)
 tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restrict__ input,
                                  const T* __restrict__ weight, const T* __restrict__ bias, T* __restrict__ output,
-                                 int64_t w_tiles, bool vector, bool lines) {
+                                 int64_t w_tiles, bool vector) {
   static_assert(kOneTapInputTile == 64 && kOneTapOutChannels == 64 && kOneTapChunk == 32 && kOneTapThreads == 256,
                 "the warp tiling below: 4 x 2 warps of 16 positions x 32 channels, two k16 steps a chunk");
   __shared__ __align__(16) uint32_t xs[kOneTapInputTile][kOneTapPairRow];
@@ -398,7 +323,7 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
   const OneTapBlock blk = one_tap_block(p, w_tiles);
   OneTapChunk<T, KW> chunk;
   if (blk.tapped) chunk.load(p, blk, 0, input, weight);  // in flight while the bias run is written
-  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, lines, bs);
+  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, bs);
   if (!blk.tapped) return;
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -449,12 +374,6 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
                                                      from_acc<T>(acc[k][f][half * 2 + 1] + bs[o + 1]));
       }
     __syncthreads();
-    if (lines) {
-      const T* tile_h = reinterpret_cast<const T*>(&tile[0][0]);
-      write_tap_lines(p, blk, k, out_row,
-                      [&](int j, int c) { return to_acc<T>(tile_h[j * 2 * (kOneTapOutChannels / 2 + 4) + c]); });
-      continue;
-    }
 #pragma unroll
     for (int pass = 0; pass < kOneTapInputTile / kRowsPerPass; ++pass) {
       const int j = tid / kOctetsPerRow + pass * kRowsPerPass, o = (tid % kOctetsPerRow) * 8;
@@ -479,16 +398,6 @@ bool one_tap_mma_enabled() {
   return enabled;
 }
 
-// TCONV_ONE_TAP_LINES=1 (development, read once per process; off until measured): W-innermost outputs (contiguous
-// NC(D)HW) on the lines form (write_bias_lines, write_tap_lines), and "auto" prefers the one-tap forward for them too.
-bool one_tap_lines_enabled() {
-  static const bool enabled = development_switch("TCONV_ONE_TAP_LINES", 0) != 0;
-  return enabled;
-}
-bool one_tap_lines(const ConvTransposeParams& p) {
-  return one_tap_lines_enabled() && p.output_strides[4] == 1 && p.output_strides[1] != 1;
-}
-
 template <typename T, int KW>
 cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* input, const void* weight,
                                    const void* bias, void* output, cudaStream_t stream) {
@@ -498,14 +407,12 @@ cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* inp
   // 4 channels one access: channels contiguous, every quad's first element on a 4-element boundary
   const bool vector = os[1] == 1 && p.out_channels % 4 == 0 && os[0] % 4 == 0 && os[2] % 4 == 0 && os[3] % 4 == 0 &&
                       os[4] % 4 == 0 && reinterpret_cast<uintptr_t>(output) % (4 * sizeof(T)) == 0;
-  const bool lines = one_tap_lines(p);
   const dim3 grid(unsigned(rows * w_tiles), unsigned(blocks_of(p.out_channels, kOneTapOutChannels)));
   auto kernel = tconv_one_tap_forward_kernel<T, KW>;
   if constexpr (!std::is_same<T, float>::value)
     if (one_tap_mma_enabled()) kernel = tconv_one_tap_forward_mma_kernel<T, KW>;
   kernel<<<grid, kOneTapThreads, 0, stream>>>(p, static_cast<const T*>(input), static_cast<const T*>(weight),
-                                              static_cast<const T*>(bias), static_cast<T*>(output), w_tiles, vector,
-                                              lines);
+                                              static_cast<const T*>(bias), static_cast<T*>(output), w_tiles, vector);
   return cudaGetLastError();
 }
 
@@ -938,7 +845,7 @@ bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
 bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype) {
   static const bool enabled = development_switch("TCONV_ONE_TAP_AUTO", 1) != 0;
   if (!enabled || !one_tap_forward_possible(p, dtype) || p.in_channels > kOneTapPreferredMaxInChannels ||
-      (p.output_strides[1] != 1 && !one_tap_lines(p)) || p.out_channels == 1)
+      p.output_strides[1] != 1 || p.out_channels == 1)
     return false;
   return one_tap_has_empty_phases(p);
 }
