@@ -2483,6 +2483,43 @@ torch.save([any("{kernel}" in n for n in names) for names in runs], sys.argv[1])
     assert not any(saved["0"]), saved["0"]
 
 
+# TCONV_ONE_TAP_RUNS=1 (development; unset 0): W-innermost outputs on the one-tap forward's runs form (each channel's
+# run assembled in shared memory, stored along the line) where a block's run fits (W stride <= 5). Under 1, every
+# one-tap case in every mode meets the contract contiguous and strided under "one_tap" (every gradient; the backward
+# as "auto"), the form runs where it fits, and a fam13-like contiguous call takes the one-tap forward under "auto" in
+# every dtype; under 0 "auto" keeps it off contiguous calls.
+def test_one_tap_runs_switch(tmp_path):
+    code = """
+import sys, torch
+import test_conv_transpose_gpu as t
+from conftest import poison_cuda_allocator
+runs_form = []  # (whether the form fits the contiguous call, whether it ran)
+for i, case in enumerate(t.ONE_TAP_CASES.values()):
+    for mode in t.MODES:
+        for layout in ("contiguous", "strided"):
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                t.run_case(*case, mode=mode, layout=layout, seed=65 + i, poison=poison_cuda_allocator,
+                           algorithm="one_tap")
+            if layout == "contiguous":
+                ran = any("tconv_one_tap_forward" in e.name and ", true>" in e.name for e in prof.events())
+                runs_form.append((case[6][-1] * 64 <= 320, ran))
+taken = []
+for dtype in (torch.float32, torch.float16, torch.bfloat16):
+    x = torch.randn(2, 32, 6, 9, device="cuda").to(dtype)
+    w = torch.randn(32, 64, 3, 3, device="cuda").to(dtype)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        t.tconv.conv_transpose2d(x, w, stride=5, padding=1, dilation=2)
+        torch.cuda.synchronize()
+    taken.append(any("tconv_one_tap_forward" in e.name for e in prof.events()))
+torch.save({"runs_form": runs_form, "auto": taken}, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_ONE_TAP_RUNS", values=("1", "0"))
+    assert all(fits == ran for fits, ran in saved["1"]["runs_form"]), saved["1"]["runs_form"]
+    assert any(ran for _, ran in saved["1"]["runs_form"])
+    assert all(saved["1"]["auto"]), saved["1"]["auto"]
+    assert not any(ran for _, ran in saved["0"]["runs_form"]) and not any(saved["0"]["auto"]), saved["0"]
+
+
 def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
     """The one-tap rule (conv_transpose.h, one_tap_forward_preferred): a fam13-like call (k3 s5 d2, 32 input channels)
     runs a one-tap forward kernel (FFMA for fp32, mma.sync for fp16 / bf16) under "auto" channels-last in every dtype,
@@ -2500,7 +2537,8 @@ def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
     expected = 0 if os.environ.get("TCONV_ONE_TAP_AUTO", "1") == "0" else 1
     for dtype in (torch.float32, torch.float16, torch.bfloat16):
         assert one_tap_launches(dtype, torch.channels_last) == expected, dtype
-        assert one_tap_launches(dtype, torch.contiguous_format) == 0, dtype
+        runs = os.environ.get("TCONV_ONE_TAP_RUNS", "0") == "1"  # (test_one_tap_runs_switch)
+        assert one_tap_launches(dtype, torch.contiguous_format) == (expected if runs else 0), dtype
     assert one_tap_launches(torch.bfloat16, torch.channels_last, kernel=2, stride=2, dilation=1) == 0
 
 

@@ -152,9 +152,66 @@ __device__ __forceinline__ bool one_tap_octets(const ConvTransposeParams& p, con
          os[3] % 8 == 0 && os[4] % 8 == 0 && reinterpret_cast<uintptr_t>(output) % 16 == 0;
 }
 
+// The runs form (TCONV_ONE_TAP_RUNS=1; development, off until measured) for W-innermost outputs (contiguous NC(D)HW):
+// a tapped block assembles its taps' values in shared memory as [channel][run position], kOneTapRunChannels channels
+// at a time, and writes each channel's whole run (bias where no tap lands) with lanes along the line, one full
+// sector a 32-lane store of fp32 (two of 16-bit), in the same loop as an untapped block's bias. Why: the channels-last
+// form's stores are 4 or 8 channels a position, on a contiguous output one sector each (run 522: fam13 bf16 2.27 ms
+// against the gather's 0.72), and writing each tap's positions straight from a tile, 32 positions s apart a warp
+// store, lost too (run 535: TF32 1.186 against the W fold's 0.668). Runs of at most kOneTapMaxRun positions
+// (s x kOneTapInputTile: stride <= 5 along W).
+constexpr int kOneTapMaxRun = 320;
+template <typename T>
+constexpr int kOneTapRunChannels = sizeof(T) == 2 ? 64 : 32;  // ~41 KB of [channel][position] either way
+template <typename T>
+constexpr int kOneTapRunPitch = sizeof(T) == 2 ? kOneTapMaxRun + 10 : kOneTapMaxRun + 1;  // odd word pitches
+template <typename T>
+constexpr int kOneTapRunBytes = kOneTapRunChannels<T> * kOneTapRunPitch<T> * int(sizeof(T));
+
+// Channels c0.. of the block's run (kChannels of them, or fewer at the tile's end) with lanes along the positions,
+// warps along the channels: the assembled value at a tap position of a tapped row (run: the tile, its channel c0 at
+// row 0), the bias elsewhere. A position's tap test is made once for its channels.
+template <typename T, int KW, int kChannels>
+__device__ __forceinline__ void write_run_lines(const ConvTransposeParams& p, const OneTapBlock& blk, int c0,
+                                                const float* bs, const T* run, T* out_row) {
+  constexpr int kWarps = kOneTapThreads / 32, kPerWarp = kChannels / kWarps;
+  static_assert(kPerWarp * kWarps == kChannels, "whole channels a warp");
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int s = int(p.stride[2]), dil = int(p.dilation[2]), positions = int(blk.ow_end - blk.ow_begin);
+  T b[kPerWarp];
+#pragma unroll
+  for (int e = 0; e < kPerWarp; ++e) b[e] = from_acc<T>(bs[c0 + warp + e * kWarps]);  // (zero beyond the channels)
+  const int64_t cs = p.output_strides[1];
+  const int r_step = 32 % s;
+  int r = int(blk.ow_begin + lane + p.padding[2]) % s;
+  T* dst = out_row + blk.ow_begin + lane + (c0 + warp) * cs;
+  for (int q = lane; q < positions; q += 32, dst += 32) {
+    bool tap = false;
+#pragma unroll
+    for (int k = 0; k < KW; ++k) tap |= blk.tapped && r == k * dil;
+#pragma unroll
+    for (int e = 0; e < kPerWarp; ++e) {
+      const int c = warp + e * kWarps;
+      if (c0 + c < blk.channels) dst[e * kWarps * cs] = tap ? run[c * kOneTapRunPitch<T> + q] : b[e];
+    }
+    r += r_step;
+    if (r >= s) r -= s;
+  }
+}
+
+// The run position of input position iw0 + j through W tap k, if it lies in the block's run.
+__device__ __forceinline__ bool run_position(const ConvTransposeParams& p, const OneTapBlock& blk, int j, int k,
+                                             int& q) {
+  int64_t ow;
+  if (!output_index_for_tap(blk.iw0 + j, k, p.stride[2], p.padding[2], p.dilation[2], p.out_size[2], &ow))
+    return false;
+  q = int(ow - blk.ow_begin);
+  return q >= 0 && ow < blk.ow_end;
+}
+
 // Every forward block's start, after it issues its first chunk's loads: its bias values in bs, and the bias written
 // over its run. Returns the block's output row.
-template <typename T, int KW>
+template <typename T, int KW, bool kRuns = false>
 __device__ __forceinline__ T* one_tap_begin(const ConvTransposeParams& p, const OneTapBlock& blk, const T* bias,
                                             T* output, bool vector, float* bs) {
   const int c = threadIdx.x;
@@ -163,6 +220,12 @@ __device__ __forceinline__ T* one_tap_begin(const ConvTransposeParams& p, const 
   __syncthreads();
   const int64_t* os = p.output_strides;
   T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
+  if constexpr (kRuns) {  // a tapped row's run is written after its K loop
+    if (!blk.tapped)
+      for (int c0 = 0; c0 < kOneTapOutChannels; c0 += kOneTapRunChannels<T>)
+        write_run_lines<T, KW, kOneTapRunChannels<T>>(p, blk, c0, bs, nullptr, out_row);
+    return out_row;
+  }
   if constexpr (sizeof(T) == 2) {
     if (one_tap_octets(p, output, vector)) {
       write_bias_run<T, KW, 8>(p, blk, bs, out_row, vector);
@@ -246,18 +309,22 @@ struct OneTapChunk {
   }
 };
 
-// vector: 4 channels are one aligned access.
-template <typename T, int KW>
+// vector: 4 channels are one aligned access. kRuns: the runs form (W-innermost outputs; its run tile over xs and ws).
+template <typename T, int KW, bool kRuns>
 __global__ void __launch_bounds__(kOneTapThreads, 2)
 tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ input, const T* __restrict__ weight,
                              const T* __restrict__ bias, T* __restrict__ output, int64_t w_tiles, bool vector) {
-  __shared__ __align__(16) float xs[kOneTapChunk][kOneTapInputTile + 4];  // +4: rows stay 16-byte aligned
-  __shared__ __align__(16) float ws[KW][kOneTapChunk][kOneTapOutChannels];
+  constexpr int kXsBytes = kOneTapChunk * (kOneTapInputTile + 4) * 4, kWsBytes = KW * kOneTapChunk *
+                                                                                   kOneTapOutChannels * 4;
+  constexpr int kStagingBytes = kXsBytes + kWsBytes, kRunBytes = kRuns ? kOneTapRunBytes<T> : 0;
+  __shared__ __align__(16) unsigned char staging[kStagingBytes > kRunBytes ? kStagingBytes : kRunBytes];
+  auto& xs = *reinterpret_cast<float(*)[kOneTapChunk][kOneTapInputTile + 4]>(staging);  // +4: rows 16-byte aligned
+  auto& ws = *reinterpret_cast<float(*)[KW][kOneTapChunk][kOneTapOutChannels]>(staging + kXsBytes);
   __shared__ float bs[kOneTapOutChannels];
   const OneTapBlock blk = one_tap_block(p, w_tiles);
   OneTapChunk<T, KW> chunk;
   if (blk.tapped) chunk.load(p, blk, 0, input, weight);  // in flight while the bias run is written
-  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, bs);
+  T* const out_row = one_tap_begin<T, KW, kRuns>(p, blk, bias, output, vector, bs);
   if (!blk.tapped) return;
 
   constexpr int kQuads = kOneTapOutChannels / 4;
@@ -286,6 +353,27 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
       }
     }
   }
+  if constexpr (kRuns) {
+    T* run = reinterpret_cast<T*>(staging);
+    for (int c0 = 0; c0 < kOneTapOutChannels; c0 += kOneTapRunChannels<T>) {
+      __syncthreads();  // the K loop's (or the previous channels') reads of the staging are done
+      if (quad * 4 >= c0 && quad * 4 < c0 + kOneTapRunChannels<T>) {
+#pragma unroll
+        for (int k = 0; k < KW; ++k)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            int q;
+            if (!run_position(p, blk, group * 4 + i, k, q)) continue;
+#pragma unroll
+            for (int o = 0; o < 4; ++o)
+              run[(quad * 4 + o - c0) * kOneTapRunPitch<T> + q] = from_acc<T>(acc[k][i][o] + bs[quad * 4 + o]);
+          }
+      }
+      __syncthreads();
+      write_run_lines<T, KW, kOneTapRunChannels<T>>(p, blk, c0, bs, run, out_row);
+    }
+    return;
+  }
   if (count <= 0) return;
   const int64_t* os = p.output_strides;
   const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
@@ -310,20 +398,26 @@ tconv_one_tap_forward_kernel(const ConvTransposeParams p, const T* __restrict__ 
 // another), run 527 0.372 / 0.453 (loads together), run 528 0.373 / 0.300 (outputs in 128-byte lines).
 constexpr int kOneTapPairRow = kOneTapChunk / 2 + 4;  // 32-bit words a staged row (16 channel pairs + padding)
 
-template <typename T, int KW>
+template <typename T, int KW, bool kRuns>
 __global__ void __launch_bounds__(kOneTapThreads, 2)
 tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restrict__ input,
                                  const T* __restrict__ weight, const T* __restrict__ bias, T* __restrict__ output,
                                  int64_t w_tiles, bool vector) {
   static_assert(kOneTapInputTile == 64 && kOneTapOutChannels == 64 && kOneTapChunk == 32 && kOneTapThreads == 256,
                 "the warp tiling below: 4 x 2 warps of 16 positions x 32 channels, two k16 steps a chunk");
-  __shared__ __align__(16) uint32_t xs[kOneTapInputTile][kOneTapPairRow];
-  __shared__ __align__(16) uint32_t ws[KW][kOneTapOutChannels][kOneTapPairRow];
+  // xs and ws, and over them after the K loop the runs form's run tile (kRuns)
+  constexpr int kXsBytes = kOneTapInputTile * kOneTapPairRow * 4, kWsBytes = KW * kOneTapOutChannels *
+                                                                             kOneTapPairRow * 4;
+  constexpr int kStagingBytes = kXsBytes + kWsBytes, kRunBytes = kRuns ? kOneTapRunBytes<T> : 0;
+  static_assert(!kRuns || kOneTapRunChannels<T> == kOneTapOutChannels, "one pass over the channels");
+  __shared__ __align__(16) unsigned char staging[kStagingBytes > kRunBytes ? kStagingBytes : kRunBytes];
+  auto& xs = *reinterpret_cast<uint32_t(*)[kOneTapInputTile][kOneTapPairRow]>(staging);
+  auto& ws = *reinterpret_cast<uint32_t(*)[KW][kOneTapOutChannels][kOneTapPairRow]>(staging + kXsBytes);
   __shared__ float bs[kOneTapOutChannels];
   const OneTapBlock blk = one_tap_block(p, w_tiles);
   OneTapChunk<T, KW> chunk;
   if (blk.tapped) chunk.load(p, blk, 0, input, weight);  // in flight while the bias run is written
-  T* const out_row = one_tap_begin<T, KW>(p, blk, bias, output, vector, bs);
+  T* const out_row = one_tap_begin<T, KW, kRuns>(p, blk, bias, output, vector, bs);
   if (!blk.tapped) return;
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
@@ -353,40 +447,60 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
         }
     }
   }
-  // Each tap's outputs pass through shared memory, so that a position's channels leave in 16-byte pieces, a row of
-  // 64 channels as one 128-byte line (written from the fragments, 4 bytes a thread at 8 positions a warp instruction,
-  // this kernel ran at 0.453 ms against the FFMA form's 0.372 in run 527).
-  constexpr int kOctetsPerRow = kOneTapOutChannels / 8, kRowsPerPass = kOneTapThreads / kOctetsPerRow;
-  static_assert(kOneTapInputTile % kRowsPerPass == 0, "whole passes over the tile");
-  __shared__ __align__(16) uint32_t tile[kOneTapInputTile][kOneTapOutChannels / 2 + 4];  // +4: 8 rows on 32 banks
-  const int64_t* os = p.output_strides;
-  const bool octets = one_tap_octets(p, output, vector);
-  const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
+  if constexpr (kRuns) {
+    __syncthreads();  // the K loop's reads of xs and ws are done: the run tile lies over them
+    T* run = reinterpret_cast<T*>(staging);
 #pragma unroll
-  for (int k = 0; k < KW; ++k) {
-    __syncthreads();  // the previous tap's rows have left the tile
+    for (int k = 0; k < KW; ++k)
 #pragma unroll
-    for (int half = 0; half < 2; ++half)
+      for (int half = 0; half < 2; ++half) {
+        int q;
+        if (!run_position(p, blk, m0 + gid + half * 8, k, q)) continue;
 #pragma unroll
-      for (int f = 0; f < 4; ++f) {
-        const int o = n0 + f * 8 + tig * 2;  // the fragment's channel pair (bs is zero beyond the channels)
-        tile[m0 + gid + half * 8][o / 2] = pack_pair(from_acc<T>(acc[k][f][half * 2] + bs[o]),
-                                                     from_acc<T>(acc[k][f][half * 2 + 1] + bs[o + 1]));
+        for (int f = 0; f < 4; ++f) {
+          const int o = n0 + f * 8 + tig * 2;  // (bs is zero beyond the channels)
+          run[o * kOneTapRunPitch<T> + q] = from_acc<T>(acc[k][f][half * 2] + bs[o]);
+          run[(o + 1) * kOneTapRunPitch<T> + q] = from_acc<T>(acc[k][f][half * 2 + 1] + bs[o + 1]);
+        }
       }
     __syncthreads();
+    write_run_lines<T, KW, kOneTapOutChannels>(p, blk, 0, bs, run, out_row);
+  } else {
+    // Each tap's outputs pass through shared memory, so that a position's channels leave in 16-byte pieces, a row of
+    // 64 channels as one 128-byte line (written from the fragments, 4 bytes a thread at 8 positions a warp instruction,
+    // this kernel ran at 0.453 ms against the FFMA form's 0.372 in run 527).
+    constexpr int kOctetsPerRow = kOneTapOutChannels / 8, kRowsPerPass = kOneTapThreads / kOctetsPerRow;
+    static_assert(kOneTapInputTile % kRowsPerPass == 0, "whole passes over the tile");
+    __shared__ __align__(16) uint32_t tile[kOneTapInputTile][kOneTapOutChannels / 2 + 4];  // +4: 8 rows on 32 banks
+    const int64_t* os = p.output_strides;
+    const bool octets = one_tap_octets(p, output, vector);
+    const int64_t s = p.stride[2], pad = p.padding[2], dil = p.dilation[2];
 #pragma unroll
-    for (int pass = 0; pass < kOneTapInputTile / kRowsPerPass; ++pass) {
-      const int j = tid / kOctetsPerRow + pass * kRowsPerPass, o = (tid % kOctetsPerRow) * 8;
-      int64_t ow;
-      if (o >= channels || !output_index_for_tap(blk.iw0 + j, k, s, pad, dil, p.out_size[2], &ow)) continue;
-      T* dst = out_row + ow * os[4] + o * os[1];
-      if (octets) {
-        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(&tile[j][o / 2]);
-      } else {
-        const T* src = reinterpret_cast<const T*>(&tile[j][o / 2]);
+    for (int k = 0; k < KW; ++k) {
+      __syncthreads();  // the previous tap's rows have left the tile
 #pragma unroll
-        for (int e = 0; e < 8; ++e)
-          if (o + e < channels) dst[e * os[1]] = src[e];
+      for (int half = 0; half < 2; ++half)
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+          const int o = n0 + f * 8 + tig * 2;  // the fragment's channel pair (bs is zero beyond the channels)
+          tile[m0 + gid + half * 8][o / 2] = pack_pair(from_acc<T>(acc[k][f][half * 2] + bs[o]),
+                                                       from_acc<T>(acc[k][f][half * 2 + 1] + bs[o + 1]));
+        }
+      __syncthreads();
+#pragma unroll
+      for (int pass = 0; pass < kOneTapInputTile / kRowsPerPass; ++pass) {
+        const int j = tid / kOctetsPerRow + pass * kRowsPerPass, o = (tid % kOctetsPerRow) * 8;
+        int64_t ow;
+        if (o >= channels || !output_index_for_tap(blk.iw0 + j, k, s, pad, dil, p.out_size[2], &ow)) continue;
+        T* dst = out_row + ow * os[4] + o * os[1];
+        if (octets) {
+          *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(&tile[j][o / 2]);
+        } else {
+          const T* src = reinterpret_cast<const T*>(&tile[j][o / 2]);
+#pragma unroll
+          for (int e = 0; e < 8; ++e)
+            if (o + e < channels) dst[e * os[1]] = src[e];
+        }
       }
     }
   }
@@ -396,6 +510,17 @@ tconv_one_tap_forward_mma_kernel(const ConvTransposeParams p, const T* __restric
 bool one_tap_mma_enabled() {
   static const bool enabled = development_switch("TCONV_ONE_TAP_MMA", 1) != 0;
   return enabled;
+}
+
+// TCONV_ONE_TAP_RUNS=1 (development, read once per process; off until measured): W-innermost outputs on the runs
+// form (write_run_lines) where a block's run fits its tile, and "auto" prefers the one-tap forward for them too.
+bool one_tap_runs_enabled() {
+  static const bool enabled = development_switch("TCONV_ONE_TAP_RUNS", 0) != 0;
+  return enabled;
+}
+bool one_tap_runs(const ConvTransposeParams& p) {
+  return one_tap_runs_enabled() && p.output_strides[4] == 1 && p.output_strides[1] != 1 &&
+         p.stride[2] * kOneTapInputTile <= kOneTapMaxRun;
 }
 
 template <typename T, int KW>
@@ -408,9 +533,11 @@ cudaError_t launch_one_tap_forward(const ConvTransposeParams& p, const void* inp
   const bool vector = os[1] == 1 && p.out_channels % 4 == 0 && os[0] % 4 == 0 && os[2] % 4 == 0 && os[3] % 4 == 0 &&
                       os[4] % 4 == 0 && reinterpret_cast<uintptr_t>(output) % (4 * sizeof(T)) == 0;
   const dim3 grid(unsigned(rows * w_tiles), unsigned(blocks_of(p.out_channels, kOneTapOutChannels)));
-  auto kernel = tconv_one_tap_forward_kernel<T, KW>;
+  const bool runs = one_tap_runs(p);
+  auto kernel = runs ? tconv_one_tap_forward_kernel<T, KW, true> : tconv_one_tap_forward_kernel<T, KW, false>;
   if constexpr (!std::is_same<T, float>::value)
-    if (one_tap_mma_enabled()) kernel = tconv_one_tap_forward_mma_kernel<T, KW>;
+    if (one_tap_mma_enabled())
+      kernel = runs ? tconv_one_tap_forward_mma_kernel<T, KW, true> : tconv_one_tap_forward_mma_kernel<T, KW, false>;
   kernel<<<grid, kOneTapThreads, 0, stream>>>(p, static_cast<const T*>(input), static_cast<const T*>(weight),
                                               static_cast<const T*>(bias), static_cast<T*>(output), w_tiles, vector);
   return cudaGetLastError();
@@ -845,7 +972,7 @@ bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype) {
 bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype) {
   static const bool enabled = development_switch("TCONV_ONE_TAP_AUTO", 1) != 0;
   if (!enabled || !one_tap_forward_possible(p, dtype) || p.in_channels > kOneTapPreferredMaxInChannels ||
-      p.output_strides[1] != 1 || p.out_channels == 1)
+      (p.output_strides[1] != 1 && !one_tap_runs(p)) || p.out_channels == 1)
     return false;
   return one_tap_has_empty_phases(p);
 }
