@@ -353,7 +353,9 @@ int kernel_binary_version(int device);
 // one-tap): bf16 0.500 / 0.463, TF32 2.994 / 0.493, exact fp32 3.007 / 0.493 (run 525, with 32-bit indices: bf16
 // 0.404, TF32 0.416); contiguous outputs stay on the gather (run 522: bf16 0.723 / 2.274, TF32 0.668 / 2.623).
 // TCONV_ONE_TAP_AUTO=0 (development, read once per process) turns the rule off. fp16 / bf16 calls run its k16 mma.sync
-// form (run 528, fam13 bf16 CL: 0.300 ms against the FFMA form's 0.373), unless TCONV_ONE_TAP_MMA=0 (development).
+// form (run 528, fam13 bf16 CL: 0.300 ms against the FFMA form's 0.373; 0.200 since run 533's bias run), unless
+// TCONV_ONE_TAP_MMA=0 (development). TCONV_ONE_TAP_RUNS=1 (development, not yet measured) writes W-innermost outputs
+// by whole runs per channel and lets the rule take them too (conv_transpose_one_tap.cu, write_run_lines).
 constexpr int64_t kOneTapPreferredMaxInChannels = 32;
 bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype);
 bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype);
