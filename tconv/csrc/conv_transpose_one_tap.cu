@@ -220,10 +220,8 @@ __device__ __forceinline__ T* one_tap_begin(const ConvTransposeParams& p, const 
   __syncthreads();
   const int64_t* os = p.output_strides;
   T* out_row = output + blk.n * os[0] + blk.co0 * os[1] + blk.od * os[2] + blk.oh * os[3];
-  if constexpr (kRuns) {  // a tapped row's run is written after its K loop
-    if (!blk.tapped)
-      for (int c0 = 0; c0 < kOneTapOutChannels; c0 += kOneTapRunChannels<T>)
-        write_run_lines<T, KW, kOneTapRunChannels<T>>(p, blk, c0, bs, nullptr, out_row);
+  if constexpr (kRuns) {  // a tapped row's run is written after its K loop; an untapped one's needs no tile
+    if (!blk.tapped) write_run_lines<T, KW, kOneTapOutChannels>(p, blk, 0, bs, nullptr, out_row);
     return out_row;
   }
   if constexpr (sizeof(T) == 2) {
