@@ -2483,7 +2483,7 @@ torch.save([any("{kernel}" in n for n in names) for names in runs], sys.argv[1])
     assert not any(saved["0"]), saved["0"]
 
 
-# TCONV_ONE_TAP_RUNS=1 (development; unset 0): W-innermost outputs on the one-tap forward's runs form (each channel's
+# TCONV_ONE_TAP_RUNS=0 (development; unset 1): W-innermost outputs on the one-tap forward's runs form (each channel's
 # run assembled in shared memory, stored along the line) where a block's run fits (W stride <= 5). Under 1, every
 # one-tap case in every mode meets the contract contiguous and strided under "one_tap" (every gradient; the backward
 # as "auto"), the form runs where it fits, and a fam13-like contiguous call takes the one-tap forward under "auto" in
@@ -2523,7 +2523,8 @@ torch.save({"runs_form": runs_form, "auto": taken}, sys.argv[1])
 def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
     """The one-tap rule (conv_transpose.h, one_tap_forward_preferred): a fam13-like call (k3 s5 d2, 32 input channels)
     runs a one-tap forward kernel (FFMA for fp32, mma.sync for fp16 / bf16) under "auto" channels-last in every dtype,
-    not contiguous; a k2 s2 call (no empty phase) stays on the GEMMs."""
+    and contiguous too on the runs form (unless TCONV_ONE_TAP_RUNS=0); a k2 s2 call (no empty phase) stays on the
+    GEMMs."""
     gen = torch.Generator(device="cuda").manual_seed(14)
 
     def one_tap_launches(dtype, memory_format, kernel=3, stride=5, dilation=2):
@@ -2537,7 +2538,7 @@ def test_auto_takes_one_tap_for_channels_last_outputs_with_empty_phases():
     expected = 0 if os.environ.get("TCONV_ONE_TAP_AUTO", "1") == "0" else 1
     for dtype in (torch.float32, torch.float16, torch.bfloat16):
         assert one_tap_launches(dtype, torch.channels_last) == expected, dtype
-        runs = os.environ.get("TCONV_ONE_TAP_RUNS", "0") == "1"  # (test_one_tap_runs_switch)
+        runs = os.environ.get("TCONV_ONE_TAP_RUNS", "1") != "0"  # (test_one_tap_runs_switch)
         assert one_tap_launches(dtype, torch.contiguous_format) == (expected if runs else 0), dtype
     assert one_tap_launches(torch.bfloat16, torch.channels_last, kernel=2, stride=2, dilation=1) == 0
 

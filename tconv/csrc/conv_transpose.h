@@ -346,16 +346,17 @@ int kernel_binary_version(int device);
 // ---- the one-tap forward (conv_transpose_one_tap.cu) ----
 // Calls where every output receives at most one tap (conv_params.h, one_tap_dimension, in every dimension), groups 1,
 // a W kernel of at most 4, fp32 / fp16 / bf16 (FFMA for fp32, k16 mma.sync for fp16 / bf16; fp32 sums of exact
-// products in every mode); any strides. "auto" takes it
-// (one_tap_forward_preferred) for channels-last outputs with some phases that no tap reaches (kernel < stride in some
-// dimension) and at most kOneTapPreferredMaxInChannels input channels, where the GEMM forms' tiles are too shallow:
-// fam13 (k3 s5 d2, 32 input channels). Run 523 (H200, fam13 channels-last forward ms, the gather "auto" took before /
-// one-tap): bf16 0.500 / 0.463, TF32 2.994 / 0.493, exact fp32 3.007 / 0.493 (run 525, with 32-bit indices: bf16
-// 0.404, TF32 0.416); contiguous outputs stay on the gather (run 522: bf16 0.723 / 2.274, TF32 0.668 / 2.623).
+// products in every mode); any strides. "auto" takes it (one_tap_forward_preferred) for channels-last or W-innermost
+// outputs with some phases that no tap reaches (kernel < stride in some dimension) and at most
+// kOneTapPreferredMaxInChannels input channels, where the GEMM forms' tiles are too shallow: fam13 (k3 s5 d2, 32 input
+// channels). Run 523 (H200, fam13 channels-last forward ms, the gather "auto" took before / one-tap): bf16 0.500 /
+// 0.463, TF32 2.994 / 0.493, exact fp32 3.007 / 0.493 (run 525, with 32-bit indices: bf16 0.404, TF32 0.416);
+// contiguous outputs lost on the channels-last form (run 522: bf16 0.723 / 2.274, TF32 0.668 / 2.623).
 // TCONV_ONE_TAP_AUTO=0 (development, read once per process) turns the rule off. fp16 / bf16 calls run its k16 mma.sync
 // form (run 528, fam13 bf16 CL: 0.300 ms against the FFMA form's 0.373; 0.200 since run 533's bias run), unless
-// TCONV_ONE_TAP_MMA=0 (development). TCONV_ONE_TAP_RUNS=1 (development, not yet measured) writes W-innermost outputs
-// by whole runs per channel and lets the rule take them too (conv_transpose_one_tap.cu, write_run_lines).
+// TCONV_ONE_TAP_MMA=0 (development). W-innermost outputs are written by whole runs per channel and the rule takes them
+// too (conv_transpose_one_tap.cu, write_run_lines; run 536, fam13 contiguous forward: bf16 0.720 -> 0.344 ms, TF32
+// 0.667 -> 0.493, exact fp32 0.719 -> 0.492: W stride <= 5); TCONV_ONE_TAP_RUNS=0 (development) keeps them off.
 constexpr int64_t kOneTapPreferredMaxInChannels = 32;
 bool one_tap_forward_possible(const ConvTransposeParams& p, DType dtype);
 bool one_tap_forward_preferred(const ConvTransposeParams& p, DType dtype);

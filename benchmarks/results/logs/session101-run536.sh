@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 100 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>).
+# Session 101, run 536 (one H200, cold), prepared in session 100; run with TCONV_COMMIT=<full sha of the commit that
+# adds this file, typed out>.
 # The one-tap forward's runs form (TCONV_ONE_TAP_RUNS=1, development, default 0; written after session 100's device
 # time, compiled, never run): contiguous (W-innermost) outputs assembled per channel in shared memory ([channel][run
 # position], 64 16-bit or 32 fp32 channels a pass) and stored with lanes along the line, bias and taps in one loop.
