@@ -2220,6 +2220,56 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
                     assert rows_48 in name and int(args[3]) == 2, (value, case, name)
 
 
+# The wide-rows tile's warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED=1; development, unset 0): unit-stride calls
+# of more than 64 output channels, at every tap count, 2D and 3D, a partial channel stage (C_in 40) and a partial
+# second channel tile (C_out 160), a tile spanning two samples (short lines), bias on and off; a C_in of 128 puts
+# grad_input on it too. (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
+SPECIALIZED_CASES = [
+    (3, 2, 64, 128, [3, 3, 3], [1, 1, 1], [4, 6, 33], True),
+    (2, 3, 40, 160, [3, 5], [1, 2], [7, 45], False),
+    (2, 2, 128, 128, [1, 7], [0, 3], [5, 301], True),
+    (3, 1, 32, 96, [2, 1, 5], [0, 0, 2], [3, 3, 9], True),
+]
+
+
+def test_unit_stride_specialized_switch(tmp_path):
+    """Under TCONV_UNIT_STRIDE_SPECIALIZED=1 every case meets the precision contract with every gradient (run_case,
+    "igemm_strip", contiguous and strided) in TF32, bf16 and fp16 (the strip kernels' modes), and the forward runs the
+    warp-specialized kernel (its last template argument true), in 16 bits too since x is not loaded in position pairs
+    at an odd W; under 0 it never runs."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
+        pytest.skip("the wide-rows tile is switched off")
+    code = """
+import sys, torch, tconv
+import test_conv_transpose_gpu as t
+from conftest import poison_cuda_allocator
+ran = []
+for i, (dims, batch, cin, cout, kernel, padding, spatial, bias) in enumerate(t.SPECIALIZED_CASES):
+    ones, zeros = [1] * dims, [0] * dims
+    for mode in ("tf32", "bf16", "fp16"):
+        for layout in ("contiguous", "strided"):
+            t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, zeros, ones, spatial, bias, mode=mode,
+                       layout=layout, seed=90 + i, poison=poison_cuda_allocator, algorithm="igemm_strip")
+        gen = torch.Generator(device="cuda").manual_seed(190 + i)
+        x = t.make_tensor([batch, cin, *spatial], t.dtype_of(mode), "contiguous", gen)
+        w = t.make_tensor([cin, cout, *kernel], t.dtype_of(mode), "contiguous", gen)
+        with t.precision(mode), tconv._ops.use_algorithm("igemm_strip"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            t.TCONV_FN[dims](x, w, None, 1, padding)
+            torch.cuda.synchronize()
+        ran.append((i, mode, any("unit_stride_forward_kernel" in e.name and "0>, true>" in e.name
+                                 for e in prof.events())))
+torch.save(ran, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_SPECIALIZED", values=("1", "0"))
+    assert len(saved["1"]) == 3 * len(SPECIALIZED_CASES)
+    for i, mode, ran in saved["1"]:
+        assert ran, (SPECIALIZED_CASES[i], mode)
+    assert not any(ran for _, _, ran in saved["0"]), saved["0"]
+
+
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"
 
 

@@ -3899,6 +3899,64 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
   cp_async_wait<0>();
 }
 
+// The strip kernels' warp-specialized pipeline (the unit-stride forward's wide-rows tile, unit_stride_specialized):
+// a producer role of as many threads as the MMA role fills stage slot it mod kStages once the MMA warpgroups have
+// released what it held (stage it - kStages) and signals it on full[slot]; the MMA warpgroups wait for it, issue its
+// wgmmas and release the previous stage once that stage's wgmmas have completed. The two roles' parts:
+//   copy_bulk(slot, bar):  one producer thread: the stage's weights by one bulk copy completing on `bar` (their bytes
+//                          expected there first, full[] counting that thread's arrival once more);
+//   load(set, stage):      every producer thread: its x of the stage into register set `set`, two stages ahead;
+//   store(set, slot):      every producer thread: that set into the slot, rounded to TF32 (wgmma truncates);
+//   issue(slot):           every MMA thread: the stage's wgmmas.
+// Why: in the form where every warp loads, stores and issues (run_strip_pipeline), 84 % of L2-61's TF32 forward
+// samples sat in per-stage code beside the wgmmas (run 532's source counters), the tensor pipe at 59 % (run 531).
+// An MMA thread's arrive releases only its own wgmmas' reads, so each MMA thread arrives on empty[] (256 counts).
+template <int kStages, typename CopyBulk, typename Load, typename Store>
+__device__ __forceinline__ void produce_strip_stages(int stages, bool copier, uint64_t* full, uint64_t* empty,
+                                                     CopyBulk&& copy_bulk, Load&& load, Store&& store) {
+  if (0 < stages) load(0, 0);
+  if (1 < stages) load(1, 1);
+  int slot = 0;
+  uint32_t empty_parity = 0;
+  auto produce = [&](int it, int set) {
+    if (it >= kStages) mbarrier_wait(&empty[slot], empty_parity);
+    if (copier) copy_bulk(slot, &full[slot]);
+    store(set, slot);
+    if (it + 2 < stages) load(set, it + 2);
+    fence_generic_to_async_shared();  // the stores above, before wgmma reads them through the async proxy
+    mbarrier_arrive(&full[slot]);
+    if (++slot == kStages) {
+      slot = 0;
+      if (it >= kStages) empty_parity ^= 1u;
+    }
+  };
+  for (int it = 0; it < stages; it += 2) {  // by two, so that the register set is a constant
+    produce(it, 0);
+    if (it + 1 < stages) produce(it + 1, 1);
+  }
+}
+template <int kStages, typename Issue>
+__device__ __forceinline__ void consume_strip_stages(int stages, uint64_t* full, uint64_t* empty, Issue&& issue) {
+  int slot = 0, previous = kStages - 1;
+  uint32_t full_parity = 0;
+  for (int it = 0; it < stages; ++it) {
+    mbarrier_wait(&full[slot], full_parity);
+    wgmma_fence();
+    issue(uniform_int(slot));
+    wgmma_commit();
+    wgmma_wait<1>();
+    if (it > 0) mbarrier_arrive(&empty[previous]);  // stage it - 1's wgmmas have completed
+    previous = slot;
+    if (++slot == kStages) {
+      slot = 0;
+      full_parity ^= 1u;
+    }
+  }
+  wgmma_wait<0>();
+}
+// The MMA warpgroups (threads 0-255) of a warp-specialized strip kernel, without the producer role.
+__device__ __forceinline__ void strip_mma_warpgroups_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
+
 // The stage work the two 1D strip kernels (grad_input and forward, StripGradInputTile) share. copy_strip_weights:
 // this thread's share of a stage's packed A (the weights, contiguous, 16-byte cp.async copies). issue_strip_steps:
 // this warpgroup's m64n256k8 per k8 step of a stage, A its 64 rows of [step][8-row group][K half][8][4] and B the
@@ -4440,10 +4498,14 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // warpgroup, two blocks per SM; 64-channel weights-as-A and tap-pairs tiles only: its 128-channel form, two m64
 // channel halves per k step, lost to the 256-row tile in run 389 and was taken out), or their 48-channel 16-bit
 // forms (StripUnitStrideForwardTile48, StripUnitStrideForwardHalfTile48).
+// kSpecialized (unit_stride_specialized; the wide-rows tile): a producer warpgroup more (threads kThreads.., tid 0-127
+// there), produce_strip_stages' role: each thread loads and stores rows tid and tid + 128 (and the tail's as above),
+// the weights by one bulk copy a stage; the MMA warpgroups only issue and store.
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
-          typename Tile = StripUnitStrideForwardTile>
-__global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
+          typename Tile = StripUnitStrideForwardTile, bool kSpecialized = false>
+__global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStrideSpecialized::kProducerThreads : 0),
+                                  Tile::kBlocksPerSm)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int BM = Tile::kBlockM, R = Tile::kRows, kThreads = Tile::kThreads;
@@ -4467,7 +4529,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   constexpr int kRowsNeeded = BM + kTaps - 1, kTailLoads = (kTaps - 1) / kRowsPerThread * kGroups;
   static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
   extern __shared__ __align__(16) float smem[];
-  const int tid = threadIdx.x, n_tile = blockIdx.y;
+  const int tid = kSpecialized ? int(threadIdx.x) % kThreads : int(threadIdx.x), n_tile = blockIdx.y;
   // The block's first column (a GEMM row); with tap pairs one before its first stored row (-1 in block 0).
   const int64_t r0 = kTapPairs ? int64_t(blockIdx.x) * (BM - 1) - 1 : int64_t(blockIdx.x) * BM;
 
@@ -4534,7 +4596,13 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   const int tail_group = tid % kGroups;
   const int main_index = kXPairs ? 2 * (tid % (BM / 2)) : tid, group0 = kXPairs ? tid / (BM / 2) : 0;
   const int tail_index = kThreads + kRowsPerThread * (tid / kGroups);
-  const PaddedRow main_row = padded_row(main_index);
+  // kMainRows: this thread's rows main_index + kRowStep r (two of a producer thread's, kSpecialized).
+  constexpr int kMainRows = kSpecialized ? StripUnitStrideSpecialized::kRowsPerProducer : 1;
+  constexpr int kRowStep = StripUnitStrideSpecialized::kProducerThreads;
+  static_assert(!kSpecialized || (kMainRows * kRowStep == BM && !kXPairs), "the producer's rows: the tile's");
+  PaddedRow main_row[kMainRows];
+#pragma unroll
+  for (int r = 0; r < kMainRows; ++r) main_row[r] = padded_row(main_index + kRowStep * r);
   const PaddedRow tail_row = padded_row(tail_thread ? tail_index : BM + kTaps);  // past: not inside
   // The stage cursors: load and copy_async each see consecutive stages (run_strip_pipeline), so each steps a
   // (kd, kh, channel stage) cursor instead of dividing.
@@ -4552,9 +4620,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   };
   StageCursor load_at{kd_lo, kh_lo, 0}, copy_at{kd_lo, kh_lo, 0};
   // Offsets at the load cursor's (kd, kh), and whether the rows are inside x there.
-  const scalar_t* x_main = a.x;
+  const scalar_t* x_main[kMainRows];
   const scalar_t* x_tail = a.x;
-  bool main_inside = false, tail_inside = false;
+  bool main_inside[kMainRows], tail_inside = false;
   auto locate = [&](const PaddedRow& row, const scalar_t*& at, bool& inside) {
     const int id = row.id0 - load_at.kd * a.dil_d, ih = row.ih0 - load_at.kh * a.dil_h;
     inside = row.inside && id >= 0 && id < a.in_d && ih >= 0 && ih < a.in_h;
@@ -4562,7 +4630,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
                              int64_t(load_at.kh * a.dil_h) * a.x_stride[3]
                        : 0);
   };
-  locate(main_row, x_main, main_inside);
+#pragma unroll
+  for (int r = 0; r < kMainRows; ++r) locate(main_row[r], x_main[r], main_inside[r]);
   locate(tail_row, x_tail, tail_inside);
   tail_inside = tail_inside && tail_thread;
 
@@ -4577,23 +4646,26 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     if constexpr (kXPairs) return load_channel_words(src, a.x_stride[1], inside, channels_left);
     else return load_group(src, inside, channels_left);
   };
-  Held held[2][kThreadGroups];
+  Held held[2][kMainRows][kThreadGroups];
   Held held_tail[2];
   auto load = [&](int set, int) {
     const int c0 = load_at.cs * kChannels;
 #pragma unroll
-    for (int k = 0; k < kThreadGroups; ++k) {
-      const int q = group0 + kRowsPerThread * k;
-      held[set][k] = load_held(x_main + int64_t(c0 + kGroupChannels * q) * a.x_stride[1], main_inside,
-                               a.c_in - c0 - kGroupChannels * q);
-    }
+    for (int r = 0; r < kMainRows; ++r)
+#pragma unroll
+      for (int k = 0; k < kThreadGroups; ++k) {
+        const int q = group0 + kRowsPerThread * k;
+        held[set][r][k] = load_held(x_main[r] + int64_t(c0 + kGroupChannels * q) * a.x_stride[1], main_inside[r],
+                                    a.c_in - c0 - kGroupChannels * q);
+      }
     if (tail_thread)
       held_tail[set] = load_held(x_tail + int64_t(c0 + kGroupChannels * tail_group) * a.x_stride[1], tail_inside,
                                  a.c_in - c0 - kGroupChannels * tail_group);
     const int kd = load_at.kd, kh = load_at.kh;
     step(load_at);
     if (load_at.kd != kd || load_at.kh != kh) {
-      locate(main_row, x_main, main_inside);
+#pragma unroll
+      for (int r = 0; r < kMainRows; ++r) locate(main_row[r], x_main[r], main_inside[r]);
       locate(tail_row, x_tail, tail_inside);
       tail_inside = tail_inside && tail_thread;
     }
@@ -4608,12 +4680,15 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   auto store = [&](int set, int slot) {
     float* Xs = smem + slot * kStageFloats;
 #pragma unroll
-    for (int k = 0; k < kThreadGroups; ++k) {
-      const int q = group0 + kRowsPerThread * k;
-      if constexpr (kXPairs)
-        store_pair(reinterpret_cast<uint4*>(Xs + (q * R + main_index) * 4), held[set][k], (main_index / 8) % 2 == 1);
-      else *reinterpret_cast<Group*>(Xs + (q * R + tid) * 4) = rounded(held[set][k]);
-    }
+    for (int r = 0; r < kMainRows; ++r)
+#pragma unroll
+      for (int k = 0; k < kThreadGroups; ++k) {
+        const int q = group0 + kRowsPerThread * k;
+        if constexpr (kXPairs)
+          store_pair(reinterpret_cast<uint4*>(Xs + (q * R + main_index) * 4), held[set][r][k],
+                     (main_index / 8) % 2 == 1);
+        else *reinterpret_cast<Group*>(Xs + (q * R + tid + kRowStep * r) * 4) = rounded(held[set][r][k]);
+      }
     if (tail_thread) {
       if constexpr (kXPairs)
         store_pair(reinterpret_cast<uint4*>(Xs + (tail_group * R + tail_index) * 4), held_tail[set], false);
@@ -4662,7 +4737,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   // Issue first (run_strip_pipeline). Run 387 (H200, TF32 forward ms, against runs 382 / 385 on the same GPU model):
   // fam04 (K 384, forced) 2.376 -> 2.297, its per-tile part 1.171 -> 0.952; fam01 4.160 -> 4.090; fam06 2.021 ->
   // 1.927; L2-61 1.304 -> 1.278 (bf16 0.772 -> 0.762).
-  run_strip_pipeline<kStages, 2, kDepth, kInFlight, true>(stages, copy_async, load, store, [&](int slot) {
+  auto issue = [&](int slot) {
     const float* stage = smem + slot * kStageFloats;
     const WgmmaDescriptor x_desc = wgmma_descriptor(stage + (kWideRows ? 0 : warpgroup * 128 * 4), kALeadingBytes,
                                                     kAStrideBytes),
@@ -4686,7 +4761,34 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
         }
       }
     }
-  });
+  };
+  if constexpr (kSpecialized) {
+    static_assert(kWideRows && !kXPairs && !kGroupStats, "the wide-rows tile's plain form");
+    static_assert(kWFloats % 4 == 0 && kXFloats % 4 == 0 && kStageFloats % 4 == 0, "16-byte bulk copies");
+    __shared__ uint64_t full[kStages], empty[kStages];
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < kStages; ++s) {
+        mbarrier_init(&full[s], StripUnitStrideSpecialized::kProducerThreads + 1);  // and the copier's expect_tx
+        mbarrier_init(&empty[s], kThreads);
+      }
+      fence_mbarrier_init();
+    }
+    __syncthreads();
+    if (threadIdx.x >= kThreads) {
+      auto copy_bulk = [&](int slot, uint64_t* bar) {
+        const float* src =
+            packed_tile + (int64_t(copy_at.kd * a.kernel_h + copy_at.kh) * a.channel_stages + copy_at.cs) * kWFloats;
+        mbarrier_arrive_expect_tx(bar, uint32_t(kWFloats * 4));
+        bulk_copy_to_shared(smem + slot * kStageFloats + kXFloats, src, uint32_t(kWFloats * 4), bar);
+        step(copy_at);
+      };
+      produce_strip_stages<kStages>(stages, tid == 0, full, empty, copy_bulk, load, store);
+      return;
+    }
+    consume_strip_stages<kStages>(stages, full, empty, issue);
+  } else {
+    run_strip_pipeline<kStages, 2, kDepth, kInFlight, true>(stages, copy_async, load, store, issue);
+  }
 
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
@@ -4763,9 +4865,13 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     // kWRows staged rows: the tile's channels, or (kTapPairs) its 32 channels at both taps of a pair.
     static_assert(kStages * kStageFloats >= kWRows * kPitch + kBlockN,
                   "the staged tile inside the pipeline's shared memory");
-    float* Cs = smem;  // run_strip_pipeline has waited for every wgmma and cp.async
+    float* Cs = smem;  // the pipeline has waited for every wgmma and copy
     float* bias_s = smem + kWRows * kPitch;
-    __syncthreads();  // every warp's last wgmma reads of the stages are complete
+    auto mma_threads_sync = [] {  // the producer role has left (kSpecialized)
+      if constexpr (kSpecialized) strip_mma_warpgroups_sync();
+      else __syncthreads();
+    };
+    mma_threads_sync();  // every warp's last wgmma reads of the stages are complete
 #pragma unroll
     for (int h = 0; h < kHalves; ++h)
 #pragma unroll
@@ -4778,7 +4884,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
               make_float2(acc[h][4 * j + 2 * half], acc[h][4 * j + 2 * half + 1]);
         }
     stage_bias(bias_s);
-    __syncthreads();
+    mma_threads_sync();
     if constexpr (kTapPairs) {  // r0 is odd in every other block: one row per thread
       const int64_t q = r0 + tid;
       if (tid == 0 || q >= a.rows) return;  // column 0 only feeds row r0 + 1
@@ -6452,6 +6558,12 @@ bool unit_stride_wide_rows() {
   static const bool wide = development_switch("TCONV_UNIT_STRIDE_WIDE_ROWS", 1) != 0;
   return wide;
 }
+// TCONV_UNIT_STRIDE_SPECIALIZED=1 (development, read once per process; off until measured): the wide-rows tile's
+// calls without x pairs or statistics on its warp-specialized form (produce_strip_stages).
+bool unit_stride_specialized() {
+  static const bool specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 0) != 0;
+  return specialized;
+}
 // In 4-byte words whatever the data type.
 int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
@@ -6493,16 +6605,22 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
                                                                                kChannels, false, false, false, true>;
       }
     }
+    int threads = Tile::kThreads;
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
-      if (a.group_partials != nullptr)
+      if (a.group_partials != nullptr) {
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
                                                               false, true>;
+      } else if (unit_stride_wide_rows() && !x_pairs && unit_stride_specialized()) {
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                              false, false, false, Tile, true>;
+        threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
+      }
     } else if (a.group_partials != nullptr) {
       return cudaErrorInvalidValue;
     }
     const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
     if (err != cudaSuccess) return err;
-    kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
+    kernel<<<grid, threads, size_t(kBytes), stream>>>(a);
     return cudaGetLastError();
   }
 }

@@ -1169,6 +1169,13 @@ struct UnitStrideTile {
 };
 using StripUnitStrideForwardTile = UnitStrideTile<256, 256, 227, 1, 32 * 1024>;
 static_assert(StripUnitStrideForwardTile::kRows == 264, "x rows per quad column as before the template");
+// The wide-rows tile's warp-specialized form (unit_stride_specialized): one producer warpgroup more, each of its
+// threads loading two x rows (r and r + 128) and the tail's, as two MMA threads load them in the other form. Not two
+// producer warpgroups: at 512 threads a thread gets at most 128 registers, and ptxas refuses the m64n256 wgmma below
+// 154 (C7602, nvcc 13.0), setmaxnreg notwithstanding; at 384 the cap is 168 for both roles, so no registers are traded.
+struct StripUnitStrideSpecialized {
+  static constexpr int kProducerThreads = 128, kRowsPerProducer = 2;
+};
 // Two blocks per SM: 128 rows, one warpgroup, at most 113 KB of shared memory and 255 registers a thread, so that one
 // block's set-up, ring fill and store (run 385: 10.3 %, 16.6 % and 22.7 % of fam04's forward with one block per SM)
 // overlap the other block's K loop. Stages of 8 channels where 16 would pass 16 KB of weights, so that four or more
