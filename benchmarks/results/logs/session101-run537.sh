@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 101, run 537 (one H200); run with TCONV_COMMIT=<full sha of the commit that adds this file, typed out>.
+# Session 101, run 537 (one H200); run with TCONV_COMMIT=<full sha of the commit it runs at, typed out>.
 # 1. The wide-rows unit-stride forward's warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED=1, development, default
 #    0; a producer warpgroup loads and stores x, one bulk copy a stage brings the weights, the two MMA warpgroups only
 #    issue): its switch test, memcheck and racecheck on one small forward, L2-61 TF32 quick timing and kernel
