@@ -78,6 +78,20 @@ breakdowns_ab() {
   done
   grep -E "^== ${tag}_|$pattern" "$LOG/breakdown.log" 2>/dev/null | cut -c1-150
 }
+# Nsight Compute sections of one kernel (the first launch matching REGEX in quick_timing.py's warm-up fwd+bwd: a
+# forward kernel where the forward runs one), 90 s at most if it can end by END_S after the start, into
+# $LOG/ncu_NAME.txt, then their headline lines: ncu_kernel END_S NAME PROBLEM PRECISION REGEX. --clock-control none:
+# ncu would otherwise lock the GPU's clocks to base.
+ncu_kernel() {
+  local end_s="$1" name="$2" problem="$3" precision="$4" regex="$5"
+  left $(( end_s - 90 )) || return 0
+  timeout 90 ncu --clock-control none -k "regex:$regex" --launch-skip 0 --launch-count 1 --section SpeedOfLight \
+    --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \
+    --section LaunchStats python3 scripts/quick_timing.py "$problem" --precision "$precision" --runs 1 --warmup 1 \
+    > "$LOG/ncu_$name.txt" 2>&1
+  grep -E "Duration|Throughput|Pipe|Achieved Occupancy|Registers Per|Stall|Shared" "$LOG/ncu_$name.txt" \
+    | cut -c1-140 | head -40
+}
 # Verified bench rows in one `tconv bench` process under a time budget that ends by END_S after the start, into
 # $LOG/bench_LAYOUT.log: bench_budget END_S PRECISION LAYOUT PROBLEM ...
 bench_budget() {

@@ -2220,10 +2220,10 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
                     assert rows_48 in name and int(args[3]) == 2, (value, case, name)
 
 
-# The wide-rows tile's warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED=1; development, unset 0): unit-stride calls
-# of more than 64 output channels, at every tap count, 2D and 3D, a partial channel stage (C_in 40) and a partial
-# second channel tile (C_out 160), a tile spanning two samples (short lines), bias on and off; a C_in of 128 puts
-# grad_input on it too. (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
+# The wide-rows tile's warp-specialized form (the default; TCONV_UNIT_STRIDE_SPECIALIZED=0 turns it off, development):
+# unit-stride calls of more than 64 output channels, at every tap count, 2D and 3D, a partial channel stage (C_in 40)
+# and a partial second channel tile (C_out 160), a tile spanning two samples (short lines), bias on and off; a C_in of
+# 128 puts grad_input on it too. (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
 SPECIALIZED_CASES = [
     (3, 2, 64, 128, [3, 3, 3], [1, 1, 1], [4, 6, 33], True),
     (2, 3, 40, 160, [3, 5], [1, 2], [7, 45], False),

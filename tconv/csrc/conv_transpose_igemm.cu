@@ -6558,10 +6558,12 @@ bool unit_stride_wide_rows() {
   static const bool wide = development_switch("TCONV_UNIT_STRIDE_WIDE_ROWS", 1) != 0;
   return wide;
 }
-// TCONV_UNIT_STRIDE_SPECIALIZED=1 (development, read once per process; off until measured): the wide-rows tile's
-// calls without x pairs or statistics on its warp-specialized form (produce_strip_stages).
+// The wide-rows tile's calls without x pairs or statistics on its warp-specialized form (produce_strip_stages). Run
+// 537 (H200, TF32, the other form / this one): L2-61's forward conv kernel 0.981 -> 0.884 ms (forward 1.269 -> 1.177,
+// quick timing; predicted ~0.70: missed), fam06's forward 1.856 -> 1.702. TCONV_UNIT_STRIDE_SPECIALIZED=0
+// (development, read once per process) keeps them on the other form.
 bool unit_stride_specialized() {
-  static const bool specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 0) != 0;
+  static const bool specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 1) != 0;
   return specialized;
 }
 // In 4-byte words whatever the data type.
