@@ -92,6 +92,20 @@ ncu_kernel() {
   grep -E "Duration|Throughput|Pipe|Achieved Occupancy|Registers Per|Stall|Shared" "$LOG/ncu_$name.txt" \
     | cut -c1-140 | head -40
 }
+# Source counters (per SASS instruction: executions and warp-stall samples) of one kernel, as ncu_kernel picks it,
+# 100 s at most if it can end by END_S after the start, gzipped into $LOG/src_NAME.csv.gz with its summary
+# (scripts/ncu_source_summary.py) beside it: ncu_source_kernel END_S NAME PROBLEM PRECISION LAYOUT REGEX
+ncu_source_kernel() {
+  local end_s="$1" name="$2" problem="$3" precision="$4" layout="$5" regex="$6"
+  left $(( end_s - 100 )) || return 0
+  timeout 100 ncu --clock-control none -k "regex:$regex" --launch-skip 0 --launch-count 1 --section SourceCounters \
+    --section WarpStateStats --import-source no --page source --print-source sass --csv python3 scripts/quick_timing.py \
+    "$problem" --precision "$precision" --runs 1 --warmup 1 --layout "$layout" > "$LOG/src_$name.csv" \
+    2> "$LOG/src_$name.err"
+  gzip -f "$LOG/src_$name.csv"
+  python3 scripts/ncu_source_summary.py "$LOG/src_$name.csv.gz" --top 12 > "$LOG/src_$name.summary.txt" 2>&1
+  head -30 "$LOG/src_$name.summary.txt" | cut -c1-150
+}
 # Verified bench rows in one `tconv bench` process under a time budget that ends by END_S after the start, into
 # $LOG/bench_LAYOUT.log: bench_budget END_S PRECISION LAYOUT PROBLEM ...
 bench_budget() {

@@ -3900,9 +3900,9 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
 }
 
 // The strip kernels' warp-specialized pipeline (the unit-stride forward's wide-rows tile, unit_stride_specialized):
-// a producer role of as many threads as the MMA role fills stage slot it mod kStages once the MMA warpgroups have
-// released what it held (stage it - kStages) and signals it on full[slot]; the MMA warpgroups wait for it, issue its
-// wgmmas and release the previous stage once that stage's wgmmas have completed. The two roles' parts:
+// a producer warpgroup fills stage slot it mod kStages once the MMA warpgroups have released what it held (stage
+// it - kStages) and signals it on full[slot]; the MMA warpgroups wait for it, issue its wgmmas (one group in flight
+// past the one just issued) and release the previous stage once that stage's wgmmas have completed. The parts:
 //   copy_bulk(slot, bar):  one producer thread: the stage's weights by one bulk copy completing on `bar` (their bytes
 //                          expected there first, full[] counting that thread's arrival once more);
 //   load(set, stage):      every producer thread: its x of the stage into register set `set`, two stages ahead;
