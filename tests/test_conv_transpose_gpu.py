@@ -2220,8 +2220,8 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
                     assert rows_48 in name and int(args[3]) == 2, (value, case, name)
 
 
-# The wide-rows tile's warp-specialized form (the default; TCONV_UNIT_STRIDE_SPECIALIZED=0 turns it off, development):
-# unit-stride calls of more than 64 output channels, at every tap count, 2D and 3D, a partial channel stage (C_in 40)
+# The wide-rows tile's warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED, development: 1, the default, for fp32
+# data; 2 for 16-bit data without x pairs too; 0 off): unit-stride calls of more than 64 output channels, at every tap count, 2D and 3D, a partial channel stage (C_in 40)
 # and a partial second channel tile (C_out 160), a tile spanning two samples (short lines), bias on and off; a C_in of
 # 128 puts grad_input on it too. (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
 SPECIALIZED_CASES = [
@@ -2233,10 +2233,10 @@ SPECIALIZED_CASES = [
 
 
 def test_unit_stride_specialized_switch(tmp_path):
-    """Under TCONV_UNIT_STRIDE_SPECIALIZED=1 every case meets the precision contract with every gradient (run_case,
-    "igemm_strip", contiguous and strided) in TF32, bf16 and fp16 (the strip kernels' modes), and the forward runs the
-    warp-specialized kernel (its last template argument true), in 16 bits too since x is not loaded in position pairs
-    at an odd W; under 0 it never runs."""
+    """Under every value of TCONV_UNIT_STRIDE_SPECIALIZED each case meets the precision contract with every gradient
+    (run_case, "igemm_strip", contiguous and strided) in TF32, bf16 and fp16 (the strip kernels' modes); the forward
+    runs the warp-specialized kernel (its last template argument true) in TF32 under 1 and 2, in 16 bits under 2 only
+    (x is not loaded in position pairs at an odd W), and never under 0."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
@@ -2263,11 +2263,12 @@ for i, (dims, batch, cin, cout, kernel, padding, spatial, bias) in enumerate(t.S
                                  for e in prof.events())))
 torch.save(ran, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_SPECIALIZED", values=("1", "0"))
-    assert len(saved["1"]) == 3 * len(SPECIALIZED_CASES)
-    for i, mode, ran in saved["1"]:
-        assert ran, (SPECIALIZED_CASES[i], mode)
-    assert not any(ran for _, _, ran in saved["0"]), saved["0"]
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_SPECIALIZED", values=("1", "2", "0"))
+    for value in ("1", "2", "0"):
+        assert len(saved[value]) == 3 * len(SPECIALIZED_CASES)
+        for i, mode, ran in saved[value]:
+            expected = value == "2" or (value == "1" and mode == "tf32")
+            assert ran == expected, (value, SPECIALIZED_CASES[i], mode)
 
 
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"

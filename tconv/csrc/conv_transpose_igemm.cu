@@ -6558,12 +6558,13 @@ bool unit_stride_wide_rows() {
   static const bool wide = development_switch("TCONV_UNIT_STRIDE_WIDE_ROWS", 1) != 0;
   return wide;
 }
-// The wide-rows tile's calls without x pairs or statistics on its warp-specialized form (produce_strip_stages). Run
-// 537 (H200, TF32, the other form / this one): L2-61's forward conv kernel 0.981 -> 0.884 ms (forward 1.269 -> 1.177,
-// quick timing; predicted ~0.70: missed), fam06's forward 1.856 -> 1.702. TCONV_UNIT_STRIDE_SPECIALIZED=0
-// (development, read once per process) keeps them on the other form.
-bool unit_stride_specialized() {
-  static const bool specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 1) != 0;
+// The wide-rows tile's fp32 calls without statistics on its warp-specialized form (produce_strip_stages). Run 537
+// (H200, TF32, the other form / this one): L2-61's forward conv kernel 0.981 -> 0.884 ms (forward 1.269 -> 1.177,
+// quick timing; predicted ~0.70: missed), fam06's forward 1.856 -> 1.702. 16-bit calls without x pairs run it only
+// under TCONV_UNIT_STRIDE_SPECIALIZED=2 (tested, not yet timed); =0 keeps every call on the other form (development,
+// read once per process).
+int unit_stride_specialized() {
+  static const int specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 1);
   return specialized;
 }
 // In 4-byte words whatever the data type.
@@ -6612,7 +6613,7 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
       if (a.group_partials != nullptr) {
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
                                                               false, true>;
-      } else if (unit_stride_wide_rows() && !x_pairs && unit_stride_specialized()) {
+      } else if (unit_stride_wide_rows() && !x_pairs && unit_stride_specialized() >= (kElemBytes == 2 ? 2 : 1)) {
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
                                                               false, false, false, Tile, true>;
         threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
