@@ -99,9 +99,9 @@ ncu_source_kernel() {
   local end_s="$1" name="$2" problem="$3" precision="$4" layout="$5" regex="$6"
   left $(( end_s - 100 )) || return 0
   timeout 100 ncu --clock-control none -k "regex:$regex" --launch-skip 0 --launch-count 1 --section SourceCounters \
-    --section WarpStateStats --import-source no --page source --print-source sass --csv python3 scripts/quick_timing.py \
-    "$problem" --precision "$precision" --runs 1 --warmup 1 --layout "$layout" > "$LOG/src_$name.csv" \
-    2> "$LOG/src_$name.err"
+    --section WarpStateStats --import-source no --page source --print-source sass --csv \
+    python3 scripts/quick_timing.py "$problem" --precision "$precision" --runs 1 --warmup 1 --layout "$layout" \
+    > "$LOG/src_$name.csv" 2> "$LOG/src_$name.err"
   gzip -f "$LOG/src_$name.csv"
   python3 scripts/ncu_source_summary.py "$LOG/src_$name.csv.gz" --top 12 > "$LOG/src_$name.summary.txt" 2>&1
   head -30 "$LOG/src_$name.summary.txt" | cut -c1-150

@@ -2221,9 +2221,10 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
 
 
 # The wide-rows tile's warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED, development: 1, the default, for fp32
-# data; 2 for 16-bit data without x pairs too; 0 off): unit-stride calls of more than 64 output channels, at every tap count, 2D and 3D, a partial channel stage (C_in 40)
-# and a partial second channel tile (C_out 160), a tile spanning two samples (short lines), bias on and off; a C_in of
-# 128 puts grad_input on it too. (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
+# data; 2 for 16-bit data without x pairs too; 0 off): unit-stride calls of more than 64 output channels, at every tap
+# count, 2D and 3D, a partial channel stage (C_in 40) and a partial second channel tile (C_out 160), a tile spanning
+# two samples (short lines), bias on and off; a C_in of 128 puts grad_input on it too.
+# (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
 SPECIALIZED_CASES = [
     (3, 2, 64, 128, [3, 3, 3], [1, 1, 1], [4, 6, 33], True),
     (2, 3, 40, 160, [3, 5], [1, 2], [7, 45], False),

@@ -1169,13 +1169,13 @@ struct UnitStrideTile {
 };
 using StripUnitStrideForwardTile = UnitStrideTile<256, 256, 227, 1, 32 * 1024>;
 static_assert(StripUnitStrideForwardTile::kRows == 264, "x rows per quad column as before the template");
-// The wide-rows tile's warp-specialized form (unit_stride_specialized: fp32 data): one producer warpgroup more, each of its
-// threads loading two x rows (r and r + 128) and the tail's, as two MMA threads load them in the other form. Not two
-// producer warpgroups: at 512 threads a thread gets at most 128 registers, and ptxas refuses the m64n256 wgmma below
-// 154 (C7602, nvcc 13.0), setmaxnreg notwithstanding; at 384 the cap is 168 for both roles, so no registers are traded
-// (ptxas: 154-168 registers, no spills). Run 537 (H200, TF32): L2-61's forward conv 0.981 -> 0.884 ms, fam06's forward
-// 1.856 -> 1.702; run 538's ncu of L2-61's: tensor pipe 65.8 % (59 % before), long scoreboard (the producer's loads)
-// 47.5 % of warp cycles.
+// The wide-rows tile's warp-specialized form (unit_stride_specialized: fp32 data): one producer warpgroup more, each
+// of its threads loading two x rows (r and r + 128) and the tail's, as two MMA threads load them in the other form.
+// Not two producer warpgroups: at 512 threads a thread gets at most 128 registers, and ptxas refuses the m64n256
+// wgmma below 154 (C7602, nvcc 13.0), setmaxnreg notwithstanding; at 384 the cap is 168 for both roles, so no
+// registers are traded (ptxas: 154-168 registers, no spills). Run 537 (H200, TF32): L2-61's forward conv 0.981 ->
+// 0.884 ms, fam06's forward 1.856 -> 1.702; run 538's ncu of L2-61's: tensor pipe 65.8 % (59 % before), long
+// scoreboard (the producer's loads) 47.5 % of warp cycles.
 struct StripUnitStrideSpecialized {
   static constexpr int kProducerThreads = 128, kRowsPerProducer = 2;
 };
