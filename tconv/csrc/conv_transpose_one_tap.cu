@@ -11,7 +11,8 @@
 // forward's stall samples; fixed, bf16 0.300 -> 0.200 ms, TF32 0.385 -> 0.335. Tried and removed (run 535, 9b3bddc):
 // contiguous outputs written with lanes along the output line (the bias run coalesced, each tap's 32 positions one
 // warp store, s apart): fam13 forward bf16 0.657 ms against the gather's 0.723, TF32 1.186 against the W fold's 0.668.
-// A contiguous form would have to stage each channel's whole run in shared memory and store it in 16-byte pieces.
+// The runs form (write_run_lines, run 536) stages each channel's whole run in shared memory instead: fam13 contiguous
+// bf16 0.720 -> 0.344 ms, TF32 0.667 -> 0.493.
 //
 // A block owns one output row (n, od, oh), kOneTapInputTile consecutive input W positions and kOneTapOutChannels
 // output channels: the row's D and H taps are found once (none: the block writes the bias and leaves), the input
@@ -105,6 +106,27 @@ __device__ __forceinline__ OneTapBlock one_tap_block(const ConvTransposeParams& 
   return b;
 }
 
+// The phase r = (ow + p) mod s of run positions `step` apart, one compare a step, and whether a tap lands there (r = k
+// dil for some W tap k of a tapped row): the walk both run writers take.
+template <int KW>
+struct RunPhase {
+  int r, r_step, s, dil;
+  bool tapped;
+  __device__ __forceinline__ RunPhase(const ConvTransposeParams& p, const OneTapBlock& blk, int first, int step)
+      : r(int(blk.ow_begin + first + p.padding[2]) % int(p.stride[2])), r_step(step % int(p.stride[2])),
+        s(int(p.stride[2])), dil(int(p.dilation[2])), tapped(blk.tapped) {}
+  __device__ __forceinline__ bool tap() const {
+    bool hit = false;
+#pragma unroll
+    for (int k = 0; k < KW; ++k) hit |= tapped && r == k * dil;
+    return hit;
+  }
+  __device__ __forceinline__ void advance() {
+    r += r_step;
+    if (r >= s) r -= s;
+  }
+};
+
 // The bias at the block's run positions no tap reaches (all of them where the row has no D or H tap), kPiece channels
 // a thread with the channels innermost, so that a channels-last row is written in whole lines: 16-byte pieces of 8
 // channels where `octets` (16-bit data), else 4 channels (one access where vector). A thread keeps its piece and walks
@@ -117,29 +139,22 @@ __device__ __forceinline__ void write_bias_run(const ConvTransposeParams& p, con
   constexpr int kPieces = kOneTapOutChannels / kPiece, kPositionStep = kOneTapThreads / kPieces;
   static_assert(kPieces * kPiece == kOneTapOutChannels && kOneTapThreads % kPieces == 0, "whole pieces");
   const int piece = threadIdx.x % kPieces, count = min(kPiece, blk.channels - piece * kPiece);
-  const int s = int(p.stride[2]), dil = int(p.dilation[2]), positions = int(blk.ow_end - blk.ow_begin);
+  const int positions = int(blk.ow_end - blk.ow_begin);
   int j = threadIdx.x / kPieces;
   if (count <= 0 || j >= positions) return;
   float b[kPiece];
 #pragma unroll
   for (int e = 0; e < kPiece; ++e) b[e] = bs[piece * kPiece + e];  // (zero beyond the channels)
   const int64_t* os = p.output_strides;
-  const int r_step = kPositionStep % s;
-  int r = int(blk.ow_begin + j + p.padding[2]) % s;
+  RunPhase<KW> phase(p, blk, j, kPositionStep);
   T* dst = out_row + (blk.ow_begin + j) * os[4] + piece * kPiece * os[1];
   const int64_t dst_step = kPositionStep * os[4];
-  for (; j < positions; j += kPositionStep, dst += dst_step) {
-    bool tap = false;
-#pragma unroll
-    for (int k = 0; k < KW; ++k) tap |= blk.tapped && r == k * dil;
-    if (!tap) {
-      if constexpr (kPiece == 4)
-        store_channels(dst, os[1], b, count, vector);
-      else
-        store_pack<T, kPiece>(dst, b);  // (octets: every piece whole and aligned)
-    }
-    r += r_step;
-    if (r >= s) r -= s;
+  for (; j < positions; j += kPositionStep, dst += dst_step, phase.advance()) {
+    if (phase.tap()) continue;
+    if constexpr (kPiece == 4)
+      store_channels(dst, os[1], b, count, vector);
+    else
+      store_pack<T, kPiece>(dst, b);  // (octets: every piece whole and aligned)
   }
 }
 
@@ -177,25 +192,20 @@ __device__ __forceinline__ void write_run_lines(const ConvTransposeParams& p, co
   constexpr int kWarps = kOneTapThreads / 32, kPerWarp = kChannels / kWarps;
   static_assert(kPerWarp * kWarps == kChannels, "whole channels a warp");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int s = int(p.stride[2]), dil = int(p.dilation[2]), positions = int(blk.ow_end - blk.ow_begin);
+  const int positions = int(blk.ow_end - blk.ow_begin);
   T b[kPerWarp];
 #pragma unroll
   for (int e = 0; e < kPerWarp; ++e) b[e] = from_acc<T>(bs[c0 + warp + e * kWarps]);  // (zero beyond the channels)
   const int64_t cs = p.output_strides[1];
-  const int r_step = 32 % s;
-  int r = int(blk.ow_begin + lane + p.padding[2]) % s;
+  RunPhase<KW> phase(p, blk, lane, 32);
   T* dst = out_row + blk.ow_begin + lane + (c0 + warp) * cs;
-  for (int q = lane; q < positions; q += 32, dst += 32) {
-    bool tap = false;
-#pragma unroll
-    for (int k = 0; k < KW; ++k) tap |= blk.tapped && r == k * dil;
+  for (int q = lane; q < positions; q += 32, dst += 32, phase.advance()) {
+    const bool tap = phase.tap();
 #pragma unroll
     for (int e = 0; e < kPerWarp; ++e) {
       const int c = warp + e * kWarps;
       if (c0 + c < blk.channels) dst[e * kWarps * cs] = tap ? run[c * kOneTapRunPitch<T> + q] : b[e];
     }
-    r += r_step;
-    if (r >= s) r -= s;
   }
 }
 
