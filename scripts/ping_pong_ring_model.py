@@ -108,10 +108,18 @@ def run_block(tile_stages, stages, seed, turn_barrier=True, epilogue_barrier=Tru
             for _ in range(rng.randint(0, 20)):  # the stores
                 yield
 
-    alive = [producer()] + [warp(w) for w in (0, 1) for _ in range(warps)]
-    for _ in range(2_000_000):
+    return schedule([producer()] + [warp(w) for w in (0, 1) for _ in range(warps)], rng)
+
+
+def schedule(actors, rng, stalled=lambda: False, steps=2_000_000):
+    """Runs the actors (generators) one random step at a time: "ok" once every one has ended, "wrong data" where one
+    raised AssertionError, "deadlock" after `steps` steps or once stalled() says the block has stopped moving."""
+    alive = list(actors)
+    for _ in range(steps):
         if not alive:
             return "ok"
+        if stalled():
+            return "deadlock"
         actor = rng.choice(alive)
         try:
             next(actor)
@@ -122,16 +130,22 @@ def run_block(tile_stages, stages, seed, turn_barrier=True, epilogue_barrier=Tru
     return "deadlock"
 
 
-def outcomes(schedules=300, **protocol):
-    """{outcome: schedules} over random blocks: 1-9 tiles of 0-27 stages (phases without taps, short and long K
-    loops), rings of 2, 4 or 6 stages."""
+def tally(run, tile_choices, rings, schedules, **protocol):
+    """{outcome: schedules} of run(tile_stages, ring stages, seed, **protocol) over random blocks of 1-9 tiles, each
+    of stages drawn from tile_choices, on a ring drawn from rings."""
     counts = {}
     for seed in range(schedules):
         rng = random.Random(seed)
-        tiles = [rng.choice([15, 15, 15, 1, 0, 2, 9, 27]) for _ in range(rng.randint(1, 9))]
-        result = run_block(tiles, rng.choice([2, 4, 6]), seed, **protocol)
+        tiles = [rng.choice(tile_choices) for _ in range(rng.randint(1, 9))]
+        result = run(tiles, rng.choice(rings), seed, **protocol)
         counts[result] = counts.get(result, 0) + 1
     return counts
+
+
+def outcomes(schedules=300, **protocol):
+    """{outcome: schedules} over random blocks: 1-9 tiles of 0-27 stages (phases without taps, short and long K
+    loops), rings of 2, 4 or 6 stages."""
+    return tally(run_block, [15, 15, 15, 1, 0, 2, 9, 27], [2, 4, 6], schedules, **protocol)
 
 
 if __name__ == "__main__":

@@ -2260,7 +2260,7 @@ for i, (dims, batch, cin, cout, kernel, padding, spatial, bias) in enumerate(t.S
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             t.TCONV_FN[dims](x, w, None, 1, padding)
             torch.cuda.synchronize()
-        ran.append((i, mode, any("unit_stride_forward_kernel" in e.name and "0>, true>" in e.name
+        ran.append((i, mode, any("unit_stride_forward_kernel" in e.name and "0>, true, " in e.name
                                  for e in prof.events())))
 torch.save(ran, sys.argv[1])
 """
@@ -2270,6 +2270,66 @@ torch.save(ran, sys.argv[1])
         for i, mode, ran in saved[value]:
             expected = value == "2" or (value == "1" and mode == "tf32")
             assert ran == expected, (value, SPECIALIZED_CASES[i], mode)
+
+
+# The warp-specialized form's persistent kernel (TCONV_UNIT_STRIDE_PERSISTENT, development, default 0: 1 one block an
+# SM, v > 1 v blocks per C_out tile): the specialized cases (dilation one), and (dims, batch, C_in, C_out, kernel,
+# padding, dilation, spatial, bias) cases of more row tiles than an H200 has SMs (147 tiles) and of tiles whose tap
+# hull is empty (D dilation 5 of a 2-plane input: output planes 2-4 read no input, tiles 3 and 4 lie there). W is odd
+# or padded by one in each, so that 16-bit x is not loaded in position pairs (which the specialized form does not do).
+PERSISTENT_CASES = [(dims, batch, cin, cout, kernel, padding, [1] * dims, spatial, bias)
+                    for dims, batch, cin, cout, kernel, padding, spatial, bias in SPECIALIZED_CASES] + [
+    (2, 4, 32, 128, [3, 3], [1, 1], [1, 1], [96, 96], True),
+    (3, 1, 16, 128, [2, 3, 3], [0, 0, 0], [5, 1, 1], [2, 16, 15], True),
+]
+
+
+def test_unit_stride_persistent_switch(tmp_path):
+    """Under TCONV_UNIT_STRIDE_PERSISTENT 1 and 3 (with TCONV_UNIT_STRIDE_SPECIALIZED=2, so that 16-bit calls take the
+    specialized form too) each case meets the precision contract with every gradient (run_case, "igemm_strip",
+    contiguous and strided) in TF32, bf16 and fp16; the forward runs the persistent kernel (its last two template
+    arguments true) under both and never under 0; and its output equals the one-tile-a-block kernel's bit for bit (the
+    same wgmmas in the same order, the same bias add)."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
+        pytest.skip("the wide-rows tile is switched off")
+    code = """
+import os, sys
+os.environ["TCONV_UNIT_STRIDE_SPECIALIZED"] = "2"
+import torch, tconv
+import test_conv_transpose_gpu as t
+from conftest import poison_cuda_allocator
+results = []
+for i, (dims, batch, cin, cout, kernel, padding, dilation, spatial, bias) in enumerate(t.PERSISTENT_CASES):
+    ones, zeros = [1] * dims, [0] * dims
+    for mode in ("tf32", "bf16", "fp16"):
+        if os.environ["TCONV_UNIT_STRIDE_PERSISTENT"] != "0":
+            for layout in ("contiguous", "strided"):
+                t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, zeros, dilation, spatial, bias,
+                           mode=mode, layout=layout, seed=95 + i, poison=poison_cuda_allocator,
+                           algorithm="igemm_strip")
+        gen = torch.Generator(device="cuda").manual_seed(195 + i)
+        x = t.make_tensor([batch, cin, *spatial], t.dtype_of(mode), "contiguous", gen)
+        w = t.make_tensor([cin, cout, *kernel], t.dtype_of(mode), "contiguous", gen)
+        b = torch.randn(cout, generator=gen, device="cuda").to(t.dtype_of(mode)) if bias else None
+        poison_cuda_allocator()
+        with t.precision(mode), tconv._ops.use_algorithm("igemm_strip"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            y = t.TCONV_FN[dims](x, w, b, 1, padding, zeros, 1, dilation)
+            torch.cuda.synchronize()
+        names = [e.name for e in prof.events() if "unit_stride_forward_kernel" in e.name]
+        results.append((i, mode, y.cpu(), names))
+torch.save(results, sys.argv[1])
+"""
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_PERSISTENT", values=("0", "1", "3"))
+    for value in ("0", "1", "3"):
+        assert len(saved[value]) == 3 * len(PERSISTENT_CASES)
+        for (i, mode, y, names), (_, _, y_plain, _) in zip(saved[value], saved["0"]):
+            label = (value, PERSISTENT_CASES[i], mode)
+            assert len(names) == 1 and "0>, true, " in names[0], (label, names)
+            assert ("0>, true, true>" in names[0]) == (value != "0"), (label, names)
+            assert torch.equal(y, y_plain), label
 
 
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"

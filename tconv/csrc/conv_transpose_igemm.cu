@@ -3899,6 +3899,14 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
   cp_async_wait<0>();
 }
 
+// A role's place in the ring (`stages` counts one tile's stages; a persistent kernel's tiles continue the ring): the
+// next slot, the parity of the barrier phase it waits for there, and (the producer's) whether every slot has been
+// filled once, after which it waits for the MMA warpgroups' release of a slot before refilling it.
+struct StripRing {
+  int slot = 0;
+  uint32_t parity = 0;
+  bool lapped = false;
+};
 // The strip kernels' warp-specialized pipeline (the unit-stride forward's wide-rows tile, unit_stride_specialized):
 // a producer warpgroup fills stage slot it mod kStages once the MMA warpgroups have released what it held (stage
 // it - kStages) and signals it on full[slot]; the MMA warpgroups wait for it, issue its wgmmas (one group in flight
@@ -3913,21 +3921,22 @@ __device__ __forceinline__ void run_strip_pipeline(int stages, CopyAsync&& copy_
 // An MMA thread's arrive releases only its own wgmmas' reads, so each MMA thread arrives on empty[] (256 counts).
 template <int kStages, typename CopyBulk, typename Load, typename Store>
 __device__ __forceinline__ void produce_strip_stages(int stages, bool copier, uint64_t* full, uint64_t* empty,
-                                                     CopyBulk&& copy_bulk, Load&& load, Store&& store) {
+                                                     StripRing& ring, CopyBulk&& copy_bulk, Load&& load,
+                                                     Store&& store) {
   if (0 < stages) load(0, 0);
   if (1 < stages) load(1, 1);
-  int slot = 0;
-  uint32_t empty_parity = 0;
   auto produce = [&](int it, int set) {
-    if (it >= kStages) mbarrier_wait(&empty[slot], empty_parity);
+    const int slot = ring.slot;
+    if (ring.lapped) mbarrier_wait(&empty[slot], ring.parity);
     if (copier) copy_bulk(slot, &full[slot]);
     store(set, slot);
     if (it + 2 < stages) load(set, it + 2);
     fence_generic_to_async_shared();  // the stores above, before wgmma reads them through the async proxy
     mbarrier_arrive(&full[slot]);
-    if (++slot == kStages) {
-      slot = 0;
-      if (it >= kStages) empty_parity ^= 1u;
+    if (++ring.slot == kStages) {
+      ring.slot = 0;
+      if (ring.lapped) ring.parity ^= 1u;
+      ring.lapped = true;
     }
   };
   for (int it = 0; it < stages; it += 2) {  // by two, so that the register set is a constant
@@ -3935,24 +3944,31 @@ __device__ __forceinline__ void produce_strip_stages(int stages, bool copier, ui
     if (it + 1 < stages) produce(it + 1, 1);
   }
 }
+// The tile's last stage is released too, once its wgmmas have completed (a persistent kernel's producer refills it).
 template <int kStages, typename Issue>
-__device__ __forceinline__ void consume_strip_stages(int stages, uint64_t* full, uint64_t* empty, Issue&& issue) {
-  int slot = 0, previous = kStages - 1;
-  uint32_t full_parity = 0;
+__device__ __forceinline__ void consume_strip_stages(int stages, uint64_t* full, uint64_t* empty, StripRing& ring,
+                                                     Issue&& issue) {
+  int previous = 0;
   for (int it = 0; it < stages; ++it) {
-    mbarrier_wait(&full[slot], full_parity);
+    const int slot = ring.slot;
+    mbarrier_wait(&full[slot], ring.parity);
     wgmma_fence();
     issue(uniform_int(slot));
     wgmma_commit();
     wgmma_wait<1>();
     if (it > 0) mbarrier_arrive(&empty[previous]);  // stage it - 1's wgmmas have completed
     previous = slot;
-    if (++slot == kStages) {
-      slot = 0;
-      full_parity ^= 1u;
+    if (++ring.slot == kStages) {
+      ring.slot = 0;
+      ring.parity ^= 1u;
     }
   }
   wgmma_wait<0>();
+  if (stages > 0) mbarrier_arrive(&empty[previous]);
+}
+// Row tiles of the unit-stride forward's blocks of block_m stored rows (without tap pairs).
+__host__ __device__ __forceinline__ int64_t unit_stride_row_tiles(int64_t rows, int block_m) {
+  return (rows + block_m - 1) / block_m;
 }
 // The MMA warpgroups (threads 0-255) of a warp-specialized strip kernel, without the producer role.
 __device__ __forceinline__ void strip_mma_warpgroups_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
@@ -4501,9 +4517,11 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // kSpecialized (unit_stride_specialized; the wide-rows tile): a producer warpgroup more (threads kThreads.., tid 0-127
 // there), produce_strip_stages' role: each thread loads and stores rows tid and tid + 128 (and the tail's as above),
 // the weights by one bulk copy a stage; the MMA warpgroups only issue and store.
+// kPersistent (unit_stride_persistent; a kSpecialized form): a block takes row tiles blockIdx.x + k gridDim.x in turn,
+// both roles carrying their place in the ring from tile to tile, and the MMA warpgroups store from registers.
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
-          typename Tile = StripUnitStrideForwardTile, bool kSpecialized = false>
+          typename Tile = StripUnitStrideForwardTile, bool kSpecialized = false, bool kPersistent = false>
 __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStrideSpecialized::kProducerThreads : 0),
                                   Tile::kBlocksPerSm)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
@@ -4530,8 +4548,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   static_assert(kRowsNeeded >= kThreads && kTailLoads <= 32, "the tail rows within warp 0");
   extern __shared__ __align__(16) float smem[];
   const int tid = kSpecialized ? int(threadIdx.x) % kThreads : int(threadIdx.x), n_tile = blockIdx.y;
-  // The block's first column (a GEMM row); with tap pairs one before its first stored row (-1 in block 0).
-  const int64_t r0 = kTapPairs ? int64_t(blockIdx.x) * (BM - 1) - 1 : int64_t(blockIdx.x) * BM;
+  static_assert(!kPersistent || kSpecialized, "the persistent form is the warp-specialized one's");
 
   // The block's (kd, kh) taps: the hull of those that reach its first and last lines' input (all, where the block
   // spans two samples or, for kh, two D planes). A tap outside a row's input reads zeros, so the hull is exact.
@@ -4556,19 +4573,28 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     const int k = divide(v, dil, by);
     return k < kernel - 1 ? k : kernel - 1;
   };
-  const LineOf first = line_of(r0 > 0 ? r0 : 0);
-  const LineOf last = line_of((r0 + BM - 1 < a.rows ? r0 + BM : a.rows) - 1);
-  int kd_lo = 0, kd_hi = a.kernel_d - 1, kh_lo = 0, kh_hi = a.kernel_h - 1;
-  if (first.n == last.n) {
-    kd_lo = tap_lo(first.od, a.pad_d, a.dil_d, a.by_dil_d, a.in_d);
-    kd_hi = tap_hi(last.od, a.pad_d, a.dil_d, a.by_dil_d, a.kernel_d);
-    if (first.od == last.od) {
-      kh_lo = tap_lo(first.oh, a.pad_h, a.dil_h, a.by_dil_h, a.in_h);
-      kh_hi = tap_hi(last.oh, a.pad_h, a.dil_h, a.by_dil_h, a.kernel_h);
+  // Row tile `tile`'s first column r0 (a GEMM row; with tap pairs one before its first stored row, -1 in tile 0), its
+  // first and last lines, tap hull and stages: the block's tile, or (kPersistent) each of its tiles in turn.
+  int64_t r0 = 0;
+  LineOf first{}, last{};
+  int kd_lo = 0, kd_hi = 0, kh_lo = 0, kh_hi = 0, stages = 0;
+  auto begin_tile = [&](int64_t tile) {
+    r0 = kTapPairs ? tile * (BM - 1) - 1 : tile * BM;
+    first = line_of(r0 > 0 ? r0 : 0);
+    last = line_of((r0 + BM - 1 < a.rows ? r0 + BM : a.rows) - 1);
+    kd_lo = 0, kd_hi = a.kernel_d - 1, kh_lo = 0, kh_hi = a.kernel_h - 1;
+    if (first.n == last.n) {
+      kd_lo = tap_lo(first.od, a.pad_d, a.dil_d, a.by_dil_d, a.in_d);
+      kd_hi = tap_hi(last.od, a.pad_d, a.dil_d, a.by_dil_d, a.kernel_d);
+      if (first.od == last.od) {
+        kh_lo = tap_lo(first.oh, a.pad_h, a.dil_h, a.by_dil_h, a.in_h);
+        kh_hi = tap_hi(last.oh, a.pad_h, a.dil_h, a.by_dil_h, a.kernel_h);
+      }
     }
-  }
-  const int taps_d = kd_hi >= kd_lo ? kd_hi - kd_lo + 1 : 0, taps_h = kh_hi >= kh_lo ? kh_hi - kh_lo + 1 : 0;
-  const int stages = taps_d * taps_h * a.channel_stages;
+    const int taps_d = kd_hi >= kd_lo ? kd_hi - kd_lo + 1 : 0, taps_h = kh_hi >= kh_lo ? kh_hi - kh_lo + 1 : 0;
+    stages = taps_d * taps_h * a.channel_stages;
+  };
+  begin_tile(blockIdx.x);
 
   // This thread's padded input rows: row tid for every K group, and for tid < kTailLoads row kThreads + tid / kGroups
   // of group tid % kGroups. Row v holds, for tap (kd, kh), x[n, :, od + p_d - kd dil_d, oh + p_h - kh dil_h, iw] with
@@ -4600,10 +4626,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   constexpr int kMainRows = kSpecialized ? StripUnitStrideSpecialized::kRowsPerProducer : 1;
   constexpr int kRowStep = StripUnitStrideSpecialized::kProducerThreads;
   static_assert(!kSpecialized || (kMainRows * kRowStep == BM && !kXPairs), "the producer's rows: the tile's");
-  PaddedRow main_row[kMainRows];
-#pragma unroll
-  for (int r = 0; r < kMainRows; ++r) main_row[r] = padded_row(main_index + kRowStep * r);
-  const PaddedRow tail_row = padded_row(tail_thread ? tail_index : BM + kTaps);  // past: not inside
+  PaddedRow main_row[kMainRows], tail_row;
   // The stage cursors: load and copy_async each see consecutive stages (run_strip_pipeline), so each steps a
   // (kd, kh, channel stage) cursor instead of dividing.
   struct StageCursor {
@@ -4618,7 +4641,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
       }
     }
   };
-  StageCursor load_at{kd_lo, kh_lo, 0}, copy_at{kd_lo, kh_lo, 0};
+  StageCursor load_at{}, copy_at{};
   // Offsets at the load cursor's (kd, kh), and whether the rows are inside x there.
   const scalar_t* x_main[kMainRows];
   const scalar_t* x_tail = a.x;
@@ -4630,10 +4653,18 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
                              int64_t(load_at.kh * a.dil_h) * a.x_stride[3]
                        : 0);
   };
+  // This thread's rows of the tile begin_tile set, and both cursors at its first stage.
+  auto begin_rows = [&] {
 #pragma unroll
-  for (int r = 0; r < kMainRows; ++r) locate(main_row[r], x_main[r], main_inside[r]);
-  locate(tail_row, x_tail, tail_inside);
-  tail_inside = tail_inside && tail_thread;
+    for (int r = 0; r < kMainRows; ++r) main_row[r] = padded_row(main_index + kRowStep * r);
+    tail_row = padded_row(tail_thread ? tail_index : BM + kTaps);  // past: not inside
+    load_at = copy_at = StageCursor{kd_lo, kh_lo, 0};
+#pragma unroll
+    for (int r = 0; r < kMainRows; ++r) locate(main_row[r], x_main[r], main_inside[r]);
+    locate(tail_row, x_tail, tail_inside);
+    tail_inside = tail_inside && tail_thread;
+  };
+  begin_rows();
 
   using Group = typename StripXGroup<scalar_t>::type;
   auto load_group = [&](const scalar_t* src, bool inside, int channels_left) {
@@ -4762,6 +4793,11 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
       }
     }
   };
+  // y at a stored row's position (its line l) and output channel co: every store path's address.
+  auto output_at = [&](const LineOf& l, int co) {
+    return a.y + l.n * a.y_stride[0] + int64_t(co) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
+           int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
+  };
   if constexpr (kSpecialized) {
     static_assert(kWideRows && !kXPairs && !kGroupStats, "the wide-rows tile's plain form");
     static_assert(kWFloats % 4 == 0 && kXFloats % 4 == 0 && kStageFloats % 4 == 0, "16-byte bulk copies");
@@ -4782,21 +4818,84 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
         bulk_copy_to_shared(smem + slot * kStageFloats + kXFloats, src, uint32_t(kWFloats * 4), bar);
         step(copy_at);
       };
-      produce_strip_stages<kStages>(stages, tid == 0, full, empty, copy_bulk, load, store);
+      StripRing ring;
+      produce_strip_stages<kStages>(stages, tid == 0, full, empty, ring, copy_bulk, load, store);
+      if constexpr (kPersistent) {
+        for (int64_t tile = int64_t(blockIdx.x) + gridDim.x; tile < unit_stride_row_tiles(a.rows, BM);
+             tile += gridDim.x) {
+          begin_tile(tile);
+          begin_rows();
+          produce_strip_stages<kStages>(stages, tid == 0, full, empty, ring, copy_bulk, load, store);
+        }
+      }
       return;
     }
-    consume_strip_stages<kStages>(stages, full, empty, issue);
+    StripRing ring;
+    // kPersistent, the MMA warpgroups: each of the block's tiles in turn (the producer runs up to kStages stages into
+    // the next while they store), its accumulators stored from registers plus the bias, so that the store leaves the
+    // stage slots to the producer. Accumulator i holds channel 64 wg + 16 warp + gid (+ 8 for i % 4 >= 2) at rows
+    // 8 (i / 4) + 2 tig + i % 2: a warp's store writes 8 rows (32 bytes of fp32) in each of 8 channels. Every MMA
+    // thread decodes one row of the tile into row_at (y's offset at channel 0; -1: a dropped row), double-buffered by
+    // tile so that one barrier a tile orders its writes before the reads and after the previous tile's (the protocol
+    // under random schedules: scripts/strip_ring_model.py).
+    if constexpr (kPersistent) {
+      __shared__ __align__(16) int64_t row_at[2][BM];
+      const int warp = tid / 32 % 4, gid = tid % 32 / 4, tig = tid % 4;
+      const int channel0 = n_tile * kBlockN + 64 * warpgroup + 16 * warp + gid;  // and channel0 + 8
+      // The channels' bias, and y at channel0 (channel0 + 8: 8 channel strides on, a kernel parameter away).
+      float bias_of[2];
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int co = channel0 + 8 * half;
+        const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
+        bias_of[half] = ldg_or_zero(at, at != nullptr && co < a.c_out);
+      }
+      scalar_t* const y_channel0 = a.y + int64_t(channel0) * a.y_stride[1];
+      int buffer = 0;
+      for (int64_t tile = blockIdx.x; tile < unit_stride_row_tiles(a.rows, BM); tile += gridDim.x, buffer ^= 1) {
+        if (tile != blockIdx.x) begin_tile(tile);
+        {
+          const int64_t q = r0 + tid;
+          int64_t at = -1;
+          if (q < a.rows) {
+            const LineOf l = line_of(q);
+            if (l.w < a.out_w) at = output_at(l, 0) - a.y;
+          }
+          row_at[buffer][tid] = at;
+        }
+#pragma unroll
+        for (int i = 0; i < kAccPerHalf; ++i) acc[0][i] = 0.f;
+        consume_strip_stages<kStages>(stages, full, empty, ring, issue);
+        strip_mma_warpgroups_sync();
+#pragma unroll
+        for (int j = 0; j < kAccPerHalf / 4; ++j) {
+          // Rows 8 j + 2 tig and the next: with pair_stores adjacent positions of one line on an even element, so
+          // the second inside makes both inside.
+          const longlong2 at = *reinterpret_cast<const longlong2*>(&row_at[buffer][8 * j + 2 * tig]);
+#pragma unroll
+          for (int half = 0; half < 2; ++half) {
+            if (channel0 + 8 * half >= a.c_out) continue;
+            scalar_t* const out = y_channel0 + (half == 0 ? 0 : 8 * a.y_stride[1]);
+            const float v0 = acc[0][4 * j + 2 * half] + bias_of[half];
+            const float v1 = acc[0][4 * j + 2 * half + 1] + bias_of[half];
+            if (a.pair_stores && at.y >= 0) {
+              store_value_pair(out + at.x, v0, v1);
+            } else {
+              if (at.x >= 0) out[at.x] = from_acc<scalar_t>(v0);
+              if (at.y >= 0) out[at.y] = from_acc<scalar_t>(v1);
+            }
+          }
+        }
+      }
+      return;
+    }
+    consume_strip_stages<kStages>(stages, full, empty, ring, issue);
   } else {
     run_strip_pipeline<kStages, 2, kDepth, kInFlight, true>(stages, copy_async, load, store, issue);
   }
 
   const int warp = (tid % 128) / 32, lane = tid % 32, gid = lane / 4, tig = lane % 4;
   const int channels = a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN;
-  // y at a stored row's position (its line l) and output channel co: every store path's address.
-  auto output_at = [&](const LineOf& l, int co) {
-    return a.y + l.n * a.y_stride[0] + int64_t(co) * a.y_stride[1] + int64_t(l.od) * a.y_stride[2] +
-           int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
-  };
   auto stage_bias = [&](float* bias_s) {
     if (tid < kBlockN) {
       const int co = n_tile * kBlockN + tid;
@@ -6567,6 +6666,17 @@ int unit_stride_specialized() {
   static const int specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 1);
   return specialized;
 }
+// The warp-specialized form's persistent kernel (its template flag kPersistent): blocks take row tiles blockIdx.x,
+// blockIdx.x + gridDim.x, ..., so that the producer fills the next tile's stages while the MMA warpgroups store (from
+// registers: the stage slots stay the producer's), and the set-up and ring fill of every block's tiles after its
+// first overlap the MMAs. Predicted for L2-61's TF32 conv (run 537: 0.884 ms, ~45 us a tile at 36 stages, ~29 us of
+// them MMAs at the tensor pipe's rate): 0.884 -> ~0.75-0.80 ms. Not yet run on a GPU (written without device time,
+// session 102). TCONV_UNIT_STRIDE_PERSISTENT (development, read once per process): 0 (default) off; 1 one block an
+// SM per C_out tile; v > 1: v blocks per C_out tile (the tests, to put many tiles on a block).
+int unit_stride_persistent() {
+  static const int persistent = development_switch("TCONV_UNIT_STRIDE_PERSISTENT", 0);
+  return persistent;
+}
 // In 4-byte words whatever the data type.
 int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtype) {
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
@@ -6609,6 +6719,7 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
       }
     }
     int threads = Tile::kThreads;
+    dim3 launch_grid = grid;
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
       if (a.group_partials != nullptr) {
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
@@ -6617,13 +6728,25 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
                                                               false, false, false, Tile, true>;
         threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
+        if (const int persistent = unit_stride_persistent(); persistent != 0) {
+          kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
+                                                                true, false, false, false, Tile, true, true>;
+          int64_t blocks = persistent;
+          if (persistent == 1) {
+            int device = 0;
+            const cudaError_t err = cudaGetDevice(&device);
+            if (err != cudaSuccess) return err;
+            blocks = std::max<int64_t>(sm_count_of_device(device) / std::max<int64_t>(grid.y, 1), 1);
+          }
+          launch_grid.x = unsigned(std::min<int64_t>(blocks, unit_stride_row_tiles(a.rows, Tile::kBlockM)));
+        }
       }
     } else if (a.group_partials != nullptr) {
       return cudaErrorInvalidValue;
     }
     const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
     if (err != cudaSuccess) return err;
-    kernel<<<grid, threads, size_t(kBytes), stream>>>(a);
+    kernel<<<launch_grid, threads, size_t(kBytes), stream>>>(a);
     return cudaGetLastError();
   }
 }
