@@ -2284,37 +2284,30 @@ PERSISTENT_CASES = [(dims, batch, cin, cout, kernel, padding, [1] * dims, spatia
 ]
 
 
-def test_unit_stride_persistent_switch(tmp_path):
-    """Under TCONV_UNIT_STRIDE_PERSISTENT 1 and 3 (with TCONV_UNIT_STRIDE_SPECIALIZED=2, so that 16-bit calls take the
-    specialized form too) each case meets the precision contract with every gradient (run_case, "igemm_strip",
-    contiguous and strided) in TF32, bf16 and fp16; the forward runs the persistent kernel (its last two template
-    arguments true) under both and never under 0; and its output equals the one-tile-a-block kernel's bit for bit (the
-    same wgmmas in the same order, the same bias add)."""
-    if not wgmma_kernels_run():
-        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
-        pytest.skip("the wide-rows tile is switched off")
-    code = """
-import os, sys
-os.environ["TCONV_UNIT_STRIDE_SPECIALIZED"] = "2"
+# A run_under_switch script over unit-stride forwards: sys.argv[2] is a JSON object of further switches (set before
+# tconv loads), sys.argv[3] the name of one of this module's case lists, each case (dims, batch, C_in, C_out, kernel,
+# padding, dilation, spatial, bias). In TF32, bf16 and fp16 each case meets the precision contract with every gradient
+# (run_case, "igemm_strip", contiguous and strided), and the script saves (case index, mode, the forward's output of
+# fixed seeded inputs on a poisoned allocator, the names of the unit-stride forward kernels that forward ran).
+SWITCHED_UNIT_STRIDE_SCRIPT = """
+import json, os, sys
+os.environ.update(json.loads(sys.argv[2]))
 import torch, tconv
 import test_conv_transpose_gpu as t
 from conftest import poison_cuda_allocator
 results = []
-for i, (dims, batch, cin, cout, kernel, padding, dilation, spatial, bias) in enumerate(t.PERSISTENT_CASES):
+for i, (dims, batch, cin, cout, kernel, padding, dilation, spatial, bias) in enumerate(getattr(t, sys.argv[3])):
     ones, zeros = [1] * dims, [0] * dims
     for mode in ("tf32", "bf16", "fp16"):
-        if os.environ["TCONV_UNIT_STRIDE_PERSISTENT"] != "0":
-            for layout in ("contiguous", "strided"):
-                t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, zeros, dilation, spatial, bias,
-                           mode=mode, layout=layout, seed=95 + i, poison=poison_cuda_allocator,
-                           algorithm="igemm_strip")
+        for layout in ("contiguous", "strided"):
+            t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, zeros, dilation, spatial, bias, mode=mode,
+                       layout=layout, seed=95 + i, poison=poison_cuda_allocator, algorithm="igemm_strip")
         gen = torch.Generator(device="cuda").manual_seed(195 + i)
         x = t.make_tensor([batch, cin, *spatial], t.dtype_of(mode), "contiguous", gen)
         w = t.make_tensor([cin, cout, *kernel], t.dtype_of(mode), "contiguous", gen)
         b = torch.randn(cout, generator=gen, device="cuda").to(t.dtype_of(mode)) if bias else None
         poison_cuda_allocator()
-        with t.precision(mode), tconv._ops.use_algorithm("igemm_strip"), \
+        with t.precision(mode), tconv._ops.use_algorithm("igemm_strip"), \\
                 torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
             y = t.TCONV_FN[dims](x, w, b, 1, padding, zeros, 1, dilation)
             torch.cuda.synchronize()
@@ -2322,14 +2315,67 @@ for i, (dims, batch, cin, cout, kernel, padding, dilation, spatial, bias) in enu
         results.append((i, mode, y.cpu(), names))
 torch.save(results, sys.argv[1])
 """
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_PERSISTENT", values=("0", "1", "3"))
-    for value in ("0", "1", "3"):
-        assert len(saved[value]) == 3 * len(PERSISTENT_CASES)
-        for (i, mode, y, names), (_, _, y_plain, _) in zip(saved[value], saved["0"]):
-            label = (value, PERSISTENT_CASES[i], mode)
-            assert len(names) == 1 and "0>, true, " in names[0], (label, names)
-            assert ("0>, true, true>" in names[0]) == (value != "0"), (label, names)
-            assert torch.equal(y, y_plain), label
+
+
+def assert_unit_stride_forms(runs, baseline, cases, form):
+    """Each run's forward ran one unit-stride kernel whose last two template arguments (kSpecialized, kPersistent)
+    are `form`, and its output equals the baseline run's bit for bit (the same wgmmas in the same order, the same
+    bias add)."""
+    assert len(runs) == len(baseline) == 3 * len(cases)
+    for (i, mode, y, names), (_, _, y_base, _) in zip(runs, baseline):
+        label = (form, cases[i], mode)
+        assert len(names) == 1 and f"0>, {form}>" in names[0], (label, names)
+        assert torch.equal(y, y_base), label
+
+
+def test_unit_stride_persistent_switch(tmp_path):
+    """Under TCONV_UNIT_STRIDE_PERSISTENT 1 and 3 (with TCONV_UNIT_STRIDE_SPECIALIZED=2, so that 16-bit calls take the
+    specialized form too) each case meets the precision contract with every gradient in TF32, bf16 and fp16; the
+    forward runs the persistent kernel under both and not under 0, and its output equals the one-tile-a-block
+    kernel's bit for bit (SWITCHED_UNIT_STRIDE_SCRIPT)."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
+        pytest.skip("the wide-rows tile is switched off")
+    switches = json.dumps({"TCONV_UNIT_STRIDE_SPECIALIZED": "2"})
+    saved = run_under_switch(SWITCHED_UNIT_STRIDE_SCRIPT, tmp_path, "TCONV_UNIT_STRIDE_PERSISTENT",
+                             values=("0", "1", "3"), args=(switches, "PERSISTENT_CASES"))
+    for value, form in (("0", "true, false"), ("1", "true, true"), ("3", "true, true")):
+        assert_unit_stride_forms(saved[value], saved["0"], PERSISTENT_CASES, form)
+
+
+# The 64-channel weights-as-A tile of 256 rows on the warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED_64,
+# development, default 0), with the half tile off so that every 64-channel call takes the 256-row tile: output
+# channels 64 and fewer (50, 40: a partial channel tile), T 3, 5 and 7, a partial channel stage (C_in 40), 147 tiles
+# (the persistent kernel's blocks take many), 2D and 3D. C_in 33-64 puts grad_input on the tile too. W is odd or padded
+# by one (no 16-bit position pairs). (dims, batch, C_in, C_out, kernel, padding, dilation, spatial, bias)
+SPECIALIZED_64_CASES = [
+    (3, 2, 48, 64, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 6, 33], True),
+    (2, 3, 40, 50, [3, 5], [1, 2], [1, 1], [7, 45], False),
+    (2, 2, 64, 64, [1, 7], [0, 3], [1, 1], [5, 301], True),
+    (3, 1, 32, 40, [2, 1, 5], [0, 0, 2], [1, 1, 1], [3, 3, 9], True),
+    (2, 4, 48, 64, [3, 3], [1, 1], [1, 1], [96, 96], True),
+]
+
+
+def test_unit_stride_specialized_64_switch(tmp_path):
+    """Under TCONV_UNIT_STRIDE_SPECIALIZED_64=1 (with TCONV_UNIT_STRIDE_SPECIALIZED=2 for 16-bit calls too, and
+    TCONV_UNIT_STRIDE_HALF_TILE=0) each case meets the precision contract with every gradient in TF32, bf16 and fp16,
+    the forward runs the specialized kernel (and under TCONV_UNIT_STRIDE_PERSISTENT=3 its persistent one), and its
+    output equals the 256-row tile's other form bit for bit (SWITCHED_UNIT_STRIDE_SCRIPT)."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_WEIGHTS_AS_A", "1") == "0":
+        pytest.skip("the weights-as-A tiles are switched off")
+    base = {"TCONV_UNIT_STRIDE_SPECIALIZED": "2", "TCONV_UNIT_STRIDE_HALF_TILE": "0"}
+    saved = run_under_switch(SWITCHED_UNIT_STRIDE_SCRIPT, tmp_path, "TCONV_UNIT_STRIDE_SPECIALIZED_64",
+                             values=("0", "1"), args=(json.dumps(base), "SPECIALIZED_64_CASES"))
+    persistent = run_under_switch(SWITCHED_UNIT_STRIDE_SCRIPT, tmp_path, "TCONV_UNIT_STRIDE_PERSISTENT", values=("3",),
+                                  args=(json.dumps({**base, "TCONV_UNIT_STRIDE_SPECIALIZED_64": "1"}),
+                                        "SPECIALIZED_64_CASES"))
+    assert_unit_stride_forms(saved["0"], saved["0"], SPECIALIZED_64_CASES, "false, false")
+    assert_unit_stride_forms(saved["1"], saved["0"], SPECIALIZED_64_CASES, "true, false")
+    assert_unit_stride_forms(persistent["3"], saved["0"], SPECIALIZED_64_CASES, "true, true")
 
 
 UNIT_STRIDE_HALF_TILE = os.environ.get("TCONV_UNIT_STRIDE_HALF_TILE", "1") or "1"

@@ -4799,7 +4799,8 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
            int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
   };
   if constexpr (kSpecialized) {
-    static_assert(kWideRows && !kXPairs && !kGroupStats, "the wide-rows tile's plain form");
+    static_assert(kWeightsAsA && !kTapPairs && BM == 256 && kThreads == 256 && !kXPairs && !kGroupStats,
+                  "the 256-row weights-as-A tiles' plain form (64 channels, or 128 as wide rows)");
     static_assert(kWFloats % 4 == 0 && kXFloats % 4 == 0 && kStageFloats % 4 == 0, "16-byte bulk copies");
     __shared__ uint64_t full[kStages], empty[kStages];
     if (threadIdx.x == 0) {
@@ -4834,14 +4835,17 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     // kPersistent, the MMA warpgroups: each of the block's tiles in turn (the producer runs up to kStages stages into
     // the next while they store), its accumulators stored from registers plus the bias, so that the store leaves the
     // stage slots to the producer. Accumulator i holds channel 64 wg + 16 warp + gid (+ 8 for i % 4 >= 2) at rows
-    // 8 (i / 4) + 2 tig + i % 2: a warp's store writes 8 rows (32 bytes of fp32) in each of 8 channels. Every MMA
-    // thread decodes one row of the tile into row_at (y's offset at channel 0; -1: a dropped row), double-buffered by
-    // tile so that one barrier a tile orders its writes before the reads and after the previous tile's (the protocol
-    // under random schedules: scripts/strip_ring_model.py).
+    // 8 (i / 4) + 2 tig + i % 2 (64 channels: channel 16 warp + gid (+ 8), row 128 wg + 8 (i / 4) + 2 tig + i % 2):
+    // a warp's store writes 8 rows (32 bytes of fp32) in each of 8 channels. Every MMA thread decodes one row of the
+    // tile into row_at (y's offset at channel 0; -1: a dropped row), double-buffered by tile so that one barrier a
+    // tile orders its writes before the reads and after the previous tile's (the protocol under random schedules:
+    // scripts/strip_ring_model.py).
     if constexpr (kPersistent) {
       __shared__ __align__(16) int64_t row_at[2][BM];
       const int warp = tid / 32 % 4, gid = tid % 32 / 4, tig = tid % 4;
-      const int channel0 = n_tile * kBlockN + 64 * warpgroup + 16 * warp + gid;  // and channel0 + 8
+      // and channel0 + 8; this warpgroup's rows: all 256 as wide rows, else its 128
+      const int channel0 = n_tile * kBlockN + (kWideRows ? 64 * warpgroup : 0) + 16 * warp + gid;
+      const int row0 = kWideRows ? 0 : 128 * warpgroup;
       // The channels' bias, and y at channel0 (channel0 + 8: 8 channel strides on, a kernel parameter away).
       float bias_of[2];
 #pragma unroll
@@ -4871,7 +4875,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
         for (int j = 0; j < kAccPerHalf / 4; ++j) {
           // Rows 8 j + 2 tig and the next: with pair_stores adjacent positions of one line on an even element, so
           // the second inside makes both inside.
-          const longlong2 at = *reinterpret_cast<const longlong2*>(&row_at[buffer][8 * j + 2 * tig]);
+          const longlong2 at = *reinterpret_cast<const longlong2*>(&row_at[buffer][row0 + 8 * j + 2 * tig]);
 #pragma unroll
           for (int half = 0; half < 2; ++half) {
             if (channel0 + 8 * half >= a.c_out) continue;
@@ -6673,6 +6677,16 @@ int unit_stride_specialized() {
 // them MMAs at the tensor pipe's rate): 0.884 -> ~0.75-0.80 ms. Not yet run on a GPU (written without device time,
 // session 102). TCONV_UNIT_STRIDE_PERSISTENT (development, read once per process): 0 (default) off; 1 one block an
 // SM per C_out tile; v > 1: v blocks per C_out tile (the tests, to put many tiles on a block).
+// The 64-channel weights-as-A tiles of 256 rows (fp32 calls past StripUnitStrideHalfTileRule's K, 16-bit ones at T 5
+// or 7, and L2-61's grad_input: 128 -> 64 channels at K 3456) on the warp-specialized form too, for the data types
+// unit_stride_specialized allows. Written without a device (session 102), never run: predicted like the 128-channel
+// tile's gain (run 537: L2-61's forward conv -10 %), L2-61's grad_input ~1.09 -> ~0.98 ms, fam03's forward (64 -> 64,
+// K 1728) ~1.83 -> ~1.65. TCONV_UNIT_STRIDE_SPECIALIZED_64 (development, read once per process): 0 (default) off, 1
+// on.
+bool unit_stride_specialized_64() {
+  static const bool on = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED_64", 0) != 0;
+  return on;
+}
 int unit_stride_persistent() {
   static const int persistent = development_switch("TCONV_UNIT_STRIDE_PERSISTENT", 0);
   return persistent;
@@ -6720,29 +6734,41 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     }
     int threads = Tile::kThreads;
     dim3 launch_grid = grid;
+    // The warp-specialized form (unit_stride_specialized, unit_stride_specialized_64) of the weights-as-A tiles, and
+    // its persistent kernel (unit_stride_persistent): one block an SM per C_out tile, or the switch's count.
+    auto take_specialized = [&]() -> cudaError_t {
+      if constexpr ((kBlockN == 64 || kBlockN == 128) && !kTapPairs) {
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                              false, false, false, Tile, true>;
+        threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
+        const int persistent = unit_stride_persistent();
+        if (persistent == 0) return cudaSuccess;
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                              false, false, false, Tile, true, true>;
+        int64_t blocks = persistent;
+        if (persistent == 1) {
+          int device = 0;
+          const cudaError_t err = cudaGetDevice(&device);
+          if (err != cudaSuccess) return err;
+          blocks = std::max<int64_t>(sm_count_of_device(device) / std::max<int64_t>(grid.y, 1), 1);
+        }
+        launch_grid.x = unsigned(std::min<int64_t>(blocks, unit_stride_row_tiles(a.rows, Tile::kBlockM)));
+      }
+      return cudaSuccess;
+    };
+    const bool specialized_types = unit_stride_specialized() >= (kElemBytes == 2 ? 2 : 1);
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
       if (a.group_partials != nullptr) {
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
                                                               false, true>;
-      } else if (unit_stride_wide_rows() && !x_pairs && unit_stride_specialized() >= (kElemBytes == 2 ? 2 : 1)) {
-        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                              false, false, false, Tile, true>;
-        threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
-        if (const int persistent = unit_stride_persistent(); persistent != 0) {
-          kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
-                                                                true, false, false, false, Tile, true, true>;
-          int64_t blocks = persistent;
-          if (persistent == 1) {
-            int device = 0;
-            const cudaError_t err = cudaGetDevice(&device);
-            if (err != cudaSuccess) return err;
-            blocks = std::max<int64_t>(sm_count_of_device(device) / std::max<int64_t>(grid.y, 1), 1);
-          }
-          launch_grid.x = unsigned(std::min<int64_t>(blocks, unit_stride_row_tiles(a.rows, Tile::kBlockM)));
-        }
+      } else if (unit_stride_wide_rows() && !x_pairs && specialized_types) {
+        if (const cudaError_t err = take_specialized(); err != cudaSuccess) return err;
       }
     } else if (a.group_partials != nullptr) {
       return cudaErrorInvalidValue;
+    } else if (kBlockN == 64 && !kTapPairs && !unit_stride_weights_as_a_disabled() && !x_pairs && specialized_types &&
+               unit_stride_specialized_64()) {
+      if (const cudaError_t err = take_specialized(); err != cudaSuccess) return err;
     }
     const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
     if (err != cudaSuccess) return err;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Prepared in session 102 for the next session's second GPU call, after next-session-first-run.sh's tests passed
+# (rename to sessionNN-runMMM.sh when it runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<full sha>).
+# 1. The persistent kernel's A/B, TF32 (quick timing, L2-61 and fam06; L2-61's kernel breakdown). Predicted: L2-61's
+#    conv kernel 0.884 -> ~0.75-0.80 ms (the set-up and ring fill of a block's later tiles overlap the MMAs, the store
+#    goes from registers without the staging round trip: ~45 us a tile now, ~29 us of it MMAs), L2-61's forward 1.17
+#    -> ~1.05; fam06's forward 1.70 -> ~1.55.
+# 2. The 64-channel tile's specialized form, TF32: L2-61's grad_input (128 -> 64 channels, K 3456) ~1.09 -> ~0.98 ms
+#    (fwd+bwd 4.6 -> ~4.5), fam03's forward (64 -> 64, K 1728) ~1.83 -> ~1.65.
+# 3. Source counters of L2-61's TF32 conv on the persistent kernel: do the MMA warpgroups wait on full[] (the producer
+#    too slow: x prefetched two stages ahead in registers) or on their store?
+# 4. The TF32 suite's rows in what is left (contiguous; its last full run predates sessions 97-102's kernels).
+source scripts/device_prelude.sh
+l2=l2_61_convt3d_relu_groupnorm
+for v in 0 1; do left 240 && quick_time "persistent_$v" $l2 tf32 auto TCONV_UNIT_STRIDE_PERSISTENT=$v; done
+breakdowns_ab 300 TCONV_UNIT_STRIDE_PERSISTENT "0 1" "unit_stride_forward|total" tf32 contiguous $l2
+for v in 0 1; do
+  left 320 && quick_time "persistent_$v" fam06_convt2d_k3x5_128x256 tf32 auto TCONV_UNIT_STRIDE_PERSISTENT=$v
+done
+breakdowns_ab 400 TCONV_UNIT_STRIDE_SPECIALIZED_64 "0 1" "unit_stride_forward|total" tf32 contiguous $l2
+for v in 0 1; do
+  left 420 && quick_time "specialized_64_$v" fam03_convt3d_k3_64x64x64 tf32 auto TCONV_UNIT_STRIDE_SPECIALIZED_64=$v
+done
+TCONV_UNIT_STRIDE_PERSISTENT=1 ncu_source_kernel 460 l2_61_tf32_persistent $l2 tf32 contiguous \
+  strip_unit_stride_forward
+bench_budget 590 tf32 contiguous l2_61_convt3d_relu_groupnorm fam06_convt2d_k3x5_128x256 fam03_convt3d_k3_64x64x64 \
+  l1_68_convt3d_square_input_asym_kernel l1_73_convt3d_strided_padded_grouped l1_71_convt2d_asym_input_square_kernel \
+  l1_72_convt3d_asym_kernel_strided_padded_grouped fam01_convt2d_k3_1024x1024 fam02_convt3d_k3x5x7_16x32x64
+device_finish
