@@ -2221,23 +2221,26 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
 
 
 # The wide-rows tile's warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED, development: 1, the default, for fp32
-# data; 2 for 16-bit data without x pairs too; 0 off): unit-stride calls of more than 64 output channels, at every tap
-# count, 2D and 3D, a partial channel stage (C_in 40) and a partial second channel tile (C_out 160), a tile spanning
-# two samples (short lines), bias on and off; a C_in of 128 puts grad_input on it too.
+# data; 2 for 16-bit data too; 0 off): unit-stride calls of more than 64 output channels, at every tap count, 2D and
+# 3D, a partial channel stage (C_in 40) and a partial second channel tile (C_out 160), a tile spanning two samples
+# (short lines), bias on and off; a C_in of 128 puts grad_input on it too. The last two load 16-bit x in position
+# pairs where contiguous (even W and W padding, even lines: unit_stride_x_pairs), an L2-61-like shape among them.
 # (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
 SPECIALIZED_CASES = [
     (3, 2, 64, 128, [3, 3, 3], [1, 1, 1], [4, 6, 33], True),
     (2, 3, 40, 160, [3, 5], [1, 2], [7, 45], False),
     (2, 2, 128, 128, [1, 7], [0, 3], [5, 301], True),
     (3, 1, 32, 96, [2, 1, 5], [0, 0, 2], [3, 3, 9], True),
+    (3, 2, 64, 128, [3, 3, 3], [0, 0, 0], [4, 6, 32], False),
+    (2, 2, 40, 128, [3, 5], [1, 2], [9, 40], True),
 ]
 
 
 def test_unit_stride_specialized_switch(tmp_path):
     """Under every value of TCONV_UNIT_STRIDE_SPECIALIZED each case meets the precision contract with every gradient
     (run_case, "igemm_strip", contiguous and strided) in TF32, bf16 and fp16 (the strip kernels' modes); the forward
-    runs the warp-specialized kernel (its last template argument true) in TF32 under 1 and 2, in 16 bits under 2 only
-    (x is not loaded in position pairs at an odd W), and never under 0."""
+    runs the warp-specialized kernel (its kSpecialized template argument true) in TF32 under 1 and 2, in 16 bits under
+    2 only (with x per position or in pairs), and never under 0."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
@@ -2275,8 +2278,7 @@ torch.save(ran, sys.argv[1])
 # The warp-specialized form's persistent kernel (TCONV_UNIT_STRIDE_PERSISTENT, development, default 0: 1 one block an
 # SM, v > 1 v blocks per C_out tile): the specialized cases (dilation one), and (dims, batch, C_in, C_out, kernel,
 # padding, dilation, spatial, bias) cases of more row tiles than an H200 has SMs (147 tiles) and of tiles whose tap
-# hull is empty (D dilation 5 of a 2-plane input: output planes 2-4 read no input, tiles 3 and 4 lie there). W is odd
-# or padded by one in each, so that 16-bit x is not loaded in position pairs (which the specialized form does not do).
+# hull is empty (D dilation 5 of a 2-plane input: output planes 2-4 read no input, tiles 3 and 4 lie there).
 PERSISTENT_CASES = [(dims, batch, cin, cout, kernel, padding, [1] * dims, spatial, bias)
                     for dims, batch, cin, cout, kernel, padding, spatial, bias in SPECIALIZED_CASES] + [
     (2, 4, 32, 128, [3, 3], [1, 1], [1, 1], [96, 96], True),
@@ -2347,14 +2349,15 @@ def test_unit_stride_persistent_switch(tmp_path):
 # The 64-channel weights-as-A tile of 256 rows on the warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED_64,
 # development, default 0), with the half tile off so that every 64-channel call takes the 256-row tile: output
 # channels 64 and fewer (50, 40: a partial channel tile), T 3, 5 and 7, a partial channel stage (C_in 40), 147 tiles
-# (the persistent kernel's blocks take many), 2D and 3D. C_in 33-64 puts grad_input on the tile too. W is odd or padded
-# by one (no 16-bit position pairs). (dims, batch, C_in, C_out, kernel, padding, dilation, spatial, bias)
+# (the persistent kernel's blocks take many), 2D and 3D, 16-bit x in position pairs (the last, where contiguous).
+# C_in 33-64 puts grad_input on the tile too. (dims, batch, C_in, C_out, kernel, padding, dilation, spatial, bias)
 SPECIALIZED_64_CASES = [
     (3, 2, 48, 64, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 6, 33], True),
     (2, 3, 40, 50, [3, 5], [1, 2], [1, 1], [7, 45], False),
     (2, 2, 64, 64, [1, 7], [0, 3], [1, 1], [5, 301], True),
     (3, 1, 32, 40, [2, 1, 5], [0, 0, 2], [1, 1, 1], [3, 3, 9], True),
     (2, 4, 48, 64, [3, 3], [1, 1], [1, 1], [96, 96], True),
+    (2, 2, 48, 64, [3, 5], [1, 2], [1, 1], [9, 40], True),
 ]
 
 

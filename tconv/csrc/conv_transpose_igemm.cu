@@ -4514,9 +4514,10 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // warpgroup, two blocks per SM; 64-channel weights-as-A and tap-pairs tiles only: its 128-channel form, two m64
 // channel halves per k step, lost to the 256-row tile in run 389 and was taken out), or their 48-channel 16-bit
 // forms (StripUnitStrideForwardTile48, StripUnitStrideForwardHalfTile48).
-// kSpecialized (unit_stride_specialized; the wide-rows tile): a producer warpgroup more (threads kThreads.., tid 0-127
-// there), produce_strip_stages' role: each thread loads and stores rows tid and tid + 128 (and the tail's as above),
-// the weights by one bulk copy a stage; the MMA warpgroups only issue and store.
+// kSpecialized (unit_stride_specialized; the 256-row weights-as-A tiles): a producer warpgroup more (threads
+// kThreads.., tid 0-127 there), produce_strip_stages' role: each thread loads and stores rows tid and tid + 128 (with
+// kXPairs both K-group halves of row pair 2 tid; the tail's as above), the weights by one bulk copy a stage; the MMA
+// warpgroups only issue and store.
 // kPersistent (unit_stride_persistent; a kSpecialized form): a block takes row tiles blockIdx.x + k gridDim.x in turn,
 // both roles carrying their place in the ring from tile to tile, and the MMA warpgroups store from registers.
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
@@ -4622,11 +4623,18 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   const int tail_group = tid % kGroups;
   const int main_index = kXPairs ? 2 * (tid % (BM / 2)) : tid, group0 = kXPairs ? tid / (BM / 2) : 0;
   const int tail_index = kThreads + kRowsPerThread * (tid / kGroups);
-  // kMainRows: this thread's rows main_index + kRowStep r (two of a producer thread's, kSpecialized).
+  // kMainRows: this thread's shares of the tile's rows (two of a producer thread's, kSpecialized): share r is rows
+  // main_index + kRowStep r, or with kXPairs the same row pair's K groups group0 + kGroupStep r + 2 k (a producer
+  // thread takes both parities of its pair, as two threads of the other form do).
   constexpr int kMainRows = kSpecialized ? StripUnitStrideSpecialized::kRowsPerProducer : 1;
-  constexpr int kRowStep = StripUnitStrideSpecialized::kProducerThreads;
-  static_assert(!kSpecialized || (kMainRows * kRowStep == BM && !kXPairs), "the producer's rows: the tile's");
-  PaddedRow main_row[kMainRows], tail_row;
+  constexpr int kRowStep = kXPairs ? 0 : StripUnitStrideSpecialized::kProducerThreads;
+  constexpr int kGroupStep = kXPairs && kSpecialized ? 1 : 0;
+  static_assert(!kSpecialized || (kXPairs ? kMainRows == 2 && 2 * StripUnitStrideSpecialized::kProducerThreads == BM
+                                          : kMainRows * kRowStep == BM),
+                "the producer's rows: the tile's");
+  // The distinct rows among the shares (kXPairs: one pair for both), so that a row is decoded and held once.
+  constexpr int kRowsHeld = kXPairs ? 1 : kMainRows;
+  PaddedRow main_row[kRowsHeld], tail_row;
   // The stage cursors: load and copy_async each see consecutive stages (run_strip_pipeline), so each steps a
   // (kd, kh, channel stage) cursor instead of dividing.
   struct StageCursor {
@@ -4643,9 +4651,9 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   };
   StageCursor load_at{}, copy_at{};
   // Offsets at the load cursor's (kd, kh), and whether the rows are inside x there.
-  const scalar_t* x_main[kMainRows];
+  const scalar_t* x_main[kRowsHeld];
   const scalar_t* x_tail = a.x;
-  bool main_inside[kMainRows], tail_inside = false;
+  bool main_inside[kRowsHeld], tail_inside = false;
   auto locate = [&](const PaddedRow& row, const scalar_t*& at, bool& inside) {
     const int id = row.id0 - load_at.kd * a.dil_d, ih = row.ih0 - load_at.kh * a.dil_h;
     inside = row.inside && id >= 0 && id < a.in_d && ih >= 0 && ih < a.in_h;
@@ -4656,11 +4664,11 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   // This thread's rows of the tile begin_tile set, and both cursors at its first stage.
   auto begin_rows = [&] {
 #pragma unroll
-    for (int r = 0; r < kMainRows; ++r) main_row[r] = padded_row(main_index + kRowStep * r);
+    for (int r = 0; r < kRowsHeld; ++r) main_row[r] = padded_row(main_index + kRowStep * r);
     tail_row = padded_row(tail_thread ? tail_index : BM + kTaps);  // past: not inside
     load_at = copy_at = StageCursor{kd_lo, kh_lo, 0};
 #pragma unroll
-    for (int r = 0; r < kMainRows; ++r) locate(main_row[r], x_main[r], main_inside[r]);
+    for (int r = 0; r < kRowsHeld; ++r) locate(main_row[r], x_main[r], main_inside[r]);
     locate(tail_row, x_tail, tail_inside);
     tail_inside = tail_inside && tail_thread;
   };
@@ -4685,9 +4693,10 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     for (int r = 0; r < kMainRows; ++r)
 #pragma unroll
       for (int k = 0; k < kThreadGroups; ++k) {
-        const int q = group0 + kRowsPerThread * k;
-        held[set][r][k] = load_held(x_main[r] + int64_t(c0 + kGroupChannels * q) * a.x_stride[1], main_inside[r],
-                                    a.c_in - c0 - kGroupChannels * q);
+        const int q = group0 + kGroupStep * r + kRowsPerThread * k;
+        const int row = kXPairs ? 0 : r;
+        held[set][r][k] = load_held(x_main[row] + int64_t(c0 + kGroupChannels * q) * a.x_stride[1],
+                                    main_inside[row], a.c_in - c0 - kGroupChannels * q);
       }
     if (tail_thread)
       held_tail[set] = load_held(x_tail + int64_t(c0 + kGroupChannels * tail_group) * a.x_stride[1], tail_inside,
@@ -4696,7 +4705,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     step(load_at);
     if (load_at.kd != kd || load_at.kh != kh) {
 #pragma unroll
-      for (int r = 0; r < kMainRows; ++r) locate(main_row[r], x_main[r], main_inside[r]);
+      for (int r = 0; r < kRowsHeld; ++r) locate(main_row[r], x_main[r], main_inside[r]);
       locate(tail_row, x_tail, tail_inside);
       tail_inside = tail_inside && tail_thread;
     }
@@ -4714,7 +4723,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     for (int r = 0; r < kMainRows; ++r)
 #pragma unroll
       for (int k = 0; k < kThreadGroups; ++k) {
-        const int q = group0 + kRowsPerThread * k;
+        const int q = group0 + kGroupStep * r + kRowsPerThread * k;
         if constexpr (kXPairs)
           store_pair(reinterpret_cast<uint4*>(Xs + (q * R + main_index) * 4), held[set][r][k],
                      (main_index / 8) % 2 == 1);
@@ -4799,8 +4808,8 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
            int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
   };
   if constexpr (kSpecialized) {
-    static_assert(kWeightsAsA && !kTapPairs && BM == 256 && kThreads == 256 && !kXPairs && !kGroupStats,
-                  "the 256-row weights-as-A tiles' plain form (64 channels, or 128 as wide rows)");
+    static_assert(kWeightsAsA && !kTapPairs && BM == 256 && kThreads == 256 && !kGroupStats,
+                  "the 256-row weights-as-A tiles without statistics (64 channels, or 128 as wide rows)");
     static_assert(kWFloats % 4 == 0 && kXFloats % 4 == 0 && kStageFloats % 4 == 0, "16-byte bulk copies");
     __shared__ uint64_t full[kStages], empty[kStages];
     if (threadIdx.x == 0) {
@@ -6663,9 +6672,9 @@ bool unit_stride_wide_rows() {
 }
 // The wide-rows tile's fp32 calls without statistics on its warp-specialized form (produce_strip_stages). Run 537
 // (H200, TF32, the other form / this one): L2-61's forward conv kernel 0.981 -> 0.884 ms (forward 1.269 -> 1.177,
-// quick timing; predicted ~0.70: missed), fam06's forward 1.856 -> 1.702. 16-bit calls without x pairs run it only
-// under TCONV_UNIT_STRIDE_SPECIALIZED=2 (tested, not yet timed); =0 keeps every call on the other form (development,
-// read once per process).
+// quick timing; predicted ~0.70: missed), fam06's forward 1.856 -> 1.702. 16-bit calls run it only under
+// TCONV_UNIT_STRIDE_SPECIALIZED=2 (per position: tested in run 537, not timed; with x pairs, session 102: not yet
+// run); =0 keeps every call on the other form (development, read once per process).
 int unit_stride_specialized() {
   static const int specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 1);
   return specialized;
@@ -6738,13 +6747,20 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     // its persistent kernel (unit_stride_persistent): one block an SM per C_out tile, or the switch's count.
     auto take_specialized = [&]() -> cudaError_t {
       if constexpr ((kBlockN == 64 || kBlockN == 128) && !kTapPairs) {
-        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                              false, false, false, Tile, true>;
-        threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
         const int persistent = unit_stride_persistent();
+        auto specialized = [](auto pairs, auto persistent_kernel) {
+          return tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                              false, false, decltype(pairs)::value, Tile, true,
+                                                              decltype(persistent_kernel)::value>;
+        };
+        using Off = std::false_type;
+        using On = std::true_type;
+        kernel = persistent != 0 ? specialized(Off{}, On{}) : specialized(Off{}, Off{});
+        if constexpr (kElemBytes == 2) {  // x pairs: 16-bit data only (unit_stride_x_pairs)
+          if (x_pairs) kernel = persistent != 0 ? specialized(On{}, On{}) : specialized(On{}, Off{});
+        }
+        threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
         if (persistent == 0) return cudaSuccess;
-        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                              false, false, false, Tile, true, true>;
         int64_t blocks = persistent;
         if (persistent == 1) {
           int device = 0;
@@ -6761,12 +6777,12 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
       if (a.group_partials != nullptr) {
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
                                                               false, true>;
-      } else if (unit_stride_wide_rows() && !x_pairs && specialized_types) {
+      } else if (unit_stride_wide_rows() && specialized_types) {
         if (const cudaError_t err = take_specialized(); err != cudaSuccess) return err;
       }
     } else if (a.group_partials != nullptr) {
       return cudaErrorInvalidValue;
-    } else if (kBlockN == 64 && !kTapPairs && !unit_stride_weights_as_a_disabled() && !x_pairs && specialized_types &&
+    } else if (kBlockN == 64 && !kTapPairs && !unit_stride_weights_as_a_disabled() && specialized_types &&
                unit_stride_specialized_64()) {
       if (const cudaError_t err = take_specialized(); err != cudaSuccess) return err;
     }
