@@ -6679,6 +6679,16 @@ int unit_stride_specialized() {
   static const int specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 1);
   return specialized;
 }
+// The 64-channel weights-as-A tiles of 256 rows (fp32 calls past StripUnitStrideHalfTileRule's K, 16-bit ones at T 5
+// or 7, and L2-61's grad_input: 128 -> 64 channels at K 3456) on the warp-specialized form too, for the data types
+// unit_stride_specialized allows. Written without a device (session 102), never run. Predicted more loosely than the
+// 128-channel tile's gain (run 537: L2-61's forward conv -10 %), as a stage's MMA work halves while its x stays:
+// L2-61's grad_input ~1.09 -> ~1.0 ms, fam03's forward (64 -> 64, K 1728) ~1.83 -> ~1.7.
+// TCONV_UNIT_STRIDE_SPECIALIZED_64 (development, read once per process): 0 (default) off, 1 on.
+bool unit_stride_specialized_64() {
+  static const bool on = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED_64", 0) != 0;
+  return on;
+}
 // The warp-specialized form's persistent kernel (its template flag kPersistent): blocks take row tiles blockIdx.x,
 // blockIdx.x + gridDim.x, ..., so that the producer fills the next tile's stages while the MMA warpgroups store (from
 // registers: the stage slots stay the producer's), and the set-up and ring fill of every block's tiles after its
@@ -6686,16 +6696,6 @@ int unit_stride_specialized() {
 // them MMAs at the tensor pipe's rate): 0.884 -> ~0.75-0.80 ms. Not yet run on a GPU (written without device time,
 // session 102). TCONV_UNIT_STRIDE_PERSISTENT (development, read once per process): 0 (default) off; 1 one block an
 // SM per C_out tile; v > 1: v blocks per C_out tile (the tests, to put many tiles on a block).
-// The 64-channel weights-as-A tiles of 256 rows (fp32 calls past StripUnitStrideHalfTileRule's K, 16-bit ones at T 5
-// or 7, and L2-61's grad_input: 128 -> 64 channels at K 3456) on the warp-specialized form too, for the data types
-// unit_stride_specialized allows. Written without a device (session 102), never run: predicted like the 128-channel
-// tile's gain (run 537: L2-61's forward conv -10 %), L2-61's grad_input ~1.09 -> ~0.98 ms, fam03's forward (64 -> 64,
-// K 1728) ~1.83 -> ~1.65. TCONV_UNIT_STRIDE_SPECIALIZED_64 (development, read once per process): 0 (default) off, 1
-// on.
-bool unit_stride_specialized_64() {
-  static const bool on = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED_64", 0) != 0;
-  return on;
-}
 int unit_stride_persistent() {
   static const int persistent = development_switch("TCONV_UNIT_STRIDE_PERSISTENT", 0);
   return persistent;
