@@ -2225,62 +2225,22 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
 # 3D, a partial channel stage (C_in 40) and a partial second channel tile (C_out 160), a tile spanning two samples
 # (short lines), bias on and off; a C_in of 128 puts grad_input on it too. The last two load 16-bit x in position
 # pairs where contiguous (even W and W padding, even lines: unit_stride_x_pairs), an L2-61-like shape among them.
-# (dims, batch, C_in, C_out, kernel, padding, spatial, bias)
+# (dims, batch, C_in, C_out, kernel, padding, dilation, spatial, bias)
 SPECIALIZED_CASES = [
-    (3, 2, 64, 128, [3, 3, 3], [1, 1, 1], [4, 6, 33], True),
-    (2, 3, 40, 160, [3, 5], [1, 2], [7, 45], False),
-    (2, 2, 128, 128, [1, 7], [0, 3], [5, 301], True),
-    (3, 1, 32, 96, [2, 1, 5], [0, 0, 2], [3, 3, 9], True),
-    (3, 2, 64, 128, [3, 3, 3], [0, 0, 0], [4, 6, 32], False),
-    (2, 2, 40, 128, [3, 5], [1, 2], [9, 40], True),
+    (3, 2, 64, 128, [3, 3, 3], [1, 1, 1], [1, 1, 1], [4, 6, 33], True),
+    (2, 3, 40, 160, [3, 5], [1, 2], [1, 1], [7, 45], False),
+    (2, 2, 128, 128, [1, 7], [0, 3], [1, 1], [5, 301], True),
+    (3, 1, 32, 96, [2, 1, 5], [0, 0, 2], [1, 1, 1], [3, 3, 9], True),
+    (3, 2, 64, 128, [3, 3, 3], [0, 0, 0], [1, 1, 1], [4, 6, 32], False),
+    (2, 2, 40, 128, [3, 5], [1, 2], [1, 1], [9, 40], True),
 ]
 
 
-def test_unit_stride_specialized_switch(tmp_path):
-    """Under every value of TCONV_UNIT_STRIDE_SPECIALIZED each case meets the precision contract with every gradient
-    (run_case, "igemm_strip", contiguous and strided) in TF32, bf16 and fp16 (the strip kernels' modes); the forward
-    runs the warp-specialized kernel (its kSpecialized template argument true) in TF32 under 1 and 2, in 16 bits under
-    2 only (with x per position or in pairs), and never under 0."""
-    if not wgmma_kernels_run():
-        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
-        pytest.skip("the wide-rows tile is switched off")
-    code = """
-import sys, torch, tconv
-import test_conv_transpose_gpu as t
-from conftest import poison_cuda_allocator
-ran = []
-for i, (dims, batch, cin, cout, kernel, padding, spatial, bias) in enumerate(t.SPECIALIZED_CASES):
-    ones, zeros = [1] * dims, [0] * dims
-    for mode in ("tf32", "bf16", "fp16"):
-        for layout in ("contiguous", "strided"):
-            t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, zeros, ones, spatial, bias, mode=mode,
-                       layout=layout, seed=90 + i, poison=poison_cuda_allocator, algorithm="igemm_strip")
-        gen = torch.Generator(device="cuda").manual_seed(190 + i)
-        x = t.make_tensor([batch, cin, *spatial], t.dtype_of(mode), "contiguous", gen)
-        w = t.make_tensor([cin, cout, *kernel], t.dtype_of(mode), "contiguous", gen)
-        with t.precision(mode), tconv._ops.use_algorithm("igemm_strip"), \
-                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            t.TCONV_FN[dims](x, w, None, 1, padding)
-            torch.cuda.synchronize()
-        ran.append((i, mode, any("unit_stride_forward_kernel" in e.name and "0>, true, " in e.name
-                                 for e in prof.events())))
-torch.save(ran, sys.argv[1])
-"""
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_SPECIALIZED", values=("1", "2", "0"))
-    for value in ("1", "2", "0"):
-        assert len(saved[value]) == 3 * len(SPECIALIZED_CASES)
-        for i, mode, ran in saved[value]:
-            expected = value == "2" or (value == "1" and mode == "tf32")
-            assert ran == expected, (value, SPECIALIZED_CASES[i], mode)
-
-
 # The warp-specialized form's persistent kernel (TCONV_UNIT_STRIDE_PERSISTENT, development, default 0: 1 one block an
-# SM, v > 1 v blocks per C_out tile): the specialized cases (dilation one), and (dims, batch, C_in, C_out, kernel,
-# padding, dilation, spatial, bias) cases of more row tiles than an H200 has SMs (147 tiles) and of tiles whose tap
-# hull is empty (D dilation 5 of a 2-plane input: output planes 2-4 read no input, tiles 3 and 4 lie there).
-PERSISTENT_CASES = [(dims, batch, cin, cout, kernel, padding, [1] * dims, spatial, bias)
-                    for dims, batch, cin, cout, kernel, padding, spatial, bias in SPECIALIZED_CASES] + [
+# SM, v > 1 v blocks per C_out tile): the specialized cases, and cases of more row tiles than an H200 has SMs (147
+# tiles) and of tiles whose tap hull is empty (D dilation 5 of a 2-plane input: output planes 2-4 read no input,
+# tiles 3 and 4 lie there).
+PERSISTENT_CASES = SPECIALIZED_CASES + [
     (2, 4, 32, 128, [3, 3], [1, 1], [1, 1], [96, 96], True),
     (3, 1, 16, 128, [2, 3, 3], [0, 0, 0], [5, 1, 1], [2, 16, 15], True),
 ]
@@ -2321,13 +2281,31 @@ torch.save(results, sys.argv[1])
 
 def assert_unit_stride_forms(runs, baseline, cases, form):
     """Each run's forward ran one unit-stride kernel whose last two template arguments (kSpecialized, kPersistent)
-    are `form`, and its output equals the baseline run's bit for bit (the same wgmmas in the same order, the same
-    bias add)."""
+    are `form` (or form[mode]), and its output equals the baseline run's bit for bit (the same wgmmas in the same
+    order, the same bias add)."""
     assert len(runs) == len(baseline) == 3 * len(cases)
     for (i, mode, y, names), (_, _, y_base, _) in zip(runs, baseline):
-        label = (form, cases[i], mode)
-        assert len(names) == 1 and f"0>, {form}>" in names[0], (label, names)
+        expected = form[mode] if isinstance(form, dict) else form
+        label = (expected, cases[i], mode)
+        assert len(names) == 1 and f"0>, {expected}>" in names[0], (label, names)
         assert torch.equal(y, y_base), label
+
+
+def test_unit_stride_specialized_switch(tmp_path):
+    """Under every value of TCONV_UNIT_STRIDE_SPECIALIZED each case meets the precision contract with every gradient
+    in TF32, bf16 and fp16 (SWITCHED_UNIT_STRIDE_SCRIPT); the forward runs the warp-specialized kernel in TF32 under 1
+    and 2, in 16 bits under 2 only (with x per position or in pairs), and the other form otherwise, with the same
+    output bit for bit."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
+        pytest.skip("the wide-rows tile is switched off")
+    saved = run_under_switch(SWITCHED_UNIT_STRIDE_SCRIPT, tmp_path, "TCONV_UNIT_STRIDE_SPECIALIZED",
+                             values=("1", "2", "0"), args=("{}", "SPECIALIZED_CASES"))
+    specialized, other = "true, false", "false, false"
+    forms = {"1": {"tf32": specialized, "bf16": other, "fp16": other}, "2": specialized, "0": other}
+    for value, form in forms.items():
+        assert_unit_stride_forms(saved[value], saved["0"], SPECIALIZED_CASES, form)
 
 
 def test_unit_stride_persistent_switch(tmp_path):
