@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in sessions 101-102 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh
-# when it runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>). The second call:
-# next-session-second-run.sh (the timings), which needs this one's tests to pass.
+# Session 103, run 540 (one H200, cold); run with TCONV_COMMIT=<full sha of the commit it runs at, typed out>.
+# Prepared in sessions 101-102. The second call: next-session-second-run.sh (the timings), which needs these to pass.
 # Tests of unit-stride forward forms that no GPU has run:
 # 0. the warp-specialized form's switch test in its 1 / 2 / 0 form (session 101, after its device time), with two
 #    cases more since session 102 whose 16-bit x is loaded in position pairs (the specialized producer's new form);
