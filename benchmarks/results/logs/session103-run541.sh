@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 102 for the next session's second GPU call, after next-session-first-run.sh's tests passed
-# (rename to sessionNN-runMMM.sh when it runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<full sha>).
+# Session 103, run 541 (one H200); run with TCONV_COMMIT=<full sha of the commit it runs at, typed out>. Prepared in
+# session 102; run 540's tests passed (specialized, persistent, 64-channel; memcheck / racecheck clean).
 # Items 4-5 are for a third call (commented at the end).
 # 1. The persistent kernel's A/B, TF32 (quick timing, L2-61 and fam06; L2-61's kernel breakdown). Predicted: L2-61's
 #    conv kernel 0.884 -> ~0.75-0.80 ms (the set-up and ring fill of a block's later tiles overlap the MMAs, the store
