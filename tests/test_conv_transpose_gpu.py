@@ -2221,7 +2221,7 @@ def test_unit_stride_stage_48_where_switched(tmp_path):
 
 
 # The wide-rows tile's warp-specialized form (TCONV_UNIT_STRIDE_SPECIALIZED, development: 1, the default, for fp32
-# data; 2 for 16-bit data too; 0 off): unit-stride calls of more than 64 output channels, at every tap count, 2D and
+# data and 16-bit x in position pairs; 2 for 16-bit x per position too; 0 off): unit-stride calls of more than 64 output channels, at every tap count, 2D and
 # 3D, a partial channel stage (C_in 40) and a partial second channel tile (C_out 160), a tile spanning two samples
 # (short lines), bias on and off; a C_in of 128 puts grad_input on it too. The last two load 16-bit x in position
 # pairs where contiguous (even W and W padding, even lines: unit_stride_x_pairs), an L2-61-like shape among them.
@@ -2281,11 +2281,12 @@ torch.save(results, sys.argv[1])
 
 def assert_unit_stride_forms(runs, baseline, cases, form):
     """Each run's forward ran one unit-stride kernel whose last two template arguments (kSpecialized, kPersistent)
-    are `form` (or form[mode]), and its output equals the baseline run's bit for bit (the same wgmmas in the same
+    are `form` (or form[mode], or either called with the kernel's name), and its output equals the baseline run's bit for bit (the same wgmmas in the same
     order, the same bias add)."""
     assert len(runs) == len(baseline) == 3 * len(cases)
     for (i, mode, y, names), (_, _, y_base, _) in zip(runs, baseline):
         expected = form[mode] if isinstance(form, dict) else form
+        expected = expected(names[0]) if callable(expected) else expected
         label = (expected, cases[i], mode)
         assert len(names) == 1 and f"0>, {expected}>" in names[0], (label, names)
         assert torch.equal(y, y_base), label
@@ -2293,9 +2294,9 @@ def assert_unit_stride_forms(runs, baseline, cases, form):
 
 def test_unit_stride_specialized_switch(tmp_path):
     """Under every value of TCONV_UNIT_STRIDE_SPECIALIZED each case meets the precision contract with every gradient
-    in TF32, bf16 and fp16 (SWITCHED_UNIT_STRIDE_SCRIPT); the forward runs the warp-specialized kernel in TF32 under 1
-    and 2, in 16 bits under 2 only (with x per position or in pairs), and the other form otherwise, with the same
-    output bit for bit."""
+    in TF32, bf16 and fp16 (SWITCHED_UNIT_STRIDE_SCRIPT); the forward runs the warp-specialized kernel in TF32 and in
+    16 bits with x in position pairs under 1 and 2, in 16 bits with x per position under 2 only, and the other form
+    otherwise, with the same output bit for bit."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
@@ -2303,9 +2304,16 @@ def test_unit_stride_specialized_switch(tmp_path):
     saved = run_under_switch(SWITCHED_UNIT_STRIDE_SCRIPT, tmp_path, "TCONV_UNIT_STRIDE_SPECIALIZED",
                              values=("1", "2", "0"), args=("{}", "SPECIALIZED_CASES"))
     specialized, other = "true, false", "false, false"
-    forms = {"1": {"tf32": specialized, "bf16": other, "fp16": other}, "2": specialized, "0": other}
+
+    def sixteen_bit(name):
+        return specialized if unit_stride_flags(name)["x_pairs"] else other
+
+    forms = {"1": {"tf32": specialized, "bf16": sixteen_bit, "fp16": sixteen_bit}, "2": specialized, "0": other}
     for value, form in forms.items():
         assert_unit_stride_forms(saved[value], saved["0"], SPECIALIZED_CASES, form)
+    # the default's 16-bit rule is exercised both ways (x pairs need TCONV_UNIT_STRIDE_X_PAIRS)
+    pairs = [unit_stride_flags(names[0])["x_pairs"] for _, mode, _, names in saved["1"] if mode != "tf32"]
+    assert any(pairs) == UNIT_STRIDE_X_PAIRS and not all(pairs), pairs
 
 
 def test_unit_stride_persistent_switch(tmp_path):

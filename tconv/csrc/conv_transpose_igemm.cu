@@ -6672,9 +6672,11 @@ bool unit_stride_wide_rows() {
 }
 // The wide-rows tile's fp32 calls without statistics on its warp-specialized form (produce_strip_stages). Run 537
 // (H200, TF32, the other form / this one): L2-61's forward conv kernel 0.981 -> 0.884 ms (forward 1.269 -> 1.177,
-// quick timing; predicted ~0.70: missed), fam06's forward 1.856 -> 1.702. 16-bit calls run it only under
-// TCONV_UNIT_STRIDE_SPECIALIZED=2 (per position: tested in run 537, not timed; with x pairs, session 102: not yet
-// run); =0 keeps every call on the other form (development, read once per process).
+// quick timing; predicted ~0.70: missed), fam06's forward 1.856 -> 1.702. 16-bit calls with x in position pairs
+// (unit_stride_x_pairs) too since run 541 (H200, bf16, the other form / this one: L2-61's forward 0.755 -> 0.732 ms,
+// fwd+bwd 2.562 -> 2.537; fam06's 1.168 -> 1.026, 3.915 -> 3.764); 16-bit x per position only under
+// TCONV_UNIT_STRIDE_SPECIALIZED=2 (tested in run 537, never timed); =0 keeps every call on the other form
+// (development, read once per process).
 int unit_stride_specialized() {
   static const int specialized = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED", 1);
   return specialized;
@@ -6772,7 +6774,8 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
       }
       return cudaSuccess;
     };
-    const bool specialized_types = unit_stride_specialized() >= (kElemBytes == 2 ? 2 : 1);
+    // 16-bit x per position stays on the other form unless the switch is 2: only x pairs were timed (run 541).
+    const bool specialized_types = unit_stride_specialized() >= (kElemBytes == 2 && !x_pairs ? 2 : 1);
     if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
       if (a.group_partials != nullptr) {
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
