@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 103, run 542 (one H200; the session's last device time: ~700 s after two refused starts); run with TCONV_COMMIT=<full sha, typed out>.
+# Session 103, run 542 (one H200; the session's last device time: ~700 s after two refused starts); run with
+# TCONV_COMMIT=<full sha, typed out>.
 # Run 541 (the A/Bs, H200): the persistent kernel LOST (L2-61's TF32 conv 0.883 -> 1.067 ms, fam06's TF32 forward
 # 1.710 -> 2.021; predicted ~0.75-0.80 and ~1.55), the 64-channel specialized form LOST (L2-61's grad_input 1.096 ->
 # 1.208, fam03's forward 1.841 -> 2.013; predicted ~1.0 and ~1.7); bf16 on the specialized form with x pairs GAINED
