@@ -6683,10 +6683,10 @@ int unit_stride_specialized() {
 }
 // The 64-channel weights-as-A tiles of 256 rows (fp32 calls past StripUnitStrideHalfTileRule's K, 16-bit ones at T 5
 // or 7, and L2-61's grad_input: 128 -> 64 channels at K 3456) on the warp-specialized form too, for the data types
-// unit_stride_specialized allows. Written without a device (session 102), never run. Predicted more loosely than the
-// 128-channel tile's gain (run 537: L2-61's forward conv -10 %), as a stage's MMA work halves while its x stays:
-// L2-61's grad_input ~1.09 -> ~1.0 ms, fam03's forward (64 -> 64, K 1728) ~1.83 -> ~1.7.
-// TCONV_UNIT_STRIDE_SPECIALIZED_64 (development, read once per process): 0 (default) off, 1 on.
+// unit_stride_specialized allows. Slower where timed (run 541, H200, TF32, off / on: L2-61's grad_input kernel 1.096 ->
+// 1.208 ms, fam03's forward 1.841 -> 2.013; predicted ~1.0 and ~1.7), as feared when predicted: a stage's MMA work
+// halves while the producer's x stays. TCONV_UNIT_STRIDE_SPECIALIZED_64 (development, read once per process): 0
+// (default) off, 1 on.
 bool unit_stride_specialized_64() {
   static const bool on = development_switch("TCONV_UNIT_STRIDE_SPECIALIZED_64", 0) != 0;
   return on;
@@ -6694,10 +6694,12 @@ bool unit_stride_specialized_64() {
 // The warp-specialized form's persistent kernel (its template flag kPersistent): blocks take row tiles blockIdx.x,
 // blockIdx.x + gridDim.x, ..., so that the producer fills the next tile's stages while the MMA warpgroups store (from
 // registers: the stage slots stay the producer's), and the set-up and ring fill of every block's tiles after its
-// first overlap the MMAs. Predicted for L2-61's TF32 conv (run 537: 0.884 ms, ~45 us a tile at 36 stages, ~29 us of
-// them MMAs at the tensor pipe's rate): 0.884 -> ~0.75-0.80 ms. Not yet run on a GPU (written without device time,
-// session 102). TCONV_UNIT_STRIDE_PERSISTENT (development, read once per process): 0 (default) off; 1 one block an
-// SM per C_out tile; v > 1: v blocks per C_out tile (the tests, to put many tiles on a block).
+// first overlap the MMAs. Slower where timed (run 541, H200, TF32, off / on: L2-61's conv 0.883 -> 1.067 ms, fam06's
+// forward 1.710 -> 2.021; predicted 0.75-0.80 for L2-61): the register store writes 32 bytes of 8 rows a channel,
+// which straddle two L2 sectors unless y's line happens to align, so L2 took 22.1 M write sectors against the
+// staged store's 10.7 M (ncu, runs 538 / 542) while the tensor pipe waits. TCONV_UNIT_STRIDE_PERSISTENT
+// (development, read once per process): 0 (default) off; 1 one block an SM per C_out tile; v > 1: v blocks per
+// C_out tile (the tests, to put many tiles on a block).
 int unit_stride_persistent() {
   static const int persistent = development_switch("TCONV_UNIT_STRIDE_PERSISTENT", 0);
   return persistent;
