@@ -1,6 +1,7 @@
 """The persistent warp-specialized unit-stride forward's ring and row table (scripts/strip_ring_model.py), on the
 CPU, each warp an actor: the kernel's protocol reads the right stages and tables and ends in every random schedule;
-the model finds the deadlock without the release of a tile's last stage and the race with one row table."""
+the model finds the deadlock without the release of a tile's last stage and the race with one row table; the store
+planned through a tile's last two stage slots keeps every schedule right, and the model finds its mutants' races."""
 import os
 import sys
 
@@ -18,3 +19,13 @@ def test_the_model_finds_the_deadlock_without_the_last_release():
 
 def test_the_model_finds_the_race_with_one_row_table():
     assert model.outcomes(tables=1).get("wrong data", 0) > 0
+
+
+def test_the_planned_staged_store_keeps_every_schedule_right():
+    """The store through the tile's last two stage slots (planned after run 542, not built)."""
+    assert model.outcomes(staged=True) == {"ok": 300}
+
+
+def test_the_model_finds_the_staged_stores_races():
+    for mutant in ({"hold": False}, {"slots": 1}, {"half_barrier": False}):
+        assert model.outcomes(staged=True, **mutant).get("wrong data", 0) > 0, mutant
