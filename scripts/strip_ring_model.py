@@ -14,14 +14,15 @@ Expected: every schedule runs and reads the right stage and the right table; wit
 stage the producer waits for ever on that slot (a deadlock) once a later tile laps it; with one table instead of two a
 fast warp's next tile overwrites entries a slow warp has yet to read.
 
-staged=True models a store planned, not built (notes/perf.md "Session 103"): run 542 found the register store writing
-2x the L2 sectors, so the tile would be staged through shared memory again, but through the slots of its own last two
-stages, which the MMA warps hold (release only after the store) while the producer fills the ring's other slots with
-the next tile. After the eight warps meet (no wgmma still reads those slots), warpgroup g stages its channels through
-the slot of stage steps - 2 + g in two halves: each warp writes its part, the warpgroup meets, every warp reads the
-warpgroup's parts (the copy-out), the warpgroup meets again before the next half; then every warp releases both slots.
-Tiles of fewer than two stages keep the register store. Its mutants: the held slots released before the store
-(hold=False), one slot for both warpgroups (slots=1), no meeting between the halves (half_barrier=False).
+staged=True models the kernel's store since session 103 (notes/perf.md "Session 103"; modelled before it was
+written): run 542 found the register store writing 2x the L2 sectors, so a tile is staged through shared memory again,
+but through the slots of its own last two stages, which the MMA warps hold (consume_strip_stages' hold_last_two:
+released only after the store) while the producer fills the ring's other slots with the next tile. After the eight
+warps meet (no wgmma still reads those slots), warpgroup g stages its part through the slot of stage steps - 2 + g in
+chunks (two here): each warp writes its part, the warpgroup meets, every warp reads the warpgroup's parts (the
+copy-out), the warpgroup meets again before the next chunk; then every warp releases both slots. Tiles of fewer than
+two stages keep the register store. Its mutants: the held slots released before the store (hold=False), one slot for
+both warpgroups (slots=1), no meeting between the chunks (half_barrier=False).
     python3 scripts/strip_ring_model.py   (exits 1 if a schedule of a protocol meant to work fails)
 """
 import os
@@ -147,7 +148,7 @@ if __name__ == "__main__":
     print("the kernel's protocol:", kernel)
     print("without the release of a tile's last stage:", outcomes(release_last=False))
     print("with one row table:", outcomes(tables=1))
-    print("the staged store through the tile's last two slots (planned):", staged)
+    print("the staged store through the tile's last two slots:", staged)
     print("  its held slots released before the store:", outcomes(staged=True, hold=False))
     print("  one slot for both warpgroups:", outcomes(staged=True, slots=1))
     print("  no meeting between the halves:", outcomes(staged=True, half_barrier=False))

@@ -2238,11 +2238,14 @@ SPECIALIZED_CASES = [
 
 # The warp-specialized form's persistent kernel (TCONV_UNIT_STRIDE_PERSISTENT, development, default 0: 1 one block an
 # SM, v > 1 v blocks per C_out tile): the specialized cases, and cases of more row tiles than an H200 has SMs (147
-# tiles) and of tiles whose tap hull is empty (D dilation 5 of a 2-plane input: output planes 2-4 read no input,
-# tiles 3 and 4 lie there).
+# tiles), of tiles whose tap hull is empty (D dilation 5 of a 2-plane input: output planes 2-4 read no input, tiles 3
+# and 4 lie there), of one stage a tile (stored from registers) and of two (staged through both held slots) beside
+# one at the edges, a partial channel tile among them.
 PERSISTENT_CASES = SPECIALIZED_CASES + [
     (2, 4, 32, 128, [3, 3], [1, 1], [1, 1], [96, 96], True),
     (3, 1, 16, 128, [2, 3, 3], [0, 0, 0], [5, 1, 1], [2, 16, 15], True),
+    (2, 2, 16, 128, [1, 3], [0, 1], [1, 1], [9, 40], True),
+    (2, 2, 16, 96, [2, 3], [0, 1], [1, 1], [9, 40], False),
 ]
 
 
@@ -2319,8 +2322,9 @@ def test_unit_stride_specialized_switch(tmp_path):
 def test_unit_stride_persistent_switch(tmp_path):
     """Under TCONV_UNIT_STRIDE_PERSISTENT 1 and 3 (with TCONV_UNIT_STRIDE_SPECIALIZED=2, so that 16-bit calls take the
     specialized form too) each case meets the precision contract with every gradient in TF32, bf16 and fp16; the
-    forward runs the persistent kernel under both and not under 0, and its output equals the one-tile-a-block
-    kernel's bit for bit (SWITCHED_UNIT_STRIDE_SCRIPT)."""
+    forward runs the persistent kernel under both and not under 0, and its output (staged through held stage slots,
+    or from registers for tiles of fewer than two stages) equals the one-tile-a-block kernel's bit for bit
+    (SWITCHED_UNIT_STRIDE_SCRIPT)."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":

@@ -1,7 +1,7 @@
 """The persistent warp-specialized unit-stride forward's ring and row table (scripts/strip_ring_model.py), on the
 CPU, each warp an actor: the kernel's protocol reads the right stages and tables and ends in every random schedule;
 the model finds the deadlock without the release of a tile's last stage and the race with one row table; the store
-planned through a tile's last two stage slots keeps every schedule right, and the model finds its mutants' races."""
+staged through a tile's last two stage slots keeps every schedule right, and the model finds its mutants' races."""
 import os
 import sys
 
@@ -21,8 +21,8 @@ def test_the_model_finds_the_race_with_one_row_table():
     assert model.outcomes(tables=1).get("wrong data", 0) > 0
 
 
-def test_the_planned_staged_store_keeps_every_schedule_right():
-    """The store through the tile's last two stage slots (planned after run 542, not built)."""
+def test_the_staged_store_keeps_every_schedule_right():
+    """The store staged through the tile's last two stage slots (the persistent kernel's since session 103)."""
     assert model.outcomes(staged=True) == {"ok": 300}
 
 

@@ -3944,10 +3944,12 @@ __device__ __forceinline__ void produce_strip_stages(int stages, bool copier, ui
     if (it + 1 < stages) produce(it + 1, 1);
   }
 }
-// The tile's last stage is released too, once its wgmmas have completed (a persistent kernel's producer refills it).
+// The tile's last stage is released too, once its wgmmas have completed (a persistent kernel's producer refills it),
+// unless hold_last_two (stages >= 2): then the slots of the last two stages stay the caller's (a persistent kernel
+// stages its store there and releases them after; the producer refills them last).
 template <int kStages, typename Issue>
 __device__ __forceinline__ void consume_strip_stages(int stages, uint64_t* full, uint64_t* empty, StripRing& ring,
-                                                     Issue&& issue) {
+                                                     Issue&& issue, bool hold_last_two = false) {
   int previous = 0;
   for (int it = 0; it < stages; ++it) {
     const int slot = ring.slot;
@@ -3956,7 +3958,8 @@ __device__ __forceinline__ void consume_strip_stages(int stages, uint64_t* full,
     issue(uniform_int(slot));
     wgmma_commit();
     wgmma_wait<1>();
-    if (it > 0) mbarrier_arrive(&empty[previous]);  // stage it - 1's wgmmas have completed
+    // stage it - 1's wgmmas have completed
+    if (it > 0 && !(hold_last_two && it == stages - 1)) mbarrier_arrive(&empty[previous]);
     previous = slot;
     if (++ring.slot == kStages) {
       ring.slot = 0;
@@ -3964,7 +3967,7 @@ __device__ __forceinline__ void consume_strip_stages(int stages, uint64_t* full,
     }
   }
   wgmma_wait<0>();
-  if (stages > 0) mbarrier_arrive(&empty[previous]);
+  if (stages > 0 && !hold_last_two) mbarrier_arrive(&empty[previous]);
 }
 // Row tiles of the unit-stride forward's blocks of block_m stored rows (without tap pairs).
 __host__ __device__ __forceinline__ int64_t unit_stride_row_tiles(int64_t rows, int block_m) {
@@ -4519,7 +4522,8 @@ __device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArg
 // kXPairs both K-group halves of row pair 2 tid; the tail's as above), the weights by one bulk copy a stage; the MMA
 // warpgroups only issue and store.
 // kPersistent (unit_stride_persistent; a kSpecialized form): a block takes row tiles blockIdx.x + k gridDim.x in turn,
-// both roles carrying their place in the ring from tile to tile, and the MMA warpgroups store from registers.
+// both roles carrying their place in the ring from tile to tile, and the MMA warpgroups stage their store through
+// the slots of the tile's last two stages (from registers for tiles of fewer stages).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
           typename Tile = StripUnitStrideForwardTile, bool kSpecialized = false, bool kPersistent = false>
@@ -4841,21 +4845,26 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
       return;
     }
     StripRing ring;
-    // kPersistent, the MMA warpgroups: each of the block's tiles in turn (the producer runs up to kStages stages into
-    // the next while they store), its accumulators stored from registers plus the bias, so that the store leaves the
-    // stage slots to the producer. Accumulator i holds channel 64 wg + 16 warp + gid (+ 8 for i % 4 >= 2) at rows
-    // 8 (i / 4) + 2 tig + i % 2 (64 channels: channel 16 warp + gid (+ 8), row 128 wg + 8 (i / 4) + 2 tig + i % 2):
-    // a warp's store writes 8 rows (32 bytes of fp32) in each of 8 channels. Every MMA thread decodes one row of the
-    // tile into row_at (y's offset at channel 0; -1: a dropped row), double-buffered by tile so that one barrier a
-    // tile orders its writes before the reads and after the previous tile's (the protocol under random schedules:
-    // scripts/strip_ring_model.py).
+    // kPersistent, the MMA warpgroups: each of the block's tiles in turn (the producer runs into the next while they
+    // store). Accumulator i holds channel 64 wg + 16 warp + gid (+ 8 for i % 4 >= 2) at rows 8 (i / 4) + 2 tig + i % 2
+    // (64 channels: channel 16 warp + gid (+ 8), row 128 wg + 8 (i / 4) + 2 tig + i % 2). Stored from registers, a
+    // warp store writes 8 rows (32 bytes of fp32) in each of 8 channels, which straddle two L2 sectors unless y's
+    // line aligns: run 542 measured 2x the staged store's write sectors on L2-61 and the kernel 21 % slower than one
+    // tile a block (run 541). So a tile of two or more stages keeps the slots of its last two stages (the ones the
+    // producer refills last: it fills kStages - 2 of the next tile meanwhile), and warpgroup g stages its 64 channels
+    // plus the bias through stage stages - 2 + g's slot in chunks (channels x rows at kStagedPitch), each copied out
+    // as runs of one channel's rows (a warp store: 64 rows); then every MMA thread releases both slots. Tiles of
+    // fewer stages store from registers. Every MMA thread decodes one row of the tile into row_at (y's offset at
+    // channel 0; -1: a dropped row), double-buffered by tile so that one barrier a tile orders its writes before the
+    // reads and after the previous tile's. The protocols under random schedules: scripts/strip_ring_model.py (the
+    // staged store: staged=True).
     if constexpr (kPersistent) {
       __shared__ __align__(16) int64_t row_at[2][BM];
       const int warp = tid / 32 % 4, gid = tid % 32 / 4, tig = tid % 4;
       // and channel0 + 8; this warpgroup's rows: all 256 as wide rows, else its 128
       const int channel0 = n_tile * kBlockN + (kWideRows ? 64 * warpgroup : 0) + 16 * warp + gid;
       const int row0 = kWideRows ? 0 : 128 * warpgroup;
-      // The channels' bias, and y at channel0 (channel0 + 8: 8 channel strides on, a kernel parameter away).
+      // The channels' bias.
       float bias_of[2];
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
@@ -4863,7 +4872,31 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
         const scalar_t* at = a.bias != nullptr ? a.bias + int64_t(co) * a.bias_stride : nullptr;
         bias_of[half] = ldg_or_zero(at, at != nullptr && co < a.c_out);
       }
-      scalar_t* const y_channel0 = a.y + int64_t(channel0) * a.y_stride[1];
+      // The staged store: a warpgroup's rows, taken in chunks of rows so that a chunk's writes end its accumulators'
+      // lives before its copy-out (chunks of channels kept all 128 live through it: 72 bytes of spills), the rows a
+      // chunk holds in one stage slot at 64 channels, and their pitch (8 words more a channel, so that a half-warp's
+      // 8-byte writes of 4 channels x 4 row pairs fall on distinct banks).
+      constexpr int kGroupRows = kWideRows ? BM : BM / 2;
+      constexpr int kChunkRows = kGroupRows <= 128 && 64 * (kGroupRows + 8) <= kStageFloats ? kGroupRows
+                                 : 64 * (128 + 8) <= kStageFloats                          ? 128
+                                 : 64 * (64 + 8) <= kStageFloats                           ? 64
+                                                                                           : 32;
+      constexpr int kStagedPitch = kChunkRows + 8;
+      static_assert(64 * kStagedPitch <= kStageFloats && kAccPerHalf / 4 * 8 == kGroupRows &&
+                        kGroupRows % kChunkRows == 0,
+                    "a chunk within a stage slot; a thread's accumulators: 2 channels x the warpgroup's rows / 4");
+      constexpr int kPairs = kChunkRows / 2, kSets = 128 / kPairs;  // the copy-out's threads: row pairs x channels
+      auto warpgroup_sync = [&] { asm volatile("bar.sync %0, 128;\n" ::"r"(2 + warpgroup) : "memory"); };
+      // Two adjacent rows' values of one channel (at: the rows' offsets in y at channel 0), as one store where
+      // pair_stores allows.
+      auto store_rows = [&](scalar_t* out, const longlong2& at, float v0, float v1) {
+        if (a.pair_stores && at.y >= 0) {
+          store_value_pair(out + at.x, v0, v1);
+        } else {
+          if (at.x >= 0) out[at.x] = from_acc<scalar_t>(v0);
+          if (at.y >= 0) out[at.y] = from_acc<scalar_t>(v1);
+        }
+      };
       int buffer = 0;
       for (int64_t tile = blockIdx.x; tile < unit_stride_row_tiles(a.rows, BM); tile += gridDim.x, buffer ^= 1) {
         if (tile != blockIdx.x) begin_tile(tile);
@@ -4878,25 +4911,57 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
         }
 #pragma unroll
         for (int i = 0; i < kAccPerHalf; ++i) acc[0][i] = 0.f;
-        consume_strip_stages<kStages>(stages, full, empty, ring, issue);
-        strip_mma_warpgroups_sync();
+        const bool staged = stages >= 2;
+        consume_strip_stages<kStages>(stages, full, empty, ring, issue, staged);
+        strip_mma_warpgroups_sync();  // the row table written; no wgmma still reads the held slots
+        if (staged) {
+          const int local = 16 * warp + gid;  // this thread's channels local and local + 8 of the warpgroup's 64
+          const int group_channel0 = n_tile * kBlockN + (kWideRows ? 64 * warpgroup : 0);
+          const int pair = tid % 128 % kPairs, set = tid % 128 / kPairs;
+          // Stages stages - 2 and stages - 1 sit in the two slots before the ring's next.
+          const int held0 = (ring.slot + kStages - 2) % kStages, held1 = (ring.slot + kStages - 1) % kStages;
+          float* const Cs = smem + (warpgroup == 0 ? held0 : held1) * kStageFloats;
+#pragma unroll
+          for (int chunk = 0; chunk < kGroupRows / kChunkRows; ++chunk) {
+            constexpr int kChunkSteps = kChunkRows / 8;  // accumulator groups j: rows 8 j + 2 tig and the next
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+              float* const row_pairs = Cs + (local + 8 * half) * kStagedPitch + 2 * tig;
+#pragma unroll
+              for (int j = 0; j < kChunkSteps; ++j) {
+                const float v0 = acc[0][4 * (chunk * kChunkSteps + j) + 2 * half] + bias_of[half];
+                const float v1 = acc[0][4 * (chunk * kChunkSteps + j) + 2 * half + 1] + bias_of[half];
+                *reinterpret_cast<float2*>(row_pairs + 8 * j) = make_float2(v0, v1);
+              }
+            }
+            warpgroup_sync();
+            // Rows 2 pair and the next of the chunk: with pair_stores adjacent positions of one line on an even
+            // element, so the second inside makes both inside.
+            const longlong2 at =
+                *reinterpret_cast<const longlong2*>(&row_at[buffer][row0 + chunk * kChunkRows + 2 * pair]);
+            for (int k = set; k < 64; k += kSets) {
+              const int co = group_channel0 + k;
+              if (co >= a.c_out) break;
+              const float2 v = *reinterpret_cast<const float2*>(Cs + k * kStagedPitch + 2 * pair);
+              store_rows(a.y + int64_t(co) * a.y_stride[1], at, v.x, v.y);
+            }
+            warpgroup_sync();  // the chunk read before the next one's writes
+          }
+          fence_generic_to_async_shared();  // these accesses before the producer's bulk copies into the slots
+          mbarrier_arrive(&empty[held0]);
+          mbarrier_arrive(&empty[held1]);
+          continue;
+        }
+        // y at channel0 (channel0 + 8: 8 channel strides on, a kernel parameter away), derived after the K loop
+        scalar_t* const y_channel0 = a.y + int64_t(channel0) * a.y_stride[1];
 #pragma unroll
         for (int j = 0; j < kAccPerHalf / 4; ++j) {
-          // Rows 8 j + 2 tig and the next: with pair_stores adjacent positions of one line on an even element, so
-          // the second inside makes both inside.
           const longlong2 at = *reinterpret_cast<const longlong2*>(&row_at[buffer][row0 + 8 * j + 2 * tig]);
 #pragma unroll
           for (int half = 0; half < 2; ++half) {
             if (channel0 + 8 * half >= a.c_out) continue;
-            scalar_t* const out = y_channel0 + (half == 0 ? 0 : 8 * a.y_stride[1]);
-            const float v0 = acc[0][4 * j + 2 * half] + bias_of[half];
-            const float v1 = acc[0][4 * j + 2 * half + 1] + bias_of[half];
-            if (a.pair_stores && at.y >= 0) {
-              store_value_pair(out + at.x, v0, v1);
-            } else {
-              if (at.x >= 0) out[at.x] = from_acc<scalar_t>(v0);
-              if (at.y >= 0) out[at.y] = from_acc<scalar_t>(v1);
-            }
+            store_rows(y_channel0 + (half == 0 ? 0 : 8 * a.y_stride[1]), at, acc[0][4 * j + 2 * half] + bias_of[half],
+                       acc[0][4 * j + 2 * half + 1] + bias_of[half]);
           }
         }
       }
@@ -6692,12 +6757,14 @@ bool unit_stride_specialized_64() {
   return on;
 }
 // The warp-specialized form's persistent kernel (its template flag kPersistent): blocks take row tiles blockIdx.x,
-// blockIdx.x + gridDim.x, ..., so that the producer fills the next tile's stages while the MMA warpgroups store (from
-// registers: the stage slots stay the producer's), and the set-up and ring fill of every block's tiles after its
-// first overlap the MMAs. Slower where timed (run 541, H200, TF32, off / on: L2-61's conv 0.883 -> 1.067 ms, fam06's
-// forward 1.710 -> 2.021; predicted 0.75-0.80 for L2-61): the register store writes 32 bytes of 8 rows a channel,
-// which straddle two L2 sectors unless y's line happens to align, so L2 took 22.1 M write sectors against the
-// staged store's 10.7 M (ncu, runs 538 / 542) while the tensor pipe waits. TCONV_UNIT_STRIDE_PERSISTENT
+// blockIdx.x + gridDim.x, ..., so that the producer fills the next tile's stages while the MMA warpgroups store, and
+// the set-up and ring fill of every block's tiles after its first overlap the MMAs. Its first form stored from
+// registers and was slower (run 541, H200, TF32, off / on: L2-61's conv 0.883 -> 1.067 ms, fam06's forward 1.710 ->
+// 2.021; predicted 0.75-0.80 for L2-61): 32 bytes of 8 rows a channel a piece, which straddle two L2 sectors unless
+// y's line aligns, so L2 took 22.1 M write sectors against the staged store's 10.7 M (ncu, runs 538 / 542) while
+// the tensor pipe waited. Now (session 103, not yet run on a GPU) a tile of two or more stages is staged through the
+// slots of its last two stages, which the MMA warps hold until the store is done (the producer fills the ring's
+// other kStages - 2 meanwhile). Predicted: L2-61's conv ~0.80-0.84 ms against 0.883. TCONV_UNIT_STRIDE_PERSISTENT
 // (development, read once per process): 0 (default) off; 1 one block an SM per C_out tile; v > 1: v blocks per
 // C_out tile (the tests, to put many tiles on a block).
 int unit_stride_persistent() {

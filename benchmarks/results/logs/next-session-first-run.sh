@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Prepared in session 103 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
+# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>).
+# The persistent unit-stride forward's staged store (TCONV_UNIT_STRIDE_PERSISTENT, development, default 0; session
+# 103, compiled, never run): a tile of two or more stages is staged through the slots of its last two stages, which
+# the MMA warps hold until the store is done (scripts/strip_ring_model.py staged=True); tiles of fewer stages store
+# from registers as in run 541's form, which lost (L2-61's TF32 conv 0.883 -> 1.067 ms: 2x the L2 write sectors).
+# 1. test_unit_stride_persistent_switch (10 cases now: one-stage and two-stage tiles added), bitwise against the
+#    one-tile form, and test_unit_stride_specialized_64_switch (its persistent kernel: 128 rows a warpgroup, staged
+#    in one chunk). Predicted: both pass.
+# 2. memcheck / racecheck of a 7-tile forward on 3 persistent blocks (36 stages a tile: staged), 128 and 64 channels.
+# 3. A/B, TF32 quick timing: L2-61 and fam06, switch 0 / 1, and L2-61's kernel breakdown. Predicted: L2-61's conv
+#    0.883 -> ~0.80-0.84 ms (the set-up, the first x loads and the launch of 19 of a block's ~20 tiles overlap the
+#    MMAs; the staged store itself stays serial with them), fam06's forward 1.71 -> ~1.60.
+# 4. ncu of L2-61's persistent conv: L2 write (compression input) sectors back to ~10.7 M (run 542: 22.1 M).
+# ptxas (sm_90a): the fp32 persistent kernels 168 registers with 8 bytes of spills (0 without the register-store
+# path for short tiles), the 64-channel ones 163 without; 16-bit ones 168 with 4-40 bytes.
+source scripts/device_prelude.sh
+left 300 && gpu_tests 200 persistent tests/test_conv_transpose_gpu.py "unit_stride_persistent_switch"
+left 350 && gpu_tests 100 specialized_64 tests/test_conv_transpose_gpu.py "unit_stride_specialized_64_switch"
+small='import sys, torch, tconv
+cout = int(sys.argv[1])
+x = torch.randn(1, 64, 6, 8, 33, device="cuda"); w = torch.randn(64, cout, 3, 3, 3, device="cuda")
+torch.backends.cudnn.allow_tf32 = True
+with tconv._ops.use_algorithm("igemm_strip"):
+    y = tconv.conv_transpose3d(x, w, torch.randn(cout, device="cuda"), padding=1)
+torch.cuda.synchronize(); print("persistent forward ran", tuple(y.shape))'
+for cout in 128 64; do
+  for tool in memcheck racecheck; do
+    left 430 && TCONV_UNIT_STRIDE_PERSISTENT=3 TCONV_UNIT_STRIDE_SPECIALIZED_64=1 timeout 40 compute-sanitizer \
+      --tool $tool --kernel-name kns=unit_stride_forward python3 -c "$small" $cout > "$LOG/${tool}_$cout.log" 2>&1
+    tail -2 "$LOG/${tool}_$cout.log"
+  done
+done
+l2=l2_61_convt3d_relu_groupnorm
+for v in 0 1; do left 460 && quick_time "persistent_$v" $l2 tf32 auto TCONV_UNIT_STRIDE_PERSISTENT=$v; done
+breakdowns_ab 520 TCONV_UNIT_STRIDE_PERSISTENT "0 1" "unit_stride_forward|total" tf32 contiguous $l2
+for v in 0 1; do
+  left 540 && quick_time "persistent_$v" fam06_convt2d_k3x5_128x256 tf32 auto TCONV_UNIT_STRIDE_PERSISTENT=$v
+done
+TCONV_UNIT_STRIDE_PERSISTENT=1 ncu_kernel 590 l2_61_tf32_persistent $l2 tf32 strip_unit_stride_forward
+grep -E "Compression Input Sectors" "$LOG/ncu_l2_61_tf32_persistent.txt" 2>/dev/null
+device_finish
