@@ -8,7 +8,8 @@
 # 1. test_unit_stride_persistent_switch (10 cases now: one-stage and two-stage tiles added), bitwise against the
 #    one-tile form, and test_unit_stride_specialized_64_switch (its persistent kernel: 128 rows a warpgroup, staged
 #    in one chunk). Predicted: both pass.
-# 2. memcheck / racecheck of a 7-tile forward on 3 persistent blocks (36 stages a tile: staged), 128 and 64 channels.
+# 2. memcheck / racecheck of scripts/unit_stride_persistent_sanitize.py (7 staged tiles, and tiles of one stage stored
+#    from registers, on 3 persistent blocks), 128 and 64 channels.
 # 3. A/B, TF32 quick timing: L2-61 and fam06, switch 0 / 1, and L2-61's kernel breakdown. Predicted: L2-61's conv
 #    0.883 -> ~0.80-0.84 ms (the set-up, the first x loads and the launch of 19 of a block's ~20 tiles overlap the
 #    MMAs; the staged store itself stays serial with them), fam06's forward 1.71 -> ~1.60.
@@ -18,17 +19,11 @@
 source scripts/device_prelude.sh
 left 300 && gpu_tests 200 persistent tests/test_conv_transpose_gpu.py "unit_stride_persistent_switch"
 left 350 && gpu_tests 100 specialized_64 tests/test_conv_transpose_gpu.py "unit_stride_specialized_64_switch"
-small='import sys, torch, tconv
-cout = int(sys.argv[1])
-x = torch.randn(1, 64, 6, 8, 33, device="cuda"); w = torch.randn(64, cout, 3, 3, 3, device="cuda")
-torch.backends.cudnn.allow_tf32 = True
-with tconv._ops.use_algorithm("igemm_strip"):
-    y = tconv.conv_transpose3d(x, w, torch.randn(cout, device="cuda"), padding=1)
-torch.cuda.synchronize(); print("persistent forward ran", tuple(y.shape))'
 for cout in 128 64; do
   for tool in memcheck racecheck; do
     left 430 && TCONV_UNIT_STRIDE_PERSISTENT=3 TCONV_UNIT_STRIDE_SPECIALIZED_64=1 timeout 40 compute-sanitizer \
-      --tool $tool --kernel-name kns=unit_stride_forward python3 -c "$small" $cout > "$LOG/${tool}_$cout.log" 2>&1
+      --tool $tool --kernel-name kns=unit_stride_forward python3 scripts/unit_stride_persistent_sanitize.py $cout \
+      > "$LOG/${tool}_$cout.log" 2>&1
     tail -2 "$LOG/${tool}_$cout.log"
   done
 done
