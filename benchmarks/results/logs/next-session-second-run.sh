@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 104, run 544 (the machine warm from run 543); run with TCONV_COMMIT=<full sha, typed out>.
+# Prepared in session 104 for the call after next-session-first-run.sh (the machine warm; rename to sessionNN-runMMM.sh
+# when it runs, commit BEFORE the call); run with TCONV_COMMIT=<full sha, typed out>. Never ran.
 # 1. 16-bit x per position on the warp-specialized unit-stride forward (TCONV_UNIT_STRIDE_SPECIALIZED 1 -> 2; tested
 #    in run 537, never timed), bf16 quick timing on the calls that load x per position: L1-68 and fam04. Predicted:
 #    smaller than x pairs' gain (fam06 -12 %, L2-61 -3 % of the forward), 0 to -5 % of the forward: per position the
