@@ -5,9 +5,9 @@
 #    in run 537, never timed), bf16 quick timing on the calls that load x per position: L1-68 and fam04. Predicted:
 #    smaller than x pairs' gain (fam06 -12 %, L2-61 -3 % of the forward), 0 to -5 % of the forward: per position the
 #    producer issues twice the loads a stage for the same MMA work, so it is likelier to be the limit.
-# 2. Verified TF32 rows (contiguous) in what is left: L2-61 and fam06 first (the persistent default decided by run
-#    543), then the rows older than session 100's kernels (L1-71, L1-73, L1-72, fam02, fam05, fam11, fam08, fam09,
-#    fam10, fam12). Predicted: within 3 % of their newest rows where no default changed since.
+# 2. Verified TF32 rows (contiguous) in what is left: L2-61 and fam06 first (the persistent default as the first run
+#    decides it), then the rows older than session 100's kernels (L1-71, L1-73, L1-72, fam02, fam05, fam11, fam08,
+#    fam09, fam10, fam12). Predicted: within 3 % of their newest rows where no default changed since.
 source scripts/device_prelude.sh
 for problem in l1_68_convt3d_square_input_asym_kernel fam04_convt1d_k3_65536; do
   for v in 1 2; do left 200 && quick_time "specialized_$v" $problem bf16 auto TCONV_UNIT_STRIDE_SPECIALIZED=$v; done
