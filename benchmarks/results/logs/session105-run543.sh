@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Prepared in session 103 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, fix these lines, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>). Session 104 called it
-# thirteen times (07:52-09:52 UTC): five starts failed, eight calls were refused at once; it never ran.
+# Session 105, run 543 (one H200, cold; prepared in session 103; session 104 called it thirteen times, 07:52-09:52
+# UTC: five starts failed, eight calls were refused at once; it never ran). Committed before the call; run with
+# TCONV_COMMIT=<full sha>.
 # The persistent unit-stride forward's staged store (TCONV_UNIT_STRIDE_PERSISTENT, development, default 0; session
 # 103, compiled, never run): a tile of two or more stages is staged through the slots of its last two stages, which
 # the MMA warps hold until the store is done (scripts/strip_ring_model.py staged=True); tiles of fewer stages store
