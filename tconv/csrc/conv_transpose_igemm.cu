@@ -3061,10 +3061,19 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // warpgroup w takes C_out tile co0 + 64 w of the block's one row instead of row kh + w of one C_out tile, so a 1D
 // kernel's three warpgroups share each unit's x copies; a slot holds 64 channels of the unit's one grad_output row, no
 // row slides, and a warpgroup whose tile lies past the group's channels loads nothing and issues no MMAs.
+// kRingSlots (the row ring, fp32 at a unit of 32, the measured kernel's rows: WeightShiftedXTile's kRingSlots): a
+// unit's rows go to the next free slots of a ring of their own, in the order of their warpgroups, and a stage holds
+// the x window (and its copies) only, released when its unit ends; the rows of a unit are released release_lag units
+// later (at a sweep's or the block's end, those still held), in load order, so the ring frees its slots in the order
+// it fills them. The producer writes each unit's first ring slot beside its stage (ring_first); a consumer keeps those
+// of its last kRows units, and finds its row among the rows its source unit loaded: a sweep's first unit loads every
+// valid row of the tile, the others the chains' heads (the rows whose reach is 0).
 template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChannels = WeightShiftedXShape::kBlockM,
-          bool kChannelTiles = false>
+          bool kChannelTiles = false, int kRingSlots = 0>
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
-  using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels>;
+  using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels, kRingSlots>;
+  constexpr bool kRowRing = T::kRowRing;
+  static_assert(!kRowRing || (!kLean && !kChannelTiles), "the row ring: the measured kernel's rows");
   static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
   static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows && T::kBlockM == 64),
                 "channel tiles: the measured kernel's slots of 64 channels (interleaved_row_channel's tiles)");
@@ -3075,10 +3084,13 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   extern __shared__ __align__(128) float shifted_smem[];
   scalar_t* const stages = reinterpret_cast<scalar_t*>(shifted_smem);  // [S][x window, kRows grad_output rows]
   scalar_t* const copies = stages + S * T::kStageElems;                // [S][kCopies x 32 rows][K], core matrices
-  uint64_t* const full = reinterpret_cast<uint64_t*>(copies + S * T::kCopyElems);
+  scalar_t* const ring = copies + S * T::kCopyElems;                   // [kRingSlots][grad_output row] (the ring)
+  uint64_t* const full = reinterpret_cast<uint64_t*>(ring + T::kRingElems);
   uint64_t* const ready = full + S;
   uint64_t* const empty = ready + S;
-  int* const window_e = reinterpret_cast<int*>(empty + S);  // [S]: a flat x window's e, for the rounders
+  uint64_t* const row_empty = empty + S;                              // [kRingSlots]: a ring slot released
+  int* const window_e = reinterpret_cast<int*>(row_empty + kRingSlots);  // [S]: a flat x window's e, for the rounders
+  int* const ring_first = window_e + S;  // [S] (the ring): the first ring slot of the stage's unit's rows
 
   const WeightWork work = weight_block_work(a);
   const WeightBlock blk = kChannelTiles ? decode_shifted_x_block(a, work, 1, T::kRows * T::kBlockM)
@@ -3088,6 +3100,10 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   // The channel-tile form's warpgroups whose C_out tile lies inside the group's channels (the others read nothing).
   const int computing_groups = kChannelTiles ? min(T::kRows, (a.cout_g - blk.co0 + T::kBlockM - 1) / T::kBlockM)
                                              : T::kRows;
+  if constexpr (kRowRing) {
+    if (tid == 0)
+      for (int r = 0; r < kRingSlots; ++r) mbarrier_init(&row_empty[r], computing_groups * T::kThreads / T::kRows);
+  }  // (init_specialized_stage_barriers' fence and block barrier publish these too)
   // Copied grad_output rows (args.dy_copied): full also waits for each lane of producer warp 0 (its copies).
   init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(
       full, ready, empty, k16Bit && args.dy_copied ? 1 + 32 : 1, computing_groups * T::kThreads / T::kRows);
@@ -3259,6 +3275,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               oh_offset[w] = row % a.kernel[1] * a.dilation[1] - a.padding[1];
             }
           }
+          int ring_slot = 0, ring_round = 0;  // the ring's next slot, and how often the ring has been filled
           for (int it = 0; it < iterations; ++it) {
             const int slot = it % S;
             wait_stage_slot_empty<S>(empty, it);
@@ -3292,13 +3309,27 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                 loads = 0;
               }
             }
+            int ring_at[T::kRows];
+            if constexpr (kRowRing) {  // lane 0 only (fp32 data copy no rows)
+              // Every row the unit loads takes the ring's next slot, a flat row outside the tensor too (it loads
+              // nothing and its consumers read zeros), so that the consumers can count which slot holds which row.
+              ring_first[slot] = ring_slot;
+#pragma unroll
+              for (int w = 0; w < T::kRows; ++w) {
+                ring_at[w] = ring_slot;
+                if (!(blk.kh + w < rows && (sweep_start || chain_head[w]))) continue;
+                if (ring_round > 0) mbarrier_wait(&row_empty[ring_slot], uint32_t(ring_round - 1) & 1u);
+                if (++ring_slot == kRingSlots) ring_slot = 0, ++ring_round;
+              }
+            }
             if (lane == 0) {
               issue_shifted_x_window<T>(args, cur, j0, n, pad_w, e, x_channel, loads * T::kDyElems, stage, &full[slot],
                                         &window_e[slot]);
 #pragma unroll
               for (int w = 0; w < T::kRows; ++w) {
                 if (!load[w] || args.dy_copied) continue;
-                scalar_t* const dst = stage + T::kXElems + w * T::kDyElems;
+                scalar_t* const dst =
+                    kRowRing ? ring + ring_at[w] * T::kDyElems : stage + T::kXElems + w * T::kDyElems;
                 if (args.dy_flat)
                   tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
                 else
@@ -3334,7 +3365,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     for (int pr = 0; pr < (kPairs > 0 ? kPairs : 1); ++pr) acc_pair[pr][i] = 0.f;
     if (i < 16) acc_odd[i] = 0.f;
   }
-  const int frag_at = T::kXElems + (wwarp * 16 + gid) * T::kDyBoxW + (k16Bit ? 0 : tig);
+  const int frag_at = (kRowRing ? 0 : T::kXElems) + (wwarp * 16 + gid) * T::kDyBoxW + (k16Bit ? 0 : tig);
   // The lean kernel's warp takes slot my_slot, 16 of its 64 / dy_slots channels: slot s's rows lie at s x slot_elems
   // from the stage's first row, so the warp's fragment rows sit where a warpgroup-wide row's would.
   const int warps_per_slot = kLean ? 4 / args.dy_slots : 4, slot_elems = kLean ? T::kDyElems / args.dy_slots : 0;
@@ -3351,6 +3382,20 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
 #pragma unroll
     for (int w = 0; w < T::kRows; ++w) release_lag = max(release_lag, shifted_x_reach(args, blk.kh, w));
   }
+  // The ring: the rows a sweep's first unit loads (the tile's valid ones) and the others load (the chains' heads),
+  // and the first ring slots of this unit and the two before it (release_lag < kRows)
+  static_assert(!kRowRing || T::kRows == 3, "ring_back's three units");
+  uint32_t valid_rows = 0, head_rows = 0;
+  int ring_first0 = 0, ring_first1 = 0, ring_first2 = 0;
+  if constexpr (kRowRing) {
+#pragma unroll
+    for (int w = 0; w < T::kRows; ++w) {
+      if (blk.kh + w >= rows) continue;
+      valid_rows |= 1u << w;
+      if (shifted_x_reach(args, blk.kh, w) == 0) head_rows |= 1u << w;
+    }
+  }
+  const auto ring_back = [&](int back) { return back == 0 ? ring_first0 : back == 1 ? ring_first1 : ring_first2; };
   ShiftedXCursor cur = shifted_x_cursor(a, blk.u_begin);
   const int my_row = kChannelTiles ? blk.kh : min(blk.kh + my_slot, rows - 1);
   const int my_kd = my_row / a.kernel[1], my_kh = my_row % a.kernel[1];
@@ -3385,11 +3430,19 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     }
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
+    if constexpr (kRowRing) ring_first2 = ring_first1, ring_first1 = ring_first0, ring_first0 = ring_first[slot];
     const int source = max(it - reach, sweep_first);  // the unit that loaded this warpgroup's row, at position
     const scalar_t* p0;
     if constexpr (kLean)
       p0 = stages + (source % S) * T::kStageElems + group * T::kDyElems + (it - source) * slot_elems + frag_at + shift;
-    else
+    else if constexpr (kRowRing) {
+      // warpgroup group + back loaded it, after the source unit's rows of the warpgroups before it
+      const int back = it - source;
+      const uint32_t loaded = source == sweep_first ? valid_rows : head_rows;
+      int at = ring_back(back) + __popc(loaded & ((1u << (group + back)) - 1u));
+      if (at >= kRingSlots) at -= kRingSlots;
+      p0 = ring + at * T::kDyElems + frag_at + shift;
+    } else
       p0 = stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
     const scalar_t* const copy = copies + slot * T::kCopyElems;
     if constexpr (k16Bit) {
@@ -3478,10 +3531,24 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     wgmma_wait<0>();
     fence_generic_to_async_shared();
     // Every slot is released once, in load order: the one whose rows this unit read last, and at a sweep's end
-    // (or the block's) the sweep's slots still held.
-    if (it - release_lag >= sweep_first) mbarrier_arrive(&empty[(it - release_lag) % S]);
-    if (it == iterations - 1 || ih == a.in_size[1] - 1)
-      for (int held = max(sweep_first, it - release_lag + 1); held <= it; ++held) mbarrier_arrive(&empty[held % S]);
+    // (or the block's) the sweep's slots still held. The ring: the stage now, and in that way the rows.
+    if constexpr (kRowRing) {
+      mbarrier_arrive(&empty[slot]);
+      const auto release_rows = [&](int unit) {
+        int at = ring_back(it - unit);
+        for (int r = __popc(unit == sweep_first ? valid_rows : head_rows); r > 0; --r) {
+          mbarrier_arrive(&row_empty[at]);
+          if (++at == kRingSlots) at = 0;
+        }
+      };
+      if (it - release_lag >= sweep_first) release_rows(it - release_lag);
+      if (it == iterations - 1 || ih == a.in_size[1] - 1)
+        for (int held = max(sweep_first, it - release_lag + 1); held <= it; ++held) release_rows(held);
+    } else {
+      if (it - release_lag >= sweep_first) mbarrier_arrive(&empty[(it - release_lag) % S]);
+      if (it == iterations - 1 || ih == a.in_size[1] - 1)
+        for (int held = max(sweep_first, it - release_lag + 1); held <= it; ++held) mbarrier_arrive(&empty[held % S]);
+    }
     cur.advance(a);
   }
 
@@ -3520,6 +3587,13 @@ template <int kUnitK, int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_narrow_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<float, kUnitK, kKernelW, false, WeightShiftedXShape::kNarrowDyChannels>(args);
+}
+// The row ring (fp32 data at a unit of 32; TCONV_GRAD_WEIGHT_SHIFTED_X_RING): the measured kernel's blocks, units,
+// rows and sums, the rows in a ring of their own.
+template <int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_ring_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<float, 32, kKernelW, false, WeightShiftedXShape::kBlockM, false, kShiftedXRingSlots>(args);
 }
 // The channel-tile form (one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles): fp32 data, and
 // fp16/bf16 (channels16; tested on a GPU since run 443, the rule since run 447).
@@ -7186,6 +7260,7 @@ struct WeightGradPlan {
   int shifted_x_slots;
   bool shifted_x_narrow;  // or its narrow form (32-channel grad_output rows: shifted_x_narrow_rows)
   bool shifted_x_channel_tiles;  // or its channel-tile form (one row, kRows C_out tiles: shifted_x_channel_tiles)
+  bool shifted_x_ring;           // or the measured kernel's rows in a ring of their own (shifted_x_row_ring)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into buffers in turn (WeightGradArgs::split_turns)
@@ -7441,6 +7516,17 @@ bool shifted_x_channel_tiles(const ConvTransposeParams& p, DType dtype) {
   return mode != 0 && (element_bytes(dtype) == 4 || mode != 1) && p.kernel[0] * p.kernel[1] == 1 &&
          p.out_per_group() > WeightShiftedXShape::kBlockM;
 }
+// The shifted-x kernel's row ring (WeightShiftedXTile's kRingSlots) where the measured kernel would run on fp32 data
+// at a unit of 32 with more than one (kd, kh) row: it sums the same products in the same order (the same grad_weight
+// bits), with 6 stages instead of 4, so that its rows slide (kShiftedXSlideMinStages). Written in session 105 for
+// L2-61 TF32's grad_weight (the swapped way: 64 x channels as the rows); not yet run on a GPU.
+// TCONV_GRAD_WEIGHT_SHIFTED_X_RING (development only, read once per process): 1 takes it where it applies; unset or
+// anything else, never (until a measurement decides).
+bool shifted_x_row_ring(const ConvTransposeParams& p, DType dtype, const WeightGradPlan& plan) {
+  static const bool ring = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_RING", 0) == 1;
+  return ring && element_bytes(dtype) == 4 && plan.shifted_x_unit == 32 && !plan.shifted_x_lean &&
+         !plan.shifted_x_narrow && !plan.shifted_x_channel_tiles && p.kernel[0] * p.kernel[1] > 1;
+}
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
 WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
@@ -7474,6 +7560,7 @@ WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, i
                         !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
   plan.shifted_x_narrow = shifted_x_narrow_rows(p, dtype, plan.shifted_x_lean);
+  plan.shifted_x_ring = shifted_x_row_ring(p, dtype, plan);
   const int64_t tile_rows = plan.shifted_x_channel_tiles ? 1 : T::kRows * plan.shifted_x_slots;
   const int64_t co_block = plan.shifted_x_channel_tiles ? T::kRows * T::kBlockM : T::kBlockM;
   plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
@@ -7931,6 +8018,15 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
                 return tconv_igemm_grad_weight_wgmma_shifted_x_channels_kernel<kUnitK, decltype(taps)::value>;
               }),
               kBytes, T::kStages};
+    if constexpr (kUnitK == 32) {
+      if (plan.shifted_x_ring) {
+        using Ring = WeightShiftedXTile<4, 32, WeightShiftedXShape::kBlockM, kShiftedXRingSlots>;
+        return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
+                  return tconv_igemm_grad_weight_wgmma_shifted_x_ring_kernel<decltype(taps)::value>;
+                }),
+                Ring::shared_bytes(), Ring::kStages};
+      }
+    }
   } else if constexpr (kUnitK == 32) {  // plan_shifted_x_slots: the 16-bit channel-tile form at a unit of 32 only
     if (plan.shifted_x_channel_tiles)
       return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {

@@ -801,14 +801,25 @@ constexpr int kShiftedXLeanSlots16 = 2;
 // 2 units past its load, so the producer runs one unit ahead of the consumers (run 434's ncu: tensor pipe 30 %,
 // long-scoreboard stalls first, most likely the mbarrier waits); with 32-channel rows a stage is 37.4 KB and 6 fit: 3
 // units ahead.
-template <int kElemBytes, int kUnitK, int kDyChannels = WeightShiftedXShape::kBlockM>
+// kRingSlots (the row ring, fp32 data at a unit of 32 only; shifted_x_row_ring): > 0 keeps the grad_output rows out
+// of the stages, in a ring of that many row slots of their own, each released when the last unit that reads it ends,
+// while a stage (the x window and its copies) is released as soon as its unit ends. Why: L2-61 TF32's grad_weight
+// (swapped: 64 x channels as the rows) runs this kernel at unit 32 in 4 stages of 51.2 KB, too few to slide (sliding
+// holds a stage 2 units past its load: kShiftedXSlideMinStages), so each unit loads its 3 rows (27.6 KB of its 32.6
+// KB of boxes; ~7.2 GB a pass, 3.6 TB/s out of L2 at 2.03 ms). With the ring a stage is 23 KB: 6 stages and 9 row
+// slots fit, the rows slide, and a steady unit loads one row (14.3 KB of boxes).
+template <int kElemBytes, int kUnitK, int kDyChannels = WeightShiftedXShape::kBlockM, int kRingSlots = 0>
 struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert((kElemBytes == 4 || kElemBytes == 2) &&
                     (kUnitK == 16 || kUnitK == 32 || (kUnitK == 48 && kElemBytes == 2)),
                 "the instantiated tiles");
   static_assert(kDyChannels == kBlockM || (kDyChannels == kNarrowDyChannels && kElemBytes == 4),
                 "the narrow rows: fp32 only");
+  static_assert(kRingSlots == 0 ||
+                    (kElemBytes == 4 && kUnitK == 32 && kDyChannels == kBlockM && kRingSlots >= kRows * kRows),
+                "the row ring: fp32 at a unit of 32, wide rows, room for kRows units of kRows rows (release_lag < kRows)");
   static constexpr bool kNarrowRows = kDyChannels != kBlockM;
+  static constexpr bool kRowRing = kRingSlots > 0;
   static constexpr int kBlockK = kUnitK;
   static constexpr int kAlign = 16 / kElemBytes;                        // elements per 16 bytes
   static constexpr int kCopies = kElemBytes == 4 ? 4 : kMaxKernelW;
@@ -818,14 +829,21 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static constexpr int kCopyCores = kCopyK / kAlign;
   static constexpr int kXElems = kBlockN * kXBoxW;
   static constexpr int kDyElems = kDyChannels * kDyBoxW;
-  static constexpr int kStageElems = kXElems + kRows * kDyElems;        // one unit's boxes (TMA)
+  static constexpr int kStageElems = kXElems + (kRowRing ? 0 : kRows * kDyElems);  // one unit's boxes (TMA)
   static constexpr int kCopyElems = kCopies * kBlockN * kCopyK;         // [copy][n / 8][K core][8][kAlign]
   static constexpr int kStageBytes = (kStageElems + kCopyElems) * kElemBytes;
-  static constexpr int kStages =
-      kElemBytes == 4 && kUnitK == 16 && !kNarrowRows ? 6 : (227 * 1024 - 256) / kStageBytes;
+  static constexpr int kRingElems = kRingSlots * kDyElems;
+  static constexpr int kStages = kElemBytes == 4 && kUnitK == 16 && !kNarrowRows
+                                     ? 6
+                                     : (227 * 1024 - 256 - kRingElems * kElemBytes - kRingSlots * 8) /
+                                           (kStageBytes + (kRowRing ? 3 * 8 + 2 * 4 : 0));
   static constexpr int kBStrideBytes = kCopyCores * 128;
-  // the stages, their three barriers each, and each stage's flat x window offset (RowsWeightArgs::x_flat)
-  TCONV_TILE_FN int shared_bytes() { return kStages * kStageBytes + 3 * kStages * 8 + kStages * 4; }
+  // the stages, their three barriers each, each stage's flat x window offset (RowsWeightArgs::x_flat), and the ring's
+  // rows, their barriers and each stage's first ring slot
+  TCONV_TILE_FN int shared_bytes() {
+    return kStages * kStageBytes + 3 * kStages * 8 + kStages * 4 + kRingElems * kElemBytes + kRingSlots * 8 +
+           (kRowRing ? kStages * 4 : 0);
+  }
   static_assert(kDyBoxW >= kBlockK + kAlign - 1 && (kDyBoxW * kElemBytes) % 16 == 0, "a flat row's shift; box rows");
   static_assert((kDyBoxW * kElemBytes / 4) % 8 == 4, "conflict-free fragment rows");
   static_assert((kXElems * kElemBytes) % 128 == 0 && (kDyElems * kElemBytes) % 128 == 0 &&
@@ -835,6 +853,9 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static_assert(shared_bytes() <= 227 * 1024, "within the opt-in maximum");
 };
 
+// The row ring's slots (WeightShiftedXTile's kRingSlots): kRows x kRows, the most rows that kRows units (a unit and
+// the release_lag <= kRows - 1 units before it whose rows it may still read) can hold; 9 x 9.2 KB beside 6 stages.
+constexpr int kShiftedXRingSlots = 9;
 // The shifted-x kernel slides its grad_output rows along a sweep (a warpgroup reads the row the next one loaded units
 // earlier: up to a third of the row loads) only with at least this many stages: sliding holds a stage up to 2 units
 // past its load (3 rows a tile), which leaves the producer of fp32 data at unit 32 in wide rows (4 stages of 51.2 KB)
