@@ -494,12 +494,13 @@ def shifted_x_unit_pattern(data):
 
 def shifted_x_kernel_ran(names, data, kernel_w):
     """Whether a shifted-x kernel on `data` (its template's C++ type) with kernel_w W taps is among `names`: the
-    measured or lean one, or for fp32 data the narrow or channel-tile one (their templates name no type), or for
+    measured or lean one, or for fp32 data the narrow, channel-tile or ring one (their templates name no type), or for
     16-bit data the channel-tile one (at a unit of 32 whatever the unit switch says)."""
     taps = shifted_x_taps(kernel_w)
     unit = shifted_x_unit_pattern(data)
     pattern = re.compile(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{re.escape(data)}, {unit}, {taps}>")
-    fp32_forms = re.compile(rf"grad_weight_wgmma_shifted_x_(?:narrow|channels)_kernel<{unit}, {taps}>")
+    ring = rf"|grad_weight_wgmma_shifted_x_ring_kernel<{taps}>" if re.fullmatch(unit, "32") else ""
+    fp32_forms = re.compile(rf"grad_weight_wgmma_shifted_x_(?:narrow|channels)_kernel<{unit}, {taps}>{ring}")
     channels16 = re.compile(rf"grad_weight_wgmma_shifted_x_channels16_kernel<{re.escape(data)}, 32, {taps}>")
     return any(pattern.search(n) or (data == "float" and fp32_forms.search(n)) or channels16.search(n) for n in names)
 
@@ -826,6 +827,50 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
         assert_bitwise_equal([slid_w, rule_w], [loaded_w, loaded_w], str(case))
     assert all(launches for launches, _ in saved["1"][:len(SHIFTED_X_SLOTS_CASES)])
     assert sum(bool(launches) for launches, _ in saved["1"][len(SHIFTED_X_SLOTS_CASES):]) >= 3
+
+
+# The shifted-x kernel's row ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1; fp32 data at a unit of 32, the measured kernel's
+# rows, more than one (kd, kh) row): W_out 64 (unit 32) with 3 rows in one chain; 5 rows (the second tile's third row
+# past the kernel); kernel W 5 with partial C_in and C_out tiles; W_out 62 (the flat grad_output map); an L2-61-like
+# 3D call (the swapped way: W 32); H stride 2 (no sliding); kH 2 in 3D (chains across a tile: two heads a unit); groups.
+SHIFTED_X_RING_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (2, 2, 32, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 64], True),
+    (2, 2, 32, 64, 1, [5, 3], [1, 1], [2, 1], [0, 0], [1, 1], [9, 64], False),
+    (2, 2, 48, 96, 1, [3, 5], [1, 1], [1, 2], [0, 0], [1, 1], [6, 64], True),
+    (2, 2, 32, 64, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [8, 60], False),
+    (3, 2, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 6, 32], False),
+    (2, 2, 32, 64, 1, [3, 3], [2, 1], [1, 1], [1, 0], [1, 1], [5, 64], True),
+    (3, 2, 32, 64, 1, [2, 2, 3], [1, 1, 1], [0, 0, 1], [0, 0, 0], [1, 1, 1], [3, 4, 64], True),
+    (3, 2, 64, 128, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 4, 64], False),
+]
+
+
+def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path):
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1 every case that the measured shifted-x kernel takes at a unit of 32 in
+    TF32 (=0) runs the row ring instead, with the same grid, meets the precision contract (run_case: float64 and
+    torch, outputs and every gradient, poisoned outputs) and gives the measured kernel's grad_weight bits (the same
+    products in the same order, the rows read from the ring). Under 0 no ring kernel runs. At least five cases take
+    it."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
+            os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    code = contract_and_launches_code("SHIFTED_X_RING_CASES", 160)
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING", values=("1", "0"))
+    taken = 0
+    for case, (ring_launches, ring_w), (measured_launches, measured_w) in \
+            zip(SHIFTED_X_RING_CASES, saved["1"], saved["0"]):
+        assert not any("ring" in name for name, _ in measured_launches), (case, measured_launches)
+        measured = [grid for name, grid in measured_launches if "shifted_x_kernel<float, 32," in name]
+        if measured:
+            taken += 1
+            assert [grid for name, grid in ring_launches if "shifted_x_ring_kernel" in name] == measured, \
+                (case, ring_launches, measured_launches)
+            assert not any("shifted_x_kernel<float, 32," in name for name, _ in ring_launches), (case, ring_launches)
+        assert_bitwise_equal([ring_w], [measured_w], str(case))
+    assert taken >= 5, taken
 
 
 # The shifted-x kernel's channel-tile form (the default; TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0 never takes it): fp32
