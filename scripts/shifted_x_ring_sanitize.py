@@ -1,0 +1,32 @@
+"""A small TF32 workload of the shifted-x grad_weight's row ring for compute-sanitizer (memcheck, racecheck;
+--kernel-name kns=shifted_x_ring), run under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1: a 2D call with 5 (kd, kh) rows (two
+row tiles, the second's third row past the kernel) and sweeps of 9 units that slide, and a 3D call with kH 2 (chains
+across a tile: two heads a unit). Prints each grad_weight's largest error against a float64 reference, relative to
+its largest value (TF32 products: ~1e-3), and fails above 1e-2.
+    python3 scripts/shifted_x_ring_sanitize.py"""
+import torch
+
+import tconv
+
+g = torch.Generator(device="cuda").manual_seed(11)
+torch.backends.cudnn.allow_tf32 = True  # this process's own setting: the TF32 path is the one under test
+cases = [
+    (torch.randn(2, 32, 9, 64, device="cuda", generator=g), torch.randn(32, 64, 5, 3, device="cuda", generator=g),
+     dict(padding=(2, 1))),
+    (torch.randn(2, 32, 3, 4, 64, device="cuda", generator=g),
+     torch.randn(32, 64, 2, 2, 3, device="cuda", generator=g), dict(padding=(0, 0, 1))),
+]
+for x, w, kw in cases:
+    x.requires_grad_()
+    w.requires_grad_()
+    fn = tconv.conv_transpose2d if x.dim() == 4 else tconv.conv_transpose3d
+    y = fn(x, w, None, **kw)
+    dy = torch.randn(y.shape, device="cuda", generator=g)
+    (grad_w,) = torch.autograd.grad(y, w, dy)
+    x64, w64 = x.detach().double().requires_grad_(), w.detach().double().requires_grad_()
+    ref_fn = torch.nn.functional.conv_transpose2d if x.dim() == 4 else torch.nn.functional.conv_transpose3d
+    (ref_w,) = torch.autograd.grad(ref_fn(x64, w64, None, **kw), w64, dy.double())
+    err = ((grad_w.double() - ref_w).abs().max() / ref_w.abs().max()).item()
+    print("shifted-x ring sanitize workload:", tuple(x.shape), "grad_weight max error / max", f"{err:.2e}")
+    assert err < 1e-2, err
+torch.cuda.synchronize()
