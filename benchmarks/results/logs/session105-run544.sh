@@ -6,14 +6,16 @@
 #    scripts/shifted_x_ring_sanitize.py, and test_unit_stride_specialized_64_switch. Predicted: 0 errors / hazards,
 #    pass.
 # 2. ncu of L2-61's persistent conv: L2 write (compression input) sectors back to ~10.7 M (run 542: 22.1 M).
-# 3. 16-bit x per position on the warp-specialized unit-stride forward (TCONV_UNIT_STRIDE_SPECIALIZED 1 -> 2; tested
+# 3. The row ring's A/B on the 2D rows that run the measured kernel at unit 32 in TF32 (fam06, fam05; kernel
+#    breakdowns, TCONV_GRAD_WEIGHT_SHIFTED_X_RING 0 / 1), for a rule beyond L2-61 and fam03.
+# 4. 16-bit x per position on the warp-specialized unit-stride forward (TCONV_UNIT_STRIDE_SPECIALIZED 1 -> 2; tested
 #    in run 537, never timed), bf16 quick timing on L1-68 and fam04. Predicted: 0 to -5 % of the forward (per
 #    position the producer issues twice the loads a stage for the same MMA work).
-# 4. The TF32 shifted-x grad_weight at unit 16 (6 stages, sliding by rule) on L2-61 (run 543 times the ring at unit
+# 5. The TF32 shifted-x grad_weight at unit 16 (6 stages, sliding by rule) on L2-61 (run 543 times the ring at unit
 #    32): TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT 0 / 16. Predicted: slower by ~20 % if its per-unit steps bound it (run
 #    212's TF32 count: ~8 positions a unit), faster if L2 delivery does. The swap rule may not hold at unit 16: the
 #    breakdown names the kernel.
-# 5. Verified TF32 rows (contiguous) in what is left: L2-61 and fam06 first, then the rows older than session 100's
+# 6. Verified TF32 rows (contiguous) in what is left: L2-61 and fam06 first, then the rows older than session 100's
 #    kernels. Predicted: within 3 % of their newest rows where no default changed since.
 source scripts/device_prelude.sh
 for cout in 128 64; do
@@ -31,10 +33,13 @@ left 240 && gpu_tests 80 specialized_64 tests/test_conv_transpose_gpu.py "unit_s
 l2=l2_61_convt3d_relu_groupnorm
 TCONV_UNIT_STRIDE_PERSISTENT=1 ncu_kernel 340 l2_61_tf32_persistent $l2 tf32 strip_unit_stride_forward
 grep -E "Compression Input Sectors" "$LOG/ncu_l2_61_tf32_persistent.txt" 2>/dev/null
-for problem in l1_68_convt3d_square_input_asym_kernel fam04_convt1d_k3_65536; do
-  for v in 1 2; do left 400 && quick_time "specialized_$v" $problem bf16 auto TCONV_UNIT_STRIDE_SPECIALIZED=$v; done
+for problem in fam06_convt2d_k3x5_128x256 fam05_convt2d_k3x7_512x512; do
+  breakdowns_ab 400 TCONV_GRAD_WEIGHT_SHIFTED_X_RING "0 1" "grad_weight|total" tf32 contiguous $problem
 done
-breakdowns_ab 470 TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT "0 16" "grad_weight|total" tf32 contiguous $l2
+for problem in l1_68_convt3d_square_input_asym_kernel fam04_convt1d_k3_65536; do
+  for v in 1 2; do left 450 && quick_time "specialized_$v" $problem bf16 auto TCONV_UNIT_STRIDE_SPECIALIZED=$v; done
+done
+breakdowns_ab 520 TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT "0 16" "grad_weight|total" tf32 contiguous $l2
 bench_budget 585 tf32 contiguous $l2 fam06_convt2d_k3x5_128x256 \
   l1_71_convt2d_asym_input_square_kernel l1_73_convt3d_strided_padded_grouped \
   l1_72_convt3d_asym_kernel_strided_padded_grouped fam02_convt3d_k3x5x7_16x32x64 fam05_convt2d_k3x7_512x512 \
