@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 105, run 543 (one H200, cold). Committed before the call; run with TCONV_COMMIT=<full sha>.
+# Prepared in session 105 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
+# runs, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>). Session 105 called it twelve times
+# (11:25-13:13 UTC): no machine started (1256 s of device time lost); it never ran.
 # 1. The shifted-x grad_weight's row ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1, session 105, compiled, never run):
 #    test_grad_weight_shifted_x_ring_agrees_bitwise (8 cases; bitwise against the measured kernel, the same grids, the
 #    contract) and memcheck of scripts/shifted_x_ring_sanitize.py. Predicted: pass, 0 errors.
@@ -10,7 +12,8 @@
 # 3. Session 103's persistent staged store (TCONV_UNIT_STRIDE_PERSISTENT, default 0; compiled, never run): its test
 #    (10 cases, bitwise against the one-tile kernel), then TF32 quick timing 0 / 1 on L2-61 and fam06. Predicted:
 #    L2-61's forward 1.17 -> ~1.09-1.13 ms, fam06's 1.71 -> ~1.60 (the set-up, first loads and launch of a block's
-#    tiles overlapping the MMAs). Its sanitizers, the 64-channel test and the ncu of its L2 writes: run 544.
+#    tiles overlapping the MMAs). Its sanitizers, the 64-channel test and the ncu of its L2 writes:
+#    next-session-second-run.sh.
 source scripts/device_prelude.sh
 left 200 && gpu_tests 150 ring tests/test_conv_transpose_gpu.py "shifted_x_ring_agrees_bitwise"
 left 250 && TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1 timeout 60 compute-sanitizer --tool memcheck \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Session 105, run 544 (the machine warm after run 543; session 104's second run with session 103's sanitizers and
-# ncu moved here from run 543). Committed before the call; run with TCONV_COMMIT=<full sha>.
+# Prepared in sessions 104-105 for the call after next-session-first-run.sh (the machine warm; rename to
+# sessionNN-runMMM.sh when it runs, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>); session 103's
+# sanitizers and ncu of the staged store moved here from the first run. Never ran.
 # 1. memcheck / racecheck of scripts/unit_stride_persistent_sanitize.py (the persistent staged store: 7 staged tiles
 #    and tiles of one stage stored from registers, on 3 persistent blocks), 128 and 64 channels, racecheck of
 #    scripts/shifted_x_ring_sanitize.py, and test_unit_stride_specialized_64_switch. Predicted: 0 errors / hazards,
@@ -11,8 +12,8 @@
 # 4. 16-bit x per position on the warp-specialized unit-stride forward (TCONV_UNIT_STRIDE_SPECIALIZED 1 -> 2; tested
 #    in run 537, never timed), bf16 quick timing on L1-68 and fam04. Predicted: 0 to -5 % of the forward (per
 #    position the producer issues twice the loads a stage for the same MMA work).
-# 5. The TF32 shifted-x grad_weight at unit 16 (6 stages, sliding by rule) on L2-61 (run 543 times the ring at unit
-#    32): TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT 0 / 16. Predicted: slower by ~20 % if its per-unit steps bound it (run
+# 5. The TF32 shifted-x grad_weight at unit 16 (6 stages, sliding by rule) on L2-61 (the first run times the ring at
+#    unit 32): TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT 0 / 16. Predicted: slower by ~20 % if its per-unit steps bound it (run
 #    212's TF32 count: ~8 positions a unit), faster if L2 delivery does. The swap rule may not hold at unit 16: the
 #    breakdown names the kernel.
 # 6. Verified TF32 rows (contiguous) in what is left: L2-61 and fam06 first, then the rows older than session 100's
