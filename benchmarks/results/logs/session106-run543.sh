@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 105 for the next session's first GPU call (one H200, cold; rename to sessionNN-runMMM.sh when it
-# runs, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>). Session 105 called it twelve times
-# (11:25-13:13 UTC): no machine started (1256 s of device time lost); it never ran.
+# Session 106, run 543 (prepared in session 105 as next-session-first-run.sh; session 105's twelve calls never started a
+# machine). One H200 or H100, cold.
 # 1. The shifted-x grad_weight's row ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1, session 105, compiled, never run):
 #    test_grad_weight_shifted_x_ring_agrees_bitwise (8 cases; bitwise against the measured kernel, the same grids, the
 #    contract) and memcheck of scripts/shifted_x_ring_sanitize.py. Predicted: pass, 0 errors.

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in sessions 104-105 for the call after next-session-first-run.sh (the machine warm; rename to
-# sessionNN-runMMM.sh when it runs, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>); session 103's
-# sanitizers and ncu of the staged store moved here from the first run. Never ran.
+# Session 106, run 544 (prepared in sessions 104-105 as next-session-second-run.sh, the call after run 543; the
+# staged store's sanitizers and ncu moved here from the first run). Never ran before.
 # 1. memcheck / racecheck of scripts/unit_stride_persistent_sanitize.py (the persistent staged store: 7 staged tiles
 #    and tiles of one stage stored from registers, on 3 persistent blocks), 128 and 64 channels, racecheck of
 #    scripts/shifted_x_ring_sanitize.py, and test_unit_stride_specialized_64_switch. Predicted: 0 errors / hazards,
