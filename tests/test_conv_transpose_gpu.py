@@ -764,17 +764,19 @@ def contract_and_launches_code(cases: str, seed: int, mode: str = "tf32", enviro
         "torch.save(results, sys.argv[1])\n")
 
 
-def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path):
+def test_grad_weight_shifted_x_narrow_agrees_bitwise(tmp_path, monkeypatch):
     """By default (TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW unset) and under =1 every case that the measured shifted-x kernel
     takes in TF32 (=0) runs the narrow form instead, with the same grid, meets the precision contract (run_case:
     float64 and torch, outputs and every gradient, poisoned outputs), and gives the measured kernel's grad_weight bits
     (the same products in the same order; only the unstored rows 32-63 of each m64 differ). At least three cases take
-    it."""
+    it. The row ring stays off (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=0): under =0 it would take the measured kernel's
+    cases at a unit of 32 (its own test compares it with that kernel)."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not SHIFTED_X_FLAT_DY or SHIFTED_X_UNIT_FORCED or \
             os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    monkeypatch.setenv("TCONV_GRAD_WEIGHT_SHIFTED_X_RING", "0")
     code = contract_and_launches_code("SHIFTED_X_NARROW_CASES", 120)
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_NARROW", values=("1", "0", ""))
     for case, (forced, forced_w), (rule, rule_w) in zip(SHIFTED_X_NARROW_CASES, saved["1"], saved[""]):
@@ -829,8 +831,8 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
     assert sum(bool(launches) for launches, _ in saved["1"][len(SHIFTED_X_SLOTS_CASES):]) >= 3
 
 
-# The shifted-x kernel's row ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1; fp32 data at a unit of 32, the measured kernel's
-# rows, more than one (kd, kh) row): W_out 64 (unit 32) with 3 rows in one chain; 5 rows (the second tile's third row
+# The shifted-x kernel's row ring (by default since run 543, TCONV_GRAD_WEIGHT_SHIFTED_X_RING unset or 1; fp32 data at
+# a unit of 32, the measured kernel's rows, more than one (kd, kh) row): W_out 64 (unit 32) with 3 rows in one chain; 5 rows (the second tile's third row
 # past the kernel); kernel W 5 with partial C_in and C_out tiles; W_out 62 (the flat grad_output map); an L2-61-like
 # 3D call (the swapped way: W 32); H stride 2 (no sliding); kH 2 in 3D (chains across a tile: two heads a unit); groups.
 SHIFTED_X_RING_CASES = [
@@ -847,11 +849,11 @@ SHIFTED_X_RING_CASES = [
 
 
 def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path):
-    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1 every case that the measured shifted-x kernel takes at a unit of 32 in
-    TF32 (=0) runs the row ring instead, with the same grid, meets the precision contract (run_case: float64 and
-    torch, outputs and every gradient, poisoned outputs) and gives the measured kernel's grad_weight bits (the same
-    products in the same order, the rows read from the ring). Under 0 no ring kernel runs. At least five cases take
-    it."""
+    """Under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1 (the default) every case that the measured shifted-x kernel takes at a
+    unit of 32 in TF32 (=0) runs the row ring instead, with the same grid, meets the precision contract (run_case:
+    float64 and torch, outputs and every gradient, poisoned outputs) and gives the measured kernel's grad_weight bits
+    (the same products in the same order, the rows read from the ring). Under 0 no ring kernel runs. At least five
+    cases take it."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
