@@ -834,9 +834,10 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
 
 
 # The shifted-x kernel's row ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1; by rule, unset, where the kernel has more than
-# one D tap; fp32 data at a unit of 32, the measured kernel's rows, more than one (kd, kh) row): W_out 64 (unit 32) with 3 rows in one chain; 5 rows (the second tile's third row
-# past the kernel); kernel W 5 with partial C_in and C_out tiles; W_out 62 (the flat grad_output map); an L2-61-like
-# 3D call (the swapped way: W 32); H stride 2 (no sliding); kH 2 in 3D (chains across a tile: two heads a unit); groups.
+# one D tap; fp32 data at a unit of 32, the measured kernel's rows, more than one (kd, kh) row): W_out 64 (unit 32)
+# with 3 rows in one chain; 5 rows (the second tile's third row past the kernel); kernel W 5 with partial C_in and
+# C_out tiles; W_out 62 (the flat grad_output map); an L2-61-like 3D call (the swapped way: W 32); H stride 2 (no
+# sliding); kH 2 in 3D (chains across a tile: two heads a unit); groups.
 SHIFTED_X_RING_CASES = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (2, 2, 32, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 64], True),
