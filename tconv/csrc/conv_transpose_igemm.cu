@@ -3413,6 +3413,12 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
                                   ? interleaved_row_box(16 * wwarp, args.dy_interleave) * a.out_size[0] *
                                         a.out_size[1] * a.out_size[2]
                                   : 0;
+  // The copies' descriptor once: a unit's wgmma steps add their slot's and step's 16-byte units to its address field
+  // (run 546's SASS of the ring kernel: four uniform instructions per wgmma rebuilt it from the address, 15 % of the
+  // consumers' stall samples on the uniform datapath).
+  const WgmmaDescriptor copies_desc =
+      wgmma_descriptor(reinterpret_cast<const float*>(copies), T::kBLeadingBytes, T::kBStrideBytes);
+  static_assert(T::kCopyElems * sizeof(scalar_t) % 16 == 0, "a slot's copies start on 16 bytes");
   int sweep_first = 0;
   for (int it = 0; it < mma_iterations; ++it) {
     const int slot = it % S;
@@ -3444,7 +3450,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
       p0 = ring + at * T::kDyElems + frag_at + shift;
     } else
       p0 = stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
-    const scalar_t* const copy = copies + slot * T::kCopyElems;
+    const uint32_t copy_units = uint32_t(slot * (T::kCopyElems * int(sizeof(scalar_t)) / 16));
     if constexpr (k16Bit) {
       // Per k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
       // (lower position in the low half); a flat row's shift may be odd, so each position is its own 16-bit load.
@@ -3480,50 +3486,56 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
       constexpr int kCopyStride = T::kBlockN * T::kCopyK;
       wgmma_fence();
       // Taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1: rows 64 i .. 64 i + 63 of the stacked copies; step ks starts two K
-      // cores (16 positions, 128 elements of a core row group) on.
+      // cores (16 positions, 128 elements of a core row group) on. Offsets in 16-byte units (8 elements).
 #pragma unroll
       for (int ks = 0; ks < BK / 16; ++ks) {
 #pragma unroll
         for (int pr = 0; pr < kPairs; ++pr)
-          wgmma_mma<64, scalar_t>(
-              acc_pair[pr], frag[ks],
-              wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + 2 * pr * kCopyStride + ks * 128),
-                                    T::kBLeadingBytes, T::kBStrideBytes));
+          wgmma_mma<64, scalar_t>(acc_pair[pr], frag[ks],
+                                  copies_desc.at(copy_units + uint32_t((2 * pr * kCopyStride + ks * 128) / 8)));
         if constexpr (kOdd)
-          wgmma_mma<32, scalar_t>(
-              acc_odd, frag[ks],
-              wgmma_smem_descriptor(reinterpret_cast<const float*>(copy + (kKernelW - 1) * kCopyStride + ks * 128),
-                                    T::kBLeadingBytes, T::kBStrideBytes));
+          wgmma_mma<32, scalar_t>(acc_odd, frag[ks],
+                                  copies_desc.at(copy_units + uint32_t(((kKernelW - 1) * kCopyStride + ks * 128) / 8)));
       }
     } else {
       uint32_t frag[BK / 8][4];
+      if (inside >= BK) {
+        // Every position inside the row (every 5-D map row, most flat ones): no selects, the loads land in the
+        // fragments (run 546: the selects' zeroing and moves were ~40 of the ~200 instructions a warp issued a unit).
 #pragma unroll
-      for (int k8 = 0; k8 < BK / 8; ++k8) {
-        const float* p = p0 + k8 * 8;
-        const bool low = k8 * 8 + tig < inside, high = k8 * 8 + tig + 4 < inside;
-        frag[k8][0] = low ? to_tf32(p[0]) : 0u;
-        frag[k8][1] = low ? to_tf32(p[8 * T::kDyBoxW]) : 0u;
-        frag[k8][2] = high ? to_tf32(p[4]) : 0u;
-        frag[k8][3] = high ? to_tf32(p[8 * T::kDyBoxW + 4]) : 0u;
+        for (int k8 = 0; k8 < BK / 8; ++k8) {
+          const float* p = p0 + k8 * 8;
+          frag[k8][0] = to_tf32(p[0]);
+          frag[k8][1] = to_tf32(p[8 * T::kDyBoxW]);
+          frag[k8][2] = to_tf32(p[4]);
+          frag[k8][3] = to_tf32(p[8 * T::kDyBoxW + 4]);
+        }
+      } else {
+#pragma unroll
+        for (int k8 = 0; k8 < BK / 8; ++k8) {
+          const float* p = p0 + k8 * 8;
+          const bool low = k8 * 8 + tig < inside, high = k8 * 8 + tig + 4 < inside;
+          frag[k8][0] = low ? to_tf32(p[0]) : 0u;
+          frag[k8][1] = low ? to_tf32(p[8 * T::kDyBoxW]) : 0u;
+          frag[k8][2] = high ? to_tf32(p[4]) : 0u;
+          frag[k8][3] = high ? to_tf32(p[8 * T::kDyBoxW + 4]) : 0u;
+        }
       }
       wgmma_fence();
 #pragma unroll
       for (int k8 = 0; k8 < BK / 8; ++k8) {
         // Tap 4 q + r reads copy r from K core 2 k8 + 1 - q: taps 2 i, 2 i + 1 are copies 2 i, 2 i + 1 (q = 0), rows
-        // 64 i .. 64 i + 63 of the stacked copies.
+        // 64 i .. 64 i + 63 of the stacked copies. A core (32 floats) is 8 16-byte units.
 #pragma unroll
-        for (int pr = 0; pr < kPairs; ++pr) {
-          const uint64_t b_desc =
-              wgmma_smem_descriptor(copy + (2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 32,
-                                    T::kBLeadingBytes, T::kBStrideBytes);
-          wgmma_mma<64, float>(acc_pair[pr], frag[k8], b_desc);
-        }
+        for (int pr = 0; pr < kPairs; ++pr)
+          wgmma_mma<64, float>(
+              acc_pair[pr], frag[k8],
+              copies_desc.at(copy_units + uint32_t((2 * pr * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1) * 8)));
         if constexpr (kOdd) {
           constexpr int kTap = kKernelW - 1, r = kTap % 4, q = kTap / 4;
-          const uint64_t b_desc =
-              wgmma_smem_descriptor(copy + (r * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1 - q) * 32,
-                                    T::kBLeadingBytes, T::kBStrideBytes);
-          wgmma_mma<32, float>(acc_odd, frag[k8], b_desc);
+          wgmma_mma<32, float>(
+              acc_odd, frag[k8],
+              copies_desc.at(copy_units + uint32_t((r * (T::kBlockN / 8) * T::kCopyCores + 2 * k8 + 1 - q) * 8)));
         }
       }
     }
