@@ -881,6 +881,33 @@ def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path):
     assert taken >= 5, taken
 
 
+def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch):
+    """With the ring forced (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1), TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP=1 runs the
+    ring kernel whose wgmmas stay in flight into the next unit's waits (`shifted_x_ring_overlap_kernel`) wherever
+    the ring runs, with the same grid, meets the precision contract and gives the same grad_weight bits (the same
+    MMAs in the same order; only where the warpgroup waits for them moves). Unset, the ring runs without it."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
+            os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    monkeypatch.setenv("TCONV_GRAD_WEIGHT_SHIFTED_X_RING", "1")
+    code = contract_and_launches_code("SHIFTED_X_RING_CASES", 160)
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", values=("1", ""))
+    taken = 0
+    for case, (overlap_launches, overlap_w), (plain_launches, plain_w) in \
+            zip(SHIFTED_X_RING_CASES, saved["1"], saved[""]):
+        plain = [grid for name, grid in plain_launches if "shifted_x_ring_kernel" in name]
+        assert not any("ring_overlap" in name for name, _ in plain_launches), (case, plain_launches)
+        assert not any("shifted_x_ring_kernel" in name for name, _ in overlap_launches), (case, overlap_launches)
+        if plain:
+            taken += 1
+            assert [grid for name, grid in overlap_launches if "shifted_x_ring_overlap_kernel" in name] == plain, \
+                (case, overlap_launches, plain_launches)
+        assert_bitwise_equal([overlap_w], [plain_w], str(case))
+    assert taken >= 5, taken
+
+
 # The shifted-x kernel's channel-tile form (the default; TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS=0 never takes it): fp32
 # data with one (kd, kh) row and more than 64 output channels per group; warpgroup w takes
 # C_out tile co0 + 64 w. fam04's shape at 128 channels (the third warpgroup idle), 96 output channels with a kernel

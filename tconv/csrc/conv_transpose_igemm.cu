@@ -3068,12 +3068,17 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // it fills them. The producer writes each unit's first ring slot beside its stage (ring_first); a consumer keeps those
 // of its last kRows units, and finds its row among the rows its source unit loaded: a sweep's first unit loads every
 // valid row of the tile, the others the chains' heads (the rows whose reach is 0).
+// kRingOverlap (the ring only; TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP): a unit's wgmmas stay in flight while the
+// warpgroup waits for the next unit's stage and finds its row; it waits for them (and releases their stage) just
+// before it loads the next unit's fragments over theirs. Its rows are in registers once loaded, so they are released
+// as before.
 template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChannels = WeightShiftedXShape::kBlockM,
-          bool kChannelTiles = false, int kRingSlots = 0>
+          bool kChannelTiles = false, int kRingSlots = 0, bool kRingOverlap = false>
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels, kRingSlots>;
   constexpr bool kRowRing = T::kRowRing;
   static_assert(!kRowRing || (!kLean && !kChannelTiles), "the row ring: the measured kernel's rows");
+  static_assert(!kRingOverlap || (kRowRing && !(sizeof(scalar_t) == 2)), "the overlap: the ring's stages only");
   static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
   static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows && T::kBlockM == 64),
                 "channel tiles: the measured kernel's slots of 64 channels (interleaved_row_channel's tiles)");
@@ -3451,6 +3456,13 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     } else
       p0 = stages + (source % S) * T::kStageElems + (group + it - source) * T::kDyElems + frag_at + shift;
     const uint32_t copy_units = uint32_t(slot * (T::kCopyElems * int(sizeof(scalar_t)) / 16));
+    if constexpr (kRingOverlap) {
+      if (it > 0) {  // the previous unit's wgmmas read its stage's copies and its fragments' registers
+        wgmma_wait<0>();
+        fence_generic_to_async_shared();
+        mbarrier_arrive(&empty[(it - 1) % S]);
+      }
+    }
     if constexpr (k16Bit) {
       // Per k16 step: rows gid and gid + 8, positions 2 tig, 2 tig + 1 and the same + 8, each pair one register
       // (lower position in the low half); a flat row's shift may be odd, so each position is its own 16-bit load.
@@ -3540,12 +3552,13 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
       }
     }
     wgmma_commit();
-    wgmma_wait<0>();
+    if constexpr (!kRingOverlap) wgmma_wait<0>();
     fence_generic_to_async_shared();
     // Every slot is released once, in load order: the one whose rows this unit read last, and at a sweep's end
-    // (or the block's) the sweep's slots still held. The ring: the stage now, and in that way the rows.
+    // (or the block's) the sweep's slots still held. The ring: the stage now (with the overlap, once its wgmmas
+    // end), and in that way the rows.
     if constexpr (kRowRing) {
-      mbarrier_arrive(&empty[slot]);
+      if constexpr (!kRingOverlap) mbarrier_arrive(&empty[slot]);
       const auto release_rows = [&](int unit) {
         int at = ring_back(it - unit);
         for (int r = __popc(unit == sweep_first ? valid_rows : head_rows); r > 0; --r) {
@@ -3562,6 +3575,13 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
         for (int held = max(sweep_first, it - release_lag + 1); held <= it; ++held) mbarrier_arrive(&empty[held % S]);
     }
     cur.advance(a);
+  }
+  if constexpr (kRingOverlap) {
+    wgmma_wait<0>();  // on every path to the sums' store (else ptxas injects one there: C7517)
+    if (mma_iterations > 0) {
+      fence_generic_to_async_shared();
+      mbarrier_arrive(&empty[(mma_iterations - 1) % S]);
+    }
   }
 
   // Accumulator i = 4 j + 2 h + l: C_out co0 + wwarp * 16 + gid + 8 h (lean: (wwarp % warps_per_slot) * 16, of the
@@ -3606,6 +3626,13 @@ template <int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_ring_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<float, 32, kKernelW, false, WeightShiftedXShape::kBlockM, false, kShiftedXRingSlots>(args);
+}
+// And a unit's wgmmas in flight into the next unit's waits (TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP).
+template <int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_ring_overlap_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<float, 32, kKernelW, false, WeightShiftedXShape::kBlockM, false, kShiftedXRingSlots, true>(
+      args);
 }
 // The channel-tile form (one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles): fp32 data, and
 // fp16/bf16 (channels16; tested on a GPU since run 443, the rule since run 447).
@@ -7273,6 +7300,7 @@ struct WeightGradPlan {
   bool shifted_x_narrow;  // or its narrow form (32-channel grad_output rows: shifted_x_narrow_rows)
   bool shifted_x_channel_tiles;  // or its channel-tile form (one row, kRows C_out tiles: shifted_x_channel_tiles)
   bool shifted_x_ring;           // or the measured kernel's rows in a ring of their own (shifted_x_row_ring)
+  bool shifted_x_ring_overlap;   // the ring's wgmmas in flight into the next unit's waits (shifted_x_ring_overlap)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into buffers in turn (WeightGradArgs::split_turns)
@@ -7543,6 +7571,14 @@ bool shifted_x_row_ring(const ConvTransposeParams& p, DType dtype, const WeightG
                        !plan.shifted_x_narrow && !plan.shifted_x_channel_tiles && p.kernel[0] * p.kernel[1] > 1;
   return applies && (mode == 1 || (mode != 0 && p.kernel[0] > 1));
 }
+// The ring kernel's consumers leave a unit's wgmmas in flight into the next unit's waits (kRingOverlap). Written in
+// session 107 after run 546's source counters (L2-61 TF32, H100: the wgmma wait 7.5 % of the samples, the stage
+// waits ~12 %, tensor pipe 37 %). TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP (development only, read once per
+// process): 1 takes it wherever the ring runs; unset or anything else, not.
+bool shifted_x_ring_overlap(const WeightGradPlan& plan) {
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", 0);
+  return plan.shifted_x_ring && mode == 1;
+}
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
 WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
@@ -7577,6 +7613,7 @@ WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, i
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
   plan.shifted_x_narrow = shifted_x_narrow_rows(p, dtype, plan.shifted_x_lean);
   plan.shifted_x_ring = shifted_x_row_ring(p, dtype, plan);
+  plan.shifted_x_ring_overlap = shifted_x_ring_overlap(plan);
   const int64_t tile_rows = plan.shifted_x_channel_tiles ? 1 : T::kRows * plan.shifted_x_slots;
   const int64_t co_block = plan.shifted_x_channel_tiles ? T::kRows * T::kBlockM : T::kBlockM;
   plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
@@ -8037,6 +8074,11 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
     if constexpr (kUnitK == 32) {
       if (plan.shifted_x_ring) {
         using Ring = WeightShiftedXTile<4, 32, WeightShiftedXShape::kBlockM, kShiftedXRingSlots>;
+        if (plan.shifted_x_ring_overlap)
+          return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
+                    return tconv_igemm_grad_weight_wgmma_shifted_x_ring_overlap_kernel<decltype(taps)::value>;
+                  }),
+                  Ring::shared_bytes(), Ring::kStages};
         return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
                   return tconv_igemm_grad_weight_wgmma_shifted_x_ring_kernel<decltype(taps)::value>;
                 }),
