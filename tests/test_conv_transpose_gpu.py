@@ -499,7 +499,7 @@ def shifted_x_kernel_ran(names, data, kernel_w):
     taps = shifted_x_taps(kernel_w)
     unit = shifted_x_unit_pattern(data)
     pattern = re.compile(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{re.escape(data)}, {unit}, {taps}>")
-    ring = rf"|grad_weight_wgmma_shifted_x_ring_kernel<{taps}>" if re.fullmatch(unit, "32") else ""
+    ring = rf"|grad_weight_wgmma_shifted_x_ring(?:_overlap)?_kernel<{taps}>" if re.fullmatch(unit, "32") else ""
     fp32_forms = re.compile(rf"grad_weight_wgmma_shifted_x_(?:narrow|channels)_kernel<{unit}, {taps}>{ring}")
     channels16 = re.compile(rf"grad_weight_wgmma_shifted_x_channels16_kernel<{re.escape(data)}, 32, {taps}>")
     return any(pattern.search(n) or (data == "float" and fp32_forms.search(n)) or channels16.search(n) for n in names)
@@ -615,7 +615,7 @@ def test_grad_weight_shifted_x_where_planned():
         names = grad_weight_kernels(5, mode, padding_w=padding_w, width=width, height=height)
         data = "float" if mode == "tf32" else "__nv_bfloat16"
         # the row ring's template names no unit: it runs at 32 only
-        ring = "|grad_weight_wgmma_shifted_x_ring_kernel<5>" if (data, unit) == ("float", 32) else ""
+        ring = "|grad_weight_wgmma_shifted_x_ring(?:_overlap)?_kernel<5>" if (data, unit) == ("float", 32) else ""
         assert any(re.search(rf"grad_weight_wgmma_shifted_x(?:_lean)?_kernel<{data}, {unit}, 5>{ring}", n)
                    for n in names), (mode, width, padding_w, height, names)
     names = grad_weight_kernels(7, padding_w=1)
@@ -851,18 +851,19 @@ SHIFTED_X_RING_CASES = [
 ]
 
 
-def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path):
+def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path, monkeypatch):
     """Under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1 every case that the measured shifted-x kernel takes at a unit of 32 in
     TF32 (=0) runs the row ring instead, with the same grid, meets the precision contract (run_case: float64 and
     torch, outputs and every gradient, poisoned outputs) and gives the measured kernel's grad_weight bits (the same
     products in the same order, the rows read from the ring). Under 0 no ring kernel runs. At least five cases take
     it. Unset (the rule), the cases with more than one D tap run as under 1 and the others as under 0, with the same
-    bits."""
+    bits. The plain ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP=0): its overlap form has a test of its own."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
             os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    monkeypatch.setenv("TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", "0")
     code = contract_and_launches_code("SHIFTED_X_RING_CASES", 160)
     saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING", values=("1", "0", ""))
     taken = 0
@@ -882,10 +883,11 @@ def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path):
 
 
 def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch):
-    """With the ring forced (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1), TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP=1 runs the
-    ring kernel whose wgmmas stay in flight into the next unit's waits (`shifted_x_ring_overlap_kernel`) wherever
-    the ring runs, with the same grid, meets the precision contract and gives the same grad_weight bits (the same
-    MMAs in the same order; only where the warpgroup waits for them moves). Unset, the ring runs without it."""
+    """With the ring forced (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1), TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP=1 and unset
+    (the default) run the ring kernel whose wgmmas stay in flight into the next unit's waits
+    (`shifted_x_ring_overlap_kernel`) wherever the plain ring runs under =0, with the same grid, meet the precision
+    contract and give the plain ring's grad_weight bits (the same MMAs in the same order; only where the warpgroup
+    waits for them moves)."""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
@@ -893,10 +895,11 @@ def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
     monkeypatch.setenv("TCONV_GRAD_WEIGHT_SHIFTED_X_RING", "1")
     code = contract_and_launches_code("SHIFTED_X_RING_CASES", 160)
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", values=("1", ""))
+    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", values=("1", "0", ""))
     taken = 0
-    for case, (overlap_launches, overlap_w), (plain_launches, plain_w) in \
-            zip(SHIFTED_X_RING_CASES, saved["1"], saved[""]):
+    for case, (overlap_launches, overlap_w), (plain_launches, plain_w), (default_launches, default_w) in \
+            zip(SHIFTED_X_RING_CASES, saved["1"], saved["0"], saved[""]):
+        assert default_launches == overlap_launches, (case, default_launches, overlap_launches)
         plain = [grid for name, grid in plain_launches if "shifted_x_ring_kernel" in name]
         assert not any("ring_overlap" in name for name, _ in plain_launches), (case, plain_launches)
         assert not any("shifted_x_ring_kernel" in name for name, _ in overlap_launches), (case, overlap_launches)
@@ -904,7 +907,7 @@ def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch
             taken += 1
             assert [grid for name, grid in overlap_launches if "shifted_x_ring_overlap_kernel" in name] == plain, \
                 (case, overlap_launches, plain_launches)
-        assert_bitwise_equal([overlap_w], [plain_w], str(case))
+        assert_bitwise_equal([overlap_w, default_w], [plain_w, plain_w], str(case))
     assert taken >= 5, taken
 
 

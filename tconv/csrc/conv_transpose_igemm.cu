@@ -3068,7 +3068,7 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // it fills them. The producer writes each unit's first ring slot beside its stage (ring_first); a consumer keeps those
 // of its last kRows units, and finds its row among the rows its source unit loaded: a sweep's first unit loads every
 // valid row of the tile, the others the chains' heads (the rows whose reach is 0).
-// kRingOverlap (the ring only; TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP): a unit's wgmmas stay in flight while the
+// kRingOverlap (the ring's default; shifted_x_ring_overlap): a unit's wgmmas stay in flight while the
 // warpgroup waits for the next unit's stage and finds its row; it waits for them (and releases their stage) just
 // before it loads the next unit's fragments over theirs. Its rows are in registers once loaded, so they are released
 // as before.
@@ -3627,7 +3627,7 @@ __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_ring_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<float, 32, kKernelW, false, WeightShiftedXShape::kBlockM, false, kShiftedXRingSlots>(args);
 }
-// And a unit's wgmmas in flight into the next unit's waits (TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP).
+// And a unit's wgmmas in flight into the next unit's waits (the ring's default: shifted_x_ring_overlap).
 template <int kKernelW>
 __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_ring_overlap_kernel(const __grid_constant__ RowsWeightArgs args) {
@@ -7571,13 +7571,16 @@ bool shifted_x_row_ring(const ConvTransposeParams& p, DType dtype, const WeightG
                        !plan.shifted_x_narrow && !plan.shifted_x_channel_tiles && p.kernel[0] * p.kernel[1] > 1;
   return applies && (mode == 1 || (mode != 0 && p.kernel[0] > 1));
 }
-// The ring kernel's consumers leave a unit's wgmmas in flight into the next unit's waits (kRingOverlap). Written in
-// session 107 after run 546's source counters (L2-61 TF32, H100: the wgmma wait 7.5 % of the samples, the stage
-// waits ~12 %, tensor pipe 37 %). TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP (development only, read once per
-// process): 1 takes it wherever the ring runs; unset or anything else, not.
+// The ring kernel's consumers leave a unit's wgmmas in flight into the next unit's waits (kRingOverlap), wherever
+// the ring runs. Written in session 107 after run 546's source counters (L2-61 TF32, H100: the wgmma wait 7.5 % of
+// the samples, the stage waits ~12 %, tensor pipe 37 %); run 548 (H100, one build, TF32 grad_weight kernel, plain
+// ring -> overlap): L2-61 1.355 -> 1.345 ms, fam03 2.491 -> 2.443 (predicted -3 to -8 %: the waits the wgmmas now
+// cover were shorter than their samples suggested). TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP (development only, read
+// once per process): 0 never takes it (the plain ring, for A/B timings in one build); anything else, wherever the
+// ring runs.
 bool shifted_x_ring_overlap(const WeightGradPlan& plan) {
-  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", 0);
-  return plan.shifted_x_ring && mode == 1;
+  static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", 1);
+  return plan.shifted_x_ring && mode != 0;
 }
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
