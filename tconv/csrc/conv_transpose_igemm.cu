@@ -3078,7 +3078,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels, kRingSlots>;
   constexpr bool kRowRing = T::kRowRing;
   static_assert(!kRowRing || (!kLean && !kChannelTiles), "the row ring: the measured kernel's rows");
-  static_assert(!kRingOverlap || (kRowRing && !(sizeof(scalar_t) == 2)), "the overlap: the ring's stages only");
+  static_assert(!kRingOverlap || (kRowRing && sizeof(scalar_t) == 4), "the overlap: the ring's stages only");
   static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
   static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows && T::kBlockM == 64),
                 "channel tiles: the measured kernel's slots of 64 channels (interleaved_row_channel's tiles)");
