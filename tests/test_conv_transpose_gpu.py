@@ -851,6 +851,18 @@ SHIFTED_X_RING_CASES = [
 ]
 
 
+def ring_cases_under_switch(tmp_path, switch: str) -> dict:
+    """SHIFTED_X_RING_CASES' launches and grad_weight under `switch` at 1, 0 and unset (a fresh process each), for the
+    ring's tests; skips where the shifted-x kernel does not run or its rules are switched away from their defaults."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
+            os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    code = contract_and_launches_code("SHIFTED_X_RING_CASES", 160)
+    return run_under_switch(code, tmp_path, switch, values=("1", "0", ""))
+
+
 def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path, monkeypatch):
     """Under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1 every case that the measured shifted-x kernel takes at a unit of 32 in
     TF32 (=0) runs the row ring instead, with the same grid, meets the precision contract (run_case: float64 and
@@ -858,14 +870,8 @@ def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path, monkeypatch):
     products in the same order, the rows read from the ring). Under 0 no ring kernel runs. At least five cases take
     it. Unset (the rule), the cases with more than one D tap run as under 1 and the others as under 0, with the same
     bits. The plain ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP=0): its overlap form has a test of its own."""
-    if not wgmma_kernels_run():
-        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
-    if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
-            os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
-        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
     monkeypatch.setenv("TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", "0")
-    code = contract_and_launches_code("SHIFTED_X_RING_CASES", 160)
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING", values=("1", "0", ""))
+    saved = ring_cases_under_switch(tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING")
     taken = 0
     for case, (ring_launches, ring_w), (measured_launches, measured_w), (rule_launches, rule_w) in \
             zip(SHIFTED_X_RING_CASES, saved["1"], saved["0"], saved[""]):
@@ -888,14 +894,8 @@ def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch
     (`shifted_x_ring_overlap_kernel`) wherever the plain ring runs under =0, with the same grid, meet the precision
     contract and give the plain ring's grad_weight bits (the same MMAs in the same order; only where the warpgroup
     waits for them moves)."""
-    if not wgmma_kernels_run():
-        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
-    if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
-            os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
-        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
     monkeypatch.setenv("TCONV_GRAD_WEIGHT_SHIFTED_X_RING", "1")
-    code = contract_and_launches_code("SHIFTED_X_RING_CASES", 160)
-    saved = run_under_switch(code, tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", values=("1", "0", ""))
+    saved = ring_cases_under_switch(tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP")
     taken = 0
     for case, (overlap_launches, overlap_w), (plain_launches, plain_w), (default_launches, default_w) in \
             zip(SHIFTED_X_RING_CASES, saved["1"], saved["0"], saved[""]):
