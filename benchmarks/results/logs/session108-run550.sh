@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 107 as the next session's first call (one H100 or H200, cold; rename to sessionNN-runMMM.sh
-# when it runs, commit BEFORE the call, pass TCONV_COMMIT=<full sha, typed out>). Session 107 made the ring's overlap
+# Session 108, run 550 (prepared in session 107 as the next session's first call; one H100 or H200, cold; committed
+# before the call, which passes TCONV_COMMIT=<full sha>). Session 107 made the ring's overlap
 # form the default (f04f14c) after its forced test passed and its rows verified (run 548), but its last call (run
 # 549) built past its guard and ran no test, so the tests under the new default come first.
 # 1. The ring's tests under the default: the ring against the measured kernel (plain ring pinned), the overlap against
