@@ -15,11 +15,11 @@ backward recomputes act(y) from the saved conv output (nothing else of full size
 per channel, and writes the input gradient in one elementwise pass. Everything else (CPU, fp64,
 other layouts, empty spatial size, parameters of another dtype) runs PyTorch's activation and
 F.group_norm. The module runs the whole block as one op, `tconv::conv_transpose_act_group_norm` (autograd: the
-epilogue's backward, then the conv's). Where the conv runs as the unit-stride forward's x-as-A tiles (stride 1, a W
-kernel of 3, 5 or 7, more than 64 output channels: L2-61; csrc/conv_transpose.h, ForwardGroupStats), the conv's own
-store can also make the statistics (one Welford partial per block, sample and group), so that the conv output is
-read once (normalisation) instead of twice; that is off (CONV_STORE_STATISTICS, with its measurements) because it
-cost the conv kernel as much as the pass it saves.
+epilogue's backward, then the conv's). Where the conv runs as the unit-stride forward's 128-channel wide-rows tiles
+(stride 1, a W kernel of 3, 5 or 7, more than 64 output channels: L2-61; groups of whole 8-channel runs; identity,
+ReLU, LeakyReLU, Hardtanh or Hardswish; csrc/conv_transpose.h, ForwardGroupStats), the conv's own store can also make
+the statistics from its accumulators (one Welford partial per warp, sample and group), so that the conv output is
+read once (normalisation) instead of twice; CONV_STORE_STATISTICS says whether it does (with its measurements).
 
 On torch >= 2.4 the epilogue is the op pair `tconv::act_group_norm` / `tconv::act_group_norm_backward`
 (schemas here, fake kernels, autograd attached, a CPU implementation that follows the kernels' math
@@ -243,12 +243,11 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 
 # ---- the whole block as one op: conv -> activation -> GroupNorm ---------------------------------------------
 # Whether the conv's store makes the GroupNorm statistics where it can (csrc/conv_transpose.h: ForwardGroupStats).
-# Off: on L2-61 (H100, runs 247-248) the store's statistics cost the forward kernel 0.13 ms in TF32 and 0.14 ms in
-# bf16, as much as the statistics pass they replace (0.130 / 0.085 ms): fwd 1.585-1.596 ms with them against
-# 1.588-1.589 without (TF32), 1.075 against 1.025-1.031 (bf16). Reading the default store's staged tile instead of
-# staging a copy did not change that (run 256, H200: 1.449 against 1.299 ms TF32, 1.008 against 0.865 bf16). The
-# kernel runs one block per SM, so nothing hides the epilogue's work; the tests set this to keep the path correct
-# (they ran on Hopper only from run 257: a wrong probe had skipped them), and
+# Off so far. The first form (the x-as-A tiles, two passes over the staged tile in shared memory) cost the forward
+# kernel as much as the statistics pass it replaced (runs 247-256, L2-61: TF32 1.449 against 1.299 ms, bf16 1.008
+# against 0.865; the x-as-A tiles were also slower than the wide rows). The second (session 108) takes them from the
+# wide-rows tile's accumulators (wide_rows_group_stats: two passes over registers, 5 shuffle steps a warp) on the
+# default kernel's warp-specialized form; not timed yet. The tests set this to keep the path correct, and
 # TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at import) sets it for A/B timings.
 CONV_STORE_STATISTICS = os.environ.get("TCONV_CONV_STORE_STATISTICS", "0") == "1"
 

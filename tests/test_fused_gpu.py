@@ -308,14 +308,15 @@ def _kernel_names(prof):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
-# (C_in, C_out, GroupNorm groups, activation, bias): a group inside a 128-channel tile (L2-61's 16 channels), one
-# group per tile, a group over two tiles, 32 groups of 4, a C_out that leaves the last tile part-filled (160: tiles
-# of 128), and the activations' range.
+# (C_in, C_out, GroupNorm groups, activation, bias): a group of one warp's 16 channels (L2-61), of two warps (32),
+# one group per tile (8 warps), a group over two tiles, 16 groups of 8 (two groups a warp), a C_out that leaves the
+# last tile part-filled (160: tiles of 128), and the activations the store takes (unit_stride_group_stats_activation).
 CONV_STATS_CASES = [
     (16, 128, 8, ("relu", {}), False),
-    (16, 128, 1, ("gelu", {"approximate": "none"}), True),
-    (8, 256, 1, ("silu", {}), True),
-    (16, 128, 32, ("identity", {}), False),
+    (16, 128, 4, ("hardswish", {}), True),
+    (16, 128, 1, ("hardtanh", {"min_val": -0.5, "max_val": 1.0}), True),
+    (8, 256, 1, ("relu", {}), True),
+    (16, 128, 16, ("identity", {}), False),
     (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True),
 ]
 
@@ -383,13 +384,14 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
 def test_conv_store_statistics_where_planned(enabled, monkeypatch):
     """With fused.CONV_STORE_STATISTICS, the fused module takes the conv-store statistics under "auto" on an
     L2-61-like block (C 64 -> 128, 8 groups, k3, TF32) and the statistics pass where the unit-stride form cannot make
-    them (64 output channels: the weights-as-A tiles); without it (the default), the statistics pass everywhere."""
+    them (64 output channels: the 64-channel tiles; groups of 4 channels; a GELU, whose values the store does not
+    compute); without it, the statistics pass everywhere."""
     if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", enabled)
 
-    def kernels(c_out, groups):
-        seq = nn.Sequential(nn.ConvTranspose3d(64, c_out, 3), nn.ReLU(), nn.GroupNorm(groups, c_out)).cuda()
+    def kernels(c_out, groups, activation=nn.ReLU):
+        seq = nn.Sequential(nn.ConvTranspose3d(64, c_out, 3), activation(), nn.GroupNorm(groups, c_out)).cuda()
         module = tconv.ConvTransposeActGroupNorm3d.fuse(seq[0], seq[1], seq[2])
         x = torch.randn(4, 64, 16, 32, 32, device="cuda")  # 345 blocks of 256 rows: "auto" takes the strip form
         old = torch.backends.cudnn.allow_tf32
@@ -405,4 +407,8 @@ def test_conv_store_statistics_where_planned(enabled, monkeypatch):
     assert any("unit_stride_forward" in n for n in names), names
     assert any("stats_channels" in n for n in names) != enabled, names
     names = kernels(64, 8)
+    assert any("stats_channels" in n for n in names), names
+    names = kernels(128, 32)
+    assert any("stats_channels" in n for n in names), names
+    names = kernels(128, 8, nn.GELU)
     assert any("stats_channels" in n for n in names), names

@@ -394,7 +394,7 @@ at::Tensor forward_group_stats_out(const at::Tensor& input, const at::Tensor& we
       grouped_kernel(p, dtype, GatherPass::kForward, allow_tf32, algorithm) != GroupedKernel::kNone ||
       forward_takes_unit_stride_mma(p, dtype, allow_tf32, algorithm, input.data_ptr(), output.data_ptr()) ||
       !forward_takes_strip(p, dtype, allow_tf32, algorithm, sm_count_of(input)) ||
-      !unit_stride_group_stats_possible(p, dtype, norm_groups))
+      !unit_stride_group_stats_possible(p, dtype, norm_groups) || !unit_stride_group_stats_activation(int(activation)))
     return none;
   const at::Tensor packed =
       at::empty({strip_forward_packed_weight_elems(p, dtype)}, input.options().dtype(at::kFloat));

@@ -146,12 +146,14 @@ bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_c
 // StripAutoRule::grad_weight_min_blocks (igemm_config.h, with the measurements); grad_input's wherever possible.
 bool strip_grad_weight_preferred(const ConvTransposeParams& p, int sm_count, int64_t max_workspace_elems);
 int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dtype);
-// GroupNorm statistics of act(y) made in the unit-stride form's store (its 128-channel x-as-A tiles: C_out above 64;
-// a kernel instantiation of its own), for the fused conv -> activation -> GroupNorm (group_norm_act.h:
-// GroupPartials): each block writes one Welford partial per (sample, group) it holds. Possible where a group's
-// channels divide the C_out tile or the tile divides them, one sample has at least a block's rows, and the block's
-// values fit in the pipeline's shared memory (unit_stride_group_stats_possible). The partials buffer
-// (unit_stride_group_stats_partials fp32, splits = unit_stride_group_stats_splits) must be zeroed first.
+// GroupNorm statistics of act(y) made in the unit-stride form's store (its 128-channel wide-rows tiles: C_out above
+// 64; a kernel instantiation of its own), for the fused conv -> activation -> GroupNorm (group_norm_act.h:
+// GroupPartials): each warp writes one Welford partial per (sample, group) it holds. Possible where a group's
+// channels are whole 8-channel runs that divide the C_out tile or that the tile divides, and one sample has at least
+// a block's rows (unit_stride_group_stats_possible), for the activations whose values the store computes beside its
+// live accumulators (unit_stride_group_stats_activation: identity, ReLU, LeakyReLU, Hardtanh, Hardswish; the others'
+// spilled). The partials buffer (unit_stride_group_stats_partials fp32, splits = unit_stride_group_stats_splits) must
+// be zeroed first.
 struct ForwardGroupStats {
   float* partials = nullptr;
   int64_t groups = 1, splits = 0;
@@ -159,6 +161,7 @@ struct ForwardGroupStats {
   float act_arg0 = 0.f, act_arg1 = 0.f;
 };
 bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype, int64_t groups);
+bool unit_stride_group_stats_activation(int activation);  // group_norm_act.h: Activation
 int64_t unit_stride_group_stats_splits(const ConvTransposeParams& p, DType dtype, int64_t groups);
 int64_t unit_stride_group_stats_partials(const ConvTransposeParams& p, DType dtype, int64_t groups);
 cudaError_t strip_forward(const ConvTransposeParams& p, DType dtype, const void* input, const void* weight,

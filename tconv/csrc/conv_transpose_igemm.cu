@@ -4509,100 +4509,149 @@ struct StripUnitStrideArgs {
   ActivationSpec stat_act;
 };
 
-// Measured (H100, L2-61, kernel breakdown, runs 247-248): the first form, which staged its own copy of the stored
-// values beside the accumulator-layout store, added 0.13 ms (TF32) / 0.14 ms (bf16) to the forward kernel, as much as
-// the statistics pass it replaces in TF32 (0.130) and more in bf16 (0.085); a form that kept the values in registers
-// (Welford per 8-channel octet, shuffled Chan merges) added 0.46-0.51 ms. Since run 252 the default store stages the
-// tile anyway (staged_store), and the statistics read the values it leaves there; that still loses (run 256, H200,
-// L2-61 forward with / without: TF32 1.449 / 1.299 ms, bf16 1.008 / 0.865): with one block per SM the statistics'
-// two passes over shared memory overlap nothing, so tconv.fused runs the statistics pass unless
-// CONV_STORE_STATISTICS is set.
-// The unit-stride forward's GroupNorm statistics (StripUnitStrideArgs::group_partials), after the store staged the
-// block's stored values as Cs[channel][row] (pitch kPitch): each row tagged with its sample (0: the block's first
-// sample n0, 1: the next; -1: a dropped row), then one warp per (group, this tile) computes act in place and, per
-// sample, the count, the mean and M2 about that mean (two passes over shared memory, sums reduced across the warp),
-// and writes them as one Welford partial (the fp64 Chan merge in group_norm_act.cu: finalize_stats combines them).
-// A block spans at most two samples: the host requires rows_per_sample >= kBlockM.
-template <int kBlockM, int kBlockN, int kPitch, typename scalar_t>
-__device__ __forceinline__ void unit_stride_group_stats(const StripUnitStrideArgs<scalar_t>& a, float* Cs, int* tags,
-                                                        int64_t r0, int n0, int n_tile) {
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  constexpr int kWarps = StripUnitStrideForwardTile::kThreads / 32;
-  static_assert(kBlockM == StripUnitStrideForwardTile::kThreads, "one row per thread");
-  {
-    const int64_t q = r0 + tid;
-    int tag = -1;
-    if (q < a.rows) {
-      const RowCoords c = a.fast_divisions ? decode_row(q, a.out_d, a.out_h, a.line_rows, a.row_div)
-                                           : decode_row(q, a.out_d, a.out_h, a.line_rows);
-      if (c.i2 < a.out_w) tag = int(c.outer) - n0;
+// GroupNorm statistics in the conv's store (StripUnitStrideArgs::group_partials). History: the x-as-A tiles' form
+// staged the stored values in shared memory and made the statistics in two passes over them, one warp per group
+// (runs 247-256, H100/H200, L2-61 forward with / without: TF32 1.449 / 1.299 ms, bf16 1.008 / 0.865): with one block
+// per SM nothing overlapped those passes, and the x-as-A tiles were slower than the wide rows, so it stayed off. This
+// form takes the statistics from the wide-rows tile's accumulators (weights as A, kWideRows), where a warp holds 16
+// consecutive output channels at every row of the tile: a thread's values are two channels (c, c + 8) of one or two
+// groups at 64 rows, so the sums need no shared memory but 16 row-mask words, and a warp's reduction is 5 shuffle
+// steps. Two passes over the registers: the sums (the warp's mean per sample), then M2 about that mean; each warp
+// writes one Welford partial per (sample, group piece), which finalize_stats merges in fp64 (group_norm_act.cu).
+// Rows: bit r of row_masks[s][r / 32] is whether the tile's row r is a stored position of sample n0 + s (a block's
+// rows span at most two samples: the host requires a sample to hold at least a tile's rows).
+// The thread's accumulator i holds channel `channel0 + 8 (i % 4 >= 2)` of the tile (channel0 = 64 wg + 16 warp +
+// gid) at row 8 (i / 4) + 2 tig + i % 2; group sizes are multiples of 8 (unit_stride_group_stats_possible), so a
+// warp's 8-channel halves are whole pieces of groups.
+template <int kBlockM, int kAcc, typename scalar_t>
+__device__ __forceinline__ void wide_rows_group_stats(const StripUnitStrideArgs<scalar_t>& a, float (&acc)[kAcc],
+                                                      const float* bias_s, const uint32_t* row_masks, int channel0,
+                                                      int n0, int n_tile) {
+  constexpr int kWords = kBlockM / 32, kSteps = kAcc / 4;
+  static_assert(kSteps * 8 == kBlockM && kWords * 32 == kBlockM, "a thread's rows: 8 j + 2 tig + e, j < kBlockM / 8");
+  const int lane = threadIdx.x % 32, tig = lane % 4;
+  // act(y as stored), in place: the accumulators are dead past the staged tile.
+  const float bias0 = bias_s[channel0], bias1 = bias_s[channel0 + 8];
+  // Accumulators i and i + 1 (i even: one channel, adjacent rows) as y stores them, rounded as a pair (one
+  // conversion each way: one at a time spilled 96-216 bytes in the bf16 instantiations).
+  auto stored_pair = [](float& v0, float& v1) {
+    if constexpr (std::is_same_v<scalar_t, __nv_bfloat16>) {
+      const float2 f = __bfloat1622float2(__floats2bfloat162_rn(v0, v1));
+      v0 = f.x, v1 = f.y;
+    } else if constexpr (std::is_same_v<scalar_t, __half>) {
+      const float2 f = __half22float2(__floats2half2_rn(v0, v1));
+      v0 = f.x, v1 = f.y;
     }
-    tags[tid] = tag;
+  };
+  auto apply = [&](auto kind) {
+    constexpr Activation K = decltype(kind)::value;
+#pragma unroll
+    for (int i = 0; i < kAcc; i += 2) {
+      const float bias = i % 4 >= 2 ? bias1 : bias0;
+      float v0 = acc[i] + bias, v1 = acc[i + 1] + bias;
+      stored_pair(v0, v1);
+      acc[i] = Act<K>::value(v0, a.stat_act.arg0, a.stat_act.arg1);
+      acc[i + 1] = Act<K>::value(v1, a.stat_act.arg0, a.stat_act.arg1);
+    }
+  };
+  // The activations of unit_stride_group_stats_activation: a temporary or two beside the 128 live accumulators (the
+  // transcendental ones spilled 168 bytes at the 168-register cap of the 384-thread block).
+  switch (a.stat_act.kind) {
+    case Activation::kRelu: apply(std::integral_constant<Activation, Activation::kRelu>{}); break;
+    case Activation::kLeakyRelu: apply(std::integral_constant<Activation, Activation::kLeakyRelu>{}); break;
+    case Activation::kHardtanh: apply(std::integral_constant<Activation, Activation::kHardtanh>{}); break;
+    case Activation::kHardswish: apply(std::integral_constant<Activation, Activation::kHardswish>{}); break;
+    default: apply(std::integral_constant<Activation, Activation::kIdentity>{});  // the host allows only kIdentity
   }
-  __syncthreads();
-  const int tile_c0 = n_tile * kBlockN;
-  const int channels_in_tile = a.c_out - tile_c0 < kBlockN ? a.c_out - tile_c0 : kBlockN;
-  const int cpg = a.stat_channels_per_group, span = cpg < kBlockN ? cpg : kBlockN;
-  const int groups_here = (channels_in_tile + span - 1) / span;
-  // This lane's rows lane + 32 i: their tags in registers, read once for every group.
-  constexpr int kLaneRows = kBlockM / 32;
-  int tag_of[kLaneRows];
+  int rows_of[2] = {0, 0};
+  bool whole = true;  // every row a stored position of sample n0 (block-uniform)
 #pragma unroll
-  for (int i = 0; i < kLaneRows; ++i) tag_of[i] = tags[lane + 32 * i];
-  for (int local = warp; local < groups_here; local += kWarps) {
-    const int c_begin = local * span, c_end = c_begin + span < channels_in_tile ? c_begin + span : channels_in_tile;
-    // Per sample slot (registers, no indexed arrays): count, sum, then M2 about the mean. The rows unrolled so that
-    // a channel's eight shared loads issue together (the block's epilogue overlaps nothing: one block per SM).
-    float count0 = 0.f, count1 = 0.f, sum0 = 0.f, sum1 = 0.f;
-    TCONV_ACTIVATION_SWITCH(a.stat_act.kind, K, {
-      for (int c = c_begin; c < c_end; ++c) {
-        float* column = Cs + c * kPitch + lane;
-        _Pragma("unroll")  // a directive cannot stand inside the switch macro's argument
-        for (int i = 0; i < kLaneRows; ++i) {
-          const float v = Act<K>::value(column[32 * i], a.stat_act.arg0, a.stat_act.arg1);
-          column[32 * i] = v;
-          count0 += tag_of[i] == 0 ? 1.f : 0.f;
-          count1 += tag_of[i] == 1 ? 1.f : 0.f;
-          sum0 += tag_of[i] == 0 ? v : 0.f;
-          sum1 += tag_of[i] == 1 ? v : 0.f;
-        }
-      }
-    })
+  for (int s = 0; s < 2; ++s)
 #pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) {
-      count0 += __shfl_xor_sync(0xffffffffu, count0, offset);
-      count1 += __shfl_xor_sync(0xffffffffu, count1, offset);
-      sum0 += __shfl_xor_sync(0xffffffffu, sum0, offset);
-      sum1 += __shfl_xor_sync(0xffffffffu, sum1, offset);
+    for (int k = 0; k < kWords; ++k) {
+      const uint32_t word = row_masks[s * kWords + k];
+      rows_of[s] += __popc(word);
+      whole = whole && word == (s == 0 ? ~0u : 0u);
     }
-    const float mean0 = count0 > 0.f ? sum0 / count0 : 0.f, mean1 = count1 > 0.f ? sum1 / count1 : 0.f;
-    float m2_0 = 0.f, m2_1 = 0.f;
-    for (int c = c_begin; c < c_end; ++c) {
-      const float* column = Cs + c * kPitch + lane;
+  // Where rows are dropped or two samples share the tile: f(s, i, inside) for the thread's accumulators, with the
+  // mask words read where used (held, 16 of them pushed the statistics' instantiation into spills). Shifted by
+  // 2 tig, word i / 16 has accumulator i's row at bit 8 (i / 4 % 4) + i % 2.
+  auto for_masked = [&](auto&& f) {
 #pragma unroll
-      for (int i = 0; i < kLaneRows; ++i) {
-        const float d0 = column[32 * i] - mean0, d1 = column[32 * i] - mean1;
-        m2_0 += tag_of[i] == 0 ? d0 * d0 : 0.f;
-        m2_1 += tag_of[i] == 1 ? d1 * d1 : 0.f;
-      }
-    }
+    for (int k = 0; k < kWords; ++k) {
+      const uint32_t word[2] = {row_masks[k] >> (2 * tig), row_masks[kWords + k] >> (2 * tig)};
 #pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) {
-      m2_0 += __shfl_xor_sync(0xffffffffu, m2_0, offset);
-      m2_1 += __shfl_xor_sync(0xffffffffu, m2_1, offset);
+      for (int i = 16 * k; i < 16 * k + 16; ++i)
+#pragma unroll
+        for (int s = 0; s < 2; ++s) f(s, i, ((word[s] >> (8 * (i / 4 % 4) + i % 2)) & 1u) != 0);
     }
-    const float count = lane == 0 ? count0 : count1;
-    if (lane < 2 && count > 0.f) {
-      const int n = n0 + lane, g = (tile_c0 + c_begin) / cpg;
-      const int64_t first_block = int64_t(n) * a.stat_rows_per_sample / kBlockM;
-      const int tile_in_group = cpg > kBlockN ? (tile_c0 % cpg) / kBlockN : 0;
-      const int64_t split = (int64_t(blockIdx.x) - first_block) * a.stat_tiles_per_group + tile_in_group;
-      const int64_t i = (int64_t(n) * a.stat_groups + g) * a.stat_splits + split;
-      a.group_partials[i] = count;
-      a.group_partials[a.stat_plane + i] = lane == 0 ? mean0 : mean1;
-      a.group_partials[2 * a.stat_plane + i] = lane == 0 ? m2_0 : m2_1;
+  };
+  // Sums per (channel half h, sample s) over the thread's rows, then over the warp.
+  float sum[2][2] = {{0.f, 0.f}, {0.f, 0.f}};
+  if (whole) {
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) sum[i % 4 / 2][0] += acc[i];
+  } else {
+    for_masked([&](int s, int i, bool inside) { sum[i % 4 / 2][s] += inside ? acc[i] : 0.f; });
+  }
+  auto warp_sum = [](float (&v)[2][2]) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int s = 0; s < 2; ++s) v[h][s] += __shfl_xor_sync(0xffffffffu, v[h][s], offset);
+  };
+  warp_sum(sum);
+  // A group piece: both halves where groups are multiples of 16 channels, else each half its own group.
+  const int cpg = a.stat_channels_per_group;
+  const bool halves_one_group = cpg % 16 == 0;
+  float mean[2][2], count[2][2];
+#pragma unroll
+  for (int s = 0; s < 2; ++s) {
+    const float rows = float(rows_of[s]);
+    count[0][s] = count[1][s] = halves_one_group ? 16.f * rows : 8.f * rows;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const float total = halves_one_group ? sum[0][s] + sum[1][s] : sum[h][s];
+      mean[h][s] = rows_of[s] > 0 ? total / count[h][s] : 0.f;
     }
   }
+  float m2[2][2] = {{0.f, 0.f}, {0.f, 0.f}};
+  if (whole) {
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) {
+      const float d = acc[i] - mean[i % 4 / 2][0];
+      m2[i % 4 / 2][0] += d * d;
+    }
+  } else {
+    for_masked([&](int s, int i, bool inside) {
+      const float d = acc[i] - mean[i % 4 / 2][s];
+      m2[i % 4 / 2][s] += inside ? d * d : 0.f;
+    });
+  }
+  warp_sum(m2);
+  // Lane h + 2 s writes half h's piece of sample s (with halves_one_group, lane 2 s writes both halves' sums). Picked
+  // by selects: a runtime index would put the arrays on the stack.
+  const int h = lane % 2, s = lane / 2 % 2;
+  auto pick = [&](const float (&v)[2][2]) {
+    return h == 0 ? (s == 0 ? v[0][0] : v[0][1]) : (s == 0 ? v[1][0] : v[1][1]);
+  };
+  const float piece_count = pick(count), piece_mean = pick(mean);
+  const float piece_m2 = halves_one_group ? (s == 0 ? m2[0][0] + m2[1][0] : m2[0][1] + m2[1][1]) : pick(m2);
+  if (lane >= 4 || piece_count == 0.f || (halves_one_group && h == 1)) return;
+  const int co = n_tile * 128 + channel0 + 8 * h;  // the piece's first channel (lanes 0-3: gid 0)
+  if (co >= a.c_out) return;
+  const int g = co / cpg, span = cpg < 128 ? cpg : 128;
+  const int pieces = halves_one_group ? span / 16 : 1, piece = halves_one_group ? (co % span) / 16 : 0;
+  const int n = n0 + s;
+  const int64_t first_block = int64_t(n) * a.stat_rows_per_sample / kBlockM;
+  const int tile_in_group = cpg > 128 ? (n_tile * 128 % cpg) / 128 : 0;
+  const int64_t split = ((int64_t(blockIdx.x) - first_block) * a.stat_tiles_per_group + tile_in_group) * pieces + piece;
+  const int64_t i = (int64_t(n) * a.stat_groups + g) * a.stat_splits + split;
+  a.group_partials[i] = piece_count;
+  a.group_partials[a.stat_plane + i] = piece_mean;
+  a.group_partials[2 * a.stat_plane + i] = piece_m2;
 }
 
 // Block: kBlockM rows (output positions, see StripUnitStrideForwardTile) x kBlockN output channels, K over the (kd,
@@ -4884,6 +4933,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256),
                 "weights as A: one m64 of output channels (or channel-tap pairs), or two warpgroups' m64 of 128");
   static_assert(kThreads == 256 || (kWeightsAsA && !kGroupStats), "the one-warpgroup tile: weights as A, no statistics");
+  static_assert(!kGroupStats || kWideRows, "the statistics: the wide-rows tile's (wide_rows_group_stats)");
   constexpr int kHalves = kWeightsAsA ? 1 : 2;
   constexpr int kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];
@@ -4925,8 +4975,8 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
            int64_t(l.oh) * a.y_stride[3] + int64_t(l.w) * a.y_stride[4];
   };
   if constexpr (kSpecialized) {
-    static_assert(kWeightsAsA && !kTapPairs && BM == 256 && kThreads == 256 && !kGroupStats,
-                  "the 256-row weights-as-A tiles without statistics (64 channels, or 128 as wide rows)");
+    static_assert(kWeightsAsA && !kTapPairs && BM == 256 && kThreads == 256 && !(kGroupStats && kPersistent),
+                  "the 256-row weights-as-A tiles (64 channels, or 128 as wide rows), statistics one tile a block");
     static_assert(kWFloats % 4 == 0 && kXFloats % 4 == 0 && kStageFloats % 4 == 0, "16-byte bulk copies");
     __shared__ uint64_t full[kStages], empty[kStages];
     if (threadIdx.x == 0) {
@@ -5099,9 +5149,6 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   // writes 16 bytes in each of 4 channels). With pair_stores, thread tid takes rows 2 i and 2 i + 1 (i = tid %
   // (BM / 2)) of every other channel from tid / (BM / 2) as one 4-byte (16-bit) or 8-byte (fp32) store: 64 rows per
   // warp store. Without, thread tid takes row tid of every channel.
-  // A value as y holds it (rounded to scalar_t), in fp32: what the statistics read (kGroupStats writes it back to Cs;
-  // the other instantiations store as before, with no round trip).
-  auto stored_value = [](float v) { return to_acc<scalar_t>(from_acc<scalar_t>(v)); };
   auto store_staged_rows = [&](float* Cs, int pitch, const float* bias_s) {
     const int64_t channel_stride = a.y_stride[1];
     auto row_out = [&](const LineOf& l, int channel) { return output_at(l, n_tile * kBlockN + channel); };
@@ -5116,7 +5163,6 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
       for (int c = 0; c < channels; ++c, out += channel_stride) {
         const float v = Cs[c * pitch + tid] + bias_s[c];
         *out = from_acc<scalar_t>(v);
-        if constexpr (kGroupStats) Cs[c * pitch + tid] = stored_value(v);
       }
       return;
     }
@@ -5135,14 +5181,11 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
         const float2 v = *reinterpret_cast<const float2*>(src + c * pitch);
         const float v0 = v.x + bias_s[c], v1 = v.y + bias_s[c];
         store_value_pair(out, v0, v1);
-        if constexpr (kGroupStats)
-          *reinterpret_cast<float2*>(src + c * pitch) = make_float2(stored_value(v0), stored_value(v1));
       }
     } else {
       for (int c = set; c < channels; c += kSets, out += kSets * channel_stride) {
         const float v = src[c * pitch] + bias_s[c];
         *out = from_acc<scalar_t>(v);
-        if constexpr (kGroupStats) src[c * pitch] = stored_value(v);
       }
     }
   };
@@ -5153,10 +5196,13 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     // per half-warp), then stored by rows.
     constexpr int kPitch = BM + 8;
     // kWRows staged rows: the tile's channels, or (kTapPairs) its 32 channels at both taps of a pair.
-    static_assert(kStages * kStageFloats >= kWRows * kPitch + kBlockN,
+    // kGroupStats: the row masks of wide_rows_group_stats past the bias.
+    constexpr int kMaskWords = kGroupStats ? 2 * BM / 32 : 0;
+    static_assert(kStages * kStageFloats >= kWRows * kPitch + kBlockN + kMaskWords,
                   "the staged tile inside the pipeline's shared memory");
     float* Cs = smem;  // the pipeline has waited for every wgmma and copy
     float* bias_s = smem + kWRows * kPitch;
+    uint32_t* row_masks = reinterpret_cast<uint32_t*>(bias_s + kBlockN);
     auto mma_threads_sync = [] {  // the producer role has left (kSpecialized)
       if constexpr (kSpecialized) strip_mma_warpgroups_sync();
       else __syncthreads();
@@ -5174,7 +5220,22 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
               make_float2(acc[h][4 * j + 2 * half], acc[h][4 * j + 2 * half + 1]);
         }
     stage_bias(bias_s);
+    if constexpr (kGroupStats) {  // row tid's sample slot: 0 (first.n's), 1 (the next), or neither
+      const int64_t q = r0 + tid;
+      int slot = -1;
+      if (q < a.rows) {
+        const LineOf l = line_of(q);
+        if (l.w < a.out_w) slot = l.n - first.n;
+      }
+      const uint32_t in0 = __ballot_sync(0xffffffffu, slot == 0), in1 = __ballot_sync(0xffffffffu, slot == 1);
+      if (tid % 32 == 0) {
+        row_masks[tid / 32] = in0;
+        row_masks[BM / 32 + tid / 32] = in1;
+      }
+    }
     mma_threads_sync();
+    if constexpr (kGroupStats)
+      wide_rows_group_stats<BM>(a, acc[0], bias_s, row_masks, 64 * warpgroup + 16 * warp + gid, first.n, n_tile);
     if constexpr (kTapPairs) {  // r0 is odd in every other block: one row per thread
       const int64_t q = r0 + tid;
       if (tid == 0 || q >= a.rows) return;  // column 0 only feeds row r0 + 1
@@ -5192,14 +5253,10 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   }
   // staged_store: the x-as-A accumulators staged as Cs[channel][row] too (a pitch of 4 mod 32 words: a warp's store
   // of 4 channels 2 tig apart x 8 rows touches every bank once), then stored by rows.
-  // kGroupStats: the statistics read the stored values that store_staged_rows leaves in Cs, with the rows' sample
-  // tags past the bias (unit_stride_group_stats), whatever the output's layout.
   constexpr int kXPitch = BM + 4;
-  constexpr bool kStagedFits =
-      !kWeightsAsA && kStages * kStageFloats >= kBlockN * kXPitch + kBlockN + (kGroupStats ? BM : 0);
-  static_assert(!kGroupStats || kStagedFits, "the statistics take the staged store");
+  constexpr bool kStagedFits = !kWeightsAsA && kStages * kStageFloats >= kBlockN * kXPitch + kBlockN;
   if constexpr (kStagedFits) {
-    if (kGroupStats || a.staged_store) {
+    if (a.staged_store) {
       float* Cs = smem;
       float* bias_s = smem + kBlockN * kXPitch;
       __syncthreads();  // every warpgroup's wgmmas have read their last stage
@@ -5216,9 +5273,6 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
       stage_bias(bias_s);
       __syncthreads();
       store_staged_rows(Cs, kXPitch, bias_s);
-      if constexpr (kGroupStats)
-        unit_stride_group_stats<BM, kBlockN, kXPitch>(a, Cs, reinterpret_cast<int*>(bias_s + kBlockN), r0, first.n,
-                                                      n_tile);
       return;
     }
   }
@@ -6791,12 +6845,15 @@ bool unit_stride_weights_as_a_disabled() {
   return disabled;
 }
 // Splits per (sample, group) of the statistics' partials: the blocks that can hold rows of one sample (at most
-// rows_per_sample / kBlockM + 2) times the C_out tiles of one group.
+// rows_per_sample / kBlockM + 2) times the C_out tiles of one group times the warps (16 channels each) of a group in
+// one tile (wide_rows_group_stats; 1 for 8-channel groups).
 int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t groups) {
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
   const int64_t cpg = p.out_channels / groups;
-  return (rows_per_sample / StripUnitStrideForwardTile::kBlockM + 2) * (cpg > plan.block_n ? cpg / plan.block_n : 1);
+  const int64_t pieces = cpg % 16 == 0 ? std::min<int64_t>(cpg, plan.block_n) / 16 : 1;
+  return (rows_per_sample / StripUnitStrideForwardTile::kBlockM + 2) * (cpg > plan.block_n ? cpg / plan.block_n : 1) *
+         pieces;
 }
 // The unit-stride forward's stores (StripUnitStrideArgs::staged_store, pair_stores): stores by rows where the output
 // is W-contiguous, and row pairs as one store where every line starts on an even element (even line_rows, so a
@@ -6913,7 +6970,7 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
                                                                kTapPairs, kTapPairs>;
     if constexpr ((kBlockN == 64 || kBlockN == 128) && !kTapPairs) {
       // Weights as A: the 64-channel tiles, and the 128-channel ones as wide rows; x pairs (unit_stride_x_pairs) on
-      // either form. The statistics below keep their own x-as-A, per-position instantiation.
+      // either form. The statistics below take the wide rows' warp-specialized form.
       const bool weights_as_a = kBlockN == 64 ? !unit_stride_weights_as_a_disabled() : unit_stride_wide_rows();
       if (weights_as_a)
         kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
@@ -6958,10 +7015,19 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     };
     // 16-bit x per position stays on the other form unless the switch is 2: only x pairs were timed (run 541).
     const bool specialized_types = unit_stride_specialized() >= (kElemBytes == 2 && !x_pairs ? 2 : 1);
-    if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel x-as-A tiles only
+    if constexpr (kBlockN == 128) {  // unit_stride_group_stats_possible: the 128-channel wide-rows tiles only
       if (a.group_partials != nullptr) {
-        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, false,
-                                                              false, true>;
+        // The warp-specialized form whatever unit_stride_specialized says (one instantiation less per type), x pairs
+        // where they apply.
+        auto with_stats = [](auto pairs) {
+          return tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                              false, true, decltype(pairs)::value, Tile, true>;
+        };
+        kernel = with_stats(std::false_type{});
+        if constexpr (kElemBytes == 2) {
+          if (x_pairs) kernel = with_stats(std::true_type{});
+        }
+        threads = Tile::kThreads + StripUnitStrideSpecialized::kProducerThreads;
       } else if (unit_stride_wide_rows() && specialized_types) {
         if (const cudaError_t err = take_specialized(); err != cudaSuccess) return err;
       }
@@ -7040,6 +7106,7 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   a.group_partials = nullptr;
   if (stats != nullptr) {
     if (!unit_stride_group_stats_possible(p, dtype, stats->groups) ||
+        !unit_stride_group_stats_activation(stats->activation) ||
         stats->splits != group_stats_splits_of(p, dtype, stats->groups))
       return cudaErrorInvalidValue;
     a.group_partials = stats->partials;
@@ -7153,17 +7220,27 @@ bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype,
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.half_tile) return false;  // the statistics' instantiation is the 256-row tile's
   const int64_t cpg = p.out_channels / groups;
-  // The 128-channel tiles (x as A; their kGroupStats instantiation), groups inside a tile or of whole tiles.
-  if (plan.block_n != 128 || (plan.block_n % cpg != 0 && cpg % plan.block_n != 0)) return false;
-  // A block's rows span at most two samples, and its staged values fit in the pipeline's shared memory.
+  // The 128-channel wide-rows tiles (wide_rows_group_stats), groups of whole 8-channel runs inside a tile or of
+  // whole tiles.
+  if (plan.block_n != 128 || !unit_stride_wide_rows() || cpg % 8 != 0 ||
+      (plan.block_n % cpg != 0 && cpg % plan.block_n != 0))
+    return false;
+  // A block's rows span at most two samples (the kernel's static_assert places its staged tile and row masks).
   const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
   if (rows_per_sample < Tile::kBlockM) return false;
-  const int stage_floats = Tile::stage_floats(plan.w_rows, plan.k_taps, plan.elem_bytes);
-  if (int64_t(Tile::stages(plan.w_rows, plan.k_taps, plan.elem_bytes)) * stage_floats <
-      int64_t(plan.block_n) * (Tile::kBlockM + 5) + Tile::kBlockM)  // the staged store's Cs, bias and row tags
-    return false;
   const int64_t splits = group_stats_splits_of(p, dtype, groups);
   return p.batch * groups * splits * 3 < (int64_t(1) << 31) && splits < (int64_t(1) << 30);
+}
+
+bool unit_stride_group_stats_activation(int activation) {
+  switch (static_cast<Activation>(activation)) {
+    case Activation::kIdentity:
+    case Activation::kRelu:
+    case Activation::kLeakyRelu:
+    case Activation::kHardtanh:
+    case Activation::kHardswish: return true;
+    default: return false;
+  }
 }
 
 int64_t unit_stride_group_stats_splits(const ConvTransposeParams& p, DType dtype, int64_t groups) {

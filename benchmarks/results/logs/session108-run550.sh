@@ -1,28 +1,21 @@
 #!/usr/bin/env bash
-# Session 108, run 550 (prepared in session 107 as the next session's first call; one H100 or H200, cold; committed
-# before the call, which passes TCONV_COMMIT=<full sha>). Session 107 made the ring's overlap
-# form the default (f04f14c) after its forced test passed and its rows verified (run 548), but its last call (run
-# 549) built past its guard and ran no test, so the tests under the new default come first.
-# 1. The ring's tests under the default: the ring against the measured kernel (plain ring pinned), the overlap against
-#    the plain ring (1, 0, unset), where_planned; then the rest of the TF32 shifted-x tests in what is left of 230 s.
-#    Predicted: pass.
-# 2. The ring on 2D rows now that its consumers are cheaper (runs 547-548): fam06 and fam05 TF32 grad_weight kernel,
-#    TCONV_GRAD_WEIGHT_SHIFTED_X_RING 0 / 1 (run 544, H200, before: +1.2 % / +0.3 % under the ring). Predicted: within
-#    +-2 %; the rule reaches 2D only if both gain.
-# 3. 16-bit x per position on the warp-specialized unit-stride forward (TCONV_UNIT_STRIDE_SPECIALIZED 1 -> 2; tested in
-#    run 537, never timed): bf16 L1-68 and fam04 quick timing. Predicted: 0 to -5 % of the forward.
-# 4. Verified TF32 rows in what is left (H200 rows for the suite estimate): L2-61, fam03, L1-68, fam02, fam07.
+# Session 108, run 550 (one H100 or H200, cold; committed before the call, which passes TCONV_COMMIT=<full sha>).
+# 1. GroupNorm statistics in the conv's store, second form (wide_rows_group_stats: from the wide-rows tile's
+#    accumulators on the warp-specialized form): the contract tests (6 cases x 3 dtypes x 2 layouts) and where it is
+#    planned. Predicted: pass.
+# 2. Its A/B on L2-61 (TCONV_CONV_STORE_STATISTICS 0 / 1): kernel breakdown in TF32, quick timing in TF32 and bf16.
+#    Predicted: the forward kernel +2-4 % (~0.02-0.035 ms), the statistics pass (0.131 ms TF32, ~0.085 bf16) gone:
+#    forward ~0.10 ms faster in TF32.
+# 3. Carried from session 107 (prepared then as the first call, never run): the ring's tests under the default.
 source scripts/device_prelude.sh
-left 300 && gpu_tests 100 ring_default tests/test_conv_transpose_gpu.py \
+left 300 && gpu_tests 120 store_stats tests/test_fused_gpu.py "conv_store"
+breakdowns_ab 390 TCONV_CONV_STORE_STATISTICS "0 1" "unit_stride_forward|stats_channels|finalize|total" tf32 contiguous \
+  l2_61_convt3d_relu_groupnorm
+for precision in tf32 bf16; do
+  for v in 0 1; do
+    left 470 && quick_time "store_stats_$v" l2_61_convt3d_relu_groupnorm $precision auto TCONV_CONV_STORE_STATISTICS=$v
+  done
+done
+left 500 && gpu_tests 90 ring_default tests/test_conv_transpose_gpu.py \
   "shifted_x_ring_agrees_bitwise or shifted_x_ring_overlap_agrees_bitwise or shifted_x_where_planned"
-left 330 && gpu_tests 130 shifted_x_tf32 tests/test_conv_transpose_gpu.py \
-  "shifted_x and not (bf16 or fp16 or fp32 or ring or where_planned)"
-for problem in fam06_convt2d_k3x5_128x256 fam05_convt2d_k3x7_512x512; do
-  breakdowns_ab 500 TCONV_GRAD_WEIGHT_SHIFTED_X_RING "0 1" "shifted_x|total" tf32 contiguous $problem
-done
-for problem in l1_68_convt3d_square_input_asym_kernel fam04_convt1d_k3_65536; do
-  for v in 1 2; do left 540 && quick_time "specialized_$v" $problem bf16 auto TCONV_UNIT_STRIDE_SPECIALIZED=$v; done
-done
-bench_budget 590 tf32 contiguous l2_61_convt3d_relu_groupnorm fam03_convt3d_k3_64x64x64 \
-  l1_68_convt3d_square_input_asym_kernel fam02_convt3d_k3x5x7_16x32x64 fam07_convt3d_k3_96x96x96
 device_finish
