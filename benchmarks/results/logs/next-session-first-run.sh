@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Session 108, run 550 (one H100 or H200, cold; committed before the call, which passes TCONV_COMMIT=<full sha>).
+# Prepared in session 108 as the next session's first call, which session 108 could not make (no device was lent
+# after three failed starts). One H100 or H200, cold; rename to sessionNNN-runMMM.sh when it runs, commit BEFORE the
+# call, pass TCONV_COMMIT=<full sha, typed out>. If item 2 wins, flip fused.CONV_STORE_STATISTICS on and take L2-61's
+# verified rows (TF32, bf16) on the warm machine; next-session-third-run.sh holds what session 107 had prepared.
 # 1. GroupNorm statistics in the conv's store, second form (wide_rows_group_stats: from the wide-rows tile's
 #    accumulators on the warp-specialized form): the contract tests (6 cases x 3 dtypes x 2 layouts) and where it is
 #    planned. Predicted: pass.
