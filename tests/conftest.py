@@ -16,6 +16,15 @@ def wgmma_kernels_run() -> bool:
     return tconv._build.load().grad_input_strip_possible(go, w, gi, [1, 1, 8], [0, 0, 0], [1, 1, 1], 1, True)
 
 
+def unit_stride_flags(name):
+    """The boolean template arguments of a unit-stride forward kernel's name, by name (kWeightsAsA, kTapPairs,
+    kGroupStats, kXPairs, in the kernel's order): read by position, so that a new argument at the end does not break
+    the tests that read them (runs 249 and 261 failed on patterns that ended at the last argument)."""
+    args = [a.strip() for a in name.split("unit_stride_forward_kernel<", 1)[1].split(">", 1)[0].split(",")]
+    flags = [a in ("true", "(bool)1") for a in args[7:]]
+    return dict(zip(("weights_as_a", "tap_pairs", "group_stats", "x_pairs"), flags))
+
+
 def run_under_switch(code: str, tmp_path, switch: str, values=("1", "0"), timeout: int = 900, args=()) -> dict:
     """Runs `code` (which saves its results to sys.argv[1]; `args` follow it) in a fresh process per value of the
     development switch `switch` (tconv reads its switches once per process), from the tests folder; {value: what it

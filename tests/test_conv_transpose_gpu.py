@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 import tconv
-from conftest import assert_bitwise_equal, cuda_ready, run_under_switch, wgmma_kernels_run
+from conftest import assert_bitwise_equal, cuda_ready, run_under_switch, unit_stride_flags, wgmma_kernels_run
 from tconv.harness.compare import round_to_tf32 as _round_to_tf32
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
@@ -2104,15 +2104,6 @@ def test_unit_stride_forward_where_planned():
 
 
 UNIT_STRIDE_TAP_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_TAP_PAIRS", "1") not in ("", "0")
-
-
-def unit_stride_flags(name):
-    """The boolean template arguments of a unit-stride forward kernel's name, by name (kWeightsAsA, kTapPairs,
-    kGroupStats, kXPairs, in the kernel's order): read by position, so that a new argument at the end does not break
-    the tests that read them (runs 249 and 261 failed on patterns that ended at the last argument)."""
-    args = [a.strip() for a in name.split("unit_stride_forward_kernel<", 1)[1].split(">", 1)[0].split(",")]
-    flags = [a in ("true", "(bool)1") for a in args[7:]]
-    return dict(zip(("weights_as_a", "tap_pairs", "group_stats", "x_pairs"), flags))
 
 
 @pytest.mark.parametrize("taps", [3, 5, 7])

@@ -17,7 +17,7 @@ from torch import nn
 import tconv
 from conftest import FUSED_ACTIVATION_IDS as ACTIVATION_IDS
 from conftest import FUSED_ACTIVATIONS as ACTIVATIONS
-from conftest import cuda_ready, wgmma_kernels_run
+from conftest import cuda_ready, unit_stride_flags, wgmma_kernels_run
 from tconv import fused
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
@@ -308,16 +308,18 @@ def _kernel_names(prof):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
-# (C_in, C_out, GroupNorm groups, activation, bias): a group of one warp's 16 channels (L2-61), of two warps (32),
-# one group per tile (8 warps), a group over two tiles, 16 groups of 8 (two groups a warp), a C_out that leaves the
-# last tile part-filled (160: tiles of 128), and the activations the store takes (unit_stride_group_stats_activation).
+# (C_in, C_out, GroupNorm groups, activation, bias, W_in): a group of one warp's 16 channels (L2-61), of two warps
+# (32), one group per tile (8 warps), a group over two tiles, 16 groups of 8 (two groups a warp), a C_out that leaves
+# the last tile part-filled (160: tiles of 128), and the activations the store takes
+# (unit_stride_group_stats_activation). An even W_in (even lines, as L2-61's) gives 16-bit x its position-pair
+# kernel (unit_stride_x_pairs) on contiguous inputs, an odd one the per-position kernel.
 CONV_STATS_CASES = [
-    (16, 128, 8, ("relu", {}), False),
-    (16, 128, 4, ("hardswish", {}), True),
-    (16, 128, 1, ("hardtanh", {"min_val": -0.5, "max_val": 1.0}), True),
-    (8, 256, 1, ("relu", {}), True),
-    (16, 128, 16, ("identity", {}), False),
-    (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True),
+    (16, 128, 8, ("relu", {}), False, 10),
+    (16, 128, 4, ("hardswish", {}), True, 9),
+    (16, 128, 1, ("hardtanh", {"min_val": -0.5, "max_val": 1.0}), True, 9),
+    (8, 256, 1, ("relu", {}), True, 10),
+    (16, 128, 16, ("identity", {}), False, 10),
+    (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True, 9),
 ]
 
 
@@ -332,14 +334,14 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
     if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", True)  # off by default (see fused.py)
-    c_in, c_out, groups, (kind, args), bias = CONV_STATS_CASES[case]
+    c_in, c_out, groups, (kind, args), bias, w_in = CONV_STATS_CASES[case]
     gen = torch.Generator(device="cuda").manual_seed(31 + case)
-    x = _layout(torch.randn(3, c_in, 5, 6, 9, generator=gen, device="cuda").to(dtype), layout)
+    x = _layout(torch.randn(3, c_in, 5, 6, w_in, generator=gen, device="cuda").to(dtype), layout)
     w = (torch.randn(c_in, c_out, 3, 3, 3, generator=gen, device="cuda") * 0.2).to(dtype)
     b = (torch.randn(c_out, generator=gen, device="cuda") * 0.5).to(dtype) if bias else None
     gamma = (torch.rand(c_out, generator=gen, device="cuda") + 0.5).to(dtype)
     beta = torch.randn(c_out, generator=gen, device="cuda").to(dtype)
-    grad_z = torch.randn(3, c_out, 7, 8, 11, generator=gen, device="cuda").to(dtype)
+    grad_z = torch.randn(3, c_out, 7, 8, w_in + 2, generator=gen, device="cuda").to(dtype)
     name, arg0, arg1 = fused._activation_name(kind, args)
     leaves = [t.detach().clone().requires_grad_() if t is not None else None for t in (x, w, b, gamma, beta)]
     old = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
@@ -364,7 +366,10 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
     finally:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = old
     names = _kernel_names(prof)
-    assert any("unit_stride_forward" in n for n in names), names
+    conv_kernels = [n for n in names if "unit_stride_forward_kernel<" in n]
+    assert conv_kernels and all(unit_stride_flags(n)["group_stats"] for n in conv_kernels), names
+    x_pairs = dtype != torch.float32 and layout == "contiguous" and w_in % 2 == 0  # unit_stride_x_pairs
+    assert all(unit_stride_flags(n)["x_pairs"] == x_pairs for n in conv_kernels), names
     assert not any("stats_channels" in n for n in names), names  # no statistics pass over y
     assert any("finalize_stats" in n for n in names), names
     assert _fused_epilogue_ran(out)
