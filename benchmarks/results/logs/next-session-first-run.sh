@@ -15,8 +15,8 @@
 # 4. Carried from session 107 (prepared then as the first call, never run): the ring's tests under the default.
 source scripts/device_prelude.sh
 left 300 && gpu_tests 120 store_stats tests/test_fused_gpu.py "conv_store"
-breakdowns_ab 380 TCONV_CONV_STORE_STATISTICS "0 1" "unit_stride_forward|stats_channels|finalize|total" tf32 contiguous \
-  l2_61_convt3d_relu_groupnorm
+breakdowns_ab 380 TCONV_CONV_STORE_STATISTICS "0 1" "unit_stride_forward|stats_channels|finalize|total" tf32 \
+  contiguous l2_61_convt3d_relu_groupnorm
 for precision in tf32 bf16; do
   for v in 0 1; do
     left 440 && quick_time "store_stats_$v" l2_61_convt3d_relu_groupnorm $precision auto TCONV_CONV_STORE_STATISTICS=$v
