@@ -4564,7 +4564,9 @@ __device__ __forceinline__ void wide_rows_group_stats(const StripUnitStrideArgs<
     default: apply(std::integral_constant<Activation, Activation::kIdentity>{});  // the host allows only kIdentity
   }
   int rows_of[2] = {0, 0};
-  bool whole = true;  // every row a stored position of sample n0 (block-uniform)
+  // Block-uniform: whole, every row a stored position of sample n0 (no masks); else the rows of one sample or two.
+  // L2-61's tiles are never whole (each 36-row line ends in 2 dropped rows) and span two samples 1 time in ~150.
+  bool whole = true;
 #pragma unroll
   for (int s = 0; s < 2; ++s)
 #pragma unroll
@@ -4573,27 +4575,37 @@ __device__ __forceinline__ void wide_rows_group_stats(const StripUnitStrideArgs<
       rows_of[s] += __popc(word);
       whole = whole && word == (s == 0 ? ~0u : 0u);
     }
-  // Where rows are dropped or two samples share the tile: f(s, i, inside) for the thread's accumulators, with the
-  // mask words read where used (held, 16 of them pushed the statistics' instantiation into spills). Shifted by
-  // 2 tig, word i / 16 has accumulator i's row at bit 8 (i / 4 % 4) + i % 2.
-  auto for_masked = [&](auto&& f) {
+  const bool two_samples = rows_of[1] > 0;
+  // Where rows are dropped: f(s, i, inside) for the thread's accumulators and the samples (kTwo: both, else the
+  // first), the mask words read where used (held, 16 of them pushed the statistics' instantiation into spills).
+  // Shifted by 2 tig, word i / 16 has accumulator i's row at bit 8 (i / 4 % 4) + i % 2.
+  auto for_masked = [&](auto two, auto&& f) {
+    constexpr int kSamples = decltype(two)::value ? 2 : 1;
 #pragma unroll
     for (int k = 0; k < kWords; ++k) {
-      const uint32_t word[2] = {row_masks[k] >> (2 * tig), row_masks[kWords + k] >> (2 * tig)};
+      uint32_t word[kSamples];
+#pragma unroll
+      for (int s = 0; s < kSamples; ++s) word[s] = row_masks[s * kWords + k] >> (2 * tig);
 #pragma unroll
       for (int i = 16 * k; i < 16 * k + 16; ++i)
 #pragma unroll
-        for (int s = 0; s < 2; ++s) f(s, i, ((word[s] >> (8 * (i / 4 % 4) + i % 2)) & 1u) != 0);
+        for (int s = 0; s < kSamples; ++s) f(s, i, ((word[s] >> (8 * (i / 4 % 4) + i % 2)) & 1u) != 0);
+    }
+  };
+  // f(s, i, inside) over the tile's case: whole (inside everywhere, sample 0), one sample, or two.
+  auto for_rows = [&](auto&& f) {
+    if (whole) {
+#pragma unroll
+      for (int i = 0; i < kAcc; ++i) f(0, i, true);
+    } else if (!two_samples) {
+      for_masked(std::false_type{}, f);
+    } else {
+      for_masked(std::true_type{}, f);
     }
   };
   // Sums per (channel half h, sample s) over the thread's rows, then over the warp.
   float sum[2][2] = {{0.f, 0.f}, {0.f, 0.f}};
-  if (whole) {
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) sum[i % 4 / 2][0] += acc[i];
-  } else {
-    for_masked([&](int s, int i, bool inside) { sum[i % 4 / 2][s] += inside ? acc[i] : 0.f; });
-  }
+  for_rows([&](int s, int i, bool inside) { sum[i % 4 / 2][s] += inside ? acc[i] : 0.f; });
   auto warp_sum = [](float (&v)[2][2]) {
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2)
@@ -4618,18 +4630,10 @@ __device__ __forceinline__ void wide_rows_group_stats(const StripUnitStrideArgs<
     }
   }
   float m2[2][2] = {{0.f, 0.f}, {0.f, 0.f}};
-  if (whole) {
-#pragma unroll
-    for (int i = 0; i < kAcc; ++i) {
-      const float d = acc[i] - mean[i % 4 / 2][0];
-      m2[i % 4 / 2][0] += d * d;
-    }
-  } else {
-    for_masked([&](int s, int i, bool inside) {
-      const float d = acc[i] - mean[i % 4 / 2][s];
-      m2[i % 4 / 2][s] += inside ? d * d : 0.f;
-    });
-  }
+  for_rows([&](int s, int i, bool inside) {
+    const float d = acc[i] - mean[i % 4 / 2][s];
+    m2[i % 4 / 2][s] += inside ? d * d : 0.f;
+  });
   warp_sum(m2);
   // Lane h + 2 s writes half h's piece of sample s (with halves_one_group, lane 2 s writes both halves' sums). Picked
   // by selects: a runtime index would put the arrays on the stack.
