@@ -308,18 +308,21 @@ def _kernel_names(prof):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
-# (C_in, C_out, GroupNorm groups, activation, bias, W_in): a group of one warp's 16 channels (L2-61), of two warps
-# (32), one group per tile (8 warps), a group over two tiles, 16 groups of 8 (two groups a warp), a C_out that leaves
-# the last tile part-filled (160: tiles of 128), and the activations the store takes
-# (unit_stride_group_stats_activation). An even W_in (even lines, as L2-61's) gives 16-bit x its position-pair
-# kernel (unit_stride_x_pairs) on contiguous inputs, an odd one the per-position kernel.
+# (C_in, C_out, GroupNorm groups, activation, bias, input's spatial size; kernel 3 along each dimension): a group of
+# one warp's 16 channels (L2-61), of two warps (32), one group per tile (8 warps), a group over two tiles, 16 groups
+# of 8 (two groups a warp), a C_out that leaves the last tile part-filled (160: tiles of 128), 2D blocks, and the
+# activations the store takes (unit_stride_group_stats_activation). An even W (even lines, as L2-61's) gives 16-bit x
+# its position-pair kernel (unit_stride_x_pairs) on contiguous inputs, an odd one the per-position kernel. Every
+# sample holds more than a 256-row tile (the store's condition), and 3 samples put tiles across their boundaries.
 CONV_STATS_CASES = [
-    (16, 128, 8, ("relu", {}), False, 10),
-    (16, 128, 4, ("hardswish", {}), True, 9),
-    (16, 128, 1, ("hardtanh", {"min_val": -0.5, "max_val": 1.0}), True, 9),
-    (8, 256, 1, ("relu", {}), True, 10),
-    (16, 128, 16, ("identity", {}), False, 10),
-    (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True, 9),
+    (16, 128, 8, ("relu", {}), False, (5, 6, 10)),
+    (16, 128, 4, ("hardswish", {}), True, (5, 6, 9)),
+    (16, 128, 1, ("hardtanh", {"min_val": -0.5, "max_val": 1.0}), True, (5, 6, 9)),
+    (8, 256, 1, ("relu", {}), True, (5, 6, 10)),
+    (16, 128, 16, ("identity", {}), False, (5, 6, 10)),
+    (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True, (5, 6, 9)),
+    (16, 128, 8, ("relu", {}), True, (20, 10)),
+    (24, 128, 2, ("leaky_relu", {"negative_slope": 0.1}), False, (21, 13)),
 ]
 
 
@@ -334,14 +337,16 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
     if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", True)  # off by default (see fused.py)
-    c_in, c_out, groups, (kind, args), bias, w_in = CONV_STATS_CASES[case]
+    c_in, c_out, groups, (kind, args), bias, spatial = CONV_STATS_CASES[case]
+    dims, w_in = len(spatial), spatial[-1]
+    ones, zeros = [1] * dims, [0] * dims
     gen = torch.Generator(device="cuda").manual_seed(31 + case)
-    x = _layout(torch.randn(3, c_in, 5, 6, w_in, generator=gen, device="cuda").to(dtype), layout)
-    w = (torch.randn(c_in, c_out, 3, 3, 3, generator=gen, device="cuda") * 0.2).to(dtype)
+    x = _layout(torch.randn(3, c_in, *spatial, generator=gen, device="cuda").to(dtype), layout)
+    w = (torch.randn(c_in, c_out, *[3] * dims, generator=gen, device="cuda") * 0.2).to(dtype)
     b = (torch.randn(c_out, generator=gen, device="cuda") * 0.5).to(dtype) if bias else None
     gamma = (torch.rand(c_out, generator=gen, device="cuda") + 0.5).to(dtype)
     beta = torch.randn(c_out, generator=gen, device="cuda").to(dtype)
-    grad_z = torch.randn(3, c_out, 7, 8, w_in + 2, generator=gen, device="cuda").to(dtype)
+    grad_z = torch.randn(3, c_out, *[size + 2 for size in spatial], generator=gen, device="cuda").to(dtype)
     name, arg0, arg1 = fused._activation_name(kind, args)
     leaves = [t.detach().clone().requires_grad_() if t is not None else None for t in (x, w, b, gamma, beta)]
     old = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
@@ -350,18 +355,18 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
         with tconv._ops.use_algorithm("igemm_strip"):
             poison_allocator()
             with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-                z, y, mean, rstd = fused._conv_act_group_norm_cuda(*leaves, [1, 1, 1], [0, 0, 0], [0, 0, 0],
-                                                                   [1, 1, 1], 1, groups, 1e-5, name, arg0, arg1)
+                z, y, mean, rstd = fused._conv_act_group_norm_cuda(*leaves, ones, zeros, zeros, ones, 1, groups, 1e-5,
+                                                                   name, arg0, arg1)
                 torch.cuda.synchronize()
             z_pass, mean_pass, rstd_pass = fused._act_group_norm_cuda(y, gamma, beta, groups, 1e-5, name, arg0, arg1)
-            out = fused.conv_transpose_act_group_norm(leaves[0], leaves[1], leaves[2], [1, 1, 1], [0, 0, 0],
-                                                      [0, 0, 0], [1, 1, 1], 1, groups, leaves[3], leaves[4], 1e-5,
-                                                      kind, args)
+            out = fused.conv_transpose_act_group_norm(leaves[0], leaves[1], leaves[2], ones, zeros, zeros, ones, 1,
+                                                      groups, leaves[3], leaves[4], 1e-5, kind, args)
             grads = torch.autograd.grad(out, [t for t in leaves if t is not None], grad_z)
             chain_leaves = [t.detach().clone().requires_grad_() if t is not None else None for t in (x, w, b, gamma,
                                                                                                     beta)]
-            chain = fused.act_group_norm(tconv.conv_transpose3d(chain_leaves[0], chain_leaves[1], chain_leaves[2]),
-                                         groups, chain_leaves[3], chain_leaves[4], 1e-5, kind, args)
+            conv = tconv.conv_transpose3d if dims == 3 else tconv.conv_transpose2d
+            chain = fused.act_group_norm(conv(chain_leaves[0], chain_leaves[1], chain_leaves[2]), groups,
+                                         chain_leaves[3], chain_leaves[4], 1e-5, kind, args)
             chain_grads = torch.autograd.grad(chain, [t for t in chain_leaves if t is not None], grad_z)
     finally:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = old
