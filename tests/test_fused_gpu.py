@@ -7,6 +7,7 @@ end against nn.Sequential(ConvTranspose3d, ReLU, GroupNorm). Skipped without CUD
 Tolerances (DESIGN.md section 3): fp32 allclose(rtol 1e-4, atol 1e-4 x max(1, rms)); fp16/bf16
 at most 2x the error of torch's own activation + group_norm in that dtype (both against float64,
 as max error over max magnitude) plus a quarter of the dtype's epsilon."""
+import os
 import random
 
 import pytest
@@ -308,12 +309,13 @@ def _kernel_names(prof):
     return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
 
 
-# (C_in, C_out, GroupNorm groups, activation, bias, input's spatial size; kernel 3 along each dimension): a group of
-# one warp's 16 channels (L2-61), of two warps (32), one group per tile (8 warps), a group over two tiles, 16 groups
-# of 8 (two groups a warp), a C_out that leaves the last tile part-filled (160: tiles of 128), 2D blocks, and the
-# activations the store takes (unit_stride_group_stats_activation). An even W (even lines, as L2-61's) gives 16-bit x
-# its position-pair kernel (unit_stride_x_pairs) on contiguous inputs, an odd one the per-position kernel. Every
-# sample holds more than a 256-row tile (the store's condition), and 3 samples put tiles across their boundaries.
+# (C_in, C_out, GroupNorm groups, activation, bias, input's spatial size; kernel 3 along each dimension): a group of one
+# warp's 16 channels (L2-61), of two warps (32), one group per tile (8 warps), a group over two tiles, 16 groups of 8
+# (two groups a warp), a C_out that leaves the last tile part-filled (160: tiles of 128), 2D blocks, lines longer than a
+# tile, and the activations the store takes (unit_stride_group_stats_activation). An even W (even lines, as L2-61's)
+# gives 16-bit x its position-pair kernel (unit_stride_x_pairs) on contiguous inputs, an odd one the per-position
+# kernel. Every sample holds more than a 256-row tile (the store's condition), and 3 samples put tiles across their
+# boundaries.
 CONV_STATS_CASES = [
     (16, 128, 8, ("relu", {}), False, (5, 6, 10)),
     (16, 128, 4, ("hardswish", {}), True, (5, 6, 9)),
@@ -323,6 +325,7 @@ CONV_STATS_CASES = [
     (16, 160, 10, ("leaky_relu", {"negative_slope": 0.2}), True, (5, 6, 9)),
     (16, 128, 8, ("relu", {}), True, (20, 10)),
     (24, 128, 2, ("leaky_relu", {"negative_slope": 0.1}), False, (21, 13)),
+    (16, 128, 8, ("relu", {}), True, (2, 300)),  # 304-row lines: tiles of 256 stored rows (the unmasked form)
 ]
 
 
@@ -336,6 +339,8 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
     rows straddle blocks. The gradients are the unfused tconv chain's."""
     if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
+        pytest.skip("the wide-rows tile, whose store makes the statistics, is switched off")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", True)  # off by default (see fused.py)
     c_in, c_out, groups, (kind, args), bias, spatial = CONV_STATS_CASES[case]
     dims, w_in = len(spatial), spatial[-1]
@@ -398,6 +403,8 @@ def test_conv_store_statistics_where_planned(enabled, monkeypatch):
     compute); without it, the statistics pass everywhere."""
     if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
+    if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
+        pytest.skip("the wide-rows tile, whose store makes the statistics, is switched off")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", enabled)
 
     def kernels(c_out, groups, activation=nn.ReLU):

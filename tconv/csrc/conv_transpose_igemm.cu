@@ -4500,9 +4500,10 @@ struct StripUnitStrideArgs {
   // output positions on one even element (one 4-byte or 8-byte store for both).
   int staged_store, pair_stores;
   // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
-  // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the x-as-A form only), null: none. Block
-  // (b, n tile) writes its Welford partial of (sample n, group g) at split (b - n rows_per_sample / kBlockM) x
-  // tiles_per_group + its tile within the group (unit_stride_group_stats_splits).
+  // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the wide-rows tile only), null: none. In
+  // block (b, n tile), each warp writes its Welford partial of (sample n, group g) at split ((b - n rows_per_sample /
+  // kBlockM) x tiles_per_group + the tile within the group) x pieces + its 16 channels' piece of the group in the
+  // tile (wide_rows_group_stats, unit_stride_group_stats_splits).
   float* group_partials;            // three planes (count, mean, M2) of [N x groups][stat_splits]
   int64_t stat_plane, stat_rows_per_sample;
   int stat_groups, stat_channels_per_group, stat_splits, stat_tiles_per_group;
@@ -4937,7 +4938,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   static_assert(!kWeightsAsA || kWRows == 64 || (kWideRows && !kTapPairs && BM == 256),
                 "weights as A: one m64 of output channels (or channel-tap pairs), or two warpgroups' m64 of 128");
   static_assert(kThreads == 256 || (kWeightsAsA && !kGroupStats), "the one-warpgroup tile: weights as A, no statistics");
-  static_assert(!kGroupStats || kWideRows, "the statistics: the wide-rows tile's (wide_rows_group_stats)");
+  static_assert(!kGroupStats || (kWideRows && kBlockN == 128), "the statistics: the wide-rows tile's (128 channels)");
   constexpr int kHalves = kWeightsAsA ? 1 : 2;
   constexpr int kAccPerHalf = kWideRows ? 128 : kWeightsAsA ? 64 : kBlockN / 2;
   float acc[kHalves][kAccPerHalf];

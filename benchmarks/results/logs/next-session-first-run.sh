@@ -4,7 +4,7 @@
 # call, pass TCONV_COMMIT=<full sha, typed out>. If item 2 wins, flip fused.CONV_STORE_STATISTICS on and take L2-61's
 # verified rows (TF32, bf16) on the warm machine; next-session-third-run.sh holds what session 107 had prepared.
 # 1. GroupNorm statistics in the conv's store, second form (wide_rows_group_stats: from the wide-rows tile's
-#    accumulators on the warp-specialized form): the contract tests (8 cases, 3D and 2D, x 3 dtypes x 2 layouts) and
+#    accumulators on the warp-specialized form): the contract tests (9 cases, 3D and 2D, x 3 dtypes x 2 layouts) and
 #    where it is planned. Predicted: pass.
 # 2. Its A/B on L2-61 (TCONV_CONV_STORE_STATISTICS 0 / 1): kernel breakdown in TF32, quick timing in TF32 and bf16.
 #    Predicted: the forward kernel +2-4 % (~0.02-0.035 ms), the statistics pass (0.131 ms TF32, ~0.085 bf16) gone:
