@@ -26,23 +26,18 @@ import sys
 
 import torch
 
-from dev_common import ROOT, finish
+from dev_common import build_model, finish
 import tconv
 from tconv.harness.compare import fp32_violations, round_to_tf32
 from tconv.harness.precision import precision_mode
-from tconv.harness.problem import import_file
 
 _CONVS = (torch.nn.ConvTranspose1d, torch.nn.ConvTranspose2d, torch.nn.ConvTranspose3d)
 
 
 def first_conv(stem: str):
-    problem = import_file(ROOT / "problems" / f"{stem}.py", f"problem_{stem}")
-    torch.manual_seed(0)
-    model = problem.Model(*problem.get_init_inputs())
-    conv = next(m for m in model.modules() if isinstance(m, _CONVS))
-    device = torch.device("cuda", torch.cuda.current_device())
-    x = problem.get_inputs()[0].to(device=device, dtype=torch.float32)
-    return conv.to(device), x
+    """The problem's first transposed convolution and its input, fp32 on the GPU (the original Model, seeded)."""
+    model, inputs = build_model(stem, "fp32", which="original")
+    return next(m for m in model.modules() if isinstance(m, _CONVS)), inputs[0]
 
 
 def conv_call(conv, x, weight, bias):
