@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Prepared in session 108 as the next session's first call, which session 108 could not make (no device was lent
-# after three failed starts). One H100 or H200, cold; rename to sessionNNN-runMMM.sh when it runs, commit BEFORE the
-# call, pass TCONV_COMMIT=<full sha, typed out>. If item 2 wins, flip fused.CONV_STORE_STATISTICS on and take L2-61's
+# Session 109, run 550 (prepared in session 108 as the next session's first call; session 108 got no device).
+# One H100 or H200, cold; committed before the call, which passes TCONV_COMMIT=<full sha, typed out>.
+# If item 2 wins, flip fused.CONV_STORE_STATISTICS on and take L2-61's
 # verified rows (TF32, bf16) on the warm machine; next-session-third-run.sh holds what session 107 had prepared.
 # 1. GroupNorm statistics in the conv's store, second form (wide_rows_group_stats: from the wide-rows tile's
 #    accumulators on the warp-specialized form): the contract tests (9 cases, 3D and 2D, x 3 dtypes x 2 layouts) and
