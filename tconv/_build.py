@@ -24,7 +24,7 @@ SOURCES = ["conv_transpose.cpp", "conv_transpose_direct.cu", "conv_transpose_ige
            "conv_transpose_igemm_grad_weight.cu", "conv_transpose_igemm_grad_weight_fp16.cu",
            "conv_transpose_igemm_grad_weight_bf16.cu", "conv_transpose_igemm_tma.cu", "conv_transpose_grouped.cu",
            "conv_transpose_grouped_16bit.cu", "conv_transpose_grouped_mma.cu", "conv_transpose_unit_stride_mma.cu",
-           "conv_transpose_one_tap.cu",
+           "conv_transpose_one_tap.cu", "tf32_split.cu",
            "group_norm_act.cpp", "group_norm_act.cu"]
 DEFAULT_ARCH_LIST = "8.0;9.0"
 EXTENSION_NAME = "tconv_C"

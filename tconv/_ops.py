@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-from . import _args, _autotune, _build, _grouped_dense, _phase_split
+from . import _args, _autotune, _build, _exact_split, _grouped_dense, _phase_split
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
 FUSED_OPS = ("act_group_norm", "act_group_norm_backward", "conv_transpose_act_group_norm")
@@ -110,6 +110,8 @@ def _kernel_algorithm(name: str) -> str:
 def conv_tf32_allowed() -> bool:
     """Whether PyTorch lets its own convolutions use TF32 right now (read at call time, like cuDNN).
     Newer torch has a per-backend precision setting beside the legacy flag; both must allow it."""
+    if _exact_split.inside():
+        return True
     allowed = bool(torch.backends.cudnn.allow_tf32)
     conv = getattr(torch.backends.cudnn, "conv", None)
     precision = getattr(conv, "fp32_precision", None) if conv is not None else None
@@ -186,6 +188,12 @@ _PADS = {}
 
 def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups):
     _check_cuda_dtype(input, "conv_transpose")
+    if _exact_split.taken(input, conv_tf32_allowed()):
+        with _exact_split.tf32_inside():
+            return conv_transpose_cuda(
+                _exact_split.channels(input, groups, _exact_split.SMALL_SECOND),
+                _exact_split.weight(weight, groups, 0, _exact_split.SMALL_THIRD), bias, stride, padding,
+                output_padding, dilation, groups)
     shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
     out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
     tf32 = conv_tf32_allowed()
@@ -201,6 +209,12 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
 
 def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padding, dilation, groups):
     _check_cuda_dtype(grad_output, "conv_transpose_grad_input")
+    if _exact_split.taken(grad_output, conv_tf32_allowed()):
+        with _exact_split.tf32_inside():
+            return conv_transpose_grad_input_cuda(
+                _exact_split.channels(grad_output, groups, _exact_split.SMALL_SECOND),
+                _exact_split.weight(weight, groups, 1, _exact_split.SMALL_THIRD), input_size, stride, padding,
+                dilation, groups)
     grad_input = torch.empty(list(input_size), dtype=grad_output.dtype, device=grad_output.device,
                              memory_format=_args.memory_format_of(grad_output))
     if _grad_input_dense_taken(grad_output, weight, grad_input, stride, padding, dilation, groups):
@@ -264,6 +278,12 @@ def _grad_input_dense_taken(grad_output, weight, grad_input, stride, padding, di
 
 def conv_transpose_grad_weight_cuda(grad_output, input, weight_size, stride, padding, dilation, groups):
     _check_cuda_dtype(grad_output, "conv_transpose_grad_weight")
+    if _exact_split.taken(grad_output, conv_tf32_allowed()):
+        with _exact_split.tf32_inside():
+            return conv_transpose_grad_weight_cuda(
+                _exact_split.batch(grad_output, _exact_split.SMALL_THIRD),
+                _exact_split.batch(input, _exact_split.SMALL_SECOND), weight_size, stride, padding, dilation,
+                groups)
     grad_weight = torch.empty(list(weight_size), dtype=grad_output.dtype, device=grad_output.device)
     tf32 = conv_tf32_allowed()
     args5 = (_as_5d(grad_output), _as_5d(input), _as_5d(grad_weight)) + _pads(stride, padding, dilation) + (
@@ -359,7 +379,9 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
         grad_bias_op = _impl_for("conv_transpose_grad_bias", grad)
     with_bias = has_bias and needs_input_grad[2]
     native_key = None
-    if direct and grad.is_cuda and _NATIVE_BACKWARD and algorithm == "auto" and not _autotune.autotune_enabled():
+    # (the native call runs the exact kernels, not the split's TF32 GEMMs)
+    if direct and grad.is_cuda and _NATIVE_BACKWARD and algorithm == "auto" and not _autotune.autotune_enabled() \
+            and not _exact_split.taken(grad, conv_tf32_allowed()):
         native_key = (_backward_signature(grad, input, weight, stride, padding, dilation, groups, with_bias),
                       needs_input_grad[0], needs_input_grad[1])
         concurrent = _native_plans.get(native_key)

@@ -26,6 +26,7 @@ On torch >= 2.4 the epilogue is the op pair `tconv::act_group_norm` / `tconv::ac
 step by step), so torch.compile traces it without a graph break; older torch uses an
 autograd.Function over the same kernels.
 """
+import contextlib
 import os
 from typing import Callable, Dict, Optional, Tuple
 
@@ -33,7 +34,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import _args, _build, _ops
+from . import _args, _build, _exact_split, _ops
 from . import _group_norm_reference as _reference
 from .modules import ConvTranspose2d, ConvTranspose3d, _ConvTransposeMixin
 
@@ -264,10 +265,15 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
             algorithm == "igemm_strip" or (algorithm == "auto" and not _ops._autotune.autotune_enabled())):
         shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
         y = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
-        made = _build.load().forward_group_stats_out(
-            _ops._as_5d(input), _ops._as_5d(weight), bias, _ops._as_5d(y), _ops._pad3(stride, 1),
-            _ops._pad3(padding, 0), _ops._pad3(dilation, 1), groups, _ops.conv_tf32_allowed(), algorithm,
-            num_groups, _ACTIVATION_CODES[activation], arg0, arg1)
+        conv_input, conv_weight, split = input, weight, _exact_split.taken(input, _ops.conv_tf32_allowed())
+        if split:  # exact fp32 as the split TF32 GEMM, as conv_transpose_cuda would run it
+            conv_input = _exact_split.channels(input, groups, _exact_split.SMALL_SECOND)
+            conv_weight = _exact_split.weight(weight, groups, 0, _exact_split.SMALL_THIRD)
+        with _exact_split.tf32_inside() if split else contextlib.nullcontext():
+            made = _build.load().forward_group_stats_out(
+                _ops._as_5d(conv_input), _ops._as_5d(conv_weight), bias, _ops._as_5d(y), _ops._pad3(stride, 1),
+                _ops._pad3(padding, 0), _ops._pad3(dilation, 1), groups, _ops.conv_tf32_allowed(), algorithm,
+                num_groups, _ACTIVATION_CODES[activation], arg0, arg1)
         partials = made if made.numel() > 0 else None
     if partials is None:
         y = _ops.conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups)

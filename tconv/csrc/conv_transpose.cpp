@@ -16,6 +16,7 @@
 
 #include "conv_transpose.h"
 #include "group_norm_act.h"
+#include "tf32_split.h"
 
 namespace tconv {
 namespace {
@@ -716,6 +717,23 @@ void grad_bias_out(const at::Tensor& grad_output, at::Tensor& grad_bias) {
                "conv_transpose grad_bias");
 }
 
+// source (fp32, dense) read in memory order as [rows, inner]; out (fp32, dense, 3x its elements) written as
+// [rows, 3, inner] in memory order (tconv/_exact_split.py arranges the layouts)
+void tf32_split_out(const at::Tensor& source, at::Tensor& out, int64_t rows, int64_t inner, int64_t small_copies) {
+  TCONV_CHECK(source.is_cuda() && out.is_cuda() && source.scalar_type() == at::kFloat &&
+                  out.scalar_type() == at::kFloat && source.get_device() == out.get_device(),
+              "tconv: tf32_split takes fp32 CUDA tensors on one device");
+  TCONV_CHECK(source.is_non_overlapping_and_dense() && out.is_non_overlapping_and_dense() && rows >= 0 &&
+                  inner >= 0 && source.numel() == rows * inner && out.numel() == 3 * rows * inner &&
+                  small_copies >= 0 && small_copies < 8,
+              "tconv: tf32_split needs dense tensors of rows x inner and 3 x rows x inner elements, got ",
+              source.numel(), " and ", out.numel(), " for rows ", rows, ", inner ", inner);
+  const c10::cuda::CUDAGuard guard(source.device());
+  check_launch(tconv::tf32_split(source.data_ptr<float>(), out.data_ptr<float>(), rows, inner,
+                                 static_cast<int>(small_copies), c10::cuda::getCurrentCUDAStream().stream()),
+               "tf32_split");
+}
+
 namespace {
 
 // [N, C, *spatial] as [N, C, D, H, W] (leading spatial dims of size 1; no copy), as tconv/_ops.py's _as_5d.
@@ -864,6 +882,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "whether grad_input_out runs this call on a persistent grid (SM-count blocks)");
   m.def("grad_weight_out", &tconv::grad_weight_out, "conv_transpose grad_weight into a preallocated 5-D tensor");
   m.def("grad_bias_out", &tconv::grad_bias_out, "conv_transpose grad_bias into a preallocated 1-D tensor");
+  m.def("tf32_split_out", &tconv::tf32_split_out, "fp32 split into TF32 big and small parts, three copies");
   m.def("backward", &tconv::backward, "conv_transpose's needed gradients under \"auto\" in one call");
   m.def("compiled_arch_list", &tconv::compiled_arch_list, "architectures the CUDA sources were compiled for");
   m.def("kernel_binary_version", &tconv::kernel_binary_version, "SASS version the driver picked on a device");
