@@ -52,7 +52,19 @@ class tf32_inside:
 def taken(t: torch.Tensor, tf32: bool) -> bool:
     """Whether an exact call on `t` (a pass's first operand) runs as the split TF32 GEMM."""
     return EXACT_SPLIT and not tf32 and not inside() and t.dtype == torch.float32 and t.is_cuda and \
-        torch.cuda.get_device_capability(t.device)[0] >= 9
+        _wgmma_device(t.device.index if t.device.index is not None else torch.cuda.current_device())
+
+
+_WGMMA_DEVICES = {}
+
+
+def _wgmma_device(index: int) -> bool:
+    """Whether CUDA device `index` is of compute capability 9.0 or newer (asked once per device: the query costs a
+    few microseconds of host time a call)."""
+    known = _WGMMA_DEVICES.get(index)
+    if known is None:
+        known = _WGMMA_DEVICES[index] = torch.cuda.get_device_capability(index)[0] >= 9
+    return known
 
 
 def split_reference(source: torch.Tensor, small_copies: int) -> torch.Tensor:
