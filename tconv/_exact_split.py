@@ -14,8 +14,13 @@ several times slower than the TF32 wgmma kernels; this form runs the TF32 kernel
 elementwise pass over each operand, at the cost of operand copies three times their size. Whether the wgmma
 accumulators keep the exact contract over the whole K is measured (scripts/exact_split_probe.py), not assumed.
 
-Off by default until measured: TCONV_EXACT_SPLIT=1 (development, read at import) turns it on for fp32 calls with TF32
-off on GPUs of compute capability 9.0 and up (the wgmma kernels).
+Measured (run 550, H100, quick timing against the exact kernels): L2-61's exact forward 5.313 -> 2.922 ms (fwd+bwd
+15.52 -> 12.15), fam06's 8.994 -> 4.863 (28.65 -> 20.78). But not exact: 11 of the GPU grid's 37 cases and three
+long-K cases missed the elementwise allclose(1e-4) that the exact kernels meet, by up to 1.6e-3 absolute. The TF32
+kernels sum the whole K in the tensor cores' accumulators, which lose more per step than the fp32 adds of the exact
+kernels' fresh per-stage sums (mma_sm80.h). So it stays off: TCONV_EXACT_SPLIT=1 (development, read at import) turns it
+on for fp32 calls with TF32 off on GPUs of compute capability 9.0 and up. What would make it exact: the TF32 kernels
+summing each stage's products in fresh accumulators and adding them in fp32, on these same tripled operands.
 """
 import math
 import os

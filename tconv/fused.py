@@ -246,10 +246,12 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 # Whether the conv's store makes the GroupNorm statistics where it can (csrc/conv_transpose.h: ForwardGroupStats).
 # Off so far. The first form (the x-as-A tiles, two passes over the staged tile in shared memory) cost the forward
 # kernel as much as the statistics pass it replaced (runs 247-256, L2-61: TF32 1.449 against 1.299 ms, bf16 1.008
-# against 0.865; the x-as-A tiles were also slower than the wide rows). The second (session 108) takes them from the
-# wide-rows tile's accumulators (wide_rows_group_stats: two passes over registers, 5 shuffle steps a warp) on the
-# default kernel's warp-specialized form; not timed yet. The tests set this to keep the path correct, and
-# TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at import) sets it for A/B timings.
+# against 0.865; the x-as-A tiles were also slower than the wide rows). The second (session 108: from the wide-rows
+# accumulators in the MMA warpgroups) did too: run 550 (H100, L2-61) conv kernel 0.887 -> 1.015 ms against the 0.126
+# ms pass, forward TF32 1.256 -> 1.271 ms, bf16 0.760 -> 0.763. The third (session 109, staged_group_stats) gives them
+# to the warp-specialized kernel's idle producer warpgroup, beside the MMA warpgroups' store; not timed yet. The tests
+# set this to keep the path correct, and TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at
+# import) sets it for A/B timings.
 CONV_STORE_STATISTICS = os.environ.get("TCONV_CONV_STORE_STATISTICS", "0") == "1"
 
 

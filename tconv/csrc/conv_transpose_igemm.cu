@@ -4088,6 +4088,9 @@ __host__ __device__ __forceinline__ int64_t unit_stride_row_tiles(int64_t rows, 
 }
 // The MMA warpgroups (threads 0-255) of a warp-specialized strip kernel, without the producer role.
 __device__ __forceinline__ void strip_mma_warpgroups_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
+// Every thread of a warp-specialized strip kernel (the MMA warpgroups and the producer): the tile staged in shared
+// memory, for the producer's statistics (staged_group_stats) beside the MMA warpgroups' store.
+__device__ __forceinline__ void strip_tile_staged_sync() { asm volatile("bar.sync 5, 384;\n" ::: "memory"); }
 
 // The stage work the two 1D strip kernels (grad_input and forward, StripGradInputTile) share. copy_strip_weights:
 // this thread's share of a stage's packed A (the weights, contiguous, 16-byte cp.async copies). issue_strip_steps:
@@ -4503,7 +4506,7 @@ struct StripUnitStrideArgs {
   // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the wide-rows tile only), null: none. In
   // block (b, n tile), each warp writes its Welford partial of (sample n, group g) at split ((b - n rows_per_sample /
   // kBlockM) x tiles_per_group + the tile within the group) x pieces + its 16 channels' piece of the group in the
-  // tile (wide_rows_group_stats, unit_stride_group_stats_splits).
+  // tile (staged_group_stats, unit_stride_group_stats_splits).
   float* group_partials;            // three planes (count, mean, M2) of [N x groups][stat_splits]
   int64_t stat_plane, stat_rows_per_sample;
   int stat_groups, stat_channels_per_group, stat_splits, stat_tiles_per_group;
@@ -4513,150 +4516,105 @@ struct StripUnitStrideArgs {
 // GroupNorm statistics in the conv's store (StripUnitStrideArgs::group_partials). History: the x-as-A tiles' form
 // staged the stored values in shared memory and made the statistics in two passes over them, one warp per group
 // (runs 247-256, H100/H200, L2-61 forward with / without: TF32 1.449 / 1.299 ms, bf16 1.008 / 0.865): with one block
-// per SM nothing overlapped those passes, and the x-as-A tiles were slower than the wide rows, so it stayed off. This
-// form takes the statistics from the wide-rows tile's accumulators (weights as A, kWideRows), where a warp holds 16
-// consecutive output channels at every row of the tile: a thread's values are two channels (c, c + 8) of one or two
-// groups at 64 rows, so the sums need no shared memory but 16 row-mask words, and a warp's reduction is 5 shuffle
-// steps. Two passes over the registers: the sums (the warp's mean per sample), then M2 about that mean; each warp
-// writes one Welford partial per (sample, group piece), which finalize_stats merges in fp64 (group_norm_act.cu).
+// per SM nothing overlapped those passes, and the x-as-A tiles were slower than the wide rows. Session 108's form took
+// them from the wide-rows tile's accumulators in the MMA warpgroups (two passes over registers, 5 shuffle steps a
+// warp): run 550 (H100, L2-61 TF32) timed its conv kernel 0.887 -> 1.015 ms, as much as the statistics pass it
+// replaced (0.126), and the forward 1.256 -> 1.271 ms (bf16 0.760 -> 0.763): the passes ran between the staging and
+// the store with the tensor pipe idle. This form gives them to the warp-specialized kernel's producer warpgroup,
+// idle once the ring is filled: the MMA warpgroups stage the tile (Cs[channel][row] at kPitch, the bias, the row
+// masks), meet the producer at one barrier, and store the rows while the producer reads the staged tile.
+// Producer warp w takes the tile's channels 32 w .. 32 w + 31 in pieces (16 channels where groups are multiples of
+// 16, else the 8-channel groups), lane l rows l + 32 k: per piece and sample, the sum over the piece's channels at the
+// lane's rows of act(y as stored), a 5-step warp reduction, the mean; then M2 about it the same way. Lanes 0 and 1
+// write sample 0's and 1's Welford partial of the piece, which finalize_stats merges in fp64 (group_norm_act.cu); a
+// piece's split: ((b - n rows_per_sample / kBlockM) x tiles_per_group + the tile within the group) x pieces + piece.
 // Rows: bit r of row_masks[s][r / 32] is whether the tile's row r is a stored position of sample n0 + s (a block's
-// rows span at most two samples: the host requires a sample to hold at least a tile's rows).
-// The thread's accumulator i holds channel `channel0 + 8 (i % 4 >= 2)` of the tile (channel0 = 64 wg + 16 warp +
-// gid) at row 8 (i / 4) + 2 tig + i % 2; group sizes are multiples of 8 (unit_stride_group_stats_possible), so a
-// warp's 8-channel halves are whole pieces of groups.
-template <int kBlockM, int kAcc, typename scalar_t>
-__device__ __forceinline__ void wide_rows_group_stats(const StripUnitStrideArgs<scalar_t>& a, float (&acc)[kAcc],
-                                                      const float* bias_s, const uint32_t* row_masks, int channel0,
-                                                      int n0, int n_tile) {
-  constexpr int kWords = kBlockM / 32, kSteps = kAcc / 4;
-  static_assert(kSteps * 8 == kBlockM && kWords * 32 == kBlockM, "a thread's rows: 8 j + 2 tig + e, j < kBlockM / 8");
-  const int lane = threadIdx.x % 32, tig = lane % 4;
-  // act(y as stored), in place: the accumulators are dead past the staged tile.
-  const float bias0 = bias_s[channel0], bias1 = bias_s[channel0 + 8];
-  // Accumulators i and i + 1 (i even: one channel, adjacent rows) as y stores them, rounded as a pair (one
-  // conversion each way: one at a time spilled 96-216 bytes in the bf16 instantiations).
-  auto stored_pair = [](float& v0, float& v1) {
-    if constexpr (std::is_same_v<scalar_t, __nv_bfloat16>) {
-      const float2 f = __bfloat1622float2(__floats2bfloat162_rn(v0, v1));
-      v0 = f.x, v1 = f.y;
-    } else if constexpr (std::is_same_v<scalar_t, __half>) {
-      const float2 f = __half22float2(__floats2half2_rn(v0, v1));
-      v0 = f.x, v1 = f.y;
-    }
-  };
-  auto apply = [&](auto kind) {
-    constexpr Activation K = decltype(kind)::value;
-#pragma unroll
-    for (int i = 0; i < kAcc; i += 2) {
-      const float bias = i % 4 >= 2 ? bias1 : bias0;
-      float v0 = acc[i] + bias, v1 = acc[i + 1] + bias;
-      stored_pair(v0, v1);
-      acc[i] = Act<K>::value(v0, a.stat_act.arg0, a.stat_act.arg1);
-      acc[i + 1] = Act<K>::value(v1, a.stat_act.arg0, a.stat_act.arg1);
-    }
-  };
-  // The activations of unit_stride_group_stats_activation: a temporary or two beside the 128 live accumulators (the
-  // transcendental ones spilled 168 bytes at the 168-register cap of the 384-thread block).
-  switch (a.stat_act.kind) {
-    case Activation::kRelu: apply(std::integral_constant<Activation, Activation::kRelu>{}); break;
-    case Activation::kLeakyRelu: apply(std::integral_constant<Activation, Activation::kLeakyRelu>{}); break;
-    case Activation::kHardtanh: apply(std::integral_constant<Activation, Activation::kHardtanh>{}); break;
-    case Activation::kHardswish: apply(std::integral_constant<Activation, Activation::kHardswish>{}); break;
-    default: apply(std::integral_constant<Activation, Activation::kIdentity>{});  // the host allows only kIdentity
-  }
+// rows span at most two samples: the host requires a sample to hold at least a tile's rows). Reads are conflict-free:
+// a warp reads 32 consecutive rows of one channel.
+template <int kBlockM, int kPitch, typename scalar_t>
+__device__ __forceinline__ void staged_group_stats(const StripUnitStrideArgs<scalar_t>& a, const float* Cs,
+                                                   const float* bias_s, const uint32_t* row_masks, int channels,
+                                                   int n0, int n_tile) {
+  constexpr int kWords = kBlockM / 32;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+  // bit k of inside[s]: row lane + 32 k is a stored position of sample n0 + s
+  uint32_t inside[2] = {0u, 0u};
   int rows_of[2] = {0, 0};
-  // Block-uniform: whole, every row a stored position of sample n0 (no masks); else the rows of one sample or two.
-  // L2-61's tiles are never whole (each 36-row line ends in 2 dropped rows) and span two samples 1 time in ~150.
-  bool whole = true;
 #pragma unroll
   for (int s = 0; s < 2; ++s)
 #pragma unroll
     for (int k = 0; k < kWords; ++k) {
       const uint32_t word = row_masks[s * kWords + k];
       rows_of[s] += __popc(word);
-      whole = whole && word == (s == 0 ? ~0u : 0u);
+      inside[s] |= ((word >> lane) & 1u) << k;
     }
-  const bool two_samples = rows_of[1] > 0;
-  // Where rows are dropped: f(s, i, inside) for the thread's accumulators and the samples (kTwo: both, else the
-  // first), the mask words read where used (held, 16 of them pushed the statistics' instantiation into spills).
-  // Shifted by 2 tig, word i / 16 has accumulator i's row at bit 8 (i / 4 % 4) + i % 2.
-  auto for_masked = [&](auto two, auto&& f) {
-    constexpr int kSamples = decltype(two)::value ? 2 : 1;
-#pragma unroll
-    for (int k = 0; k < kWords; ++k) {
-      uint32_t word[kSamples];
-#pragma unroll
-      for (int s = 0; s < kSamples; ++s) word[s] = row_masks[s * kWords + k] >> (2 * tig);
-#pragma unroll
-      for (int i = 16 * k; i < 16 * k + 16; ++i)
-#pragma unroll
-        for (int s = 0; s < kSamples; ++s) f(s, i, ((word[s] >> (8 * (i / 4 % 4) + i % 2)) & 1u) != 0);
-    }
-  };
-  // f(s, i, inside) over the tile's case: whole (inside everywhere, sample 0), one sample, or two.
-  auto for_rows = [&](auto&& f) {
-    if (whole) {
-#pragma unroll
-      for (int i = 0; i < kAcc; ++i) f(0, i, true);
-    } else if (!two_samples) {
-      for_masked(std::false_type{}, f);
-    } else {
-      for_masked(std::true_type{}, f);
-    }
-  };
-  // Sums per (channel half h, sample s) over the thread's rows, then over the warp.
-  float sum[2][2] = {{0.f, 0.f}, {0.f, 0.f}};
-  for_rows([&](int s, int i, bool inside) { sum[i % 4 / 2][s] += inside ? acc[i] : 0.f; });
-  auto warp_sum = [](float (&v)[2][2]) {
+  const int cpg = a.stat_channels_per_group;
+  const bool sixteen = cpg % 16 == 0;  // else groups of 8 channels (unit_stride_group_stats_possible)
+  const int piece_channels = sixteen ? 16 : 8;
+  auto warp_sum = [](float (&v)[2]) {
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2)
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int s = 0; s < 2; ++s) v[h][s] += __shfl_xor_sync(0xffffffffu, v[h][s], offset);
+      for (int s = 0; s < 2; ++s) v[s] += __shfl_xor_sync(0xffffffffu, v[s], offset);
   };
-  warp_sum(sum);
-  // A group piece: both halves where groups are multiples of 16 channels, else each half its own group.
-  const int cpg = a.stat_channels_per_group;
-  const bool halves_one_group = cpg % 16 == 0;
-  float mean[2][2], count[2][2];
+  auto pieces_of = [&](auto kind) {
+    constexpr Activation K = decltype(kind)::value;
+    // act(y as stored) at channel c, row lane + 32 k
+    auto stored = [&](int c, int k) {
+      const float v = Cs[c * kPitch + lane + 32 * k] + bias_s[c];
+      return Act<K>::value(to_acc<scalar_t>(from_acc<scalar_t>(v)), a.stat_act.arg0, a.stat_act.arg1);
+    };
+    for (int c0 = 32 * warp; c0 < 32 * warp + 32 && c0 < channels; c0 += piece_channels) {
+      float sum[2] = {0.f, 0.f};
+      for (int c = c0; c < c0 + piece_channels; ++c)
 #pragma unroll
-  for (int s = 0; s < 2; ++s) {
-    const float rows = float(rows_of[s]);
-    count[0][s] = count[1][s] = halves_one_group ? 16.f * rows : 8.f * rows;
+        for (int k = 0; k < kWords; ++k) {
+          const float v = stored(c, k);
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const float total = halves_one_group ? sum[0][s] + sum[1][s] : sum[h][s];
-      mean[h][s] = rows_of[s] > 0 ? total / count[h][s] : 0.f;
+          for (int s = 0; s < 2; ++s) sum[s] += (inside[s] >> k & 1u) ? v : 0.f;
+        }
+      warp_sum(sum);
+      float mean[2], count[2];
+#pragma unroll
+      for (int s = 0; s < 2; ++s) {
+        count[s] = float(piece_channels * rows_of[s]);
+        mean[s] = rows_of[s] > 0 ? sum[s] / count[s] : 0.f;
+      }
+      float m2[2] = {0.f, 0.f};
+      for (int c = c0; c < c0 + piece_channels; ++c)
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) {
+          const float v = stored(c, k);
+#pragma unroll
+          for (int s = 0; s < 2; ++s) {
+            const float d = v - mean[s];
+            m2[s] += (inside[s] >> k & 1u) ? d * d : 0.f;
+          }
+        }
+      warp_sum(m2);
+      if (lane < 2 && rows_of[lane] > 0) {
+        const int s = lane, co = n_tile * 128 + c0, n = n0 + s;
+        const int g = co / cpg, span = cpg < 128 ? cpg : 128;
+        const int pieces = sixteen ? span / 16 : 1, piece = sixteen ? (co % span) / 16 : 0;
+        const int64_t first_block = int64_t(n) * a.stat_rows_per_sample / kBlockM;
+        const int tile_in_group = cpg > 128 ? (n_tile * 128 % cpg) / 128 : 0;
+        const int64_t split =
+            ((int64_t(blockIdx.x) - first_block) * a.stat_tiles_per_group + tile_in_group) * pieces + piece;
+        const int64_t i = (int64_t(n) * a.stat_groups + g) * a.stat_splits + split;
+        a.group_partials[i] = s == 0 ? count[0] : count[1];
+        a.group_partials[a.stat_plane + i] = s == 0 ? mean[0] : mean[1];
+        a.group_partials[2 * a.stat_plane + i] = s == 0 ? m2[0] : m2[1];
+      }
     }
-  }
-  float m2[2][2] = {{0.f, 0.f}, {0.f, 0.f}};
-  for_rows([&](int s, int i, bool inside) {
-    const float d = acc[i] - mean[i % 4 / 2][s];
-    m2[i % 4 / 2][s] += inside ? d * d : 0.f;
-  });
-  warp_sum(m2);
-  // Lane h + 2 s writes half h's piece of sample s (with halves_one_group, lane 2 s writes both halves' sums). Picked
-  // by selects: a runtime index would put the arrays on the stack.
-  const int h = lane % 2, s = lane / 2 % 2;
-  auto pick = [&](const float (&v)[2][2]) {
-    return h == 0 ? (s == 0 ? v[0][0] : v[0][1]) : (s == 0 ? v[1][0] : v[1][1]);
   };
-  const float piece_count = pick(count), piece_mean = pick(mean);
-  const float piece_m2 = halves_one_group ? (s == 0 ? m2[0][0] + m2[1][0] : m2[0][1] + m2[1][1]) : pick(m2);
-  if (lane >= 4 || piece_count == 0.f || (halves_one_group && h == 1)) return;
-  const int co = n_tile * 128 + channel0 + 8 * h;  // the piece's first channel (lanes 0-3: gid 0)
-  if (co >= a.c_out) return;
-  const int g = co / cpg, span = cpg < 128 ? cpg : 128;
-  const int pieces = halves_one_group ? span / 16 : 1, piece = halves_one_group ? (co % span) / 16 : 0;
-  const int n = n0 + s;
-  const int64_t first_block = int64_t(n) * a.stat_rows_per_sample / kBlockM;
-  const int tile_in_group = cpg > 128 ? (n_tile * 128 % cpg) / 128 : 0;
-  const int64_t split = ((int64_t(blockIdx.x) - first_block) * a.stat_tiles_per_group + tile_in_group) * pieces + piece;
-  const int64_t i = (int64_t(n) * a.stat_groups + g) * a.stat_splits + split;
-  a.group_partials[i] = piece_count;
-  a.group_partials[a.stat_plane + i] = piece_mean;
-  a.group_partials[2 * a.stat_plane + i] = piece_m2;
+  // The activations of unit_stride_group_stats_activation.
+  switch (a.stat_act.kind) {
+    case Activation::kRelu: pieces_of(std::integral_constant<Activation, Activation::kRelu>{}); break;
+    case Activation::kLeakyRelu: pieces_of(std::integral_constant<Activation, Activation::kLeakyRelu>{}); break;
+    case Activation::kHardtanh: pieces_of(std::integral_constant<Activation, Activation::kHardtanh>{}); break;
+    case Activation::kHardswish: pieces_of(std::integral_constant<Activation, Activation::kHardswish>{}); break;
+    default: pieces_of(std::integral_constant<Activation, Activation::kIdentity>{});  // the host allows only kIdentity
+  }
 }
 
 // Block: kBlockM rows (output positions, see StripUnitStrideForwardTile) x kBlockN output channels, K over the (kd,
@@ -5010,6 +4968,14 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
           produce_strip_stages<kStages>(stages, tid == 0, full, empty, ring, copy_bulk, load, store);
         }
       }
+      if constexpr (kGroupStats) {  // the statistics of the tile the MMA warpgroups stage (staged_group_stats)
+        constexpr int kPitch = BM + 8;
+        const float* bias_s = smem + kWRows * kPitch;
+        strip_tile_staged_sync();
+        staged_group_stats<BM, kPitch>(a, smem, bias_s, reinterpret_cast<const uint32_t*>(bias_s + kBlockN),
+                                       a.c_out - n_tile * kBlockN < kBlockN ? a.c_out - n_tile * kBlockN : kBlockN,
+                                       first.n, n_tile);
+      }
       return;
     }
     StripRing ring;
@@ -5201,7 +5167,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     // per half-warp), then stored by rows.
     constexpr int kPitch = BM + 8;
     // kWRows staged rows: the tile's channels, or (kTapPairs) its 32 channels at both taps of a pair.
-    // kGroupStats: the row masks of wide_rows_group_stats past the bias.
+    // kGroupStats: the row masks of staged_group_stats past the bias.
     constexpr int kMaskWords = kGroupStats ? 2 * BM / 32 : 0;
     static_assert(kStages * kStageFloats >= kWRows * kPitch + kBlockN + kMaskWords,
                   "the staged tile inside the pipeline's shared memory");
@@ -5238,9 +5204,8 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
         row_masks[BM / 32 + tid / 32] = in1;
       }
     }
-    mma_threads_sync();
-    if constexpr (kGroupStats)
-      wide_rows_group_stats<BM>(a, acc[0], bias_s, row_masks, 64 * warpgroup + 16 * warp + gid, first.n, n_tile);
+    if constexpr (kGroupStats) strip_tile_staged_sync();  // the producer warpgroup reads the staged tile too
+    else mma_threads_sync();
     if constexpr (kTapPairs) {  // r0 is odd in every other block: one row per thread
       const int64_t q = r0 + tid;
       if (tid == 0 || q >= a.rows) return;  // column 0 only feeds row r0 + 1
@@ -6851,7 +6816,7 @@ bool unit_stride_weights_as_a_disabled() {
 }
 // Splits per (sample, group) of the statistics' partials: the blocks that can hold rows of one sample (at most
 // rows_per_sample / kBlockM + 2) times the C_out tiles of one group times the warps (16 channels each) of a group in
-// one tile (wide_rows_group_stats; 1 for 8-channel groups).
+// one tile (staged_group_stats; 1 for 8-channel groups).
 int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t groups) {
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   const int64_t rows_per_sample = p.out_size[0] * p.out_size[1] * plan.line_rows;
@@ -7225,7 +7190,7 @@ bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype,
   const UnitStridePlan plan = unit_stride_plan(p, dtype);
   if (plan.half_tile) return false;  // the statistics' instantiation is the 256-row tile's
   const int64_t cpg = p.out_channels / groups;
-  // The 128-channel wide-rows tiles (wide_rows_group_stats), groups of whole 8-channel runs inside a tile or of
+  // The 128-channel wide-rows tiles (staged_group_stats), groups of whole 8-channel runs inside a tile or of
   // whole tiles.
   if (plan.block_n != 128 || !unit_stride_wide_rows() || cpg % 8 != 0 ||
       (plan.block_n % cpg != 0 && cpg % plan.block_n != 0))
