@@ -312,7 +312,7 @@ def _kernel_names(prof):
 # (C_in, C_out, GroupNorm groups, activation, bias, input's spatial size; kernel 3 along each dimension): a group of one
 # warp's 16 channels (L2-61), of two warps (32), one group per tile (8 warps), a group over two tiles, 16 groups of 8
 # (two groups a warp), a C_out that leaves the last tile part-filled (160: tiles of 128), 2D blocks, lines longer than a
-# tile, and the activations the store takes (unit_stride_group_stats_activation). An even W (even lines, as L2-61's)
+# tile, and activations (the store takes every one: unit_stride_group_stats_activation). An even W (even lines, as L2-61's)
 # gives 16-bit x its position-pair kernel (unit_stride_x_pairs) on contiguous inputs, an odd one the per-position
 # kernel. Every sample holds more than a 256-row tile (the store's condition), and 3 samples put tiles across their
 # boundaries.
@@ -326,6 +326,9 @@ CONV_STATS_CASES = [
     (16, 128, 8, ("relu", {}), True, (20, 10)),
     (24, 128, 2, ("leaky_relu", {"negative_slope": 0.1}), False, (21, 13)),
     (16, 128, 8, ("relu", {}), True, (2, 300)),  # 304-row lines: tiles of 256 stored rows (the unmasked form)
+    (16, 128, 8, ("gelu", {"approximate": "none"}), True, (5, 6, 10)),
+    (16, 128, 2, ("silu", {}), False, (20, 10)),
+    (16, 128, 16, ("sigmoid", {}), True, (5, 6, 9)),
 ]
 
 
@@ -398,9 +401,9 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
 @pytest.mark.parametrize("enabled", [True, False])
 def test_conv_store_statistics_where_planned(enabled, monkeypatch):
     """With fused.CONV_STORE_STATISTICS, the fused module takes the conv-store statistics under "auto" on an
-    L2-61-like block (C 64 -> 128, 8 groups, k3, TF32) and the statistics pass where the unit-stride form cannot make
-    them (64 output channels: the 64-channel tiles; groups of 4 channels; a GELU, whose values the store does not
-    compute); without it, the statistics pass everywhere."""
+    L2-61-like block (C 64 -> 128, 8 groups, k3, TF32), with a GELU too, and the statistics pass where the unit-stride
+    form cannot make them (64 output channels: the 64-channel tiles; groups of 4 channels); without it, the statistics
+    pass everywhere."""
     if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
@@ -428,4 +431,4 @@ def test_conv_store_statistics_where_planned(enabled, monkeypatch):
     names = kernels(128, 32)
     assert any("stats_channels" in n for n in names), names
     names = kernels(128, 8, nn.GELU)
-    assert any("stats_channels" in n for n in names), names
+    assert any("stats_channels" in n for n in names) != enabled, names

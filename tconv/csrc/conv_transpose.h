@@ -150,9 +150,8 @@ int64_t strip_forward_packed_weight_elems(const ConvTransposeParams& p, DType dt
 // 64; a kernel instantiation of its own), for the fused conv -> activation -> GroupNorm (group_norm_act.h:
 // GroupPartials): each warp writes one Welford partial per (sample, group) it holds. Possible where a group's
 // channels are whole 8-channel runs that divide the C_out tile or that the tile divides, and one sample has at least
-// a block's rows (unit_stride_group_stats_possible), for the activations whose values the store computes beside its
-// live accumulators (unit_stride_group_stats_activation: identity, ReLU, LeakyReLU, Hardtanh, Hardswish; the others'
-// spilled). The partials buffer (unit_stride_group_stats_partials fp32, splits = unit_stride_group_stats_splits) must
+// a block's rows (unit_stride_group_stats_possible), for every activation (unit_stride_group_stats_activation). The
+// partials buffer (unit_stride_group_stats_partials fp32, splits = unit_stride_group_stats_splits) must
 // be zeroed first.
 struct ForwardGroupStats {
   float* partials = nullptr;

@@ -4607,13 +4607,20 @@ __device__ __forceinline__ void staged_group_stats(const StripUnitStrideArgs<sca
       }
     }
   };
-  // The activations of unit_stride_group_stats_activation.
+  // Every activation (unit_stride_group_stats_activation): the producer's registers are free, where the register
+  // form's transcendental ones spilled beside 128 live accumulators.
+  using A = Activation;
   switch (a.stat_act.kind) {
-    case Activation::kRelu: pieces_of(std::integral_constant<Activation, Activation::kRelu>{}); break;
-    case Activation::kLeakyRelu: pieces_of(std::integral_constant<Activation, Activation::kLeakyRelu>{}); break;
-    case Activation::kHardtanh: pieces_of(std::integral_constant<Activation, Activation::kHardtanh>{}); break;
-    case Activation::kHardswish: pieces_of(std::integral_constant<Activation, Activation::kHardswish>{}); break;
-    default: pieces_of(std::integral_constant<Activation, Activation::kIdentity>{});  // the host allows only kIdentity
+    case A::kRelu: pieces_of(std::integral_constant<A, A::kRelu>{}); break;
+    case A::kLeakyRelu: pieces_of(std::integral_constant<A, A::kLeakyRelu>{}); break;
+    case A::kGelu: pieces_of(std::integral_constant<A, A::kGelu>{}); break;
+    case A::kGeluTanh: pieces_of(std::integral_constant<A, A::kGeluTanh>{}); break;
+    case A::kSilu: pieces_of(std::integral_constant<A, A::kSilu>{}); break;
+    case A::kHardswish: pieces_of(std::integral_constant<A, A::kHardswish>{}); break;
+    case A::kTanh: pieces_of(std::integral_constant<A, A::kTanh>{}); break;
+    case A::kSigmoid: pieces_of(std::integral_constant<A, A::kSigmoid>{}); break;
+    case A::kHardtanh: pieces_of(std::integral_constant<A, A::kHardtanh>{}); break;
+    default: pieces_of(std::integral_constant<A, A::kIdentity>{});
   }
 }
 
@@ -7202,16 +7209,7 @@ bool unit_stride_group_stats_possible(const ConvTransposeParams& p, DType dtype,
   return p.batch * groups * splits * 3 < (int64_t(1) << 31) && splits < (int64_t(1) << 30);
 }
 
-bool unit_stride_group_stats_activation(int activation) {
-  switch (static_cast<Activation>(activation)) {
-    case Activation::kIdentity:
-    case Activation::kRelu:
-    case Activation::kLeakyRelu:
-    case Activation::kHardtanh:
-    case Activation::kHardswish: return true;
-    default: return false;
-  }
-}
+bool unit_stride_group_stats_activation(int activation) { return activation >= 0 && activation < kActivationCount; }
 
 int64_t unit_stride_group_stats_splits(const ConvTransposeParams& p, DType dtype, int64_t groups) {
   return group_stats_splits_of(p, dtype, groups);

@@ -5,8 +5,9 @@
 # kernels): L2-61 exact forward 5.313 -> 2.922 ms, fam06 8.994 -> 4.863, but 11 grid cases and the long-K cases missed
 # the elementwise allclose(1e-4) the exact kernels meet (up to 1.6e-3): it stays off.
 # This commit: the statistics made by the producer warpgroup from the staged tile while the MMA warpgroups store it
-# (staged_group_stats; the stats kernels 168 -> 154-156 registers).
-# 1. The store-statistics tests (56). Predicted: pass.
+# (staged_group_stats; the stats kernels 168 -> 154-156 registers), for every activation now (GELU, SiLU, Tanh,
+# Sigmoid too: the producer's registers are free).
+# 1. The store-statistics tests (74: three activation cases more). Predicted: pass.
 # 2. L2-61 A/B (TCONV_CONV_STORE_STATISTICS 0 / 1): TF32 kernel breakdown, quick timing TF32 and bf16. Predicted: the
 #    conv kernel +0-3 % (the store ~5 us a tile hides the producer's ~1.5 us of passes), the statistics pass gone:
 #    TF32 forward 1.256 -> ~1.15 ms.
