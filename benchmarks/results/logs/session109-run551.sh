@@ -12,19 +12,23 @@
 #    conv kernel +0-3 % (the store ~5 us a tile hides the producer's ~1.5 us of passes), the statistics pass gone:
 #    TF32 forward 1.256 -> ~1.15 ms.
 # 3. If the TF32 forward wins: L2-61's verified rows, TF32 then bf16, under the switch (the row records it).
-# 4. The exact split's tests against the harness's rule (fp32_violations <= 1), whether it is fp32-grade at all.
+# 4. The exact split's tests against the harness's rule (fp32_violations <= 1), whether it is fp32-grade at all (the
+#    long-K cases, the kernel's, and run 550's failing grid cases).
 source scripts/device_prelude.sh
 # END_S: the seconds this call may run (the device budget left, when under the per-call limit); the parts scale to it.
 end=${END_S:-590}
 l2=l2_61_convt3d_relu_groupnorm
-left $(( end - 330 )) && gpu_tests 100 store_stats tests/test_fused_gpu.py "conv_store"
+# In order of need: the tests, the TF32 A/B, the exact split's tests, then the diagnostics and rows as time allows.
+left $(( end - 100 )) && gpu_tests 60 store_stats tests/test_fused_gpu.py "conv_store"
 for v in 0 1; do
-  left $(( end - 190 )) && quick_time "store_stats_$v" $l2 tf32 auto TCONV_CONV_STORE_STATISTICS=$v | tee -a "$LOG/quick.log"
+  left $(( end - 45 )) && quick_time "store_stats_$v" $l2 tf32 auto TCONV_CONV_STORE_STATISTICS=$v | tee -a "$LOG/quick.log"
 done
-breakdowns_ab $(( end - 150 )) TCONV_CONV_STORE_STATISTICS "0 1" "unit_stride_forward|stats_channels|finalize|total" \
-  tf32 contiguous $l2
+left $(( end - 50 )) && gpu_tests 45 exact_split tests/test_exact_split_gpu.py \
+  "kernel or planned or k0 or k1 or k2 or (contiguous and (g14 or g15 or g19 or g24 or g30))"
+breakdowns_ab $end TCONV_CONV_STORE_STATISTICS "0 1" "unit_stride_forward|stats_channels|finalize|total" tf32 \
+  contiguous $l2
 for v in 0 1; do
-  left $(( end - 150 )) && quick_time "store_stats_$v" $l2 bf16 auto TCONV_CONV_STORE_STATISTICS=$v | tee -a "$LOG/quick.log"
+  left $(( end - 45 )) && quick_time "store_stats_$v" $l2 bf16 auto TCONV_CONV_STORE_STATISTICS=$v | tee -a "$LOG/quick.log"
 done
 wins=$(python3 - "$LOG/quick.log" <<'PY'
 import re, sys
@@ -37,8 +41,6 @@ PY
 )
 echo "store statistics win the TF32 forward: $wins"
 if [ "$wins" = 1 ]; then
-  TCONV_CONV_STORE_STATISTICS=1 bench_budget $(( end - 60 )) tf32 contiguous $l2
+  TCONV_CONV_STORE_STATISTICS=1 bench_budget $end tf32 contiguous $l2
 fi
-left $(( end - 40 )) && gpu_tests $(( end - $(date +%s) + start )) exact_split tests/test_exact_split_gpu.py \
-  "kernel or planned or k0 or k1 or k2 or contiguous"
 device_finish
