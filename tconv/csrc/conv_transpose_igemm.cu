@@ -4592,7 +4592,7 @@ __device__ __forceinline__ void staged_group_stats(const StripUnitStrideArgs<sca
           }
         }
       warp_sum(m2);
-      if (lane < 2 && rows_of[lane] > 0) {
+      if (lane < 2 && (lane == 0 ? rows_of[0] : rows_of[1]) > 0) {  // (selects: an indexed array goes to the stack)
         const int s = lane, co = n_tile * 128 + c0, n = n0 + s;
         const int g = co / cpg, span = cpg < 128 ? cpg : 128;
         const int pieces = sixteen ? span / 16 : 1, piece = sixteen ? (co % span) / 16 : 0;
