@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 109 as its run 551, which never ran (six starts failed); the next session's first call: rename
-# it sessionNNN-runMMM.sh, commit, pass TCONV_COMMIT=<full sha> and END_S=<seconds the call may run>. One H100 or
+# Prepared in session 109 as its run 551, which never ran (six starts failed); session 110 runs it as run 551 with
+# TCONV_COMMIT=<full sha> and END_S=<seconds the call may run>. One H100 or
 # H200, cold. Run 550 (H100, 14ad132): session 108's statistics from the MMA
 # warpgroups' accumulators passed their 56 tests but cost the conv kernel 0.887 -> 1.015 ms on L2-61 TF32, as much as
 # the statistics pass (0.126): forward 1.256 -> 1.271 ms, bf16 0.760 -> 0.763. The exact split (3x K on the TF32
