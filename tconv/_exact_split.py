@@ -75,13 +75,10 @@ def _wgmma_device(index: int) -> bool:
 def split_reference(source: torch.Tensor, small_copies: int) -> torch.Tensor:
     """[rows, inner] fp32 -> [rows, 3, inner]: the kernel's result in plain torch (round to nearest, ties away from
     zero; non-finite values their own big part; a big part that would round past the largest float truncated)."""
-    bits = source.contiguous().view(torch.int32)
-    rounded = (bits + (1 << 12)) & ~((1 << 13) - 1)
-    exponent = 0x7F800000
-    overflowed = (rounded & exponent) == exponent
-    big = torch.where(overflowed, bits & ~((1 << 13) - 1), rounded).view(torch.float32)
+    from .harness.compare import round_to_tf32
+
+    big = round_to_tf32(source, saturate=True)
     finite = torch.isfinite(source)
-    big = torch.where(finite, big, source)
     small = torch.where(finite, source - big, torch.zeros_like(source))
     return torch.stack([small if small_copies >> j & 1 else big for j in range(3)], dim=1)
 

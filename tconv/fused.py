@@ -260,6 +260,7 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
                               num_groups, eps, activation, arg0, arg1):
     _ops._check_cuda_dtype(input, "conv_transpose")
     partials = None
+    conv_input, conv_weight, split = input, weight, False
     # Where the conv's store can make the statistics (forward_group_stats_out decides); not under tconv's autotune,
     # which may time another forward.
     algorithm = _ops.algorithm
@@ -267,7 +268,7 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
             algorithm == "igemm_strip" or (algorithm == "auto" and not _ops._autotune.autotune_enabled())):
         shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
         y = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
-        conv_input, conv_weight, split = input, weight, _exact_split.taken(input, _ops.conv_tf32_allowed())
+        split = _exact_split.taken(input, _ops.conv_tf32_allowed())
         if split:  # exact fp32 as the split TF32 GEMM, as conv_transpose_cuda would run it
             conv_input = _exact_split.channels(input, groups, _exact_split.SMALL_SECOND)
             conv_weight = _exact_split.weight(weight, groups, 0, _exact_split.SMALL_THIRD)
@@ -277,8 +278,10 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
                 _ops._pad3(padding, 0), _ops._pad3(dilation, 1), groups, _ops.conv_tf32_allowed(), algorithm,
                 num_groups, _ACTIVATION_CODES[activation], arg0, arg1)
         partials = made if made.numel() > 0 else None
-    if partials is None:
-        y = _ops.conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, dilation, groups)
+    if partials is None:  # the operands split above (if any) are reused rather than split again
+        with _exact_split.tf32_inside() if split else contextlib.nullcontext():
+            y = _ops.conv_transpose_cuda(conv_input, conv_weight, bias, stride, padding, output_padding, dilation,
+                                         groups)
     z, mean, rstd = _act_group_norm_cuda(y, gamma, beta, num_groups, eps, activation, arg0, arg1, partials)
     return z, y, mean, rstd
 

@@ -308,10 +308,12 @@ def compare_to_reference(
     return judge(measure(candidate, original, reference, mode, ideal_tf32))
 
 
-def round_to_tf32(tensor: torch.Tensor) -> torch.Tensor:
+def round_to_tf32(tensor: torch.Tensor, saturate: bool = False) -> torch.Tensor:
     """Round fp32 values to TF32 (10 explicit mantissa bits), to nearest, ties away from zero.
 
-    Tensor cores read TF32 operands this way (cuBLAS/cuDNN round to nearest); other dtypes pass through.
+    Tensor cores read TF32 operands this way (cuBLAS/cuDNN round to nearest); other dtypes pass through. saturate:
+    a value that would round past the largest float is truncated instead (the exact split's big part, whose remainder
+    must stay finite); otherwise it becomes inf, as a rounding read does.
     """
     if tensor.dtype != torch.float32:
         return tensor
@@ -319,6 +321,9 @@ def round_to_tf32(tensor: torch.Tensor) -> torch.Tensor:
     dropped_mantissa_bits = 13
     half = 1 << (dropped_mantissa_bits - 1)
     mask = ~((1 << dropped_mantissa_bits) - 1)
-    rounded = ((bits + half) & mask).view(torch.float32)
+    rounded = (bits + half) & mask
+    if saturate:
+        exponent = 0x7F800000
+        rounded = torch.where((rounded & exponent) == exponent, bits & mask, rounded)
     # Inf/NaN must not be rounded into other encodings.
-    return torch.where(torch.isfinite(tensor), rounded, tensor.detach())
+    return torch.where(torch.isfinite(tensor), rounded.view(torch.float32), tensor.detach())
