@@ -249,7 +249,10 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 # against 0.865; the x-as-A tiles were also slower than the wide rows). The second (session 108: from the wide-rows
 # accumulators in the MMA warpgroups) did too: run 550 (H100, L2-61) conv kernel 0.887 -> 1.015 ms against the 0.126
 # ms pass, forward TF32 1.256 -> 1.271 ms, bf16 0.760 -> 0.763. The third (session 109, staged_group_stats) gives them
-# to the warp-specialized kernel's idle producer warpgroup, beside the MMA warpgroups' store; not timed yet. The tests
+# to the warp-specialized kernel's idle producer warpgroup, beside the MMA warpgroups' store, and lost the most: run
+# 551 (H100, L2-61) conv kernel 0.883 -> 1.114 ms against the 0.131 ms pass, forward TF32 1.268 -> 1.377 ms, bf16
+# 0.765 -> 0.925 (four producer warps do the whole tile's two passes, ~11.7 us a tile more than the store). With one
+# block an SM nothing overlaps a block's epilogue, so every form so far adds its work to the kernel. The tests
 # set this to keep the path correct, and TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at
 # import) sets it for A/B timings.
 CONV_STORE_STATISTICS = os.environ.get("TCONV_CONV_STORE_STATISTICS", "0") == "1"
