@@ -4537,8 +4537,12 @@ __device__ __forceinline__ void staged_group_stats(const StripUnitStrideArgs<sca
                                                    int n0, int n_tile) {
   constexpr int kWords = kBlockM / 32;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-  // bit k of inside[s]: row lane + 32 k is a stored position of sample n0 + s
-  uint32_t inside[2] = {0u, 0u};
+  // weight[s][k]: 1 where row lane + 32 k is a stored position of sample n0 + s, else 0. Each value then costs one FFMA
+  // a sample: run 552's source counters had the bit-mask selects at ~5 instructions a value and sample (the two passes
+  // ~19 % of the kernel's samples, the producer's four warps latency-bound on one dependent sum each). A value of a
+  // dropped row enters as 0 x value: it is finite unless some x feeding it is not, and every x of a line also feeds a
+  // stored row of the same channel and sample, whose (sample, group) statistics are then not finite either way.
+  float weight[2][kWords];
   int rows_of[2] = {0, 0};
 #pragma unroll
   for (int s = 0; s < 2; ++s)
@@ -4546,52 +4550,66 @@ __device__ __forceinline__ void staged_group_stats(const StripUnitStrideArgs<sca
     for (int k = 0; k < kWords; ++k) {
       const uint32_t word = row_masks[s * kWords + k];
       rows_of[s] += __popc(word);
-      inside[s] |= ((word >> lane) & 1u) << k;
+      weight[s][k] = (word >> lane) & 1u ? 1.f : 0.f;
     }
   const int cpg = a.stat_channels_per_group;
   const bool sixteen = cpg % 16 == 0;  // else groups of 8 channels (unit_stride_group_stats_possible)
   const int piece_channels = sixteen ? 16 : 8;
-  auto warp_sum = [](float (&v)[2]) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2)
-#pragma unroll
-      for (int s = 0; s < 2; ++s) v[s] += __shfl_xor_sync(0xffffffffu, v[s], offset);
-  };
-  auto pieces_of = [&](auto kind) {
+  // kSamples: 2 where the tile's rows reach a second sample (rows_of[1] > 0), else 1 (most tiles).
+  auto pieces_of = [&](auto kind, auto samples) {
     constexpr Activation K = decltype(kind)::value;
+    constexpr int kSamples = decltype(samples)::value;
     // act(y as stored) at channel c, row lane + 32 k
     auto stored = [&](int c, int k) {
       const float v = Cs[c * kPitch + lane + 32 * k] + bias_s[c];
       return Act<K>::value(to_acc<scalar_t>(from_acc<scalar_t>(v)), a.stat_act.arg0, a.stat_act.arg1);
     };
+    // Per-row partial sums (kWords independent chains a sample), then one sum a sample over the warp.
+    auto reduce = [&](float (&part)[2][kWords], float (&total)[2]) {
+#pragma unroll
+      for (int s = 0; s < 2; ++s) {
+        total[s] = 0.f;
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) total[s] += part[s][k];
+      }
+#pragma unroll
+      for (int offset = 16; offset > 0; offset /= 2)
+#pragma unroll
+        for (int s = 0; s < kSamples; ++s) total[s] += __shfl_xor_sync(0xffffffffu, total[s], offset);
+    };
     for (int c0 = 32 * warp; c0 < 32 * warp + 32 && c0 < channels; c0 += piece_channels) {
-      float sum[2] = {0.f, 0.f};
+      float part[2][kWords] = {};
+#pragma unroll 2
       for (int c = c0; c < c0 + piece_channels; ++c)
 #pragma unroll
         for (int k = 0; k < kWords; ++k) {
           const float v = stored(c, k);
 #pragma unroll
-          for (int s = 0; s < 2; ++s) sum[s] += (inside[s] >> k & 1u) ? v : 0.f;
+          for (int s = 0; s < kSamples; ++s) part[s][k] = fmaf(weight[s][k], v, part[s][k]);
         }
-      warp_sum(sum);
+      float sum[2];
+      reduce(part, sum);
       float mean[2], count[2];
 #pragma unroll
       for (int s = 0; s < 2; ++s) {
         count[s] = float(piece_channels * rows_of[s]);
         mean[s] = rows_of[s] > 0 ? sum[s] / count[s] : 0.f;
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) part[s][k] = 0.f;
       }
-      float m2[2] = {0.f, 0.f};
+#pragma unroll 2
       for (int c = c0; c < c0 + piece_channels; ++c)
 #pragma unroll
         for (int k = 0; k < kWords; ++k) {
           const float v = stored(c, k);
 #pragma unroll
-          for (int s = 0; s < 2; ++s) {
+          for (int s = 0; s < kSamples; ++s) {
             const float d = v - mean[s];
-            m2[s] += (inside[s] >> k & 1u) ? d * d : 0.f;
+            part[s][k] = fmaf(weight[s][k] * d, d, part[s][k]);
           }
         }
-      warp_sum(m2);
+      float m2[2];
+      reduce(part, m2);
       if (lane < 2 && (lane == 0 ? rows_of[0] : rows_of[1]) > 0) {  // (selects: an indexed array goes to the stack)
         const int s = lane, co = n_tile * 128 + c0, n = n0 + s;
         const int g = co / cpg, span = cpg < 128 ? cpg : 128;
@@ -4607,20 +4625,25 @@ __device__ __forceinline__ void staged_group_stats(const StripUnitStrideArgs<sca
       }
     }
   };
-  // Every activation (unit_stride_group_stats_activation): the producer's registers are free, where the register
-  // form's transcendental ones spilled beside 128 live accumulators.
+  // The activation and the sample count as template arguments: every activation (unit_stride_group_stats_activation),
+  // the producer's registers being free, where the register form's transcendental ones spilled beside 128 live
+  // accumulators.
+  auto with_samples = [&](auto kind) {
+    if (rows_of[1] > 0) pieces_of(kind, std::integral_constant<int, 2>{});
+    else pieces_of(kind, std::integral_constant<int, 1>{});
+  };
   using A = Activation;
   switch (a.stat_act.kind) {
-    case A::kRelu: pieces_of(std::integral_constant<A, A::kRelu>{}); break;
-    case A::kLeakyRelu: pieces_of(std::integral_constant<A, A::kLeakyRelu>{}); break;
-    case A::kGelu: pieces_of(std::integral_constant<A, A::kGelu>{}); break;
-    case A::kGeluTanh: pieces_of(std::integral_constant<A, A::kGeluTanh>{}); break;
-    case A::kSilu: pieces_of(std::integral_constant<A, A::kSilu>{}); break;
-    case A::kHardswish: pieces_of(std::integral_constant<A, A::kHardswish>{}); break;
-    case A::kTanh: pieces_of(std::integral_constant<A, A::kTanh>{}); break;
-    case A::kSigmoid: pieces_of(std::integral_constant<A, A::kSigmoid>{}); break;
-    case A::kHardtanh: pieces_of(std::integral_constant<A, A::kHardtanh>{}); break;
-    default: pieces_of(std::integral_constant<A, A::kIdentity>{});
+    case A::kRelu: with_samples(std::integral_constant<A, A::kRelu>{}); break;
+    case A::kLeakyRelu: with_samples(std::integral_constant<A, A::kLeakyRelu>{}); break;
+    case A::kGelu: with_samples(std::integral_constant<A, A::kGelu>{}); break;
+    case A::kGeluTanh: with_samples(std::integral_constant<A, A::kGeluTanh>{}); break;
+    case A::kSilu: with_samples(std::integral_constant<A, A::kSilu>{}); break;
+    case A::kHardswish: with_samples(std::integral_constant<A, A::kHardswish>{}); break;
+    case A::kTanh: with_samples(std::integral_constant<A, A::kTanh>{}); break;
+    case A::kSigmoid: with_samples(std::integral_constant<A, A::kSigmoid>{}); break;
+    case A::kHardtanh: with_samples(std::integral_constant<A, A::kHardtanh>{}); break;
+    default: with_samples(std::integral_constant<A, A::kIdentity>{});
   }
 }
 
