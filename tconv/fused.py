@@ -16,10 +16,11 @@ per channel, and writes the input gradient in one elementwise pass. Everything e
 other layouts, empty spatial size, parameters of another dtype) runs PyTorch's activation and
 F.group_norm. The module runs the whole block as one op, `tconv::conv_transpose_act_group_norm` (autograd: the
 epilogue's backward, then the conv's). Where the conv runs as the unit-stride forward's 128-channel wide-rows tiles
-(stride 1, a W kernel of 3, 5 or 7, more than 64 output channels: L2-61; groups of whole 8-channel runs; identity,
-ReLU, LeakyReLU, Hardtanh or Hardswish; csrc/conv_transpose.h, ForwardGroupStats), the conv's own store can also make
-the statistics from its accumulators (one Welford partial per warp, sample and group), so that the conv output is
-read once (normalisation) instead of twice; CONV_STORE_STATISTICS says whether it does (with its measurements).
+(stride 1, a W kernel of 3, 5 or 7, more than 64 output channels: L2-61; groups of whole 8-channel runs; any
+activation; csrc/conv_transpose.h, ForwardGroupStats), the conv's store can also make the statistics (the producer
+warpgroup reads the staged tile beside the store: Welford partials per tile, sample and group), so that the conv
+output is read once (normalisation) instead of twice; CONV_STORE_STATISTICS says where it does (fp32 data, TF32, since
+session 111; with its measurements).
 
 On torch >= 2.4 the epilogue is the op pair `tconv::act_group_norm` / `tconv::act_group_norm_backward`
 (schemas here, fake kernels, autograd attached, a CPU implementation that follows the kernels' math
@@ -243,20 +244,20 @@ def _act_group_norm_backward_fake(grad_z, y, mean, rstd, weight, num_groups, act
 
 
 # ---- the whole block as one op: conv -> activation -> GroupNorm ---------------------------------------------
-# Whether the conv's store makes the GroupNorm statistics where it can (csrc/conv_transpose.h: ForwardGroupStats).
-# Off so far. The first form (the x-as-A tiles, two passes over the staged tile in shared memory) cost the forward
-# kernel as much as the statistics pass it replaced (runs 247-256, L2-61: TF32 1.449 against 1.299 ms, bf16 1.008
-# against 0.865; the x-as-A tiles were also slower than the wide rows). The second (session 108: from the wide-rows
-# accumulators in the MMA warpgroups) did too: run 550 (H100, L2-61) conv kernel 0.887 -> 1.015 ms against the 0.126
-# ms pass, forward TF32 1.256 -> 1.271 ms, bf16 0.760 -> 0.763. The third (session 109, staged_group_stats) gives them
-# to the warp-specialized kernel's idle producer warpgroup, beside the MMA warpgroups' store, and lost the most: run
-# 551 (H100, L2-61) conv kernel 0.883 -> 1.114 ms against the 0.131 ms pass, forward TF32 1.268 -> 1.377 ms, bf16
-# 0.765 -> 0.925 (four producer warps do the whole tile's two passes, ~11.7 us a tile more than the store). With one
-# block an SM nothing overlaps a block's epilogue, so every form so far adds its work to the kernel. Since run 552
-# the producer's passes are FFMAs on 0/1 row weights (~2.5x fewer instructions; untimed). The tests
-# set this to keep the path correct, and TCONV_CONV_STORE_STATISTICS=1 in the environment (development only, read at
-# import) sets it for A/B timings.
-CONV_STORE_STATISTICS = os.environ.get("TCONV_CONV_STORE_STATISTICS", "0") == "1"
+# Whether the conv's store makes the GroupNorm statistics where it can (csrc/conv_transpose.h: ForwardGroupStats):
+# True always, False never, None by rule (the data types in _STORE_STATISTICS_DTYPES). The first form (the x-as-A
+# tiles, two passes over the staged tile in shared memory) cost the forward kernel as much as the statistics pass it
+# replaced (runs 247-256, L2-61: TF32 1.449 against 1.299 ms, bf16 1.008 against 0.865). The second (session 108:
+# from the wide-rows accumulators in the MMA warpgroups) did too: run 550 (H100, L2-61) conv kernel 0.887 -> 1.015
+# ms against the 0.126 ms pass. The third (session 109, staged_group_stats) gives them to the warp-specialized
+# kernel's idle producer warpgroup, beside the MMA warpgroups' store; as first written it lost the most (run 551,
+# H100: conv kernel 0.883 -> 1.114 ms, forward TF32 1.268 -> 1.377, bf16 0.765 -> 0.925). With its passes as FFMAs on
+# 0/1 row weights with per-row partial sums (session 110, after run 552's source counters) it wins in TF32: run 554
+# (H100, L2-61, one build) conv kernel 0.888 -> 0.973 ms against the 0.126 ms pass, forward 1.267 -> 1.237 ms,
+# fwd+bwd 4.281 -> 4.213. The tests set it to keep both paths correct; TCONV_CONV_STORE_STATISTICS=1 or 0 in the
+# environment (development only, read at import) sets it for A/B timings.
+_STORE_STATISTICS_DTYPES = (torch.float32,)
+CONV_STORE_STATISTICS = {"1": True, "0": False}.get(os.environ.get("TCONV_CONV_STORE_STATISTICS", ""))
 
 
 # Returns (z, y, mean, rstd); y, mean and rstd are what the backward needs (non-differentiable outputs).
@@ -268,7 +269,9 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
     # Where the conv's store can make the statistics (forward_group_stats_out decides); not under tconv's autotune,
     # which may time another forward.
     algorithm = _ops.algorithm
-    if CONV_STORE_STATISTICS and input.dtype in _KERNEL_DTYPES and (
+    store_statistics = input.dtype in _STORE_STATISTICS_DTYPES if CONV_STORE_STATISTICS is None else \
+        CONV_STORE_STATISTICS
+    if store_statistics and input.dtype in _KERNEL_DTYPES and (
             algorithm == "igemm_strip" or (algorithm == "auto" and not _ops._autotune.autotune_enabled())):
         shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
         y = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))

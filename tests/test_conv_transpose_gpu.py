@@ -833,11 +833,11 @@ def test_grad_weight_shifted_x_slide_agrees_bitwise(tmp_path):
     assert sum(bool(launches) for launches, _ in saved["1"][len(SHIFTED_X_SLOTS_CASES):]) >= 3
 
 
-# The shifted-x kernel's row ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1; by rule, unset, where the kernel has more than
-# one D tap; fp32 data at a unit of 32, the measured kernel's rows, more than one (kd, kh) row): W_out 64 (unit 32)
-# with 3 rows in one chain; 5 rows (the second tile's third row past the kernel); kernel W 5 with partial C_in and
-# C_out tiles; W_out 62 (the flat grad_output map); an L2-61-like 3D call (the swapped way: W 32); H stride 2 (no
-# sliding); kH 2 in 3D (chains across a tile: two heads a unit); groups.
+# The shifted-x kernel's row ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING unset or 1, wherever it applies: fp32 data at a
+# unit of 32, the measured kernel's rows, more than one (kd, kh) row): W_out 64 (unit 32) with 3 rows in one chain;
+# 5 rows (the second tile's third row past the kernel); kernel W 5 with partial C_in and C_out tiles; W_out 62 (the
+# flat grad_output map); an L2-61-like 3D call (the swapped way: W 32); H stride 2 (no sliding); kH 2 in 3D (chains
+# across a tile: two heads a unit); groups.
 SHIFTED_X_RING_CASES = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (2, 2, 32, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 64], True),
@@ -868,8 +868,8 @@ def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path, monkeypatch):
     TF32 (=0) runs the row ring instead, with the same grid, meets the precision contract (run_case: float64 and
     torch, outputs and every gradient, poisoned outputs) and gives the measured kernel's grad_weight bits (the same
     products in the same order, the rows read from the ring). Under 0 no ring kernel runs. At least five cases take
-    it. Unset (the rule), the cases with more than one D tap run as under 1 and the others as under 0, with the same
-    bits. The plain ring (TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP=0): its overlap form has a test of its own."""
+    it. Unset (the default since session 111), every case runs as under 1, with the same bits. The plain ring
+    (TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP=0): its overlap form has a test of its own."""
     monkeypatch.setenv("TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", "0")
     saved = ring_cases_under_switch(tmp_path, "TCONV_GRAD_WEIGHT_SHIFTED_X_RING")
     taken = 0
@@ -882,8 +882,7 @@ def test_grad_weight_shifted_x_ring_agrees_bitwise(tmp_path, monkeypatch):
             assert [grid for name, grid in ring_launches if "shifted_x_ring_kernel" in name] == measured, \
                 (case, ring_launches, measured_launches)
             assert not any("shifted_x_kernel<float, 32," in name for name, _ in ring_launches), (case, ring_launches)
-        several_d_taps = case[0] == 3 and case[5][0] > 1
-        assert rule_launches == (ring_launches if several_d_taps else measured_launches), (case, rule_launches)
+        assert rule_launches == ring_launches, (case, rule_launches, ring_launches)
         assert_bitwise_equal([ring_w, rule_w], [measured_w, measured_w], str(case))
     assert taken >= 5, taken
 

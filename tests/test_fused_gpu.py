@@ -344,7 +344,7 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
         pytest.skip("the wide-rows tile, whose store makes the statistics, is switched off")
-    monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", True)  # off by default (see fused.py)
+    monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", True)  # by default fp32 data only (see fused.py)
     c_in, c_out, groups, (kind, args), bias, spatial = CONV_STATS_CASES[case]
     dims, w_in = len(spatial), spatial[-1]
     ones, zeros = [1] * dims, [0] * dims
@@ -398,22 +398,23 @@ def test_conv_store_makes_group_statistics(case, dtype, layout, poison_allocator
                                    atol=scale * (1e-4 if dtype == torch.float32 else 2 * torch.finfo(dtype).eps))
 
 
-@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("enabled", [True, False, None])
 def test_conv_store_statistics_where_planned(enabled, monkeypatch):
-    """With fused.CONV_STORE_STATISTICS, the fused module takes the conv-store statistics under "auto" on an
-    L2-61-like block (C 64 -> 128, 8 groups, k3, TF32), with a GELU too, and the statistics pass where the unit-stride
-    form cannot make them (64 output channels: the 64-channel tiles; groups of 4 channels); without it, the statistics
-    pass everywhere."""
+    """With fused.CONV_STORE_STATISTICS True, or None (the rule: fp32 data), the fused module takes the conv-store
+    statistics under "auto" on an L2-61-like block (C 64 -> 128, 8 groups, k3, TF32), with a GELU too, and the
+    statistics pass where the unit-stride form cannot make them (64 output channels: the 64-channel tiles; groups of 4
+    channels); with False, the statistics pass everywhere. Under the rule a bf16 block runs the statistics pass."""
     if not wgmma_kernels_run():
         pytest.skip("the unit-stride forward runs on sm_90a builds on compute capability 9.0")
     if os.environ.get("TCONV_UNIT_STRIDE_WIDE_ROWS", "1") == "0":
         pytest.skip("the wide-rows tile, whose store makes the statistics, is switched off")
     monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", enabled)
 
-    def kernels(c_out, groups, activation=nn.ReLU):
-        seq = nn.Sequential(nn.ConvTranspose3d(64, c_out, 3), activation(), nn.GroupNorm(groups, c_out)).cuda()
-        module = tconv.ConvTransposeActGroupNorm3d.fuse(seq[0], seq[1], seq[2])
-        x = torch.randn(4, 64, 16, 32, 32, device="cuda")  # 345 blocks of 256 rows: "auto" takes the strip form
+    def kernels(c_out, groups, activation=nn.ReLU, dtype=torch.float32):
+        seq = nn.Sequential(nn.ConvTranspose3d(64, c_out, 3), activation(), nn.GroupNorm(groups, c_out))
+        module = tconv.ConvTransposeActGroupNorm3d.fuse(seq[0], seq[1], seq[2]).to("cuda", dtype)
+        # 345 blocks of 256 rows: "auto" takes the strip form
+        x = torch.randn(4, 64, 16, 32, 32, device="cuda", dtype=dtype)
         old = torch.backends.cudnn.allow_tf32
         torch.backends.cudnn.allow_tf32 = True
         try:
@@ -423,12 +424,16 @@ def test_conv_store_statistics_where_planned(enabled, monkeypatch):
         finally:
             torch.backends.cudnn.allow_tf32 = old
         return _kernel_names(prof)
+    taken = enabled is not False
     names = kernels(128, 8)
     assert any("unit_stride_forward" in n for n in names), names
-    assert any("stats_channels" in n for n in names) != enabled, names
+    assert any("stats_channels" in n for n in names) != taken, names
     names = kernels(64, 8)
     assert any("stats_channels" in n for n in names), names
     names = kernels(128, 32)
     assert any("stats_channels" in n for n in names), names
     names = kernels(128, 8, nn.GELU)
-    assert any("stats_channels" in n for n in names) != enabled, names
+    assert any("stats_channels" in n for n in names) != taken, names
+    names = kernels(128, 8, dtype=torch.bfloat16)
+    assert any("unit_stride_forward" in n for n in names), names
+    assert any("stats_channels" in n for n in names) == (enabled is not True), names

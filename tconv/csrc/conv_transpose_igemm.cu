@@ -7627,17 +7627,18 @@ bool shifted_x_channel_tiles(const ConvTransposeParams& p, DType dtype) {
 // The shifted-x kernel's row ring (WeightShiftedXTile's kRingSlots) where the measured kernel would run on fp32 data
 // at a unit of 32 with more than one (kd, kh) row: it sums the same products in the same order (the same grad_weight
 // bits), with 6 stages instead of 4, so that its rows slide (kShiftedXSlideMinStages). Written in session 105 for
-// L2-61 TF32's grad_weight (the swapped way: 64 x channels as the rows). By rule where the kernel has more than one
-// D tap (kd planes of kH rows each): run 543 (H100, one build, TF32 kernel breakdowns, measured kernel -> ring), the
-// k3x3x3 rows: L2-61's grad_weight 2.188 -> 1.414 ms, fam03's 3.481 -> 2.592; run 544 (H200), the 2D rows with kH 3:
-// fam06's (k3x5) 2.007 -> 2.032, fam05's (k3x7) 1.916 -> 1.921, so not there.
-// TCONV_GRAD_WEIGHT_SHIFTED_X_RING (development only, read once per process): 0 never takes it (the measured kernel,
-// for A/B timings in one build); 1 wherever it applies (more than one (kd, kh) row); unset or anything else, by rule.
+// L2-61 TF32's grad_weight (the swapped way: 64 x channels as the rows). Wherever it applies (more than one (kd, kh)
+// row). Run 543 (H100, one build, TF32 kernel breakdowns, measured kernel -> ring), the k3x3x3 rows: L2-61's
+// grad_weight 2.188 -> 1.414 ms, fam03's 3.481 -> 2.592. The 2D rows (kH 3) lost a little to the plain ring (run 544,
+// H200: fam06's (k3x5) 2.007 -> 2.032, fam05's (k3x7) 1.916 -> 1.921) and gain from the overlapping one (below):
+// run 552 (H100) fam06 2.061 -> 1.916 ms, run 554 (H100) fam05 2.147 -> 1.845, so since session 111 the 2D rows take
+// it too. TCONV_GRAD_WEIGHT_SHIFTED_X_RING (development only, read once per process): 0 never takes it (the measured
+// kernel, for A/B timings in one build); anything else, wherever it applies.
 bool shifted_x_row_ring(const ConvTransposeParams& p, DType dtype, const WeightGradPlan& plan) {
   static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_RING", 2);
   const bool applies = element_bytes(dtype) == 4 && plan.shifted_x_unit == 32 && !plan.shifted_x_lean &&
                        !plan.shifted_x_narrow && !plan.shifted_x_channel_tiles && p.kernel[0] * p.kernel[1] > 1;
-  return applies && (mode == 1 || (mode != 0 && p.kernel[0] > 1));
+  return applies && mode != 0;
 }
 // The ring kernel's consumers leave a unit's wgmmas in flight into the next unit's waits (kRingOverlap), wherever
 // the ring runs. Written in session 107 after run 546's source counters (L2-61 TF32, H100: the wgmma wait 7.5 % of
