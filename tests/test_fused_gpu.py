@@ -412,7 +412,8 @@ def test_conv_store_statistics_where_planned(enabled, monkeypatch):
 
     def kernels(c_out, groups, activation=nn.ReLU, dtype=torch.float32):
         seq = nn.Sequential(nn.ConvTranspose3d(64, c_out, 3), activation(), nn.GroupNorm(groups, c_out))
-        module = tconv.ConvTransposeActGroupNorm3d.fuse(seq[0], seq[1], seq[2]).to("cuda", dtype)
+        seq = seq.to("cuda", dtype)
+        module = tconv.ConvTransposeActGroupNorm3d.fuse(seq[0], seq[1], seq[2])
         # 345 blocks of 256 rows: "auto" takes the strip form
         x = torch.randn(4, 64, 16, 32, 32, device="cuda", dtype=dtype)
         old = torch.backends.cudnn.allow_tf32
