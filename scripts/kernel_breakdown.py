@@ -9,7 +9,8 @@ profiler adds overhead and nothing is verified; published timings come from `tco
 `--layout channels_last` lays the inputs' 4-D and 5-D tensors out channels-last (the grad_outputs follow their
 outputs). `--model original` profiles the original Model instead (what cuDNN runs, for comparison);
 `--cudnn-benchmark` runs either with `torch.backends.cudnn.benchmark` on (the bench's cuDNN-benchmark column: its
-algorithm search happens in the warm-up step, outside the profile).
+algorithm search happens in the warm-up step, outside the profile). `--algorithm` runs tconv's passes under one of
+its forced algorithms (what quick_timing.py times), to see which kernels it reaches.
 
 tconv's backward passes run one after the other here (TCONV_CONCURRENT_BACKWARD=0) unless `--concurrent` is given or
 the variable is set: run at once, their kernels overlap, so each one's profiled time includes the other's (session 75:
@@ -27,16 +28,17 @@ if "--concurrent" not in sys.argv[1:]:
 
 import torch
 
+import tconv
 from dev_common import build_model, fwd_bwd_step, write_rows
 from tconv.harness.precision import precision_mode
 from tconv.harness.tensors import LAYOUTS, to_layout
 
 
 def kernel_times(stem: str, precision: str, iters: int, which: str, cudnn_benchmark: bool = False,
-                 layout: str = "contiguous") -> dict:
+                 layout: str = "contiguous", algorithm: str = "auto") -> dict:
     model, inputs = build_model(stem, precision, which)
     inputs = to_layout(inputs, layout)
-    with precision_mode(precision, cudnn_benchmark=cudnn_benchmark):
+    with precision_mode(precision, cudnn_benchmark=cudnn_benchmark), tconv._ops.use_algorithm(algorithm):
         step = fwd_bwd_step(model, inputs)
 
         step()  # warm-up (JIT build, packing caches, cuDNN plans)
@@ -55,7 +57,7 @@ def kernel_times(stem: str, precision: str, iters: int, which: str, cudnn_benchm
             totals[event.name][1] += 1
     kernels = sorted(((name, t / iters / 1000.0, n // iters) for name, (t, n) in totals.items()), key=lambda r: -r[1])
     return {"problem": stem, "precision": precision, "model": which, "cudnn_benchmark": cudnn_benchmark,
-            "layout": layout,
+            "layout": layout, "algorithm": algorithm,
             "concurrent_backward": os.environ.get("TCONV_CONCURRENT_BACKWARD") != "0",
             "total_ms": sum(ms for _, ms, _ in kernels),
             "kernels": [{"name": name, "ms": ms, "launches": n} for name, ms, n in kernels]}
@@ -72,6 +74,8 @@ def main(argv=None) -> int:
                         help="tconv's backward passes at once, as by default outside this tool (their kernel times "
                              "then overlap)")
     parser.add_argument("--layout", choices=LAYOUTS, default="contiguous")
+    parser.add_argument("--algorithm", default="auto", choices=list(tconv._ops.ALGORITHMS),
+                        help="tconv's algorithm for every pass (tconv._ops.use_algorithm), to see what a forced one runs")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
@@ -80,10 +84,12 @@ def main(argv=None) -> int:
     rows = []
     for stem in args.problems:
         for precision in args.precision:
-            row = kernel_times(stem, precision, args.iters, args.model, args.cudnn_benchmark, args.layout)
+            row = kernel_times(stem, precision, args.iters, args.model, args.cudnn_benchmark, args.layout,
+                               args.algorithm)
             rows.append(row)
             label = args.model + (" cudnn.benchmark" if args.cudnn_benchmark else "") + \
-                (f" {args.layout}" if args.layout != "contiguous" else "")
+                (f" {args.layout}" if args.layout != "contiguous" else "") + \
+                (f" {args.algorithm}" if args.algorithm != "auto" else "")
             if args.model == "new" and row["concurrent_backward"]:
                 label += " (backward passes at once: their kernel times overlap)"
             print(f"== {stem} {precision} {label}: {row['total_ms']:.3f} ms of kernels per fwd+bwd", flush=True)

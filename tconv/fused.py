@@ -260,6 +260,12 @@ _STORE_STATISTICS_DTYPES = (torch.float32,)
 CONV_STORE_STATISTICS = {"1": True, "0": False}.get(os.environ.get("TCONV_CONV_STORE_STATISTICS", ""))
 
 
+def _store_statistics_wanted(dtype: torch.dtype) -> bool:
+    """Whether the block asks the conv's store for the statistics (CONV_STORE_STATISTICS, else the rule); the conv
+    itself then decides whether it can make them."""
+    return dtype in _STORE_STATISTICS_DTYPES if CONV_STORE_STATISTICS is None else CONV_STORE_STATISTICS
+
+
 # Returns (z, y, mean, rstd); y, mean and rstd are what the backward needs (non-differentiable outputs).
 def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding, output_padding, dilation, groups,
                               num_groups, eps, activation, arg0, arg1):
@@ -269,9 +275,7 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
     # Where the conv's store can make the statistics (forward_group_stats_out decides); not under tconv's autotune,
     # which may time another forward.
     algorithm = _ops.algorithm
-    store_statistics = input.dtype in _STORE_STATISTICS_DTYPES if CONV_STORE_STATISTICS is None else \
-        CONV_STORE_STATISTICS
-    if store_statistics and input.dtype in _KERNEL_DTYPES and (
+    if _store_statistics_wanted(input.dtype) and input.dtype in _KERNEL_DTYPES and (
             algorithm == "igemm_strip" or (algorithm == "auto" and not _ops._autotune.autotune_enabled())):
         shape = _args.output_shape(input.shape, weight.shape, stride, padding, output_padding, dilation, groups)
         y = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))

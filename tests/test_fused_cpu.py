@@ -263,3 +263,28 @@ def test_fused_ops_backward_makes_no_zero_gradients(op):
             and e.cpu_parent is not None and e.cpu_parent.name == node]
     assert any(e.name == node for e in prof.events()), sorted({e.name for e in prof.events()})[:20]
     assert made == [], made
+
+
+# The store-statistics rule (fused.CONV_STORE_STATISTICS): None asks the conv's store for fp32 data only (run 554: the
+# TF32 forward wins; run 555: bf16 loses); True and False override it for every data type.
+@pytest.mark.parametrize("setting,expected", [
+    (None, {torch.float32: True, torch.float16: False, torch.bfloat16: False}),
+    (True, {torch.float32: True, torch.float16: True, torch.bfloat16: True}),
+    (False, {torch.float32: False, torch.float16: False, torch.bfloat16: False}),
+])
+def test_store_statistics_rule(setting, expected, monkeypatch):
+    monkeypatch.setattr(fused, "CONV_STORE_STATISTICS", setting)
+    assert {dtype: fused._store_statistics_wanted(dtype) for dtype in expected} == expected
+
+
+def test_store_statistics_switch_read_at_import():
+    """TCONV_CONV_STORE_STATISTICS: 1 forces, 0 refuses, unset (or anything else) leaves the rule (None)."""
+    import subprocess
+    import sys
+    code = "import tconv.fused as f; print(f.CONV_STORE_STATISTICS)"
+    seen = {}
+    for value in ("1", "0", "", "x"):
+        env = dict(os.environ, TCONV_CONV_STORE_STATISTICS=value)
+        seen[value] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                     check=True).stdout.split()[-1]
+    assert seen == {"1": "True", "0": "False", "": "None", "x": "None"}
