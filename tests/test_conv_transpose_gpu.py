@@ -2069,8 +2069,8 @@ def test_unit_stride_forward_where_planned():
     x3 = torch.randn(4, 32, 16, 32, 32, device="cuda")
     w3 = torch.randn(32, 64, 3, 5, 5, device="cuda")
     assert "strip_unit_stride_forward_kernel" in kernel_names(x3, w3, "tf32")
-    assert "strip_unit_stride_forward_kernel" not in kernel_names(
-        x3.contiguous(memory_format=torch.channels_last_3d), w3, "tf32")
+    assert ("strip_unit_stride_forward_kernel" in kernel_names(
+        x3.contiguous(memory_format=torch.channels_last_3d), w3, "tf32")) == UNIT_STRIDE_CHANNELS_LAST
     assert "_strip_" not in kernel_names(x3, w3, "fp32")
     x2, w2 = torch.randn(4, 32, 64, 256, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
     assert "strip_unit_stride_forward_kernel" not in kernel_names(x2, w2, "tf32")
@@ -2103,6 +2103,62 @@ def test_unit_stride_forward_where_planned():
 
 
 UNIT_STRIDE_TAP_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_TAP_PAIRS", "1") not in ("", "0")
+
+
+# TCONV_UNIT_STRIDE_CHANNELS_LAST=1 (conv_transpose_igemm.cu, unit_stride_channels_last): "auto" takes the unit-stride
+# form for fp32 data on channels_last tensors too. The cases: test_unit_stride_forward_where_planned's 3D k3x5x5 shape
+# (forward and grad_input past StripAutoRule's bounds) and an L2-61-like k3 one (64 -> 128 channels, the 128-channel
+# wide-rows tile), channels_last with grad_output channels_last (as autograd hands it on), and a 2D k3 one with 64
+# channels a side (forward only: grad_input's K, 576, passes the bound too).
+UNIT_STRIDE_CHANNELS_LAST_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (3, 4, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [16, 32, 32], True),
+    (3, 2, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [8, 32, 32], True),
+    (2, 4, 64, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [64, 256], False),
+]
+UNIT_STRIDE_CHANNELS_LAST = os.environ.get("TCONV_UNIT_STRIDE_CHANNELS_LAST", "") == "1"
+
+
+def test_unit_stride_channels_last_where_switched(tmp_path):
+    """Under TCONV_UNIT_STRIDE_CHANNELS_LAST=1 each channels_last TF32 case meets the precision contract under "auto"
+    (run_case: float64 and torch, outputs and every gradient, poisoned outputs) and its forward+backward launches the
+    unit-stride kernel twice (forward and grad_input; the 2D case at least its forward); unset (the default) it
+    launches none, with the same contract.
+    The same cases in bf16 launch the same kernels under both (16-bit data stay on their channels-last forms)."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if torch.cuda.get_device_properties(0).multi_processor_count > 405:
+        pytest.skip("the 3D shape is sized for at most 405 SMs (StripAutoRule's grid bound)")
+    code = (
+        "import sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "def launches(case, mode):\n"
+        "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case\n"
+        "    dtype = t.dtype_of(mode)\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(7)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], dtype, 'channels_last', gen).requires_grad_()\n"
+        "    w = t.make_tensor([cin, cout, *kernel], dtype, 'channels_last', gen).requires_grad_()\n"
+        "    with t.precision(mode), tconv._ops.use_algorithm('auto'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        out = t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)\n"
+        "        out.backward(torch.randn_like(out))\n"
+        "        torch.cuda.synchronize()\n"
+        "    return [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]\n"
+        "results = []\n"
+        "for i, case in enumerate(t.UNIT_STRIDE_CHANNELS_LAST_CASES):\n"
+        "    t.run_case(*case, mode='tf32', layout='channels_last', seed=90 + i, poison=poison_cuda_allocator,\n"
+        "               grad_like_output=True)\n"
+        "    results.append((launches(case, 'tf32'), launches(case, 'bf16')))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CHANNELS_LAST", values=("1", ""))
+    for i, (case, (on_tf32, on_bf16), (off_tf32, off_bf16)) in \
+            enumerate(zip(UNIT_STRIDE_CHANNELS_LAST_CASES, saved["1"], saved[""])):
+        count_on = sum("strip_unit_stride_forward_kernel" in n for n in on_tf32)
+        count_off = sum("strip_unit_stride_forward_kernel" in n for n in off_tf32)
+        assert count_on == 2 or (case[0] == 2 and count_on == 1), (case, on_tf32)
+        assert count_off == 0, (case, off_tf32)
+        assert sorted(on_bf16) == sorted(off_bf16), (case, on_bf16, off_bf16)
 
 
 @pytest.mark.parametrize("taps", [3, 5, 7])

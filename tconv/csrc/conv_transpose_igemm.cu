@@ -7253,12 +7253,24 @@ int unit_stride_forward_min_k(int elem_bytes) {
   static const int fp32_override = development_switch("TCONV_UNIT_STRIDE_MIN_K_FP32", 0);
   return elem_bytes == 4 && fp32_override > 0 ? fp32_override : StripAutoRule::unit_stride_forward_min_k(elem_bytes);
 }
+// TCONV_UNIT_STRIDE_CHANNELS_LAST (development only, read once per process): 1 lets "auto" take the unit-stride form
+// for fp32 data (TF32) whose input or output is not W-contiguous (channels_last), where its K and grid bounds hold;
+// unset or anything else, W-contiguous tensors only, the layout its rule was measured on (runs 147-150). Why: TF32
+// channels_last falls to the cp.async mma.sync gathers there (run 558, H100, L2-61 TF32 channels_last: forward
+// 3.318, grad_input 4.325 ms against the unit-stride kernel's 0.973 / 1.086 on contiguous tensors; fwd+bwd 0.79x
+// eager), while the kernel takes any strides and its tests run channels_last under "igemm_strip". 16-bit data stay
+// out: their channels-last calls read in place through the TMA window (run 457-458), and grad_input asks the
+// unit-stride form before the window.
+bool unit_stride_channels_last(int elem_bytes) {
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CHANNELS_LAST", 0) == 1;
+  return enabled && elem_bytes == 4;
+}
 }  // namespace
 
 bool strip_forward_preferred(const ConvTransposeParams& p, DType dtype, int sm_count) {
-  if (takes_unit_stride_form(p)) {  // measured on W-contiguous tensors only (runs 147-150)
+  if (takes_unit_stride_form(p)) {  // measured on W-contiguous tensors (runs 147-150); unit_stride_channels_last
     const UnitStridePlan plan = unit_stride_plan(p, dtype);
-    return p.input_strides[4] == 1 && p.output_strides[4] == 1 &&
+    return ((p.input_strides[4] == 1 && p.output_strides[4] == 1) || unit_stride_channels_last(plan.elem_bytes)) &&
            p.kernel_volume() * plan.channel_stages * plan.channels >= unit_stride_forward_min_k(plan.elem_bytes) &&
            plan.row_tiles * plan.n_tiles >= StripAutoRule::forward_min_blocks(sm_count);
   }
