@@ -4502,6 +4502,10 @@ struct StripUnitStrideArgs {
   // memory and store rows as the weights-as-A tiles do; pair_stores, rows 2 i and 2 i + 1 of a tile are adjacent
   // output positions on one even element (one 4-byte or 8-byte store for both).
   int staged_store, pair_stores;
+  // Channels-last access (set_unit_stride_channels_last_access; fp32): x_channel_quads, a K group is one 16-byte load
+  // (x's channels innermost, C_in, x's strides and base whole 16 bytes); y_channel_rows, the weights-as-A tiles' staged
+  // store runs with lanes along channels (y's channels innermost), 128 bytes a warp store instead of 32 sectors.
+  int x_channel_quads = 0, y_channel_rows = 0;
   // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
   // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the wide-rows tile only), null: none. In
   // block (b, n tile), each warp writes its Welford partial of (sample n, group g) at split ((b - n rows_per_sample /
@@ -4835,6 +4839,9 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
 
   using Group = typename StripXGroup<scalar_t>::type;
   auto load_group = [&](const scalar_t* src, bool inside, int channels_left) {
+    // (channels_left > 0 means >= 4 here: C_in and the quads' first channels are multiples of 4)
+    if constexpr (!k16Bit)
+      if (a.x_channel_quads) return ldg4_or_zero(src, inside && channels_left > 0);
     return StripXGroup<scalar_t>::load(src, a.x_stride[1], inside, channels_left);
   };
   const auto rounded = StripXGroup<scalar_t>::stored;
@@ -5153,6 +5160,21 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   auto store_staged_rows = [&](float* Cs, int pitch, const float* bias_s) {
     const int64_t channel_stride = a.y_stride[1];
     auto row_out = [&](const LineOf& l, int channel) { return output_at(l, n_tile * kBlockN + channel); };
+    if (!k16Bit && a.y_channel_rows) {  // (fp32 only: set_unit_stride_channels_last_access)
+      // y's channels innermost: warp v stores rows v, v + kThreads / 32, ..., lane c channels c, c + 32, ... (one
+      // 128-byte run of fp32 a store; the reads of Cs at a pitch of 8 mod 32 words conflict 8 ways, which the
+      // one-row-a-thread store below avoids at the cost of 4 bytes a sector in channels-last y).
+      const int lane = tid % 32;
+      for (int row = tid / 32; row < BM; row += kThreads / 32) {
+        const int64_t q = r0 + row;
+        if (q >= a.rows) break;
+        const LineOf l = line_of(q);
+        if (l.w >= a.out_w) continue;
+        scalar_t* const out = row_out(l, 0);
+        for (int c = lane; c < channels; c += 32) out[c] = from_acc<scalar_t>(Cs[c * pitch + row] + bias_s[c]);
+      }
+      return;
+    }
     if (!a.pair_stores) {
       static_assert(kThreads == BM, "one row per thread");
       const int64_t q = r0 + tid;
@@ -6864,6 +6886,25 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // forward ms): staged against the accumulator layout (run 252), fam06 bf16 1.43 / 1.92, fam04 bf16 1.77 / 2.69, L2-61
 // TF32 1.48 / 1.57, L2-61 bf16 0.94 / 1.02-1.03; pairs against one row per thread (run 253), L1-68 bf16 4.09 / 4.18,
 // fam01 bf16 3.00 / 3.07, TF32 level to 1 % worse (L1-68 6.02 / 6.07, fam01 4.35 / 4.30).
+// The channels-last access forms (StripUnitStrideArgs::x_channel_quads, y_channel_rows), fp32 data: x's K groups as
+// 16-byte loads where x's channels are innermost and every K group starts on 16 bytes; the staged store with lanes
+// along channels where y's channels are innermost and rows are not stored in pairs. Why: the per-channel loads put
+// a warp's lanes on 32 positions C_in floats apart (32 L1 wavefronts a load against 4 W-contiguous, four loads a K
+// group), and the one-row-a-thread store writes 4 bytes of each 32-byte sector of channels-last y. Written in session
+// 111 with TCONV_UNIT_STRIDE_CHANNELS_LAST, untested on a GPU, so off until its tests and timings run:
+// TCONV_UNIT_STRIDE_CL_ACCESS=1 (development only, read once per process) takes it; unset or anything else keeps the
+// per-channel loads and the row store.
+template <typename scalar_t>
+void set_unit_stride_channels_last_access(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p) {
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CL_ACCESS", 0) == 1;
+  a.x_channel_quads = a.y_channel_rows = 0;
+  if (!enabled || sizeof(scalar_t) != 4) return;
+  bool quads = p.input_strides[1] == 1 && p.in_channels % 4 == 0 && reinterpret_cast<uintptr_t>(a.x) % 16 == 0;
+  for (int i = 0; i < 5; ++i)
+    if (i != 1) quads = quads && p.input_strides[i] % 4 == 0;
+  a.x_channel_quads = quads ? 1 : 0;
+  a.y_channel_rows = p.output_strides[1] == 1 && !a.pair_stores ? 1 : 0;
+}
 template <typename scalar_t>
 void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p,
                                 const UnitStridePlan& plan) {
@@ -6876,6 +6917,7 @@ void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTran
   for (int i = 0; i < 4; ++i) even_lines = even_lines && (p.output_strides[i] % 2 == 0 || sizes[i] == 1);
   a.staged_store = staged && w_contiguous;
   a.pair_stores = pairs && w_contiguous && even_lines;
+  set_unit_stride_channels_last_access(a, p);
 }
 // The 128-channel tiles as weights as A over all 256 rows (the kernel's kWideRows: one m64n256k8 per warpgroup and k8
 // step, 17 % less shared-memory traffic per FLOP than two m64n128k8). Measured (run 256, H200, forward ms wide / x as
