@@ -8,6 +8,8 @@
 # Also new in session 111, untested: the kernel's channels-last access (TCONV_UNIT_STRIDE_CL_ACCESS=1, off by
 # default; then only channels-last fp32 tensors take it): a K group of x as one 16-byte load, the staged store with
 # lanes along channels.
+# 0. The fused GPU tests and optimize()'s, complete: since session 111 fp32 blocks take the store statistics by
+#    default, and only their own tests (75) ran under it (run 557). Predicted: pass.
 # 1. Under CL_ACCESS=1: the switch's test (contract and launches, fresh processes) and the unit-stride kernel's TF32
 #    tests (their channels_last cases under "igemm_strip" take the new access); then the where-planned test under the
 #    defaults. Predicted: pass.
@@ -20,20 +22,24 @@
 # 4. Forced algorithms reaching other wgmma kernels on L2-61 (one process): igemm_tma, igemm_tma_window,
 #    igemm_tma_direct, against "auto".
 # 5. The TF32 channels_last suite under the defaults while time remains (the first suite-wide measurement).
-# On a cold machine (build 180-240 s) items 1-2 fill the call; 3-5 need a second, warm one (END_S=<its seconds>).
+# On a cold machine (build 180-240 s) items 0-1 and some of 2 fill the call (its guards skip what cannot end in
+# time); rerun the script on the warm machine (build ~10 s) with SKIP_TESTS=1 for the rest.
 source scripts/device_prelude.sh
 end=${END_S:-570}
 l2=l2_61_convt3d_relu_groupnorm
 f3=fam03_convt3d_k3_64x64x64
-left $(( end - 300 )) && (export TCONV_UNIT_STRIDE_CL_ACCESS=1; gpu_tests 130 channels_last_access \
+tests=${SKIP_TESTS:+skip}
+[ -z "$tests" ] && left $(( end - 100 )) && gpu_tests 100 fused_all tests/test_fused_gpu.py "not nothing"
+[ -z "$tests" ] && left $(( end - 50 )) && gpu_tests 50 optimize_all tests/test_optimize_gpu.py "not nothing"
+[ -z "$tests" ] && left $(( end - 130 )) && (export TCONV_UNIT_STRIDE_CL_ACCESS=1; gpu_tests 130 channels_last_access \
   tests/test_conv_transpose_gpu.py "unit_stride_channels_last_where_switched or (strip_unit_stride and tf32)")
-left $(( end - 160 )) && gpu_tests 30 where_planned tests/test_conv_transpose_gpu.py "unit_stride_forward_where_planned"
-left $(( end - 120 )) && quick_time contiguous $l2 tf32 auto | tee -a "$LOG/quick.log"
+[ -z "$tests" ] && left $(( end - 30 )) && gpu_tests 30 where_planned tests/test_conv_transpose_gpu.py "unit_stride_forward_where_planned"
+left $(( end - 45 )) && quick_time contiguous $l2 tf32 auto | tee -a "$LOG/quick.log"
 for problem in $l2 $f3; do
   for setting in "TCONV_UNIT_STRIDE_CHANNELS_LAST=" "TCONV_UNIT_STRIDE_CHANNELS_LAST=1" \
       "TCONV_UNIT_STRIDE_CHANNELS_LAST=1 TCONV_UNIT_STRIDE_CL_ACCESS=1"; do
     # shellcheck disable=SC2086
-    left $(( end - 50 )) && LAYOUT=channels_last quick_time "$(echo $setting | tr ' ' '+')" $problem tf32 auto \
+    left $(( end - 45 )) && LAYOUT=channels_last quick_time "$(echo $setting | tr ' ' '+')" $problem tf32 auto \
       $setting | tee -a "$LOG/quick.log"
   done
 done
