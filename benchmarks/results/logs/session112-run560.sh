@@ -33,7 +33,8 @@ tests=${SKIP_TESTS:+skip}
 [ -z "$tests" ] && left $(( end - 50 )) && gpu_tests 50 optimize_all tests/test_optimize_gpu.py "not nothing"
 [ -z "$tests" ] && left $(( end - 130 )) && (export TCONV_UNIT_STRIDE_CL_ACCESS=1; gpu_tests 130 channels_last_access \
   tests/test_conv_transpose_gpu.py "unit_stride_channels_last_where_switched or (strip_unit_stride and tf32)")
-[ -z "$tests" ] && left $(( end - 30 )) && gpu_tests 30 where_planned tests/test_conv_transpose_gpu.py "unit_stride_forward_where_planned"
+[ -z "$tests" ] && left $(( end - 30 )) && gpu_tests 30 where_planned tests/test_conv_transpose_gpu.py \
+  "unit_stride_forward_where_planned"
 left $(( end - 45 )) && quick_time contiguous $l2 tf32 auto | tee -a "$LOG/quick.log"
 for problem in $l2 $f3; do
   for setting in "TCONV_UNIT_STRIDE_CHANNELS_LAST=" "TCONV_UNIT_STRIDE_CHANNELS_LAST=1" \
