@@ -2108,12 +2108,12 @@ UNIT_STRIDE_TAP_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_TAP_PAIRS", "1") not i
 # TCONV_UNIT_STRIDE_CHANNELS_LAST=1 (conv_transpose_igemm.cu, unit_stride_channels_last): "auto" takes the unit-stride
 # form for fp32 data on channels_last tensors too. The cases: test_unit_stride_forward_where_planned's 3D k3x5x5 shape
 # (forward and grad_input past StripAutoRule's bounds) and an L2-61-like k3 one (64 -> 128 channels, the 128-channel
-# wide-rows tile), channels_last with grad_output channels_last (as autograd hands it on), and a 2D k3 one with 64
-# channels a side (forward only: grad_input's K, 576, passes the bound too).
+# wide-rows tile; 191 forward and 136 grad_input blocks, past the bound of one block an SM), channels_last with
+# grad_output channels_last (as autograd hands it on), and a 2D k3 one with 64 channels a side.
 UNIT_STRIDE_CHANNELS_LAST_CASES = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (3, 4, 32, 64, 1, [3, 5, 5], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [16, 32, 32], True),
-    (3, 2, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [8, 32, 32], True),
+    (3, 4, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [8, 32, 32], True),
     (2, 4, 64, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [64, 256], False),
 ]
 UNIT_STRIDE_CHANNELS_LAST = os.environ.get("TCONV_UNIT_STRIDE_CHANNELS_LAST", "") == "1"
