@@ -5161,17 +5161,28 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     const int64_t channel_stride = a.y_stride[1];
     auto row_out = [&](const LineOf& l, int channel) { return output_at(l, n_tile * kBlockN + channel); };
     if (!k16Bit && a.y_channel_rows) {  // (fp32 only: set_unit_stride_channels_last_access)
-      // y's channels innermost: warp v stores rows v, v + kThreads / 32, ..., lane c channels c, c + 32, ... (one
-      // 128-byte run of fp32 a store; the reads of Cs at a pitch of 8 mod 32 words conflict 8 ways, which the
-      // one-row-a-thread store below avoids at the cost of 4 bytes a sector in channels-last y).
+      // y's channels innermost: warp v takes rows 4 v .. 4 v + 3, then 4 (v + kThreads / 32) .., lane c channels c,
+      // c + 32, ..., each a 16-byte read of its 4 rows (a pitch of 8 mod 32 words: 2-way conflicts, 8 wavefronts for
+      // 128 values, where one row a read would take 8 for 32), then 4 stores of 128-byte runs (one row each). The
+      // one-row-a-thread store below writes 4 bytes of each 32-byte sector of channels-last y.
+      static_assert(BM % 4 == 0, "whole row quads");
       const int lane = tid % 32;
-      for (int row = tid / 32; row < BM; row += kThreads / 32) {
-        const int64_t q = r0 + row;
-        if (q >= a.rows) break;
-        const LineOf l = line_of(q);
-        if (l.w >= a.out_w) continue;
-        scalar_t* const out = row_out(l, 0);
-        for (int c = lane; c < channels; c += 32) out[c] = from_acc<scalar_t>(Cs[c * pitch + row] + bias_s[c]);
+      for (int row4 = 4 * (tid / 32); row4 < BM && r0 + row4 < a.rows; row4 += 4 * (kThreads / 32)) {
+        scalar_t* out[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const int64_t q = r0 + row4 + k;
+          const LineOf l = line_of(q < a.rows ? q : r0 + row4);
+          out[k] = q < a.rows && l.w < a.out_w ? row_out(l, 0) : nullptr;
+        }
+        for (int c = lane; c < channels; c += 32) {
+          const float4 v = *reinterpret_cast<const float4*>(Cs + c * pitch + row4);
+          const float b = bias_s[c];
+          if (out[0] != nullptr) out[0][c] = from_acc<scalar_t>(v.x + b);
+          if (out[1] != nullptr) out[1][c] = from_acc<scalar_t>(v.y + b);
+          if (out[2] != nullptr) out[2][c] = from_acc<scalar_t>(v.z + b);
+          if (out[3] != nullptr) out[3][c] = from_acc<scalar_t>(v.w + b);
+        }
       }
       return;
     }
