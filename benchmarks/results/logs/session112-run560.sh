@@ -12,7 +12,8 @@
 #    default, and only their own tests (75) ran under it (run 557). Predicted: pass.
 # 1. Under CL_ACCESS=1: the switch's test (contract and launches, fresh processes), the unit-stride kernel's TF32
 #    tests and the store-statistics tests in channels_last (their channels_last cases under "igemm_strip" take the new
-#    access); then the where-planned test under the defaults. Predicted: pass.
+#    access), and memcheck of scripts/unit_stride_cl_sanitize.py; then the where-planned test under the defaults.
+#    Predicted: pass, 0 errors.
 # 2. L2-61 and fam03, TF32 channels_last, quick timing: switch unset; 1 (the per-channel loads: 4 scalar loads a K
 #    group, lanes C_in floats apart; one row a thread in the store); 1 with CL_ACCESS=1.
 #    Predicted: L2-61 forward 3.77 -> 1.3-2.6 ms -> 1.2-1.5 ms; fwd+bwd 11.3 -> ~5-6 ms (grad_input on the same kernel;
@@ -35,6 +36,11 @@ tests=${SKIP_TESTS:+skip}
   tests/test_conv_transpose_gpu.py "unit_stride_channels_last_where_switched or (strip_unit_stride and tf32)")
 [ -z "$tests" ] && left $(( end - 40 )) && (export TCONV_UNIT_STRIDE_CL_ACCESS=1; gpu_tests 40 conv_store_access \
   tests/test_fused_gpu.py "conv_store_makes_group_statistics and channels_last")
+if [ -z "$tests" ] && left $(( end - 60 )); then
+  TCONV_UNIT_STRIDE_CL_ACCESS=1 timeout 60 compute-sanitizer --tool memcheck --kernel-name kns=unit_stride_forward \
+    python3 scripts/unit_stride_cl_sanitize.py > "$LOG/memcheck_cl.log" 2>&1
+  tail -4 "$LOG/memcheck_cl.log"
+fi
 [ -z "$tests" ] && left $(( end - 30 )) && gpu_tests 30 where_planned tests/test_conv_transpose_gpu.py \
   "unit_stride_forward_where_planned"
 left $(( end - 45 )) && quick_time contiguous $l2 tf32 auto | tee -a "$LOG/quick.log"
