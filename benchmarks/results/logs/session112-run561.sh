@@ -16,6 +16,7 @@ breakdowns_ab $(( end - 170 )) TCONV_GRAD_WEIGHT_SHIFTED_X_RING "0 1" "grad_weig
 breakdowns_ab $(( end - 90 )) TCONV_CONV_STORE_STATISTICS "0 1" "unit_stride_forward|stats_channels|total" tf32 \
   contiguous $l2
 for v in 0 1; do
-  left $(( end - 45 )) && quick_time "store_stats_$v" $l2 tf32 auto TCONV_CONV_STORE_STATISTICS=$v | tee -a "$LOG/quick.log"
+  left $(( end - 45 )) && quick_time "store_stats_$v" $l2 tf32 auto TCONV_CONV_STORE_STATISTICS=$v \
+    | tee -a "$LOG/quick.log"
 done
 device_finish
