@@ -290,6 +290,9 @@ def _conv_act_group_norm_cuda(input, weight, bias, gamma, beta, stride, padding,
                 num_groups, _ACTIVATION_CODES[activation], arg0, arg1)
         partials = made if made.numel() > 0 else None
     if partials is None:  # the operands split above (if any) are reused rather than split again
+        # A refused store leaves its y unwritten: released first, so the conv's own output takes its block from the
+        # caching allocator instead of standing beside it (two output-sized tensors at once).
+        y = None
         with _exact_split.tf32_inside() if split else contextlib.nullcontext():
             y = _ops.conv_transpose_cuda(conv_input, conv_weight, bias, stride, padding, output_padding, dilation,
                                          groups)
