@@ -6928,7 +6928,6 @@ void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTran
   for (int i = 0; i < 4; ++i) even_lines = even_lines && (p.output_strides[i] % 2 == 0 || sizes[i] == 1);
   a.staged_store = staged && w_contiguous;
   a.pair_stores = pairs && w_contiguous && even_lines;
-  set_unit_stride_channels_last_access(a, p);
 }
 // The 128-channel tiles as weights as A over all 256 rows (the kernel's kWideRows: one m64n256k8 per warpgroup and k8
 // step, 17 % less shared-memory traffic per FLOP than two m64n128k8). Measured (run 256, H200, forward ms wide / x as
@@ -7156,6 +7155,7 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
   a.by_dil_d = fast_divisor(uint32_t(a.dil_d));
   a.by_dil_h = fast_divisor(uint32_t(a.dil_h));
   set_unit_stride_store_plan(a, p, plan);
+  set_unit_stride_channels_last_access(a, p);  // (after the store plan: y_channel_rows reads pair_stores)
   a.group_partials = nullptr;
   if (stats != nullptr) {
     if (!unit_stride_group_stats_possible(p, dtype, stats->groups) ||
