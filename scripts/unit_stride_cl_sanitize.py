@@ -1,11 +1,11 @@
 """A small TF32 channels-last workload of the unit-stride forward for compute-sanitizer (memcheck, racecheck;
---kernel-name kns=unit_stride_forward), run under TCONV_UNIT_STRIDE_CL_ACCESS=1 (the 16-byte K-group loads and the
-channel-run staged store): "igemm_strip" forces the kernel on a 64-channel tile (weights as A) with a partial last
-row tile, on the 128-channel wide-rows tile (the warp-specialized form, an L2-61-like k3 block at 130 channels: a
-partial second channel tile), and on grad_input through the same kernel. Prints each output's and input gradient's
-largest error against a float64 reference, relative to its largest value (TF32 products: ~1e-3), and fails above
-1e-2.
-    TCONV_UNIT_STRIDE_CL_ACCESS=1 python3 scripts/unit_stride_cl_sanitize.py"""
+--kernel-name kns=unit_stride_forward), under the kernel's channels-last access (the default since session 112: the
+16-byte K-group loads and the channel-run staged store; TCONV_UNIT_STRIDE_CL_ACCESS=0 for the per-channel form):
+"igemm_strip" forces the kernel on a 64-channel tile (weights as A) with a partial last row tile, on the 128-channel
+wide-rows tile (the warp-specialized form, an L2-61-like k3 block at 130 channels: a partial second channel tile),
+and on grad_input through the same kernel. Prints each output's and input gradient's largest error against a float64
+reference, relative to its largest value (TF32 products: ~1e-3), and fails above 1e-2.
+    python3 scripts/unit_stride_cl_sanitize.py"""
 import torch
 
 import tconv

@@ -2105,9 +2105,11 @@ def test_unit_stride_forward_where_planned():
 UNIT_STRIDE_TAP_PAIRS = os.environ.get("TCONV_UNIT_STRIDE_TAP_PAIRS", "1") not in ("", "0")
 
 
-# TCONV_UNIT_STRIDE_CHANNELS_LAST=1 (conv_transpose_igemm.cu, unit_stride_channels_last): "auto" takes the unit-stride
-# form for fp32 data on channels_last tensors too. The cases: test_unit_stride_forward_where_planned's 3D k3x5x5 shape
-# (forward and grad_input past StripAutoRule's bounds) and an L2-61-like k3 one (64 -> 128 channels, the 128-channel
+# TCONV_UNIT_STRIDE_CHANNELS_LAST unset or 1 (conv_transpose_igemm.cu, unit_stride_channels_last): "auto" takes the
+# unit-stride form for fp32 data on channels_last tensors too, with the kernel's channels-last access
+# (TCONV_UNIT_STRIDE_CL_ACCESS unset; 0 keeps the per-channel loads and the row store). The cases:
+# test_unit_stride_forward_where_planned's 3D k3x5x5 shape (forward and grad_input past StripAutoRule's bounds) and an
+# L2-61-like k3 one (64 -> 128 channels, the 128-channel
 # wide-rows tile; 191 forward and 136 grad_input blocks, past the bound of one block an SM), channels_last with
 # grad_output channels_last (as autograd hands it on), and a 2D k3 one with 64 channels a side.
 UNIT_STRIDE_CHANNELS_LAST_CASES = [
@@ -2116,15 +2118,16 @@ UNIT_STRIDE_CHANNELS_LAST_CASES = [
     (3, 4, 64, 128, 1, [3, 3, 3], [1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [8, 32, 32], True),
     (2, 4, 64, 64, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [64, 256], False),
 ]
-UNIT_STRIDE_CHANNELS_LAST = os.environ.get("TCONV_UNIT_STRIDE_CHANNELS_LAST", "") == "1"
+UNIT_STRIDE_CHANNELS_LAST = os.environ.get("TCONV_UNIT_STRIDE_CHANNELS_LAST", "") != "0"
 
 
-def test_unit_stride_channels_last_where_switched(tmp_path):
-    """Under TCONV_UNIT_STRIDE_CHANNELS_LAST=1 each channels_last TF32 case meets the precision contract under "auto"
-    (run_case: float64 and torch, outputs and every gradient, poisoned outputs) and its forward+backward launches the
-    unit-stride kernel twice (forward and grad_input; the 2D case at least its forward); unset (the default) it
-    launches none, with the same contract.
-    The same cases in bf16 launch the same kernels under both (16-bit data stay on their channels-last forms)."""
+def test_unit_stride_channels_last_where_switched(tmp_path, monkeypatch):
+    """Under TCONV_UNIT_STRIDE_CHANNELS_LAST unset (the default) and =1 each channels_last TF32 case meets the
+    precision contract under "auto" (run_case: float64 and torch, outputs and every gradient, poisoned outputs) and its
+    forward+backward launches the unit-stride kernel twice (forward and grad_input; the 2D case at least its forward),
+    also under TCONV_UNIT_STRIDE_CL_ACCESS=0 (the per-channel loads and the row store); under =0 it launches none,
+    with the same contract.
+    The same cases in bf16 launch the same kernels under all (16-bit data stay on their channels-last forms)."""
     if not wgmma_kernels_run():
         pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
     if torch.cuda.get_device_properties(0).multi_processor_count > 405:
@@ -2151,14 +2154,17 @@ def test_unit_stride_channels_last_where_switched(tmp_path):
         "               grad_like_output=True)\n"
         "    results.append((launches(case, 'tf32'), launches(case, 'bf16')))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CHANNELS_LAST", values=("1", ""))
-    for i, (case, (on_tf32, on_bf16), (off_tf32, off_bf16)) in \
-            enumerate(zip(UNIT_STRIDE_CHANNELS_LAST_CASES, saved["1"], saved[""])):
-        count_on = sum("strip_unit_stride_forward_kernel" in n for n in on_tf32)
-        count_off = sum("strip_unit_stride_forward_kernel" in n for n in off_tf32)
-        assert count_on == 2 or (case[0] == 2 and count_on == 1), (case, on_tf32)
-        assert count_off == 0, (case, off_tf32)
-        assert sorted(on_bf16) == sorted(off_bf16), (case, on_bf16, off_bf16)
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CHANNELS_LAST", values=("", "1", "0"))
+    monkeypatch.setenv("TCONV_UNIT_STRIDE_CHANNELS_LAST", "1")
+    saved["per-channel access"] = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CL_ACCESS", values=("0",))["0"]
+    for setting in ("", "1", "per-channel access"):
+        for case, (on_tf32, on_bf16), (off_tf32, off_bf16) in \
+                zip(UNIT_STRIDE_CHANNELS_LAST_CASES, saved[setting], saved["0"]):
+            count_on = sum("strip_unit_stride_forward_kernel" in n for n in on_tf32)
+            count_off = sum("strip_unit_stride_forward_kernel" in n for n in off_tf32)
+            assert count_on == 2 or (case[0] == 2 and count_on == 1), (setting, case, on_tf32)
+            assert count_off == 0, (case, off_tf32)
+            assert sorted(on_bf16) == sorted(off_bf16), (setting, case, on_bf16, off_bf16)
 
 
 @pytest.mark.parametrize("taps", [3, 5, 7])

@@ -6901,13 +6901,14 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // 16-byte loads where x's channels are innermost and every K group starts on 16 bytes; the staged store with lanes
 // along channels where y's channels are innermost and rows are not stored in pairs. Why: the per-channel loads put
 // a warp's lanes on 32 positions C_in floats apart (32 L1 wavefronts a load against 4 W-contiguous, four loads a K
-// group), and the one-row-a-thread store writes 4 bytes of each 32-byte sector of channels-last y. Written in session
-// 111 with TCONV_UNIT_STRIDE_CHANNELS_LAST, untested on a GPU, so off until its tests and timings run:
-// TCONV_UNIT_STRIDE_CL_ACCESS=1 (development only, read once per process) takes it; unset or anything else keeps the
-// per-channel loads and the row store.
+// group), and the one-row-a-thread store writes 4 bytes of each 32-byte sector of channels-last y. Measured (run
+// 560, H100, TF32 channels_last under TCONV_UNIT_STRIDE_CHANNELS_LAST=1, forward / fwd+bwd ms): L2-61 2.926 / 9.479
+// per-channel, 1.432 / 5.775 with this access; fam03 4.588 / 12.484 against 2.552 / 8.351. TCONV_UNIT_STRIDE_CL_ACCESS
+// (development only, read once per process): 0 keeps the per-channel loads and the row store; unset or anything else
+// takes this access wherever it applies.
 template <typename scalar_t>
 void set_unit_stride_channels_last_access(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p) {
-  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CL_ACCESS", 0) == 1;
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CL_ACCESS", 1) != 0;
   a.x_channel_quads = a.y_channel_rows = 0;
   if (!enabled || sizeof(scalar_t) != 4) return;
   bool quads = p.input_strides[1] == 1 && p.in_channels % 4 == 0 && reinterpret_cast<uintptr_t>(a.x) % 16 == 0;
@@ -7306,16 +7307,16 @@ int unit_stride_forward_min_k(int elem_bytes) {
   static const int fp32_override = development_switch("TCONV_UNIT_STRIDE_MIN_K_FP32", 0);
   return elem_bytes == 4 && fp32_override > 0 ? fp32_override : StripAutoRule::unit_stride_forward_min_k(elem_bytes);
 }
-// TCONV_UNIT_STRIDE_CHANNELS_LAST (development only, read once per process): 1 lets "auto" take the unit-stride form
-// for fp32 data (TF32) whose input or output is not W-contiguous (channels_last), where its K and grid bounds hold;
-// unset or anything else, W-contiguous tensors only, the layout its rule was measured on (runs 147-150). Why: TF32
-// channels_last falls to the cp.async mma.sync gathers there (run 558, H100, L2-61 TF32 channels_last: forward
-// 3.318, grad_input 4.325 ms against the unit-stride kernel's 0.973 / 1.086 on contiguous tensors; fwd+bwd 0.79x
-// eager), while the kernel takes any strides and its tests run channels_last under "igemm_strip". 16-bit data stay
-// out: their channels-last calls read in place through the TMA window (run 457-458), and grad_input asks the
-// unit-stride form before the window.
+// TCONV_UNIT_STRIDE_CHANNELS_LAST (development only, read once per process): unset or 1 lets "auto" take the
+// unit-stride form for fp32 data (TF32) whose input or output is not W-contiguous (channels_last), where its K and
+// grid bounds hold; 0, W-contiguous tensors only, the layout its rule was first measured on (runs 147-150). Why: TF32
+// channels_last fell to the cp.async mma.sync gathers there (run 558, H100, L2-61 TF32 channels_last: forward 3.318,
+// grad_input 4.325 ms against the unit-stride kernel's 0.973 / 1.086 on contiguous tensors; fwd+bwd 0.79x eager).
+// Measured (run 560, H100, with the kernel's channels-last access, forward / fwd+bwd ms): L2-61 3.766 / 10.853 -> 1.432
+// / 5.775, fam03 6.268 / 15.476 -> 2.552 / 8.351. 16-bit data stay out: their channels-last calls read in place
+// through the TMA window (run 457-458), and grad_input asks the unit-stride form before the window.
 bool unit_stride_channels_last(int elem_bytes) {
-  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CHANNELS_LAST", 0) == 1;
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CHANNELS_LAST", 1) != 0;
   return enabled && elem_bytes == 4;
 }
 }  // namespace

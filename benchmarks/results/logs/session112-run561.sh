@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Prepared in session 111 for a call on an H200 (kind nvidia-h200; run 561 or later), cold or warm; TCONV_COMMIT=<full
-# sha>, END_S=<seconds it may run>. Session 111 made two defaults from H100 measurements only: the shifted-x row ring
-# on the 2D rows (runs 552, 554, 555: fam06 2.061 -> 1.916 ms, fam05 2.147 -> 1.845, fam01 4.167 -> 3.354; run 544's
-# H200 rows, 2.007 -> 2.032 and 1.916 -> 1.921, were the plain ring's, before the overlap) and the store statistics
-# for fp32 data (run 554: L2-61 TF32 conv kernel 0.888 -> 0.973 ms against the 0.126 ms pass).
-# 1. TF32 kernel breakdowns, TCONV_GRAD_WEIGHT_SHIFTED_X_RING 0 / 1, on fam01, fam05, fam06. Predicted: the ring ahead
-#    by 5-20 % as on the H100; if it trails on any, the rule needs the device (the two GPUs share sm_90).
-# 2. L2-61 TF32, TCONV_CONV_STORE_STATISTICS 0 / 1: kernel breakdown and quick timing. Predicted: the forward 0.02-0.04
-#    ms faster with it.
+# Session 112's second call (run 561), one H100, cold; TCONV_COMMIT=<full sha>, END_S=<seconds it may run>.
+# Run 560 (H100, 6dcc338): under TCONV_UNIT_STRIDE_CL_ACCESS=1 the switch's test, the unit-stride TF32 tests and the
+# channels-last store-statistics tests passed, memcheck 0 errors; TF32 channels_last forward / fwd+bwd ms: L2-61
+# 3.766 / 10.853 (switch unset) -> 2.926 / 9.479 (=1) -> 1.432 / 5.775 (=1 with the access); fam03 6.268 / 15.476 ->
+# 4.588 / 12.484 -> 2.552 / 8.351. So both are now the defaults (fp32 data, channels_last). Contiguous L2-61 read
+# 1.355 / 4.492 there against 1.237 / 4.213 in run 554 (another H100): the machine or the recompiled kernels?
+# 1. Contiguous L2-61 TF32 kernel breakdown: the kernels the access does not touch (normalize 0.242, grad_weight
+#    1.325, backward sums 0.225, input grad 0.345 ms in runs 554-556) size the machine; the unit-stride kernels
+#    (forward 0.973, grad_input 1.086) against them. Then the channels-last breakdown under the new defaults.
+# 2. Tests under the new defaults: the switch's test (unset / 1 / 0, and the per-channel access), every TF32
+#    channels_last test of the conv sweep (463), the fused and optimize() GPU files, memcheck of the workload.
+#    Predicted: pass, 0 errors.
+# 3. The TF32 channels_last suite while time remains (the first suite-wide measurement); rerun warm with
+#    SKIP_TESTS=1 for the rest.
 source scripts/device_prelude.sh
-end=${END_S:-570}
+end=${END_S:-540}
 l2=l2_61_convt3d_relu_groupnorm
-breakdowns_ab $(( end - 170 )) TCONV_GRAD_WEIGHT_SHIFTED_X_RING "0 1" "grad_weight|total" tf32 contiguous \
-  fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512 fam06_convt2d_k3x5_128x256
-breakdowns_ab $(( end - 90 )) TCONV_CONV_STORE_STATISTICS "0 1" "unit_stride_forward|stats_channels|total" tf32 \
-  contiguous $l2
-for v in 0 1; do
-  left $(( end - 45 )) && quick_time "store_stats_$v" $l2 tf32 auto TCONV_CONV_STORE_STATISTICS=$v \
-    | tee -a "$LOG/quick.log"
-done
+tests=${SKIP_TESTS:+skip}
+[ -z "$tests" ] && breakdowns $end tf32 contiguous $l2
+[ -z "$tests" ] && breakdowns $end tf32 channels_last $l2
+[ -z "$tests" ] && left $(( end - 150 )) && gpu_tests 150 channels_last_switch tests/test_conv_transpose_gpu.py \
+  "unit_stride_channels_last_where_switched or unit_stride_forward_where_planned"
+[ -z "$tests" ] && left $(( end - 200 )) && gpu_tests 200 tf32_channels_last tests/test_conv_transpose_gpu.py \
+  "tf32 and channels_last and not where_switched"
+[ -z "$tests" ] && left $(( end - 60 )) && gpu_tests 60 fused_all tests/test_fused_gpu.py "not nothing"
+[ -z "$tests" ] && left $(( end - 30 )) && gpu_tests 30 optimize_all tests/test_optimize_gpu.py "not nothing"
+if [ -z "$tests" ] && left $(( end - 60 )); then
+  timeout 60 compute-sanitizer --tool memcheck --kernel-name kns=unit_stride_forward \
+    python3 scripts/unit_stride_cl_sanitize.py > "$LOG/memcheck_cl.log" 2>&1
+  tail -4 "$LOG/memcheck_cl.log"
+fi
+[ -n "$tests" ] && left $(( end - 45 )) && quick_time contiguous $l2 tf32 auto | tee -a "$LOG/quick.log"
+bench_budget $end tf32 channels_last ${SUITE:---suite all}
 device_finish
