@@ -4685,7 +4685,8 @@ __device__ __forceinline__ void staged_group_stats(const StripUnitStrideArgs<sca
 // the slots of the tile's last two stages (from registers for tiles of fewer stages).
 template <typename scalar_t, int kStages, int kDepth, int kInFlight, int kBlockN, int kTaps, int kChannels,
           bool kWeightsAsA, bool kTapPairs = false, bool kGroupStats = false, bool kXPairs = false,
-          typename Tile = StripUnitStrideForwardTile, bool kSpecialized = false, bool kPersistent = false>
+          typename Tile = StripUnitStrideForwardTile, bool kSpecialized = false, bool kPersistent = false,
+          bool kChannelsLastAccess = false>
 __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStrideSpecialized::kProducerThreads : 0),
                                   Tile::kBlocksPerSm)
     tconv_igemm_strip_unit_stride_forward_kernel(const StripUnitStrideArgs<scalar_t> a) {
@@ -4840,7 +4841,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   using Group = typename StripXGroup<scalar_t>::type;
   auto load_group = [&](const scalar_t* src, bool inside, int channels_left) {
     // (channels_left > 0 means >= 4 here: C_in and the quads' first channels are multiples of 4)
-    if constexpr (!k16Bit)
+    if constexpr (!k16Bit && kChannelsLastAccess)
       if (a.x_channel_quads) return ldg4_or_zero(src, inside && channels_left > 0);
     return StripXGroup<scalar_t>::load(src, a.x_stride[1], inside, channels_left);
   };
@@ -5160,31 +5161,33 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   auto store_staged_rows = [&](float* Cs, int pitch, const float* bias_s) {
     const int64_t channel_stride = a.y_stride[1];
     auto row_out = [&](const LineOf& l, int channel) { return output_at(l, n_tile * kBlockN + channel); };
-    if (!k16Bit && a.y_channel_rows) {  // (fp32 only: set_unit_stride_channels_last_access)
-      // y's channels innermost: warp v takes rows 4 v .. 4 v + 3, then 4 (v + kThreads / 32) .., lane c channels c,
-      // c + 32, ..., each a 16-byte read of its 4 rows (a pitch of 8 mod 32 words: 2-way conflicts, 8 wavefronts for
-      // 128 values, where one row a read would take 8 for 32), then 4 stores of 128-byte runs (one row each). The
-      // one-row-a-thread store below writes 4 bytes of each 32-byte sector of channels-last y.
-      static_assert(BM % 4 == 0, "whole row quads");
-      const int lane = tid % 32;
-      for (int row4 = 4 * (tid / 32); row4 < BM && r0 + row4 < a.rows; row4 += 4 * (kThreads / 32)) {
-        scalar_t* out[4];
+    if constexpr (kChannelsLastAccess) {  // (fp32 only: set_unit_stride_channels_last_access)
+      if (a.y_channel_rows) {
+        // y's channels innermost: warp v takes rows 4 v .. 4 v + 3, then 4 (v + kThreads / 32) .., lane c channels c,
+        // c + 32, ..., each a 16-byte read of its 4 rows (a pitch of 8 mod 32 words: 2-way conflicts, 8 wavefronts for
+        // 128 values, where one row a read would take 8 for 32), then 4 stores of 128-byte runs (one row each). The
+        // one-row-a-thread store below writes 4 bytes of each 32-byte sector of channels-last y.
+        static_assert(BM % 4 == 0, "whole row quads");
+        const int lane = tid % 32;
+        for (int row4 = 4 * (tid / 32); row4 < BM && r0 + row4 < a.rows; row4 += 4 * (kThreads / 32)) {
+          scalar_t* out[4];
 #pragma unroll
-        for (int k = 0; k < 4; ++k) {
-          const int64_t q = r0 + row4 + k;
-          const LineOf l = line_of(q < a.rows ? q : r0 + row4);
-          out[k] = q < a.rows && l.w < a.out_w ? row_out(l, 0) : nullptr;
+          for (int k = 0; k < 4; ++k) {
+            const int64_t q = r0 + row4 + k;
+            const LineOf l = line_of(q < a.rows ? q : r0 + row4);
+            out[k] = q < a.rows && l.w < a.out_w ? row_out(l, 0) : nullptr;
+          }
+          for (int c = lane; c < channels; c += 32) {
+            const float4 v = *reinterpret_cast<const float4*>(Cs + c * pitch + row4);
+            const float b = bias_s[c];
+            if (out[0] != nullptr) out[0][c] = from_acc<scalar_t>(v.x + b);
+            if (out[1] != nullptr) out[1][c] = from_acc<scalar_t>(v.y + b);
+            if (out[2] != nullptr) out[2][c] = from_acc<scalar_t>(v.z + b);
+            if (out[3] != nullptr) out[3][c] = from_acc<scalar_t>(v.w + b);
+          }
         }
-        for (int c = lane; c < channels; c += 32) {
-          const float4 v = *reinterpret_cast<const float4*>(Cs + c * pitch + row4);
-          const float b = bias_s[c];
-          if (out[0] != nullptr) out[0][c] = from_acc<scalar_t>(v.x + b);
-          if (out[1] != nullptr) out[1][c] = from_acc<scalar_t>(v.y + b);
-          if (out[2] != nullptr) out[2][c] = from_acc<scalar_t>(v.z + b);
-          if (out[3] != nullptr) out[3][c] = from_acc<scalar_t>(v.w + b);
-        }
+        return;
       }
-      return;
     }
     if (!a.pair_stores) {
       static_assert(kThreads == BM, "one row per thread");
@@ -7002,14 +7005,23 @@ int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtyp
          (int64_t(plan.w_rows) * plan.channels * plan.k_taps * plan.elem_bytes / 4);
 }
 #if TCONV_IGEMM_PART == TCONV_IGEMM_PART_UNIT_STRIDE
-template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false>
+// kChannelsLastAccess: the kernels' channels-last access (set_unit_stride_channels_last_access, fp32 only), as
+// instantiations of their own: the runtime branches for it in the loads and the store cost the W-contiguous kernels
+// 13-17 % (run 561, H100, L2-61 TF32: forward 0.973 -> 1.099 ms, grad_input 1.086 -> 1.267, the other kernels level
+// with runs 554-556). The persistent kernels (TCONV_UNIT_STRIDE_PERSISTENT, development only) have none.
+template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false, bool kChannelsLastAccess = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream,
                                        bool x_pairs = false) {
   using Tile = StripUnitStrideForwardTile;
   constexpr int kElemBytes = int(sizeof(scalar_t));
+  constexpr bool kCl = kChannelsLastAccess;
   if constexpr (kElemBytes == 2 && kBlockN == 32 && !kTapPairs) {
     return cudaErrorInvalidValue;  // unit_stride_plan: 16-bit data pairs the taps of 32-channel tiles
-  } else {
+  } else if constexpr (kElemBytes == 4 && !kCl) {
+    if ((a.x_channel_quads || a.y_channel_rows) && unit_stride_persistent() == 0)
+      return launch_unit_stride_forward<scalar_t, kBlockN, kTaps, kTapPairs, true>(a, grid, stream, x_pairs);
+  }
+  if constexpr (!(kElemBytes == 2 && kBlockN == 32 && !kTapPairs)) {
     constexpr int kWRows = Tile::weight_rows(kBlockN, kTapPairs), kKTaps = Tile::k_taps(kTaps, kTapPairs);
     constexpr int kStages = Tile::stages(kWRows, kKTaps, kElemBytes);
     constexpr int kBytes = kStages * Tile::stage_floats(kWRows, kKTaps, kElemBytes) * int(sizeof(float));
@@ -7020,13 +7032,15 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
     // 2.32).
     constexpr int kChannels = Tile::channels(kWRows, kKTaps, kElemBytes);
     auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels,
-                                                               kTapPairs, kTapPairs>;
+                                                               kTapPairs, kTapPairs, false, false, Tile, false, false,
+                                                               kCl>;
     if constexpr ((kBlockN == 64 || kBlockN == 128) && !kTapPairs) {
       // Weights as A: the 64-channel tiles, and the 128-channel ones as wide rows; x pairs (unit_stride_x_pairs) on
       // either form. The statistics below take the wide rows' warp-specialized form.
       const bool weights_as_a = kBlockN == 64 ? !unit_stride_weights_as_a_disabled() : unit_stride_wide_rows();
       if (weights_as_a)
-        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true>;
+        kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
+                                                              false, false, false, Tile, false, false, kCl>;
       if constexpr (kElemBytes == 2) {
         if (x_pairs)
           kernel = weights_as_a ? tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps,
@@ -7043,9 +7057,10 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
       if constexpr ((kBlockN == 64 || kBlockN == 128) && !kTapPairs) {
         const int persistent = unit_stride_persistent();
         auto specialized = [](auto pairs, auto persistent_kernel) {
+          constexpr bool kPersistent = decltype(persistent_kernel)::value;
           return tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
                                                               false, false, decltype(pairs)::value, Tile, true,
-                                                              decltype(persistent_kernel)::value>;
+                                                              kPersistent, kCl && !kPersistent>;
         };
         using Off = std::false_type;
         using On = std::true_type;
@@ -7074,7 +7089,8 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
         // where they apply.
         auto with_stats = [](auto pairs) {
           return tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, 2, kBlockN, kTaps, kChannels, true,
-                                                              false, true, decltype(pairs)::value, Tile, true>;
+                                                              false, true, decltype(pairs)::value, Tile, true, false,
+                                                              kCl>;
         };
         kernel = with_stats(std::false_type{});
         if constexpr (kElemBytes == 2) {
