@@ -3559,6 +3559,77 @@ def test_unit_stride_mma_channels_last_stores(cout, mode, poison_allocator):
     assert launches and all("true>" in n for n in launches), launches
 
 
+UNIT_STRIDE_MMA_CL_FP32 = os.environ.get("TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", "") == "1"
+
+
+def test_unit_stride_mma_channels_last_tf32_where_switched(tmp_path):
+    """Under TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1 (a fresh process) the kernel's channels-last form runs fp32
+    (TF32): every UNIT_STRIDE_MMA_CL_GRID case under "unit_stride_mma", with grad_output contiguous and channels-last,
+    meets the precision contract (run_case: float64 and torch in TF32, outputs and every gradient, poisoned outputs);
+    the stores' cases forward only (C_out 40: a last tile of 8 channels, two 16-byte chunks a position; 22: strides
+    off 4 floats, element stores and a partial chunk; 72: three tiles), every launch the channels-last
+    instantiation; "auto" takes it for the forward and grad_input of an L1-71-like call (2 launches, against 0
+    under the default); and that call's forward and grad_input equal the contiguous form's bit for bit."""
+    if torch.cuda.get_device_capability()[0] < 8:
+        pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
+    code = (
+        "import sys, zlib, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "for case in t.UNIT_STRIDE_MMA_CL_GRID:\n"
+        "    dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias = case\n"
+        "    for grads in ('contiguous', 'channels_last'):\n"
+        "        t.run_case(dims, batch, cin, cout, 1, kernel, [1] * dims, padding, output_padding, dilation,\n"
+        "                   spatial, bias, mode='tf32', layout='channels_last',\n"
+        "                   seed=zlib.crc32(f'{case}unit_mma_cl_tf32{grads}'.encode()) % 10000,\n"
+        "                   poison=poison_cuda_allocator, algorithm='unit_stride_mma',\n"
+        "                   grad_like_output=grads == 'channels_last')\n"
+        "store_launches = []\n"
+        "for cout in (40, 22, 72):\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(cout)\n"
+        "    x = torch.randn(2, 32, 11, 75, device='cuda', generator=gen).contiguous(\n"
+        "        memory_format=torch.channels_last)\n"
+        "    w = torch.randn(32, cout, 3, 3, device='cuda', generator=gen)\n"
+        "    b = torch.randn(cout, device='cuda', generator=gen)\n"
+        "    with t.precision('tf32'):\n"
+        "        poison_cuda_allocator()\n"
+        "        with tconv._ops.use_algorithm('unit_stride_mma'), \\\n"
+        "                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "            out = tconv.conv_transpose2d(x, w, b, padding=1)\n"
+        "            torch.cuda.synchronize()\n"
+        "        same = torch.nn.functional.conv_transpose2d(x, w, b, padding=1)\n"
+        "    ref64 = torch.nn.functional.conv_transpose2d(x.double(), w.double(), b.double(), padding=1)\n"
+        "    assert out.is_contiguous(memory_format=torch.channels_last), cout\n"
+        "    t.check_close('output', out, ref64, same, 'tf32')\n"
+        "    store_launches.append([e.name for e in prof.events() if 'unit_stride_mma_kernel' in e.name])\n"
+        "x = torch.randn(2, 32, 16, 128, device='cuda').contiguous(memory_format=torch.channels_last)\n"
+        "x.requires_grad_()\n"
+        "w = torch.randn(32, 32, 3, 3, device='cuda', requires_grad=True)\n"
+        "with t.precision('tf32'), tconv._ops.use_algorithm('auto'), \\\n"
+        "        torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "    out = tconv.conv_transpose2d(x, w)\n"
+        "    out.backward(torch.randn_like(out))\n"
+        "    torch.cuda.synchronize()\n"
+        "auto_launches = sum('unit_stride_mma_kernel' in e.name for e in prof.events())\n"
+        "same_sums = []\n"
+        "g = torch.randn(x.shape, device='cuda', generator=torch.Generator(device='cuda').manual_seed(3))\n"
+        "for fmt in (torch.channels_last, torch.contiguous_format):\n"
+        "    xl = x.detach().contiguous(memory_format=fmt).requires_grad_()\n"
+        "    with t.precision('tf32'), tconv._ops.use_algorithm('unit_stride_mma'):\n"
+        "        out = tconv.conv_transpose2d(xl, w.detach(), padding=1)\n"
+        "        grad_x, = torch.autograd.grad(out, [xl], g.contiguous(memory_format=fmt))\n"
+        "    same_sums.append([out.contiguous().cpu(), grad_x.contiguous().cpu()])\n"
+        "torch.save((store_launches, auto_launches, same_sums), sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", values=("1",), timeout=600)
+    store_launches, auto_launches, same_sums = saved["1"]
+    for cout, launches in zip((40, 22, 72), store_launches):
+        assert launches and all("true>" in n for n in launches), (cout, launches)
+    assert auto_launches == 2
+    # The same MMAs in the same order on the same TF32-rounded values: channels-last equals contiguous bit for bit
+    # (forward and grad_input).
+    assert_bitwise_equal(same_sums[0], same_sums[1], "channels_last against contiguous")
+
+
 def test_unit_stride_mma_dynamic_tiles_match_static(tmp_path):
     """TCONV_UNIT_STRIDE_MMA_DYNAMIC_TILES is a per-process switch, so one subprocess each way. With 1 (the default)
     blocks take their later tiles from a counter, with 0 as static shares. Every tile is computed as before, so the
@@ -3613,7 +3684,8 @@ def test_unit_stride_mma_runs_and_refuses():
                 pytest.raises(RuntimeError, match="unit_stride_mma"):
             tconv.conv_transpose2d(x, w, **kwargs)
     xf, wf = torch.randn(2, 32, 6, 40, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
-    refused("tf32", xf.contiguous(memory_format=torch.channels_last), wf)
+    if not UNIT_STRIDE_MMA_CL_FP32:  # (TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1 runs it)
+        refused("tf32", xf.contiguous(memory_format=torch.channels_last), wf)
     refused("tf32", torch.randn(2, 40, 6, 40, device="cuda"), torch.randn(40, 32, 3, 3, device="cuda"))
     refused("bf16", torch.randn(2, 48, 6, 40, device="cuda").bfloat16(),
             torch.randn(48, 32, 3, 3, device="cuda").bfloat16())
@@ -3630,7 +3702,8 @@ def test_unit_stride_mma_where_planned():
     """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286, 288, 311 and 313) the unit-stride mma.sync kernel runs
     the forward and grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape,
     smaller) and in TF32 (at most 21 taps, k3 x 7, as in bf16; k3 x 8 stays off it in TF32), not in exact fp32, not
-    with 64 channels on either side; on a channels_last input in bf16 (the channels-last form), not in TF32; on folded tiles (1D) it runs both passes of a
+    with 64 channels on either side; on a channels_last input in bf16 (the channels-last form), not in TF32 (unless
+    TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1); on folded tiles (1D) it runs both passes of a
     call with 32 -> 64 channels (fam08's, smaller) in bf16 and in TF32 (run 311), not at 64 -> 64 nor in exact
     fp32."""
     if torch.cuda.get_device_capability()[0] < 8:
@@ -3660,7 +3733,7 @@ def test_unit_stride_mma_where_planned():
     assert launches(64, 32, "bf16") == 0  # the forward's C_in 64; grad_input's C_out 64
     assert launches(32, 64, "bf16") == 0
     assert launches(32, 32, "bf16", channels_last=True) == 2
-    assert launches(32, 32, "tf32", channels_last=True) == 0
+    assert launches(32, 32, "tf32", channels_last=True) == (2 if UNIT_STRIDE_MMA_CL_FP32 else 0)
     assert launches(32, 64, "bf16", dims=1) == 2
     assert launches(64, 32, "fp16", dims=1) == 2
     assert launches(64, 64, "bf16", dims=1) == 0

@@ -68,8 +68,8 @@ struct UnitStrideMmaArgs {
   int x_shift;                   // window start minus its 16-byte aligned start, in positions
   int raw_channel_pitch;         // elements between two channels of the raw window
   int pair_stores;               // 16-bit output: two positions per 4-byte store (even strides, aligned)
-  // Channels-last (16-bit, kChannelsLast): window positions copied per row (x_shift + tile_w + the taps' span), and
-  // whether the output takes 16-byte stores (every stride a multiple of 8, the base 16-byte aligned).
+  // Channels-last (kChannelsLast): window positions copied per row (x_shift + tile_w + the taps' span), and whether
+  // the output takes 16-byte stores (every stride a multiple of 16 bytes, the base 16-byte aligned).
   int window_span, vector_stores;
   SmallDivisor by_window_span;
   // The window copy (issue_window): pieces per window row, (row, piece) places per channel and part, and the copy
@@ -101,8 +101,10 @@ struct UnitStrideMmaSmem {
   int weight_bytes, window_bytes, raw_bytes;
   __host__ __device__ int total() const { return weight_bytes + window_bytes + raw_bytes; }
 };
-// Channels-last: no raw window; its place holds a second window, so that the next step's copy lands beside the one
-// being read (the copy goes straight to the MMAs' layout, with no transpose between to separate them).
+// Channels-last: no raw window; in 16-bit its place holds a second window, so that the next step's copy lands beside
+// the one being read (the copy goes straight to the MMAs' layout, with no transpose between to separate them). fp32
+// keeps one window: a second would take L1-71's block from 80 to 124 KB, one block an SM (run 303's ncu: one block's
+// 8 warps kept the issue slots 29-35 % busy), so the SM's other block covers the copy's wait instead.
 template <int kElemBytes>
 __host__ __device__ __forceinline__ UnitStrideMmaSmem unit_stride_mma_smem(int c_in, int taps, int window_rows,
                                                                          int window_chunks, int raw_pitch,
@@ -114,7 +116,7 @@ __host__ __device__ __forceinline__ UnitStrideMmaSmem unit_stride_mma_smem(int c
   const int window = window_rows * positions * Tile::kChannels * kElemBytes;
   s.window_bytes = window > Tile::kOutBytes ? window : Tile::kOutBytes;
   // The last channel's start plus a pitch: channel kChannels would carry no skew (run 289's overrun).
-  s.raw_bytes = channels_last ? s.window_bytes
+  s.raw_bytes = channels_last ? (kElemBytes == 2 ? s.window_bytes : 0)
                               : (raw_channel_start<kElemBytes>(Tile::kChannels - 1, raw_pitch) + raw_pitch) * kElemBytes;
   return s;
 }
@@ -178,20 +180,28 @@ __device__ __forceinline__ uint32_t pair_bits(float lo, float hi) {
 }
 
 // kPieceBytes: 16 where every window row starts 16-byte aligned (UnitStrideMmaPlan), else 4.
-// kChannelsLast (16-bit, 16-byte pieces): input and output channels innermost. Each window position's kChannels
-// channels are 64 contiguous bytes of the input, copied by cp.async straight into the MMAs' [row][position][channel]
-// layout (no raw window, no transpose; two windows alternate by step), and the store writes whole positions along
-// the channels, 16 bytes a lane. Why: the NCHW form reads and writes W-contiguous lines, and channels-last L1-71
-// (bf16) ran its forward on the TMA window at 0.748 ms against this kernel's 0.327 on contiguous data (runs 466, 342a43b).
+// kChannelsLast (16-byte pieces): input and output channels innermost. Each window position's kChannels channels are
+// 64 contiguous bytes of the input, copied by cp.async straight into the MMAs' [row][position][channel] layout (no
+// raw window, no transpose; in 16-bit two windows alternate by step), and the store writes whole positions along the
+// channels, 16 bytes a lane. Why: the NCHW form reads and writes W-contiguous lines, and channels-last L1-71 (bf16)
+// ran its forward on the TMA window at 0.748 ms against this kernel's 0.327 on contiguous data (runs 466, 342a43b).
+// fp32 (TF32; session 112, TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1, off until its tests and timings run): one
+// window (unit_stride_mma_smem), each thread rounding to TF32 the chunks it copied once its copies land (its own
+// cp.async writes are visible to it after the wait, so no barrier more), the next step's copy issued once every warp
+// is past the MMAs (or the store) of this one; the store stages a half of the warp's positions at a time as
+// [position][channel] rows of 128 bytes. Why: channels-last L1-71 TF32 ran its forward and grad_input on the
+// cp.async gather kernel, 3.5 ms each (run 562, H100; contiguous: 0.70 ms on this kernel; eager 0.708).
 template <typename scalar_t, int kPieceBytes, bool kChannelsLast = false>
 __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThreads,
                                   UnitStrideMmaTile<int(sizeof(scalar_t))>::kBlocksPerSm)
     tconv_unit_stride_mma_kernel(const UnitStrideMmaArgs a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   using Tile = UnitStrideMmaTile<int(sizeof(scalar_t))>;
-  static_assert(!kChannelsLast || (sizeof(scalar_t) == 2 && kPieceBytes == 16), "channels-last: 16-bit, 16-byte pieces");
+  static_assert(!kChannelsLast || kPieceBytes == 16, "channels-last: 16-byte pieces");
   using mma_t = scalar_t;
   constexpr int kElem = int(sizeof(scalar_t)), E = Tile::kChunkElems, PC = Tile::kPositionChunks;
+  // Channels-last windows: two alternating in 16-bit, one in fp32 (unit_stride_mma_smem).
+  constexpr bool kTwoWindows = kChannelsLast && kElem == 2, kOneWindow = kChannelsLast && kElem == 4;
   constexpr int kPieceElems = kPieceBytes / kElem;
   extern __shared__ __align__(16) unsigned char smem[];
   const int taps = a.kernel_h * a.kernel_w;
@@ -269,6 +279,21 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       }
     }
     copy_commit();
+  };
+
+  // fp32 channels-last: the chunks this thread copied (issue_window's walk), rounded to TF32 in place once its copies
+  // have landed.
+  auto round_own_window = [&]() {
+    const int total = a.window_rows * a.window_span * PC;
+    for (int i = tid; i < total; i += kStride) {
+      const int chunk = i % PC, place = i / PC;
+      const int r = small_div(place, a.by_window_span), position = place - r * a.window_span;
+      const int staged = r * positions + position;
+      uint4* const v = reinterpret_cast<uint4*>(xt_s + (staged * PC + swizzle_chunk(staged, chunk, PC)) * 16);
+      const uint4 raw = *v;
+      *v = make_uint4(to_tf32(__uint_as_float(raw.x)), to_tf32(__uint_as_float(raw.y)),
+                      to_tf32(__uint_as_float(raw.z)), to_tf32(__uint_as_float(raw.w)));
+    }
   };
 
   // The C_out tile's weights for every stage and tap, row (stage, tap, channel) of PC chunks in K order.
@@ -366,11 +391,12 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
   issue_window(at, 0, 0);
   int tile = int(blockIdx.x), stage = 0, next_tile = tile, next_stage = 0;
   int buffer = 0;  // channels-last: the window this step reads
-  for (bool more = true; more; tile = next_tile, stage = next_stage, at = next_at, buffer ^= int(kChannelsLast)) {
+  for (bool more = true; more; tile = next_tile, stage = next_stage, at = next_at, buffer ^= int(kTwoWindows)) {
     next_stage = stage + 1 == stages ? 0 : stage + 1;
     if (a.tile_counter != nullptr && stage == 0 && tid == 0)
       claimed_tile = int(gridDim.x) + atomicAdd(a.tile_counter, 1);
     copy_wait_all();
+    if constexpr (kOneWindow) round_own_window();
     __syncthreads();  // the window landed for every thread; every warp is done with the previous step's shared data
     if (next_stage == 0) {
       next_tile = a.tile_counter != nullptr ? claimed_tile : tile + int(gridDim.x);
@@ -391,15 +417,15 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
     }
     // fp32: the window's later rows, through the same raw buffer; this copy's wait is covered by the SM's other block.
 #pragma unroll 1
-    for (int part = 1; Tile::kRawParts > 1 && part < a.raw_parts; ++part) {
+    for (int part = 1; !kChannelsLast && Tile::kRawParts > 1 && part < a.raw_parts; ++part) {
       issue_window(at, stage, part);
       copy_wait_all();
       __syncthreads();
       transpose_window(part);
       __syncthreads();
     }
-    if (more) issue_window(next_at, next_stage, kChannelsLast ? buffer ^ 1 : 0);
-    const unsigned window_address = xt_address + unsigned(kChannelsLast ? buffer * layout.window_bytes : 0);
+    if (more && !kOneWindow) issue_window(next_at, next_stage, kTwoWindows ? buffer ^ 1 : 0);
+    const unsigned window_address = xt_address + unsigned(kTwoWindows ? buffer * layout.window_bytes : 0);
     if (stage == 0) {
 #pragma unroll
       for (int mt = 0; mt < Tile::kMTiles; ++mt)
@@ -445,7 +471,13 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
         }
       }
     }
-    if (stage != stages - 1) continue;
+    if (stage != stages - 1) {
+      if constexpr (kOneWindow) {
+        __syncthreads();  // every warp is past this step's MMAs: the window may take the next step's copy
+        issue_window(next_at, next_stage, 0);  // (more: the tile's next stage)
+      }
+      continue;
+    }
 
     // Store: the accumulators (position gid / gid + 8, channels 2 tig / + 1 of each n8) to this warp's rows of the
     // staging area, then channel rows of kWarpM / kOutHalves positions to the output, half the m-tiles at a time.
@@ -461,7 +493,64 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       }
       return b;
     };
-    if constexpr (kChannelsLast) {
+    if constexpr (kOneWindow) {
+      // fp32: half the warp's positions at a time (kHalfWidth, its m-tiles kHalfTiles) as [position][channel] rows
+      // of kBlockN floats, 16-byte chunks XOR-swizzled by bits 0-2 of the position: a fragment store (gid: 8
+      // positions, tig: 4 channel pairs, 8 bytes a lane) takes the two wavefronts its 256 bytes need, and a
+      // quarter-warp's 16-byte reads (one position's 8 chunks) fall on 32 distinct banks. Lanes then store 16 bytes
+      // each, 4 positions of 128 bytes a warp store.
+      constexpr int kHalfTiles = Tile::kMTiles / Tile::kOutHalves, kHalfWidth = Tile::kWarpM / Tile::kOutHalves;
+      constexpr int kRowChunks = Tile::kBlockN / 4;
+      static_assert(kRowChunks == 8 && kHalfWidth * Tile::kBlockN * 4 * Tile::kWarps <= Tile::kOutBytes,
+                    "a staged position is eight 16-byte chunks, and the warps' halves fit the staging area");
+      float* const staged = reinterpret_cast<float*>(xt_s) + warp * kHalfWidth * Tile::kBlockN;
+      auto float_at = [](int position, int c) {
+        return position * Tile::kBlockN + (((c >> 2) ^ (position & 7)) << 2) + (c & 3);
+      };
+      const int oy = at.y0 + warp_row;
+      const int channels = min(Tile::kBlockN, a.c_out - at.co0), chunk = lane & 7;
+      const int chunk_channels = min(4, channels - 4 * chunk);
+      scalar_t* const row_out = static_cast<scalar_t*>(a.y) + at.n * a.y_stride[0] + at.d * a.y_stride[2] +
+                                int64_t(oy) * a.y_stride[3] + at.co0 + 4 * chunk;
+#pragma unroll
+      for (int oh = 0; oh < Tile::kOutHalves; ++oh) {
+        if (oh > 0) __syncwarp();  // every lane has read the previous half's positions
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt) {
+          const int c = nt * 8 + 2 * tig;
+          const float2 b = bias_pair(c);
+#pragma unroll
+          for (int m = 0; m < kHalfTiles; ++m) {
+            const int mt = oh * kHalfTiles + m, position = m * 16 + gid;
+            *reinterpret_cast<float2*>(staged + float_at(position, c)) =
+                make_float2(acc[mt][nt][0] + b.x, acc[mt][nt][1] + b.y);
+            *reinterpret_cast<float2*>(staged + float_at(position + 8, c)) =
+                make_float2(acc[mt][nt][2] + b.x, acc[mt][nt][3] + b.y);
+          }
+        }
+        __syncwarp();
+        if (oy < a.out_h && chunk_channels > 0) {
+#pragma unroll 2
+          for (int position = lane >> 3; position < kHalfWidth; position += 4) {
+            const int ox = at.x0 + warp_x + oh * kHalfWidth + position;
+            if (ox >= a.out_w) continue;
+            const float4 v = *reinterpret_cast<const float4*>(staged + float_at(position, 4 * chunk));
+            float* const out = reinterpret_cast<float*>(row_out + int64_t(ox) * a.y_stride[4]);
+            if (a.vector_stores && chunk_channels == 4) {
+              *reinterpret_cast<float4*>(out) = v;
+            } else {
+              const float values[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+              for (int k = 0; k < 4; ++k)  // (unrolled: a runtime index into v put it on the stack)
+                if (k < chunk_channels) out[k] = values[k];
+            }
+          }
+        }
+      }
+      __syncthreads();  // every warp has read its staged outputs: the window may take the next tile's copy
+      if (more) issue_window(next_at, next_stage, 0);
+      continue;
+    } else if constexpr (kChannelsLast) {
       // The warp's kWarpM positions x kBlockN channels as [position][channel] words (a channel pair each), 16-byte
       // chunks XOR-swizzled by bits 1-2 of the position: the fragment stores (gid: 8 positions, tig: 4 pairs) and a
       // quarter-warp's 16-byte reads (two whole positions) both fall on 32 distinct banks.
@@ -564,8 +653,9 @@ struct UnitStrideMmaPlan {
   int tile_rows = 0, tile_w = 0;
   int piece_bytes = 0, window_rows = 0, part_rows = 0, window_chunks = 0, x_shift = 0, raw_pitch = 0, smem_bytes = 0;
   bool pair_stores = false;
-  // Channels-last (16-bit): input and output channels innermost (the kernel's kChannelsLast form); window_span
-  // positions of each window row are copied; vector_stores: 16-byte output stores.
+  // Channels-last (16-bit; fp32 under unit_stride_mma_channels_last_fp32): input and output channels innermost (the
+  // kernel's kChannelsLast form); window_span positions of each window row are copied; vector_stores: 16-byte output
+  // stores.
   bool channels_last = false, vector_stores = false;
   int window_span = 0;
 };
@@ -599,6 +689,14 @@ int shared_optin_bytes() {
 
 bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % uintptr_t(bytes) == 0; }
 
+// TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32 (development only, read once per process): 1 lets fp32 (TF32) data whose
+// input and output channels are innermost plan the kernel's channels-last form (kChannelsLast, one window); unset or
+// anything else, only 16-bit data do. Written in session 112 without a GPU, so off until its tests and timings run.
+bool unit_stride_mma_channels_last_fp32() {
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", 0) == 1;
+  return enabled;
+}
+
 template <int kElemBytes>
 UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, const void* output) {
   using Tile = UnitStrideMmaTile<kElemBytes>;
@@ -608,12 +706,14 @@ UnitStrideMmaPlan plan_typed(const ConvTransposeParams& p, const void* input, co
     if (p.stride[i] != 1) return plan;
   // One D tap and no D padding: output plane d reads input plane d.
   if (p.kernel[0] != 1 || p.padding[0] != 0 || p.out_size[0] != p.in_size[0]) return plan;
-  // W-contiguous lines, or (16-bit) channels innermost on both sides. An empty batch reads and writes nothing, and its
-  // tensors' strides may follow either layout (PyTorch calls an empty tensor contiguous in every format, so a
-  // channels_last input's output comes back contiguous): it plans as lines, alignment aside (run 468's failures).
+  // W-contiguous lines, or (16-bit; fp32 under unit_stride_mma_channels_last_fp32) channels innermost on both sides.
+  // An empty batch reads and writes nothing, and its tensors' strides may follow either layout (PyTorch calls an empty
+  // tensor contiguous in every format, so a channels_last input's output comes back contiguous): it plans as lines,
+  // alignment aside (run 468's failures).
   const bool empty = p.batch == 0;
   const bool lines = empty || (p.input_strides[4] == 1 && p.output_strides[4] == 1);
-  plan.channels_last = !lines && kElemBytes == 2 && p.input_strides[1] == 1 && p.output_strides[1] == 1;
+  plan.channels_last = !lines && (kElemBytes == 2 || unit_stride_mma_channels_last_fp32()) &&
+                       p.input_strides[1] == 1 && p.output_strides[1] == 1;
   if (!lines && !plan.channels_last) return plan;
   const int64_t limits[] = {p.in_size[1], p.in_size[2], p.out_size[1], p.out_size[2], p.in_channels, p.out_channels,
                             p.kernel[1], p.kernel[2], p.dilation[1], p.dilation[2]};
@@ -761,10 +861,8 @@ cudaError_t launch(const ConvTransposeParams& p, DType dtype, const UnitStrideMm
                    cudaStream_t stream) {
   if (!plan.possible) return cudaErrorInvalidValue;
   return TCONV_FLOAT_DTYPE_SWITCH(dtype, scalar_t, [&] {
-    if constexpr (sizeof(scalar_t) == 2) {
-      if (plan.channels_last)
-        return launch_typed<scalar_t, 16, true>(p, plan, input, weight, bias, output, tile_counter, sm_count, stream);
-    }
+    if (plan.channels_last)
+      return launch_typed<scalar_t, 16, true>(p, plan, input, weight, bias, output, tile_counter, sm_count, stream);
     return plan.piece_bytes == 16
                ? launch_typed<scalar_t, 16, false>(p, plan, input, weight, bias, output, tile_counter, sm_count, stream)
                : launch_typed<scalar_t, 4, false>(p, plan, input, weight, bias, output, tile_counter, sm_count, stream);
