@@ -493,13 +493,29 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       }
       return b;
     };
+    // The accumulators of half oh of the warp's m-tiles (fp32's kOutHalves; 16-bit stores whole tiles), bias added:
+    // put(position, channel c, values of c and c + 1) for positions gid and gid + 8 of each m16 tile and channel pairs
+    // 2 tig of each n8 fragment.
+    constexpr int kHalfTiles = Tile::kMTiles / Tile::kOutHalves, kHalfWidth = Tile::kWarpM / Tile::kOutHalves;
+    auto stage_half = [&](int oh, auto&& put) {
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        const int c = nt * 8 + 2 * tig;
+        const float2 b = bias_pair(c);
+#pragma unroll
+        for (int m = 0; m < kHalfTiles; ++m) {
+          const int mt = oh * kHalfTiles + m, position = m * 16 + gid;
+          put(position, c, acc[mt][nt][0] + b.x, acc[mt][nt][1] + b.y);
+          put(position + 8, c, acc[mt][nt][2] + b.x, acc[mt][nt][3] + b.y);
+        }
+      }
+    };
     if constexpr (kOneWindow) {
       // fp32: half the warp's positions at a time (kHalfWidth, its m-tiles kHalfTiles) as [position][channel] rows
       // of kBlockN floats, 16-byte chunks XOR-swizzled by bits 0-2 of the position: a fragment store (gid: 8
       // positions, tig: 4 channel pairs, 8 bytes a lane) takes the two wavefronts its 256 bytes need, and a
       // quarter-warp's 16-byte reads (one position's 8 chunks) fall on 32 distinct banks. Lanes then store 16 bytes
       // each, 4 positions of 128 bytes a warp store.
-      constexpr int kHalfTiles = Tile::kMTiles / Tile::kOutHalves, kHalfWidth = Tile::kWarpM / Tile::kOutHalves;
       constexpr int kRowChunks = Tile::kBlockN / 4;
       static_assert(kRowChunks == 8 && kHalfWidth * Tile::kBlockN * 4 * Tile::kWarps <= Tile::kOutBytes,
                     "a staged position is eight 16-byte chunks, and the warps' halves fit the staging area");
@@ -515,19 +531,9 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
 #pragma unroll
       for (int oh = 0; oh < Tile::kOutHalves; ++oh) {
         if (oh > 0) __syncwarp();  // every lane has read the previous half's positions
-#pragma unroll
-        for (int nt = 0; nt < 4; ++nt) {
-          const int c = nt * 8 + 2 * tig;
-          const float2 b = bias_pair(c);
-#pragma unroll
-          for (int m = 0; m < kHalfTiles; ++m) {
-            const int mt = oh * kHalfTiles + m, position = m * 16 + gid;
-            *reinterpret_cast<float2*>(staged + float_at(position, c)) =
-                make_float2(acc[mt][nt][0] + b.x, acc[mt][nt][1] + b.y);
-            *reinterpret_cast<float2*>(staged + float_at(position + 8, c)) =
-                make_float2(acc[mt][nt][2] + b.x, acc[mt][nt][3] + b.y);
-          }
-        }
+        stage_half(oh, [&](int position, int c, float v0, float v1) {
+          *reinterpret_cast<float2*>(staged + float_at(position, c)) = make_float2(v0, v1);
+        });
         __syncwarp();
         if (oy < a.out_h && chunk_channels > 0) {
 #pragma unroll 2
@@ -559,18 +565,9 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       uint32_t* const staged = reinterpret_cast<uint32_t*>(xt_s + buffer * layout.window_bytes) +
                                warp * Tile::kWarpM * kWords;
       auto word_at = [](int position, int chunk) { return position * kWords + ((chunk ^ ((position >> 1) & 3)) << 2); };
-#pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        const int c = nt * 8 + 2 * tig;
-        const float2 b = bias_pair(c);
-        const float b0 = b.x, b1 = b.y;
-#pragma unroll
-        for (int mt = 0; mt < Tile::kMTiles; ++mt) {
-          const int position = mt * 16 + gid;
-          staged[word_at(position, nt) + tig] = pair_bits<scalar_t>(acc[mt][nt][0] + b0, acc[mt][nt][1] + b1);
-          staged[word_at(position + 8, nt) + tig] = pair_bits<scalar_t>(acc[mt][nt][2] + b0, acc[mt][nt][3] + b1);
-        }
-      }
+      stage_half(0, [&](int position, int c, float v0, float v1) {  // (c = 8 nt + 2 tig)
+        staged[word_at(position, c >> 3) + tig] = pair_bits<scalar_t>(v0, v1);
+      });
       __syncwarp();
       const int oy = at.y0 + warp_row;
       if (oy < a.out_h) {
@@ -598,26 +595,15 @@ __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThr
       continue;
     }
     scalar_t* const staged = reinterpret_cast<scalar_t*>(xt_s) + warp * Tile::kBlockN * Tile::kOutPitch;
-    constexpr int kHalfTiles = Tile::kMTiles / Tile::kOutHalves, kHalfWidth = Tile::kWarpM / Tile::kOutHalves;
     constexpr int kPer = kHalfWidth / 32;  // positions per lane and channel row
     static_assert(kPer * 32 == kHalfWidth && (kPer == 1 || kPer == 2), "a staged row is one or two positions a lane");
 #pragma unroll
     for (int oh = 0; oh < Tile::kOutHalves; ++oh) {
       if (oh > 0) __syncwarp();  // every lane has read the previous half's rows
-#pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        const int c = nt * 8 + 2 * tig;
-        const float2 b = bias_pair(c);
-        const float b0 = b.x, b1 = b.y;
-#pragma unroll
-        for (int m = 0; m < kHalfTiles; ++m) {
-          const int mt = oh * kHalfTiles + m, position = m * 16 + gid;
-          staged[c * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][0] + b0);
-          staged[(c + 1) * Tile::kOutPitch + position] = from_acc<scalar_t>(acc[mt][nt][1] + b1);
-          staged[c * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][2] + b0);
-          staged[(c + 1) * Tile::kOutPitch + position + 8] = from_acc<scalar_t>(acc[mt][nt][3] + b1);
-        }
-      }
+      stage_half(oh, [&](int position, int c, float v0, float v1) {
+        staged[c * Tile::kOutPitch + position] = from_acc<scalar_t>(v0);
+        staged[(c + 1) * Tile::kOutPitch + position] = from_acc<scalar_t>(v1);
+      });
       __syncwarp();
       const int oy = at.y0 + warp_row;
       const int position = kPer * lane;
