@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Prepared in session 112 for the next session's first call (run 563), one H100 (or H200), cold; TCONV_COMMIT=<full
+# sha>, END_S=<seconds it may run> (540 on a cold call: the build takes 150-230 s of it).
+# Session 112 made TF32 channels_last take the unit-stride wgmma kernel with its channels-last access (runs 560-562,
+# H100: L2-61 CL fwd 3.766 -> 1.432 ms, fwd+bwd 10.853 -> 5.775; fam03 6.268 -> 2.552, 15.476 -> 8.351; contiguous
+# kernels back to 0.984 / 1.095 once the access became instantiations of its own). Run 561's TF32 channels_last bench
+# found L1-71 at 0.20x / 0.49x eager (fwd 3.614 ms against cuDNN's 0.708): K 288 leaves it on the cp.async gather
+# kernel (3.5 ms a pass; the unit-stride wgmma at K 288 ran 2.615, run 562). Session 112 wrote, untested on a GPU,
+# an fp32 channels-last form of the unit-stride mma.sync kernel (TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1): the
+# kernel L1-71 runs contiguous (0.70 ms), reading channels-last windows straight into its MMA layout.
+# 1. Under the switch: its test (contract over UNIT_STRIDE_MMA_CL_GRID both grad layouts, the stores, auto's
+#    launches, bitwise against contiguous) and memcheck + racecheck of one L1-71-like call. Predicted: pass, 0 errors.
+#    (with the refusal and where-planned tests, whose channels-last TF32 lines follow it); then the kernel's other
+#    tests under the defaults (session 112 moved its three stores onto one fragment walk, stage_half).
+# 2. L1-71 TF32 channels_last quick timing, switch unset / 1, and the breakdown under 1. Predicted: forward 3.59 ->
+#    0.65-0.8 ms (contiguous 0.70 on this kernel; one window, the other block covering the copy), fwd+bwd 8.9 ->
+#    ~3.2 (grad_weight stays the mma.sync TF32 kernel, 1.9 ms).
+# 3. The TF32 channels_last suite under the defaults while time remains (run 561 reached 3 rows); rerun warm with
+#    SKIP_TESTS=1 (and SUITE="<rows>" to resume) for the rest.
+source scripts/device_prelude.sh
+end=${END_S:-540}
+l71=l1_71_convt2d_asym_input_square_kernel
+tests=${SKIP_TESTS:+skip}
+sw=TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32
+[ -z "$tests" ] && left $(( end - 120 )) && (export $sw=1; gpu_tests 120 mma_cl_fp32 tests/test_conv_transpose_gpu.py \
+  "mma_channels_last_tf32_where_switched or unit_stride_mma_runs_and_refuses or unit_stride_mma_where_planned")
+if [ -z "$tests" ] && left $(( end - 100 )); then
+  cat > /tmp/mma_cl_fp32.py <<'PY'
+import torch, tconv
+x = torch.randn(1, 32, 9, 70, device="cuda").contiguous(memory_format=torch.channels_last).requires_grad_()
+w = torch.randn(32, 40, 3, 3, device="cuda", requires_grad=True)
+b = torch.randn(40, device="cuda")
+with tconv._ops.use_algorithm("unit_stride_mma"):
+    out = tconv.conv_transpose2d(x, w, b, padding=1)
+    grad_x, = torch.autograd.grad(out, [x], torch.randn_like(out))
+ref = torch.nn.functional.conv_transpose2d(x.double(), w.double(), b.double(), padding=1)
+print("mma channels-last fp32 sanitize workload: output max error / max",
+      f"{((out.double() - ref).abs().max() / ref.abs().max()).item():.2e}")
+PY
+  for tool in memcheck racecheck; do
+    env $sw=1 timeout 50 compute-sanitizer --tool $tool --kernel-name kns=unit_stride_mma python3 /tmp/mma_cl_fp32.py \
+      > "$LOG/${tool}_mma_cl.log" 2>&1
+    tail -2 "$LOG/${tool}_mma_cl.log"
+  done
+fi
+# session 112 also moved the kernel's three stores onto one fragment walk (stage_half): its other tests, defaults
+[ -z "$tests" ] && left $(( end - 120 )) && gpu_tests 120 mma_others tests/test_conv_transpose_gpu.py \
+  "unit_stride_mma and not grad_weight and not where_switched"
+for setting in "$sw=" "$sw=1"; do
+  left $(( end - 45 )) && LAYOUT=channels_last quick_time "$setting" $l71 tf32 auto $setting | tee -a "$LOG/quick.log"
+done
+breakdowns_ab $end $sw "1" "unit_stride_mma|gather|grad_weight|total" tf32 channels_last $l71
+bench_budget $end tf32 channels_last ${SUITE:---suite all}
+device_finish
