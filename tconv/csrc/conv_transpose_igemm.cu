@@ -7008,7 +7008,8 @@ int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtyp
 // kChannelsLastAccess: the kernels' channels-last access (set_unit_stride_channels_last_access, fp32 only), as
 // instantiations of their own: the runtime branches for it in the loads and the store cost the W-contiguous kernels
 // 13-17 % (run 561, H100, L2-61 TF32: forward 0.973 -> 1.099 ms, grad_input 1.086 -> 1.267, the other kernels level
-// with runs 554-556). The persistent kernels (TCONV_UNIT_STRIDE_PERSISTENT, development only) have none.
+// with runs 554-556). The persistent kernels (TCONV_UNIT_STRIDE_PERSISTENT, development only) and the half tiles
+// (launch_unit_stride_weights_as_a) have none: they read and write channels-last tensors per channel.
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false, bool kChannelsLastAccess = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream,
                                        bool x_pairs = false) {
