@@ -15,16 +15,25 @@
 # 2. L1-71 TF32 channels_last quick timing, switch unset / 1, and the breakdown under 1. Predicted: forward 3.59 ->
 #    0.65-0.8 ms (contiguous 0.70 on this kernel; one window, the other block covering the copy), fwd+bwd 8.9 ->
 #    ~3.2 (grad_weight stays the mma.sync TF32 kernel, 1.9 ms).
-# 3. The TF32 channels_last suite under the defaults while time remains (run 561 reached 3 rows); rerun warm with
-#    SKIP_TESTS=1 (and SUITE="<rows>" to resume) for the rest.
+# 3. The sanitizers and the kernel's other tests where time remains (a cold call's build leaves room for items 1-2
+#    only), then source counters of L2-61's channels-last grad_input (the unit-stride kernel's second launch of a
+#    fwd+bwd: 1.524 ms against the forward's 1.149; are its 16-byte x loads the bound?), then the TF32 channels_last
+#    suite under the defaults (run 561 reached 3 rows). Rerun warm with SECOND=1 (items 3 on; SUITE="<rows>" to
+#    resume the suite).
 source scripts/device_prelude.sh
 end=${END_S:-540}
 l71=l1_71_convt2d_asym_input_square_kernel
-tests=${SKIP_TESTS:+skip}
+l2=l2_61_convt3d_relu_groupnorm
 sw=TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32
-[ -z "$tests" ] && left $(( end - 120 )) && (export $sw=1; gpu_tests 120 mma_cl_fp32 tests/test_conv_transpose_gpu.py \
-  "mma_channels_last_tf32_where_switched or unit_stride_mma_runs_and_refuses or unit_stride_mma_where_planned")
-if [ -z "$tests" ] && left $(( end - 100 )); then
+if [ -z "${SECOND:-}" ]; then
+  left $(( end - 120 )) && (export $sw=1; gpu_tests 120 mma_cl_fp32 tests/test_conv_transpose_gpu.py \
+    "mma_channels_last_tf32_where_switched or unit_stride_mma_runs_and_refuses or unit_stride_mma_where_planned")
+  for setting in "$sw=" "$sw=1"; do
+    left $(( end - 45 )) && LAYOUT=channels_last quick_time "$setting" $l71 tf32 auto $setting | tee -a "$LOG/quick.log"
+  done
+  breakdowns_ab $end $sw "1" "unit_stride_mma|gather|grad_weight|total" tf32 channels_last $l71
+fi
+if left $(( end - 100 )); then
   cat > /tmp/mma_cl_fp32.py <<'PY'
 import torch, tconv
 x = torch.randn(1, 32, 9, 70, device="cuda").contiguous(memory_format=torch.channels_last).requires_grad_()
@@ -44,11 +53,17 @@ PY
   done
 fi
 # session 112 also moved the kernel's three stores onto one fragment walk (stage_half): its other tests, defaults
-[ -z "$tests" ] && left $(( end - 120 )) && gpu_tests 120 mma_others tests/test_conv_transpose_gpu.py \
+left $(( end - 120 )) && gpu_tests 120 mma_others tests/test_conv_transpose_gpu.py \
   "unit_stride_mma and not grad_weight and not where_switched"
-for setting in "$sw=" "$sw=1"; do
-  left $(( end - 45 )) && LAYOUT=channels_last quick_time "$setting" $l71 tf32 auto $setting | tee -a "$LOG/quick.log"
-done
-breakdowns_ab $end $sw "1" "unit_stride_mma|gather|grad_weight|total" tf32 channels_last $l71
+if left $(( end - 100 )); then
+  timeout 100 ncu --clock-control none -k "regex:unit_stride_forward" --launch-skip 1 --launch-count 1 \
+    --section SourceCounters --section WarpStateStats --import-source no --page source --print-source sass --csv \
+    python3 scripts/quick_timing.py $l2 --precision tf32 --runs 1 --warmup 1 --layout channels_last \
+    > "$LOG/src_l2_61_cl_grad_input.csv" 2> "$LOG/src_l2_61_cl_grad_input.err"
+  gzip -f "$LOG/src_l2_61_cl_grad_input.csv"
+  python3 scripts/ncu_source_summary.py "$LOG/src_l2_61_cl_grad_input.csv.gz" --top 12 \
+    > "$LOG/src_l2_61_cl_grad_input.summary.txt" 2>&1
+  head -30 "$LOG/src_l2_61_cl_grad_input.summary.txt" | cut -c1-150
+fi
 bench_budget $end tf32 channels_last ${SUITE:---suite all}
 device_finish
