@@ -15,7 +15,7 @@
 # 2. L1-71 TF32 channels_last quick timing, switch unset / 1, and the breakdown under 1. Predicted: forward 3.59 ->
 #    0.65-0.8 ms (contiguous 0.70 on this kernel; one window, the other block covering the copy), fwd+bwd 8.9 ->
 #    ~3.2 (grad_weight stays the mma.sync TF32 kernel, 1.9 ms).
-# 3. The sanitizers and the kernel's other tests where time remains (a cold call's build leaves room for items 1-2
+# 3. The sanitizers, the kernel's other tests and the other channels-last tests where time remains (a cold call's build leaves room for items 1-2
 #    only), then source counters of L2-61's channels-last grad_input (the unit-stride kernel's second launch of a
 #    fwd+bwd: 1.524 ms against the forward's 1.149; are its 16-byte x loads the bound?), then the TF32 channels_last
 #    suite under the defaults (run 561 reached 3 rows). Rerun warm with SECOND=1 (items 3 on; SUITE="<rows>" to
@@ -55,6 +55,10 @@ fi
 # session 112 also moved the kernel's three stores onto one fragment walk (stage_half): its other tests, defaults
 left $(( end - 120 )) && gpu_tests 120 mma_others tests/test_conv_transpose_gpu.py \
   "unit_stride_mma and not grad_weight and not where_switched"
+# the other channels-last tests that "auto" may now route to the unit-stride kernel (fp32 ids without "tf32")
+left $(( end - 150 )) && gpu_tests 150 cl_others tests/test_conv_transpose_gpu.py \
+  "channels_last and not bf16 and not fp16 and not (tf32 and channels_last)"
+left $(( end - 100 )) && gpu_tests 100 cl_tma tests/test_gather_tma_gpu.py "channels_last"
 if left $(( end - 100 )); then
   timeout 100 ncu --clock-control none -k "regex:unit_stride_forward" --launch-skip 1 --launch-count 1 \
     --section SourceCounters --section WarpStateStats --import-source no --page source --print-source sass --csv \
