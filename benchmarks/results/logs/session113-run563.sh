@@ -16,10 +16,10 @@
 #    0.65-0.8 ms (contiguous 0.70 on this kernel; one window, the other block covering the copy), fwd+bwd 8.9 ->
 #    ~3.2 (grad_weight stays the mma.sync TF32 kernel, 1.9 ms).
 # 3. The sanitizers, the kernel's other tests and the other channels-last tests where time remains (a cold call's
-#    build leaves room for items 1-2 only), then source counters of L2-61's channels-last grad_input (the unit-stride kernel's second launch of a
-#    fwd+bwd: 1.524 ms against the forward's 1.149; are its 16-byte x loads the bound?), then the TF32 channels_last
-#    suite under the defaults (run 561 reached 3 rows). Rerun warm with SECOND=1 (items 3 on; SUITE="<rows>" to
-#    resume the suite).
+#    build leaves room for items 1-2 only), then source counters of L2-61's channels-last grad_input (the
+#    unit-stride kernel's second launch of a fwd+bwd: 1.524 ms against the forward's 1.149; are its 16-byte x loads
+#    the bound?), then the TF32 channels_last suite under the defaults (run 561 reached 3 rows). Rerun warm with
+#    SECOND=1 (items 3 on; SUITE="<rows>" to resume the suite).
 source scripts/device_prelude.sh
 end=${END_S:-540}
 l71=l1_71_convt2d_asym_input_square_kernel
