@@ -3559,23 +3559,43 @@ def test_unit_stride_mma_channels_last_stores(cout, mode, poison_allocator):
     assert launches and all("true>" in n for n in launches), launches
 
 
-UNIT_STRIDE_MMA_CL_FP32 = os.environ.get("TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", "") == "1"
+UNIT_STRIDE_MMA_CL_FP32 = os.environ.get("TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", "1") == "1"
 
 
 def test_unit_stride_mma_channels_last_tf32_where_switched(tmp_path):
-    """Under TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1 (a fresh process) the kernel's channels-last form runs fp32
-    (TF32): every UNIT_STRIDE_MMA_CL_GRID case under "unit_stride_mma", with grad_output contiguous and channels-last,
-    meets the precision contract (run_case: float64 and torch in TF32, outputs and every gradient, poisoned outputs);
-    the stores' cases forward only (C_out 40: a last tile of 8 channels, two 16-byte chunks a position; 22: strides
-    off 4 floats, element stores and a partial chunk; 72: three tiles), every launch the channels-last
-    instantiation; "auto" takes it for the forward and grad_input of an L1-71-like call (2 launches, against 0
-    under the default); and that call's forward and grad_input equal the contiguous form's bit for bit."""
+    """Under the default (TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32 unset, a fresh process) the kernel's
+    channels-last form runs fp32 (TF32): every UNIT_STRIDE_MMA_CL_GRID case under "unit_stride_mma", with grad_output
+    contiguous and channels-last, meets the precision contract (run_case: float64 and torch in TF32, outputs and
+    every gradient, poisoned outputs); the stores' cases forward only (C_out 40: a last tile of 8 channels, two
+    16-byte chunks a position; 22: strides off 4 floats, element stores and a partial chunk; 72: three tiles), every
+    launch the channels-last instantiation; "auto" takes it for the forward and grad_input of an L1-71-like call (2
+    launches); and that call's forward and grad_input equal the contiguous form's bit for bit. Under 0 "auto" leaves
+    that call's passes to other kernels (0 launches) and "unit_stride_mma" refuses a channels-last TF32 call."""
     if torch.cuda.get_device_capability()[0] < 8:
         pytest.skip("the unit-stride mma.sync kernel needs compute capability 8.0")
     code = (
-        "import sys, zlib, torch, tconv\n"
+        "import os, sys, zlib, torch, tconv\n"
         "import test_conv_transpose_gpu as t\n"
         "from conftest import poison_cuda_allocator\n"
+        "switched_on = os.environ['TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32'] != '0'\n"
+        "xa = torch.randn(2, 32, 16, 128, device='cuda').contiguous(memory_format=torch.channels_last)\n"
+        "xa.requires_grad_()\n"
+        "wa = torch.randn(32, 32, 3, 3, device='cuda', requires_grad=True)\n"
+        "with t.precision('tf32'), tconv._ops.use_algorithm('auto'), \\\n"
+        "        torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "    out = tconv.conv_transpose2d(xa, wa)\n"
+        "    out.backward(torch.randn_like(out))\n"
+        "    torch.cuda.synchronize()\n"
+        "auto_launches = sum('unit_stride_mma_kernel' in e.name for e in prof.events())\n"
+        "if not switched_on:\n"
+        "    try:\n"
+        "        with t.precision('tf32'), tconv._ops.use_algorithm('unit_stride_mma'):\n"
+        "            tconv.conv_transpose2d(xa, wa)\n"
+        "        refused = False\n"
+        "    except RuntimeError as error:\n"
+        "        refused = 'unit_stride_mma' in str(error)\n"
+        "    torch.save((auto_launches, refused), sys.argv[1])\n"
+        "    sys.exit(0)\n"
         "for case in t.UNIT_STRIDE_MMA_CL_GRID:\n"
         "    dims, batch, cin, cout, kernel, padding, output_padding, dilation, spatial, bias = case\n"
         "    for grads in ('contiguous', 'channels_last'):\n"
@@ -3602,26 +3622,19 @@ def test_unit_stride_mma_channels_last_tf32_where_switched(tmp_path):
         "    assert out.is_contiguous(memory_format=torch.channels_last), cout\n"
         "    t.check_close('output', out, ref64, same, 'tf32')\n"
         "    store_launches.append([e.name for e in prof.events() if 'unit_stride_mma_kernel' in e.name])\n"
-        "x = torch.randn(2, 32, 16, 128, device='cuda').contiguous(memory_format=torch.channels_last)\n"
-        "x.requires_grad_()\n"
-        "w = torch.randn(32, 32, 3, 3, device='cuda', requires_grad=True)\n"
-        "with t.precision('tf32'), tconv._ops.use_algorithm('auto'), \\\n"
-        "        torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
-        "    out = tconv.conv_transpose2d(x, w)\n"
-        "    out.backward(torch.randn_like(out))\n"
-        "    torch.cuda.synchronize()\n"
-        "auto_launches = sum('unit_stride_mma_kernel' in e.name for e in prof.events())\n"
         "same_sums = []\n"
-        "g = torch.randn(x.shape, device='cuda', generator=torch.Generator(device='cuda').manual_seed(3))\n"
+        "g = torch.randn(xa.shape, device='cuda', generator=torch.Generator(device='cuda').manual_seed(3))\n"
         "for fmt in (torch.channels_last, torch.contiguous_format):\n"
-        "    xl = x.detach().contiguous(memory_format=fmt).requires_grad_()\n"
+        "    xl = xa.detach().contiguous(memory_format=fmt).requires_grad_()\n"
         "    with t.precision('tf32'), tconv._ops.use_algorithm('unit_stride_mma'):\n"
-        "        out = tconv.conv_transpose2d(xl, w.detach(), padding=1)\n"
+        "        out = tconv.conv_transpose2d(xl, wa.detach(), padding=1)\n"
         "        grad_x, = torch.autograd.grad(out, [xl], g.contiguous(memory_format=fmt))\n"
         "    same_sums.append([out.contiguous().cpu(), grad_x.contiguous().cpu()])\n"
         "torch.save((store_launches, auto_launches, same_sums), sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", values=("1",), timeout=600)
-    store_launches, auto_launches, same_sums = saved["1"]
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", values=("", "0"),
+                             timeout=600)
+    assert saved["0"] == (0, True), saved["0"]
+    store_launches, auto_launches, same_sums = saved[""]
     for cout, launches in zip((40, 22, 72), store_launches):
         assert launches and all("true>" in n for n in launches), (cout, launches)
     assert auto_launches == 2
@@ -3684,7 +3697,7 @@ def test_unit_stride_mma_runs_and_refuses():
                 pytest.raises(RuntimeError, match="unit_stride_mma"):
             tconv.conv_transpose2d(x, w, **kwargs)
     xf, wf = torch.randn(2, 32, 6, 40, device="cuda"), torch.randn(32, 32, 3, 3, device="cuda")
-    if not UNIT_STRIDE_MMA_CL_FP32:  # (TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1 runs it)
+    if not UNIT_STRIDE_MMA_CL_FP32:  # (the default runs it; TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=0 refuses it)
         refused("tf32", xf.contiguous(memory_format=torch.channels_last), wf)
     refused("tf32", torch.randn(2, 40, 6, 40, device="cuda"), torch.randn(40, 32, 3, 3, device="cuda"))
     refused("bf16", torch.randn(2, 48, 6, 40, device="cuda").bfloat16(),
@@ -3702,8 +3715,8 @@ def test_unit_stride_mma_where_planned():
     """Under "auto" (UnitStrideMmaAutoRule, runs 282, 286, 288, 311 and 313) the unit-stride mma.sync kernel runs
     the forward and grad_input of a 2D k3 call with 32 channels on each side in bf16 and fp16 (L1-71's shape,
     smaller) and in TF32 (at most 21 taps, k3 x 7, as in bf16; k3 x 8 stays off it in TF32), not in exact fp32, not
-    with 64 channels on either side; on a channels_last input in bf16 (the channels-last form), not in TF32 (unless
-    TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1); on folded tiles (1D) it runs both passes of a
+    with 64 channels on either side; on a channels_last input in bf16 and in TF32 (the channels-last form; TF32 not
+    under TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=0, run 563); on folded tiles (1D) it runs both passes of a
     call with 32 -> 64 channels (fam08's, smaller) in bf16 and in TF32 (run 311), not at 64 -> 64 nor in exact
     fp32."""
     if torch.cuda.get_device_capability()[0] < 8:

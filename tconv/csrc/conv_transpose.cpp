@@ -269,8 +269,8 @@ bool forward_takes_unit_stride_mma(const ConvTransposeParams& p, DType dtype, bo
       [&] { return unit_stride_mma_forward_possible(p, dtype, !allow_tf32, input, output); },
       "forward (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 without D "
       "padding, C_in a multiple of 32 (16 in TF32), input and output W-contiguous with input rows 4-byte aligned, "
-      "or 16-bit input and output channels-last with every input position 16-byte aligned (fp32 too under "
-      "TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1), and the tile's window and weights within the shared memory)");
+      "or input and output channels-last with every input position 16-byte aligned (fp32 not under "
+      "TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=0), and the tile's window and weights within the shared memory)");
 }
 
 }  // namespace
@@ -439,8 +439,8 @@ bool grad_input_takes_unit_stride_mma(const ConvTransposeParams& p, const at::Te
       },
       "grad_input (compute capability 8.0+, fp32 in TF32 mode, fp16 or bf16; groups 1, stride 1, kernel D 1 "
       "without D padding, C_out a multiple of 32 (16 in TF32), grad_output and grad_input W-contiguous with "
-      "grad_output rows 4-byte aligned, or 16-bit grad_output and grad_input channels-last with every grad_output "
-      "position 16-byte aligned (fp32 too under TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1), and the tile's window "
+      "grad_output rows 4-byte aligned, or grad_output and grad_input channels-last with every grad_output "
+      "position 16-byte aligned (fp32 not under TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=0), and the tile's window "
       "and weights within the shared memory)");
 }
 

@@ -185,12 +185,13 @@ __device__ __forceinline__ uint32_t pair_bits(float lo, float hi) {
 // raw window, no transpose; in 16-bit two windows alternate by step), and the store writes whole positions along the
 // channels, 16 bytes a lane. Why: the NCHW form reads and writes W-contiguous lines, and channels-last L1-71 (bf16)
 // ran its forward on the TMA window at 0.748 ms against this kernel's 0.327 on contiguous data (runs 466, 342a43b).
-// fp32 (TF32; session 112, TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=1, off until its tests and timings run): one
+// fp32 (TF32; session 112, default since run 563; TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32=0 turns it off): one
 // window (unit_stride_mma_smem), each thread rounding to TF32 the chunks it copied once its copies land (its own
 // cp.async writes are visible to it after the wait, so no barrier more), the next step's copy issued once every warp
 // is past the MMAs (or the store) of this one; the store stages a half of the warp's positions at a time as
 // [position][channel] rows of 128 bytes. Why: channels-last L1-71 TF32 ran its forward and grad_input on the
-// cp.async gather kernel, 3.5 ms each (run 562, H100; contiguous: 0.70 ms on this kernel; eager 0.708).
+// cp.async gather kernel, 3.5 ms each (run 562, H100; contiguous: 0.70 ms on this kernel; eager 0.708); on this
+// form its forward took 0.683 ms and fwd+bwd 3.237 against 3.592 / 8.912 (run 563, H100).
 template <typename scalar_t, int kPieceBytes, bool kChannelsLast = false>
 __global__ void __launch_bounds__(UnitStrideMmaTile<int(sizeof(scalar_t))>::kThreads,
                                   UnitStrideMmaTile<int(sizeof(scalar_t))>::kBlocksPerSm)
@@ -675,11 +676,12 @@ int shared_optin_bytes() {
 
 bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % uintptr_t(bytes) == 0; }
 
-// TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32 (development only, read once per process): 1 lets fp32 (TF32) data whose
-// input and output channels are innermost plan the kernel's channels-last form (kChannelsLast, one window); unset or
-// anything else, only 16-bit data do. Written in session 112 without a GPU, so off until its tests and timings run.
+// TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32 (development only, read once per process): unset or 1 lets fp32 (TF32)
+// data whose input and output channels are innermost plan the kernel's channels-last form (kChannelsLast, one
+// window); 0 (or anything else) leaves it to 16-bit data. On since run 563 (H100: its tests and sanitizers passed,
+// channels-last L1-71 TF32 forward 3.592 -> 0.683 ms).
 bool unit_stride_mma_channels_last_fp32() {
-  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", 0) == 1;
+  static const bool enabled = development_switch("TCONV_UNIT_STRIDE_MMA_CHANNELS_LAST_FP32", 1) == 1;
   return enabled;
 }
 
