@@ -2276,6 +2276,43 @@ def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
 
 
 # 48-channel 16-bit stages at T 3 where C_in (the forward's, or grad_input's C_out) is a multiple of 48 but not of 32
+# fp32 channels-last calls that W-contiguous ones would give a half tile: fam01's 64 -> 64 at k3 (K 576, the
+# 64-channel half tile) in 2D, and fam02's k3x5x7 32 -> 16 (forward K 3360 and grad_input K 1680, the tap-pairs half
+# tile) in 3D.
+CHANNELS_LAST_HALF_TILE_CASES = [
+    # dims, batch, cin, cout, kernel, padding, spatial, bias
+    (2, 2, 64, 64, [3, 3], [0, 0], [9, 140], True),
+    (3, 2, 32, 16, [3, 5, 7], [0, 2, 3], [3, 4, 30], False),
+]
+
+
+@pytest.mark.parametrize("case", CHANNELS_LAST_HALF_TILE_CASES, ids=lambda c: f"{c[0]}d_{c[2]}to{c[3]}")
+def test_unit_stride_tf32_channels_last_keeps_256_row_tiles(case, poison_allocator):
+    """TF32 channels_last calls take the 256-row unit-stride tiles (`UnitStrideTile<256`, which read and write
+    channels-last tensors through their channels-last access) where W-contiguous ones would take a half tile
+    (`UnitStrideTile<128`, which reads them a channel at a time: run 564 had fam01 at 0.22x eager); unless
+    TCONV_UNIT_STRIDE_CL_HALF_TILE=1. Each case meets the precision contract with every gradient."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if UNIT_STRIDE_HALF_TILE != "1" or os.environ.get("TCONV_UNIT_STRIDE_CL_HALF_TILE", "0") == "1":
+        pytest.skip("the half tiles' default rules only")
+    dims, batch, cin, cout, kernel, padding, spatial, bias = case
+    ones = [1] * dims
+    run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias, mode="tf32",
+             layout="channels_last", seed=70 + dims, poison=poison_allocator, algorithm="igemm_strip")
+    gen = torch.Generator(device="cuda").manual_seed(170 + dims)
+    x = make_tensor([batch, cin, *spatial], torch.float32, "channels_last", gen).requires_grad_()
+    w = make_tensor([cin, cout, *kernel], torch.float32, "contiguous", gen)
+    with precision("tf32"), tconv._ops.use_algorithm("igemm_strip"), \
+            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = TCONV_FN[dims](x, w, None, 1, padding)
+        grad_x, = torch.autograd.grad(out, [x], torch.randn_like(out))
+        torch.cuda.synchronize()
+    names = [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
+    assert len(names) == 2, names  # the forward and grad_input
+    assert all("UnitStrideTile<256" in n for n in names), names
+
+
 # (TCONV_UNIT_STRIDE_STAGE_48: 1 the tap-pairs half tiles, StripUnitStrideForwardHalfTile48; 2 also the 64-channel
 # weights-as-A tiles as 256-row blocks, StripUnitStrideForwardTile48; 3 those on the half tile, one wgmma group in
 # flight, the default; 0 none). fam07's forward form (48 -> 24 in pairs, K 1296), 144 input channels in fp16 (three

@@ -6797,6 +6797,15 @@ int unit_stride_half_tile_mode() {
   static const int mode = development_switch("TCONV_UNIT_STRIDE_HALF_TILE", 1);
   return mode;
 }
+// fp32 calls whose input or output is not W-contiguous (channels_last) keep to the 256-row tiles, which have the
+// channels-last access (kChannelsLastAccess); the half tiles read and write such tensors a channel at a time. Why:
+// run 564 (H100, TF32 channels_last) had fam01 (64 -> 64, K 576: the 64-channel half tile) at fwd 13.137 ms, fwd+bwd
+// 32.042 (0.22x / 0.37x eager). TCONV_UNIT_STRIDE_CL_HALF_TILE=1 (development only, read once per process) lets
+// them take the half tiles as W-contiguous calls do, for A/B timings.
+bool unit_stride_channels_last_half_tile() {
+  static const bool allowed = development_switch("TCONV_UNIT_STRIDE_CL_HALF_TILE", 0) == 1;
+  return allowed;
+}
 struct UnitStridePlan {
   int elem_bytes;  // 4 (fp32, TF32 MMAs) or 2 (fp16/bf16, k16 MMAs)
   int block_n, taps, channels, channel_stages, line_rows;
@@ -6824,7 +6833,8 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   const int pairs_mode = unit_stride_half_tile_tap_pairs_mode();
   const bool pairs_half = pairs_mode == 2 || (pairs_mode == 1 && k >= HalfRule::kTapPairsMinK &&
                                                (plan.elem_bytes == 2 || k <= HalfRule::kTapPairsMaxKFp32));
-  plan.half_tile = half_mode != 0 &&
+  const bool channels_last_fp32 = plan.elem_bytes == 4 && (p.input_strides[4] != 1 || p.output_strides[4] != 1);
+  plan.half_tile = half_mode != 0 && (!channels_last_fp32 || unit_stride_channels_last_half_tile()) &&
                    (plan.tap_pairs ? pairs_half
                                    : plan.block_n == HalfRule::kBlockN && !unit_stride_weights_as_a_disabled() &&
                                          (plan.elem_bytes == 4 || plan.taps == 3) &&
