@@ -2313,6 +2313,61 @@ def test_unit_stride_tf32_channels_last_keeps_256_row_tiles(case, poison_allocat
     assert all("UnitStrideTile<256" in n for n in names), names
 
 
+# TF32 channels_last calls on the unit-stride kernel's channels-last access, for the lanes-along-quads loads
+# (TCONV_UNIT_STRIDE_CL_LANE_QUADS=1): fam01's channels (a 64-channel 256-row tile), L2-61's grad_input channels
+# (128 -> 64 in 3D), C_in 20 (a stage's last quads past C_in), kernel W 7 with padding (rows outside x), and a
+# 128-channel output (the wide-rows tile, its warp-specialized producer: two rows a producer thread).
+UNIT_STRIDE_LANE_QUADS_CASES = [
+    # dims, batch, cin, cout, kernel, padding, spatial, bias
+    (2, 2, 64, 64, [3, 3], [0, 0], [9, 140], True),
+    (3, 1, 128, 64, [3, 3, 3], [1, 1, 1], [3, 5, 37], False),
+    (2, 1, 20, 40, [3, 5], [1, 2], [7, 90], True),
+    (2, 2, 32, 16, [3, 7], [1, 3], [5, 70], False),
+    (2, 1, 64, 128, [3, 3], [1, 1], [6, 75], False),
+]
+
+
+def test_unit_stride_channels_last_lane_quads_where_switched(tmp_path):
+    """Under TCONV_UNIT_STRIDE_CL_LANE_QUADS=1 (a fresh process; off by default) the unit-stride kernel's
+    channels-last x loads put a warp's lanes along 4 channel quads of 8 positions: every case meets the precision
+    contract with every gradient (run_case, "igemm_strip", grad_output contiguous and channels-last, poisoned
+    outputs), its forward and grad_input launches are the channels-last access's instantiations, and they equal the
+    default's (one position a lane) bit for bit: the same values land in the same shared-memory slots."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    code = (
+        "import sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "results = []\n"
+        "for i, (dims, batch, cin, cout, kernel, padding, spatial, bias) in "
+        "enumerate(t.UNIT_STRIDE_LANE_QUADS_CASES):\n"
+        "    ones = [1] * dims\n"
+        "    for grads in ('contiguous', 'channels_last'):\n"
+        "        t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias,\n"
+        "                   mode='tf32', layout='channels_last', seed=80 + i, poison=poison_cuda_allocator,\n"
+        "                   algorithm='igemm_strip', grad_like_output=grads == 'channels_last')\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(180 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], torch.float32, 'channels_last', gen).requires_grad_()\n"
+        "    w = t.make_tensor([cin, cout, *kernel], torch.float32, 'contiguous', gen)\n"
+        "    with t.precision('tf32'), tconv._ops.use_algorithm('igemm_strip'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        out = t.TCONV_FN[dims](x, w, None, 1, padding)\n"
+        "        grad = t.make_tensor(list(out.shape), torch.float32, 'channels_last', gen)\n"
+        "        grad_x, = torch.autograd.grad(out, [x], grad)\n"
+        "        torch.cuda.synchronize()\n"
+        "    names = [e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name]\n"
+        "    results.append((out.detach().contiguous().cpu(), grad_x.contiguous().cpu(), names))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CL_LANE_QUADS", values=("1", ""))
+    for case, on, off in zip(UNIT_STRIDE_LANE_QUADS_CASES, saved["1"], saved[""]):
+        names = on[2]
+        assert len(names) == 2, (case, names)  # the forward and grad_input
+        # (the kernel's last template argument, kChannelsLastAccess)
+        assert all(re.search(r"(true|\(bool\)1)>\(", n) for n in names), (case, names)
+        assert_bitwise_equal(on[:2], off[:2], str(case))
+
+
 # (TCONV_UNIT_STRIDE_STAGE_48: 1 the tap-pairs half tiles, StripUnitStrideForwardHalfTile48; 2 also the 64-channel
 # weights-as-A tiles as 256-row blocks, StripUnitStrideForwardTile48; 3 those on the half tile, one wgmma group in
 # flight, the default; 0 none). fam07's forward form (48 -> 24 in pairs, K 1296), 144 input channels in fp16 (three
