@@ -13,12 +13,33 @@
 # 2. TF32 channels_last quick timings, switch unset / 1, on fam01, fam05, L2-61 and fam03, and fam01's breakdown
 #    under both. Predicted: fam01 forward 6.19 -> 4.0-4.8 ms (contiguous 3.6 on the half tile), L2-61 1.43 -> ~1.25,
 #    grad_input likewise; no change on contiguous calls (the switch only touches kChannelsLastAccess kernels).
-# 3. If it wins, make it the default (set_unit_stride_channels_last_access) and rerun the TF32 channels_last conv
-#    tests; here, where time remains, the TF32 channels_last suite rows that runs 564-565 did not reach
-#    (SUITE="<rows>" to pick others).
+# 3. Where time remains, the TF32 channels_last suite rows that runs 564-565 did not reach (SUITE="<rows>" to pick
+#    others). A warm rerun with SECOND=1 (items 1-3 off) runs every TF32 channels_last conv test under the switch and
+#    source counters of L2-61's channels-last grad_input under it (run 563 without: 36 % of samples at the MMA
+#    warps' wait for the producer) and of fam01's channels-last forward. If it wins, make it the default
+#    (set_unit_stride_channels_last_access; the test then compares 1 against 0).
 source scripts/device_prelude.sh
 end=${END_S:-540}
 sw=TCONV_UNIT_STRIDE_CL_LANE_QUADS
+if [ -n "${SECOND:-}" ]; then
+  left $(( end - 120 )) && (export $sw=1; gpu_tests 120 cl_tf32_lane_quads tests/test_conv_transpose_gpu.py \
+    "tf32 and channels_last")
+  export $sw=1
+  if left $(( end - 100 )); then  # --launch-skip 1: the warm-up's second unit-stride launch, its grad_input
+    timeout 100 ncu --clock-control none -k "regex:unit_stride_forward" --launch-skip 1 --launch-count 1 \
+      --section SourceCounters --section WarpStateStats --import-source no --page source --print-source sass --csv \
+      python3 scripts/quick_timing.py l2_61_convt3d_relu_groupnorm --precision tf32 --runs 1 --warmup 1 \
+      --layout channels_last > "$LOG/src_l2_61_cl_grad_input_lane_quads.csv" 2> "$LOG/src_l2_61.err"
+    gzip -f "$LOG/src_l2_61_cl_grad_input_lane_quads.csv"
+    python3 scripts/ncu_source_summary.py "$LOG/src_l2_61_cl_grad_input_lane_quads.csv.gz" --top 12 \
+      > "$LOG/src_l2_61_cl_grad_input_lane_quads.summary.txt" 2>&1
+    head -30 "$LOG/src_l2_61_cl_grad_input_lane_quads.summary.txt" | cut -c1-150
+  fi
+  ncu_source_kernel $end fam01_cl_forward_lane_quads fam01_convt2d_k3_1024x1024 tf32 channels_last \
+    "unit_stride_forward"
+  device_finish
+  exit 0
+fi
 left $(( end - 150 )) && (export $sw=1; gpu_tests 150 lane_quads tests/test_conv_transpose_gpu.py \
   "lane_quads_where_switched or keeps_256_row_tiles")
 for tool in memcheck racecheck; do
