@@ -2316,7 +2316,8 @@ def test_unit_stride_tf32_channels_last_keeps_256_row_tiles(case, poison_allocat
 # TF32 channels_last calls on the unit-stride kernel's channels-last access, for the lanes-along-quads loads
 # (TCONV_UNIT_STRIDE_CL_LANE_QUADS=1): fam01's channels (a 64-channel 256-row tile), L2-61's grad_input channels
 # (128 -> 64 in 3D), C_in 20 (a stage's last quads past C_in), kernel W 7 with padding (rows outside x), and a
-# 128-channel output (the wide-rows tile, its warp-specialized producer: two rows a producer thread).
+# 128-channel output (the wide-rows tile, its warp-specialized producer: two rows a producer thread), and 128 output
+# channels at kernel W 5 (8 input channels a stage: two quads, 16 rows a load).
 UNIT_STRIDE_LANE_QUADS_CASES = [
     # dims, batch, cin, cout, kernel, padding, spatial, bias
     (2, 2, 64, 64, [3, 3], [0, 0], [9, 140], True),
@@ -2324,6 +2325,7 @@ UNIT_STRIDE_LANE_QUADS_CASES = [
     (2, 1, 20, 40, [3, 5], [1, 2], [7, 90], True),
     (2, 2, 32, 16, [3, 7], [1, 3], [5, 70], False),
     (2, 1, 64, 128, [3, 3], [1, 1], [6, 75], False),
+    (2, 1, 32, 128, [3, 5], [1, 2], [5, 60], True),
 ]
 
 

@@ -4856,16 +4856,18 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   Held held[2][kMainRows][kThreadGroups];
   Held held_tail[2];
   // Lanes along channel quads (x_channel_quads == 2; kChannelsLastAccess, fp32): a warp's load k takes 8 of its 32
-  // rows (positions), quads q0 .. q0 + 3 of each, so one load instruction reads 8 runs of 64 contiguous bytes (8 L1
-  // wavefronts) where one row a lane reads 32 positions C_in floats apart (32). Lane l takes row 8 rb + l % 8 of the
-  // warp's and quad q0 + l / 8, the row's pointer shuffled from the lane that located it; its store then puts the 8
-  // lanes of a quarter-warp on 8 rows of one quad, 8 distinct bank groups (R is a multiple of 8).
-  constexpr bool kLaneQuads = kChannelsLastAccess && !k16Bit && !kXPairs && kGroups % 4 == 0;
+  // rows (positions), quads q0 .. q0 + 3 of each (16 rows and both quads at 2 quads a stage), so one load
+  // instruction reads 8 runs of 64 contiguous bytes (8 L1 wavefronts; 16 of 32 bytes) where one row a lane reads 32
+  // positions C_in floats apart (32). Lane l takes row kLoadRows rb + l % kLoadRows of the warp's and quad q0 + l /
+  // kLoadRows, the row's pointer shuffled from the lane that located it; its store then puts the 8 lanes of a
+  // quarter-warp on 8 rows of one quad, 8 distinct bank groups (R is a multiple of 8).
+  constexpr bool kLaneQuads = kChannelsLastAccess && !k16Bit && !kXPairs && (kGroups == 2 || kGroups % 4 == 0);
   const bool lane_quads = kLaneQuads && a.x_channel_quads == 2;
   const int load_lane = tid & 31;
-  constexpr int kQuadSets = kGroups >= 4 ? kGroups / 4 : 1;  // loads per 8 rows
-  auto lane_quad_row = [&](int k) { return 8 * (k / kQuadSets) + load_lane % 8; };  // of the warp's 32
-  auto lane_quad = [&](int k) { return 4 * (k % kQuadSets) + load_lane / 8; };
+  constexpr int kLoadQuads = kGroups >= 4 ? 4 : 2, kLoadRows = 32 / kLoadQuads;  // a load's quads and rows
+  constexpr int kQuadSets = kGroups >= 4 ? kGroups / 4 : 1;                     // loads per kLoadRows rows
+  auto lane_quad_row = [&](int k) { return kLoadRows * (k / kQuadSets) + load_lane % kLoadRows; };  // of the 32
+  auto lane_quad = [&](int k) { return kLoadQuads * (k % kQuadSets) + load_lane / kLoadRows; };
   auto load = [&](int set, int) {
     const int c0 = load_at.cs * kChannels;
     if constexpr (kLaneQuads) {
