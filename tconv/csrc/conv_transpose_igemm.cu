@@ -4860,7 +4860,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   // instruction reads 8 runs of 64 contiguous bytes (8 L1 wavefronts; 16 of 32 bytes) where one row a lane reads 32
   // positions C_in floats apart (32). Lane l takes row kLoadRows rb + l % kLoadRows of the warp's and quad q0 + l /
   // kLoadRows, the row's pointer shuffled from the lane that located it; its store then puts the 8 lanes of a
-  // quarter-warp on 8 rows of one quad, 8 distinct bank groups (R is a multiple of 8).
+  // quarter-warp on 8 consecutive rows of one quad, 128 contiguous bytes.
   constexpr bool kLaneQuads = kChannelsLastAccess && !k16Bit && !kXPairs && (kGroups == 2 || kGroups % 4 == 0);
   const bool lane_quads = kLaneQuads && a.x_channel_quads == 2;
   const int load_lane = tid & 31;
@@ -6954,7 +6954,8 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // (development only, read once per process): 0 keeps the per-channel loads and the row store; unset or anything else
 // takes this access wherever it applies.
 // TCONV_UNIT_STRIDE_CL_LANE_QUADS=1 (development only, read once per process; x_channel_quads 2) puts a load's lanes
-// along 4 quads of 8 positions (the kernel's kLaneQuads) instead of one position a lane. Why: source counters of
+// along 4 quads of 8 positions, or 2 of 16 at 8 channels a stage (the kernel's kLaneQuads), instead of one position
+// a lane. Why: source counters of
 // L2-61's channels-last grad_input (run 563, H100) had 36 % of its samples at the MMA warps' wait for the producer,
 // whose loads' results were what its TF32 rounding waited on; one position a lane makes a load 32 L1 wavefronts,
 // this 8. fam01 and fam05 TF32 channels_last ran their forwards at 6.167 and 2.073 ms (run 565), 0.47x and 0.86x
