@@ -94,6 +94,10 @@ def make_tensor(shape, dtype, layout, rng_gen):
         return big[..., :width]
     if layout == "misaligned":  # contiguous, but one element past the allocation's alignment
         return torch.randn(math.prod(shape) + 1, generator=rng_gen, device="cuda").to(dtype)[1:].view(shape)
+    if layout == "channels_last_misaligned":  # channels innermost, one element past the allocation's alignment
+        inner = [shape[0], *shape[2:], shape[1]]
+        flat = torch.randn(math.prod(shape) + 1, generator=rng_gen, device="cuda").to(dtype)[1:]
+        return flat.view(inner).permute(0, len(shape) - 1, *range(1, len(shape) - 1))
     t = torch.randn(shape, generator=rng_gen, device="cuda").to(dtype)
     if layout == "channels_last" and t.dim() in (4, 5):
         t = t.contiguous(memory_format=torch.channels_last if t.dim() == 4 else torch.channels_last_3d)
@@ -114,7 +118,7 @@ def _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_pa
     gen = torch.Generator(device="cuda").manual_seed(seed)
     dtype = dtype_of(mode)
     x = make_tensor([batch, cin, *spatial], dtype, layout, gen).requires_grad_()
-    w_layout = "contiguous" if layout in ("strided", "row_padded") else layout
+    w_layout = "contiguous" if layout in ("strided", "row_padded", "channels_last_misaligned") else layout
     w = make_tensor([cin, cout // groups, *kernel], dtype, w_layout, gen).requires_grad_()
     b = torch.randn(cout, generator=gen, device="cuda").to(dtype).requires_grad_() if bias else None
     args = (stride, padding, output_padding, groups, dilation)
@@ -2276,6 +2280,28 @@ def test_unit_stride_half_tile_tap_pairs_where_switched(tmp_path):
 
 
 # 48-channel 16-bit stages at T 3 where C_in (the forward's, or grad_input's C_out) is a multiple of 48 but not of 32
+# Unit-stride channels-last calls one element off their alignment, which the channels-last forms refuse (the mma.sync
+# kernel's 16-byte windows, the wgmma kernel's 16-byte K-group loads, the 16-bit TMA window): L1-71's channels
+# (32 -> 32), fam01's (64 -> 64) and L2-61's (64 -> 128 in 3D), so "auto" must take a kernel that reads them as they
+# are.
+CHANNELS_LAST_MISALIGNED_CASES = [
+    # dims, batch, cin, cout, kernel, padding, spatial, bias
+    (2, 2, 32, 32, [3, 3], [1, 1], [9, 70], True),
+    (2, 1, 64, 64, [3, 3], [0, 0], [7, 90], False),
+    (3, 1, 64, 128, [3, 3, 3], [0, 0, 0], [3, 5, 20], False),
+]
+
+
+@pytest.mark.parametrize("mode", ["tf32", "fp32", "bf16"])
+@pytest.mark.parametrize("case", CHANNELS_LAST_MISALIGNED_CASES, ids=lambda c: f"{c[0]}d_{c[2]}to{c[3]}")
+def test_unit_stride_channels_last_misaligned_inputs(case, mode, poison_allocator):
+    """Such calls under "auto" meet the precision contract with every gradient, whatever kernel takes them."""
+    dims, batch, cin, cout, kernel, padding, spatial, bias = case
+    ones = [1] * dims
+    run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias, mode=mode,
+             layout="channels_last_misaligned", seed=90 + cin, poison=poison_allocator)
+
+
 # fp32 channels-last calls that W-contiguous ones would give a half tile: fam01's 64 -> 64 at k3 (K 576, the
 # 64-channel half tile) in 2D, and fam02's k3x5x7 32 -> 16 (forward K 3360 and grad_input K 1680, the tap-pairs half
 # tile) in 3D.

@@ -9,7 +9,8 @@
 # Written in session 113 without a GPU: TCONV_UNIT_STRIDE_CL_LANE_QUADS=1 puts a load's lanes along 4 quads of 8
 # positions (8 wavefronts), the row pointers shuffled from the lanes that located them.
 # 1. Under the switch: its test (contract over UNIT_STRIDE_LANE_QUADS_CASES, both grad layouts; bitwise against the
-#    default) and memcheck + racecheck of scripts/unit_stride_cl_sanitize.py. Predicted: pass, 0 errors.
+#    default), session 113's untested misaligned channels-last test (TF32, exact fp32, bf16 under "auto"), and
+#    memcheck + racecheck of scripts/unit_stride_cl_sanitize.py. Predicted: pass, 0 errors.
 # 2. TF32 channels_last quick timings, switch unset / 1, on fam01, fam05, L2-61 and fam03, and fam01's breakdown
 #    under both. Predicted: fam01 forward 6.19 -> 4.0-4.8 ms (contiguous 3.6 on the half tile), L2-61 1.43 -> ~1.25,
 #    grad_input likewise; no change on contiguous calls (the switch only touches kChannelsLastAccess kernels).
@@ -41,7 +42,7 @@ if [ -n "${SECOND:-}" ]; then
   exit 0
 fi
 left $(( end - 150 )) && (export $sw=1; gpu_tests 150 lane_quads tests/test_conv_transpose_gpu.py \
-  "lane_quads_where_switched or keeps_256_row_tiles")
+  "lane_quads_where_switched or keeps_256_row_tiles or channels_last_misaligned")
 for tool in memcheck racecheck; do
   left $(( end - 80 )) && env $sw=1 timeout 60 compute-sanitizer --tool $tool --kernel-name kns=unit_stride_forward \
     python3 scripts/unit_stride_cl_sanitize.py > "$LOG/${tool}_lane_quads.log" 2>&1
