@@ -55,6 +55,12 @@ for problem in fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512 l2_61_convt
       | tee -a "$LOG/quick.log"
   done
 done
+# fam01's and fam05's channels-last calls on the unit-stride mma.sync kernel's fp32 channels-last form (auto keeps 64
+# channels off it, a rule measured on 16-bit and contiguous data): a cheap look at whether it beats the wgmma kernel's
+# channels-last access here
+for problem in fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
+  left $(( end - 45 )) && LAYOUT=channels_last quick_time mma $problem tf32 unit_stride_mma | tee -a "$LOG/quick.log"
+done
 breakdowns_ab $end $sw "0 1" "unit_stride|grad_weight|total" tf32 channels_last fam01_convt2d_k3_1024x1024
 bench_budget $end tf32 channels_last ${SUITE:-fam06_convt2d_k3x5_128x256 fam07_convt3d_k3_96x96x96 \
   fam03_convt3d_k3_64x64x64 fam09_convt2d_k3x5_s2x3_p1x2_d2x1_g4_128x256 fam10_convt3d_k3_s2_p1_d2_16x32x32 \
