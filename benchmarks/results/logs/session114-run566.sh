@@ -16,7 +16,8 @@
 #    grad_input likewise; no change on contiguous calls (the switch only touches kChannelsLastAccess kernels).
 # 3. Where time remains, the TF32 channels_last suite rows that runs 564-565 did not reach (SUITE="<rows>" to pick
 #    others). A warm rerun with SECOND=1 (items 1-3 off) runs memcheck + racecheck of
-#    scripts/unit_stride_cl_sanitize.py (predicted 0 errors), every TF32 channels_last conv test under the switch and
+#    scripts/unit_stride_cl_sanitize.py (predicted 0 errors), every TF32 channels_last and strided conv test under the
+#    switch and
 #    source counters of L2-61's channels-last grad_input under it (run 563 without: 36 % of samples at the MMA
 #    warps' wait for the producer) and of fam01's channels-last forward. If it wins, make it the default
 #    (set_unit_stride_channels_last_access; the test then compares 1 against 0).
@@ -29,8 +30,9 @@ if [ -n "${SECOND:-}" ]; then
       python3 scripts/unit_stride_cl_sanitize.py > "$LOG/${tool}_lane_quads.log" 2>&1
     grep -E "workload|SUMMARY|Error" "$LOG/${tool}_lane_quads.log" | head -6
   done
-  left $(( end - 120 )) && (export $sw=1; gpu_tests 120 cl_tf32_lane_quads tests/test_conv_transpose_gpu.py \
-    "tf32 and channels_last")
+  # (strided too: session 113 kept every non-W-contiguous fp32 call off the half tiles, strided views included)
+  left $(( end - 150 )) && (export $sw=1; gpu_tests 150 cl_tf32_lane_quads tests/test_conv_transpose_gpu.py \
+    "tf32 and (channels_last or strided)")
   export $sw=1
   if left $(( end - 100 )); then  # --launch-skip 1: the warm-up's second unit-stride launch, its grad_input
     timeout 100 ncu --clock-control none -k "regex:unit_stride_forward" --launch-skip 1 --launch-count 1 \
