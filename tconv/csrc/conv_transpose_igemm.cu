@@ -4879,7 +4879,7 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
           for (int k = 0; k < kThreadGroups; ++k) {
             const scalar_t* at = reinterpret_cast<const scalar_t*>(__shfl_sync(
                 0xffffffffu, reinterpret_cast<unsigned long long>(mine), lane_quad_row(k)));
-            const int channel = c0 + 4 * lane_quad(k);
+            const int channel = c0 + kGroupChannels * lane_quad(k);
             held[set][r][k] = ldg4_or_zero(at != nullptr ? at + channel : a.x, at != nullptr && channel < a.c_in);
           }
         }
@@ -6831,8 +6831,9 @@ int unit_stride_half_tile_mode() {
   static const int mode = development_switch("TCONV_UNIT_STRIDE_HALF_TILE", 1);
   return mode;
 }
-// fp32 calls whose input or output is not W-contiguous (channels_last) keep to the 256-row tiles, which have the
-// channels-last access (kChannelsLastAccess); the half tiles read and write such tensors a channel at a time. Why:
+// fp32 calls whose input or output is not W-contiguous and has its channels innermost (channels_last) keep to the
+// 256-row tiles, which have the channels-last access (kChannelsLastAccess); the half tiles read and write such
+// tensors a channel at a time (other strided views take them as before: both tiles read those per channel). Why:
 // run 564 (H100, TF32 channels_last) had fam01 (64 -> 64, K 576: the 64-channel half tile) at fwd 13.137 ms, fwd+bwd
 // 32.042 (0.22x / 0.37x eager). TCONV_UNIT_STRIDE_CL_HALF_TILE=1 (development only, read once per process) lets
 // them take the half tiles as W-contiguous calls do, for A/B timings.
@@ -6867,7 +6868,9 @@ UnitStridePlan unit_stride_plan(const ConvTransposeParams& p, DType dtype) {
   const int pairs_mode = unit_stride_half_tile_tap_pairs_mode();
   const bool pairs_half = pairs_mode == 2 || (pairs_mode == 1 && k >= HalfRule::kTapPairsMinK &&
                                                (plan.elem_bytes == 2 || k <= HalfRule::kTapPairsMaxKFp32));
-  const bool channels_last_fp32 = plan.elem_bytes == 4 && (p.input_strides[4] != 1 || p.output_strides[4] != 1);
+  // (as set_unit_stride_channels_last_access would find it: a side not W-contiguous with its channels innermost)
+  const bool channels_last_fp32 = plan.elem_bytes == 4 && (p.input_strides[4] != 1 || p.output_strides[4] != 1) &&
+                                  (p.input_strides[1] == 1 || p.output_strides[1] == 1);
   plan.half_tile = half_mode != 0 && (!channels_last_fp32 || unit_stride_channels_last_half_tile()) &&
                    (plan.tap_pairs ? pairs_half
                                    : plan.block_n == HalfRule::kBlockN && !unit_stride_weights_as_a_disabled() &&

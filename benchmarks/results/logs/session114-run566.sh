@@ -30,7 +30,7 @@ if [ -n "${SECOND:-}" ]; then
       python3 scripts/unit_stride_cl_sanitize.py > "$LOG/${tool}_lane_quads.log" 2>&1
     grep -E "workload|SUMMARY|Error" "$LOG/${tool}_lane_quads.log" | head -6
   done
-  # (strided too: session 113 kept every non-W-contiguous fp32 call off the half tiles, strided views included)
+  # (strided too: their views with channels innermost now stay off the half tiles as channels_last calls do)
   left $(( end - 150 )) && (export $sw=1; gpu_tests 150 cl_tf32_lane_quads tests/test_conv_transpose_gpu.py \
     "tf32 and (channels_last or strided)")
   export $sw=1
