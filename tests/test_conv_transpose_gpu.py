@@ -727,10 +727,10 @@ SHIFTED_X_NARROW_CASES = [
 ]
 
 
-def shifted_x_grad_weight_launches(case, mode, layout, seed, trace):
-    """grad_weight of `case` (no bias; fresh inputs from `seed`) and the shifted-x kernels that computed it, as
-    [(kernel name, grid x)] (from a profiler trace written to `trace`, then removed); for the switch tests'
-    subprocesses."""
+def shifted_x_grad_weight_launches(case, mode, layout, seed, trace, grad_layout="contiguous"):
+    """grad_weight of `case` (no bias; fresh inputs from `seed`; x in `layout`, grad_output in `grad_layout`) and the
+    shifted-x kernels that computed it, as [(kernel name, grid x)] (from a profiler trace written to `trace`, then
+    removed); for the switch tests' subprocesses."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial = case[:11]
     gen = torch.Generator(device="cuda").manual_seed(seed)
     x = make_tensor([batch, cin, *spatial], dtype_of(mode), layout, gen)
@@ -738,7 +738,7 @@ def shifted_x_grad_weight_launches(case, mode, layout, seed, trace):
     w.requires_grad_()
     with precision(mode), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         out = TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
-        grad = make_tensor(list(out.shape), out.dtype, "contiguous", gen)
+        grad = make_tensor(list(out.shape), out.dtype, grad_layout, gen)
         grad_w, = torch.autograd.grad(out, [w], grad)
         torch.cuda.synchronize()
     prof.export_chrome_trace(trace)
@@ -750,11 +750,13 @@ def shifted_x_grad_weight_launches(case, mode, layout, seed, trace):
     return launches, grad_w.cpu()
 
 
-def contract_and_launches_code(cases: str, seed: int, mode: str = "tf32", environ: str = "") -> str:
+def contract_and_launches_code(cases: str, seed: int, mode: str = "tf32", environ: str = "",
+                               layout: str = "contiguous") -> str:
     """Code for run_under_switch: each case of test_conv_transpose_gpu's list `cases` (its first 12 fields) through
     run_case in `mode` (TF32 unless given; the contract, poisoned outputs; seed + i), then its grad_weight and
     shifted-x launches (shifted_x_grad_weight_launches, seed + 100 + i); saves [(launches, grad_weight)]. `environ`:
-    "NAME=value" pairs (space-separated) set in the process before tconv runs (other switches held fixed)."""
+    "NAME=value" pairs (space-separated) set in the process before tconv runs (other switches held fixed). `layout`:
+    x's (and the weight's); channels_last hands grad_output on in the output's format, as autograd does."""
     settings = [pair.partition("=") for pair in environ.split()]
     return (
         "import os, sys, torch\n"
@@ -763,10 +765,11 @@ def contract_and_launches_code(cases: str, seed: int, mode: str = "tf32", enviro
         "from conftest import poison_cuda_allocator\n"
         "results = []\n"
         f"for i, case in enumerate(t.{cases}):\n"
-        f"    t.run_case(*case[:12], mode={mode!r}, layout='contiguous', seed={seed} + i,\n"
-        "               poison=poison_cuda_allocator)\n"
+        f"    t.run_case(*case[:12], mode={mode!r}, layout={layout!r}, seed={seed} + i,\n"
+        f"               poison=poison_cuda_allocator, grad_like_output={layout != 'contiguous'})\n"
         f"    trace = sys.argv[1] + f'.{{i}}.json'\n"
-        f"    results.append(t.shifted_x_grad_weight_launches(case, {mode!r}, 'contiguous', {seed + 100} + i, trace))\n"
+        f"    results.append(t.shifted_x_grad_weight_launches(case, {mode!r}, {layout!r}, {seed + 100} + i, trace,\n"
+        f"                                                    {layout!r}))\n"
         "torch.save(results, sys.argv[1])\n")
 
 
@@ -911,6 +914,40 @@ def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch
             assert [grid for name, grid in overlap_launches if "shifted_x_ring_overlap_kernel" in name] == plain, \
                 (case, overlap_launches, plain_launches)
         assert_bitwise_equal([overlap_w, default_w], [plain_w, plain_w], str(case))
+    assert taken >= 5, taken
+
+
+def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path):
+    """SHIFTED_X_RING_CASES in TF32 channels_last (x and grad_output channels innermost) meet the precision contract
+    (run_case: float64 and torch, outputs and every gradient, poisoned outputs) under
+    TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1, 0 and unset. Under 1, wherever the contiguous case runs the
+    overlapping ring (at least five cases) the channels-last case runs the ring's channels-last form
+    (`shifted_x_ring_channels_last_kernel`: the same plan, so the same grid) and gives the contiguous grad_weight bits
+    (the same values meet the same wgmmas in the same order), and any shifted-x launch of a channels-last case is that
+    form. Under 0 and unset (the default until measured) no channels-last ring kernel runs."""
+    if not wgmma_kernels_run():
+        pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
+    if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
+            os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
+        pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    switch = "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST"
+    code = contract_and_launches_code("SHIFTED_X_RING_CASES", 170, layout="channels_last")
+    saved = run_under_switch(code, tmp_path, switch, values=("1", "0", ""))
+    (tmp_path / "contiguous").mkdir()
+    contiguous = run_under_switch(contract_and_launches_code("SHIFTED_X_RING_CASES", 170), tmp_path / "contiguous",
+                                  switch, values=("1",))
+    taken = 0
+    for case, (cl_launches, cl_w), (off_launches, _), (default_launches, _), (plain_launches, plain_w) in zip(
+            SHIFTED_X_RING_CASES, saved["1"], saved["0"], saved[""], contiguous["1"]):
+        for launches in (off_launches, default_launches, plain_launches):
+            assert not any("channels_last" in name for name, _ in launches), (case, launches)
+        ours = [grid for name, grid in cl_launches if "shifted_x_ring_channels_last_kernel" in name]
+        assert len(ours) == len(cl_launches), (case, cl_launches)
+        ring = [grid for name, grid in plain_launches if "shifted_x_ring_overlap_kernel" in name]
+        if ring:
+            taken += 1
+            assert ours == ring, (case, cl_launches, plain_launches)
+            assert_bitwise_equal([cl_w], [plain_w], str(case))
     assert taken >= 5, taken
 
 

@@ -2852,6 +2852,28 @@ __device__ __forceinline__ void round_shifted_x_copies(const float* window, floa
   }
   static_assert(T::kXBoxW == 4 * (T::kCopyCores + 1), "the last item's word after lies inside the window");
 }
+// The same copies from a channels-last window ([position][channel], the box's order; e is 0 there): item
+// i = mq x 32 + ci, so that a warp reads 32 consecutive floats of one position (no bank conflicts) and a quarter-warp
+// writes 128 contiguous bytes of a copy. Copy r's 16 bytes at (ci, mq) are window positions 4 mq + q - r (q = 0..3):
+// 4 mq - 3 .. 4 mq + 3, read as 7 scalars (the channel-major form reads 3 float4s), zeros before position 0 as there.
+template <typename T>
+__device__ __forceinline__ void round_shifted_x_copies_channels_last(const float* window, float* copy, int rounder) {
+  static_assert(T::kBlockN == 32, "one position's channels: a warp's lanes");
+  constexpr int kItems = T::kBlockN * T::kCopyCores, kCopyStride = T::kBlockN * T::kCopyK;
+  for (int i = rounder; i < kItems; i += T::kRounders) {
+    const int ci = i % 32, mq = i / 32;
+    const float* const at = window + 4 * mq * T::kBlockN + ci;  // position 4 mq
+    float v[8];  // v[k]: position 4 mq - 4 + k (k = 1..7 read)
+    v[0] = 0.f;
+#pragma unroll
+    for (int k = 1; k < 8; ++k) v[k] = k >= 4 || mq > 0 ? __uint_as_float(to_tf32(at[(k - 4) * T::kBlockN])) : 0.f;
+    float* const piece = copy + (((ci / 8) * T::kCopyCores + mq) * 8 + ci % 8) * 4;
+#pragma unroll
+    for (int r = 0; r < T::kCopies; ++r)
+      *reinterpret_cast<float4*>(piece + r * kCopyStride) = make_float4(v[4 - r], v[5 - r], v[6 - r], v[7 - r]);
+  }
+  static_assert(T::kCopies == 4 && T::kXBoxW >= 4 * T::kCopyCores, "the last item's positions lie in the window");
+}
 // The 16-bit copies (WeightShiftedXTile<2, kUnitK>): copy r (tap r) holds at position m window position m + 4 + e - r,
 // so its 16 bytes at (ci, K core mq) start at element L = 4 + e - r of the window's 16-byte words mq .. mq + 2
 // (L <= 11: 8 more fit the 24 elements). Item i = (cb x kCopyCores + mq) x 8 + c8 (C_in row ci = 8 cb + c8) reads
@@ -3002,19 +3024,24 @@ __device__ __forceinline__ FlatXWindow flat_x_window(const WeightGradArgs& a, co
 // A unit's x window into `stage`, after the stage's expect_tx for the window and dy_elems grad_output elements: the 5-D
 // map's box from W position j0 + pad_w - 4 - e of row (id, ih), or the flat map's window (flat_x_window), whose e
 // reaches the rounders through window_e and the barrier's release. The flat map's window may reach into the
-// neighbouring rows: only where no stored tap reads there (shifted_x_flat_x_fits).
-template <typename T, typename scalar_t>
+// neighbouring rows: only where no stored tap reads there (shifted_x_flat_x_fits). kChannelsLast: the channels-last
+// map's box (channels innermost: [position][channel]), from W position j0 + pad_w - 4 (e is 0: a W coordinate needs no
+// alignment there).
+template <typename T, bool kChannelsLast = false, typename scalar_t>
 __device__ __forceinline__ void issue_shifted_x_window(const RowsWeightArgs& args, const ShiftedXCursor& cur, int j0,
                                                        int n, int pad_w, int e, int x_channel, int dy_elems,
                                                        scalar_t* stage, uint64_t* full_slot, int* window_e_slot) {
   int x_w = j0 + pad_w - 4 - e, x_h = cur.ih, x_d = cur.id;
-  if (args.x_flat) {
+  if (!kChannelsLast && args.x_flat) {
     const FlatXWindow window = flat_x_window<T::kAlign, T::kBlockK>(args.a, cur, pad_w);
     *window_e_slot = window.e;
     x_w = window.start, x_h = 0, x_d = 0;
   }
   mbarrier_arrive_expect_tx(full_slot, uint32_t((T::kXElems + dy_elems) * sizeof(scalar_t)));
-  tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, full_slot);
+  if constexpr (kChannelsLast)
+    tma_load_5d(stage, &args.x_map, x_channel, x_w, x_h, x_d, n, full_slot);
+  else
+    tma_load_5d(stage, &args.x_map, x_w, x_channel, x_h, x_d, n, full_slot);
 }
 
 // A shifted-x block's tile, C_in fastest, then C_out, group, W tap group (a.max_taps taps from blk.taps.kw0) and row
@@ -3072,13 +3099,19 @@ __device__ __forceinline__ WeightBlock decode_shifted_x_block(const WeightGradAr
 // warpgroup waits for the next unit's stage and finds its row; it waits for them (and releases their stage) just
 // before it loads the next unit's fragments over theirs. Its rows are in registers once loaded, so they are released
 // as before.
+// kChannelsLast (the ring only; shifted_x_channels_last_taken): x and grad_output with channels innermost, through
+// maps whose boxes land [position][channel] (shifted_x_channels_last_maps): the rounders read the window across
+// (round_shifted_x_copies_channels_last) and write the same copies; a grad_output row is kUnitK positions of
+// T::kChannelsLastDyPitch channels, whose fragments the consumers load with the steps swapped. The same values meet
+// the same wgmmas in the same order: the channel-major ring's grad_weight bits.
 template <typename scalar_t, int kUnitK, int kKernelW, bool kLean, int kDyChannels = WeightShiftedXShape::kBlockM,
-          bool kChannelTiles = false, int kRingSlots = 0, bool kRingOverlap = false>
+          bool kChannelTiles = false, int kRingSlots = 0, bool kRingOverlap = false, bool kChannelsLast = false>
 __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args) {
   using T = WeightShiftedXTile<int(sizeof(scalar_t)), kUnitK, kDyChannels, kRingSlots>;
   constexpr bool kRowRing = T::kRowRing;
   static_assert(!kRowRing || (!kLean && !kChannelTiles), "the row ring: the measured kernel's rows");
   static_assert(!kRingOverlap || (kRowRing && sizeof(scalar_t) == 4), "the overlap: the ring's stages only");
+  static_assert(!kChannelsLast || kRowRing, "channels-last data: the ring only");
   static_assert(!T::kNarrowRows || !kLean, "narrow rows: one slot per warpgroup");
   static_assert(!kChannelTiles || (!kLean && !T::kNarrowRows && T::kBlockM == 64),
                 "channel tiles: the measured kernel's slots of 64 channels (interleaved_row_channel's tiles)");
@@ -3116,7 +3149,7 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
   // The block's taps kw0 .. kw0 + kKernelW - 1 are taps 0 .. kKernelW - 1 at W padding p - kw0. The window starts e
   // positions before j0 + p - kw0 - 4 so that it lies on 16 bytes (j0 is a multiple of 16).
   const int pad_w = a.padding[2] - blk.taps.kw0;
-  const int e = ((pad_w - 4) % T::kAlign + T::kAlign) % T::kAlign;
+  const int e = kChannelsLast ? 0 : ((pad_w - 4) % T::kAlign + T::kAlign) % T::kAlign;
 
   if (group == T::kRows) {
     warpgroup_registers_down<T::kProducerRegisters>();
@@ -3328,14 +3361,16 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
               }
             }
             if (lane == 0) {
-              issue_shifted_x_window<T>(args, cur, j0, n, pad_w, e, x_channel, loads * T::kDyElems, stage, &full[slot],
-                                        &window_e[slot]);
+              issue_shifted_x_window<T, kChannelsLast>(args, cur, j0, n, pad_w, e, x_channel, loads * T::kDyElems,
+                                                       stage, &full[slot], &window_e[slot]);
 #pragma unroll
               for (int w = 0; w < T::kRows; ++w) {
                 if (!load[w] || args.dy_copied) continue;
                 scalar_t* const dst =
                     kRowRing ? ring + ring_at[w] * T::kDyElems : stage + T::kXElems + w * T::kDyElems;
-                if (args.dy_flat)
+                if constexpr (kChannelsLast)
+                  tma_load_5d(dst, &args.dy_map, dy_channel, j0, oh[w], od[w], n, &full[slot]);
+                else if (args.dy_flat)
                   tma_load_5d(dst, &args.dy_map, flat_start[w], dy_channel, 0, 0, n, &full[slot]);
                 else
                   tma_load_5d(dst, &args.dy_map, j0, dy_channel, oh[w], od[w], n, &full[slot]);
@@ -3351,8 +3386,13 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
       for (int it = 0; it < iterations; ++it) {
         const int slot = it % S;
         mbarrier_wait(&full[slot], uint32_t(it / S) & 1u);
-        const int unit_e = args.x_flat ? window_e[slot] : e;
-        build_shifted_x_copies<T>(unit_e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
+        if constexpr (kChannelsLast) {
+          round_shifted_x_copies_channels_last<T>(stages + slot * T::kStageElems, copies + slot * T::kCopyElems,
+                                                  rounder);
+        } else {
+          const int unit_e = args.x_flat ? window_e[slot] : e;
+          build_shifted_x_copies<T>(unit_e, stages + slot * T::kStageElems, copies + slot * T::kCopyElems, rounder);
+        }
         fence_generic_to_async_shared();
         mbarrier_arrive(&ready[slot]);
       }
@@ -3370,7 +3410,10 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
     for (int pr = 0; pr < (kPairs > 0 ? kPairs : 1); ++pr) acc_pair[pr][i] = 0.f;
     if (i < 16) acc_odd[i] = 0.f;
   }
-  const int frag_at = (kRowRing ? 0 : T::kXElems) + (wwarp * 16 + gid) * T::kDyBoxW + (k16Bit ? 0 : tig);
+  // A fragment row's step (the next channel) and position's step: channel-major rows of kDyBoxW positions, or
+  // channels-last rows of kChannelsLastDyPitch channels.
+  constexpr int kRowStep = kChannelsLast ? 1 : T::kDyBoxW, kPositionStep = kChannelsLast ? T::kChannelsLastDyPitch : 1;
+  const int frag_at = (kRowRing ? 0 : T::kXElems) + (wwarp * 16 + gid) * kRowStep + (k16Bit ? 0 : tig * kPositionStep);
   // The lean kernel's warp takes slot my_slot, 16 of its 64 / dy_slots channels: slot s's rows lie at s x slot_elems
   // from the stage's first row, so the warp's fragment rows sit where a warpgroup-wide row's would.
   const int warps_per_slot = kLean ? 4 / args.dy_slots : 4, slot_elems = kLean ? T::kDyElems / args.dy_slots : 0;
@@ -3516,21 +3559,21 @@ __device__ __forceinline__ void shifted_x_grad_weight(const RowsWeightArgs& args
         // fragments (run 546: the selects' zeroing and moves were ~40 of the ~200 instructions a warp issued a unit).
 #pragma unroll
         for (int k8 = 0; k8 < BK / 8; ++k8) {
-          const float* p = p0 + k8 * 8;
+          const float* p = p0 + k8 * 8 * kPositionStep;
           frag[k8][0] = to_tf32(p[0]);
-          frag[k8][1] = to_tf32(p[8 * T::kDyBoxW]);
-          frag[k8][2] = to_tf32(p[4]);
-          frag[k8][3] = to_tf32(p[8 * T::kDyBoxW + 4]);
+          frag[k8][1] = to_tf32(p[8 * kRowStep]);
+          frag[k8][2] = to_tf32(p[4 * kPositionStep]);
+          frag[k8][3] = to_tf32(p[8 * kRowStep + 4 * kPositionStep]);
         }
       } else {
 #pragma unroll
         for (int k8 = 0; k8 < BK / 8; ++k8) {
-          const float* p = p0 + k8 * 8;
+          const float* p = p0 + k8 * 8 * kPositionStep;
           const bool low = k8 * 8 + tig < inside, high = k8 * 8 + tig + 4 < inside;
           frag[k8][0] = low ? to_tf32(p[0]) : 0u;
-          frag[k8][1] = low ? to_tf32(p[8 * T::kDyBoxW]) : 0u;
-          frag[k8][2] = high ? to_tf32(p[4]) : 0u;
-          frag[k8][3] = high ? to_tf32(p[8 * T::kDyBoxW + 4]) : 0u;
+          frag[k8][1] = low ? to_tf32(p[8 * kRowStep]) : 0u;
+          frag[k8][2] = high ? to_tf32(p[4 * kPositionStep]) : 0u;
+          frag[k8][3] = high ? to_tf32(p[8 * kRowStep + 4 * kPositionStep]) : 0u;
         }
       }
       wgmma_fence();
@@ -3633,6 +3676,13 @@ __global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
 tconv_igemm_grad_weight_wgmma_shifted_x_ring_overlap_kernel(const __grid_constant__ RowsWeightArgs args) {
   shifted_x_grad_weight<float, 32, kKernelW, false, WeightShiftedXShape::kBlockM, false, kShiftedXRingSlots, true>(
       args);
+}
+// That kernel over channels-last x and grad_output (shifted_x_channels_last_taken).
+template <int kKernelW>
+__global__ void __launch_bounds__(WeightShiftedXShape::kBlockThreads, 1)
+tconv_igemm_grad_weight_wgmma_shifted_x_ring_channels_last_kernel(const __grid_constant__ RowsWeightArgs args) {
+  shifted_x_grad_weight<float, 32, kKernelW, false, WeightShiftedXShape::kBlockM, false, kShiftedXRingSlots, true,
+                        true>(args);
 }
 // The channel-tile form (one (kd, kh) row, > 64 output channels per group; shifted_x_channel_tiles): fp32 data, and
 // fp16/bf16 (channels16; tested on a GPU since run 443, the rule since run 447).
@@ -7507,6 +7557,7 @@ struct WeightGradPlan {
   bool shifted_x_channel_tiles;  // or its channel-tile form (one row, kRows C_out tiles: shifted_x_channel_tiles)
   bool shifted_x_ring;           // or the measured kernel's rows in a ring of their own (shifted_x_row_ring)
   bool shifted_x_ring_overlap;   // the ring's wgmmas in flight into the next unit's waits (shifted_x_ring_overlap)
+  bool shifted_x_channels_last;  // that ring over channels-last data (shifted_x_channels_last_taken)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into buffers in turn (WeightGradArgs::split_turns)
@@ -7789,6 +7840,25 @@ bool shifted_x_ring_overlap(const WeightGradPlan& plan) {
   static const int mode = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_RING_OVERLAP", 1);
   return plan.shifted_x_ring && mode != 0;
 }
+// The overlapping ring over channels-last data (shifted_x_grad_weight's kChannelsLast): fp32 data whose x and
+// grad_output both have their channels innermost and are not W-contiguous (channels_last tensors), every other stride
+// on 16 bytes (its maps: shifted_x_channels_last_maps), and more than one (kd, kh) row (the ring's). Its plan is the
+// ring's at a unit of 32 whatever the rules would give channel-major data (plan_shifted_x_slots). Why: TF32
+// channels_last grad_weight ran on the mma.sync TF32 kernel, L2-61's in 2.271 ms (run 564, H100) where the ring takes
+// 1.335 on contiguous data; the ring reads K-major operands only, and channels_last puts its K (positions) C apart,
+// so its rounders transpose the x window as they write the copies. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST
+// (development only, read once per process): 1 takes it; unset or anything else, not (written in session 114
+// without a GPU).
+bool shifted_x_channels_last_taken(const ConvTransposeParams& p, DType dtype) {
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST", 0) == 1;
+  const int64_t *x = p.input_strides, *dy = p.output_strides, align = 16 / element_bytes(dtype);
+  if (!on || dtype != DType::kFloat32 || x[1] != 1 || dy[1] != 1 || x[4] == 1 || dy[4] == 1 ||
+      p.kernel[0] * p.kernel[1] < 2)
+    return false;
+  for (const int i : {0, 2, 3, 4})
+    if (x[i] % align != 0 || dy[i] % align != 0) return false;
+  return true;
+}
 // W tap groups of the shifted-x kernel: the fewest that hold kMaxKernelW taps each, of equal size (kernel W 7: 4 + 4,
 // the eighth tap computed and not stored; 9: 5 + 5).
 WTapGrouping shifted_x_w_groups(int64_t kernel_w) {
@@ -7810,20 +7880,23 @@ WeightGradPlan plan_shifted_x_slots(const ConvTransposeParams& p, DType dtype, i
   plan.w_groups = w.groups;
   plan.max_taps = plan.largest_group = plan.taps_per_block = w.largest;
   const int64_t rows = p.kernel[0] * p.kernel[1];
-  plan.shifted_x_unit = shifted_x_unit(p, dtype);
+  // Channels-last data take the overlapping ring only (its one channels-last form), at its unit of 32.
+  const bool channels_last = shifted_x_channels_last_taken(p, dtype);
+  plan.shifted_x_channels_last = channels_last;
+  plan.shifted_x_unit = channels_last ? 32 : shifted_x_unit(p, dtype);
   // The channel-tile form before the lean one, also under a forced TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN:
   // grad_weight_takes_shifted_x may have taken interleaved rows (shifted_x_dy_interleave), which only that form reads.
   // It excludes the narrow rows (> 64 output channels). The lean kernel copies no rows at a unit of 48 (forced by
   // TCONV_GRAD_WEIGHT_SHIFTED_X_UNIT only).
-  plan.shifted_x_channel_tiles = shifted_x_channel_tiles(p, dtype);
+  plan.shifted_x_channel_tiles = !channels_last && shifted_x_channel_tiles(p, dtype);
   // The 16-bit channel-tile kernels exist at a unit of 32 only
   if (plan.shifted_x_channel_tiles && element_bytes(dtype) == 2) plan.shifted_x_unit = 32;
-  plan.shifted_x_lean = !plan.shifted_x_channel_tiles && lean_slots != 0 && w.largest >= 3 &&
+  plan.shifted_x_lean = !channels_last && !plan.shifted_x_channel_tiles && lean_slots != 0 && w.largest >= 3 &&
                         !(plan.shifted_x_unit == 48 && shifted_x_dy_copied(p, dtype));
   plan.shifted_x_slots = plan.shifted_x_lean ? lean_slots : 1;
-  plan.shifted_x_narrow = shifted_x_narrow_rows(p, dtype, plan.shifted_x_lean);
-  plan.shifted_x_ring = shifted_x_row_ring(p, dtype, plan);
-  plan.shifted_x_ring_overlap = shifted_x_ring_overlap(plan);
+  plan.shifted_x_narrow = !channels_last && shifted_x_narrow_rows(p, dtype, plan.shifted_x_lean);
+  plan.shifted_x_ring = channels_last || shifted_x_row_ring(p, dtype, plan);
+  plan.shifted_x_ring_overlap = channels_last || shifted_x_ring_overlap(plan);
   const int64_t tile_rows = plan.shifted_x_channel_tiles ? 1 : T::kRows * plan.shifted_x_slots;
   const int64_t co_block = plan.shifted_x_channel_tiles ? T::kRows * T::kBlockM : T::kBlockM;
   plan.tiles = (rows + tile_rows - 1) / tile_rows * w.groups * p.groups *
@@ -8130,6 +8203,39 @@ cudaError_t rows_weight_tensor_maps(const ConvTransposeParams& p, const void* in
   return encode_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, shifted_x ? dy_box_w : T::kLdRaw,
                          shifted_x ? dy_box_channels : T::kRawRows, dtype);
 }
+// A 5-D fp32 tensor map (C, W, H, D, N) over a tensor whose channels are innermost (element strides `strides` in N,
+// C, D, H, W order, C = 1), boxes of box_c x box_w x 1 x 1 x 1 that land [position][channel], zeros outside.
+cudaError_t encode_channels_last_rows_map(CUtensorMap* map, const void* data, const int64_t* sizes,
+                                          const int64_t* strides, int box_c, int box_w) {
+  const EncodeTiledFn encode = encode_tiled_fn();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  if (strides[1] != 1) return cudaErrorInvalidValue;
+  const cuuint64_t dims[5] = {cuuint64_t(sizes[1]), cuuint64_t(sizes[4]), cuuint64_t(sizes[3]), cuuint64_t(sizes[2]),
+                              cuuint64_t(sizes[0])};
+  const cuuint64_t b = sizeof(float);
+  const cuuint64_t bytes[4] = {cuuint64_t(strides[4]) * b, cuuint64_t(strides[3]) * b, cuuint64_t(strides[2]) * b,
+                               cuuint64_t(strides[0]) * b};
+  const cuuint32_t box[5] = {cuuint32_t(box_c), cuuint32_t(box_w), 1, 1, 1}, unit[5] = {1, 1, 1, 1, 1};
+  const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 5, const_cast<void*>(data), dims, bytes, box, unit,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+// The channels-last ring's maps (shifted_x_channels_last_taken): x's window as 32 channels x kXBoxW positions, a
+// grad_output row as kChannelsLastDyPitch channels x kUnitK positions (the kernel's [position][channel] slots).
+cudaError_t shifted_x_channels_last_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
+                                         RowsWeightArgs& rows) {
+  using T = WeightShiftedXTile<4, 32, WeightShiftedXShape::kBlockM, kShiftedXRingSlots>;
+  const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
+  const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
+  rows.dy_flat = rows.x_flat = rows.dy_copied = rows.dy_interleave = 0;
+  rows.dy_slots = 1;
+  const cudaError_t err =
+      encode_channels_last_rows_map(&rows.x_map, input, x_sizes, p.input_strides, T::kBlockN, T::kXBoxW);
+  if (err != cudaSuccess) return err;
+  return encode_channels_last_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides,
+                                       T::kChannelsLastDyPitch, T::kBlockK);
+}
 #endif
 
 #if defined(TCONV_TENSOR_MAPS)
@@ -8284,6 +8390,11 @@ GradWeightKernel shifted_x_grad_weight_taps(const WeightGradPlan& plan) {
     if constexpr (kUnitK == 32) {
       if (plan.shifted_x_ring) {
         using Ring = WeightShiftedXTile<4, 32, WeightShiftedXShape::kBlockM, kShiftedXRingSlots>;
+        if (plan.shifted_x_channels_last)  // plan_shifted_x_slots: the overlapping ring
+          return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
+                    return tconv_igemm_grad_weight_wgmma_shifted_x_ring_channels_last_kernel<decltype(taps)::value>;
+                  }),
+                  Ring::shared_bytes(), Ring::kStages};
         if (plan.shifted_x_ring_overlap)
           return {nullptr, kThreads, shifted_x_kernel_for_taps(plan.largest_group, [](auto taps) -> RowsWeightKernelFn {
                     return tconv_igemm_grad_weight_wgmma_shifted_x_ring_overlap_kernel<decltype(taps)::value>;
@@ -8589,6 +8700,12 @@ bool grad_weight_takes_shifted_x(const ConvTransposeParams& p, DType dtype, bool
   if (!grad_weight_shifted_x_wide() &&
       (p.kernel[2] > T::kMaxKernelW || p.in_per_group() > T::kBlockN || p.out_per_group() < 32))
     return false;
+  if (shifted_x_channels_last_taken(p, dtype)) {
+    if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0)
+      return false;
+    RowsWeightArgs trial{};
+    return shifted_x_channels_last_maps(p, input, grad_output, trial) == cudaSuccess;
+  }
   const int64_t *x = p.input_strides, *dy = p.output_strides, align = elements_per_16_bytes(dtype);
   if (x[4] != 1 || dy[4] != 1) return false;
   if (!shifted_x_x_aligned(p, dtype) && !shifted_x_flat_x_fits(p, dtype)) return false;
@@ -8953,8 +9070,11 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     const int dy_channels =
         plan.shifted_x_narrow ? WeightShiftedXShape::kNarrowDyChannels : WeightShiftedXShape::kBlockM;
     const cudaError_t mapped =
-        rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
-                                plan.shifted_x ? plan.shifted_x_slots : 1, dy_channels, plan.shifted_x_channel_tiles);
+        plan.shifted_x && plan.shifted_x_channels_last
+            ? shifted_x_channels_last_maps(real, input, grad_output, rows)
+            : rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
+                                      plan.shifted_x ? plan.shifted_x_slots : 1, dy_channels,
+                                      plan.shifted_x_channel_tiles);
     if (mapped != cudaSuccess) return mapped;
     problem.kernel.rows_fn<<<grid, problem.kernel.threads, size_t(problem.kernel.shared_bytes), stream>>>(rows);
 #endif

@@ -833,6 +833,12 @@ struct WeightShiftedXTile : WeightShiftedXShape {
   static constexpr int kCopyElems = kCopies * kBlockN * kCopyK;         // [copy][n / 8][K core][8][kAlign]
   static constexpr int kStageBytes = (kStageElems + kCopyElems) * kElemBytes;
   static constexpr int kRingElems = kRingSlots * kDyElems;
+  // The ring's channels-last form (shifted_x_grad_weight's kChannelsLast): a grad_output row lands as kUnitK positions
+  // of kChannelsLastDyPitch channels, its box reaching 8 channels past the tile's (zeros past the tensor, another
+  // tile's channels inside it, read by no fragment), so that a fragment's four positions (tig) fall 8 banks apart and
+  // its eight rows (gid) one apart: conflict-free, as kDyBoxW makes the channel-major rows. The same slot size.
+  static constexpr int kChannelsLastDyPitch = kDyChannels + 8;
+  static_assert(!kRowRing || kChannelsLastDyPitch * kUnitK == kDyElems, "a channels-last row fills a ring slot");
   static constexpr int kStages = kElemBytes == 4 && kUnitK == 16 && !kNarrowRows
                                      ? 6
                                      : (227 * 1024 - 256 - kRingElems * kElemBytes - kRingSlots * 8) /
