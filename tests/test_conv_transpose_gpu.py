@@ -756,7 +756,8 @@ def contract_and_launches_code(cases: str, seed: int, mode: str = "tf32", enviro
     run_case in `mode` (TF32 unless given; the contract, poisoned outputs; seed + i), then its grad_weight and
     shifted-x launches (shifted_x_grad_weight_launches, seed + 100 + i); saves [(launches, grad_weight)]. `environ`:
     "NAME=value" pairs (space-separated) set in the process before tconv runs (other switches held fixed). `layout`:
-    x's (and the weight's); channels_last hands grad_output on in the output's format, as autograd does."""
+    x's and grad_output's (and run_case's weight's; channels_last hands grad_output on in the output's format, as
+    autograd does)."""
     settings = [pair.partition("=") for pair in environ.split()]
     return (
         "import os, sys, torch\n"
@@ -917,7 +918,7 @@ def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch
     assert taken >= 5, taken
 
 
-def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path):
+def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path, monkeypatch):
     """SHIFTED_X_RING_CASES in TF32 channels_last (x and grad_output channels innermost) meet the precision contract
     (run_case: float64 and torch, outputs and every gradient, poisoned outputs) under
     TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1, 0 and unset. Under 1, wherever the contiguous case runs the
@@ -930,6 +931,9 @@ def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path):
     if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
             os.environ.get("TCONV_GRAD_WEIGHT_SHIFTED_X_LEAN", "") not in ("", "0"):
         pytest.skip("the shifted-x kernel's rules are switched away from their defaults")
+    # the contiguous cases' ring and orientation by rule, as the channels-last form's plan has them
+    for rule in ("SHIFTED_X_RING", "SHIFTED_X_RING_OVERLAP", "SWAP"):
+        monkeypatch.delenv(f"TCONV_GRAD_WEIGHT_{rule}", raising=False)
     switch = "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST"
     code = contract_and_launches_code("SHIFTED_X_RING_CASES", 170, layout="channels_last")
     saved = run_under_switch(code, tmp_path, switch, values=("1", "0", ""))

@@ -2863,8 +2863,7 @@ __device__ __forceinline__ void round_shifted_x_copies_channels_last(const float
   for (int i = rounder; i < kItems; i += T::kRounders) {
     const int ci = i % 32, mq = i / 32;
     const float* const at = window + 4 * mq * T::kBlockN + ci;  // position 4 mq
-    float v[8];  // v[k]: position 4 mq - 4 + k (k = 1..7 read)
-    v[0] = 0.f;
+    float v[8];  // v[k]: position 4 mq - 4 + k (k = 1..7; v[0] unused)
 #pragma unroll
     for (int k = 1; k < 8; ++k) v[k] = k >= 4 || mq > 0 ? __uint_as_float(to_tf32(at[(k - 4) * T::kBlockN])) : 0.f;
     float* const piece = copy + (((ci / 8) * T::kCopyCores + mq) * 8 + ci % 8) * 4;
@@ -7842,8 +7841,9 @@ bool shifted_x_ring_overlap(const WeightGradPlan& plan) {
 }
 // The overlapping ring over channels-last data (shifted_x_grad_weight's kChannelsLast): fp32 data whose x and
 // grad_output both have their channels innermost and are not W-contiguous (channels_last tensors), every other stride
-// on 16 bytes (its maps: shifted_x_channels_last_maps), and more than one (kd, kh) row (the ring's). Its plan is the
-// ring's at a unit of 32 whatever the rules would give channel-major data (plan_shifted_x_slots). Why: TF32
+// on 16 bytes (its maps: shifted_x_channels_last_maps), and more than one (kd, kh) row (the ring's). Where the
+// shifted-x kernel runs (grad_weight_problem's rules as for channel-major data), its plan is the ring's at a unit of
+// 32 whatever unit, lean or narrow form channel-major data would take (plan_shifted_x_slots). Why: TF32
 // channels_last grad_weight ran on the mma.sync TF32 kernel, L2-61's in 2.271 ms (run 564, H100) where the ring takes
 // 1.335 on contiguous data; the ring reads K-major operands only, and channels_last puts its K (positions) C apart,
 // so its rounders transpose the x window as they write the copies. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST
