@@ -33,14 +33,20 @@ if [ -n "${SECOND:-}" ]; then
   device_finish
   exit 0
 fi
-left $(( end - 200 )) && gpu_tests 200 new_tests tests/test_conv_transpose_gpu.py \
-  "lane_quads_where_switched or keeps_256_row_tiles or channels_last_misaligned or shifted_x_channels_last_agrees"
-for problem in l2_61_convt3d_relu_groupnorm fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
-  for setting in "$quads=" "$quads=1" "$clgw=1"; do
-    left $(( end - 45 )) && LAYOUT=channels_last quick_time "$setting" $problem tf32 auto $setting \
+left $(( end - 150 )) && gpu_tests 150 new_tests tests/test_conv_transpose_gpu.py \
+  "shifted_x_channels_last_agrees or lane_quads_where_switched"
+for setting in "$quads=" "$clgw=1" "$quads=1"; do
+  left $(( end - 45 )) && LAYOUT=channels_last quick_time "$setting" l2_61_convt3d_relu_groupnorm tf32 auto $setting \
+    | tee -a "$LOG/quick.log"
+done
+for problem in fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
+  for setting in "$quads=" "$clgw=1 $quads=1"; do
+    left $(( end - 45 )) && LAYOUT=channels_last quick_time "${setting// /,}" $problem tf32 auto $setting \
       | tee -a "$LOG/quick.log"
   done
 done
+left $(( end - 120 )) && gpu_tests 120 more_tests tests/test_conv_transpose_gpu.py \
+  "keeps_256_row_tiles or channels_last_misaligned"
 breakdowns_ab $end $clgw "0 1" "grad_weight|unit_stride|total" tf32 channels_last l2_61_convt3d_relu_groupnorm
 breakdowns_ab $end $quads "0 1" "unit_stride|grad_weight|total" tf32 channels_last fam01_convt2d_k3_1024x1024
 # fam01's and fam05's channels-last calls on the unit-stride mma.sync kernel (auto keeps 64 channels off it): a cheap
