@@ -2,8 +2,11 @@
 --kernel-name kns=shifted_x_ring), run under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1: a 2D call with 5 (kd, kh) rows (two
 row tiles, the second's third row past the kernel) and sweeps of 9 units that slide, and a 3D call with kH 2 (chains
 across a tile: two heads a unit). Prints each grad_weight's largest error against a float64 reference, relative to
-its largest value (TF32 products: ~1e-3), and fails above 1e-2.
-    python3 scripts/shifted_x_ring_sanitize.py"""
+its largest value (TF32 products: ~1e-3), and fails above 1e-2. --channels-last: x and grad_output channels_last,
+for the ring's channels-last form (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1; kns=shifted_x_ring_channels_last).
+    python3 scripts/shifted_x_ring_sanitize.py [--channels-last]"""
+import sys
+
 import torch
 
 import tconv
@@ -16,12 +19,17 @@ cases = [
     (torch.randn(2, 32, 3, 4, 64, device="cuda", generator=g),
      torch.randn(32, 64, 2, 2, 3, device="cuda", generator=g), dict(padding=(0, 0, 1))),
 ]
+channels_last = "--channels-last" in sys.argv[1:]
 for x, w, kw in cases:
+    if channels_last:
+        x = x.contiguous(memory_format=torch.channels_last if x.dim() == 4 else torch.channels_last_3d)
     x.requires_grad_()
     w.requires_grad_()
     fn = tconv.conv_transpose2d if x.dim() == 4 else tconv.conv_transpose3d
     y = fn(x, w, None, **kw)
     dy = torch.randn(y.shape, device="cuda", generator=g)
+    if channels_last:
+        dy = dy.contiguous(memory_format=torch.channels_last if dy.dim() == 4 else torch.channels_last_3d)
     (grad_w,) = torch.autograd.grad(y, w, dy)
     x64, w64 = x.detach().double().requires_grad_(), w.detach().double().requires_grad_()
     ref_fn = torch.nn.functional.conv_transpose2d if x.dim() == 4 else torch.nn.functional.conv_transpose3d

@@ -20,10 +20,10 @@ if [ -n "${SECOND:-}" ]; then
     left $(( end - 80 )) && env $quads=1 timeout 60 compute-sanitizer --tool $tool --kernel-name kns=unit_stride_forward \
       python3 scripts/unit_stride_cl_sanitize.py > "$LOG/${tool}_lane_quads.log" 2>&1
     grep -E "workload|SUMMARY|Error" "$LOG/${tool}_lane_quads.log" | head -6
-    left $(( end - 80 )) && env $clgw=1 timeout 70 compute-sanitizer --tool $tool \
-      --kernel-name kns=shifted_x_ring_channels_last python3 scripts/quick_timing.py l2_61_convt3d_relu_groupnorm \
-      --precision tf32 --runs 1 --warmup 0 --layout channels_last > "$LOG/${tool}_cl_grad_weight.log" 2>&1
-    grep -E "SUMMARY|Error" "$LOG/${tool}_cl_grad_weight.log" | head -6
+    left $(( end - 80 )) && env $clgw=1 timeout 60 compute-sanitizer --tool $tool \
+      --kernel-name kns=shifted_x_ring_channels_last python3 scripts/shifted_x_ring_sanitize.py --channels-last \
+      > "$LOG/${tool}_cl_grad_weight.log" 2>&1
+    grep -E "workload|SUMMARY|Error" "$LOG/${tool}_cl_grad_weight.log" | head -6
   done
   left $(( end - 150 )) && (export $quads=1; gpu_tests 150 cl_tf32_lane_quads tests/test_conv_transpose_gpu.py \
     "tf32 and (channels_last or strided)")
