@@ -33,8 +33,12 @@ if [ -n "${SECOND:-}" ]; then
   device_finish
   exit 0
 fi
-left $(( end - 150 )) && gpu_tests 150 new_tests tests/test_conv_transpose_gpu.py \
-  "shifted_x_channels_last_agrees or lane_quads_where_switched"
+# The seconds left before END_S less a margin, at most $1: a short call still runs the first tests.
+until_end() { local t=$(( end - ($(date +%s) - start) - 15 )); [ $t -gt "$1" ] && t=$1; echo $t; }
+t=$(until_end 100); [ $t -gt 30 ] && gpu_tests $t cl_grad_weight tests/test_conv_transpose_gpu.py \
+  "shifted_x_channels_last_agrees"
+t=$(until_end 100); [ $t -gt 30 ] && gpu_tests $t lane_quads tests/test_conv_transpose_gpu.py \
+  "lane_quads_where_switched"
 for setting in "$quads=" "$clgw=1" "$quads=1"; do
   left $(( end - 45 )) && LAYOUT=channels_last quick_time "$setting" l2_61_convt3d_relu_groupnorm tf32 auto $setting \
     | tee -a "$LOG/quick.log"
