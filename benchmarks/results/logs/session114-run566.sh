@@ -37,12 +37,12 @@ fi
 until_end() { local t=$(( end - ($(date +%s) - start) - 15 )); [ $t -gt "$1" ] && t=$1; echo $t; }
 t=$(until_end 100); [ $t -gt 30 ] && gpu_tests $t cl_grad_weight tests/test_conv_transpose_gpu.py \
   "shifted_x_channels_last_agrees"
-t=$(until_end 100); [ $t -gt 30 ] && gpu_tests $t lane_quads tests/test_conv_transpose_gpu.py \
-  "lane_quads_where_switched"
 for setting in "$quads=" "$clgw=1" "$quads=1"; do
   left $(( end - 45 )) && LAYOUT=channels_last quick_time "$setting" l2_61_convt3d_relu_groupnorm tf32 auto $setting \
     | tee -a "$LOG/quick.log"
 done
+t=$(until_end 100); [ $t -gt 30 ] && gpu_tests $t lane_quads tests/test_conv_transpose_gpu.py \
+  "lane_quads_where_switched"
 for problem in fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
   for setting in "$quads=" "$clgw=1 $quads=1"; do
     left $(( end - 45 )) && LAYOUT=channels_last quick_time "${setting// /,}" $problem tf32 auto $setting \
