@@ -925,7 +925,8 @@ def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path, monkeypatc
     overlapping ring (at least five cases) the channels-last case runs the ring's channels-last form
     (`shifted_x_ring_channels_last_kernel`: the same plan, so the same grid) and gives the contiguous grad_weight bits
     (the same values meet the same wgmmas in the same order), and any shifted-x launch of a channels-last case is that
-    form. Under 0 and unset (the default until measured) no channels-last ring kernel runs."""
+    form. Unset (the default since session 114) runs as 1, with the same bits; under 0 no channels-last ring kernel
+    runs. (Run 566 passed it with the form off by default: unset then ran as 0.)"""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
     if not (SHIFTED_X_WIDE and SHIFTED_X_FLAT_DY) or SHIFTED_X_UNIT_FORCED or \
@@ -941,9 +942,11 @@ def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path, monkeypatc
     contiguous = run_under_switch(contract_and_launches_code("SHIFTED_X_RING_CASES", 170), tmp_path / "contiguous",
                                   switch, values=("1",))
     taken = 0
-    for case, (cl_launches, cl_w), (off_launches, _), (default_launches, _), (plain_launches, plain_w) in zip(
+    for case, (cl_launches, cl_w), (off_launches, _), (default_launches, default_w), (plain_launches, plain_w) in zip(
             SHIFTED_X_RING_CASES, saved["1"], saved["0"], saved[""], contiguous["1"]):
-        for launches in (off_launches, default_launches, plain_launches):
+        assert default_launches == cl_launches, (case, default_launches, cl_launches)
+        assert_bitwise_equal([default_w], [cl_w], str(case))
+        for launches in (off_launches, plain_launches):
             assert not any("channels_last" in name for name, _ in launches), (case, launches)
         ours = [grid for name, grid in cl_launches if "shifted_x_ring_channels_last_kernel" in name]
         assert len(ours) == len(cl_launches), (case, cl_launches)

@@ -7846,11 +7846,12 @@ bool shifted_x_ring_overlap(const WeightGradPlan& plan) {
 // 32 whatever unit, lean or narrow form channel-major data would take (plan_shifted_x_slots). Why: TF32
 // channels_last grad_weight ran on the mma.sync TF32 kernel, L2-61's in 2.271 ms (run 564, H100) where the ring takes
 // 1.335 on contiguous data; the ring reads K-major operands only, and channels_last puts its K (positions) C apart,
-// so its rounders transpose the x window as they write the copies. TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST
-// (development only, read once per process): 1 takes it; unset or anything else, not (written in session 114
-// without a GPU).
+// so its rounders transpose the x window as they write the copies. Run 566 (H100, one build, quick timing, L2-61 TF32
+// channels_last, switch unset (then off) / 1): fwd+bwd 6.321 -> 5.457 ms (the mma.sync grad_weight took 2.288 of
+// it). TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST (development only, read once per process): 0 keeps channels-last
+// data on the other grad_weight kernels, for A/B timings in one build; unset or anything else, the rule.
 bool shifted_x_channels_last_taken(const ConvTransposeParams& p, DType dtype) {
-  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST", 0) == 1;
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST", 1) != 0;
   const int64_t *x = p.input_strides, *dy = p.output_strides, align = 16 / element_bytes(dtype);
   if (!on || dtype != DType::kFloat32 || x[1] != 1 || dy[1] != 1 || x[4] == 1 || dy[4] == 1 ||
       p.kernel[0] * p.kernel[1] < 2)
