@@ -1,9 +1,10 @@
 """A small TF32 workload of the shifted-x grad_weight's row ring for compute-sanitizer (memcheck, racecheck;
 --kernel-name kns=shifted_x_ring), run under TCONV_GRAD_WEIGHT_SHIFTED_X_RING=1: a 2D call with 5 (kd, kh) rows (two
-row tiles, the second's third row past the kernel) and sweeps of 9 units that slide, and a 3D call with kH 2 (chains
-across a tile: two heads a unit). Prints each grad_weight's largest error against a float64 reference, relative to
-its largest value (TF32 products: ~1e-3), and fails above 1e-2. --channels-last: x and grad_output channels_last,
-for the ring's channels-last form (TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1; kns=shifted_x_ring_channels_last).
+row tiles, the second's third row past the kernel) and sweeps of 9 units that slide, a 3D call with kH 2 (chains
+across a tile: two heads a unit), and groups of 32 -> 16 (boxes past a group's channels). Prints each grad_weight's
+largest error against a float64 reference, relative to its largest value (TF32 products: ~1e-3), and fails above
+1e-2. --channels-last: x and grad_output channels_last, for the ring's channels-last form
+(TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1; kns=shifted_x_ring_channels_last).
     python3 scripts/shifted_x_ring_sanitize.py [--channels-last]"""
 import sys
 
@@ -18,6 +19,8 @@ cases = [
      dict(padding=(2, 1))),
     (torch.randn(2, 32, 3, 4, 64, device="cuda", generator=g),
      torch.randn(32, 64, 2, 2, 3, device="cuda", generator=g), dict(padding=(0, 0, 1))),
+    (torch.randn(1, 64, 4, 40, device="cuda", generator=g), torch.randn(64, 16, 3, 3, device="cuda", generator=g),
+     dict(padding=(1, 1), groups=2)),
 ]
 channels_last = "--channels-last" in sys.argv[1:]
 for x, w, kw in cases:

@@ -918,10 +918,25 @@ def test_grad_weight_shifted_x_ring_overlap_agrees_bitwise(tmp_path, monkeypatch
     assert taken >= 5, taken
 
 
+# The ring's channels-last form beyond SHIFTED_X_RING_CASES: groups of 32 -> 32 in 2D (the boxes read the next
+# group's channels, stored nowhere), 16 output channels (the grad_output box of 72 channels runs past C_out; a 64-row
+# tile three-quarters padding), L1-71's 32 -> 32 with a W_out of 72 (no whole unit at the end) and bias, and 3D groups
+# of 32 -> 16.
+SHIFTED_X_CHANNELS_LAST_EXTRA_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (2, 2, 64, 64, 2, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 48], True),
+    (2, 2, 32, 16, 1, [3, 3], [1, 1], [1, 1], [0, 0], [1, 1], [8, 40], False),
+    (2, 1, 32, 32, 1, [3, 3], [1, 1], [0, 0], [0, 0], [1, 1], [12, 70], True),
+    (3, 1, 64, 32, 2, [3, 3, 3], [1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1], [3, 4, 20], False),
+]
+SHIFTED_X_CHANNELS_LAST_CASES = SHIFTED_X_RING_CASES + SHIFTED_X_CHANNELS_LAST_EXTRA_CASES
+
+
 def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path, monkeypatch):
-    """SHIFTED_X_RING_CASES in TF32 channels_last (x and grad_output channels innermost) meet the precision contract
-    (run_case: float64 and torch, outputs and every gradient, poisoned outputs) under
-    TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1, 0 and unset. Under 1, wherever the contiguous case runs the
+    """SHIFTED_X_CHANNELS_LAST_CASES in TF32 channels_last (x and grad_output channels innermost) meet the precision
+    contract (run_case: float64 and torch, outputs and every gradient, poisoned outputs) under
+    TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1, 0 and unset. Under 1 each extra case (groups, 16 and 32 output
+    channels) runs the form, and wherever the contiguous case runs the
     overlapping ring (at least five cases) the channels-last case runs the ring's channels-last form
     (`shifted_x_ring_channels_last_kernel`: the same plan, so the same grid) and gives the contiguous grad_weight bits
     (the same values meet the same wgmmas in the same order), and any shifted-x launch of a channels-last case is that
@@ -936,14 +951,16 @@ def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path, monkeypatc
     for rule in ("SHIFTED_X_RING", "SHIFTED_X_RING_OVERLAP", "SWAP"):
         monkeypatch.delenv(f"TCONV_GRAD_WEIGHT_{rule}", raising=False)
     switch = "TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST"
-    code = contract_and_launches_code("SHIFTED_X_RING_CASES", 170, layout="channels_last")
+    code = contract_and_launches_code("SHIFTED_X_CHANNELS_LAST_CASES", 170, layout="channels_last")
     saved = run_under_switch(code, tmp_path, switch, values=("1", "0", ""))
     (tmp_path / "contiguous").mkdir()
-    contiguous = run_under_switch(contract_and_launches_code("SHIFTED_X_RING_CASES", 170), tmp_path / "contiguous",
-                                  switch, values=("1",))
+    contiguous = run_under_switch(contract_and_launches_code("SHIFTED_X_CHANNELS_LAST_CASES", 170),
+                                  tmp_path / "contiguous", switch, values=("1",))
+    for case, (cl_launches, _) in zip(SHIFTED_X_CHANNELS_LAST_EXTRA_CASES, saved["1"][len(SHIFTED_X_RING_CASES):]):
+        assert cl_launches, case  # each extra case runs the form
     taken = 0
     for case, (cl_launches, cl_w), (off_launches, _), (default_launches, default_w), (plain_launches, plain_w) in zip(
-            SHIFTED_X_RING_CASES, saved["1"], saved["0"], saved[""], contiguous["1"]):
+            SHIFTED_X_CHANNELS_LAST_CASES, saved["1"], saved["0"], saved[""], contiguous["1"]):
         assert default_launches == cl_launches, (case, default_launches, cl_launches)
         assert_bitwise_equal([default_w], [cl_w], str(case))
         for launches in (off_launches, plain_launches):
@@ -2381,70 +2398,6 @@ def test_unit_stride_tf32_channels_last_keeps_256_row_tiles(case, poison_allocat
     names = [e.name for e in prof.events() if "strip_unit_stride_forward_kernel" in e.name]
     assert len(names) == 2, names  # the forward and grad_input
     assert all("UnitStrideTile<256" in n for n in names), names
-
-
-# TF32 channels_last calls on the unit-stride kernel's channels-last access, for the lanes-along-quads loads
-# (TCONV_UNIT_STRIDE_CL_LANE_QUADS=1): fam01's channels (a 64-channel 256-row tile), L2-61's grad_input channels
-# (128 -> 64 in 3D), C_in 20 (a stage's last quads past C_in), kernel W 7 with padding (rows outside x), and a
-# 128-channel output (the wide-rows tile, its warp-specialized producer: two rows a producer thread), and 128 output
-# channels at kernel W 5 (8 input channels a stage: two quads, 16 rows a load), and C_in 20 into the wide-rows tile
-# (a partial last stage in the warp-specialized producer).
-UNIT_STRIDE_LANE_QUADS_CASES = [
-    # dims, batch, cin, cout, kernel, padding, spatial, bias
-    (2, 2, 64, 64, [3, 3], [0, 0], [9, 140], True),
-    (3, 1, 128, 64, [3, 3, 3], [1, 1, 1], [3, 5, 37], False),
-    (2, 1, 20, 40, [3, 5], [1, 2], [7, 90], True),
-    (2, 2, 32, 16, [3, 7], [1, 3], [5, 70], False),
-    (2, 1, 64, 128, [3, 3], [1, 1], [6, 75], False),
-    (2, 1, 32, 128, [3, 5], [1, 2], [5, 60], True),
-    (2, 1, 20, 128, [3, 3], [1, 1], [5, 50], False),
-]
-
-
-def test_unit_stride_channels_last_lane_quads_where_switched(tmp_path):
-    """Under TCONV_UNIT_STRIDE_CL_LANE_QUADS=1 (a fresh process; off by default) the unit-stride kernel's
-    channels-last x loads put a warp's lanes along 4 channel quads of 8 positions: every case meets the precision
-    contract with every gradient (run_case, "igemm_strip", grad_output contiguous and channels-last, poisoned
-    outputs), its forward and grad_input launches are the channels-last access's instantiations, and they equal the
-    default's (one position a lane) bit for bit: the same values land in the same shared-memory slots. (Nothing
-    here sees which loads ran: the switch's quick timings tell the forms apart.)"""
-    if not wgmma_kernels_run():
-        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
-    routed_away = {"TCONV_UNIT_STRIDE_PERSISTENT": "0", "TCONV_UNIT_STRIDE_CL_ACCESS": "1",
-                   "TCONV_UNIT_STRIDE_CL_HALF_TILE": "0"}
-    if any((os.environ.get(name) or default) != default for name, default in routed_away.items()):
-        pytest.skip("a switch that keeps these calls off the channels-last access's kernels")
-    code = (
-        "import sys, torch, tconv\n"
-        "import test_conv_transpose_gpu as t\n"
-        "from conftest import poison_cuda_allocator\n"
-        "results = []\n"
-        "for i, (dims, batch, cin, cout, kernel, padding, spatial, bias) in "
-        "enumerate(t.UNIT_STRIDE_LANE_QUADS_CASES):\n"
-        "    ones = [1] * dims\n"
-        "    for grads in ('contiguous', 'channels_last'):\n"
-        "        t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias,\n"
-        "                   mode='tf32', layout='channels_last', seed=80 + i, poison=poison_cuda_allocator,\n"
-        "                   algorithm='igemm_strip', grad_like_output=grads == 'channels_last')\n"
-        "    gen = torch.Generator(device='cuda').manual_seed(180 + i)\n"
-        "    x = t.make_tensor([batch, cin, *spatial], torch.float32, 'channels_last', gen).requires_grad_()\n"
-        "    w = t.make_tensor([cin, cout, *kernel], torch.float32, 'contiguous', gen)\n"
-        "    with t.precision('tf32'), tconv._ops.use_algorithm('igemm_strip'), \\\n"
-        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
-        "        out = t.TCONV_FN[dims](x, w, None, 1, padding)\n"
-        "        grad = t.make_tensor(list(out.shape), torch.float32, 'channels_last', gen)\n"
-        "        grad_x, = torch.autograd.grad(out, [x], grad)\n"
-        "        torch.cuda.synchronize()\n"
-        "    names = [e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name]\n"
-        "    results.append((out.detach().contiguous().cpu(), grad_x.contiguous().cpu(), names))\n"
-        "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CL_LANE_QUADS", values=("1", ""))
-    for case, on, off in zip(UNIT_STRIDE_LANE_QUADS_CASES, saved["1"], saved[""]):
-        names = on[2]
-        assert len(names) == 2, (case, names)  # the forward and grad_input
-        # (the kernel's last template argument, kChannelsLastAccess)
-        assert all(re.search(r"(true|\(bool\)1)>\(", n) for n in names), (case, names)
-        assert_bitwise_equal(on[:2], off[:2], str(case))
 
 
 # (TCONV_UNIT_STRIDE_STAGE_48: 1 the tap-pairs half tiles, StripUnitStrideForwardHalfTile48; 2 also the 64-channel

@@ -4552,9 +4552,8 @@ struct StripUnitStrideArgs {
   // output positions on one even element (one 4-byte or 8-byte store for both).
   int staged_store, pair_stores;
   // Channels-last access (set_unit_stride_channels_last_access; fp32): x_channel_quads, a K group is one 16-byte load
-  // (x's channels innermost, C_in, x's strides and base whole 16 bytes; 2: lanes along quads); y_channel_rows, the
-  // weights-as-A tiles' staged store runs with lanes along channels (y's channels innermost), 128 bytes a warp store
-  // instead of 32 sectors.
+  // (x's channels innermost, C_in, x's strides and base whole 16 bytes); y_channel_rows, the weights-as-A tiles' staged
+  // store runs with lanes along channels (y's channels innermost), 128 bytes a warp store instead of 32 sectors.
   int x_channel_quads = 0, y_channel_rows = 0;
   // The (kd, kh) taps every block takes: those valid for some line of the tile (strip_unit_stride_taps).
   // GroupNorm statistics of act(y) (conv_transpose.h: ForwardGroupStats; the wide-rows tile only), null: none. In
@@ -4904,47 +4903,17 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
   };
   Held held[2][kMainRows][kThreadGroups];
   Held held_tail[2];
-  // Lanes along channel quads (x_channel_quads == 2; kChannelsLastAccess, fp32): a warp's load k takes 8 of its 32
-  // rows (positions), quads q0 .. q0 + 3 of each (16 rows and both quads at 2 quads a stage), so one load
-  // instruction reads 8 runs of 64 contiguous bytes (8 L1 wavefronts; 16 of 32 bytes) where one row a lane reads 32
-  // positions C_in floats apart (32). Lane l takes row kLoadRows rb + l % kLoadRows of the warp's and quad q0 + l /
-  // kLoadRows, the row's pointer shuffled from the lane that located it; its store then puts the 8 lanes of a
-  // quarter-warp on 8 consecutive rows of one quad, 128 contiguous bytes.
-  constexpr bool kLaneQuads = kChannelsLastAccess && !k16Bit && !kXPairs && (kGroups == 2 || kGroups % 4 == 0);
-  const bool lane_quads = kLaneQuads && a.x_channel_quads == 2;
-  const int load_lane = tid & 31;
-  constexpr int kLoadQuads = kGroups >= 4 ? 4 : 2, kLoadRows = 32 / kLoadQuads;  // a load's quads and rows
-  constexpr int kQuadSets = kGroups >= 4 ? kGroups / 4 : 1;                     // loads per kLoadRows rows
-  auto lane_quad_row = [&](int k) { return kLoadRows * (k / kQuadSets) + load_lane % kLoadRows; };  // of the 32
-  auto lane_quad = [&](int k) { return kLoadQuads * (k % kQuadSets) + load_lane / kLoadRows; };
   auto load = [&](int set, int) {
     const int c0 = load_at.cs * kChannels;
-    if constexpr (kLaneQuads) {
-      if (lane_quads) {
 #pragma unroll
-        for (int r = 0; r < kMainRows; ++r) {
-          const scalar_t* mine = main_inside[r] ? x_main[r] : nullptr;
+    for (int r = 0; r < kMainRows; ++r)
 #pragma unroll
-          for (int k = 0; k < kThreadGroups; ++k) {
-            const scalar_t* at = reinterpret_cast<const scalar_t*>(__shfl_sync(
-                0xffffffffu, reinterpret_cast<unsigned long long>(mine), lane_quad_row(k)));
-            const int channel = c0 + kGroupChannels * lane_quad(k);
-            held[set][r][k] = ldg4_or_zero(at != nullptr ? at + channel : a.x, at != nullptr && channel < a.c_in);
-          }
-        }
+      for (int k = 0; k < kThreadGroups; ++k) {
+        const int q = group0 + kGroupStep * r + kRowsPerThread * k;
+        const int row = kXPairs ? 0 : r;
+        held[set][r][k] = load_held(x_main[row] + int64_t(c0 + kGroupChannels * q) * a.x_stride[1],
+                                    main_inside[row], a.c_in - c0 - kGroupChannels * q);
       }
-    }
-    if (!lane_quads) {
-#pragma unroll
-      for (int r = 0; r < kMainRows; ++r)
-#pragma unroll
-        for (int k = 0; k < kThreadGroups; ++k) {
-          const int q = group0 + kGroupStep * r + kRowsPerThread * k;
-          const int row = kXPairs ? 0 : r;
-          held[set][r][k] = load_held(x_main[row] + int64_t(c0 + kGroupChannels * q) * a.x_stride[1],
-                                      main_inside[row], a.c_in - c0 - kGroupChannels * q);
-        }
-    }
     if (tail_thread)
       held_tail[set] = load_held(x_tail + int64_t(c0 + kGroupChannels * tail_group) * a.x_stride[1], tail_inside,
                                  a.c_in - c0 - kGroupChannels * tail_group);
@@ -4974,9 +4943,6 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
         if constexpr (kXPairs)
           store_pair(reinterpret_cast<uint4*>(Xs + (q * R + main_index) * 4), held[set][r][k],
                      (main_index / 8) % 2 == 1);
-        else if (lane_quads)
-          *reinterpret_cast<Group*>(Xs + (lane_quad(k) * R + tid - load_lane + lane_quad_row(k) + kRowStep * r) * 4) =
-              rounded(held[set][r][k]);
         else *reinterpret_cast<Group*>(Xs + (q * R + tid + kRowStep * r) * 4) = rounded(held[set][r][k]);
       }
     if (tail_thread) {
@@ -7005,23 +6971,15 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // per-channel, 1.432 / 5.775 with this access; fam03 4.588 / 12.484 against 2.552 / 8.351. TCONV_UNIT_STRIDE_CL_ACCESS
 // (development only, read once per process): 0 keeps the per-channel loads and the row store; unset or anything else
 // takes this access wherever it applies.
-// TCONV_UNIT_STRIDE_CL_LANE_QUADS=1 (development only, read once per process; x_channel_quads 2) puts a load's lanes
-// along 4 quads of 8 positions, or 2 of 16 at 8 channels a stage (the kernel's kLaneQuads), instead of one position
-// a lane. Why: source counters of
-// L2-61's channels-last grad_input (run 563, H100) had 36 % of its samples at the MMA warps' wait for the producer,
-// whose loads' results were what its TF32 rounding waited on; one position a lane makes a load 32 L1 wavefronts,
-// this 8. fam01 and fam05 TF32 channels_last ran their forwards at 6.167 and 2.073 ms (run 565), 0.47x and 0.86x
-// eager. Written in session 113 without a GPU: off until its tests and timings run.
 template <typename scalar_t>
 void set_unit_stride_channels_last_access(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p) {
   static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CL_ACCESS", 1) != 0;
-  static const bool lane_quads = development_switch("TCONV_UNIT_STRIDE_CL_LANE_QUADS", 0) == 1;
   a.x_channel_quads = a.y_channel_rows = 0;
   if (!enabled || sizeof(scalar_t) != 4) return;
   bool quads = p.input_strides[1] == 1 && p.in_channels % 4 == 0 && reinterpret_cast<uintptr_t>(a.x) % 16 == 0;
   for (int i = 0; i < 5; ++i)
     if (i != 1) quads = quads && p.input_strides[i] % 4 == 0;
-  a.x_channel_quads = quads ? (lane_quads ? 2 : 1) : 0;
+  a.x_channel_quads = quads ? 1 : 0;
   a.y_channel_rows = p.output_strides[1] == 1 && !a.pair_stores ? 1 : 0;
 }
 template <typename scalar_t>
