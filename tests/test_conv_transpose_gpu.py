@@ -133,8 +133,13 @@ def _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_pa
         if poison:
             poison()
         ours = torch.autograd.grad(out, leaves, grad)
-        ref_same = TORCH_FN[dims](x, w, b, *args)
-        theirs = torch.autograd.grad(ref_same, leaves, grad)
+        # torch's same-precision reference on an aligned copy of a misaligned channels-last x: run 568 (H100, cuDNN
+        # 9.19) had cuDNN's wgrad read it 16 bytes at a time (misaligned address) or find no engine for it
+        x_same = torch.empty_like(x, memory_format=tconv._args.memory_format_of(x)).copy_(x.detach()) \
+            if layout == "channels_last_misaligned" else x
+        leaves_same = [x_same.requires_grad_() if t is x else t for t in leaves]
+        ref_same = TORCH_FN[dims](x_same, w, b, *args)
+        theirs = torch.autograd.grad(ref_same, leaves_same, grad)
     leaves64 = [t.detach().double().requires_grad_() for t in leaves]
     x64, w64 = leaves64[0], leaves64[1]
     b64 = leaves64[2] if b is not None else None
