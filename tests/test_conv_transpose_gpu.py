@@ -4065,3 +4065,61 @@ def test_unit_stride_mma_grad_weight_where_planned():
         assert launches(32, 16, "bf16", kernel_w=7, kernels=wgmma) == 0
         assert launches(64, 64, "bf16", kernels=wgmma) == 1
         assert launches(32, 32, "bf16", kernels=wgmma + ("unit_stride_wgmma_grad_weight_kernel",)) == 0
+
+
+# fp32 channels-last calls on the cp.async gathers (no W fold: the output is not W-contiguous), for their [M][N]
+# epilogue under TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE=1: real_unet3d_up's k2 s2 in 3D with bias, real_vae_up's in
+# 2D, 30 output channels at k3 s2 with output padding (positions not on four channels: one channel a lane), and groups
+# of 32 -> 32 (each group's channels from g x 32).
+GATHER_FP32_CHANNELS_LAST_CASES = [
+    # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+    (3, 1, 64, 32, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [4, 5, 12], True),
+    (2, 2, 64, 48, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [9, 20], True),
+    (2, 1, 32, 30, 1, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [7, 15], False),
+    (2, 2, 64, 64, 2, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [6, 16], True),
+]
+
+
+def test_gather_fp32_channels_last_epilogue_where_switched(tmp_path):
+    """Under TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE=1 (a fresh process; off by default) the cp.async gathers' fp32
+    epilogue stages channels-last tiles [M][N] and stores along the channels: every case, in TF32 and exact fp32
+    (3xTF32), on the plain wgmma tiles (igemm_nowindow; the form's only tiles), meets the precision contract with
+    every gradient (run_case, channels_last x and grad_output, poisoned outputs), runs its forward and grad_input on
+    the gather kernels, and gives the default's output and grad_input bit for bit (the same staged sums, stored in
+    another order)."""
+    if not wgmma_kernels_run():
+        pytest.skip("the form is the wgmma gather tiles': sm_90a builds on compute capability 9.0")
+    code = (
+        "import sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "algorithm = 'igemm_nowindow'\n"
+        "contract = sys.argv[2] == '1'\n"
+        "results = []\n"
+        "for i, case in enumerate(t.GATHER_FP32_CHANNELS_LAST_CASES):\n"
+        "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case\n"
+        "    for mode in ('tf32', 'fp32'):\n"
+        "        if contract:\n"
+        "            t.run_case(*case, mode=mode, layout='channels_last', seed=60 + i, poison=poison_cuda_allocator,\n"
+        "                       algorithm=algorithm, grad_like_output=True)\n"
+        "        gen = torch.Generator(device='cuda').manual_seed(160 + i)\n"
+        "        x = t.make_tensor([batch, cin, *spatial], torch.float32, 'channels_last', gen).requires_grad_()\n"
+        "        w = t.make_tensor([cin, cout // groups, *kernel], torch.float32, 'contiguous', gen)\n"
+        "        b = torch.randn(cout, generator=gen, device='cuda') if bias else None\n"
+        "        with t.precision(mode), tconv._ops.use_algorithm(algorithm), \\\n"
+        "                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "            out = t.TCONV_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)\n"
+        "            grad = t.make_tensor(list(out.shape), torch.float32, 'channels_last', gen)\n"
+        "            grad_x, = torch.autograd.grad(out, [x], grad)\n"
+        "            torch.cuda.synchronize()\n"
+        "        names = [e.name for e in prof.events() if 'igemm_gather' in e.name]\n"
+        "        results.append((out.detach().contiguous().cpu(), grad_x.contiguous().cpu(), names))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = {}
+    for value in ("1", ""):
+        saved.update(run_under_switch(code, tmp_path, "TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", values=(value,),
+                                      args=(value,)))
+    labels = [(case, mode) for case in GATHER_FP32_CHANNELS_LAST_CASES for mode in ("tf32", "fp32")]
+    for label, on, off in zip(labels, saved["1"], saved[""]):
+        assert len(on[2]) >= 2, (label, on[2])  # the forward's gather and grad_input's
+        assert_bitwise_equal(on[:2], off[:2], str(label))

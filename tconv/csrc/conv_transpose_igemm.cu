@@ -124,6 +124,10 @@ struct GatherArgs {
   // output channel c / fold at W offset c % fold, row u's outputs sit at W fold * u + c % fold -
   // fold_padding and exist below fold_out_w; fold_kernel_w / fold_dilation are the original W taps'.
   int fold, fold_padding, fold_out_w, fold_kernel_w, fold_dilation;
+  // fp32 data into a channels-innermost destination: the cp.async gathers' epilogue stages the tile [M][N] and stores
+  // along the channels, as it does for 16-bit data (gather_fp32_channels_last_epilogue; the plain wgmma tiles only:
+  // it spilled registers in the others).
+  bool float_row_major;
 };
 
 __device__ __forceinline__ void cp_async_4(float* smem, const float* gmem, bool valid) {
@@ -1538,8 +1542,11 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // stores run along the channels, whole positions per warp (store_staged_position). Why: stores along W land a
   // position's stride apart, one 2-byte element per sector (run 461, H200, channels-last bf16: fam13's forward 3.046
   // ms against the contiguous layout's 0.707, fam10's 2.235 against 0.518; ~65 G output elements/s on both). Not for
-  // fp32 data: the second epilogue made ptxas spill in the warp-specialized 128-column TF32 tile (sm_90a, 8 bytes).
-  const bool row_major = !kFloatData && a.dst_stride[1] == 1 && a.fold == 1;
+  // fp32 data only under gather_fp32_channels_last_epilogue, and only in the plain wgmma tiles: the second epilogue
+  // made ptxas spill in the warp-specialized 128-column TF32 tile (sm_90a, 8 bytes), and in the 64-row mma.sync tiles
+  // (128 registers at two blocks an SM; sm_80, session 115's compile check).
+  const bool row_major = (!kFloatData || (Tile::kWgmma && !kSpecialized && a.float_row_major)) &&
+                         a.dst_stride[1] == 1 && a.fold == 1;
   constexpr int kLdRow = Tile::kLdCRowMajor;
   auto stage_fragment = [&](int row, int col, float c0, float c1, float c2, float c3) {
     const float b0 = has_bias ? column_bias[col] : 0.f, b1 = has_bias ? column_bias[col + 1] : 0.f;
@@ -5792,6 +5799,16 @@ void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK
   a.block_k = block_k;
   a.k_pad = (a.k_rows + block_k - 1) / block_k * block_k;
 }
+// The [M][N] channels-last epilogue for fp32 data in the cp.async gathers' plain tiles (GatherArgs::float_row_major).
+// Why: their fp32 epilogue stages [N][M] and stores 4 bytes of a channel per position, a position's stride apart
+// (one 32-byte sector a value on channels-last outputs); session 115's reading of TF32 channels_last k2 s2
+// (real_unet3d_up 1.540 ms forward against eager's 0.540, run 570, H100) put those stores among its costs. 16-bit
+// data take this epilogue since run 461. Written in session 115 without a GPU: TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE
+// (development only, read once per process) 1 takes it, unset or 0 keeps the [N][M] stores, until it is timed.
+bool gather_fp32_channels_last_epilogue() {
+  static const bool on = development_switch("TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", 0) == 1;
+  return on;
+}
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
                      const void* bias, void* dst) {
   GatherArgs a{};
@@ -5825,6 +5842,7 @@ GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* 
     a.dst_step[i] = fwd ? int(p.stride[i]) : 1;
   }
   a.fold = 1;
+  a.float_row_major = gather_fp32_channels_last_epilogue();  // (read by fp32 kernels only)
   return a;
 }
 

@@ -12,6 +12,9 @@
 #    igemm_fold / igemm_mma / one_tap (fp32 FFMA), each passing its own forms; which wins says what to build
 #    (igemm_tma clearly under 1.54 ms: an fp32 in-place channels-last read for the TMA gather; igemm_fold: the fold
 #    rule for channels-last outputs; neither: the fp32 row-major epilogue).
+# 2b. TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE=1 (written in session 115 without a GPU, off): its test (bitwise
+#    against the default, contract), then real_unet3d_up / real_vae_up quick timings under it (predicted: the forward
+#    down by the stores' share, ~0.3 of 1.54 ms on real_unet3d_up; grad_input a little).
 # 3. Source counters of fam01's TF32 channels_last forward (the 256-row unit-stride tile with the channels-last
 #    access: 6.1 ms against eager's 2.9, the largest channels-last gap of the suite).
 source scripts/device_prelude.sh
@@ -27,6 +30,16 @@ for problem in real_unet3d_up real_vae_up; do
       | tee -a "$LOG/quick.log"
   done
 done
+epilogue=TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE
+left $(( end - 150 )) && gpu_tests 150 gather_fp32_cl tests/test_conv_transpose_gpu.py gather_fp32_channels_last
+for problem in real_unet3d_up real_vae_up; do
+  left $(( end - 60 )) && LAYOUT=channels_last quick_time "epilogue_1" $problem tf32 auto $epilogue=1 \
+    | tee -a "$LOG/quick.log"
+done
+# the switch's cost to default kernels (+1 to +4 registers on the fp32 wgmma gathers): L1-68 TF32 contiguous at the
+# default, against its last H100 row (the suite at a56567e onward; see RUNS.md)
+left $(( end - 60 )) && quick_time default_contiguous l1_68_convt3d_square_input_asym_kernel tf32 auto \
+  | tee -a "$LOG/quick.log"
 ncu_source_kernel $end fam01_cl_forward fam01_convt2d_k3_1024x1024 tf32 channels_last strip_unit_stride_forward
 bench_budget $end tf32 channels_last ${SUITE:-real_unet3d_up real_vae_up fam01_convt2d_k3_1024x1024}
 device_finish
