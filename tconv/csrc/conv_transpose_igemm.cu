@@ -1541,8 +1541,8 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   // A 16-bit channels-innermost destination (channels_last, no W fold) takes the tile as [M][N] instead, and the
   // stores run along the channels, whole positions per warp (store_staged_position). Why: stores along W land a
   // position's stride apart, one 2-byte element per sector (run 461, H200, channels-last bf16: fam13's forward 3.046
-  // ms against the contiguous layout's 0.707, fam10's 2.235 against 0.518; ~65 G output elements/s on both). Not for
-  // fp32 data only under gather_fp32_channels_last_epilogue, and only in the plain wgmma tiles: the second epilogue
+  // ms against the contiguous layout's 0.707, fam10's 2.235 against 0.518; ~65 G output elements/s on both). fp32
+  // data take it only under gather_fp32_channels_last_epilogue, and only in the plain wgmma tiles: the second epilogue
   // made ptxas spill in the warp-specialized 128-column TF32 tile (sm_90a, 8 bytes), and in the 64-row mma.sync tiles
   // (128 registers at two blocks an SM; sm_80, session 115's compile check).
   const bool row_major = (!kFloatData || (Tile::kWgmma && !kSpecialized && a.float_row_major)) &&
@@ -5799,8 +5799,8 @@ void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK
   a.block_k = block_k;
   a.k_pad = (a.k_rows + block_k - 1) / block_k * block_k;
 }
-// The [M][N] channels-last epilogue for fp32 data in the cp.async gathers' plain tiles (GatherArgs::float_row_major).
-// Why: their fp32 epilogue stages [N][M] and stores 4 bytes of a channel per position, a position's stride apart
+// The [M][N] channels-last epilogue for fp32 data in the cp.async gathers' plain wgmma tiles
+// (GatherArgs::float_row_major). Why: their fp32 epilogue stages [N][M] and stores 4 bytes of a channel per position, a position's stride apart
 // (one 32-byte sector a value on channels-last outputs); session 115's reading of TF32 channels_last k2 s2
 // (real_unet3d_up 1.540 ms forward against eager's 0.540, run 570, H100) put those stores among its costs. 16-bit
 // data take this epilogue since run 461. Written in session 115 without a GPU: TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE
