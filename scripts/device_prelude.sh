@@ -12,6 +12,9 @@ start=$(date +%s)
 # its timeout can end in time (every run script defined this itself until session 68).
 left() { [ $(( $(date +%s) - start )) -lt "$1" ]; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# The device's copy has no .git: without TCONV_COMMIT (computed on the development machine) a bench JSON records
+# "unknown" (run 570's did; its tconv_sources digest was the only tie to a commit).
+[ -n "${TCONV_COMMIT:-}" ] || echo "warning: TCONV_COMMIT unset: bench JSONs will record tconv_commit unknown"
 python3 -m pip install -q --no-deps --no-build-isolation -e . 2>&1 | tail -3
 python3 -m tconv build --break-lock > "$LOG/build.log" 2>&1 || { tail -30 "$LOG/build.log"; exit 1; }
 echo "built after $(( $(date +%s) - start )) s"
