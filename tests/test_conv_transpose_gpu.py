@@ -135,9 +135,9 @@ def _run_case(dims, batch, cin, cout, groups, kernel, stride, padding, output_pa
         ours = torch.autograd.grad(out, leaves, grad)
         # torch's same-precision reference on an aligned copy of a misaligned channels-last x: run 568 (H100, cuDNN
         # 9.19) had cuDNN's wgrad read it 16 bytes at a time (misaligned address) or find no engine for it
-        x_same = torch.empty_like(x, memory_format=tconv._args.memory_format_of(x)).copy_(x.detach()) \
+        x_same = x.detach().clone(memory_format=tconv._args.memory_format_of(x)).requires_grad_() \
             if layout == "channels_last_misaligned" else x
-        leaves_same = [x_same.requires_grad_() if t is x else t for t in leaves]
+        leaves_same = [x_same if t is x else t for t in leaves]
         ref_same = TORCH_FN[dims](x_same, w, b, *args)
         theirs = torch.autograd.grad(ref_same, leaves_same, grad)
     leaves64 = [t.detach().double().requires_grad_() for t in leaves]
@@ -941,11 +941,10 @@ def test_grad_weight_shifted_x_channels_last_agrees_bitwise(tmp_path, monkeypatc
     """SHIFTED_X_CHANNELS_LAST_CASES in TF32 channels_last (x and grad_output channels innermost) meet the precision
     contract (run_case: float64 and torch, outputs and every gradient, poisoned outputs) under
     TCONV_GRAD_WEIGHT_SHIFTED_X_CHANNELS_LAST=1, 0 and unset. Under 1 each extra case (groups, 16 and 32 output
-    channels) runs the form, and wherever the contiguous case runs the
-    overlapping ring (at least five cases) the channels-last case runs the ring's channels-last form
-    (`shifted_x_ring_channels_last_kernel`: the same plan, so the same grid) and gives the contiguous grad_weight bits
-    (the same values meet the same wgmmas in the same order), and any shifted-x launch of a channels-last case is that
-    form. Unset (the default since session 114) runs as 1, with the same bits; under 0 no channels-last ring kernel
+    channels) runs the form, and wherever the contiguous case runs the overlapping ring (at least five cases) the
+    channels-last case runs the ring's channels-last form (`shifted_x_ring_channels_last_kernel`: the same plan, so
+    the same grid) and gives the contiguous grad_weight bits (the same values meet the same wgmmas in the same order),
+    and any shifted-x launch of a channels-last case is that form. Unset (the default since session 114) runs as 1, with the same bits; under 0 no channels-last ring kernel
     runs. (Run 566 passed it with the form off by default: unset then ran as 0.)"""
     if not wgmma_kernels_run():
         pytest.skip("the shifted-x kernel runs on sm_90a builds on compute capability 9.0")
@@ -4092,11 +4091,11 @@ def test_gather_fp32_channels_last_epilogue_where_switched(tmp_path):
     if not wgmma_kernels_run():
         pytest.skip("the form is the wgmma gather tiles': sm_90a builds on compute capability 9.0")
     code = (
-        "import sys, torch, tconv\n"
+        "import os, sys, torch, tconv\n"
         "import test_conv_transpose_gpu as t\n"
         "from conftest import poison_cuda_allocator\n"
         "algorithm = 'igemm_nowindow'\n"
-        "contract = sys.argv[2] == '1'\n"
+        "contract = os.environ['TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE'] == '1'\n"
         "results = []\n"
         "for i, case in enumerate(t.GATHER_FP32_CHANNELS_LAST_CASES):\n"
         "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case\n"
@@ -4117,10 +4116,7 @@ def test_gather_fp32_channels_last_epilogue_where_switched(tmp_path):
         "        names = [e.name for e in prof.events() if 'igemm_gather' in e.name]\n"
         "        results.append((out.detach().contiguous().cpu(), grad_x.contiguous().cpu(), names))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = {}
-    for value in ("1", ""):
-        saved.update(run_under_switch(code, tmp_path, "TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", values=(value,),
-                                      args=(value,)))
+    saved = run_under_switch(code, tmp_path, "TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", values=("1", ""))
     labels = [(case, mode) for case in GATHER_FP32_CHANNELS_LAST_CASES for mode in ("tf32", "fp32")]
     for label, on, off in zip(labels, saved["1"], saved[""]):
         assert len(on[2]) >= 2, (label, on[2])  # the forward's gather and grad_input's
