@@ -4067,10 +4067,10 @@ def test_unit_stride_mma_grad_weight_where_planned():
 
 
 # fp32 channels-last calls on the cp.async gathers (no W fold: the output is not W-contiguous), for their [M][N]
-# epilogue under TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE=1, each with K above kGatherMmaSyncMaxK and 128-column
-# forwards (so TF32 takes the wgmma tiles): real_unet3d_up's k2 s2 in 3D with bias, real_vae_up's in 2D, 130 output
-# channels at k3 s2 with output padding (a last tile of 2 columns: one channel a lane), and groups of 128 -> 128 (each
-# group's channels from g x 128).
+# epilogue (the default; TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE=0 turns it off), each with K above kGatherMmaSyncMaxK
+# and 128-column forwards (so TF32 takes the wgmma tiles): real_unet3d_up's k2 s2 in 3D with bias, real_vae_up's in
+# 2D, 130 output channels at k3 s2 with output padding (a last tile of 2 columns: one channel a lane), and groups of
+# 128 -> 128 (each group's channels from g x 128).
 GATHER_FP32_CHANNELS_LAST_CASES = [
     # dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
     (3, 1, 96, 128, 1, [2, 2, 2], [2, 2, 2], [0, 0, 0], [0, 0, 0], [1, 1, 1], [3, 4, 10], True),
@@ -4081,13 +4081,13 @@ GATHER_FP32_CHANNELS_LAST_CASES = [
 
 
 def test_gather_fp32_channels_last_epilogue_where_switched(tmp_path):
-    """Under TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE=1 (a fresh process; off by default) the cp.async gathers' fp32
-    epilogue stages channels-last tiles [M][N] and stores along the channels in their plain wgmma tiles (the form's
-    only ones): every case, in TF32 and exact fp32, under igemm_nowindow, meets the precision contract with every
-    gradient (run_case, channels_last x and grad_output, poisoned outputs), runs its forward and grad_input on the
-    gather kernels (each TF32 case on a wgmma tile), and gives the default's output and grad_input bit for bit
-    (the same staged sums, stored in another order). Exact fp32 runs the mma.sync tiles, where the form does not
-    apply: its cases check that the switch leaves them alone."""
+    """By default (TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE unset; 0 turns it off, in a fresh process) the cp.async
+    gathers' fp32 epilogue stages channels-last tiles [M][N] and stores along the channels in their plain wgmma tiles
+    (the form's only ones): every case, in TF32 and exact fp32, under igemm_nowindow, meets the precision contract
+    with every gradient (run_case, channels_last x and grad_output, poisoned outputs), runs its forward and grad_input
+    on the gather kernels (each TF32 case on a wgmma tile), and gives the switched-off form's output and grad_input
+    bit for bit (the same staged sums, stored in another order). Exact fp32 runs the mma.sync tiles, where the form
+    does not apply: its cases check that the switch leaves them alone."""
     if not wgmma_kernels_run():
         pytest.skip("the form is the wgmma gather tiles': sm_90a builds on compute capability 9.0")
     code = (
@@ -4095,7 +4095,7 @@ def test_gather_fp32_channels_last_epilogue_where_switched(tmp_path):
         "import test_conv_transpose_gpu as t\n"
         "from conftest import poison_cuda_allocator\n"
         "algorithm = 'igemm_nowindow'\n"
-        "contract = os.environ['TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE'] == '1'\n"
+        "contract = os.environ['TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE'] != '0'\n"
         "results = []\n"
         "for i, case in enumerate(t.GATHER_FP32_CHANNELS_LAST_CASES):\n"
         "    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case\n"
@@ -4116,9 +4116,9 @@ def test_gather_fp32_channels_last_epilogue_where_switched(tmp_path):
         "        names = [e.name for e in prof.events() if 'igemm_gather' in e.name]\n"
         "        results.append((out.detach().contiguous().cpu(), grad_x.contiguous().cpu(), names))\n"
         "torch.save(results, sys.argv[1])\n")
-    saved = run_under_switch(code, tmp_path, "TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", values=("1", ""))
+    saved = run_under_switch(code, tmp_path, "TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", values=("", "0"))
     labels = [(case, mode) for case in GATHER_FP32_CHANNELS_LAST_CASES for mode in ("tf32", "fp32")]
-    for label, on, off in zip(labels, saved["1"], saved[""]):
+    for label, on, off in zip(labels, saved[""], saved["0"]):
         assert len(on[2]) >= 2, (label, on[2])  # the forward's gather and grad_input's
         if label[1] == "tf32":  # a wgmma tile: GatherGemmTile<columns, blocks per SM, wgmma, ...>
             assert any(re.search(r"GatherGemmTile<\d+, ?\d+, ?(true|\(bool\)1)", n) for n in on[2]), (label, on[2])

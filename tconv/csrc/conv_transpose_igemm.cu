@@ -5800,14 +5800,14 @@ void set_k_rows(GatherArgs& a, int channels_per_row, int block_k = kGatherBlockK
   a.k_pad = (a.k_rows + block_k - 1) / block_k * block_k;
 }
 // The [M][N] channels-last epilogue for fp32 data in the cp.async gathers' plain wgmma tiles
-// (GatherArgs::float_row_major). Why: their fp32 epilogue stages [N][M] and stores 4 bytes of a channel per
-// position, a position's stride apart (one 32-byte sector a value on channels-last outputs); session 115's reading of
-// TF32 channels_last k2 s2 (real_unet3d_up 1.540 ms forward against eager's 0.540, run 570, H100) put those stores
-// among its costs. 16-bit data take this epilogue since run 461. Written in session 115 without a GPU:
-// TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE (development only, read once per process) 1 takes it, unset or 0 keeps
-// the [N][M] stores, until it is timed.
+// (GatherArgs::float_row_major). Why: their fp32 epilogue staged [N][M] and stored 4 bytes of a channel per
+// position, a position's stride apart (one 32-byte sector a value on channels-last outputs). Measured (run 571, H100,
+// TF32 channels_last, forward / fwd+bwd ms): real_unet3d_up 1.558 / 2.924 -> 0.883 / 2.102, real_vae_up 3.061 / 6.156
+// -> 1.728 / 4.173; its +1 to +4 registers on the fp32 wgmma gathers left L1-68 contiguous level (4.776 / 18.938
+// against run 545's 4.797 / 19.466). TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE=0 (development only, read once per
+// process) keeps the [N][M] stores, for A/B timings.
 bool gather_fp32_channels_last_epilogue() {
-  static const bool on = development_switch("TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", 0) == 1;
+  static const bool on = development_switch("TCONV_GATHER_FP32_CHANNELS_LAST_EPILOGUE", 1) != 0;
   return on;
 }
 GatherArgs make_args(const ConvTransposeParams& p, GatherPass pass, const void* src, const float* weight_packed,
