@@ -13,7 +13,8 @@ above, and WINDOW_CASES for its geometries), which kernels run, the copy budget'
 (TCONV_TMA_COPY_BUDGET) and the window's "auto" rule. fp16/bf16 data: on the copy under "igemm_tma" (or "auto" with
 TCONV_GATHER_TMA_16BIT=1), the contract on every case and which kernel runs; sources already channels-last read in
 place (no copy kernel) under "igemm_tma" and "auto", forward and grad_input; contiguous ones left to the cp.async
-gathers under "auto".
+gathers under "auto". TF32 sources already channels-last read in place, their A fragments rounded by the MMA threads
+(the rounded kernel): the contract, bit-for-bit agreement with the copy form, and where "auto" takes them.
 """
 import os
 import subprocess
@@ -1061,3 +1062,81 @@ torch.save(results, sys.argv[1])
         wrong = [row for row in rows if row[2] != row[3]]
         assert not wrong, (value, wrong)
     assert any(row[3] for row in saved["1"]), saved["1"]  # the strided cases' grad_input: persistent per-tap boxes
+
+
+ROUNDED_KERNEL = "tconv_igemm_gather_tma_rounded_kernel"
+COPY32_KERNEL = "tconv_gather_tma_channels_last_kernel"
+
+
+def test_tma_gather_fp32_in_place_agrees_bitwise_with_the_copy(tmp_path):
+    """TF32 channels-last fp32 sources read in place (TCONV_TMA_FP32_IN_PLACE=2: wherever the source maps, "igemm_tma"
+    too; a fresh process per value): every in-place case meets the precision contract with every gradient (run_case,
+    poisoned outputs, channels-last grad_output), runs its forward and grad_input on the rounded kernel with no copy,
+    and gives the copy form's output and grad_input (=0: "igemm_tma" on the rounded copy) bit for bit: the same TF32
+    values (to_tf32 in both), the same wgmmas in the same K order, A from registers instead of shared memory."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = (
+        "import os, sys, torch, tconv\n"
+        "import test_gather_tma_gpu as t\n"
+        "from test_conv_transpose_gpu import precision\n"
+        "from conftest import poison_cuda_allocator\n"
+        "in_place = os.environ['TCONV_TMA_FP32_IN_PLACE'] == '2'\n"
+        "results = []\n"
+        "for i, name in enumerate(t.IN_PLACE_CASES):\n"
+        "    case = t.CASES[name]\n"
+        "    if in_place:\n"
+        "        t.run_case(*case, mode='tf32', layout='channels_last', seed=110 + i, poison=poison_cuda_allocator,\n"
+        "                   algorithm='igemm_tma', grad_like_output=True)\n"
+        "    with precision('tf32'):\n"
+        "        out, grad_x, names = t.seeded_channels_last_pass(case, torch.float32, 'igemm_tma', 210 + i,\n"
+        "                                                         by_pass=True)\n"
+        "    results.append([name, out, grad_x, names])\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_FP32_IN_PLACE", values=("2", "0"))
+    for on, off in zip(saved["2"], saved["0"]):
+        name, (forward, backward) = on[0], on[3]
+        for pass_name, names in (("forward", forward), ("grad_input", backward)):
+            assert sum(ROUNDED_KERNEL in n for n in names) == 1, (name, pass_name, names)
+            assert not any(COPY32_KERNEL in n or TMA_KERNEL in n for n in names), (name, pass_name, names)
+        assert sum(TMA_KERNEL in n for n in off[3][0] + off[3][1]) == 2, (name, off[3])
+        assert_passes_bitwise_equal(on, off)
+
+
+# TF32 k2 s2 up-convolutions (K 256 and 64 forward, 512 and 1024 grad_input: under the copy form's K bound) and a
+# partial-box grid with 130 columns: what "auto" reads in place by default.
+ROUNDED_AUTO_CASES = {
+    "vae_like": (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True),
+    "unet_like": CASES["unet_like"],
+    "partial_130": (2, 1, 96, 130, 1, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1], [5, 14], False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROUNDED_AUTO_CASES))
+def test_tma_gather_fp32_in_place_under_auto(name, poison_allocator):
+    """By default (TCONV_TMA_FP32_IN_PLACE unset) "auto" reads channels-last TF32 sources under the copy form's K bound
+    in place, forward and grad_input, with no copy, within the precision contract; contiguous ones and exact fp32 stay
+    off it."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    if os.environ.get("TCONV_TMA_FP32_IN_PLACE", "") not in ("", "1") or \
+            os.environ.get("TCONV_GATHER_TMA", "") == "0":
+        pytest.skip("the default rule")
+    case = ROUNDED_AUTO_CASES[name]
+    run_case(*case, mode="tf32", layout="channels_last", seed=130 + sorted(ROUNDED_AUTO_CASES).index(name),
+             poison=poison_allocator, algorithm="auto", grad_like_output=True)
+    with precision("tf32"):
+        _, _, (forward, backward) = seeded_channels_last_pass(case, torch.float32, "auto", 7, by_pass=True)
+    for pass_name, names in (("forward", forward), ("grad_input", backward)):
+        assert sum(ROUNDED_KERNEL in n for n in names) == 1, (name, pass_name, names)
+        assert not any(COPY32_KERNEL in n for n in names), (name, pass_name, names)
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    x = torch.randn(batch, cin, *spatial, device="cuda")
+    w = torch.randn(cin, cout // groups, *kernel, device="cuda")
+    for mode, tensor in (("tf32", x), ("fp32", x.contiguous(memory_format=torch.channels_last if dims == 2
+                                                              else torch.channels_last_3d))):
+        with precision(mode), tconv._ops.use_algorithm("auto"), \
+                torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            TCONV_FN[dims](tensor, w, None, stride, padding, output_padding, groups, dilation)
+            torch.cuda.synchronize()
+        assert not any(ROUNDED_KERNEL in e.name for e in prof.events()), (name, mode)

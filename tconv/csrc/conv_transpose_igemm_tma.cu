@@ -12,7 +12,9 @@
 // the layout wgmma reads by descriptor. So both operands come from shared memory, one thread issues all copies, and
 // the two MMA warpgroups only wait, issue four wgmmas and release.
 //
-// Which calls: sm_90a, fp32 data in TF32 mode, fp16/bf16 data already channels-last (no copy: the boxes are the
+// Which calls: sm_90a, fp32 data in TF32 mode (channels-last sources under the copy's K bound read in place, their A
+// fragments rounded by the MMA threads: tconv_igemm_gather_tma_rounded_kernel, tma_fp32_in_place_mode), fp16/bf16
+// data already channels-last (no copy: the boxes are the
 // source's; the copy too under "igemm_tma" or TCONV_GATHER_TMA_16BIT=1: tconv_igemm_gather_tma16_kernel), phase
 // grids whose extents split into boxes of exactly 128 positions (W extent a multiple of 128, or a power of two whose
 // multiples fill whole H (and D) tiles), every phase of the same
@@ -281,11 +283,14 @@ __device__ __forceinline__ void tma_gather_mma(float (&acc)[T::kSubTiles][T::kBl
 // the values as they are). A 16-bit stage holds the fp32 stage's bytes: its A rows are 64 channels (32 channel pairs,
 // the packed weights' K rows: PairedRows), its B slice the pair rows of the same chunk, and a k16 step takes the 32
 // bytes of a row that a k8 step takes in TF32, so the boxes, swizzle, descriptors and their steps are the same.
-template <class T, bool kDirect, typename scalar_t = float>
+// kRoundedA: the copy form's boxes of an fp32 source read in place (tconv_igemm_gather_tma_rounded_kernel), A by
+// register fragments rounded to TF32.
+template <class T, bool kDirect, typename scalar_t = float, bool kRoundedA = false>
 __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   constexpr int BM = T::kBlockM, BN = T::kBlockN, BK = T::kBlockK, kStages = T::kStages, kLdC = T::kLdC;
   constexpr bool k16Bit = sizeof(scalar_t) == 2;
   static_assert(!kDirect || !k16Bit, "the direct form reads fp32 sources only");
+  static_assert(!kRoundedA || (!kDirect && !k16Bit && !T::kPingPong), "rounded A: fp32 boxes of the copy form's ring");
   const GatherArgs& a = t.g;
   extern __shared__ __align__(1024) unsigned char tma_gather_smem[];
   // The swizzled boxes need 1024-byte alignment, which the dynamic allocation does not promise (gather_tma sizes it
@@ -393,6 +398,41 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       next_stage();
     };
     run_paired_steps(iterations, step, a_even, a_odd);
+  } else if constexpr (kRoundedA) {
+    // The box is the copy form's: row m of the tile is 128 bytes of 32 channels, its 16-byte pieces swizzled by m
+    // modulo 8 (piece q at q ^ (m % 8)). This thread's fragment rows wg_row + gid and + 8 are both gid modulo 8, so a
+    // k8 step's words lie at row * 32 + ((8 k8) ^ 4 gid) + tig and + 4: one bank each across the warp.
+    int stage = 0, previous = 0;
+    uint32_t full_parity = 0;
+    const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
+    const int at0 = (warpgroup * 64 + (tid / 32 % 4) * 16 + gid) * BK + tig, at1 = at0 + 8 * BK, swizzle = 4 * gid;
+    uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
+    auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
+      mbarrier_wait(&stage_full[stage], full_parity);
+      const float* As = smem + stage * T::kStageFloats;
+#pragma unroll
+      for (int k8 = 0; k8 < BK / 8; ++k8) {  // the m16n8k8 A fragment: rows gid, gid + 8 at k tig, then k tig + 4
+        const int lo = (8 * k8) ^ swizzle, hi = (8 * k8 + 4) ^ swizzle;
+        uint32_t unused;
+        split_tf32<false, false>(As[at0 + lo], a_frag[k8][0], unused);
+        split_tf32<false, false>(As[at1 + lo], a_frag[k8][1], unused);
+        split_tf32<false, false>(As[at0 + hi], a_frag[k8][2], unused);
+        split_tf32<false, false>(As[at1 + hi], a_frag[k8][3], unused);
+      }
+      warpgroup_issue_mma<BN, BK, float>(acc, a_frag, As + T::kStageAFloats);
+      wgmma_wait<1>();
+      keep_registers_until_here<BK>(a_previous);
+      if (it > 0) {
+        fence_generic_to_async_shared();
+        mbarrier_arrive(&stage_empty[previous]);
+      }
+      previous = stage;
+      if (++stage == kStages) {
+        stage = 0;
+        full_parity ^= 1;
+      }
+    };
+    run_paired_steps(iterations, step, a_even, a_odd);
   } else {
     static_assert(!T::kPingPong, "the ping-pong tile runs persistent only");
     RingCursor cursor;
@@ -468,6 +508,17 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 tconv_igemm_gather_tma_kernel(const __grid_constant__ TmaGatherArgs t) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   tma_gather_block<T, false>(t);
+#endif
+}
+// The per-tap boxes of an fp32 source already channels-last, read in place (tma_fp32_in_place_mode: which calls): the
+// boxes land as the copy form's do, but unrounded, and wgmma truncates what it reads from shared memory (Session 5:
+// twice PyTorch's TF32 error), so the MMA threads load their A fragments from the swizzled box, round them and issue
+// the wgmmas with A from registers, as the direct form does.
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
+tconv_igemm_gather_tma_rounded_kernel(const __grid_constant__ TmaGatherArgs t) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  tma_gather_block<T, false, float, true>(t);
 #endif
 }
 // The per-tap boxes on fp16/bf16 data: of the source itself where it is channels-last already, else of the copy
@@ -1331,22 +1382,35 @@ bool tma_in_place_partial_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 1) != 0;
   return enabled;
 }
-// Whether a 16-bit tensor of `channels` channels, element strides (N, C, D, H, W) and position sizes (W, H, D, N) is
-// channels-last as a tensor map can take it: channels innermost (stride 1) and every stride of a dimension longer than
-// one a whole 16 bytes. (Its base must also lie on 16 bytes: the callers check that.)
-bool channels_last_strides_mappable(int64_t channels, const int64_t (&strides)[5], const int64_t (&sizes)[4]) {
+// Whether a tensor of `channels` channels of elem_bytes each, element strides (N, C, D, H, W) and position sizes (W,
+// H, D, N) is channels-last as a tensor map can take it: channels innermost (stride 1) and every stride of a dimension
+// longer than one a whole 16 bytes. (Its base must also lie on 16 bytes: the callers check that.)
+bool channels_last_strides_mappable(int64_t channels, const int64_t (&strides)[5], const int64_t (&sizes)[4],
+                                    int elem_bytes = 2) {
   if (channels > 1 && strides[1] != 1) return false;
   const int position_dims[4] = {4, 3, 2, 0};  // W, H, D, N
+  const int64_t unit = 16 / elem_bytes;
   for (int i = 0; i < 4; ++i)
-    if (sizes[i] > 1 && (strides[position_dims[i]] <= 0 || strides[position_dims[i]] % 8 != 0)) return false;
+    if (sizes[i] > 1 && (strides[position_dims[i]] <= 0 || strides[position_dims[i]] % unit != 0)) return false;
   return true;
 }
-// A 16-bit source the boxes can read as it is (TmaGatherPlan::in_place): channels-last as above, on a 16-byte address
+// A source the boxes can read as it is (TmaGatherPlan::in_place): channels-last as above, on a 16-byte address
 // (GatherOptions).
-bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options) {
+bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options, int elem_bytes = 2) {
   const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
   return options.source_16_byte_aligned &&
-         channels_last_strides_mappable(int64_t(a.groups) * a.k_channels, a.src_stride, sizes);
+         channels_last_strides_mappable(int64_t(a.groups) * a.k_channels, a.src_stride, sizes, elem_bytes);
+}
+// fp32 sources already channels-last, read in place by the per-tap boxes, their A fragments rounded to TF32 by the MMA
+// threads (tconv_igemm_gather_tma_rounded_kernel; 64 and 128 columns: 256 would pass the MMA threads' 168 registers).
+// TCONV_TMA_FP32_IN_PLACE (development, read once per process): 0 never; 1 (unset) "auto" takes it where the copy
+// form's K bound (kTmaGatherMinK, 128 columns) refuses the call; 2 wherever the source maps, "igemm_tma" too (A/B
+// timings). Why: TF32 channels_last k2 s2 ran the cp.async gathers, whose A copies read a channel of 32 positions a
+// position's stride apart (run 571, H100: real_unet3d_up forward 1.558 ms, 0.883 with the [M][N] epilogue, against
+// eager's 0.539; "igemm_tma" on the whole batch's rounded copy, which the 10 % budget forbids, 0.379).
+int tma_fp32_in_place_mode() {
+  static const int mode = development_switch("TCONV_TMA_FP32_IN_PLACE", 1);
+  return mode;
 }
 // The channels-last copy's bound as a share of the conv's output (percent; 0: none). The issue allows extra device
 // memory of at most 10 % of the output, and the whole-batch copy is 43 % of L1-68's output in the forward, 50 % of
@@ -1534,12 +1598,15 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   // call it can run. A 16-bit source read in place takes no copy and no rounding pass, which the K bound repays, and
   // its alternatives read and write channels-last tensors a channel at a time (run 451, H200, bf16 channels-last
   // on the cp.async gathers: VAE forward 2.88 ms against 0.49 contiguous, U-Net 3D 1.46 against 0.25): no bound.
-  const bool in_place = k16 && tma_source_in_place(a, options);
+  const bool k_bound_refuses = a.n_channels < TmaGatherTile::kBlockN ||
+                               int64_t(max_phase_taps(a)) * a.k_rows * channels_per_row < kTmaGatherMinK;
+  const int fp32_mode = k16 ? 0 : tma_fp32_in_place_mode();
+  const bool fp32_in_place = fp32_mode != 0 && options.tma != GatherTma::kForceWindow &&
+                             options.tma != GatherTma::kForceDirect &&
+                             (fp32_mode == 2 || (automatic && k_bound_refuses)) && tma_source_in_place(a, options, 4);
+  const bool in_place = (k16 && tma_source_in_place(a, options)) || fp32_in_place;
   if (k16 && options.tma == GatherTma::kForceWindow && !in_place) return plan;  // (the 16-bit window reads in place)
-  if (options.tma == GatherTma::kAuto && !in_place &&
-      (a.n_channels < TmaGatherTile::kBlockN ||
-       int64_t(max_phase_taps(a)) * a.k_rows * channels_per_row < kTmaGatherMinK))
-    return plan;
+  if (options.tma == GatherTma::kAuto && !in_place && k_bound_refuses) return plan;
   int e[3];
   for (int i = 0; i < 3; ++i) {
     if (a.dst_size[i] % a.dst_step[i] != 0 || a.src_step[i] > 8) return plan;
@@ -1557,7 +1624,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   // kDirectWideMmaRegisters); 64 for narrow forced calls.
   const auto set_column_tiles = [&](bool direct_form) {
     plan.block_n = TmaGatherTile::kBlockN;
-    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() &&
+    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() && !fp32_in_place &&
         (!direct_form || tma_direct_wide_enabled()) && !(short_k && tma_short_wide_enabled()))
       plan.block_n = TmaGatherWideTile::kBlockN;
     if (partial_boxes && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
@@ -1565,6 +1632,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     return m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles <= 0x7fffffff;
   };
   const bool window = (options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow) &&
+                      !fp32_in_place &&
                       (!k16 || (in_place && (options.tma == GatherTma::kForceWindow || tma_window_16bit_mode() > 0)));
   for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
   if (window && plan_tma_window(a, e, k16 && in_place && tma_window_short_enabled(), plan)) {
@@ -1580,7 +1648,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
     // The direct form where forced; under "auto" a fallback where the copy is refused (tma_direct_auto_enabled),
     // with boxes of one row per channel (kDirectWSlack: why boxes of W lines stay out).
-    if (!k16 && (force_direct || (automatic && tma_direct_auto_enabled()))) {
+    if (!k16 && !fp32_in_place && (force_direct || (automatic && tma_direct_auto_enabled()))) {
       direct_fallback = plan_direct_box(a, e, plan) && (force_direct || plan.direct_box[1] == 1);
       if (!direct_fallback && force_direct) return plan;
       direct = force_direct;
@@ -1592,8 +1660,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   plan.c_pitch = int((channels + pitch_unit - 1) / pitch_unit * pitch_unit);
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   if (positions >= (int64_t(1) << 31) || a.batch > 65535) return plan;
-  plan.in_place = in_place && !direct;  // (16-bit data never take the direct form)
-  const bool per_tap_in_place = plan.in_place && !plan.window;
+  plan.in_place = in_place && !direct;  // (16-bit data and fp32 ones read in place never take the direct form)
+  const bool per_tap_in_place = k16 && plan.in_place && !plan.window;  // (the paired tiles: 16-bit only)
   if (per_tap_in_place && plan.block_n == TmaGatherTile::kBlockN) plan.paired = short_k && tma_short_ring_enabled();
   if (per_tap_in_place && plan.block_n == TmaGatherNarrowTile::kBlockN) plan.paired = tma_narrow_pair_enabled();
   if (k16 && !plan.in_place && !forced && gather_tma_16bit_mode() != 1) return plan;
@@ -1687,24 +1755,26 @@ cudaError_t prepare_tma_source(const ConvTransposeParams& p, TmaGatherPlan& plan
   return cudaGetLastError();
 }
 
-// A 16-bit channels-last tensor's tensor map, (C, W, H, D, N) with its own strides (a dimension of one position
-// takes a packed stride), boxes of box_c channels (64: 128 bytes, the per-tap boxes; 32: the window's 64-byte rows)
-// x box_w x box_h x box_d positions traversing every step-th one, in `swizzle`.
+// A channels-last tensor's tensor map, (C, W, H, D, N) with its own strides (a dimension of one position takes a
+// packed stride), boxes of box_c channels (16-bit: 64, 128 bytes, the per-tap boxes; 32: the window's 64-byte rows;
+// fp32: 32, the per-tap boxes) x box_w x box_h x box_d positions traversing every step-th one, in `swizzle`.
 cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* base, int64_t channels,
                                      const int64_t (&sizes)[4], const int64_t (&strides)[4], const int (&box)[3],
                                      const int (&step)[3], int box_c = 64,
                                      CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
-  const CUtensorMapDataType type =
-      dtype == DType::kFloat16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  const CUtensorMapDataType type = dtype == DType::kFloat16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                   : dtype == DType::kBFloat16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                                : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  const int64_t elem_bytes = element_bytes(dtype), unit = 16 / elem_bytes;
   // sizes and strides: W, H, D, N (elements)
   const cuuint64_t dims[5] = {cuuint64_t(channels), cuuint64_t(sizes[0]), cuuint64_t(sizes[1]), cuuint64_t(sizes[2]),
                               cuuint64_t(sizes[3])};
   cuuint64_t bytes[4];
-  int64_t packed = (channels + 7) / 8 * 8;
+  int64_t packed = (channels + unit - 1) / unit * unit;
   for (int i = 0; i < 4; ++i) {
-    bytes[i] = cuuint64_t(sizes[i] > 1 ? strides[i] : packed) * 2;
+    bytes[i] = cuuint64_t(sizes[i] > 1 ? strides[i] : packed) * elem_bytes;
     packed *= sizes[i];
   }
   const cuuint32_t box_dims[5] = {cuuint32_t(box_c), cuuint32_t(box[2]), cuuint32_t(box[1]), cuuint32_t(box[0]), 1};
@@ -1722,7 +1792,7 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
                               int box_d, int box_c = kGatherBlockK,
                               CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   const GatherArgs& a = plan.args;
-  if (plan.in_place) {  // (16-bit data: box_c channels in the caller's swizzle)
+  if (plan.in_place) {  // (box_c channels in the caller's swizzle)
     const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
     const int64_t strides[4] = {a.src_stride[4], a.src_stride[3], a.src_stride[2], a.src_stride[0]};
     const int box[3] = {box_d, box_h, box_w};
@@ -1886,6 +1956,10 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   } else {
     err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d);
     kernel = tconv_igemm_gather_tma_kernel<T>;
+    if (plan.in_place) {  // (plan_tma_gather: 64 and 128 columns only)
+      if constexpr (T::kBlockN <= TmaGatherTile::kBlockN) kernel = tconv_igemm_gather_tma_rounded_kernel<T>;
+      else kernel = nullptr;
+    }
   }
   if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2] * a.phases[0] *
