@@ -1104,7 +1104,8 @@ def test_tma_gather_fp32_in_place_agrees_bitwise_with_the_copy(tmp_path):
 
 
 # TF32 k2 s2 up-convolutions (K 256 and 64 forward, 512 and 1024 grad_input: under the copy form's K bound) and a
-# partial-box grid with 130 columns: what "auto" reads in place by default.
+# partial-box grid with 130 columns: what "auto" reads in place by default (run 572, H100: real_unet3d_up's forward
+# 0.887 -> 0.306 ms).
 ROUNDED_AUTO_CASES = {
     "vae_like": (2, 2, 256, 128, 1, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1], [16, 16], True),
     "unet_like": CASES["unet_like"],
@@ -1127,8 +1128,10 @@ def test_tma_gather_fp32_in_place_under_auto(name, poison_allocator):
              poison=poison_allocator, algorithm="auto", grad_like_output=True)
     with precision("tf32"):
         _, _, (forward, backward) = seeded_channels_last_pass(case, torch.float32, "auto", 7, by_pass=True)
+    # (partial_130's grad_output has 520-byte positions, which no tensor map takes: its grad_input stays off the form)
     for pass_name, names in (("forward", forward), ("grad_input", backward)):
-        assert sum(ROUNDED_KERNEL in n for n in names) == 1, (name, pass_name, names)
+        expected = 0 if (name, pass_name) == ("partial_130", "grad_input") else 1
+        assert sum(ROUNDED_KERNEL in n for n in names) == expected, (name, pass_name, names)
         assert not any(COPY32_KERNEL in n for n in names), (name, pass_name, names)
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     x = torch.randn(batch, cin, *spatial, device="cuda")
