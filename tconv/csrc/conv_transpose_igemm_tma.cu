@@ -1407,7 +1407,11 @@ bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options, int 
 // form's K bound (kTmaGatherMinK, 128 columns) refuses the call; 2 wherever the source maps, "igemm_tma" too (A/B
 // timings). Why: TF32 channels_last k2 s2 ran the cp.async gathers, whose A copies read a channel of 32 positions a
 // position's stride apart (run 571, H100: real_unet3d_up forward 1.558 ms, 0.883 with the [M][N] epilogue, against
-// eager's 0.539; "igemm_tma" on the whole batch's rounded copy, which the 10 % budget forbids, 0.379).
+// eager's 0.539; "igemm_tma" on the whole batch's rounded copy, which the 10 % budget forbids, 0.379). Measured (run
+// 572, H100, TF32 channels_last, fwd / fwd+bwd ms, against 0): real_unet3d_up 0.887 / 2.130 -> 0.306 / 1.316,
+// real_vae_up 1.752 / 4.174 -> 0.610 / 2.636, fam10 fwd+bwd 4.105 -> 2.226 (its grad_input); real_dcgan_up, fam13 and
+// fam09 level. Mode 2 (the copy's K bound ignored) is not measured on the long-K calls, where the copy form's wgmmas
+// read both operands by descriptor and the fragment loads may cost more than the copy (the direct form's lesson).
 int tma_fp32_in_place_mode() {
   static const int mode = development_switch("TCONV_TMA_FP32_IN_PLACE", 1);
   return mode;
