@@ -2310,11 +2310,14 @@ struct RowsWeightArgs {
 
 // Thread 0's (or the producer's) boxes for the next kUnits units of the rows kernels into one stage. A unit past the
 // split's end asks for image N (outside both maps: zeros). elem_t: the data's type; kXBoxes: 16-bit x arrives as two
-// boxes of kXBoxW positions (WeightWgmmaRows16Tile) or, swizzled, one; fp32 x as one.
-template <int kRowGroups, int kUnits, typename elem_t = float, int kXBoxes = 1>
+// boxes of kXBoxW positions (WeightWgmmaRows16Tile) or, swizzled, one; fp32 x as one. kChannelsLast: fp32 maps whose
+// first dimension is the channels (rows_channels_last_maps), the raw rows' box T::kClDyW positions from W ow_lo with
+// no alignment offset.
+template <int kRowGroups, int kUnits, typename elem_t = float, int kXBoxes = 1, bool kChannelsLast = false>
 struct RowsStageIssuer {
   using T = WeightWgmmaRowsTile<kRowGroups>;
   static_assert(kXBoxes == 1 || (kXBoxes == 2 && sizeof(elem_t) == 2), "two x boxes: 16-bit data");
+  static_assert(!kChannelsLast || (kXBoxes == 1 && sizeof(elem_t) == 4), "channels-last boxes: fp32 data");
   WeightStageCursor<false> cur;
   int x_channel, dy_channel, ow_base;
   __device__ __forceinline__ RowsStageIssuer(const RowsWeightArgs& args, const WeightBlock& blk, int e)
@@ -2326,11 +2329,23 @@ struct RowsStageIssuer {
   __device__ __forceinline__ void issue(const RowsWeightArgs& args, const WeightBlock& blk, elem_t* units,
                                         uint64_t* bar) {
     const WeightGradArgs& a = args.a;
-    mbarrier_arrive_expect_tx(bar, uint32_t(kUnits * T::kUnitFloats * sizeof(elem_t)));
+    mbarrier_arrive_expect_tx(bar, kChannelsLast ? uint32_t(kUnits * T::kClUnitBytes)
+                                                 : uint32_t(kUnits * T::kUnitFloats * sizeof(elem_t)));
 #pragma unroll
     for (int v = 0; v < kUnits; ++v) {
       elem_t* const unit = units + v * T::kUnitFloats;
       const int iw0 = cur.wc * T::kBlockK, n = cur.u < blk.u_end ? int(cur.n) : args.batch;
+      if constexpr (kChannelsLast) {
+        tma_load_5d(unit, &args.x_map, x_channel, iw0, cur.ih, cur.id, n, bar);
+        const int od = cur.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
+#pragma unroll
+        for (int w = 0; w < kRowGroups; ++w) {
+          const int oh = cur.ih * a.stride[1] + (blk.kh + w) * a.dilation[1] - a.padding[1];
+          tma_load_5d(unit + T::kStageB + w * T::kStageA, &args.dy_map, dy_channel, 2 * iw0 + ow_base, oh, od, n, bar);
+        }
+        cur.advance(a);
+        continue;
+      }
       tma_load_5d(unit, &args.x_map, iw0, x_channel, cur.ih, cur.id, n, bar);
       if constexpr (kXBoxes == 2) {
         constexpr int kBox = WeightWgmmaRows16Tile<kRowGroups>::kXBoxW;
@@ -2357,23 +2372,24 @@ __device__ __forceinline__ int rows_alignment_offset(const WeightGradArgs& a, co
 // (their wgmmas still issue: no branch between a stage's wgmmas).
 template <int kRowGroups, int kUnits, int kMaxTaps>
 using RowsFragments = uint32_t[kUnits][WeightWgmmaRowsTile<kRowGroups>::kBlockK / 8][kMaxTaps][4];
-template <int kRowGroups, int kUnits, int kMaxTaps>
+// kChannelsLast: raw rows [W][T::kClDyPitch channels] (a channel step of 1, a W step of the pitch).
+template <int kRowGroups, int kUnits, int kMaxTaps, bool kChannelsLast = false>
 __device__ __forceinline__ void load_rows_fragments(RowsFragments<kRowGroups, kUnits, kMaxTaps>& frag,
                                                     const float* stage, int frag_at, int shift_step, int count) {
   using T = WeightWgmmaRowsTile<kRowGroups>;
-  constexpr int LDR = T::kLdRaw;
+  constexpr int kChannelStep = kChannelsLast ? 1 : T::kLdRaw, kWStep = kChannelsLast ? T::kClDyPitch : 1;
 #pragma unroll
   for (int v = 0; v < kUnits; ++v)
 #pragma unroll
     for (int k8 = 0; k8 < T::kBlockK / 8; ++k8)
 #pragma unroll
       for (int t = 0; t < kMaxTaps; ++t) {
-        const float* p = stage + v * T::kUnitFloats + frag_at + 2 * (k8 * 8 + t * shift_step);
+        const float* p = stage + v * T::kUnitFloats + frag_at + 2 * (k8 * 8 + t * shift_step) * kWStep;
         const bool tap_live = t < count;
         frag[v][k8][t][0] = to_tf32(tap_live ? p[0] : 0.f);
-        frag[v][k8][t][1] = to_tf32(tap_live ? p[4 * LDR] : 0.f);
-        frag[v][k8][t][2] = to_tf32(tap_live ? p[8] : 0.f);
-        frag[v][k8][t][3] = to_tf32(tap_live ? p[4 * LDR + 8] : 0.f);
+        frag[v][k8][t][1] = to_tf32(tap_live ? p[4 * kChannelStep] : 0.f);
+        frag[v][k8][t][2] = to_tf32(tap_live ? p[8 * kWStep] : 0.f);
+        frag[v][k8][t][3] = to_tf32(tap_live ? p[4 * kChannelStep + 8 * kWStep] : 0.f);
       }
 }
 // One stage's wgmmas (committed, not waited for): per unit and k8 step one m64n128k8 per tap.
@@ -2555,7 +2571,10 @@ __device__ __forceinline__ void wait_stage_slot_empty(uint64_t* empty, int it) {
 // tile (wgmma would truncate), fence it for the async proxy and arrive on ready[s]. Consumers: wait full[s] and
 // ready[s], load the A fragments from the raw rows, issue the wgmmas, wait for them, release the slot. The two
 // consumer warpgroups (two kH rows) thus run apart, and the x rounding leaves their path.
-template <int kRowGroups, int kMaxTaps, int kUnits>
+// kChannelsLast: x and grad_output with their channels innermost (rows_channels_last_maps): the boxes land
+// [position][channel] (T::kClDyPitch, T::kClDyW), the rounders read 4 positions of a channel across the x box, and the
+// fragments step along the raw rows' positions by the pitch; the same B tiles, fragment values and wgmmas otherwise.
+template <int kRowGroups, int kMaxTaps, int kUnits, bool kChannelsLast = false>
 __global__ void __launch_bounds__(WeightWgmmaRowsTile<kRowGroups>::kSpecializedThreads, 1)
 tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ RowsWeightArgs args) {
   using T = WeightWgmmaRowsTile<kRowGroups>;
@@ -2575,13 +2594,13 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
   const int iterations = int(blk.u_end - blk.u_begin + kUnits - 1) / kUnits;
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, group = uniform_warpgroup();
   init_specialized_stage_barriers<S, T::kRounders, T::kThreads>(full, ready, empty);
-  const int e = rows_alignment_offset(a, blk.taps);
+  const int e = kChannelsLast ? 0 : rows_alignment_offset(a, blk.taps);
 
   if (group == kRowGroups) {
     warpgroup_registers_down<T::kProducerRegisters>();
     if (warp % 4 == 0) {
       if (lane == 0) {
-        RowsStageIssuer<kRowGroups, kUnits> issuer(args, blk, e);
+        RowsStageIssuer<kRowGroups, kUnits, float, 1, kChannelsLast> issuer(args, blk, e);
         for (int it = 0; it < iterations; ++it) {
           const int slot = it % S;
           wait_stage_slot_empty<S>(empty, it);
@@ -2600,9 +2619,22 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
         const float* const stage = slots + slot * kUnits * kUnit;
         float* const b_tile = b_tiles + slot * kUnits * T::kStageB;
         for (int p = rounder; p < kUnits * kPiecesPerUnit; p += T::kRounders) {
-          const int v = p / kPiecesPerUnit, q = p % kPiecesPerUnit, j = q % 8;
-          const int xr = (q / 32) * 8 + j, xq = (j / 2 + q / 8) % 4;
-          float4 x = *reinterpret_cast<const float4*>(stage + v * kUnit + xr * BK + 4 * xq);
+          const int v = p / kPiecesPerUnit, q = p % kPiecesPerUnit;
+          float4 x;
+          int xr, xq;
+          if constexpr (kChannelsLast) {
+            // Channel xr = q % BN of positions 4 xq .. 4 xq + 3 (the box's rows of BN channels): a warp's 32 pieces
+            // read 32 consecutive channels (distinct banks) and write 8-row core matrices whole.
+            xr = q % BN;
+            xq = q / BN;
+            const float* const column = stage + v * kUnit + 4 * xq * BN + xr;
+            x = make_float4(column[0], column[BN], column[2 * BN], column[3 * BN]);
+          } else {
+            const int j = q % 8;
+            xr = (q / 32) * 8 + j;
+            xq = (j / 2 + q / 8) % 4;
+            x = *reinterpret_cast<const float4*>(stage + v * kUnit + xr * BK + 4 * xq);
+          }
           x.x = __uint_as_float(to_tf32(x.x));
           x.y = __uint_as_float(to_tf32(x.y));
           x.z = __uint_as_float(to_tf32(x.z));
@@ -2626,7 +2658,10 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
   for (int t = 0; t < kMaxTaps; ++t)
 #pragma unroll
     for (int i = 0; i < BN / 2; ++i) acc[t][i] = 0.f;
-  const int frag_at = T::kStageB + group * T::kStageA + (wwarp * 8 + gid / 2) * T::kLdRaw + gid % 2 + e + 2 * tig;
+  const int frag_at =
+      T::kStageB + group * T::kStageA +
+      (kChannelsLast ? wwarp * 8 + gid / 2 + (gid % 2 + 2 * tig) * T::kClDyPitch
+                     : (wwarp * 8 + gid / 2) * T::kLdRaw + gid % 2 + e + 2 * tig);
   for (int it = 0; it < iterations; ++it) {
     const int slot = it % S;
     const uint32_t parity = uint32_t(it / S) & 1u;
@@ -2634,8 +2669,8 @@ tconv_igemm_grad_weight_wgmma_rows_specialized_kernel(const __grid_constant__ Ro
     mbarrier_wait(&full[slot], parity);
     mbarrier_wait(&ready[slot], parity);
     RowsFragments<kRowGroups, kUnits, kMaxTaps> frag;
-    load_rows_fragments<kRowGroups, kUnits, kMaxTaps>(frag, slots + slot * kUnits * kUnit, frag_at,
-                                                      blk.taps.shift_step, blk.taps.count);
+    load_rows_fragments<kRowGroups, kUnits, kMaxTaps, kChannelsLast>(frag, slots + slot * kUnits * kUnit, frag_at,
+                                                                     blk.taps.shift_step, blk.taps.count);
     issue_rows_wgmmas<kRowGroups, kUnits, kMaxTaps>(acc, frag, b_tiles + slot * kUnits * T::kStageB);
     wgmma_wait<0>();
     // This thread's generic reads of the raw rows before the refill's async writes.
@@ -7534,6 +7569,7 @@ struct WeightGradPlan {
   bool shifted_x_ring;           // or the measured kernel's rows in a ring of their own (shifted_x_row_ring)
   bool shifted_x_ring_overlap;   // the ring's wgmmas in flight into the next unit's waits (shifted_x_ring_overlap)
   bool shifted_x_channels_last;  // that ring over channels-last data (shifted_x_channels_last_taken)
+  bool rows_channels_last;       // the rows kernel over channels-last data (rows_channels_last_taken)
   int64_t tiles, units, chunk, splits;
   int64_t max_splits;  // the caps on splits (>= 16 stages each, the workspace, the grid's y limit)
   bool ordered;        // ordered split-K: the splits add into buffers in turn (WeightGradArgs::split_turns)
@@ -8214,6 +8250,22 @@ cudaError_t shifted_x_channels_last_maps(const ConvTransposeParams& p, const voi
   return encode_channels_last_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides,
                                        T::kChannelsLastDyPitch, T::kBlockK);
 }
+// The rows kernel's maps over channels-last x and grad_output (rows_channels_last_taken): x's boxes as 128 channels x
+// 16 positions, a warpgroup's raw grad_output rows as kClDyPitch channels x kClDyW positions (the kernel's
+// [position][channel] units).
+cudaError_t rows_channels_last_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
+                                    RowsWeightArgs& rows) {
+  using T = WeightWgmmaRowsTile<2>;
+  const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
+  const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
+  rows.dy_flat = rows.x_flat = rows.dy_copied = rows.dy_interleave = 0;
+  rows.dy_slots = 1;
+  const cudaError_t err =
+      encode_channels_last_rows_map(&rows.x_map, input, x_sizes, p.input_strides, T::kBlockN, T::kBlockK);
+  if (err != cudaSuccess) return err;
+  return encode_channels_last_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, T::kClDyPitch,
+                                       T::kClDyW);
+}
 #endif
 
 #if defined(TCONV_TENSOR_MAPS)
@@ -8312,6 +8364,14 @@ template <int kUnits>
 GradWeightKernel wgmma_rows_grad_weight_units(const WeightGradPlan& plan) {
 #if defined(TCONV_TENSOR_MAPS)
   using T = WeightWgmmaRowsTile<2>;
+  if (plan.rows_channels_last) {  // (the specialized form only: rows_channels_last_taken)
+    constexpr int kBytes = T::specialized_shared_bytes(kUnits);
+    if (plan.largest_group == 1)
+      return {nullptr, T::kSpecializedThreads,
+              tconv_igemm_grad_weight_wgmma_rows_specialized_kernel<2, 1, kUnits, true>, kBytes};
+    return {nullptr, T::kSpecializedThreads, tconv_igemm_grad_weight_wgmma_rows_specialized_kernel<2, 2, kUnits, true>,
+            kBytes};
+  }
   if (grad_weight_rows_specialized()) {
     constexpr int kBytes = T::specialized_shared_bytes(kUnits);
     if (plan.largest_group == 1)
@@ -8578,6 +8638,28 @@ bool grad_weight_rows16() {
   static const bool allowed = development_switch("TCONV_GRAD_WEIGHT_ROWS16", 1) != 0;
   return allowed;
 }
+// The rows kernel over channels-last fp32 data (tconv_igemm_grad_weight_wgmma_rows_specialized_kernel's kChannelsLast):
+// x and grad_output both with their channels innermost and not W-contiguous, every other stride of both a whole 16
+// bytes (the maps check the rest), the specialized form on. Why: TF32 channels_last k2 s2 ran its grad_weight on the
+// mma.sync kernel, the largest of its kernels once the forward and grad_input read in place (run 572, H100:
+// real_unet3d_up 0.786 of 1.374 ms of kernels per fwd+bwd, real_vae_up 1.485 of 2.712; contiguous, the rows kernel
+// takes the 3D call's in 0.270 against the mma.sync kernel's 0.542, run 361). TF32 wgmma reads only K-major operands,
+// and channels-last data are channel-major along this GEMM's K (positions): the rounders, which round x into the B
+// tile anyway, read it across, and the A fragments are loaded from the raw rows at the pitch.
+// TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST (development, read once per process): 1 takes it; unset or 0 keeps such calls on
+// the kernels they ran before (written in session 116 without device time: not yet run on a GPU).
+bool grad_weight_rows_channels_last() {
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST", 0) == 1;
+  return on;
+}
+bool rows_channels_last_taken(const ConvTransposeParams& real, DType dtype) {
+  if (dtype != DType::kFloat32 || !grad_weight_rows_channels_last() || !grad_weight_rows_specialized()) return false;
+  const int64_t *x = real.input_strides, *dy = real.output_strides;
+  if (x[1] != 1 || dy[1] != 1 || (x[4] == 1 && dy[4] == 1)) return false;
+  for (int i : {0, 2, 3, 4})
+    if (x[i] % 4 != 0 || dy[i] % 4 != 0) return false;
+  return true;
+}
 // The rows kernel (WeightWgmmaRowsTile; for fp16/bf16 WeightWgmmaRows16Tile) where it can run: fp32 data in TF32
 // mode or fp16/bf16 data (TCONV_GRAD_WEIGHT_ROWS16=0: fp32 only) on sm_90a, a W fold of 2 (W stride
 // 2, dilation 1, kernel 2 or 4), any kD (TCONV_GRAD_WEIGHT_ROWS_3D=0: kD = 1 only), an even kH, folded W tap
@@ -8596,13 +8678,15 @@ bool grad_weight_takes_rows(const ConvTransposeParams& real, const ConvTranspose
   if (fold != T::kFold || (folded.kernel[0] != 1 && !grad_weight_rows_3d()) || folded.kernel[1] % T::kRowGroups != 0 ||
       plan.largest_group > T::kMaxTaps || folded.in_per_group() < T::kBlockN)
     return false;
+  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
+  RowsWeightArgs trial{};
+  if (rows_channels_last_taken(real, dtype))
+    return rows_channels_last_maps(real, input, grad_output, trial) == cudaSuccess;
   const int64_t *x = folded.input_strides, *dy = folded.output_strides;
   if (x[4] != 1 || dy[4] != 1) return false;
   const int64_t align = 16 / element_bytes(dtype);  // elements per 16 bytes
   for (int i = 0; i < 4; ++i)
     if (x[i] % align != 0 || dy[i] % align != 0) return false;
-  if (reinterpret_cast<uintptr_t>(input) % 16 != 0 || reinterpret_cast<uintptr_t>(grad_output) % 16 != 0) return false;
-  RowsWeightArgs trial{};
   return rows_weight_tensor_maps(real, input, grad_output, trial, 0, dtype) == cudaSuccess;
 #else
   (void)real, (void)folded, (void)fold, (void)plan, (void)dtype, (void)split_tf32, (void)allow_wgmma, (void)device,
@@ -8745,10 +8829,11 @@ WeightGradProblem grad_weight_problem(const ConvTransposeParams& p, DType dtype,
     device = -1;  // no balancing; the launch reports the error
   }
   if (w.fold > 1 &&
-      grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output))
+      grad_weight_takes_rows(p, w.p, w.fold, w.plan, dtype, split_tf32, allow_wgmma, device, input, grad_output)) {
     w.plan =
         plan_grad_weight(w.p, dtype, split_tf32, sm_count, max_workspace_elems, WeightWgmmaRowsTile<2>::kRowGroups);
-  else if (w.fold == 1) {
+    w.plan.rows_channels_last = rows_channels_last_taken(p, dtype);
+  } else if (w.fold == 1) {
     w.fp32_kept_off_shifted_x = dtype == DType::kFloat32 && device >= 0 && !swapped_way &&
                                 !grad_weight_shifted_x_fp32_over_wgmma() &&
                                 grad_weight_uses_wgmma(w.p, w.plan, dtype, split_tf32, allow_wgmma, device);
@@ -9048,8 +9133,8 @@ cudaError_t launch_grad_weight(const ConvTransposeParams& real, DType dtype, boo
     const int dy_channels =
         plan.shifted_x_narrow ? WeightShiftedXShape::kNarrowDyChannels : WeightShiftedXShape::kBlockM;
     const cudaError_t mapped =
-        plan.shifted_x && plan.shifted_x_channels_last
-            ? shifted_x_channels_last_maps(real, input, grad_output, rows)
+        plan.shifted_x && plan.shifted_x_channels_last ? shifted_x_channels_last_maps(real, input, grad_output, rows)
+        : plan.row_groups > 1 && plan.rows_channels_last ? rows_channels_last_maps(real, input, grad_output, rows)
             : rows_weight_tensor_maps(real, input, grad_output, rows, plan.shifted_x ? plan.shifted_x_unit : 0, dtype,
                                       plan.shifted_x ? plan.shifted_x_slots : 1, dy_channels,
                                       plan.shifted_x_channel_tiles);

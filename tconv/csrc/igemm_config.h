@@ -689,6 +689,16 @@ struct WeightWgmmaRowsTile {
     return specialized_stages(units) * units * (kUnitFloats + kStageB) * 4 + 3 * specialized_stages(units) * 8;
   }
   static_assert(kLdRaw >= 2 * (kBlockK + kMaxStripShift - 1) + kFold + 3 && kLdRaw % 32 == 24, "conflict-free rows");
+  // Channels-last data (the specialized form only; grad_weight_rows_channels_last): x's box lands [16 positions][128
+  // channels] and each thread rounds 4 positions of one channel into the same B tile; a warpgroup's grad_output box
+  // lands [kClDyW positions][kClDyPitch channels] (no W alignment there: the channels are the map's first dimension),
+  // 4 channels past its 32 read as padding, so a fragment load (channels gid / 2, W 2 tig + gid % 2) hits banks
+  // 4 w + c, distinct; it fits a warpgroup's kStageA.
+  static constexpr int kClDyPitch = 36, kClDyW = 48;
+  static constexpr int kClUnitBytes = (kStageB + kRowGroups * kClDyPitch * kClDyW) * 4;  // the boxes of one unit
+  static_assert(kClDyW >= 2 * (kBlockK + kMaxStripShift - 1) + kFold && kClDyPitch % 32 == 4 &&
+                    kClDyPitch * kClDyW <= kStageA && (kClDyPitch * 4) % 16 == 0,
+                "channels-last raw rows: whole strips, conflict-free, within the unit");
   static_assert(kXCopies * kThreads * 4 == kBlockN * kBlockK, "the x pieces tile the box");
   static_assert((kStageB * 4) % 128 == 0 && (kStageA * 4) % 128 == 0, "TMA boxes land 128-byte aligned");
   static_assert(shared_bytes(1) <= 227 * 1024 && shared_bytes(2) <= 227 * 1024, "within the opt-in maximum");

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Prepared in session 116 for the next session's first call (run 574), one H100 (or H200), cold; TCONV_COMMIT=<full
+# sha> (computed locally), END_S=<seconds it may run> (540 on a cold call).
+# Written in session 116 without device time, off, not yet run on a GPU: the warp-specialized rows grad_weight kernel
+# over channels-last x and grad_output (TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST=1; kChannelsLast: boxes landing
+# [position][channel], the rounders reading the x box across, the A fragments stepping along the raw rows by their
+# 36-channel pitch). Run 572 (H100, TF32 channels_last) had grad_weight on the mma.sync kernel as the largest kernel of
+# the up-samplers' fwd+bwd: real_unet3d_up 0.786 of 1.374 ms, real_vae_up 1.485 of 2.712 (contiguous, the rows kernel
+# runs the 3D call's in 0.270, run 361). Predicted under the switch: ~0.3 and ~0.6 ms, fwd+bwd ~0.85 and ~1.8 ms.
+# 1. The form's test (contract, bit for bit against the contiguous rows kernel, the kernel launched; unset: off).
+# 2. memcheck of one channels-last k2 s2 call under the switch.
+# 3. Quick timings, TF32 channels_last, switch 1 against unset: real_unet3d_up, real_vae_up, real_dcgan_up (k4 s2: two
+#    folded taps), and the U-Net block; breakdowns of the first two under 1.
+# 4. The rest of test_gather_tma_gpu.py that runs 572-573 did not reach (past their 150 s limits).
+source scripts/device_prelude.sh
+end=${END_S:-540}
+switch=TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST
+gpu_tests 200 rows_cl tests/test_grad_weight_rows_channels_last_gpu.py rows_channels_last
+left $(( end - 100 )) && env $switch=1 timeout 100 compute-sanitizer --tool memcheck python3 -c "
+import torch, tconv
+torch.backends.cudnn.allow_tf32 = True
+x = torch.randn(2, 128, 6, 8, 20, device='cuda').contiguous(memory_format=torch.channels_last_3d)
+w = torch.randn(128, 64, 2, 2, 2, device='cuda', requires_grad=True)
+out = tconv.conv_transpose3d(x, w, None, 2)
+out.backward(torch.randn_like(out))
+torch.cuda.synchronize()
+print('grad_weight', w.grad.norm().item())
+" > "$LOG/memcheck_rows_cl.log" 2>&1
+grep -E "ERROR SUMMARY|grad_weight" "$LOG/memcheck_rows_cl.log" | tail -2
+for problem in real_unet3d_up real_vae_up real_dcgan_up real_unet3d_up_block; do
+  for value in 1 0; do
+    left $(( end - 60 )) && LAYOUT=channels_last quick_time "rows_cl_$value" $problem tf32 auto $switch=$value \
+      | tee -a "$LOG/quick.log"
+  done
+done
+breakdowns_ab $(( end - 120 )) $switch "1" "grad_weight" tf32 channels_last real_unet3d_up real_vae_up
+left $(( end - 120 )) && gpu_tests 120 tma_rest tests/test_gather_tma_gpu.py "not fp32_in_place and not tma_gather_meets \
+and not tma_direct_meets and not tma_window_meets"
+device_finish
