@@ -8235,20 +8235,25 @@ cudaError_t encode_channels_last_rows_map(CUtensorMap* map, const void* data, co
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
+// The maps of a grad_weight kernel over channels-last x and grad_output: x's boxes of x_box_c channels x x_box_w
+// positions, grad_output's of dy_box_c channels x dy_box_w positions, both landing [position][channel].
+cudaError_t channels_last_weight_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
+                                      RowsWeightArgs& rows, int x_box_c, int x_box_w, int dy_box_c, int dy_box_w) {
+  const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
+  const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
+  rows.dy_flat = rows.x_flat = rows.dy_copied = rows.dy_interleave = 0;
+  rows.dy_slots = 1;
+  const cudaError_t err = encode_channels_last_rows_map(&rows.x_map, input, x_sizes, p.input_strides, x_box_c, x_box_w);
+  if (err != cudaSuccess) return err;
+  return encode_channels_last_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, dy_box_c, dy_box_w);
+}
 // The channels-last ring's maps (shifted_x_channels_last_taken): x's window as 32 channels x kXBoxW positions, a
 // grad_output row as kChannelsLastDyPitch channels x kUnitK positions (the kernel's [position][channel] slots).
 cudaError_t shifted_x_channels_last_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
                                          RowsWeightArgs& rows) {
   using T = WeightShiftedXTile<4, 32, WeightShiftedXShape::kBlockM, kShiftedXRingSlots>;
-  const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
-  const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
-  rows.dy_flat = rows.x_flat = rows.dy_copied = rows.dy_interleave = 0;
-  rows.dy_slots = 1;
-  const cudaError_t err =
-      encode_channels_last_rows_map(&rows.x_map, input, x_sizes, p.input_strides, T::kBlockN, T::kXBoxW);
-  if (err != cudaSuccess) return err;
-  return encode_channels_last_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides,
-                                       T::kChannelsLastDyPitch, T::kBlockK);
+  return channels_last_weight_maps(p, input, grad_output, rows, T::kBlockN, T::kXBoxW, T::kChannelsLastDyPitch,
+                                   T::kBlockK);
 }
 // The rows kernel's maps over channels-last x and grad_output (rows_channels_last_taken): x's boxes as 128 channels x
 // 16 positions, a warpgroup's raw grad_output rows as kClDyPitch channels x kClDyW positions (the kernel's
@@ -8256,15 +8261,7 @@ cudaError_t shifted_x_channels_last_maps(const ConvTransposeParams& p, const voi
 cudaError_t rows_channels_last_maps(const ConvTransposeParams& p, const void* input, const void* grad_output,
                                     RowsWeightArgs& rows) {
   using T = WeightWgmmaRowsTile<2>;
-  const int64_t x_sizes[5] = {p.batch, p.in_channels, p.in_size[0], p.in_size[1], p.in_size[2]};
-  const int64_t dy_sizes[5] = {p.batch, p.out_channels, p.out_size[0], p.out_size[1], p.out_size[2]};
-  rows.dy_flat = rows.x_flat = rows.dy_copied = rows.dy_interleave = 0;
-  rows.dy_slots = 1;
-  const cudaError_t err =
-      encode_channels_last_rows_map(&rows.x_map, input, x_sizes, p.input_strides, T::kBlockN, T::kBlockK);
-  if (err != cudaSuccess) return err;
-  return encode_channels_last_rows_map(&rows.dy_map, grad_output, dy_sizes, p.output_strides, T::kClDyPitch,
-                                       T::kClDyW);
+  return channels_last_weight_maps(p, input, grad_output, rows, T::kBlockN, T::kBlockK, T::kClDyPitch, T::kClDyW);
 }
 #endif
 
