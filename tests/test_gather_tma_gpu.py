@@ -1143,3 +1143,42 @@ def test_tma_gather_fp32_in_place_under_auto(name, poison_allocator):
             TCONV_FN[dims](tensor, w, None, stride, padding, output_padding, groups, dilation)
             torch.cuda.synchronize()
         assert not any(ROUNDED_KERNEL in e.name for e in prof.events()), (name, mode)
+
+
+def test_tma_gather_fp32_in_place_wide_agrees_bitwise(tmp_path):
+    """The in-place fp32 form on 256-column tiles (TCONV_TMA_FP32_IN_PLACE_WIDE=1, with TCONV_TMA_FP32_IN_PLACE=2 so
+    "igemm_tma" takes the form; a fresh process per value): the contract on the cases of 256 columns or more (forward
+    or grad_input), the 256-column rounded kernel launched, and outputs and grad_input bit for bit equal to the
+    128-column tiles' (each column's sums are the same wgmma steps whatever the tile's width)."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = (
+        "import os, sys, torch\n"
+        "os.environ['TCONV_TMA_FP32_IN_PLACE'] = '2'\n"
+        "import tconv\n"
+        "import test_gather_tma_gpu as t\n"
+        "from test_conv_transpose_gpu import precision\n"
+        "from conftest import poison_cuda_allocator\n"
+        "wide = os.environ['TCONV_TMA_FP32_IN_PLACE_WIDE'] == '1'\n"
+        "results = []\n"
+        "for i, (name, case) in enumerate(sorted(t.ROUNDED_WIDE_CASES.items())):\n"
+        "    if wide:\n"
+        "        t.run_case(*case, mode='tf32', layout='channels_last', seed=150 + i, poison=poison_cuda_allocator,\n"
+        "                   algorithm='igemm_tma', grad_like_output=True)\n"
+        "    with precision('tf32'):\n"
+        "        out, grad_x, names = t.seeded_channels_last_pass(case, torch.float32, 'igemm_tma', 250 + i)\n"
+        "    results.append([name, out, grad_x, names])\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_FP32_IN_PLACE_WIDE", values=("1", "0"))
+    for on, off in zip(saved["1"], saved["0"]):
+        assert any(ROUNDED_KERNEL in n and "TmaGatherTileOf<256" in n for n in on[3]), (on[0], on[3])
+        assert not any("TmaGatherTileOf<256" in n for n in off[3]), (off[0], off[3])
+        assert_passes_bitwise_equal(on, off)
+
+
+# Calls with 256 or more columns in a pass: wide_columns (320 forward, 256 grad_input) and a VAE-like k2 s2 (256 input
+# channels: grad_input's 256 columns).
+ROUNDED_WIDE_CASES = {
+    "wide_columns": CASES["wide_columns"],
+    "vae_like": ROUNDED_AUTO_CASES["vae_like"],
+}

@@ -323,7 +323,8 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   const int chunks = (a.k_rows + BK - 1) / BK;
   const int iterations = taps * chunks;
 
-  constexpr bool kTradeRegisters = kDirect && BN > 128;
+  // (the direct and rounded forms on 256 columns: 128 accumulators and two A fragment sets a thread)
+  constexpr bool kTradeRegisters = (kDirect || kRoundedA) && BN > 128;
   if (tid >= T::kMmaThreads) {
     if constexpr (kTradeRegisters) warpgroup_registers_down<kDirectWideProducerRegisters>();
     if (tid != T::kMmaThreads) return;
@@ -1402,7 +1403,7 @@ bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options, int 
          channels_last_strides_mappable(int64_t(a.groups) * a.k_channels, a.src_stride, sizes, elem_bytes);
 }
 // fp32 sources already channels-last, read in place by the per-tap boxes, their A fragments rounded to TF32 by the MMA
-// threads (tconv_igemm_gather_tma_rounded_kernel; 64 and 128 columns: 256 would pass the MMA threads' 168 registers).
+// threads (tconv_igemm_gather_tma_rounded_kernel; 64 and 128 columns, 256 only under tma_fp32_in_place_wide).
 // TCONV_TMA_FP32_IN_PLACE (development, read once per process): 0 never; 1 (unset) "auto" takes it where the copy
 // form's K bound (kTmaGatherMinK, 128 columns) refuses the call; 2 wherever the source maps, "igemm_tma" too (A/B
 // timings). Why: TF32 channels_last k2 s2 ran the cp.async gathers, whose A copies read a channel of 32 positions a
@@ -1415,6 +1416,16 @@ bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options, int 
 int tma_fp32_in_place_mode() {
   static const int mode = development_switch("TCONV_TMA_FP32_IN_PLACE", 1);
   return mode;
+}
+// The in-place fp32 form on 256-column tiles where a call has them (TCONV_TMA_FP32_IN_PLACE_WIDE=1, development, read
+// once per process; off: written in session 116 without device time, not yet run on a GPU): each A fragment then
+// feeds twice the MACs and each box is read once for 256 columns instead of twice, as the direct form gained on 256
+// columns (run 354: 0.304 -> 0.214 ms); its MMA warpgroups take the producer's registers by setmaxnreg as the direct
+// form's do (128 accumulators and two fragment sets pass the 168 a thread of a 384-thread block starts with).
+// real_vae_up's grad_input (256 columns, K 512) is the call it is for.
+bool tma_fp32_in_place_wide() {
+  static const bool on = development_switch("TCONV_TMA_FP32_IN_PLACE_WIDE", 0) == 1;
+  return on;
 }
 // The channels-last copy's bound as a share of the conv's output (percent; 0: none). The issue allows extra device
 // memory of at most 10 % of the output, and the whole-batch copy is 43 % of L1-68's output in the forward, 50 % of
@@ -1628,7 +1639,8 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   // kDirectWideMmaRegisters); 64 for narrow forced calls.
   const auto set_column_tiles = [&](bool direct_form) {
     plan.block_n = TmaGatherTile::kBlockN;
-    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() && !fp32_in_place &&
+    if (a.n_channels >= TmaGatherWideTile::kBlockN && gather_tma_wide_enabled() &&
+        (!fp32_in_place || tma_fp32_in_place_wide()) &&
         (!direct_form || tma_direct_wide_enabled()) && !(short_k && tma_short_wide_enabled()))
       plan.block_n = TmaGatherWideTile::kBlockN;
     if (partial_boxes && a.n_channels <= TmaGatherNarrowTile::kBlockN) plan.block_n = TmaGatherNarrowTile::kBlockN;
@@ -1960,10 +1972,7 @@ cudaError_t run_tma_gather(const ConvTransposeParams& p, TmaGatherPlan& plan, co
   } else {
     err = encode_source_map(&t.src_map, plan, workspace + plan.copy_offset, box_w, box_h, box_d);
     kernel = tconv_igemm_gather_tma_kernel<T>;
-    if (plan.in_place) {  // (plan_tma_gather: 64 and 128 columns only)
-      if constexpr (T::kBlockN <= TmaGatherTile::kBlockN) kernel = tconv_igemm_gather_tma_rounded_kernel<T>;
-      else kernel = nullptr;
-    }
+    if (plan.in_place) kernel = tconv_igemm_gather_tma_rounded_kernel<T>;
   }
   if (err != cudaSuccess) return err;
   const int64_t blocks = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2] * a.phases[0] *

@@ -11,7 +11,10 @@
 # 2. memcheck of one channels-last k2 s2 call under the switch.
 # 3. Quick timings, TF32 channels_last, switch 1 against unset: real_unet3d_up, real_vae_up, real_dcgan_up (k4 s2: two
 #    folded taps), and the U-Net block; breakdowns of the first two under 1.
-# 4. The rest of test_gather_tma_gpu.py that runs 572-573 did not reach (past their 150 s limits).
+# 4. Also built in session 116, off, not run: the in-place fp32 TMA form on 256-column tiles
+#    (TCONV_TMA_FP32_IN_PLACE_WIDE=1; real_vae_up's grad_input has 256 columns): its test, and real_vae_up / real_unet3d_up
+#    quick timings under it (predicted: the grad_input a little faster, as the direct form's 256 columns were).
+# 5. The rest of test_gather_tma_gpu.py that runs 572-573 did not reach (past their 150 s limits).
 source scripts/device_prelude.sh
 end=${END_S:-540}
 switch=TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST
@@ -34,6 +37,13 @@ for problem in real_unet3d_up real_vae_up real_dcgan_up real_unet3d_up_block; do
   done
 done
 breakdowns_ab $(( end - 120 )) $switch "1" "grad_weight" tf32 channels_last real_unet3d_up real_vae_up
+left $(( end - 90 )) && gpu_tests 90 tma_wide tests/test_gather_tma_gpu.py fp32_in_place_wide
+for problem in real_vae_up real_unet3d_up; do
+  for value in 1 0; do
+    left $(( end - 60 )) && LAYOUT=channels_last quick_time "in_place_wide_$value" $problem tf32 auto \
+      TCONV_TMA_FP32_IN_PLACE_WIDE=$value | tee -a "$LOG/quick.log"
+  done
+done
 left $(( end - 120 )) && gpu_tests 120 tma_rest tests/test_gather_tma_gpu.py "not fp32_in_place and not tma_gather_meets \
 and not tma_direct_meets and not tma_window_meets"
 device_finish
