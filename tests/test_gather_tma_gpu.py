@@ -1068,6 +1068,28 @@ ROUNDED_KERNEL = "tconv_igemm_gather_tma_rounded_kernel"
 COPY32_KERNEL = "tconv_gather_tma_channels_last_kernel"
 
 
+def rounded_pass_script(cases, contract_when, contract_seed, pass_seed, by_pass=False, head=""):
+    """A run_under_switch script: for each (name, case) of the expression `cases`, the TF32 contract under "igemm_tma"
+    (channels-last tensors, poisoned outputs) where the expression `contract_when` holds, then one seeded channels-last
+    pass (seeded_channels_last_pass); saves [name, output, grad_input, kernel names] rows. `head` runs first."""
+    return ("import os, sys, torch\n" + head +
+            "import tconv\n"
+            "import test_gather_tma_gpu as t\n"
+            "from test_conv_transpose_gpu import precision\n"
+            "from conftest import poison_cuda_allocator\n"
+            f"contract = {contract_when}\n"
+            "results = []\n"
+            f"for i, (name, case) in enumerate({cases}):\n"
+            "    if contract:\n"
+            f"        t.run_case(*case, mode='tf32', layout='channels_last', seed={contract_seed} + i,\n"
+            "                   poison=poison_cuda_allocator, algorithm='igemm_tma', grad_like_output=True)\n"
+            "    with precision('tf32'):\n"
+            "        out, grad_x, names = t.seeded_channels_last_pass(case, torch.float32, 'igemm_tma',\n"
+            f"                                                         {pass_seed} + i, by_pass={by_pass})\n"
+            "    results.append([name, out, grad_x, names])\n"
+            "torch.save(results, sys.argv[1])\n")
+
+
 def test_tma_gather_fp32_in_place_agrees_bitwise_with_the_copy(tmp_path):
     """TF32 channels-last fp32 sources read in place (TCONV_TMA_FP32_IN_PLACE=2: wherever the source maps, "igemm_tma"
     too; a fresh process per value): every in-place case meets the precision contract with every gradient (run_case,
@@ -1076,23 +1098,8 @@ def test_tma_gather_fp32_in_place_agrees_bitwise_with_the_copy(tmp_path):
     values (to_tf32 in both), the same wgmmas in the same K order, A from registers instead of shared memory."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    code = (
-        "import os, sys, torch, tconv\n"
-        "import test_gather_tma_gpu as t\n"
-        "from test_conv_transpose_gpu import precision\n"
-        "from conftest import poison_cuda_allocator\n"
-        "in_place = os.environ['TCONV_TMA_FP32_IN_PLACE'] == '2'\n"
-        "results = []\n"
-        "for i, name in enumerate(t.IN_PLACE_CASES):\n"
-        "    case = t.CASES[name]\n"
-        "    if in_place:\n"
-        "        t.run_case(*case, mode='tf32', layout='channels_last', seed=110 + i, poison=poison_cuda_allocator,\n"
-        "                   algorithm='igemm_tma', grad_like_output=True)\n"
-        "    with precision('tf32'):\n"
-        "        out, grad_x, names = t.seeded_channels_last_pass(case, torch.float32, 'igemm_tma', 210 + i,\n"
-        "                                                         by_pass=True)\n"
-        "    results.append([name, out, grad_x, names])\n"
-        "torch.save(results, sys.argv[1])\n")
+    code = rounded_pass_script("((name, t.CASES[name]) for name in t.IN_PLACE_CASES)",
+                               "os.environ['TCONV_TMA_FP32_IN_PLACE'] == '2'", 110, 210, by_pass=True)
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_FP32_IN_PLACE", values=("2", "0"))
     for on, off in zip(saved["2"], saved["0"]):
         name, (forward, backward) = on[0], on[3]
@@ -1152,23 +1159,9 @@ def test_tma_gather_fp32_in_place_wide_agrees_bitwise(tmp_path):
     128-column tiles' (each column's sums are the same wgmma steps whatever the tile's width)."""
     if not hopper_wgmma():
         pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
-    code = (
-        "import os, sys, torch\n"
-        "os.environ['TCONV_TMA_FP32_IN_PLACE'] = '2'\n"
-        "import tconv\n"
-        "import test_gather_tma_gpu as t\n"
-        "from test_conv_transpose_gpu import precision\n"
-        "from conftest import poison_cuda_allocator\n"
-        "wide = os.environ['TCONV_TMA_FP32_IN_PLACE_WIDE'] == '1'\n"
-        "results = []\n"
-        "for i, (name, case) in enumerate(sorted(t.ROUNDED_WIDE_CASES.items())):\n"
-        "    if wide:\n"
-        "        t.run_case(*case, mode='tf32', layout='channels_last', seed=150 + i, poison=poison_cuda_allocator,\n"
-        "                   algorithm='igemm_tma', grad_like_output=True)\n"
-        "    with precision('tf32'):\n"
-        "        out, grad_x, names = t.seeded_channels_last_pass(case, torch.float32, 'igemm_tma', 250 + i)\n"
-        "    results.append([name, out, grad_x, names])\n"
-        "torch.save(results, sys.argv[1])\n")
+    code = rounded_pass_script("sorted(t.ROUNDED_WIDE_CASES.items())",
+                               "os.environ['TCONV_TMA_FP32_IN_PLACE_WIDE'] == '1'", 150, 250,
+                               head="os.environ['TCONV_TMA_FP32_IN_PLACE'] = '2'\n")
     saved = run_under_switch(code, tmp_path, "TCONV_TMA_FP32_IN_PLACE_WIDE", values=("1", "0"))
     for on, off in zip(saved["1"], saved["0"]):
         assert any(ROUNDED_KERNEL in n and "TmaGatherTileOf<256" in n for n in on[3]), (on[0], on[3])
