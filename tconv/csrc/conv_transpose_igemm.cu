@@ -600,6 +600,11 @@ __device__ __forceinline__ void tma_load_5d(void* dst, const CUtensorMap* map, i
       : "memory");
 #endif
 }
+CUtensorMapDataType tensor_map_type(DType dtype) {
+  return dtype == DType::kFloat16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+         : dtype == DType::kBFloat16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                     : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+}
 // cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda); nullptr where unavailable.
 using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                                    const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
@@ -2335,27 +2340,23 @@ struct RowsStageIssuer {
     for (int v = 0; v < kUnits; ++v) {
       elem_t* const unit = units + v * T::kUnitFloats;
       const int iw0 = cur.wc * T::kBlockK, n = cur.u < blk.u_end ? int(cur.n) : args.batch;
-      if constexpr (kChannelsLast) {
-        tma_load_5d(unit, &args.x_map, x_channel, iw0, cur.ih, cur.id, n, bar);
-        const int od = cur.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
-#pragma unroll
-        for (int w = 0; w < kRowGroups; ++w) {
-          const int oh = cur.ih * a.stride[1] + (blk.kh + w) * a.dilation[1] - a.padding[1];
-          tma_load_5d(unit + T::kStageB + w * T::kStageA, &args.dy_map, dy_channel, 2 * iw0 + ow_base, oh, od, n, bar);
-        }
-        cur.advance(a);
-        continue;
-      }
-      tma_load_5d(unit, &args.x_map, iw0, x_channel, cur.ih, cur.id, n, bar);
+      // The maps' first two dimensions are (W, C), channels-last (C, W).
+      const auto load = [&](elem_t* dst, const CUtensorMap* map, int channel, int w, int h, int d) {
+        if constexpr (kChannelsLast)
+          tma_load_5d(dst, map, channel, w, h, d, n, bar);
+        else
+          tma_load_5d(dst, map, w, channel, h, d, n, bar);
+      };
+      load(unit, &args.x_map, x_channel, iw0, cur.ih, cur.id);
       if constexpr (kXBoxes == 2) {
         constexpr int kBox = WeightWgmmaRows16Tile<kRowGroups>::kXBoxW;
-        tma_load_5d(unit + T::kBlockN * kBox, &args.x_map, iw0 + kBox, x_channel, cur.ih, cur.id, n, bar);
+        load(unit + T::kBlockN * kBox, &args.x_map, x_channel, iw0 + kBox, cur.ih, cur.id);
       }
       const int od = cur.id * a.stride[0] + blk.kd * a.dilation[0] - a.padding[0];
 #pragma unroll
       for (int w = 0; w < kRowGroups; ++w) {
         const int oh = cur.ih * a.stride[1] + (blk.kh + w) * a.dilation[1] - a.padding[1];
-        tma_load_5d(unit + T::kStageB + w * T::kStageA, &args.dy_map, 2 * iw0 + ow_base, dy_channel, oh, od, n, bar);
+        load(unit + T::kStageB + w * T::kStageA, &args.dy_map, dy_channel, 2 * iw0 + ow_base, oh, od);
       }
       cur.advance(a);
     }
@@ -8025,10 +8026,7 @@ cudaError_t encode_rows_map(CUtensorMap* map, const void* data, const int64_t* s
   const cuuint64_t bytes[4] = {cuuint64_t(strides[1]) * b, cuuint64_t(strides[3]) * b, cuuint64_t(strides[2]) * b,
                                cuuint64_t(strides[0]) * b};
   const cuuint32_t box[5] = {cuuint32_t(box_w), cuuint32_t(box_c), 1, 1, 1}, unit[5] = {1, 1, 1, 1, 1};
-  const CUtensorMapDataType type = dtype == DType::kFloat32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-                                   : dtype == DType::kFloat16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                                              : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  const CUresult r = encode(map, type, 5, const_cast<void*>(data), dims, bytes, box, unit,
+  const CUresult r = encode(map, tensor_map_type(dtype), 5, const_cast<void*>(data), dims, bytes, box, unit,
                             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;

@@ -1397,7 +1397,7 @@ bool channels_last_strides_mappable(int64_t channels, const int64_t (&strides)[5
 }
 // A source the boxes can read as it is (TmaGatherPlan::in_place): channels-last as above, on a 16-byte address
 // (GatherOptions).
-bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options, int elem_bytes = 2) {
+bool tma_source_in_place(const GatherArgs& a, const GatherOptions& options, int elem_bytes) {
   const int64_t sizes[4] = {a.src_size[2], a.src_size[1], a.src_size[0], a.batch};
   return options.source_16_byte_aligned &&
          channels_last_strides_mappable(int64_t(a.groups) * a.k_channels, a.src_stride, sizes, elem_bytes);
@@ -1615,11 +1615,12 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   // on the cp.async gathers: VAE forward 2.88 ms against 0.49 contiguous, U-Net 3D 1.46 against 0.25): no bound.
   const bool k_bound_refuses = a.n_channels < TmaGatherTile::kBlockN ||
                                int64_t(max_phase_taps(a)) * a.k_rows * channels_per_row < kTmaGatherMinK;
+  const bool source_in_place = tma_source_in_place(a, options, element_bytes(dtype));
   const int fp32_mode = k16 ? 0 : tma_fp32_in_place_mode();
   const bool fp32_in_place = fp32_mode != 0 && options.tma != GatherTma::kForceWindow &&
                              options.tma != GatherTma::kForceDirect &&
-                             (fp32_mode == 2 || (automatic && k_bound_refuses)) && tma_source_in_place(a, options, 4);
-  const bool in_place = (k16 && tma_source_in_place(a, options)) || fp32_in_place;
+                             (fp32_mode == 2 || (automatic && k_bound_refuses)) && source_in_place;
+  const bool in_place = k16 ? source_in_place : fp32_in_place;
   if (k16 && options.tma == GatherTma::kForceWindow && !in_place) return plan;  // (the 16-bit window reads in place)
   if (options.tma == GatherTma::kAuto && !in_place && k_bound_refuses) return plan;
   int e[3];
@@ -1780,9 +1781,7 @@ cudaError_t encode_channels_last_map(CUtensorMap* map, DType dtype, const void* 
                                      CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   const EncodeTiledFn encode = encode_tiled_fn();
   if (encode == nullptr) return cudaErrorNotSupported;
-  const CUtensorMapDataType type = dtype == DType::kFloat16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                   : dtype == DType::kBFloat16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                                                : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  const CUtensorMapDataType type = tensor_map_type(dtype);
   const int64_t elem_bytes = element_bytes(dtype), unit = 16 / elem_bytes;
   // sizes and strides: W, H, D, N (elements)
   const cuuint64_t dims[5] = {cuuint64_t(channels), cuuint64_t(sizes[0]), cuuint64_t(sizes[1]), cuuint64_t(sizes[2]),
@@ -1819,9 +1818,7 @@ cudaError_t encode_source_map(CUtensorMap* map, const TmaGatherPlan& plan, float
   if (encode == nullptr) return cudaErrorNotSupported;
   const int64_t positions = int64_t(a.src_size[0]) * a.src_size[1] * a.src_size[2];
   const cuuint64_t b = cuuint64_t(element_bytes(plan.dtype));
-  const CUtensorMapDataType type = plan.dtype == DType::kFloat16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                   : plan.dtype == DType::kBFloat16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  const CUtensorMapDataType type = tensor_map_type(plan.dtype);
   const cuuint64_t dims[5] = {cuuint64_t(a.groups) * cuuint64_t(a.k_channels), cuuint64_t(a.src_size[2]),
                               cuuint64_t(a.src_size[1]), cuuint64_t(a.src_size[0]), cuuint64_t(a.batch)};
   const cuuint64_t row = cuuint64_t(plan.c_pitch) * b;
