@@ -1175,3 +1175,41 @@ ROUNDED_WIDE_CASES = {
     "wide_columns": CASES["wide_columns"],
     "vae_like": ROUNDED_AUTO_CASES["vae_like"],
 }
+
+
+# Forward phases whose grids differ (the stride does not divide the output's extent): TCONV_TMA_UNEQUAL_PHASES.
+UNEQUAL_PHASE_CASES = {
+    # fam10's geometry (k3 s2 p1 d2): the odd outputs take every tap, the even ones none; grids 5 / 4, 9 / 8, 17 / 16
+    "fam10_like": (3, 2, 32, 64, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [2, 2, 2], [4, 8, 16], True),
+    # k3 s2 p1: both phases tapped, grids of 16 and 15 (31 outputs), 128 columns
+    "odd_outputs": (2, 2, 64, 128, 1, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1], [16, 16], True),
+    # H stride 3 (grids 6, 6, 5), W stride 2 (10, 9), 96 columns (a partial tile)
+    "stride3_uneven": (2, 2, 32, 96, 1, [3, 5], [3, 2], [1, 2], [1, 0], [1, 1], [6, 10], False),
+}
+
+
+def test_tma_gather_unequal_phases_switch(tmp_path):
+    """TCONV_TMA_UNEQUAL_PHASES=1 (a fresh process per value): TF32 forwards whose phases' grids differ in length run
+    on the per-tap TMA boxes, each block storing within its own phase's grid (blocks past it store nothing), and meet
+    the precision contract with every gradient (poisoned outputs): channels-last under "auto" (read in place: the
+    rounded kernel) and under "igemm_tma", contiguous under "igemm_tma" (the copy form). =0: no TMA kernel takes
+    their forward."""
+    if not hopper_wgmma():
+        pytest.skip("the TMA gather is built for sm_90a and runs on compute capability 9.0")
+    code = ("import os, sys, torch\nimport tconv\nimport test_gather_tma_gpu as t\n"
+            "from test_conv_transpose_gpu import precision\nfrom conftest import poison_cuda_allocator\n"
+            "on = os.environ['TCONV_TMA_UNEQUAL_PHASES'] == '1'\nresults = []\n"
+            "for i, (name, case) in enumerate(sorted(t.UNEQUAL_PHASE_CASES.items())):\n"
+            "    if on:\n"
+            "        for layout, algorithm in (('channels_last', 'auto'), ('channels_last', 'igemm_tma'),\n"
+            "                                  ('contiguous', 'igemm_tma')):\n"
+            "            t.run_case(*case, mode='tf32', layout=layout, seed=170 + i, poison=poison_cuda_allocator,\n"
+            "                       algorithm=algorithm, grad_like_output=layout == 'channels_last')\n"
+            "    with precision('tf32'):\n"
+            "        _, _, names = t.seeded_channels_last_pass(case, torch.float32, 'auto', 270 + i, by_pass=True)\n"
+            "    results.append([name, names[0]])\n"
+            "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_TMA_UNEQUAL_PHASES", values=("1", "0"))
+    for (name, forward_on), (_, forward_off) in zip(saved["1"], saved["0"]):
+        assert sum(ROUNDED_KERNEL in n for n in forward_on) == 1, (name, forward_on)
+        assert not any(ROUNDED_KERNEL in n or TMA_KERNEL in n for n in forward_off), (name, forward_off)

@@ -931,6 +931,11 @@ __device__ __forceinline__ void phase_offsets(const GatherArgs& a, int ph, int (
   r[1] = ph % a.phases[1];
   r[0] = ph / a.phases[1];
 }
+// Phase r's grid along dimension dim (its outputs r, r + dst_step, ... below dst_size); the phases of a dimension whose
+// dst_size the step does not divide have grids one position apart.
+__host__ __device__ __forceinline__ int phase_extent(const GatherArgs& a, int dim, int r) {
+  return (a.dst_size[dim] - r + a.dst_step[dim] - 1) / a.dst_step[dim];
+}
 // Where phase r's grid position j (D, H, W) of image n lands in dst, at channel 0 (the caller adds its channel).
 __device__ __forceinline__ int64_t phase_position_offset(const GatherArgs& a, int64_t n, const int (&r)[3],
                                                          const int (&j)[3]) {
@@ -1155,7 +1160,7 @@ tconv_igemm_gather_tf32_kernel(const GatherArgs a) {
   phase_offsets(a, int(blockIdx.x % unsigned(phase_count)), r);
   int extent[3];
 #pragma unroll
-  for (int i = 0; i < 3; ++i) extent[i] = (a.dst_size[i] - r[i] + a.dst_step[i] - 1) / a.dst_step[i];
+  for (int i = 0; i < 3; ++i) extent[i] = phase_extent(a, i, r[i]);
   const int64_t lines = int64_t(extent[0]) * extent[1] * a.batch;
   if (lines == 0 || extent[2] == 0) return;  // uniform per block
   const int n0 = blockIdx.y * BN;
@@ -5941,6 +5946,23 @@ int max_phase_taps(const GatherArgs& a) {
   return taps;
 }
 
+// The phase grids' extents along D, H, W: `most`, the largest any phase has; `tapped`, the largest among the phases
+// with taps along that dimension (the others only store zeros or the bias: fam10's even outputs, 33 per dimension
+// against the odd ones' 32).
+void phase_grid_extents(const GatherArgs& a, int (&most)[3], int (&tapped)[3]) {
+  for (int dim = 0; dim < 3; ++dim) {
+    most[dim] = tapped[dim] = 0;
+    for (int r = 0; r < a.phases[dim]; ++r) {
+      bool has_taps = false;
+      for (int k = 0; k < a.kernel[dim]; ++k)
+        has_taps = has_taps || !a.forward || (r + a.padding[dim] - k * a.dilation[dim]) % a.stride[dim] == 0;
+      most[dim] = std::max(most[dim], phase_extent(a, dim, r));
+      if (has_taps) tapped[dim] = std::max(tapped[dim], phase_extent(a, dim, r));
+    }
+    if (tapped[dim] == 0) tapped[dim] = most[dim];
+  }
+}
+
 // TCONV_GATHER_MAX_STAGES (development only): the deepest pipeline the gather kernels may take, read
 // once per process; unset = no cap. Two processes of one device call can so time a tile's deep and
 // shallow instantiations.
@@ -6324,7 +6346,7 @@ WindowPlan window_plan(const GatherArgs& a) {
       hi = count == 0 ? shift : std::max(hi, shift);
       ++count;
     }
-    const int extent = (a.dst_size[2] - r + a.dst_step[2] - 1) / a.dst_step[2];
+    const int extent = phase_extent(a, 2, r);
     plan.max_taps = std::max(plan.max_taps, count);
     plan.max_span = std::max(plan.max_span, hi - lo);
     plan.min_extent = std::min(plan.min_extent, extent);

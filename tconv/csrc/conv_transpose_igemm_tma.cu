@@ -38,7 +38,7 @@ struct TmaGatherArgs {
   GatherArgs g;         // geometry, taps, packed weights and destination, as the gather kernels take them
   int tile[3];          // positions of a tile along D, H, W (their product is kBlockM)
   int tiles[3];         // tiles per phase along D, H, W (the last may run past the extent)
-  int extent[3];        // the phase grid along D, H, W: rows at or past it are not stored
+  int extent[3];        // the longest phase grid along D, H, W (each block stores within its own: phase_extent)
   int n_tiles;          // column tiles of a group
   // The direct form's ring (the copy form's is T's): a stage is the box (32 channels x box_d x box_h x box_w from a
   // 16-byte W start, the tile's positions in its first tile[0] x tile[1] x tile[2]; a_box_floats) padded to
@@ -315,6 +315,10 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   int r[3], j0[3];
   phase_offsets(a, int(block % phase_count), r);
   const int n_img = tile_origin(t, block / phase_count, j0);
+  int extent[3];  // this phase's grid (t.tiles may tile a longer one's: tma_unequal_phases_enabled)
+#pragma unroll
+  for (int i = 0; i < 3; ++i) extent[i] = phase_extent(a, i, r[i]);
+  if (j0[0] >= extent[0] || j0[1] >= extent[1] || j0[2] >= extent[2]) return;  // (uniform: no output here)
   const int g = blockIdx.y, n0 = n_tile * BN;
   const int tid = threadIdx.x;
 
@@ -478,7 +482,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       for (int m = warp * split.per_warp + split.position; m < BM; m += T::kMmaThreads / 32 * split.per_warp) {
         const TilePosition l = tile_position(t.tile, m);
         const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
-        if (j[0] >= t.extent[0] || j[1] >= t.extent[1] || j[2] >= t.extent[2]) continue;
+        if (j[0] >= extent[0] || j[1] >= extent[1] || j[2] >= extent[2]) continue;
         store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, split.sub_lane,
                               split.lanes, by_four);
       }
@@ -498,7 +502,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   const int m = tid % BM, first_col = tid / BM;
   const TilePosition l = tile_position(t.tile, m);
   const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
-  if (j[0] >= t.extent[0] || j[1] >= t.extent[1] || j[2] >= t.extent[2]) return;
+  if (j[0] >= extent[0] || j[1] >= extent[1] || j[2] >= extent[2]) return;
   scalar_t* out = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j) +
                   (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
   store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + m, first_col,
@@ -1379,6 +1383,13 @@ bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
   static const bool enabled = development_switch("TCONV_TMA_NARROW_PAIR", 1) != 0;
   return enabled;
 }
+// Phases whose grids differ (a dst_size the stride does not divide, fam10's 65 = 33 + 32 per dimension): tiled by the
+// tapped phases' grid, each block storing within its own phase's (TCONV_TMA_UNEQUAL_PHASES, development, read once
+// per process: unset 0 until measured; 1 on). fp32 only: the persistent 16-bit kernels take one grid for every phase.
+bool tma_unequal_phases_enabled() {
+  static const bool enabled = development_switch("TCONV_TMA_UNEQUAL_PHASES", 0) != 0;
+  return enabled;
+}
 bool tma_in_place_partial_enabled() {
   static const bool enabled = development_switch("TCONV_TMA_IN_PLACE_PARTIAL", 1) != 0;
   return enabled;
@@ -1623,11 +1634,17 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
   const bool in_place = k16 ? source_in_place : fp32_in_place;
   if (k16 && options.tma == GatherTma::kForceWindow && !in_place) return plan;  // (the 16-bit window reads in place)
   if (options.tma == GatherTma::kAuto && !in_place && k_bound_refuses) return plan;
-  int e[3];
+  // e: the tiles' grid, the largest extent of the phases with taps; every phase's grid is tiled to `most`, and a tile
+  // past its own phase's grid stores nothing (tma_gather_block). Phases of unequal extents: fp32 and the
+  // non-window forms only (the persistent 16-bit kernels and the window take every phase's grid as e).
+  int e[3], most[3];
+  phase_grid_extents(a, most, e);
+  bool unequal = false;
   for (int i = 0; i < 3; ++i) {
-    if (a.dst_size[i] % a.dst_step[i] != 0 || a.src_step[i] > 8) return plan;
-    e[i] = a.dst_size[i] / a.dst_step[i];
+    if (a.src_step[i] > 8) return plan;
+    unequal = unequal || a.dst_size[i] % a.dst_step[i] != 0 || most[i] != e[i];
   }
+  if (unequal && (k16 || !tma_unequal_phases_enabled())) return plan;
   const bool force_direct = options.tma == GatherTma::kForceDirect;
   const bool forced = options.tma == GatherTma::kForce || options.tma == GatherTma::kForceWindow || force_direct;
   const bool partial_boxes = forced || (in_place && tma_in_place_partial_enabled());
@@ -1649,9 +1666,9 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
     return m_tiles * a.phases[0] * a.phases[1] * a.phases[2] * plan.n_tiles <= 0x7fffffff;
   };
   const bool window = (options.tma == GatherTma::kForceWindow || options.tma == GatherTma::kAutoWindow) &&
-                      !fp32_in_place &&
+                      !fp32_in_place && !unequal &&
                       (!k16 || (in_place && (options.tma == GatherTma::kForceWindow || tma_window_16bit_mode() > 0)));
-  for (int i = 0; i < 3; ++i) plan.extent[i] = e[i];
+  for (int i = 0; i < 3; ++i) plan.extent[i] = most[i];
   if (window && plan_tma_window(a, e, k16 && in_place && tma_window_short_enabled(), plan)) {
     plan.n_tiles = (a.n_channels + plan.block_n - 1) / plan.block_n;
   } else {
@@ -1660,7 +1677,7 @@ TmaGatherPlan plan_tma_gather(const ConvTransposeParams& p, GatherPass pass, DTy
       return plan;
     for (int i = 0; i < 3; ++i) {
       if (plan.tile[i] * a.src_step[i] > 256 || (plan.tile[i] & (plan.tile[i] - 1)) != 0) return plan;  // tile_position
-      plan.tiles[i] = (e[i] + plan.tile[i] - 1) / plan.tile[i];
+      plan.tiles[i] = (most[i] + plan.tile[i] - 1) / plan.tile[i];
     }
     m_tiles = int64_t(a.batch) * plan.tiles[0] * plan.tiles[1] * plan.tiles[2];
     // The direct form where forced; under "auto" a fallback where the copy is refused (tma_direct_auto_enabled),
