@@ -936,6 +936,12 @@ __device__ __forceinline__ void phase_offsets(const GatherArgs& a, int ph, int (
 __host__ __device__ __forceinline__ int phase_extent(const GatherArgs& a, int dim, int r) {
   return (a.dst_size[dim] - r + a.dst_step[dim] - 1) / a.dst_step[dim];
 }
+// Whether phase r's grid position j (D, H, W) is an output (a block's tiles may run past its phase's grid):
+// j < phase_extent along each dimension, tested on the output position so that no extent stays live in a register.
+__device__ __forceinline__ bool phase_position_inside(const GatherArgs& a, const int (&r)[3], const int (&j)[3]) {
+  return r[0] + j[0] * a.dst_step[0] < a.dst_size[0] && r[1] + j[1] * a.dst_step[1] < a.dst_size[1] &&
+         r[2] + j[2] * a.dst_step[2] < a.dst_size[2];
+}
 // Where phase r's grid position j (D, H, W) of image n lands in dst, at channel 0 (the caller adds its channel).
 __device__ __forceinline__ int64_t phase_position_offset(const GatherArgs& a, int64_t n, const int (&r)[3],
                                                          const int (&j)[3]) {

@@ -38,7 +38,7 @@ struct TmaGatherArgs {
   GatherArgs g;         // geometry, taps, packed weights and destination, as the gather kernels take them
   int tile[3];          // positions of a tile along D, H, W (their product is kBlockM)
   int tiles[3];         // tiles per phase along D, H, W (the last may run past the extent)
-  int extent[3];        // the longest phase grid along D, H, W (each block stores within its own: phase_extent)
+  int extent[3];        // the longest phase grid along D, H, W (each block stores within its own)
   int n_tiles;          // column tiles of a group
   // The direct form's ring (the copy form's is T's): a stage is the box (32 channels x box_d x box_h x box_w from a
   // 16-byte W start, the tile's positions in its first tile[0] x tile[1] x tile[2]; a_box_floats) padded to
@@ -315,10 +315,8 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   int r[3], j0[3];
   phase_offsets(a, int(block % phase_count), r);
   const int n_img = tile_origin(t, block / phase_count, j0);
-  int extent[3];  // this phase's grid (t.tiles may tile a longer one's: tma_unequal_phases_enabled)
-#pragma unroll
-  for (int i = 0; i < 3; ++i) extent[i] = phase_extent(a, i, r[i]);
-  if (j0[0] >= extent[0] || j0[1] >= extent[1] || j0[2] >= extent[2]) return;  // (uniform: no output here)
+  // (t.tiles may tile a longer phase's grid than this one's: tma_unequal_phases_enabled; uniform)
+  if (!phase_position_inside(a, r, j0)) return;
   const int g = blockIdx.y, n0 = n_tile * BN;
   const int tid = threadIdx.x;
 
@@ -344,19 +342,32 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   float acc[BN / 2];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+  // The register-A forms' steps (direct, rounded): wait for the stage (ring_stage_start), load and round its A
+  // fragments, then issue its wgmmas, keep that group in flight and release the stage before it (ring_issue_and_step).
+  // A stage's A was read by this thread's generic loads, B by the async proxy; the producer refills it through the
+  // async proxy. A fragment set is rewritten only after its wgmmas completed (run_paired_steps alternates two).
+  int stage = 0, previous = 0;
+  uint32_t full_parity = 0;
+  const auto ring_stage_start = [&]() {
+    mbarrier_wait(&stage_full[stage], full_parity);
+    return smem + stage * stage_floats;
+  };
+  const auto ring_issue_and_step = [&](int it, uint32_t (&a_frag)[BK / 8][4],
+                                       const uint32_t (&a_previous)[BK / 8][4]) {
+    warpgroup_issue_mma<BN, BK, float>(acc, a_frag, smem + stage * stage_floats + a_floats);
+    wgmma_wait<1>();
+    keep_registers_until_here<BK>(a_previous);
+    if (it > 0) {
+      fence_generic_to_async_shared();
+      mbarrier_arrive(&stage_empty[previous]);
+    }
+    previous = stage;
+    if (++stage == stages) {
+      stage = 0;
+      full_parity ^= 1;
+    }
+  };
   if constexpr (kDirect) {
-    int stage = 0, previous = 0;
-    uint32_t full_parity = 0;
-    const auto next_stage = [&]() {
-      previous = stage;
-      if (++stage == stages) {
-        stage = 0;
-        full_parity ^= 1;
-      }
-    };
-    // A stage's A fragments are loaded and rounded into one of two register sets (a set is rewritten only after its
-    // wgmmas completed). The released stage's A was read by this thread's generic loads, B by the async proxy; the
-    // producer refills it through the async proxy.
     // This thread's fragment rows (wg_row + gid, + 8) as box offsets; a stage's tap adds its W offset in the box.
     const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
     const int channel_pitch = t.a_box_floats / kGatherBlockK;
@@ -372,11 +383,11 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
     int tap = 0, chunk = 0;
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
     auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
-      mbarrier_wait(&stage_full[stage], full_parity);
+      const float* stage_start = ring_stage_start();
       const int4 info = tap_table[tap];
       const int w = j0[2] + info.z;  // (W step 1; flat: j0[2] = 0)
       const int first = flat ? (j0[1] * a.src_step[1] + info.y) * t.flat_w + w : w;
-      const float* As = smem + stage * stage_floats + (first & 3);
+      const float* As = stage_start + (first & 3);
       // flat: positions whose W left the line read as zeros (unsigned: below 0 too); otherwise every row is valid
       const bool valid0 = !flat || unsigned(row_w[0] + info.z) < unsigned(t.flat_w);
       const bool valid1 = !flat || unsigned(row_w[1] + info.z) < unsigned(t.flat_w);
@@ -389,32 +400,22 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
         split_tf32<false, false>(valid0 ? k_row[row_at[0] + 4 * channel_pitch] : 0.f, a_frag[k8][2], unused);
         split_tf32<false, false>(valid1 ? k_row[row_at[1] + 4 * channel_pitch] : 0.f, a_frag[k8][3], unused);
       }
-      warpgroup_issue_mma<BN, BK, float>(acc, a_frag, smem + stage * stage_floats + a_floats);
-      wgmma_wait<1>();
-      keep_registers_until_here<BK>(a_previous);
-      if (it > 0) {
-        fence_generic_to_async_shared();
-        mbarrier_arrive(&stage_empty[previous]);
-      }
+      ring_issue_and_step(it, a_frag, a_previous);
       if (++chunk == chunks) {
         chunk = 0;
         ++tap;
       }
-      next_stage();
     };
     run_paired_steps(iterations, step, a_even, a_odd);
   } else if constexpr (kRoundedA) {
     // The box is the copy form's: row m of the tile is 128 bytes of 32 channels, its 16-byte pieces swizzled by m
     // modulo 8 (piece q at q ^ (m % 8)). This thread's fragment rows wg_row + gid and + 8 are both gid modulo 8, so a
     // k8 step's words lie at row * 32 + ((8 k8) ^ 4 gid) + tig and + 4: one bank each across the warp.
-    int stage = 0, previous = 0;
-    uint32_t full_parity = 0;
     const int lane = tid % 32, gid = lane / 4, tig = lane % 4;
     const int at0 = (warpgroup * 64 + (tid / 32 % 4) * 16 + gid) * BK + tig, at1 = at0 + 8 * BK, swizzle = 4 * gid;
     uint32_t a_even[BK / 8][4], a_odd[BK / 8][4];
     auto step = [&](int it, uint32_t (&a_frag)[BK / 8][4], const uint32_t (&a_previous)[BK / 8][4]) {
-      mbarrier_wait(&stage_full[stage], full_parity);
-      const float* As = smem + stage * T::kStageFloats;
+      const float* As = ring_stage_start();
 #pragma unroll
       for (int k8 = 0; k8 < BK / 8; ++k8) {  // the m16n8k8 A fragment: rows gid, gid + 8 at k tig, then k tig + 4
         const int lo = (8 * k8) ^ swizzle, hi = (8 * k8 + 4) ^ swizzle;
@@ -424,18 +425,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
         split_tf32<false, false>(As[at0 + hi], a_frag[k8][2], unused);
         split_tf32<false, false>(As[at1 + hi], a_frag[k8][3], unused);
       }
-      warpgroup_issue_mma<BN, BK, float>(acc, a_frag, As + T::kStageAFloats);
-      wgmma_wait<1>();
-      keep_registers_until_here<BK>(a_previous);
-      if (it > 0) {
-        fence_generic_to_async_shared();
-        mbarrier_arrive(&stage_empty[previous]);
-      }
-      previous = stage;
-      if (++stage == kStages) {
-        stage = 0;
-        full_parity ^= 1;
-      }
+      ring_issue_and_step(it, a_frag, a_previous);
     };
     run_paired_steps(iterations, step, a_even, a_odd);
   } else {
@@ -482,7 +472,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
       for (int m = warp * split.per_warp + split.position; m < BM; m += T::kMmaThreads / 32 * split.per_warp) {
         const TilePosition l = tile_position(t.tile, m);
         const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
-        if (j[0] >= extent[0] || j[1] >= extent[1] || j[2] >= extent[2]) continue;
+        if (!phase_position_inside(a, r, j)) continue;
         store_staged_position(first + phase_position_offset(a, n_img, r, j), Cs + m * kLdRow, columns, split.sub_lane,
                               split.lanes, by_four);
       }
@@ -502,7 +492,7 @@ __device__ __forceinline__ void tma_gather_block(const TmaGatherArgs& t) {
   const int m = tid % BM, first_col = tid / BM;
   const TilePosition l = tile_position(t.tile, m);
   const int j[3] = {j0[0] + l.d, j0[1] + l.h, j0[2] + l.w};
-  if (j[0] >= extent[0] || j[1] >= extent[1] || j[2] >= extent[2]) return;
+  if (!phase_position_inside(a, r, j)) return;
   scalar_t* out = static_cast<scalar_t*>(a.dst) + phase_position_offset(a, n_img, r, j) +
                   (int64_t(g) * a.n_channels + n0 + first_col) * a.dst_stride[1];
   store_staged_columns<2, kLdC>(out, a.dst_stride[1], Cs + first_col * kLdC + m, first_col,
