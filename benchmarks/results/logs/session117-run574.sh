@@ -36,6 +36,13 @@ for problem in real_unet3d_up real_vae_up real_dcgan_up real_unet3d_up_block; do
       | tee -a "$LOG/quick.log"
   done
 done
+# Session 117 added (run 575's script holds the same, for a warm second call): the TMA gather over phases of unequal
+# grids (TCONV_TMA_UNEQUAL_PHASES=1): its test and fam10's TF32 channels_last forward under 1 and 0.
+left $(( end - 150 )) && gpu_tests 150 unequal tests/test_gather_tma_gpu.py unequal_phases
+for value in 1 0; do
+  left $(( end - 60 )) && LAYOUT=channels_last quick_time "unequal_$value" fam10_convt3d_k3_s2_p1_d2_16x32x32 tf32 \
+    auto TCONV_TMA_UNEQUAL_PHASES=$value | tee -a "$LOG/quick.log"
+done
 breakdowns_ab $(( end - 120 )) $switch "1" "grad_weight" tf32 channels_last real_unet3d_up real_vae_up
 left $(( end - 90 )) && gpu_tests 90 tma_wide tests/test_gather_tma_gpu.py fp32_in_place_wide
 for problem in real_vae_up real_unet3d_up; do
