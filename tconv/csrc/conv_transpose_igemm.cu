@@ -5937,16 +5937,18 @@ cudaError_t pack_gather_weight(const scalar_t* weight, const int64_t (&ws)[5], c
 }
 
 // Most taps any phase of this pass has (sizes the tap table in shared memory).
+// Taps of phase r along dimension dim (every tap for grad_input, whose pass has one phase).
+int phase_dim_taps(const GatherArgs& a, int dim, int r) {
+  int count = 0;
+  for (int k = 0; k < a.kernel[dim]; ++k)
+    count += !a.forward || (r + a.padding[dim] - k * a.dilation[dim]) % a.stride[dim] == 0;
+  return count;
+}
 int max_phase_taps(const GatherArgs& a) {
   int taps = 1;
   for (int dim = 0; dim < 3; ++dim) {
     int most = 0;
-    for (int r = 0; r < a.phases[dim]; ++r) {
-      int count = 0;
-      for (int k = 0; k < a.kernel[dim]; ++k)
-        count += !a.forward || (r + a.padding[dim] - k * a.dilation[dim]) % a.stride[dim] == 0;
-      most = std::max(most, count);
-    }
+    for (int r = 0; r < a.phases[dim]; ++r) most = std::max(most, phase_dim_taps(a, dim, r));
     taps *= most;
   }
   return taps;
@@ -5959,11 +5961,8 @@ void phase_grid_extents(const GatherArgs& a, int (&most)[3], int (&tapped)[3]) {
   for (int dim = 0; dim < 3; ++dim) {
     most[dim] = tapped[dim] = 0;
     for (int r = 0; r < a.phases[dim]; ++r) {
-      bool has_taps = false;
-      for (int k = 0; k < a.kernel[dim]; ++k)
-        has_taps = has_taps || !a.forward || (r + a.padding[dim] - k * a.dilation[dim]) % a.stride[dim] == 0;
       most[dim] = std::max(most[dim], phase_extent(a, dim, r));
-      if (has_taps) tapped[dim] = std::max(tapped[dim], phase_extent(a, dim, r));
+      if (phase_dim_taps(a, dim, r) > 0) tapped[dim] = std::max(tapped[dim], phase_extent(a, dim, r));
     }
     if (tapped[dim] == 0) tapped[dim] = most[dim];
   }
