@@ -14,6 +14,13 @@ left $(( end - 60 )) && quick_time "unequal_contiguous_1" fam10_convt3d_k3_s2_p1
   | tee -a "$LOG/quick.log"
 breakdowns_ab $(( end - 90 )) $switch "1 0" "forward|igemm_gather" tf32 channels_last \
   fam10_convt3d_k3_s2_p1_d2_16x32x32
+# Session 118 added: whether the in-place TMA form (wgmma, x read in place) beats the strip unit-stride kernel on
+# fam01's TF32 channels_last forward (6.12 ms there against eager's 2.92, run 567: long_sb on the x loads, run 571).
+# "igemm_tma" with TCONV_TMA_FP32_IN_PLACE=2 takes the rounded in-place form wherever the source maps.
+for mode in 2; do
+  left $(( end - 45 )) && LAYOUT=channels_last quick_time "fam01_tma_in_place_$mode" fam01_convt2d_k3_1024x1024 tf32 \
+    igemm_tma TCONV_TMA_FP32_IN_PLACE=$mode | tee -a "$LOG/quick.log"
+done
 left $(( end - 200 )) && (export TCONV_TMA_UNEQUAL_PHASES=1 TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST=1
   gpu_tests 200 cl_tf32 tests/test_conv_transpose_gpu.py "tf32 and channels_last")
 device_finish
