@@ -21,6 +21,12 @@ for mode in 2; do
   left $(( end - 45 )) && LAYOUT=channels_last quick_time "fam01_tma_in_place_$mode" fam01_convt2d_k3_1024x1024 tf32 \
     igemm_tma TCONV_TMA_FP32_IN_PLACE=$mode | tee -a "$LOG/quick.log"
 done
+# and on the warp-specialized 64-channel form (a producer warpgroup loading x two stages ahead; run 571's samples
+# had the MMA threads' own loads at long_sb 19.5 %, wait 28 %, with 8 warps an SM): 1 against the default 0.
+for value in 1 0; do
+  left $(( end - 45 )) && LAYOUT=channels_last quick_time "fam01_specialized_64_$value" fam01_convt2d_k3_1024x1024 \
+    tf32 auto TCONV_UNIT_STRIDE_SPECIALIZED_64=$value | tee -a "$LOG/quick.log"
+done
 left $(( end - 200 )) && (export TCONV_TMA_UNEQUAL_PHASES=1 TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST=1
   gpu_tests 200 cl_tf32 tests/test_conv_transpose_gpu.py "tf32 and channels_last")
 device_finish
