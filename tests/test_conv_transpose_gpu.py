@@ -2404,6 +2404,54 @@ def test_unit_stride_tf32_channels_last_keeps_256_row_tiles(case, poison_allocat
     assert all("UnitStrideTile<256" in n for n in names), names
 
 
+
+# TCONV_UNIT_STRIDE_CL_STORE_ROWS (conv_transpose_igemm.cu, unit_stride_cl_store_rows_mode): the channels-last store
+# of the unit-stride forward decodes each row once a lane and shuffles the y offsets (unset), or decodes every row in
+# every lane (=1, the form before session 118). The cases: the 2D half-tile case above (rows ending inside a tile,
+# a bias), the L2-61-like 3D wide-rows one (128 channels: two warpgroups' rows), and a 2D one whose C_out (48) leaves
+# lanes without a channel.
+CL_STORE_ROWS_CASES = [
+    # dims, batch, cin, cout, kernel, padding, spatial, bias
+    (2, 2, 64, 64, [3, 3], [0, 0], [9, 140], True),
+    (3, 2, 64, 128, [3, 3, 3], [0, 0, 0], [5, 9, 30], False),
+    (2, 3, 64, 48, [3, 3], [1, 1], [7, 61], True),
+]
+
+
+def test_unit_stride_channels_last_store_rows_switch(tmp_path):
+    """Under TCONV_UNIT_STRIDE_CL_STORE_ROWS unset and =1 (a fresh process each) every case meets the precision
+    contract with every gradient (poisoned outputs) in TF32 channels_last on the unit-stride kernel, the forward's
+    output is bit for bit the same under both (the same sums, stored by other lanes), and the kernel runs."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    code = (
+        "import sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "results = []\n"
+        "for i, case in enumerate(t.CL_STORE_ROWS_CASES):\n"
+        "    dims, batch, cin, cout, kernel, padding, spatial, bias = case\n"
+        "    ones = [1] * dims\n"
+        "    t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias,\n"
+        "               mode='tf32', layout='channels_last', seed=140 + i, poison=poison_cuda_allocator,\n"
+        "               algorithm='igemm_strip', grad_like_output=True)\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(240 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], torch.float32, 'channels_last', gen)\n"
+        "    w = t.make_tensor([cin, cout, *kernel], torch.float32, 'channels_last', gen)\n"
+        "    b = torch.randn(cout, generator=gen, device='cuda') if bias else None\n"
+        "    with t.precision('tf32'), tconv._ops.use_algorithm('igemm_strip'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        out = t.TCONV_FN[dims](x, w, b, 1, padding)\n"
+        "        torch.cuda.synchronize()\n"
+        "    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]\n"
+        "    results.append((out.cpu(), names))\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CL_STORE_ROWS", values=("", "1"))
+    for case, (out_new, names_new), (out_old, names_old) in zip(CL_STORE_ROWS_CASES, saved[""], saved["1"]):
+        assert torch.equal(out_new, out_old), case
+        assert any("strip_unit_stride_forward_kernel" in n for n in names_new), (case, names_new)
+        assert any("strip_unit_stride_forward_kernel" in n for n in names_old), (case, names_old)
+
 # (TCONV_UNIT_STRIDE_STAGE_48: 1 the tap-pairs half tiles, StripUnitStrideForwardHalfTile48; 2 also the 64-channel
 # weights-as-A tiles as 256-row blocks, StripUnitStrideForwardTile48; 3 those on the half tile, one wgmma group in
 # flight, the default; 0 none). fam07's forward form (48 -> 24 in pairs, K 1296), 144 input channels in fp16 (three

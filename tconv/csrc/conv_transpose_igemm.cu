@@ -5266,27 +5266,40 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     auto row_out = [&](const LineOf& l, int channel) { return output_at(l, n_tile * kBlockN + channel); };
     if constexpr (kChannelsLastAccess) {  // (fp32 only: set_unit_stride_channels_last_access)
       if (a.y_channel_rows) {
-        // y's channels innermost: warp v takes rows 4 v .. 4 v + 3, then 4 (v + kThreads / 32) .., lane c channels c,
-        // c + 32, ..., each a 16-byte read of its 4 rows (a pitch of 8 mod 32 words: 2-way conflicts, 8 wavefronts for
-        // 128 values, where one row a read would take 8 for 32), then 4 stores of 128-byte runs (one row each). The
-        // one-row-a-thread store below writes 4 bytes of each 32-byte sector of channels-last y.
-        static_assert(BM % 4 == 0, "whole row quads");
+        // y's channels innermost: warp v takes rows 32 v .. 32 v + 31, then 32 (v + kThreads / 32) .., each lane
+        // decoding one of them and the warp shuffling the y offsets (y_channel_rows 2; 1: every lane decodes each row,
+        // as before session 118: run 571's source counters had those decodes at ~2800 instructions a warp, 34 % of
+        // fam01's channels-last forward samples). Per quad of rows, lane c takes channels c, c + 32, ..., each a
+        // 16-byte read of its 4 rows (a pitch of 8 mod 32 words: 2-way conflicts, 8 wavefronts for 128 values, where
+        // one row a read would take 8 for 32), then 4 stores of 128-byte runs (one row each). The one-row-a-thread
+        // store below writes 4 bytes of each 32-byte sector of channels-last y.
+        static_assert(BM % 32 == 0, "whole 32-row runs");
         const int lane = tid % 32;
-        for (int row4 = 4 * (tid / 32); row4 < BM && r0 + row4 < a.rows; row4 += 4 * (kThreads / 32)) {
-          scalar_t* out[4];
-#pragma unroll
-          for (int k = 0; k < 4; ++k) {
-            const int64_t q = r0 + row4 + k;
-            const LineOf l = line_of(q < a.rows ? q : r0 + row4);
-            out[k] = q < a.rows && l.w < a.out_w ? row_out(l, 0) : nullptr;
+        const bool shuffled = a.y_channel_rows == 2;
+        auto row_pointer = [&](int64_t q) {  // 0: a row past the tile's rows or its line's outputs
+          if (q < a.rows) {
+            const LineOf l = line_of(q);
+            if (l.w < a.out_w) return reinterpret_cast<unsigned long long>(row_out(l, 0));
           }
-          for (int c = lane; c < channels; c += 32) {
-            const float4 v = *reinterpret_cast<const float4*>(Cs + c * pitch + row4);
-            const float b = bias_s[c];
-            if (out[0] != nullptr) out[0][c] = from_acc<scalar_t>(v.x + b);
-            if (out[1] != nullptr) out[1][c] = from_acc<scalar_t>(v.y + b);
-            if (out[2] != nullptr) out[2][c] = from_acc<scalar_t>(v.z + b);
-            if (out[3] != nullptr) out[3][c] = from_acc<scalar_t>(v.w + b);
+          return 0ull;
+        };
+        for (int row32 = 32 * (tid / 32); row32 < BM && r0 + row32 < a.rows; row32 += kThreads) {
+          const unsigned long long mine = shuffled ? row_pointer(r0 + row32 + lane) : 0ull;
+#pragma unroll 2
+          for (int row4 = 0; row4 < 32; row4 += 4) {
+            scalar_t* out[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+              out[k] = reinterpret_cast<scalar_t*>(shuffled ? __shfl_sync(0xffffffffu, mine, row4 + k)
+                                                            : row_pointer(r0 + row32 + row4 + k));
+            for (int c = lane; c < channels; c += 32) {
+              const float4 v = *reinterpret_cast<const float4*>(Cs + c * pitch + row32 + row4);
+              const float b = bias_s[c];
+              if (out[0] != nullptr) out[0][c] = from_acc<scalar_t>(v.x + b);
+              if (out[1] != nullptr) out[1][c] = from_acc<scalar_t>(v.y + b);
+              if (out[2] != nullptr) out[2][c] = from_acc<scalar_t>(v.z + b);
+              if (out[3] != nullptr) out[3][c] = from_acc<scalar_t>(v.w + b);
+            }
           }
         }
         return;
@@ -7053,6 +7066,14 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // per-channel, 1.432 / 5.775 with this access; fam03 4.588 / 12.484 against 2.552 / 8.351. TCONV_UNIT_STRIDE_CL_ACCESS
 // (development only, read once per process): 0 keeps the per-channel loads and the row store; unset or anything else
 // takes this access wherever it applies.
+// The channels-last store's row decodes (StripUnitStrideArgs::y_channel_rows): 2, one a lane, the warp shuffling the
+// y offsets; 1, every lane decoding each row of its quad (before session 118). TCONV_UNIT_STRIDE_CL_STORE_ROWS
+// (development, read once per process): unset 2, 1 the old form for A/B timings. Predicted (fam01 TF32 channels_last
+// forward, 6.1 ms on H100, its store 34 % of the samples, ~2800 instructions a warp, mostly decodes): ~4.5-5 ms.
+int unit_stride_cl_store_rows_mode() {
+  static const int mode = development_switch("TCONV_UNIT_STRIDE_CL_STORE_ROWS", 2) == 1 ? 1 : 2;
+  return mode;
+}
 template <typename scalar_t>
 void set_unit_stride_channels_last_access(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p) {
   static const bool enabled = development_switch("TCONV_UNIT_STRIDE_CL_ACCESS", 1) != 0;
@@ -7062,7 +7083,7 @@ void set_unit_stride_channels_last_access(StripUnitStrideArgs<scalar_t>& a, cons
   for (int i = 0; i < 5; ++i)
     if (i != 1) quads = quads && p.input_strides[i] % 4 == 0;
   a.x_channel_quads = quads ? 1 : 0;
-  a.y_channel_rows = p.output_strides[1] == 1 && !a.pair_stores ? 1 : 0;
+  a.y_channel_rows = p.output_strides[1] == 1 && !a.pair_stores ? unit_stride_cl_store_rows_mode() : 0;
 }
 template <typename scalar_t>
 void set_unit_stride_store_plan(StripUnitStrideArgs<scalar_t>& a, const ConvTransposeParams& p,

@@ -26,6 +26,17 @@ for problem in real_unet3d_up real_vae_up; do
       | tee -a "$LOG/quick.log"
   done
 done
+# Session 118 added: the unit-stride forward's channels-last store, one row decode a lane and the y offsets shuffled
+# (TCONV_UNIT_STRIDE_CL_STORE_ROWS unset = 2) against every lane decoding every row (=1, the form before): fam01 TF32
+# channels_last (predicted 6.1 -> ~4.5-5 ms forward), fam05, and its test.
+for problem in fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
+  for value in 2 1; do
+    left $(( end - 45 )) && LAYOUT=channels_last quick_time "cl_store_rows_$value" $problem tf32 auto \
+      TCONV_UNIT_STRIDE_CL_STORE_ROWS=$value | tee -a "$LOG/quick.log"
+  done
+done
+left $(( end - 100 )) && gpu_tests 100 cl_store_rows tests/test_conv_transpose_gpu.py "store_rows_switch or \
+unit_stride_channels_last_where_switched or keeps_256_row_tiles"
 # Session 117 added: the TMA gather over phases of unequal grids (TCONV_TMA_UNEQUAL_PHASES=1): its test and fam10's
 # TF32 channels_last forward under 1 and 0.
 left $(( end - 120 )) && gpu_tests 120 unequal tests/test_gather_tma_gpu.py unequal_phases
