@@ -5267,8 +5267,8 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
     if constexpr (kChannelsLastAccess) {  // (fp32 only: set_unit_stride_channels_last_access)
       if (a.y_channel_rows) {
         // y's channels innermost: warp v takes rows 32 v .. 32 v + 31, then 32 (v + kThreads / 32) .., each lane
-        // decoding one of them and the warp shuffling the y offsets (y_channel_rows 2; 1: every lane decodes each row,
-        // as before session 118: run 571's source counters had those decodes at ~2800 instructions a warp, 34 % of
+        // decoding one of them and the warp shuffling the y offsets (y_channel_rows 2, unit_stride_cl_store_rows_mode;
+        // 1: every lane decodes each row: run 571's source counters had those decodes at ~2800 instructions a warp, 34 % of
         // fam01's channels-last forward samples). Per quad of rows, lane c takes channels c, c + 32, ..., each a
         // 16-byte read of its 4 rows (a pitch of 8 mod 32 words: 2-way conflicts, 8 wavefronts for 128 values, where
         // one row a read would take 8 for 32), then 4 stores of 128-byte runs (one row each). The one-row-a-thread
@@ -7067,11 +7067,12 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // (development only, read once per process): 0 keeps the per-channel loads and the row store; unset or anything else
 // takes this access wherever it applies.
 // The channels-last store's row decodes (StripUnitStrideArgs::y_channel_rows): 2, one a lane, the warp shuffling the
-// y offsets; 1, every lane decoding each row of its quad (before session 118). TCONV_UNIT_STRIDE_CL_STORE_ROWS
-// (development, read once per process): unset 2, 1 the old form for A/B timings. Predicted (fam01 TF32 channels_last
-// forward, 6.1 ms on H100, its store 34 % of the samples, ~2800 instructions a warp, mostly decodes): ~4.5-5 ms.
+// y offsets; 1, every lane decoding each row of its quad. TCONV_UNIT_STRIDE_CL_STORE_ROWS (development, read once per
+// process): unset 1 until a GPU has timed and tested 2 (written in session 118 without device time), 2 the new form.
+// Predicted (fam01 TF32 channels_last forward, 6.1 ms on H100, its store 34 % of the samples, ~2800 instructions a
+// warp, mostly decodes): ~4.5-5 ms.
 int unit_stride_cl_store_rows_mode() {
-  static const int mode = development_switch("TCONV_UNIT_STRIDE_CL_STORE_ROWS", 2) == 1 ? 1 : 2;
+  static const int mode = development_switch("TCONV_UNIT_STRIDE_CL_STORE_ROWS", 1) == 2 ? 2 : 1;
   return mode;
 }
 template <typename scalar_t>

@@ -27,7 +27,7 @@ for problem in real_unet3d_up real_vae_up; do
   done
 done
 # Session 118 added: the unit-stride forward's channels-last store, one row decode a lane and the y offsets shuffled
-# (TCONV_UNIT_STRIDE_CL_STORE_ROWS unset = 2) against every lane decoding every row (=1, the form before): fam01 TF32
+# (TCONV_UNIT_STRIDE_CL_STORE_ROWS=2) against every lane decoding every row (=1, the default): fam01 TF32
 # channels_last (predicted 6.1 -> ~4.5-5 ms forward), fam05, and its test.
 for problem in fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
   for value in 2 1; do
