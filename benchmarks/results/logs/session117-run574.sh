@@ -44,6 +44,12 @@ for value in 1 0; do
   left $(( end - 45 )) && LAYOUT=channels_last quick_time "unequal_$value" fam10_convt3d_k3_s2_p1_d2_16x32x32 tf32 \
     auto TCONV_TMA_UNEQUAL_PHASES=$value | tee -a "$LOG/quick.log"
 done
+# Session 118 added: fam01's channels-last forward on the in-place TMA form and on the warp-specialized 64-channel
+# form (run 575's script has both too, for a call that reaches it).
+left $(( end - 45 )) && LAYOUT=channels_last quick_time "fam01_tma_in_place_2" fam01_convt2d_k3_1024x1024 tf32 \
+  igemm_tma TCONV_TMA_FP32_IN_PLACE=2 | tee -a "$LOG/quick.log"
+left $(( end - 45 )) && LAYOUT=channels_last quick_time "fam01_specialized_64_1" fam01_convt2d_k3_1024x1024 tf32 \
+  auto TCONV_UNIT_STRIDE_SPECIALIZED_64=1 | tee -a "$LOG/quick.log"
 left $(( end - 100 )) && env $switch=1 timeout 100 compute-sanitizer --tool memcheck python3 -c "
 import torch, tconv
 torch.backends.cudnn.allow_tf32 = True
