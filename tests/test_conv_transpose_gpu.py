@@ -2404,12 +2404,46 @@ def test_unit_stride_tf32_channels_last_keeps_256_row_tiles(case, poison_allocat
     assert all("UnitStrideTile<256" in n for n in names), names
 
 
+def test_unit_stride_channels_last_half_tile_switch(tmp_path):
+    """Under TCONV_UNIT_STRIDE_CL_HALF_TILE=1 (a fresh process) the fp32 64-channel half tiles take TF32 channels_last
+    calls, on their channels-last access since session 118: the 2D cases of CHANNELS_LAST_HALF_TILE_CASES and
+    CL_STORE_ROWS_CASES meet the precision contract with every gradient (poisoned outputs), and the forward launches
+    the 128-row tile."""
+    if not wgmma_kernels_run():
+        pytest.skip("the strip kernels run on sm_90a builds on compute capability 9.0")
+    if UNIT_STRIDE_HALF_TILE != "1":
+        pytest.skip("the half tiles' default rules only")
+    code = (
+        "import sys, torch, tconv\n"
+        "import test_conv_transpose_gpu as t\n"
+        "from conftest import poison_cuda_allocator\n"
+        "results = []\n"
+        "cases = [c for c in t.CHANNELS_LAST_HALF_TILE_CASES + t.CL_STORE_ROWS_CASES if c[0] == 2]\n"
+        "for i, (dims, batch, cin, cout, kernel, padding, spatial, bias) in enumerate(cases):\n"
+        "    ones = [1] * dims\n"
+        "    t.run_case(dims, batch, cin, cout, 1, kernel, ones, padding, [0] * dims, ones, spatial, bias,\n"
+        "               mode='tf32', layout='channels_last', seed=340 + i, poison=poison_cuda_allocator,\n"
+        "               algorithm='igemm_strip', grad_like_output=True)\n"
+        "    gen = torch.Generator(device='cuda').manual_seed(440 + i)\n"
+        "    x = t.make_tensor([batch, cin, *spatial], torch.float32, 'channels_last', gen)\n"
+        "    w = t.make_tensor([cin, cout, *kernel], torch.float32, 'channels_last', gen)\n"
+        "    with t.precision('tf32'), tconv._ops.use_algorithm('igemm_strip'), \\\n"
+        "            torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:\n"
+        "        t.TCONV_FN[dims](x, w, None, 1, padding)\n"
+        "        torch.cuda.synchronize()\n"
+        "    results.append([e.name for e in prof.events() if 'strip_unit_stride_forward_kernel' in e.name])\n"
+        "torch.save(results, sys.argv[1])\n")
+    saved = run_under_switch(code, tmp_path, "TCONV_UNIT_STRIDE_CL_HALF_TILE", values=("1",))["1"]
+    assert len(saved) == 2
+    for names in saved:
+        assert len(names) == 1 and "UnitStrideTile<128" in names[0], names
+
 
 # TCONV_UNIT_STRIDE_CL_STORE_ROWS (conv_transpose_igemm.cu, unit_stride_cl_store_rows_mode): the channels-last store
 # of the unit-stride forward decodes each row once a lane and shuffles the y offsets (=2), or decodes every row in
-# every lane (unset or 1, the default until 2 is measured). The cases: the 2D half-tile case above (rows ending inside a tile,
-# a bias), the L2-61-like 3D wide-rows one (128 channels: two warpgroups' rows), and a 2D one whose C_out (48) leaves
-# lanes without a channel.
+# every lane (unset or 1, the default until 2 is measured). The cases: the 2D half-tile case above (rows ending
+# inside a tile, a bias), the L2-61-like 3D wide-rows one (128 channels: two warpgroups' rows), and a 2D one whose
+# C_out (48) leaves lanes without a channel.
 CL_STORE_ROWS_CASES = [
     # dims, batch, cin, cout, kernel, padding, spatial, bias
     (2, 2, 64, 64, [3, 3], [0, 0], [9, 140], True),

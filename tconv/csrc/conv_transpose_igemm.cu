@@ -6946,7 +6946,10 @@ int unit_stride_half_tile_mode() {
 // tensors a channel at a time (other strided views take them as before: both tiles read those per channel). Why:
 // run 564 (H100, TF32 channels_last) had fam01 (64 -> 64, K 576: the 64-channel half tile) at fwd 13.137 ms, fwd+bwd
 // 32.042 (0.22x / 0.37x eager). TCONV_UNIT_STRIDE_CL_HALF_TILE=1 (development only, read once per process) lets
-// them take the half tiles as W-contiguous calls do, for A/B timings.
+// them take the half tiles as W-contiguous calls do, for A/B timings; since session 118 the fp32 64-channel half tiles
+// have the channels-last access too (not yet run on a GPU). Why: fam01's 256-row channels-last forward spent 21.7 % of
+// its samples in the set-up and ring fill (run 571), which a second block an SM overlaps (fixed cost 1.128 -> 0.671
+// ms on W-contiguous fam01, run 389).
 bool unit_stride_channels_last_half_tile() {
   static const bool allowed = development_switch("TCONV_UNIT_STRIDE_CL_HALF_TILE", 0) == 1;
   return allowed;
@@ -7175,7 +7178,8 @@ int64_t unit_stride_packed_weight_elems(const ConvTransposeParams& p, DType dtyp
 // instantiations of their own: the runtime branches for it in the loads and the store cost the W-contiguous kernels
 // 13-17 % (run 561, H100, L2-61 TF32: forward 0.973 -> 1.099 ms, grad_input 1.086 -> 1.267, the other kernels level
 // with runs 554-556). The persistent kernels (TCONV_UNIT_STRIDE_PERSISTENT, development only) and the half tiles
-// (launch_unit_stride_weights_as_a) have none: they read and write channels-last tensors per channel.
+// (launch_unit_stride_weights_as_a) other than the fp32 64-channel ones have none: they read and write
+// channels-last tensors per channel.
 template <typename scalar_t, int kBlockN, int kTaps, bool kTapPairs = false, bool kChannelsLastAccess = false>
 cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid, cudaStream_t stream,
                                        bool x_pairs = false) {
@@ -7282,8 +7286,9 @@ cudaError_t launch_unit_stride_forward(const StripUnitStrideArgs<scalar_t>& a, c
 // Weights-as-A tiles of a given Tile and no statistics: the half tile (UnitStridePlan::half_tile; 16-bit x per position
 // or in pairs, or kTapPairs, the 32-channel tap-pairs tiles) and the 48-channel 16-bit stages
 // (StripUnitStrideForwardHalfTile48, StripUnitStrideForwardTile48), with kInFlight wgmma groups in flight.
+// kChannelsLastAccess: the fp32 64-channel half tiles' channels-last access (unit_stride_channels_last_half_tile).
 template <typename scalar_t, int kBlockN, int kTaps, bool kXPairs = false, bool kTapPairs = false,
-          typename Tile = StripUnitStrideForwardHalfTile, int kInFlight = 2>
+          typename Tile = StripUnitStrideForwardHalfTile, int kInFlight = 2, bool kChannelsLastAccess = false>
 cudaError_t launch_unit_stride_weights_as_a(const StripUnitStrideArgs<scalar_t>& a, const dim3& grid,
                                             cudaStream_t stream) {
   constexpr int kElemBytes = int(sizeof(scalar_t));
@@ -7294,7 +7299,8 @@ cudaError_t launch_unit_stride_weights_as_a(const StripUnitStrideArgs<scalar_t>&
   static_assert(kStages >= kInFlight + 2 && kBytes <= Tile::kSharedBytes,
                 "a stage to refill past the wgmma groups in flight, Tile::kBlocksPerSm blocks per SM");
   auto kernel = tconv_igemm_strip_unit_stride_forward_kernel<scalar_t, kStages, 2, kInFlight, kBlockN, kTaps, kChannels,
-                                                             true, kTapPairs, false, kXPairs, Tile>;
+                                                             true, kTapPairs, false, kXPairs, Tile, false, false,
+                                                             kChannelsLastAccess>;
   const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes);
   if (err != cudaSuccess) return err;
   kernel<<<grid, Tile::kThreads, size_t(kBytes), stream>>>(a);
@@ -7377,10 +7383,18 @@ cudaError_t unit_stride_forward_typed(const ConvTransposeParams& p, DType dtype,
       }
     }
     if constexpr (std::is_same_v<scalar_t, float>) {
+      // channels-last tensors (unit_stride_channels_last_half_tile) on the channels-last access, as the 256-row tiles
+      const bool channels_last = a.x_channel_quads || a.y_channel_rows;
+      auto half_tile = [&](auto taps) {
+        constexpr int kT = decltype(taps)::value;
+        return channels_last ? launch_unit_stride_weights_as_a<float, 64, kT, false, false,
+                                                               StripUnitStrideForwardHalfTile, 2, true>(a, grid, stream)
+                             : launch_unit_stride_weights_as_a<float, 64, kT>(a, grid, stream);
+      };
       switch (plan.block_n * 8 + plan.taps) {
-        case 64 * 8 + 3: return launch_unit_stride_weights_as_a<float, 64, 3>(a, grid, stream);
-        case 64 * 8 + 5: return launch_unit_stride_weights_as_a<float, 64, 5>(a, grid, stream);
-        case 64 * 8 + 7: return launch_unit_stride_weights_as_a<float, 64, 7>(a, grid, stream);
+        case 64 * 8 + 3: return half_tile(std::integral_constant<int, 3>{});
+        case 64 * 8 + 5: return half_tile(std::integral_constant<int, 5>{});
+        case 64 * 8 + 7: return half_tile(std::integral_constant<int, 7>{});
         default: return cudaErrorInvalidValue;  // unit_stride_plan plans no other half tile
       }
     } else {

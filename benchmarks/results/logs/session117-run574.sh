@@ -35,8 +35,14 @@ for problem in fam01_convt2d_k3_1024x1024 fam05_convt2d_k3x7_512x512; do
       TCONV_UNIT_STRIDE_CL_STORE_ROWS=$value | tee -a "$LOG/quick.log"
   done
 done
+# and the fp32 64-channel half tile on its channels-last access (session 118; TCONV_UNIT_STRIDE_CL_HALF_TILE=1 lets
+# channels-last calls take it), fam01 under 1 with each store form
+for value in 2 1; do
+  left $(( end - 45 )) && LAYOUT=channels_last quick_time "cl_half_tile_store_rows_$value" fam01_convt2d_k3_1024x1024 \
+    tf32 auto TCONV_UNIT_STRIDE_CL_HALF_TILE=1 TCONV_UNIT_STRIDE_CL_STORE_ROWS=$value | tee -a "$LOG/quick.log"
+done
 left $(( end - 100 )) && gpu_tests 100 cl_store_rows tests/test_conv_transpose_gpu.py "store_rows_switch or \
-unit_stride_channels_last_where_switched or keeps_256_row_tiles"
+half_tile_switch or unit_stride_channels_last_where_switched or keeps_256_row_tiles"
 # Session 117 added: the TMA gather over phases of unequal grids (TCONV_TMA_UNEQUAL_PHASES=1): its test and fam10's
 # TF32 channels_last forward under 1 and 0.
 left $(( end - 120 )) && gpu_tests 120 unequal tests/test_gather_tma_gpu.py unequal_phases
