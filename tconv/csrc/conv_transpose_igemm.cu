@@ -5268,8 +5268,8 @@ __global__ void __launch_bounds__(Tile::kThreads + (kSpecialized ? StripUnitStri
       if (a.y_channel_rows) {
         // y's channels innermost: warp v takes rows 32 v .. 32 v + 31, then 32 (v + kThreads / 32) .., each lane
         // decoding one of them and the warp shuffling the y offsets (y_channel_rows 2, unit_stride_cl_store_rows_mode;
-        // 1: every lane decodes each row: run 571's source counters had those decodes at ~2800 instructions a warp, 34 % of
-        // fam01's channels-last forward samples). Per quad of rows, lane c takes channels c, c + 32, ..., each a
+        // 1: every lane decodes each row: run 571's source counters had those decodes at ~2800 instructions a warp,
+        // 34 % of fam01's channels-last forward samples). Per quad of rows, lane c takes channels c, c + 32, ..., each a
         // 16-byte read of its 4 rows (a pitch of 8 mod 32 words: 2-way conflicts, 8 wavefronts for 128 values, where
         // one row a read would take 8 for 32), then 4 stores of 128-byte runs (one row each). The one-row-a-thread
         // store below writes 4 bytes of each 32-byte sector of channels-last y.
