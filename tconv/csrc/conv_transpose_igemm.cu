@@ -7070,12 +7070,13 @@ int64_t group_stats_splits_of(const ConvTransposeParams& p, DType dtype, int64_t
 // (development only, read once per process): 0 keeps the per-channel loads and the row store; unset or anything else
 // takes this access wherever it applies.
 // The channels-last store's row decodes (StripUnitStrideArgs::y_channel_rows): 2, one a lane, the warp shuffling the
-// y offsets; 1, every lane decoding each row of its quad. TCONV_UNIT_STRIDE_CL_STORE_ROWS (development, read once per
-// process): unset 1 until a GPU has timed and tested 2 (written in session 118 without device time), 2 the new form.
-// Predicted (fam01 TF32 channels_last forward, 6.1 ms on H100, its store 34 % of the samples, ~2800 instructions a
-// warp, mostly decodes): ~4.5-5 ms.
+// y offsets; 1, every lane decoding each row of its quad. Why 2: the store was 34 % of fam01's TF32 channels_last
+// forward samples, ~2800 instructions a warp, mostly decodes (run 571). Measured (run 576, H100, TF32 channels_last,
+// forward / fwd+bwd ms, 2 against 1): fam01 4.993 / 13.255 against 6.461 / 15.841 (predicted ~4.5-5 forward), fam05
+// 1.745 / 5.119 against 2.141 / 5.891. TCONV_UNIT_STRIDE_CL_STORE_ROWS (development only, read once per process): 1
+// keeps every lane decoding every row; unset or anything else takes 2.
 int unit_stride_cl_store_rows_mode() {
-  static const int mode = development_switch("TCONV_UNIT_STRIDE_CL_STORE_ROWS", 1) == 2 ? 2 : 1;
+  static const int mode = development_switch("TCONV_UNIT_STRIDE_CL_STORE_ROWS", 2) == 1 ? 1 : 2;
   return mode;
 }
 template <typename scalar_t>
@@ -8704,10 +8705,12 @@ bool grad_weight_rows16() {
 // takes the 3D call's in 0.270 against the mma.sync kernel's 0.542, run 361). TF32 wgmma reads only K-major operands,
 // and channels-last data are channel-major along this GEMM's K (positions): the rounders, which round x into the B
 // tile anyway, read it across, and the A fragments are loaded from the raw rows at the pitch.
-// TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST (development, read once per process): 1 takes it; unset or 0 keeps such calls on
-// the kernels they ran before (written in session 116 without device time: not yet run on a GPU).
+// Measured (run 576, H100, TF32 channels_last fwd+bwd ms, on against off): real_unet3d_up 0.836 / 1.321 (predicted
+// ~0.85), real_vae_up 1.722 / 2.646 (~1.8), real_dcgan_up (k4 s2: two folded taps) 1.526 / 2.192; forwards equal.
+// TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST (development only, read once per process): 0 keeps such calls on the kernels
+// they ran before; unset or anything else takes it.
 bool grad_weight_rows_channels_last() {
-  static const bool on = development_switch("TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST", 0) == 1;
+  static const bool on = development_switch("TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST", 1) != 0;
   return on;
 }
 bool rows_channels_last_taken(const ConvTransposeParams& real, DType dtype) {

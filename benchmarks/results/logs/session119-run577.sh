@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Session 119's second call (run 577), one H100 (or H200), cold; TCONV_COMMIT=<full sha>, END_S=<seconds it may run>.
+# Run 576 (session117-run574.sh) timed three forms off by default and this commit makes them the defaults:
+# TCONV_UNIT_STRIDE_CL_STORE_ROWS 2, TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST 1, TCONV_TMA_UNEQUAL_PHASES 1. Two of their
+# tests failed there on the tests' own expectations (the rows test expected the contiguous odd-W case on the rows
+# kernel, the half-tile test counted 2 of its 3 cases), and the unequal-phases test and the memcheck did not fit.
+# 1. Those tests as fixed, the rows 3D test and the rows planning test under the new default.
+# 2. memcheck, one process: a channels-last k2 s2 3D fwd+bwd (rows grad_weight channels-last form), a fam10-like TF32
+#    channels_last forward (unequal phases), a 64 -> 48 unit-stride channels_last forward (the store with shuffled
+#    offsets).
+# 3. Verified bench rows for what changed (TF32 channels_last), while the call has time.
+source scripts/device_prelude.sh
+end=${END_S:-560}
+left $(( end - 90 )) && gpu_tests 90 rows_cl tests/test_grad_weight_rows_channels_last_gpu.py rows_channels_last
+left $(( end - 90 )) && gpu_tests 90 rows_3d tests/test_grad_weight_rows_3d_gpu.py rows_3d
+left $(( end - 60 )) && gpu_tests 60 rows_planned tests/test_conv_transpose_gpu.py grad_weight_rows_where_planned
+left $(( end - 120 )) && gpu_tests 120 unequal tests/test_gather_tma_gpu.py unequal_phases
+left $(( end - 110 )) && gpu_tests 110 cl_store_rows tests/test_conv_transpose_gpu.py "store_rows_switch or \
+half_tile_switch or unit_stride_channels_last_where_switched or keeps_256_row_tiles"
+left $(( end - 120 )) && timeout 120 compute-sanitizer --tool memcheck python3 -c "
+import torch, tconv
+torch.backends.cudnn.allow_tf32 = True
+torch.backends.cuda.matmul.allow_tf32 = True
+x = torch.randn(2, 128, 6, 8, 20, device='cuda').contiguous(memory_format=torch.channels_last_3d)
+w = torch.randn(128, 64, 2, 2, 2, device='cuda', requires_grad=True)
+out = tconv.conv_transpose3d(x, w, None, 2)
+out.backward(torch.randn_like(out))
+torch.cuda.synchronize()
+print('grad_weight', w.grad.norm().item())
+x = torch.randn(2, 32, 4, 8, 16, device='cuda').contiguous(memory_format=torch.channels_last_3d)
+w = torch.randn(32, 64, 3, 3, 3, device='cuda')
+out = tconv.conv_transpose3d(x, w, torch.randn(64, device='cuda'), 2, 1, 0, 1, 2)
+torch.cuda.synchronize()
+print('unequal', tuple(out.shape), out.norm().item())
+x = torch.randn(3, 64, 7, 61, device='cuda').contiguous(memory_format=torch.channels_last)
+w = torch.randn(64, 48, 3, 3, device='cuda')
+out = tconv.conv_transpose2d(x, w, torch.randn(48, device='cuda'), 1, 1)
+torch.cuda.synchronize()
+print('store_rows', tuple(out.shape), out.norm().item())
+" > "$LOG/memcheck.log" 2>&1
+grep -E "ERROR SUMMARY|grad_weight|unequal|store_rows" "$LOG/memcheck.log" | tail -4
+bench_budget $(( end - 10 )) tf32 channels_last fam01_convt2d_k3_1024x1024 real_unet3d_up real_vae_up \
+  fam10_convt3d_k3_s2_p1_d2_16x32x32 real_dcgan_up fam05_convt2d_k3x7_512x512
+device_finish
