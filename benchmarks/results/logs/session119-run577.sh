@@ -8,7 +8,7 @@
 # 2. memcheck, one process: a channels-last k2 s2 3D fwd+bwd (rows grad_weight channels-last form), a fam10-like TF32
 #    channels_last forward (unequal phases), a 64 -> 48 unit-stride channels_last forward (the store with shuffled
 #    offsets).
-# 3. Verified bench rows for what changed (TF32 channels_last), while the call has time.
+# 3. fam10's kernel breakdown; verified bench rows for what changed (TF32 channels_last), while the call has time.
 source scripts/device_prelude.sh
 end=${END_S:-560}
 left $(( end - 90 )) && gpu_tests 90 rows_cl tests/test_grad_weight_rows_channels_last_gpu.py rows_channels_last
@@ -39,6 +39,9 @@ torch.cuda.synchronize()
 print('store_rows', tuple(out.shape), out.norm().item())
 " > "$LOG/memcheck.log" 2>&1
 grep -E "ERROR SUMMARY|grad_weight|unequal|store_rows" "$LOG/memcheck.log" | tail -4
+# fam10's forward missed its prediction (1.01 ms against ~0.5-0.6; the output is 571 MB, ~0.2 ms to write): where
+# its kernels' time goes
+breakdowns $(( end - 120 )) tf32 channels_last fam10_convt3d_k3_s2_p1_d2_16x32x32
 bench_budget $(( end - 10 )) tf32 channels_last fam01_convt2d_k3_1024x1024 real_unet3d_up real_vae_up \
   fam10_convt3d_k3_s2_p1_d2_16x32x32 real_dcgan_up fam05_convt2d_k3x7_512x512
 device_finish
