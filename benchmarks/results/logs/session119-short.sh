@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Session 119's short form of run 577 (failed starts left ~600 s of device time): the tests that decide whether the
-# new defaults (4168103: TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST, TCONV_TMA_UNEQUAL_PHASES, TCONV_UNIT_STRIDE_CL_STORE_ROWS)
+# new defaults (4168103: TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST, TCONV_TMA_UNEQUAL_PHASES,
+# TCONV_UNIT_STRIDE_CL_STORE_ROWS)
 # stay (the unequal phases' first: it never ran), then the memcheck of one call on each. TCONV_COMMIT=<full sha>,
 # END_S=<seconds it may run>.
 source scripts/device_prelude.sh
