@@ -1376,11 +1376,12 @@ bool tma_narrow_pair_enabled() {  // igemm_config.h, TmaGatherNarrowPairTile
 // Phases whose grids differ (a dst_size the stride does not divide, fam10's 65 = 33 + 32 per dimension): tiled by the
 // tapped phases' grid, each block storing within its own phase's. fp32 only: the persistent 16-bit kernels take one
 // grid for every phase. Measured (run 576, H100, fam10 TF32 channels_last, forward / fwd+bwd ms, on against off):
-// 1.012 / 1.829 against 1.408 / 2.211 (predicted ~0.5-0.6 forward: missed, not yet profiled).
-// TCONV_TMA_UNEQUAL_PHASES (development only, read once per process): 0 keeps such forwards off the TMA kernels;
-// unset or anything else takes them.
+// 1.012 / 1.829 against 1.408 / 2.211 (predicted ~0.5-0.6 forward: missed, not yet profiled). Its test
+// (test_tma_gather_unequal_phases_switch) has not yet run on a GPU: session 119's later calls found no machine.
+// TCONV_TMA_UNEQUAL_PHASES (development, read once per process): unset or 0 keeps such forwards off the TMA kernels
+// until that test passes; 1 takes them.
 bool tma_unequal_phases_enabled() {
-  static const bool enabled = development_switch("TCONV_TMA_UNEQUAL_PHASES", 1) != 0;
+  static const bool enabled = development_switch("TCONV_TMA_UNEQUAL_PHASES", 0) != 0;
   return enabled;
 }
 bool tma_in_place_partial_enabled() {
