@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Session 119's short form of run 577 (failed starts left ~600 s of device time): the tests that decide whether the
-# new defaults (4168103: TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST, TCONV_TMA_UNEQUAL_PHASES,
-# TCONV_UNIT_STRIDE_CL_STORE_ROWS)
-# stay (the unequal phases' first: it never ran), then the memcheck of one call on each. TCONV_COMMIT=<full sha>,
-# END_S=<seconds it may run>.
+# Session 119's short form of session119-next.sh, for a call with ~400 s of device time (never started in session
+# 119): the tests behind the new defaults (TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST, TCONV_UNIT_STRIDE_CL_STORE_ROWS) and
+# the one behind TCONV_TMA_UNEQUAL_PHASES, still off (first: it never ran), then the memcheck of one call on each.
+# TCONV_COMMIT=<full sha>, END_S=<seconds it may run>.
 source scripts/device_prelude.sh
 end=${END_S:-400}
 left $(( end - 100 )) && gpu_tests 100 unequal tests/test_gather_tma_gpu.py unequal_phases
-left $(( end - 80 )) && timeout 80 compute-sanitizer --tool memcheck python3 -c "
+left $(( end - 80 )) && TCONV_TMA_UNEQUAL_PHASES=1 timeout 80 compute-sanitizer --tool memcheck python3 -c "
 import torch, tconv
 torch.backends.cudnn.allow_tf32 = True
 torch.backends.cuda.matmul.allow_tf32 = True
@@ -33,5 +32,5 @@ left $(( end - 60 )) && gpu_tests 60 rows_cl tests/test_grad_weight_rows_channel
 left $(( end - 60 )) && gpu_tests 60 rows_3d tests/test_grad_weight_rows_3d_gpu.py rows_3d
 left $(( end - 60 )) && gpu_tests 60 half_tile tests/test_conv_transpose_gpu.py half_tile_switch
 left $(( end - 40 )) && gpu_tests 40 rows_planned tests/test_conv_transpose_gpu.py grad_weight_rows_where_planned
-breakdowns $(( end - 5 )) tf32 channels_last fam10_convt3d_k3_s2_p1_d2_16x32x32
+TCONV_TMA_UNEQUAL_PHASES=1 breakdowns $(( end - 5 )) tf32 channels_last fam10_convt3d_k3_s2_p1_d2_16x32x32
 device_finish
