@@ -15,7 +15,7 @@ from typing import List, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
-from . import _args, _autotune, _build, _exact_split, _grouped_dense, _phase_split
+from . import _args, _autotune, _build, _exact_split, _grouped_dense, _phase_split, _phase_view
 
 OPS = ("conv_transpose", "conv_transpose_grad_input", "conv_transpose_grad_weight", "conv_transpose_grad_bias")
 FUSED_OPS = ("act_group_norm", "act_group_norm_backward", "conv_transpose_act_group_norm")
@@ -198,8 +198,15 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
     out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
     tf32 = conv_tf32_allowed()
     args5 = (_as_5d(input), _as_5d(weight), bias, _as_5d(out)) + _pads(stride, padding, dilation) + (groups, tf32)
+    view_plan = _phase_view.plan(args5[0].shape, args5[1].shape, args5[3].shape, *args5[4:7]) \
+        if _phase_view.ENABLED else None
 
     def launch(name):
+        if view_plan is not None and name == "auto":
+            _phase_view.fill(args5[3], bias)
+            _build.load().forward_out(args5[0], args5[1], bias, _phase_view.output_view(view_plan, args5[3]),
+                                      (1, 1, 1), view_plan.padding, view_plan.dilation, groups, tf32, "auto")
+            return
         _build.load().forward_out(*args5, _kernel_algorithm(name))
 
     _run("forward", launch, out, (input, weight, bias, out), (stride, padding, dilation, groups), tf32,

@@ -42,6 +42,16 @@ torch.cuda.synchronize()
 print('store_rows', tuple(out.shape), out.norm().item())
 " > "$LOG/memcheck.log" 2>&1
 grep -E "ERROR SUMMARY|grad_weight|unequal|store_rows" "$LOG/memcheck.log" | tail -4
+# Session 119 also built, off, not run: the one-residue forward as a fill and a stride-1 call into a strided view of
+# y (TCONV_FORWARD_PHASE_VIEW=1, tconv/_phase_view.py; predicted fam10 TF32 forward ~0.45 ms): its test, then fam10
+# under it in both layouts.
+left $(( end - 150 )) && gpu_tests 150 phase_view tests/test_phase_view_gpu.py phase_view
+for layout in channels_last contiguous; do
+  for value in 1 0; do
+    left $(( end - 45 )) && LAYOUT=$layout quick_time "phase_view_$value" fam10_convt3d_k3_s2_p1_d2_16x32x32 tf32 auto \
+      TCONV_FORWARD_PHASE_VIEW=$value | tee -a "$LOG/quick.log"
+  done
+done
 # fam10's forward missed its prediction under the unequal phases (1.01 ms against ~0.5-0.6; the output is 571 MB,
 # ~0.2 ms to write): where its kernels' time goes
 TCONV_TMA_UNEQUAL_PHASES=1 breakdowns $(( end - 120 )) tf32 channels_last fam10_convt3d_k3_s2_p1_d2_16x32x32

@@ -1,0 +1,85 @@
+"""Forward calls whose taps all land on one residue of the stride, re-described as a fill and a stride-1 call into a
+strided view of the output (no data copied).
+
+The forward writes o = s*i - p + d*k. Where d is a multiple of s (or the kernel has one tap along that dimension),
+every tap gives o = -p (mod s): only positions o = s*j + r with r = -p mod s receive taps, at j = i - q + (d/s)*k with
+q = (p + r)/s. The other positions hold the bias (or zero). So the output is filled with the bias, and the stride-1
+problem (padding q, dilation d/s, the same input, weights and groups) writes the view out[..., r::s] through the
+kernels' output strides. Why: the GEMM paths tile every phase of the strided call, the untapped ones included.
+fam10 (k3 s2 p1 d2, 16 x 32 x 32 -> 33 x 65 x 65) has 7 of its 8 phases untapped: 34,272 of its TMA gather's blocks
+store zeros against 2,048 that run the GEMM (tma_gather_tile's 1 x 4 x 32 tiles over the largest phase grid), and
+its TF32 channels_last forward took 1.012 ms under TCONV_TMA_UNEQUAL_PHASES=1 and 1.408 without (run 576, H100)
+where writing its 571 MB output takes ~0.19 ms.
+
+TCONV_FORWARD_PHASE_VIEW (development, read once per process): "1" lets "auto" take it wherever plan() allows;
+unset or "0" never (written in session 119 without device time: not yet run on a GPU). Only the description
+changes: the math is plain Python (plan) and torch ops (apply), so the CPU tests check it against PyTorch on every
+parameter corner.
+"""
+import os
+from dataclasses import dataclass
+from typing import Optional, Sequence, Tuple
+
+import torch
+
+ENABLED = os.environ.get("TCONV_FORWARD_PHASE_VIEW", "0") == "1"
+
+
+@dataclass(frozen=True)
+class PhaseViewPlan:
+    stride: Tuple[int, int, int]    # the original strides: the view's steps
+    residue: Tuple[int, int, int]   # r = -p mod s: the view's first position
+    size: Tuple[int, int, int]      # the view's extents, ceil((out - r) / s)
+    padding: Tuple[int, int, int]   # q = (p + r) / s
+    dilation: Tuple[int, int, int]  # d / s (one tap: what admits the view's extent)
+
+
+def plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Sequence[int],
+         stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> Optional[PhaseViewPlan]:
+    """The view's description for 5-D shapes and 3-entry stride, padding and dilation, or None where some strided
+    dimension's taps land on more than one residue, no dimension is strided, or a tensor is empty."""
+    if all(int(s) == 1 for s in stride) or any(int(n) == 0 for n in list(input_shape) + list(out_shape)):
+        return None
+    dims = []  # (r, n, q, d / s) per dimension
+    for i in range(3):
+        s, p, d = int(stride[i]), int(padding[i]), int(dilation[i])
+        kernel, extent, source = int(weight_shape[2 + i]), int(out_shape[2 + i]), int(input_shape[2 + i])
+        if s == 1:
+            dims.append((0, extent, p, d))
+            continue
+        if kernel > 1 and d % s != 0:
+            return None
+        r = -p % s
+        q = (p + r) // s
+        n = (extent - r + s - 1) // s
+        # the stride-1 call's own output extent, and the kernels' bound on what may exceed it (make_params:
+        # less than the dilation); one tap's dilation moves nothing, so it is set to admit the view's extent
+        view_d = d // s if kernel > 1 else max(1, n - (source - 2 * q) + 1)
+        full = source - 1 - 2 * q + view_d * (kernel - 1) + 1
+        if n < 1 or n < full or n - full >= max(1, view_d):
+            return None
+        dims.append((r, n, q, view_d))
+    residue, size, view_padding, view_dilation = (tuple(column) for column in zip(*dims))
+    return PhaseViewPlan(tuple(int(s) for s in stride), residue, size, view_padding, view_dilation)
+
+
+def output_view(view_plan: PhaseViewPlan, out5: torch.Tensor) -> torch.Tensor:
+    """The positions of out5 (5-D) that receive taps, as a strided view."""
+    (r0, r1, r2), (s0, s1, s2), (n0, n1, n2) = view_plan.residue, view_plan.stride, view_plan.size
+    return out5[:, :, r0::s0, r1::s1, r2::s2][:, :, :n0, :n1, :n2]
+
+
+def fill(out5: torch.Tensor, bias: Optional[torch.Tensor]) -> None:
+    """Every output position holds the bias (or zero); the stride-1 call then overwrites the tapped ones."""
+    if bias is None:
+        out5.zero_()
+    else:
+        out5.copy_(bias.view(1, -1, 1, 1, 1).expand_as(out5))
+
+
+def output_padding(view_plan: PhaseViewPlan, input_shape: Sequence[int], weight_shape: Sequence[int]):
+    """The stride-1 call's output padding (what its view exceeds its natural extent by), for calls that need one,
+    such as PyTorch's reference in the CPU tests."""
+    return tuple(n - (int(input_shape[2 + i]) - 1 - 2 * view_plan.padding[i] +
+                      view_plan.dilation[i] * (int(weight_shape[2 + i]) - 1) + 1)
+                 for i, n in enumerate(view_plan.size))

@@ -1,0 +1,116 @@
+"""The one-residue forward as a fill and a stride-1 call into a strided view (tconv/_phase_view.py), against
+PyTorch's forward, on CPU.
+
+The GPU path runs tconv's ordinary kernels on the view's description, so the description itself (which positions
+take taps, the view's first position, step and extent, the stride-1 call's padding and dilation) is what needs
+checking; PyTorch's convolution on CPU checks it exactly (float64). The output starts as NaN, so a position neither
+the fill nor the call writes fails the comparison.
+"""
+import random
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from test_phase_split_cpu import as_5d, pad3
+from tconv import _args, _phase_view
+
+TORCH_FN = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+
+
+def view_forward(x, w, bias, stride, padding, output_padding, dilation, groups):
+    """The forward through the view's fill and stride-1 call (PyTorch's CPU convolution standing in for tconv's
+    kernels), or None where plan() refuses."""
+    dims = x.dim() - 2
+    shape = _args.output_shape(x.shape, w.shape, stride, padding, output_padding, dilation, groups)
+    out = torch.full(shape, float("nan"), dtype=x.dtype)
+    x5, w5, out5 = as_5d(x), as_5d(w), as_5d(out)
+    view_plan = _phase_view.plan(x5.shape, w5.shape, out5.shape, pad3(stride, 1), pad3(padding, 0),
+                                 pad3(dilation, 1))
+    if view_plan is None:
+        return None
+    _phase_view.fill(out5, bias)
+    view = _phase_view.output_view(view_plan, out5)
+    assert list(view.shape[2:]) == list(view_plan.size)
+    view.copy_(F.conv_transpose3d(x5, w5, bias, 1, view_plan.padding,
+                                  _phase_view.output_padding(view_plan, x5.shape, w5.shape), groups,
+                                  view_plan.dilation))
+    assert out.dim() == dims + 2
+    return out
+
+
+# dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+CASES = [
+    # fam10's geometry (k3 s2 p1 d2): the odd positions take every tap
+    (3, 2, 4, 6, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [2, 2, 2], [3, 4, 5], True),
+    # padding 0 (r = 0), output padding 1 (the view one longer than the stride-1 call's extent: d / s = 2)
+    (2, 1, 3, 5, 1, [3, 2], [2, 2], [0, 0], [1, 0], [4, 2], [4, 5], False),
+    # stride 3, dilation 6, padding 4 (r = 2, q = 2), groups, mixed with an unstrided dimension
+    (2, 2, 4, 6, 2, [3, 3], [1, 3], [1, 4], [0, 2], [1, 6], [5, 4], True),
+    # one tap along a strided dimension (any dilation)
+    (2, 1, 2, 3, 1, [1, 3], [3, 2], [1, 2], [2, 1], [5, 2], [4, 6], True),
+    # 1D, stride 4, dilation 8, padding larger than a stride
+    (1, 2, 3, 2, 1, [4], [4], [6], [3], [8], [7], False),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"c{i}" for i in range(len(CASES))])
+def test_phase_view_matches_pytorch(case):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
+    gen = torch.Generator().manual_seed(len(spatial) * 100 + sum(spatial))
+    x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen)
+    w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64, generator=gen)
+    b = torch.randn(cout, dtype=torch.float64, generator=gen) if bias else None
+    got = view_forward(x, w, b, stride, padding, output_padding, dilation, groups)
+    assert got is not None, case
+    want = TORCH_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+    assert got.shape == want.shape
+    torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_phase_view_random_corners():
+    """Random one-residue calls (dilation a multiple of the stride, or one tap) over 1D-3D, groups, padding and
+    output padding up to the limits PyTorch allows; every call plan() takes matches PyTorch's."""
+    rng = random.Random(119)
+    taken = 0
+    for _ in range(300):
+        dims = rng.randint(1, 3)
+        groups = rng.choice([1, 2])
+        cin, cout = groups * rng.randint(1, 3), groups * rng.randint(1, 3)
+        kernel = [rng.randint(1, 4) for _ in range(dims)]
+        stride = [rng.randint(1, 4) for _ in range(dims)]
+        dilation = [s * rng.randint(1, 3) if k > 1 else rng.randint(1, 4) for s, k in zip(stride, kernel)]
+        padding = [rng.randint(0, d * (k - 1)) for d, k in zip(dilation, kernel)]
+        output_padding = [rng.randint(0, max(s, d) - 1) for s, d in zip(stride, dilation)]
+        spatial = [rng.randint(1, 6) for _ in range(dims)]
+        shape = _args.output_shape([1, cin, *spatial], [cin, cout // groups, *kernel], stride, padding,
+                                   output_padding, dilation, groups)
+        if any(n <= 0 for n in shape[2:]):
+            continue
+        x = torch.randn(2, cin, *spatial, dtype=torch.float64)
+        w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64)
+        b = torch.randn(cout, dtype=torch.float64) if rng.random() < 0.5 else None
+        got = view_forward(x, w, b, stride, padding, output_padding, dilation, groups)
+        if got is None:
+            continue
+        taken += 1
+        want = TORCH_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+        torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+    assert taken >= 100, taken
+
+
+def test_phase_view_refuses():
+    """No strided dimension, taps on two residues (dilation not a multiple of the stride), or an empty tensor."""
+    shape_x, shape_w = [2, 4, 1, 5, 6], [4, 3, 1, 3, 3]
+    assert _phase_view.plan(shape_x, shape_w, [2, 3, 1, 7, 8], [1, 1, 1], [0, 0, 0], [1, 1, 1]) is None
+    assert _phase_view.plan(shape_x, shape_w, [2, 3, 1, 11, 13], [1, 2, 2], [0, 0, 0], [1, 1, 1]) is None
+    assert _phase_view.plan(shape_x, shape_w, [2, 3, 1, 13, 15], [1, 2, 2], [1, 1, 1], [1, 3, 3]) is None
+    assert _phase_view.plan([0] + shape_x[1:], shape_w, [0, 3, 1, 13, 15], [1, 2, 2], [0, 1, 1], [1, 2, 2]) is None
+
+
+def test_phase_view_plans_fam10():
+    """fam10 (k3 s2 p1 d2, 16 x 32 x 32 -> 33 x 65 x 65): the odd positions, a 16 x 32 x 32 view, k3 p1 d1."""
+    view_plan = _phase_view.plan([16, 32, 16, 32, 32], [32, 64, 3, 3, 3], [16, 64, 33, 65, 65], [2, 2, 2],
+                                 [1, 1, 1], [2, 2, 2])
+    assert view_plan == _phase_view.PhaseViewPlan((2, 2, 2), (1, 1, 1), (16, 32, 32), (1, 1, 1), (1, 1, 1))
+    assert _phase_view.output_padding(view_plan, [16, 32, 16, 32, 32], [32, 64, 3, 3, 3]) == (0, 0, 0)

@@ -1,0 +1,53 @@
+"""The one-residue forward as a fill and a stride-1 call into a strided view of the output (tconv/_phase_view.py,
+TCONV_FORWARD_PHASE_VIEW=1, off by default; skipped without CUDA).
+
+In a fresh process per value of the switch: under 1, CASES meet the precision contract (outputs and every
+gradient, against float64 and against PyTorch in the same precision, poisoned outputs, so an untapped position the
+fill missed fails) in every precision and in contiguous and channels_last layouts, and the forward runs other
+kernels than the strided call's (the stride-1 description's); under 0 the same calls run as before.
+"""
+import pytest
+
+from conftest import cuda_ready, run_under_switch
+
+pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
+
+# dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias
+CASES = [
+    # fam10's geometry (k3 s2 p1 d2) at a smaller size, a bias
+    (3, 2, 32, 64, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [2, 2, 2], [4, 8, 16], True),
+    # 2D stride 3 dilation 6 with output padding (the view one longer than its stride-1 extent), groups
+    (2, 2, 64, 96, 2, [3, 3], [3, 3], [2, 4], [2, 1], [6, 6], [6, 20], False),
+    # 1D stride 2, one tap along W (k1, dilation 3)
+    (1, 3, 48, 32, 1, [1], [2], [0], [1], [3], [40], True),
+]
+
+CODE = """
+import sys, torch, tconv
+import test_conv_transpose_gpu as t
+import test_phase_view_gpu as v
+from conftest import poison_cuda_allocator
+results = []
+for i, case in enumerate(v.CASES):
+    for mode in ('tf32', 'fp32', 'bf16'):
+        for layout in ('contiguous', 'channels_last'):
+            if layout == 'channels_last' and case[0] == 1:
+                continue
+            t.run_case(*case, mode=mode, layout=layout, seed=190 + i, poison=poison_cuda_allocator,
+                       grad_like_output=layout == 'channels_last')
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
+    x = torch.randn(batch, cin, *spatial, device='cuda')
+    w = torch.randn(cin, cout // groups, *kernel, device='cuda')
+    with t.precision('tf32'), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        torch.cuda.synchronize()
+    results.append(sorted({e.name for e in prof.events() if 'tconv' in e.name}))
+torch.save(results, sys.argv[1])
+"""
+
+
+def test_phase_view_under_switch(tmp_path):
+    # run_case asserts the contract inside each process; a failure there fails the run (its stderr is shown)
+    runs = run_under_switch(CODE, tmp_path, "TCONV_FORWARD_PHASE_VIEW", values=("1", "0"))
+    for case, on, off in zip(CASES, runs["1"], runs["0"]):
+        assert on and off and on != off, (case, on, off)
