@@ -25,6 +25,11 @@ import torch
 ENABLED = os.environ.get("TCONV_FORWARD_PHASE_VIEW", "0") == "1"
 
 
+def _stride1_extent(source: int, padding: int, dilation: int, kernel: int) -> int:
+    """A stride-1 transposed convolution's output extent without output padding (make_params' `full`)."""
+    return source - 1 - 2 * padding + dilation * (kernel - 1) + 1
+
+
 @dataclass(frozen=True)
 class PhaseViewPlan:
     stride: Tuple[int, int, int]    # the original strides: the view's steps
@@ -54,8 +59,8 @@ def plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Seq
         n = (extent - r + s - 1) // s
         # the stride-1 call's own output extent, and the kernels' bound on what may exceed it (make_params:
         # less than the dilation); one tap's dilation moves nothing, so it is set to admit the view's extent
-        view_d = d // s if kernel > 1 else max(1, n - (source - 2 * q) + 1)
-        full = source - 1 - 2 * q + view_d * (kernel - 1) + 1
+        view_d = d // s if kernel > 1 else max(1, n - _stride1_extent(source, q, 1, 1) + 1)
+        full = _stride1_extent(source, q, view_d, kernel)
         if n < 1 or n < full or n - full >= max(1, view_d):
             return None
         dims.append((r, n, q, view_d))
@@ -80,6 +85,6 @@ def fill(out5: torch.Tensor, bias: Optional[torch.Tensor]) -> None:
 def output_padding(view_plan: PhaseViewPlan, input_shape: Sequence[int], weight_shape: Sequence[int]):
     """The stride-1 call's output padding (what its view exceeds its natural extent by), for calls that need one,
     such as PyTorch's reference in the CPU tests."""
-    return tuple(n - (int(input_shape[2 + i]) - 1 - 2 * view_plan.padding[i] +
-                      view_plan.dilation[i] * (int(weight_shape[2 + i]) - 1) + 1)
+    return tuple(n - _stride1_extent(int(input_shape[2 + i]), view_plan.padding[i], view_plan.dilation[i],
+                                     int(weight_shape[2 + i]))
                  for i, n in enumerate(view_plan.size))

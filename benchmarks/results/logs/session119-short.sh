@@ -6,27 +6,8 @@
 source scripts/device_prelude.sh
 end=${END_S:-400}
 left $(( end - 100 )) && gpu_tests 100 unequal tests/test_gather_tma_gpu.py unequal_phases
-left $(( end - 80 )) && TCONV_TMA_UNEQUAL_PHASES=1 timeout 80 compute-sanitizer --tool memcheck python3 -c "
-import torch, tconv
-torch.backends.cudnn.allow_tf32 = True
-torch.backends.cuda.matmul.allow_tf32 = True
-x = torch.randn(2, 128, 6, 8, 20, device='cuda').contiguous(memory_format=torch.channels_last_3d)
-w = torch.randn(128, 64, 2, 2, 2, device='cuda', requires_grad=True)
-out = tconv.conv_transpose3d(x, w, None, 2)
-out.backward(torch.randn_like(out))
-torch.cuda.synchronize()
-print('grad_weight', w.grad.norm().item())
-x = torch.randn(2, 32, 4, 8, 16, device='cuda').contiguous(memory_format=torch.channels_last_3d)
-w = torch.randn(32, 64, 3, 3, 3, device='cuda')
-out = tconv.conv_transpose3d(x, w, torch.randn(64, device='cuda'), 2, 1, 0, 1, 2)
-torch.cuda.synchronize()
-print('unequal', tuple(out.shape), out.norm().item())
-x = torch.randn(3, 64, 7, 61, device='cuda').contiguous(memory_format=torch.channels_last)
-w = torch.randn(64, 48, 3, 3, device='cuda')
-out = tconv.conv_transpose2d(x, w, torch.randn(48, device='cuda'), 1, 1)
-torch.cuda.synchronize()
-print('store_rows', tuple(out.shape), out.norm().item())
-" > "$LOG/memcheck.log" 2>&1
+left $(( end - 80 )) && TCONV_TMA_UNEQUAL_PHASES=1 timeout 80 compute-sanitizer --tool memcheck \
+  python3 scripts/memcheck_session119.py > "$LOG/memcheck.log" 2>&1
 grep -E "ERROR SUMMARY|grad_weight|unequal|store_rows" "$LOG/memcheck.log" | tail -4
 left $(( end - 60 )) && gpu_tests 60 rows_cl tests/test_grad_weight_rows_channels_last_gpu.py rows_channels_last
 left $(( end - 60 )) && gpu_tests 60 rows_3d tests/test_grad_weight_rows_3d_gpu.py rows_3d
