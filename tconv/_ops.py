@@ -375,6 +375,15 @@ _IMPLS = {name: (globals()[name + "_cuda"], globals()[name + "_cpu"], globals()[
 # ---------------------------------------------------------------------------------------------
 # Autograd, written once for both registration paths.
 # ---------------------------------------------------------------------------------------------
+def _backward_view_plan(grad, input, weight, stride, padding, dilation):
+    """The one-residue view's plan for a plain eager backward under "auto" on CUDA (TCONV_BACKWARD_PHASE_VIEW), or
+    None. (Traced backwards keep the strided call: the plan reads the shapes as Python integers.)"""
+    if not _phase_view.BACKWARD_ENABLED or algorithm != "auto" or not grad.is_cuda:
+        return None
+    return _phase_view.plan(_as_5d(input).shape, _as_5d(weight).shape, _as_5d(grad).shape,
+                            *_pads(stride, padding, dilation))
+
+
 def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, dilation, groups, direct=False):
     """The three gradients through the ops, or (direct: a plain eager call, _plain_eager_call) through their
     implementations without the dispatcher."""
@@ -385,6 +394,13 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
         grad_weight_op = _impl_for("conv_transpose_grad_weight", grad)
         grad_bias_op = _impl_for("conv_transpose_grad_bias", grad)
     with_bias = has_bias and needs_input_grad[2]
+    view_plan = _backward_view_plan(grad, input, weight, stride, padding, dilation) if direct else None
+    if view_plan is not None:  # the stride-1 problem's gradients on grad_output's tapped positions (_phase_view.py)
+        dims = grad.dim() - 2
+        grad_input, grad_weight, _ = _backward(
+            _phase_view.grad_output_taps(view_plan, _as_5d(grad), dims), input, weight, False, needs_input_grad,
+            *_phase_view.stride1_arguments(view_plan, dims), groups, direct=True)
+        return grad_input, grad_weight, grad_bias_op(grad) if with_bias else None
     native_key = None
     # (the native call runs the exact kernels, not the split's TF32 GEMMs)
     if direct and grad.is_cuda and _NATIVE_BACKWARD and algorithm == "auto" and not _autotune.autotune_enabled() \

@@ -11,10 +11,20 @@ store zeros against 2,048 that run the GEMM (tma_gather_tile's 1 x 4 x 32 tiles 
 its TF32 channels_last forward took 1.012 ms under TCONV_TMA_UNEQUAL_PHASES=1 and 1.408 without (run 576, H100)
 where writing its 571 MB output takes ~0.19 ms.
 
-TCONV_FORWARD_PHASE_VIEW (development, read once per process): "1" lets "auto" take it wherever plan() allows;
-unset or "0" never (written in session 119 without device time: not yet run on a GPU). Only the description
-changes: the math is plain Python (plan) and torch ops (apply), so the CPU tests check it against PyTorch on every
-parameter corner.
+The backward takes the same view: grad_output's untapped positions reach neither gradient, so grad_input and
+grad_weight are the stride-1 problem's, on the view out[..., r::s] of grad_output (a strided view, no copy: a copy
+would cost up to half of grad_output's size in memory, 1/s of it for a 1D call); grad_bias still sums all of
+grad_output.
+
+Measured (run 577, H100, quick timings, fam10 TF32, fwd / fwd+bwd ms, switch 1 against 0): channels_last 0.403 /
+1.237 against 1.397 / 2.219, contiguous 0.427 / 1.476 against 0.703 / 1.756 (the backward still strided).
+
+TCONV_FORWARD_PHASE_VIEW (development, read once per process): "0" keeps "auto" calls on the strided path; unset or
+anything else takes the view wherever plan() allows (the default since run 577, whose GPU test passed: the contract
+in TF32, exact fp32 and bf16, contiguous and channels_last, poisoned outputs). TCONV_BACKWARD_PHASE_VIEW (the same
+rule for plain eager backwards): "1" takes it, unset or "0" not (written in session 120; off until its GPU test
+passes). Only the description changes: the math is plain Python (plan) and torch ops (apply), so the CPU tests check
+it against PyTorch on every parameter corner.
 """
 import os
 from dataclasses import dataclass
@@ -22,7 +32,8 @@ from typing import Optional, Sequence, Tuple
 
 import torch
 
-ENABLED = os.environ.get("TCONV_FORWARD_PHASE_VIEW", "0") == "1"
+ENABLED = os.environ.get("TCONV_FORWARD_PHASE_VIEW", "1") != "0"
+BACKWARD_ENABLED = os.environ.get("TCONV_BACKWARD_PHASE_VIEW", "0") == "1"
 
 
 def _stride1_extent(source: int, padding: int, dilation: int, kernel: int) -> int:
@@ -88,3 +99,17 @@ def output_padding(view_plan: PhaseViewPlan, input_shape: Sequence[int], weight_
     return tuple(n - _stride1_extent(int(input_shape[2 + i]), view_plan.padding[i], view_plan.dilation[i],
                                      int(weight_shape[2 + i]))
                  for i, n in enumerate(view_plan.size))
+
+
+def grad_output_taps(view_plan: PhaseViewPlan, grad_output5: torch.Tensor, dims: int) -> torch.Tensor:
+    """The positions of grad_output (5-D) that the taps read, as a strided view with `dims` spatial dimensions (the
+    leading ones that the 5-D form added have extent 1)."""
+    view = output_view(view_plan, grad_output5)
+    for _ in range(3 - dims):
+        view = view.squeeze(2)
+    return view
+
+
+def stride1_arguments(view_plan: PhaseViewPlan, dims: int):
+    """The stride-1 call's stride, padding and dilation for a call with `dims` spatial dimensions."""
+    return [1] * dims, list(view_plan.padding[3 - dims:]), list(view_plan.dilation[3 - dims:])

@@ -1,5 +1,5 @@
-"""The one-residue forward as a fill and a stride-1 call into a strided view (tconv/_phase_view.py), against
-PyTorch's forward, on CPU.
+"""The one-residue forward as a fill and a stride-1 call into a strided view (tconv/_phase_view.py), and the backward
+as the stride-1 problem's gradients on a strided view of grad_output, against PyTorch's, on CPU.
 
 The GPU path runs tconv's ordinary kernels on the view's description, so the description itself (which positions
 take taps, the view's first position, step and extent, the stride-1 call's padding and dilation) is what needs
@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from test_phase_split_cpu import as_5d, pad3
-from tconv import _args, _phase_view
+from tconv import _args, _ops, _phase_view
 
 TORCH_FN = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
@@ -114,3 +114,78 @@ def test_phase_view_plans_fam10():
                                  [1, 1, 1], [2, 2, 2])
     assert view_plan == _phase_view.PhaseViewPlan((2, 2, 2), (1, 1, 1), (16, 32, 32), (1, 1, 1), (1, 1, 1))
     assert _phase_view.output_padding(view_plan, [16, 32, 16, 32, 32], [32, 64, 3, 3, 3]) == (0, 0, 0)
+
+
+def view_backward(x, w, grad, stride, padding, dilation, groups):
+    """grad_input and grad_weight through the view of grad_output and the stride-1 description (tconv's CPU
+    implementations standing in for its kernels), as _ops._backward runs them; None where plan() refuses."""
+    dims = x.dim() - 2
+    view_plan = _phase_view.plan(as_5d(x).shape, as_5d(w).shape, as_5d(grad).shape, pad3(stride, 1),
+                                 pad3(padding, 0), pad3(dilation, 1))
+    if view_plan is None:
+        return None
+    taps = _phase_view.grad_output_taps(view_plan, as_5d(grad), dims)
+    assert taps.dim() == grad.dim() and taps.data_ptr() != 0 and taps._base is not None  # a view, not a copy
+    view_stride, view_padding, view_dilation = _phase_view.stride1_arguments(view_plan, dims)
+    assert len(view_stride) == len(view_padding) == len(view_dilation) == dims
+    grad_input = _ops.conv_transpose_grad_input_cpu(taps, w, list(x.shape), view_stride, view_padding,
+                                                    view_dilation, groups)
+    grad_weight = _ops.conv_transpose_grad_weight_cpu(taps, x, list(w.shape), view_stride, view_padding,
+                                                      view_dilation, groups)
+    return grad_input, grad_weight
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"c{i}" for i in range(len(CASES))])
+def test_phase_view_backward_matches_pytorch(case):
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    gen = torch.Generator().manual_seed(len(spatial) * 100 + sum(spatial) + 1)
+    x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen).requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64, generator=gen).requires_grad_()
+    out = TORCH_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+    grad = torch.randn(out.shape, dtype=torch.float64, generator=gen)
+    want = torch.autograd.grad(out, [x, w], grad)
+    got = view_backward(x.detach(), w.detach(), grad, stride, padding, dilation, groups)
+    assert got is not None, case
+    for g, g_want in zip(got, want):
+        assert g.shape == g_want.shape
+        torch.testing.assert_close(g, g_want, rtol=1e-12, atol=1e-12)
+
+
+def test_phase_view_backward_random_corners():
+    """The backward's description on random one-residue calls, channels-last grad_output included."""
+    rng = random.Random(120)
+    taken = 0
+    for _ in range(200):
+        dims = rng.randint(1, 3)
+        groups = rng.choice([1, 2])
+        cin, cout = groups * rng.randint(1, 3), groups * rng.randint(1, 3)
+        kernel = [rng.randint(1, 4) for _ in range(dims)]
+        stride = [rng.randint(1, 4) for _ in range(dims)]
+        dilation = [s * rng.randint(1, 3) if k > 1 else rng.randint(1, 4) for s, k in zip(stride, kernel)]
+        padding = [rng.randint(0, d * (k - 1)) for d, k in zip(dilation, kernel)]
+        output_padding = [rng.randint(0, max(s, d) - 1) for s, d in zip(stride, dilation)]
+        spatial = [rng.randint(1, 6) for _ in range(dims)]
+        shape = _args.output_shape([2, cin, *spatial], [cin, cout // groups, *kernel], stride, padding,
+                                   output_padding, dilation, groups)
+        if any(n <= 0 for n in shape[2:]):
+            continue
+        x = torch.randn(2, cin, *spatial, dtype=torch.float64).requires_grad_()
+        w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64).requires_grad_()
+        out = TORCH_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        grad = torch.randn(out.shape, dtype=torch.float64)
+        if dims > 1 and rng.random() < 0.5:
+            grad = grad.contiguous(memory_format=torch.channels_last if dims == 2 else torch.channels_last_3d)
+        got = view_backward(x.detach(), w.detach(), grad, stride, padding, dilation, groups)
+        if got is None:
+            continue
+        taken += 1
+        for g, g_want in zip(got, torch.autograd.grad(out, [x, w], grad)):
+            torch.testing.assert_close(g, g_want, rtol=1e-12, atol=1e-12)
+    assert taken >= 60, taken
+
+
+def test_backward_view_only_for_cuda_eager_calls():
+    """The autograd path asks for the view only on CUDA grad_output: CPU calls keep the strided description."""
+    x, w = torch.randn(1, 2, 4, 5), torch.randn(2, 3, 3, 3)
+    grad = torch.randn(1, 3, 9, 11)
+    assert _ops._backward_view_plan(grad, x, w, [2, 2], [0, 0], [2, 2]) is None

@@ -1,11 +1,13 @@
 """The one-residue forward as a fill and a stride-1 call into a strided view of the output (tconv/_phase_view.py,
-TCONV_FORWARD_PHASE_VIEW=1, off by default; skipped without CUDA).
+TCONV_FORWARD_PHASE_VIEW, on by default since run 577), and the backward as the stride-1 problem's gradients on a
+strided view of grad_output (TCONV_BACKWARD_PHASE_VIEW=1, off by default); skipped without CUDA.
 
 In a fresh process per value of the switch: under 1, CASES meet the precision contract (outputs and every
 gradient, against float64 and against PyTorch in the same precision, poisoned outputs, so an untapped position the
 fill missed fails) in TF32, exact fp32 and bf16 and in contiguous and channels_last layouts, and the forward fills
 the output first (fam10's geometry: on other kernels than the strided call's); under 0 the same calls run as
-before, with no fill.
+before, with no fill. The backward's switch the same way: the contract under 1 and 0 (each TF32 case twice, so
+the second backward of a signature takes the native call), and fam10's geometry on other gradient kernels under 1.
 """
 import pytest
 
@@ -57,4 +59,42 @@ def test_phase_view_under_switch(tmp_path):
         # (the profiled forward has no bias: the fill is zero_)
         assert on_filled and not off_filled, (case, on, off)
         if i == 0:  # the strided call's gathers against the stride-1 call's kernels
+            assert on != off, (case, on, off)
+
+
+BACKWARD_CODE = """
+import sys, torch, tconv
+import test_conv_transpose_gpu as t
+import test_phase_view_gpu as v
+from conftest import poison_cuda_allocator
+results = []
+for i, case in enumerate(v.CASES):
+    for mode in ('tf32', 'tf32', 'fp32', 'bf16'):
+        for layout in ('contiguous', 'channels_last'):
+            if layout == 'channels_last' and case[0] == 1:
+                continue
+            t.run_case(*case, mode=mode, layout=layout, seed=290 + i, poison=poison_cuda_allocator,
+                       grad_like_output=layout == 'channels_last')
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
+    x = torch.randn(batch, cin, *spatial, device='cuda', requires_grad=True)
+    w = torch.randn(cin, cout // groups, *kernel, device='cuda', requires_grad=True)
+    with t.precision('tf32'):
+        out = t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
+        grad = torch.randn_like(out)
+        torch.cuda.synchronize()
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            torch.autograd.grad(out, [x, w], grad)
+            torch.cuda.synchronize()
+    names = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
+    results.append(sorted(n for n in names if 'tconv' in n))
+torch.save(results, sys.argv[1])
+"""
+
+
+def test_phase_view_backward_under_switch(tmp_path):
+    runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_PHASE_VIEW", values=("1", "0"))
+    assert len(runs["1"]) == len(runs["0"]) == len(CASES)
+    for i, (case, on, off) in enumerate(zip(CASES, runs["1"], runs["0"])):
+        assert on and off, (case, on, off)
+        if i == 0:  # the strided call's gradient kernels against the stride-1 call's
             assert on != off, (case, on, off)
