@@ -200,6 +200,8 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
     args5 = (_as_5d(input), _as_5d(weight), bias, _as_5d(out)) + _pads(stride, padding, dilation) + (groups, tf32)
     view_plan = _phase_view.plan(args5[0].shape, args5[1].shape, args5[3].shape, *args5[4:7]) \
         if _phase_view.ENABLED else None
+    if not _phase_view.pays(view_plan):
+        view_plan = None
 
     def launch(name):
         if view_plan is not None and name == "auto":
@@ -380,8 +382,9 @@ def _backward_view_plan(grad, input, weight, stride, padding, dilation):
     None. (Traced backwards keep the strided call: the plan reads the shapes as Python integers.)"""
     if not _phase_view.BACKWARD_ENABLED or algorithm != "auto" or not grad.is_cuda:
         return None
-    return _phase_view.plan(_as_5d(input).shape, _as_5d(weight).shape, _as_5d(grad).shape,
-                            *_pads(stride, padding, dilation))
+    view_plan = _phase_view.plan(_as_5d(input).shape, _as_5d(weight).shape, _as_5d(grad).shape,
+                                 *_pads(stride, padding, dilation))
+    return view_plan if _phase_view.pays(view_plan) else None
 
 
 def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, dilation, groups, direct=False):

@@ -1,5 +1,6 @@
-"""Forward calls whose taps all land on one residue of the stride, re-described as a fill and a stride-1 call into a
-strided view of the output (no data copied).
+"""Calls whose taps all land on one residue of the stride, re-described as a stride-1 call on strided views: the
+forward as a fill and a stride-1 call into a view of the output, the backward on a view of grad_output (no data
+copied).
 
 The forward writes o = s*i - p + d*k. Where d is a multiple of s (or the kernel has one tap along that dimension),
 every tap gives o = -p (mod s): only positions o = s*j + r with r = -p mod s receive taps, at j = i - q + (d/s)*k with
@@ -16,15 +17,21 @@ grad_weight are the stride-1 problem's, on the view out[..., r::s] of grad_outpu
 would cost up to half of grad_output's size in memory, 1/s of it for a 1D call); grad_bias still sums all of
 grad_output.
 
-Measured (run 577, H100, quick timings, fam10 TF32, fwd / fwd+bwd ms, switch 1 against 0): channels_last 0.403 /
-1.237 against 1.397 / 2.219, contiguous 0.427 / 1.476 against 0.703 / 1.756 (the backward still strided).
+Measured (H100, quick timings, TF32, fwd / fwd+bwd ms, switch 1 against 0). Run 577, the forward's: fam10
+channels_last 0.403 / 1.237 against 1.397 / 2.219, contiguous 0.427 / 1.476 against 0.703 / 1.756. Run 578, the
+backward's (the forward's on): fam10 channels_last 1.156 against 1.236 fwd+bwd, contiguous 1.384 against 1.472. But
+fam12 (1D k3 s2 p1 d2: 2 phases, one untapped) lost both ways: forward 1.360 against 0.978, fwd+bwd 2.220 against
+2.211 (the backward's alone). There the strided kernels waste little on the one untapped phase, and the view pays a
+full fill plus stores at twice the W pitch. So the view is taken only where the strides give MIN_PHASES phases or
+more (fam10: 8), see pays().
 
 TCONV_FORWARD_PHASE_VIEW (development, read once per process): "0" keeps "auto" calls on the strided path; unset or
-anything else takes the view wherever plan() allows (the default since run 577, whose GPU test passed: the contract
-in TF32, exact fp32 and bf16, contiguous and channels_last, poisoned outputs). TCONV_BACKWARD_PHASE_VIEW (the same
-rule for plain eager backwards): "1" takes it, unset or "0" not (written in session 120; off until its GPU test
-passes). Only the description changes: the math is plain Python (plan) and torch ops (apply), so the CPU tests check
-it against PyTorch on every parameter corner.
+anything else takes the view wherever plan() and pays() allow (the default since run 577, whose GPU test passed: the
+contract in TF32, exact fp32 and bf16, contiguous and channels_last, poisoned outputs). TCONV_BACKWARD_PHASE_VIEW (the
+same for plain eager backwards): "0" keeps the strided backward; unset or anything else takes the view (the default
+since session 120: run 578 passed its contract in TF32, exact fp32 and bf16, both layouts, the native backward's
+second calls included, and memcheck found 0 errors). Only the description changes: the math is plain Python (plan)
+and torch ops (apply), so the CPU tests check it against PyTorch on every parameter corner.
 """
 import os
 from dataclasses import dataclass
@@ -33,7 +40,9 @@ from typing import Optional, Sequence, Tuple
 import torch
 
 ENABLED = os.environ.get("TCONV_FORWARD_PHASE_VIEW", "1") != "0"
-BACKWARD_ENABLED = os.environ.get("TCONV_BACKWARD_PHASE_VIEW", "0") == "1"
+BACKWARD_ENABLED = os.environ.get("TCONV_BACKWARD_PHASE_VIEW", "1") != "0"
+# (run 578: fam10's 8 phases paid, fam12's 2 lost; none of 4 measured yet)
+MIN_PHASES = 4
 
 
 def _stride1_extent(source: int, padding: int, dilation: int, kernel: int) -> int:
@@ -77,6 +86,14 @@ def plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Seq
         dims.append((r, n, q, view_d))
     residue, size, view_padding, view_dilation = (tuple(column) for column in zip(*dims))
     return PhaseViewPlan(tuple(int(s) for s in stride), residue, size, view_padding, view_dilation)
+
+
+def pays(view_plan: Optional[PhaseViewPlan]) -> bool:
+    """Whether the call runs through the view: a plan whose strides give MIN_PHASES phases or more."""
+    if view_plan is None:
+        return False
+    s0, s1, s2 = view_plan.stride
+    return s0 * s1 * s2 >= MIN_PHASES
 
 
 def output_view(view_plan: PhaseViewPlan, out5: torch.Tensor) -> torch.Tensor:

@@ -33,7 +33,8 @@ names = []
 for i, case in enumerate(ROWS_3D_GRID):
     for layout in LAYOUTS:
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            run_case(*case, mode="tf32", layout=layout, seed=43 + i, algorithm="igemm")
+            run_case(*case, mode="tf32", layout=layout, seed=43 + i, algorithm="igemm",
+                     grad_like_output=layout == "channels_last")
             torch.cuda.synchronize()
         names.append([e.name for e in prof.events() if "tconv" in e.name and "grad_weight" in e.name])
 torch.save(names, sys.argv[1])
@@ -50,5 +51,8 @@ def test_grad_weight_rows_3d_under_switch(tmp_path):
             on, off = runs["1"][i * len(LAYOUTS) + j], runs["0"][i * len(LAYOUTS) + j]
             assert on and off, (i, layout, on, off)
             assert not any("rows_" in n for n in off), (i, layout, off)
-            # channels-last data take the rows kernel's channels-last form (TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST)
+            # channels-last data take the rows kernel's channels-last form (TCONV_GRAD_WEIGHT_ROWS_CHANNELS_LAST) where
+            # grad_output is channels-last too, as autograd hands it on for a channels-last output (run 577 gave
+            # case 0 a contiguous grad_output: mma.sync, rightly; scripts/rows_3d_swap_probe.py, run 578: the rows
+            # kernel with both channels-last)
             assert any("rows_" in n for n in on), (i, layout, on)

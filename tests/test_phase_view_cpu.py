@@ -68,12 +68,11 @@ def test_phase_view_matches_pytorch(case):
     torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
 
 
-def test_phase_view_random_corners():
-    """Random one-residue calls (dilation a multiple of the stride, or one tap) over 1D-3D, groups, padding and
-    output padding up to the limits PyTorch allows; every call plan() takes matches PyTorch's."""
-    rng = random.Random(119)
-    taken = 0
-    for _ in range(300):
+def random_one_residue_calls(rng, count):
+    """Up to `count` random calls (dims, groups, cin, cout, kernel, stride, padding, output_padding, dilation,
+    spatial) whose dilation is a multiple of the stride or whose kernel has one tap, over 1D-3D, groups, padding and
+    output padding up to the limits PyTorch allows; those with an empty output are left out."""
+    for _ in range(count):
         dims = rng.randint(1, 3)
         groups = rng.choice([1, 2])
         cin, cout = groups * rng.randint(1, 3), groups * rng.randint(1, 3)
@@ -85,8 +84,17 @@ def test_phase_view_random_corners():
         spatial = [rng.randint(1, 6) for _ in range(dims)]
         shape = _args.output_shape([1, cin, *spatial], [cin, cout // groups, *kernel], stride, padding,
                                    output_padding, dilation, groups)
-        if any(n <= 0 for n in shape[2:]):
-            continue
+        if all(n > 0 for n in shape[2:]):
+            yield dims, groups, cin, cout, kernel, stride, padding, output_padding, dilation, spatial
+
+
+def test_phase_view_random_corners():
+    """Random one-residue calls (dilation a multiple of the stride, or one tap) over 1D-3D, groups, padding and
+    output padding up to the limits PyTorch allows; every call plan() takes matches PyTorch's."""
+    rng = random.Random(119)
+    taken = 0
+    for dims, groups, cin, cout, kernel, stride, padding, output_padding, dilation, spatial in \
+            random_one_residue_calls(rng, 300):
         x = torch.randn(2, cin, *spatial, dtype=torch.float64)
         w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64)
         b = torch.randn(cout, dtype=torch.float64) if rng.random() < 0.5 else None
@@ -155,20 +163,8 @@ def test_phase_view_backward_random_corners():
     """The backward's description on random one-residue calls, channels-last grad_output included."""
     rng = random.Random(120)
     taken = 0
-    for _ in range(200):
-        dims = rng.randint(1, 3)
-        groups = rng.choice([1, 2])
-        cin, cout = groups * rng.randint(1, 3), groups * rng.randint(1, 3)
-        kernel = [rng.randint(1, 4) for _ in range(dims)]
-        stride = [rng.randint(1, 4) for _ in range(dims)]
-        dilation = [s * rng.randint(1, 3) if k > 1 else rng.randint(1, 4) for s, k in zip(stride, kernel)]
-        padding = [rng.randint(0, d * (k - 1)) for d, k in zip(dilation, kernel)]
-        output_padding = [rng.randint(0, max(s, d) - 1) for s, d in zip(stride, dilation)]
-        spatial = [rng.randint(1, 6) for _ in range(dims)]
-        shape = _args.output_shape([2, cin, *spatial], [cin, cout // groups, *kernel], stride, padding,
-                                   output_padding, dilation, groups)
-        if any(n <= 0 for n in shape[2:]):
-            continue
+    for dims, groups, cin, cout, kernel, stride, padding, output_padding, dilation, spatial in \
+            random_one_residue_calls(rng, 200):
         x = torch.randn(2, cin, *spatial, dtype=torch.float64).requires_grad_()
         w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64).requires_grad_()
         out = TORCH_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
@@ -189,3 +185,15 @@ def test_backward_view_only_for_cuda_eager_calls():
     x, w = torch.randn(1, 2, 4, 5), torch.randn(2, 3, 3, 3)
     grad = torch.randn(1, 3, 9, 11)
     assert _ops._backward_view_plan(grad, x, w, [2, 2], [0, 0], [2, 2]) is None
+
+
+def test_phase_view_pays_from_four_phases():
+    """pays(): fam10's 8 phases run through the view, fam12's 2 (1D k3 s2 p1 d2) keep the strided call (run 578)."""
+    fam10 = _phase_view.plan([16, 32, 16, 32, 32], [32, 64, 3, 3, 3], [16, 64, 33, 65, 65], [2, 2, 2], [1, 1, 1],
+                             [2, 2, 2])
+    fam12 = _phase_view.plan([16, 32, 1, 1, 131072], [32, 64, 1, 1, 3], [16, 64, 1, 1, 262145], [1, 1, 2],
+                             [0, 0, 1], [1, 1, 2])
+    assert fam12 is not None and fam12.stride == (1, 1, 2)
+    assert _phase_view.pays(fam10) and not _phase_view.pays(fam12) and not _phase_view.pays(None)
+    stride4 = _phase_view.plan([2, 3, 1, 1, 40], [3, 2, 1, 1, 1], [2, 2, 1, 1, 160], [1, 1, 4], [0, 0, 0], [1, 1, 3])
+    assert _phase_view.pays(stride4)

@@ -1,17 +1,20 @@
 """The one-residue forward as a fill and a stride-1 call into a strided view of the output (tconv/_phase_view.py,
 TCONV_FORWARD_PHASE_VIEW, on by default since run 577), and the backward as the stride-1 problem's gradients on a
-strided view of grad_output (TCONV_BACKWARD_PHASE_VIEW=1, off by default); skipped without CUDA.
+strided view of grad_output (TCONV_BACKWARD_PHASE_VIEW, on by default since session 120); skipped without CUDA.
 
 In a fresh process per value of the switch: under 1, CASES meet the precision contract (outputs and every
 gradient, against float64 and against PyTorch in the same precision, poisoned outputs, so an untapped position the
 fill missed fails) in TF32, exact fp32 and bf16 and in contiguous and channels_last layouts, and the forward fills
-the output first (fam10's geometry: on other kernels than the strided call's); under 0 the same calls run as
-before, with no fill. The backward's switch the same way: the contract under 1 and 0 (each TF32 case twice, so
-the second backward of a signature takes the native call), and fam10's geometry on other gradient kernels under 1.
+the output first where pays() takes the view (fam10's geometry: on other kernels than the strided call's; not
+fam12's 2 phases); under 0 the same calls run as before, with no fill. The backward's switch the same way: the
+contract under 1 and 0 (each TF32 case twice, so the second backward of a signature takes the native call), every
+backward of the cases that pays() takes through the view under 1 (grad_output_taps counted: the stride-1 call may
+keep the strided call's kernel names) and none under 0.
 """
 import pytest
 
 from conftest import cuda_ready, run_under_switch
+from tconv import _args, _phase_view
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
 
@@ -21,9 +24,23 @@ CASES = [
     (3, 2, 32, 64, 1, [3, 3, 3], [2, 2, 2], [1, 1, 1], [0, 0, 0], [2, 2, 2], [4, 8, 16], True),
     # 2D stride 3 dilation 6 with output padding (the view one longer than its stride-1 extent), groups
     (2, 2, 64, 96, 2, [3, 3], [3, 3], [2, 4], [2, 1], [6, 6], [6, 20], False),
-    # 1D stride 2, one tap along W (k1, dilation 3)
-    (1, 3, 48, 32, 1, [1], [2], [0], [1], [3], [40], True),
+    # 1D stride 4, one tap along W (k1, dilation 3), output padding 3
+    (1, 3, 48, 32, 1, [1], [4], [0], [3], [3], [40], True),
+    # fam12's geometry (1D k3 s2 p1 d2): 2 phases, fewer than MIN_PHASES, so the strided call runs
+    (1, 2, 32, 64, 1, [3], [2], [1], [0], [2], [300], False),
 ]
+
+
+def view_taken(case) -> bool:
+    """Whether "auto" runs the case through the views (plan() and pays(), computed here on the shapes)."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    lead = [1] * (3 - dims)
+    out = _args.output_shape([batch, cin, *spatial], [cin, cout // groups, *kernel], stride, padding,
+                             output_padding, dilation, groups)
+    return _phase_view.pays(_phase_view.plan(
+        [batch, cin, *lead, *spatial], [cin, cout // groups, *lead, *kernel], [*out[:2], *lead, *out[2:]],
+        [*lead, *stride], [0] * (3 - dims) + list(padding), [*lead, *dilation]))
+
 
 CODE = """
 import sys, torch, tconv
@@ -57,7 +74,7 @@ def test_phase_view_under_switch(tmp_path):
     for i, (case, (on, on_filled), (off, off_filled)) in enumerate(zip(CASES, runs["1"], runs["0"])):
         assert on and off, (case, on, off)
         # (the profiled forward has no bias: the fill is zero_)
-        assert on_filled and not off_filled, (case, on, off)
+        assert on_filled == view_taken(case) and not off_filled, (case, on, off)
         if i == 0:  # the strided call's gathers against the stride-1 call's kernels
             assert on != off, (case, on, off)
 
@@ -67,8 +84,15 @@ import sys, torch, tconv
 import test_conv_transpose_gpu as t
 import test_phase_view_gpu as v
 from conftest import poison_cuda_allocator
+views = []  # grad_output_taps' calls: the backwards that ran through the view
+taps = tconv._phase_view.grad_output_taps
+def counted_taps(*args):
+    views.append(1)
+    return taps(*args)
+tconv._phase_view.grad_output_taps = counted_taps
 results = []
 for i, case in enumerate(v.CASES):
+    views.clear()
     for mode in ('tf32', 'tf32', 'fp32', 'bf16'):
         for layout in ('contiguous', 'channels_last'):
             if layout == 'channels_last' and case[0] == 1:
@@ -86,7 +110,7 @@ for i, case in enumerate(v.CASES):
             torch.autograd.grad(out, [x, w], grad)
             torch.cuda.synchronize()
     names = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
-    results.append(sorted(n for n in names if 'tconv' in n))
+    results.append((sorted(n for n in names if 'tconv' in n), len(views)))
 torch.save(results, sys.argv[1])
 """
 
@@ -94,7 +118,9 @@ torch.save(results, sys.argv[1])
 def test_phase_view_backward_under_switch(tmp_path):
     runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_PHASE_VIEW", values=("1", "0"))
     assert len(runs["1"]) == len(runs["0"]) == len(CASES)
-    for i, (case, on, off) in enumerate(zip(CASES, runs["1"], runs["0"])):
+    for case, (on, on_views), (off, off_views) in zip(CASES, runs["1"], runs["0"]):
         assert on and off, (case, on, off)
-        if i == 0:  # the strided call's gradient kernels against the stride-1 call's
-            assert on != off, (case, on, off)
+        # every backward of the case (4 modes x 2 layouts of contract runs, 1 layout in 1D, and the profiled one)
+        # through the view, or none
+        runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
+        assert on_views == (runs_of_case if view_taken(case) else 0) and off_views == 0, (case, on_views, off_views)
