@@ -1,6 +1,6 @@
-"""One process for compute-sanitizer (session120-run578.sh): a fam10-like TF32 fwd+bwd (k3 s2 p1 d2, bias) in both
-layouts, through the one-residue views (the forward's by default, the backward's under TCONV_BACKWARD_PHASE_VIEW=1
-from the caller): the stride-1 kernels writing into a strided view of y and reading one of grad_output."""
+"""One process for compute-sanitizer (session120-run578.sh, session120-next.sh): a fam10-like TF32 fwd+bwd (k3 s2
+p1 d2, bias) in both layouts, through the one-residue views (both on by default since session 120; the caller may set
+TCONV_PHASE_VIEW_FILL): the stride-1 kernels writing into a strided view of y and reading one of grad_output."""
 import torch
 
 import tconv

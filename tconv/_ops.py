@@ -205,15 +205,43 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
 
     def launch(name):
         if view_plan is not None and name == "auto":
-            _phase_view.fill(args5[3], bias)
-            _build.load().forward_out(args5[0], args5[1], bias, _phase_view.output_view(view_plan, args5[3]),
-                                      (1, 1, 1), view_plan.padding, view_plan.dilation, groups, tf32, "auto")
+            _forward_through_view(view_plan, args5[0], args5[1], bias, args5[3], groups, tf32)
             return
         _build.load().forward_out(*args5, _kernel_algorithm(name))
 
     _run("forward", launch, out, (input, weight, bias, out), (stride, padding, dilation, groups), tf32,
          (input.shape, weight.shape), out, fold_possible=int(stride[-1]) > 1)
     return out
+
+
+def _forward_through_view(view_plan, input5, weight5, bias, out5, groups, tf32) -> None:
+    """The forward as the bias on the positions the taps miss and the stride-1 call into the view of the rest
+    (tconv/_phase_view.py; the fill as _phase_view.FILL_MODE says)."""
+    def stride1_call():
+        _build.load().forward_out(input5, weight5, bias, _phase_view.output_view(view_plan, out5), (1, 1, 1),
+                                  view_plan.padding, view_plan.dilation, groups, tf32, "auto")
+
+    mode = _phase_view.FILL_MODE
+    if mode == "full":
+        _phase_view.fill(out5, bias)
+        stride1_call()
+        return
+    untapped = _phase_view.untapped_views(view_plan, out5)
+    if mode == "overlap" and not torch.cuda.is_current_stream_capturing():
+        # The fill and the call write disjoint positions. out5 was allocated on the current stream, which the side
+        # stream waits for first; the current stream waits for the side stream before anything reads out5.
+        main = torch.cuda.current_stream(out5.device)
+        side = _side_stream(out5.device)
+        side.wait_stream(main)
+        with torch.cuda.stream(side):
+            for view in untapped:
+                _phase_view.fill(view, bias)
+        stride1_call()
+        main.wait_stream(side)
+        return
+    for view in untapped:
+        _phase_view.fill(view, bias)
+    stride1_call()
 
 
 def conv_transpose_grad_input_cuda(grad_output, weight, input_size, stride, padding, dilation, groups):
@@ -560,6 +588,14 @@ def _grad_input_persistent(grad, weight, grad_input, stride, padding, dilation, 
                                                _kernel_algorithm(algorithm))
 
 
+def _side_stream(device: torch.device) -> "torch.cuda.Stream":
+    """The per-device side stream (made on first use) of the concurrent backward and the overlapped view fill."""
+    side = _side_streams.get(device)
+    if side is None:
+        side = _side_streams.setdefault(device, torch.cuda.Stream(device))
+    return side
+
+
 def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, input, weight, with_bias, stride,
                          padding, dilation, groups):
     """_backward's passes with grad_weight (and grad_bias) on a per-device side stream that waits for the current one,
@@ -568,9 +604,7 @@ def _concurrent_backward(grad_input_op, grad_weight_op, grad_bias_op, grad, inpu
     the current stream may still read them; inputs the current stream allocated are read on the side stream only
     before the current stream's wait, after which every later use or reuse of their memory is ordered."""
     main = torch.cuda.current_stream(grad.device)
-    side = _side_streams.get(grad.device)
-    if side is None:
-        side = _side_streams.setdefault(grad.device, torch.cuda.Stream(grad.device))
+    side = _side_stream(grad.device)
     side.wait_stream(main)  # before grad_input is queued: the side stream waits for none of it
     grad_bias = None
     with torch.cuda.stream(side):

@@ -103,11 +103,36 @@ def output_view(view_plan: PhaseViewPlan, out5: torch.Tensor) -> torch.Tensor:
 
 
 def fill(out5: torch.Tensor, bias: Optional[torch.Tensor]) -> None:
-    """Every output position holds the bias (or zero); the stride-1 call then overwrites the tapped ones."""
+    """Every position of out5 holds the bias (or zero); the stride-1 call then overwrites the tapped ones."""
     if bias is None:
         out5.zero_()
     else:
         out5.copy_(bias.view(1, -1, 1, 1, 1).expand_as(out5))
+
+
+def untapped_views(view_plan: PhaseViewPlan, out5: torch.Tensor):
+    """Strided views of out5 (5-D) that hold every position the taps miss, each once: along each strided dimension in
+    turn, the positions of its other residues among those on the taps' residue in the dimensions before it (for
+    stride 2 in three dimensions: a half, a quarter and an eighth of the output). The view the stride-1 call writes
+    holds the rest (output_view: all positions on the taps' residue of every dimension)."""
+    views = []
+    index = [slice(None), slice(None)]
+    for s, r in zip(view_plan.stride, view_plan.residue):
+        for other in range(s):
+            if other != r:
+                views.append(out5[tuple(index + [slice(other, None, s)])])
+        index.append(slice(r, None, s))
+    return views
+
+
+# TCONV_PHASE_VIEW_FILL (development, read once per process): how the forward's untapped positions get the bias.
+# "full" (unset): one fill of the whole output before the stride-1 call (run 579, fam10 CL: 0.172 ms of its
+# 0.404). "untapped": only the positions the taps miss (untapped_views: 7/8 of fam10's output, in slabs), then the
+# call. "overlap": the untapped fill on a side stream beside the call (they write disjoint positions), the caller's
+# stream waiting for it (not while a CUDA graph captures: "untapped" then). Predicted fam10 CL forward: ~0.38 ms
+# untapped, ~0.25-0.30 overlapped (the call is ~0.22 ms of GEMM writing 1/8 of the output; the fill ~0.15 ms of
+# bandwidth). Written in session 120, not yet run on a GPU.
+FILL_MODE = os.environ.get("TCONV_PHASE_VIEW_FILL", "full")
 
 
 def output_padding(view_plan: PhaseViewPlan, input_shape: Sequence[int], weight_shape: Sequence[int]):

@@ -18,9 +18,10 @@ from tconv import _args, _ops, _phase_view
 TORCH_FN = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
-def view_forward(x, w, bias, stride, padding, output_padding, dilation, groups):
+def view_forward(x, w, bias, stride, padding, output_padding, dilation, groups, untapped_only=False):
     """The forward through the view's fill and stride-1 call (PyTorch's CPU convolution standing in for tconv's
-    kernels), or None where plan() refuses."""
+    kernels), or None where plan() refuses. untapped_only: the fill on untapped_views only (TCONV_PHASE_VIEW_FILL
+    "untapped" / "overlap")."""
     dims = x.dim() - 2
     shape = _args.output_shape(x.shape, w.shape, stride, padding, output_padding, dilation, groups)
     out = torch.full(shape, float("nan"), dtype=x.dtype)
@@ -29,7 +30,8 @@ def view_forward(x, w, bias, stride, padding, output_padding, dilation, groups):
                                  pad3(dilation, 1))
     if view_plan is None:
         return None
-    _phase_view.fill(out5, bias)
+    for target in _phase_view.untapped_views(view_plan, out5) if untapped_only else [out5]:
+        _phase_view.fill(target, bias)
     view = _phase_view.output_view(view_plan, out5)
     assert list(view.shape[2:]) == list(view_plan.size)
     view.copy_(F.conv_transpose3d(x5, w5, bias, 1, view_plan.padding,
@@ -54,14 +56,15 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("untapped_only", [False, True], ids=["full_fill", "untapped_fill"])
 @pytest.mark.parametrize("case", CASES, ids=[f"c{i}" for i in range(len(CASES))])
-def test_phase_view_matches_pytorch(case):
+def test_phase_view_matches_pytorch(case, untapped_only):
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
     gen = torch.Generator().manual_seed(len(spatial) * 100 + sum(spatial))
     x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen)
     w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64, generator=gen)
     b = torch.randn(cout, dtype=torch.float64, generator=gen) if bias else None
-    got = view_forward(x, w, b, stride, padding, output_padding, dilation, groups)
+    got = view_forward(x, w, b, stride, padding, output_padding, dilation, groups, untapped_only)
     assert got is not None, case
     want = TORCH_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
     assert got.shape == want.shape
@@ -98,7 +101,7 @@ def test_phase_view_random_corners():
         x = torch.randn(2, cin, *spatial, dtype=torch.float64)
         w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64)
         b = torch.randn(cout, dtype=torch.float64) if rng.random() < 0.5 else None
-        got = view_forward(x, w, b, stride, padding, output_padding, dilation, groups)
+        got = view_forward(x, w, b, stride, padding, output_padding, dilation, groups, untapped_only=taken % 2 == 1)
         if got is None:
             continue
         taken += 1
@@ -197,3 +200,31 @@ def test_phase_view_pays_from_four_phases():
     assert _phase_view.pays(fam10) and not _phase_view.pays(fam12) and not _phase_view.pays(None)
     stride4 = _phase_view.plan([2, 3, 1, 1, 40], [3, 2, 1, 1, 1], [2, 2, 1, 1, 160], [1, 1, 4], [0, 0, 0], [1, 1, 3])
     assert _phase_view.pays(stride4)
+
+
+def test_untapped_views_and_the_taps_view_cover_each_position_once():
+    """untapped_views and output_view partition the output on random one-residue plans; stride 2 in three
+    dimensions gives three slabs (a half, a quarter, an eighth)."""
+    rng = random.Random(121)
+    planned = 0
+    for dims, groups, cin, cout, kernel, stride, padding, output_padding, dilation, spatial in \
+            random_one_residue_calls(rng, 300):
+        shape = _args.output_shape([1, cin, *spatial], [cin, cout // groups, *kernel], stride, padding,
+                                   output_padding, dilation, groups)
+        out5 = as_5d(torch.zeros(shape))
+        view_plan = _phase_view.plan(as_5d(torch.empty(1, cin, *spatial)).shape,
+                                     as_5d(torch.empty(cin, cout // groups, *kernel)).shape, out5.shape,
+                                     pad3(stride, 1), pad3(padding, 0), pad3(dilation, 1))
+        if view_plan is None:
+            continue
+        planned += 1
+        views = _phase_view.untapped_views(view_plan, out5)
+        assert len(views) == sum(s - 1 for s in view_plan.stride)
+        for view in views + [_phase_view.output_view(view_plan, out5)]:
+            view += 1
+        assert bool((out5 == 1).all()), (stride, padding, dilation, kernel, spatial)
+    assert planned >= 100, planned
+    fam10 = _phase_view.plan([16, 32, 16, 32, 32], [32, 64, 3, 3, 3], [16, 64, 33, 65, 65], [2, 2, 2], [1, 1, 1],
+                             [2, 2, 2])
+    out5 = torch.empty(1, 1, 33, 65, 65)
+    assert [v.numel() for v in _phase_view.untapped_views(fam10, out5)] == [17 * 65 * 65, 16 * 33 * 65, 16 * 32 * 33]

@@ -9,7 +9,8 @@ the output first where pays() takes the view (fam10's geometry: on other kernels
 fam12's 2 phases); under 0 the same calls run as before, with no fill. The backward's switch the same way: the
 contract under 1 and 0 (each TF32 case twice, so the second backward of a signature takes the native call), every
 backward of the cases that pays() takes through the view under 1 (grad_output_taps counted: the stride-1 call may
-keep the strided call's kernel names) and none under 0.
+keep the strided call's kernel names) and none under 0. The forward's fill modes (TCONV_PHASE_VIEW_FILL): the
+contract, and one fill per untapped slab ("untapped", "overlap") or of the whole output ("full").
 """
 import pytest
 
@@ -42,18 +43,21 @@ def view_taken(case) -> bool:
         [*lead, *stride], [0] * (3 - dims) + list(padding), [*lead, *dilation]))
 
 
-CODE = """
+def forward_code(modes, seed) -> str:
+    """A run_under_switch script: the contract on every case in `modes` and both layouts (1D: contiguous), then a
+    profiled bias-free TF32 forward per case; saves (its tconv kernels' names, its fill launches) per case."""
+    return f"""
 import sys, torch, tconv
 import test_conv_transpose_gpu as t
 import test_phase_view_gpu as v
 from conftest import poison_cuda_allocator
 results = []
 for i, case in enumerate(v.CASES):
-    for mode in ('tf32', 'fp32', 'bf16'):
+    for mode in {tuple(modes)!r}:
         for layout in ('contiguous', 'channels_last'):
             if layout == 'channels_last' and case[0] == 1:
                 continue
-            t.run_case(*case, mode=mode, layout=layout, seed=190 + i, poison=poison_cuda_allocator,
+            t.run_case(*case, mode=mode, layout=layout, seed={seed} + i, poison=poison_cuda_allocator,
                        grad_like_output=layout == 'channels_last')
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
     x = torch.randn(batch, cin, *spatial, device='cuda')
@@ -61,20 +65,21 @@ for i, case in enumerate(v.CASES):
     with t.precision('tf32'), torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
         t.TCONV_FN[dims](x, w, None, stride, padding, output_padding, groups, dilation)
         torch.cuda.synchronize()
-    names = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
-    results.append((sorted(n for n in names if 'tconv' in n), any('FillFunctor' in n for n in names)))
+    names = [e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    results.append((sorted(set(n for n in names if 'tconv' in n)), sum('FillFunctor' in n for n in names)))
 torch.save(results, sys.argv[1])
 """
 
 
 def test_phase_view_under_switch(tmp_path):
     # run_case asserts the contract inside each process; a failure there fails the run (its stderr is shown)
-    runs = run_under_switch(CODE, tmp_path, "TCONV_FORWARD_PHASE_VIEW", values=("1", "0"))
+    runs = run_under_switch(forward_code(("tf32", "fp32", "bf16"), 190), tmp_path, "TCONV_FORWARD_PHASE_VIEW",
+                            values=("1", "0"))
     assert len(runs["1"]) == len(runs["0"]) == len(CASES)
     for i, (case, (on, on_filled), (off, off_filled)) in enumerate(zip(CASES, runs["1"], runs["0"])):
         assert on and off, (case, on, off)
         # (the profiled forward has no bias: the fill is zero_)
-        assert on_filled == view_taken(case) and not off_filled, (case, on, off)
+        assert (on_filled > 0) == view_taken(case) and off_filled == 0, (case, on, off)
         if i == 0:  # the strided call's gathers against the stride-1 call's kernels
             assert on != off, (case, on, off)
 
@@ -124,3 +129,17 @@ def test_phase_view_backward_under_switch(tmp_path):
         # through the view, or none
         runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
         assert on_views == (runs_of_case if view_taken(case) else 0) and off_views == 0, (case, on_views, off_views)
+
+
+def test_phase_view_fill_modes(tmp_path):
+    """TCONV_PHASE_VIEW_FILL (a fresh process per value): under "untapped" and "overlap" (the fill on a side stream)
+    the contract holds (TF32 and bf16, both layouts, poisoned outputs: a position neither the fill nor the call writes
+    fails) and a bias-free forward fills each of the untapped views once (one slab per other residue of each strided
+    dimension); under "full" one fill of the whole output. Cases the view does not take fill nothing."""
+    runs = run_under_switch(forward_code(("tf32", "bf16"), 390), tmp_path, "TCONV_PHASE_VIEW_FILL",
+                            values=("untapped", "overlap", "full"))
+    for i, case in enumerate(CASES):
+        fills = {value: runs[value][i][1] for value in runs}
+        slabs = sum(s - 1 for s in case[6]) if view_taken(case) else 0
+        assert fills["untapped"] == fills["overlap"] == slabs, (case, fills)
+        assert fills["full"] == (1 if view_taken(case) else 0), (case, fills)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# For the next session's first call (written in session 120 after its device budget was spent): one H100 (or H200),
+# cold; TCONV_COMMIT=<full sha>, END_S=<seconds it may run> (~540).
+# Session 120 made the one-residue views the defaults (from 4 phases): fam10 TF32 contiguous 0.431 / 1.382 ms,
+# 4.51x / 2.79x eager (run 579). Its forward is a fill of the whole output (0.172 ms) then the stride-1 call (0.224).
+# Built after the last call, not run on a GPU: TCONV_PHASE_VIEW_FILL=untapped (fill only the positions the taps
+# miss: three slabs for fam10) and =overlap (those slabs on a side stream beside the call). Predicted fam10 CL
+# forward ~0.38 ms untapped, ~0.25-0.30 overlapped.
+# 1. The view tests (forward, backward, fill modes).
+# 2. memcheck of a fam10-like forward under overlap, both layouts.
+# 3. Quick timings of fam10 under the three fill modes, both layouts; fam10's breakdown under the best.
+# 4. Verified TF32 bench rows (contiguous, the suite's layout) while time is left.
+source scripts/device_prelude.sh
+end=${END_S:-540}
+left $(( end - 150 )) && gpu_tests 150 phase_view tests/test_phase_view_gpu.py phase_view
+left $(( end - 90 )) && TCONV_PHASE_VIEW_FILL=overlap timeout 90 compute-sanitizer --tool memcheck \
+  python3 scripts/memcheck_session120.py > "$LOG/memcheck.log" 2>&1
+grep -E "ERROR SUMMARY|view" "$LOG/memcheck.log" | tail -4
+for layout in channels_last contiguous; do
+  for fill in full untapped overlap; do
+    left $(( end - 45 )) && LAYOUT=$layout quick_time "fill_$fill" fam10_convt3d_k3_s2_p1_d2_16x32x32 tf32 auto \
+      TCONV_PHASE_VIEW_FILL=$fill | tee -a "$LOG/quick.log"
+  done
+done
+breakdowns_ab $(( end - 120 )) TCONV_PHASE_VIEW_FILL "untapped overlap" "Fill|strip" tf32 channels_last \
+  fam10_convt3d_k3_s2_p1_d2_16x32x32
+bench_budget $(( end - 10 )) tf32 contiguous fam10_convt3d_k3_s2_p1_d2_16x32x32 real_dcgan_up real_hifigan_up \
+  fam04_convt1d_k3_65536
+device_finish
