@@ -199,7 +199,7 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
     tf32 = conv_tf32_allowed()
     args5 = (_as_5d(input), _as_5d(weight), bias, _as_5d(out)) + _pads(stride, padding, dilation) + (groups, tf32)
     view_plan = _phase_view.plan(args5[0].shape, args5[1].shape, args5[3].shape, *args5[4:7]) \
-        if _phase_view.ENABLED else None
+        if _phase_view.ENABLED and _phase_view.enough_phases(args5[4]) else None
     if not _phase_view.pays(view_plan):
         view_plan = None
 
@@ -410,8 +410,11 @@ def _backward_view_plan(grad, input, weight, stride, padding, dilation):
     None. (Traced backwards keep the strided call: the plan reads the shapes as Python integers.)"""
     if not _phase_view.BACKWARD_ENABLED or algorithm != "auto" or not grad.is_cuda:
         return None
-    view_plan = _phase_view.plan(_as_5d(input).shape, _as_5d(weight).shape, _as_5d(grad).shape,
-                                 *_pads(stride, padding, dilation))
+    stride3, padding3, dilation3 = _pads(stride, padding, dilation)
+    if not _phase_view.enough_phases(stride3):
+        return None
+    view_plan = _phase_view.plan(_as_5d(input).shape, _as_5d(weight).shape, _as_5d(grad).shape, stride3, padding3,
+                                 dilation3)
     return view_plan if _phase_view.pays(view_plan) else None
 
 

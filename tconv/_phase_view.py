@@ -63,7 +63,11 @@ def plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Seq
          stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> Optional[PhaseViewPlan]:
     """The view's description for 5-D shapes and 3-entry stride, padding and dilation, or None where some strided
     dimension's taps land on more than one residue, no dimension is strided, or a tensor is empty."""
-    if all(int(s) == 1 for s in stride) or any(int(n) == 0 for n in list(input_shape) + list(out_shape)):
+    # (the one-residue test first: it refuses most strided calls, and plan() runs on every forward and backward)
+    if all(s == 1 for s in stride) or any(s > 1 and weight_shape[2 + i] > 1 and dilation[i] % s
+                                          for i, s in enumerate(stride)):
+        return None
+    if any(int(n) == 0 for n in list(input_shape) + list(out_shape)):
         return None
     dims = []  # (r, n, q, d / s) per dimension
     for i in range(3):
@@ -90,10 +94,12 @@ def plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Seq
 
 def pays(view_plan: Optional[PhaseViewPlan]) -> bool:
     """Whether the call runs through the view: a plan whose strides give MIN_PHASES phases or more."""
-    if view_plan is None:
-        return False
-    s0, s1, s2 = view_plan.stride
-    return s0 * s1 * s2 >= MIN_PHASES
+    return view_plan is not None and enough_phases(view_plan.stride)
+
+
+def enough_phases(stride: Sequence[int]) -> bool:
+    """Whether 3-entry strides give MIN_PHASES phases or more (pays()' rule, for a caller to skip plan())."""
+    return stride[0] * stride[1] * stride[2] >= MIN_PHASES
 
 
 def output_view(view_plan: PhaseViewPlan, out5: torch.Tensor) -> torch.Tensor:
