@@ -8,8 +8,9 @@
 # forward ~0.38 ms untapped, ~0.25-0.30 overlapped.
 # 1. The view tests (forward, backward, fill modes).
 # 2. memcheck of a fam10-like forward under overlap, both layouts.
-# 3. Quick timings of fam10 under the three fill modes, both layouts; fam10's breakdown under the best.
-# 4. Verified TF32 bench rows (contiguous, the suite's layout) while time is left.
+# 3. Quick timings of fam10 under the three fill modes, both layouts, and in exact fp32 under the views on / off;
+#    fam10's breakdown under the two new fill modes.
+# 4. Kernel breakdowns of the two weakest fwd+bwd rows while time is left.
 source scripts/device_prelude.sh
 end=${END_S:-540}
 left $(( end - 150 )) && gpu_tests 150 phase_view tests/test_phase_view_gpu.py phase_view
@@ -22,8 +23,15 @@ for layout in channels_last contiguous; do
       TCONV_PHASE_VIEW_FILL=$fill | tee -a "$LOG/quick.log"
   done
 done
+# the views in exact fp32 (3xTF32 kernels; never timed): on against off
+for value in 1 0; do
+  left $(( end - 45 )) && quick_time "views_fp32_$value" fam10_convt3d_k3_s2_p1_d2_16x32x32 fp32 auto \
+    TCONV_FORWARD_PHASE_VIEW=$value TCONV_BACKWARD_PHASE_VIEW=$value | tee -a "$LOG/quick.log"
+done
 breakdowns_ab $(( end - 120 )) TCONV_PHASE_VIEW_FILL "untapped overlap" "Fill|strip" tf32 channels_last \
   fam10_convt3d_k3_s2_p1_d2_16x32x32
-bench_budget $(( end - 10 )) tf32 contiguous fam10_convt3d_k3_s2_p1_d2_16x32x32 real_dcgan_up real_hifigan_up \
-  fam04_convt1d_k3_65536
+# The two weakest fwd+bwd rows: real_dcgan_up channels_last (0.88x eager in run 577) and real_hifigan_up (1.18x on
+# the H200 suite run of 11-28): where their backward's time goes.
+breakdowns $(( end - 10 )) tf32 channels_last real_dcgan_up
+breakdowns $(( end - 10 )) tf32 contiguous real_hifigan_up
 device_finish
