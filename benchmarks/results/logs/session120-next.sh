@@ -30,6 +30,10 @@ for value in 1 0; do
 done
 breakdowns_ab $(( end - 120 )) TCONV_PHASE_VIEW_FILL "untapped overlap" "Fill|strip" tf32 channels_last \
   fam10_convt3d_k3_s2_p1_d2_16x32x32
+# fam10 contiguous: grad_weight on the W-pitch-2 view took 0.62 ms (run 580) against 0.345 channels_last; the
+# strided backward's passes beside it, to decide per pass
+breakdowns_ab $(( end - 60 )) TCONV_BACKWARD_PHASE_VIEW "1 0" "grad|strip|gather" tf32 contiguous \
+  fam10_convt3d_k3_s2_p1_d2_16x32x32
 # The two weakest fwd+bwd rows: real_dcgan_up channels_last (0.88x eager in run 577) and real_hifigan_up (1.18x on
 # the H200 suite run of 11-28): where their backward's time goes.
 breakdowns $(( end - 10 )) tf32 channels_last real_dcgan_up
