@@ -189,13 +189,32 @@ def output_shape(input_shape, weight_shape, stride, padding, output_padding, dil
 
 
 def memory_format_of(t: torch.Tensor) -> torch.memory_format:
-    """The memory format tconv gives results derived from `t`: channels_last(_3d) when `t` is
-    unambiguously channels-last, contiguous otherwise (PyTorch's suggest_memory_format rule)."""
-    if t.dim() == 4 and not t.is_contiguous() and t.is_contiguous(memory_format=torch.channels_last):
-        return torch.channels_last
-    if t.dim() == 5 and not t.is_contiguous() and t.is_contiguous(memory_format=torch.channels_last_3d):
-        return torch.channels_last_3d
+    """The memory format tconv gives results derived from `t`: contiguous where `t` is; channels_last(_3d) where `t`
+    is densely channels-last, or not dense but with strides ordered as channels-last (a strided view of a
+    channels-last tensor, such as the view of grad_output that the one-residue backward reads, tconv/_phase_view.py);
+    contiguous otherwise. PyTorch's suggest_memory_format rule (which torch.empty_like follows for tensors that are
+    not dense), with contiguous preferred where both hold. conv_transpose.cpp's result_format is the same rule."""
+    dims = t.dim()
+    if (dims != 4 and dims != 5) or t.is_contiguous():
+        return torch.contiguous_format
+    channels_last = torch.channels_last if dims == 4 else torch.channels_last_3d
+    if t.is_contiguous(memory_format=channels_last) or _strides_ordered_channels_last(t.shape, t.stride()):
+        return channels_last
     return torch.contiguous_format
+
+
+def _strides_ordered_channels_last(sizes, strides) -> bool:
+    """Whether a 4-D / 5-D tensor's strides grow from channels through W, H (D) to the batch, each at least the span
+    of the dimension before it (PyTorch's test, ambiguities included: a zero channel stride, an empty dimension, or a
+    batch stride equal to the channels' span where every spatial extent is 1 count as not channels-last)."""
+    if strides[1] == 0:
+        return False
+    span = 0  # the extent the dims so far cover: where the next dimension's stride must start
+    for d in (1,) + tuple(range(len(sizes) - 1, 1, -1)) + (0,):
+        if sizes[d] == 0 or strides[d] < span or (d == 0 and span == strides[1]):
+            return False
+        span = strides[d] * max(int(sizes[d]), 1)
+    return True
 
 
 def output_padding_for_size(input: torch.Tensor, requested, stride, padding, kernel_size, dilation,

@@ -15,7 +15,10 @@ where writing its 571 MB output takes ~0.19 ms.
 The backward takes the same view: grad_output's untapped positions reach neither gradient, so grad_input and
 grad_weight are the stride-1 problem's, on the view out[..., r::s] of grad_output (a strided view, no copy: a copy
 would cost up to half of grad_output's size in memory, 1/s of it for a 1D call); grad_bias still sums all of
-grad_output.
+grad_output. A channels-last grad_output's view is channels-last by its stride order, so grad_input comes out
+channels-last as from the strided call (_args.memory_format_of follows suggest_memory_format for tensors that are not
+dense; before session 120 it gave such views contiguous results, and autograd then copies grad_input into x's layout:
+the likely source of the 0.037 ms copy in run 579's fam10 breakdown, not yet confirmed).
 
 Measured (H100, quick timings, TF32, fwd / fwd+bwd ms, switch 1 against 0). Run 577, the forward's: fam10
 channels_last 0.403 / 1.237 against 1.397 / 2.219, contiguous 0.427 / 1.476 against 0.703 / 1.756. Run 578, the

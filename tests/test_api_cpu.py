@@ -154,6 +154,40 @@ def test_channels_last_output_memory_format():
     assert _args.memory_format_of(torch.rand(2, 4, 5, 6)) == torch.contiguous_format
 
 
+def test_memory_format_of_strided_views():
+    """Tensors that are not dense take PyTorch's suggest_memory_format rule: a strided view of a channels-last tensor
+    (the one-residue backward's view of grad_output) is channels-last, a sliced contiguous one is not; on random
+    views (slices with steps, permutations) the rule agrees with torch._prims_common's where torch has it."""
+    y = torch.rand(2, 8, 9, 11, 13).to(memory_format=torch.channels_last_3d)
+    assert _args.memory_format_of(y[:, :, 1::2, 1::2, 1::2]) == torch.channels_last_3d
+    assert _args.memory_format_of(y.contiguous()[:, :, 1::2, 1::2, 1::2]) == torch.contiguous_format
+    y2 = torch.rand(2, 8, 9, 12).to(memory_format=torch.channels_last)
+    assert _args.memory_format_of(y2[..., ::3]) == torch.channels_last
+    assert _args.memory_format_of(y2[:, :1, :, :1].contiguous()) == torch.contiguous_format
+    try:
+        from torch._prims_common import suggest_memory_format
+    except ImportError:
+        return  # (older torch: the fixed cases above only)
+    rng = random.Random(13)
+    checked = 0
+    for _ in range(2000):
+        dims = rng.choice([4, 5])
+        sizes = [rng.randint(1, 4) for _ in range(dims)]
+        big = torch.empty([s * rng.randint(1, 3) for s in sizes])
+        if rng.random() < 0.5:
+            big = big.contiguous(memory_format=torch.channels_last if dims == 4 else torch.channels_last_3d)
+        view = big[tuple(slice(rng.randint(0, b - s), None, rng.choice([1, b // s]))
+                         for b, s in zip(big.shape, sizes))][tuple(slice(0, s) for s in sizes)]
+        if rng.random() < 0.2:
+            view = view.permute(*rng.sample(range(dims), dims))
+        channels_last = torch.channels_last if dims == 4 else torch.channels_last_3d
+        if view.is_contiguous() or view.is_contiguous(memory_format=channels_last):
+            continue  # dense: contiguous first, then dense channels-last (unchanged)
+        checked += 1
+        assert _args.memory_format_of(view) == suggest_memory_format(view), (view.shape, view.stride())
+    assert checked > 1000, checked
+
+
 MODULE_ARGS = [
     (1, dict(in_channels=4, out_channels=6, kernel_size=3, stride=2, padding=1, output_padding=1, groups=2)),
     (2, dict(in_channels=4, out_channels=6, kernel_size=(3, 2), stride=(2, 1), bias=False, dilation=(1, 2))),

@@ -115,7 +115,16 @@ for i, case in enumerate(v.CASES):
             torch.autograd.grad(out, [x, w], grad)
             torch.cuda.synchronize()
     names = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
-    results.append((sorted(n for n in names if 'tconv' in n), len(views)))
+    through_view = len(views)
+    channels_last_grad = None  # channels-last x and grad_output: grad_input channels-last too (as torch gives it)
+    if dims > 1:
+        fmt = torch.channels_last if dims == 2 else torch.channels_last_3d
+        x_cl = x.detach().contiguous(memory_format=fmt).requires_grad_()
+        with t.precision('tf32'):
+            out = t.TCONV_FN[dims](x_cl, w, None, stride, padding, output_padding, groups, dilation)
+            grad_x, = torch.autograd.grad(out, [x_cl], torch.randn_like(out))
+        channels_last_grad = grad_x.is_contiguous(memory_format=fmt)
+    results.append((sorted(n for n in names if 'tconv' in n), through_view, channels_last_grad))
 torch.save(results, sys.argv[1])
 """
 
@@ -123,8 +132,9 @@ torch.save(results, sys.argv[1])
 def test_phase_view_backward_under_switch(tmp_path):
     runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_PHASE_VIEW", values=("1", "0"))
     assert len(runs["1"]) == len(runs["0"]) == len(CASES)
-    for case, (on, on_views), (off, off_views) in zip(CASES, runs["1"], runs["0"]):
+    for case, (on, on_views, on_cl), (off, off_views, off_cl) in zip(CASES, runs["1"], runs["0"]):
         assert on and off, (case, on, off)
+        assert on_cl == off_cl == (None if case[0] == 1 else True), (case, on_cl, off_cl)
         # every backward of the case (4 modes x 2 layouts of contract runs, 1 layout in 1D, and the profiled one)
         # through the view, or none
         runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1

@@ -744,14 +744,15 @@ at::Tensor as_5d(const at::Tensor& t) {
   return t;
 }
 
-// The memory format tconv gives results derived from t (tconv/_args.py's memory_format_of: PyTorch's
-// suggest_memory_format rule).
+// The memory format tconv gives results derived from t, as tconv/_args.py's memory_format_of: contiguous where t is,
+// channels-last where t is densely so or, not dense, has its strides ordered so (PyTorch's suggest_memory_format:
+// the one-residue backward's view of a channels-last grad_output gives a channels-last grad_input).
 at::MemoryFormat result_format(const at::Tensor& t) {
-  if (t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast))
-    return at::MemoryFormat::ChannelsLast;
-  if (t.dim() == 5 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast3d))
-    return at::MemoryFormat::ChannelsLast3d;
-  return at::MemoryFormat::Contiguous;
+  if ((t.dim() != 4 && t.dim() != 5) || t.is_contiguous()) return at::MemoryFormat::Contiguous;
+  const at::MemoryFormat channels_last =
+      t.dim() == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d;
+  return t.is_contiguous(channels_last) || t.suggest_memory_format() == channels_last ? channels_last
+                                                                                      : at::MemoryFormat::Contiguous;
 }
 
 // One side stream per device for the backward's grad_weight, taken from torch's pool once (as the Python path's
