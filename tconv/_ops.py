@@ -405,10 +405,15 @@ _IMPLS = {name: (globals()[name + "_cuda"], globals()[name + "_cpu"], globals()[
 # ---------------------------------------------------------------------------------------------
 # Autograd, written once for both registration paths.
 # ---------------------------------------------------------------------------------------------
+# Where the backward takes the view: CUDA (the CPU path is PyTorch's own; the CPU tests add "cpu" to run the view's
+# orchestration through the CPU implementations)
+_BACKWARD_VIEW_DEVICES = ("cuda",)
+
+
 def _backward_view_plan(grad, input, weight, stride, padding, dilation):
     """The one-residue view's plan for a plain eager backward under "auto" on CUDA (TCONV_BACKWARD_PHASE_VIEW), or
     None. (Traced backwards keep the strided call: the plan reads the shapes as Python integers.)"""
-    if not _phase_view.BACKWARD_ENABLED or algorithm != "auto" or not grad.is_cuda:
+    if not _phase_view.BACKWARD_ENABLED or algorithm != "auto" or grad.device.type not in _BACKWARD_VIEW_DEVICES:
         return None
     stride3, padding3, dilation3 = _pads(stride, padding, dilation)
     if not _phase_view.enough_phases(stride3):

@@ -4,7 +4,9 @@ as the stride-1 problem's gradients on a strided view of grad_output, against Py
 The GPU path runs tconv's ordinary kernels on the view's description, so the description itself (which positions
 take taps, the view's first position, step and extent, the stride-1 call's padding and dilation) is what needs
 checking; PyTorch's convolution on CPU checks it exactly (float64). The output starts as NaN, so a position neither
-the fill nor the call writes fails the comparison.
+the fill nor the call writes fails the comparison. The orchestration in tconv/_ops.py (_forward_through_view's fill
+modes, _backward's view branch) runs here too, with PyTorch standing in for the extension's forward and the CPU
+implementations for the gradients.
 """
 import random
 
@@ -228,3 +230,68 @@ def test_untapped_views_and_the_taps_view_cover_each_position_once():
                              [2, 2, 2])
     out5 = torch.empty(1, 1, 33, 65, 65)
     assert [v.numel() for v in _phase_view.untapped_views(fam10, out5)] == [17 * 65 * 65, 16 * 33 * 65, 16 * 32 * 33]
+
+
+class _PyTorchForwardOut:
+    """Stands in for the extension's forward_out on CPU: PyTorch's transposed convolution into `out` (any strides)."""
+    calls = 0
+
+    def forward_out(self, input5, weight5, bias, out, stride, padding, dilation, groups, tf32, algorithm):
+        type(self).calls += 1
+        assert tuple(stride) == (1, 1, 1), "the view's call is stride 1"
+        full = [_phase_view._stride1_extent(int(input5.shape[2 + i]), padding[i], dilation[i],
+                                            int(weight5.shape[2 + i])) for i in range(3)]
+        output_padding = [int(out.shape[2 + i]) - full[i] for i in range(3)]
+        out.copy_(F.conv_transpose3d(input5, weight5, bias, list(stride), list(padding), output_padding, groups,
+                                     list(dilation)))
+
+
+@pytest.mark.parametrize("fill_mode", ["full", "untapped"])
+@pytest.mark.parametrize("case", CASES, ids=[f"c{i}" for i in range(len(CASES))])
+def test_forward_through_view_orchestration(case, fill_mode, monkeypatch):
+    """_ops._forward_through_view itself (the fill mode, the view and the stride-1 arguments it hands the extension),
+    with PyTorch standing in for the extension, into an output of NaNs: equal to PyTorch's strided forward."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, bias = case
+    gen = torch.Generator().manual_seed(7 + sum(spatial))
+    x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen)
+    w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64, generator=gen)
+    b = torch.randn(cout, dtype=torch.float64, generator=gen) if bias else None
+    out = torch.full(_args.output_shape(x.shape, w.shape, stride, padding, output_padding, dilation, groups),
+                     float("nan"), dtype=torch.float64)
+    x5, w5, out5 = as_5d(x), as_5d(w), as_5d(out)
+    view_plan = _phase_view.plan(x5.shape, w5.shape, out5.shape, pad3(stride, 1), pad3(padding, 0),
+                                 pad3(dilation, 1))
+    monkeypatch.setattr(_phase_view, "FILL_MODE", fill_mode)
+    monkeypatch.setattr(_ops._build, "load", lambda: _PyTorchForwardOut())
+    _PyTorchForwardOut.calls = 0
+    _ops._forward_through_view(view_plan, x5, w5, b, out5, groups, False)
+    assert _PyTorchForwardOut.calls == 1
+    torch.testing.assert_close(out, TORCH_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation),
+                               rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"c{i}" for i in range(len(CASES))])
+def test_backward_through_view_orchestration(case, monkeypatch):
+    """_ops._backward's view branch itself (with "cpu" among the view's devices: the CPU implementations run on the
+    strided view of grad_output with the stride-1 arguments), every gradient against PyTorch's autograd, bias
+    included; the view was taken (grad_output_taps counted)."""
+    dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
+    gen = torch.Generator().manual_seed(11 + sum(spatial))
+    x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen).requires_grad_()
+    w = torch.randn(cin, cout // groups, *kernel, dtype=torch.float64, generator=gen).requires_grad_()
+    b = torch.randn(cout, dtype=torch.float64, generator=gen).requires_grad_()
+    out = TORCH_FN[dims](x, w, b, stride, padding, output_padding, groups, dilation)
+    grad = torch.randn(out.shape, dtype=torch.float64, generator=gen)
+    want = torch.autograd.grad(out, [x, w, b], grad)
+    monkeypatch.setattr(_ops, "_BACKWARD_VIEW_DEVICES", ("cuda", "cpu"))
+    monkeypatch.setattr(_phase_view, "BACKWARD_ENABLED", True)
+    taps = _phase_view.grad_output_taps
+    views = []
+    monkeypatch.setattr(_phase_view, "grad_output_taps", lambda *args: views.append(1) or taps(*args))
+    got = _ops._backward(grad, x.detach(), w.detach(), True, (True, True, True), stride, padding, dilation, groups,
+                         direct=True)
+    assert views == ([1] if _phase_view.pays(_phase_view.plan(
+        as_5d(x).shape, as_5d(w).shape, as_5d(grad).shape, pad3(stride, 1), pad3(padding, 0), pad3(dilation, 1)))
+        else []), case
+    for g, g_want in zip(got, want):
+        torch.testing.assert_close(g, g_want, rtol=1e-12, atol=1e-12)
