@@ -79,8 +79,6 @@ def plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Seq
         if s == 1:
             dims.append((0, extent, p, d))
             continue
-        if kernel > 1 and d % s != 0:
-            return None
         r = -p % s
         q = (p + r) // s
         n = (extent - r + s - 1) // s
@@ -101,7 +99,7 @@ def pays(view_plan: Optional[PhaseViewPlan]) -> bool:
 
 
 def enough_phases(stride: Sequence[int]) -> bool:
-    """Whether 3-entry strides give MIN_PHASES phases or more (pays()' rule, for a caller to skip plan())."""
+    """Whether 3-entry strides give MIN_PHASES phases or more (the rule of pays(), for a caller to skip plan())."""
     return stride[0] * stride[1] * stride[2] >= MIN_PHASES
 
 
@@ -135,12 +133,12 @@ def untapped_views(view_plan: PhaseViewPlan, out5: torch.Tensor):
 
 
 # TCONV_PHASE_VIEW_FILL (development, read once per process): how the forward's untapped positions get the bias.
-# "full" (unset or any other value): one fill of the whole output before the stride-1 call (run 579, fam10 CL: 0.172 ms of its
-# 0.404). "untapped": only the positions the taps miss (untapped_views: 7/8 of fam10's output, in slabs), then the
-# call. "overlap": the untapped fill on a side stream beside the call (they write disjoint positions), the caller's
-# stream waiting for it (not while a CUDA graph captures: "untapped" then). Predicted fam10 CL forward: ~0.38 ms
-# untapped, ~0.25-0.30 overlapped (the call is ~0.22 ms of GEMM writing 1/8 of the output; the fill ~0.15 ms of
-# bandwidth). Written in session 120, not yet run on a GPU.
+# "full" (unset or any other value): one fill of the whole output before the stride-1 call (run 579, fam10 CL: 0.172
+# ms of its 0.404). "untapped": only the positions the taps miss (untapped_views: 7/8 of fam10's output, in slabs),
+# then the call. "overlap": the untapped fill on a side stream beside the call (they write disjoint positions), the
+# caller's stream waiting for it (not while a CUDA graph captures: "untapped" then). Predicted fam10 CL forward:
+# ~0.38 ms untapped, ~0.25-0.30 overlapped (the call is ~0.22 ms of GEMM writing 1/8 of the output; the fill ~0.15 ms
+# of bandwidth). Written in session 120, not yet run on a GPU.
 FILL_MODE = {"untapped": "untapped", "overlap": "overlap"}.get(os.environ.get("TCONV_PHASE_VIEW_FILL", ""), "full")
 
 
