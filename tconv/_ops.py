@@ -198,10 +198,8 @@ def conv_transpose_cuda(input, weight, bias, stride, padding, output_padding, di
     out = torch.empty(shape, dtype=input.dtype, device=input.device, memory_format=_args.memory_format_of(input))
     tf32 = conv_tf32_allowed()
     args5 = (_as_5d(input), _as_5d(weight), bias, _as_5d(out)) + _pads(stride, padding, dilation) + (groups, tf32)
-    view_plan = _phase_view.plan(args5[0].shape, args5[1].shape, args5[3].shape, *args5[4:7]) \
-        if _phase_view.ENABLED and _phase_view.enough_phases(args5[4]) else None
-    if not _phase_view.pays(view_plan):
-        view_plan = None
+    view_plan = _phase_view.taken_plan(args5[0].shape, args5[1].shape, args5[3].shape, *args5[4:7]) \
+        if _phase_view.ENABLED else None
 
     def launch(name):
         if view_plan is not None and name == "auto":
@@ -415,12 +413,8 @@ def _backward_view_plan(grad, input, weight, stride, padding, dilation):
     None. (Traced backwards keep the strided call: the plan reads the shapes as Python integers.)"""
     if not _phase_view.BACKWARD_ENABLED or algorithm != "auto" or grad.device.type not in _BACKWARD_VIEW_DEVICES:
         return None
-    stride3, padding3, dilation3 = _pads(stride, padding, dilation)
-    if not _phase_view.enough_phases(stride3):
-        return None
-    view_plan = _phase_view.plan(_as_5d(input).shape, _as_5d(weight).shape, _as_5d(grad).shape, stride3, padding3,
-                                 dilation3)
-    return view_plan if _phase_view.pays(view_plan) else None
+    return _phase_view.taken_plan(_as_5d(input).shape, _as_5d(weight).shape, _as_5d(grad).shape,
+                                  *_pads(stride, padding, dilation))
 
 
 def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, dilation, groups, direct=False):

@@ -26,10 +26,10 @@ backward's (the forward's on): fam10 channels_last 1.156 against 1.236 fwd+bwd, 
 fam12 (1D k3 s2 p1 d2: 2 phases, one untapped) lost both ways: forward 1.360 against 0.978, fwd+bwd 2.220 against
 2.211 (the backward's alone). There the strided kernels waste little on the one untapped phase, and the view pays a
 full fill plus stores at twice the W pitch. So the view is taken only where the strides give MIN_PHASES phases or
-more (fam10: 8), see pays().
+more (fam10: 8), see taken_plan().
 
 TCONV_FORWARD_PHASE_VIEW (development, read once per process): "0" keeps "auto" calls on the strided path; unset or
-anything else takes the view wherever plan() and pays() allow (the default since run 577, whose GPU test passed: the
+anything else takes the view wherever taken_plan() gives a plan (the default since run 577, whose GPU test passed: the
 contract in TF32, exact fp32 and bf16, contiguous and channels_last, poisoned outputs). TCONV_BACKWARD_PHASE_VIEW (the
 same for plain eager backwards): "0" keeps the strided backward; unset or anything else takes the view (the default
 since session 120: run 578 passed its contract in TF32, exact fp32 and bf16, both layouts, the native backward's
@@ -93,14 +93,13 @@ def plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Seq
     return PhaseViewPlan(tuple(int(s) for s in stride), residue, size, view_padding, view_dilation)
 
 
-def pays(view_plan: Optional[PhaseViewPlan]) -> bool:
-    """Whether the call runs through the view: a plan whose strides give MIN_PHASES phases or more."""
-    return view_plan is not None and enough_phases(view_plan.stride)
-
-
-def enough_phases(stride: Sequence[int]) -> bool:
-    """Whether 3-entry strides give MIN_PHASES phases or more (the rule of pays(), for a caller to skip plan())."""
-    return stride[0] * stride[1] * stride[2] >= MIN_PHASES
+def taken_plan(input_shape: Sequence[int], weight_shape: Sequence[int], out_shape: Sequence[int],
+               stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> Optional[PhaseViewPlan]:
+    """plan() where the strides give MIN_PHASES phases or more (what the forward and the backward take), else None;
+    the strides are tested first, so most calls skip plan()."""
+    if stride[0] * stride[1] * stride[2] < MIN_PHASES:
+        return None
+    return plan(input_shape, weight_shape, out_shape, stride, padding, dilation)
 
 
 def output_view(view_plan: PhaseViewPlan, out5: torch.Tensor) -> torch.Tensor:

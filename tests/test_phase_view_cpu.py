@@ -192,16 +192,15 @@ def test_backward_view_only_for_cuda_eager_calls():
     assert _ops._backward_view_plan(grad, x, w, [2, 2], [0, 0], [2, 2]) is None
 
 
-def test_phase_view_pays_from_four_phases():
-    """pays(): fam10's 8 phases run through the view, fam12's 2 (1D k3 s2 p1 d2) keep the strided call (run 578)."""
-    fam10 = _phase_view.plan([16, 32, 16, 32, 32], [32, 64, 3, 3, 3], [16, 64, 33, 65, 65], [2, 2, 2], [1, 1, 1],
-                             [2, 2, 2])
-    fam12 = _phase_view.plan([16, 32, 1, 1, 131072], [32, 64, 1, 1, 3], [16, 64, 1, 1, 262145], [1, 1, 2],
-                             [0, 0, 1], [1, 1, 2])
-    assert fam12 is not None and fam12.stride == (1, 1, 2)
-    assert _phase_view.pays(fam10) and not _phase_view.pays(fam12) and not _phase_view.pays(None)
-    stride4 = _phase_view.plan([2, 3, 1, 1, 40], [3, 2, 1, 1, 1], [2, 2, 1, 1, 160], [1, 1, 4], [0, 0, 0], [1, 1, 3])
-    assert _phase_view.pays(stride4)
+def test_phase_view_taken_from_four_phases():
+    """taken_plan(): fam10's 8 phases run through the view, fam12's 2 (1D k3 s2 p1 d2) keep the strided call (run
+    578) though plan() describes it, and a 1D stride 4 takes it."""
+    fam12 = ([16, 32, 1, 1, 131072], [32, 64, 1, 1, 3], [16, 64, 1, 1, 262145], [1, 1, 2], [0, 0, 1], [1, 1, 2])
+    assert _phase_view.plan(*fam12) is not None and _phase_view.taken_plan(*fam12) is None
+    fam10 = ([16, 32, 16, 32, 32], [32, 64, 3, 3, 3], [16, 64, 33, 65, 65], [2, 2, 2], [1, 1, 1], [2, 2, 2])
+    assert _phase_view.taken_plan(*fam10) == _phase_view.plan(*fam10) is not None
+    stride4 = ([2, 3, 1, 1, 40], [3, 2, 1, 1, 1], [2, 2, 1, 1, 160], [1, 1, 4], [0, 0, 0], [1, 1, 3])
+    assert _phase_view.taken_plan(*stride4) is not None
 
 
 def test_untapped_views_and_the_taps_view_cover_each_position_once():
@@ -290,8 +289,8 @@ def test_backward_through_view_orchestration(case, monkeypatch):
     monkeypatch.setattr(_phase_view, "grad_output_taps", lambda *args: views.append(1) or taps(*args))
     got = _ops._backward(grad, x.detach(), w.detach(), True, (True, True, True), stride, padding, dilation, groups,
                          direct=True)
-    assert views == ([1] if _phase_view.pays(_phase_view.plan(
-        as_5d(x).shape, as_5d(w).shape, as_5d(grad).shape, pad3(stride, 1), pad3(padding, 0), pad3(dilation, 1)))
+    assert views == ([1] if _phase_view.taken_plan(
+        as_5d(x).shape, as_5d(w).shape, as_5d(grad).shape, pad3(stride, 1), pad3(padding, 0), pad3(dilation, 1))
         else []), case
     for g, g_want in zip(got, want):
         torch.testing.assert_close(g, g_want, rtol=1e-12, atol=1e-12)

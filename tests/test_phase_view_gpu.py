@@ -5,16 +5,17 @@ strided view of grad_output (TCONV_BACKWARD_PHASE_VIEW, on by default since sess
 In a fresh process per value of the switch: under 1, CASES meet the precision contract (outputs and every
 gradient, against float64 and against PyTorch in the same precision, poisoned outputs, so an untapped position the
 fill missed fails) in TF32, exact fp32 and bf16 and in contiguous and channels_last layouts, and the forward fills
-the output first where pays() takes the view (fam10's geometry: on other kernels than the strided call's; not
+the output first where taken_plan() takes the view (fam10's geometry: on other kernels than the strided call's; not
 fam12's 2 phases); under 0 the same calls run as before, with no fill. The backward's switch the same way: the
 contract under 1 and 0 (each TF32 case twice, so the second backward of a signature takes the native call), every
-backward of the cases that pays() takes through the view under 1 (grad_output_taps counted: the stride-1 call may
+backward of the cases that taken_plan() takes through the view under 1 (grad_output_taps counted: the stride-1 call may
 keep the strided call's kernel names) and none under 0. The forward's fill modes (TCONV_PHASE_VIEW_FILL): the
 contract, and one fill per untapped slab ("untapped", "overlap") or of the whole output ("full").
 """
 import pytest
 
 from conftest import cuda_ready, run_under_switch
+from test_phase_split_cpu import pad3
 from tconv import _args, _phase_view
 
 pytestmark = pytest.mark.skipif(not cuda_ready(), reason="needs a CUDA GPU")
@@ -33,14 +34,13 @@ CASES = [
 
 
 def view_taken(case) -> bool:
-    """Whether "auto" runs the case through the views (plan() and pays(), computed here on the shapes)."""
+    """Whether "auto" runs the case through the views (taken_plan(), computed here on the shapes)."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
-    lead = [1] * (3 - dims)
     out = _args.output_shape([batch, cin, *spatial], [cin, cout // groups, *kernel], stride, padding,
                              output_padding, dilation, groups)
-    return _phase_view.pays(_phase_view.plan(
-        [batch, cin, *lead, *spatial], [cin, cout // groups, *lead, *kernel], [*out[:2], *lead, *out[2:]],
-        [*lead, *stride], [0] * (3 - dims) + list(padding), [*lead, *dilation]))
+    return _phase_view.taken_plan([batch, cin, *pad3(spatial, 1)], [cin, cout // groups, *pad3(kernel, 1)],
+                                  [*out[:2], *pad3(out[2:], 1)], pad3(stride, 1), pad3(padding, 0),
+                                  pad3(dilation, 1)) is not None
 
 
 def forward_code(modes, seed) -> str:
