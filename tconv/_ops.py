@@ -430,9 +430,17 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
     view_plan = _backward_view_plan(grad, input, weight, stride, padding, dilation) if direct else None
     if view_plan is not None:  # the stride-1 problem's gradients on grad_output's tapped positions (_phase_view.py)
         dims = grad.dim() - 2
-        grad_input, grad_weight, _ = _backward(
-            _phase_view.grad_output_taps(view_plan, _as_5d(grad), dims), input, weight, False, needs_input_grad,
-            *_phase_view.stride1_arguments(view_plan, dims), groups, direct=True)
+        taps = _phase_view.grad_output_taps(view_plan, _as_5d(grad), dims)
+        stride1 = _phase_view.stride1_arguments(view_plan, dims)
+        batches = _phase_view.compact_batches(taps, grad.numel()) \
+            if _phase_view.COMPACT_GRAD_WEIGHT and needs_input_grad[1] else None
+        if batches is None:
+            grad_input, grad_weight, _ = _backward(taps, input, weight, False, needs_input_grad, *stride1, groups,
+                                                   direct=True)
+        else:
+            grad_input = _backward(taps, input, weight, False, (needs_input_grad[0], False, False), *stride1, groups,
+                                   direct=True)[0] if needs_input_grad[0] else None
+            grad_weight = _compact_grad_weight(taps, input, weight, batches, stride1, groups)
         return grad_input, grad_weight, grad_bias_op(grad) if with_bias else None
     native_key = None
     # (the native call runs the exact kernels, not the split's TF32 GEMMs)
@@ -460,6 +468,20 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
     if native_key is not None and not torch.cuda.is_current_stream_capturing():
         _remember_native_plan(native_key, grad, weight, grad_input, stride, padding, dilation, groups)
     return grad_input, grad_weight, grad_bias
+
+
+def _compact_grad_weight(taps, input, weight, batches, stride1, groups):
+    """The stride-1 grad_weight summed over compact copies of `taps`, one batch range at a time
+    (_phase_view.COMPACT_GRAD_WEIGHT); 16-bit partial sums add in fp32, then round once."""
+    total = None
+    for lo, hi in batches:
+        part = _backward(taps[lo:hi].contiguous(), input[lo:hi], weight, False, (False, True, False), *stride1,
+                         groups, direct=True)[1]
+        if total is None:
+            total = part if len(batches) == 1 or part.dtype in (torch.float32, torch.float64) else part.float()
+        else:
+            total += part
+    return total.to(weight.dtype)
 
 
 # The native backward: after a signature's first backward ran through the Python path above, its later backwards

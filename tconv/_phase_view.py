@@ -38,7 +38,7 @@ and torch ops (apply), so the CPU tests check it against PyTorch on every parame
 """
 import os
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import torch
 
@@ -156,6 +156,34 @@ def grad_output_taps(view_plan: PhaseViewPlan, grad_output5: torch.Tensor, dims:
     for _ in range(3 - dims):
         view = view.squeeze(2)
     return view
+
+
+# TCONV_BACKWARD_VIEW_COMPACT (development, read once per process): "1" runs grad_weight on compact copies of the
+# taps' view, a batch range at a time, where the view's innermost dimension is strided (contiguous data: W pitch s).
+# Why: no grad_weight kernel reads such rows as rows; fam10 contiguous took 0.62 ms on the view against 0.345 on the
+# channels-last one, whose rows are channels (run 580, H100). A copy of the whole view would hold 1/8 of fam10's
+# grad_output, over the tenth the README's memory contract allows, so the copies go a batch range at a time
+# (compact_batches), each within a tenth, and their grad_weights are summed (in fp32 for 16-bit weights). Predicted
+# fam10 contiguous grad_weight 0.62 -> ~0.42 ms (a ~0.07 ms copy, ~0.35 of GEMM). Written in session 121.
+COMPACT_GRAD_WEIGHT = os.environ.get("TCONV_BACKWARD_VIEW_COMPACT", "0") == "1"
+COMPACT_SHARE = 10  # a copy holds at most 1/COMPACT_SHARE of grad_output (README "Device memory")
+
+
+def compact_batches(taps: torch.Tensor, grad_output_numel: int) -> Optional[List[Tuple[int, int]]]:
+    """Batch ranges [lo, hi) of equal size (the last one shorter) whose compact copies of `taps` (grad_output_taps'
+    view) each hold at most 1/COMPACT_SHARE of grad_output's elements; None where the view's innermost dimension has
+    unit stride or its channels do (channels-last: the kernels read its channel rows), or one sample's view is over
+    the share."""
+    batch = taps.shape[0]
+    if batch == 0 or taps.stride(-1) == 1 or taps.stride(1) == 1:
+        return None
+    per_sample = taps[0].numel()
+    allowed = grad_output_numel // COMPACT_SHARE
+    if per_sample == 0 or per_sample > allowed:
+        return None
+    parts = -(-batch // (allowed // per_sample))  # (the fewest ranges within the share, then balanced)
+    size = -(-batch // parts)
+    return [(lo, min(lo + size, batch)) for lo in range(0, batch, size)]
 
 
 def stride1_arguments(view_plan: PhaseViewPlan, dims: int):

@@ -269,11 +269,14 @@ def test_forward_through_view_orchestration(case, fill_mode, monkeypatch):
                                rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("compact", [False, True], ids=["view", "compact"])
 @pytest.mark.parametrize("case", CASES, ids=[f"c{i}" for i in range(len(CASES))])
-def test_backward_through_view_orchestration(case, monkeypatch):
+def test_backward_through_view_orchestration(case, compact, monkeypatch):
     """_ops._backward's view branch itself (with "cpu" among the view's devices: the CPU implementations run on the
     strided view of grad_output with the stride-1 arguments), every gradient against PyTorch's autograd, bias
-    included; the view was taken (grad_output_taps counted)."""
+    included; the view was taken (grad_output_taps counted). compact: TCONV_BACKWARD_VIEW_COMPACT's grad_weight, the
+    sum over compact copies of batch ranges (a share of a third here, so the ranges have one sample or more),
+    taken wherever the view is (every case's innermost dimension is strided)."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     gen = torch.Generator().manual_seed(11 + sum(spatial))
     x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen).requires_grad_()
@@ -284,13 +287,50 @@ def test_backward_through_view_orchestration(case, monkeypatch):
     want = torch.autograd.grad(out, [x, w, b], grad)
     monkeypatch.setattr(_ops, "_BACKWARD_VIEW_DEVICES", ("cuda", "cpu"))
     monkeypatch.setattr(_phase_view, "BACKWARD_ENABLED", True)
+    monkeypatch.setattr(_phase_view, "COMPACT_GRAD_WEIGHT", compact)
+    monkeypatch.setattr(_phase_view, "COMPACT_SHARE", 3)
     taps = _phase_view.grad_output_taps
     views = []
     monkeypatch.setattr(_phase_view, "grad_output_taps", lambda *args: views.append(1) or taps(*args))
+    batches = _phase_view.compact_batches
+    compacted = []
+    monkeypatch.setattr(_phase_view, "compact_batches", lambda *args: compacted.append(batches(*args)) or
+                        compacted[-1])
     got = _ops._backward(grad, x.detach(), w.detach(), True, (True, True, True), stride, padding, dilation, groups,
                          direct=True)
-    assert views == ([1] if _phase_view.taken_plan(
-        as_5d(x).shape, as_5d(w).shape, as_5d(grad).shape, pad3(stride, 1), pad3(padding, 0), pad3(dilation, 1))
-        else []), case
+    taken = _phase_view.taken_plan(as_5d(x).shape, as_5d(w).shape, as_5d(grad).shape, pad3(stride, 1),
+                                   pad3(padding, 0), pad3(dilation, 1)) is not None
+    assert views == ([1] if taken else []), case
+    assert len(compacted) == (1 if taken and compact else 0) and all(compacted), (case, compacted)
     for g, g_want in zip(got, want):
         torch.testing.assert_close(g, g_want, rtol=1e-12, atol=1e-12)
+
+
+def test_compact_batches():
+    """compact_batches: balanced batch ranges covering the batch, each copy within 1/COMPACT_SHARE of grad_output;
+    None where the taps' innermost dimension or channels have unit stride, or one sample's taps exceed the share."""
+    rng = random.Random(5)
+    for _ in range(300):
+        batch, channels = rng.randint(1, 40), rng.randint(1, 6)
+        stride = [rng.randint(1, 3) for _ in range(3)]
+        stride[2] = rng.randint(2, 4)
+        grad = torch.empty(batch, channels, *[rng.randint(s, 9) for s in stride])
+        taps = grad[:, :, ::stride[0], ::stride[1], 1::stride[2]]
+        ranges = _phase_view.compact_batches(taps, grad.numel())
+        per_sample, allowed = taps[0].numel(), grad.numel() // _phase_view.COMPACT_SHARE
+        if per_sample == 0 or per_sample > allowed:
+            assert ranges is None
+            continue
+        assert ranges[0][0] == 0 and ranges[-1][1] == batch
+        assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+        assert all((hi - lo) * per_sample <= allowed for lo, hi in ranges), (ranges, per_sample, allowed)
+        sizes = [hi - lo for lo, hi in ranges]  # the fewest ranges, all of one size but the last
+        assert len(ranges) == -(-batch // sizes[0]) <= -(-batch // (allowed // per_sample)) and \
+            len(set(sizes[:-1])) <= 1 and sizes[-1] <= sizes[0]
+    grad = torch.empty(16, 64, 33, 65, 65)  # fam10's grad_output: its taps hold 11.8 %, so two ranges of 8
+    assert _phase_view.compact_batches(grad[:, :, 1::2, 1::2, 1::2][:, :, :16, :32, :32], grad.numel()) == \
+        [(0, 8), (8, 16)]
+    assert _phase_view.compact_batches(grad[:, :, 1::2, 1::2, :], grad.numel()) is None  # unit innermost stride
+    channels_last = grad[:1].contiguous(memory_format=torch.channels_last_3d)
+    assert _phase_view.compact_batches(channels_last[:, :, 1::2, 1::2, 1::2], channels_last.numel()) is None
+    assert _phase_view.compact_batches(grad[:1, :, 1::2, 1::2, 1::2], grad[:1].numel()) is None  # one sample: 12 %

@@ -95,9 +95,18 @@ def counted_taps(*args):
     views.append(1)
     return taps(*args)
 tconv._phase_view.grad_output_taps = counted_taps
+compacted = []  # compact_batches' ranges where it gave some (TCONV_BACKWARD_VIEW_COMPACT=1)
+batches = tconv._phase_view.compact_batches
+def counted_batches(*args):
+    ranges = batches(*args)
+    if ranges is not None:
+        compacted.append(ranges)
+    return ranges
+tconv._phase_view.compact_batches = counted_batches
 results = []
 for i, case in enumerate(v.CASES):
     views.clear()
+    compacted.clear()
     for mode in ('tf32', 'tf32', 'fp32', 'bf16'):
         for layout in ('contiguous', 'channels_last'):
             if layout == 'channels_last' and case[0] == 1:
@@ -124,7 +133,7 @@ for i, case in enumerate(v.CASES):
             out = t.TCONV_FN[dims](x_cl, w, None, stride, padding, output_padding, groups, dilation)
             grad_x, = torch.autograd.grad(out, [x_cl], torch.randn_like(out))
         channels_last_grad = grad_x.is_contiguous(memory_format=fmt)
-    results.append((sorted(n for n in names if 'tconv' in n), through_view, channels_last_grad))
+    results.append((sorted(n for n in names if 'tconv' in n), through_view, channels_last_grad, len(compacted)))
 torch.save(results, sys.argv[1])
 """
 
@@ -132,13 +141,29 @@ torch.save(results, sys.argv[1])
 def test_phase_view_backward_under_switch(tmp_path):
     runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_PHASE_VIEW", values=("1", "0"))
     assert len(runs["1"]) == len(runs["0"]) == len(CASES)
-    for case, (on, on_views, on_cl), (off, off_views, off_cl) in zip(CASES, runs["1"], runs["0"]):
+    for case, (on, on_views, on_cl, _), (off, off_views, off_cl, _) in zip(CASES, runs["1"], runs["0"]):
         assert on and off, (case, on, off)
         assert on_cl == off_cl == (None if case[0] == 1 else True), (case, on_cl, off_cl)
         # every backward of the case (4 modes x 2 layouts of contract runs, 1 layout in 1D, and the profiled one)
         # through the view, or none
         runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
         assert on_views == (runs_of_case if view_taken(case) else 0) and off_views == 0, (case, on_views, off_views)
+
+
+def test_phase_view_compact_grad_weight(tmp_path):
+    """TCONV_BACKWARD_VIEW_COMPACT=1 (grad_weight on compact copies of the taps' view, a batch range at a time): the
+    contract as above (TF32 twice, exact fp32, bf16, both layouts, poisoned), every backward of a taken case through
+    the view, and the compact copies in each contiguous one (a sample's taps are 4-6 % of the cases' grad_outputs, so
+    ranges of one sample); channels-last backwards keep the view (its rows are channels)."""
+    runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_VIEW_COMPACT", values=("1",))
+    assert len(runs["1"]) == len(CASES)
+    for case, (names, views, channels_last_grad, compacted) in zip(CASES, runs["1"]):
+        assert names, case
+        assert channels_last_grad == (None if case[0] == 1 else True), case
+        runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
+        assert views == (runs_of_case if view_taken(case) else 0), (case, views)
+        # the contiguous backwards: 4 contract runs and the profiled one
+        assert compacted == (5 if view_taken(case) else 0), (case, compacted)
 
 
 def test_phase_view_fill_modes(tmp_path):
