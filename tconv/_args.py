@@ -190,30 +190,36 @@ def output_shape(input_shape, weight_shape, stride, padding, output_padding, dil
 
 def memory_format_of(t: torch.Tensor) -> torch.memory_format:
     """The memory format tconv gives results derived from `t`: contiguous where `t` is; channels_last(_3d) where `t`
-    is densely channels-last, or not dense but with strides ordered as channels-last (a strided view of a
+    is densely channels-last, or not dense but ordered as channels-last (_ordered_channels_last: a strided view of a
     channels-last tensor, such as the view of grad_output that the one-residue backward reads, tconv/_phase_view.py);
-    contiguous otherwise. PyTorch's suggest_memory_format rule (which torch.empty_like follows for tensors that are
-    not dense), with contiguous preferred where both hold. conv_transpose.cpp's result_format is the same rule."""
+    contiguous otherwise. conv_transpose.cpp's result_format is the same rule."""
     dims = t.dim()
     if (dims != 4 and dims != 5) or t.is_contiguous():
         return torch.contiguous_format
     channels_last = torch.channels_last if dims == 4 else torch.channels_last_3d
-    if t.is_contiguous(memory_format=channels_last) or _strides_ordered_channels_last(t.shape, t.stride()):
+    if t.is_contiguous(memory_format=channels_last) or _ordered_channels_last(t.shape, t.stride()):
         return channels_last
     return torch.contiguous_format
 
 
-def _strides_ordered_channels_last(sizes, strides) -> bool:
-    """Whether a 4-D / 5-D tensor's strides grow from channels through W, H (D) to the batch, each at least the span
-    of the dimension before it (PyTorch's test, ambiguities included: a zero channel stride, an empty dimension, or a
-    batch stride equal to the channels' span where every spatial extent is 1 count as not channels-last)."""
-    if strides[1] == 0:
+def _ordered_channels_last(sizes, strides) -> bool:
+    """Whether a 4-D / 5-D tensor's elements lie at strictly increasing addresses in channels-last order (batch,
+    spatial dimensions, channels innermost): each dimension's stride exceeds the farthest offset that the dimensions
+    inside it reach (dimensions of extent 1 move nothing and are skipped). Ambiguous tensors count as not
+    channels-last: an empty one, one channel, or every spatial extent 1. Why not PyTorch's suggest_memory_format: it
+    asks each stride for the span stride x extent of the one inside it, which a view's last step need not cover;
+    session 120's rule (PyTorch's) gave a contiguous grad_input for a channels-last 2D call through the one-residue
+    view whose H view overran its extent by one step (run 581's test). Every tensor PyTorch calls channels-last and
+    that is not ambiguous here is channels-last here too."""
+    if any(int(n) == 0 for n in sizes) or int(sizes[1]) == 1 or all(int(n) == 1 for n in sizes[2:]):
         return False
-    span = 0  # the extent the dims so far cover: where the next dimension's stride must start
+    reach = 0  # the farthest offset of the dimensions inside
     for d in (1,) + tuple(range(len(sizes) - 1, 1, -1)) + (0,):
-        if sizes[d] == 0 or strides[d] < span or (d == 0 and span == strides[1]):
+        if int(sizes[d]) == 1:
+            continue
+        if strides[d] <= reach:
             return False
-        span = strides[d] * max(int(sizes[d]), 1)
+        reach += strides[d] * (int(sizes[d]) - 1)
     return True
 
 

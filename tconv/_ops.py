@@ -417,9 +417,10 @@ def _backward_view_plan(grad, input, weight, stride, padding, dilation):
                                   *_pads(stride, padding, dilation))
 
 
-def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, dilation, groups, direct=False):
+def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, dilation, groups, direct=False,
+              through_view=True):
     """The three gradients through the ops, or (direct: a plain eager call, _plain_eager_call) through their
-    implementations without the dispatcher."""
+    implementations without the dispatcher; through_view=False: never the one-residue view."""
     grad_input_op, grad_weight_op, grad_bias_op = conv_transpose_grad_input, conv_transpose_grad_weight, \
         conv_transpose_grad_bias
     if direct:
@@ -427,20 +428,26 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
         grad_weight_op = _impl_for("conv_transpose_grad_weight", grad)
         grad_bias_op = _impl_for("conv_transpose_grad_bias", grad)
     with_bias = has_bias and needs_input_grad[2]
-    view_plan = _backward_view_plan(grad, input, weight, stride, padding, dilation) if direct else None
+    view_plan = _backward_view_plan(grad, input, weight, stride, padding, dilation) \
+        if direct and through_view else None
     if view_plan is not None:  # the stride-1 problem's gradients on grad_output's tapped positions (_phase_view.py)
         dims = grad.dim() - 2
         taps = _phase_view.grad_output_taps(view_plan, _as_5d(grad), dims)
         stride1 = _phase_view.stride1_arguments(view_plan, dims)
-        batches = _phase_view.compact_batches(taps, grad.numel()) \
-            if _phase_view.COMPACT_GRAD_WEIGHT and needs_input_grad[1] else None
-        if batches is None:
+        weight_mode = _phase_view.GRAD_WEIGHT_MODE if needs_input_grad[1] and _phase_view.rows_strided(taps) \
+            else "view"
+        batches = _phase_view.compact_batches(taps, grad.numel()) if weight_mode == "compact" else None
+        if weight_mode == "view" or (weight_mode == "compact" and batches is None):
             grad_input, grad_weight, _ = _backward(taps, input, weight, False, needs_input_grad, *stride1, groups,
                                                    direct=True)
         else:
             grad_input = _backward(taps, input, weight, False, (needs_input_grad[0], False, False), *stride1, groups,
                                    direct=True)[0] if needs_input_grad[0] else None
-            grad_weight = _compact_grad_weight(taps, input, weight, batches, stride1, groups)
+            if weight_mode == "compact":
+                grad_weight = _compact_grad_weight(taps, input, weight, batches, stride1, groups)
+            else:  # the strided call's grad_weight on the whole grad_output
+                grad_weight = _backward(grad, input, weight, False, (False, True, False), stride, padding, dilation,
+                                        groups, direct=True, through_view=False)[1]
         return grad_input, grad_weight, grad_bias_op(grad) if with_bias else None
     native_key = None
     # (the native call runs the exact kernels, not the split's TF32 GEMMs)
@@ -472,7 +479,7 @@ def _backward(grad, input, weight, has_bias, needs_input_grad, stride, padding, 
 
 def _compact_grad_weight(taps, input, weight, batches, stride1, groups):
     """The stride-1 grad_weight summed over compact copies of `taps`, one batch range at a time
-    (_phase_view.COMPACT_GRAD_WEIGHT); 16-bit partial sums add in fp32, then round once."""
+    (TCONV_BACKWARD_VIEW_GRAD_WEIGHT=compact); 16-bit partial sums add in fp32, then round once."""
     total = None
     for lo, hi in batches:
         part = _backward(taps[lo:hi].contiguous(), input[lo:hi], weight, False, (False, True, False), *stride1,

@@ -158,24 +158,32 @@ def grad_output_taps(view_plan: PhaseViewPlan, grad_output5: torch.Tensor, dims:
     return view
 
 
-# TCONV_BACKWARD_VIEW_COMPACT (development, read once per process): "1" runs grad_weight on compact copies of the
-# taps' view, a batch range at a time, where the view's innermost dimension is strided (contiguous data: W pitch s).
-# Why: no grad_weight kernel reads such rows as rows; fam10 contiguous took 0.62 ms on the view against 0.345 on the
-# channels-last one, whose rows are channels (run 580, H100). A copy of the whole view would hold 1/8 of fam10's
-# grad_output, over the tenth the README's memory contract allows, so the copies go a batch range at a time
-# (compact_batches), each within a tenth, and their grad_weights are summed (in fp32 for 16-bit weights). Predicted
-# fam10 contiguous grad_weight 0.62 -> ~0.42 ms (a ~0.07 ms copy, ~0.35 of GEMM). Written in session 121.
-COMPACT_GRAD_WEIGHT = os.environ.get("TCONV_BACKWARD_VIEW_COMPACT", "0") == "1"
+# Where the taps' rows are strided (contiguous data: the view's innermost dimension has pitch s; rows_strided), no
+# grad_weight kernel reads them as rows: fam10 contiguous took 0.62 ms on the view against 0.345 on the channels-last
+# one, whose rows are channels (run 580, H100). TCONV_BACKWARD_VIEW_GRAD_WEIGHT (development, read once per process)
+# says where grad_weight then runs: "strided" (unset or any other value) the strided call's grad_weight on the whole
+# grad_output (grad_input keeps the view); "compact" the stride-1 call on compact copies of the taps, a batch range at
+# a time, each within a tenth of grad_output (README "Device memory"; a copy of the whole view would hold 1/8 of
+# fam10's), their sums added (in fp32 for 16-bit weights); "view" the stride-1 call on the view. Run 581 (H200,
+# fam10 TF32 contiguous, kernels): strided 0.373 ms, compact 0.558 (0.492 of GEMM in two ranges, 0.066 of copies),
+# view ~0.62 (fwd+bwd 1.227 compact against 1.289 view).
+GRAD_WEIGHT_MODE = {"compact": "compact", "view": "view"}.get(os.environ.get("TCONV_BACKWARD_VIEW_GRAD_WEIGHT", ""),
+                                                               "strided")
 COMPACT_SHARE = 10  # a copy holds at most 1/COMPACT_SHARE of grad_output (README "Device memory")
+
+
+def rows_strided(taps: torch.Tensor) -> bool:
+    """Whether neither the innermost dimension of `taps` (grad_output_taps' view) nor its channels have unit stride:
+    no row of it is contiguous (contiguous data under a stride along W; channels-last data has channel rows)."""
+    return taps.stride(-1) != 1 and taps.stride(1) != 1
 
 
 def compact_batches(taps: torch.Tensor, grad_output_numel: int) -> Optional[List[Tuple[int, int]]]:
     """Batch ranges [lo, hi) of equal size (the last one shorter) whose compact copies of `taps` (grad_output_taps'
-    view) each hold at most 1/COMPACT_SHARE of grad_output's elements; None where the view's innermost dimension has
-    unit stride or its channels do (channels-last: the kernels read its channel rows), or one sample's view is over
-    the share."""
+    view) each hold at most 1/COMPACT_SHARE of grad_output's elements; None where its rows are not strided
+    (rows_strided), or one sample's view is over the share."""
     batch = taps.shape[0]
-    if batch == 0 or taps.stride(-1) == 1 or taps.stride(1) == 1:
+    if batch == 0 or not rows_strided(taps):
         return None
     per_sample = taps[0].numel()
     allowed = grad_output_numel // COMPACT_SHARE

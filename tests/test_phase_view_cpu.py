@@ -269,14 +269,15 @@ def test_forward_through_view_orchestration(case, fill_mode, monkeypatch):
                                rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("compact", [False, True], ids=["view", "compact"])
+@pytest.mark.parametrize("weight_mode", ["view", "compact", "strided"])
 @pytest.mark.parametrize("case", CASES, ids=[f"c{i}" for i in range(len(CASES))])
-def test_backward_through_view_orchestration(case, compact, monkeypatch):
+def test_backward_through_view_orchestration(case, weight_mode, monkeypatch):
     """_ops._backward's view branch itself (with "cpu" among the view's devices: the CPU implementations run on the
     strided view of grad_output with the stride-1 arguments), every gradient against PyTorch's autograd, bias
-    included; the view was taken (grad_output_taps counted). compact: TCONV_BACKWARD_VIEW_COMPACT's grad_weight, the
-    sum over compact copies of batch ranges (a share of a third here, so the ranges have one sample or more),
-    taken wherever the view is (every case's innermost dimension is strided)."""
+    included; the view was taken (grad_output_taps counted). Each TCONV_BACKWARD_VIEW_GRAD_WEIGHT mode, taken wherever
+    the view is (every case's innermost dimension is strided, so its rows are): "compact" sums over compact copies of
+    batch ranges (a share of a third here, so the ranges have one sample or more), "strided" calls the strided
+    grad_weight (through_view=False) once."""
     dims, batch, cin, cout, groups, kernel, stride, padding, output_padding, dilation, spatial, _ = case
     gen = torch.Generator().manual_seed(11 + sum(spatial))
     x = torch.randn(batch, cin, *spatial, dtype=torch.float64, generator=gen).requires_grad_()
@@ -287,8 +288,16 @@ def test_backward_through_view_orchestration(case, compact, monkeypatch):
     want = torch.autograd.grad(out, [x, w, b], grad)
     monkeypatch.setattr(_ops, "_BACKWARD_VIEW_DEVICES", ("cuda", "cpu"))
     monkeypatch.setattr(_phase_view, "BACKWARD_ENABLED", True)
-    monkeypatch.setattr(_phase_view, "COMPACT_GRAD_WEIGHT", compact)
+    monkeypatch.setattr(_phase_view, "GRAD_WEIGHT_MODE", weight_mode)
     monkeypatch.setattr(_phase_view, "COMPACT_SHARE", 3)
+    backward = _ops._backward
+    strided = []  # needs_input_grad of the calls that keep the strided path
+
+    def counted_backward(*args, **kwargs):
+        if not kwargs.get("through_view", True):
+            strided.append(args[4])
+        return backward(*args, **kwargs)
+    monkeypatch.setattr(_ops, "_backward", counted_backward)
     taps = _phase_view.grad_output_taps
     views = []
     monkeypatch.setattr(_phase_view, "grad_output_taps", lambda *args: views.append(1) or taps(*args))
@@ -301,7 +310,8 @@ def test_backward_through_view_orchestration(case, compact, monkeypatch):
     taken = _phase_view.taken_plan(as_5d(x).shape, as_5d(w).shape, as_5d(grad).shape, pad3(stride, 1),
                                    pad3(padding, 0), pad3(dilation, 1)) is not None
     assert views == ([1] if taken else []), case
-    assert len(compacted) == (1 if taken and compact else 0) and all(compacted), (case, compacted)
+    assert len(compacted) == (1 if taken and weight_mode == "compact" else 0) and all(compacted), (case, compacted)
+    assert strided == ([(False, True, False)] if taken and weight_mode == "strided" else []), (case, strided)
     for g, g_want in zip(got, want):
         torch.testing.assert_close(g, g_want, rtol=1e-12, atol=1e-12)
 

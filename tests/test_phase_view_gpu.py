@@ -103,10 +103,18 @@ def counted_batches(*args):
         compacted.append(ranges)
     return ranges
 tconv._phase_view.compact_batches = counted_batches
+strided = []  # grad_weight calls that keep the strided path (TCONV_BACKWARD_VIEW_GRAD_WEIGHT unset: "strided")
+backward = tconv._ops._backward
+def counted_backward(*args, **kwargs):
+    if not kwargs.get('through_view', True):
+        strided.append(1)
+    return backward(*args, **kwargs)
+tconv._ops._backward = counted_backward
 results = []
 for i, case in enumerate(v.CASES):
     views.clear()
     compacted.clear()
+    strided.clear()
     for mode in ('tf32', 'tf32', 'fp32', 'bf16'):
         for layout in ('contiguous', 'channels_last'):
             if layout == 'channels_last' and case[0] == 1:
@@ -133,7 +141,8 @@ for i, case in enumerate(v.CASES):
             out = t.TCONV_FN[dims](x_cl, w, None, stride, padding, output_padding, groups, dilation)
             grad_x, = torch.autograd.grad(out, [x_cl], torch.randn_like(out))
         channels_last_grad = grad_x.is_contiguous(memory_format=fmt)
-    results.append((sorted(n for n in names if 'tconv' in n), through_view, channels_last_grad, len(compacted)))
+    results.append((sorted(n for n in names if 'tconv' in n), through_view, channels_last_grad, len(compacted),
+                    len(strided)))
 torch.save(results, sys.argv[1])
 """
 
@@ -141,29 +150,34 @@ torch.save(results, sys.argv[1])
 def test_phase_view_backward_under_switch(tmp_path):
     runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_PHASE_VIEW", values=("1", "0"))
     assert len(runs["1"]) == len(runs["0"]) == len(CASES)
-    for case, (on, on_views, on_cl, _), (off, off_views, off_cl, _) in zip(CASES, runs["1"], runs["0"]):
+    for case, (on, on_views, on_cl, _, on_strided), (off, off_views, off_cl, _, off_strided) in zip(
+            CASES, runs["1"], runs["0"]):
         assert on and off, (case, on, off)
         assert on_cl == off_cl == (None if case[0] == 1 else True), (case, on_cl, off_cl)
         # every backward of the case (4 modes x 2 layouts of contract runs, 1 layout in 1D, and the profiled one)
         # through the view, or none
         runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
         assert on_views == (runs_of_case if view_taken(case) else 0) and off_views == 0, (case, on_views, off_views)
+        # grad_weight on the strided call in the contiguous ones (4 contract runs and the profiled one)
+        assert on_strided == (5 if view_taken(case) else 0) and off_strided == 0, (case, on_strided, off_strided)
 
 
-def test_phase_view_compact_grad_weight(tmp_path):
-    """TCONV_BACKWARD_VIEW_COMPACT=1 (grad_weight on compact copies of the taps' view, a batch range at a time): the
-    contract as above (TF32 twice, exact fp32, bf16, both layouts, poisoned), every backward of a taken case through
-    the view, and the compact copies in each contiguous one (a sample's taps are 4-6 % of the cases' grad_outputs, so
-    ranges of one sample); channels-last backwards keep the view (its rows are channels)."""
-    runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_VIEW_COMPACT", values=("1",))
-    assert len(runs["1"]) == len(CASES)
-    for case, (names, views, channels_last_grad, compacted) in zip(CASES, runs["1"]):
-        assert names, case
-        assert channels_last_grad == (None if case[0] == 1 else True), case
-        runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
-        assert views == (runs_of_case if view_taken(case) else 0), (case, views)
-        # the contiguous backwards: 4 contract runs and the profiled one
-        assert compacted == (5 if view_taken(case) else 0), (case, compacted)
+def test_phase_view_grad_weight_modes(tmp_path):
+    """TCONV_BACKWARD_VIEW_GRAD_WEIGHT=compact (grad_weight on compact copies of the taps' view, a batch range at a
+    time) and =view (the stride-1 call on the view): the contract as above (TF32 twice, exact fp32, bf16, both
+    layouts, poisoned), every backward of a taken case through the view, the compact copies in each contiguous one
+    under "compact" (a sample's taps are 4-6 % of the cases' grad_outputs, so ranges of one sample) and no strided
+    grad_weight under either; channels-last backwards keep the view (its rows are channels)."""
+    runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_VIEW_GRAD_WEIGHT", values=("compact", "view"))
+    for value, expected_compact in (("compact", 5), ("view", 0)):
+        assert len(runs[value]) == len(CASES)
+        for case, (names, views, channels_last_grad, compacted, strided) in zip(CASES, runs[value]):
+            assert names, case
+            assert channels_last_grad == (None if case[0] == 1 else True), case
+            runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
+            assert views == (runs_of_case if view_taken(case) else 0), (value, case, views)
+            assert compacted == (expected_compact if view_taken(case) else 0) and strided == 0, \
+                (value, case, compacted, strided)
 
 
 def test_phase_view_fill_modes(tmp_path):
