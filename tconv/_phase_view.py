@@ -16,9 +16,11 @@ The backward takes the same view: grad_output's untapped positions reach neither
 grad_weight are the stride-1 problem's, on the view out[..., r::s] of grad_output (a strided view, no copy: a copy
 would cost up to half of grad_output's size in memory, 1/s of it for a 1D call); grad_bias still sums all of
 grad_output. A channels-last grad_output's view is channels-last by its stride order, so grad_input comes out
-channels-last as from the strided call (_args.memory_format_of follows suggest_memory_format for tensors that are not
+channels-last as from the strided call (_args.memory_format_of: channels-last address order for tensors that are not
 dense; before session 120 it gave such views contiguous results, and autograd then copies grad_input into x's layout:
-the likely source of the 0.037 ms copy in run 579's fam10 breakdown, not yet confirmed).
+the 0.037 ms copy in run 579's fam10 breakdown, gone from run 581's; session 120's PyTorch rule still missed views
+whose last step overruns their extent, run 581's 2D test case). The taps' rows of contiguous data are strided, which
+the grad_weight kernels read poorly: TCONV_BACKWARD_VIEW_GRAD_WEIGHT below.
 
 Measured (H100, quick timings, TF32, fwd / fwd+bwd ms, switch 1 against 0). Run 577, the forward's: fam10
 channels_last 0.403 / 1.237 against 1.397 / 2.219, contiguous 0.427 / 1.476 against 0.703 / 1.756. Run 578, the
@@ -136,8 +138,11 @@ def untapped_views(view_plan: PhaseViewPlan, out5: torch.Tensor):
 # ms of its 0.404). "untapped": only the positions the taps miss (untapped_views: 7/8 of fam10's output, in slabs),
 # then the call. "overlap": the untapped fill on a side stream beside the call (they write disjoint positions), the
 # caller's stream waiting for it (not while a CUDA graph captures: "untapped" then). Predicted fam10 CL forward:
-# ~0.38 ms untapped, ~0.25-0.30 overlapped (the call is ~0.22 ms of GEMM writing 1/8 of the output; the fill ~0.15 ms
-# of bandwidth). Written in session 120, not yet run on a GPU.
+# ~0.38 ms untapped, ~0.25-0.30 overlapped. Run 581 (H200, fam10 TF32 forward ms, full / untapped / overlap):
+# channels_last 0.352 / 0.534 / 0.511, contiguous 0.354 / 0.658 / 0.639; their GPU test passed. The prediction missed
+# because PyTorch fills strided slabs on its generic elementwise kernel (index math per element): fam10's three took
+# 0.309 ms against 0.121 for one vectorized fill of the whole output. So "full" stays; a fill kernel of tconv's own
+# over the slabs (or the stride-1 store writing the untapped neighbours) would be the way to the saving.
 FILL_MODE = {"untapped": "untapped", "overlap": "overlap"}.get(os.environ.get("TCONV_PHASE_VIEW_FILL", ""), "full")
 
 
@@ -161,14 +166,16 @@ def grad_output_taps(view_plan: PhaseViewPlan, grad_output5: torch.Tensor, dims:
 # Where the taps' rows are strided (contiguous data: the view's innermost dimension has pitch s; rows_strided), no
 # grad_weight kernel reads them as rows: fam10 contiguous took 0.62 ms on the view against 0.345 on the channels-last
 # one, whose rows are channels (run 580, H100). TCONV_BACKWARD_VIEW_GRAD_WEIGHT (development, read once per process)
-# says where grad_weight then runs: "strided" (unset or any other value) the strided call's grad_weight on the whole
-# grad_output (grad_input keeps the view); "compact" the stride-1 call on compact copies of the taps, a batch range at
-# a time, each within a tenth of grad_output (README "Device memory"; a copy of the whole view would hold 1/8 of
-# fam10's), their sums added (in fp32 for 16-bit weights); "view" the stride-1 call on the view. Run 581 (H200,
-# fam10 TF32 contiguous, kernels): strided 0.373 ms, compact 0.558 (0.492 of GEMM in two ranges, 0.066 of copies),
-# view ~0.62 (fwd+bwd 1.227 compact against 1.289 view).
-GRAD_WEIGHT_MODE = {"compact": "compact", "view": "view"}.get(os.environ.get("TCONV_BACKWARD_VIEW_GRAD_WEIGHT", ""),
-                                                               "strided")
+# says where grad_weight then runs: "view" (unset or any other value) the stride-1 call on the view; "strided" the
+# strided call's grad_weight on the whole grad_output (grad_input keeps the view); "compact" the stride-1 call on
+# compact copies of the taps, a batch range at a time, each within a tenth of grad_output (README "Device memory"; a
+# copy of the whole view would hold 1/8 of fam10's), their sums added (in fp32 for 16-bit weights). Run 581 (H200,
+# fam10 TF32 contiguous, kernels): the strided call's grad_weight 0.373 ms (in the breakdown with the backward view
+# off), compact 0.558 (0.492 of GEMM in two ranges, 0.066 of copies), the view's ~0.62 (fwd+bwd 1.227 compact against
+# 1.289 view; compact passed its GPU test on the fam10-like case). "strided" is predicted to bring fam10's contiguous
+# fwd+bwd to ~1.05 ms; it stays off until its GPU test has run (the device budget was spent before it could).
+GRAD_WEIGHT_MODE = {"compact": "compact", "strided": "strided"}.get(
+    os.environ.get("TCONV_BACKWARD_VIEW_GRAD_WEIGHT", ""), "view")
 COMPACT_SHARE = 10  # a copy holds at most 1/COMPACT_SHARE of grad_output (README "Device memory")
 
 

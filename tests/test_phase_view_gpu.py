@@ -9,8 +9,10 @@ the output first where taken_plan() takes the view (fam10's geometry: on other k
 fam12's 2 phases); under 0 the same calls run as before, with no fill. The backward's switch the same way: the
 contract under 1 and 0 (each TF32 case twice, so the second backward of a signature takes the native call), every
 backward of the cases that taken_plan() takes through the view under 1 (grad_output_taps counted: the stride-1 call may
-keep the strided call's kernel names) and none under 0. The forward's fill modes (TCONV_PHASE_VIEW_FILL): the
-contract, and one fill per untapped slab ("untapped", "overlap") or of the whole output ("full").
+keep the strided call's kernel names) and none under 0; channels-last data gets a channels-last grad_input. Where
+grad_weight runs when the taps' rows are strided (TCONV_BACKWARD_VIEW_GRAD_WEIGHT "strided" and "compact"): the
+contract and the calls counted. The forward's fill modes (TCONV_PHASE_VIEW_FILL): the contract, and one fill per
+untapped slab ("untapped", "overlap") or of the whole output ("full").
 """
 import pytest
 
@@ -158,25 +160,26 @@ def test_phase_view_backward_under_switch(tmp_path):
         # through the view, or none
         runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
         assert on_views == (runs_of_case if view_taken(case) else 0) and off_views == 0, (case, on_views, off_views)
-        # grad_weight on the strided call in the contiguous ones (4 contract runs and the profiled one)
-        assert on_strided == (5 if view_taken(case) else 0) and off_strided == 0, (case, on_strided, off_strided)
+        assert on_strided == off_strided == 0, (case, on_strided, off_strided)  # (grad_weight's mode "view")
 
 
 def test_phase_view_grad_weight_modes(tmp_path):
-    """TCONV_BACKWARD_VIEW_GRAD_WEIGHT=compact (grad_weight on compact copies of the taps' view, a batch range at a
-    time) and =view (the stride-1 call on the view): the contract as above (TF32 twice, exact fp32, bf16, both
-    layouts, poisoned), every backward of a taken case through the view, the compact copies in each contiguous one
-    under "compact" (a sample's taps are 4-6 % of the cases' grad_outputs, so ranges of one sample) and no strided
-    grad_weight under either; channels-last backwards keep the view (its rows are channels)."""
-    runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_VIEW_GRAD_WEIGHT", values=("compact", "view"))
-    for value, expected_compact in (("compact", 5), ("view", 0)):
+    """TCONV_BACKWARD_VIEW_GRAD_WEIGHT=strided (grad_weight on the strided call where the taps' rows are strided) and
+    =compact (on compact copies of the taps' view, a batch range at a time): the contract as above (TF32 twice, exact
+    fp32, bf16, both layouts, poisoned), every backward of a taken case through the view, and in each contiguous one
+    (4 contract runs and the profiled one) one strided grad_weight call, or the compact copies (a sample's taps are
+    4-6 % of the cases' grad_outputs, so ranges of one sample); channels-last backwards keep the view (its rows are
+    channels)."""
+    runs = run_under_switch(BACKWARD_CODE, tmp_path, "TCONV_BACKWARD_VIEW_GRAD_WEIGHT", values=("strided", "compact"))
+    for value in ("strided", "compact"):
         assert len(runs[value]) == len(CASES)
         for case, (names, views, channels_last_grad, compacted, strided) in zip(CASES, runs[value]):
             assert names, case
             assert channels_last_grad == (None if case[0] == 1 else True), case
             runs_of_case = 4 * (1 if case[0] == 1 else 2) + 1
+            contiguous_runs = 5 if view_taken(case) else 0
             assert views == (runs_of_case if view_taken(case) else 0), (value, case, views)
-            assert compacted == (expected_compact if view_taken(case) else 0) and strided == 0, \
+            assert (compacted, strided) == ((contiguous_runs, 0) if value == "compact" else (0, contiguous_runs)), \
                 (value, case, compacted, strided)
 
 
