@@ -192,7 +192,7 @@ def memory_format_of(t: torch.Tensor) -> torch.memory_format:
     """The memory format tconv gives results derived from `t`: contiguous where `t` is; channels_last(_3d) where `t`
     is densely channels-last, or not dense but ordered as channels-last (_ordered_channels_last: a strided view of a
     channels-last tensor, such as the view of grad_output that the one-residue backward reads, tconv/_phase_view.py);
-    contiguous otherwise. conv_transpose.cpp's result_format is the same rule."""
+    contiguous otherwise. conv_transpose.cpp's result_format is the same rule (csrc/memory_format.h)."""
     dims = t.dim()
     if (dims != 4 and dims != 5) or t.is_contiguous():
         return torch.contiguous_format

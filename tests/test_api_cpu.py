@@ -154,6 +154,22 @@ def test_channels_last_output_memory_format():
     assert _args.memory_format_of(torch.rand(2, 4, 5, 6)) == torch.contiguous_format
 
 
+def random_strided_views(rng, count):
+    """`count` random 4-D / 5-D views: slices with steps of contiguous or channels-last tensors, a fifth of them
+    permuted."""
+    for _ in range(count):
+        dims = rng.choice([4, 5])
+        sizes = [rng.randint(1, 4) for _ in range(dims)]
+        big = torch.empty([s * rng.randint(1, 3) for s in sizes])
+        if rng.random() < 0.5:
+            big = big.contiguous(memory_format=torch.channels_last if dims == 4 else torch.channels_last_3d)
+        view = big[tuple(slice(rng.randint(0, b - s), None, rng.choice([1, b // s]))
+                         for b, s in zip(big.shape, sizes))][tuple(slice(0, s) for s in sizes)]
+        if rng.random() < 0.2:
+            view = view.permute(*rng.sample(range(dims), dims))
+        yield view
+
+
 def cl_order_increasing(view) -> bool:
     """Brute force: whether the view's elements, walked in channels-last order (batch, spatial, channels innermost),
     lie at strictly increasing addresses."""
@@ -187,19 +203,9 @@ def test_memory_format_of_strided_views():
         from torch._prims_common import suggest_memory_format
     except ImportError:
         suggest_memory_format = None  # (older torch: the brute force only)
-    rng = random.Random(13)
     checked = agreed = 0
-    for _ in range(2000):
-        dims = rng.choice([4, 5])
-        sizes = [rng.randint(1, 4) for _ in range(dims)]
-        big = torch.empty([s * rng.randint(1, 3) for s in sizes])
-        if rng.random() < 0.5:
-            big = big.contiguous(memory_format=torch.channels_last if dims == 4 else torch.channels_last_3d)
-        view = big[tuple(slice(rng.randint(0, b - s), None, rng.choice([1, b // s]))
-                         for b, s in zip(big.shape, sizes))][tuple(slice(0, s) for s in sizes)]
-        if rng.random() < 0.2:
-            view = view.permute(*rng.sample(range(dims), dims))
-        channels_last = torch.channels_last if dims == 4 else torch.channels_last_3d
+    for view in random_strided_views(random.Random(13), 2000):
+        channels_last = torch.channels_last if view.dim() == 4 else torch.channels_last_3d
         if view.is_contiguous() or view.is_contiguous(memory_format=channels_last):
             continue  # dense: contiguous first, then dense channels-last (unchanged)
         checked += 1

@@ -16,6 +16,7 @@
 
 #include "conv_transpose.h"
 #include "group_norm_act.h"
+#include "memory_format.h"
 #include "tf32_split.h"
 
 namespace tconv {
@@ -744,28 +745,6 @@ at::Tensor as_5d(const at::Tensor& t) {
   return t;
 }
 
-// Whether t's elements lie at strictly increasing addresses in channels-last order, ambiguous tensors (empty, one
-// channel, every spatial extent 1) excluded: tconv/_args.py's _ordered_channels_last, where the reasons are.
-bool ordered_channels_last(const at::Tensor& t) {
-  const auto sizes = t.sizes();
-  const auto strides = t.strides();
-  const int64_t dims = t.dim();
-  bool spatial = false;
-  for (int64_t d = 0; d < dims; ++d) {
-    if (sizes[d] == 0) return false;
-    spatial = spatial || (d >= 2 && sizes[d] > 1);
-  }
-  if (sizes[1] == 1 || !spatial) return false;
-  int64_t reach = 0;  // the farthest offset of the dimensions inside
-  for (int64_t i = 0; i < dims; ++i) {
-    const int64_t d = i == 0 ? 1 : (i == dims - 1 ? 0 : dims - i);  // channels, W, H, (D), batch
-    if (sizes[d] == 1) continue;
-    if (strides[d] <= reach) return false;
-    reach += strides[d] * (sizes[d] - 1);
-  }
-  return true;
-}
-
 // The memory format tconv gives results derived from t, as tconv/_args.py's memory_format_of: contiguous where t is,
 // channels-last where t is densely so or, not dense, ordered so (the one-residue backward's view of a channels-last
 // grad_output gives a channels-last grad_input).
@@ -773,7 +752,9 @@ at::MemoryFormat result_format(const at::Tensor& t) {
   if ((t.dim() != 4 && t.dim() != 5) || t.is_contiguous()) return at::MemoryFormat::Contiguous;
   const at::MemoryFormat channels_last =
       t.dim() == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d;
-  return t.is_contiguous(channels_last) || ordered_channels_last(t) ? channels_last : at::MemoryFormat::Contiguous;
+  return t.is_contiguous(channels_last) || ordered_channels_last(t.sizes().data(), t.strides().data(), t.dim())
+             ? channels_last
+             : at::MemoryFormat::Contiguous;
 }
 
 // One side stream per device for the backward's grad_weight, taken from torch's pool once (as the Python path's
