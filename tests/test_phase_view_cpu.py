@@ -344,3 +344,26 @@ def test_compact_batches():
     channels_last = grad[:1].contiguous(memory_format=torch.channels_last_3d)
     assert _phase_view.compact_batches(channels_last[:, :, 1::2, 1::2, 1::2], channels_last.numel()) is None
     assert _phase_view.compact_batches(grad[:1, :, 1::2, 1::2, 1::2], grad[:1].numel()) is None  # one sample: 12 %
+
+
+def test_output_view_matches_slicing():
+    """output_view's as_strided against the slicing it stands for, on random plans over contiguous, channels-last
+    and offset (batch-sliced) tensors."""
+    taken = 0
+    for dims, groups, cin, cout, kernel, stride, padding, output_padding, dilation, spatial in \
+            random_one_residue_calls(random.Random(17), 200):
+        out = _args.output_shape([2, cin, *spatial], [cin, cout // groups, *kernel], stride, padding, output_padding,
+                                 dilation, groups)
+        view_plan = _phase_view.plan([2, cin, *pad3(spatial, 1)], [cin, cout // groups, *pad3(kernel, 1)],
+                                     [*out[:2], *pad3(out[2:], 1)], pad3(stride, 1), pad3(padding, 0),
+                                     pad3(dilation, 1))
+        if view_plan is None:
+            continue
+        taken += 1
+        base = torch.arange(float(3 * cout * torch.Size(pad3(out[2:], 1)).numel())).view(3, cout, *pad3(out[2:], 1))
+        for t in (base[1:], base.contiguous(memory_format=torch.channels_last_3d)[1:]):
+            (r0, r1, r2), (s0, s1, s2), (n0, n1, n2) = view_plan.residue, view_plan.stride, view_plan.size
+            want = t[:, :, r0::s0, r1::s1, r2::s2][:, :, :n0, :n1, :n2]
+            got = _phase_view.output_view(view_plan, t)
+            assert got.shape == want.shape and got.stride() == want.stride() and torch.equal(got, want)
+    assert taken > 50, taken
