@@ -11,7 +11,8 @@
 # 1. The backward view tests: the contract under the switches, the channels-last grad_input, the strided and compact
 #    grad_weight counted.
 # 2. fam10 TF32 contiguous quick timings under view / strided / compact; fam10's breakdown under strided.
-# 3. Verified bench rows of fam10 contiguous under strided (then make it the default if its test passed and it pays).
+# 3. Source counters of real_dcgan_up's channels-last grad_input while time is left; verified bench rows of fam10
+#    contiguous under strided (then make it the default if its test passed and it pays).
 source scripts/device_prelude.sh
 end=${END_S:-540}
 fam10=fam10_convt3d_k3_s2_p1_d2_16x32x32
@@ -26,5 +27,8 @@ for value in view strided compact; do
 done
 breakdowns_ab $(( end - 100 )) TCONV_BACKWARD_VIEW_GRAD_WEIGHT "strided" "grad|strip|gather|total" tf32 contiguous \
   $fam10
+# real_dcgan_up channels-last grad_input (0.761 of 1.508 ms in run 581): its source counters, as run 319 took the
+# contiguous form's
+ncu_source_kernel $(( end - 90 )) dcgan_cl_grad_input real_dcgan_up tf32 channels_last tconv_igemm_gather_tf32_kernel
 TCONV_BACKWARD_VIEW_GRAD_WEIGHT=strided bench_budget $(( end - 10 )) tf32 contiguous $fam10
 device_finish
